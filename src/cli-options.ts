@@ -1,0 +1,102 @@
+/**
+ * Command-line flags of `health-sandbox`, each also readable from `HEALTH_SANDBOX_<NAME>`
+ * (e.g. `--time-scale` from `HEALTH_SANDBOX_TIME_SCALE`). Flags win over the environment.
+ */
+import { parseArgs } from 'node:util';
+
+export interface CliOptions {
+  port: number;
+  host: string;
+  seed: number;
+  users: number;
+  clock: 'manual' | 'realtime';
+  timeScale: number;
+  startAt: string | undefined;
+  limits: boolean;
+  adminToken: string | undefined;
+  help: boolean;
+}
+
+interface FlagSpec {
+  name: string;
+  value: string;
+  help: string;
+}
+
+export const FLAGS: readonly FlagSpec[] = [
+  { name: 'port', value: '<n>', help: 'Port to listen on; 0 picks any free port (the real one is printed). Default 4250.' },
+  { name: 'host', value: '<addr>', help: 'Address to bind. Default 127.0.0.1. Off loopback the control plane needs an admin token.' },
+  { name: 'seed', value: '<n>', help: 'World seed: the same seed and requests give the same answers. Default 1.' },
+  { name: 'users', value: '<n>', help: "Users in the first team's sandbox environment. Default 25; above 50 lifts the sandbox cap." },
+  { name: 'clock', value: 'manual|realtime', help: 'manual: time moves only via POST /_sandbox/clock/advance. Default realtime.' },
+  { name: 'time-scale', value: '<x>', help: 'Sandbox seconds per wall second in realtime mode. Default 1.' },
+  { name: 'start-at', value: '<ISO time>', help: 'Sandbox time at start. Default: now (realtime) or 2026-01-05T09:00:00Z (manual).' },
+  { name: 'limits', value: 'on|off', help: 'Enforce the real sandbox limits (50 users per team). Default on.' },
+  { name: 'admin-token', value: '<token>', help: 'Require Authorization: Bearer <token> on /_sandbox/*.' },
+];
+
+export function envName(flag: string): string {
+  return `HEALTH_SANDBOX_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+export function helpText(): string {
+  const width = Math.max(...FLAGS.map((f) => `--${f.name} ${f.value}`.length));
+  const lines = FLAGS.map((f) => `  ${`--${f.name} ${f.value}`.padEnd(width)}  ${f.help}\n  ${''.padEnd(width)}  (env ${envName(f.name)})`);
+  return [
+    'health-sandbox: a stateful, deterministic simulator of the Health Data and Lab Testing Service.',
+    '',
+    'Usage: health-sandbox [flags]        (npm start -- [flags])',
+    '',
+    'Flags:',
+    ...lines,
+    `  ${'--help'.padEnd(width)}  Show this help.`,
+    '',
+  ].join('\n');
+}
+
+export class CliError extends Error {}
+
+function integer(name: string, raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw new CliError(`--${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function parseCli(argv: readonly string[], env: Record<string, string | undefined>): CliOptions {
+  const options = Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }]));
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const get = (name: string): string | undefined => {
+    const v = values[name];
+    if (typeof v === 'string') return v;
+    return env[envName(name)];
+  };
+  const clock = get('clock') ?? 'realtime';
+  if (clock !== 'manual' && clock !== 'realtime') throw new CliError(`--clock must be manual or realtime, got "${clock}"`);
+  const limitsRaw = get('limits') ?? 'on';
+  if (limitsRaw !== 'on' && limitsRaw !== 'off') throw new CliError(`--limits must be on or off, got "${limitsRaw}"`);
+  const scaleRaw = get('time-scale') ?? '1';
+  const timeScale = Number(scaleRaw);
+  if (!Number.isFinite(timeScale) || timeScale <= 0) throw new CliError(`--time-scale must be a number above 0, got "${scaleRaw}"`);
+  const startAt = get('start-at');
+  if (startAt !== undefined && Number.isNaN(Date.parse(startAt))) throw new CliError(`--start-at must be an ISO time, got "${startAt}"`);
+  const adminToken = get('admin-token');
+  return {
+    port: integer('port', get('port') ?? '4250', 0, 65535),
+    host: get('host') ?? '127.0.0.1',
+    seed: integer('seed', get('seed') ?? '1', -2147483648, 2147483647),
+    users: integer('users', get('users') ?? '25', 0, 1_000_000),
+    clock,
+    timeScale,
+    startAt,
+    limits: limitsRaw === 'on',
+    adminToken: adminToken === '' ? undefined : adminToken,
+    help: values['help'] === true,
+  };
+}

@@ -1,0 +1,43 @@
+/** Transport-free request and response of the engine (design.md section 2). */
+
+export type Surface = 'data' | 'management';
+
+export interface SimRequest {
+  method: string;
+  /** `data` for the base URL, `management` for the management URL. */
+  surface: Surface;
+  /** Path without the surface prefix and without query, e.g. `/v2/user/abc`. */
+  path: string;
+  /** Multi-valued query. */
+  query: Record<string, string[]>;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  /** Raw body bytes (empty when none). */
+  rawBody: Uint8Array;
+  /** Remote address, when the transport knows it (for the control-plane access rule). */
+  remoteAddress?: string;
+}
+
+export interface SimResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Serialised body; empty for 204. */
+  body: Uint8Array;
+}
+
+/** What a handler returns; dispatch serialises it. */
+export interface Reply {
+  status: number;
+  /** JSON value, or raw bytes when `raw` is set, or undefined for no body. */
+  body?: unknown;
+  raw?: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body, headers });
+export const noContent = (): Reply => ({ status: 204 });
+export const binary = (raw: Uint8Array, contentType: string, headers: Record<string, string> = {}): Reply => ({
+  status: 200,
+  raw,
+  headers: { 'content-type': contentType, ...headers },
+});

@@ -1,0 +1,207 @@
+/**
+ * Builds one sandbox: options, the current world (replaced on reset), dispatch. Two sandboxes
+ * in one process never see each other.
+ */
+import { AREAS } from './areas.js';
+import { credentialsOf, type Credentials } from './credentials.js';
+import { dispatch } from './dispatch.js';
+import type { SimRequest, SimResponse } from './http-types.js';
+import { router } from './routes.js';
+import { seedTenancy } from './fixtures/tenancy.js';
+import { Clock, type ClockMode } from './state/clock.js';
+import { EventBus, type EventSubscriber } from './state/events.js';
+import { IdFactory } from './state/ids.js';
+import { Scheduler } from './state/scheduler.js';
+import { Tenancy } from './state/tenancy.js';
+import { SANDBOX_USER_CAP } from './state/users.js';
+import { createHooks, type World, type WorldOptions } from './state/world.js';
+
+export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
+export const DEFAULT_USERS = 25;
+export const DEFAULT_USERS_ELSEWHERE = 3;
+
+export interface SandboxOptions {
+  /** World seed (default 1). */
+  seed?: number;
+  /** `manual` (default; moves only when advanced) or `realtime`. */
+  clock?: ClockMode;
+  /** Sandbox time at start (default 2026-01-05T09:00:00Z). */
+  startAt?: string | number | Date;
+  /** Sandbox seconds per wall second in realtime mode (default 1). */
+  timeScale?: number;
+  /** Users in the first team's sandbox environment (default 25). Above 50 lifts the cap. */
+  users?: number;
+  /** Users in every other team environment (default 3). */
+  usersElsewhere?: number;
+  /** Whether the sandbox's 50-user cap applies (default true, unless users > 50). */
+  limits?: boolean;
+  /** When set, `/_sandbox/*` requires `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /** Wall clock source (default Date.now); realtime mode and webhook signature timestamps. */
+  wallClock?: () => number;
+  /** Where engine-side errors are logged (default console.error). */
+  logger?: (message: string, error?: unknown) => void;
+  /** In-process subscriber that receives every event (kept across resets). */
+  onEvent?: EventSubscriber;
+  /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
+  baseUrl?: string;
+  managementUrl?: string;
+}
+
+export interface ResolvedSandboxOptions {
+  seed: number;
+  clock: ClockMode;
+  startAt: number;
+  timeScale: number;
+  users: number;
+  usersElsewhere: number;
+  limits: boolean;
+  adminToken: string | undefined;
+  wallClock: () => number;
+  logger: (message: string, error?: unknown) => void;
+}
+
+export interface Sandbox {
+  readonly options: ResolvedSandboxOptions;
+  /** The current world (a reset replaces it). */
+  readonly world: World;
+  /** Answers one request. */
+  dispatch(request: SimRequest): Promise<SimResponse>;
+  /** A fresh world, optionally with another seed. */
+  reset(seed?: number): void;
+  /** Moves the clock forward, running due jobs, then waits for background work. */
+  advance(seconds: number): Promise<void>;
+  /** Waits for background work (webhook deliveries in flight). */
+  settle(): Promise<void>;
+  /** Adds an in-process event subscriber (kept across resets). */
+  subscribe(fn: EventSubscriber): () => void;
+  /** The seeded credentials (org, management key, team keys). */
+  credentials(): Credentials;
+  /** Sets the addresses the sandbox is served at. */
+  setUrls(urls: { base?: string; management?: string }): void;
+  /** Stops realtime timers. */
+  close(): void;
+}
+
+function toMs(value: string | number | Date | undefined, fallback: string): number {
+  if (value === undefined) return Date.parse(fallback);
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new Error(`Invalid start time: ${String(value)}`);
+  return ms;
+}
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
+  const users = options.users ?? DEFAULT_USERS;
+  if (!Number.isInteger(users) || users < 0) throw new Error(`users must be a whole number >= 0, got ${users}`);
+  const seed = options.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new Error(`seed must be an integer, got ${seed}`);
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error(`timeScale must be > 0, got ${timeScale}`);
+  return {
+    seed,
+    clock: options.clock ?? 'manual',
+    startAt: toMs(options.startAt, DEFAULT_START_AT),
+    timeScale,
+    users,
+    usersElsewhere: options.usersElsewhere ?? DEFAULT_USERS_ELSEWHERE,
+    limits: users > SANDBOX_USER_CAP ? false : (options.limits ?? true),
+    adminToken: options.adminToken,
+    wallClock: options.wallClock ?? (() => Date.now()),
+    logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
+  };
+}
+
+function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[]): World {
+  const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
+  const log = options.logger;
+  const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
+  const ids = new IdFactory(seed);
+  const inflight = new Set<Promise<unknown>>();
+  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits };
+  const world: World = {
+    options: worldOptions,
+    seed,
+    clock,
+    scheduler,
+    ids,
+    tenancy: new Tenancy(ids),
+    events: new EventBus(() => new Date(clock.now()).toISOString()),
+    hooks: createHooks(),
+    slots: new Map(),
+    track(work) {
+      const p = work.catch((error: unknown) => log('Background work failed', error)).finally(() => inflight.delete(p));
+      inflight.add(p);
+    },
+    async settle() {
+      while (inflight.size > 0) await Promise.all([...inflight]);
+    },
+    log,
+    urls,
+  };
+  for (const area of AREAS) area.install?.(world);
+  seedTenancy(world);
+  for (const area of AREAS) area.seed?.(world);
+  world.events.subscribe((entry, partition) => {
+    for (const fn of subscribers) fn(entry, partition);
+  });
+  return world;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const resolved = resolveOptions(options);
+  const subscribers: EventSubscriber[] = options.onEvent ? [options.onEvent] : [];
+  const urls = { base: options.baseUrl ?? 'http://127.0.0.1:4250', management: options.managementUrl ?? 'http://127.0.0.1:4250/management' };
+  let world = buildWorld(resolved, resolved.seed, urls, subscribers);
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const env = {
+    get world() {
+      return world;
+    },
+    router: router(),
+    adminToken: resolved.adminToken,
+    reset: (seed?: number) => sandbox.reset(seed),
+  };
+
+  const startTimer = () => {
+    if (resolved.clock !== 'realtime' || timer) return;
+    timer = setInterval(() => {
+      if (world.scheduler.hasDue()) void world.scheduler.runDue();
+    }, 250);
+    timer.unref?.();
+  };
+
+  const sandbox: Sandbox = {
+    options: resolved,
+    get world() {
+      return world;
+    },
+    dispatch: (request) => dispatch(env, request),
+    reset(seed) {
+      world = buildWorld(resolved, seed ?? resolved.seed, urls, subscribers);
+    },
+    async advance(seconds) {
+      await world.scheduler.advance(Math.round(seconds * 1000));
+      await world.settle();
+    },
+    settle: () => world.settle(),
+    subscribe(fn) {
+      subscribers.push(fn);
+      return () => {
+        const i = subscribers.indexOf(fn);
+        if (i >= 0) subscribers.splice(i, 1);
+      };
+    },
+    credentials: () => credentialsOf(world),
+    setUrls(next) {
+      if (next.base !== undefined) urls.base = next.base.replace(/\/+$/, '');
+      if (next.management !== undefined) urls.management = next.management.replace(/\/+$/, '');
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  startTimer();
+  return sandbox;
+}

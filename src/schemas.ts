@@ -1,0 +1,117 @@
+/**
+ * Shared request-schema pieces (zod 4), compiled once at import. Messages follow pydantic's so
+ * 422 bodies look like the real service's.
+ */
+import { z } from 'zod';
+
+/** A custom issue that `validation.ts` renders with exactly this pydantic type and message. */
+function pydanticIssue(ctx: z.core.$RefinementCtx<unknown>, type: string, msg: string, input: unknown): void {
+  ctx.addIssue({ code: 'custom', message: msg, input, params: { pydantic: { type, msg } } });
+}
+
+/** Any UUID-shaped string (FastAPI's UUID type is not version-strict). */
+export const uuid = () => z.guid();
+
+/** `YYYY-MM-DD`, a real calendar date. */
+export const isoDate = () => z.iso.date();
+
+/** An integer from a query string or JSON number. */
+export function int(bounds: { min?: number; max?: number } = {}) {
+  let inner = z.number();
+  if (bounds.min !== undefined) inner = inner.min(bounds.min);
+  if (bounds.max !== undefined) inner = inner.max(bounds.max);
+  return z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      const n = typeof v === 'number' ? v : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+      if (!Number.isInteger(n)) {
+        pydanticIssue(ctx, 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer', v);
+        return z.NEVER;
+      }
+      return n;
+    })
+    .pipe(inner);
+}
+
+/** A number from a query string or JSON number. */
+export function num(bounds: { min?: number; max?: number } = {}) {
+  let inner = z.number();
+  if (bounds.min !== undefined) inner = inner.min(bounds.min);
+  if (bounds.max !== undefined) inner = inner.max(bounds.max);
+  return z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      const n = typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v);
+      if (!Number.isFinite(n)) {
+        pydanticIssue(ctx, 'float_parsing', 'Input should be a valid number, unable to parse string as a number', v);
+        return z.NEVER;
+      }
+      return n;
+    })
+    .pipe(inner);
+}
+
+const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
+const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);
+
+/** A boolean from a query string (pydantic's accepted spellings) or JSON boolean. */
+export function bool() {
+  return z.union([z.boolean(), z.string()]).transform((v, ctx) => {
+    if (typeof v === 'boolean') return v;
+    const s = v.trim().toLowerCase();
+    if (TRUE.has(s)) return true;
+    if (FALSE.has(s)) return false;
+    pydanticIssue(ctx, 'bool_parsing', 'Input should be a valid boolean, unable to interpret input', v);
+    return z.NEVER;
+  });
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * A date or ISO date-time bound, as epoch ms. A date alone gets `dateOnlyTime`
+ * (`00:00:00` for start bounds, `23:59:59` for inclusive end bounds); a date-time without
+ * an offset is UTC.
+ */
+export function dateOrDateTime(dateOnlyTime: 'start' | 'end') {
+  return z.string().transform((v, ctx) => {
+    const s = v.trim();
+    let ms: number;
+    if (DATE_ONLY.test(s)) {
+      ms = Date.parse(`${s}T${dateOnlyTime === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`);
+      if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== s) ms = Number.NaN;
+    } else if (DATE_TIME.test(s)) {
+      const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s);
+      ms = Date.parse(hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
+    } else {
+      ms = Number.NaN;
+    }
+    if (Number.isNaN(ms)) {
+      pydanticIssue(ctx, 'datetime_from_date_parsing', 'Input should be a valid datetime or date, invalid date separator, expected `-`', v);
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+const zoneCache = new Map<string, boolean>();
+
+/** Whether `id` is an IANA time zone this runtime knows. */
+export function isTimeZone(id: string): boolean {
+  let ok = zoneCache.get(id);
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: id });
+      ok = id.length > 0 && !/^[+-]?\d/.test(id);
+    } catch {
+      ok = false;
+    }
+    zoneCache.set(id, ok);
+  }
+  return ok;
+}
+
+/** An IANA time zone id. */
+export const timeZone = () =>
+  z.string().refine(isTimeZone, { message: 'Invalid time zone: expected an IANA time zone identifier such as Europe/London' });

@@ -1,0 +1,90 @@
+/**
+ * Deterministic identifiers. A UUID (version 4 layout) or token is a pure function of
+ * (seed, kind, stable key), so the same seed and the same requests give the same ids.
+ */
+import { createHash } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function digest(parts: ReadonlyArray<string | number>): Buffer {
+  return createHash('sha256').update(parts.join('\u241f')).digest();
+}
+
+/** A version-4-shaped UUID derived from the parts. */
+export function stableUuid(...parts: ReadonlyArray<string | number>): string {
+  const b = digest(parts);
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const h = b.subarray(0, 16).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A base62 token of the given length derived from the parts. */
+export function stableToken(length: number, ...parts: ReadonlyArray<string | number>): string {
+  let out = '';
+  let round = 0;
+  while (out.length < length) {
+    const b = digest([...parts, round++]);
+    for (const byte of b) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Random-looking bytes derived from the parts (for secrets). */
+export function stableBytes(length: number, ...parts: ReadonlyArray<string | number>): Buffer {
+  const chunks: Buffer[] = [];
+  let have = 0;
+  let round = 0;
+  while (have < length) {
+    const b = digest([...parts, 'bytes', round++]);
+    chunks.push(b);
+    have += b.length;
+  }
+  return Buffer.concat(chunks).subarray(0, length);
+}
+
+/** A positive 31-bit integer id derived from the parts. */
+export function stableInt(...parts: ReadonlyArray<string | number>): number {
+  return digest(parts).readUInt32BE(0) & 0x7fffffff;
+}
+
+/**
+ * Issues ids for entities created at run time: the n-th entity of a kind within a scope
+ * gets the same id in every run with the same seed and the same requests.
+ */
+export class IdFactory {
+  private readonly counters = new Map<string, number>();
+
+  constructor(private readonly seed: number) {}
+
+  /** Next sequence number for a kind within a scope (1-based). */
+  nextSeq(kind: string, scope = ''): number {
+    const key = `${kind}\u241f${scope}`;
+    const n = (this.counters.get(key) ?? 0) + 1;
+    this.counters.set(key, n);
+    return n;
+  }
+
+  /** A fresh UUID for a new entity of a kind. */
+  uuid(kind: string, scope = ''): string {
+    return stableUuid(this.seed, 'runtime', kind, scope, this.nextSeq(kind, scope));
+  }
+
+  /** A fresh base62 token for a new entity of a kind. */
+  token(kind: string, length: number, scope = ''): string {
+    return stableToken(length, this.seed, 'runtime', kind, scope, this.nextSeq(kind, scope));
+  }
+
+  /** A fresh integer id (monotonic per kind). */
+  int(kind: string, scope = ''): number {
+    return this.nextSeq(kind, scope);
+  }
+
+  /** Derived bytes for a new secret of a kind. */
+  bytes(kind: string, length: number, scope = ''): Buffer {
+    return stableBytes(length, this.seed, 'runtime', kind, scope, this.nextSeq(kind, scope));
+  }
+}

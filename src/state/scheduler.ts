@@ -1,0 +1,149 @@
+/**
+ * Runs due jobs in (time, sequence) order when the clock moves. Lab-order progression,
+ * historical pulls, new wearable data, deletion grace periods, webhook retries and
+ * secret-rotation grace all run here. Runs are serialised: one job at a time, awaited.
+ */
+import type { Clock } from './clock.js';
+
+export type JobFn = () => void | Promise<void>;
+
+export interface Job {
+  readonly at: number;
+  readonly seq: number;
+  readonly label: string;
+  readonly run: JobFn;
+  cancelled: boolean;
+}
+
+export interface JobHandle {
+  readonly at: number;
+  readonly label: string;
+  cancel(): void;
+}
+
+export class Scheduler {
+  private readonly heap: Job[] = [];
+  private seq = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly errors: unknown[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onError: (label: string, error: unknown) => void = () => undefined,
+  ) {}
+
+  /** Schedules `run` at sandbox time `at` (epoch ms). */
+  at(at: number, label: string, run: JobFn): JobHandle {
+    const job: Job = { at, seq: this.seq++, label, run, cancelled: false };
+    this.push(job);
+    return { at, label, cancel: () => { job.cancelled = true; } };
+  }
+
+  /** Schedules `run` `delayMs` after the current sandbox time. */
+  after(delayMs: number, label: string, run: JobFn): JobHandle {
+    return this.at(this.clock.now() + Math.max(0, delayMs), label, run);
+  }
+
+  /** Number of pending (not cancelled) jobs. */
+  pending(): number {
+    return this.heap.filter((j) => !j.cancelled).length;
+  }
+
+  /** Pending jobs, soonest first (for the control plane). */
+  list(limit = 100): Array<{ at: number; label: string }> {
+    return this.heap
+      .filter((j) => !j.cancelled)
+      .sort(compare)
+      .slice(0, limit)
+      .map((j) => ({ at: j.at, label: j.label }));
+  }
+
+  /** Moves the clock forward by `ms`, running every job that falls due, in order. */
+  advance(ms: number): Promise<void> {
+    return this.serial(async () => {
+      const target = this.clock.base() + Math.max(0, ms);
+      await this.drain(target);
+      const now = this.clock.base();
+      if (target > now) this.clock.shift(target - now);
+    });
+  }
+
+  /** Runs every job already due at the current time (realtime mode, or zero-delay jobs). */
+  runDue(): Promise<void> {
+    if (!this.hasDue()) return this.chain;
+    return this.serial(() => this.drain(this.clock.base()));
+  }
+
+  /** Whether a job is due now. */
+  hasDue(): boolean {
+    const top = this.heap[0];
+    return top !== undefined && top.at <= this.clock.base();
+  }
+
+  private serial(task: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(task);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async drain(target: number): Promise<void> {
+    for (;;) {
+      const top = this.heap[0];
+      if (top === undefined || top.at > target) break;
+      this.pop();
+      if (top.cancelled) continue;
+      const now = this.clock.base();
+      if (top.at > now) this.clock.shift(top.at - now);
+      this.clock.pin(Math.max(top.at, this.clock.base()));
+      try {
+        await top.run();
+      } catch (error) {
+        this.errors.push(error);
+        this.onError(top.label, error);
+      } finally {
+        this.clock.pin(null);
+      }
+    }
+  }
+
+  private push(job: Job): void {
+    const h = this.heap;
+    h.push(job);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const parent = h[p] as Job;
+      if (compare(parent, job) <= 0) break;
+      h[i] = parent;
+      i = p;
+    }
+    h[i] = job;
+  }
+
+  private pop(): Job | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length === 0 || last === undefined) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      let best = last;
+      const left = h[l];
+      const right = h[r];
+      if (left !== undefined && compare(left, best) < 0) { m = l; best = left; }
+      if (right !== undefined && compare(right, best) < 0) { m = r; best = right; }
+      if (m === i) break;
+      h[i] = best;
+      i = m;
+    }
+    h[i] = last;
+    return top;
+  }
+}
+
+function compare(a: Job, b: Job): number {
+  return a.at - b.at || a.seq - b.seq;
+}

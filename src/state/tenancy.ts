@@ -1,0 +1,216 @@
+/**
+ * Orgs, teams, environments and keys: the cross-tenant part of the state (design.md section 3).
+ * Team data lives in partitions, one per (team, environment); nothing crosses them.
+ */
+import type { IdFactory } from './ids.js';
+
+export type Environment = 'sandbox' | 'production';
+export type Region = 'us' | 'eu';
+export type Plan = 'launch' | 'grow' | 'scale' | 'premium';
+export type ManagementRole = 'org_admin' | 'team_admin';
+
+export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
+export const REGIONS: readonly Region[] = ['us', 'eu'];
+
+export interface BrandInformation {
+  company_name: string;
+  company_website: string;
+  support_email: string;
+  support_contact: string;
+  company_address: string;
+  brand_color: string;
+}
+
+/** Environment settings of a team (spec 2.7, management OpenAPI ClientFacingOrgTeamEnvironment). */
+export interface EnvironmentSettings {
+  lab_tests_patient_sms_communication_enabled: boolean;
+  lab_tests_patient_email_communication_enabled: boolean;
+  critical_result_notification_email: string | null;
+  brand_information: BrandInformation | null;
+  logo_url: string | null;
+  reject_duplicate_connection: boolean;
+  sdk_per_device_activity_timeseries: boolean;
+  partial_webhooks_enabled: boolean;
+  minor_ordering_enabled: boolean;
+  /** Team allowlist of event type prefixes; null or empty = everything. */
+  event_type_prefixes: string[] | null;
+}
+
+export function defaultEnvironmentSettings(): EnvironmentSettings {
+  return {
+    lab_tests_patient_sms_communication_enabled: true,
+    lab_tests_patient_email_communication_enabled: true,
+    critical_result_notification_email: null,
+    brand_information: null,
+    logo_url: null,
+    reject_duplicate_connection: false,
+    sdk_per_device_activity_timeseries: false,
+    partial_webhooks_enabled: false,
+    minor_ordering_enabled: false,
+    event_type_prefixes: null,
+  };
+}
+
+export interface Org {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface Team {
+  id: string;
+  org_id: string;
+  name: string;
+  region: Region;
+  created_on: string;
+  integration_team_id: string | null;
+  settings: Record<Environment, EnvironmentSettings>;
+  /** Closed-beta features this team is enabled for. */
+  beta_features: Set<string>;
+  /** Set when deleted: the team's keys and data are unreachable. */
+  deleted: boolean;
+}
+
+export interface TeamApiKey {
+  id: string;
+  label: string;
+  value: string;
+  team_id: string;
+  environment: Environment;
+  region: Region;
+  created_at: string;
+}
+
+export interface ManagementKey {
+  id: string;
+  org_id: string;
+  label: string;
+  /** The secret (`mg_...`). */
+  key: string;
+  role: ManagementRole;
+  /** Team ids a team_admin key is bound to; null for org_admin. */
+  team_ids: string[] | null;
+  created_at: string;
+  creator: Record<string, unknown>;
+}
+
+/** One team environment's data partition. Areas keep their stores in `slots`. */
+export interface Partition {
+  readonly id: string;
+  readonly team: Team;
+  readonly environment: Environment;
+  readonly slots: Map<symbol, unknown>;
+}
+
+export class Tenancy {
+  readonly orgs = new Map<string, Org>();
+  readonly teams = new Map<string, Team>();
+  /** Teams of an org in creation order. */
+  readonly teamsByOrg = new Map<string, string[]>();
+  readonly apiKeysByValue = new Map<string, TeamApiKey>();
+  readonly apiKeysById = new Map<string, TeamApiKey>();
+  readonly managementKeysBySecret = new Map<string, ManagementKey>();
+  readonly managementKeysById = new Map<string, ManagementKey>();
+  private readonly partitions = new Map<string, Partition>();
+
+  constructor(private readonly ids: IdFactory) {}
+
+  addOrg(org: Org): Org {
+    this.orgs.set(org.id, org);
+    this.teamsByOrg.set(org.id, []);
+    return org;
+  }
+
+  addTeam(team: Team): Team {
+    this.teams.set(team.id, team);
+    const list = this.teamsByOrg.get(team.org_id);
+    if (list) list.push(team.id);
+    else this.teamsByOrg.set(team.org_id, [team.id]);
+    return team;
+  }
+
+  /** Marks a team deleted: its keys stop working at once and its data becomes unreachable. */
+  deleteTeam(teamId: string): void {
+    const team = this.teams.get(teamId);
+    if (!team) return;
+    team.deleted = true;
+    this.teams.delete(teamId);
+    const list = this.teamsByOrg.get(team.org_id);
+    if (list) list.splice(list.indexOf(teamId), 1);
+    for (const key of [...this.apiKeysById.values()]) if (key.team_id === teamId) this.removeApiKey(key.id);
+    for (const env of ENVIRONMENTS) this.partitions.delete(`${teamId}:${env}`);
+    for (const mk of this.managementKeysById.values()) {
+      if (mk.team_ids) mk.team_ids = mk.team_ids.filter((id) => id !== teamId);
+    }
+  }
+
+  /** Live teams of an org, in creation order. */
+  orgTeams(orgId: string): Team[] {
+    const out: Team[] = [];
+    for (const id of this.teamsByOrg.get(orgId) ?? []) {
+      const team = this.teams.get(id);
+      if (team) out.push(team);
+    }
+    return out;
+  }
+
+  addApiKey(key: TeamApiKey): TeamApiKey {
+    this.apiKeysByValue.set(key.value, key);
+    this.apiKeysById.set(key.id, key);
+    return key;
+  }
+
+  removeApiKey(id: string): boolean {
+    const key = this.apiKeysById.get(id);
+    if (!key) return false;
+    this.apiKeysById.delete(id);
+    this.apiKeysByValue.delete(key.value);
+    return true;
+  }
+
+  /** Team API keys of one team and environment, in creation order. */
+  teamApiKeys(teamId: string, environment?: Environment): TeamApiKey[] {
+    const out: TeamApiKey[] = [];
+    for (const key of this.apiKeysById.values()) {
+      if (key.team_id === teamId && (environment === undefined || key.environment === environment)) out.push(key);
+    }
+    return out;
+  }
+
+  addManagementKey(key: ManagementKey): ManagementKey {
+    this.managementKeysBySecret.set(key.key, key);
+    this.managementKeysById.set(key.id, key);
+    return key;
+  }
+
+  removeManagementKey(id: string): ManagementKey | undefined {
+    const key = this.managementKeysById.get(id);
+    if (!key) return undefined;
+    this.managementKeysById.delete(id);
+    this.managementKeysBySecret.delete(key.key);
+    return key;
+  }
+
+  /** The data partition of a team environment (created on first use). */
+  partition(team: Team, environment: Environment): Partition {
+    const id = `${team.id}:${environment}`;
+    let p = this.partitions.get(id);
+    if (!p) {
+      p = { id, team, environment, slots: new Map() };
+      this.partitions.set(id, p);
+    }
+    return p;
+  }
+
+  /** Every live partition (for jobs that sweep all tenants, e.g. new wearable data). */
+  allPartitions(): Partition[] {
+    return [...this.partitions.values()].filter((p) => !p.team.deleted);
+  }
+
+  /** Fresh id helper for tenancy entities. */
+  newId(kind: string): string {
+    return this.ids.uuid(kind);
+  }
+}

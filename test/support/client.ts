@@ -1,0 +1,161 @@
+/**
+ * One test client over either adapter, so every scenario runs on both: supertest against the
+ * express app, or real `fetch` through msw `setupServer`. Each client has its own sandbox.
+ */
+import { setupServer } from 'msw/node';
+import request from 'supertest';
+import { afterAll, describe } from 'vitest';
+import { createExpressApp, createMswHandlers, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import type { Credentials } from '../../src/credentials.js';
+
+export type AdapterName = 'express' | 'msw';
+export const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body (undefined when empty or not JSON). */
+  body: any;
+  /** Raw bytes. */
+  bytes: Buffer;
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean | Array<string | number>>;
+  headers?: Record<string, string>;
+  /** JSON body (objects are serialised); a string is sent as is. */
+  body?: unknown;
+  /** `management` targets the management URL. */
+  surface?: 'data' | 'management';
+  /** Send no API key header. */
+  anonymous?: boolean;
+}
+
+export interface TestClient {
+  adapter: AdapterName;
+  sandbox: Sandbox;
+  creds: Credentials;
+  /** First team's sandbox API key. */
+  apiKey: string;
+  managementKey: string;
+  orgId: string;
+  call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
+  get(path: string, options?: CallOptions): Promise<TestResponse>;
+  post(path: string, body?: unknown, options?: CallOptions): Promise<TestResponse>;
+  patch(path: string, body?: unknown, options?: CallOptions): Promise<TestResponse>;
+  put(path: string, body?: unknown, options?: CallOptions): Promise<TestResponse>;
+  delete(path: string, options?: CallOptions): Promise<TestResponse>;
+  /** A management-surface call with the org management key. */
+  mgmt(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
+  /** Advances the clock through the control plane. */
+  advance(seconds: number): Promise<TestResponse>;
+}
+
+let mswServer: ReturnType<typeof setupServer> | undefined;
+let counter = 0;
+
+function server(): ReturnType<typeof setupServer> {
+  if (!mswServer) {
+    mswServer = setupServer();
+    mswServer.listen({ onUnhandledRequest: 'bypass' });
+    afterAll(() => mswServer?.close());
+  }
+  return mswServer;
+}
+
+function queryString(query: CallOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
+    else params.append(key, String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function parse(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createClient(adapter: AdapterName, options: SandboxOptions = {}): TestClient {
+  const sandbox = createSandbox({ logger: () => undefined, ...options });
+  let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | undefined) => Promise<TestResponse>;
+
+  if (adapter === 'express') {
+    const app = createExpressApp(sandbox);
+    send = async (method, url, surface, headers, body) => {
+      const full = surface === 'management' ? `/management${url}` : url;
+      let req = request(app)[method.toLowerCase() as 'get'](full).buffer(true).parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
+      const res = body !== undefined ? await req.send(body) : await req;
+      const bytes = res.body as Buffer;
+      const text = bytes.toString('utf8');
+      return { status: res.status, headers: res.headers as Record<string, string>, text, body: parse(text), bytes };
+    };
+  } else {
+    const base = `http://sandbox-${++counter}.msw.test`;
+    server().use(...createMswHandlers(sandbox, { baseUrl: base, managementUrl: `${base}/management` }));
+    send = async (method, url, surface, headers, body) => {
+      const full = `${base}${surface === 'management' ? '/management' : ''}${url}`;
+      const res = await fetch(full, { method, headers, body });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = bytes.toString('utf8');
+      const out: Record<string, string> = {};
+      res.headers.forEach((v, k) => {
+        out[k] = v;
+      });
+      return { status: res.status, headers: out, text, body: parse(text), bytes };
+    };
+  }
+
+  const creds = sandbox.credentials();
+  const apiKey = creds.teams[0]?.api_keys.sandbox ?? '';
+  const client: TestClient = {
+    adapter,
+    sandbox,
+    creds,
+    apiKey,
+    managementKey: creds.management_key,
+    orgId: creds.org_id,
+    call(method, path, options = {}) {
+      const surface = options.surface ?? 'data';
+      const headers: Record<string, string> = {};
+      if (!options.anonymous && !path.startsWith('/_sandbox')) {
+        if (surface === 'management') headers['x-management-key'] = creds.management_key;
+        else headers['x-service-api-key'] = apiKey;
+      }
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] = 'application/json';
+      }
+      Object.assign(headers, options.headers ?? {});
+      for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
+      return send(method.toUpperCase(), `${path}${queryString(options.query)}`, surface, headers, body);
+    },
+    get: (path, options) => client.call('GET', path, options),
+    post: (path, body, options) => client.call('POST', path, { ...options, body }),
+    patch: (path, body, options) => client.call('PATCH', path, { ...options, body }),
+    put: (path, body, options) => client.call('PUT', path, { ...options, body }),
+    delete: (path, options) => client.call('DELETE', path, options),
+    mgmt: (method, path, options) => client.call(method, path, { ...options, surface: 'management' }),
+    advance: (seconds) => client.post('/_sandbox/clock/advance', { seconds }),
+  };
+  return client;
+}
+
+/** Runs a describe block once per adapter. */
+export function forEachAdapter(title: string, body: (adapter: AdapterName) => void): void {
+  for (const adapter of ADAPTERS) describe(`${title} [${adapter}]`, () => body(adapter));
+}
