@@ -35,7 +35,7 @@ export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimRe
     if (found.kind === 'none') return jsonResponse(404, { detail: MESSAGES.notFound });
     if (found.kind === 'method') return jsonResponse(405, { detail: MESSAGES.methodNotAllowed }, { allow: found.allow.join(', ') });
     const { route, params } = found.match;
-    if (world.clock.mode === 'realtime' && world.scheduler.hasDue()) await world.scheduler.runDue();
+    if (world.clock.mode === 'realtime' && world.scheduler.hasDue() && !world.scheduler.running) await world.scheduler.runDue();
     const ctx = buildCtx(env, req, route);
     const input = parseInput(route, params, req);
     const reply = await route.handle(ctx, input);

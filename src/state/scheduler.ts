@@ -26,6 +26,7 @@ export class Scheduler {
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly errors: unknown[] = [];
+  private depth = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -70,8 +71,13 @@ export class Scheduler {
 
   /** Runs every job already due at the current time (realtime mode, or zero-delay jobs). */
   runDue(): Promise<void> {
-    if (!this.hasDue()) return this.chain;
+    if (!this.hasDue()) return Promise.resolve();
     return this.serial(() => this.drain(this.clock.base()));
+  }
+
+  /** Whether a run is in progress (a request made by a running job must not wait for it). */
+  get running(): boolean {
+    return this.depth > 0;
   }
 
   /** Whether a job is due now. */
@@ -81,7 +87,14 @@ export class Scheduler {
   }
 
   private serial(task: () => Promise<void>): Promise<void> {
-    const run = this.chain.then(task);
+    const run = this.chain.then(async () => {
+      this.depth++;
+      try {
+        await task();
+      } finally {
+        this.depth--;
+      }
+    });
     this.chain = run.catch(() => undefined);
     return run;
   }
