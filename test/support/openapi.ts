@@ -1,0 +1,72 @@
+/**
+ * Validates answers against the real service's published OpenAPI schemas, read from
+ * `../shared/reference/openapi/` (never copied into the repo). When that folder is absent the
+ * validator is null and callers skip, saying so.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const OPENAPI_DIR = resolve(here, '../../../shared/reference/openapi');
+
+const FILES = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' } as const;
+
+export interface OasValidator {
+  /** Errors of `value` against `#/components/schemas/<name>` (empty when valid). */
+  errors(schemaName: string, value: unknown): string[];
+  /** Asserts that `value` is valid against the named schema. */
+  expectValid(schemaName: string, value: unknown): void;
+  /** The raw document (paths, parameters) for fact checks. */
+  doc: Record<string, any>;
+}
+
+const cache = new Map<string, OasValidator | null>();
+let warned = false;
+
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+export function oasValidator(which: keyof typeof FILES): OasValidator | null {
+  if (cache.has(which)) return cache.get(which) ?? null;
+  const file = resolve(OPENAPI_DIR, FILES[which]);
+  if (!existsSync(file)) {
+    if (!warned) {
+      console.warn(`[openapi] ${OPENAPI_DIR} is absent: OpenAPI schema checks are skipped.`);
+      warned = true;
+    }
+    cache.set(which, null);
+    return null;
+  }
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  const id = `https://health-sandbox.test/${which}.json`;
+  ajv.addSchema({ $id: id, components: doc.components }, id);
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
+  const validatorFor = (name: string) => {
+    let v = compiled.get(name);
+    if (!v) {
+      if (!doc.components?.schemas?.[name]) throw new Error(`No schema ${name} in ${FILES[which]}`);
+      v = ajv.compile({ $ref: `${id}#/components/schemas/${name}` });
+      compiled.set(name, v);
+    }
+    return v;
+  };
+  const validator: OasValidator = {
+    doc,
+    errors(schemaName, value) {
+      const v = validatorFor(schemaName);
+      if (v(value)) return [];
+      return (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    },
+    expectValid(schemaName, value) {
+      expect(validator.errors(schemaName, value), `${schemaName} schema errors`).toEqual([]);
+    },
+  };
+  cache.set(which, validator);
+  return validator;
+}
