@@ -1,9 +1,10 @@
 /** The route table: every endpoint, once, compiled once. */
 import { AREAS } from './areas.js';
+import { metaRoutes } from './handlers/sandbox-meta.js';
 import type { Route } from './route.js';
 import { Router } from './router.js';
 
-export const ROUTES: readonly Route[] = AREAS.flatMap((area) => area.routes);
+export const ROUTES: readonly Route[] = [...AREAS.flatMap((area) => area.routes), ...metaRoutes];
 
 let compiled: Router | undefined;
 

@@ -1,0 +1,7 @@
+/** Dumps a seeded world as canonical JSON: npm run seed-dump -- [seed] [users] */
+import { createSandbox } from '../src/index.js';
+import { snapshotWorld } from '../src/snapshot.js';
+
+const seed = Number(process.argv[2] ?? 1);
+const users = Number(process.argv[3] ?? 25);
+process.stdout.write(`${snapshotWorld(createSandbox({ seed, users }).world)}\n`);

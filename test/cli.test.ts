@@ -1,0 +1,126 @@
+/** The command line: flags, environment variables, help, and a real start on a free port. */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliError, FLAGS, envName, helpText, parseCli } from '../src/cli-options.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+
+describe('parseCli', () => {
+  it('has the documented defaults', () => {
+    expect(parseCli([], {})).toEqual({
+      port: 4250,
+      host: '127.0.0.1',
+      seed: 1,
+      users: 25,
+      clock: 'realtime',
+      timeScale: 1,
+      startAt: undefined,
+      limits: true,
+      adminToken: undefined,
+      help: false,
+    });
+  });
+
+  it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
+    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok'];
+    const fromFlags = parseCli(argv, {});
+    const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
+    expect(envName('time-scale')).toBe('HEALTH_SANDBOX_TIME_SCALE');
+    expect(parseCli([], env)).toEqual(fromFlags);
+    expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok' });
+    expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
+  });
+
+  it.each([
+    [['--port', 'eighty']],
+    [['--port', '70000']],
+    [['--clock', 'fast']],
+    [['--limits', 'maybe']],
+    [['--time-scale', '0']],
+    [['--start-at', 'yesterday']],
+    [['--bogus']],
+  ])('refuses %j with a clear error', (argv) => {
+    expect(() => parseCli(argv, {})).toThrow(CliError);
+  });
+
+  it('lists every flag in --help', () => {
+    const help = helpText();
+    for (const f of FLAGS) {
+      expect(help).toContain(`--${f.name}`);
+      expect(help).toContain(envName(f.name));
+    }
+  });
+});
+
+describe('health-sandbox process', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill('SIGTERM');
+    child = undefined;
+  });
+
+  async function start(args: string[]): Promise<string> {
+    child = spawn(process.execPath, [tsxCli, resolve(root, 'src/cli.ts'), ...args], { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
+    let out = '';
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    for (let i = 0; i < 300 && !out.includes('Seed '); i++) {
+      await new Promise<void>((r) => {
+        const onData = (d: Buffer) => {
+          out += d.toString();
+          child?.stdout?.off('data', onData);
+          r();
+        };
+        child?.stdout?.on('data', onData);
+        setTimeout(() => {
+          child?.stdout?.off('data', onData);
+          r();
+        }, 100);
+      });
+      if (child.exitCode !== null) break;
+    }
+    if (!out.includes('Seed ')) throw new Error(`CLI did not start: ${out} ${err}`);
+    return out;
+  }
+
+  it('starts on a free port and prints the base URL, management URL, org, keys and teams that work', async () => {
+    const out = await start(['--port', '0', '--seed', '7', '--clock', 'manual']);
+    const base = /Base URL:\s+(\S+)/.exec(out)?.[1] ?? '';
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(base).not.toMatch(/:0$/);
+    expect(out).toContain(`Management URL:  ${base}/management`);
+    const creds = (await (await fetch(`${base}/_sandbox/credentials`)).json()) as { org_id: string; management_key: string; teams: Array<{ team_id: string; region: string; api_keys: { sandbox: string; production: string } }> };
+    expect(out).toContain(creds.org_id);
+    expect(out).toContain(creds.management_key);
+    for (const team of creds.teams) {
+      expect(out).toContain(team.team_id);
+      expect(out).toContain(`region ${team.region}`);
+      expect(out).toContain(team.api_keys.sandbox);
+      expect(out).toContain(team.api_keys.production);
+    }
+    const users = await fetch(`${base}/v2/user`, { headers: { 'x-service-api-key': creds.teams[0]?.api_keys.sandbox ?? '' } });
+    expect(((await users.json()) as { total: number }).total).toBe(25);
+    const clock = (await (await fetch(`${base}/_sandbox/clock`)).json()) as { mode: string; now: string };
+    expect(clock).toMatchObject({ mode: 'manual', now: '2026-01-05T09:00:00.000Z' });
+  });
+
+  it('runs as compiled JavaScript on plain Node (the package bin)', async () => {
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const bin = resolve(root, pkg.bin['health-sandbox'] ?? '');
+    expect(existsSync(bin), 'npm test builds dist/ before running vitest').toBe(true);
+    const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help).toBe(helpText());
+  });
+
+  it('says so at start-up when --users above 50 lifts the cap', async () => {
+    const out = await start(['--port', '0', '--users', '55', '--clock', 'manual']);
+    expect(out).toMatch(/above the real sandbox's cap of 50/);
+  });
+});
