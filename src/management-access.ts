@@ -48,3 +48,14 @@ export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
   if (!canAccessTeam(ctx, teamId)) throw forbidden(ACCESS_MESSAGES.teamNotBound);
   return team;
 }
+
+/** Whether the caller holds an org management key. */
+export function isOrgKey(ctx: Ctx): boolean {
+  return ctx.management.key.role === 'org_admin';
+}
+
+/** The live teams of the org the caller's key may act on, in creation order. */
+export function accessibleTeams(ctx: Ctx, org: Org): Team[] {
+  const teams = ctx.world.tenancy.orgTeams(org.id);
+  return isOrgKey(ctx) ? teams : teams.filter((t) => canAccessTeam(ctx, t.id));
+}

@@ -135,6 +135,7 @@ export function toItem(issue: z.core.$ZodIssue, where: Where, data: unknown): Va
       return item('value_error', `Value error, ${issue.message}`);
     }
     case 'invalid_value':
+      if (input === undefined) return item('missing', 'Field required');
       return item('enum', `Input should be ${describe(issue.values)}`, { expected: describe(issue.values) });
     case 'unrecognized_keys':
       return item('extra_forbidden', 'Extra inputs are not permitted');

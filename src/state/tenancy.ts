@@ -2,6 +2,7 @@
  * Orgs, teams, environments and keys: the cross-tenant part of the state (design.md section 3).
  * Team data lives in partitions, one per (team, environment); nothing crosses them.
  */
+import { Hook } from './hook.js';
 import type { IdFactory } from './ids.js';
 
 export type Environment = 'sandbox' | 'production';
@@ -16,7 +17,7 @@ export interface BrandInformation {
   company_name: string;
   company_website: string;
   support_email: string;
-  support_contact: string;
+  support_contact: string | null;
   company_address: string;
   brand_color: string;
 }
@@ -113,7 +114,20 @@ export class Tenancy {
   readonly apiKeysById = new Map<string, TeamApiKey>();
   readonly managementKeysBySecret = new Map<string, ManagementKey>();
   readonly managementKeysById = new Map<string, ManagementKey>();
+  /** A team was deleted (after its keys and partitions are gone): areas drop what they keep for it. */
+  readonly teamDeleted = new Hook<[Team]>();
   private readonly partitions = new Map<string, Partition>();
+  /** Creation sequence of every team ever added (kept after deletion: list cursors rely on it). */
+  private readonly teamSeq = new Map<string, number>();
+  private nextTeamSeq = 0;
+  /** Ids of deleted teams: never reused. */
+  private readonly deletedTeamIds = new Set<string>();
+  /** `org_id` + integration_team_id -> team id. */
+  private readonly teamsByIntegrationId = new Map<string, string>();
+  /** Team id -> its API key ids, in creation order. */
+  private readonly apiKeyIdsByTeam = new Map<string, Set<string>>();
+  /** Org id -> its management key ids, in creation order. */
+  private readonly managementKeyIdsByOrg = new Map<string, Set<string>>();
 
   constructor(private readonly ids: IdFactory) {}
 
@@ -125,6 +139,8 @@ export class Tenancy {
 
   addTeam(team: Team): Team {
     this.teams.set(team.id, team);
+    this.teamSeq.set(team.id, ++this.nextTeamSeq);
+    if (team.integration_team_id !== null) this.teamsByIntegrationId.set(integrationKey(team.org_id, team.integration_team_id), team.id);
     const list = this.teamsByOrg.get(team.org_id);
     if (list) list.push(team.id);
     else this.teamsByOrg.set(team.org_id, [team.id]);
@@ -137,13 +153,40 @@ export class Tenancy {
     if (!team) return;
     team.deleted = true;
     this.teams.delete(teamId);
+    this.deletedTeamIds.add(teamId);
+    if (team.integration_team_id !== null) this.teamsByIntegrationId.delete(integrationKey(team.org_id, team.integration_team_id));
     const list = this.teamsByOrg.get(team.org_id);
     if (list) list.splice(list.indexOf(teamId), 1);
-    for (const key of [...this.apiKeysById.values()]) if (key.team_id === teamId) this.removeApiKey(key.id);
+    for (const keyId of [...(this.apiKeyIdsByTeam.get(teamId) ?? [])]) this.removeApiKey(keyId);
+    this.apiKeyIdsByTeam.delete(teamId);
     for (const env of ENVIRONMENTS) this.partitions.delete(`${teamId}:${env}`);
-    for (const mk of this.managementKeysById.values()) {
+    for (const mk of this.orgManagementKeys(team.org_id)) {
       if (mk.team_ids) mk.team_ids = mk.team_ids.filter((id) => id !== teamId);
     }
+    this.teamDeleted.run(team);
+  }
+
+  /** Whether a team id was ever used (live or deleted): ids are never reused. */
+  teamIdTaken(teamId: string): boolean {
+    return this.teams.has(teamId) || this.deletedTeamIds.has(teamId);
+  }
+
+  /** Creation sequence number of a team (1-based; stable after deletion), for list cursors. */
+  teamSequence(teamId: string): number | undefined {
+    return this.teamSeq.get(teamId);
+  }
+
+  /** The live team of an org with this integration_team_id. */
+  teamByIntegrationId(orgId: string, integrationTeamId: string): Team | undefined {
+    const id = this.teamsByIntegrationId.get(integrationKey(orgId, integrationTeamId));
+    return id === undefined ? undefined : this.teams.get(id);
+  }
+
+  /** Sets (or clears) a team's integration_team_id, keeping the index in step. */
+  setIntegrationTeamId(team: Team, integrationTeamId: string | null): void {
+    if (team.integration_team_id !== null) this.teamsByIntegrationId.delete(integrationKey(team.org_id, team.integration_team_id));
+    team.integration_team_id = integrationTeamId;
+    if (integrationTeamId !== null) this.teamsByIntegrationId.set(integrationKey(team.org_id, integrationTeamId), team.id);
   }
 
   /** Live teams of an org, in creation order. */
@@ -159,22 +202,31 @@ export class Tenancy {
   addApiKey(key: TeamApiKey): TeamApiKey {
     this.apiKeysByValue.set(key.value, key);
     this.apiKeysById.set(key.id, key);
+    let ids = this.apiKeyIdsByTeam.get(key.team_id);
+    if (!ids) {
+      ids = new Set();
+      this.apiKeyIdsByTeam.set(key.team_id, ids);
+    }
+    ids.add(key.id);
     return key;
   }
 
+  /** Removes a team API key: it stops working at once. */
   removeApiKey(id: string): boolean {
     const key = this.apiKeysById.get(id);
     if (!key) return false;
     this.apiKeysById.delete(id);
     this.apiKeysByValue.delete(key.value);
+    this.apiKeyIdsByTeam.get(key.team_id)?.delete(id);
     return true;
   }
 
   /** Team API keys of one team and environment, in creation order. */
   teamApiKeys(teamId: string, environment?: Environment): TeamApiKey[] {
     const out: TeamApiKey[] = [];
-    for (const key of this.apiKeysById.values()) {
-      if (key.team_id === teamId && (environment === undefined || key.environment === environment)) out.push(key);
+    for (const id of this.apiKeyIdsByTeam.get(teamId) ?? []) {
+      const key = this.apiKeysById.get(id);
+      if (key && (environment === undefined || key.environment === environment)) out.push(key);
     }
     return out;
   }
@@ -182,15 +234,33 @@ export class Tenancy {
   addManagementKey(key: ManagementKey): ManagementKey {
     this.managementKeysBySecret.set(key.key, key);
     this.managementKeysById.set(key.id, key);
+    let ids = this.managementKeyIdsByOrg.get(key.org_id);
+    if (!ids) {
+      ids = new Set();
+      this.managementKeyIdsByOrg.set(key.org_id, ids);
+    }
+    ids.add(key.id);
     return key;
   }
 
+  /** Removes a management key: it stops working at once. */
   removeManagementKey(id: string): ManagementKey | undefined {
     const key = this.managementKeysById.get(id);
     if (!key) return undefined;
     this.managementKeysById.delete(id);
     this.managementKeysBySecret.delete(key.key);
+    this.managementKeyIdsByOrg.get(key.org_id)?.delete(id);
     return key;
+  }
+
+  /** Management keys of an org, in creation order. */
+  orgManagementKeys(orgId: string): ManagementKey[] {
+    const out: ManagementKey[] = [];
+    for (const id of this.managementKeyIdsByOrg.get(orgId) ?? []) {
+      const key = this.managementKeysById.get(id);
+      if (key) out.push(key);
+    }
+    return out;
   }
 
   /** The data partition of a team environment (created on first use). */
@@ -209,8 +279,17 @@ export class Tenancy {
     return [...this.partitions.values()].filter((p) => !p.team.deleted);
   }
 
+  /** Live teams of an org in one region, in creation order. */
+  orgTeamsInRegion(orgId: string, region: Region): Team[] {
+    return this.orgTeams(orgId).filter((t) => t.region === region);
+  }
+
   /** Fresh id helper for tenancy entities. */
   newId(kind: string): string {
     return this.ids.uuid(kind);
   }
+}
+
+function integrationKey(orgId: string, integrationTeamId: string): string {
+  return `${orgId}\u241f${integrationTeamId}`;
 }
