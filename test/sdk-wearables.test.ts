@@ -1,0 +1,99 @@
+/**
+ * Contract test: the official SDK (@tryvital/vital-node 3.1.551) parses every wearable
+ * endpoint's answer: providers, connections, demo connect, introspection, summaries (activity,
+ * sleep, body, workouts, ECG), workout streams, ECG voltages and every timeseries row (raw and
+ * grouped). The SDK throws on a missing required key or a null where a value is required.
+ */
+import { VitalClient } from '@tryvital/vital-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMESERIES } from '../src/fixtures/timeseries-table.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+let server: RunningServer;
+let client: VitalClient;
+let seeded: string;
+let demo: string;
+
+const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+beforeAll(async () => {
+  server = await startServer({ seed: 11 });
+  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  const users = await client.user.getAll({ limit: 1 });
+  seeded = users.users[0]?.userId ?? '';
+  demo = (await client.user.create({ clientUserId: 'sdk-wearables-demo', fallbackTimeZone: 'Europe/Berlin' })).userId;
+  for (const provider of ['apple_health_kit', 'oura', 'fitbit', 'freestyle_libre'] as const) {
+    const res = await client.link.connectDemoProvider({ userId: demo, provider });
+    expect(res.success).toBe(true);
+  }
+  await server.sandbox.advance(6 * 3600);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('official SDK parses the wearable endpoints', () => {
+  it('providers, connections, introspection', async () => {
+    const providers = await client.providers.getAll();
+    expect(providers.map((p) => p.slug)).toEqual(expect.arrayContaining(['oura', 'fitbit', 'apple_health_kit', 'freestyle_libre', 'garmin']));
+    const connected = await client.user.getConnectedProviders(demo);
+    expect(connected.providers?.map((p) => p.slug).sort()).toEqual(['apple_health_kit', 'fitbit', 'freestyle_libre', 'oura']);
+    const user = await client.user.get(demo);
+    expect(user.connectedSources.map((s) => s.provider.slug).sort()).toEqual(['apple_health_kit', 'fitbit', 'freestyle_libre', 'oura']);
+    const pulls = await client.introspect.getUserHistoricalPulls({ userId: demo });
+    expect(Object.keys(pulls.data[0]?.provider ?? {}).sort()).toEqual(['apple_health_kit', 'fitbit', 'freestyle_libre', 'oura']);
+    expect(pulls.data[0]?.provider.oura?.pulled.sleep?.status).toBe('success');
+    const page = await client.introspect.getUserHistoricalPulls({ userLimit: 5 });
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.nextCursor).toBeTruthy();
+    const resources = await client.introspect.getUserResources({ userLimit: 3 });
+    expect(resources.data.length).toBeGreaterThan(0);
+  });
+
+  it('summaries, ECG with voltages, workouts with streams', async () => {
+    const q = { startDate: '2025-12-10', endDate: '2026-01-05' };
+    expect((await client.activity.get(demo, q)).activity.length).toBeGreaterThan(10);
+    expect((await client.sleep.get(demo, q)).sleep.length).toBeGreaterThan(10);
+    expect((await client.body.get(demo, q)).body.length).toBeGreaterThan(3);
+    const ecg = await client.electrocardiogram.get(seeded, { startDate: '2025-12-01', endDate: '2026-01-05' });
+    expect(ecg.electrocardiogram.length).toBeGreaterThan(3);
+    const session = ecg.electrocardiogram[0];
+    if (!session) throw new Error('no ECG');
+    const window = { startDate: new Date(session.sessionStart).toISOString(), endDate: new Date(session.sessionEnd).toISOString() };
+    const volts = await client.vitals.electrocardiogramVoltage(seeded, window);
+    expect(volts.length).toBe(session.voltageSampleCount);
+    const grouped = await client.vitals.electrocardiogramVoltageGrouped(seeded, window);
+    expect(grouped.groups.apple_health_kit?.[0]?.data.length).toBe(session.voltageSampleCount);
+    const workouts = await client.workouts.get(seeded, { startDate: '2025-12-01', endDate: '2026-01-05' });
+    expect(workouts.workouts.length).toBeGreaterThan(0);
+    const stream = await client.workouts.getByWorkoutId(workouts.workouts[0]?.id ?? '');
+    expect(stream.time?.length).toBeGreaterThan(10);
+    const demoWorkouts = await client.workouts.get(demo, q);
+    const fitbitWorkout = demoWorkouts.workouts.find((w) => w.source.provider === 'fitbit');
+    if (fitbitWorkout) expect((await client.workouts.getByWorkoutId(fitbitWorkout.id)).time ?? []).toEqual([]);
+  });
+
+  it('every timeseries row, raw and grouped', async () => {
+    const vitals = client.vitals as unknown as Record<string, (id: string, q: Record<string, string>) => Promise<unknown>>;
+    const q = { startDate: '2025-12-28', endDate: '2026-01-05' };
+    let nonEmpty = 0;
+    for (const row of TIMESERIES) {
+      const name = camel(row.path);
+      if (row.raw) {
+        expect(typeof vitals[name], name).toBe('function');
+        const list = (await vitals[name]?.call(client.vitals, demo, q)) as unknown[];
+        expect(Array.isArray(list), name).toBe(true);
+        if (list.length) nonEmpty++;
+      }
+      expect(typeof vitals[`${name}Grouped`], `${name}Grouped`).toBe('function');
+      const grouped = (await vitals[`${name}Grouped`]?.call(client.vitals, demo, q)) as { groups: Record<string, unknown> };
+      expect(typeof grouped.groups).toBe('object');
+    }
+    expect(nonEmpty).toBeGreaterThan(10);
+    const steps = await client.vitals.steps(demo, q);
+    expect(steps.every((s) => s.unit === 'count')).toBe(true);
+    const glucose = await client.vitals.glucose(demo, { ...q, provider: 'freestyle_libre' });
+    expect(glucose.length).toBeGreaterThan(8 * 288 - 10);
+  });
+});
