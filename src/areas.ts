@@ -9,10 +9,12 @@ import { seedAllUsers } from './fixtures/world-users.js';
 import { wearablesArea } from './wearables-area.js';
 import { managementArea } from './management-area.js';
 import { webhooksArea } from './webhooks-area.js';
+import { labsArea } from './labs-area.js';
 
 export const AREAS: readonly Area[] = [
   { name: 'users', routes: userRoutes, seed: seedAllUsers },
   wearablesArea,
+  labsArea,
   // wearables (issue 3), lab testing (issue 4), management (issue 5), webhooks (issue 6) go here.
   managementArea,
   webhooksArea,
