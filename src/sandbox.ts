@@ -41,6 +41,8 @@ export interface SandboxOptions {
   wallClock?: () => number;
   /** Where engine-side errors are logged (default console.error). */
   logger?: (message: string, error?: unknown) => void;
+  /** Most recent events kept in the journal (`GET /_sandbox/events`); default 100000. */
+  journalLimit?: number;
   /** In-process subscriber that receives every event (kept across resets). */
   onEvent?: EventSubscriber;
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
@@ -59,6 +61,7 @@ export interface ResolvedSandboxOptions {
   adminToken: string | undefined;
   wallClock: () => number;
   logger: (message: string, error?: unknown) => void;
+  journalLimit: number;
 }
 
 export interface Sandbox {
@@ -108,6 +111,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     adminToken: options.adminToken,
     wallClock: options.wallClock ?? (() => Date.now()),
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
+    journalLimit: options.journalLimit ?? 100_000,
   };
 }
 
@@ -125,7 +129,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
     scheduler,
     ids,
     tenancy: new Tenancy(ids),
-    events: new EventBus(() => new Date(clock.now()).toISOString()),
+    events: new EventBus(() => new Date(clock.now()).toISOString(), options.journalLimit),
     hooks: createHooks(),
     slots: new Map(),
     track(work) {

@@ -79,7 +79,7 @@ export function dateOrDateTime(dateOnlyTime: 'start' | 'end') {
     const s = v.trim();
     let ms: number;
     if (DATE_ONLY.test(s)) {
-      ms = Date.parse(`${s}T${dateOnlyTime === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`);
+      ms = Date.parse(`${s}T${dateOnlyTime === 'start' ? '00:00:00.000' : '23:59:59.000'}Z`);
       if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== s) ms = Number.NaN;
     } else if (DATE_TIME.test(s)) {
       const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s);

@@ -70,3 +70,22 @@ describe('realtime clock', () => {
     }
   });
 });
+
+describe('event journal', () => {
+  it('keeps at most the configured number of entries, oldest dropped first', async () => {
+    const { EventBus } = await import('../src/state/events.js');
+    const sandbox = createSandbox({ users: 0, usersElsewhere: 0 });
+    const team = [...sandbox.world.tenancy.teams.values()][0];
+    if (!team) throw new Error('no team');
+    const partition = sandbox.world.tenancy.partition(team, 'sandbox');
+    const bus = new EventBus(() => '2026-01-01T00:00:00.000Z', 10);
+    const seen: number[] = [];
+    bus.subscribe((e) => seen.push(e.seq));
+    for (let i = 0; i < 25; i++) bus.emit(partition, { event_type: 'x.y', data: {}, team_id: team.id, user_id: 'u', client_user_id: 'c' });
+    expect(seen).toHaveLength(25);
+    expect(bus.size).toBeLessThanOrEqual(11);
+    const kept = bus.list({}, 100).map((e) => e.seq);
+    expect(kept[kept.length - 1]).toBe(25);
+    expect(bus.list({ after_seq: 20 }).map((e) => e.seq)).toEqual([21, 22, 23, 24, 25]);
+  });
+});

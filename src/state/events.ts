@@ -43,7 +43,14 @@ export class EventBus {
   /** Events dropped by a team allowlist (kept for inspection). */
   private filteredCount = 0;
 
-  constructor(private readonly nowIso: () => string) {}
+  /**
+   * @param limit journal entries kept (oldest dropped first); delivery and subscribers still
+   *   see every event.
+   */
+  constructor(
+    private readonly nowIso: () => string,
+    private readonly limit = 100_000,
+  ) {}
 
   /** Emits an event for a partition. Returns the journal entry, or null when the allowlist drops it. */
   emit(partition: Partition, envelope: EventEnvelope): JournalEntry | null {
@@ -60,6 +67,7 @@ export class EventBus {
       envelope,
     };
     this.journal.push(entry);
+    if (this.journal.length > this.limit + Math.ceil(this.limit / 10)) this.journal.splice(0, this.journal.length - this.limit);
     for (const sub of this.subscribers) sub(entry, partition);
     return entry;
   }
@@ -89,6 +97,7 @@ export class EventBus {
     return out;
   }
 
+  /** Journal entries currently kept. */
   get size(): number {
     return this.journal.length;
   }

@@ -107,7 +107,7 @@ export class Scheduler {
       if (top.cancelled) continue;
       const now = this.clock.base();
       if (top.at > now) this.clock.shift(top.at - now);
-      this.clock.pin(Math.max(top.at, this.clock.base()));
+      this.clock.pin(top.at);
       try {
         await top.run();
       } catch (error) {
