@@ -21,7 +21,7 @@ import { sourceCtx } from '../fixtures/timeseries-table.js';
 import { daysWithData } from '../fixtures/wearable-presence.js';
 import { iso } from '../fixtures/wearable-time.js';
 import { json } from '../http-types.js';
-import { defineRoute, type Ctx } from '../route.js';
+import { defineRoute, type Ctx, type Route } from '../route.js';
 import { int, uuid } from '../schemas.js';
 import { notPulledResources, pulledResources, wearablesOf, type Connection } from '../state/connections.js';
 import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../state/pulls.js';
@@ -135,40 +135,40 @@ function resourcesView(ctx: Ctx, user: User, conn: Connection): Record<string, u
   return out;
 }
 
-export const introspectRoutes = [
-  defineRoute({
-    id: 'introspect.historical_pull',
-    method: 'GET',
-    path: '/v2/introspect/historical_pull',
-    auth: 'team',
-    summary: 'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
-    request: { query },
-    responses: { 200: '{data, next, next_cursor}', 422: 'Bad user_id, provider, user_limit or cursor' },
-    handle(ctx, { query: q }) {
-      const { rows, next } = page(ctx, q);
-      const data = rows.map(({ user, conns }) => ({
-        user_id: user.user_id,
-        provider: Object.fromEntries(conns.map((c) => [c.provider.slug, pullView(ctx, user, c)])),
-      }));
-      return json({ data, next: null, next_cursor: next });
-    },
-  }),
+type View = (ctx: Ctx, user: User, conn: Connection) => Record<string, unknown>;
 
-  defineRoute({
-    id: 'introspect.resources',
+/** A route that pages through the caller's users with connections and shows `view` per connection. */
+function introspectRoute(id: string, path: string, summary: string, view: View): Route {
+  return defineRoute({
+    id,
     method: 'GET',
-    path: '/v2/introspect/resources',
+    path,
     auth: 'team',
-    summary: 'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
+    summary,
     request: { query },
     responses: { 200: '{data, next, next_cursor}', 422: 'Bad user_id, provider, user_limit or cursor' },
     handle(ctx, { query: q }) {
       const { rows, next } = page(ctx, q);
       const data = rows.map(({ user, conns }) => ({
         user_id: user.user_id,
-        provider: Object.fromEntries(conns.map((c) => [c.provider.slug, resourcesView(ctx, user, c)])),
+        provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx, user, c)])),
       }));
       return json({ data, next: null, next_cursor: next });
     },
-  }),
+  });
+}
+
+export const introspectRoutes = [
+  introspectRoute(
+    'introspect.historical_pull',
+    '/v2/introspect/historical_pull',
+    'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
+    pullView,
+  ),
+  introspectRoute(
+    'introspect.resources',
+    '/v2/introspect/resources',
+    'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
+    resourcesView,
+  ),
 ];

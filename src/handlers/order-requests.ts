@@ -9,7 +9,7 @@ import { ApiError, badRequest, valueError } from '../errors.js';
 import { STATE_CODES } from '../fixtures/lab-geo.js';
 import { isoDate, uuid } from '../schemas.js';
 import type { Partition } from '../state/tenancy.js';
-import type { PatientAddress, PatientDetails, Physician, ShippingDetails } from '../state/orders.js';
+import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../state/orders.js';
 import { METHOD } from './lab-tests.js';
 
 const NAME = /^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9 .,'-]*$/;
@@ -75,26 +75,26 @@ export const patientDetailsSchema = z.object({
   household_size: z.number().int().nullish(),
 });
 
-export const patientAddressSchema = z.object({
-  receiver_name: z.string().default(''),
+/** The address lines a patient address and shipping details validate alike (receiver and phone differ). */
+const postalFields = {
   first_line: z.string().min(1),
   second_line: z.string().nullish(),
   city: z.string().min(1),
   state: state(),
   zip: zip(),
   country: z.string().min(1),
+};
+
+export const patientAddressSchema = z.object({
+  receiver_name: z.string().default(''),
+  ...postalFields,
   access_notes: z.string().max(1000).nullish(),
   phone_number: phone().nullish(),
 });
 
 export const shippingDetailsSchema = z.object({
   receiver_name: z.string().min(1),
-  first_line: z.string().min(1),
-  second_line: z.string().nullish(),
-  city: z.string().min(1),
-  state: state(),
-  zip: zip(),
-  country: z.string().min(1),
+  ...postalFields,
   phone_number: phone(),
 });
 
@@ -212,22 +212,16 @@ export function toPatientDetails(d: PatientDetailsInput): PatientDetails {
   };
 }
 
+function toPostalAddress(a: Omit<PostalAddress, 'second_line'> & { second_line?: string | null }): PostalAddress {
+  return { receiver_name: a.receiver_name, first_line: a.first_line, second_line: a.second_line ?? null, city: a.city, state: a.state, zip: a.zip, country: a.country };
+}
+
 export function toPatientAddress(a: PatientAddressInput): PatientAddress {
-  return {
-    receiver_name: a.receiver_name,
-    first_line: a.first_line,
-    second_line: a.second_line ?? null,
-    city: a.city,
-    state: a.state,
-    zip: a.zip,
-    country: a.country,
-    access_notes: a.access_notes ?? null,
-    phone_number: a.phone_number ?? null,
-  };
+  return { ...toPostalAddress(a), access_notes: a.access_notes ?? null, phone_number: a.phone_number ?? null };
 }
 
 export function toShippingDetails(s: z.output<typeof shippingDetailsSchema>): ShippingDetails {
-  return { receiver_name: s.receiver_name, first_line: s.first_line, second_line: s.second_line ?? null, city: s.city, state: s.state, zip: s.zip, country: s.country, phone_number: s.phone_number };
+  return { ...toPostalAddress(s), phone_number: s.phone_number };
 }
 
 export function toPhysician(p: z.output<typeof physicianSchema> | null | undefined): Physician | null {

@@ -25,9 +25,9 @@
 import { z } from 'zod';
 import { ApiError, MESSAGES, badRequest, notFound, valueError } from '../errors.js';
 import { json, type Reply } from '../http-types.js';
-import { defineRoute, type Ctx } from '../route.js';
+import { defineRoute, type Ctx, type Method, type Route } from '../route.js';
 import { dateOrDateTime, isoDate, uuid } from '../schemas.js';
-import { buildOrder } from '../state/lab-order-factory.js';
+import { buildOrder, type OrderInit } from '../state/lab-order-factory.js';
 import { addLabTest, labTestsOf, type LabTest } from '../state/lab-tests.js';
 import { fateFromZip, nameHints } from '../state/order-lifecycle.js';
 import {
@@ -97,6 +97,40 @@ function transitionError(error: unknown): never {
   throw error;
 }
 
+interface TransitionAction {
+  id: string;
+  method: Method;
+  /** Last path segment: `/v3/order/:order_id/<action>`. */
+  action: string;
+  summary: string;
+  /** What the 400 means (the order's status does not allow the transition). */
+  refused: string;
+  apply: (env: OrderEnv, order: Order) => void;
+  message: string;
+}
+
+/** An order action that applies one lifecycle transition and answers PostOrderResponse. */
+function transitionRoute(t: TransitionAction): Route {
+  return defineRoute({
+    id: t.id,
+    method: t.method,
+    path: `/v3/order/:order_id/${t.action}`,
+    auth: 'team',
+    summary: t.summary,
+    request: { params: orderParams },
+    responses: { 200: 'PostOrderResponse', 400: t.refused, 404: "Order doesn't exist", 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      const { env, order } = findOrder(ctx, params.order_id, ORDER_MESSAGES.actionNotFound);
+      try {
+        t.apply(env, order);
+      } catch (error) {
+        transitionError(error);
+      }
+      return postOrderResponse(env, order, t.message);
+    },
+  });
+}
+
 /**
  * Replays a stored answer for an `X-Idempotency-Key`, or runs `create` and stores its answer
  * (success or business error; never a validation error, never with `X-Idempotency-Error: no-cache`
@@ -162,6 +196,33 @@ function resolveLabTest(ctx: Ctx, body: CreateBody): LabTest {
   });
 }
 
+/** The part of a new order a request fixes (ids, owner, lab test, time); the rest is per kind of order. */
+type Placed = Pick<OrderInit, 'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'>;
+
+/** Builds and starts an order placed by a request, with fresh ids in the caller's partition; answers PostOrderResponse. */
+function placeOrder(ctx: Ctx, user: User, test: LabTest, shipped: boolean, rest: (placed: Placed) => OrderInit): Reply {
+  const env = orderEnv(ctx.world, ctx.partition);
+  const { ids } = ctx.world;
+  const pid = ctx.partition.id;
+  const order = buildOrder(
+    env.store,
+    rest({
+      seed: ctx.world.seed,
+      id: ids.uuid('lab_order', pid),
+      team_id: ctx.partition.team.id,
+      user_id: user.user_id,
+      client_user_id: user.client_user_id,
+      lab_test: test,
+      at: ctx.now(),
+      details_id: ids.uuid('lab_order_details', pid),
+      shipment_id: shipped ? ids.uuid('lab_shipment', pid) : null,
+      transaction_id: ids.uuid('lab_order_transaction', pid),
+    }),
+  );
+  startOrder(env, order);
+  return postOrderResponse(env, order, 'Order submitted');
+}
+
 function createOrder(ctx: Ctx, body: CreateBody): Reply {
   const user = liveUser(ctx, body.user_id);
   const now = ctx.now();
@@ -169,21 +230,9 @@ function createOrder(ctx: Ctx, body: CreateBody): Reply {
   if (body.patient_address.phone_number) checkRealPhone(body.patient_address.phone_number);
   checkActivateBy(body.activate_by, now, ['body', 'activate_by']);
   const test = resolveLabTest(ctx, body);
-  const env = orderEnv(ctx.world, ctx.partition);
-  const { ids } = ctx.world;
-  const pid = ctx.partition.id;
   const hints = nameHints(body.patient_details.last_name);
-  const order = buildOrder(env.store, {
-    seed: ctx.world.seed,
-    id: ids.uuid('lab_order', pid),
-    team_id: ctx.partition.team.id,
-    user_id: user.user_id,
-    client_user_id: user.client_user_id,
-    lab_test: test,
-    at: now,
-    details_id: ids.uuid('lab_order_details', pid),
-    shipment_id: test.method === 'testkit' ? ids.uuid('lab_shipment', pid) : null,
-    transaction_id: ids.uuid('lab_order_transaction', pid),
+  return placeOrder(ctx, user, test, test.method === 'testkit', (placed) => ({
+    ...placed,
     patient_details: toPatientDetails(body.patient_details),
     patient_address: toPatientAddress(body.patient_address),
     physician: toPhysician(body.physician),
@@ -195,10 +244,8 @@ function createOrder(ctx: Ctx, body: CreateBody): Reply {
     passthrough: body.passthrough ?? null,
     clinical_notes: body.clinical_notes ?? null,
     activate_by: body.activate_by ?? null,
-    health_insurance_id: body.health_insurance ? ids.uuid('health_insurance', pid) : null,
-  });
-  startOrder(env, order);
-  return postOrderResponse(env, order, 'Order submitted');
+    health_insurance_id: body.health_insurance ? ctx.world.ids.uuid('health_insurance', ctx.partition.id) : null,
+  }));
 }
 
 function createUnregisteredTestkit(ctx: Ctx, body: z.output<typeof createTestkitBody>): Reply {
@@ -208,20 +255,8 @@ function createUnregisteredTestkit(ctx: Ctx, body: z.output<typeof createTestkit
   if (!test) throw notFound(LAB_TEST_NOT_FOUND);
   if (test.method !== 'testkit') throw badRequest(`Lab test ${test.id} is not a testkit lab test`);
   if (test.status !== 'active') throw badRequest(`Lab test ${test.id} is not active`);
-  const env = orderEnv(ctx.world, ctx.partition);
-  const { ids } = ctx.world;
-  const pid = ctx.partition.id;
-  const order = buildOrder(env.store, {
-    seed: ctx.world.seed,
-    id: ids.uuid('lab_order', pid),
-    team_id: ctx.partition.team.id,
-    user_id: user.user_id,
-    client_user_id: user.client_user_id,
-    lab_test: test,
-    at: ctx.now(),
-    details_id: ids.uuid('lab_order_details', pid),
-    shipment_id: ids.uuid('lab_shipment', pid),
-    transaction_id: ids.uuid('lab_order_transaction', pid),
+  return placeOrder(ctx, user, test, true, (placed) => ({
+    ...placed,
     patient_details: null,
     patient_address: null,
     shipping_details: toShippingDetails(body.shipping_details),
@@ -229,9 +264,7 @@ function createUnregisteredTestkit(ctx: Ctx, body: z.output<typeof createTestkit
     fate: fateFromZip(body.shipping_details.zip, 'testkit'),
     flags: { interpretation: 'normal', result_types: null, has_missing_results: false },
     passthrough: body.passthrough ?? null,
-  });
-  startOrder(env, order);
-  return postOrderResponse(env, order, 'Order submitted');
+  }));
 }
 
 const resendBody = z.object({
@@ -363,42 +396,24 @@ export const orderRoutes = [
     },
   }),
 
-  defineRoute({
+  transitionRoute({
     id: 'orders.cancel',
     method: 'POST',
-    path: '/v3/order/:order_id/cancel',
-    auth: 'team',
+    action: 'cancel',
     summary: 'Cancel an order (only from the statuses the reference allows).',
-    request: { params: orderParams },
-    responses: { 200: 'PostOrderResponse', 400: 'Transition not allowed', 404: "Order doesn't exist", 422: 'Malformed id' },
-    handle(ctx, { params }) {
-      const { env, order } = findOrder(ctx, params.order_id, ORDER_MESSAGES.actionNotFound);
-      try {
-        cancelOrder(env, order);
-      } catch (error) {
-        transitionError(error);
-      }
-      return postOrderResponse(env, order, 'Order cancelled');
-    },
+    refused: 'Transition not allowed',
+    apply: cancelOrder,
+    message: 'Order cancelled',
   }),
 
-  defineRoute({
+  transitionRoute({
     id: 'orders.draw_completed',
     method: 'PATCH',
-    path: '/v3/order/:order_id/draw_completed',
-    auth: 'team',
+    action: 'draw_completed',
     summary: 'Record the draw of an on-site collection order.',
-    request: { params: orderParams },
-    responses: { 200: 'PostOrderResponse', 400: 'Not on-site, or not waiting for the draw', 404: "Order doesn't exist", 422: 'Malformed id' },
-    handle(ctx, { params }) {
-      const { env, order } = findOrder(ctx, params.order_id, ORDER_MESSAGES.actionNotFound);
-      try {
-        drawCompleted(env, order);
-      } catch (error) {
-        transitionError(error);
-      }
-      return postOrderResponse(env, order, 'Draw completed');
-    },
+    refused: 'Not on-site, or not waiting for the draw',
+    apply: drawCompleted,
+    message: 'Draw completed',
   }),
 
   defineRoute({

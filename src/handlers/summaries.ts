@@ -21,8 +21,8 @@ import type { Range } from '../fixtures/summaries.js';
 import { activitySummary, bodySummary, sleepSummary } from '../fixtures/summaries.js';
 import { workoutId, workoutSummary } from '../fixtures/workouts.js';
 import { localDay } from '../fixtures/wearable-time.js';
-import { json } from '../http-types.js';
-import { defineRoute, type Ctx } from '../route.js';
+import { json, type Reply } from '../http-types.js';
+import { defineRoute, type Ctx, type Route } from '../route.js';
 import { isoDate, uuid } from '../schemas.js';
 import { wearablesOf } from '../state/connections.js';
 import type { User } from '../state/users.js';
@@ -61,100 +61,64 @@ function collectSummaries(
   return items.map((i) => i.body);
 }
 
-function rangeDays(ctx: Ctx, start: number, end: number | null | undefined): [number, number] {
-  return windowDays(queryWindow(start, end, ctx.now()));
-}
-
 const item = (sort: string, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, body }] : []);
 
+/** What one source gives for one local day (`ctx` and `user` for the workout index). */
+type Build = (s: DataSource, day: number, now: number, ctx: Ctx, user: User) => Item[];
+
+const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
+
+/** `{<resource>: [...]}`: the user's summaries of a resource whose dates fall in `[start, end]` (end defaults to today). */
+function summaryReply(ctx: Ctx, userId: string, resource: string, provider: string, start: number, end: number | null | undefined, build: Build): Reply {
+  checkProvider(provider);
+  const user = requireUser(ctx, userId);
+  const [lo, hi] = windowDays(queryWindow(start, end, ctx.now()));
+  return json({ [resource]: collectSummaries(ctx, user, resource, provider, lo, hi, (s, day, now) => build(s, day, now, ctx, user)) });
+}
+
+/** `GET /v2/summary/<resource>/:user_id` over the usual date-or-datetime range query. */
+function summaryRoute(resource: string, summary: string, build: Build): Route {
+  return defineRoute({
+    id: `summary.${resource}`,
+    method: 'GET',
+    path: `/v2/summary/${resource}/:user_id`,
+    auth: 'team',
+    summary,
+    request: { params, query: rangeQuery },
+    responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
+    handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
+  });
+}
+
 export const summaryRoutes = [
-  defineRoute({
-    id: 'summary.activity',
-    method: 'GET',
-    path: '/v2/summary/activity/:user_id',
-    auth: 'team',
-    summary: 'Daily activity summaries (ClientActivityResponse).',
-    request: { params, query: rangeQuery },
-    responses: { 200: '{activity: [...]}', 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
-    handle(ctx, { params: p, query }) {
-      checkProvider(query.provider);
-      const user = requireUser(ctx, p.user_id);
-      const [lo, hi] = rangeDays(ctx, query.start_date, query.end_date);
-      const activity = collectSummaries(ctx, user, 'activity', query.provider, lo, hi, (s, day, now) => {
-        const a = activitySummary(s.src, day, s.ranges, now);
-        return item(`${a?.calendar_date as string}|${s.link.provider.id}`, a);
-      });
-      return json({ activity });
-    },
+  summaryRoute('activity', 'Daily activity summaries (ClientActivityResponse).', (s, day, now) => {
+    const a = activitySummary(s.src, day, s.ranges, now);
+    return item(`${a?.calendar_date as string}|${s.link.provider.id}`, a);
   }),
 
-  defineRoute({
-    id: 'summary.sleep',
-    method: 'GET',
-    path: '/v2/summary/sleep/:user_id',
-    auth: 'team',
-    summary: 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.',
-    request: { params, query: rangeQuery },
-    responses: { 200: '{sleep: [...]}', 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
-    handle(ctx, { params: p, query }) {
-      checkProvider(query.provider);
-      const user = requireUser(ctx, p.user_id);
-      const [lo, hi] = rangeDays(ctx, query.start_date, query.end_date);
-      const sleep = collectSummaries(ctx, user, 'sleep', query.provider, lo, hi, (s, day, now) => {
-        const night = s.src.subject.night(day);
-        if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
-        return item(`${night.end}|${s.link.provider.id}`, sleepSummary(s.src, night));
-      });
-      return json({ sleep });
-    },
+  summaryRoute('sleep', 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.', (s, day, now) => {
+    const night = s.src.subject.night(day);
+    if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
+    return item(`${night.end}|${s.link.provider.id}`, sleepSummary(s.src, night));
   }),
 
-  defineRoute({
-    id: 'summary.body',
-    method: 'GET',
-    path: '/v2/summary/body/:user_id',
-    auth: 'team',
-    summary: 'Body summaries (ClientBodyResponse): one per weigh-in day.',
-    request: { params, query: rangeQuery },
-    responses: { 200: '{body: [...]}', 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
-    handle(ctx, { params: p, query }) {
-      checkProvider(query.provider);
-      const user = requireUser(ctx, p.user_id);
-      const [lo, hi] = rangeDays(ctx, query.start_date, query.end_date);
-      const body = collectSummaries(ctx, user, 'body', query.provider, lo, hi, (s, day, now) => {
-        const b = bodySummary(s.src, day, s.ranges, now);
-        return item(`${b?.created_at as string}|${s.link.provider.id}`, b);
-      });
-      return json({ body });
-    },
+  summaryRoute('body', 'Body summaries (ClientBodyResponse): one per weigh-in day.', (s, day, now) => {
+    const b = bodySummary(s.src, day, s.ranges, now);
+    return item(`${b?.created_at as string}|${s.link.provider.id}`, b);
   }),
 
-  defineRoute({
-    id: 'summary.workouts',
-    method: 'GET',
-    path: '/v2/summary/workouts/:user_id',
-    auth: 'team',
-    summary: 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.',
-    request: { params, query: rangeQuery },
-    responses: { 200: '{workouts: [...]}', 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
-    handle(ctx, { params: p, query }) {
-      checkProvider(query.provider);
-      const user = requireUser(ctx, p.user_id);
-      const [lo, hi] = rangeDays(ctx, query.start_date, query.end_date);
-      const index = wearablesOf(ctx.world).workouts;
-      const workouts = collectSummaries(ctx, user, 'workouts', query.provider, lo, hi, (s, day, now) => {
-        const out: Item[] = [];
-        for (const w of s.src.subject.workoutsOn(day)) {
-          if (w.end > now || !inRanges(s.ranges, w.end)) continue;
-          index.set(workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
-          out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
-        }
-        return out;
-      });
-      return json({ workouts });
-    },
+  summaryRoute('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (s, day, now, ctx, user) => {
+    const index = wearablesOf(ctx.world).workouts;
+    const out: Item[] = [];
+    for (const w of s.src.subject.workoutsOn(day)) {
+      if (w.end > now || !inRanges(s.ranges, w.end)) continue;
+      index.set(workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
+      out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
+    }
+    return out;
   }),
 
+  // Date-only bounds (its own query), unlike the other summaries.
   defineRoute({
     id: 'summary.electrocardiogram',
     method: 'GET',
@@ -162,19 +126,15 @@ export const summaryRoutes = [
     auth: 'team',
     summary: 'Electrocardiogram summaries (spec 4.2); voltages via the electrocardiogram_voltage timeseries.',
     request: { params, query: z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }) },
-    responses: { 200: '{electrocardiogram: [...]}', 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
+    responses: { 200: '{electrocardiogram: [...]}', ...RESPONSES },
     handle(ctx, { params: p, query }) {
-      checkProvider(query.provider);
-      const user = requireUser(ctx, p.user_id);
       const start = Date.parse(`${query.start_date}T00:00:00Z`);
       const end = query.end_date ? Date.parse(`${query.end_date}T23:59:59.999Z`) : null;
-      const [lo, hi] = rangeDays(ctx, start, end);
-      const electrocardiogram = collectSummaries(ctx, user, 'electrocardiogram', query.provider, lo, hi, (s, day, now) => {
+      return summaryReply(ctx, p.user_id, 'electrocardiogram', query.provider, start, end, (s, day, now) => {
         const session = ecgSessionOn(s.src, day);
         if (!session || session.end > now || !inRanges(s.ranges, session.end)) return [];
         return item(`${session.start}|${s.link.provider.id}`, ecgSummary(s.src, session));
       });
-      return json({ electrocardiogram });
     },
   }),
 ];

@@ -60,7 +60,8 @@ export interface PatientDetails {
   household_size?: number | null;
 }
 
-export interface PatientAddress {
+/** A US postal address with its receiver: the part a patient address and shipping details share. */
+export interface PostalAddress {
   receiver_name: string;
   first_line: string;
   second_line: string | null;
@@ -68,18 +69,14 @@ export interface PatientAddress {
   state: string;
   zip: string;
   country: string;
+}
+
+export interface PatientAddress extends PostalAddress {
   access_notes: string | null;
   phone_number: string | null;
 }
 
-export interface ShippingDetails {
-  receiver_name: string;
-  first_line: string;
-  second_line: string | null;
-  city: string;
-  state: string;
-  zip: string;
-  country: string;
+export interface ShippingDetails extends PostalAddress {
   phone_number: string;
 }
 
