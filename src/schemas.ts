@@ -67,6 +67,20 @@ export function bool() {
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether a leading `YYYY-MM-DD` (if any) is a real calendar date. `Date.parse` quietly rolls
+ * `2026-02-30T00:00:00Z` over to March 2; pydantic refuses it.
+ */
+export function realCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim());
+  if (!m) return true;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const last = month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
+  return last !== undefined && day >= 1 && day <= last;
+}
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
@@ -83,7 +97,7 @@ export function dateOrDateTime(dateOnlyTime: 'start' | 'end') {
       if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== s) ms = Number.NaN;
     } else if (DATE_TIME.test(s)) {
       const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s);
-      ms = Date.parse(hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
+      ms = realCalendarDate(s) ? Date.parse(hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`) : Number.NaN;
     } else {
       ms = Number.NaN;
     }

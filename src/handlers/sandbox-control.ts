@@ -10,13 +10,16 @@ import { credentialsOf } from '../credentials.js';
 import { valueError } from '../errors.js';
 import { json } from '../http-types.js';
 import { defineRoute, type Ctx } from '../route.js';
-import { int, num } from '../schemas.js';
+import { int, num, realCalendarDate } from '../schemas.js';
 import { parseDuration } from '../state/duration.js';
 
 function clockView(ctx: Ctx) {
   const { clock } = ctx.world;
   return { now: clock.iso(), mode: clock.mode, scale: clock.scale };
 }
+
+/** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
+export const MAX_ADVANCE_SECONDS = 366 * 86400;
 
 const advanceBody = z.object({
   seconds: num({ min: 0 }).optional(),
@@ -59,22 +62,29 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'Moves the clock forward ({"seconds": N}, {"duration": "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
     request: { body: advanceBody },
-    responses: { 200: '{now, mode, scale}', 422: 'No valid amount given' },
+    responses: { 200: '{now, mode, scale}', 422: 'No valid amount given, or more than 366 days' },
     async handle(ctx, { body }) {
       const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
       if (given !== 1) throw valueError(['body'], 'Give exactly one of seconds, duration (ISO 8601, e.g. P1DT2H) or until (ISO time)');
       let seconds: number;
+      let field: 'seconds' | 'duration' | 'until';
       if (body.duration !== undefined) {
         const parsed = parseDuration(body.duration);
         if (parsed === null) throw valueError(['body', 'duration'], 'Invalid ISO 8601 duration: use weeks, days, hours, minutes and seconds, e.g. P1DT2H30M', body.duration);
         seconds = parsed;
+        field = 'duration';
       } else if (body.until !== undefined) {
         const target = Date.parse(body.until);
-        if (Number.isNaN(target)) throw valueError(['body', 'until'], 'Invalid ISO time', body.until);
+        if (Number.isNaN(target) || !realCalendarDate(body.until)) throw valueError(['body', 'until'], 'Invalid ISO time', body.until);
         if (target < ctx.now()) throw valueError(['body', 'until'], 'The clock only moves forward', body.until);
         seconds = (target - ctx.now()) / 1000;
+        field = 'until';
       } else {
         seconds = body.seconds as number;
+        field = 'seconds';
+      }
+      if (!(seconds <= MAX_ADVANCE_SECONDS)) {
+        throw valueError(['body', field], `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`, body[field]);
       }
       await ctx.world.scheduler.advance(Math.round(seconds * 1000));
       await ctx.world.settle();
