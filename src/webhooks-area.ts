@@ -1,7 +1,8 @@
 /**
  * The webhooks area (issue 6): webhook management, headers and secrets; signed delivery with
  * retries and its control plane; the test receiver; ETL pipelines and their streams.
- * `install` subscribes delivery and pipelines to the world's event bus.
+ * `install` subscribes delivery and pipelines to the world's event bus, and drops a deleted
+ * team's endpoints (stopping their pending attempts) and pipelines.
  */
 import type { Area } from './area.js';
 import { deliveryControlRoutes } from './handlers/delivery-control.js';
@@ -11,6 +12,7 @@ import { webhookHeaderRoutes } from './handlers/webhook-headers.js';
 import { webhookRoutes } from './handlers/webhooks.js';
 import { deliveryOf } from './state/delivery.js';
 import { pipelinesOf } from './state/pipelines.js';
+import { webhooksOf } from './state/webhooks.js';
 
 export const webhooksArea: Area = {
   name: 'webhooks',
@@ -21,6 +23,12 @@ export const webhooksArea: Area = {
     world.events.subscribe((entry, partition) => {
       delivery.onEvent(entry, partition);
       pipelines.onEvent(entry, partition);
+    });
+    world.tenancy.teamDeleted.add((team) => {
+      // The team's keys and partitions are gone: nothing new reaches its endpoints, and what was
+      // still pending (first attempts in flight, retries on the clock) stops now.
+      for (const ep of webhooksOf(world).dropTeam(team.id)) delivery.stopPending(ep.id, 'team_deleted');
+      pipelines.dropTeam(team.id);
     });
   },
 };

@@ -301,7 +301,7 @@ describe('webhook retry jitter', () => {
   it('is off by default and, when turned on, stays within +-20% and reproducible for a seed', async () => {
     const run = async () => {
       const c = createClient('express', { ...QUIET, seed: 8 });
-      expect((await c.put('/_sandbox/webhooks/settings', { jitter: true })).body).toEqual({ jitter: true });
+      expect((await c.put('/_sandbox/webhooks/settings', { jitter: true })).body).toEqual({ jitter: true, retention: 5000, evicted: 0 });
       const { id } = await createEndpoint(c, { url: `${rx.url}/jitter` });
       rx.script.push({ status: 500 }, { status: 500 }, { status: 500 });
       emit(c, 'daily.data.steps.created');

@@ -8,13 +8,20 @@
  * - Resend and recover answer when their attempts have finished (Svix answers 202 and works in
  *   the background); both make manual attempts, which are not retried when they fail.
  * - Listings scan the log in order (indexes only by endpoint and message); fine for a sandbox.
+ * - Retention: the log keeps the most recent `retention` messages per team environment (default
+ *   5000; finished ones are dropped with their attempts, pending ones never), so a long realtime
+ *   run stays bounded. A dropped message answers 404 here and cannot be resent or recovered. The
+ *   same number bounds each pipeline stream's records per team environment, each test receiver's
+ *   deliveries and the operational events. Like jitter, it resets with the world.
  */
 import { z } from 'zod';
 import { conflict, notFound, valueError } from '../errors.js';
 import { json } from '../http-types.js';
 import { defineRoute } from '../route.js';
 import { dateOrDateTime, int } from '../schemas.js';
-import { deliveryOf, messageView, RECOVER_MAX_WINDOW_MS } from '../state/delivery.js';
+import { deliveryOf, MAX_RETENTION, messageView, RECOVER_MAX_WINDOW_MS } from '../state/delivery.js';
+import { pipelinesOf } from '../state/pipelines.js';
+import { receiversOf } from '../state/webhook-receiver.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from '../state/webhooks.js';
 import type { World } from '../state/world.js';
 
@@ -44,6 +51,11 @@ function endpointState(world: World, ep: WebhookEndpoint) {
     failing_since: ep.failing_since === null ? null : new Date(ep.failing_since).toISOString(),
     disabled_reason: ep.disabled_reason,
   };
+}
+
+function settingsView(world: World) {
+  const engine = deliveryOf(world);
+  return { jitter: engine.jitter, retention: engine.retention, evicted: engine.evicted };
 }
 
 export const deliveryControlRoutes = [
@@ -175,15 +187,32 @@ export const deliveryControlRoutes = [
   }),
 
   defineRoute({
+    id: 'sandbox.webhooks.settings.get',
+    method: 'GET',
+    path: '/_sandbox/webhooks/settings',
+    auth: 'control',
+    summary: 'Delivery settings: {jitter, retention, evicted}.',
+    handle(ctx) {
+      return json(settingsView(ctx.world));
+    },
+  }),
+
+  defineRoute({
     id: 'sandbox.webhooks.settings',
     method: 'PUT',
     path: '/_sandbox/webhooks/settings',
     auth: 'control',
-    summary: 'Delivery settings: {jitter} turns Svix\'s +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays).',
-    request: { body: z.object({ jitter: z.boolean() }) },
+    summary: 'Delivery settings: {jitter} turns Svix\'s +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).',
+    request: { body: z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() }) },
     handle(ctx, { body }) {
-      deliveryOf(ctx.world).jitter = body.jitter;
-      return json({ jitter: body.jitter });
+      const engine = deliveryOf(ctx.world);
+      if (body.jitter !== undefined) engine.jitter = body.jitter;
+      if (body.retention !== undefined) {
+        engine.setRetention(body.retention);
+        pipelinesOf(ctx.world).setRetention(body.retention);
+        receiversOf(ctx.world).setRetention(body.retention);
+      }
+      return json(settingsView(ctx.world));
     },
   }),
 

@@ -18,6 +18,9 @@
  * - Creating a pipeline needs `preferences` (the response schema requires them); `null` on a
  *   destination removes it, `null` on other fields keeps the stored value.
  * - No pagination: every matching pipeline comes in one page (`next_cursor` null).
+ * - Streams keep the most recent `retention` records per team environment
+ *   (`PUT /_sandbox/webhooks/settings`, default 5000); the NDJSON file keeps everything.
+ * - Deleting a team deletes its pipelines; what they already published stays in the streams.
  */
 import { z } from 'zod';
 import { notFound, valueError } from '../errors.js';

@@ -9,7 +9,8 @@
  *
  * LIMITATIONS
  * - Verification only knows endpoints of this sandbox; a delivery from elsewhere reads unverified.
- * - Deliveries are kept in memory until the receiver is cleared or the world reset.
+ * - Deliveries are kept in memory until the receiver is cleared or the world reset, at most the
+ *   most recent `retention` per receiver (`PUT /_sandbox/webhooks/settings`, default 5000).
  */
 import { z } from 'zod';
 import { valueError } from '../errors.js';

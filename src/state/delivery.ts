@@ -14,6 +14,9 @@
  *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
+ *
+ * Retention: the log keeps the most recent `retention` messages per team environment (default
+ * 5000); finished ones beyond it are dropped with their attempts, pending ones never.
  */
 import type { JournalEntry } from './events.js';
 import { stableToken } from './ids.js';
@@ -21,7 +24,9 @@ import { unitFloat } from './rng.js';
 import type { JobHandle } from './scheduler.js';
 import { signatureHeader, signingHeaders, svixId } from './signing.js';
 import type { Environment, Partition } from './tenancy.js';
-import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { DEFAULT_RETENTION, webhooksOf, type WebhookEndpoint } from './webhooks.js';
+
+export { DEFAULT_RETENTION, MAX_RETENTION } from './webhooks.js';
 import { pipelinesOf } from './pipelines.js';
 import { worldSlot, type World } from './world.js';
 
@@ -193,11 +198,14 @@ function matchesFilter(filterTypes: string[] | null, eventType: string): boolean
 }
 
 export class DeliveryEngine {
+  /** Every retained message by id, in creation order. */
   readonly messages = new Map<string, Message>();
-  private readonly messageList: Message[] = [];
-  private readonly attemptList: AttemptRecord[] = [];
+  /** Every retained attempt by seq, in creation order. */
+  private readonly attemptLog = new Map<number, AttemptRecord>();
+  /** Partition id -> its retained messages in creation order (retention is per team environment). */
+  private readonly byPartition = new Map<string, Set<Message>>();
   /** Endpoint id -> its destinations in message order. */
-  private readonly byEndpoint = new Map<string, Destination[]>();
+  private readonly byEndpoint = new Map<string, Set<Destination>>();
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
   /** Endpoint id -> the tail of its attempt queue. */
@@ -208,6 +216,10 @@ export class DeliveryEngine {
    * from the seed (message, endpoint, attempt), so runs stay reproducible.
    */
   jitter = false;
+  /** Messages kept per team environment (see DEFAULT_RETENTION). */
+  private retentionLimit = DEFAULT_RETENTION;
+  /** How many finished messages retention has dropped so far. */
+  evicted = 0;
   private msgSeq = 0;
   private attemptSeq = 0;
   private opSeq = 0;
@@ -237,8 +249,44 @@ export class DeliveryEngine {
       destinations: new Map(),
     };
     this.messages.set(msg.id, msg);
-    this.messageList.push(msg);
+    let list = this.byPartition.get(partition.id);
+    if (!list) this.byPartition.set(partition.id, (list = new Set()));
+    list.add(msg);
     for (const ep of targets) this.startFirst(this.destination(msg, ep.id), ep);
+    this.prune(partition.id);
+  }
+
+  get retention(): number {
+    return this.retentionLimit;
+  }
+
+  /** Changes the retention and applies it at once. */
+  setRetention(limit: number): void {
+    this.retentionLimit = limit;
+    for (const id of [...this.byPartition.keys()]) this.prune(id);
+    if (this.operational.length > limit) this.operational.splice(0, this.operational.length - limit);
+  }
+
+  /** Drops the oldest finished messages of a team environment beyond the retention. */
+  private prune(partitionId: string): void {
+    const list = this.byPartition.get(partitionId);
+    if (!list || list.size <= this.retentionLimit) return;
+    for (const msg of list) {
+      if (list.size <= this.retentionLimit) break;
+      let busy = false;
+      for (const d of msg.destinations.values()) if (d.status === 'pending' || d.status === 'sending') busy = true;
+      if (busy) continue;
+      list.delete(msg);
+      this.messages.delete(msg.id);
+      for (const d of msg.destinations.values()) {
+        const dests = this.byEndpoint.get(d.endpoint_id);
+        dests?.delete(d);
+        if (dests?.size === 0) this.byEndpoint.delete(d.endpoint_id);
+        for (const a of d.attempts) this.attemptLog.delete(a.seq);
+      }
+      this.evicted++;
+    }
+    if (list.size === 0) this.byPartition.delete(partitionId);
   }
 
   /** Stops every pending attempt of an endpoint (disabled or deleted). */
@@ -246,6 +294,7 @@ export class DeliveryEngine {
     const pending = this.pendingByEndpoint.get(endpointId);
     if (!pending) return;
     for (const dest of [...pending]) this.finish(dest, 'failed', reason);
+    this.pendingByEndpoint.delete(endpointId);
   }
 
   /** Re-delivers one message to one endpoint now (a manual attempt: not retried if it fails). */
@@ -277,7 +326,8 @@ export class DeliveryEngine {
   }
 
   listMessages(filter: MessageFilter, limit: number): Message[] {
-    const source = filter.endpoint_id !== undefined ? (this.byEndpoint.get(filter.endpoint_id) ?? []).map((d) => d.message) : this.messageList;
+    const byEndpoint = filter.endpoint_id !== undefined ? (this.byEndpoint.get(filter.endpoint_id) ?? new Set<Destination>()) : null;
+    const source: Iterable<Message> = byEndpoint ? (function* () { for (const d of byEndpoint) yield d.message; })() : this.messages.values();
     const out: Message[] = [];
     for (const msg of source) {
       if (out.length >= limit) break;
@@ -295,7 +345,7 @@ export class DeliveryEngine {
   }
 
   listAttempts(filter: AttemptFilter, limit: number): AttemptRecord[] {
-    let source: AttemptRecord[] = this.attemptList;
+    let source: Iterable<AttemptRecord> = this.attemptLog.values();
     if (filter.msg_id !== undefined) {
       const msg = this.messages.get(filter.msg_id);
       source = msg ? [...msg.destinations.values()].flatMap((d) => d.attempts).sort((a, b) => a.seq - b.seq) : [];
@@ -321,7 +371,7 @@ export class DeliveryEngine {
    */
   toJSON(): unknown {
     return {
-      messages: this.messageList.map((m) => ({
+      messages: [...this.messages.values()].map((m) => ({
         id: m.id,
         seq: m.seq,
         journal_seq: m.journal_seq,
@@ -366,8 +416,8 @@ export class DeliveryEngine {
     };
     msg.destinations.set(endpointId, dest);
     const list = this.byEndpoint.get(endpointId);
-    if (list) list.push(dest);
-    else this.byEndpoint.set(endpointId, [dest]);
+    if (list) list.add(dest);
+    else this.byEndpoint.set(endpointId, new Set([dest]));
     if (status === 'pending') this.markPending(dest);
     return dest;
   }
@@ -385,6 +435,8 @@ export class DeliveryEngine {
     dest.job?.cancel();
     dest.job = null;
     this.pendingByEndpoint.get(dest.endpoint_id)?.delete(dest);
+    // A finished message may now be dropped by retention.
+    this.prune(dest.message.partition_id);
   }
 
   private startFirst(dest: Destination, ep: WebhookEndpoint): void {
@@ -436,6 +488,8 @@ export class DeliveryEngine {
       msg_id: msgId,
       detail,
     });
+    // Operational events are few (a handful per failing message): the most recent N in all.
+    if (this.operational.length > this.retentionLimit) this.operational.splice(0, this.operational.length - this.retentionLimit);
   }
 
   /** Disables an endpoint on the sandbox's own initiative and stops its pending attempts. */
@@ -539,7 +593,8 @@ export class DeliveryEngine {
       next_attempt_at: null,
     };
     dest.attempts.push(record);
-    this.attemptList.push(record);
+    // A message dropped by retention while this attempt was queued keeps its record on the message only.
+    if (this.messages.get(msg.id) === msg) this.attemptLog.set(record.seq, record);
     const now = clock.now();
     const live = store.byId.get(ep.id) === ep;
 

@@ -10,6 +10,7 @@ import { appendFile } from 'node:fs/promises';
 import type { JournalEntry } from './events.js';
 import { stableToken } from './ids.js';
 import type { Environment, Partition } from './tenancy.js';
+import { DEFAULT_RETENTION } from './webhooks.js';
 import { worldSlot, type World } from './world.js';
 
 export const DESTINATIONS = ['cloud_pubsub', 'rabbitmq', 'svix', 'azure_amqp'] as const;
@@ -114,8 +115,13 @@ export function routeAzure(config: AzureAmqp, eventType: string, regexes: Readon
 
 export class PipelineStore {
   private readonly pipelines = new Map<string, { pipeline: Pipeline; regexes: Array<RegExp | null> }>();
-  private readonly streams = new Map<string, StreamRecord[]>();
+  /** Stream name -> its retained records in publication order. */
+  private readonly streams = new Map<string, Set<StreamRecord>>();
+  /** Team environment -> its retained records in publication order, over every stream (retention). */
+  private readonly byPartition = new Map<string, Set<StreamRecord>>();
   private seq = 0;
+  /** Records kept per team environment over all streams; older ones are dropped (the NDJSON file keeps everything). */
+  private retentionLimit = DEFAULT_RETENTION;
   /** NDJSON file every stream record is appended to, or null (the default). */
   ndjsonPath: string | null = null;
   private fileTail: Promise<void> = Promise.resolve();
@@ -194,11 +200,40 @@ export class PipelineStore {
     }
   }
 
+  get retention(): number {
+    return this.retentionLimit;
+  }
+
+  /** Changes the retention and applies it at once. */
+  setRetention(limit: number): void {
+    this.retentionLimit = limit;
+    for (const key of [...this.byPartition.keys()]) this.prune(key);
+  }
+
+  /** Drops the oldest records of a team environment beyond the retention. */
+  private prune(partitionKey: string): void {
+    const mine = this.byPartition.get(partitionKey);
+    if (!mine) return;
+    for (const r of mine) {
+      if (mine.size <= this.retentionLimit) break;
+      mine.delete(r);
+      const stream = this.streams.get(r.stream);
+      stream?.delete(r);
+      if (stream?.size === 0) this.streams.delete(r.stream);
+    }
+    if (mine.size === 0) this.byPartition.delete(partitionKey);
+  }
+
   private push(record: Omit<StreamRecord, 'seq'>): void {
     const full: StreamRecord = { seq: ++this.seq, ...record };
     let list = this.streams.get(full.stream);
-    if (!list) this.streams.set(full.stream, (list = []));
-    list.push(full);
+    if (!list) this.streams.set(full.stream, (list = new Set()));
+    list.add(full);
+    const partitionKey = this.key(full.team_id, full.environment);
+    let mine = this.byPartition.get(partitionKey);
+    if (!mine) this.byPartition.set(partitionKey, (mine = new Set()));
+    mine.add(full);
+    this.prune(partitionKey);
     const path = this.ndjsonPath;
     if (path !== null) {
       const line = `${JSON.stringify(full)}\n`;
@@ -212,14 +247,14 @@ export class PipelineStore {
   toJSON(): unknown {
     return {
       pipelines: [...this.pipelines.values()].map((p) => p.pipeline),
-      streams: [...this.streams.entries()],
+      streams: [...this.streams.entries()].map(([name, list]) => [name, [...list]]),
       ndjson_path: this.ndjsonPath,
     };
   }
 
   /** Every stream with its size, by name. */
   streamNames(): Array<{ stream: string; count: number }> {
-    return [...this.streams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([stream, list]) => ({ stream, count: list.length }));
+    return [...this.streams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([stream, list]) => ({ stream, count: list.size }));
   }
 
   read(stream: string, filter: { team_id?: string; environment?: string; after?: number }, limit: number): StreamRecord[] {
@@ -238,13 +273,26 @@ export class PipelineStore {
   clear(stream?: string): number {
     if (stream === undefined) {
       let n = 0;
-      for (const list of this.streams.values()) n += list.length;
+      for (const list of this.streams.values()) n += list.size;
       this.streams.clear();
+      this.byPartition.clear();
       return n;
     }
-    const n = this.streams.get(stream)?.length ?? 0;
+    const list = this.streams.get(stream);
+    if (!list) return 0;
+    for (const r of list) {
+      const key = this.key(r.team_id, r.environment);
+      const mine = this.byPartition.get(key);
+      mine?.delete(r);
+      if (mine?.size === 0) this.byPartition.delete(key);
+    }
     this.streams.delete(stream);
-    return n;
+    return list.size;
+  }
+
+  /** Drops the pipelines of a deleted team (what they already published stays readable). */
+  dropTeam(teamId: string): void {
+    for (const env of ['sandbox', 'production'] as const) this.pipelines.delete(this.key(teamId, env));
   }
 }
 

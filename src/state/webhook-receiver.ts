@@ -5,7 +5,7 @@
  * points at it, the way the `svix` library would.
  */
 import { verify } from './signing.js';
-import { webhooksOf } from './webhooks.js';
+import { DEFAULT_RETENTION, webhooksOf } from './webhooks.js';
 import { worldSlot, type World } from './world.js';
 
 export interface ReceiverConfig {
@@ -43,6 +43,8 @@ export function defaultReceiverConfig(): ReceiverConfig {
 export class ReceiverStore {
   private readonly receivers = new Map<string, Receiver>();
   private seq = 0;
+  /** Deliveries kept per receiver (the most recent ones). */
+  retention = DEFAULT_RETENTION;
 
   constructor(private readonly world: World) {}
 
@@ -106,7 +108,20 @@ export class ReceiverStore {
       answered_status: receiver.config.status,
     };
     receiver.deliveries.push(delivery);
+    this.trim(receiver);
     return delivery;
+  }
+
+  /** Drops a receiver's oldest deliveries beyond the retention. */
+  trim(receiver: Receiver): void {
+    const over = receiver.deliveries.length - this.retention;
+    if (over > 0) receiver.deliveries.splice(0, over);
+  }
+
+  /** Changes the retention and applies it at once. */
+  setRetention(limit: number): void {
+    this.retention = limit;
+    for (const r of this.receivers.values()) this.trim(r);
   }
 }
 

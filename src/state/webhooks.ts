@@ -11,6 +11,14 @@ import { worldSlot, type World } from './world.js';
 export const OLD_KEY_GRACE_MS = 24 * 3600 * 1000;
 /** Svix keeps at most this many old keys. */
 export const MAX_OLD_KEYS = 10;
+/**
+ * Retention of the delivery log (and of the pipeline streams and test receivers): the most recent
+ * messages kept per team environment. Older messages whose every destination is finished
+ * (success or failed) are dropped with their attempts, so a long realtime run stays bounded;
+ * messages still pending are never dropped. `PUT /_sandbox/webhooks/settings {"retention": N}`.
+ */
+export const DEFAULT_RETENTION = 5000;
+export const MAX_RETENTION = 1_000_000;
 
 export interface OldKey {
   key: string;
@@ -164,6 +172,21 @@ export class WebhookStore {
       const i = list.indexOf(ep.id);
       if (i >= 0) list.splice(i, 1);
     }
+  }
+
+  /** Deletes every endpoint of a team (both environments); answers them. */
+  dropTeam(teamId: string): WebhookEndpoint[] {
+    const gone: WebhookEndpoint[] = [];
+    for (const env of ['sandbox', 'production'] as const) {
+      const partitionId = `${teamId}:${env}`;
+      for (const ep of this.list(partitionId)) {
+        this.byId.delete(ep.id);
+        this.unindexReceiver(ep);
+        gone.push(ep);
+      }
+      this.byPartition.delete(partitionId);
+    }
+    return gone;
   }
 
   /** Rotates the secret: the old key keeps signing for 24 h; at most 10 old keys are kept. */
