@@ -142,6 +142,10 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     const moved = await c.patch(`/v3/order/${order.id}`, { activate_by: '2026-01-09' });
     expect(moved.status).toBe(200);
     expect(moved.body.order.activate_by).toBe('2026-01-09');
+    // the expected result dates follow the new activation date (one day earlier)
+    const dayBefore = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) - DAY * 1000).toISOString().slice(0, 10);
+    expect(moved.body.order.expected_result_by_date).toBe(dayBefore(order.expected_result_by_date));
+    expect(moved.body.order.worst_case_result_by_date).toBe(dayBefore(order.worst_case_result_by_date));
     expect((await c.patch(`/v3/order/${order.id}`, { activate_by: '2026-01-01' })).status).toBe(400);
     await c.advance(DAY);
     const now = await getOrder(c, order.id);

@@ -12,6 +12,7 @@
  * - Without `order_key`/`order_direction` the list is newest first (`created_at` descending).
  * - `order_key=last_status` sorts by the time of the latest status change (ties by creation).
  * - Names match case-insensitively as substrings; the reference's exact matching rules are unknown.
+ * - `is_critical` means a result beyond its critical limit (what `labtest.result.critical` reports).
  */
 import { z } from 'zod';
 import { MESSAGES, notFound } from '../errors.js';
@@ -103,9 +104,11 @@ export const orderListRoutes = [
           if (!hay.includes(search)) return false;
         }
         if (needsResults) {
-          const interpretation = orderResults(ctx.world, o)?.interpretation ?? null;
-          if (query.is_critical !== undefined && (interpretation === 'critical') !== query.is_critical) return false;
-          if (query.interpretation !== undefined && interpretation !== query.interpretation) return false;
+          const results = orderResults(ctx.world, o);
+          // Critical: a result beyond its critical limit (what labtest.result.critical reports),
+          // also when the report's interpretation is `unknown`.
+          if (query.is_critical !== undefined && (results?.hasCritical ?? false) !== query.is_critical) return false;
+          if (query.interpretation !== undefined && (results?.interpretation ?? null) !== query.interpretation) return false;
         }
         return true;
       });

@@ -27,7 +27,7 @@ import { ApiError, MESSAGES, badRequest, notFound, valueError } from '../errors.
 import { json, type Reply } from '../http-types.js';
 import { defineRoute, type Ctx, type Method, type Route } from '../route.js';
 import { dateOrDateTime, isoDate, uuid } from '../schemas.js';
-import { buildOrder, type OrderInit } from '../state/lab-order-factory.js';
+import { buildOrder, resultDates, type OrderInit } from '../state/lab-order-factory.js';
 import { addLabTest, labTestsOf, type LabTest } from '../state/lab-tests.js';
 import { fateFromZip, nameHints } from '../state/order-lifecycle.js';
 import {
@@ -134,11 +134,13 @@ function transitionRoute(t: TransitionAction): Route {
 /**
  * Replays a stored answer for an `X-Idempotency-Key`, or runs `create` and stores its answer
  * (success or business error; never a validation error, never with `X-Idempotency-Error: no-cache`
- * for errors).
+ * for errors). Keys are kept per endpoint (`scope`): the same key on `POST /v3/order` and
+ * `POST /v3/order/testkit` names two requests.
  */
-async function idempotent(ctx: Ctx, create: () => Reply): Promise<Reply> {
-  const key = ctx.request.headers['x-idempotency-key'];
-  if (!key) return create();
+async function idempotent(ctx: Ctx, scope: 'order' | 'testkit', create: () => Reply): Promise<Reply> {
+  const header = ctx.request.headers['x-idempotency-key'];
+  if (!header) return create();
+  const key = `${scope} ${header}`;
   const store = ordersOf(ctx.partition, ctx.world);
   const now = ctx.now();
   const stored = store.idempotency.get(key);
@@ -146,13 +148,22 @@ async function idempotent(ctx: Ctx, create: () => Reply): Promise<Reply> {
     if (stored.status >= 400) throw new ApiError(stored.status, stored.body);
     return json(stored.body, stored.status);
   }
+  const remember = (status: number, body: unknown) => {
+    // Insertion order is time order (delete first), so expired keys are pruned from the front.
+    store.idempotency.delete(key);
+    store.idempotency.set(key, { at: now, status, body });
+    for (const [k, v] of store.idempotency) {
+      if (now - v.at < IDEMPOTENCY_TTL_MS) break;
+      store.idempotency.delete(k);
+    }
+  };
   try {
     const reply = create();
-    store.idempotency.set(key, { at: now, status: reply.status, body: reply.body });
+    remember(reply.status, reply.body);
     return reply;
   } catch (error) {
     const noCache = ctx.request.headers['x-idempotency-error'] === 'no-cache';
-    if (error instanceof ApiError && error.status !== 422 && !noCache) store.idempotency.set(key, { at: now, status: error.status, body: error.body });
+    if (error instanceof ApiError && error.status !== 422 && !noCache) remember(error.status, error.body);
     throw error;
   }
 }
@@ -283,7 +294,7 @@ export const orderRoutes = [
     request: { body: createOrderBody },
     responses: { 200: 'PostOrderResponse', 400: 'Business rule (fictional phone, minors, lab/method mismatch)', 404: 'Unknown user or lab test', 422: 'Validation error' },
     handle(ctx, { body }) {
-      return idempotent(ctx, () => createOrder(ctx, body));
+      return idempotent(ctx, 'order', () => createOrder(ctx, body));
     },
   }),
 
@@ -296,7 +307,7 @@ export const orderRoutes = [
     request: { body: createTestkitBody },
     responses: { 200: 'PostOrderResponse', 400: 'Not a testkit test', 404: 'Unknown user or lab test', 422: 'Validation error' },
     handle(ctx, { body }) {
-      return idempotent(ctx, () => createUnregisteredTestkit(ctx, body));
+      return idempotent(ctx, 'testkit', () => createUnregisteredTestkit(ctx, body));
     },
   }),
 
@@ -391,6 +402,9 @@ export const orderRoutes = [
       if (body.activate_by !== null && body.activate_by < today) throw badRequest('activate_by cannot be in the past');
       order.activate_by = body.activate_by;
       order.updated_at = ctx.now();
+      const dates = resultDates(order.lab_test, ctx.now(), order.activate_by);
+      order.expected_result_by_date = dates.expected;
+      order.worst_case_result_by_date = dates.worst;
       if (!order.seeded || order.job) scheduleNext(env, order);
       return postOrderResponse(env, order, 'Order updated');
     },

@@ -40,12 +40,22 @@ export interface OrderInit {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * `expected_result_by_date` and `worst_case_result_by_date` of an order of this lab test that
+ * starts (is placed, or activates when scheduled) at `at` or on `activateBy`, whichever is later.
+ */
+export function resultDates(labTest: LabTest, at: number, activateBy: string | null): { expected: string; worst: string } {
+  const method = labTest.method;
+  const start = activateBy ? Math.max(at, Date.parse(`${activateBy}T00:00:00.000Z`)) : at;
+  const common = Math.max(0, ...labTest.markers.map((mk) => mk.def.tat[0]));
+  const worst = Math.max(0, ...labTest.markers.map((mk) => mk.def.tat[1]));
+  return { expected: day(start + (LOGISTICS_DAYS[method] + common) * DAY), worst: day(start + (LOGISTICS_DAYS[method] * 2 + worst) * DAY) };
+}
+
 export function buildOrder(store: OrderStore, init: OrderInit): Order {
   const method = init.lab_test.method;
   const registrable = init.registrable ?? false;
-  const start = init.activate_by ? Math.max(init.at, Date.parse(`${init.activate_by}T00:00:00.000Z`)) : init.at;
-  const common = Math.max(0, ...init.lab_test.markers.map((mk) => mk.def.tat[0]));
-  const worst = Math.max(0, ...init.lab_test.markers.map((mk) => mk.def.tat[1]));
+  const dates = resultDates(init.lab_test, init.at, init.activate_by ?? null);
   return {
     id: init.id,
     team_id: init.team_id,
@@ -78,8 +88,8 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
       : null,
     transaction_id: init.transaction_id,
     origin: 'initial',
-    expected_result_by_date: day(start + (LOGISTICS_DAYS[method] + common) * DAY),
-    worst_case_result_by_date: day(start + (LOGISTICS_DAYS[method] * 2 + worst) * DAY),
+    expected_result_by_date: dates.expected,
+    worst_case_result_by_date: dates.worst,
     fate: init.fate,
     path: buildPath(method, init.fate, registrable),
     pathIndex: 0,

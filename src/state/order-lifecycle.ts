@@ -109,12 +109,15 @@ export const FINAL: ReadonlySet<LowStatus> = new Set<LowStatus>([
 
 const CANCEL_ALWAYS: LowStatus[] = ['ordered', 'requisition_created', 'requisition_bypassed', 'awaiting_registration'];
 
+/** The statuses of `list` that exist for the method (awaiting_registration is testkit-only). */
+const ofMethod = (method: CollectionMethod, list: LowStatus[]): ReadonlySet<LowStatus> => new Set(list.filter((low) => HIGH_LEVEL[method][low] !== undefined));
+
 /** Statuses an order may be cancelled from (docs: lab/workflow/cancelling-an-order). */
 export const CANCELLABLE: Readonly<Record<CollectionMethod, ReadonlySet<LowStatus>>> = {
-  testkit: new Set<LowStatus>([...CANCEL_ALWAYS, 'registered']),
-  walk_in_test: new Set<LowStatus>([...CANCEL_ALWAYS, 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled']),
-  at_home_phlebotomy: new Set<LowStatus>([...CANCEL_ALWAYS, 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled', 'draw_completed']),
-  on_site_collection: new Set<LowStatus>([...CANCEL_ALWAYS, 'draw_completed']),
+  testkit: ofMethod('testkit', [...CANCEL_ALWAYS, 'registered']),
+  walk_in_test: ofMethod('walk_in_test', [...CANCEL_ALWAYS, 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled']),
+  at_home_phlebotomy: ofMethod('at_home_phlebotomy', [...CANCEL_ALWAYS, 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled', 'draw_completed']),
+  on_site_collection: ofMethod('on_site_collection', [...CANCEL_ALWAYS, 'draw_completed']),
 };
 
 /** Statuses at which results (partial or final) exist. */

@@ -651,7 +651,7 @@ export function planSimulation(order: Order, target: LowStatus): SimulationPlan 
     }
     return { path, from, to };
   }
-  throw new TransitionError(`A ${order.method} order cannot move from ${cur} to ${target}`);
+  throw new TransitionError(`An order of method ${order.method} cannot move from ${cur} to ${target}`);
 }
 
 /**
