@@ -7,7 +7,8 @@
  * provider offers but the pull does not cover. `GET /v2/introspect/resources`: per resource the
  * last attempt and the oldest and newest data. Both list the caller's users that have
  * connections, oldest first, at most `user_limit` per page (it is an upper bound: a page may
- * hold fewer), with `next_cursor` for the next page; `user_id` and `provider` filter.
+ * hold fewer; above 1000 it is served as 1000), with `next_cursor` (and the deprecated `next`,
+ * the same cursor) for the next page; `user_id` and `provider` filter.
  *
  * LIMITATIONS
  * - `sent_count` is null (the sandbox does not count what it would have sent).
@@ -29,11 +30,13 @@ import { usersOf, type User } from '../state/users.js';
 import { checkProvider, dataRanges, subjectOf } from '../state/wearable-data.js';
 
 const SCAN_LIMIT = 5000;
+/** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
+const MAX_USER_LIMIT = 1000;
 
 const query = z.object({
   user_id: uuid().nullish(),
   provider: z.string().nullish(),
-  user_limit: int({ min: 1, max: 1000 }).default(50),
+  user_limit: int({ min: 1 }).default(50),
   cursor: z.string().nullish(),
   next_cursor: z.string().nullish(),
 });
@@ -79,7 +82,7 @@ function page(ctx: Ctx, q: Query): { rows: Array<{ user: User; conns: Connection
     const user = all[i] as User;
     const conns = select(user);
     if (!conns.length) continue;
-    if (rows.length === q.user_limit) break;
+    if (rows.length === Math.min(q.user_limit, MAX_USER_LIMIT)) break;
     rows.push({ user, conns });
   }
   const nextUser = all[i];
@@ -153,7 +156,8 @@ function introspectRoute(id: string, path: string, summary: string, view: View):
         user_id: user.user_id,
         provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx, user, c)])),
       }));
-      return json({ data, next: null, next_cursor: next });
+      // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
+      return json({ data, next, next_cursor: next });
     },
   });
 }

@@ -13,7 +13,8 @@
  * - `/raw` variants, profile, meal, menstrual cycle, sleep cycle and devices summaries are not
  *   simulated (404 like any unknown route).
  * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.
- * - One source (device) per provider; `source.device_id` and `app_id` are null.
+ * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
+ *   carry their device as a stable `device_id` (spec 2.3).
  */
 import { z } from 'zod';
 import { ecgSessionOn, ecgSummary } from '../fixtures/ecg.js';

@@ -6,8 +6,10 @@
  * Samples are generated when asked from (seed, user, provider, resource, time) inside the
  * user's connection spans; bounds are inclusive (`start_date` date-only = 00:00:00, `end_date`
  * date-only = 23:59:59, UTC; `end_date` defaults to now). A cumulative bucket still open at the
- * current sandbox time carries its partial value. Grouped answers page by time: `next_cursor`
- * continues where the page stopped.
+ * current sandbox time carries its partial value; a non-cumulative interval bucket (stand hour,
+ * UV index, sleep stage) appears once it ends. Grouped answers page by time from the first
+ * visible data: `next_cursor` (and the deprecated `next`, the same cursor) continues where the
+ * page stopped and is null after the last visible data.
  *
  * LIMITATIONS
  * - `ige`, `igg`, `cholesterol` (and its sub-paths), `note`, `insulin_injection`,
@@ -22,7 +24,7 @@
  */
 import { z } from 'zod';
 import { notFound, valueError } from '../errors.js';
-import { ECG_SECONDS, ecgSessionOn, ecgVoltages } from '../fixtures/ecg.js';
+import { ECG_SECONDS, ecgDeviceId, ecgSessionOn, ecgVoltages } from '../fixtures/ecg.js';
 import { providerBySlug } from '../fixtures/providers.js';
 import { clip, sourceObject } from '../fixtures/summaries.js';
 import { TIMESERIES, renderSample, samplesOf, sourceCtx, type TimeseriesRow } from '../fixtures/timeseries-table.js';
@@ -104,7 +106,7 @@ function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to
       if (!s.ranges.some(([a, b]) => session.end >= a && session.end <= b)) continue;
       for (const body of ecgVoltages(s.src, session, from, to)) data.push({ t: Date.parse(body.timestamp as string), order: s.link.provider.id, body });
     }
-    if (data.length) out.set(s.link.provider.slug, { source: { ...sourceObject(s.link.provider), type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device }, data });
+    if (data.length) out.set(s.link.provider.slug, { source: { ...sourceObject(s.link.provider), type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device, device_id: ecgDeviceId(s.src) }, data });
   }
   return out;
 }
@@ -132,7 +134,24 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
   });
 }
 
-function groupedRoute(path: string, id: string, summary: string, days: number, fetch: Fetch): Route {
+/**
+ * The span of visible data a grouped page can start from: the first instant at or after `from`
+ * (less a day, so spans that began just before a range start are whole), and the last instant.
+ */
+function visibleSpan(ctx: Ctx, user: User, resource: string, provider: string, from: number): [number, number] | null {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const s of dataSources(ctx.world, user, resource, provider, ctx.now())) {
+    for (const [a, b] of s.ranges) {
+      if (b < from) continue;
+      first = Math.min(first, a);
+      last = Math.max(last, b);
+    }
+  }
+  return Number.isFinite(first) ? [Math.max(from, first - DAY), last] : null;
+}
+
+function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch): Route {
   return defineRoute({
     id,
     method: 'GET',
@@ -146,11 +165,16 @@ function groupedRoute(path: string, id: string, summary: string, days: number, f
       const resume = decodeCursor(query.next_cursor, 'next_cursor') ?? decodeCursor(query.cursor, 'cursor');
       const user = requireUser(ctx, p.user_id);
       const [start, end] = queryWindow(query.start_date, query.end_date, ctx.now());
-      const from = resume !== null ? Math.max(start, resume) : start;
-      const to = Math.min(end, from + days * DAY - 1);
       const groups: Record<string, Array<{ source: Record<string, unknown>; data: Array<Record<string, unknown>> }>> = {};
+      // Pages skip the time before the first visible data and stop after the last.
+      const span = visibleSpan(ctx, user, resource, query.provider, resume !== null ? Math.max(start, resume) : start);
+      if (!span || span[0] > end) return json({ groups, next: null, next_cursor: null });
+      const from = span[0];
+      const to = Math.min(end, from + days * DAY - 1);
       for (const [slug, g] of fetch(ctx, user, query.provider, from, to)) groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
-      return json({ groups, next: null, next_cursor: to < end ? encodeCursor(to + 1) : null });
+      // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
+      const next = to < Math.min(end, span[1]) ? encodeCursor(to + 1) : null;
+      return json({ groups, next, next_cursor: next });
     },
   });
 }
@@ -159,13 +183,13 @@ const rowRoutes: Route[] = [];
 for (const row of TIMESERIES) {
   const fetch: Fetch = (ctx, user, provider, from, to) => rowSamples(ctx, user, row, provider, from, to);
   if (row.raw) rowRoutes.push(rawRoute(row.path, `timeseries.${row.path}`, `${row.resource} samples (${row.unit}), all providers, oldest first.`, fetch));
-  rowRoutes.push(groupedRoute(row.path, `timeseries.${row.path}.grouped`, `${row.resource} samples (${row.unit}) grouped by provider and source.`, pageDays(row), fetch));
+  rowRoutes.push(groupedRoute(row.path, row.resource, `timeseries.${row.path}.grouped`, `${row.resource} samples (${row.unit}) grouped by provider and source.`, pageDays(row), fetch));
 }
 
 export const timeseriesRoutes: Route[] = [
   ...rowRoutes,
   rawRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage', 'ECG voltage samples (lead I, mV) of the sessions in range.', voltageSamples),
-  groupedRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage.grouped', 'ECG voltage samples grouped by provider and source.', pageDays('ecg'), voltageSamples),
+  groupedRoute('electrocardiogram_voltage', 'electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage.grouped', 'ECG voltage samples grouped by provider and source.', pageDays('ecg'), voltageSamples),
   defineRoute({
     id: 'timeseries.workout_stream',
     method: 'GET',

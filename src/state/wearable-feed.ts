@@ -3,7 +3,9 @@
  * couple of hours"). Every two simulated hours a feed tick walks connected users round-robin
  * and, for each of their connections, emits what became available since the previous tick:
  *
- * - timeseries: `daily.data.<resource>.created` with the new samples; a cumulative bucket that
+ * - timeseries: `daily.data.<resource>.created` with the samples that came to exist since the
+ *   previous tick, each once (a sample spanning time, such as a night's or a workout's, when it
+ *   ends, even if it began before the previous tick); a cumulative bucket that
  *   was still open at the previous tick is re-sent with its final value and the same compound
  *   key in `daily.data.<resource>.updated` (spec 6.3);
  * - summaries: activity of each day touched (`.created` the first time, then `.updated` with the
@@ -23,7 +25,7 @@
 import { providerBrief } from '../fixtures/providers.js';
 import { ecgSessionOn, ecgSummary } from '../fixtures/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../fixtures/summaries.js';
-import { TIMESERIES, bucketStart, renderSample, samplesOf, sourceCtx, type SourceCtx } from '../fixtures/timeseries-table.js';
+import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, sourceCtx, type SourceCtx } from '../fixtures/timeseries-table.js';
 import { workoutId, workoutSummary } from '../fixtures/workouts.js';
 import { DAY, HOUR, localDay, localMidnight } from '../fixtures/wearable-time.js';
 import { emitUserEvent, pulledResources, wearablesOf, type ProviderLink, type UserWearables } from './connections.js';
@@ -117,14 +119,19 @@ function feedConnection(world: World, partition: Partition, user: User, link: Pr
   for (const row of TIMESERIES) {
     if (!row.events || !resources.has(row.resource)) continue;
     const ranges = dataRanges(world, user, link, row.resource, now);
-    const from = bucketStart(row, link.provider, since);
+    // Cumulative rows: from the bucket open at the previous tick (re-sent as `.updated`). Other
+    // rows: far enough back to catch spans (nights, workouts) that began before the previous
+    // tick and ended since; each is announced once, when it becomes available.
+    const from = row.cumulative ? bucketStart(row, link.provider, since) : since - maxSpan(row.schedule(link.provider));
     const created: Array<Record<string, unknown>> = [];
     const updated: Array<Record<string, unknown>> = [];
     for (const [a, b] of clip(ranges, from, now)) {
       for (const s of samplesOf(row, src, a, b, now)) {
-        const key = s.start ?? s.timestamp;
-        if (!row.cumulative && key <= since) continue;
-        (key < since ? updated : created).push(renderSample(row, src, s));
+        if (row.cumulative) {
+          (s.timestamp < since ? updated : created).push(renderSample(row, src, s));
+        } else if (s.available > since) {
+          created.push(renderSample(row, src, s));
+        }
       }
     }
     if (updated.length) emit(`daily.data.${row.resource}.updated`, { ...base, data: updated });
