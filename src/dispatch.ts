@@ -31,7 +31,13 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
   const { world } = env;
   try {
-    const found = env.router.match(req.surface, req.method.toUpperCase(), req.path);
+    const method = req.method.toUpperCase();
+    // Like Starlette, a GET route also answers HEAD: same status and headers, no body.
+    if (method === 'HEAD') {
+      const res = await dispatch(env, { ...req, method: 'GET' });
+      return { ...res, body: EMPTY };
+    }
+    const found = env.router.match(req.surface, method, req.path);
     if (found.kind === 'none') return jsonResponse(404, { detail: MESSAGES.notFound });
     if (found.kind === 'method') return jsonResponse(405, { detail: MESSAGES.methodNotAllowed }, { allow: found.allow.join(', ') });
     const { route, params } = found.match;

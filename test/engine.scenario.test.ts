@@ -71,6 +71,15 @@ forEachAdapter('engine', (adapter) => {
       expect(mgmt.status).toBe(404);
     });
 
+    it('answers HEAD like GET without a body, as Starlette does', async () => {
+      const c = createClient(adapter);
+      const head = await c.call('HEAD', '/v2/user');
+      expect(head.status).toBe(200);
+      expect(head.headers['content-type']).toMatch(/application\/json/);
+      expect(head.text).toBe('');
+      expect((await c.call('HEAD', '/v2/user', { anonymous: true })).status).toBe(401);
+    });
+
     it('turns an uncaught error into a logged JSON 500 without a stack trace', async () => {
       const logged: string[] = [];
       const c = createClient(adapter, { logger: (message) => logged.push(message) });

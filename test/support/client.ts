@@ -99,7 +99,7 @@ export function createClient(adapter: AdapterName, options: SandboxOptions = {})
       });
       for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
       const res = body !== undefined ? await req.send(body) : await req;
-      const bytes = res.body as Buffer;
+      const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
       const text = bytes.toString('utf8');
       return { status: res.status, headers: res.headers as Record<string, string>, text, body: parse(text), bytes };
     };
