@@ -8,8 +8,8 @@
  * Usage: npm run bench [-- --quick]
  */
 import { createSandbox, type Sandbox } from '../src/index.js';
-import type { SimRequest } from '../src/http-types.js';
-import { usersOf } from '../src/state/users.js';
+import type { SimRequest } from '../src/engine/http-types.js';
+import { usersOf } from '../src/state/users/users.js';
 
 const quick = process.argv.includes('--quick');
 const ITER = quick ? 300 : 3_000;

@@ -1,6 +1,6 @@
 /** Writes the sandbox's OpenAPI document (from the route table): npm run openapi [-- out.json] */
 import { writeFileSync } from 'node:fs';
-import { buildOpenApiDocument } from '../src/openapi.js';
+import { buildOpenApiDocument } from '../src/engine/openapi.js';
 import { ROUTES } from '../src/routes.js';
 
 const text = `${JSON.stringify(buildOpenApiDocument(ROUTES), null, 2)}\n`;

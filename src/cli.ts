@@ -2,11 +2,11 @@
 /** `health-sandbox`: starts the express server on a seeded world and prints its credentials. */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { CliError, helpText, parseCli } from './cli-options.js';
-import { createExpressApp } from './express-adapter.js';
+import { CliError, helpText, parseCli } from './adapters/cli-options.js';
+import { createExpressApp } from './adapters/express.js';
 import { createSandbox, DEFAULT_START_AT } from './sandbox.js';
-import { SANDBOX_USER_CAP } from './state/users.js';
-import type { Credentials } from './credentials.js';
+import { SANDBOX_USER_CAP } from './state/users/users.js';
+import type { Credentials } from './engine/credentials.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 

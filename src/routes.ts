@@ -1,10 +1,9 @@
 /** The route table: every endpoint, once, compiled once. */
 import { AREAS } from './areas.js';
-import { metaRoutes } from './handlers/sandbox-meta.js';
-import type { Route } from './route.js';
-import { Router } from './router.js';
+import type { Route } from './engine/route.js';
+import { Router } from './engine/router.js';
 
-export const ROUTES: readonly Route[] = [...AREAS.flatMap((area) => area.routes), ...metaRoutes];
+export const ROUTES: readonly Route[] = AREAS.flatMap((area) => area.routes);
 
 let compiled: Router | undefined;
 

@@ -3,18 +3,18 @@
  * in one process never see each other.
  */
 import { AREAS } from './areas.js';
-import { credentialsOf, type Credentials } from './credentials.js';
-import { dispatch } from './dispatch.js';
-import type { SimRequest, SimResponse } from './http-types.js';
+import { credentialsOf, type Credentials } from './engine/credentials.js';
+import { dispatch } from './engine/dispatch.js';
+import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
-import { seedTenancy } from './fixtures/tenancy.js';
-import { Clock, type ClockMode } from './state/clock.js';
-import { EventBus, type EventSubscriber } from './state/events.js';
-import { IdFactory } from './state/ids.js';
-import { Scheduler } from './state/scheduler.js';
-import { Tenancy } from './state/tenancy.js';
-import { SANDBOX_USER_CAP } from './state/users.js';
-import { createHooks, type World, type WorldOptions } from './state/world.js';
+import { seedTenancy } from './fixtures/management/tenancy.js';
+import { Clock, type ClockMode } from './engine/clock.js';
+import { EventBus, type EventSubscriber } from './engine/events.js';
+import { IdFactory } from './engine/ids.js';
+import { Scheduler } from './engine/scheduler.js';
+import { Tenancy } from './engine/tenancy.js';
+import { SANDBOX_USER_CAP } from './state/users/users.js';
+import { createHooks, type FeedMode, type World, type WorldOptions } from './engine/world.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
 export const DEFAULT_USERS = 25;
@@ -43,6 +43,12 @@ export interface SandboxOptions {
   logger?: (message: string, error?: unknown) => void;
   /** Most recent events kept in the journal (`GET /_sandbox/events`); default 100000. */
   journalLimit?: number;
+  /**
+   * The periodic wearable feed (default `auto`): `auto` generates new-data events only for team
+   * environments where someone listens (a webhook endpoint, a pipeline or an in-process
+   * subscriber); `on` always (every event lands in the journal); `off` never. Kept across resets.
+   */
+  feed?: FeedMode | boolean;
   /** In-process subscriber that receives every event (kept across resets). */
   onEvent?: EventSubscriber;
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
@@ -62,6 +68,7 @@ export interface ResolvedSandboxOptions {
   wallClock: () => number;
   logger: (message: string, error?: unknown) => void;
   journalLimit: number;
+  feed: FeedMode;
 }
 
 export interface Sandbox {
@@ -112,6 +119,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     wallClock: options.wallClock ?? (() => Date.now()),
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
     journalLimit: options.journalLimit ?? 100_000,
+    feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
   };
 }
 
@@ -121,7 +129,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
   const ids = new IdFactory(seed);
   const inflight = new Set<Promise<unknown>>();
-  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits };
+  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits, feed: options.feed };
   const world: World = {
     options: worldOptions,
     seed,
@@ -148,6 +156,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
   world.events.subscribe((entry, partition) => {
     for (const fn of subscribers) fn(entry, partition);
   });
+  world.events.watch(() => subscribers.length > 0);
   return world;
 }
 

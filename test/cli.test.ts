@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliError, FLAGS, envName, helpText, parseCli } from '../src/cli-options.js';
+import { CliError, FLAGS, envName, helpText, parseCli } from '../src/adapters/cli-options.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');

@@ -1,8 +1,8 @@
 /** The virtual clock and scheduler: manual and realtime modes, job order, async jobs. */
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
-import { Clock } from '../src/state/clock.js';
-import { Scheduler } from '../src/state/scheduler.js';
+import { Clock } from '../src/engine/clock.js';
+import { Scheduler } from '../src/engine/scheduler.js';
 import { createClient } from './support/client.js';
 
 const START = Date.parse('2026-01-05T09:00:00Z');
@@ -73,7 +73,7 @@ describe('realtime clock', () => {
 
 describe('event journal', () => {
   it('keeps at most the configured number of entries, oldest dropped first', async () => {
-    const { EventBus } = await import('../src/state/events.js');
+    const { EventBus } = await import('../src/engine/events.js');
     const sandbox = createSandbox({ users: 0, usersElsewhere: 0 });
     const team = [...sandbox.world.tenancy.teams.values()][0];
     if (!team) throw new Error('no team');

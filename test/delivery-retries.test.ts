@@ -5,7 +5,7 @@
  */
 import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotWorld } from '../src/snapshot.js';
+import { snapshotWorld } from '../src/engine/snapshot.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { attempts, createEndpoint, emit, flush, startReceiver, webhookBase, type TestReceiver, QUIET } from './webhooks-support.js';
 

@@ -1,8 +1,8 @@
 /** Same seed, same world, byte for byte; same requests, same answers. Different seeds differ. */
 import { describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
-import type { SimRequest } from '../src/http-types.js';
-import { snapshotWorld } from '../src/snapshot.js';
+import type { SimRequest } from '../src/engine/http-types.js';
+import { snapshotWorld } from '../src/engine/snapshot.js';
 
 const encoder = new TextEncoder();
 

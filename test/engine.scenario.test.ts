@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../src/auth.js';
+import { AUTH_MESSAGES } from '../src/engine/auth.js';
 import { createClient, forEachAdapter } from './support/client.js';
 
 forEachAdapter('engine', (adapter) => {

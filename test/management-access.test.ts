@@ -10,7 +10,7 @@
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROUTES } from '../src/routes.js';
-import type { Route } from '../src/route.js';
+import type { Route } from '../src/engine/route.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 
 type Scope = 'org' | 'team' | 'any';

@@ -6,7 +6,7 @@
  */
 import { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIMESERIES } from '../src/fixtures/timeseries-table.js';
+import { TIMESERIES } from '../src/fixtures/wearables/timeseries-table.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;

@@ -5,7 +5,7 @@
  * against the reference's OpenAPI schemas.
  */
 import { expect, it } from 'vitest';
-import { TIMESERIES } from '../src/fixtures/timeseries-table.js';
+import { TIMESERIES } from '../src/fixtures/wearables/timeseries-table.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 

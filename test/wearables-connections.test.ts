@@ -135,7 +135,7 @@ forEachAdapter('wearables: providers and connections', (adapter) => {
   });
 
   it('control plane: error with a chosen type emits provider.connection.error and stops data; reconnect recovers', async () => {
-    const c = createClient(adapter, { seed: 3 });
+    const c = createClient(adapter, { seed: 3, feed: 'on' });
     const userId = await newUser(c, 'demo-e');
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'oura' });
     await c.advance(3600);

@@ -36,7 +36,7 @@ function webhookSchema(eventType: string): string | null {
 
 forEachAdapter('wearables: events against the reference', (adapter) => {
   it('every emitted event validates against its OpenAPI webhook payload and carries the spec 6.1 fields', async () => {
-    const c = createClient(adapter, { seed: 17, users: 3 });
+    const c = createClient(adapter, { seed: 17, users: 3, feed: 'on' });
     const users: string[] = [];
     for (const provider of ['apple_health_kit', 'fitbit', 'freestyle_libre', 'oura']) {
       const userId = (await c.post('/v2/user', { client_user_id: `ev-${provider}` })).body.user_id as string;
@@ -67,7 +67,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   });
 
   it('spans are announced once, when they end, with the value and key the API serves', async () => {
-    const c = createClient(adapter, { seed: 17, users: 1 });
+    const c = createClient(adapter, { seed: 17, users: 1, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'ev-spans' })).body.user_id as string;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     // Mid-bucket (09:40): an hourly stand / UV bucket does not exist before it ends.
@@ -106,7 +106,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   });
 
   it('grouped pages start at the first data and stop after the last; next mirrors next_cursor', async () => {
-    const c = createClient(adapter, { seed: 17, users: 1 });
+    const c = createClient(adapter, { seed: 17, users: 1, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'ev-pages' })).body.user_id as string;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'freestyle_libre' });
     await c.advance(3 * 3600);
@@ -145,7 +145,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   });
 
   it('ECG summaries and their voltages carry the recording device id (spec 2.3)', async () => {
-    const c = createClient(adapter, { seed: 17, users: 1 });
+    const c = createClient(adapter, { seed: 17, users: 1, feed: 'on' });
     const userId = (await c.get('/v2/user', { query: { limit: 1 } })).body.users[0].user_id as string;
     const ecg = (await c.get(`/v2/summary/electrocardiogram/${userId}`, { query: { start_date: '2025-12-20', end_date: '2026-01-05' } })).body.electrocardiogram;
     expect(ecg.length).toBeGreaterThan(2);

@@ -16,7 +16,7 @@ async function journal(c: TestClient, query: Record<string, string>): Promise<an
 
 forEachAdapter('wearables: periodic feed', (adapter) => {
   it('emits new samples, re-sends open buckets and open summaries, with spec 6 payloads', async () => {
-    const c = createClient(adapter, { seed: 9 });
+    const c = createClient(adapter, { seed: 9, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'feed-a' })).body.user_id;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     await c.advance(2 * 3600); // 11:00: one tick at 10:30
@@ -51,7 +51,7 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
   });
 
   it('emits sleep, workouts with the shallow workout stream event, and stops when switched off', async () => {
-    const c = createClient(adapter, { seed: 9, users: 2 });
+    const c = createClient(adapter, { seed: 9, users: 2, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'feed-b' })).body.user_id;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     await c.advance(3 * 24 * 3600);
@@ -107,7 +107,7 @@ describe('wearables: determinism', () => {
   });
 
   it('a world of 100k users starts without generating data; demo users are fed at once', async () => {
-    const c = createClient('express', { seed: 2, users: 100_000 });
+    const c = createClient('express', { seed: 2, users: 100_000, feed: 'on' });
     expect(c.sandbox.world.events.size).toBe(0);
     expect(c.sandbox.world.scheduler.pending()).toBeLessThan(400);
     const userId = (await c.post('/v2/user', { client_user_id: 'big-demo' })).body.user_id;
@@ -118,5 +118,48 @@ describe('wearables: determinism', () => {
     // The seeded part of the feed is capped per tick.
     const all = (await c.get('/_sandbox/events', { query: { event_type_prefix: 'daily.data.heartrate.', limit: 10000 } })).body.events;
     expect(new Set(all.map((e: any) => e.envelope.user_id)).size).toBeLessThanOrEqual(201);
+  });
+});
+
+describe('wearables: the feed costs what is observed (design rule 11)', () => {
+  it('auto mode generates nothing where nobody listens; data stays readable', async () => {
+    const c = createClient('express', { seed: 4 });
+    expect((await c.get('/_sandbox/wearables/feed')).body).toMatchObject({ enabled: true, mode: 'auto' });
+    const users = (await c.get('/v2/user', { query: { limit: 1 } })).body.users;
+    await c.advance(30 * 86400);
+    const daily = (await c.get('/_sandbox/events', { query: { event_type_prefix: 'daily.data.' } })).body.events;
+    expect(daily).toHaveLength(0);
+    const hr = await c.get(`/v2/timeseries/${users[0].user_id}/heartrate`, { query: { start_date: '2026-02-01', end_date: '2026-02-02' } });
+    expect(hr.status).toBe(200);
+  });
+
+  it('a webhook endpoint filtered to one type makes that type, and only it, be generated', async () => {
+    const c = createClient('express', { seed: 4, users: 2, usersElsewhere: 0 });
+    const team = c.creds.teams[0]?.team_id;
+    const ep = await c.mgmt('POST', `/v1/org/${c.orgId}/team/${team}/sandbox/webhook`, {
+      body: { url: 'http://127.0.0.1:9/hook', filter_types: ['daily.data.steps.created'] },
+    });
+    expect(ep.status, ep.text).toBe(200);
+    const userId = (await c.post('/v2/user', { client_user_id: 'listened' })).body.user_id;
+    await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
+    await c.advance(4 * 3600);
+    const types = new Set((await c.get('/_sandbox/events', { query: { user_id: userId, event_type_prefix: 'daily.data.', limit: 10000 } })).body.events.map((e: any) => e.envelope.event_type));
+    expect([...types].sort()).toEqual(['daily.data.steps.created', 'daily.data.steps.updated']);
+  });
+
+  it('an in-process subscriber hears everything; the option survives a reset', async () => {
+    const c = createClient('express', { seed: 4, users: 1, usersElsewhere: 0, feed: 'off' });
+    expect((await c.get('/_sandbox/wearables/feed')).body.mode).toBe('off');
+    expect((await c.post('/_sandbox/wearables/feed', { mode: 'auto' })).body.mode).toBe('auto');
+    const seen: string[] = [];
+    const stop = c.sandbox.subscribe((entry) => seen.push(entry.envelope.event_type));
+    const userId = (await c.post('/v2/user', { client_user_id: 'sub' })).body.user_id;
+    await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'oura' });
+    await c.advance(3 * 3600);
+    stop();
+    expect(seen.filter((t) => t.startsWith('daily.data.')).length).toBeGreaterThan(3);
+    await c.post('/_sandbox/reset', {});
+    expect((await c.get('/_sandbox/wearables/feed')).body.mode).toBe('off');
+    expect((await c.post('/_sandbox/wearables/feed', { mode: 'sometimes' })).status).toBe(422);
   });
 });

@@ -4,8 +4,8 @@
  * retention of the delivery log, pipeline streams and test receivers.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { EventEnvelope } from '../src/state/events.js';
-import { receiversOf } from '../src/state/webhook-receiver.js';
+import type { EventEnvelope } from '../src/engine/events.js';
+import { receiversOf } from '../src/state/webhooks/webhook-receiver.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { attempts, createEndpoint, emit, flush, startReceiver, teamOf, USER_ID, webhookBase, type TestReceiver, QUIET } from './webhooks-support.js';
 

@@ -5,8 +5,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import type { EventEnvelope } from '../src/state/events.js';
-import type { Environment, Partition } from '../src/state/tenancy.js';
+import type { EventEnvelope } from '../src/engine/events.js';
+import type { Environment, Partition } from '../src/engine/tenancy.js';
 import type { TestClient } from './support/client.js';
 
 export interface Received {

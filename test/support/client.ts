@@ -2,11 +2,12 @@
  * One test client over either adapter, so every scenario runs on both: supertest against the
  * express app, or real `fetch` through msw `setupServer`. Each client has its own sandbox.
  */
+import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { afterAll, describe } from 'vitest';
 import { createExpressApp, createMswHandlers, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
-import type { Credentials } from '../../src/credentials.js';
+import type { Credentials } from '../../src/engine/credentials.js';
 
 export type AdapterName = 'express' | 'msw';
 export const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
@@ -53,6 +54,11 @@ export interface TestClient {
 }
 
 let mswServer: ReturnType<typeof setupServer> | undefined;
+const openServers = new Set<Server>();
+afterAll(async () => {
+  await Promise.all([...openServers].map((s) => new Promise<void>((done) => s.close(() => done()))));
+  openServers.clear();
+});
 let counter = 0;
 
 function server(): ReturnType<typeof setupServer> {
@@ -90,9 +96,18 @@ export function createClient(adapter: AdapterName, options: SandboxOptions = {})
 
   if (adapter === 'express') {
     const app = createExpressApp(sandbox);
+    // One listening server per client (supertest would otherwise start and stop one per request).
+    let listening: Server | undefined;
+    const target = (): Server => {
+      if (!listening) {
+        listening = createServer(app).listen(0, '127.0.0.1');
+        openServers.add(listening);
+      }
+      return listening;
+    };
     send = async (method, url, surface, headers, body) => {
       const full = surface === 'management' ? `/management${url}` : url;
-      let req = request(app)[method.toLowerCase() as 'get'](full).buffer(true).parse((res, cb) => {
+      let req = request(target())[method.toLowerCase() as 'get'](full).buffer(true).parse((res, cb) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => cb(null, Buffer.concat(chunks)));

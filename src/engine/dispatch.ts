@@ -1,0 +1,129 @@
+/**
+ * The request path (design.md section 2): match route -> authenticate -> parse with zod ->
+ * handler -> serialise. Errors are rendered here, once, in the real service's wire shapes.
+ */
+import { authenticateControl, authenticateManagement, authenticateTeam } from './auth.js';
+import { ApiError, MESSAGES, validationError } from './errors.js';
+import type { Reply, SimRequest, SimResponse } from './http-types.js';
+import type { Ctx, ManagementPrincipal, Route } from './route.js';
+import type { Router } from './router.js';
+import type { Partition } from './tenancy.js';
+import type { World } from './world.js';
+import { closedBetaError } from './beta.js';
+import { parseWith, queryObject } from './validation.js';
+
+export interface DispatchEnv {
+  world: World;
+  router: Router;
+  adminToken: string | undefined;
+  reset(seed?: number): void;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const EMPTY = new Uint8Array(0);
+const JSON_TYPE = 'application/json';
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): SimResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: encoder.encode(JSON.stringify(body)) };
+}
+
+export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
+  const { world } = env;
+  try {
+    const method = req.method.toUpperCase();
+    // Like Starlette, a GET route also answers HEAD: same status and headers, no body.
+    if (method === 'HEAD') {
+      const res = await dispatch(env, { ...req, method: 'GET' });
+      return { ...res, body: EMPTY };
+    }
+    const found = env.router.match(req.surface, method, req.path);
+    if (found.kind === 'none') return jsonResponse(404, { detail: MESSAGES.notFound });
+    if (found.kind === 'method') return jsonResponse(405, { detail: MESSAGES.methodNotAllowed }, { allow: found.allow.join(', ') });
+    const { route, params } = found.match;
+    if (world.clock.mode === 'realtime' && world.scheduler.hasDue() && !world.scheduler.running) await world.scheduler.runDue();
+    const ctx = buildCtx(env, req, route);
+    const input = parseInput(route, params, req);
+    const reply = await route.handle(ctx, input);
+    return serialise(reply);
+  } catch (error) {
+    if (error instanceof ApiError) return jsonResponse(error.status, error.body, error.headers);
+    world.log(`Unhandled error on ${req.method} ${req.path}`, error);
+    return jsonResponse(500, { detail: MESSAGES.internal });
+  }
+}
+
+function buildCtx(env: DispatchEnv, req: SimRequest, route: Route): Ctx {
+  const { world } = env;
+  let partition: Partition | undefined;
+  let management: ManagementPrincipal | undefined;
+  switch (route.auth) {
+    case 'team':
+      partition = authenticateTeam(world, req);
+      if (route.beta && !partition.team.beta_features.has(route.beta)) throw closedBetaError(route.beta);
+      break;
+    case 'management':
+      management = authenticateManagement(world, req);
+      break;
+    case 'control':
+      authenticateControl(env.adminToken, req);
+      break;
+    case 'none':
+      break;
+  }
+  return {
+    world,
+    request: req,
+    now: () => world.clock.now(),
+    iso: () => new Date(world.clock.now()).toISOString(),
+    get partition(): Partition {
+      if (!partition) throw new Error(`Route ${route.id} used ctx.partition without team auth`);
+      return partition;
+    },
+    get management(): ManagementPrincipal {
+      if (!management) throw new Error(`Route ${route.id} used ctx.management without management auth`);
+      return management;
+    },
+    reset: (seed?: number) => env.reset(seed),
+    routes: env.router.routes,
+  };
+}
+
+function parseInput(route: Route, params: Record<string, string>, req: SimRequest): { params: unknown; query: unknown; body: unknown } {
+  const { request } = route;
+  const parsedParams = request.params ? parseWith(request.params, params, 'path') : params;
+  const parsedQuery = request.query ? parseWith(request.query, queryObject(request.query, req.query), 'query') : undefined;
+  let body: unknown;
+  if (request.body) {
+    body = parseWith(request.body, readJsonBody(req), 'body');
+  }
+  return { params: parsedParams, query: parsedQuery, body };
+}
+
+/** Parses the JSON body; an empty body reads as undefined (FastAPI then says "Field required"). */
+export function readJsonBody(req: SimRequest): unknown {
+  if (req.rawBody.length === 0) return undefined;
+  let text: string;
+  try {
+    text = decoder.decode(req.rawBody);
+  } catch {
+    throw validationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: 'Invalid UTF-8' } }]);
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'Invalid JSON';
+    const pos = /position (\d+)/.exec(message);
+    throw validationError([{ type: 'json_invalid', loc: ['body', pos ? Number(pos[1]) : 0], msg: 'JSON decode error', input: {}, ctx: { error: message } }]);
+  }
+}
+
+function serialise(reply: Reply): SimResponse {
+  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+  if (reply.raw) return { status: reply.status, headers, body: reply.raw };
+  if (reply.body === undefined || reply.status === 204) return { status: reply.status, headers, body: EMPTY };
+  headers['content-type'] ??= JSON_TYPE;
+  return { status: reply.status, headers, body: encoder.encode(JSON.stringify(reply.body)) };
+}
+

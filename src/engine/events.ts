@@ -1,0 +1,147 @@
+/**
+ * The one place domain changes become events (design.md section 4). An event passes the
+ * team's `event_type_prefixes` allowlist, lands on the partition's journal, then goes to each
+ * subscriber (webhook delivery, pipelines, in-process test subscribers) in emission order.
+ */
+import type { Partition } from './tenancy.js';
+
+/** The envelope of spec section 6. */
+export interface EventEnvelope {
+  event_type: string;
+  data: unknown;
+  team_id: string;
+  user_id: string;
+  client_user_id: string;
+}
+
+/** A journal entry: the envelope plus where and when it happened. */
+export interface JournalEntry {
+  /** Monotonic per sandbox. */
+  seq: number;
+  /** Sandbox time of emission (ISO). */
+  occurred_at: string;
+  team_id: string;
+  environment: Partition['environment'];
+  envelope: EventEnvelope;
+}
+
+export type EventSubscriber = (entry: JournalEntry, partition: Partition) => void;
+
+/**
+ * Whether a listener (webhook endpoint, pipeline, in-process subscriber) would receive some event
+ * whose type starts with `prefix` in a team environment. Generators of optional events (the
+ * wearable feed) ask before doing work nobody can observe (design rule 11).
+ */
+export type EventWatcher = (partition: Partition, prefix: string) => boolean;
+
+export interface EventFilter {
+  team_id?: string;
+  environment?: string;
+  event_type?: string;
+  event_type_prefix?: string;
+  user_id?: string;
+  after_seq?: number;
+}
+
+export class EventBus {
+  private seq = 0;
+  private readonly journal: JournalEntry[] = [];
+  private readonly subscribers: EventSubscriber[] = [];
+  private readonly watchers: EventWatcher[] = [];
+  /** Events dropped by a team allowlist (kept for inspection). */
+  private filteredCount = 0;
+
+  /**
+   * @param limit journal entries kept (oldest dropped first); delivery and subscribers still
+   *   see every event.
+   */
+  constructor(
+    private readonly nowIso: () => string,
+    private readonly limit = 100_000,
+  ) {}
+
+  /** Emits an event for a partition. Returns the journal entry, or null when the allowlist drops it. */
+  emit(partition: Partition, envelope: EventEnvelope): JournalEntry | null {
+    const prefixes = partition.team.settings[partition.environment].event_type_prefixes;
+    if (prefixes && prefixes.length > 0 && !prefixes.some((p) => envelope.event_type.startsWith(p))) {
+      this.filteredCount++;
+      return null;
+    }
+    const entry: JournalEntry = {
+      seq: ++this.seq,
+      occurred_at: this.nowIso(),
+      team_id: partition.team.id,
+      environment: partition.environment,
+      envelope,
+    };
+    this.journal.push(entry);
+    if (this.journal.length > this.limit + Math.ceil(this.limit / 10)) this.journal.splice(0, this.journal.length - this.limit);
+    for (const sub of this.subscribers) sub(entry, partition);
+    return entry;
+  }
+
+  /** Adds a subscriber; returns a function that removes it. */
+  subscribe(fn: EventSubscriber): () => void {
+    this.subscribers.push(fn);
+    return () => {
+      const i = this.subscribers.indexOf(fn);
+      if (i >= 0) this.subscribers.splice(i, 1);
+    };
+  }
+
+  /** Registers a listener test for `listening` (webhooks and pipelines register theirs). */
+  watch(fn: EventWatcher): () => void {
+    this.watchers.push(fn);
+    return () => {
+      const i = this.watchers.indexOf(fn);
+      if (i >= 0) this.watchers.splice(i, 1);
+    };
+  }
+
+  /**
+   * Whether anyone would receive an event of a type starting with `prefix` in this team
+   * environment: the team's allowlist lets some through and a watcher says it listens.
+   */
+  listening(partition: Partition, prefix: string): boolean {
+    const allow = partition.team.settings[partition.environment].event_type_prefixes;
+    if (allow && allow.length > 0 && !allow.some((p) => p.startsWith(prefix) || prefix.startsWith(p))) return false;
+    for (const w of this.watchers) if (w(partition, prefix)) return true;
+    return false;
+  }
+
+  /** Journal entries matching a filter, oldest first. */
+  list(filter: EventFilter = {}, limit = 1000): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const start = filter.after_seq ? this.indexAfter(filter.after_seq) : 0;
+    for (let i = start; i < this.journal.length && out.length < limit; i++) {
+      const e = this.journal[i] as JournalEntry;
+      if (filter.team_id && e.team_id !== filter.team_id) continue;
+      if (filter.environment && e.environment !== filter.environment) continue;
+      if (filter.event_type && e.envelope.event_type !== filter.event_type) continue;
+      if (filter.event_type_prefix && !e.envelope.event_type.startsWith(filter.event_type_prefix)) continue;
+      if (filter.user_id && e.envelope.user_id !== filter.user_id) continue;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Journal entries currently kept. */
+  get size(): number {
+    return this.journal.length;
+  }
+
+  get dropped(): number {
+    return this.filteredCount;
+  }
+
+  private indexAfter(seq: number): number {
+    let lo = 0;
+    let hi = this.journal.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.journal[mid] as JournalEntry).seq <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

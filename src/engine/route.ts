@@ -1,0 +1,99 @@
+/**
+ * A route is data: one entry per endpoint, declared once in `src/handlers/<area>.ts`.
+ * The table in `routes.ts` is the only list; adapters never register a route by hand.
+ */
+import type { z } from 'zod';
+import type { Reply, SimRequest } from './http-types.js';
+import type { ManagementKey, Org, Partition } from './tenancy.js';
+import type { World } from './world.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * - `team`: team API key (`x-service-api-key`, alias `x-vital-api-key`), data surface.
+ * - `management`: management key (`X-Management-Key`, aliases `X-Service-Org-Key`,
+ *   `X-Vital-Org-Key`), management surface.
+ * - `control`: the `/_sandbox/*` control plane, data surface.
+ * - `none`: no credentials, data surface.
+ */
+export type AuthKind = 'team' | 'management' | 'control' | 'none';
+
+export interface RequestSchemas {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+type Out<S extends RequestSchemas, K extends keyof RequestSchemas> = S[K] extends z.ZodType ? z.output<S[K]> : undefined;
+
+export interface RouteInput<S extends RequestSchemas> {
+  params: Out<S, 'params'>;
+  query: Out<S, 'query'>;
+  body: Out<S, 'body'>;
+}
+
+/** The principal behind a management key. */
+export interface ManagementPrincipal {
+  org: Org;
+  key: ManagementKey;
+}
+
+export interface Ctx {
+  readonly world: World;
+  readonly request: SimRequest;
+  /** Sandbox time, epoch ms. */
+  now(): number;
+  /** Sandbox time, ISO string. */
+  iso(): string;
+  /** The caller's data partition (team routes only). */
+  readonly partition: Partition;
+  /** The caller's management principal (management routes only). */
+  readonly management: ManagementPrincipal;
+  /** Replaces the world (control plane reset). */
+  reset(seed?: number): void;
+  /** Every route the sandbox serves (the route table). */
+  readonly routes: readonly Route[];
+}
+
+export interface RouteSpec<S extends RequestSchemas> {
+  /** Stable operation id, e.g. `users.create`. */
+  id: string;
+  method: Method;
+  /** Literal segments and `:param` only. */
+  path: string;
+  auth: AuthKind;
+  summary: string;
+  /** Closed-beta feature name: teams not enabled for it get the closed-beta error. */
+  beta?: string;
+  request?: S;
+  /** Status codes this route answers with, and what they mean (for the route listing). */
+  responses?: Record<number, string>;
+  handle(ctx: Ctx, input: RouteInput<S>): Reply | Promise<Reply>;
+}
+
+/** A route with its schema types erased, as the table holds it. */
+export interface Route {
+  id: string;
+  method: Method;
+  path: string;
+  auth: AuthKind;
+  summary: string;
+  beta?: string;
+  request: RequestSchemas;
+  responses: Record<number, string>;
+  handle(ctx: Ctx, input: { params: unknown; query: unknown; body: unknown }): Reply | Promise<Reply>;
+}
+
+export function defineRoute<S extends RequestSchemas = Record<never, never>>(spec: RouteSpec<S>): Route {
+  return {
+    id: spec.id,
+    method: spec.method,
+    path: spec.path,
+    auth: spec.auth,
+    summary: spec.summary,
+    beta: spec.beta,
+    request: spec.request ?? {},
+    responses: spec.responses ?? {},
+    handle: spec.handle as Route['handle'],
+  };
+}

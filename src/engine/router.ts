@@ -1,0 +1,92 @@
+/**
+ * Compiles the route table once: routes grouped by surface and segment count, literal
+ * segments preferred over `:param` at each position (static before dynamic).
+ */
+import type { Surface } from './http-types.js';
+import type { Route } from './route.js';
+
+interface Compiled {
+  route: Route;
+  segments: string[];
+  /** Index -> param name, for `:param` segments. */
+  params: Array<string | null>;
+  score: number[];
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export type MatchResult = { kind: 'ok'; match: Match } | { kind: 'method'; allow: string[] } | { kind: 'none' };
+
+export function surfaceOf(route: Route): Surface {
+  return route.auth === 'management' ? 'management' : 'data';
+}
+
+export function splitPath(path: string): string[] {
+  const parts = path.split('/');
+  const out: string[] = [];
+  for (const p of parts) if (p !== '') out.push(p);
+  return out;
+}
+
+export class Router {
+  private readonly groups = new Map<string, Compiled[]>();
+
+  constructor(readonly routes: readonly Route[]) {
+    const seen = new Set<string>();
+    for (const route of routes) {
+      const segments = splitPath(route.path);
+      const key = `${route.method} ${surfaceOf(route)} ${segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/')}`;
+      if (seen.has(key)) throw new Error(`Duplicate route ${route.method} ${route.path} (${route.id})`);
+      seen.add(key);
+      const params = segments.map((s) => (s.startsWith(':') ? s.slice(1) : null));
+      const compiled: Compiled = { route, segments, params, score: params.map((p) => (p === null ? 0 : 1)) };
+      const groupKey = `${surfaceOf(route)} ${segments.length}`;
+      const group = this.groups.get(groupKey) ?? [];
+      group.push(compiled);
+      this.groups.set(groupKey, group);
+    }
+    for (const group of this.groups.values()) {
+      group.sort((a, b) => {
+        for (let i = 0; i < a.score.length; i++) {
+          const d = (a.score[i] ?? 0) - (b.score[i] ?? 0);
+          if (d !== 0) return d;
+        }
+        return 0;
+      });
+    }
+  }
+
+  match(surface: Surface, method: string, path: string): MatchResult {
+    let segments: string[];
+    try {
+      segments = splitPath(path).map((s) => decodeURIComponent(s));
+    } catch {
+      return { kind: 'none' };
+    }
+    const group = this.groups.get(`${surface} ${segments.length}`);
+    if (!group) return { kind: 'none' };
+    const allow: string[] = [];
+    for (const c of group) {
+      if (!fits(c, segments)) continue;
+      if (c.route.method === method) {
+        const params: Record<string, string> = {};
+        c.params.forEach((name, i) => {
+          if (name !== null) params[name] = segments[i] as string;
+        });
+        return { kind: 'ok', match: { route: c.route, params } };
+      }
+      if (!allow.includes(c.route.method)) allow.push(c.route.method);
+    }
+    return allow.length > 0 ? { kind: 'method', allow } : { kind: 'none' };
+  }
+}
+
+function fits(c: Compiled, segments: string[]): boolean {
+  for (let i = 0; i < c.segments.length; i++) {
+    if (c.params[i] === null && c.segments[i] !== segments[i]) return false;
+  }
+  return true;
+}

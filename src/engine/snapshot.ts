@@ -1,0 +1,38 @@
+/**
+ * A canonical JSON dump of a world's state (tenancy, every partition's stores, journal,
+ * pending jobs), for determinism checks and `scripts/seed-dump.ts`. Maps become entry lists,
+ * Sets arrays, functions are omitted.
+ */
+import type { World } from './world.js';
+
+function replacer(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'function') return undefined;
+  if (value instanceof Map) return { $map: [...value.entries()].map(([k, v]) => [typeof k === 'symbol' ? k.description : k, v]) };
+  if (value instanceof Set) return { $set: [...value] };
+  return value;
+}
+
+function slotsObject(slots: Map<symbol, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of slots) out[key.description ?? '?'] = value;
+  return out;
+}
+
+export function snapshotWorld(world: World): string {
+  const partitions = world.tenancy.allPartitions().map((p) => ({ id: p.id, slots: slotsObject(p.slots) }));
+  return JSON.stringify(
+    {
+      seed: world.seed,
+      now: world.clock.iso(),
+      orgs: world.tenancy.orgs,
+      teams: world.tenancy.teams,
+      apiKeys: world.tenancy.apiKeysById,
+      managementKeys: world.tenancy.managementKeysById,
+      partitions,
+      worldSlots: slotsObject(world.slots),
+      jobs: world.scheduler.list(100_000),
+      events: world.events.list({}, 100_000),
+    },
+    replacer,
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Everything one seeded world holds: clock, scheduler, ids, tenancy, events and each area's
+ * stores (in slots). A reset replaces the whole world; nothing is a module-level singleton.
+ */
+import type { Clock } from './clock.js';
+import type { EventBus } from './events.js';
+import { Hook } from './hook.js';
+import type { IdFactory } from './ids.js';
+import type { Scheduler } from './scheduler.js';
+import type { Partition, Tenancy } from './tenancy.js';
+
+/** What a user record shows of its connections (spec 2.1 ConnectedSource + the SDK's `provider`). */
+export interface ConnectedSource {
+  created_on: string;
+  provider: { name: string; slug: string; logo: string };
+  source: { name: string; slug: string; logo: string };
+}
+
+export interface WorldHooks {
+  /** A user was scheduled for deletion (connections are deregistered at once). */
+  userDeleted: Hook<[Partition, string]>;
+  /** A user's grace period ended: purge everything of theirs. */
+  userPurged: Hook<[Partition, string]>;
+  /** Answers a user's connected sources; wearables installs the real one. */
+  connectedSources: (partition: Partition, userId: string) => ConnectedSource[];
+}
+
+export interface WorldOptions {
+  seed: number;
+  /** Users in the first team's sandbox environment. */
+  users: number;
+  /** Users in every other team environment. */
+  usersElsewhere: number;
+  /** Whether the sandbox's 50-user cap applies. */
+  limits: boolean;
+  /** The periodic wearable feed's mode at world start. */
+  feed: FeedMode;
+}
+
+/** `auto`: only where someone listens; `on`: always; `off`: never. */
+export type FeedMode = 'auto' | 'on' | 'off';
+
+export interface World {
+  readonly options: WorldOptions;
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly scheduler: Scheduler;
+  readonly ids: IdFactory;
+  readonly tenancy: Tenancy;
+  readonly events: EventBus;
+  readonly hooks: WorldHooks;
+  /** World-level stores of areas (catalogues, delivery log, ...). */
+  readonly slots: Map<symbol, unknown>;
+  /** Background work (e.g. webhook POSTs) the control plane can wait for. */
+  track(work: Promise<unknown>): void;
+  /** Resolves when all tracked background work has finished. */
+  settle(): Promise<void>;
+  /** Logs an engine-side problem (never a response body). */
+  log(message: string, error?: unknown): void;
+  /** The addresses the sandbox is served at (set by the adapter or CLI). */
+  urls: { base: string; management: string };
+}
+
+export function createHooks(): WorldHooks {
+  return {
+    userDeleted: new Hook(),
+    userPurged: new Hook(),
+    connectedSources: () => [],
+  };
+}
+
+/** A lazily created world-level store of one area. */
+export function worldSlot<T>(name: string, create: (world: World) => T): (world: World) => T {
+  const key = Symbol(name);
+  return (world) => {
+    let value = world.slots.get(key) as T | undefined;
+    if (value === undefined) {
+      value = create(world);
+      world.slots.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** A lazily created per-partition store of one area. */
+export function partitionSlot<T>(
+  name: string,
+  create: (partition: Partition, world: World) => T,
+): (partition: Partition, world: World) => T {
+  const key = Symbol(name);
+  return (partition, world) => {
+    let value = partition.slots.get(key) as T | undefined;
+    if (value === undefined) {
+      value = create(partition, world);
+      partition.slots.set(key, value);
+    }
+    return value;
+  };
+}

@@ -1,0 +1,19 @@
+/** The lab testing area (issue 4): catalogue, orders on the clock, results, payors. */
+import type { Area } from '../../engine/area.js';
+import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
+import { insuranceRoutes } from './insurance.js';
+import { labControlRoutes } from './control.js';
+import { labTestRoutes } from './lab-tests.js';
+import { orderListRoutes } from './order-list.js';
+import { orderResultRoutes } from './order-results.js';
+import { orderRoutes } from './orders.js';
+import { ordersOf } from '../../state/labs/orders.js';
+
+export const labsArea: Area = {
+  name: 'labs',
+  routes: [...labTestRoutes, ...orderRoutes, ...orderListRoutes, ...orderResultRoutes, ...insuranceRoutes, ...labControlRoutes],
+  install(world) {
+    world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
+  },
+  seed: seedLabWorld,
+};

@@ -1,0 +1,139 @@
+/**
+ * Driving lab orders (api-facts B.7) and the lab part of the control plane.
+ *
+ * Simulates the real sandbox's `POST /v3/order/:order_id/test`: the order walks its path (or a
+ * side path that reaches the wanted status) to `final_status` (default: completed), every step
+ * at once, or `delay` seconds apart on the sandbox clock; the body's flags (`interpretation`,
+ * `result_types`, `has_missing_results`) shape the results it will get. Answers JSON `"Success"`.
+ * After the wanted status the order goes on along the same path at its usual pace.
+ *
+ * Control routes (sandbox only, not part of the real API):
+ * - `GET /_sandbox/labs/lifecycle`: per method, the statuses with their high-level status, the
+ *   paths of each fate with the time each step takes, and the cancellable statuses.
+ * - `GET /_sandbox/labs/scenarios`: the scenario hints (patient zip -> fate, last name -> results).
+ *
+ * LIMITATIONS
+ * - The observed quirks of the real simulate (first call always stopping at requisition_created,
+ *   phlebotomy orders waiting for a booking) are not reproduced: the order goes where asked.
+ * - A `final_status` of another method, or one the order cannot reach, answers 400.
+ * - Result flags apply only while the order has no results yet.
+ * - Simulation is refused in the production environment (400).
+ */
+import { z } from 'zod';
+import { badRequest } from '../../engine/errors.js';
+import { METHODS } from '../../fixtures/labs/labs.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { int, uuid } from '../../engine/schemas.js';
+import {
+  CANCELLABLE,
+  FATES,
+  HIGH_LEVEL,
+  NAME_HINTS,
+  ORDER_STATUSES,
+  ZIP_HINTS,
+  buildPath,
+  fullStatus,
+  parseFullStatus,
+  type LowStatus,
+} from '../../state/labs/order-lifecycle.js';
+import { TransitionError, planSimulation, resultStage, runSimulation } from '../../state/labs/orders.js';
+import { ORDER_MESSAGES, findOrder } from './orders.js';
+
+const simulateQuery = z.object({
+  final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
+  delay: int({ min: 0, max: 30 * 86400 }).optional(),
+});
+
+const simulateBody = z
+  .object({
+    interpretation: z.enum(['normal', 'abnormal', 'critical', 'unknown']).default('normal'),
+    result_types: z.array(z.enum(['numeric', 'range', 'comment', 'coded_value'])).nullish(),
+    has_missing_results: z.boolean().nullish(),
+  })
+  .nullish();
+
+export const labControlRoutes = [
+  defineRoute({
+    id: 'orders.simulate',
+    method: 'POST',
+    path: '/v3/order/:order_id/test',
+    auth: 'team',
+    summary: 'Sandbox: move an order to final_status (default completed), optionally delay seconds per step.',
+    request: { params: z.object({ order_id: uuid() }), query: simulateQuery, body: simulateBody },
+    responses: { 200: '"Success"', 400: 'Unreachable status, other method, or production', 404: "Order doesn't exist", 422: 'Validation error' },
+    handle(ctx, { params, query, body }) {
+      const { env, order } = findOrder(ctx, params.order_id, ORDER_MESSAGES.actionNotFound);
+      if (ctx.partition.environment !== 'sandbox') throw badRequest('Order simulation is only available in the sandbox environment');
+      let target: LowStatus = 'completed';
+      if (query.final_status) {
+        const parsed = parseFullStatus(query.final_status);
+        if (!parsed) throw badRequest(`Unknown final_status ${query.final_status}`);
+        if (parsed.method !== order.method) {
+          throw badRequest(`final_status ${query.final_status} does not match the order's collection method ${order.method}`);
+        }
+        target = parsed.low;
+      }
+      let plan;
+      try {
+        plan = planSimulation(order, target);
+      } catch (error) {
+        if (error instanceof TransitionError) throw badRequest(error.message);
+        throw error;
+      }
+      if (body && resultStage(order) === null) {
+        order.flags = {
+          interpretation: body.interpretation,
+          result_types: body.result_types && body.result_types.length > 0 ? [...body.result_types] : null,
+          has_missing_results: body.has_missing_results ?? false,
+        };
+      }
+      if (plan !== 'noop') runSimulation(env, order, plan, (query.delay ?? 0) * 1000);
+      return json('Success');
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.labs.lifecycle',
+    method: 'GET',
+    path: '/_sandbox/labs/lifecycle',
+    auth: 'control',
+    summary: 'Lab order lifecycle tables: statuses, paths per fate with step times, cancel rules.',
+    handle() {
+      const methods = Object.fromEntries(
+        METHODS.map((method) => [
+          method,
+          {
+            statuses: Object.fromEntries((Object.keys(HIGH_LEVEL[method]) as LowStatus[]).map((low) => [low, fullStatus(method, low)])),
+            cancellable_from: [...CANCELLABLE[method]],
+            paths: Object.fromEntries(
+              [...FATES[method].map((fate) => [fate, false] as const), ...(method === 'testkit' ? [['registrable', true] as const] : [])].map(([fate, registrable]) => [
+                fate,
+                buildPath(method, registrable ? 'happy' : (fate as (typeof FATES)[typeof method][number]), registrable).map((step) => ({
+                  status: step.status,
+                  after_seconds: step.after / 1000,
+                  waits_for: step.gate ?? null,
+                })),
+              ]),
+            ),
+          },
+        ]),
+      );
+      return json({ methods });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.labs.scenarios',
+    method: 'GET',
+    path: '/_sandbox/labs/scenarios',
+    auth: 'control',
+    summary: 'Scenario hints: patient zip codes that choose a fate, last names that shape results.',
+    handle() {
+      return json({
+        zip_hints: ZIP_HINTS.map((h) => ({ zip: h.zip, fate: h.fate, methods: h.methods, description: h.description })),
+        last_name_hints: NAME_HINTS.map((h) => ({ last_name: h.last_name, ...h.effect, description: h.description })),
+      });
+    },
+  }),
+];

@@ -1,0 +1,97 @@
+/**
+ * Insurance payors (spec 2.6, 4.8; api-facts A.12).
+ *
+ * Simulates payor search over a platform catalogue of a few hundred payors (national carriers
+ * and state plans, with aliases, addresses and clearinghouse ids) plus the team's own payors:
+ * fuzzy `insurance_name` (every word must match a word of the name or an alias: exactly, as a
+ * prefix, or within one typo; best matches first, at most 50), `provider` (only payors that
+ * clearinghouse knows) and `provider_payor_id` (exact id, at that clearinghouse when `provider`
+ * is given). `POST /v3/payor` creates a team payor (`source: team`) that search then finds.
+ *
+ * LIMITATIONS
+ * - The deprecated `POST /v3/insurance/search/payor`, diagnosis search and ICD code validation
+ *   are not simulated (404 or 405 like any unknown route).
+ * - A search needs `insurance_name` or `provider_payor_id` (422 otherwise); the reference's rule
+ *   for an empty search is unknown.
+ */
+import { z } from 'zod';
+import { valueError } from '../../engine/errors.js';
+import { PAYOR_PROVIDERS, type PayorRecord } from '../../fixtures/labs/payors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { payorView, searchPayors, teamPayorsOf } from '../../state/labs/payors.js';
+
+const PROVIDER = z.enum(PAYOR_PROVIDERS);
+
+const searchQuery = z.object({
+  insurance_name: z.string().optional(),
+  provider: PROVIDER.optional(),
+  provider_payor_id: z.string().optional(),
+});
+
+const createBody = z.object({
+  name: z.string().min(1).max(200),
+  address: z.object({
+    first_line: z.string().min(1),
+    second_line: z.string().nullish(),
+    country: z.string().min(1),
+    zip: z.string().min(1),
+    city: z.string().min(1),
+    state: z.string().min(1),
+    access_notes: z.string().max(1000).nullish(),
+  }),
+  provider: PROVIDER.nullish(),
+  provider_payor_id: z.string().min(1).nullish(),
+});
+
+export const insuranceRoutes = [
+  defineRoute({
+    id: 'insurance.payor_search',
+    method: 'GET',
+    path: '/v3/insurance/search/payor',
+    auth: 'team',
+    summary: 'Search insurance payors by fuzzy name, clearinghouse or clearinghouse payor id.',
+    request: { query: searchQuery },
+    responses: { 200: 'ClientFacingPayorSearchResponse[]', 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
+    handle(ctx, { query }) {
+      if (!query.insurance_name?.trim() && !query.provider_payor_id?.trim()) {
+        throw valueError(['query'], 'Provide insurance_name or provider_payor_id');
+      }
+      const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), query);
+      return json(found.map(payorView));
+    },
+  }),
+
+  defineRoute({
+    id: 'payors.create',
+    method: 'POST',
+    path: '/v3/payor',
+    auth: 'team',
+    summary: 'Create a team payor (source: team) that payor search then finds.',
+    request: { body: createBody },
+    responses: { 200: 'ClientFacingPayor', 422: 'Validation error' },
+    handle(ctx, { body }) {
+      if ((body.provider == null) !== (body.provider_payor_id == null)) {
+        throw valueError(['body', body.provider == null ? 'provider' : 'provider_payor_id'], 'provider and provider_payor_id go together');
+      }
+      const store = teamPayorsOf(ctx.partition, ctx.world);
+      const payor: PayorRecord = {
+        payor_code: `TEAM_${ctx.world.ids.token('team_payor', 8, ctx.partition.id).toUpperCase()}`,
+        name: body.name.trim(),
+        aliases: [],
+        org_address: {
+          first_line: body.address.first_line,
+          second_line: body.address.second_line ?? '',
+          country: body.address.country,
+          zip: body.address.zip,
+          city: body.address.city,
+          state: body.address.state,
+        },
+        source: 'team',
+        provider_ids: body.provider && body.provider_payor_id ? { [body.provider]: body.provider_payor_id } : {},
+      };
+      store.add(payor);
+      return json(payorView(payor));
+    },
+  }),
+];

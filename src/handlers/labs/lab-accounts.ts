@@ -1,0 +1,129 @@
+/**
+ * Lab accounts, a closed-beta feature (`lab_accounts`; api-facts G marks the management lab
+ * account endpoints closed beta; management OpenAPI `ClientFacingLabAccount`,
+ * `LabAccountsResponse`, `LabAccountResponse`, `LabAccountTeamIdAllowlistUpdateBody`; data
+ * OpenAPI `GET /v3/lab_test/lab_account`, `GetTeamLabAccountsResponse`).
+ *
+ * Simulates the org's lab accounts (a Quest and a Labcorp account per environment in `us`),
+ * listing them (filters `lab_account_id`, `team_id`, `status`), replacing an account's team
+ * allowlist, and the data-side list of the accounts the calling team is allowed to use.
+ *
+ * Closed beta (spec 7.2): a team not enabled for `lab_accounts` (control plane
+ * `PUT /_sandbox/teams/:team_id/beta_features`) gets 403
+ * `{"detail":{"error_type":"closed_beta","error_message":...,"feature":"lab_accounts"}}`.
+ * Management side, the teams concerned decide: with `team_id` (list) or a new allowlist (update),
+ * each of those teams must be enabled; otherwise at least one of the org's teams in the region.
+ *
+ * LIMITATIONS
+ * - Accounts are fixed per org (none in `eu`); status never changes; lab orders do not consult them.
+ * - Teams created later are not added to allowlists by themselves.
+ */
+import { z } from 'zod';
+import { closedBetaError, assertBeta } from '../../engine/beta.js';
+import { notFound, validationError, type ValidationItem } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { requireOrgAdmin, requireTeam } from '../../state/management/access.js';
+import { defineRoute, type Ctx } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { envRegionParams } from '../../state/management/common.js';
+import { LAB_ACCOUNT_FEATURE, labAccountView, labAccountsOf } from '../../state/management/lab-accounts.js';
+import type { Org, Region } from '../../engine/tenancy.js';
+
+const statusEnum = z.enum(['active', 'pending', 'suspended', 'ready_to_launch']);
+
+/** Passes when at least one live team of the org in the region is enabled for the feature. */
+function assertOrgBeta(ctx: Ctx, org: Org, region: Region): void {
+  const teams = ctx.world.tenancy.orgTeamsInRegion(org.id, region);
+  if (!teams.some((t) => t.beta_features.has(LAB_ACCOUNT_FEATURE))) throw closedBetaError(LAB_ACCOUNT_FEATURE);
+}
+
+export const labAccountRoutes = [
+  defineRoute({
+    id: 'management.lab_account.list',
+    method: 'GET',
+    path: '/v1/org/:org_id/lab_account/:env/:region',
+    auth: 'management',
+    summary: 'Closed beta (lab_accounts). The org\'s lab accounts in the environment and region; filters lab_account_id, team_id, status.',
+    request: { params: envRegionParams, query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }) },
+    responses: { 200: '{data}', 403: 'Closed beta, team key without team_id, or not bound' },
+    handle(ctx, { params, query }) {
+      let org: Org;
+      if (query.team_id) {
+        const team = requireTeam(ctx, params.org_id, query.team_id);
+        org = ctx.management.org;
+        assertBeta(team, LAB_ACCOUNT_FEATURE);
+      } else {
+        org = requireOrgAdmin(ctx, params.org_id);
+        assertOrgBeta(ctx, org, params.region);
+      }
+      const data = labAccountsOf(ctx.world)
+        .of(org.id, params.env, params.region)
+        .filter(
+          (a) =>
+            (!query.lab_account_id || a.id === query.lab_account_id) &&
+            (!query.team_id || a.team_id_allowlist.includes(query.team_id)) &&
+            (!query.status || a.status === query.status),
+        )
+        .map(labAccountView);
+      return json({ data });
+    },
+  }),
+
+  defineRoute({
+    id: 'management.lab_account.update',
+    method: 'PATCH',
+    path: '/v1/org/:org_id/lab_account/:env/:region/:account_id',
+    auth: 'management',
+    summary: 'Closed beta (lab_accounts). Replaces the team allowlist of a lab account (org key only).',
+    request: {
+      params: envRegionParams.extend({ account_id: uuid() }),
+      body: z.object({ team_id_allowlist: z.array(uuid()) }),
+    },
+    responses: { 200: '{lab_account}', 403: 'Closed beta or team key', 404: 'Lab account not found', 422: 'A team not in the org and region' },
+    handle(ctx, { params, body }) {
+      const org = requireOrgAdmin(ctx, params.org_id);
+      const account = labAccountsOf(ctx.world).byId.get(params.account_id);
+      if (!account || account.org_id !== org.id || account.environment !== params.env || account.region !== params.region) {
+        throw notFound('Lab account not found');
+      }
+      const ids = [...new Set(body.team_id_allowlist)];
+      const items: ValidationItem[] = [];
+      const teams = ids.flatMap((id) => {
+        const team = ctx.world.tenancy.teams.get(id);
+        if (team && team.org_id === org.id && team.region === params.region) return [team];
+        const message = `Team ${id} is not a team of this org in region ${params.region}`;
+        items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', body.team_id_allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
+        return [];
+      });
+      if (items.length > 0) throw validationError(items);
+      if (teams.length > 0) for (const team of teams) assertBeta(team, LAB_ACCOUNT_FEATURE);
+      else assertOrgBeta(ctx, org, params.region);
+      account.team_id_allowlist = ids;
+      return json({ lab_account: labAccountView(account) });
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_test.lab_account.list',
+    method: 'GET',
+    path: '/v3/lab_test/lab_account',
+    auth: 'team',
+    beta: LAB_ACCOUNT_FEATURE,
+    summary: 'Closed beta (lab_accounts). The lab accounts the calling team may use in its environment; filters lab_account_id, status.',
+    request: { query: z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() }) },
+    responses: { 200: '{data}', 403: 'Closed beta' },
+    handle(ctx, { query }) {
+      const { team, environment } = ctx.partition;
+      const data = labAccountsOf(ctx.world)
+        .of(team.org_id, environment, team.region)
+        .filter(
+          (a) =>
+            a.team_id_allowlist.includes(team.id) &&
+            (!query.lab_account_id || a.id === query.lab_account_id) &&
+            (!query.status || a.status === query.status),
+        )
+        .map(labAccountView);
+      return json({ data });
+    },
+  }),
+];

@@ -1,0 +1,277 @@
+/**
+ * Lab test catalogue (spec 2.5, 4.7; api-facts A.11, B.1, H).
+ *
+ * Simulates the labs, the team's lab tests (four standard tests, one per collection method, plus
+ * tests the team creates and tests auto-generated for order sets), the marker catalogue with
+ * expected results, real LOINC codes and prices, markers of a test, one marker by lab and test
+ * code, and the markers of an order set (lab tests plus add-on markers), paginated.
+ *
+ * LIMITATIONS
+ * - `PATCH /v3/lab_tests/:id`, `GET /v3/lab_test` (cursor pagination), `GET /v3/lab_test/lab_account`
+ *   and collection-instruction PDFs are not simulated (404 like any unknown route).
+ * - `lab_account_id` is accepted and ignored: every team sees the whole sandbox catalogue.
+ * - Markers have no AoE questions (`aoe` is null); pricing has no state or reflex modifiers.
+ * - New lab tests are `active` at once (no approval step).
+ */
+import { z } from 'zod';
+import { badRequest, notFound } from '../../engine/errors.js';
+import { LABS, LAB_BY_ID, LAB_BY_SLUG, labView } from '../../fixtures/labs/labs.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { bool, int, uuid } from '../../engine/schemas.js';
+import { catalogue, markerView, markersPage, type CatalogueMarker } from '../../state/labs/lab-catalogue.js';
+import { addLabTest, labTestPrice, labTestView, labTestsOf, resolveMarkers, type LabTest } from '../../state/labs/lab-tests.js';
+
+export const METHOD = z.enum(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']);
+/** The `Labs` enum of the reference. */
+export const LAB_SLUG = z.enum(['ayumetrix', 'spiriplex', 'ussl', 'quest', 'sonora_quest', 'labcorp', 'bioreference', 'us_biotek', 'manual', 'sanocardio', 'ihd', 'nexus', 'my_uti', 'crl', 'mtl']);
+
+export const LAB_TEST_NOT_FOUND = 'Lab test not found';
+
+const pageQuery = {
+  page: int({ min: 1 }).default(1),
+  size: int({ min: 1, max: 100 }).default(50),
+};
+
+const listQuery = z.object({
+  generation_method: z.enum(['auto', 'manual', 'all']).default('manual'),
+  lab_slug: z.string().optional(),
+  collection_method: METHOD.optional(),
+  status: z.enum(['active', 'pending_approval', 'inactive']).optional(),
+  marker_ids: z.array(int()).optional(),
+  provider_ids: z.array(z.string()).optional(),
+  name: z.string().optional(),
+  order_key: z.enum(['price', 'created_at', 'updated_at']).optional(),
+  order_direction: z.enum(['asc', 'desc']).default('asc'),
+});
+
+const createBody = z.object({
+  name: z.string().min(1).max(200),
+  method: METHOD,
+  description: z.string(),
+  marker_ids: z.array(z.number().int()).nullish(),
+  provider_ids: z.array(z.string()).nullish(),
+  fasting: z.boolean().nullish(),
+  lab_account_id: uuid().nullish(),
+  lab_slug: LAB_SLUG.nullish(),
+});
+
+const markersQuery = z.object({
+  lab_id: z.array(int()).optional(),
+  lab_slug: z.string().optional(),
+  name: z.string().default(''),
+  a_la_carte_enabled: bool().optional(),
+  include_pricing: bool().default(false),
+  lab_account_id: uuid().optional(),
+  ...pageQuery,
+});
+
+const orderSetBody = z.object({
+  lab_test_ids: z.array(uuid()).nullish(),
+  add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
+  lab_account_id: uuid().nullish(),
+});
+
+const testParams = z.object({ lab_test_id: uuid() });
+
+function pricing(markers: readonly CatalogueMarker[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const mk of markers) data[String(mk.id)] = { base_amount_minor: Math.round(mk.price * 100), modifiers: null };
+  return { currency: 'USD', data };
+}
+
+/**
+ * The markers an order set stands for: the markers of its lab tests plus the add-on markers,
+ * all from one lab, without duplicates. Throws the API's errors.
+ */
+export function orderSetMarkers(
+  tests: LabTestLookup,
+  body: { lab_test_ids?: string[] | null; add_on?: { marker_ids?: number[] | null; provider_ids?: string[] | null } | null },
+  where: Array<string | number>,
+): { markers: CatalogueMarker[]; tests: LabTest[] } {
+  const found: LabTest[] = [];
+  for (const id of body.lab_test_ids ?? []) {
+    const test = tests(id);
+    if (!test) throw notFound(`${LAB_TEST_NOT_FOUND}: ${id}`);
+    found.push(test);
+  }
+  const markers: CatalogueMarker[] = found.flatMap((t) => t.markers);
+  const addOn = body.add_on;
+  if (addOn && ((addOn.marker_ids?.length ?? 0) > 0 || (addOn.provider_ids?.length ?? 0) > 0)) {
+    const lab = found[0]?.lab;
+    markers.push(...resolveMarkers({ ...addOn, lab_slug: lab?.slug ?? null }, null, [...where, 'add_on']).markers);
+  }
+  if (new Set(markers.map((mk) => mk.lab.id)).size > 1) throw badRequest('All lab tests and markers of an order set must belong to the same lab');
+  const seen = new Set<number>();
+  return { markers: markers.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true))), tests: found };
+}
+
+export type LabTestLookup = (id: string) => LabTest | undefined;
+
+export const labTestRoutes = [
+  defineRoute({
+    id: 'lab_tests.list',
+    method: 'GET',
+    path: '/v3/lab_tests',
+    auth: 'team',
+    summary: 'The team\'s lab tests (standard, created and auto-generated), filtered and sorted.',
+    request: { query: listQuery },
+    responses: { 200: 'ClientFacingLabTest[]', 422: 'Validation error' },
+    handle(ctx, { query }) {
+      const store = labTestsOf(ctx.partition, ctx.world);
+      const name = query.name?.toLowerCase();
+      let list = store.all().filter((t) => {
+        if (query.generation_method === 'manual' && t.auto_generated) return false;
+        if (query.generation_method === 'auto' && !t.auto_generated) return false;
+        if (query.lab_slug && t.lab.slug !== query.lab_slug) return false;
+        if (query.collection_method && t.method !== query.collection_method) return false;
+        if (query.status && t.status !== query.status) return false;
+        if (name && !t.name.toLowerCase().includes(name)) return false;
+        if (query.marker_ids && !query.marker_ids.every((id) => t.markers.some((mk) => mk.id === id))) return false;
+        if (query.provider_ids && !query.provider_ids.every((id) => t.markers.some((mk) => mk.provider_id === id))) return false;
+        return true;
+      });
+      const key = query.order_key;
+      if (key) {
+        const value = (t: LabTest) => (key === 'price' ? labTestPrice(t) : key === 'created_at' ? t.created_at : t.updated_at);
+        const dir = query.order_direction === 'desc' ? -1 : 1;
+        list = [...list].sort((a, b) => dir * (value(a) - value(b)) || a.seq - b.seq);
+      } else if (query.order_direction === 'desc') {
+        list = [...list].reverse();
+      }
+      return json(list.map(labTestView));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.create',
+    method: 'POST',
+    path: '/v3/lab_tests',
+    auth: 'team',
+    summary: 'Create a lab test from marker ids or lab test codes of one lab.',
+    request: { body: createBody },
+    responses: { 200: 'ClientFacingLabTest', 400: 'Unknown markers, mixed labs, or a lab without that method', 422: 'Validation error' },
+    handle(ctx, { body }) {
+      if (body.lab_slug && !LAB_BY_SLUG.has(body.lab_slug)) throw badRequest(`Lab ${body.lab_slug} is not available in the sandbox catalogue`);
+      const { lab, markers } = resolveMarkers(body, body.method);
+      const store = labTestsOf(ctx.partition, ctx.world);
+      const test = addLabTest(store, {
+        id: ctx.world.ids.uuid('lab_test', ctx.partition.id),
+        name: body.name,
+        description: body.description,
+        method: body.method,
+        lab,
+        markers,
+        fasting: body.fasting,
+        auto_generated: false,
+        now: ctx.now(),
+      });
+      return json(labTestView(test));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.labs',
+    method: 'GET',
+    path: '/v3/lab_tests/labs',
+    auth: 'team',
+    summary: 'The labs of the catalogue.',
+    responses: { 200: 'ClientFacingLab[]' },
+    handle() {
+      return json(LABS.map(labView));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.markers',
+    method: 'GET',
+    path: '/v3/lab_tests/markers',
+    auth: 'team',
+    summary: 'Search the marker catalogue by lab, name or test code; paginated.',
+    request: { query: markersQuery },
+    responses: { 200: 'GetMarkersResponse', 422: 'Validation error (page >= 1, size 1 to 100)' },
+    handle(_ctx, { query }) {
+      let list: readonly CatalogueMarker[] = catalogue().markers;
+      if (query.lab_slug) {
+        const lab = LAB_BY_SLUG.get(query.lab_slug);
+        list = lab ? (catalogue().byLab.get(lab.id) ?? []) : [];
+      } else if (query.lab_id && query.lab_id.length > 0) {
+        const ids = new Set(query.lab_id);
+        list = list.filter((mk) => ids.has(mk.lab.id));
+      }
+      const name = query.name.trim().toLowerCase();
+      if (name) list = list.filter((mk) => mk.def.name.toLowerCase().includes(name) || mk.def.slug.includes(name) || mk.provider_id.toLowerCase() === name);
+      if (query.a_la_carte_enabled !== undefined) list = list.filter((mk) => mk.a_la_carte_enabled === query.a_la_carte_enabled);
+      const page = markersPage(list, query.page, query.size);
+      if (query.include_pricing) {
+        const start = (query.page - 1) * query.size;
+        page.pricing = pricing(list.slice(start, start + query.size));
+      }
+      return json(page);
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.order_set_markers',
+    method: 'POST',
+    path: '/v3/lab_tests/list_order_set_markers',
+    auth: 'team',
+    summary: 'The markers of an order set (lab tests plus add-on markers), paginated.',
+    request: { query: z.object(pageQuery), body: orderSetBody },
+    responses: { 200: 'GetMarkersResponse', 400: 'Mixed labs or unknown markers', 404: 'Unknown lab test', 422: 'Validation error' },
+    handle(ctx, { query, body }) {
+      const store = labTestsOf(ctx.partition, ctx.world);
+      const hasTests = (body.lab_test_ids?.length ?? 0) > 0;
+      const hasAddOn = (body.add_on?.marker_ids?.length ?? 0) > 0 || (body.add_on?.provider_ids?.length ?? 0) > 0;
+      if (!hasTests && !hasAddOn) return json(markersPage([], query.page, query.size));
+      const { markers } = orderSetMarkers((id) => store.byId.get(id), body, ['body']);
+      return json(markersPage(markers, query.page, query.size));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.get',
+    method: 'GET',
+    path: '/v3/lab_tests/:lab_test_id',
+    auth: 'team',
+    summary: 'One of the team\'s lab tests.',
+    request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
+    responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      const test = labTestsOf(ctx.partition, ctx.world).byId.get(params.lab_test_id);
+      if (!test) throw notFound(LAB_TEST_NOT_FOUND);
+      return json(labTestView(test));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.test_markers',
+    method: 'GET',
+    path: '/v3/lab_tests/:lab_test_id/markers',
+    auth: 'team',
+    summary: 'The markers of a lab test with their expected results, paginated.',
+    request: { params: testParams, query: z.object({ lab_account_id: uuid().optional(), ...pageQuery }) },
+    responses: { 200: 'GetMarkersResponse', 404: 'Unknown lab test', 422: 'Validation error' },
+    handle(ctx, { params, query }) {
+      const test = labTestsOf(ctx.partition, ctx.world).byId.get(params.lab_test_id);
+      if (!test) throw notFound(LAB_TEST_NOT_FOUND);
+      return json(markersPage(test.markers, query.page, query.size));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.marker_by_code',
+    method: 'GET',
+    path: '/v3/lab_tests/:lab_id/markers/:provider_id',
+    auth: 'team',
+    summary: 'One marker by lab id and the lab\'s test code.',
+    request: { params: z.object({ lab_id: int(), provider_id: z.string().min(1) }), query: z.object({ lab_account_id: uuid().optional() }) },
+    responses: { 200: 'ClientFacingMarker', 404: 'Unknown lab or test code', 422: 'Validation error' },
+    handle(_ctx, { params }) {
+      const lab = LAB_BY_ID.get(params.lab_id);
+      const mk = lab ? catalogue().byLab.get(lab.id)?.find((x) => x.provider_id === params.provider_id) : undefined;
+      if (!mk) throw notFound('Marker not found');
+      return json(markerView(mk));
+    },
+  }),
+];

@@ -1,0 +1,229 @@
+/**
+ * Request schemas and reference validation of lab orders (api-facts B.2): patient details and
+ * address rules, shipping details of registrable testkits, and the checks that need sandbox
+ * time or team settings (date of birth, minors, activation date, fictional phone numbers).
+ * Compiled once at import.
+ */
+import { z } from 'zod';
+import { ApiError, badRequest, valueError } from '../../engine/errors.js';
+import { STATE_CODES } from '../../fixtures/labs/lab-geo.js';
+import { isoDate, uuid } from '../../engine/schemas.js';
+import type { Partition } from '../../engine/tenancy.js';
+import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/orders.js';
+import { METHOD } from './lab-tests.js';
+
+const NAME = /^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9 .,'-]*$/;
+
+const personName = () => z.string().min(1).max(50).regex(NAME);
+
+/** Digits of a phone number when it is a plausible one (E.164 or a 10-digit US number). */
+export function phoneDigits(value: string): string | null {
+  const trimmed = value.trim();
+  if (!/^\+?[\d\s().-]+$/.test(trimmed)) return null;
+  const digits = trimmed.replace(/\D/g, '');
+  if (trimmed.startsWith('+')) return digits.length >= 8 && digits.length <= 15 ? digits : null;
+  if (digits.length === 10) return `1${digits}`;
+  if (digits.length === 11 && digits.startsWith('1')) return digits;
+  return null;
+}
+
+const phone = () =>
+  z.string().superRefine((v, ctx) => {
+    if (phoneDigits(v) === null) ctx.addIssue({ code: 'custom', message: `Invalid phone number: ${v}` });
+  });
+
+const state = () =>
+  z.string().superRefine((v, ctx) => {
+    if (!/^[A-Z]{2}$/.test(v) || !STATE_CODES.has(v)) ctx.addIssue({ code: 'custom', message: `Invalid state: ${v}` });
+  });
+
+const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);
+
+const address = z.object({
+  first_line: z.string(),
+  second_line: z.string().nullish(),
+  country: z.string(),
+  zip: z.string(),
+  city: z.string(),
+  state: z.string(),
+  access_notes: z.string().max(1000).nullish(),
+});
+
+export const patientDetailsSchema = z.object({
+  first_name: personName(),
+  last_name: personName(),
+  dob: isoDate(),
+  gender: z.enum(['female', 'male', 'other', 'unknown']),
+  phone_number: phone(),
+  email: z.email(),
+  medical_proxy: z
+    .object({
+      first_name: z.string(),
+      last_name: z.string(),
+      address,
+      phone_number: z.string(),
+      household_income: z.number().int().nullish(),
+      household_size: z.number().int().nullish(),
+      email: z.string().nullish(),
+    })
+    .nullish(),
+  race: z.string().nullish(),
+  ethnicity: z.string().nullish(),
+  sexual_orientation: z.string().nullish(),
+  gender_identity: z.string().nullish(),
+  household_income: z.number().int().nullish(),
+  household_size: z.number().int().nullish(),
+});
+
+/** The address lines a patient address and shipping details validate alike (receiver and phone differ). */
+const postalFields = {
+  first_line: z.string().min(1),
+  second_line: z.string().nullish(),
+  city: z.string().min(1),
+  state: state(),
+  zip: zip(),
+  country: z.string().min(1),
+};
+
+export const patientAddressSchema = z.object({
+  receiver_name: z.string().default(''),
+  ...postalFields,
+  access_notes: z.string().max(1000).nullish(),
+  phone_number: phone().nullish(),
+});
+
+export const shippingDetailsSchema = z.object({
+  receiver_name: z.string().min(1),
+  ...postalFields,
+  phone_number: phone(),
+});
+
+export const physicianSchema = z.object({
+  first_name: z.string().min(1),
+  last_name: z.string().min(1),
+  email: z.string().nullish(),
+  npi: z.string().min(1),
+  licensed_states: z.array(z.string()).default([]),
+  signature_image: z.unknown().optional(),
+});
+
+const consentSchema = z.object({
+  consentType: z.enum(['terms-of-use', 'telehealth-informed-consent', 'mobile-terms-and-conditions', 'notice-of-privacy-practices', 'privacy-policy', 'hipaa-authorization']),
+  version: z.string().default('1.0'),
+  timeOfConsent: z.string().optional(),
+});
+
+export const orderSetSchema = z.object({
+  lab_test_ids: z.array(uuid()).nullish(),
+  add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
+  lab_account_id: uuid().nullish(),
+});
+
+export const createOrderBody = z.object({
+  user_id: uuid(),
+  lab_test_id: uuid().nullish(),
+  order_set: orderSetSchema.nullish(),
+  collection_method: METHOD.nullish(),
+  physician: physicianSchema.nullish(),
+  health_insurance: z.record(z.string(), z.unknown()).nullish(),
+  priority: z.boolean().default(false),
+  billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']).default('client_bill'),
+  icd_codes: z.array(z.string()).nullish(),
+  consents: z.array(consentSchema).default([]),
+  activate_by: isoDate().nullish(),
+  aoe_answers: z.array(z.object({ marker_id: z.number().int(), question_id: z.number().int(), answer: z.string() })).nullish(),
+  passthrough: z.string().nullish(),
+  clinical_notes: z.string().nullish(),
+  lab_account_id: uuid().nullish(),
+  creator_member_id: uuid().nullish(),
+  patient_details: patientDetailsSchema,
+  patient_address: patientAddressSchema,
+});
+
+export const createTestkitBody = z.object({
+  user_id: uuid(),
+  lab_test_id: uuid(),
+  shipping_details: shippingDetailsSchema,
+  passthrough: z.string().nullish(),
+  lab_account_id: uuid().nullish(),
+});
+
+export const registerTestkitBody = z.object({
+  user_id: uuid().nullish(),
+  sample_id: z.string().min(1),
+  patient_details: patientDetailsSchema,
+  patient_address: patientAddressSchema,
+  physician: physicianSchema.nullish(),
+  health_insurance: z.record(z.string(), z.unknown()).nullish(),
+  consents: z.array(consentSchema).default([]),
+});
+
+export type PatientDetailsInput = z.output<typeof patientDetailsSchema>;
+export type PatientAddressInput = z.output<typeof patientAddressSchema>;
+
+const today = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+
+/** Whole years between a date of birth and a moment. */
+export function ageAt(dob: string, atMs: number): number {
+  const now = new Date(atMs);
+  const [y, m, d] = dob.split('-').map(Number) as [number, number, number];
+  let age = now.getUTCFullYear() - y;
+  if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age--;
+  return age;
+}
+
+/** The checks on patient details that need sandbox time and team settings. Changes nothing. */
+export function checkPatient(details: PatientDetailsInput, partition: Partition, nowMs: number, where: Array<string | number>): void {
+  if (details.dob > today(nowMs)) throw valueError([...where, 'dob'], 'Date of birth cannot be in the future', details.dob);
+  if (ageAt(details.dob, nowMs) < 18) {
+    if (!partition.team.settings[partition.environment].minor_ordering_enabled) {
+      throw badRequest('Ordering lab tests for patients under 18 is not enabled for this team');
+    }
+    if (!details.medical_proxy) throw valueError([...where, 'medical_proxy'], 'medical_proxy is required for patients under 18');
+  }
+  checkRealPhone(details.phone_number);
+}
+
+/** Fictional (555) US numbers are refused, as by the reference. */
+export function checkRealPhone(value: string): void {
+  const digits = phoneDigits(value);
+  if (digits !== null && digits.length === 11 && digits.startsWith('1555')) throw new ApiError(400, { detail: 'Phone number is not correct' });
+}
+
+export function checkActivateBy(value: string | null | undefined, nowMs: number, where: Array<string | number>): void {
+  if (value && value < today(nowMs)) throw valueError(where, 'activate_by must be today or a date in the future', value);
+}
+
+export function toPatientDetails(d: PatientDetailsInput): PatientDetails {
+  return {
+    first_name: d.first_name,
+    last_name: d.last_name,
+    dob: d.dob,
+    gender: d.gender,
+    phone_number: d.phone_number,
+    email: d.email,
+    medical_proxy: d.medical_proxy ? { ...d.medical_proxy } : null,
+    race: d.race ?? null,
+    ethnicity: d.ethnicity ?? null,
+    sexual_orientation: d.sexual_orientation ?? null,
+    gender_identity: d.gender_identity ?? null,
+    household_income: d.household_income ?? null,
+    household_size: d.household_size ?? null,
+  };
+}
+
+function toPostalAddress(a: Omit<PostalAddress, 'second_line'> & { second_line?: string | null }): PostalAddress {
+  return { receiver_name: a.receiver_name, first_line: a.first_line, second_line: a.second_line ?? null, city: a.city, state: a.state, zip: a.zip, country: a.country };
+}
+
+export function toPatientAddress(a: PatientAddressInput): PatientAddress {
+  return { ...toPostalAddress(a), access_notes: a.access_notes ?? null, phone_number: a.phone_number ?? null };
+}
+
+export function toShippingDetails(s: z.output<typeof shippingDetailsSchema>): ShippingDetails {
+  return { ...toPostalAddress(s), phone_number: s.phone_number };
+}
+
+export function toPhysician(p: z.output<typeof physicianSchema> | null | undefined): Physician | null {
+  return p ? { first_name: p.first_name, last_name: p.last_name, npi: p.npi, email: p.email ?? null, licensed_states: p.licensed_states } : null;
+}

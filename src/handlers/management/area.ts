@@ -1,0 +1,38 @@
+/**
+ * The management area (issue 5): org, teams, management keys, team API keys, custom
+ * credentials, lab accounts (closed beta), the data-side team read, and its control-plane routes.
+ */
+import type { Area } from '../../engine/area.js';
+import { customCredentialRoutes } from './custom-credentials.js';
+import { labAccountRoutes } from '../labs/lab-accounts.js';
+import { managementControlRoutes } from './control.js';
+import { managementKeyRoutes } from './keys.js';
+import { managementOrgRoutes } from './org.js';
+import { managementTeamRoutes } from './teams.js';
+import { teamApiKeyRoutes } from './team-api-keys.js';
+import { teamRoutes } from './team.js';
+import { customCredentialsOf } from '../../state/management/custom-credentials.js';
+import { labAccountsOf, seedLabAccounts } from '../../state/management/lab-accounts.js';
+
+export const managementArea: Area = {
+  name: 'management',
+  routes: [
+    ...managementOrgRoutes,
+    ...managementTeamRoutes,
+    ...managementKeyRoutes,
+    ...teamApiKeyRoutes,
+    ...customCredentialRoutes,
+    ...labAccountRoutes,
+    ...teamRoutes,
+    ...managementControlRoutes,
+  ],
+  install(world) {
+    world.tenancy.teamDeleted.add((team) => {
+      customCredentialsOf(world).dropTeam(team);
+      labAccountsOf(world).dropTeam(team);
+    });
+  },
+  seed(world) {
+    for (const org of world.tenancy.orgs.values()) seedLabAccounts(world, org);
+  },
+};

@@ -1,0 +1,145 @@
+/**
+ * Control-plane routes of the management area (`/_sandbox/*`, design.md section 5): orgs and
+ * their plans (spec 1: org management needs the premium plan), and the closed-beta features
+ * each team is enabled for (spec 7.2, 9).
+ *
+ * LIMITATIONS
+ * - Orgs cannot be deleted; an org created here starts without teams (create them through the
+ *   management API with the returned key).
+ */
+import { z } from 'zod';
+import { notFound } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute, type Ctx } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { teamName } from '../../state/management/common.js';
+import { seedLabAccounts } from '../../state/management/lab-accounts.js';
+import type { Org, Plan, Team } from '../../engine/tenancy.js';
+
+const PLANS: readonly Plan[] = ['launch', 'grow', 'scale', 'premium'];
+const planEnum = z.enum(PLANS as [Plan, ...Plan[]]);
+const featureName = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"');
+
+function orgControlView(ctx: Ctx, org: Org) {
+  return {
+    id: org.id,
+    name: org.name,
+    plan: org.plan,
+    created_at: org.created_at,
+    expires_at: org.expires_at,
+    team_ids: ctx.world.tenancy.orgTeams(org.id).map((t) => t.id),
+  };
+}
+
+function betaView(team: Team) {
+  return { team_id: team.id, beta_features: [...team.beta_features].sort() };
+}
+
+function orgOf(ctx: Ctx, orgId: string): Org {
+  const org = ctx.world.tenancy.orgs.get(orgId);
+  if (!org) throw notFound('Org not found');
+  return org;
+}
+
+function teamOf(ctx: Ctx, teamId: string): Team {
+  const team = ctx.world.tenancy.teams.get(teamId);
+  if (!team) throw notFound('Team not found');
+  return team;
+}
+
+export const managementControlRoutes = [
+  defineRoute({
+    id: 'sandbox.orgs.list',
+    method: 'GET',
+    path: '/_sandbox/orgs',
+    auth: 'control',
+    summary: 'Every org with its plan and team ids.',
+    handle: (ctx) => json({ orgs: [...ctx.world.tenancy.orgs.values()].map((o) => orgControlView(ctx, o)) }),
+  }),
+
+  defineRoute({
+    id: 'sandbox.orgs.create',
+    method: 'POST',
+    path: '/_sandbox/orgs',
+    auth: 'control',
+    summary: 'Creates an org ({name?, plan? = premium}) and its org management key; answers {org_id, ..., management_key}.',
+    request: { body: z.object({ name: teamName().optional(), plan: planEnum.default('premium') }).nullish() },
+    responses: { 200: '{org_id, name, plan, management_key_id, management_key}' },
+    handle(ctx, { body }) {
+      const world = ctx.world;
+      const now = ctx.iso();
+      const n = world.tenancy.orgs.size + 1;
+      const org = world.tenancy.addOrg({
+        id: world.ids.uuid('org'),
+        name: body?.name ?? `Sandbox Org ${n}`,
+        plan: body?.plan ?? 'premium',
+        created_at: now,
+        expires_at: null,
+      });
+      const key = world.tenancy.addManagementKey({
+        id: world.ids.uuid('management-key', org.id),
+        org_id: org.id,
+        label: 'Default org key',
+        key: `mg_${world.ids.token('management-key-secret', 40, org.id)}`,
+        role: 'org_admin',
+        team_ids: null,
+        created_at: now,
+        creator: { type: 'vital_staff' },
+      });
+      seedLabAccounts(world, org);
+      return json({ org_id: org.id, name: org.name, plan: org.plan, management_key_id: key.id, management_key: key.key });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.orgs.get',
+    method: 'GET',
+    path: '/_sandbox/orgs/:org_id',
+    auth: 'control',
+    summary: 'One org with its plan and team ids.',
+    request: { params: z.object({ org_id: uuid() }) },
+    responses: { 200: '{id, name, plan, created_at, expires_at, team_ids}', 404: 'Org not found' },
+    handle: (ctx, { params }) => json(orgControlView(ctx, orgOf(ctx, params.org_id))),
+  }),
+
+  defineRoute({
+    id: 'sandbox.orgs.plan',
+    method: 'PUT',
+    path: '/_sandbox/orgs/:org_id/plan',
+    auth: 'control',
+    summary: 'Sets an org\'s plan (launch, grow, scale, premium); only premium may use org management.',
+    request: { params: z.object({ org_id: uuid() }), body: z.object({ plan: planEnum }) },
+    responses: { 200: 'The org', 404: 'Org not found' },
+    handle(ctx, { params, body }) {
+      const org = orgOf(ctx, params.org_id);
+      org.plan = body.plan;
+      return json(orgControlView(ctx, org));
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.teams.beta.get',
+    method: 'GET',
+    path: '/_sandbox/teams/:team_id/beta_features',
+    auth: 'control',
+    summary: 'The closed-beta features a team is enabled for.',
+    request: { params: z.object({ team_id: uuid() }) },
+    responses: { 200: '{team_id, beta_features}', 404: 'Team not found' },
+    handle: (ctx, { params }) => json(betaView(teamOf(ctx, params.team_id))),
+  }),
+
+  defineRoute({
+    id: 'sandbox.teams.beta.put',
+    method: 'PUT',
+    path: '/_sandbox/teams/:team_id/beta_features',
+    auth: 'control',
+    summary: 'Replaces the closed-beta features a team is enabled for ({"beta_features": ["lab_accounts"]}).',
+    request: { params: z.object({ team_id: uuid() }), body: z.object({ beta_features: z.array(featureName) }) },
+    responses: { 200: '{team_id, beta_features}', 404: 'Team not found' },
+    handle(ctx, { params, body }) {
+      const team = teamOf(ctx, params.team_id);
+      team.beta_features = new Set(body.beta_features);
+      return json(betaView(team));
+    },
+  }),
+];

@@ -1,0 +1,272 @@
+/**
+ * Team custom credentials, "bring your own OAuth" (spec 1; api-facts A.16; management OpenAPI
+ * `PrepareTeamCustomCredentialsBody/Response`, `UpsertTeamCustomCredentialsBody`,
+ * `ClientFacingTeamProviderCredentials`, `CustomCredentialsResponse`,
+ * `DeleteTeamCustomCredentialsResponse`).
+ *
+ * Simulates prepare (`preparations_required` with the callback URI
+ * `{base_url}/v2/link/connect/{provider}` and, for providers that push data, a webhook URI; or
+ * `no_action_needed` for labs), set (upsert per team, environment and provider; active at once;
+ * the secret is kept only as its SHA-256), list (filters `team_id`, `provider`) and delete by
+ * `credential_id`. Fitbit says in its prepare steps that it needs manual subscriber verification,
+ * and its set needs the verify tokens in `details.fitbit`.
+ *
+ * LIMITATIONS
+ * - The webhook URI `{base_url}/v2/webhook/{provider}/{team_id}` is the sandbox's own (the
+ *   reference does not give it); nothing is served there.
+ * - Providers without OAuth (SDK and password providers such as apple_health_kit) are refused
+ *   with 400; the reference does not say what it answers.
+ * - Details are checked against the reference's shape for the provider (fitbit, polar, google_fit,
+ *   google_health, my_fitness_pal_v2, quest, labcorp, bioreference, getlabs, phlebfinders); other
+ *   providers' details must match one of those shapes. Unknown keys are dropped.
+ * - Lists are answered in one page (`next_cursor` is always null). Custom credentials do not
+ *   change what the simulated link flow does.
+ */
+import { z } from 'zod';
+import { badRequest, validationError, valueError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { toItem } from '../../engine/validation.js';
+import {
+  APPOINTMENT_PROVIDERS,
+  LABS,
+  LAB_SERVICE_PROVIDERS,
+  MANUAL_VERIFICATION_PROVIDERS,
+  PROVIDERS,
+  WEBHOOK_PROVIDERS,
+  credentialKind,
+  customCredentialsOf,
+  hashSecret,
+  type CustomCredential,
+} from '../../state/management/custom-credentials.js';
+import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
+
+const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
+const prepareProvider = z.enum(unique([...PROVIDERS, ...LABS]));
+const anyProvider = z.enum(unique([...PROVIDERS, ...LABS, ...LAB_SERVICE_PROVIDERS, ...APPOINTMENT_PROVIDERS]));
+
+const billing = z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']);
+const labCommon = {
+  sub_account_id: z.string().nullish(),
+  sub_account_name: z.string().nullish(),
+  allowed_billing_types: z.array(billing).nullish(),
+  disallowed_billing_states: z.record(billing, z.array(z.string())).nullish(),
+};
+const labcorpTeam = z.object({ ...labCommon, labcorp: z.object({ account_number: z.string(), billing_method: z.enum(['CM', 'PT', 'PI']) }) });
+const labcorpHl7 = z.object({
+  ...labCommon,
+  sending_facility: z.string(),
+  sending_application: z.string(),
+  receiving_facility: z.string(),
+  receiving_application: z.string(),
+});
+
+/** The reference's detail shapes (`UpsertTeamCustomCredentialsBody.details`) by provider. */
+const DETAILS: Record<string, z.ZodType> = {
+  fitbit: z.object({
+    fitbit: z.object({
+      is_hr_enabled: z.boolean().default(false),
+      workout_verify_token: z.string(),
+      sleep_verify_token: z.string(),
+      body_verify_token: z.string(),
+      foods_verify_token: z.string().nullish(),
+    }),
+  }),
+  polar: z.object({ webhook_secret: z.string() }),
+  google_fit: z.object({ redirect_uri: z.string(), data_scopes: z.array(z.string()) }),
+  google_health: z.object({ project_number: z.string(), service_account_email: z.string() }),
+  my_fitness_pal_v2: z.object({ client: z.string() }),
+  bioreference: z.object({ ...labCommon, bioreference: z.record(z.string(), z.unknown()) }),
+  quest: z.object({ ...labCommon, quest: z.record(z.string(), z.unknown()), allowed_business_units: z.array(z.string()).nullish() }),
+  labcorp: z.union([labcorpTeam, labcorpHl7]),
+  getlabs: z.object({ getlabs: z.object({ webhook_secret_key: z.string(), webhook_secret_token: z.string() }) }),
+  phlebfinders: z.object({
+    phlebfinders: z.object({ account_id: z.string(), account_name: z.string(), team_id: z.string(), team_name: z.string(), webhook_token: z.string(), email: z.string() }),
+  }),
+};
+/** Providers without their own shape take any of the reference's shapes. */
+const ANY_DETAILS = z.union(Object.values(DETAILS) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+
+export function credentialView(c: CustomCredential) {
+  return {
+    id: c.id,
+    client_id: c.client_id,
+    client_secret_hash: c.client_secret_hash,
+    source: c.source,
+    team_id: c.team_id,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    details: c.details,
+    app_url: c.app_url,
+    redirect_url_override: c.redirect_url_override,
+  };
+}
+
+function checkedDetails(provider: string, details: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  const schema = DETAILS[provider];
+  if (MANUAL_VERIFICATION_PROVIDERS.has(provider) && !details) {
+    throw valueError(['body', 'details'], `${provider} needs details.${provider} with its webhook subscriber verify tokens`, details ?? null);
+  }
+  if (!details) return null;
+  const result = (schema ?? ANY_DETAILS).safeParse(details, { reportInput: true });
+  if (!result.success) {
+    throw validationError(
+      result.error.issues.map((issue) => {
+        const item = toItem(issue, 'body', details);
+        item.loc = ['body', 'details', ...item.loc.slice(1)];
+        return item;
+      }),
+    );
+  }
+  return result.data as Record<string, unknown>;
+}
+
+export const customCredentialRoutes = [
+  defineRoute({
+    id: 'management.custom_credentials.prepare',
+    method: 'POST',
+    path: '/v1/org/:org_id/prepare_team_custom_credentials/:env/:region',
+    auth: 'management',
+    summary: 'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
+    request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
+    responses: { 200: 'PrepareTeamCustomCredentialsResponse', 400: 'Team in another region, or provider without OAuth' },
+    handle(ctx, { params, body }) {
+      const team = requireTeam(ctx, params.org_id, body.team_id);
+      assertTeamRegion(team, params.region);
+      const kind = credentialKind(body.provider);
+      if (kind === 'unsupported') throw badRequest(`Provider ${body.provider} does not connect through OAuth and takes no custom credentials.`);
+      if (kind === 'lab') return json({ status: 'no_action_needed', preparation_steps: [] });
+      const base = ctx.world.urls.base;
+      const steps = [
+        {
+          type: 'redirect_uri',
+          key: null,
+          value: `${base}/v2/link/connect/${body.provider}`,
+          description: `Add this URI to the allowed redirect (callback) URIs of your ${body.provider} OAuth application.`,
+        },
+      ];
+      if (WEBHOOK_PROVIDERS.has(body.provider)) {
+        const manual = MANUAL_VERIFICATION_PROVIDERS.has(body.provider);
+        steps.push({
+          type: 'webhook_uri',
+          key: null,
+          value: `${base}/v2/webhook/${body.provider}/${team.id}`,
+          description: manual
+            ? `Register this URI as the webhook subscriber of your ${body.provider} application. ${body.provider} verifies subscribers manually: set the credentials with the verify tokens in details.${body.provider}, then ask support to complete the verification; no data is pushed until then.`
+            : `Register this URI as the webhook (push notification) endpoint of your ${body.provider} application.`,
+        });
+      }
+      return json({ status: 'preparations_required', preparation_steps: steps });
+    },
+  }),
+
+  defineRoute({
+    id: 'management.custom_credentials.set',
+    method: 'POST',
+    path: '/v1/org/:org_id/team_custom_credentials/:env/:region',
+    auth: 'management',
+    summary: 'Sets (upserts) a team\'s custom credentials for a provider in the environment; active at once.',
+    request: {
+      params: envRegionParams,
+      body: z.object({
+        team_id: uuid(),
+        provider: anyProvider,
+        client_id: z.string().nullish(),
+        client_secret: z.string().nullish(),
+        details: z.record(z.string(), z.unknown()).nullish(),
+        redirect_url_override: z.string().nullish(),
+      }),
+    },
+    responses: { 200: 'ClientFacingTeamProviderCredentials', 400: 'Team in another region, or provider without OAuth', 422: 'Missing client id/secret or details' },
+    handle(ctx, { params, body }) {
+      const team = requireTeam(ctx, params.org_id, body.team_id);
+      assertTeamRegion(team, params.region);
+      const kind = credentialKind(body.provider);
+      if (kind === 'unsupported') throw badRequest(`Provider ${body.provider} does not connect through OAuth and takes no custom credentials.`);
+      const store = customCredentialsOf(ctx.world);
+      const existing = store.find(team.id, params.env, body.provider);
+      if (kind === 'oauth' && !existing) {
+        if (!body.client_id) throw valueError(['body', 'client_id'], `client_id is required to set ${body.provider} OAuth credentials`, body.client_id ?? null);
+        if (!body.client_secret) throw valueError(['body', 'client_secret'], `client_secret is required to set ${body.provider} OAuth credentials`, body.client_secret ?? null);
+      }
+      const details = body.details ? checkedDetails(body.provider, body.details) : existing ? existing.details : checkedDetails(body.provider, null);
+      const now = ctx.iso();
+      if (existing) {
+        if (body.client_id) existing.client_id = body.client_id;
+        if (body.client_secret) existing.client_secret_hash = hashSecret(body.client_secret);
+        existing.details = details;
+        if (body.redirect_url_override !== undefined && body.redirect_url_override !== null) existing.redirect_url_override = body.redirect_url_override;
+        existing.updated_at = now;
+        return json(credentialView(existing));
+      }
+      const created = store.add({
+        id: ctx.world.ids.uuid('custom-credential', team.id),
+        team_id: team.id,
+        environment: params.env,
+        region: team.region,
+        source: body.provider,
+        client_id: body.client_id ?? null,
+        client_secret_hash: body.client_secret ? hashSecret(body.client_secret) : null,
+        details,
+        app_url: null,
+        redirect_url_override: body.redirect_url_override ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+      return json(credentialView(created));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.custom_credentials.list',
+    method: 'GET',
+    path: '/v1/org/:org_id/team_custom_credentials/:env/:region',
+    auth: 'management',
+    summary: 'Custom credentials of the org\'s teams in the environment and region (the key\'s teams only for a team key); filters team_id (repeatable), provider.',
+    request: {
+      params: envRegionParams,
+      query: z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
+    },
+    responses: { 200: '{credentials, next_cursor}', 403: 'Team key not bound to a team_id' },
+    handle(ctx, { params, query }) {
+      const org = requireOrg(ctx, params.org_id);
+      if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
+      const teams = query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
+      const store = customCredentialsOf(ctx.world);
+      const credentials = teams
+        .filter((t) => t.region === params.region)
+        .flatMap((t) => store.ofTeam(t.id, params.env))
+        .filter((c) => !query.provider || c.source === query.provider)
+        .map(credentialView);
+      return json({ credentials, next_cursor: null });
+    },
+  }),
+
+  defineRoute({
+    id: 'management.custom_credentials.delete',
+    method: 'DELETE',
+    path: '/v1/org/:org_id/team_custom_credentials/:env/:region',
+    auth: 'management',
+    summary: 'Deletes custom credentials by credential_id (repeatable); answers {success, failure, not_found}.',
+    request: { params: envRegionParams, query: z.object({ credential_id: z.array(uuid()) }) },
+    responses: { 200: '{success, failure, not_found}' },
+    handle(ctx, { params, query }) {
+      const org = requireOrg(ctx, params.org_id);
+      const store = customCredentialsOf(ctx.world);
+      const success: string[] = [];
+      const failure: string[] = [];
+      const not_found: string[] = [];
+      for (const id of new Set(query.credential_id)) {
+        const c = store.byId.get(id);
+        const team = c ? ctx.world.tenancy.teams.get(c.team_id) : undefined;
+        if (!c || !team || team.org_id !== org.id || c.environment !== params.env || c.region !== params.region) not_found.push(id);
+        else if (!canAccessTeam(ctx, team.id)) failure.push(id);
+        else success.push(id);
+      }
+      for (const id of success) store.remove(id);
+      return json({ success, failure, not_found });
+    },
+  }),
+];

@@ -1,0 +1,51 @@
+/**
+ * Org management (management OpenAPI `GET/PATCH /v1/org/{org_id}`, `ClientFacingOrg`; spec 1:
+ * premium plan only). Any management key of the org may read it; only an org key may rename it.
+ *
+ * LIMITATIONS
+ * - Members, invites, domains, EHR integration and continuous queries of the org are not
+ *   simulated (404 like any unknown route).
+ */
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { teamName } from '../../state/management/common.js';
+import type { Org } from '../../engine/tenancy.js';
+
+export function orgView(org: Org) {
+  return { id: org.id, name: org.name, expires_at: org.expires_at };
+}
+
+const orgParams = z.object({ org_id: uuid() });
+
+export const managementOrgRoutes = [
+  defineRoute({
+    id: 'management.org.get',
+    method: 'GET',
+    path: '/v1/org/:org_id',
+    auth: 'management',
+    summary: 'The org (ClientFacingOrg: id, name, expires_at).',
+    request: { params: orgParams },
+    responses: { 200: 'ClientFacingOrg', 403: 'Another org, or not on the premium plan' },
+    handle(ctx, { params }) {
+      return json(orgView(requireOrg(ctx, params.org_id)));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.org.update',
+    method: 'PATCH',
+    path: '/v1/org/:org_id',
+    auth: 'management',
+    summary: 'Renames the org (org key only).',
+    request: { params: orgParams, body: z.object({ name: teamName() }) },
+    responses: { 200: 'ClientFacingOrg', 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
+    handle(ctx, { params, body }) {
+      const org = requireOrgAdmin(ctx, params.org_id);
+      org.name = body.name;
+      return json(orgView(org));
+    },
+  }),
+];

@@ -1,0 +1,103 @@
+/**
+ * Team API keys per environment and region (spec 5.4; api-facts A.14; management OpenAPI
+ * `ClientFacingTeamAPIKey`, `CreateTeamAPIKeyBody`, `DeleteTeamApiKeysResponse`).
+ *
+ * Simulates list (filter `team_id`), create (`sk_<region>_...` in sandbox, `pk_<region>_...` in
+ * production; works on the data API at once) and delete by `api_key_id` (stops at once). A team
+ * management key sees and changes only its bound teams' keys.
+ *
+ * LIMITATIONS
+ * - Lists are answered in one page (`next_cursor` is always null).
+ * - No limit on keys per team and environment (an old blog post mentions 3; unconfirmed).
+ * - Delete: ids of keys of this org's teams that a team key is not bound to land in `failure`
+ *   (not applied); ids of unknown keys, or keys of another environment, region or org, in `not_found`.
+ */
+import { z } from 'zod';
+import { valueError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { accessibleTeams, requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
+import type { TeamApiKey } from '../../engine/tenancy.js';
+
+export function teamApiKeyView(key: TeamApiKey) {
+  return { id: key.id, label: key.label, value: key.value, team_id: key.team_id, created_at: key.created_at };
+}
+
+export const teamApiKeyRoutes = [
+  defineRoute({
+    id: 'management.team_api_keys.list',
+    method: 'GET',
+    path: '/v1/org/:org_id/team_api_keys/:env/:region',
+    auth: 'management',
+    summary: 'API keys of the org\'s teams in one environment and region (the key\'s teams only for a team key); filter team_id.',
+    request: { params: envRegionParams, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
+    responses: { 200: '{api_keys, next_cursor}', 403: 'Team key not bound to team_id' },
+    handle(ctx, { params, query }) {
+      const org = requireOrg(ctx, params.org_id);
+      if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
+      const teams = query.team_id ? [requireTeam(ctx, params.org_id, query.team_id)] : accessibleTeams(ctx, org);
+      const api_keys = teams
+        .filter((t) => t.region === params.region)
+        .flatMap((t) => ctx.world.tenancy.teamApiKeys(t.id, params.env))
+        .map(teamApiKeyView);
+      return json({ api_keys, next_cursor: null });
+    },
+  }),
+
+  defineRoute({
+    id: 'management.team_api_keys.create',
+    method: 'POST',
+    path: '/v1/org/:org_id/team_api_keys/:env/:region',
+    auth: 'management',
+    summary: 'Creates a team API key for the environment; it works on the data API at once.',
+    request: { params: envRegionParams, body: z.object({ label: z.string(), team_id: uuid() }) },
+    responses: { 200: 'ClientFacingTeamAPIKey', 400: 'Team in another region', 403: 'Team key not bound', 404: 'Team not found' },
+    handle(ctx, { params, body }) {
+      const team = requireTeam(ctx, params.org_id, body.team_id);
+      assertTeamRegion(team, params.region);
+      const world = ctx.world;
+      const prefix = `${params.env === 'sandbox' ? 'sk' : 'pk'}_${team.region}_`;
+      const key = world.tenancy.addApiKey({
+        id: world.ids.uuid('team-api-key', team.id),
+        label: body.label,
+        value: prefix + world.ids.token('team-api-key-value', 32, team.id),
+        team_id: team.id,
+        environment: params.env,
+        region: team.region,
+        created_at: ctx.iso(),
+      });
+      return json(teamApiKeyView(key));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.team_api_keys.delete',
+    method: 'DELETE',
+    path: '/v1/org/:org_id/team_api_keys/:env/:region',
+    auth: 'management',
+    summary: 'Deletes team API keys by api_key_id (repeatable); they stop working at once. Answers {success, failure, not_found}.',
+    request: { params: envRegionParams, query: z.object({ api_key_id: z.array(uuid()) }) },
+    responses: { 200: '{success, failure, not_found}' },
+    handle(ctx, { params, query }) {
+      const org = requireOrg(ctx, params.org_id);
+      const tenancy = ctx.world.tenancy;
+      const success: string[] = [];
+      const failure: string[] = [];
+      const not_found: string[] = [];
+      const seen = new Set<string>();
+      for (const id of query.api_key_id) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const key = tenancy.apiKeysById.get(id);
+        const team = key ? tenancy.teams.get(key.team_id) : undefined;
+        if (!key || !team || team.org_id !== org.id || key.environment !== params.env || key.region !== params.region) not_found.push(id);
+        else if (!canAccessTeam(ctx, team.id)) failure.push(id);
+        else success.push(id);
+      }
+      for (const id of success) tenancy.removeApiKey(id);
+      return json({ success, failure, not_found });
+    },
+  }),
+];

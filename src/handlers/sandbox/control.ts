@@ -1,0 +1,144 @@
+/**
+ * The sandbox control plane `/_sandbox/*` (design.md section 5): a reserved prefix outside the
+ * real API's URL space. Open on loopback; with an admin token it needs `Authorization: Bearer`.
+ *
+ * LIMITATIONS
+ * - The clock only moves forward; there is no rewind (reset instead).
+ */
+import { z } from 'zod';
+import { credentialsOf } from '../../engine/credentials.js';
+import { valueError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute, type Ctx } from '../../engine/route.js';
+import { int, num, realCalendarDate } from '../../engine/schemas.js';
+import { parseDuration } from '../../engine/duration.js';
+
+function clockView(ctx: Ctx) {
+  const { clock } = ctx.world;
+  return { now: clock.iso(), mode: clock.mode, scale: clock.scale };
+}
+
+/** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
+export const MAX_ADVANCE_SECONDS = 366 * 86400;
+
+const advanceBody = z.object({
+  seconds: num({ min: 0 }).optional(),
+  duration: z.string().optional(),
+  until: z.string().optional(),
+});
+
+export const controlRoutes = [
+  defineRoute({
+    id: 'sandbox.health',
+    method: 'GET',
+    path: '/_sandbox/health',
+    auth: 'control',
+    summary: 'Liveness.',
+    handle: () => json({ status: 'ok' }),
+  }),
+
+  defineRoute({
+    id: 'sandbox.credentials',
+    method: 'GET',
+    path: '/_sandbox/credentials',
+    auth: 'control',
+    summary: 'Base URL, management URL, org id, management key and each team\'s keys (first team first).',
+    handle: (ctx) => json(credentialsOf(ctx.world)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.clock.get',
+    method: 'GET',
+    path: '/_sandbox/clock',
+    auth: 'control',
+    summary: 'The sandbox clock: {now, mode, scale}.',
+    handle: (ctx) => json(clockView(ctx)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.clock.advance',
+    method: 'POST',
+    path: '/_sandbox/clock/advance',
+    auth: 'control',
+    summary: 'Moves the clock forward ({"seconds": N}, {"duration": "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
+    request: { body: advanceBody },
+    responses: { 200: '{now, mode, scale}', 422: 'No valid amount given, or more than 366 days' },
+    async handle(ctx, { body }) {
+      const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
+      if (given !== 1) throw valueError(['body'], 'Give exactly one of seconds, duration (ISO 8601, e.g. P1DT2H) or until (ISO time)');
+      let seconds: number;
+      let field: 'seconds' | 'duration' | 'until';
+      if (body.duration !== undefined) {
+        const parsed = parseDuration(body.duration);
+        if (parsed === null) throw valueError(['body', 'duration'], 'Invalid ISO 8601 duration: use weeks, days, hours, minutes and seconds, e.g. P1DT2H30M', body.duration);
+        seconds = parsed;
+        field = 'duration';
+      } else if (body.until !== undefined) {
+        const target = Date.parse(body.until);
+        if (Number.isNaN(target) || !realCalendarDate(body.until)) throw valueError(['body', 'until'], 'Invalid ISO time', body.until);
+        if (target < ctx.now()) throw valueError(['body', 'until'], 'The clock only moves forward', body.until);
+        seconds = (target - ctx.now()) / 1000;
+        field = 'until';
+      } else {
+        seconds = body.seconds as number;
+        field = 'seconds';
+      }
+      if (!(seconds <= MAX_ADVANCE_SECONDS)) {
+        throw valueError(['body', field], `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`, body[field]);
+      }
+      await ctx.world.scheduler.advance(Math.round(seconds * 1000));
+      await ctx.world.settle();
+      return json(clockView(ctx));
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.reset',
+    method: 'POST',
+    path: '/_sandbox/reset',
+    auth: 'control',
+    summary: 'A fresh world, optionally with another seed.',
+    request: { body: z.object({ seed: int().optional() }).nullish() },
+    handle(ctx, { body }) {
+      ctx.reset(body?.seed);
+      return json({ status: 'ok', seed: body?.seed ?? null });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.events.list',
+    method: 'GET',
+    path: '/_sandbox/events',
+    auth: 'control',
+    summary: 'The event journal, oldest first, filtered by team, environment, type, prefix or user.',
+    request: {
+      query: z.object({
+        team_id: z.string().optional(),
+        environment: z.enum(['sandbox', 'production']).optional(),
+        event_type: z.string().optional(),
+        event_type_prefix: z.string().optional(),
+        user_id: z.string().optional(),
+        after_seq: int({ min: 0 }).optional(),
+        limit: int({ min: 1, max: 10000 }).default(1000),
+      }),
+    },
+    handle(ctx, { query }) {
+      const { limit, ...filter } = query;
+      const events = ctx.world.events.list(filter, limit);
+      return json({ events, total: events.length });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.jobs.list',
+    method: 'GET',
+    path: '/_sandbox/jobs',
+    auth: 'control',
+    summary: 'Pending scheduled jobs, soonest first.',
+    request: { query: z.object({ limit: int({ min: 1, max: 1000 }).default(100) }) },
+    handle(ctx, { query }) {
+      const jobs = ctx.world.scheduler.list(query.limit).map((j) => ({ at: new Date(j.at).toISOString(), label: j.label }));
+      return json({ jobs, pending: ctx.world.scheduler.pending() });
+    },
+  }),
+];

@@ -1,0 +1,29 @@
+/**
+ * The wearables area (issue 3): providers, connections, historical pulls, summaries,
+ * timeseries, introspection and their sandbox controls. `install` wires the user hooks
+ * (connected sources, deregistration on deletion, purge) and starts the periodic feed;
+ * `seed` gives seeded users their connections.
+ */
+import type { Area } from '../../engine/area.js';
+import { seedWearables } from '../../fixtures/wearables/wearables-world.js';
+import { connectionRoutes } from './connections.js';
+import { introspectRoutes } from './introspect.js';
+import { providerRoutes } from './providers.js';
+import { summaryRoutes } from './summaries.js';
+import { timeseriesRoutes } from './timeseries.js';
+import { wearablesControlRoutes } from './control.js';
+import { connectedSources, wearablesOf } from '../../state/wearables/connections.js';
+import { startFeed } from '../../state/wearables/wearable-feed.js';
+import { deregisterAll } from '../../state/wearables/wearable-link.js';
+
+export const wearablesArea: Area = {
+  name: 'wearables',
+  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes],
+  install(world) {
+    world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
+    world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
+    world.hooks.userPurged.add((_partition, userId) => wearablesOf(world).purge(userId));
+    startFeed(world);
+  },
+  seed: seedWearables,
+};

@@ -1,0 +1,82 @@
+/**
+ * Provider connections (spec 2.2, 4.1; api-facts A.1, A.8, C, H).
+ *
+ * Simulates demo connections (`POST /v2/link/connect/demo`: connection created, 30 days of
+ * history backfilled through a historical pull, `provider.connection.created` emitted), the
+ * user's connections with status, resource availability (scope requirements) and error details
+ * (`GET /v2/user/providers/:user_id`), and deregistration (`DELETE /v2/user/:user_id/:provider`).
+ * The user's `connected_sources` follow the current connections.
+ *
+ * LIMITATIONS
+ * - Only demo connections can be created; link tokens, OAuth, password and email flows are not
+ *   simulated (404 like any unknown route). Seeded users come with non-demo connections.
+ * - Demo users do not expire after 7 days as in the real sandbox.
+ * - `external_user_id` is always null; `paused` (ingestion end) is not simulated.
+ * - The texts of the demo success detail and of the 400 errors are the sandbox's own.
+ */
+import { z } from 'zod';
+import { invalidRequest, notFound } from '../../engine/errors.js';
+import { DEMO_PROVIDERS, providerBySlug } from '../../fixtures/wearables/providers.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { connectionView, currentConnections, endConnection, wearablesOf } from '../../state/wearables/connections.js';
+import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
+import { connectDemo, currentLink } from '../../state/wearables/wearable-link.js';
+
+export const connectionRoutes = [
+  defineRoute({
+    id: 'link.connect_demo',
+    method: 'POST',
+    path: '/v2/link/connect/demo',
+    auth: 'team',
+    summary: 'Connect a user to a demo provider (sandbox only): 30 days of history are pulled.',
+    request: { body: z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDERS) }) },
+    responses: { 200: '{success, detail}', 400: 'Production environment, already connected, or mixing with real connections', 404: 'Unknown user', 422: 'Validation error' },
+    handle(ctx, { body }) {
+      const user = requireUser(ctx, body.user_id);
+      if (ctx.partition.environment !== 'sandbox') throw invalidRequest('Demo connections are only available in the sandbox environment');
+      const rec = wearablesOf(ctx.world).get(ctx.partition, user.user_id);
+      const current = currentConnections(rec);
+      if (current.some((c) => c.provider.slug === body.provider)) throw invalidRequest(`User ${user.user_id} is already connected to ${body.provider}`);
+      if (current.some((c) => !c.demo)) throw invalidRequest('Demo connections cannot be mixed with real connections: use a user without connections');
+      const provider = providerBySlug(body.provider);
+      if (!provider) throw notFound('Provider not found');
+      connectDemo(ctx.world, ctx.partition, user.user_id, provider);
+      return json({ success: true, detail: `Connected user ${user.user_id} to provider ${body.provider}` });
+    },
+  }),
+
+  defineRoute({
+    id: 'user.providers',
+    method: 'GET',
+    path: '/v2/user/providers/:user_id',
+    auth: 'team',
+    summary: 'The user\'s connections: status, resource availability, error details.',
+    request: { params: z.object({ user_id: uuid() }) },
+    responses: { 200: '{providers: [...]}', 404: 'Unknown user', 422: 'Malformed user_id' },
+    handle(ctx, { params }) {
+      const user = requireUser(ctx, params.user_id);
+      const rec = wearablesOf(ctx.world).get(ctx.partition, user.user_id);
+      return json({ providers: currentConnections(rec).map(connectionView) });
+    },
+  }),
+
+  defineRoute({
+    id: 'user.deregister_provider',
+    method: 'DELETE',
+    path: '/v2/user/:user_id/:provider',
+    auth: 'team',
+    summary: 'Deregister one provider connection of a user (data already delivered stays readable).',
+    request: { params: z.object({ user_id: uuid(), provider: z.string() }) },
+    responses: { 200: '{success: true}', 404: 'Unknown user or not connected', 422: 'Malformed user_id or unknown provider' },
+    handle(ctx, { params }) {
+      checkProvider(params.provider, 'path');
+      const user = requireUser(ctx, params.user_id);
+      const link = currentLink(ctx.world, ctx.partition, user.user_id, params.provider);
+      if (!link) throw notFound(`User ${user.user_id} is not connected to ${params.provider}`);
+      endConnection(link, ctx.now());
+      return json({ success: true });
+    },
+  }),
+];

@@ -1,0 +1,178 @@
+/**
+ * Historical-pull and resource introspection (spec 3, 4.10; api-facts A.17).
+ *
+ * `GET /v2/introspect/historical_pull`: per user and provider, each pulled resource's status
+ * (`scheduled`, `in_progress`, `retrying` with a retriable detail, `success`, `failure` with a
+ * non-retriable detail), its timeline, range and days with data; `not_pulled` lists what the
+ * provider offers but the pull does not cover. `GET /v2/introspect/resources`: per resource the
+ * last attempt and the oldest and newest data. Both list the caller's users that have
+ * connections, oldest first, at most `user_limit` per page (it is an upper bound: a page may
+ * hold fewer; above 1000 it is served as 1000), with `next_cursor` (and the deprecated `next`,
+ * the same cursor) for the next page; `user_id` and `provider` filter.
+ *
+ * LIMITATIONS
+ * - `sent_count` is null (the sandbox does not count what it would have sent).
+ * - `release` is a sandbox string; `trace_id` is a deterministic hex id.
+ * - A page scans at most 5000 users, so a narrow provider filter over a very large world can
+ *   return an empty page with a `next_cursor`.
+ */
+import { z } from 'zod';
+import { valueError } from '../../engine/errors.js';
+import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
+import { iso } from '../../fixtures/wearables/wearable-time.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
+import { int, uuid } from '../../engine/schemas.js';
+import { notPulledResources, pulledResources, wearablesOf, type Connection } from '../../state/wearables/connections.js';
+import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../../state/wearables/pulls.js';
+import { usersOf, type User } from '../../state/users/users.js';
+import { checkProvider, dataRanges, subjectOf } from '../../state/wearables/wearable-data.js';
+
+const SCAN_LIMIT = 5000;
+/** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
+const MAX_USER_LIMIT = 1000;
+
+const query = z.object({
+  user_id: uuid().nullish(),
+  provider: z.string().nullish(),
+  user_limit: int({ min: 1 }).default(50),
+  cursor: z.string().nullish(),
+  next_cursor: z.string().nullish(),
+});
+type Query = z.output<typeof query>;
+
+function decode(cursor: string | null | undefined, where: string): number {
+  if (!cursor) return 0;
+  const m = /^u:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw valueError(['query', where], 'Invalid cursor', cursor);
+  return Number(m[1]);
+}
+
+const encode = (seq: number): string => Buffer.from(`u:${seq}`).toString('base64url');
+
+/** The page of (user, connections) a query selects. */
+function page(ctx: Ctx, q: Query): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
+  if (q.provider) checkProvider(q.provider, 'query', true);
+  const fromSeq = decode(q.next_cursor, 'next_cursor') || decode(q.cursor, 'cursor');
+  const store = usersOf(ctx.partition, ctx.world);
+  const state = wearablesOf(ctx.world);
+  const select = (user: User): Connection[] => {
+    const rec = state.get(ctx.partition, user.user_id);
+    const out: Connection[] = [];
+    for (const l of rec?.links ?? []) if (l.current && (!q.provider || l.provider.slug === q.provider)) out.push(l.current);
+    return out;
+  };
+  if (q.user_id) {
+    const user = store.liveUser(q.user_id);
+    const conns = user ? select(user) : [];
+    return { rows: user && conns.length ? [{ user, conns }] : [], next: null };
+  }
+  const all = store.all();
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((all[mid] as User).seq < fromSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  const rows: Array<{ user: User; conns: Connection[] }> = [];
+  let i = lo;
+  for (; i < all.length && i - lo < SCAN_LIMIT; i++) {
+    const user = all[i] as User;
+    const conns = select(user);
+    if (!conns.length) continue;
+    if (rows.length === Math.min(q.user_limit, MAX_USER_LIMIT)) break;
+    rows.push({ user, conns });
+  }
+  const nextUser = all[i];
+  return { rows, next: nextUser ? encode(nextUser.seq) : null };
+}
+
+function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
+  const seed = ctx.world.seed;
+  const at = pullClock(conn, ctx.now());
+  const src = sourceCtx(subjectOf(ctx.world, user), conn.provider);
+  const pulled: Record<string, unknown> = {};
+  for (const r of pulledResources(conn)) {
+    const plan = pullPlan(seed, user.user_id, conn, r);
+    const state = pullStateAt(plan, at);
+    pulled[r] = {
+      status: state.status,
+      range_start: iso(conn.backfill_from),
+      range_end: iso(conn.created_at),
+      timeline: {
+        scheduled_at: iso(plan.scheduledAt),
+        started_at: state.started_at === null ? null : iso(state.started_at),
+        ended_at: state.ended_at === null ? null : iso(state.ended_at),
+      },
+      days_with_data: state.status === 'success' ? daysWithData(src, r, conn.backfill_from, conn.created_at) : 0,
+      release: release(seed),
+      trace_id: traceId(seed, user.user_id, conn),
+      error_details: state.error_details,
+    };
+  }
+  return { pulled, not_pulled: notPulledResources(conn) };
+}
+
+function resourcesView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
+  const now = ctx.now();
+  const state = wearablesOf(ctx.world);
+  const link = state.get(ctx.partition, user.user_id)?.links.find((l) => l.current === conn);
+  const out: Record<string, unknown> = {};
+  for (const r of pulledResources(conn)) {
+    const end = finishedAt(pullPlan(ctx.world.seed, user.user_id, conn, r));
+    const attempt = conn.status === 'error' && conn.error
+      ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
+      : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
+    const ranges = link ? dataRanges(ctx.world, user, link, r, now) : [];
+    const first = ranges[0];
+    const last = ranges[ranges.length - 1];
+    out[r] = {
+      last_attempt: attempt,
+      oldest_data: first ? iso(first[0]) : null,
+      newest_data: last ? iso(last[1]) : null,
+      sent_count: null,
+    };
+  }
+  return out;
+}
+
+type View = (ctx: Ctx, user: User, conn: Connection) => Record<string, unknown>;
+
+/** A route that pages through the caller's users with connections and shows `view` per connection. */
+function introspectRoute(id: string, path: string, summary: string, view: View): Route {
+  return defineRoute({
+    id,
+    method: 'GET',
+    path,
+    auth: 'team',
+    summary,
+    request: { query },
+    responses: { 200: '{data, next, next_cursor}', 422: 'Bad user_id, provider, user_limit or cursor' },
+    handle(ctx, { query: q }) {
+      const { rows, next } = page(ctx, q);
+      const data = rows.map(({ user, conns }) => ({
+        user_id: user.user_id,
+        provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx, user, c)])),
+      }));
+      // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
+      return json({ data, next, next_cursor: next });
+    },
+  });
+}
+
+export const introspectRoutes = [
+  introspectRoute(
+    'introspect.historical_pull',
+    '/v2/introspect/historical_pull',
+    'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
+    pullView,
+  ),
+  introspectRoute(
+    'introspect.resources',
+    '/v2/introspect/resources',
+    'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
+    resourcesView,
+  ),
+];

@@ -1,0 +1,42 @@
+/**
+ * Provider catalogue (api-facts C): `GET /v2/providers` lists every provider the sandbox knows
+ * (the reference's `Providers` enum) with name, slug, description, logo, auth type and
+ * supported resources; `source_type` filters by the reference's `SourceType`.
+ *
+ * LIMITATIONS
+ * - `GET /v2/link/providers` (link-token surface) is not simulated.
+ * - Logos follow `https://storage.googleapis.com/vital-assets/<file>.png`; only the reference's
+ *   known file names are certain, the others use the slug. Descriptions are the sandbox's own.
+ */
+import { z } from 'zod';
+import { PROVIDERS } from '../../fixtures/wearables/providers.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+
+const SOURCE_TYPES = ['app', 'ble', 'device', 'lab', 'provider'] as const;
+
+const CATALOGUE = PROVIDERS.map((p) => ({
+  name: p.name,
+  slug: p.slug,
+  description: p.description,
+  logo: p.logo,
+  auth_type: p.auth_type,
+  supported_resources: [...p.resources],
+  kind: p.kind,
+}));
+
+export const providerRoutes = [
+  defineRoute({
+    id: 'providers.list',
+    method: 'GET',
+    path: '/v2/providers',
+    auth: 'team',
+    summary: 'The provider catalogue (ClientFacingProviderDetailed), optionally filtered by source_type.',
+    request: { query: z.object({ source_type: z.enum(SOURCE_TYPES).nullish() }) },
+    responses: { 200: 'Array of providers', 422: 'Unknown source_type' },
+    handle(_ctx, { query }) {
+      const list = CATALOGUE.filter((p) => !query.source_type || p.kind === query.source_type).map(({ kind: _kind, ...rest }) => rest);
+      return json(list);
+    },
+  }),
+];

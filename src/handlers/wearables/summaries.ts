@@ -1,0 +1,141 @@
+/**
+ * Summaries (spec 2.3, 4.2; api-facts A.2, D): activity, sleep, body, workouts and
+ * electrocardiogram summaries of a user, generated from the same models as the timeseries
+ * (a day's activity steps are the sum of its step samples; a sleep's stages are its hypnogram;
+ * a workout's averages come from its stream; an ECG's heart rate from its trace's beats).
+ *
+ * Summaries are filtered by their local calendar date against the dates of `start_date` and
+ * `end_date` (inclusive; `end_date` defaults to today), and by `provider`. Data exists only
+ * inside the user's connection spans: history appears once the historical pull succeeds, new
+ * data as the clock moves; an errored connection stops delivering; ingestion bounds clip.
+ *
+ * LIMITATIONS
+ * - `/raw` variants, profile, meal, menstrual cycle, sleep cycle and devices summaries are not
+ *   simulated (404 like any unknown route).
+ * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.
+ * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
+ *   carry their device as a stable `device_id` (spec 2.3).
+ */
+import { z } from 'zod';
+import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
+import type { Range } from '../../fixtures/wearables/summaries.js';
+import { activitySummary, bodySummary, sleepSummary } from '../../fixtures/wearables/summaries.js';
+import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
+import { localDay } from '../../fixtures/wearables/wearable-time.js';
+import { json, type Reply } from '../../engine/http-types.js';
+import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
+import { isoDate, uuid } from '../../engine/schemas.js';
+import { wearablesOf } from '../../state/wearables/connections.js';
+import type { User } from '../../state/users/users.js';
+import { checkProvider, dataSources, queryWindow, rangeQuery, requireUser, windowDays, type DataSource } from '../../state/wearables/wearable-data.js';
+
+const params = z.object({ user_id: uuid() });
+
+type Item = { sort: string; body: Record<string, unknown> };
+
+/** Local days a source's ranges touch, within the query's days. */
+function days(src: DataSource, lo: number, hi: number): [number, number] {
+  const zone = src.src.subject.zone;
+  const first = src.ranges[0] as Range;
+  const last = src.ranges[src.ranges.length - 1] as Range;
+  return [Math.max(lo, localDay(zone, first[0])), Math.min(hi, localDay(zone, last[1]) + 1)];
+}
+
+const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
+
+function collectSummaries(
+  ctx: Ctx,
+  user: User,
+  resource: string,
+  provider: string,
+  dayLo: number,
+  dayHi: number,
+  build: (s: DataSource, day: number, now: number) => Item[],
+): Array<Record<string, unknown>> {
+  const now = ctx.now();
+  const items: Item[] = [];
+  for (const s of dataSources(ctx.world, user, resource, provider, now)) {
+    const [lo, hi] = days(s, dayLo, dayHi);
+    for (let day = lo; day <= hi; day++) items.push(...build(s, day, now));
+  }
+  items.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
+  return items.map((i) => i.body);
+}
+
+const item = (sort: string, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, body }] : []);
+
+/** What one source gives for one local day (`ctx` and `user` for the workout index). */
+type Build = (s: DataSource, day: number, now: number, ctx: Ctx, user: User) => Item[];
+
+const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
+
+/** `{<resource>: [...]}`: the user's summaries of a resource whose dates fall in `[start, end]` (end defaults to today). */
+function summaryReply(ctx: Ctx, userId: string, resource: string, provider: string, start: number, end: number | null | undefined, build: Build): Reply {
+  checkProvider(provider);
+  const user = requireUser(ctx, userId);
+  const [lo, hi] = windowDays(queryWindow(start, end, ctx.now()));
+  return json({ [resource]: collectSummaries(ctx, user, resource, provider, lo, hi, (s, day, now) => build(s, day, now, ctx, user)) });
+}
+
+/** `GET /v2/summary/<resource>/:user_id` over the usual date-or-datetime range query. */
+function summaryRoute(resource: string, summary: string, build: Build): Route {
+  return defineRoute({
+    id: `summary.${resource}`,
+    method: 'GET',
+    path: `/v2/summary/${resource}/:user_id`,
+    auth: 'team',
+    summary,
+    request: { params, query: rangeQuery },
+    responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
+    handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
+  });
+}
+
+export const summaryRoutes = [
+  summaryRoute('activity', 'Daily activity summaries (ClientActivityResponse).', (s, day, now) => {
+    const a = activitySummary(s.src, day, s.ranges, now);
+    return item(`${a?.calendar_date as string}|${s.link.provider.id}`, a);
+  }),
+
+  summaryRoute('sleep', 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.', (s, day, now) => {
+    const night = s.src.subject.night(day);
+    if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
+    return item(`${night.end}|${s.link.provider.id}`, sleepSummary(s.src, night));
+  }),
+
+  summaryRoute('body', 'Body summaries (ClientBodyResponse): one per weigh-in day.', (s, day, now) => {
+    const b = bodySummary(s.src, day, s.ranges, now);
+    return item(`${b?.created_at as string}|${s.link.provider.id}`, b);
+  }),
+
+  summaryRoute('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (s, day, now, ctx, user) => {
+    const index = wearablesOf(ctx.world).workouts;
+    const out: Item[] = [];
+    for (const w of s.src.subject.workoutsOn(day)) {
+      if (w.end > now || !inRanges(s.ranges, w.end)) continue;
+      index.set(workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
+      out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
+    }
+    return out;
+  }),
+
+  // Date-only bounds (its own query), unlike the other summaries.
+  defineRoute({
+    id: 'summary.electrocardiogram',
+    method: 'GET',
+    path: '/v2/summary/electrocardiogram/:user_id',
+    auth: 'team',
+    summary: 'Electrocardiogram summaries (spec 4.2); voltages via the electrocardiogram_voltage timeseries.',
+    request: { params, query: z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }) },
+    responses: { 200: '{electrocardiogram: [...]}', ...RESPONSES },
+    handle(ctx, { params: p, query }) {
+      const start = Date.parse(`${query.start_date}T00:00:00Z`);
+      const end = query.end_date ? Date.parse(`${query.end_date}T23:59:59.999Z`) : null;
+      return summaryReply(ctx, p.user_id, 'electrocardiogram', query.provider, start, end, (s, day, now) => {
+        const session = ecgSessionOn(s.src, day);
+        if (!session || session.end > now || !inRanges(s.ranges, session.end)) return [];
+        return item(`${session.start}|${s.link.provider.id}`, ecgSummary(s.src, session));
+      });
+    },
+  }),
+];

@@ -1,0 +1,233 @@
+/**
+ * Control plane for webhook delivery (`/_sandbox/webhooks/*`, auth control): every message and
+ * every attempt, filterable; resend one message to one endpoint; recover every failed message of
+ * an endpoint since a time; the endpoints with their delivery state; and the operational events
+ * Svix would send to Vital (failing, exhausted, recovered, endpoint disabled).
+ *
+ * LIMITATIONS
+ * - Resend and recover answer when their attempts have finished (Svix answers 202 and works in
+ *   the background); both make manual attempts, which are not retried when they fail.
+ * - Listings scan the log in order (indexes only by endpoint and message); fine for a sandbox.
+ * - Retention: the log keeps the most recent `retention` messages per team environment (default
+ *   5000; finished ones are dropped with their attempts, pending ones never), so a long realtime
+ *   run stays bounded. A dropped message answers 404 here and cannot be resent or recovered. The
+ *   same number bounds each pipeline stream's records per team environment, each test receiver's
+ *   deliveries and the operational events. Like jitter, it resets with the world.
+ */
+import { z } from 'zod';
+import { conflict, notFound, valueError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { dateOrDateTime, int } from '../../engine/schemas.js';
+import { deliveryOf, MAX_RETENTION, messageView, RECOVER_MAX_WINDOW_MS } from '../../state/webhooks/delivery.js';
+import { pipelinesOf } from '../../state/webhooks/pipelines.js';
+import { receiversOf } from '../../state/webhooks/webhook-receiver.js';
+import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
+import type { World } from '../../engine/world.js';
+
+export const DELIVERY_MESSAGES = {
+  messageNotFound: 'Message not found',
+  endpointNotFound: 'Endpoint not found',
+  endpointOtherTeam: 'The endpoint does not belong to the team environment of this message',
+  endpointDisabled: 'The endpoint is disabled: enable it (PATCH disabled=false) before resending or recovering',
+} as const;
+
+const environment = z.enum(['sandbox', 'production']);
+
+function endpointOr404(world: World, id: string): WebhookEndpoint {
+  const ep = webhooksOf(world).byId.get(id);
+  if (!ep) throw notFound(DELIVERY_MESSAGES.endpointNotFound);
+  return ep;
+}
+
+function endpointState(world: World, ep: WebhookEndpoint) {
+  const store = webhooksOf(world);
+  return {
+    ...webhookView(ep),
+    whitelabel_headers: ep.whitelabel_headers,
+    team_id: ep.team_id,
+    environment: ep.environment,
+    signing_keys: store.signingKeys(ep).length,
+    failing_since: ep.failing_since === null ? null : new Date(ep.failing_since).toISOString(),
+    disabled_reason: ep.disabled_reason,
+  };
+}
+
+function settingsView(world: World) {
+  const engine = deliveryOf(world);
+  return { jitter: engine.jitter, retention: engine.retention, evicted: engine.evicted };
+}
+
+export const deliveryControlRoutes = [
+  defineRoute({
+    id: 'sandbox.webhooks.endpoints',
+    method: 'GET',
+    path: '/_sandbox/webhooks/endpoints',
+    auth: 'control',
+    summary: 'Every webhook endpoint with its delivery state (failing_since, disabled_reason, signing key count).',
+    request: { query: z.object({ team_id: z.string().optional(), environment: environment.optional() }) },
+    handle(ctx, { query }) {
+      const out = [];
+      for (const ep of webhooksOf(ctx.world).byId.values()) {
+        if (query.team_id !== undefined && ep.team_id !== query.team_id) continue;
+        if (query.environment !== undefined && ep.environment !== query.environment) continue;
+        out.push(endpointState(ctx.world, ep));
+      }
+      return json({ endpoints: out });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.messages',
+    method: 'GET',
+    path: '/_sandbox/webhooks/messages',
+    auth: 'control',
+    summary: 'Webhook messages, oldest first, with each destination\'s status; filters team_id, environment, endpoint_id, event_type, status; page with after (seq).',
+    request: {
+      query: z.object({
+        team_id: z.string().optional(),
+        environment: environment.optional(),
+        endpoint_id: z.string().optional(),
+        event_type: z.string().optional(),
+        status: z.enum(['pending', 'sending', 'success', 'failed']).optional(),
+        after: int({ min: 0 }).optional(),
+        limit: int({ min: 1, max: 1000 }).default(100),
+      }),
+    },
+    handle(ctx, { query }) {
+      const { limit, ...filter } = query;
+      const found = deliveryOf(ctx.world).listMessages(filter, limit);
+      const messages = found.map((m) => messageView(m, ctx.world, filter.endpoint_id));
+      return json({ messages, next_after: found.length === limit ? (found[found.length - 1]?.seq ?? null) : null });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.message',
+    method: 'GET',
+    path: '/_sandbox/webhooks/messages/:msg_id',
+    auth: 'control',
+    summary: 'One message with its destinations and every attempt.',
+    request: { params: z.object({ msg_id: z.string() }) },
+    handle(ctx, { params }) {
+      const engine = deliveryOf(ctx.world);
+      const msg = engine.messages.get(params.msg_id);
+      if (!msg) throw notFound(DELIVERY_MESSAGES.messageNotFound);
+      return json({ ...messageView(msg, ctx.world), attempts: engine.listAttempts({ msg_id: msg.id }, 10_000) });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.attempts',
+    method: 'GET',
+    path: '/_sandbox/webhooks/attempts',
+    auth: 'control',
+    summary: 'Delivery attempts, oldest first (request headers and body, response status, headers and first 1 KiB, latency, next attempt time, trigger).',
+    request: {
+      query: z.object({
+        team_id: z.string().optional(),
+        environment: environment.optional(),
+        endpoint_id: z.string().optional(),
+        msg_id: z.string().optional(),
+        event_type: z.string().optional(),
+        status: z.enum(['success', 'failed']).optional(),
+        trigger: z.enum(['scheduled', 'manual']).optional(),
+        after: int({ min: 0 }).optional(),
+        limit: int({ min: 1, max: 1000 }).default(100),
+      }),
+    },
+    handle(ctx, { query }) {
+      const { limit, ...filter } = query;
+      const attempts = deliveryOf(ctx.world).listAttempts(filter, limit);
+      return json({ attempts, next_after: attempts.length === limit ? (attempts[attempts.length - 1]?.seq ?? null) : null });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.resend',
+    method: 'POST',
+    path: '/_sandbox/webhooks/messages/:msg_id/endpoints/:endpoint_id/resend',
+    auth: 'control',
+    summary: 'Re-deliver one message to one endpoint now: same msg id, fresh timestamp and signature; a failed manual attempt is not retried. Answers the attempt.',
+    request: { params: z.object({ msg_id: z.string(), endpoint_id: z.string() }) },
+    responses: { 200: '{attempt}', 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
+    async handle(ctx, { params }) {
+      const engine = deliveryOf(ctx.world);
+      const msg = engine.messages.get(params.msg_id);
+      if (!msg) throw notFound(DELIVERY_MESSAGES.messageNotFound);
+      const ep = endpointOr404(ctx.world, params.endpoint_id);
+      if (ep.partition_id !== msg.partition_id) throw notFound(DELIVERY_MESSAGES.endpointOtherTeam);
+      if (ep.disabled) throw conflict(DELIVERY_MESSAGES.endpointDisabled);
+      const attempt = await engine.resend(msg, ep);
+      return json({ attempt });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.recover',
+    method: 'POST',
+    path: '/_sandbox/webhooks/endpoints/:endpoint_id/recover',
+    auth: 'control',
+    summary: 'Re-deliver every failed message of an endpoint created in [since, until) (until defaults to now; at most 14 days back), oldest first.',
+    request: {
+      params: z.object({ endpoint_id: z.string() }),
+      body: z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').nullish() }),
+    },
+    responses: { 200: '{recovered, attempts}', 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
+    async handle(ctx, { params, body }) {
+      const ep = endpointOr404(ctx.world, params.endpoint_id);
+      const now = ctx.now();
+      const until = body.until ?? now + 1;
+      if (body.since < now - RECOVER_MAX_WINDOW_MS) throw valueError(['body', 'since'], 'Recovery can go back at most 14 days');
+      if (until <= body.since) throw valueError(['body', 'until'], 'until must be after since');
+      if (ep.disabled) throw conflict(DELIVERY_MESSAGES.endpointDisabled);
+      const attempts = await deliveryOf(ctx.world).recover(ep, body.since, until);
+      return json({ recovered: attempts.length, attempts });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.settings.get',
+    method: 'GET',
+    path: '/_sandbox/webhooks/settings',
+    auth: 'control',
+    summary: 'Delivery settings: {jitter, retention, evicted}.',
+    handle(ctx) {
+      return json(settingsView(ctx.world));
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.settings',
+    method: 'PUT',
+    path: '/_sandbox/webhooks/settings',
+    auth: 'control',
+    summary: 'Delivery settings: {jitter} turns Svix\'s +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).',
+    request: { body: z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() }) },
+    handle(ctx, { body }) {
+      const engine = deliveryOf(ctx.world);
+      if (body.jitter !== undefined) engine.jitter = body.jitter;
+      if (body.retention !== undefined) {
+        engine.setRetention(body.retention);
+        pipelinesOf(ctx.world).setRetention(body.retention);
+        receiversOf(ctx.world).setRetention(body.retention);
+      }
+      return json(settingsView(ctx.world));
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.webhooks.operational',
+    method: 'GET',
+    path: '/_sandbox/webhooks/operational-events',
+    auth: 'control',
+    summary: 'What Svix would tell Vital: message.attempt.failing / exhausted / recovered, endpoint.disabled.',
+    request: { query: z.object({ endpoint_id: z.string().optional(), type: z.string().optional() }) },
+    handle(ctx, { query }) {
+      const events = deliveryOf(ctx.world).operational.filter(
+        (e) => (query.endpoint_id === undefined || e.endpoint_id === query.endpoint_id) && (query.type === undefined || e.type === query.type),
+      );
+      return json({ events });
+    },
+  }),
+];

@@ -1,0 +1,66 @@
+/**
+ * Custom webhook headers (management API; `WebhookHeadersResponse`, `UpdateWebhookHeadersBody`):
+ * headers sent with every delivery to an endpoint. PUT replaces the whole set; GET shows the
+ * non-sensitive ones with their values and only the names of the sensitive ones (Svix's rule).
+ *
+ * LIMITATIONS
+ * - Sensitive names are Svix's list (authorization, proxy-authorization, www-authenticate,
+ *   proxy-authenticate, x-auth-token) plus any name containing token, secret, key, password,
+ *   cookie or auth; the real service's exact list is not published.
+ * - Forbidden names and prefixes follow the Svix server (user-agent, content-*, svix-*, x-amz-*,
+ *   ...); the sandbox also forbids the white-label `webhook-id/-timestamp/-signature` names.
+ */
+import { z } from 'zod';
+import { valueError } from '../../engine/errors.js';
+import { json, noContent } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { headerProblem, isSensitiveHeader } from '../../state/webhooks/webhooks.js';
+import { managedEndpoint, webhookParams } from './webhooks.js';
+
+const PATH = '/v1/org/:org_id/team/:team_id/:environment/webhook/:webhook_id/headers';
+
+export const webhookHeaderRoutes = [
+  defineRoute({
+    id: 'webhooks.headers.get',
+    method: 'GET',
+    path: PATH,
+    auth: 'management',
+    summary: 'Custom delivery headers: {headers (non-sensitive, with values), sensitive (names only)}.',
+    request: { params: webhookParams },
+    responses: { 200: 'WebhookHeadersResponse', 404: 'Webhook or team not found' },
+    handle(ctx, { params }) {
+      const ep = managedEndpoint(ctx, params);
+      const headers: Record<string, string> = {};
+      const sensitive: string[] = [];
+      for (const [name, value] of Object.entries(ep.headers)) {
+        if (isSensitiveHeader(name)) sensitive.push(name);
+        else headers[name] = value;
+      }
+      return json({ headers, sensitive });
+    },
+  }),
+
+  defineRoute({
+    id: 'webhooks.headers.put',
+    method: 'PUT',
+    path: PATH,
+    auth: 'management',
+    summary: 'Replace the custom delivery headers.',
+    request: { params: webhookParams, body: z.object({ headers: z.record(z.string(), z.string()) }) },
+    responses: { 204: 'Replaced', 404: 'Webhook or team not found', 422: 'Forbidden or invalid header' },
+    handle(ctx, { params, body }) {
+      const ep = managedEndpoint(ctx, params);
+      const seen = new Set<string>();
+      for (const [name, value] of Object.entries(body.headers)) {
+        const problem = headerProblem(name, value);
+        if (problem) throw valueError(['body', 'headers', name], problem, value);
+        const lower = name.toLowerCase();
+        if (seen.has(lower)) throw valueError(['body', 'headers', name], 'Duplicate header name (names are case-insensitive)', value);
+        seen.add(lower);
+      }
+      ep.headers = { ...body.headers };
+      ep.updated_at = ctx.iso();
+      return noContent();
+    },
+  }),
+];

@@ -1,0 +1,282 @@
+/**
+ * Team ETL pipelines (spec 1, changelog Jun/Aug 2024; management OpenAPI
+ * `/v1/org/{org_id}/team_etl_pipelines/{env}/{region}`, `UpsertTeamETLPipelinesBody`,
+ * `ClientFacingETLPipeline`, `EventDestinationEventHubMatcher`): get, upsert and delete the
+ * pipelines of teams. Events then also go to an Azure Event Hubs destination (default hub +
+ * ordered matchers by prefix or regex, first match wins), Pub/Sub or RabbitMQ; the sandbox keeps
+ * each destination as an inspectable stream (`/_sandbox/pipelines/*`).
+ *
+ * LIMITATIONS
+ * - Nothing leaves the process: streams are in memory (optionally appended as NDJSON to a file
+ *   set through the control plane). Payloads are kept uncompressed; `compressed` and the
+ *   `content-encoding` property say what the real destination would get.
+ * - `event_type_regex` is checked and run with JavaScript RegExp, not RE2 (RE2-only syntax fails).
+ * - The pipeline's `event_type_prefixes` filter its ETL destinations; the team allowlist (team
+ *   settings) still applies to everything first.
+ * - `preferences.enabled` without `svix` turns webhook delivery off for the team environment.
+ * - `push_historical_data` and `provider_raw_data` are stored and returned; they change nothing.
+ * - Creating a pipeline needs `preferences` (the response schema requires them); `null` on a
+ *   destination removes it, `null` on other fields keeps the stored value.
+ * - No pagination: every matching pipeline comes in one page (`next_cursor` null).
+ * - Streams keep the most recent `retention` records per team environment
+ *   (`PUT /_sandbox/webhooks/settings`, default 5000); the NDJSON file keeps everything.
+ * - Deleting a team deletes its pipelines; what they already published stays in the streams.
+ */
+import { z } from 'zod';
+import { notFound, valueError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
+import { defineRoute, type Ctx } from '../../engine/route.js';
+import { int, uuid } from '../../engine/schemas.js';
+import { DESTINATIONS, pipelinesOf, pipelineView, type AzureAmqp, type EventHubMatcher, type Pipeline } from '../../state/webhooks/pipelines.js';
+import type { Environment, Region, Team } from '../../engine/tenancy.js';
+
+const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
+const params = z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) });
+
+const nonEmpty = z.string().min(1);
+const blobStorage = z.object({ connection_string: nonEmpty, container_name: nonEmpty });
+const matcher = z.object({
+  event_type_prefix: z.string().nullish(),
+  event_type_regex: z.string().nullish(),
+  event_hub: z.string().nullish(),
+  blob_storage: blobStorage.nullish(),
+});
+const azure = z.object({
+  connection_string: nonEmpty,
+  default_event_hub: nonEmpty,
+  event_hub_matchers: z.array(matcher).default([]),
+  compression: z.enum(['always', 'auto']).default('auto'),
+});
+const destination = z.enum(DESTINATIONS);
+
+const upsertBody = z.object({
+  team_ids: z.array(uuid()).optional(),
+  push_historical_data: z.boolean().nullish(),
+  provider_raw_data: z.boolean().nullish(),
+  preferences: z.object({ preferred: destination, enabled: z.array(destination) }).nullish(),
+  cloud_pubsub: z.object({ project: nonEmpty, topic: nonEmpty, message_ordering: z.boolean() }).nullish(),
+  rabbitmq: z.object({ uri: nonEmpty, exchange: nonEmpty }).nullish(),
+  svix: z.object({ regional: z.literal(true).default(true) }).nullish(),
+  azure_amqp: azure.nullish(),
+  event_type_prefixes: z.array(z.string()).optional(),
+});
+type UpsertBody = z.output<typeof upsertBody>;
+
+function teamInRegion(ctx: Ctx, orgId: string, teamId: string, region: Region): Team {
+  const team = requireTeam(ctx, orgId, teamId);
+  // Regions are separate deployments: a team of the other region does not exist here.
+  if (team.region !== region) throw notFound('Team not found');
+  return team;
+}
+
+function accessibleTeams(ctx: Ctx, orgId: string, region: Region): Team[] {
+  const org = requireOrg(ctx, orgId);
+  return ctx.world.tenancy.orgTeams(org.id).filter((t) => t.region === region && canAccessTeam(ctx, t.id));
+}
+
+function checkConnectionString(value: string, loc: Array<string | number>): void {
+  if (!/Endpoint=sb:\/\//i.test(value) || !/SharedAccessKeyName=/i.test(value) || !/SharedAccessKey=/i.test(value)) {
+    throw valueError(loc, 'Expected an Azure SAS connection string: Endpoint=sb://...;SharedAccessKeyName=...;SharedAccessKey=...', value);
+  }
+}
+
+function checkMatchers(matchers: EventHubMatcher[]): void {
+  matchers.forEach((m, i) => {
+    const loc = ['body', 'azure_amqp', 'event_hub_matchers', i];
+    const hasPrefix = m.event_type_prefix !== null;
+    const hasRegex = m.event_type_regex !== null;
+    if (hasPrefix === hasRegex) throw valueError(loc, 'Give exactly one of event_type_prefix and event_type_regex', m);
+    if (hasPrefix && m.event_type_prefix === '') throw valueError([...loc, 'event_type_prefix'], 'event_type_prefix must not be empty', m.event_type_prefix);
+    if (hasRegex) {
+      try {
+        new RegExp(m.event_type_regex as string);
+      } catch (error) {
+        throw valueError([...loc, 'event_type_regex'], `Invalid regular expression: ${(error as Error).message}`, m.event_type_regex);
+      }
+    }
+    if ((m.event_hub !== null) === (m.blob_storage !== null)) throw valueError(loc, 'Give exactly one of event_hub and blob_storage', m);
+    if (m.event_hub === '') throw valueError([...loc, 'event_hub'], 'event_hub must not be empty', m.event_hub);
+  });
+}
+
+/** The stored pipeline after applying the body, validated; throws before anything changes. */
+function merged(existing: Pipeline | undefined, team: Team, env: Environment, body: UpsertBody): Pipeline {
+  let azureConfig: AzureAmqp | null | undefined;
+  if (body.azure_amqp === null) azureConfig = null;
+  else if (body.azure_amqp !== undefined) {
+    checkConnectionString(body.azure_amqp.connection_string, ['body', 'azure_amqp', 'connection_string']);
+    if (/EntityPath=/i.test(body.azure_amqp.connection_string)) {
+      throw valueError(['body', 'azure_amqp', 'connection_string'], 'The connection string must not contain an EntityPath: hubs are named by default_event_hub and the matchers', body.azure_amqp.connection_string);
+    }
+    const matchers: EventHubMatcher[] = body.azure_amqp.event_hub_matchers.map((m) => ({
+      event_type_prefix: m.event_type_prefix ?? null,
+      event_type_regex: m.event_type_regex ?? null,
+      event_hub: m.event_hub ?? null,
+      blob_storage: m.blob_storage ?? null,
+    }));
+    checkMatchers(matchers);
+    azureConfig = { ...body.azure_amqp, event_hub_matchers: matchers };
+  }
+  const preferences = body.preferences ?? existing?.preferences;
+  if (!preferences) throw valueError(['body', 'preferences'], 'preferences ({preferred, enabled}) are required to create a pipeline');
+  const next: Pipeline = {
+    team_id: team.id,
+    environment: env,
+    push_historical_data: body.push_historical_data ?? existing?.push_historical_data ?? false,
+    provider_raw_data: body.provider_raw_data ?? existing?.provider_raw_data ?? false,
+    preferences: { preferred: preferences.preferred, enabled: [...new Set(preferences.enabled)] },
+    cloud_pubsub: body.cloud_pubsub === undefined ? (existing?.cloud_pubsub ?? null) : body.cloud_pubsub,
+    rabbitmq: body.rabbitmq === undefined ? (existing?.rabbitmq ?? null) : body.rabbitmq,
+    svix: body.svix === undefined ? (existing?.svix ?? null) : body.svix === null ? null : { regional: true },
+    azure_amqp: azureConfig === undefined ? (existing?.azure_amqp ?? null) : azureConfig,
+    event_type_prefixes: body.event_type_prefixes ?? existing?.event_type_prefixes ?? null,
+  };
+  const { enabled, preferred } = next.preferences;
+  if (enabled.length === 0) throw valueError(['body', 'preferences', 'enabled'], 'Enable at least one destination', enabled);
+  if (!enabled.includes(preferred)) throw valueError(['body', 'preferences', 'preferred'], 'The preferred destination must be one of the enabled ones', preferred);
+  for (const kind of enabled) {
+    if (kind !== 'svix' && next[kind] === null) throw valueError(['body', kind], `${kind} is enabled in preferences but not configured`);
+  }
+  return next;
+}
+
+export const pipelineRoutes = [
+  defineRoute({
+    id: 'pipelines.get',
+    method: 'GET',
+    path: PATH,
+    auth: 'management',
+    summary: 'ETL pipelines of the teams the key may act on in this region (or one team with team_id).',
+    request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
+    responses: { 200: 'TeamETLPipelinesResponse', 403: 'Key not allowed', 404: 'Team not found' },
+    handle(ctx, { params: p, query }) {
+      const teams = query.team_id !== undefined ? [teamInRegion(ctx, p.org_id, query.team_id, p.region)] : accessibleTeams(ctx, p.org_id, p.region);
+      const store = pipelinesOf(ctx.world);
+      const pipelines = [];
+      for (const team of teams) {
+        const found = store.get(team.id, p.env);
+        if (found) pipelines.push(pipelineView(found));
+      }
+      return json({ pipelines, next_cursor: null });
+    },
+  }),
+
+  defineRoute({
+    id: 'pipelines.upsert',
+    method: 'POST',
+    path: PATH,
+    auth: 'management',
+    summary: 'Create or update the ETL pipelines of team_ids (all validated before any is stored).',
+    request: { params, body: upsertBody },
+    responses: { 200: 'ClientFacingETLPipeline[]', 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    handle(ctx, { params: p, body }) {
+      requireOrg(ctx, p.org_id);
+      const ids = [...new Set(body.team_ids ?? [])];
+      if (ids.length === 0) throw valueError(['body', 'team_ids'], 'Give at least one team id', body.team_ids);
+      const store = pipelinesOf(ctx.world);
+      const next = ids.map((id) => {
+        const team = teamInRegion(ctx, p.org_id, id, p.region);
+        return merged(store.get(team.id, p.env), team, p.env, body);
+      });
+      for (const pipeline of next) store.put(pipeline);
+      return json(next.map(pipelineView));
+    },
+  }),
+
+  defineRoute({
+    id: 'pipelines.delete',
+    method: 'DELETE',
+    path: PATH,
+    auth: 'management',
+    summary: 'Delete the ETL pipelines of team_id[] (or of every team the key may act on in this region); answers the deleted ones.',
+    request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
+    responses: { 200: 'ClientFacingETLPipeline[]', 403: 'Key not allowed', 404: 'Team not found' },
+    handle(ctx, { params: p, query }) {
+      const teams = query.team_id !== undefined && query.team_id.length > 0
+        ? query.team_id.map((id) => teamInRegion(ctx, p.org_id, id, p.region))
+        : accessibleTeams(ctx, p.org_id, p.region);
+      const store = pipelinesOf(ctx.world);
+      const deleted = [];
+      for (const team of teams) {
+        const gone = store.delete(team.id, p.env);
+        if (gone) deleted.push(pipelineView(gone));
+      }
+      return json(deleted);
+    },
+  }),
+];
+
+// Control plane: the streams the pipelines publish to.
+
+export const pipelineControlRoutes = [
+  defineRoute({
+    id: 'sandbox.pipelines.streams',
+    method: 'GET',
+    path: '/_sandbox/pipelines/streams',
+    auth: 'control',
+    summary: 'Every pipeline stream (event hub name, blob:<container>, pubsub:<project>/<topic>, rabbitmq:<exchange>) with its size.',
+    handle(ctx) {
+      const store = pipelinesOf(ctx.world);
+      return json({ streams: store.streamNames(), ndjson_path: store.ndjsonPath });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.pipelines.stream.read',
+    method: 'GET',
+    path: '/_sandbox/pipelines/streams/:stream',
+    auth: 'control',
+    summary: 'The records routed to one stream, oldest first (filters team_id, environment; page with after).',
+    request: {
+      params: z.object({ stream: z.string() }),
+      query: z.object({
+        team_id: z.string().optional(),
+        environment: z.enum(['sandbox', 'production']).optional(),
+        after: int({ min: 0 }).optional(),
+        limit: int({ min: 1, max: 10000 }).default(1000),
+      }),
+    },
+    handle(ctx, { params: p, query }) {
+      const { limit, ...filter } = query;
+      const records = pipelinesOf(ctx.world).read(p.stream, filter, limit);
+      return json({ stream: p.stream, records });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.pipelines.stream.clear',
+    method: 'DELETE',
+    path: '/_sandbox/pipelines/streams/:stream',
+    auth: 'control',
+    summary: 'Empties one stream.',
+    request: { params: z.object({ stream: z.string() }) },
+    handle(ctx, { params: p }) {
+      return json({ stream: p.stream, cleared: pipelinesOf(ctx.world).clear(p.stream) });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.pipelines.streams.clear',
+    method: 'DELETE',
+    path: '/_sandbox/pipelines/streams',
+    auth: 'control',
+    summary: 'Empties every stream.',
+    handle(ctx) {
+      return json({ cleared: pipelinesOf(ctx.world).clear() });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.pipelines.ndjson',
+    method: 'PUT',
+    path: '/_sandbox/pipelines/ndjson',
+    auth: 'control',
+    summary: 'Also append every stream record as one NDJSON line to a file ({path}); {path: null} turns it off (the default).',
+    request: { body: z.object({ path: z.string().min(1).nullable() }) },
+    handle(ctx, { body }) {
+      pipelinesOf(ctx.world).ndjsonPath = body.path;
+      return json({ ndjson_path: body.path });
+    },
+  }),
+];

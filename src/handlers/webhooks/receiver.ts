@@ -1,0 +1,110 @@
+/**
+ * A test webhook receiver inside the sandbox: point an endpoint at
+ * `<base_url>/_sandbox/receiver/<name>` and every delivery is recorded and verified (the svix
+ * way: svix-* or webhook-* headers, 5-minute tolerance, any listed signature) against the current
+ * keys of the endpoints whose URL points at that receiver. It answers with a configurable status,
+ * so failures and retries can be staged without writing a server.
+ *
+ * Auth: POST needs none (deliveries carry no admin token); GET, PUT and DELETE are control plane.
+ *
+ * LIMITATIONS
+ * - Verification only knows endpoints of this sandbox; a delivery from elsewhere reads unverified.
+ * - Deliveries are kept in memory until the receiver is cleared or the world reset, at most the
+ *   most recent `retention` per receiver (`PUT /_sandbox/webhooks/settings`, default 5000).
+ */
+import { z } from 'zod';
+import { valueError } from '../../engine/errors.js';
+import { json, noContent, type Reply } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { int } from '../../engine/schemas.js';
+import { defaultReceiverConfig, receiversOf } from '../../state/webhooks/webhook-receiver.js';
+import { headerSyntaxProblem } from '../../state/webhooks/webhooks.js';
+
+const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
+
+export const receiverRoutes = [
+  defineRoute({
+    id: 'sandbox.receiver.receive',
+    method: 'POST',
+    path: '/_sandbox/receiver/:name',
+    auth: 'none',
+    summary: 'Test receiver: records and verifies a delivery, answers the configured status.',
+    request: { params: nameParams },
+    handle(ctx, { params }): Reply {
+      const store = receiversOf(ctx.world);
+      store.receive(params.name, ctx.request.headers, ctx.request.rawBody);
+      const { config } = store.get(params.name);
+      const headers: Record<string, string> = { ...config.headers };
+      if (config.retry_after !== null) headers['retry-after'] = config.retry_after;
+      if (config.body === null || config.status === 204 || config.status === 304) return { status: config.status, headers };
+      return json(config.body, config.status, headers);
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.receiver.get',
+    method: 'GET',
+    path: '/_sandbox/receiver/:name',
+    auth: 'control',
+    summary: 'What the test receiver got, oldest first, each with verified true/false; and its configuration.',
+    request: { params: nameParams, query: z.object({ after: int({ min: 0 }).optional() }) },
+    handle(ctx, { params, query }) {
+      const r = receiversOf(ctx.world).get(params.name);
+      const after = query.after ?? 0;
+      const deliveries = r.deliveries.filter((d) => d.seq > after);
+      return json({
+        name: r.name,
+        url: `${ctx.world.urls.base}/_sandbox/receiver/${encodeURIComponent(r.name)}`,
+        config: r.config,
+        count: deliveries.length,
+        deliveries,
+      });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.receiver.configure',
+    method: 'PUT',
+    path: '/_sandbox/receiver/:name',
+    auth: 'control',
+    summary: 'Sets what the receiver answers: {status, body?, retry_after?, headers?} (defaults 200, {"ok":true}).',
+    request: {
+      params: nameParams,
+      body: z.object({
+        status: int({ min: 200, max: 599 }),
+        body: z.unknown().optional(),
+        retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
+        headers: z.record(z.string(), z.string()).optional(),
+      }),
+    },
+    handle(ctx, { params, body }) {
+      for (const [name, value] of Object.entries(body.headers ?? {})) {
+        const problem = headerSyntaxProblem(name, value);
+        if (problem) throw valueError(['body', 'headers', name], problem, value);
+      }
+      const r = receiversOf(ctx.world).get(params.name);
+      r.config = {
+        status: body.status,
+        body: body.body === undefined ? defaultReceiverConfig().body : body.body,
+        retry_after: body.retry_after === undefined || body.retry_after === null ? null : String(body.retry_after),
+        headers: Object.fromEntries(Object.entries(body.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      };
+      return json({ name: r.name, config: r.config });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.receiver.clear',
+    method: 'DELETE',
+    path: '/_sandbox/receiver/:name',
+    auth: 'control',
+    summary: 'Forgets what the receiver got and resets its configuration.',
+    request: { params: nameParams },
+    handle(ctx, { params }) {
+      const r = receiversOf(ctx.world).get(params.name);
+      r.deliveries = [];
+      r.config = defaultReceiverConfig();
+      return noContent();
+    },
+  }),
+];

@@ -1,0 +1,154 @@
+/**
+ * The marker catalogue as the API shows it: every marker definition offered by every lab that
+ * can run it, with integer ids, lab test codes (`provider_id`), prices and expected results.
+ * Built once from the fixed fixtures (it is immutable and the same in every world) and indexed
+ * by id, by lab and by provider id.
+ */
+import { LABS, type Lab } from '../../fixtures/labs/labs.js';
+import { ANALYTE_BY_SLUG, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
+
+export interface ExpectedResult {
+  id: number;
+  name: string;
+  slug: string;
+  lab_id: number;
+  provider_id: string;
+  required: boolean;
+  analyte: Analyte;
+}
+
+export interface CatalogueMarker {
+  id: number;
+  def: MarkerDef;
+  lab: Lab;
+  provider_id: string;
+  price: number;
+  a_la_carte_enabled: boolean;
+  expected_results: ExpectedResult[];
+}
+
+/** Results a lab computes from other results; their absence does not fail the order. */
+const CALCULATED = new Set(['ldl-cholesterol', 'cholesterol-hdl-ratio', 'non-hdl-cholesterol', 'globulin', 'albumin-globulin-ratio', 'egfr']);
+
+const PRICE_FACTOR: Record<string, number> = { quest: 1, labcorp: 1.05, bioreference: 0.95, sonora_quest: 0.9, spiriplex: 1.5, ussl: 1.6 };
+const CODE_PREFIX: Record<string, string> = { spiriplex: 'SPX-', ussl: 'USSL-', bioreference: 'BRL-', sonora_quest: 'SQL-' };
+
+function offers(lab: Lab, def: MarkerDef): boolean {
+  if (lab.kind === 'venous') return true;
+  return def.kit && (def.sample !== 'urine' || lab.sample_types.includes('urine'));
+}
+
+function providerId(lab: Lab, def: MarkerDef, index: number): string {
+  if (lab.slug === 'quest' && def.quest) return def.quest;
+  if (lab.slug === 'labcorp' && def.labcorp) return def.labcorp;
+  return `${CODE_PREFIX[lab.slug] ?? `${lab.slug.toUpperCase()}-`}${String(index + 1).padStart(4, '0')}`;
+}
+
+function build(): Catalogue {
+  const markers: CatalogueMarker[] = [];
+  const byId = new Map<number, CatalogueMarker>();
+  const byProviderId = new Map<string, CatalogueMarker>();
+  const byLab = new Map<number, CatalogueMarker[]>();
+  for (const lab of LABS) {
+    const list: CatalogueMarker[] = [];
+    MARKER_DEFS.forEach((def, i) => {
+      if (!offers(lab, def)) return;
+      const id = lab.id * 1000 + i + 1;
+      const provider_id = providerId(lab, def, i);
+      const marker: CatalogueMarker = {
+        id,
+        def,
+        lab,
+        provider_id,
+        price: Math.round(def.price * (PRICE_FACTOR[lab.slug] ?? 1) * 100) / 100,
+        a_la_carte_enabled: lab.kind === 'venous',
+        expected_results: def.analytes.map((slug, k) => {
+          const analyte = ANALYTE_BY_SLUG.get(slug);
+          if (!analyte) throw new Error(`Marker ${def.slug} names unknown analyte ${slug}`);
+          return { id: id * 100 + k + 1, name: analyte.name, slug: analyte.slug, lab_id: lab.id, provider_id: `${provider_id}-${k + 1}`, required: !CALCULATED.has(slug), analyte };
+        }),
+      };
+      if (byProviderId.has(provider_id)) throw new Error(`Duplicate lab test code ${provider_id}`);
+      markers.push(marker);
+      list.push(marker);
+      byId.set(id, marker);
+      byProviderId.set(provider_id, marker);
+    });
+    byLab.set(lab.id, list);
+  }
+  return { markers, byId, byProviderId, byLab };
+}
+
+export interface Catalogue {
+  /** Every marker, by lab then definition order (ascending id). */
+  markers: readonly CatalogueMarker[];
+  byId: ReadonlyMap<number, CatalogueMarker>;
+  byProviderId: ReadonlyMap<string, CatalogueMarker>;
+  byLab: ReadonlyMap<number, readonly CatalogueMarker[]>;
+}
+
+let built: Catalogue | undefined;
+
+/** The immutable marker catalogue (built on first use). */
+export function catalogue(): Catalogue {
+  built ??= build();
+  return built;
+}
+
+/** The marker of a lab with this definition slug, if the lab offers it. */
+export function labMarker(lab: Lab, defSlug: string): CatalogueMarker | undefined {
+  return catalogue().byLab.get(lab.id)?.find((mk) => mk.def.slug === defSlug);
+}
+
+function loincView(analyte: Analyte): Record<string, unknown> {
+  return {
+    id: Number(analyte.loinc.replace('-', '')),
+    name: analyte.loinc_name,
+    slug: analyte.slug,
+    code: analyte.loinc,
+    unit: analyte.unit,
+  };
+}
+
+/** `ClientFacingResult` (an expected result; `required` is what the SDK insists on). */
+export function expectedResultView(r: ExpectedResult): Record<string, unknown> {
+  return { id: r.id, name: r.name, slug: r.slug, lab_id: r.lab_id, provider_id: r.provider_id, required: r.required, loinc: loincView(r.analyte) };
+}
+
+/** `ClientFacingMarker` (no expected results). */
+export function markerView(mk: CatalogueMarker): Record<string, unknown> {
+  const single = mk.def.type === 'biomarker' ? mk.expected_results[0]?.analyte : undefined;
+  return {
+    id: mk.id,
+    name: mk.def.name,
+    slug: mk.def.slug,
+    description: mk.def.description,
+    lab_id: mk.lab.id,
+    provider_id: mk.provider_id,
+    type: mk.def.type,
+    unit: single?.unit ?? null,
+    price: mk.price.toFixed(2),
+    aoe: null,
+    a_la_carte_enabled: mk.a_la_carte_enabled,
+    common_tat_days: mk.def.tat[0],
+    worst_case_tat_days: mk.def.tat[1],
+    is_orderable: true,
+  };
+}
+
+/** `ClientFacingMarkerComplete`. */
+export function markerCompleteView(mk: CatalogueMarker): Record<string, unknown> {
+  return { ...markerView(mk), expected_results: mk.expected_results.map(expectedResultView) };
+}
+
+/** A page of a list in the `GetMarkersResponse` shape. */
+export function markersPage(list: readonly CatalogueMarker[], page: number, size: number): Record<string, unknown> {
+  const start = (page - 1) * size;
+  return {
+    markers: list.slice(start, start + size).map(markerCompleteView),
+    total: list.length,
+    page,
+    size,
+    pages: Math.ceil(list.length / size),
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * Lab tests of one team environment (api-facts B.1, H): every team starts with four standard
+ * tests, one per collection method, as the real sandbox does; teams add their own
+ * (`POST /v3/lab_tests`), and orders placed with an order set get an auto-generated test.
+ * The store is created on first use, so teams created at run time get their standard tests too.
+ */
+import { badRequest, valueError } from '../../engine/errors.js';
+import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
+import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
+import { stableUuid } from '../../engine/ids.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { partitionSlot, type World } from '../../engine/world.js';
+
+export type LabTestStatus = 'active' | 'pending_approval' | 'inactive';
+
+export interface LabTest {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  method: CollectionMethod;
+  sample_type: SampleType;
+  lab: Lab;
+  markers: CatalogueMarker[];
+  fasting: boolean;
+  status: LabTestStatus;
+  auto_generated: boolean;
+  created_at: number;
+  updated_at: number;
+  seq: number;
+}
+
+export class LabTestStore {
+  readonly byId = new Map<string, LabTest>();
+  private readonly list: LabTest[] = [];
+  private readonly slugs = new Set<string>();
+
+  add(test: LabTest): void {
+    this.byId.set(test.id, test);
+    this.list.push(test);
+    this.slugs.add(test.slug);
+  }
+
+  all(): readonly LabTest[] {
+    return this.list;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** A slug not used yet in this partition. */
+  freeSlug(name: string): string {
+    const base = slugify(name) || 'lab-test';
+    let slug = base;
+    for (let n = 2; this.slugs.has(slug); n++) slug = `${base}-${n}`;
+    return slug;
+  }
+}
+
+export function slugify(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+const STANDARD: Record<CollectionMethod, { name: string; markers: string[] }> = {
+  testkit: { name: 'Essentials Testkit', markers: ['lipid-panel', 'hemoglobin-a1c', 'tsh', 'vitamin-d-25-oh'] },
+  walk_in_test: { name: 'Essentials Walk-In Panel', markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'hemoglobin-a1c'] },
+  at_home_phlebotomy: { name: 'Essentials At-Home Phlebotomy Panel', markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'hemoglobin-a1c'] },
+  on_site_collection: { name: 'Essentials On-Site Collection Panel', markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'tsh'] },
+};
+
+function sampleTypeFor(lab: Lab, method: CollectionMethod, markers: readonly CatalogueMarker[]): SampleType {
+  const allUrine = markers.length > 0 && markers.every((mk) => mk.def.sample === 'urine');
+  if (allUrine) return 'urine';
+  if (method === 'testkit') return lab.sample_types[0] ?? 'dried_blood_spot';
+  return 'serum';
+}
+
+export interface NewLabTest {
+  id: string;
+  name: string;
+  description: string;
+  method: CollectionMethod;
+  lab: Lab;
+  markers: CatalogueMarker[];
+  fasting?: boolean | null;
+  auto_generated: boolean;
+  now: number;
+}
+
+export function addLabTest(store: LabTestStore, input: NewLabTest): LabTest {
+  const test: LabTest = {
+    id: input.id,
+    slug: store.freeSlug(input.name),
+    name: input.name,
+    description: input.description,
+    method: input.method,
+    sample_type: sampleTypeFor(input.lab, input.method, input.markers),
+    lab: input.lab,
+    markers: input.markers,
+    fasting: input.fasting ?? input.markers.some((mk) => mk.def.fasting),
+    status: 'active',
+    auto_generated: input.auto_generated,
+    created_at: input.now,
+    updated_at: input.now,
+    seq: store.size + 1,
+  };
+  store.add(test);
+  return test;
+}
+
+function seedStandard(store: LabTestStore, partition: Partition, world: World): void {
+  const created = Date.parse(partition.team.created_on);
+  const at = Number.isFinite(created) ? created : world.clock.now();
+  for (const method of METHODS) {
+    const spec = STANDARD[method];
+    const lab = LAB_BY_SLUG.get(DEFAULT_LAB_SLUG[method]) as Lab;
+    const markers = spec.markers.map((slug) => {
+      const mk = labMarker(lab, slug);
+      if (!mk) throw new Error(`Standard test marker ${slug} is not offered by ${lab.slug}`);
+      return mk;
+    });
+    addLabTest(store, {
+      id: stableUuid(world.seed, 'lab_test', partition.id, method),
+      name: spec.name,
+      description: `Standard ${method.replace(/_/g, ' ')} test every sandbox team starts with`,
+      method,
+      lab,
+      markers,
+      auto_generated: false,
+      now: at,
+    });
+  }
+}
+
+export const labTestsOf = partitionSlot('lab_tests', (partition, world) => {
+  const store = new LabTestStore();
+  seedStandard(store, partition, world);
+  return store;
+});
+
+/** The standard test of a method in a partition. */
+export function standardTest(store: LabTestStore, method: CollectionMethod): LabTest {
+  const test = store.all().find((t) => t.method === method && !t.auto_generated);
+  if (!test) throw new Error(`No standard ${method} test`);
+  return test;
+}
+
+export function labTestPrice(test: LabTest): number {
+  return Math.round(test.markers.reduce((sum, mk) => sum + mk.price, 0) * 100) / 100;
+}
+
+/** `ClientFacingLabTest`. */
+export function labTestView(test: LabTest): Record<string, unknown> {
+  return {
+    id: test.id,
+    slug: test.slug,
+    name: test.name,
+    sample_type: test.sample_type,
+    method: test.method,
+    price: labTestPrice(test),
+    is_active: test.status === 'active',
+    status: test.status,
+    fasting: test.fasting,
+    lab: labView(test.lab),
+    markers: test.markers.map(markerView),
+    is_delegated: false,
+    auto_generated: test.auto_generated,
+    has_collection_instructions: test.method === 'testkit',
+    common_tat_days: Math.max(0, ...test.markers.map((mk) => mk.def.tat[0])),
+    worst_case_tat_days: Math.max(0, ...test.markers.map((mk) => mk.def.tat[1])),
+  };
+}
+
+/**
+ * Resolves marker ids and lab test codes to catalogue markers of one lab that supports the
+ * method. Throws the API's errors; changes nothing.
+ */
+export function resolveMarkers(
+  input: { marker_ids?: readonly number[] | null; provider_ids?: readonly string[] | null; lab_slug?: string | null },
+  method: CollectionMethod | null,
+  where: Array<string | number> = ['body'],
+): { lab: Lab; markers: CatalogueMarker[] } {
+  const cat = catalogue();
+  const ids = input.marker_ids ?? [];
+  const codes = input.provider_ids ?? [];
+  if (ids.length === 0 && codes.length === 0) {
+    throw valueError(where, 'Either marker_ids or provider_ids must be provided');
+  }
+  let lab: Lab | undefined;
+  if (input.lab_slug) {
+    lab = LAB_BY_SLUG.get(input.lab_slug);
+    if (!lab) throw badRequest(`Unknown lab: ${input.lab_slug}`);
+  }
+  const found: CatalogueMarker[] = [];
+  const missingIds = ids.filter((id) => !cat.byId.has(id));
+  if (missingIds.length > 0) throw badRequest(`Markers not found: ${missingIds.join(', ')}`);
+  for (const id of ids) found.push(cat.byId.get(id) as CatalogueMarker);
+  const missingCodes: string[] = [];
+  for (const code of codes) {
+    const mk = lab ? cat.byLab.get(lab.id)?.find((x) => x.provider_id === code) : cat.byProviderId.get(code);
+    if (mk) found.push(mk);
+    else missingCodes.push(code);
+  }
+  if (missingCodes.length > 0) {
+    throw badRequest(`Lab test codes not found${lab ? ` at ${lab.name}` : ''}: ${missingCodes.join(', ')}`);
+  }
+  const labs = new Set(found.map((mk) => mk.lab.id));
+  if (labs.size > 1) throw badRequest('All markers of a lab test must belong to the same lab');
+  const markerLab = (found[0] as CatalogueMarker).lab;
+  if (lab && markerLab.id !== lab.id) {
+    throw badRequest(`Marker ${(found[0] as CatalogueMarker).id} is not offered by ${lab.name}`);
+  }
+  lab = markerLab;
+  if (method && !lab.collection_methods.includes(method)) {
+    throw badRequest(`${lab.name} does not support collection method ${method}`);
+  }
+  const seen = new Set<number>();
+  const markers = found.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true)));
+  return { lab, markers };
+}

@@ -1,0 +1,61 @@
+/**
+ * The access rules of the management API (spec 1 and 5): org management needs the premium
+ * plan; an org key may do everything in its org; a team key acts only on its bound teams and
+ * never on org-level resources. Management handlers (teams, keys, webhooks, pipelines, ...)
+ * call these first.
+ */
+import { ApiError, forbidden, notFound } from '../../engine/errors.js';
+import type { Ctx } from '../../engine/route.js';
+import type { Org, Team } from '../../engine/tenancy.js';
+
+export const ACCESS_MESSAGES = {
+  wrongOrg: 'This management key does not belong to this org.',
+  teamKeyOrgLevel: 'A team management key cannot act on org-level resources; use an org management key.',
+  teamNotBound: 'This team management key is not bound to this team.',
+  teamNotFound: 'Team not found',
+} as const;
+
+export function planError(org: Org): ApiError {
+  return forbidden(`Org management is available only on the premium plan; org ${org.id} is on the ${org.plan} plan.`);
+}
+
+/** The caller's org, if `orgId` is it and it is on the premium plan. */
+export function requireOrg(ctx: Ctx, orgId: string): Org {
+  const { org } = ctx.management;
+  if (org.id !== orgId) throw forbidden(ACCESS_MESSAGES.wrongOrg);
+  if (org.plan !== 'premium') throw planError(org);
+  return org;
+}
+
+/** Like requireOrg, and the key must be an org key (org-level resources and actions). */
+export function requireOrgAdmin(ctx: Ctx, orgId: string): Org {
+  const org = requireOrg(ctx, orgId);
+  if (ctx.management.key.role !== 'org_admin') throw forbidden(ACCESS_MESSAGES.teamKeyOrgLevel);
+  return org;
+}
+
+/** Whether the caller's key may act on this team. */
+export function canAccessTeam(ctx: Ctx, teamId: string): boolean {
+  const { key } = ctx.management;
+  return key.role === 'org_admin' || (key.team_ids ?? []).includes(teamId);
+}
+
+/** A live team of the org that the caller's key may act on (404 unknown, 403 not bound). */
+export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
+  const org = requireOrg(ctx, orgId);
+  const team = ctx.world.tenancy.teams.get(teamId);
+  if (!team || team.org_id !== org.id) throw notFound(ACCESS_MESSAGES.teamNotFound);
+  if (!canAccessTeam(ctx, teamId)) throw forbidden(ACCESS_MESSAGES.teamNotBound);
+  return team;
+}
+
+/** Whether the caller holds an org management key. */
+export function isOrgKey(ctx: Ctx): boolean {
+  return ctx.management.key.role === 'org_admin';
+}
+
+/** The live teams of the org the caller's key may act on, in creation order. */
+export function accessibleTeams(ctx: Ctx, org: Org): Team[] {
+  const teams = ctx.world.tenancy.orgTeams(org.id);
+  return isOrgKey(ctx) ? teams : teams.filter((t) => canAccessTeam(ctx, t.id));
+}

@@ -1,0 +1,64 @@
+/**
+ * Request-schema pieces and small helpers shared by the management handlers (management
+ * OpenAPI `CreateOrgTeamBody`, `UpdateOrgBody`, path parameters `{env}` / `{region}`), with
+ * pydantic-shaped messages.
+ */
+import { z } from 'zod';
+import { badRequest, valueError } from '../../engine/errors.js';
+import { uuid } from '../../engine/schemas.js';
+import { ENVIRONMENTS, REGIONS, type Environment, type Region, type Team } from '../../engine/tenancy.js';
+
+/** The reference's name pattern for teams and orgs (letters incl. Latin-1, digits, `(),/:'|&_-`, space, ’; 0 to 80). */
+export const NAME_PATTERN_SOURCE = "^[A-Za-zÀ-ÖØ-öø-ÿ0-9(),/:'|&_\\- ’]{0,80}$";
+const NAME_PATTERN = new RegExp(NAME_PATTERN_SOURCE);
+
+/** A string matching a pattern, failing with pydantic's `string_pattern_mismatch`. */
+export function patterned(source: string, re: RegExp) {
+  return z.string().superRefine((v, ctx) => {
+    if (!re.test(v)) {
+      const msg = `String should match pattern '${source}'`;
+      ctx.addIssue({ code: 'custom', message: msg, input: v, params: { pydantic: { type: 'string_pattern_mismatch', msg } } });
+    }
+  });
+}
+
+export const teamName = () => patterned(NAME_PATTERN_SOURCE, NAME_PATTERN);
+export const email = () => z.email();
+/** `logo_url`: a URI of 1 to 2083 characters. */
+export const logoUrl = () => z.string().min(1).max(2083).pipe(z.url());
+export const environmentParam = () => z.enum(ENVIRONMENTS as [Environment, ...Environment[]]);
+export const regionParam = () => z.enum(REGIONS as [Region, ...Region[]]);
+
+/** `/v1/org/:org_id/<thing>/:env/:region` path parameters. */
+export const envRegionParams = z.object({ org_id: uuid(), env: environmentParam(), region: regionParam() });
+
+/** Brand information as the create body takes it (management OpenAPI `BrandInformation` and its defaults). */
+export const brandInformation = () =>
+  z.object({
+    company_name: z.string(),
+    company_website: z.string().default(''),
+    support_email: email().default('help@tryvital.io'),
+    support_contact: z.string().nullable().default(''),
+    company_address: z.string().default(''),
+    brand_color: z.string().default(''),
+  });
+
+/** Throws 400 unless the team is in the region of the path. */
+export function assertTeamRegion(team: Team, region: Region): void {
+  if (team.region !== region) {
+    throw badRequest(`Team ${team.id} is in region ${team.region}, not ${region}: use /${team.region}/ in the path.`);
+  }
+}
+
+/** An opaque list cursor for a sequence number (base64url of `<kind>:<n>`). */
+export function encodeCursor(kind: string, seq: number): string {
+  return Buffer.from(`${kind}:${seq}`, 'utf8').toString('base64url');
+}
+
+/** Decodes a cursor made by `encodeCursor`; 422 when it is not one of ours. */
+export function decodeCursor(kind: string, cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^([a-z_]+):(\d{1,15})$/.exec(text);
+  if (!m || m[1] !== kind) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', cursor);
+  return Number(m[2]);
+}

@@ -1,0 +1,121 @@
+/**
+ * Team custom OAuth credentials ("bring your own OAuth", spec 1; api-facts A.16): one set per
+ * (team, environment, provider). Setting them activates them on the team at once; other areas
+ * can ask `activeCustomCredential` which OAuth application a connection would use.
+ */
+import { createHash } from 'node:crypto';
+import type { Environment, Region, Team } from '../../engine/tenancy.js';
+import { worldSlot, type World } from '../../engine/world.js';
+
+/** OAuth providers that accept custom credentials (management OpenAPI `OAuthProviders` plus map_my_fitness). */
+export const OAUTH_PROVIDERS = [
+  'oura', 'fitbit', 'garmin', 'strava', 'wahoo', 'ihealth', 'withings', 'google_fit', 'dexcom_v3', 'polar',
+  'cronometer', 'omron', 'whoop_v2', 'my_fitness_pal_v2', 'ultrahuman', 'runkeeper', 'google_health', 'map_my_fitness',
+] as const;
+
+/** Wearable providers the reference lists (`Providers`). */
+export const PROVIDERS = [
+  'oura', 'fitbit', 'garmin', 'whoop', 'strava', 'renpho', 'peloton', 'wahoo', 'zwift', 'freestyle_libre',
+  'abbott_libreview', 'tandem_source', 'freestyle_libre_ble', 'eight_sleep', 'withings', 'apple_health_kit', 'manual',
+  'ihealth', 'google_fit', 'beurer_api', 'beurer_ble', 'omron', 'omron_ble', 'onetouch_ble', 'accuchek_ble',
+  'contour_ble', 'dexcom', 'dexcom_v3', 'hammerhead', 'my_fitness_pal', 'health_connect', 'samsung_health', 'polar',
+  'cronometer', 'kardia', 'whoop_v2', 'ultrahuman', 'my_fitness_pal_v2', 'map_my_fitness', 'runkeeper', 'google_health',
+] as const;
+
+/** Labs (`Labs`), lab service providers (`LabsProviders`) and appointment providers (`AppointmentProvider`). */
+export const LABS = ['ayumetrix', 'spiriplex', 'ussl', 'quest', 'sonora_quest', 'labcorp', 'bioreference', 'us_biotek', 'manual', 'sanocardio', 'ihd', 'nexus', 'my_uti', 'crl', 'mtl'] as const;
+export const LAB_SERVICE_PROVIDERS = ['aftership', 'shippo', 'sanocardio', 'supera', 'twilio', 'telnyx', 'mtl'] as const;
+export const APPOINTMENT_PROVIDERS = ['getlabs', 'phlebfinders', 'quest', 'sonora_quest'] as const;
+
+/** OAuth providers that push data to a webhook URI of the service (the sandbox's own list). */
+export const WEBHOOK_PROVIDERS: ReadonlySet<string> = new Set(['fitbit', 'garmin', 'oura', 'polar', 'strava', 'wahoo', 'whoop_v2', 'withings', 'dexcom_v3', 'ultrahuman']);
+
+/** Providers whose webhook subscriber needs manual verification before data flows. */
+export const MANUAL_VERIFICATION_PROVIDERS: ReadonlySet<string> = new Set(['fitbit']);
+
+const OAUTH: ReadonlySet<string> = new Set(OAUTH_PROVIDERS);
+const LAB_LIKE: ReadonlySet<string> = new Set([...LABS, ...LAB_SERVICE_PROVIDERS, ...APPOINTMENT_PROVIDERS]);
+
+export type CredentialKind = 'oauth' | 'lab' | 'unsupported';
+
+/** How a provider takes custom credentials. `manual` counts as a lab (it is in `Labs`). */
+export function credentialKind(provider: string): CredentialKind {
+  if (OAUTH.has(provider)) return 'oauth';
+  if (LAB_LIKE.has(provider)) return 'lab';
+  return 'unsupported';
+}
+
+export interface CustomCredential {
+  id: string;
+  team_id: string;
+  environment: Environment;
+  region: Region;
+  source: string;
+  client_id: string | null;
+  client_secret_hash: string | null;
+  details: Record<string, unknown> | null;
+  app_url: string | null;
+  redirect_url_override: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export class CustomCredentialStore {
+  readonly byId = new Map<string, CustomCredential>();
+  /** `team:env:provider` -> credential id. */
+  private readonly byKey = new Map<string, string>();
+  /** team id -> credential ids in creation order. */
+  private readonly byTeam = new Map<string, Set<string>>();
+
+  find(teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
+    const id = this.byKey.get(`${teamId}:${environment}:${provider}`);
+    return id === undefined ? undefined : this.byId.get(id);
+  }
+
+  add(c: CustomCredential): CustomCredential {
+    this.byId.set(c.id, c);
+    this.byKey.set(`${c.team_id}:${c.environment}:${c.source}`, c.id);
+    let ids = this.byTeam.get(c.team_id);
+    if (!ids) {
+      ids = new Set();
+      this.byTeam.set(c.team_id, ids);
+    }
+    ids.add(c.id);
+    return c;
+  }
+
+  remove(id: string): boolean {
+    const c = this.byId.get(id);
+    if (!c) return false;
+    this.byId.delete(id);
+    this.byKey.delete(`${c.team_id}:${c.environment}:${c.source}`);
+    this.byTeam.get(c.team_id)?.delete(id);
+    return true;
+  }
+
+  ofTeam(teamId: string, environment: Environment): CustomCredential[] {
+    const out: CustomCredential[] = [];
+    for (const id of this.byTeam.get(teamId) ?? []) {
+      const c = this.byId.get(id);
+      if (c && c.environment === environment) out.push(c);
+    }
+    return out;
+  }
+
+  dropTeam(team: Team): void {
+    for (const id of [...(this.byTeam.get(team.id) ?? [])]) this.remove(id);
+    this.byTeam.delete(team.id);
+  }
+}
+
+export const customCredentialsOf = worldSlot('custom-credentials', () => new CustomCredentialStore());
+
+/** The custom credentials a team environment uses for a provider, if it set any. */
+export function activeCustomCredential(world: World, teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
+  return customCredentialsOf(world).find(teamId, environment, provider);
+}
+
+/** What the service keeps of a client secret: its SHA-256, hex. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}

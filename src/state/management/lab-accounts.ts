@@ -1,0 +1,109 @@
+/**
+ * Lab accounts of an org (management OpenAPI `ClientFacingLabAccount`; a closed-beta feature,
+ * `lab_accounts`). Each org has, per environment, a Quest and a Labcorp account in the `us`
+ * region; which teams may use an account is its `team_id_allowlist`. Derived from the seed and
+ * the org id; the allowlist starts with the org's teams in the region when the accounts are made.
+ */
+import { stableInt, stableUuid } from '../../engine/ids.js';
+import { ENVIRONMENTS, type Environment, type Org, type Region, type Team } from '../../engine/tenancy.js';
+import { worldSlot, type World } from '../../engine/world.js';
+
+export type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
+
+export interface LabAccount {
+  id: string;
+  lab: string;
+  org_id: string;
+  environment: Environment;
+  region: Region;
+  status: LabAccountStatus;
+  delegated_flow: 'order_delegated' | 'result_delegated' | 'fully_delegated' | 'not_delegated';
+  provider_account_id: string;
+  account_name: string;
+  allowed_billing: Record<string, string[]>;
+  team_id_allowlist: string[];
+}
+
+export const LAB_ACCOUNT_FEATURE = 'lab_accounts';
+
+const US_STATES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
+  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
+  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+];
+/** States where direct-to-consumer lab testing is restricted. */
+const RESTRICTED = new Set(['NY', 'NJ', 'RI']);
+
+const LAB_ACCOUNT_TEMPLATES: ReadonlyArray<{ lab: string; label: string; region: Region }> = [
+  { lab: 'quest', label: 'Quest Diagnostics', region: 'us' },
+  { lab: 'labcorp', label: 'Labcorp', region: 'us' },
+];
+
+export class LabAccountStore {
+  readonly byId = new Map<string, LabAccount>();
+  /** `org:env:region` -> account ids. */
+  private readonly byScope = new Map<string, string[]>();
+
+  add(a: LabAccount): void {
+    this.byId.set(a.id, a);
+    const key = `${a.org_id}:${a.environment}:${a.region}`;
+    const list = this.byScope.get(key);
+    if (list) list.push(a.id);
+    else this.byScope.set(key, [a.id]);
+  }
+
+  of(orgId: string, environment: Environment, region: Region): LabAccount[] {
+    return (this.byScope.get(`${orgId}:${environment}:${region}`) ?? []).flatMap((id) => {
+      const a = this.byId.get(id);
+      return a ? [a] : [];
+    });
+  }
+
+  dropTeam(team: Team): void {
+    for (const env of ENVIRONMENTS) {
+      for (const a of this.of(team.org_id, env, team.region)) a.team_id_allowlist = a.team_id_allowlist.filter((id) => id !== team.id);
+    }
+  }
+}
+
+export const labAccountsOf = worldSlot('lab-accounts', () => new LabAccountStore());
+
+/** Makes an org's lab accounts (at seeding, or when the control plane creates an org). */
+export function seedLabAccounts(world: World, org: Org): void {
+  const store = labAccountsOf(world);
+  for (const env of ENVIRONMENTS) {
+    for (const t of LAB_ACCOUNT_TEMPLATES) {
+      const allowlist = world.tenancy.orgTeamsInRegion(org.id, t.region).map((team) => team.id);
+      store.add({
+        id: stableUuid(world.seed, 'lab-account', org.id, env, t.region, t.lab),
+        lab: t.lab,
+        org_id: org.id,
+        environment: env,
+        region: t.region,
+        status: 'active',
+        delegated_flow: 'not_delegated',
+        provider_account_id: String(10_000_000 + (stableInt(world.seed, 'lab-account-number', org.id, env, t.lab) % 90_000_000)),
+        account_name: `${t.label} ${env} account`,
+        allowed_billing: { client_bill: US_STATES.filter((s) => !RESTRICTED.has(s)) },
+        team_id_allowlist: allowlist,
+      });
+    }
+  }
+}
+
+/** `ClientFacingLabAccount`. */
+export function labAccountView(a: LabAccount) {
+  return {
+    id: a.id,
+    lab: a.lab,
+    org_id: a.org_id,
+    status: a.status,
+    delegated_flow: a.delegated_flow,
+    provider_account_id: a.provider_account_id,
+    account_name: a.account_name,
+    default_clinical_notes: null,
+    business_units: null,
+    allowed_billing: Object.fromEntries(Object.entries(a.allowed_billing).map(([k, v]) => [k, [...v]])),
+    team_id_allowlist: [...a.team_id_allowlist],
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * Users of one team environment: keyed by id, indexed by client_user_id, listed in creation
+ * order. Deletion starts a 7-day grace period on the sandbox clock; undo within it restores
+ * the user; after it the user is purged.
+ */
+import type { JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { partitionSlot, type World } from '../../engine/world.js';
+
+export const DELETION_GRACE_MS = 7 * 24 * 3600 * 1000;
+export const SANDBOX_USER_CAP = 50;
+
+export interface TimeZoneValue {
+  id: string;
+  source_slug: string;
+  updated_at: string;
+}
+
+export interface BirthDateValue {
+  value: string;
+  source_slug: string;
+  updated_at: string;
+}
+
+export interface User {
+  user_id: string;
+  team_id: string;
+  client_user_id: string;
+  created_on: string;
+  /** Creation order within the partition. */
+  seq: number;
+  fallback_time_zone: TimeZoneValue | null;
+  fallback_birth_date: BirthDateValue | null;
+  ingestion_start: string | null;
+  ingestion_end: string | null;
+  /** Set while the user is scheduled for deletion. */
+  deletion: { scheduled_at: string; purge_at: string; job: JobHandle } | null;
+}
+
+export class UserStore {
+  readonly byId = new Map<string, User>();
+  /** client_user_id -> user_id, for live users and users in their grace period. */
+  readonly byClientId = new Map<string, string>();
+  /** Live (not scheduled for deletion) users in creation order. */
+  private readonly live: User[] = [];
+  private seq = 0;
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  add(user: User): void {
+    this.byId.set(user.user_id, user);
+    this.byClientId.set(user.client_user_id, user.user_id);
+    this.insertLive(user);
+  }
+
+  get liveCount(): number {
+    return this.live.length;
+  }
+
+  /** A page of live users in creation order. */
+  page(offset: number, limit: number): User[] {
+    return this.live.slice(offset, offset + limit);
+  }
+
+  /** Every live user (seeding and sweeps). */
+  all(): readonly User[] {
+    return this.live;
+  }
+
+  /** The live user with this id, if any. */
+  liveUser(userId: string): User | undefined {
+    const u = this.byId.get(userId);
+    return u && !u.deletion ? u : undefined;
+  }
+
+  changeClientId(user: User, clientUserId: string): void {
+    this.byClientId.delete(user.client_user_id);
+    user.client_user_id = clientUserId;
+    this.byClientId.set(clientUserId, user.user_id);
+  }
+
+  markDeleted(user: User, deletion: NonNullable<User['deletion']>): void {
+    user.deletion = deletion;
+    const i = this.indexOf(user);
+    if (i >= 0) this.live.splice(i, 1);
+  }
+
+  restore(user: User): void {
+    user.deletion = null;
+    this.insertLive(user);
+  }
+
+  purge(user: User): void {
+    this.byId.delete(user.user_id);
+    if (this.byClientId.get(user.client_user_id) === user.user_id) this.byClientId.delete(user.client_user_id);
+    const i = this.indexOf(user);
+    if (i >= 0) this.live.splice(i, 1);
+  }
+
+  private insertLive(user: User): void {
+    const last = this.live[this.live.length - 1];
+    if (!last || last.seq < user.seq) {
+      this.live.push(user);
+      return;
+    }
+    let lo = 0;
+    let hi = this.live.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.live[mid] as User).seq < user.seq) lo = mid + 1;
+      else hi = mid;
+    }
+    this.live.splice(lo, 0, user);
+  }
+
+  private indexOf(user: User): number {
+    let lo = 0;
+    let hi = this.live.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.live[mid] as User).seq < user.seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.live[lo] === user ? lo : -1;
+  }
+}
+
+export const usersOf = partitionSlot('users', () => new UserStore());
+
+/** The user object of spec 2.1 / the SDK's ClientFacingUser. */
+export function userView(world: World, partition: Partition, user: User): Record<string, unknown> {
+  return {
+    user_id: user.user_id,
+    team_id: user.team_id,
+    client_user_id: user.client_user_id,
+    created_on: user.created_on,
+    connected_sources: world.hooks.connectedSources(partition, user.user_id),
+    fallback_time_zone: user.fallback_time_zone,
+    fallback_birth_date: user.fallback_birth_date,
+    ingestion_start: user.ingestion_start,
+    ingestion_end: user.ingestion_end,
+  };
+}
+
+/** Whether the partition is under the sandbox's user cap. */
+export function capApplies(world: World, partition: Partition): boolean {
+  return world.options.limits && partition.environment === 'sandbox';
+}

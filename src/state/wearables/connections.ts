@@ -1,0 +1,256 @@
+/**
+ * Provider connections (spec 2.2, api-facts A.1, C): per user, per provider, the current
+ * connection and the past ones (their time spans keep the data they delivered readable).
+ * World-level store keyed by user id; handlers always resolve the user in the caller's
+ * partition first, so nothing crosses teams. Also the one place wearable events are emitted.
+ */
+import { PROVIDERS, providerBrief, scopesFor, type ProviderInfo } from '../../fixtures/wearables/providers.js';
+import { TIMESERIES } from '../../fixtures/wearables/timeseries-table.js';
+import type { EventEnvelope } from '../../engine/events.js';
+import type { JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { usersOf } from '../users/users.js';
+import { worldSlot, type ConnectedSource, type FeedMode, type World } from '../../engine/world.js';
+
+export const ERROR_TYPES = [
+  'token_refresh_failed',
+  'webhook_registration_failed',
+  'user_not_found',
+  'deregistered_per_provider',
+  'required_scopes_not_granted',
+  'provider_credential_error',
+  'provider_password_expired',
+  'unknown',
+] as const;
+export type ConnectionErrorType = (typeof ERROR_TYPES)[number];
+
+export const ERROR_MESSAGES: Record<ConnectionErrorType, string> = {
+  token_refresh_failed: 'We are having issues fetching information for user. We won\'t try to fetch again from this specific provider. Please reconnect device.',
+  webhook_registration_failed: 'The provider did not accept our webhook registration for this user. Please reconnect device.',
+  user_not_found: 'The provider no longer recognises this user. Please reconnect device.',
+  deregistered_per_provider: 'The user has deregistered the connection per notification from the provider.',
+  required_scopes_not_granted: 'The user did not grant the scopes required to read their data. Please reconnect and grant them.',
+  provider_credential_error: 'The provider rejected the stored credentials. Please reconnect device.',
+  provider_password_expired: 'The password for this provider has expired. Please reconnect with the new password.',
+  unknown: 'An unknown error occurred while fetching data from the provider.',
+};
+
+/** Resources whose data the sandbox generates (everything else a provider lists is not pulled). */
+export const SIMULATED_RESOURCES: ReadonlySet<string> = new Set([
+  'activity', 'sleep', 'body', 'workouts', 'workout_stream', 'electrocardiogram', 'electrocardiogram_voltage',
+  ...TIMESERIES.map((r) => r.resource),
+]);
+
+export type PullOverrideOutcome = 'success' | 'failure' | 'retry_then_success' | 'retry_then_failure';
+
+export interface PullOverride {
+  outcome: PullOverrideOutcome;
+  /** Retriable detail (retry outcomes) or non-retriable detail (failure outcomes). */
+  error: string | null;
+  /** When the pull finishes (epoch ms); null keeps the planned timing. */
+  endAt: number | null;
+  /** For presets: finish this long after the connection is made (becomes `endAt`). */
+  afterMs?: number | null;
+}
+
+export interface Connection {
+  provider: ProviderInfo;
+  created_at: number;
+  /** Start of the history the pull backfills. */
+  backfill_from: number;
+  status: 'connected' | 'error';
+  error: { error_type: ConnectionErrorType; error_message: string; errored_at: number } | null;
+  /** Created through `POST /v2/link/connect/demo`. */
+  demo: boolean;
+  /** Set when deregistered: data ends here. */
+  ended_at: number | null;
+  /** Resources whose scopes the user denied. */
+  denied: readonly string[];
+  /** Longest planned pull duration in minutes (seeded still-pulling connections pull longer). */
+  pullMinutes: number;
+  /** Forced pull outcomes, per resource. */
+  overrides: Map<string, PullOverride> | null;
+  /** Historical-pull completions up to this time have been announced. */
+  pullAnnounced: number;
+  pullJob: JobHandle | null;
+  /** The periodic feed has sent events for data up to this time. */
+  mark: number;
+}
+
+export interface ProviderLink {
+  provider: ProviderInfo;
+  current: Connection | null;
+  past: Connection[];
+}
+
+export interface UserWearables {
+  user_id: string;
+  partition: Partition;
+  links: ProviderLink[];
+  /** Removed when the user is purged (the feed ring skips it). */
+  gone: boolean;
+}
+
+export const NO_RESOURCES: readonly string[] = [];
+
+export class WearablesState {
+  readonly users = new Map<string, UserWearables>();
+  /** Round-robin order of the periodic feed. */
+  readonly ring: UserWearables[] = [];
+  ringPos = 0;
+  /** Users with connections made at run time (demo connects): fed every tick, before the ring. */
+  readonly active = new Set<UserWearables>();
+  /** The periodic feed's mode (set from the world's options; the control plane changes it). */
+  feedMode: FeedMode;
+
+  constructor(feedMode: FeedMode) {
+    this.feedMode = feedMode;
+  }
+  /** Outcomes forced for the next connection of `user/provider` (per resource; `*` = all). */
+  readonly presets = new Map<string, Map<string, PullOverride>>();
+  /** Workouts handed out (summary listings, events): id -> where to regenerate them. */
+  readonly workouts = new Map<string, { partitionId: string; userId: string; provider: string; day: number; index: number }>();
+
+  record(partition: Partition, userId: string): UserWearables {
+    let rec = this.users.get(userId);
+    if (!rec) {
+      rec = { user_id: userId, partition, links: [], gone: false };
+      this.users.set(userId, rec);
+      this.ring.push(rec);
+    }
+    return rec;
+  }
+
+  /** The user's record, if it belongs to this partition. */
+  get(partition: Partition, userId: string): UserWearables | undefined {
+    const rec = this.users.get(userId);
+    return rec && rec.partition === partition ? rec : undefined;
+  }
+
+  link(rec: UserWearables, provider: ProviderInfo): ProviderLink {
+    let link = rec.links.find((l) => l.provider === provider);
+    if (!link) {
+      link = { provider, current: null, past: [] };
+      rec.links.push(link);
+    }
+    return link;
+  }
+
+  purge(userId: string): void {
+    const rec = this.users.get(userId);
+    if (!rec) return;
+    rec.gone = true;
+    this.users.delete(userId);
+    this.active.delete(rec);
+    for (const [id, w] of this.workouts) if (w.userId === userId) this.workouts.delete(id);
+  }
+}
+
+export const wearablesOf = worldSlot('wearables', (world) => new WearablesState(world.options.feed));
+
+/** The resources a connection's historical pull covers. */
+export function pulledResources(conn: Connection): string[] {
+  return conn.provider.resources.filter((r) => SIMULATED_RESOURCES.has(r) && !conn.denied.includes(r));
+}
+
+/** The resources a provider lists that the pull does not cover. */
+export function notPulledResources(conn: Connection): string[] {
+  return conn.provider.resources.filter((r) => !SIMULATED_RESOURCES.has(r) || conn.denied.includes(r));
+}
+
+/** resource_availability of a connection (ResourceAvailability per resource). */
+export function resourceAvailability(conn: Connection): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const oauth = conn.provider.auth_type === 'oauth';
+  for (const r of conn.provider.resources) {
+    const denied = conn.denied.includes(r);
+    const scopes = scopesFor(conn.provider, r);
+    out[r] = {
+      status: denied ? 'unavailable' : 'available',
+      scope_requirements: oauth
+        ? { user_granted: { required: denied ? [] : scopes, optional: [] }, user_denied: { required: denied ? scopes : [], optional: [] } }
+        : null,
+    };
+  }
+  return out;
+}
+
+/** ClientFacingProviderWithStatus. */
+export function connectionView(conn: Connection): Record<string, unknown> {
+  return {
+    ...providerBrief(conn.provider),
+    created_on: new Date(conn.created_at).toISOString(),
+    status: conn.status,
+    external_user_id: null,
+    error_details: conn.error
+      ? { error_type: conn.error.error_type, error_message: conn.error.error_message, errored_at: new Date(conn.error.errored_at).toISOString() }
+      : null,
+    resource_availability: resourceAvailability(conn),
+  };
+}
+
+/** The user's current connections. */
+export function currentConnections(rec: UserWearables | undefined): Connection[] {
+  const out: Connection[] = [];
+  if (rec) for (const l of rec.links) if (l.current) out.push(l.current);
+  return out;
+}
+
+/** `connected_sources` of the user object. */
+export function connectedSources(world: World, partition: Partition, userId: string): ConnectedSource[] {
+  const rec = wearablesOf(world).get(partition, userId);
+  return currentConnections(rec).map((c) => {
+    const brief = providerBrief(c.provider);
+    return { created_on: new Date(c.created_at).toISOString(), provider: brief, source: { ...brief } };
+  });
+}
+
+/** Emits a wearable event for a user through the world's event bus. */
+export function emitUserEvent(world: World, partition: Partition, userId: string, eventType: string, data: unknown): void {
+  const user = usersOf(partition, world).byId.get(userId);
+  const envelope: EventEnvelope = {
+    event_type: eventType,
+    data,
+    team_id: partition.team.id,
+    user_id: userId,
+    client_user_id: user?.client_user_id ?? '',
+  };
+  world.events.emit(partition, envelope);
+}
+
+/** `provider.connection.created` payload. */
+export function connectionCreatedData(userId: string, conn: Connection): Record<string, unknown> {
+  const brief = providerBrief(conn.provider);
+  return { user_id: userId, provider: brief, source: { ...brief }, external_user_id: null, resource_availability: resourceAvailability(conn) };
+}
+
+/** Ends a connection (deregistration): data stops at the end of the connection. */
+export function endConnection(link: ProviderLink, now: number): void {
+  const conn = link.current;
+  if (!conn) return;
+  conn.pullJob?.cancel();
+  conn.pullJob = null;
+  conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
+  link.past.push(conn);
+  link.current = null;
+}
+
+export function newConnection(provider: ProviderInfo, fields: Partial<Connection> & { created_at: number }): Connection {
+  return {
+    provider,
+    backfill_from: fields.created_at - provider.backfillDays * 24 * 3600 * 1000,
+    status: 'connected',
+    error: null,
+    demo: false,
+    ended_at: null,
+    denied: NO_RESOURCES,
+    pullMinutes: 10,
+    overrides: null,
+    pullAnnounced: fields.created_at - 1,
+    pullJob: null,
+    mark: fields.created_at,
+    ...fields,
+  };
+}
+
+export { PROVIDERS };

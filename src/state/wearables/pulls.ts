@@ -1,0 +1,172 @@
+/**
+ * Historical pulls (spec 3, api-facts A.17). Each resource of a connection is pulled on the
+ * sandbox clock: `scheduled`, `in_progress`, then `success`, or `retrying` (with a retriable
+ * error detail) followed by `success` or `failure`, or `failure` at once. The plan is a pure
+ * function of (seed, user, provider, connection time, resource), so nothing per resource is
+ * stored; forced outcomes are kept as overrides. One scheduler job per connection announces
+ * finished pulls with `historical.data.<resource>.created`.
+ */
+import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
+import { hashKey } from '../../engine/rng.js';
+import { stableUuid } from '../../engine/ids.js';
+import { emitUserEvent, pulledResources, type Connection, type PullOverride } from './connections.js';
+import type { Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
+
+export const RETRIABLE = ['provider_rate_limit_exceeded', 'provider_unavailable', 'transport_failure', 'resource_contention'] as const;
+export const NON_RETRIABLE = ['non_retriable_error', 'unexpected_error', 'retry_quota_exhausted'] as const;
+
+export type PullStatus = 'scheduled' | 'in_progress' | 'retrying' | 'success' | 'failure';
+
+export interface PullPlan {
+  scheduledAt: number;
+  startedAt: number;
+  /** End of the first attempt. */
+  attemptEnd: number;
+  /** End of the retry phase, when the pull retries. */
+  retryEnd: number | null;
+  outcome: 'success' | 'failure';
+  retriable: string | null;
+  finalError: string | null;
+}
+
+const unit = (...parts: Array<string | number>): number => hashKey(...parts) / 4294967296;
+
+/** The plan of one resource's pull. */
+export function pullPlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
+  const key = [seed, 'pull', userId, conn.provider.slug, conn.created_at, resource] as const;
+  const scheduledAt = conn.created_at;
+  const startedAt = scheduledAt + Math.round((2 + unit(...key, 'start') * 18) * 1000);
+  const minutes = conn.pullMinutes * (0.3 + 0.7 * unit(...key, 'len'));
+  let attemptEnd = startedAt + Math.round(minutes * 60_000);
+  const roll = unit(...key, 'outcome');
+  const retriable = RETRIABLE[Math.floor(unit(...key, 'retriable') * RETRIABLE.length)] as string;
+  let plan: PullPlan;
+  if (conn.demo ? roll < 0.9 : roll < 0.85) {
+    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: null, outcome: 'success', retriable: null, finalError: null };
+  } else if (conn.demo || roll < 0.92) {
+    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: attemptEnd + Math.round((5 + unit(...key, 'retry') * 25) * 60_000), outcome: 'success', retriable, finalError: null };
+  } else if (roll < 0.96) {
+    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: attemptEnd + Math.round((20 + unit(...key, 'retry') * 60) * 60_000), outcome: 'failure', retriable, finalError: 'retry_quota_exhausted' };
+  } else {
+    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: null, outcome: 'failure', retriable: null, finalError: unit(...key, 'final') < 0.5 ? 'non_retriable_error' : 'unexpected_error' };
+  }
+  const forced = conn.overrides?.get(resource);
+  if (!forced) return plan;
+  const end = forced.endAt ?? plan.retryEnd ?? plan.attemptEnd;
+  const started = Math.min(startedAt, end);
+  const retry = forced.outcome === 'retry_then_success' || forced.outcome === 'retry_then_failure';
+  if (retry) attemptEnd = started + Math.floor((end - started) / 2);
+  else attemptEnd = end;
+  const success = forced.outcome === 'success' || forced.outcome === 'retry_then_success';
+  return {
+    scheduledAt,
+    startedAt: started,
+    attemptEnd,
+    retryEnd: retry ? end : null,
+    outcome: success ? 'success' : 'failure',
+    retriable: retry ? (forced.error && isRetriable(forced.error) ? forced.error : retriable) : null,
+    finalError: success ? null : forced.error && !isRetriable(forced.error) ? forced.error : retry ? 'retry_quota_exhausted' : 'non_retriable_error',
+  };
+}
+
+export function isRetriable(detail: string): boolean {
+  return (RETRIABLE as readonly string[]).includes(detail);
+}
+
+/** When a plan's pull finishes. */
+export function finishedAt(plan: PullPlan): number {
+  return plan.retryEnd ?? plan.attemptEnd;
+}
+
+export interface PullState {
+  status: PullStatus;
+  started_at: number | null;
+  ended_at: number | null;
+  error_details: string | null;
+}
+
+/** A pull's state at time `t`. */
+export function pullStateAt(plan: PullPlan, t: number): PullState {
+  if (t < plan.startedAt) return { status: 'scheduled', started_at: null, ended_at: null, error_details: null };
+  if (t < plan.attemptEnd) return { status: 'in_progress', started_at: plan.startedAt, ended_at: null, error_details: null };
+  if (plan.retryEnd !== null && t < plan.retryEnd) return { status: 'retrying', started_at: plan.startedAt, ended_at: plan.attemptEnd, error_details: plan.retriable };
+  return { status: plan.outcome, started_at: plan.startedAt, ended_at: finishedAt(plan), error_details: plan.finalError };
+}
+
+/** The time the connection's pulls are evaluated at (a deregistered connection stops pulling). */
+export function pullClock(conn: Connection, now: number): number {
+  return conn.ended_at === null ? now : Math.min(now, conn.ended_at);
+}
+
+/** Whether a resource's history has been pulled successfully by `now`. */
+export function historyPulled(seed: number, userId: string, conn: Connection, resource: string, now: number): boolean {
+  const plan = pullPlan(seed, userId, conn, resource);
+  return plan.outcome === 'success' && finishedAt(plan) <= pullClock(conn, now);
+}
+
+/** A short deterministic trace id and release string for the introspection view. */
+export function traceId(seed: number, userId: string, conn: Connection): string {
+  return stableUuid(seed, 'pull.trace', userId, conn.provider.slug, conn.created_at).replace(/-/g, '');
+}
+
+export function release(seed: number): string {
+  return `0.0.0-sandbox.${stableUuid(seed, 'release').slice(0, 7)}`;
+}
+
+/** Whether a resource's completion is announced with `historical.data.<resource>.created`. */
+function announced(resource: string): boolean {
+  const row = rowByResource(resource);
+  return row ? row.events : true;
+}
+
+/**
+ * (Re)schedules the job that announces the connection's finished pulls: at each finish time
+ * it emits `historical.data.<resource>.created` for every resource that finished successfully.
+ */
+export function schedulePullAnnouncements(world: World, partition: Partition, userId: string, conn: Connection): void {
+  conn.pullJob?.cancel();
+  conn.pullJob = null;
+  if (conn.ended_at !== null) return;
+  let next = Number.POSITIVE_INFINITY;
+  for (const r of pulledResources(conn)) {
+    const end = finishedAt(pullPlan(world.seed, userId, conn, r));
+    if (end > conn.pullAnnounced && end < next) next = end;
+  }
+  if (!Number.isFinite(next)) return;
+  conn.pullJob = world.scheduler.at(next, `wearables.pull ${userId} ${conn.provider.slug}`, () => {
+    conn.pullJob = null;
+    if (conn.ended_at !== null) return;
+    const now = world.clock.now();
+    const done: Array<[number, string]> = [];
+    for (const r of pulledResources(conn)) {
+      const plan = pullPlan(world.seed, userId, conn, r);
+      const end = finishedAt(plan);
+      if (end > conn.pullAnnounced && end <= now && plan.outcome === 'success' && announced(r)) done.push([end, r]);
+    }
+    done.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    conn.pullAnnounced = now;
+    for (const [, r] of done) {
+      emitUserEvent(world, partition, userId, `historical.data.${r}.created`, {
+        user_id: userId,
+        start_date: new Date(conn.backfill_from).toISOString(),
+        end_date: new Date(conn.created_at).toISOString(),
+        is_final: true,
+        provider: conn.provider.slug,
+      });
+    }
+    schedulePullAnnouncements(world, partition, userId, conn);
+  });
+}
+
+/** Applies preset outcomes (forced before the connection existed) to a new connection. */
+export function applyOverrides(conn: Connection, overrides: Map<string, PullOverride> | undefined): void {
+  if (!overrides) return;
+  const all = overrides.get('*');
+  const map = new Map<string, PullOverride>();
+  for (const r of pulledResources(conn)) {
+    const o = overrides.get(r) ?? all;
+    if (o) map.set(r, { outcome: o.outcome, error: o.error, endAt: o.afterMs != null ? conn.created_at + o.afterMs : o.endAt });
+  }
+  if (map.size > 0) conn.overrides = map;
+}

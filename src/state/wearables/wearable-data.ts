@@ -1,0 +1,137 @@
+/**
+ * Which generated data a user can read: the visible time ranges of each (provider, resource),
+ * from the user's connections (current and past), their historical pulls, connection errors
+ * and the user's ingestion bounds. Plus the request-side helpers the data handlers share
+ * (user lookup, date bounds, provider filter).
+ */
+import { z } from 'zod';
+import { MESSAGES, notFound, validationError, valueError } from '../../engine/errors.js';
+import { LAB_SLUGS, PROVIDER_SLUGS, providerBySlug } from '../../fixtures/wearables/providers.js';
+import type { Range } from '../../fixtures/wearables/summaries.js';
+import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { Subject } from '../../fixtures/wearables/wearable-profile.js';
+import { DAY, dayNumber, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import type { Ctx } from '../../engine/route.js';
+import { dateOrDateTime } from '../../engine/schemas.js';
+import { wearablesOf, type Connection, type ProviderLink } from './connections.js';
+import { historyPulled } from './pulls.js';
+import { usersOf, type User } from '../users/users.js';
+import type { World } from '../../engine/world.js';
+
+/** The user's zone for local days (fallback_time_zone, else UTC). */
+export function zoneOf(user: User): string {
+  return user.fallback_time_zone?.id ?? 'UTC';
+}
+
+export function subjectOf(world: World, user: User): Subject {
+  const birth = user.fallback_birth_date ? Number(user.fallback_birth_date.value.slice(0, 4)) : null;
+  return new Subject(world.seed, user.user_id, zoneOf(user), birth);
+}
+
+/** A live user of the caller's partition, or 404. */
+export function requireUser(ctx: Ctx, userId: string): User {
+  const user = usersOf(ctx.partition, ctx.world).byId.get(userId);
+  if (!user) throw notFound(MESSAGES.userNotFound);
+  if (user.deletion) throw notFound(MESSAGES.userScheduledForDeletion);
+  return user;
+}
+
+/** The user's ingestion bounds as an instant range (local days of the user's zone). */
+function ingestionBounds(user: User): Range {
+  const zone = zoneOf(user);
+  const lo = user.ingestion_start ? localMidnight(zone, dayNumber(user.ingestion_start)) : Number.NEGATIVE_INFINITY;
+  const hi = user.ingestion_end ? localMidnight(zone, dayNumber(user.ingestion_end) + 1) - 1 : Number.POSITIVE_INFINITY;
+  return [lo, hi];
+}
+
+function connectionRange(world: World, user: User, conn: Connection, resource: string, now: number): Range | null {
+  if (conn.denied.includes(resource)) return null;
+  let end = conn.ended_at ?? now;
+  if (conn.status === 'error' && conn.error && conn.ended_at === null) end = Math.min(end, conn.error.errored_at);
+  const start = historyPulled(world.seed, user.user_id, conn, resource, now) ? conn.backfill_from : conn.created_at;
+  return start <= end ? [start, Math.min(end, now)] : null;
+}
+
+/** Merged visible ranges of a resource through one provider link, up to `now`. */
+export function dataRanges(world: World, user: User, link: ProviderLink, resource: string, now: number): Range[] {
+  if (!link.provider.resources.includes(resource)) return [];
+  const [lo, hi] = ingestionBounds(user);
+  const raw: Array<[number, number]> = [];
+  for (const conn of link.current ? [...link.past, link.current] : link.past) {
+    const r = connectionRange(world, user, conn, resource, now);
+    if (!r) continue;
+    const a = Math.max(r[0], lo);
+    const b = Math.min(r[1], hi);
+    if (a <= b) raw.push([a, b]);
+  }
+  raw.sort((x, y) => x[0] - y[0]);
+  const out: Array<[number, number]> = [];
+  for (const r of raw) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+export interface DataSource {
+  link: ProviderLink;
+  src: SourceCtx;
+  ranges: Range[];
+}
+
+/** The user's sources of a resource (optionally one provider), with their visible ranges. */
+export function dataSources(world: World, user: User, resource: string, provider: string, now: number): DataSource[] {
+  const rec = wearablesOf(world).users.get(user.user_id);
+  if (!rec) return [];
+  const subject = subjectOf(world, user);
+  const out: DataSource[] = [];
+  for (const link of rec.links) {
+    if (provider !== '' && link.provider.slug !== provider) continue;
+    const ranges = dataRanges(world, user, link, resource, now);
+    if (ranges.length > 0) out.push({ link, src: sourceCtx(subject, link.provider), ranges });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query helpers
+
+const providerText = z.string().default('');
+
+/** Query of summaries and timeseries: date or date-time bounds, provider filter. */
+export const rangeQuery = z.object({
+  start_date: dateOrDateTime('start'),
+  end_date: dateOrDateTime('end').nullish(),
+  provider: providerText,
+});
+
+/** Query of grouped timeseries (adds the cursors). */
+export const groupedQuery = rangeQuery.extend({
+  cursor: z.string().nullish(),
+  next_cursor: z.string().nullish(),
+});
+
+function expected(values: readonly string[]): string {
+  const quoted = values.map((v) => `'${v}'`);
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
+/** Throws the pydantic enum error for an unknown provider slug (empty = all providers). */
+export function checkProvider(provider: string, where: 'query' | 'path' = 'query', labs = false): void {
+  if (provider === '' || providerBySlug(provider) || (labs && LAB_SLUGS.includes(provider))) return;
+  const values = labs ? [...PROVIDER_SLUGS, ...LAB_SLUGS.filter((s) => !PROVIDER_SLUGS.includes(s))] : PROVIDER_SLUGS;
+  throw validationError([{ type: 'enum', loc: [where, 'provider'], msg: `Input should be ${expected(values)}`, input: provider, ctx: { expected: expected(values) } }]);
+}
+
+/** The inclusive instant window of a query (end defaults to now); 422 when end < start. */
+export function queryWindow(start: number, end: number | null | undefined, now: number): [number, number] {
+  const hi = end ?? now;
+  if (hi < start) throw valueError(['query', 'end_date'], 'end_date must be on or after start_date', new Date(hi).toISOString());
+  return [start, hi];
+}
+
+/** The UTC calendar dates (as day numbers) a window's bounds fall on: summaries filter by date. */
+export function windowDays(window: [number, number]): [number, number] {
+  return [Math.floor(window[0] / DAY), Math.floor(window[1] / DAY)];
+}

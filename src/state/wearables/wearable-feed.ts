@@ -1,0 +1,250 @@
+/**
+ * New wearable data arriving as the clock moves (api-facts H: "periodic daily events every
+ * couple of hours"). Every two simulated hours a feed tick walks connected users round-robin
+ * and, for each of their connections, emits what became available since the previous tick:
+ *
+ * - timeseries: `daily.data.<resource>.created` with the samples that came to exist since the
+ *   previous tick, each once (a sample spanning time, such as a night's or a workout's, when it
+ *   ends, even if it began before the previous tick); a cumulative bucket that
+ *   was still open at the previous tick is re-sent with its final value and the same compound
+ *   key in `daily.data.<resource>.updated` (spec 6.3);
+ * - summaries: activity of each day touched (`.created` the first time, then `.updated` with the
+ *   same `id`, spec 6.2); sleep, body, workouts and ECGs once they end;
+ * - workout streams: the shallow `daily.data.workout_stream.created` (spec 6.4).
+ *
+ * Time costs what it simulates (design rule 11): in the default `auto` mode a team environment
+ * where no webhook endpoint, pipeline or in-process subscriber takes `daily.data.*` gets no feed
+ * work at all, and a resource nobody takes is not generated; its data stays readable through the
+ * API (computed on read). Mode `on` feeds everyone (the journal sees every event); `off` nobody.
+ *
+ * Cost is capped: users with demo connections (made at run time) are fed every tick, up to
+ * FEED_ACTIVE_USERS; seeded users round-robin, at most FEED_USERS per tick (the next tick
+ * continues where this one stopped), at most FEED_CATCH_UP of missed data per connection (older data stays readable
+ * through the API but is not re-announced). Connections in `error` are skipped until reconnected.
+ *
+ * LIMITATIONS
+ * - `daily.data.electrocardiogram_voltage.*` is not emitted (a 30 s trace is ~15k samples); read
+ *   voltages through the timeseries endpoint with the session's start and end.
+ * - `hypnogram` has no event type in the reference and gets none.
+ */
+import { providerBrief } from '../../fixtures/wearables/providers.js';
+import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
+import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
+import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
+import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import { emitUserEvent, pulledResources, wearablesOf, type ProviderLink, type UserWearables } from './connections.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { usersOf, type User } from '../users/users.js';
+import { dataRanges, subjectOf } from './wearable-data.js';
+import type { World } from '../../engine/world.js';
+
+export const FEED_INTERVAL = 2 * HOUR;
+/** Ticks fall at 00:30, 02:30, ... UTC, so hourly buckets are open at each tick. */
+export const FEED_OFFSET = 30 * 60_000;
+export const FEED_USERS = 200;
+export const FEED_ACTIVE_USERS = 500;
+export const FEED_CATCH_UP = DAY;
+
+export const WORKOUT_STREAM_MESSAGE = 'Due to payload size limits, to access the workout stream, please use the /v2/timeseries/workouts/{workout_id}/stream endpoint.';
+
+/** The first feed tick after `now`. */
+export function nextTick(now: number): number {
+  return Math.floor((now - FEED_OFFSET) / FEED_INTERVAL) * FEED_INTERVAL + FEED_OFFSET + FEED_INTERVAL;
+}
+
+/** Schedules the recurring feed on the world's scheduler. */
+export function startFeed(world: World): void {
+  const run = (at: number) => {
+    world.scheduler.at(at, 'wearables.feed', () => {
+      feedTick(world);
+      run(at + FEED_INTERVAL);
+    });
+  };
+  run(nextTick(world.clock.now()));
+}
+
+/**
+ * One feed tick: every user with run-time (demo) connections, up to FEED_ACTIVE_USERS, then
+ * the next FEED_USERS users of the seeded ring with connected connections.
+ */
+export function feedTick(world: World): void {
+  const state = wearablesOf(world);
+  if (state.feedMode === 'off') return;
+  const now = world.clock.now();
+  const heard = new Map<Partition, Listening>();
+  const listening = (partition: Partition): Listening => {
+    let l = heard.get(partition);
+    if (l === undefined) {
+      l = state.feedMode === 'on' ? ALL : listeningOf(world, partition);
+      heard.set(partition, l);
+    }
+    return l;
+  };
+  let activeServed = 0;
+  for (const rec of state.active) {
+    if (activeServed === FEED_ACTIVE_USERS) break;
+    if (feedUser(world, rec, now, listening)) activeServed++;
+    else if (rec.links.every((l) => !l.current)) state.active.delete(rec);
+  }
+  const ring = state.ring;
+  if (ring.some((r) => r.gone)) {
+    const kept = ring.filter((r) => !r.gone);
+    ring.length = 0;
+    ring.push(...kept);
+    state.ringPos = 0;
+  }
+  const n = ring.length;
+  let served = 0;
+  for (let i = 0; i < n && served < FEED_USERS; i++) {
+    const rec = ring[(state.ringPos + i) % n] as UserWearables;
+    if (state.active.has(rec)) continue;
+    if (feedUser(world, rec, now, listening)) served++;
+    if (served === FEED_USERS) state.ringPos = (state.ringPos + i + 1) % n;
+  }
+}
+
+/** What a team environment listens to: `null` for nothing, else a test per event-type prefix. */
+type Listening = ((prefix: string) => boolean) | null;
+const ALL: Listening = () => true;
+
+function listeningOf(world: World, partition: Partition): Listening {
+  if (!world.events.listening(partition, 'daily.data.')) return null;
+  const memo = new Map<string, boolean>();
+  return (prefix) => {
+    let yes = memo.get(prefix);
+    if (yes === undefined) {
+      yes = world.events.listening(partition, prefix);
+      memo.set(prefix, yes);
+    }
+    return yes;
+  };
+}
+
+function feedUser(world: World, rec: UserWearables, now: number, listening: (p: Partition) => Listening): boolean {
+  if (rec.partition.team.deleted) {
+    rec.gone = true;
+    return false;
+  }
+  const heard = listening(rec.partition);
+  if (heard === null) {
+    // Nobody listens here: nothing is generated; the marks move on so a listener that arrives
+    // later hears about new data only (what came before stays readable through the API).
+    for (const link of rec.links) if (link.current?.status === 'connected') link.current.mark = now;
+    return rec.links.some((l) => l.current?.status === 'connected');
+  }
+  const user = usersOf(rec.partition, world).liveUser(rec.user_id);
+  if (!user) return false;
+  let any = false;
+  for (const link of rec.links) {
+    const conn = link.current;
+    if (!conn || conn.status !== 'connected') continue;
+    any = true;
+    const since = Math.max(conn.mark, now - FEED_CATCH_UP);
+    if (since < now) feedConnection(world, rec.partition, user, link, since, now, heard);
+    conn.mark = now;
+  }
+  return any;
+}
+
+function feedConnection(world: World, partition: Partition, user: User, link: ProviderLink, since: number, now: number, heard: (prefix: string) => boolean): void {
+  const conn = link.current;
+  if (!conn) return;
+  const src = sourceCtx(subjectOf(world, user), link.provider);
+  const resources = new Set(pulledResources(conn).filter((r) => heard(`daily.data.${r}.`)));
+  const emit = (type: string, data: unknown) => emitUserEvent(world, partition, user.user_id, type, data);
+  const base = { source_id: link.provider.id, user_id: user.user_id, source: { ...sourceObject(link.provider) } };
+  for (const row of TIMESERIES) {
+    if (!row.events || !resources.has(row.resource)) continue;
+    const ranges = dataRanges(world, user, link, row.resource, now);
+    // Cumulative rows: from the bucket open at the previous tick (re-sent as `.updated`). Other
+    // rows: far enough back to catch spans (nights, workouts) that began before the previous
+    // tick and ended since; each is announced once, when it becomes available.
+    const from = row.cumulative ? bucketStart(row, link.provider, since) : since - maxSpan(row.schedule(link.provider));
+    const created: Array<Record<string, unknown>> = [];
+    const updated: Array<Record<string, unknown>> = [];
+    for (const [a, b] of clip(ranges, from, now)) {
+      for (const s of samplesOf(row, src, a, b, now)) {
+        if (row.cumulative) {
+          (s.timestamp < since ? updated : created).push(renderSample(row, src, s));
+        } else if (s.available > since) {
+          created.push(renderSample(row, src, s));
+        }
+      }
+    }
+    if (updated.length) emit(`daily.data.${row.resource}.updated`, { ...base, data: updated });
+    if (created.length) emit(`daily.data.${row.resource}.created`, { ...base, data: created });
+  }
+  feedSummaries(world, partition, user, link, src, resources, since, now, emit);
+}
+
+function feedSummaries(
+  world: World,
+  partition: Partition,
+  user: User,
+  link: ProviderLink,
+  src: SourceCtx,
+  resources: Set<string>,
+  since: number,
+  now: number,
+  emit: (type: string, data: unknown) => void,
+): void {
+  const zone = src.subject.zone;
+  const ranges = (r: string): Range[] => dataRanges(world, user, link, r, now);
+  const within = (rs: Range[], t: number) => t > since && t <= now && rs.some(([a, b]) => t >= a && t <= b);
+  const first = localDay(zone, since);
+  const last = localDay(zone, now);
+  if (resources.has('activity')) {
+    const rs = ranges('activity');
+    for (let day = first; day <= last; day++) {
+      const summary = activitySummary(src, day, clip(rs, Math.max(since, localMidnight(zone, day)), now), now);
+      if (!summary) continue;
+      const full = activitySummary(src, day, rs, now);
+      emit(`daily.data.activity.${localMidnight(zone, day) > since ? 'created' : 'updated'}`, full ?? summary);
+    }
+  }
+  if (resources.has('sleep')) {
+    const rs = ranges('sleep');
+    for (let day = first; day <= last + 1; day++) {
+      const night = src.subject.night(day);
+      if (night && within(rs, night.end)) emit('daily.data.sleep.created', sleepSummary(src, night));
+    }
+  }
+  if (resources.has('body')) {
+    const rs = ranges('body');
+    for (let day = first; day <= last; day++) {
+      const body = bodySummary(src, day, clip(rs, since + 1, now), now);
+      if (body) emit('daily.data.body.created', body);
+    }
+  }
+  if (resources.has('workouts')) {
+    const rs = ranges('workouts');
+    const state = wearablesOf(world);
+    for (let day = first - 1; day <= last; day++) {
+      for (const w of src.subject.workoutsOn(day)) {
+        if (!within(rs, w.end)) continue;
+        const id = workoutId(src, w);
+        state.workouts.set(id, { partitionId: partition.id, userId: user.user_id, provider: link.provider.slug, day: w.day, index: w.index });
+        const summary = workoutSummary(src, w);
+        emit('daily.data.workouts.created', summary);
+        if (resources.has('workout_stream')) {
+          emit('daily.data.workout_stream.created', {
+            user_id: user.user_id,
+            workout_id: id,
+            provider_id: summary.provider_id,
+            message: WORKOUT_STREAM_MESSAGE,
+            source: { ...sourceObject(link.provider), ...providerBrief(link.provider) },
+            sport: { id: w.sport.id, name: w.sport.name, slug: w.sport.slug },
+          });
+        }
+      }
+    }
+  }
+  if (resources.has('electrocardiogram')) {
+    const rs = ranges('electrocardiogram');
+    for (let day = first; day <= last; day++) {
+      const session = ecgSessionOn(src, day);
+      if (session && within(rs, session.end)) emit('daily.data.electrocardiogram.created', ecgSummary(src, session));
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Connection lifecycle: demo connect (history pulled through a historical pull), deregister,
+ * and the control plane's error / reconnect. Each change emits its event through
+ * `emitUserEvent` and keeps the user's `connected_sources` in step (they are read from here).
+ */
+import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
+import {
+  ERROR_MESSAGES,
+  connectionCreatedData,
+  emitUserEvent,
+  endConnection,
+  newConnection,
+  wearablesOf,
+  type Connection,
+  type ConnectionErrorType,
+  type ProviderLink,
+} from './connections.js';
+import { applyOverrides, schedulePullAnnouncements } from './pulls.js';
+import type { Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
+
+/** Demo history length (api-facts H: 30 days backfilled). */
+export const DEMO_BACKFILL_DAYS = 30;
+
+export function presetKey(userId: string, provider: string): string {
+  return `${userId}\u241f${provider}`;
+}
+
+/** Creates a demo connection: pulls 30 days of history and emits `provider.connection.created`. */
+export function connectDemo(world: World, partition: Partition, userId: string, provider: ProviderInfo): Connection {
+  const state = wearablesOf(world);
+  const now = world.clock.now();
+  const rec = state.record(partition, userId);
+  const link = state.link(rec, provider);
+  const conn = newConnection(provider, {
+    created_at: now,
+    backfill_from: now - DEMO_BACKFILL_DAYS * 24 * 3600 * 1000,
+    demo: true,
+    pullMinutes: 6,
+    mark: now,
+  });
+  const key = presetKey(userId, provider.slug);
+  applyOverrides(conn, state.presets.get(key));
+  state.presets.delete(key);
+  link.current = conn;
+  state.active.add(rec);
+  emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  schedulePullAnnouncements(world, partition, userId, conn);
+  return conn;
+}
+
+/** The user's link to a provider with a current connection, if any. */
+export function currentLink(world: World, partition: Partition, userId: string, slug: string): ProviderLink | undefined {
+  const provider = providerBySlug(slug);
+  const rec = wearablesOf(world).get(partition, userId);
+  if (!provider || !rec) return undefined;
+  const link = rec.links.find((l) => l.provider === provider);
+  return link?.current ? link : undefined;
+}
+
+/** Deregisters every current connection of a user (user deletion). */
+export function deregisterAll(world: World, partition: Partition, userId: string): void {
+  const rec = wearablesOf(world).get(partition, userId);
+  if (!rec) return;
+  const now = world.clock.now();
+  for (const link of rec.links) endConnection(link, now);
+}
+
+/** Puts a connection into `error` and emits `provider.connection.error`. */
+export function failConnection(world: World, partition: Partition, userId: string, conn: Connection, type: ConnectionErrorType, message: string | undefined): void {
+  const now = world.clock.now();
+  const text = message ?? ERROR_MESSAGES[type];
+  conn.status = 'error';
+  conn.error = { error_type: type, error_message: text, errored_at: now };
+  emitUserEvent(world, partition, userId, 'provider.connection.error', {
+    provider: conn.provider.slug,
+    user_id: userId,
+    message: text,
+    error_type: type,
+    error_details: `Connection error: ${type}`,
+  });
+}
+
+/** Brings an errored connection back (the user re-authorised): emits `provider.connection.created`. */
+export function reconnect(world: World, partition: Partition, userId: string, conn: Connection): void {
+  conn.status = 'connected';
+  conn.error = null;
+  emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+}

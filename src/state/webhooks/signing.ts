@@ -1,0 +1,93 @@
+/**
+ * Webhook signing exactly as `../shared/reference/webhooks.md` section 1 describes (Svix /
+ * Standard Webhooks): HMAC-SHA256 over `${id}.${timestamp}.${rawBody}` keyed with the base64
+ * decoded secret (after `whsec_`), encoded `v1,<base64>`, several signatures space-separated.
+ * Also the verifier the built-in test receiver uses, and the deterministic ids of Svix objects.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { World } from '../../engine/world.js';
+
+export const SECRET_PREFIX = 'whsec_';
+/** Svix generates 24-byte secrets. */
+export const SECRET_BYTES = 24;
+/** The Standard Webhooks spec allows 24 to 64 bytes. */
+export const SECRET_MIN_BYTES = 24;
+export const SECRET_MAX_BYTES = 64;
+/** Receivers reject timestamps further than this from their clock, both ways. */
+export const TOLERANCE_SECONDS = 300;
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** A fresh `whsec_` secret whose 24 bytes derive from the world seed and a counter. */
+export function generateSecret(world: World, scope: string): string {
+  return SECRET_PREFIX + world.ids.bytes('webhook-secret', SECRET_BYTES, scope).toString('base64');
+}
+
+/**
+ * Checks a user-supplied secret (`whsec_` optional + standard base64 of 24..64 bytes) and
+ * returns it in canonical `whsec_` form, or an error message.
+ */
+export function normaliseSecret(input: string): { key: string } | { error: string } {
+  const raw = input.startsWith(SECRET_PREFIX) ? input.slice(SECRET_PREFIX.length) : input;
+  if (raw.length === 0 || raw.length % 4 !== 0 || !BASE64.test(raw)) {
+    return { error: 'The secret must be standard base64 (optionally prefixed with whsec_)' };
+  }
+  const bytes = Buffer.from(raw, 'base64');
+  if (bytes.toString('base64') !== raw) return { error: 'The secret must be canonical standard base64' };
+  if (bytes.length < SECRET_MIN_BYTES || bytes.length > SECRET_MAX_BYTES) {
+    return { error: `The secret must decode to ${SECRET_MIN_BYTES} to ${SECRET_MAX_BYTES} bytes, got ${bytes.length}` };
+  }
+  return { key: SECRET_PREFIX + raw };
+}
+
+function keyBytes(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+}
+
+/** One `v1,<base64>` signature (the reference signer). */
+export function sign(secret: string, msgId: string, timestamp: number, rawBody: string): string {
+  return 'v1,' + createHmac('sha256', keyBytes(secret)).update(`${msgId}.${timestamp}.${rawBody}`, 'utf8').digest('base64');
+}
+
+/** The signature header value: one signature per key, newest key first, space-separated. */
+export function signatureHeader(secrets: readonly string[], msgId: string, timestamp: number, rawBody: string): string {
+  return secrets.map((s) => sign(s, msgId, timestamp, rawBody)).join(' ');
+}
+
+export type HeaderSet = 'svix' | 'webhook';
+
+/** The three signing headers of one set. */
+export function signingHeaders(set: HeaderSet, msgId: string, timestamp: number, signature: string): Record<string, string> {
+  return { [`${set}-id`]: msgId, [`${set}-timestamp`]: String(timestamp), [`${set}-signature`]: signature };
+}
+
+export type VerifyResult = { ok: true; msgId: string; timestamp: number } | { ok: false; error: string };
+
+/**
+ * Verifies a delivery the way the `svix` library does: svix-* headers win over webhook-*,
+ * the timestamp must be within 5 minutes of `nowSeconds`, any `v1` entry may match.
+ */
+export function verify(secrets: readonly string[], headers: Record<string, string | undefined>, rawBody: string, nowSeconds: number): VerifyResult {
+  const set: HeaderSet | null = headers['svix-id'] !== undefined ? 'svix' : headers['webhook-id'] !== undefined ? 'webhook' : null;
+  if (set === null) return { ok: false, error: 'Missing required headers' };
+  const msgId = headers[`${set}-id`];
+  const ts = headers[`${set}-timestamp`];
+  const sigs = headers[`${set}-signature`];
+  if (!msgId || !ts || !sigs) return { ok: false, error: 'Missing required headers' };
+  if (!/^\d+$/.test(ts)) return { ok: false, error: 'Invalid Signature Headers' };
+  const timestamp = Number(ts);
+  if (nowSeconds - timestamp > TOLERANCE_SECONDS) return { ok: false, error: 'Message timestamp too old' };
+  if (timestamp - nowSeconds > TOLERANCE_SECONDS) return { ok: false, error: 'Message timestamp too new' };
+  if (secrets.length === 0) return { ok: false, error: 'No endpoint secret is registered for this receiver URL' };
+  const given = sigs.split(' ').filter((s) => s.startsWith('v1,')).map((s) => Buffer.from(s.slice(3)));
+  for (const secret of secrets) {
+    const expected = Buffer.from(sign(secret, msgId, timestamp, rawBody).slice(3));
+    if (given.some((g) => g.length === expected.length && timingSafeEqual(g, expected))) return { ok: true, msgId, timestamp };
+  }
+  return { ok: false, error: 'No matching signature found' };
+}
+
+/** Svix-style object ids: prefix + 27 base62 characters (never a '.'), deterministic per world. */
+export function svixId(world: World, prefix: 'ep_' | 'msg_' | 'atmpt_', scope = ''): string {
+  return prefix + world.ids.token(`svix-${prefix}`, 27, scope);
+}

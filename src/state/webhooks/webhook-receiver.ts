@@ -1,0 +1,128 @@
+/**
+ * The built-in test receiver behind `/_sandbox/receiver/:name`: records every POST it gets,
+ * answers with a configurable status (and optional body, Retry-After and extra headers), and
+ * verifies each delivery's signature itself against the secrets of the endpoints whose URL
+ * points at it, the way the `svix` library would.
+ */
+import { verify } from './signing.js';
+import { DEFAULT_RETENTION, webhooksOf } from './webhooks.js';
+import { worldSlot, type World } from '../../engine/world.js';
+
+export interface ReceiverConfig {
+  status: number;
+  body: unknown;
+  retry_after: string | null;
+  headers: Record<string, string>;
+}
+
+export interface ReceivedDelivery {
+  seq: number;
+  received_at: string;
+  msg_id: string | null;
+  event_type: string | null;
+  headers: Record<string, string>;
+  body: string;
+  /** Whether the signature verified against one of the matching endpoints' current keys. */
+  verified: boolean;
+  /** Which endpoint's key verified it. */
+  endpoint_id: string | null;
+  verification_error: string | null;
+  answered_status: number;
+}
+
+export interface Receiver {
+  name: string;
+  config: ReceiverConfig;
+  deliveries: ReceivedDelivery[];
+}
+
+export function defaultReceiverConfig(): ReceiverConfig {
+  return { status: 200, body: { ok: true }, retry_after: null, headers: {} };
+}
+
+export class ReceiverStore {
+  private readonly receivers = new Map<string, Receiver>();
+  private seq = 0;
+  /** Deliveries kept per receiver (the most recent ones). */
+  retention = DEFAULT_RETENTION;
+
+  constructor(private readonly world: World) {}
+
+  get(name: string): Receiver {
+    let r = this.receivers.get(name);
+    if (!r) this.receivers.set(name, (r = { name, config: defaultReceiverConfig(), deliveries: [] }));
+    return r;
+  }
+
+  /** Canonical state for world snapshots (signature headers are wall-clock, so left out). */
+  toJSON(): unknown {
+    return [...this.receivers.values()].map((r) => ({
+      name: r.name,
+      config: r.config,
+      deliveries: r.deliveries.map((d) => ({ seq: d.seq, msg_id: d.msg_id, event_type: d.event_type, body: d.body, verified: d.verified, answered_status: d.answered_status })),
+    }));
+  }
+
+  names(): string[] {
+    return [...this.receivers.keys()];
+  }
+
+  /** Records one POST and answers what the receiver is configured to answer. */
+  receive(name: string, headers: Record<string, string>, rawBody: Uint8Array): ReceivedDelivery {
+    const receiver = this.get(name);
+    const body = Buffer.from(rawBody).toString('utf8');
+    const store = webhooksOf(this.world);
+    const nowSeconds = Math.floor(this.world.clock.wall() / 1000);
+    let verified = false;
+    let endpointId: string | null = null;
+    let error: string | null = null;
+    const endpoints = store.forReceiver(name);
+    if (endpoints.length === 0) error = `No webhook endpoint points at /_sandbox/receiver/${name}`;
+    for (const ep of endpoints) {
+      const result = verify(store.signingKeys(ep), headers, body, nowSeconds);
+      if (result.ok) {
+        verified = true;
+        endpointId = ep.id;
+        error = null;
+        break;
+      }
+      error = result.error;
+    }
+    let eventType: string | null = null;
+    try {
+      const parsed = JSON.parse(body) as { event_type?: unknown };
+      if (typeof parsed.event_type === 'string') eventType = parsed.event_type;
+    } catch {
+      // Not JSON: recorded as is.
+    }
+    const delivery: ReceivedDelivery = {
+      seq: ++this.seq,
+      received_at: this.world.clock.iso(),
+      msg_id: headers['svix-id'] ?? headers['webhook-id'] ?? null,
+      event_type: eventType,
+      headers,
+      body,
+      verified,
+      endpoint_id: endpointId,
+      verification_error: error,
+      answered_status: receiver.config.status,
+    };
+    receiver.deliveries.push(delivery);
+    this.trim(receiver);
+    return delivery;
+  }
+
+  /** Drops a receiver's oldest deliveries beyond the retention. */
+  trim(receiver: Receiver): void {
+    const over = receiver.deliveries.length - this.retention;
+    if (over > 0) receiver.deliveries.splice(0, over);
+  }
+
+  /** Changes the retention and applies it at once. */
+  setRetention(limit: number): void {
+    this.retention = limit;
+    for (const r of this.receivers.values()) this.trim(r);
+  }
+}
+
+export const receiversOf = worldSlot('webhook-receivers', (world) => new ReceiverStore(world));
