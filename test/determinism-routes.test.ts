@@ -1,0 +1,57 @@
+/**
+ * Determinism over the whole route table: two sandboxes with one seed, set up by the same
+ * requests, answer every GET route with the same bytes, whatever order the GETs come in
+ * (reads change nothing another read can see). A new GET route is covered without edits.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Route } from '../src/engine/route.js';
+import { surfaceOf } from '../src/engine/router.js';
+import { ROUTES } from '../src/routes.js';
+import { Rng } from '../src/engine/rng.js';
+import { createClient, type TestClient } from './support/client.js';
+import { pathFor, queryFor, worldParams } from './support/world-params.js';
+
+const GETS = ROUTES.filter((r) => r.method === 'GET');
+// Webhook signatures carry wall-clock time (receivers check it): pin it, as a test would.
+const OPTIONS = { seed: 5, users: 3, usersElsewhere: 1, wallClock: () => Date.parse('2026-01-05T09:00:00Z') } as const;
+
+async function answers(order: readonly Route[]): Promise<{ byRoute: Map<string, string>; client: TestClient }> {
+  const c = createClient('express', OPTIONS);
+  const params = await worldParams(c);
+  const byRoute = new Map<string, string>();
+  for (const route of order) {
+    const res = await c.call('GET', pathFor(route, params), { surface: surfaceOf(route), query: queryFor(route) });
+    byRoute.set(route.id, `${res.status} ${res.headers['content-type'] ?? ''} ${res.bytes.toString('base64')}`);
+  }
+  return { byRoute, client: c };
+}
+
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const rng = Rng.of(seed, 'test-shuffle');
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+describe('determinism: every GET route of the table', () => {
+  it('same seed, same bytes, in table order, reversed and shuffled', async () => {
+    const forward = await answers(GETS);
+    const reversed = await answers([...GETS].reverse());
+    const mixed = await answers(shuffled(GETS, 11));
+    expect(forward.byRoute.size).toBe(GETS.length);
+    const differ: string[] = [];
+    for (const route of GETS) {
+      const a = forward.byRoute.get(route.id);
+      if (reversed.byRoute.get(route.id) !== a || mixed.byRoute.get(route.id) !== a) differ.push(route.id);
+    }
+    expect(differ, `routes whose answers depend on order or on the run: ${differ.join(', ')}`).toEqual([]);
+    const errors = [...forward.byRoute].filter(([, text]) => Number(text.slice(0, 3)) >= 500).map(([id]) => id);
+    expect(errors).toEqual([]);
+    // Most routes answer with data (a 4xx answer is still compared, but should be rare).
+    const ok = [...forward.byRoute.values()].filter((text) => text.startsWith('2')).length;
+    expect(ok).toBeGreaterThan(GETS.length * 0.9);
+  });
+});
