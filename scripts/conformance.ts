@@ -1,0 +1,44 @@
+/**
+ * `npm run conformance`: every operation of the real data and management OpenAPI documents,
+ * served or not, parameters compared, live answers validated (leniently and strictly). Prints a
+ * table per tag and the totals, writes `conformance.json`. Without `../shared` it says so and
+ * exits 0.
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { conformanceReport } from './conformance/report.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = resolve(root, '../shared/reference/openapi');
+const report = await conformanceReport(dir);
+if (!report) {
+  console.log(`conformance: ${dir} is absent; nothing to compare against (skipped).`);
+  process.exit(0);
+}
+const byTag = new Map<string, { total: number; served: number; live: number; valid: number; strict: number; mismatches: number }>();
+for (const op of report.operations) {
+  const key = `${op.doc}:${op.tag}`;
+  const row = byTag.get(key) ?? { total: 0, served: 0, live: 0, valid: 0, strict: 0, mismatches: 0 };
+  row.total++;
+  if (op.routeId) row.served++;
+  if (op.live) {
+    row.live++;
+    if (op.live.valid) row.valid++;
+    if (op.live.strictValid) row.strict++;
+  }
+  row.mismatches += op.parameterMismatches.length;
+  byTag.set(key, row);
+}
+console.log('| tag | operations | served | live-checked | schema-valid | strict-valid | parameter mismatches |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [tag, r] of [...byTag].sort()) console.log(`| ${tag} | ${r.total} | ${r.served} | ${r.live} | ${r.valid} | ${r.strict} | ${r.mismatches} |`);
+const t = report.totals;
+console.log(`| **total** | ${t.operations} | ${t.served} | ${t.checkedLive} | ${t.schemaValid} | ${t.strictValid} | ${t.parameterMismatches} |`);
+for (const op of report.operations) {
+  for (const m of op.parameterMismatches) console.log(`mismatch ${op.method} ${op.path}: ${m}`);
+  if (op.live && (!op.live.valid || !op.live.strictValid)) console.log(`${op.live.valid ? 'strict-invalid' : 'invalid'} ${op.method} ${op.path} (${op.live.status}): ${op.live.errors.join('; ')}`);
+}
+if (report.extraRoutes.length) console.log(`served beyond the documents: ${report.extraRoutes.join(', ')}`);
+writeFileSync(resolve(root, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+console.log('wrote conformance.json');

@@ -1,0 +1,202 @@
+/**
+ * Conformance against the real service's OpenAPI documents (`../shared/reference/openapi/`):
+ * for every operation of the data and management documents, whether the sandbox serves it,
+ * whether its parameters agree (names, required, enums, bounds), and whether live answers from
+ * a seeded world validate against the real response schema, read leniently and strictly (no
+ * undeclared fields). Node-only (reads files); used by `npm run conformance` and the tests.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { z } from 'zod';
+import type { Route } from '../../src/engine/route.js';
+import { surfaceOf } from '../../src/engine/router.js';
+import { ROUTES } from '../../src/routes.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { dispatchClient } from './dispatch-client.js';
+import { pathFor, queryFor, worldParams } from '../../test/support/world-params.js';
+
+export type DocName = 'data' | 'management';
+const FILES: Record<DocName, string> = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' };
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+export interface LiveCheck {
+  status: number;
+  /** Whether a response schema is declared for that status. */
+  declared: boolean;
+  valid: boolean;
+  strictValid: boolean;
+  errors: string[];
+}
+
+export interface OperationReport {
+  doc: DocName;
+  method: string;
+  path: string;
+  operationId: string;
+  tag: string;
+  routeId: string | null;
+  parameterMismatches: string[];
+  live: LiveCheck | null;
+}
+
+export interface ConformanceReport {
+  operations: OperationReport[];
+  /** Routes the sandbox serves on the real surfaces that neither document has. */
+  extraRoutes: string[];
+  totals: { operations: number; served: number; checkedLive: number; schemaValid: number; strictValid: number; parameterMismatches: number };
+}
+
+type Json = Record<string, any>;
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+const keyOf = (method: string, surface: string, path: string) => `${method.toUpperCase()} ${surface} ${path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}').replace(/\/+$/, '')}`;
+
+/** Makes every object schema that lists its properties refuse undeclared ones (strict reading). */
+function strictCopy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(strictCopy);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strictCopy(s)])) : strictCopy(v);
+  if (out['properties'] && out['additionalProperties'] === undefined && out['unevaluatedProperties'] === undefined && !out['allOf'] && !out['anyOf'] && !out['oneOf']) {
+    out['unevaluatedProperties'] = false;
+  }
+  return out;
+}
+
+interface Loaded {
+  doc: Json;
+  lenient: (pointer: string) => ValidateFunction;
+  strict: (pointer: string) => ValidateFunction;
+}
+
+function load(dir: string, name: DocName): Loaded {
+  const doc = JSON.parse(readFileSync(resolve(dir, FILES[name]), 'utf8')) as Json;
+  const make = (schemaDoc: Json, id: string) => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: id, components: schemaDoc['components'], paths: schemaDoc['paths'] }, id);
+    const cache = new Map<string, ValidateFunction>();
+    return (pointer: string) => {
+      let v = cache.get(pointer);
+      if (!v) {
+        v = ajv.compile({ $ref: `${id}#${pointer}` });
+        cache.set(pointer, v);
+      }
+      return v;
+    };
+  };
+  const strictDoc = { components: strictCopy(doc['components']), paths: doc['paths'] } as Json;
+  return { doc, lenient: make(doc, `https://conformance.test/${name}.json`), strict: make(strictDoc, `https://conformance.test/${name}-strict.json`) };
+}
+
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Compares the document's query and path parameters with the route's zod schemas. */
+function compareParameters(op: Json, route: Route): string[] {
+  const out: string[] = [];
+  const docQuery = ((op['parameters'] ?? []) as Json[]).filter((p) => p['in'] === 'query');
+  const ours = route.request.query ? (z.toJSONSchema(route.request.query, { io: 'input', unrepresentable: 'any' }) as Json) : { properties: {}, required: [] };
+  const props = (ours['properties'] ?? {}) as Json;
+  const required = new Set<string>((ours['required'] ?? []) as string[]);
+  for (const p of docQuery) {
+    const name = p['name'] as string;
+    const mine = props[name] as Json | undefined;
+    if (!mine) {
+      out.push(`query ${name}: not accepted`);
+      continue;
+    }
+    if (Boolean(p['required']) !== required.has(name)) out.push(`query ${name}: required ${Boolean(p['required'])} in the document, ${required.has(name)} here`);
+    const theirs = flatten(p['schema'] as Json);
+    const here = flatten(mine);
+    if (theirs.enum && here.enum && [...theirs.enum].sort().join() !== [...here.enum].sort().join()) out.push(`query ${name}: enum differs`);
+    for (const bound of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
+      if (theirs[bound] !== undefined && here[bound] !== undefined && theirs[bound] !== here[bound]) out.push(`query ${name}: ${bound} ${theirs[bound]} in the document, ${here[bound]} here`);
+    }
+  }
+  const docNames = new Set(docQuery.map((p) => p['name'] as string));
+  for (const name of Object.keys(props)) if (!docNames.has(name)) out.push(`query ${name}: accepted here, not in the document`);
+  return out;
+}
+
+/** The enum and numeric bounds of a schema, looking through anyOf with null and arrays. */
+function flatten(schema: Json | undefined): { enum?: unknown[]; minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number } {
+  if (!schema) return {};
+  const alt = ((schema['anyOf'] ?? schema['oneOf'] ?? []) as Json[]).find((s) => s['type'] !== 'null');
+  if (alt) return flatten(alt);
+  if (schema['type'] === 'array') return flatten(schema['items'] as Json);
+  return { enum: schema['enum'] as unknown[] | undefined, minimum: schema['minimum'], maximum: schema['maximum'], exclusiveMinimum: schema['exclusiveMinimum'], exclusiveMaximum: schema['exclusiveMaximum'] };
+}
+
+async function liveCheck(sandbox: Sandbox, client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>): Promise<LiveCheck> {
+  const res = await client.call(route.method, pathFor(route, params), { surface: surfaceOf(route), query: queryFor(route) });
+  const op = loaded.doc['paths'][docPath][method] as Json;
+  const status = String(res.status);
+  const content = op['responses']?.[status]?.['content']?.['application/json'];
+  if (!content?.['schema'] || !(res.headers['content-type'] ?? '').includes('json')) {
+    // FastAPI documents list 200 and 422 only: an undeclared error status (404 for an order
+    // without results yet) is not drift; an undeclared success status is.
+    const declared = Boolean(op['responses']?.[status]);
+    const ok = declared || res.status >= 400;
+    return { status: res.status, declared, valid: ok, strictValid: ok, errors: ok ? [] : [`status ${status} is not declared`] };
+  }
+  const pointer = `/paths/${escape(docPath)}/${method}/responses/${status}/content/${escape('application/json')}/schema`;
+  const lenient = loaded.lenient(pointer);
+  const strict = loaded.strict(pointer);
+  const valid = lenient(res.body) as boolean;
+  const strictValid = strict(res.body) as boolean;
+  const errors = [...(lenient.errors ?? []), ...(valid ? (strict.errors ?? []) : [])].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  void sandbox;
+  return { status: res.status, declared: true, valid, strictValid, errors };
+}
+
+/** The full report, or null when the reference documents are absent. */
+export async function conformanceReport(openapiDir: string): Promise<ConformanceReport | null> {
+  if (!existsSync(resolve(openapiDir, FILES.data))) return null;
+  const byKey = new Map<string, Route>();
+  for (const r of ROUTES) if (!r.path.startsWith('/_sandbox')) byKey.set(keyOf(r.method, surfaceOf(r), r.path), r);
+  const sandbox = createSandbox({ seed: 5, users: 3, usersElsewhere: 1, logger: () => undefined, wallClock: () => Date.parse('2026-01-05T09:00:00Z') });
+  const client = dispatchClient(sandbox);
+  const params = await worldParams(client);
+  const operations: OperationReport[] = [];
+  const matched = new Set<Route>();
+  for (const name of ['data', 'management'] as const) {
+    const loaded = load(openapiDir, name);
+    for (const [docPath, item] of Object.entries(loaded.doc['paths'] as Json)) {
+      for (const method of METHODS) {
+        const op = (item as Json)[method] as Json | undefined;
+        if (!op) continue;
+        const route = byKey.get(keyOf(method, name, docPath)) ?? null;
+        if (route) matched.add(route);
+        const report: OperationReport = {
+          doc: name,
+          method: method.toUpperCase(),
+          path: docPath,
+          operationId: String(op['operationId'] ?? ''),
+          tag: String((op['tags'] as string[] | undefined)?.[0] ?? ''),
+          routeId: route?.id ?? null,
+          parameterMismatches: route ? compareParameters(op, route) : [],
+          live: route && method === 'get' ? await liveCheck(sandbox, client, loaded, docPath, method, route, params) : null,
+        };
+        operations.push(report);
+      }
+    }
+  }
+  const extraRoutes = ROUTES.filter((r) => !r.path.startsWith('/_sandbox') && !matched.has(r)).map((r) => `${r.method} ${r.path} (${r.id})`);
+  const served = operations.filter((o) => o.routeId);
+  const live = served.filter((o) => o.live);
+  return {
+    operations,
+    extraRoutes,
+    totals: {
+      operations: operations.length,
+      served: served.length,
+      checkedLive: live.length,
+      schemaValid: live.filter((o) => o.live?.valid).length,
+      strictValid: live.filter((o) => o.live?.strictValid).length,
+      parameterMismatches: served.reduce((n, o) => n + o.parameterMismatches.length, 0),
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Drift against the real service: every operation of the real OpenAPI documents that the sandbox
+ * serves answers (from a seeded world) with a body valid against the real response schema, read
+ * leniently and strictly (no undeclared fields), and its query parameters agree with the
+ * document's. Skips with one line without `../shared`.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { conformanceReport, type ConformanceReport } from '../scripts/conformance/report.js';
+
+const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/reference/openapi');
+
+/**
+ * Known strict-reading drift, each with its reason; the list may only shrink. An entry that no
+ * longer fails fails the test, so it is removed when fixed.
+ */
+const KNOWN_STRICT: Record<string, string> = {
+  'GET /v3/orders': 'testkit shipment created_at/updated_at (labs area)',
+  'GET /v1/org/{org_id}/team/{team_id}': 'event_type_prefixes shown in team environments (management area)',
+};
+/** Known parameter drift, same rule. */
+const KNOWN_PARAMETERS: Record<string, string> = {
+  'GET /v1/org/{org_id}/management_key': 'next_cursor accepted (paging the sandbox serves)',
+};
+
+let report: ConformanceReport | null = null;
+
+describe('conformance with the real OpenAPI documents', async () => {
+  report = await conformanceReport(dir);
+  if (!report) {
+    it.skip(`skipped: ${dir} is absent (reference checks run in CI)`, () => undefined);
+    return;
+  }
+  const r = report;
+  it('serves a known share of the operations and checks the answers of every served GET', () => {
+    expect(r.totals.served).toBeGreaterThanOrEqual(137);
+    expect(r.totals.checkedLive).toBeGreaterThan(90);
+  });
+
+  it('every live answer validates against the real response schema', () => {
+    const bad = r.operations.filter((o) => o.live && !o.live.valid).map((o) => `${o.method} ${o.path} (${o.live?.status}): ${o.live?.errors.join('; ')}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('read strictly, only the known drift remains', () => {
+    const failing = r.operations.filter((o) => o.live && o.live.valid && !o.live.strictValid).map((o) => `${o.method} ${o.path}`);
+    expect(failing.sort()).toEqual(Object.keys(KNOWN_STRICT).sort());
+  });
+
+  it('query parameters agree with the documents, but for the known drift', () => {
+    const failing = r.operations.filter((o) => o.parameterMismatches.length > 0).map((o) => `${o.method} ${o.path}`);
+    expect(failing.sort()).toEqual(Object.keys(KNOWN_PARAMETERS).sort());
+  });
+});
