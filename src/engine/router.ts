@@ -11,6 +11,8 @@ interface Compiled {
   /** Index -> param name, for `:param` segments. */
   params: Array<string | null>;
   score: number[];
+  /** The path with every `:param` reduced to `:` (routes of one shape differ only by method). */
+  shape: string;
 }
 
 export interface Match {
@@ -38,11 +40,12 @@ export class Router {
     const seen = new Set<string>();
     for (const route of routes) {
       const segments = splitPath(route.path);
-      const key = `${route.method} ${surfaceOf(route)} ${segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/')}`;
+      const shape = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
+      const key = `${route.method} ${surfaceOf(route)} ${shape}`;
       if (seen.has(key)) throw new Error(`Duplicate route ${route.method} ${route.path} (${route.id})`);
       seen.add(key);
       const params = segments.map((s) => (s.startsWith(':') ? s.slice(1) : null));
-      const compiled: Compiled = { route, segments, params, score: params.map((p) => (p === null ? 0 : 1)) };
+      const compiled: Compiled = { route, segments, params, score: params.map((p) => (p === null ? 0 : 1)), shape };
       const groupKey = `${surfaceOf(route)} ${segments.length}`;
       const group = this.groups.get(groupKey) ?? [];
       group.push(compiled);
@@ -54,7 +57,8 @@ export class Router {
           const d = (a.score[i] ?? 0) - (b.score[i] ?? 0);
           if (d !== 0) return d;
         }
-        return 0;
+        // Routes of one shape stay next to each other (they differ only by method).
+        return a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : 0;
       });
     }
   }
@@ -69,8 +73,13 @@ export class Router {
     const group = this.groups.get(`${surface} ${segments.length}`);
     if (!group) return { kind: 'none' };
     const allow: string[] = [];
+    // The most specific shape that fits the path wins, whatever the method: a static segment
+    // always beats a parameter (`DELETE /v2/user/undo_delete` is a 405, not a user id).
+    let shape: string | undefined;
     for (const c of group) {
+      if (shape !== undefined && c.shape !== shape) break;
       if (!fits(c, segments)) continue;
+      shape = c.shape;
       if (c.route.method === method) {
         const params: Record<string, string> = {};
         c.params.forEach((name, i) => {

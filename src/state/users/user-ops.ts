@@ -1,0 +1,165 @@
+/**
+ * The users domain: create, patch, delete with a grace period, undo and resolve. Each function
+ * validates everything first, then changes state (a rejected request changes nothing), and
+ * throws the typed errors of `errors.ts`. Handlers and the control plane call these.
+ */
+import { isTimeZone } from '../../engine/schemas.js';
+import type { Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
+import { usersError } from './errors.js';
+import { DELETION_GRACE_MS, SANDBOX_USER_CAP, capApplies, usersOf, type User, type UserStore } from './users.js';
+
+/** Where a users operation acts: one team environment of one world. */
+export interface UsersScope {
+  world: World;
+  partition: Partition;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[\d\s().-]{7,20}$/;
+
+/** Whether a client_user_id looks like personal data (an e-mail address or a phone number). */
+export function looksPersonal(id: string): 'email' | 'phone' | null {
+  if (EMAIL.test(id.trim())) return 'email';
+  const digits = id.replace(/\D/g, '');
+  if (PHONE.test(id.trim()) && digits.length >= 7 && digits.length <= 15) return 'phone';
+  return null;
+}
+
+function store(scope: UsersScope): UserStore {
+  return usersOf(scope.partition, scope.world);
+}
+
+function nowIso(scope: UsersScope): string {
+  return new Date(scope.world.clock.now()).toISOString();
+}
+
+function checkBounds(start: string | null, end: string | null): void {
+  if (start !== null && end !== null && start > end) throw usersError.boundsOrder(start, end);
+}
+
+function checkCap(scope: UsersScope, users: UserStore): void {
+  if (capApplies(scope.world, scope.partition) && users.liveCount >= SANDBOX_USER_CAP) throw usersError.sandboxUserCap();
+}
+
+export interface NewUser {
+  client_user_id: string;
+  fallback_time_zone?: string | null;
+  fallback_birth_date?: string | null;
+  ingestion_start?: string | null;
+  ingestion_end?: string | null;
+}
+
+/** Creates a user; 400 with the existing user's id when client_user_id is taken. */
+export function createUser(scope: UsersScope, input: NewUser): User {
+  const users = store(scope);
+  const existingId = users.byClientId.get(input.client_user_id);
+  const existing = existingId ? users.byId.get(existingId) : undefined;
+  if (existing) throw usersError.clientUserIdExists(existing.user_id, existing.created_on);
+  checkCap(scope, users);
+  checkBounds(input.ingestion_start ?? null, input.ingestion_end ?? null);
+  const now = nowIso(scope);
+  const user: User = {
+    user_id: scope.world.ids.uuid('user', scope.partition.id),
+    team_id: scope.partition.team.id,
+    client_user_id: input.client_user_id,
+    created_on: now,
+    seq: users.nextSeq(),
+    fallback_time_zone: input.fallback_time_zone ? { id: input.fallback_time_zone, source_slug: 'manual', updated_at: now } : null,
+    fallback_birth_date: input.fallback_birth_date ? { value: input.fallback_birth_date, source_slug: 'manual', updated_at: now } : null,
+    ingestion_start: input.ingestion_start ?? null,
+    ingestion_end: input.ingestion_end ?? null,
+    deletion: null,
+  };
+  users.add(user);
+  return user;
+}
+
+/** The live user with this id; `missing` picks the 404 text for an unknown id. */
+export function liveUser(scope: UsersScope, userId: string, missing: 'notFound' | 'gone' = 'notFound'): User {
+  const user = store(scope).byId.get(userId);
+  if (!user) throw missing === 'gone' ? usersError.userGone() : usersError.userNotFound();
+  if (user.deletion) throw usersError.userScheduledForDeletion();
+  return user;
+}
+
+/** The live user with this client_user_id. */
+export function resolveUser(scope: UsersScope, clientUserId: string): User {
+  const users = store(scope);
+  const id = users.byClientId.get(clientUserId);
+  const user = id ? users.byId.get(id) : undefined;
+  if (!user) throw usersError.userResolveNotFound();
+  if (user.deletion) throw usersError.userScheduledForDeletion();
+  return user;
+}
+
+export interface UserPatch {
+  fallback_time_zone?: string | null;
+  fallback_birth_date?: string | null;
+  ingestion_start?: string | null;
+  ingestion_end?: string | null;
+  client_user_id?: string | null;
+}
+
+const PATCH_KEYS = ['fallback_time_zone', 'fallback_birth_date', 'ingestion_start', 'ingestion_end', 'client_user_id'] as const;
+
+/** Applies a partial update; every field is checked before any is written. */
+export function patchUser(scope: UsersScope, userId: string, patch: UserPatch): User {
+  const users = store(scope);
+  const user = liveUser(scope, userId, 'gone');
+  if (!PATCH_KEYS.some((k) => patch[k] !== undefined)) throw usersError.nothingToPatch();
+  if (patch.fallback_time_zone != null && !isTimeZone(patch.fallback_time_zone)) throw usersError.badTimeZone(patch.fallback_time_zone);
+  const clientId = patch.client_user_id;
+  if (clientId === null) throw usersError.clientUserIdNull();
+  if (clientId !== undefined) {
+    const kind = looksPersonal(clientId);
+    if (kind) throw usersError.personalData(kind, clientId);
+    if (clientId.length === 0) throw usersError.clientUserIdEmpty(clientId);
+    const holder = users.byClientId.get(clientId);
+    if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
+  }
+  const start = patch.ingestion_start !== undefined ? patch.ingestion_start : user.ingestion_start;
+  const end = patch.ingestion_end !== undefined ? patch.ingestion_end : user.ingestion_end;
+  checkBounds(start, end);
+  const now = nowIso(scope);
+  const tz = patch.fallback_time_zone;
+  if (tz !== undefined) user.fallback_time_zone = tz === null ? null : { id: tz, source_slug: 'manual', updated_at: now };
+  const birth = patch.fallback_birth_date;
+  if (birth !== undefined) user.fallback_birth_date = birth === null ? null : { value: birth, source_slug: 'manual', updated_at: now };
+  user.ingestion_start = start;
+  user.ingestion_end = end;
+  if (clientId !== undefined && clientId !== user.client_user_id) users.changeClientId(user, clientId);
+  return user;
+}
+
+/** Schedules a user's deletion: connections go at once (userDeleted), data after the grace period. */
+export function deleteUser(scope: UsersScope, userId: string): void {
+  const users = store(scope);
+  const user = users.byId.get(userId);
+  if (!user) throw usersError.userGone();
+  if (user.deletion) throw usersError.userAlreadyScheduled();
+  const { world, partition } = scope;
+  const purgeAt = world.clock.now() + DELETION_GRACE_MS;
+  const job = world.scheduler.at(purgeAt, `user.purge ${user.user_id}`, () => {
+    if (!user.deletion) return;
+    users.purge(user);
+    world.hooks.userPurged.run(partition, user.user_id);
+  });
+  users.markDeleted(user, { scheduled_at: nowIso(scope), purge_at: new Date(purgeAt).toISOString(), job });
+  world.hooks.userDeleted.run(partition, user.user_id);
+}
+
+/** Restores a user within the grace period (by user_id or by client_user_id, exactly one). */
+export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_user_id?: string }): User {
+  if ((ids.user_id === undefined) === (ids.client_user_id === undefined)) throw usersError.undoNeedsOneId();
+  const users = store(scope);
+  const resolvedId = ids.user_id ?? users.byClientId.get(ids.client_user_id as string);
+  const user = resolvedId ? users.byId.get(resolvedId) : undefined;
+  if (!user || !user.deletion) throw usersError.noDeletionToUndo();
+  const holder = users.byClientId.get(user.client_user_id);
+  if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
+  checkCap(scope, users);
+  user.deletion.job.cancel();
+  users.restore(user);
+  return user;
+}
