@@ -11,6 +11,9 @@ import { managementOrgRoutes } from './org.js';
 import { managementTeamRoutes } from './teams.js';
 import { teamApiKeyRoutes } from './team-api-keys.js';
 import { teamRoutes } from './team.js';
+import { memberRoutes } from './members.js';
+import { domainRoutes } from './domains.js';
+import { dropTeamBindings } from '../../state/management/people.js';
 import { customCredentialsOf } from '../../state/management/custom-credentials.js';
 import { labAccountsOf, seedLabAccounts } from '../../state/management/lab-accounts.js';
 
@@ -25,11 +28,14 @@ export const managementArea: Area = {
     ...labAccountRoutes,
     ...teamRoutes,
     ...managementControlRoutes,
+    ...memberRoutes,
+    ...domainRoutes,
   ],
   install(world) {
     world.tenancy.teamDeleted.add((team) => {
       customCredentialsOf(world).dropTeam(team);
       labAccountsOf(world).dropTeam(team);
+      dropTeamBindings(world, team.org_id, team.id);
     });
   },
   seed(world) {

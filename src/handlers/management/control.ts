@@ -15,6 +15,7 @@ import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
 import { seedLabAccounts } from '../../state/management/lab-accounts.js';
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
+import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
 
 const PLANS: readonly Plan[] = ['launch', 'grow', 'scale', 'premium'];
 const planEnum = z.enum(PLANS as [Plan, ...Plan[]]);
@@ -141,5 +142,30 @@ export const managementControlRoutes = [
       team.beta_features = new Set(body.beta_features);
       return json(betaView(team));
     },
+  }),
+
+  defineRoute({
+    id: 'sandbox.orgs.invite.accept',
+    method: 'POST',
+    path: '/_sandbox/orgs/:org_id/invites/:invite_id/accept',
+    auth: 'control',
+    summary: 'The invitee accepts an org invite ({name?}): it becomes a member with the invite\'s role and team bindings.',
+    request: { params: z.object({ org_id: uuid(), invite_id: uuid() }), body: z.object({ name: z.string().min(1).max(200).optional() }).nullish() },
+    responses: { 200: 'ClientFacingOrgMember', 404: 'Org or invite not found' },
+    handle(ctx, { params, body }) {
+      const org = orgOf(ctx, params.org_id);
+      return json(memberView(acceptInvite(ctx.world, org, params.invite_id, body?.name ?? null, ctx.iso())));
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.orgs.mail',
+    method: 'GET',
+    path: '/_sandbox/orgs/:org_id/mail',
+    auth: 'control',
+    summary: 'E-mails the org\'s service would have sent (invites, domain instructions), oldest first; the last 200.',
+    request: { params: z.object({ org_id: uuid() }) },
+    responses: { 200: '{mail: [{to, subject, kind, sent_at, ref_id}]}', 404: 'Org not found' },
+    handle: (ctx, { params }) => json({ mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),
   }),
 ];

@@ -1,0 +1,43 @@
+/**
+ * The management area's error catalogue (issue 10): every text the management domain functions
+ * answer with, as constants the code and the tests import, and the typed errors built from them.
+ * Statuses follow the real service where its document names them (404 not found, 409 conflict
+ * with the holder's id, 422 validation); rules it is silent about answer 400 with a `detail`.
+ */
+import { ApiError, badRequest, conflict, notFound, valueError } from '../../engine/errors.js';
+
+export const MANAGEMENT_ERRORS = {
+  memberNotFound: 'Member not found',
+  inviteNotFound: 'Invite not found',
+  domainNotFound: 'Domain not found',
+  integrationMemberNotFound: 'Integration managed member not found',
+  queryNotFound: 'Continuous query not found',
+  ehrConfigurationNotFound: 'EHR integration configuration not found',
+  lastOwner: 'An org must keep at least one owner (a member with the org_admin role).',
+  bindingsNeedTeamAdmin: 'team_role_bindings are only allowed with the team_admin role.',
+  teamAdminNeedsBindings: 'The team_admin role needs at least one team in team_role_bindings.',
+  unknownTeam: (teamId: string) => `Team ${teamId} is not a team of this org.`,
+  domainTaken: (domain: string) => `Domain ${domain} is already registered for this org.`,
+  invalidDomain: 'Domain must be a fully qualified domain name such as example.com (letters, digits, hyphens, dots).',
+  invalidEmail: 'value is not a valid email address',
+  integrationMemberTaken: (id: string) => `integration_member_id "${id}" is already used in this org.`,
+  ehrNotConfigured: 'Set up the EHR integration configuration (PUT .../ehr_integration/configuration) first.',
+  teamsNotInRegion: (teamId: string, region: string) => `Team ${teamId} is not a team of this org in region ${region}.`,
+  historicalDaysLimit: (provider: string, limit: number) => `historical_days_to_pull for ${provider} must be between 0 and ${limit}.`,
+  queryArchived: 'This continuous query is archived.',
+  querySlugTaken: (slug: string) => `A continuous query with slug "${slug}" already exists in this team environment.`,
+} as const;
+
+export const memberNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.memberNotFound);
+export const inviteNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.inviteNotFound);
+export const domainNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.domainNotFound);
+export const integrationMemberNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.integrationMemberNotFound);
+export const queryNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.queryNotFound);
+export const lastOwner = (): ApiError => badRequest(MANAGEMENT_ERRORS.lastOwner);
+export const domainTaken = (domain: string): ApiError => conflict(MANAGEMENT_ERRORS.domainTaken(domain));
+export const unknownTeam = (loc: Array<string | number>, teamId: string): ApiError => valueError(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
+
+/** 409 with the reference's `IntegrationMemberIDConflictResponse` (`member_id` of the holder) and a `detail`. */
+export function integrationMemberConflict(integrationMemberId: string, holderId: string): ApiError {
+  return new ApiError(409, { detail: MANAGEMENT_ERRORS.integrationMemberTaken(integrationMemberId), member_id: holderId });
+}
