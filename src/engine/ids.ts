@@ -2,12 +2,13 @@
  * Deterministic identifiers. A UUID (version 4 layout) or token is a pure function of
  * (seed, kind, stable key), so the same seed and the same requests give the same ids.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { concatBytes, toHex, utf8Encode } from './bytes.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-function digest(parts: ReadonlyArray<string | number>): Buffer {
-  return createHash('sha256').update(parts.join('\u241f')).digest();
+function digest(parts: ReadonlyArray<string | number>): Uint8Array {
+  return sha256(utf8Encode(parts.join('\u241f')));
 }
 
 /** A version-4-shaped UUID derived from the parts. */
@@ -15,7 +16,7 @@ export function stableUuid(...parts: ReadonlyArray<string | number>): string {
   const b = digest(parts);
   b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
   b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const h = b.subarray(0, 16).toString('hex');
+  const h = toHex(b.subarray(0, 16));
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -34,8 +35,8 @@ export function stableToken(length: number, ...parts: ReadonlyArray<string | num
 }
 
 /** Random-looking bytes derived from the parts (for secrets). */
-export function stableBytes(length: number, ...parts: ReadonlyArray<string | number>): Buffer {
-  const chunks: Buffer[] = [];
+export function stableBytes(length: number, ...parts: ReadonlyArray<string | number>): Uint8Array {
+  const chunks: Uint8Array[] = [];
   let have = 0;
   let round = 0;
   while (have < length) {
@@ -43,12 +44,13 @@ export function stableBytes(length: number, ...parts: ReadonlyArray<string | num
     chunks.push(b);
     have += b.length;
   }
-  return Buffer.concat(chunks).subarray(0, length);
+  return concatBytes(chunks).subarray(0, length);
 }
 
 /** A positive 31-bit integer id derived from the parts. */
 export function stableInt(...parts: ReadonlyArray<string | number>): number {
-  return digest(parts).readUInt32BE(0) & 0x7fffffff;
+  const b = digest(parts);
+  return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) & 0x7fffffff;
 }
 
 /**
@@ -84,7 +86,7 @@ export class IdFactory {
   }
 
   /** Derived bytes for a new secret of a kind. */
-  bytes(kind: string, length: number, scope = ''): Buffer {
+  bytes(kind: string, length: number, scope = ''): Uint8Array {
     return stableBytes(length, this.seed, 'runtime', kind, scope, this.nextSeq(kind, scope));
   }
 }

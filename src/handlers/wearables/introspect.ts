@@ -24,6 +24,7 @@ import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
+import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { notPulledResources, pulledResources, wearablesOf, type Connection } from '../../state/wearables/connections.js';
 import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../../state/wearables/pulls.js';
 import { usersOf, type User } from '../../state/users/users.js';
@@ -44,12 +45,12 @@ type Query = z.output<typeof query>;
 
 function decode(cursor: string | null | undefined, where: string): number {
   if (!cursor) return 0;
-  const m = /^u:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const m = /^u:(\d+)$/.exec(decodeText64(cursor));
   if (!m) throw valueError(['query', where], 'Invalid cursor', cursor);
   return Number(m[1]);
 }
 
-const encode = (seq: number): string => Buffer.from(`u:${seq}`).toString('base64url');
+const encode = (seq: number): string => encodeText64(`u:${seq}`);
 
 /** The page of (user, connections) a query selects. */
 function page(ctx: Ctx, q: Query): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {

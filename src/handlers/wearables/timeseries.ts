@@ -33,6 +33,7 @@ import { DAY, localDay } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
+import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { wearablesOf } from '../../state/wearables/connections.js';
 import { usersOf, type User } from '../../state/users/users.js';
 import { checkProvider, dataSources, groupedQuery, queryWindow, rangeQuery, requireUser, subjectOf } from '../../state/wearables/wearable-data.js';
@@ -53,7 +54,7 @@ interface Rendered {
 
 function decodeCursor(cursor: string | null | undefined, where: string): number | null {
   if (!cursor) return null;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const text = decodeText64(cursor);
   const m = /^t:(-?\d+)$/.exec(text);
   const t = m ? Number(m[1]) : Number.NaN;
   // A cursor outside what a Date can show was not issued by us.
@@ -61,7 +62,7 @@ function decodeCursor(cursor: string | null | undefined, where: string): number 
   return t;
 }
 
-const encodeCursor = (t: number): string => Buffer.from(`t:${t}`).toString('base64url');
+const encodeCursor = (t: number): string => encodeText64(`t:${t}`);
 
 /** Days per grouped page for a row (dense rows page more finely). */
 function pageDays(row: TimeseriesRow | 'ecg'): number {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { badRequest, valueError } from '../../engine/errors.js';
 import { uuid } from '../../engine/schemas.js';
+import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { ENVIRONMENTS, REGIONS, type Environment, type Region, type Team } from '../../engine/tenancy.js';
 
 /** The reference's name pattern for teams and orgs (letters incl. Latin-1, digits, `(),/:'|&_-`, space, ’; 0 to 80). */
@@ -52,17 +53,12 @@ export function assertTeamRegion(team: Team, region: Region): void {
 
 /** An opaque list cursor for a sequence number (base64url of `<kind>:<n>`). */
 export function encodeCursor(kind: string, seq: number): string {
-  return btoa(`${kind}:${seq}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return encodeText64(`${kind}:${seq}`);
 }
 
 /** Decodes a cursor made by `encodeCursor`; 422 when it is not one of ours. */
 export function decodeCursor(kind: string, cursor: string): number {
-  let text = '';
-  try {
-    text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? atob(cursor.replace(/-/g, '+').replace(/_/g, '/')) : '';
-  } catch {
-    text = '';
-  }
+  const text = decodeText64(cursor);
   const m = /^([a-z_]+):(\d{1,15})$/.exec(text);
   if (!m || m[1] !== kind) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', cursor);
   return Number(m[2]);

@@ -3,7 +3,8 @@
  * (team, environment, provider). Setting them activates them on the team at once; other areas
  * can ask `activeCustomCredential` which OAuth application a connection would use.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex, utf8Encode } from '../../engine/bytes.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
@@ -117,5 +118,5 @@ export function activeCustomCredential(world: World, teamId: string, environment
 
 /** What the service keeps of a client secret: its SHA-256, hex. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return toHex(sha256(utf8Encode(secret)));
 }

@@ -29,6 +29,7 @@ import { DEFAULT_RETENTION, webhooksOf, type WebhookEndpoint } from './webhooks.
 export { DEFAULT_RETENTION, MAX_RETENTION } from './webhooks.js';
 import { pipelinesOf } from './pipelines.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { concatBytes, utf8Decode } from '../../engine/bytes.js';
 
 /** Delay after each failed scheduled attempt, seconds (Svix / Vital retry policy). */
 export const RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
@@ -179,7 +180,7 @@ async function readExcerpt(res: Response): Promise<string> {
   } catch {
     // A body cut short still leaves what arrived.
   }
-  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+  return utf8Decode(concatBytes(chunks).subarray(0, RESPONSE_EXCERPT_BYTES));
 }
 
 function describeError(error: unknown): { message: string; timedOut: boolean } {

@@ -12,6 +12,7 @@ import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { utf8Length } from '../../engine/bytes.js';
 
 export const DESTINATIONS = ['cloud_pubsub', 'rabbitmq', 'svix', 'azure_amqp'] as const;
 export type DestinationKind = (typeof DESTINATIONS)[number];
@@ -171,7 +172,7 @@ export class PipelineStore {
     const prefixes = pipeline.event_type_prefixes;
     if (prefixes && prefixes.length > 0 && !prefixes.some((p) => type.startsWith(p))) return;
     const body = JSON.stringify(entry.envelope);
-    const size = Buffer.byteLength(body, 'utf8');
+    const size = utf8Length(body);
     const auto = size >= COMPRESSION_THRESHOLD_BYTES;
     const idempotencyKey = stableToken(22, this.world.seed, 'etl-idempotency', partition.id, entry.seq);
     const base = {

@@ -4,7 +4,9 @@
  * decoded secret (after `whsec_`), encoded `v1,<base64>`, several signatures space-separated.
  * Also the verifier the built-in test receiver uses, and the deterministic ids of Svix objects.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { constantTimeEqual, fromBase64, toBase64, utf8Encode } from '../../engine/bytes.js';
 import type { World } from '../../engine/world.js';
 
 export const SECRET_PREFIX = 'whsec_';
@@ -20,7 +22,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** A fresh `whsec_` secret whose 24 bytes derive from the world seed and a counter. */
 export function generateSecret(world: World, scope: string): string {
-  return SECRET_PREFIX + world.ids.bytes('webhook-secret', SECRET_BYTES, scope).toString('base64');
+  return SECRET_PREFIX + toBase64(world.ids.bytes('webhook-secret', SECRET_BYTES, scope));
 }
 
 /**
@@ -32,21 +34,21 @@ export function normaliseSecret(input: string): { key: string } | { error: strin
   if (raw.length === 0 || raw.length % 4 !== 0 || !BASE64.test(raw)) {
     return { error: 'The secret must be standard base64 (optionally prefixed with whsec_)' };
   }
-  const bytes = Buffer.from(raw, 'base64');
-  if (bytes.toString('base64') !== raw) return { error: 'The secret must be canonical standard base64' };
+  const bytes = fromBase64(raw);
+  if (toBase64(bytes) !== raw) return { error: 'The secret must be canonical standard base64' };
   if (bytes.length < SECRET_MIN_BYTES || bytes.length > SECRET_MAX_BYTES) {
     return { error: `The secret must decode to ${SECRET_MIN_BYTES} to ${SECRET_MAX_BYTES} bytes, got ${bytes.length}` };
   }
   return { key: SECRET_PREFIX + raw };
 }
 
-function keyBytes(secret: string): Buffer {
-  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+function keyBytes(secret: string): Uint8Array {
+  return fromBase64(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
 }
 
 /** One `v1,<base64>` signature (the reference signer). */
 export function sign(secret: string, msgId: string, timestamp: number, rawBody: string): string {
-  return 'v1,' + createHmac('sha256', keyBytes(secret)).update(`${msgId}.${timestamp}.${rawBody}`, 'utf8').digest('base64');
+  return 'v1,' + toBase64(hmac(sha256, keyBytes(secret), utf8Encode(`${msgId}.${timestamp}.${rawBody}`)));
 }
 
 /** The signature header value: one signature per key, newest key first, space-separated. */
@@ -79,10 +81,10 @@ export function verify(secrets: readonly string[], headers: Record<string, strin
   if (nowSeconds - timestamp > TOLERANCE_SECONDS) return { ok: false, error: 'Message timestamp too old' };
   if (timestamp - nowSeconds > TOLERANCE_SECONDS) return { ok: false, error: 'Message timestamp too new' };
   if (secrets.length === 0) return { ok: false, error: 'No endpoint secret is registered for this receiver URL' };
-  const given = sigs.split(' ').filter((s) => s.startsWith('v1,')).map((s) => Buffer.from(s.slice(3)));
+  const given = sigs.split(' ').filter((s) => s.startsWith('v1,')).map((s) => utf8Encode(s.slice(3)));
   for (const secret of secrets) {
-    const expected = Buffer.from(sign(secret, msgId, timestamp, rawBody).slice(3));
-    if (given.some((g) => g.length === expected.length && timingSafeEqual(g, expected))) return { ok: true, msgId, timestamp };
+    const expected = utf8Encode(sign(secret, msgId, timestamp, rawBody).slice(3));
+    if (given.some((g) => constantTimeEqual(g, expected))) return { ok: true, msgId, timestamp };
   }
   return { ok: false, error: 'No matching signature found' };
 }

@@ -7,6 +7,7 @@
 import { verify } from './signing.js';
 import { DEFAULT_RETENTION, webhooksOf } from './webhooks.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { utf8Decode } from '../../engine/bytes.js';
 
 export interface ReceiverConfig {
   status: number;
@@ -70,7 +71,7 @@ export class ReceiverStore {
   /** Records one POST and answers what the receiver is configured to answer. */
   receive(name: string, headers: Record<string, string>, rawBody: Uint8Array): ReceivedDelivery {
     const receiver = this.get(name);
-    const body = Buffer.from(rawBody).toString('utf8');
+    const body = utf8Decode(rawBody);
     const store = webhooksOf(this.world);
     const nowSeconds = Math.floor(this.world.clock.wall() / 1000);
     let verified = false;
