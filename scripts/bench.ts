@@ -5,11 +5,18 @@
  * - the same request in a world of 100k users relative to a world of 1k users (should be ~1:
  *   keyed lookups through indexes, no scans);
  * - world build time and heap per user at 1k and 100k users.
- * Usage: npm run bench [-- --quick]
+ * Usage: npm run bench [-- --quick] [-- --peers]
  */
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
+import { benchPeers } from './bench-peers.js';
+
+if (process.argv.includes('--peers')) {
+  // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
+  await benchPeers();
+  process.exit(0);
+}
 
 const quick = process.argv.includes('--quick');
 const ITER = quick ? 300 : 3_000;
