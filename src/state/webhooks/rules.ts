@@ -11,12 +11,13 @@ import { deliveryOf } from './delivery.js';
 import { destinationProblem } from './destinations.js';
 import { endpointDisabled, endpointNotFound, invalidField, messageNotFound, WEBHOOK_ERRORS } from './errors.js';
 import type { AttemptRecord } from './message.js';
-import { pipelinesOf } from './pipelines.js';
+import { errorText, pipelinesOf } from './pipelines.js';
+import { webhookOptionsOf } from './options.js';
 import { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 import { normaliseSecret } from './signing.js';
 import { receiversOf } from './webhook-receiver.js';
 import { headerProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
-import { notFound, valueError } from '../../engine/errors.js';
+import { apiError, conflict, notFound, valueError } from '../../engine/errors.js';
 
 const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
 // eslint-disable-next-line no-control-regex
@@ -194,4 +195,34 @@ export function updateDeliverySettings(world: World, settings: { jitter?: boolea
 export function deliverySettings(world: World): { jitter: boolean; retention: number; evicted: number } {
   const engine = deliveryOf(world);
   return { jitter: engine.jitter, retention: engine.log.retention, evicted: engine.log.evicted };
+}
+
+const FILE_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Sets (or, with null, stops) the NDJSON file every pipeline stream record is appended to: a
+ * name inside the data directory given at start, never a path from the request. A probe append
+ * proves the file is writable before anything changes.
+ */
+export async function setNdjsonFile(world: World, name: string | null): Promise<{ ndjson_file: string | null }> {
+  const store = pipelinesOf(world);
+  if (name === null) {
+    store.ndjsonFile = null;
+    store.ndjsonError = null;
+    return { ndjson_file: null };
+  }
+  const segments = name.split('/');
+  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..')) {
+    throw invalidField(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, name);
+  }
+  const sink = webhookOptionsOf(world).fileSink;
+  if (sink === null) throw conflict(WEBHOOK_ERRORS.ndjsonNoDataDir);
+  try {
+    await sink.append(name, '');
+  } catch (error) {
+    throw apiError(500, `${WEBHOOK_ERRORS.ndjsonWriteFailed}: ${errorText(error)}`);
+  }
+  store.ndjsonFile = name;
+  store.ndjsonError = null;
+  return { ndjson_file: name };
 }

@@ -70,7 +70,7 @@ export class ReceiverStore {
   /** Records one POST and answers what the receiver is configured to answer. */
   receive(name: string, headers: Record<string, string>, rawBody: Uint8Array): ReceivedDelivery {
     const receiver = this.get(name);
-    const body = Buffer.from(rawBody).toString('utf8');
+    const body = new TextDecoder().decode(rawBody);
     const store = webhooksOf(this.world);
     const nowSeconds = Math.floor(this.world.clock.wall() / 1000);
     let verified = false;
