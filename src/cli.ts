@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { createExpressApp } from './adapters/express.js';
+import { directorySink } from './adapters/file-sink.js';
 import { createSandbox, DEFAULT_START_AT } from './sandbox.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import type { Credentials } from './engine/credentials.js';
@@ -67,12 +68,16 @@ async function main(): Promise<void> {
     startAt,
     limits: options.limits,
     adminToken,
+    ...(options.dataDir !== undefined ? { fileSink: directorySink(options.dataDir) } : {}),
+    ...(options.deliveryTimeout !== undefined ? { deliveryTimeout: options.deliveryTimeout } : {}),
+    ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
   });
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(`  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`);
   } else if (!options.limits) {
     notes.push('  Note: limits are off (no 50-user cap).');
   }
+  if (options.dataDir !== undefined) notes.push(`  Data directory: ${options.dataDir}`);
   notes.push(`  Seed ${options.seed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${sandbox.world.clock.iso()}`);
   const app = createExpressApp(sandbox);
   const server = app.listen(options.port, options.host);

@@ -15,6 +15,8 @@ import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import { createHooks, type FeedMode, type World, type WorldOptions } from './engine/world.js';
+import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
+import type { WebhookTransport } from './state/webhooks/transport.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
 export const DEFAULT_USERS = 25;
@@ -54,6 +56,16 @@ export interface SandboxOptions {
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
   baseUrl?: string;
   managementUrl?: string;
+  /** How webhook attempts are sent (default: the global `fetch`, looked up at each attempt). */
+  webhookTransport?: WebhookTransport;
+  /** Wall-clock timeout of one webhook attempt, seconds (default 15; CLI `--delivery-timeout`). */
+  deliveryTimeout?: number;
+  /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */
+  webhookAllow?: readonly string[];
+  /** Whether webhooks may go to private networks (default: only while served on loopback). */
+  webhookPrivateNetworks?: boolean;
+  /** Where pipeline NDJSON files are appended (the CLI builds one over `--data-dir`). */
+  fileSink?: FileSink;
 }
 
 export interface ResolvedSandboxOptions {
@@ -69,6 +81,7 @@ export interface ResolvedSandboxOptions {
   logger: (message: string, error?: unknown) => void;
   journalLimit: number;
   feed: FeedMode;
+  webhooks: ResolvedWebhookOptions;
 }
 
 export interface Sandbox {
@@ -79,9 +92,12 @@ export interface Sandbox {
   dispatch(request: SimRequest): Promise<SimResponse>;
   /** A fresh world, optionally with another seed. */
   reset(seed?: number): void;
-  /** Moves the clock forward, running due jobs, then waits for background work. */
+  /**
+   * Moves the clock forward, running due jobs and waiting for the work they caused (their webhook
+   * attempts, each bounded by its timeout); work started by requests meanwhile never extends it.
+   */
   advance(seconds: number): Promise<void>;
-  /** Waits for background work (webhook deliveries in flight). */
+  /** Waits for all background work (every webhook delivery in flight, whoever started it). */
   settle(): Promise<void>;
   /** Adds an in-process event subscriber (kept across resets). */
   subscribe(fn: EventSubscriber): () => void;
@@ -120,6 +136,13 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
     journalLimit: options.journalLimit ?? 100_000,
     feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
+    webhooks: resolveWebhookOptions({
+      ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
+      ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),
+      ...(options.webhookAllow ? { allowHosts: options.webhookAllow } : {}),
+      ...(options.webhookPrivateNetworks !== undefined ? { privateNetworks: options.webhookPrivateNetworks } : {}),
+      ...(options.fileSink ? { fileSink: options.fileSink } : {}),
+    }),
   };
 }
 
@@ -150,6 +173,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
     log,
     urls,
   };
+  configureWebhooks(world, options.webhooks);
   for (const area of AREAS) area.install?.(world);
   seedTenancy(world);
   for (const area of AREAS) area.seed?.(world);
@@ -195,7 +219,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async advance(seconds) {
       await world.scheduler.advance(Math.round(seconds * 1000));
-      await world.settle();
     },
     settle: () => world.settle(),
     subscribe(fn) {

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { directorySink } from '../src/adapters/file-sink.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { createEndpoint, emit, flush, startReceiver, teamOf, USER_ID, type TestReceiver, QUIET } from './webhooks-support.js';
@@ -167,11 +168,11 @@ forEachAdapter('etl pipelines', (adapter) => {
   });
 
   it('appends every stream record as NDJSON when a file is set (off by default)', async () => {
-    const c = createClient(adapter, QUIET);
+    const c = createClient(adapter, { ...QUIET, fileSink: directorySink(dir) });
     const file = join(dir, `${adapter}.ndjson`);
     await c.mgmt('POST', pipelinesPath(c), { body: azureBody(c) });
     emit(c, 'labtest.order.created');
-    expect((await c.put('/_sandbox/pipelines/ndjson', { path: file })).body).toEqual({ ndjson_path: file });
+    expect((await c.put('/_sandbox/pipelines/ndjson', { path: `${adapter}.ndjson` })).body).toEqual({ ndjson_file: `${adapter}.ndjson` });
     emit(c, 'daily.data.sleep.created');
     emit(c, 'provider.connection.created');
     await flush(c);

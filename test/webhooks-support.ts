@@ -104,10 +104,11 @@ export async function createEndpoint(c: TestClient, body: Record<string, unknown
   return { id: res.body.id as string, webhook: res.body, secret: secret.body.key as string };
 }
 
-/** Lets in-flight first attempts finish (advance 0 runs the zero-delay barrier jobs, then settles). */
+/** Lets in-flight work finish: advance 0 runs the barrier jobs, then `settle()` waits for the rest (file writes). */
 export async function flush(c: TestClient): Promise<void> {
   const res = await c.advance(0);
   expect(res.status).toBe(200);
+  await c.sandbox.settle();
 }
 
 export async function attempts(c: TestClient, query: Record<string, string | number> = {}) {

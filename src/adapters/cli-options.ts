@@ -15,6 +15,12 @@ export interface CliOptions {
   limits: boolean;
   adminToken: string | undefined;
   help: boolean;
+  /** Directory for file outputs (pipeline NDJSON); none: file outputs are refused. */
+  dataDir: string | undefined;
+  /** Wall-clock timeout of one webhook attempt, seconds (default 15). */
+  deliveryTimeout: number | undefined;
+  /** Hosts webhook URLs may point at (none: any allowed destination). */
+  webhookAllow: string[] | undefined;
 }
 
 interface FlagSpec {
@@ -33,6 +39,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'start-at', value: '<ISO time>', help: 'Sandbox time at start. Default: now (realtime) or 2026-01-05T09:00:00Z (manual).' },
   { name: 'limits', value: 'on|off', help: 'Enforce the real sandbox limits (50 users per team). Default on.' },
   { name: 'admin-token', value: '<token>', help: 'Require Authorization: Bearer <token> on /_sandbox/*.' },
+  { name: 'data-dir', value: '<dir>', help: 'Directory for file outputs (PUT /_sandbox/pipelines/ndjson names a file inside it). Default: none, file outputs refused.' },
+  { name: 'delivery-timeout', value: '<seconds>', help: 'Timeout of one webhook attempt (wall clock). Default 15, like the real service.' },
+  { name: 'webhook-allow', value: '<hosts>', help: 'Comma list of hosts webhook URLs may point at (*.example.com for subdomains). Default: any but the sandbox itself, link-local and metadata addresses.' },
 ];
 
 export function envName(flag: string): string {
@@ -98,5 +107,22 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     limits: limitsRaw === 'on',
     adminToken: adminToken === '' ? undefined : adminToken,
     help: values['help'] === true,
+    ...webhookFlags(get),
   };
+}
+
+function webhookFlags(get: (name: string) => string | undefined): Pick<CliOptions, 'dataDir' | 'deliveryTimeout' | 'webhookAllow'> {
+  const dataDir = get('data-dir');
+  const timeoutRaw = get('delivery-timeout');
+  let deliveryTimeout: number | undefined;
+  if (timeoutRaw !== undefined) {
+    deliveryTimeout = Number(timeoutRaw);
+    if (!Number.isFinite(deliveryTimeout) || deliveryTimeout <= 0 || deliveryTimeout > 300) {
+      throw new CliError(`--delivery-timeout must be a number of seconds above 0 and at most 300, got "${timeoutRaw}"`);
+    }
+  }
+  const allowRaw = get('webhook-allow');
+  const webhookAllow = allowRaw === undefined ? undefined : allowRaw.split(',').map((h) => h.trim()).filter((h) => h.length > 0);
+  if (webhookAllow !== undefined && webhookAllow.length === 0) throw new CliError('--webhook-allow needs at least one host');
+  return { dataDir: dataDir === '' ? undefined : dataDir, deliveryTimeout, webhookAllow };
 }

@@ -15,48 +15,16 @@
  *   deliveries and the operational events. Like jitter, it resets with the world.
  */
 import { z } from 'zod';
-import { conflict, notFound, valueError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, int } from '../../engine/schemas.js';
-import { deliveryOf, MAX_RETENTION, messageView, RECOVER_MAX_WINDOW_MS } from '../../state/webhooks/delivery.js';
-import { pipelinesOf } from '../../state/webhooks/pipelines.js';
-import { receiversOf } from '../../state/webhooks/webhook-receiver.js';
-import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
-import type { World } from '../../engine/world.js';
-
-export const DELIVERY_MESSAGES = {
-  messageNotFound: 'Message not found',
-  endpointNotFound: 'Endpoint not found',
-  endpointOtherTeam: 'The endpoint does not belong to the team environment of this message',
-  endpointDisabled: 'The endpoint is disabled: enable it (PATCH disabled=false) before resending or recovering',
-} as const;
+import { deliveryOf, MAX_RETENTION } from '../../state/webhooks/delivery.js';
+import { endpointState, messageDetail, messageView } from '../../state/webhooks/delivery-views.js';
+import { messageNotFound } from '../../state/webhooks/errors.js';
+import { deliverySettings, recoverEndpoint, resendMessage, updateDeliverySettings } from '../../state/webhooks/rules.js';
+import { webhooksOf } from '../../state/webhooks/webhooks.js';
 
 const environment = z.enum(['sandbox', 'production']);
-
-function endpointOr404(world: World, id: string): WebhookEndpoint {
-  const ep = webhooksOf(world).byId.get(id);
-  if (!ep) throw notFound(DELIVERY_MESSAGES.endpointNotFound);
-  return ep;
-}
-
-function endpointState(world: World, ep: WebhookEndpoint) {
-  const store = webhooksOf(world);
-  return {
-    ...webhookView(ep),
-    whitelabel_headers: ep.whitelabel_headers,
-    team_id: ep.team_id,
-    environment: ep.environment,
-    signing_keys: store.signingKeys(ep).length,
-    failing_since: ep.failing_since === null ? null : new Date(ep.failing_since).toISOString(),
-    disabled_reason: ep.disabled_reason,
-  };
-}
-
-function settingsView(world: World) {
-  const engine = deliveryOf(world);
-  return { jitter: engine.jitter, retention: engine.retention, evicted: engine.evicted };
-}
 
 export const deliveryControlRoutes = [
   defineRoute({
@@ -96,7 +64,7 @@ export const deliveryControlRoutes = [
     },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
-      const found = deliveryOf(ctx.world).listMessages(filter, limit);
+      const found = deliveryOf(ctx.world).log.listMessages(filter, limit);
       const messages = found.map((m) => messageView(m, ctx.world, filter.endpoint_id));
       return json({ messages, next_after: found.length === limit ? (found[found.length - 1]?.seq ?? null) : null });
     },
@@ -110,10 +78,9 @@ export const deliveryControlRoutes = [
     summary: 'One message with its destinations and every attempt.',
     request: { params: z.object({ msg_id: z.string() }) },
     handle(ctx, { params }) {
-      const engine = deliveryOf(ctx.world);
-      const msg = engine.messages.get(params.msg_id);
-      if (!msg) throw notFound(DELIVERY_MESSAGES.messageNotFound);
-      return json({ ...messageView(msg, ctx.world), attempts: engine.listAttempts({ msg_id: msg.id }, 10_000) });
+      const detail = messageDetail(ctx.world, params.msg_id);
+      if (!detail) throw messageNotFound();
+      return json(detail);
     },
   }),
 
@@ -138,7 +105,7 @@ export const deliveryControlRoutes = [
     },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
-      const attempts = deliveryOf(ctx.world).listAttempts(filter, limit);
+      const attempts = deliveryOf(ctx.world).log.listAttempts(filter, limit);
       return json({ attempts, next_after: attempts.length === limit ? (attempts[attempts.length - 1]?.seq ?? null) : null });
     },
   }),
@@ -152,13 +119,7 @@ export const deliveryControlRoutes = [
     request: { params: z.object({ msg_id: z.string(), endpoint_id: z.string() }) },
     responses: { 200: '{attempt}', 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
     async handle(ctx, { params }) {
-      const engine = deliveryOf(ctx.world);
-      const msg = engine.messages.get(params.msg_id);
-      if (!msg) throw notFound(DELIVERY_MESSAGES.messageNotFound);
-      const ep = endpointOr404(ctx.world, params.endpoint_id);
-      if (ep.partition_id !== msg.partition_id) throw notFound(DELIVERY_MESSAGES.endpointOtherTeam);
-      if (ep.disabled) throw conflict(DELIVERY_MESSAGES.endpointDisabled);
-      const attempt = await engine.resend(msg, ep);
+      const attempt = await resendMessage(ctx.world, params.msg_id, params.endpoint_id);
       return json({ attempt });
     },
   }),
@@ -175,13 +136,7 @@ export const deliveryControlRoutes = [
     },
     responses: { 200: '{recovered, attempts}', 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
     async handle(ctx, { params, body }) {
-      const ep = endpointOr404(ctx.world, params.endpoint_id);
-      const now = ctx.now();
-      const until = body.until ?? now + 1;
-      if (body.since < now - RECOVER_MAX_WINDOW_MS) throw valueError(['body', 'since'], 'Recovery can go back at most 14 days');
-      if (until <= body.since) throw valueError(['body', 'until'], 'until must be after since');
-      if (ep.disabled) throw conflict(DELIVERY_MESSAGES.endpointDisabled);
-      const attempts = await deliveryOf(ctx.world).recover(ep, body.since, until);
+      const attempts = await recoverEndpoint(ctx.world, params.endpoint_id, body.since, body.until ?? null);
       return json({ recovered: attempts.length, attempts });
     },
   }),
@@ -193,7 +148,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary: 'Delivery settings: {jitter, retention, evicted}.',
     handle(ctx) {
-      return json(settingsView(ctx.world));
+      return json(deliverySettings(ctx.world));
     },
   }),
 
@@ -205,14 +160,8 @@ export const deliveryControlRoutes = [
     summary: 'Delivery settings: {jitter} turns Svix\'s +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).',
     request: { body: z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() }) },
     handle(ctx, { body }) {
-      const engine = deliveryOf(ctx.world);
-      if (body.jitter !== undefined) engine.jitter = body.jitter;
-      if (body.retention !== undefined) {
-        engine.setRetention(body.retention);
-        pipelinesOf(ctx.world).setRetention(body.retention);
-        receiversOf(ctx.world).setRetention(body.retention);
-      }
-      return json(settingsView(ctx.world));
+      updateDeliverySettings(ctx.world, body);
+      return json(deliverySettings(ctx.world));
     },
   }),
 
@@ -224,7 +173,7 @@ export const deliveryControlRoutes = [
     summary: 'What Svix would tell Vital: message.attempt.failing / exhausted / recovered, endpoint.disabled.',
     request: { query: z.object({ endpoint_id: z.string().optional(), type: z.string().optional() }) },
     handle(ctx, { query }) {
-      const events = deliveryOf(ctx.world).operational.filter(
+      const events = deliveryOf(ctx.world).log.operational.filter(
         (e) => (query.endpoint_id === undefined || e.endpoint_id === query.endpoint_id) && (query.type === undefined || e.type === query.type),
       );
       return json({ events });

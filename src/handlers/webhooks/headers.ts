@@ -11,10 +11,9 @@
  *   ...); the sandbox also forbids the white-label `webhook-id/-timestamp/-signature` names.
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { headerProblem, isSensitiveHeader } from '../../state/webhooks/webhooks.js';
+import { headersView, replaceHeaders } from '../../state/webhooks/rules.js';
 import { managedEndpoint, webhookParams } from './webhooks.js';
 
 const PATH = '/v1/org/:org_id/team/:team_id/:environment/webhook/:webhook_id/headers';
@@ -29,14 +28,7 @@ export const webhookHeaderRoutes = [
     request: { params: webhookParams },
     responses: { 200: 'WebhookHeadersResponse', 404: 'Webhook or team not found' },
     handle(ctx, { params }) {
-      const ep = managedEndpoint(ctx, params);
-      const headers: Record<string, string> = {};
-      const sensitive: string[] = [];
-      for (const [name, value] of Object.entries(ep.headers)) {
-        if (isSensitiveHeader(name)) sensitive.push(name);
-        else headers[name] = value;
-      }
-      return json({ headers, sensitive });
+      return json(headersView(managedEndpoint(ctx, params)));
     },
   }),
 
@@ -49,17 +41,7 @@ export const webhookHeaderRoutes = [
     request: { params: webhookParams, body: z.object({ headers: z.record(z.string(), z.string()) }) },
     responses: { 204: 'Replaced', 404: 'Webhook or team not found', 422: 'Forbidden or invalid header' },
     handle(ctx, { params, body }) {
-      const ep = managedEndpoint(ctx, params);
-      const seen = new Set<string>();
-      for (const [name, value] of Object.entries(body.headers)) {
-        const problem = headerProblem(name, value);
-        if (problem) throw valueError(['body', 'headers', name], problem, value);
-        const lower = name.toLowerCase();
-        if (seen.has(lower)) throw valueError(['body', 'headers', name], 'Duplicate header name (names are case-insensitive)', value);
-        seen.add(lower);
-      }
-      ep.headers = { ...body.headers };
-      ep.updated_at = ctx.iso();
+      replaceHeaders(ctx.world, managedEndpoint(ctx, params), body.headers);
       return noContent();
     },
   }),

@@ -8,8 +8,9 @@
  *
  * LIMITATIONS
  * - Nothing leaves the process: streams are in memory (optionally appended as NDJSON to a file
- *   set through the control plane). Payloads are kept uncompressed; `compressed` and the
- *   `content-encoding` property say what the real destination would get.
+ *   inside the data directory given at start, `--data-dir`, named through the control plane).
+ *   Payloads are kept uncompressed; `compressed` and the `content-encoding` property say what
+ *   the real destination would get.
  * - `event_type_regex` is checked and run with JavaScript RegExp, not RE2 (RE2-only syntax fails).
  * - The pipeline's `event_type_prefixes` filter its ETL destinations; the team allowlist (team
  *   settings) still applies to everything first.
@@ -24,6 +25,7 @@
  */
 import { z } from 'zod';
 import { notFound, valueError } from '../../engine/errors.js';
+import { setNdjsonFile } from '../../state/webhooks/rules.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
@@ -218,7 +220,7 @@ export const pipelineControlRoutes = [
     summary: 'Every pipeline stream (event hub name, blob:<container>, pubsub:<project>/<topic>, rabbitmq:<exchange>) with its size.',
     handle(ctx) {
       const store = pipelinesOf(ctx.world);
-      return json({ streams: store.streamNames(), ndjson_path: store.ndjsonPath });
+      return json({ streams: store.streamNames(), ndjson_file: store.ndjsonFile, ndjson_error: store.ndjsonError });
     },
   }),
 
@@ -272,11 +274,11 @@ export const pipelineControlRoutes = [
     method: 'PUT',
     path: '/_sandbox/pipelines/ndjson',
     auth: 'control',
-    summary: 'Also append every stream record as one NDJSON line to a file ({path}); {path: null} turns it off (the default).',
+    summary: 'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
     request: { body: z.object({ path: z.string().min(1).nullable() }) },
-    handle(ctx, { body }) {
-      pipelinesOf(ctx.world).ndjsonPath = body.path;
-      return json({ ndjson_path: body.path });
+    responses: { 200: '{ndjson_file}', 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
+    async handle(ctx, { body }) {
+      return json(await setNdjsonFile(ctx.world, body.path));
     },
   }),
 ];

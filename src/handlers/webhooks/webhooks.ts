@@ -2,7 +2,8 @@
  * Webhook management (management API, May 2025; api-facts A.15; management OpenAPI `Webhook`,
  * `CreateWebhookBody`, `PatchWebhookBody`, `WebhookSecretResponse`, `RotateWebhookSecretBody`):
  * create, list, get, patch and delete the Svix endpoints of a team environment; read and rotate
- * their signing secret. Deliveries to these endpoints are `src/state/delivery.ts`.
+ * their signing secret. Rules: `src/state/webhooks/rules.ts`;
+ * deliveries: `src/state/webhooks/delivery.ts`; allowed destinations: `destinations.ts`.
  *
  * LIMITATIONS
  * - `rate_limit` is stored and returned but not enforced (the sandbox never throttles itself).
@@ -18,25 +19,17 @@
  *   plane's recover.
  */
 import { z } from 'zod';
-import { valueError, notFound } from '../../engine/errors.js';
+import { valueError } from '../../engine/errors.js';
 import { json, noContent } from '../../engine/http-types.js';
 import { requireTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { deliveryOf } from '../../state/webhooks/delivery.js';
-import { normaliseSecret } from '../../state/webhooks/signing.js';
+import { webhookNotFound, WEBHOOK_ERRORS } from '../../state/webhooks/errors.js';
+import { createWebhook, deleteWebhook, patchWebhook, rotateSecret } from '../../state/webhooks/rules.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
 
-export const WEBHOOK_MESSAGES = {
-  notFound: 'Webhook not found',
-  badCursor: 'Unknown next_cursor: pass a value returned by a previous page',
-} as const;
-
 const BASE = '/v1/org/:org_id/team/:team_id/:environment/webhook';
-const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export const teamEnvParams = z.object({
   org_id: uuid(),
@@ -57,48 +50,8 @@ export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
 export function managedEndpoint(ctx: Ctx, params: z.output<typeof webhookParams>): WebhookEndpoint {
   const partition = managedPartition(ctx, params);
   const ep = webhooksOf(ctx.world).get(partition, params.webhook_id);
-  if (!ep) throw notFound(WEBHOOK_MESSAGES.notFound);
+  if (!ep) throw webhookNotFound();
   return ep;
-}
-
-function checkUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw valueError(['body', 'url'], 'Endpoint URLs must be valid', url);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw valueError(['body', 'url'], 'Endpoint URL schemes must be http or https', url);
-  return url;
-}
-
-function checkDescription(description: string): string {
-  if (CONTROL.test(description)) throw valueError(['body', 'description'], 'Control characters are not allowed', description);
-  return description;
-}
-
-function checkRateLimit(rateLimit: number | null): number | null {
-  if (rateLimit !== null && (rateLimit < 1 || rateLimit > 65535)) {
-    throw valueError(['body', 'rate_limit'], 'Endpoint rate limits must be between 1 and 65535 if set', rateLimit);
-  }
-  return rateLimit;
-}
-
-function checkFilterTypes(types: string[] | null): string[] | null {
-  if (types === null) return null;
-  if (types.length === 0) throw valueError(['body', 'filter_types'], "filter_types can't be empty: give at least one event type, or null for all", types);
-  types.forEach((t, i) => {
-    if (t.length === 0 || t.length > 256 || !EVENT_TYPE.test(t)) {
-      throw valueError(['body', 'filter_types', i], 'Event types are 1 to 256 characters of [a-zA-Z0-9-_.]', t);
-    }
-  });
-  return [...new Set(types)];
-}
-
-function checkSecret(secret: string, field: string): string {
-  const result = normaliseSecret(secret);
-  if ('error' in result) throw valueError(['body', field], result.error, secret);
-  return result.key;
 }
 
 const createBody = z.object({
@@ -138,7 +91,7 @@ export const webhookRoutes = [
       let start = 0;
       if (query.next_cursor !== undefined && query.next_cursor !== '') {
         const i = all.findIndex((ep) => ep.id === query.next_cursor);
-        if (i < 0) throw valueError(['query', 'next_cursor'], WEBHOOK_MESSAGES.badCursor, query.next_cursor);
+        if (i < 0) throw valueError(['query', 'next_cursor'], WEBHOOK_ERRORS.badCursor, query.next_cursor);
         start = i + 1;
       }
       const page = all.slice(start, start + query.limit);
@@ -156,17 +109,7 @@ export const webhookRoutes = [
     request: { params: teamEnvParams, body: createBody },
     responses: { 200: 'Webhook', 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { params, body }) {
-      const partition = managedPartition(ctx, params);
-      const input = {
-        url: checkUrl(body.url),
-        description: checkDescription(body.description),
-        rate_limit: checkRateLimit(body.rate_limit ?? null),
-        disabled: body.disabled,
-        filter_types: checkFilterTypes(body.filter_types ?? null),
-        whitelabel_headers: body.whitelabel_headers ?? false,
-        secret: body.secret === undefined || body.secret === null ? null : checkSecret(body.secret, 'secret'),
-      };
-      const ep = webhooksOf(ctx.world).create(partition, input);
+      const ep = createWebhook(ctx.world, managedPartition(ctx, params), body);
       return json(webhookView(ep));
     },
   }),
@@ -193,28 +136,7 @@ export const webhookRoutes = [
     request: { params: webhookParams, body: patchBody },
     responses: { 200: 'Webhook', 404: 'Webhook or team not found', 422: 'Validation error' },
     handle(ctx, { params, body }) {
-      const ep = managedEndpoint(ctx, params);
-      // Validate everything first: nothing changes on a 4xx.
-      const url = body.url === undefined || body.url === null ? undefined : checkUrl(body.url);
-      const description = body.description === undefined || body.description === null ? undefined : checkDescription(body.description);
-      const rateLimit = body.rate_limit === undefined ? undefined : checkRateLimit(body.rate_limit);
-      const filterTypes = body.filter_types === undefined ? undefined : checkFilterTypes(body.filter_types);
-      const store = webhooksOf(ctx.world);
-      if (url !== undefined && url !== ep.url) store.setUrl(ep, url);
-      if (description !== undefined) ep.description = description;
-      if (rateLimit !== undefined) ep.rate_limit = rateLimit;
-      if (filterTypes !== undefined) ep.filter_types = filterTypes;
-      if (body.whitelabel_headers !== undefined) ep.whitelabel_headers = body.whitelabel_headers;
-      if (body.disabled === true && !ep.disabled) {
-        ep.disabled = true;
-        ep.disabled_reason = null;
-        deliveryOf(ctx.world).stopPending(ep.id, 'endpoint_disabled');
-      } else if (body.disabled === false && ep.disabled) {
-        ep.disabled = false;
-        ep.disabled_reason = null;
-        ep.failing_since = null;
-      }
-      ep.updated_at = ctx.iso();
+      const ep = patchWebhook(ctx.world, managedEndpoint(ctx, params), body);
       return json(webhookView(ep));
     },
   }),
@@ -228,9 +150,7 @@ export const webhookRoutes = [
     request: { params: webhookParams },
     responses: { 204: 'Deleted', 404: 'Webhook or team not found' },
     handle(ctx, { params }) {
-      const ep = managedEndpoint(ctx, params);
-      webhooksOf(ctx.world).delete(ep);
-      deliveryOf(ctx.world).stopPending(ep.id, 'endpoint_deleted');
+      deleteWebhook(ctx.world, managedEndpoint(ctx, params));
       return noContent();
     },
   }),
@@ -257,9 +177,7 @@ export const webhookRoutes = [
     request: { params: webhookParams, body: z.object({ key: z.string().nullable().optional() }) },
     responses: { 204: 'Rotated', 404: 'Webhook or team not found', 422: 'Invalid key' },
     handle(ctx, { params, body }) {
-      const ep = managedEndpoint(ctx, params);
-      const next = body.key === undefined || body.key === null ? null : checkSecret(body.key, 'key');
-      webhooksOf(ctx.world).rotate(ep, next);
+      rotateSecret(ctx.world, managedEndpoint(ctx, params), body.key ?? null);
       return noContent();
     },
   }),

@@ -1,231 +1,61 @@
 /**
  * Webhook delivery (design.md section 4, `../shared/reference/webhooks.md` section 2): each event
- * that passed the team allowlist becomes one Svix-style message (`msg_` id, the exact JSON body
- * that is signed), delivered to every enabled endpoint of its team environment whose
- * `filter_types` match. Every attempt is a real HTTP POST through the global `fetch` (looked up at
- * call time, so msw intercepts it), recorded in full; failures are retried on the sandbox clock at
- * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then the message fails for that endpoint.
+ * that passed the team allowlist becomes one signed message (`message.ts`), delivered to every
+ * enabled endpoint of its team environment whose `filter_types` match. Every attempt goes through
+ * the injected transport (`transport.ts`; default the global `fetch`), is recorded in full
+ * (`attempt-log.ts`), and failures are retried on the sandbox clock by the retry policy
+ * (`retry-policy.ts`): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then the message fails for that
+ * endpoint.
  *
- * Timing: the first attempt starts at once (tracked, so `settle()` waits for it; in manual clock
- * mode a zero-delay scheduler job also waits for it, so an `advance` never overtakes an attempt
- * in flight). Retries are scheduler jobs: in manual mode the job awaits the POST (one advance walks
- * the whole ladder in order); in realtime mode it only tracks it, so a slow receiver never blocks.
- * Attempts to one endpoint are queued: one at a time, in event order.
+ * Timing (`endpoint-queue.ts`): attempts to one endpoint run one at a time in event order,
+ * different endpoints concurrently. The first attempt starts at once (tracked, so `settle()` waits
+ * for it). In manual clock mode the clock does not pass an attempt in flight that the advance
+ * caused (one barrier per sandbox time); in realtime mode attempts are only tracked, so a slow
+ * receiver never blocks the clock.
  *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
- *
- * Retention: the log keeps the most recent `retention` messages per team environment (default
- * 5000); finished ones beyond it are dropped with their attempts, pending ones never.
  */
 import type { JournalEntry } from '../../engine/events.js';
 import { stableToken } from '../../engine/ids.js';
 import { unitFloat } from '../../engine/rng.js';
-import type { JobHandle } from '../../engine/scheduler.js';
-import { signatureHeader, signingHeaders, svixId } from './signing.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
-import { DEFAULT_RETENTION, webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { worldSlot, type World } from '../../engine/world.js';
+import { DeliveryLog, type OperationalType } from './attempt-log.js';
+import { destinationProblem } from './destinations.js';
+import { EndpointQueues, Steps } from './endpoint-queue.js';
+import { createMessage, recordedHeaders, signedHeaders, type AttemptRecord, type Destination, type DestinationStatus, type Message, type Trigger } from './message.js';
+import { webhookOptionsOf } from './options.js';
+import { pipelinesOf } from './pipelines.js';
+import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './retry-policy.js';
+import { send, type SendOutcome } from './transport.js';
+import { isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
 
 export { DEFAULT_RETENTION, MAX_RETENTION } from './webhooks.js';
-import { pipelinesOf } from './pipelines.js';
-import { worldSlot, type World } from '../../engine/world.js';
-import { concatBytes, utf8Decode } from '../../engine/bytes.js';
-
-/** Delay after each failed scheduled attempt, seconds (Svix / Vital retry policy). */
-export const RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
-/** The first attempt plus seven retries. */
-export const MAX_ATTEMPTS = RETRY_SCHEDULE_S.length + 1;
-/** Wall-clock timeout of one attempt (Vital: 15 s). */
-export const ATTEMPT_TIMEOUT_MS = 15_000;
-/** After a timeout or a 429 the next delay is at least this (Svix OSS throttling). */
-export const THROTTLE_MIN_MS = 60_000;
-/** An endpoint failing without a success this long (sandbox time) is disabled. */
-export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
-/** Svix caps recovery windows at 14 days. */
-export const RECOVER_MAX_WINDOW_MS = 14 * 24 * 3600 * 1000;
-/** How much of a response body is kept. */
-export const RESPONSE_EXCERPT_BYTES = 1024;
-export const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
-/** Svix OSS randomises each delay by up to this fraction when jitter is on. */
-export const JITTER_DELTA = 0.2;
-
-export type DestinationStatus = 'pending' | 'sending' | 'success' | 'failed';
-export type Trigger = 'scheduled' | 'manual';
-
-export interface AttemptRecord {
-  id: string;
-  seq: number;
-  msg_id: string;
-  endpoint_id: string;
-  team_id: string;
-  environment: Environment;
-  event_type: string;
-  url: string;
-  trigger: Trigger;
-  /** 1-based, counting every attempt of this message to this endpoint. */
-  attempt_number: number;
-  status: 'success' | 'failed';
-  /** Sandbox time the attempt started. */
-  created_at: string;
-  /** The signature timestamp sent (wall-clock Unix seconds). */
-  timestamp: number;
-  request: { method: 'POST'; headers: Record<string, string>; body: string };
-  response: { status_code: number; headers: Record<string, string>; body: string } | null;
-  /** Transport failure (timeout, refused connection, ...), null when an HTTP answer came back. */
-  error: string | null;
-  /** Wall-clock milliseconds from sending to the end of the response excerpt. */
-  latency_ms: number;
-  /** When the next scheduled attempt will run (sandbox time), if one was scheduled. */
-  next_attempt_at: string | null;
-}
-
-export interface Message {
-  id: string;
-  seq: number;
-  journal_seq: number;
-  partition_id: string;
-  team_id: string;
-  environment: Environment;
-  event_type: string;
-  user_id: string;
-  created_at: string;
-  created_ms: number;
-  /** The exact JSON that is signed and sent. */
-  body: string;
-  destinations: Map<string, Destination>;
-}
-
-export interface Destination {
-  message: Message;
-  endpoint_id: string;
-  status: DestinationStatus;
-  failure_reason: string | null;
-  /** Scheduled (non-manual) attempts made so far. */
-  scheduled_attempts: number;
-  attempts: AttemptRecord[];
-  next_attempt_at: number | null;
-  job: JobHandle | null;
-  failing_notified: boolean;
-}
-
-export type OperationalType = 'message.attempt.failing' | 'message.attempt.exhausted' | 'message.attempt.recovered' | 'endpoint.disabled';
-
-export interface OperationalEvent {
-  seq: number;
-  type: OperationalType;
-  at: string;
-  team_id: string;
-  environment: Environment;
-  endpoint_id: string;
-  msg_id: string | null;
-  detail: string;
-}
-
-export interface MessageFilter {
-  team_id?: string;
-  environment?: string;
-  endpoint_id?: string;
-  event_type?: string;
-  status?: DestinationStatus;
-  after?: number;
-}
-
-export interface AttemptFilter {
-  team_id?: string;
-  environment?: string;
-  endpoint_id?: string;
-  msg_id?: string;
-  event_type?: string;
-  status?: 'success' | 'failed';
-  trigger?: Trigger;
-  after?: number;
-}
-
-const noop = (): void => undefined;
-
-/** Parses `Retry-After` (seconds or an HTTP date, relative to the wall clock) into ms. */
-export function parseRetryAfter(value: string | undefined, wallNow: number): number | null {
-  if (value === undefined) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  // Whole seconds, so the schedule stays on round sandbox times.
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - wallNow) / 1000) * 1000);
-}
-
-/** The delay before the next scheduled attempt after the `failures`-th failure (1-based). */
-export function retryDelayMs(failures: number, status: number | null, timedOut: boolean, retryAfterMs: number | null): number {
-  let delay = (RETRY_SCHEDULE_S[failures - 1] ?? 36000) * 1000;
-  if (status === 429 || timedOut) delay = Math.max(delay, THROTTLE_MIN_MS);
-  if (retryAfterMs !== null) delay = Math.min(Math.max(retryAfterMs, delay), 2 * delay);
-  return delay;
-}
-
-async function readExcerpt(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let have = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      have += value.byteLength;
-      if (have >= RESPONSE_EXCERPT_BYTES) {
-        await reader.cancel().catch(noop);
-        break;
-      }
-    }
-  } catch {
-    // A body cut short still leaves what arrived.
-  }
-  return utf8Decode(concatBytes(chunks).subarray(0, RESPONSE_EXCERPT_BYTES));
-}
-
-function describeError(error: unknown): { message: string; timedOut: boolean } {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return { message: `timeout: no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`, timedOut: true };
-    const cause = (error as { cause?: unknown }).cause;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
-    const detail = cause instanceof Error ? cause.message : error.message;
-    return { message: `connection error${code ? ` (${code})` : ''}: ${detail}`, timedOut: false };
-  }
-  return { message: `connection error: ${String(error)}`, timedOut: false };
-}
+export { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
+export type { AttemptRecord, Destination, Message } from './message.js';
 
 function matchesFilter(filterTypes: string[] | null, eventType: string): boolean {
   return filterTypes === null || filterTypes.includes(eventType);
 }
 
 export class DeliveryEngine {
-  /** Every retained message by id, in creation order. */
-  readonly messages = new Map<string, Message>();
-  /** Every retained attempt by seq, in creation order. */
-  private readonly attemptLog = new Map<number, AttemptRecord>();
-  /** Partition id -> its retained messages in creation order (retention is per team environment). */
-  private readonly byPartition = new Map<string, Set<Message>>();
-  /** Endpoint id -> its destinations in message order. */
-  private readonly byEndpoint = new Map<string, Set<Destination>>();
+  readonly log = new DeliveryLog();
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
-  /** Endpoint id -> the tail of its attempt queue. */
-  private readonly tails = new Map<string, Promise<void>>();
-  readonly operational: OperationalEvent[] = [];
+  private readonly queues = new EndpointQueues();
+  private readonly steps: Steps;
   /**
    * Svix's +-20% retry jitter. Off by default so attempt times are round; when on, it is drawn
    * from the seed (message, endpoint, attempt), so runs stay reproducible.
    */
   jitter = false;
-  /** Messages kept per team environment (see DEFAULT_RETENTION). */
-  private retentionLimit = DEFAULT_RETENTION;
-  /** How many finished messages retention has dropped so far. */
-  evicted = 0;
   private msgSeq = 0;
   private attemptSeq = 0;
-  private opSeq = 0;
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: World) {
+    this.steps = new Steps(world.scheduler);
+  }
 
   /** The event-bus subscriber: one message per event, one destination per matching endpoint. */
   onEvent(entry: JournalEntry, partition: Partition): void {
@@ -235,59 +65,10 @@ export class DeliveryEngine {
     const type = entry.envelope.event_type;
     const targets = store.list(partition.id).filter((ep) => !ep.disabled && matchesFilter(ep.filter_types, type));
     if (targets.length === 0) return;
-    const msg: Message = {
-      id: svixId(this.world, 'msg_'),
-      seq: ++this.msgSeq,
-      journal_seq: entry.seq,
-      partition_id: partition.id,
-      team_id: partition.team.id,
-      environment: partition.environment,
-      event_type: type,
-      user_id: entry.envelope.user_id,
-      created_at: entry.occurred_at,
-      created_ms: Date.parse(entry.occurred_at),
-      body: JSON.stringify(entry.envelope),
-      destinations: new Map(),
-    };
-    this.messages.set(msg.id, msg);
-    let list = this.byPartition.get(partition.id);
-    if (!list) this.byPartition.set(partition.id, (list = new Set()));
-    list.add(msg);
-    for (const ep of targets) this.startFirst(this.destination(msg, ep.id), ep);
-    this.prune(partition.id);
-  }
-
-  get retention(): number {
-    return this.retentionLimit;
-  }
-
-  /** Changes the retention and applies it at once. */
-  setRetention(limit: number): void {
-    this.retentionLimit = limit;
-    for (const id of [...this.byPartition.keys()]) this.prune(id);
-    if (this.operational.length > limit) this.operational.splice(0, this.operational.length - limit);
-  }
-
-  /** Drops the oldest finished messages of a team environment beyond the retention. */
-  private prune(partitionId: string): void {
-    const list = this.byPartition.get(partitionId);
-    if (!list || list.size <= this.retentionLimit) return;
-    for (const msg of list) {
-      if (list.size <= this.retentionLimit) break;
-      let busy = false;
-      for (const d of msg.destinations.values()) if (d.status === 'pending' || d.status === 'sending') busy = true;
-      if (busy) continue;
-      list.delete(msg);
-      this.messages.delete(msg.id);
-      for (const d of msg.destinations.values()) {
-        const dests = this.byEndpoint.get(d.endpoint_id);
-        dests?.delete(d);
-        if (dests?.size === 0) this.byEndpoint.delete(d.endpoint_id);
-        for (const a of d.attempts) this.attemptLog.delete(a.seq);
-      }
-      this.evicted++;
-    }
-    if (list.size === 0) this.byPartition.delete(partitionId);
+    const msg = createMessage(this.world, ++this.msgSeq, entry, partition);
+    this.log.addMessage(msg);
+    for (const ep of targets) this.start(this.destination(msg, ep.id), 'scheduled');
+    this.log.prune(partition.id);
   }
 
   /** Stops every pending attempt of an endpoint (disabled or deleted). */
@@ -299,106 +80,36 @@ export class DeliveryEngine {
   }
 
   /** Re-delivers one message to one endpoint now (a manual attempt: not retried if it fails). */
-  async resend(msg: Message, ep: WebhookEndpoint): Promise<AttemptRecord | null> {
+  resend(msg: Message, ep: WebhookEndpoint): Promise<AttemptRecord | null> {
     const dest = msg.destinations.get(ep.id) ?? this.destination(msg, ep.id, 'failed');
-    const p = this.enqueue(ep.id, () => this.perform(dest, 'manual'));
+    const p = this.queues.enqueue(ep.id, () => this.perform(dest, 'manual'));
     this.world.track(p);
     return p;
-  }
-
-  /** Failed messages of an endpoint created in [since, until), oldest first. */
-  failedSince(ep: WebhookEndpoint, since: number, until: number): Message[] {
-    const out: Message[] = [];
-    for (const dest of this.byEndpoint.get(ep.id) ?? []) {
-      const ms = dest.message.created_ms;
-      if (dest.status === 'failed' && ms >= since && ms < until) out.push(dest.message);
-    }
-    return out;
   }
 
   /** Replays every failed message of an endpoint in the window, in order; waits for the attempts. */
   async recover(ep: WebhookEndpoint, since: number, until: number): Promise<AttemptRecord[]> {
     const out: AttemptRecord[] = [];
-    for (const msg of this.failedSince(ep, since, until)) {
+    for (const msg of this.log.failedSince(ep.id, since, until)) {
       const attempt = await this.resend(msg, ep);
       if (attempt) out.push(attempt);
     }
     return out;
   }
 
-  listMessages(filter: MessageFilter, limit: number): Message[] {
-    const byEndpoint = filter.endpoint_id !== undefined ? (this.byEndpoint.get(filter.endpoint_id) ?? new Set<Destination>()) : null;
-    const source: Iterable<Message> = byEndpoint ? (function* () { for (const d of byEndpoint) yield d.message; })() : this.messages.values();
-    const out: Message[] = [];
-    for (const msg of source) {
-      if (out.length >= limit) break;
-      if (filter.after !== undefined && msg.seq <= filter.after) continue;
-      if (filter.team_id !== undefined && msg.team_id !== filter.team_id) continue;
-      if (filter.environment !== undefined && msg.environment !== filter.environment) continue;
-      if (filter.event_type !== undefined && msg.event_type !== filter.event_type) continue;
-      if (filter.status !== undefined) {
-        const dests = filter.endpoint_id !== undefined ? [msg.destinations.get(filter.endpoint_id)] : [...msg.destinations.values()];
-        if (!dests.some((d) => d?.status === filter.status)) continue;
-      }
-      out.push(msg);
-    }
-    return out;
+  /** Disables an endpoint on the sandbox's own initiative and stops its pending attempts. */
+  disableEndpoint(ep: WebhookEndpoint, reason: string): void {
+    if (ep.disabled) return;
+    ep.disabled = true;
+    ep.disabled_reason = reason;
+    ep.updated_at = this.world.clock.iso();
+    this.stopPending(ep.id, 'endpoint_disabled');
+    this.operationalEvent('endpoint.disabled', ep, null, reason);
   }
 
-  listAttempts(filter: AttemptFilter, limit: number): AttemptRecord[] {
-    let source: Iterable<AttemptRecord> = this.attemptLog.values();
-    if (filter.msg_id !== undefined) {
-      const msg = this.messages.get(filter.msg_id);
-      source = msg ? [...msg.destinations.values()].flatMap((d) => d.attempts).sort((a, b) => a.seq - b.seq) : [];
-    }
-    const out: AttemptRecord[] = [];
-    for (const a of source) {
-      if (out.length >= limit) break;
-      if (filter.after !== undefined && a.seq <= filter.after) continue;
-      if (filter.team_id !== undefined && a.team_id !== filter.team_id) continue;
-      if (filter.environment !== undefined && a.environment !== filter.environment) continue;
-      if (filter.endpoint_id !== undefined && a.endpoint_id !== filter.endpoint_id) continue;
-      if (filter.event_type !== undefined && a.event_type !== filter.event_type) continue;
-      if (filter.status !== undefined && a.status !== filter.status) continue;
-      if (filter.trigger !== undefined && a.trigger !== filter.trigger) continue;
-      out.push(a);
-    }
-    return out;
-  }
-
-  /**
-   * Canonical state for world snapshots: no back-references and nothing wall-clock (signature
-   * timestamps, latencies), so the same seed and requests give the same snapshot.
-   */
+  /** Canonical state for world snapshots. */
   toJSON(): unknown {
-    return {
-      messages: [...this.messages.values()].map((m) => ({
-        id: m.id,
-        seq: m.seq,
-        journal_seq: m.journal_seq,
-        partition_id: m.partition_id,
-        event_type: m.event_type,
-        created_at: m.created_at,
-        body: m.body,
-        destinations: [...m.destinations.values()].map((d) => ({
-          endpoint_id: d.endpoint_id,
-          status: d.status,
-          failure_reason: d.failure_reason,
-          scheduled_attempts: d.scheduled_attempts,
-          next_attempt_at: d.next_attempt_at,
-          attempts: d.attempts.map((a) => ({
-            id: a.id,
-            trigger: a.trigger,
-            attempt_number: a.attempt_number,
-            status: a.status,
-            created_at: a.created_at,
-            status_code: a.response?.status_code ?? null,
-            next_attempt_at: a.next_attempt_at,
-          })),
-        })),
-      })),
-      operational: this.operational,
-    };
+    return this.log.toJSON();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -415,10 +126,7 @@ export class DeliveryEngine {
       job: null,
       failing_notified: false,
     };
-    msg.destinations.set(endpointId, dest);
-    const list = this.byEndpoint.get(endpointId);
-    if (list) list.add(dest);
-    else this.byEndpoint.set(endpointId, new Set([dest]));
+    this.log.addDestination(dest);
     if (status === 'pending') this.markPending(dest);
     return dest;
   }
@@ -437,70 +145,29 @@ export class DeliveryEngine {
     dest.job = null;
     this.pendingByEndpoint.get(dest.endpoint_id)?.delete(dest);
     // A finished message may now be dropped by retention.
-    this.prune(dest.message.partition_id);
+    this.log.prune(dest.message.partition_id);
   }
 
-  private startFirst(dest: Destination, ep: WebhookEndpoint): void {
+  /** Queues a scheduled attempt now; in manual mode the clock waits for it when it is the clock's work. */
+  private start(dest: Destination, trigger: Trigger): void {
     const { world } = this;
-    const p = this.enqueue(ep.id, () => this.perform(dest, 'scheduled'));
+    const p = this.queues.enqueue(dest.endpoint_id, () => this.perform(dest, trigger));
     world.track(p);
-    if (world.clock.mode === 'manual') {
-      // An advance must not move the clock past an attempt still in flight.
-      const barrier = world.scheduler.at(world.clock.now(), `webhook attempt ${dest.message.id} -> ${ep.id}`, () => p.then(noop, noop));
-      p.then(() => barrier.cancel(), () => barrier.cancel());
-    }
-  }
-
-  private enqueue<T>(endpointId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(endpointId) ?? Promise.resolve();
-    const next = prev.then(fn);
-    const tail = next.then(noop, noop);
-    this.tails.set(endpointId, tail);
-    void tail.then(() => {
-      if (this.tails.get(endpointId) === tail) this.tails.delete(endpointId);
-    });
-    return next;
+    if (world.clock.mode === 'manual' && this.steps.ownsNow()) this.steps.hold(world.clock.now(), `${dest.message.id} -> ${dest.endpoint_id}`, p);
   }
 
   private scheduleRetry(dest: Destination, at: number): void {
-    const { world } = this;
     const msg = dest.message;
     dest.status = 'pending';
     dest.next_attempt_at = at;
     this.markPending(dest);
-    dest.job = world.scheduler.at(at, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, () => {
-      // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in
-      // the endpoint queue knows a scheduled retry is still coming.
-      const p = this.enqueue(dest.endpoint_id, () => this.perform(dest, 'scheduled'));
-      if (world.clock.mode === 'manual') return p.then(noop);
-      world.track(p);
-      return undefined;
-    });
+    // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in the
+    // endpoint queue knows a scheduled retry is still coming.
+    dest.job = this.world.scheduler.at(at, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, () => this.start(dest, 'scheduled'));
   }
 
   private operationalEvent(type: OperationalType, ep: { id: string; team_id: string; environment: Environment }, msgId: string | null, detail: string): void {
-    this.operational.push({
-      seq: ++this.opSeq,
-      type,
-      at: this.world.clock.iso(),
-      team_id: ep.team_id,
-      environment: ep.environment,
-      endpoint_id: ep.id,
-      msg_id: msgId,
-      detail,
-    });
-    // Operational events are few (a handful per failing message): the most recent N in all.
-    if (this.operational.length > this.retentionLimit) this.operational.splice(0, this.operational.length - this.retentionLimit);
-  }
-
-  /** Disables an endpoint on the sandbox's own initiative and stops its pending attempts. */
-  disableEndpoint(ep: WebhookEndpoint, reason: string): void {
-    if (ep.disabled) return;
-    ep.disabled = true;
-    ep.disabled_reason = reason;
-    ep.updated_at = this.world.clock.iso();
-    this.stopPending(ep.id, 'endpoint_disabled');
-    this.operationalEvent('endpoint.disabled', ep, null, reason);
+    this.log.addOperational({ type, at: this.world.clock.iso(), team_id: ep.team_id, environment: ep.environment, endpoint_id: ep.id, msg_id: msgId, detail });
   }
 
   private async perform(dest: Destination, trigger: Trigger): Promise<AttemptRecord | null> {
@@ -540,36 +207,17 @@ export class DeliveryEngine {
     dest.status = 'sending';
     const createdAt = clock.iso();
     const timestamp = Math.floor(clock.wall() / 1000);
-    const signature = signatureHeader(store.signingKeys(ep), msg.id, timestamp, msg.body);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      ...signingHeaders(ep.whitelabel_headers ? 'webhook' : 'svix', msg.id, timestamp, signature),
-      ...ep.headers,
-    };
+    const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
     const url = ep.url;
-    let response: AttemptRecord['response'] = null;
-    let error: string | null = null;
-    let timedOut = false;
+    const options = webhookOptionsOf(world);
     const wallStart = clock.wall();
-    try {
-      const res = await globalThis.fetch(url, {
-        method: 'POST',
-        headers,
-        body: msg.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-      });
-      const resHeaders: Record<string, string> = {};
-      res.headers.forEach((value, name) => {
-        resHeaders[name.toLowerCase()] = value;
-      });
-      response = { status_code: res.status, headers: resHeaders, body: await readExcerpt(res) };
-    } catch (e) {
-      const described = describeError(e);
-      error = described.message;
-      timedOut = described.timedOut;
-    }
+    // Checked again at send time: the sandbox's own address may have changed since registration.
+    const refused = destinationProblem(world, url);
+    const outcome: SendOutcome = refused
+      ? { response: null, error: `refused: ${refused}`, timedOut: false }
+      : await send(options.transport, { url, method: 'POST', headers, body: msg.body }, options.attemptTimeoutMs);
+    const { response: res, error, timedOut } = outcome;
+    const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
     const latency = Math.max(0, clock.wall() - wallStart);
     const ok = response !== null && response.status_code >= 200 && response.status_code < 300;
     const record: AttemptRecord = {
@@ -587,15 +235,13 @@ export class DeliveryEngine {
       status: ok ? 'success' : 'failed',
       created_at: createdAt,
       timestamp,
-      request: { method: 'POST', headers, body: msg.body },
+      request: { method: 'POST', headers: recordedHeaders(headers, ep.headers, isSensitiveHeader), body: msg.body },
       response,
       error,
       latency_ms: latency,
       next_attempt_at: null,
     };
-    dest.attempts.push(record);
-    // A message dropped by retention while this attempt was queued keeps its record on the message only.
-    if (this.messages.get(msg.id) === msg) this.attemptLog.set(record.seq, record);
+    this.log.addAttempt(dest, record);
     const now = clock.now();
     const live = store.byId.get(ep.id) === ep;
 
@@ -627,57 +273,27 @@ export class DeliveryEngine {
     }
     if (!live || ep.disabled) {
       this.finish(dest, 'failed', live ? 'endpoint_disabled' : 'endpoint_deleted');
-    } else if (directive === 'abort-message') {
-      this.finish(dest, 'failed', 'aborted_by_receiver');
-    } else if (dest.scheduled_attempts >= MAX_ATTEMPTS) {
-      this.finish(dest, 'failed', 'exhausted');
-      this.operationalEvent('message.attempt.exhausted', ep, msg.id, `All ${MAX_ATTEMPTS} attempts failed`);
-    } else {
-      const retryAfter = parseRetryAfter(response?.headers['retry-after'], clock.wall());
-      let delay = retryDelayMs(dest.scheduled_attempts, response?.status_code ?? null, timedOut, retryAfter);
-      if (this.jitter) {
-        const u = unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts);
-        delay = Math.round(delay * (1 - JITTER_DELTA + 2 * JITTER_DELTA * u));
-      }
-      const at = now + delay;
-      record.next_attempt_at = new Date(at).toISOString();
-      this.scheduleRetry(dest, at);
+      return record;
     }
+    const next = afterFailure({
+      failures: dest.scheduled_attempts,
+      status: response?.status_code ?? null,
+      timedOut,
+      retryAfter: response?.headers['retry-after'],
+      directive,
+      wallNow: clock.wall(),
+    });
+    if (next.kind === 'done') {
+      this.finish(dest, 'failed', next.reason);
+      if (next.reason === 'exhausted') this.operationalEvent('message.attempt.exhausted', ep, msg.id, `All ${MAX_ATTEMPTS} attempts failed`);
+      return record;
+    }
+    const delay = this.jitter ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts)) : next.delayMs;
+    const at = now + delay;
+    record.next_attempt_at = new Date(at).toISOString();
+    this.scheduleRetry(dest, at);
     return record;
   }
 }
 
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));
-
-// ---------------------------------------------------------------------------------------------
-// Views for the control plane.
-
-export function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
-  const last = dest.attempts[dest.attempts.length - 1];
-  return {
-    endpoint_id: dest.endpoint_id,
-    url: ep?.url ?? last?.url ?? null,
-    status: dest.status,
-    failure_reason: dest.failure_reason,
-    attempts: dest.attempts.length,
-    scheduled_attempts: dest.scheduled_attempts,
-    last_attempt_at: last?.created_at ?? null,
-    next_attempt_at: dest.next_attempt_at === null ? null : new Date(dest.next_attempt_at).toISOString(),
-  };
-}
-
-export function messageView(msg: Message, world: World, endpointId?: string) {
-  const store = webhooksOf(world);
-  const dests = [...msg.destinations.values()].filter((d) => endpointId === undefined || d.endpoint_id === endpointId);
-  return {
-    id: msg.id,
-    seq: msg.seq,
-    event_type: msg.event_type,
-    team_id: msg.team_id,
-    environment: msg.environment,
-    user_id: msg.user_id,
-    created_at: msg.created_at,
-    payload: JSON.parse(msg.body) as unknown,
-    destinations: dests.map((d) => destinationView(d, store.byId.get(d.endpoint_id))),
-  };
-}

@@ -6,13 +6,13 @@
  * every destination is an in-memory stream of what would have been published, optionally
  * appended as NDJSON to a file. `preferences.enabled` without `svix` turns webhooks off.
  */
-import { appendFile } from 'node:fs/promises';
 import type { JournalEntry } from '../../engine/events.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { utf8Length } from '../../engine/bytes.js';
+import { webhookOptionsOf } from './options.js';
 
 export const DESTINATIONS = ['cloud_pubsub', 'rabbitmq', 'svix', 'azure_amqp'] as const;
 export type DestinationKind = (typeof DESTINATIONS)[number];
@@ -123,8 +123,10 @@ export class PipelineStore {
   private seq = 0;
   /** Records kept per team environment over all streams; older ones are dropped (the NDJSON file keeps everything). */
   private retentionLimit = DEFAULT_RETENTION;
-  /** NDJSON file every stream record is appended to, or null (the default). */
-  ndjsonPath: string | null = null;
+  /** NDJSON file (a name inside the data directory) every stream record is appended to, or null (the default). */
+  ndjsonFile: string | null = null;
+  /** The last failed append to the NDJSON file (reported by the control plane), or null. */
+  ndjsonError: string | null = null;
   private fileTail: Promise<void> = Promise.resolve();
 
   constructor(private readonly world: World) {}
@@ -243,12 +245,20 @@ export class PipelineStore {
     if (!mine) this.byPartition.set(partitionKey, (mine = new Set()));
     mine.add(full);
     this.prune(partitionKey);
-    const path = this.ndjsonPath;
-    if (path !== null) {
+    const name = this.ndjsonFile;
+    const sink = webhookOptionsOf(this.world).fileSink;
+    if (name !== null && sink !== null) {
       const line = `${JSON.stringify(full)}\n`;
-      const write = this.fileTail.then(() => appendFile(path, line, 'utf8'));
-      this.fileTail = write.catch(() => undefined);
-      this.world.track(write);
+      const write = this.fileTail.then(() => sink.append(name, line));
+      this.fileTail = write.then(
+        () => undefined,
+        (error: unknown) => {
+          // Reported once per failure streak, and by GET /_sandbox/pipelines/streams.
+          if (this.ndjsonError === null) this.world.log(`Cannot append to the NDJSON file ${name}`, error);
+          this.ndjsonError = errorText(error);
+        },
+      );
+      this.world.track(this.fileTail);
     }
   }
 
@@ -257,7 +267,7 @@ export class PipelineStore {
     return {
       pipelines: [...this.pipelines.values()].map((p) => p.pipeline),
       streams: [...this.streams.entries()].map(([name, list]) => [name, [...list]]),
-      ndjson_path: this.ndjsonPath,
+      ndjson_file: this.ndjsonFile,
     };
   }
 
@@ -306,3 +316,9 @@ export class PipelineStore {
 }
 
 export const pipelinesOf = worldSlot('pipelines', (world) => new PipelineStore(world));
+
+/** A short description of a file error (its code when it has one, never a stack). */
+export function errorText(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string') return (error as { code: string }).code;
+  return error instanceof Error ? error.message : String(error);
+}

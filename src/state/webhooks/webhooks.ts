@@ -258,6 +258,7 @@ export function headerSyntaxProblem(name: string, value: string): string | null 
   if (!TOKEN.test(name)) return 'Invalid Header Name.';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return 'Invalid Header Value.';
+  // Latin-1 only (checked above): one byte per character.
   if (value.length > HEADER_VALUE_MAX) return `Maximum header length is ${HEADER_VALUE_MAX} bytes`;
   return null;
 }

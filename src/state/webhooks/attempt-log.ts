@@ -1,0 +1,204 @@
+/**
+ * The delivery log: every retained message with its destinations and attempts, the operational
+ * events, and their retention (the most recent `retention` messages per team environment;
+ * finished ones beyond it are dropped with their attempts, pending ones never).
+ */
+import type { Environment } from '../../engine/tenancy.js';
+import type { AttemptRecord, Destination, DestinationStatus, Message, Trigger } from './message.js';
+import { DEFAULT_RETENTION } from './webhooks.js';
+
+export type OperationalType = 'message.attempt.failing' | 'message.attempt.exhausted' | 'message.attempt.recovered' | 'endpoint.disabled';
+
+export interface OperationalEvent {
+  seq: number;
+  type: OperationalType;
+  at: string;
+  team_id: string;
+  environment: Environment;
+  endpoint_id: string;
+  msg_id: string | null;
+  detail: string;
+}
+
+export interface MessageFilter {
+  team_id?: string;
+  environment?: string;
+  endpoint_id?: string;
+  event_type?: string;
+  status?: DestinationStatus;
+  after?: number;
+}
+
+export interface AttemptFilter {
+  team_id?: string;
+  environment?: string;
+  endpoint_id?: string;
+  msg_id?: string;
+  event_type?: string;
+  status?: 'success' | 'failed';
+  trigger?: Trigger;
+  after?: number;
+}
+
+function busy(msg: Message): boolean {
+  for (const d of msg.destinations.values()) if (d.status === 'pending' || d.status === 'sending') return true;
+  return false;
+}
+
+export class DeliveryLog {
+  /** Every retained message by id, in creation order. */
+  readonly messages = new Map<string, Message>();
+  /** Every retained attempt by seq, in creation order. */
+  private readonly attempts = new Map<number, AttemptRecord>();
+  /** Partition id -> its retained messages in creation order. */
+  private readonly byPartition = new Map<string, Set<Message>>();
+  /** Endpoint id -> its destinations in message order. */
+  private readonly byEndpoint = new Map<string, Set<Destination>>();
+  readonly operational: OperationalEvent[] = [];
+  private retentionLimit = DEFAULT_RETENTION;
+  /** How many finished messages retention has dropped so far. */
+  evicted = 0;
+  private opSeq = 0;
+
+  get retention(): number {
+    return this.retentionLimit;
+  }
+
+  /** Changes the retention and applies it at once. */
+  setRetention(limit: number): void {
+    this.retentionLimit = limit;
+    for (const id of [...this.byPartition.keys()]) this.prune(id);
+    if (this.operational.length > limit) this.operational.splice(0, this.operational.length - limit);
+  }
+
+  addMessage(msg: Message): void {
+    this.messages.set(msg.id, msg);
+    let list = this.byPartition.get(msg.partition_id);
+    if (!list) this.byPartition.set(msg.partition_id, (list = new Set()));
+    list.add(msg);
+  }
+
+  addDestination(dest: Destination): void {
+    dest.message.destinations.set(dest.endpoint_id, dest);
+    const list = this.byEndpoint.get(dest.endpoint_id);
+    if (list) list.add(dest);
+    else this.byEndpoint.set(dest.endpoint_id, new Set([dest]));
+  }
+
+  /** Records an attempt on its destination, and in the log while its message is retained. */
+  addAttempt(dest: Destination, record: AttemptRecord): void {
+    dest.attempts.push(record);
+    if (this.messages.get(dest.message.id) === dest.message) this.attempts.set(record.seq, record);
+  }
+
+  addOperational(event: Omit<OperationalEvent, 'seq'>): void {
+    this.operational.push({ seq: ++this.opSeq, ...event });
+    // Operational events are few (a handful per failing message): the most recent N in all.
+    if (this.operational.length > this.retentionLimit) this.operational.splice(0, this.operational.length - this.retentionLimit);
+  }
+
+  /** Drops the oldest finished messages of a team environment beyond the retention. */
+  prune(partitionId: string): void {
+    const list = this.byPartition.get(partitionId);
+    if (!list || list.size <= this.retentionLimit) return;
+    for (const msg of list) {
+      if (list.size <= this.retentionLimit) break;
+      if (busy(msg)) continue;
+      list.delete(msg);
+      this.messages.delete(msg.id);
+      for (const d of msg.destinations.values()) {
+        const dests = this.byEndpoint.get(d.endpoint_id);
+        dests?.delete(d);
+        if (dests?.size === 0) this.byEndpoint.delete(d.endpoint_id);
+        for (const a of d.attempts) this.attempts.delete(a.seq);
+      }
+      this.evicted++;
+    }
+    if (list.size === 0) this.byPartition.delete(partitionId);
+  }
+
+  /** Failed messages of an endpoint created in [since, until), oldest first. */
+  failedSince(endpointId: string, since: number, until: number): Message[] {
+    const out: Message[] = [];
+    for (const dest of this.byEndpoint.get(endpointId) ?? []) {
+      const ms = dest.message.created_ms;
+      if (dest.status === 'failed' && ms >= since && ms < until) out.push(dest.message);
+    }
+    return out;
+  }
+
+  listMessages(filter: MessageFilter, limit: number): Message[] {
+    const byEndpoint = filter.endpoint_id !== undefined ? (this.byEndpoint.get(filter.endpoint_id) ?? new Set<Destination>()) : null;
+    const source: Iterable<Message> = byEndpoint ? [...byEndpoint].map((d) => d.message) : this.messages.values();
+    const out: Message[] = [];
+    for (const msg of source) {
+      if (out.length >= limit) break;
+      if (filter.after !== undefined && msg.seq <= filter.after) continue;
+      if (filter.team_id !== undefined && msg.team_id !== filter.team_id) continue;
+      if (filter.environment !== undefined && msg.environment !== filter.environment) continue;
+      if (filter.event_type !== undefined && msg.event_type !== filter.event_type) continue;
+      if (filter.status !== undefined) {
+        const dests = filter.endpoint_id !== undefined ? [msg.destinations.get(filter.endpoint_id)] : [...msg.destinations.values()];
+        if (!dests.some((d) => d?.status === filter.status)) continue;
+      }
+      out.push(msg);
+    }
+    return out;
+  }
+
+  listAttempts(filter: AttemptFilter, limit: number): AttemptRecord[] {
+    let source: Iterable<AttemptRecord> = this.attempts.values();
+    if (filter.msg_id !== undefined) {
+      const msg = this.messages.get(filter.msg_id);
+      source = msg ? [...msg.destinations.values()].flatMap((d) => d.attempts).sort((a, b) => a.seq - b.seq) : [];
+    }
+    const out: AttemptRecord[] = [];
+    for (const a of source) {
+      if (out.length >= limit) break;
+      if (filter.after !== undefined && a.seq <= filter.after) continue;
+      if (filter.team_id !== undefined && a.team_id !== filter.team_id) continue;
+      if (filter.environment !== undefined && a.environment !== filter.environment) continue;
+      if (filter.endpoint_id !== undefined && a.endpoint_id !== filter.endpoint_id) continue;
+      if (filter.event_type !== undefined && a.event_type !== filter.event_type) continue;
+      if (filter.status !== undefined && a.status !== filter.status) continue;
+      if (filter.trigger !== undefined && a.trigger !== filter.trigger) continue;
+      out.push(a);
+    }
+    return out;
+  }
+
+  /**
+   * Canonical state for world snapshots: no back-references and nothing wall-clock (signature
+   * timestamps, latencies), so the same seed and requests give the same snapshot.
+   */
+  toJSON(): unknown {
+    return {
+      messages: [...this.messages.values()].map((m) => ({
+        id: m.id,
+        seq: m.seq,
+        journal_seq: m.journal_seq,
+        partition_id: m.partition_id,
+        event_type: m.event_type,
+        created_at: m.created_at,
+        body: m.body,
+        destinations: [...m.destinations.values()].map((d) => ({
+          endpoint_id: d.endpoint_id,
+          status: d.status,
+          failure_reason: d.failure_reason,
+          scheduled_attempts: d.scheduled_attempts,
+          next_attempt_at: d.next_attempt_at,
+          attempts: d.attempts.map((a) => ({
+            id: a.id,
+            trigger: a.trigger,
+            attempt_number: a.attempt_number,
+            status: a.status,
+            created_at: a.created_at,
+            status_code: a.response?.status_code ?? null,
+            next_attempt_at: a.next_attempt_at,
+          })),
+        })),
+      })),
+      operational: this.operational,
+    };
+  }
+}

@@ -1,0 +1,56 @@
+/** What the control plane shows of the delivery log: messages, destinations, endpoint state. */
+import type { World } from '../../engine/world.js';
+import { deliveryOf } from './delivery.js';
+import type { Destination, Message } from './message.js';
+import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
+
+export function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
+  const last = dest.attempts[dest.attempts.length - 1];
+  return {
+    endpoint_id: dest.endpoint_id,
+    url: ep?.url ?? last?.url ?? null,
+    status: dest.status,
+    failure_reason: dest.failure_reason,
+    attempts: dest.attempts.length,
+    scheduled_attempts: dest.scheduled_attempts,
+    last_attempt_at: last?.created_at ?? null,
+    next_attempt_at: dest.next_attempt_at === null ? null : new Date(dest.next_attempt_at).toISOString(),
+  };
+}
+
+export function messageView(msg: Message, world: World, endpointId?: string) {
+  const store = webhooksOf(world);
+  const dests = [...msg.destinations.values()].filter((d) => endpointId === undefined || d.endpoint_id === endpointId);
+  return {
+    id: msg.id,
+    seq: msg.seq,
+    event_type: msg.event_type,
+    team_id: msg.team_id,
+    environment: msg.environment,
+    user_id: msg.user_id,
+    created_at: msg.created_at,
+    payload: JSON.parse(msg.body) as unknown,
+    destinations: dests.map((d) => destinationView(d, store.byId.get(d.endpoint_id))),
+  };
+}
+
+/** One message with its destinations and every attempt, or undefined. */
+export function messageDetail(world: World, msgId: string) {
+  const engine = deliveryOf(world);
+  const msg = engine.log.messages.get(msgId);
+  if (!msg) return undefined;
+  return { ...messageView(msg, world), attempts: engine.log.listAttempts({ msg_id: msg.id }, 10_000) };
+}
+
+export function endpointState(world: World, ep: WebhookEndpoint) {
+  const store = webhooksOf(world);
+  return {
+    ...webhookView(ep),
+    whitelabel_headers: ep.whitelabel_headers,
+    team_id: ep.team_id,
+    environment: ep.environment,
+    signing_keys: store.signingKeys(ep).length,
+    failing_since: ep.failing_since === null ? null : new Date(ep.failing_since).toISOString(),
+    disabled_reason: ep.disabled_reason,
+  };
+}

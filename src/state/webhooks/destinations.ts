@@ -1,0 +1,142 @@
+/**
+ * Where webhooks may go. Never the sandbox itself (its API, management API or control plane: a
+ * delivery to `/_sandbox/reset` would wipe the world), except its test receivers under
+ * `/_sandbox/receiver/*`; never link-local or cloud-metadata addresses; private networks only
+ * while the sandbox is served on loopback (or when `createSandbox({ webhookPrivateNetworks })`
+ * says so); and, when `--webhook-allow` is given, only the hosts it names. Loopback receivers stay
+ * allowed: that is how integrators test locally.
+ *
+ * LIMITATIONS
+ * - Host names are judged as written: the core does no DNS, so a name that resolves to a private
+ *   or metadata address is not caught (use `--webhook-allow` to pin destinations).
+ */
+import type { World } from '../../engine/world.js';
+import { WEBHOOK_ERRORS } from './errors.js';
+import { webhookOptionsOf } from './options.js';
+
+const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.azure.internal', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_IPS = new Set(['100.100.100.200', '168.63.129.16', '192.0.0.192']);
+
+type Kind = 'loopback' | 'unspecified' | 'link-local' | 'metadata' | 'private' | 'public';
+
+function ipv4(host: string): number[] | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (!m) return null;
+  const parts = m.slice(1).map(Number);
+  return parts.every((n) => n <= 255) ? parts : null;
+}
+
+function kindOfV4(p: number[]): Kind {
+  const [a = 0, b = 0] = p;
+  if (METADATA_IPS.has(p.join('.'))) return 'metadata';
+  if (a === 127) return 'loopback';
+  if (a === 0) return 'unspecified';
+  if (a === 169 && b === 254) return 'link-local';
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private';
+  return 'public';
+}
+
+/** The eight 16-bit groups of an IPv6 address (URL form, brackets removed), or null. */
+function ipv6(host: string): number[] | null {
+  if (!host.includes(':')) return null;
+  let text = host;
+  const tail: number[] = [];
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4?.[1] !== undefined) {
+    const p = ipv4(v4[1]);
+    if (!p) return null;
+    tail.push(((p[0] ?? 0) << 8) | (p[1] ?? 0), ((p[2] ?? 0) << 8) | (p[3] ?? 0));
+    text = text.slice(0, -v4[1].length) + '0';
+    text = text.endsWith(':0') ? text.slice(0, -2) : text;
+  }
+  const [head = '', rest] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = rest === undefined || rest === '' ? [] : rest.split(':');
+  const fill = 8 - tail.length - left.length - right.length;
+  if (fill < 0 || (rest === undefined && fill !== 0)) return null;
+  const groups = [...left, ...Array.from({ length: fill }, () => '0'), ...right].map((g) => parseInt(g, 16));
+  const all = [...groups, ...tail];
+  return all.length === 8 && all.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? all : null;
+}
+
+function kindOfV6(g: number[]): Kind {
+  const [g0 = 0] = g;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
+    return kindOfV4([(g[6] ?? 0) >> 8, (g[6] ?? 0) & 255, (g[7] ?? 0) >> 8, (g[7] ?? 0) & 255]);
+  }
+  if (g.slice(0, 7).every((x) => x === 0)) return g[7] === 1 ? 'loopback' : g[7] === 0 ? 'unspecified' : 'public';
+  if (g0 === 0xfd00 && g[1] === 0x0ec2) return 'metadata';
+  if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
+  if ((g0 & 0xfe00) === 0xfc00) return 'private';
+  return 'public';
+}
+
+/** What kind of address a URL host (as `URL.hostname` gives it) is. */
+export function hostKind(hostname: string): Kind {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
+  if (METADATA_HOSTS.has(host)) return 'metadata';
+  const v4 = ipv4(host);
+  if (v4) return kindOfV4(v4);
+  const v6 = ipv6(host);
+  if (v6) return kindOfV6(v6);
+  return 'public';
+}
+
+function portOf(url: URL): string {
+  return url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+}
+
+/** Whether a URL reaches this sandbox itself (same port on loopback or on the host it is served at). */
+function isSelf(world: World, target: URL): boolean {
+  for (const own of [world.urls.base, world.urls.management]) {
+    let served: URL;
+    try {
+      served = new URL(own);
+    } catch {
+      continue;
+    }
+    if (portOf(served) !== portOf(target)) continue;
+    if (served.hostname.toLowerCase() === target.hostname.toLowerCase()) return true;
+    const servedKind = hostKind(served.hostname);
+    const targetKind = hostKind(target.hostname);
+    const local = (k: Kind) => k === 'loopback' || k === 'unspecified';
+    // Served on loopback or on every interface: any loopback spelling of the same port is us.
+    if ((local(servedKind) || servedKind === 'private') && local(targetKind)) return true;
+    if (servedKind === 'unspecified' && targetKind !== 'public') return true;
+  }
+  return false;
+}
+
+function servedOnLoopback(world: World): boolean {
+  try {
+    return hostKind(new URL(world.urls.base).hostname) === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
+function allowedHost(allow: readonly string[], hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a || `[${a}]` === host));
+}
+
+/** Why a webhook URL is refused as a destination, or null when it may receive deliveries. */
+export function destinationProblem(world: World, url: string): string | null {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return WEBHOOK_ERRORS.urlInvalid;
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return WEBHOOK_ERRORS.urlScheme;
+  const receiver = /^\/_sandbox\/receiver\/[^/]+\/?$/.test(target.pathname);
+  if (isSelf(world, target)) return receiver ? null : WEBHOOK_ERRORS.urlSelf;
+  const kind = hostKind(target.hostname);
+  if (kind === 'link-local' || kind === 'metadata') return WEBHOOK_ERRORS.urlLinkLocal;
+  if (kind === 'unspecified') return WEBHOOK_ERRORS.urlUnspecified;
+  const options = webhookOptionsOf(world);
+  if (kind === 'private' && !(options.privateNetworks ?? servedOnLoopback(world))) return WEBHOOK_ERRORS.urlPrivate;
+  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOK_ERRORS.urlNotAllowed;
+  return null;
+}

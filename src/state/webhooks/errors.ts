@@ -1,0 +1,47 @@
+/**
+ * The error catalogue of the webhooks area: every text the area answers with, used by the code
+ * and by the tests. Statuses follow the management OpenAPI (a bad webhook body is a 422
+ * `HTTPValidationError`); control-plane answers use the same `{"detail": ...}` shapes.
+ */
+import { conflict, notFound, valueError, type ApiError } from '../../engine/errors.js';
+
+export const WEBHOOK_ERRORS = {
+  // Management API: endpoints.
+  notFound: 'Webhook not found',
+  badCursor: 'Unknown next_cursor: pass a value returned by a previous page',
+  urlInvalid: 'Endpoint URLs must be valid',
+  urlScheme: 'Endpoint URL schemes must be http or https',
+  urlSelf: "Endpoint URLs must not point at the sandbox's own API or control plane (its test receivers under /_sandbox/receiver/ are allowed)",
+  urlLinkLocal: 'Endpoint URLs must not point at link-local or cloud metadata addresses',
+  urlUnspecified: 'Endpoint URLs must not point at an unspecified address (0.0.0.0 or ::): use 127.0.0.1 for a local receiver',
+  urlPrivate: 'Endpoint URLs must not point at private network addresses while the sandbox is served off loopback',
+  urlNotAllowed: 'Endpoint URL host is not in the allowed webhook hosts (--webhook-allow)',
+  descriptionControl: 'Control characters are not allowed',
+  rateLimitRange: 'Endpoint rate limits must be between 1 and 65535 if set',
+  filterTypesEmpty: "filter_types can't be empty: give at least one event type, or null for all",
+  filterTypeSyntax: 'Event types are 1 to 256 characters of [a-zA-Z0-9-_.]',
+  headerDuplicate: 'Duplicate header name (names are case-insensitive)',
+  // Control plane: delivery.
+  messageNotFound: 'Message not found',
+  endpointNotFound: 'Endpoint not found',
+  endpointOtherTeam: 'The endpoint does not belong to the team environment of this message',
+  endpointDisabled: 'The endpoint is disabled: enable it (PATCH disabled=false) before resending or recovering',
+  recoverTooOld: 'Recovery can go back at most 14 days',
+  recoverWindow: 'until must be after since',
+  // Control plane: pipeline NDJSON output.
+  ndjsonNoDataDir: 'No data directory: start the sandbox with --data-dir <dir> (or createSandbox({ fileSink })) to write NDJSON files',
+  ndjsonBadName: 'Give a file name inside the data directory: letters, digits, ".", "_" and "-", optionally in sub-folders, never ".." or an absolute path',
+  ndjsonWriteFailed: 'Cannot write the NDJSON file',
+} as const;
+
+export type WebhookErrorText = (typeof WEBHOOK_ERRORS)[keyof typeof WEBHOOK_ERRORS];
+
+/** 422 on a body field (the FastAPI shape the management OpenAPI declares). */
+export function invalidField(loc: Array<string | number>, text: WebhookErrorText, input?: unknown): ApiError {
+  return valueError(loc, text, input);
+}
+
+export const webhookNotFound = (): ApiError => notFound(WEBHOOK_ERRORS.notFound);
+export const endpointNotFound = (): ApiError => notFound(WEBHOOK_ERRORS.endpointNotFound);
+export const messageNotFound = (): ApiError => notFound(WEBHOOK_ERRORS.messageNotFound);
+export const endpointDisabled = (): ApiError => conflict(WEBHOOK_ERRORS.endpointDisabled);

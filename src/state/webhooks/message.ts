@@ -1,0 +1,114 @@
+/**
+ * The signed message: one per event that passed the team allowlist (Svix `msg_` id, the exact
+ * JSON body that is signed), its destinations (one per matching endpoint) and the records of
+ * their attempts; and the signed request an attempt sends (`../shared/reference/webhooks.md`).
+ */
+import type { JournalEntry } from '../../engine/events.js';
+import type { JobHandle } from '../../engine/scheduler.js';
+import type { Environment, Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
+import { signatureHeader, signingHeaders, svixId } from './signing.js';
+import type { WebhookEndpoint } from './webhooks.js';
+
+export const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
+
+export type DestinationStatus = 'pending' | 'sending' | 'success' | 'failed';
+export type Trigger = 'scheduled' | 'manual';
+
+export interface AttemptRecord {
+  id: string;
+  seq: number;
+  msg_id: string;
+  endpoint_id: string;
+  team_id: string;
+  environment: Environment;
+  event_type: string;
+  url: string;
+  trigger: Trigger;
+  /** 1-based, counting every attempt of this message to this endpoint. */
+  attempt_number: number;
+  status: 'success' | 'failed';
+  /** Sandbox time the attempt started. */
+  created_at: string;
+  /** The signature timestamp sent (wall-clock Unix seconds). */
+  timestamp: number;
+  request: { method: 'POST'; headers: Record<string, string>; body: string };
+  response: { status_code: number; headers: Record<string, string>; body: string } | null;
+  /** Transport failure (timeout, refused connection, ...), null when an HTTP answer came back. */
+  error: string | null;
+  /** Wall-clock milliseconds from sending to the end of the response excerpt. */
+  latency_ms: number;
+  /** When the next scheduled attempt will run (sandbox time), if one was scheduled. */
+  next_attempt_at: string | null;
+}
+
+export interface Message {
+  id: string;
+  seq: number;
+  journal_seq: number;
+  partition_id: string;
+  team_id: string;
+  environment: Environment;
+  event_type: string;
+  user_id: string;
+  created_at: string;
+  created_ms: number;
+  /** The exact JSON that is signed and sent. */
+  body: string;
+  destinations: Map<string, Destination>;
+}
+
+export interface Destination {
+  message: Message;
+  endpoint_id: string;
+  status: DestinationStatus;
+  failure_reason: string | null;
+  /** Scheduled (non-manual) attempts made so far. */
+  scheduled_attempts: number;
+  attempts: AttemptRecord[];
+  next_attempt_at: number | null;
+  job: JobHandle | null;
+  failing_notified: boolean;
+}
+
+/** A new message for an event of a partition. */
+export function createMessage(world: World, seq: number, entry: JournalEntry, partition: Partition): Message {
+  return {
+    id: svixId(world, 'msg_'),
+    seq,
+    journal_seq: entry.seq,
+    partition_id: partition.id,
+    team_id: partition.team.id,
+    environment: partition.environment,
+    event_type: entry.envelope.event_type,
+    user_id: entry.envelope.user_id,
+    created_at: entry.occurred_at,
+    created_ms: Date.parse(entry.occurred_at),
+    body: JSON.stringify(entry.envelope),
+    destinations: new Map(),
+  };
+}
+
+/** The headers of one attempt: content type, user agent, signature set, then the custom headers. */
+export function signedHeaders(ep: WebhookEndpoint, keys: string[], msg: Message, timestamp: number): Record<string, string> {
+  const signature = signatureHeader(keys, msg.id, timestamp, msg.body);
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    ...signingHeaders(ep.whitelabel_headers ? 'webhook' : 'svix', msg.id, timestamp, signature),
+    ...ep.headers,
+  };
+}
+
+/** What stands for a hidden header value in every control-plane answer and log. */
+export const MASKED_VALUE = '********';
+
+/**
+ * The headers as recorded: custom headers whose names the management API hides (`isSensitive`)
+ * keep their name and lose their value, so no control-plane answer or log shows a credential.
+ */
+export function recordedHeaders(sent: Record<string, string>, custom: Record<string, string>, isSensitive: (name: string) => boolean): Record<string, string> {
+  const out = { ...sent };
+  for (const name of Object.keys(custom)) if (isSensitive(name) && name in out) out[name] = MASKED_VALUE;
+  return out;
+}

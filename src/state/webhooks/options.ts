@@ -1,0 +1,63 @@
+/**
+ * What the webhooks area takes from `createSandbox` (kept across resets): the transport, the
+ * attempt timeout, the destination allowlist, whether private networks are reachable, and the
+ * file sink for pipeline NDJSON output. Set once per world by `configureWebhooks`.
+ */
+import { worldSlot, type World } from '../../engine/world.js';
+import { ATTEMPT_TIMEOUT_MS } from './retry-policy.js';
+import { fetchTransport, type WebhookTransport } from './transport.js';
+
+/** Appends text to a named file inside a directory chosen at start (the CLI's `--data-dir`). */
+export interface FileSink {
+  append(name: string, text: string): Promise<void>;
+}
+
+export interface WebhookOptions {
+  /** How attempts are sent (default: the global `fetch`, looked up at call time). */
+  transport?: WebhookTransport;
+  /** Wall-clock timeout of one attempt, ms (default 15000). */
+  attemptTimeoutMs?: number;
+  /** When set, destinations must be one of these hosts (`*.example.com` matches subdomains). */
+  allowHosts?: readonly string[];
+  /**
+   * Whether private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are allowed.
+   * Default: only while the sandbox is served on a loopback address.
+   */
+  privateNetworks?: boolean;
+  /** Where pipeline NDJSON files go; without it `PUT /_sandbox/pipelines/ndjson` answers 409. */
+  fileSink?: FileSink;
+}
+
+export interface ResolvedWebhookOptions {
+  transport: WebhookTransport;
+  attemptTimeoutMs: number;
+  allowHosts: readonly string[] | null;
+  privateNetworks: boolean | null;
+  fileSink: FileSink | null;
+}
+
+const optionsSlot = worldSlot<ResolvedWebhookOptions>('webhook-options', () => resolveWebhookOptions({}));
+
+export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookOptions {
+  const timeout = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  if (!(timeout > 0) || !Number.isFinite(timeout)) throw new Error(`deliveryTimeout must be above 0 seconds, got ${timeout / 1000}`);
+  const hosts = options.allowHosts?.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0);
+  return {
+    transport: options.transport ?? fetchTransport,
+    attemptTimeoutMs: timeout,
+    allowHosts: hosts && hosts.length > 0 ? hosts : null,
+    privateNetworks: options.privateNetworks ?? null,
+    fileSink: options.fileSink ?? null,
+  };
+}
+
+/** The area's options for a world (defaults when the sandbox gave none). */
+export function webhookOptionsOf(world: World): ResolvedWebhookOptions {
+  return optionsSlot(world);
+}
+
+/** Called by `createSandbox` for every world it builds. */
+export function configureWebhooks(world: World, options: ResolvedWebhookOptions): void {
+  const current = optionsSlot(world);
+  Object.assign(current, options);
+}

@@ -1,0 +1,136 @@
+/**
+ * How an attempt reaches a receiver: an injected transport `(request) => Promise<response>`. The
+ * default is the global `fetch`, looked up at call time (so msw intercepts it); `createSandbox({
+ * webhookTransport })` lets a test, a worker or a browser inject another. Every attempt is bounded
+ * by its timeout even when a transport ignores the abort signal.
+ */
+
+/** How much of a response body is kept. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+export interface TransportRequest {
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  /** Aborted when the attempt times out. */
+  signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** At least the first RESPONSE_EXCERPT_BYTES of the body (more is cut). */
+  body: string;
+}
+
+export type WebhookTransport = (request: TransportRequest) => Promise<TransportResponse>;
+
+const noop = (): void => undefined;
+
+async function readExcerpt(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let have = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      have += value.byteLength;
+      if (have >= RESPONSE_EXCERPT_BYTES) {
+        await reader.cancel().catch(noop);
+        break;
+      }
+    }
+  } catch {
+    // A body cut short still leaves what arrived.
+  }
+  const all = new Uint8Array(Math.min(have, RESPONSE_EXCERPT_BYTES));
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= all.length) break;
+    const part = c.subarray(0, all.length - at);
+    all.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** The default transport: the global `fetch` at call time, redirects not followed. */
+export const fetchTransport: WebhookTransport = async (request) => {
+  const res = await globalThis.fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: 'manual',
+    signal: request.signal,
+  });
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  return { status: res.status, headers, body: await readExcerpt(res) };
+};
+
+/** The first RESPONSE_EXCERPT_BYTES of a string, in UTF-8 bytes. */
+export function excerpt(body: string): string {
+  if (body.length <= RESPONSE_EXCERPT_BYTES / 4) return body;
+  const bytes = new TextEncoder().encode(body);
+  return bytes.length <= RESPONSE_EXCERPT_BYTES ? body : new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES));
+}
+
+export interface SendOutcome {
+  response: TransportResponse | null;
+  /** Transport failure (timeout, refused connection, ...), null when an HTTP answer came back. */
+  error: string | null;
+  timedOut: boolean;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+    const detail = cause instanceof Error ? cause.message : error.message;
+    return `connection error${code ? ` (${code})` : ''}: ${detail}`;
+  }
+  return `connection error: ${String(error)}`;
+}
+
+/**
+ * Sends one request through a transport, bounded by `timeoutMs` (wall time): on timeout the
+ * signal aborts and the attempt ends at once, whatever the transport does.
+ */
+export async function send(transport: WebhookTransport, request: Omit<TransportRequest, 'signal'>, timeoutMs: number): Promise<SendOutcome> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve('timeout');
+    }, timeoutMs);
+  });
+  const timeout = (): SendOutcome => ({ response: null, error: `timeout: no answer within ${timeoutMs / 1000} s`, timedOut: true });
+  try {
+    const sent = transport({ ...request, signal: controller.signal });
+    const result = await Promise.race([sent, expired]);
+    if (result === 'timeout') {
+      sent.catch(noop);
+      return timeout();
+    }
+    return { response: { status: result.status, headers: lowerCase(result.headers), body: excerpt(result.body) }, error: null, timedOut: false };
+  } catch (error) {
+    if (controller.signal.aborted) return timeout();
+    return { response: null, error: describeError(error), timedOut: false };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  return out;
+}
