@@ -15,6 +15,8 @@ export interface CliOptions {
   limits: boolean;
   adminToken: string | undefined;
   help: boolean;
+  /** Origins allowed to call from a browser: `true` for any (`--cors` alone), a list, or undefined (off). */
+  cors: true | string[] | undefined;
 }
 
 interface FlagSpec {
@@ -33,6 +35,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'start-at', value: '<ISO time>', help: 'Sandbox time at start. Default: now (realtime) or 2026-01-05T09:00:00Z (manual).' },
   { name: 'limits', value: 'on|off', help: 'Enforce the real sandbox limits (50 users per team). Default on.' },
   { name: 'admin-token', value: '<token>', help: 'Require Authorization: Bearer <token> on /_sandbox/*.' },
+  { name: 'cors', value: '[origins]', help: 'Answer browsers from other origins: alone any origin, or a comma-separated list. Default off.' },
 ];
 
 export function envName(flag: string): string {
@@ -66,8 +69,10 @@ function integer(name: string, raw: string, min: number, max: number): number {
 export function parseCli(argv: readonly string[], env: Record<string, string | undefined>): CliOptions {
   const options = Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }]));
   let parsed;
+  // `--cors` may stand alone (any origin): give it the value `*` when no value follows.
+  const args = argv.map((a, i) => (a === '--cors' && (i + 1 >= argv.length || (argv[i + 1] ?? '').startsWith('--')) ? '--cors=*' : a));
   try {
-    parsed = parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
@@ -98,5 +103,16 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     limits: limitsRaw === 'on',
     adminToken: adminToken === '' ? undefined : adminToken,
     help: values['help'] === true,
+    cors: parseCors(get('cors')),
   };
+}
+
+function parseCors(raw: string | undefined): true | string[] | undefined {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'off') return undefined;
+  const list = raw.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter((o) => o !== '');
+  if (list.includes('*')) return true;
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/?#\s]+$/i.test(origin)) throw new CliError(`--cors takes origins like https://app.example.com, got "${origin}"`);
+  }
+  return list;
 }
