@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-/** `health-sandbox`: starts the express server on a seeded world and prints its credentials. */
+/** `health-sandbox`: serves a seeded world over node:http and prints its credentials. */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
-import { createExpressApp } from './adapters/express.js';
 import { directorySink } from './adapters/file-sink.js';
+import { createNodeServer } from './adapters/node-http.js';
 import { createSandbox, DEFAULT_START_AT } from './sandbox.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import type { Credentials } from './engine/credentials.js';
 
+const SHUTDOWN_GRACE_MS = 900;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function isLoopback(host: string): boolean {
@@ -79,8 +80,9 @@ async function main(): Promise<void> {
   }
   if (options.dataDir !== undefined) notes.push(`  Data directory: ${options.dataDir}`);
   notes.push(`  Seed ${options.seed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${sandbox.world.clock.iso()}`);
-  const app = createExpressApp(sandbox);
-  const server = app.listen(options.port, options.host);
+  if (options.cors !== undefined) notes.push(`  CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
+  const server = createNodeServer(sandbox, { cors: options.cors });
+  server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}\n`);
     process.exit(1);
@@ -92,10 +94,19 @@ async function main(): Promise<void> {
     sandbox.setUrls({ base, management: `${base}/management` });
     process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });
-  const stop = () => {
+  // First signal: stop accepting, let requests in flight finish, stop the clock's timers, exit 0
+  // (within a second at most). A second signal exits at once.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
+    stopping = true;
     sandbox.close();
     server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 2000).unref();
+    server.closeIdleConnections();
+    setTimeout(() => {
+      server.closeAllConnections();
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,6 +1,7 @@
 /** The command line: flags, environment variables, help, and a real start on a free port. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,7 @@ describe('parseCli', () => {
   });
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
-    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok'];
+    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok', '--cors', 'https://app.example.com,http://localhost:5173'];
     argv.push('--data-dir', '/tmp/hs-data', '--delivery-timeout', '2', '--webhook-allow', 'hooks.example.com,127.0.0.1');
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
@@ -36,6 +37,15 @@ describe('parseCli', () => {
     expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok' });
     expect(fromFlags).toMatchObject({ dataDir: '/tmp/hs-data', deliveryTimeout: 2, webhookAllow: ['hooks.example.com', '127.0.0.1'] });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
+    expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
+  });
+
+  it('reads --cors alone as any origin, and leaves CORS off by default', () => {
+    expect(parseCli([], {}).cors).toBeUndefined();
+    expect(parseCli(['--cors'], {}).cors).toBe(true);
+    expect(parseCli(['--cors', '--seed', '3'], {})).toMatchObject({ cors: true, seed: 3 });
+    expect(parseCli(['--cors=*'], {}).cors).toBe(true);
+    expect(() => parseCli(['--cors', 'not an origin'], {})).toThrow(CliError);
   });
 
   it.each([
@@ -121,6 +131,32 @@ describe('health-sandbox process', () => {
     expect(existsSync(bin), 'npm test builds dist/ before running vitest').toBe(true);
     const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
     expect(help).toBe(helpText());
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight and exits 0', async () => {
+    const out = await start(['--port', '0', '--clock', 'manual']);
+    const base = new URL(/Base URL:\s+(\S+)/.exec(out)?.[1] ?? '');
+    const proc = child as ChildProcess;
+    const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+    const body = '{"seconds": 60}';
+    const answer = new Promise<{ status: number; text: string }>((resolveAnswer, reject) => {
+      const req = httpRequest({ host: base.hostname, port: base.port, path: '/_sandbox/clock/advance', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => { text += d.toString(); });
+        res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      // Half the body now: the request is in flight when the signal arrives.
+      req.write(body.slice(0, 5), () => {
+        proc.kill('SIGTERM');
+        setImmediate(() => req.end(body.slice(5)));
+      });
+    });
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toHaveProperty('now');
+    expect(await exited).toBe(0);
+    child = undefined;
   });
 
   it('says so at start-up when --users above 50 lifts the cap', async () => {

@@ -16,7 +16,7 @@ import { surfaceOf } from '../src/engine/router.js';
 import { queryObject } from '../src/engine/validation.js';
 import type { World } from '../src/engine/world.js';
 import { ADDRESS, PATIENT } from './lab-helpers.js';
-import { createClient, forEachAdapter, type AdapterName, type CallOptions, type TestClient, type TestResponse } from './support/client.js';
+import { createClient, forEachAdapter, type AdapterName, type AnyAdapter, type CallOptions, type TestClient, type TestResponse } from './support/client.js';
 
 const DEBUG = Boolean(process.env.FUZZ_DEBUG);
 const UNKNOWN_UUID = '7d3c1a52-9b1e-4c2f-8a6d-0e5f4b3a2c1d';
@@ -471,7 +471,7 @@ function semanticCases(r: Runner): SemanticCase[] {
 /** Concurrent requests per batch for read routes. */
 const BATCH = 8;
 
-const requests: Record<AdapterName, number> = { express: 0, msw: 0 };
+const requests: Record<AnyAdapter, number> = { express: 0, msw: 0, node: 0 };
 /** Status counts (debug output only). */
 const stats = new Map<number, number>();
 

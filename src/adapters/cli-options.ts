@@ -21,6 +21,8 @@ export interface CliOptions {
   deliveryTimeout: number | undefined;
   /** Hosts webhook URLs may point at (none: any allowed destination). */
   webhookAllow: string[] | undefined;
+  /** Origins allowed to call from a browser: `true` for any (`--cors` alone), a list, or undefined (off). */
+  cors: true | string[] | undefined;
 }
 
 interface FlagSpec {
@@ -42,6 +44,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'data-dir', value: '<dir>', help: 'Directory for file outputs (PUT /_sandbox/pipelines/ndjson names a file inside it). Default: none, file outputs refused.' },
   { name: 'delivery-timeout', value: '<seconds>', help: 'Timeout of one webhook attempt (wall clock). Default 15, like the real service.' },
   { name: 'webhook-allow', value: '<hosts>', help: 'Comma list of hosts webhook URLs may point at (*.example.com for subdomains). Default: any but the sandbox itself, link-local and metadata addresses.' },
+  { name: 'cors', value: '[origins]', help: 'Answer browsers from other origins: alone any origin, or a comma-separated list. Default off.' },
 ];
 
 export function envName(flag: string): string {
@@ -75,8 +78,10 @@ function integer(name: string, raw: string, min: number, max: number): number {
 export function parseCli(argv: readonly string[], env: Record<string, string | undefined>): CliOptions {
   const options = Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }]));
   let parsed;
+  // `--cors` may stand alone (any origin): give it the value `*` when no value follows.
+  const args = argv.map((a, i) => (a === '--cors' && (i + 1 >= argv.length || (argv[i + 1] ?? '').startsWith('--')) ? '--cors=*' : a));
   try {
-    parsed = parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
@@ -108,6 +113,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     adminToken: adminToken === '' ? undefined : adminToken,
     help: values['help'] === true,
     ...webhookFlags(get),
+    cors: parseCors(get('cors')),
   };
 }
 
@@ -125,4 +131,14 @@ function webhookFlags(get: (name: string) => string | undefined): Pick<CliOption
   const webhookAllow = allowRaw === undefined ? undefined : allowRaw.split(',').map((h) => h.trim()).filter((h) => h.length > 0);
   if (webhookAllow !== undefined && webhookAllow.length === 0) throw new CliError('--webhook-allow needs at least one host');
   return { dataDir: dataDir === '' ? undefined : dataDir, deliveryTimeout, webhookAllow };
+}
+
+function parseCors(raw: string | undefined): true | string[] | undefined {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'off') return undefined;
+  const list = raw.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter((o) => o !== '');
+  if (list.includes('*')) return true;
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/?#\s]+$/i.test(origin)) throw new CliError(`--cors takes origins like https://app.example.com, got "${origin}"`);
+  }
+  return list;
 }

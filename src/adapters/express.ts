@@ -1,17 +1,19 @@
 /**
- * Express 5 adapter: one catch-all middleware that turns the request into a SimRequest and
- * writes the engine's SimResponse. The management surface is mounted at `/management`.
+ * Express 5 adapter, for users who mount the sandbox in their own express app: one catch-all
+ * middleware that turns the request into a SimRequest and writes the engine's SimResponse. The
+ * management surface is mounted at `/management`. Body limit, error bodies, the control plane's
+ * network guard and CORS are the engine's, shared with the node:http adapter (the CLI's server).
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { Surface, SimRequest, SimResponse } from '../engine/http-types.js';
+import type { Server } from 'node:http';
+import type { NetworkOptions } from '../engine/guard.js';
+import { detailResponse } from '../engine/render.js';
 import type { Sandbox } from '../sandbox.js';
-import { splitQuery } from '../engine/query.js';
+import { answerClientErrors, serveNode, writeResponse } from './node-common.js';
 
-export interface ExpressAdapterOptions {
+export interface ExpressAdapterOptions extends NetworkOptions {
   /** Path prefix of the management surface (default `/management`). */
   managementPath?: string;
-  /** Largest accepted request body (default 10 MB). */
-  bodyLimit?: string;
 }
 
 export function createExpressApp(sandbox: Sandbox, options: ExpressAdapterOptions = {}): Express {
@@ -19,46 +21,22 @@ export function createExpressApp(sandbox: Sandbox, options: ExpressAdapterOption
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(express.raw({ type: () => true, limit: options.bodyLimit ?? '10mb' }));
-
-  app.use(async (req: Request, res: Response) => {
-    const url = req.originalUrl;
-    const q = url.indexOf('?');
-    const rawPath = q >= 0 ? url.slice(0, q) : url;
-    let surface: Surface = 'data';
-    let path = rawPath;
-    if (rawPath === managementPath || rawPath.startsWith(`${managementPath}/`)) {
-      surface = 'management';
-      path = rawPath.slice(managementPath.length) || '/';
-    }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const simRequest: SimRequest = {
-      method: req.method,
-      surface,
-      path,
-      query: splitQuery(q >= 0 ? url.slice(q + 1) : ''),
-      headers,
-      rawBody: Buffer.isBuffer(req.body) ? req.body : new Uint8Array(0),
-      remoteAddress: req.socket.remoteAddress,
-    };
-    write(res, await sandbox.dispatch(simRequest));
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    serveNode(sandbox, req, res, req.originalUrl, managementPath, options).catch(next);
   });
-
-  // Body-parser failures (too large, bad encoding) and anything else: JSON, never HTML.
+  // Anything that escapes the engine: JSON, never HTML.
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : 500;
-    if (status >= 500) sandbox.world.log('Express adapter error', error);
-    res.status(status).type('application/json').send(JSON.stringify({ detail: status >= 500 ? 'Internal error' : (error as Error).message }));
+    sandbox.world.log('Express adapter error', error);
+    if (!res.headersSent) writeResponse(res, detailResponse(500, 'Internal error'));
   });
   return app;
 }
 
-function write(res: Response, response: SimResponse): void {
-  res.status(response.status);
-  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  if (response.body.length === 0) res.end();
-  else res.end(Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength));
+/**
+ * Makes a server that runs an express app answer over-long request heads with the engine's JSON
+ * 431 (Node otherwise sends an empty one). `app.listen()` returns such a server.
+ */
+export function answerHeadErrorsWithJson(server: Server): Server {
+  answerClientErrors(server);
+  return server;
 }

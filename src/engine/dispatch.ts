@@ -3,7 +3,7 @@
  * handler -> serialise. Errors are rendered here, once, in the real service's wire shapes.
  */
 import { authenticateControl, authenticateManagement, authenticateTeam } from './auth.js';
-import { ApiError, MESSAGES, validationError } from './errors.js';
+import { ApiError, apiError, MESSAGES, validationError } from './errors.js';
 import type { Reply, SimRequest, SimResponse } from './http-types.js';
 import type { Ctx, ManagementPrincipal, Route } from './route.js';
 import type { Router } from './router.js';
@@ -11,6 +11,10 @@ import type { Partition } from './tenancy.js';
 import type { World } from './world.js';
 import { closedBetaError } from './beta.js';
 import { parseWith, queryObject } from './validation.js';
+import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
+import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+
+export { jsonResponse } from './render.js';
 
 export interface DispatchEnv {
   world: World;
@@ -21,15 +25,15 @@ export interface DispatchEnv {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
-const EMPTY = new Uint8Array(0);
-const JSON_TYPE = 'application/json';
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): SimResponse {
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: encoder.encode(JSON.stringify(body)) };
-}
+export const CONTENT_MESSAGES = {
+  controlNeedsJson: 'The sandbox control plane accepts only JSON bodies: send Content-Type: application/json',
+} as const;
 
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
   const { world } = env;
+  const refused = checkLimits(req);
+  if (refused) return refused;
   try {
     const method = req.method.toUpperCase();
     // Like Starlette, a GET route also answers HEAD: same status and headers, no body.
@@ -95,21 +99,47 @@ function parseInput(route: Route, params: Record<string, string>, req: SimReques
   const parsedQuery = request.query ? parseWith(request.query, queryObject(request.query, req.query), 'query') : undefined;
   let body: unknown;
   if (request.body) {
-    body = parseWith(request.body, readJsonBody(req), 'body');
+    body = parseWith(request.body, readBody(route, req), 'body');
   }
   return { params: parsedParams, query: parsedQuery, body };
+}
+
+/** Whether a Content-Type names JSON (`application/json`, `application/*+json`), as FastAPI decides. */
+export function isJsonType(contentType: string): boolean {
+  const main = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return main === 'application/json' || (main.startsWith('application/') && main.endsWith('+json'));
+}
+
+/**
+ * The body as the route's schema sees it. Like FastAPI: no Content-Type or a JSON one parses the
+ * bytes as JSON; any other type hands the raw text to validation (so a model answers 422
+ * `model_attributes_type`). The control plane instead refuses non-JSON bodies with 415, so a
+ * cross-site form cannot drive it.
+ */
+function readBody(route: Route, req: SimRequest): unknown {
+  const type = req.headers['content-type'];
+  if (req.rawBody.byteLength === 0 || type === undefined || type === '' || isJsonType(type)) return readJsonBody(req);
+  if (route.auth === 'control') throw apiError(415, CONTENT_MESSAGES.controlNeedsJson);
+  return decodeText(req);
+}
+
+function decodeText(req: SimRequest): string {
+  try {
+    return decoder.decode(req.rawBody);
+  } catch {
+    throw validationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: 'Invalid UTF-8' } }]);
+  }
 }
 
 /** Parses the JSON body; an empty body reads as undefined (FastAPI then says "Field required"). */
 export function readJsonBody(req: SimRequest): unknown {
   if (req.rawBody.length === 0) return undefined;
-  let text: string;
-  try {
-    text = decoder.decode(req.rawBody);
-  } catch {
-    throw validationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: 'Invalid UTF-8' } }]);
-  }
+  const text = decodeText(req);
   if (text.trim() === '') return undefined;
+  if (jsonDepthExceeds(text)) {
+    const input = text.length > LIMITS.echoString ? `${text.slice(0, LIMITS.echoString)}...` : text;
+    throw validationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input, ctx: { error: LIMIT_MESSAGES.tooDeep } }]);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -14,8 +14,6 @@ export interface SimRequest {
   headers: Record<string, string>;
   /** Raw body bytes (empty when none). */
   rawBody: Uint8Array;
-  /** Remote address, when the transport knows it (for the control-plane access rule). */
-  remoteAddress?: string;
 }
 
 export interface SimResponse {

@@ -25,7 +25,6 @@ export class Scheduler {
   private readonly heap: Job[] = [];
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
-  private readonly errors: unknown[] = [];
   private depth = 0;
 
   constructor(
@@ -111,7 +110,6 @@ export class Scheduler {
       try {
         await top.run();
       } catch (error) {
-        this.errors.push(error);
         this.onError(top.label, error);
       } finally {
         this.clock.pin(null);

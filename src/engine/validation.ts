@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { validationError, type ValidationItem } from './errors.js';
+import { truncateEcho } from './limits.js';
 
 type Where = 'path' | 'query' | 'body';
 
@@ -94,7 +95,7 @@ export function toItem(issue: z.core.$ZodIssue, where: Where, data: unknown): Va
   const input = raw !== undefined ? raw : 'input' in issue ? issue.input : undefined;
   const item = (type: string, msg: string, ctx?: Record<string, unknown>): ValidationItem => {
     const out: ValidationItem = { type, loc, msg };
-    if (input !== undefined) out.input = input;
+    if (input !== undefined) out.input = truncateEcho(input);
     if (ctx) out.ctx = ctx;
     return out;
   };

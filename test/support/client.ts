@@ -6,11 +6,15 @@ import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { afterAll, describe } from 'vitest';
-import { createExpressApp, createMswHandlers, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import type { AddressInfo } from 'node:net';
+import { answerHeadErrorsWithJson, createExpressApp, createMswHandlers, createNodeServer, LIMITS, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
 import type { Credentials } from '../../src/engine/credentials.js';
 
 export type AdapterName = 'express' | 'msw';
 export const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
+/** Every adapter, the CLI's node:http server included (parity and hardening tests). */
+export type AnyAdapter = AdapterName | 'node';
+export const ALL_ADAPTERS: readonly AnyAdapter[] = ['express', 'msw', 'node'];
 
 export interface TestResponse {
   status: number;
@@ -34,7 +38,7 @@ export interface CallOptions {
 }
 
 export interface TestClient {
-  adapter: AdapterName;
+  adapter: AnyAdapter;
   sandbox: Sandbox;
   creds: Credentials;
   /** First team's sandbox API key. */
@@ -90,7 +94,7 @@ function parse(text: string): unknown {
   }
 }
 
-export function createClient(adapter: AdapterName, options: SandboxOptions = {}): TestClient {
+export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
   const sandbox = createSandbox({ logger: () => undefined, ...options });
   let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | undefined) => Promise<TestResponse>;
 
@@ -100,7 +104,7 @@ export function createClient(adapter: AdapterName, options: SandboxOptions = {})
     let listening: Server | undefined;
     const target = (): Server => {
       if (!listening) {
-        listening = createServer(app).listen(0, '127.0.0.1');
+        listening = answerHeadErrorsWithJson(createServer({ maxHeaderSize: LIMITS.transportHeaderBytes }, app)).listen(0, '127.0.0.1');
         openServers.add(listening);
       }
       return listening;
@@ -117,6 +121,25 @@ export function createClient(adapter: AdapterName, options: SandboxOptions = {})
       const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
       const text = bytes.toString('utf8');
       return { status: res.status, headers: res.headers as Record<string, string>, text, body: parse(text), bytes };
+    };
+  } else if (adapter === 'node') {
+    const listening = createNodeServer(sandbox).listen(0, '127.0.0.1');
+    openServers.add(listening);
+    const ready = new Promise<string>((resolve) => {
+      const done = () => resolve(`http://127.0.0.1:${(listening.address() as AddressInfo).port}`);
+      if (listening.listening) done();
+      else listening.once('listening', done);
+    });
+    send = async (method, url, surface, headers, body) => {
+      const base = await ready;
+      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = bytes.toString('utf8');
+      const out: Record<string, string> = {};
+      res.headers.forEach((v, k) => {
+        out[k] = v;
+      });
+      return { status: res.status, headers: out, text, body: parse(text), bytes };
     };
   } else {
     const base = `http://sandbox-${++counter}.msw.test`;

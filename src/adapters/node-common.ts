@@ -1,0 +1,122 @@
+/**
+ * What the two Node server adapters (node:http and express) share: reading a body up to the
+ * engine's limit, turning a Node request into a SimRequest, writing a SimResponse, and answering
+ * a head the HTTP parser refuses with the engine's JSON 431 instead of Node's empty one.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
+import type { SimRequest, SimResponse, Surface } from '../engine/http-types.js';
+import { bodyTooLarge, headersTooLarge, LIMITS } from '../engine/limits.js';
+import { splitQuery } from '../engine/query.js';
+import { detailResponse, rawHttpResponse } from '../engine/render.js';
+import type { Sandbox } from '../sandbox.js';
+
+const EMPTY = new Uint8Array(0);
+
+/** Reads the body; stops one byte past the limit (the engine then answers 413). */
+export function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes): Promise<Uint8Array> {
+  const length = req.headers['content-length'];
+  // HTTP/1.1: no Content-Length and no Transfer-Encoding means no body.
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return Promise.resolve(EMPTY);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: Uint8Array) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      chunks.push(chunk);
+      if (size > limit) {
+        req.pause();
+        finish(Buffer.concat(chunks, size).subarray(0, limit + 1));
+      }
+    });
+    req.on('end', () => finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    req.on('error', (error) => {
+      if (!done) {
+        done = true;
+        reject(error);
+      }
+    });
+  });
+}
+
+export function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
+  const q = url.indexOf('?');
+  const rawPath = q >= 0 ? url.slice(0, q) : url;
+  let surface: Surface = 'data';
+  let path = rawPath;
+  if (rawPath === managementPath || rawPath.startsWith(`${managementPath}/`)) {
+    surface = 'management';
+    path = rawPath.slice(managementPath.length) || '/';
+  }
+  const headers: Record<string, string> = {};
+  const src = req.headers;
+  for (const name in src) {
+    const value = src[name];
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return { method: req.method ?? 'GET', surface, path, query: q >= 0 ? splitQuery(url.slice(q + 1)) : {}, headers, rawBody };
+}
+
+export function writeResponse(res: ServerResponse, response: SimResponse): void {
+  const body = response.body;
+  const headers: Record<string, string | number> = response.headers;
+  if (body.byteLength === 0) {
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(response.status, { ...headers, 'content-length': body.byteLength });
+  res.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+}
+
+/** Serves one Node request through the sandbox: network guard, dispatch, CORS headers. */
+export async function serveNode(
+  sandbox: Sandbox,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: string,
+  managementPath: string,
+  options: NetworkOptions,
+): Promise<void> {
+  let rawBody: Uint8Array;
+  try {
+    rawBody = await readBody(req);
+  } catch {
+    if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
+    return;
+  }
+  const simRequest = toSimRequest(req, url, managementPath, rawBody);
+  if (rawBody.byteLength > LIMITS.bodyBytes) {
+    res.shouldKeepAlive = false;
+    writeResponse(res, withCors(bodyTooLarge(), simRequest, options));
+    return;
+  }
+  const world = sandbox.world;
+  const refused = guardRequest(simRequest, options, { urls: world.urls, adminToken: sandbox.options.adminToken });
+  const response = refused ?? (await sandbox.dispatch(simRequest));
+  writeResponse(res, options.cors === undefined ? response : withCors(response, simRequest, options));
+}
+
+/**
+ * Answers a request head Node's parser refuses (over `maxHeaderSize`) with the engine's JSON 431,
+ * and other unparsable requests with a JSON 400, instead of Node's empty answers.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const overflow = error.code === 'HPE_HEADER_OVERFLOW';
+    const response = overflow ? headersTooLarge() : detailResponse(400, 'Bad Request');
+    socket.end(rawHttpResponse(response, overflow ? 'Request Header Fields Too Large' : 'Bad Request'));
+  });
+}
