@@ -121,4 +121,70 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+void main().then(benchOrders);
+
+// ---------------------------------------------------------------------------------------------
+// GET /v3/orders at 100k orders: the same requests against a team environment holding 1k and
+// 100k orders (created over 180 days; 2% with results, a share of them critical), as a ratio.
+
+async function benchOrders(): Promise<void> {
+  const { buildOrder } = await import('../src/state/labs/lab-order-factory.js');
+  const { labTestsOf, standardTest } = await import('../src/state/labs/lab-tests.js');
+  const { buildPath } = await import('../src/state/labs/order-lifecycle.js');
+  const { refreshSummary } = await import('../src/state/labs/order-results.js');
+  const { ordersOf } = await import('../src/state/labs/order-store.js');
+  const { stableUuid } = await import('../src/engine/ids.js');
+  const withOrders = (n: number): Sandbox => {
+    const sandbox = createSandbox({ seed: 1, users: 100, logger: () => undefined });
+    const world = sandbox.world;
+    const team = [...world.tenancy.teams.values()][0];
+    if (!team) throw new Error('no team');
+    const partition = world.tenancy.partition(team, 'sandbox');
+    const store = ordersOf(partition, world);
+    const users = usersOf(partition, world).all();
+    const test = standardTest(labTestsOf(partition, world), 'walk_in_test');
+    const now = world.clock.now();
+    for (let k = 0; k < n; k++) {
+      const user = users[k % users.length];
+      if (!user) throw new Error('no user');
+      const at = now - ((k * 7919) % (180 * 86_400)) * 1000;
+      const withResults = k % 50 === 0;
+      const order = buildOrder(store, {
+        seed: 1, id: stableUuid(1, 'bench_order', k), team_id: team.id, user_id: user.user_id, client_user_id: user.client_user_id,
+        lab_test: test, at, details_id: stableUuid(1, 'bench_details', k), shipment_id: null, transaction_id: stableUuid(1, 'bench_tx', k),
+        patient_details: null, patient_address: null, fate: 'happy',
+        flags: { interpretation: withResults && k % 150 === 0 ? 'critical' : 'normal', result_types: null, has_missing_results: false },
+      });
+      if (withResults) {
+        const path = buildPath('walk_in_test', 'happy', false);
+        for (let i = 1; i < path.length; i++) order.events.push({ id: store.nextEventId(), at: at + i * 3_600_000, status: path[i]?.status ?? 'ordered' });
+        order.pathIndex = path.length - 1;
+      }
+      refreshSummary(world, store, order);
+      store.add(order);
+    }
+    return sandbox;
+  };
+  const small = withOrders(1_000);
+  const large = withOrders(100_000);
+  const day = new Date(small.world.clock.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  const cases: Array<[string, Record<string, string[]>]> = [
+    ['GET /v3/orders?size=50', { size: ['50'] }],
+    ['GET /v3/orders?page=3&size=50&order_direction=asc', { page: ['3'], size: ['50'], order_direction: ['asc'] }],
+    // Filtered cases ask for 5 orders, so that both worlds answer pages of the same size.
+    ['GET /v3/orders?start_date=<day>&end_date=<day>&size=5', { start_date: [day], end_date: [day], size: ['5'] }],
+    ['GET /v3/orders?status=completed&size=5', { status: ['completed'], size: ['5'] }],
+    ['GET /v3/orders?is_critical=true&size=5', { is_critical: ['true'], size: ['5'] }],
+  ];
+  console.log(`\nGET /v3/orders: a team environment with 1k orders vs 100k orders (us/op)`);
+  console.log(`${'case'.padEnd(52)} ${'1k orders'.padStart(12)} ${'100k orders'.padStart(12)} ${'100k / 1k'.padStart(10)}`);
+  for (const [name, query] of cases) {
+    let t1 = Infinity;
+    let t2 = Infinity;
+    for (let round = 0; round < 3; round++) {
+      t1 = Math.min(t1, await time(small, () => request(small, 'GET', '/v3/orders', query), Math.ceil(ITER / 10)));
+      t2 = Math.min(t2, await time(large, () => request(large, 'GET', '/v3/orders', query), Math.ceil(ITER / 10)));
+    }
+    console.log(`${name.padEnd(52)} ${(t1 / 1000).toFixed(1).padStart(12)} ${(t2 / 1000).toFixed(1).padStart(12)} ${(t2 / t1).toFixed(2).padStart(10)}`);
+  }
+}

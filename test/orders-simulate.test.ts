@@ -1,4 +1,5 @@
 /** Placing, simulating and cancelling lab orders: validation, idempotency, simulate, cancel rules. */
+import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -170,7 +171,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expectConsistent(now);
       const done = await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'failed.testkit.lost' } });
       expect(done.status).toBe(400);
-      expect(done.body.detail).toBe('Order is already in a final status (completed)');
+      expect(done.body.detail).toBe(LAB_TEXTS.alreadyFinal('completed'));
     });
 
     it('reaches side statuses, spaces steps with delay, and applies the result flags', async () => {
@@ -227,7 +228,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(prodOrder.status).toBe(200);
       const prod = await c.post(`/v3/order/${prodOrder.body.order.id}/test`, undefined, { headers: prodKey });
       expect(prod.status).toBe(400);
-      expect(prod.body.detail).toBe('Order simulation is only available in the sandbox environment');
+      expect(prod.body.detail).toBe(LAB_MESSAGES.simulationProductionOnly);
     });
   });
 
@@ -246,7 +247,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(lows(await getOrder(c, order.id)).at(-1)).toBe('cancelled');
       const again = await c.post(`/v3/order/${order.id}/cancel`);
       expect(again.status).toBe(400);
-      expect(again.body.detail).toBe('Transition from cancelled to cancelled is not allowed');
+      expect(again.body.detail).toBe(LAB_TEXTS.transitionNotAllowed('cancelled', 'cancelled'));
 
       const kit = await newOrder(c, 'testkit');
       await c.advance(2 * 3600);
@@ -262,7 +263,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       const events = await labEvents(c, fresh.id);
       expect(events.map((e) => e.status)).toEqual(['received.walk_in_test.ordered', 'cancelled.walk_in_test.cancelled']);
       expect((await c.post('/v3/order/00000000-0000-4000-8000-000000000000/cancel')).body).toEqual({ detail: "Order doesn't exist" });
-      expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000')).body).toEqual({ detail: "This order doesn't exist" });
+      expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000')).body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
       expect((await c.get('/v3/order/not-a-uuid')).status).toBe(422);
     });
 

@@ -6,12 +6,13 @@ import { labControlRoutes } from './control.js';
 import { labTestRoutes } from './lab-tests.js';
 import { orderListRoutes } from './order-list.js';
 import { orderResultRoutes } from './order-results.js';
-import { orderRoutes } from './orders.js';
-import { ordersOf } from '../../state/labs/orders.js';
+import { orderActionRoutes } from './order-actions.js';
+import { orderCreateRoutes } from './order-create.js';
+import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderRoutes, ...orderListRoutes, ...orderResultRoutes, ...insuranceRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...insuranceRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },

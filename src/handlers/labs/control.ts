@@ -20,7 +20,6 @@
  * - Simulation is refused in the production environment (400).
  */
 import { z } from 'zod';
-import { badRequest } from '../../engine/errors.js';
 import { METHODS } from '../../fixtures/labs/labs.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
@@ -34,11 +33,10 @@ import {
   ZIP_HINTS,
   buildPath,
   fullStatus,
-  parseFullStatus,
   type LowStatus,
 } from '../../state/labs/order-lifecycle.js';
-import { TransitionError, planSimulation, resultStage, runSimulation } from '../../state/labs/orders.js';
-import { ORDER_MESSAGES, findOrder } from './orders.js';
+import { simulateOrder } from '../../state/labs/order-actions.js';
+import { orderEnv } from '../../state/labs/order-store.js';
 
 const simulateQuery = z.object({
   final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
@@ -63,32 +61,7 @@ export const labControlRoutes = [
     request: { params: z.object({ order_id: uuid() }), query: simulateQuery, body: simulateBody },
     responses: { 200: '"Success"', 400: 'Unreachable status, other method, or production', 404: "Order doesn't exist", 422: 'Validation error' },
     handle(ctx, { params, query, body }) {
-      const { env, order } = findOrder(ctx, params.order_id, ORDER_MESSAGES.actionNotFound);
-      if (ctx.partition.environment !== 'sandbox') throw badRequest('Order simulation is only available in the sandbox environment');
-      let target: LowStatus = 'completed';
-      if (query.final_status) {
-        const parsed = parseFullStatus(query.final_status);
-        if (!parsed) throw badRequest(`Unknown final_status ${query.final_status}`);
-        if (parsed.method !== order.method) {
-          throw badRequest(`final_status ${query.final_status} does not match the order's collection method ${order.method}`);
-        }
-        target = parsed.low;
-      }
-      let plan;
-      try {
-        plan = planSimulation(order, target);
-      } catch (error) {
-        if (error instanceof TransitionError) throw badRequest(error.message);
-        throw error;
-      }
-      if (body && resultStage(order) === null) {
-        order.flags = {
-          interpretation: body.interpretation,
-          result_types: body.result_types && body.result_types.length > 0 ? [...body.result_types] : null,
-          has_missing_results: body.has_missing_results ?? false,
-        };
-      }
-      if (plan !== 'noop') runSimulation(env, order, plan, (query.delay ?? 0) * 1000);
+      simulateOrder(orderEnv(ctx.world, ctx.partition), params.order_id, { final_status: query.final_status, delay_seconds: query.delay ?? 0, flags: body ?? null });
       return json('Success');
     },
   }),

@@ -20,13 +20,10 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
 import { catalogue, markerView, markersPage, type CatalogueMarker } from '../../state/labs/lab-catalogue.js';
-import { addLabTest, labTestPrice, labTestView, labTestsOf, resolveMarkers, type LabTest } from '../../state/labs/lab-tests.js';
+import { addLabTest, labTestPrice, labTestView, labTestsOf, orderSetMarkers, resolveMarkers, type LabTest } from '../../state/labs/lab-tests.js';
+import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LAB_SLUG, METHOD } from './lab-schemas.js';
 
-export const METHOD = z.enum(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']);
-/** The `Labs` enum of the reference. */
-export const LAB_SLUG = z.enum(['ayumetrix', 'spiriplex', 'ussl', 'quest', 'sonora_quest', 'labcorp', 'bioreference', 'us_biotek', 'manual', 'sanocardio', 'ihd', 'nexus', 'my_uti', 'crl', 'mtl']);
-
-export const LAB_TEST_NOT_FOUND = 'Lab test not found';
 
 const pageQuery = {
   page: int({ min: 1 }).default(1),
@@ -79,34 +76,6 @@ function pricing(markers: readonly CatalogueMarker[]): Record<string, unknown> {
   for (const mk of markers) data[String(mk.id)] = { base_amount_minor: Math.round(mk.price * 100), modifiers: null };
   return { currency: 'USD', data };
 }
-
-/**
- * The markers an order set stands for: the markers of its lab tests plus the add-on markers,
- * all from one lab, without duplicates. Throws the API's errors.
- */
-export function orderSetMarkers(
-  tests: LabTestLookup,
-  body: { lab_test_ids?: string[] | null; add_on?: { marker_ids?: number[] | null; provider_ids?: string[] | null } | null },
-  where: Array<string | number>,
-): { markers: CatalogueMarker[]; tests: LabTest[] } {
-  const found: LabTest[] = [];
-  for (const id of body.lab_test_ids ?? []) {
-    const test = tests(id);
-    if (!test) throw notFound(`${LAB_TEST_NOT_FOUND}: ${id}`);
-    found.push(test);
-  }
-  const markers: CatalogueMarker[] = found.flatMap((t) => t.markers);
-  const addOn = body.add_on;
-  if (addOn && ((addOn.marker_ids?.length ?? 0) > 0 || (addOn.provider_ids?.length ?? 0) > 0)) {
-    const lab = found[0]?.lab;
-    markers.push(...resolveMarkers({ ...addOn, lab_slug: lab?.slug ?? null }, null, [...where, 'add_on']).markers);
-  }
-  if (new Set(markers.map((mk) => mk.lab.id)).size > 1) throw badRequest('All lab tests and markers of an order set must belong to the same lab');
-  const seen = new Set<number>();
-  return { markers: markers.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true))), tests: found };
-}
-
-export type LabTestLookup = (id: string) => LabTest | undefined;
 
 export const labTestRoutes = [
   defineRoute({
@@ -239,7 +208,7 @@ export const labTestRoutes = [
     responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
       const test = labTestsOf(ctx.partition, ctx.world).byId.get(params.lab_test_id);
-      if (!test) throw notFound(LAB_TEST_NOT_FOUND);
+      if (!test) throw notFound(LAB_MESSAGES.labTestNotFound);
       return json(labTestView(test));
     },
   }),
@@ -254,7 +223,7 @@ export const labTestRoutes = [
     responses: { 200: 'GetMarkersResponse', 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
       const test = labTestsOf(ctx.partition, ctx.world).byId.get(params.lab_test_id);
-      if (!test) throw notFound(LAB_TEST_NOT_FOUND);
+      if (!test) throw notFound(LAB_MESSAGES.labTestNotFound);
       return json(markersPage(test.markers, query.page, query.size));
     },
   }),

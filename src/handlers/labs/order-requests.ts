@@ -1,31 +1,19 @@
 /**
  * Request schemas and reference validation of lab orders (api-facts B.2): patient details and
- * address rules, shipping details of registrable testkits, and the checks that need sandbox
- * time or team settings (date of birth, minors, activation date, fictional phone numbers).
+ * address rules, shipping details of registrable testkits, and their conversion to the order
+ * model. The checks that need sandbox time or team settings are in `state/labs/order-checks.ts`.
  * Compiled once at import.
  */
 import { z } from 'zod';
-import { ApiError, badRequest, valueError } from '../../engine/errors.js';
 import { STATE_CODES } from '../../fixtures/labs/lab-geo.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/orders.js';
-import { METHOD } from './lab-tests.js';
+import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/order-model.js';
+import { phoneDigits } from '../../state/labs/order-checks.js';
+import { METHOD } from './lab-schemas.js';
 
 const NAME = /^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9 .,'-]*$/;
 
 const personName = () => z.string().min(1).max(50).regex(NAME);
-
-/** Digits of a phone number when it is a plausible one (E.164 or a 10-digit US number). */
-export function phoneDigits(value: string): string | null {
-  const trimmed = value.trim();
-  if (!/^\+?[\d\s().-]+$/.test(trimmed)) return null;
-  const digits = trimmed.replace(/\D/g, '');
-  if (trimmed.startsWith('+')) return digits.length >= 8 && digits.length <= 15 ? digits : null;
-  if (digits.length === 10) return `1${digits}`;
-  if (digits.length === 11 && digits.startsWith('1')) return digits;
-  return null;
-}
 
 const phone = () =>
   z.string().superRefine((v, ctx) => {
@@ -160,39 +148,6 @@ export const registerTestkitBody = z.object({
 
 export type PatientDetailsInput = z.output<typeof patientDetailsSchema>;
 export type PatientAddressInput = z.output<typeof patientAddressSchema>;
-
-const today = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
-
-/** Whole years between a date of birth and a moment. */
-export function ageAt(dob: string, atMs: number): number {
-  const now = new Date(atMs);
-  const [y, m, d] = dob.split('-').map(Number) as [number, number, number];
-  let age = now.getUTCFullYear() - y;
-  if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age--;
-  return age;
-}
-
-/** The checks on patient details that need sandbox time and team settings. Changes nothing. */
-export function checkPatient(details: PatientDetailsInput, partition: Partition, nowMs: number, where: Array<string | number>): void {
-  if (details.dob > today(nowMs)) throw valueError([...where, 'dob'], 'Date of birth cannot be in the future', details.dob);
-  if (ageAt(details.dob, nowMs) < 18) {
-    if (!partition.team.settings[partition.environment].minor_ordering_enabled) {
-      throw badRequest('Ordering lab tests for patients under 18 is not enabled for this team');
-    }
-    if (!details.medical_proxy) throw valueError([...where, 'medical_proxy'], 'medical_proxy is required for patients under 18');
-  }
-  checkRealPhone(details.phone_number);
-}
-
-/** Fictional (555) US numbers are refused, as by the reference. */
-export function checkRealPhone(value: string): void {
-  const digits = phoneDigits(value);
-  if (digits !== null && digits.length === 11 && digits.startsWith('1555')) throw new ApiError(400, { detail: 'Phone number is not correct' });
-}
-
-export function checkActivateBy(value: string | null | undefined, nowMs: number, where: Array<string | number>): void {
-  if (value && value < today(nowMs)) throw valueError(where, 'activate_by must be today or a date in the future', value);
-}
 
 export function toPatientDetails(d: PatientDetailsInput): PatientDetails {
   return {

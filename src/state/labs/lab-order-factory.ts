@@ -6,7 +6,8 @@
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
 import type { LabTest } from './lab-tests.js';
 import { DAY, buildPath, type Fate } from './order-lifecycle.js';
-import { sampleIdFor, type Order, type OrderStore, type PatientAddress, type PatientDetails, type Physician, type ResultFlags, type ShippingDetails } from './orders.js';
+import type { OrderStore } from './order-store.js';
+import { sampleIdFor, type Order, type PatientAddress, type PatientDetails, type Physician, type ResultFlags, type ShippingDetails } from './order-model.js';
 
 /** Days an order spends before the lab has the sample, per method. */
 const LOGISTICS_DAYS: Record<CollectionMethod, number> = { testkit: 6, walk_in_test: 2, at_home_phlebotomy: 4, on_site_collection: 1 };
@@ -84,7 +85,7 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
     events: [{ id: store.nextEventId(), at: init.at, status: 'ordered' }],
     details_id: init.details_id,
     shipment: init.shipment_id
-      ? { id: init.shipment_id, outbound_tracking_number: null, outbound_tracking_url: null, inbound_tracking_number: null, inbound_tracking_url: null, outbound_courier: null, inbound_courier: null, notes: null, created_at: init.at, updated_at: init.at }
+      ? { id: init.shipment_id, outbound_tracking_number: null, outbound_tracking_url: null, inbound_tracking_number: null, inbound_tracking_url: null, outbound_courier: null, inbound_courier: null, notes: null }
       : null,
     transaction_id: init.transaction_id,
     origin: 'initial',
@@ -98,5 +99,6 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
     job: null,
     seeded: false,
     resultCache: null,
+    summary: null,
   };
 }

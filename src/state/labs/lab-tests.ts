@@ -5,6 +5,7 @@
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
 import { badRequest, valueError } from '../../engine/errors.js';
+import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
@@ -218,4 +219,30 @@ export function resolveMarkers(
   const seen = new Set<number>();
   const markers = found.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true)));
   return { lab, markers };
+}
+
+/**
+ * The markers an order set stands for: the markers of its lab tests plus the add-on markers,
+ * all from one lab, without duplicates. Throws the API's errors.
+ */
+export function orderSetMarkers(
+  tests: (id: string) => LabTest | undefined,
+  body: { lab_test_ids?: string[] | null; add_on?: { marker_ids?: number[] | null; provider_ids?: string[] | null } | null },
+  where: Array<string | number>,
+): { markers: CatalogueMarker[]; tests: LabTest[] } {
+  const found: LabTest[] = [];
+  for (const id of body.lab_test_ids ?? []) {
+    const test = tests(id);
+    if (!test) throw labNotFound(LAB_TEXTS.labTestNotFoundId(id));
+    found.push(test);
+  }
+  const markers: CatalogueMarker[] = found.flatMap((t) => t.markers);
+  const addOn = body.add_on;
+  if (addOn && ((addOn.marker_ids?.length ?? 0) > 0 || (addOn.provider_ids?.length ?? 0) > 0)) {
+    const lab = found[0]?.lab;
+    markers.push(...resolveMarkers({ ...addOn, lab_slug: lab?.slug ?? null }, null, [...where, 'add_on']).markers);
+  }
+  if (new Set(markers.map((mk) => mk.lab.id)).size > 1) throw labBadRequest(LAB_MESSAGES.orderSetMixedLabs);
+  const seen = new Set<number>();
+  return { markers: markers.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true))), tests: found };
 }

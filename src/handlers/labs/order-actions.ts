@@ -1,0 +1,117 @@
+/**
+ * Reading and changing lab orders (spec 2.4, 3; api-facts B.3, B.4).
+ *
+ * Simulates reading an order, cancelling it (only from the statuses the reference allows),
+ * rescheduling a scheduled order (`activate_by`), the on-site draw, order transactions and
+ * resending events. The rules are the labs domain functions (`state/labs/order-actions.ts`).
+ *
+ * LIMITATIONS
+ * - A disallowed cancel answers 400 with both the usual `detail` and the documented
+ *   `{error, message, status_code}` fields, since the reference's shape is unconfirmed.
+ * - Seeded orders stand still until a request moves them (simulate, cancel, draw); orders created
+ *   by requests move on the clock.
+ */
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { dateOrDateTime, isoDate, uuid } from '../../engine/schemas.js';
+import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
+import { cancelOrderById, completeDraw, findOrder, rescheduleOrder, resendEvents } from '../../state/labs/order-actions.js';
+import { orderEnv } from '../../state/labs/order-store.js';
+import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
+
+const orderParams = z.object({ order_id: uuid() });
+
+const resendBody = z.object({
+  order_ids: z.array(uuid()).nullish(),
+  start_at: dateOrDateTime('start').nullish(),
+  end_at: dateOrDateTime('end').nullish(),
+});
+
+export const orderActionRoutes = [
+  defineRoute({
+    id: 'orders.resend_events',
+    method: 'POST',
+    path: '/v3/order/resend_events',
+    auth: 'team',
+    summary: 'Re-emit the current state of orders chosen by id and/or an updated_at range.',
+    request: { body: resendBody },
+    responses: { 200: '{order_ids}', 422: 'No selection given' },
+    handle(ctx, { body }) {
+      const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), { order_ids: body.order_ids ?? null, start: body.start_at ?? null, end: body.end_at ?? null });
+      return json({ order_ids: chosen.map((o) => o.id) });
+    },
+  }),
+
+  defineRoute({
+    id: 'orders.get',
+    method: 'GET',
+    path: '/v3/order/:order_id',
+    auth: 'team',
+    summary: 'One lab order.',
+    request: { params: orderParams },
+    responses: { 200: 'ClientFacingOrder', 404: "This order doesn't exist", 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return json(orderView(env.world, findOrder(env, params.order_id, LAB_MESSAGES.orderGetNotFound), env.store));
+    },
+  }),
+
+  defineRoute({
+    id: 'orders.update',
+    method: 'PATCH',
+    path: '/v3/order/:order_id',
+    auth: 'team',
+    summary: 'Reschedule a scheduled order (activate_by; null activates it now).',
+    request: { params: orderParams, body: z.object({ activate_by: isoDate().nullable() }) },
+    responses: { 200: 'PostOrderResponse', 400: 'Not a scheduled order still waiting, or a past date', 404: 'Unknown order', 422: 'Validation error' },
+    handle(ctx, { params, body }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return json(postOrderView(env.world, env.store, rescheduleOrder(env, params.order_id, body.activate_by), 'Order updated'));
+    },
+  }),
+
+  defineRoute({
+    id: 'orders.cancel',
+    method: 'POST',
+    path: '/v3/order/:order_id/cancel',
+    auth: 'team',
+    summary: 'Cancel an order (only from the statuses the reference allows).',
+    request: { params: orderParams },
+    responses: { 200: 'PostOrderResponse', 400: 'Transition not allowed', 404: "Order doesn't exist", 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return json(postOrderView(env.world, env.store, cancelOrderById(env, params.order_id), 'Order cancelled'));
+    },
+  }),
+
+  defineRoute({
+    id: 'orders.draw_completed',
+    method: 'PATCH',
+    path: '/v3/order/:order_id/draw_completed',
+    auth: 'team',
+    summary: 'Record the draw of an on-site collection order.',
+    request: { params: orderParams },
+    responses: { 200: 'PostOrderResponse', 400: 'Not on-site, or not waiting for the draw', 404: "Order doesn't exist", 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return json(postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
+    },
+  }),
+
+  defineRoute({
+    id: 'order_transactions.get',
+    method: 'GET',
+    path: '/v3/order_transaction/:transaction_id',
+    auth: 'team',
+    summary: 'An order transaction with a summary of its orders.',
+    request: { params: z.object({ transaction_id: uuid() }) },
+    responses: { 200: 'GetOrderTransactionResponse', 404: 'Unknown transaction', 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      const view = transactionResponse(env.store, params.transaction_id);
+      if (!view) throw labNotFound(LAB_MESSAGES.transactionNotFound);
+      return json(view);
+    },
+  }),
+];

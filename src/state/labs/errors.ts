@@ -1,0 +1,91 @@
+/**
+ * The labs error catalogue: every error text of the lab area as a constant, and the typed
+ * domain error the labs domain functions throw. One table (`LAB_ERROR_STATUS`) maps each kind to
+ * the real service's status and body shape; dispatch renders it like any other `ApiError`.
+ * Tests import these constants instead of repeating literal texts.
+ */
+import { ApiError } from '../../engine/errors.js';
+
+export const LAB_MESSAGES = {
+  orderGetNotFound: "This order doesn't exist",
+  orderActionNotFound: "Order doesn't exist",
+  orderResultNotFound: 'Order not found',
+  transactionNotFound: 'Order transaction not found',
+  labTestNotFound: 'Lab test not found',
+  testkitNotFound: 'Testkit not found',
+  testkitAlreadyRegistered: 'This testkit has already been registered',
+  userNotOnTeam: 'User does not exist on this team',
+  bothLabTestAndOrderSet: 'Provide either lab_test_id or order_set, not both',
+  labTestOrOrderSetRequired: 'Either lab_test_id or order_set must be provided',
+  orderSetMixedLabs: 'All lab tests and markers of an order set must belong to the same lab',
+  emptyOrderSet: 'An order set needs at least one lab test or add-on marker',
+  mixedOrderSetMethods: 'All lab tests of an order set must use the same collection method',
+  orderSetMethodRequired: 'collection_method is required when the order set has only add-on markers',
+  immediateNotReschedulable: 'Order was created for immediate processing and cannot be rescheduled',
+  activateByInPast: 'activate_by cannot be in the past',
+  resendNeedsSelection: 'Provide order_ids or a start_at/end_at range',
+  simulationProductionOnly: 'Order simulation is only available in the sandbox environment',
+  drawOnlyOnSite: 'Draw completed can only be set for on_site_collection orders',
+  dobInFuture: 'Date of birth cannot be in the future',
+  minorsDisabled: 'Ordering lab tests for patients under 18 is not enabled for this team',
+  minorNeedsProxy: 'medical_proxy is required for patients under 18',
+  fictionalPhone: 'Phone number is not correct',
+  activateByNotFuture: 'activate_by must be today or a date in the future',
+  testkitNotRegistered: 'The testkit has not been registered yet (POST /v3/order/testkit/register)',
+} as const;
+
+/** Texts with a variable part. */
+export const LAB_TEXTS = {
+  labTestNotFoundId: (id: string) => `${LAB_MESSAGES.labTestNotFound}: ${id}`,
+  labTestInactive: (id: string) => `Lab test ${id} is not active`,
+  notTestkit: (id: string) => `Lab test ${id} is not a testkit lab test`,
+  methodMismatch: (given: string, method: string) => `collection_method ${given} does not match the lab test's method ${method}`,
+  orderSetMethodMismatch: (given: string, method: string) => `collection_method ${given} does not match the lab tests' method ${method}`,
+  labMethodUnsupported: (lab: string, method: string) => `${lab} does not support collection method ${method}`,
+  testkitNotRegistrable: (status: string) => `A testkit in status ${status} cannot be registered`,
+  notReschedulable: (status: string) => `Order in status ${status} cannot be rescheduled`,
+  transitionNotAllowed: (from: string, to: string) => `Transition from ${from} to ${to} is not allowed`,
+  alreadyFinal: (status: string) => `Order is already in a final status (${status})`,
+  unreachable: (method: string, from: string, to: string) => `An order of method ${method} cannot move from ${from} to ${to}`,
+  unknownFinalStatus: (status: string) => `Unknown final_status ${status}`,
+  finalStatusOtherMethod: (status: string, method: string) => `final_status ${status} does not match the order's collection method ${method}`,
+  resultsNotAvailable: (orderId: string) => `Results are not available for order - ${orderId}. Did you receive a webhook for this order?`,
+} as const;
+
+/**
+ * - `not_found`: 404 `{detail}`.
+ * - `bad_request`: 400 `{detail}`.
+ * - `transition`: 400 with `detail` and the documented `{error, message, status_code}` fields
+ *   (the API's order transitions: cancel, draw completed).
+ * - `invalid`: 422 with one pydantic `value_error` item at `loc`.
+ */
+export type LabErrorKind = 'not_found' | 'bad_request' | 'transition' | 'invalid';
+
+export const LAB_ERROR_STATUS: Record<LabErrorKind, number> = { not_found: 404, bad_request: 400, transition: 400, invalid: 422 };
+
+function body(kind: LabErrorKind, message: string, loc: Array<string | number>, input: unknown): unknown {
+  if (kind === 'transition') return { detail: message, error: 'Bad Request', message, status_code: 400 };
+  if (kind === 'invalid') {
+    const item = input === undefined ? { type: 'value_error', loc, msg: `Value error, ${message}`, ctx: { error: message } } : { type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: message } };
+    return { detail: [item] };
+  }
+  return { detail: message };
+}
+
+/** A labs domain error: a kind and a catalogue text, rendered in the real wire shape. */
+export class LabError extends ApiError {
+  constructor(
+    readonly kind: LabErrorKind,
+    readonly text: string,
+    readonly loc: Array<string | number> = ['body'],
+    input?: unknown,
+  ) {
+    super(LAB_ERROR_STATUS[kind], body(kind, text, loc, input));
+    this.name = 'LabError';
+  }
+}
+
+export const labNotFound = (text: string) => new LabError('not_found', text);
+export const labBadRequest = (text: string) => new LabError('bad_request', text);
+export const labTransition = (text: string) => new LabError('transition', text);
+export const labInvalid = (loc: Array<string | number>, text: string, input?: unknown) => new LabError('invalid', text, loc, input);

@@ -1,0 +1,258 @@
+/**
+ * Every change a lab order goes through, on the sandbox clock: recording a step (with the
+ * shipment, the result summary and the events it brings), scheduling the next one, the
+ * lifecycle transitions (cancel, on-site draw, testkit registration) and simulations. Each
+ * change lands as an order event and is emitted as `labtest.order.created` /
+ * `labtest.order.updated` with the full order, plus `labtest.result.critical` when results
+ * hold a critical value.
+ */
+import type { ResultSet } from '../../fixtures/labs/lab-results.js';
+import { stableInt } from '../../engine/ids.js';
+import type { JobHandle } from '../../engine/scheduler.js';
+import { usersOf } from '../users/users.js';
+import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labTransition } from './errors.js';
+import { CANCELLABLE, FATES, FINAL, RESULT_STAGE, buildPath, type Fate, type LowStatus, type Step } from './order-lifecycle.js';
+import { currentStatus, iso, type Order } from './order-model.js';
+import { refreshSummary, resultTimes } from './order-results.js';
+import type { OrderEnv } from './order-store.js';
+import { orderView } from './order-views.js';
+
+
+function clientUserId(env: OrderEnv, order: Order): string {
+  return usersOf(env.partition, env.world).byId.get(order.user_id)?.client_user_id ?? order.client_user_id;
+}
+
+export function emitOrder(env: OrderEnv, order: Order, eventType: 'labtest.order.created' | 'labtest.order.updated'): void {
+  env.world.events.emit(env.partition, {
+    event_type: eventType,
+    data: orderView(env.world, order, env.store),
+    team_id: order.team_id,
+    user_id: order.user_id,
+    client_user_id: clientUserId(env, order),
+  });
+}
+
+function emitCritical(env: OrderEnv, order: Order, set: ResultSet): void {
+  const times = resultTimes(order);
+  env.world.events.emit(env.partition, {
+    event_type: 'labtest.result.critical',
+    data: {
+      order_id: order.id,
+      sample_id: order.sample_id,
+      status: set.stage === 'partial' ? 'partial' : 'final',
+      interpretation: 'critical',
+      team_id: order.team_id,
+      user_id: order.user_id,
+      created_at: iso(times?.first ?? env.world.clock.now()),
+      updated_at: iso(env.world.clock.now()),
+    },
+    team_id: order.team_id,
+    user_id: order.user_id,
+    client_user_id: clientUserId(env, order),
+  });
+}
+
+
+const COURIER_URL: Record<string, (n: string) => string> = {
+  fedex: (n) => `https://www.fedex.com/fedextrack/?trknbr=${n}`,
+  usps: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${n}`,
+};
+
+function trackingNumber(seed: number, orderId: string, leg: string, courier: string): string {
+  const a = String(stableInt(seed, 'tracking', orderId, leg, 1)).padStart(10, '0');
+  const b = String(stableInt(seed, 'tracking', orderId, leg, 2)).padStart(10, '0');
+  return courier === 'usps' ? `9400${a}${b}`.slice(0, 22) : `${a}${b}`.slice(0, 12);
+}
+
+/** Keeps a testkit's shipment in step with its status (tracking numbers, courier notes). */
+export function updateShipment(seed: number, order: Order, status: LowStatus): void {
+  const s = order.shipment;
+  if (!s) return;
+  if (status === 'transit_customer' && s.outbound_tracking_number === null) {
+    const n = trackingNumber(seed, order.id, 'outbound', 'fedex');
+    Object.assign(s, { outbound_courier: 'fedex', outbound_tracking_number: n, outbound_tracking_url: COURIER_URL.fedex?.(n) ?? null });
+  } else if (status === 'transit_lab' && s.inbound_tracking_number === null) {
+    const n = trackingNumber(seed, order.id, 'inbound', 'usps');
+    Object.assign(s, { inbound_courier: 'usps', inbound_tracking_number: n, inbound_tracking_url: COURIER_URL.usps?.(n) ?? null });
+  } else if (status === 'problem_in_transit_customer' || status === 'problem_in_transit_lab') {
+    Object.assign(s, { notes: 'Courier reported a delivery exception' });
+  } else if (status === 'failure_to_deliver_to_customer' || status === 'failure_to_deliver_to_lab' || status === 'lost') {
+    Object.assign(s, { notes: status === 'lost' ? 'Package lost in transit' : 'Package could not be delivered' });
+  }
+}
+
+/**
+ * Records one status change at the current sandbox time and emits it: `labtest.order.updated`
+ * (partial results only when the team's `partial_webhooks_enabled` is on), then
+ * `labtest.result.critical` when the new result set holds a critical value.
+ */
+export function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.world.clock.now()): void {
+  env.store.pushEvent(order, { id: env.store.nextEventId(), at, status });
+  order.updated_at = Math.max(order.updated_at, at);
+  updateShipment(env.world.seed, order, status);
+  const set = refreshSummary(env.world, env.store, order);
+  const partial = status === 'partial_results';
+  if (!partial || env.partition.team.settings[env.partition.environment].partial_webhooks_enabled) {
+    emitOrder(env, order, 'labtest.order.updated');
+  }
+  if (RESULT_STAGE[status] && set?.hasCritical) emitCritical(env, order, set);
+}
+
+/** Moves the order to the next step of its path. */
+function stepForward(env: OrderEnv, order: Order, at?: number): void {
+  const next = order.path[order.pathIndex + 1];
+  if (!next) return;
+  order.pathIndex++;
+  recordStep(env, order, next.status, at);
+}
+
+function activationTime(order: Order): number | null {
+  return order.activate_by ? Date.parse(`${order.activate_by}T00:00:00.000Z`) : null;
+}
+
+/**
+ * Schedules the order's next step on the clock (nothing when the next step waits for a gate),
+ * counted from `from` (default now). A step's job records it at its due time, so an order
+ * caught up late (realtime mode) keeps its own timeline.
+ */
+export function scheduleNext(env: OrderEnv, order: Order, from = env.world.clock.now()): void {
+  order.job?.cancel();
+  order.job = null;
+  const next = order.path[order.pathIndex + 1];
+  if (!next || (FINAL.has(currentStatus(order)) && next.status !== 'corrected')) return;
+  const override = order.override && order.pathIndex < order.override.until ? order.override : null;
+  if (!override) {
+    order.override = null;
+    if (next.gate === 'draw') return;
+    if (next.gate === 'registration' && !order.registered) return;
+  }
+  let at = from + (override ? override.spacing : next.after);
+  const activation = activationTime(order);
+  if (!override && currentStatus(order) === 'ordered' && activation !== null && activation > at) at = activation;
+  const handle: JobHandle = env.world.scheduler.at(at, `labtest.order ${order.id} -> ${next.status}`, () => {
+    if (order.job !== handle) return;
+    order.job = null;
+    stepForward(env, order, handle.at);
+    scheduleNext(env, order, handle.at);
+  });
+  order.job = handle;
+}
+
+/** Emits the creation and starts the order on the clock. */
+export function startOrder(env: OrderEnv, order: Order): void {
+  env.store.add(order);
+  emitOrder(env, order, 'labtest.order.created');
+  scheduleNext(env, order);
+}
+
+/**
+ * The one cancellation rule, for the API's cancel and for simulations to `cancelled`: allowed
+ * only from the statuses the reference lists for the method; the order's path so far, then
+ * `cancelled`. `refuse` builds the error of the caller's kind.
+ */
+function cancelPlan(order: Order, refuse: (text: string) => Error): SimulationPlan {
+  const cur = currentStatus(order);
+  if (!CANCELLABLE[order.method].has(cur)) throw refuse(LAB_TEXTS.transitionNotAllowed(cur, 'cancelled'));
+  return { path: [...order.path.slice(0, order.pathIndex + 1), { status: 'cancelled', after: 0 }], from: order.pathIndex, to: order.pathIndex + 1 };
+}
+
+/** Cancels an order (a 400 transition error when its status does not allow it). */
+export function cancelOrder(env: OrderEnv, order: Order): void {
+  runSimulation(env, order, cancelPlan(order, labTransition), 0);
+}
+
+/** Records the on-site draw (on-site collection orders waiting for it). */
+export function drawCompleted(env: OrderEnv, order: Order): void {
+  if (order.method !== 'on_site_collection') throw labTransition(LAB_MESSAGES.drawOnlyOnSite);
+  const next = order.path[order.pathIndex + 1];
+  const cur = currentStatus(order);
+  if (!next || next.gate !== 'draw') throw labTransition(LAB_TEXTS.transitionNotAllowed(cur, 'draw_completed'));
+  order.job?.cancel();
+  order.job = null;
+  order.override = null;
+  stepForward(env, order);
+  scheduleNext(env, order);
+}
+
+/** Statuses in which a registrable testkit can be registered. */
+export const REGISTRABLE_FROM: ReadonlySet<LowStatus> = new Set<LowStatus>(['awaiting_registration', 'transit_customer', 'out_for_delivery', 'with_customer']);
+
+/** Marks a registrable testkit as registered; at `with_customer` it moves on at once. */
+export function markRegistered(env: OrderEnv, order: Order): void {
+  order.registered = true;
+  order.updated_at = env.world.clock.now();
+  const next = order.path[order.pathIndex + 1];
+  if (next?.gate === 'registration' && !order.override) {
+    order.job?.cancel();
+    order.job = null;
+    stepForward(env, order);
+    scheduleNext(env, order);
+  }
+}
+
+/** Where a simulation to `target` goes: a path, the current index in it and the target's index. */
+export interface SimulationPlan {
+  path: Step[];
+  from: number;
+  to: number;
+}
+
+function nthIndex(path: Step[], status: LowStatus, n: number): number {
+  let seen = 0;
+  let last = -1;
+  for (let i = 0; i < path.length; i++) {
+    if ((path[i] as Step).status === status) {
+      last = i;
+      if (++seen === n) return i;
+    }
+  }
+  return last;
+}
+
+/** Plans a simulation to a low-level status (a 400 when it cannot be reached). */
+export function planSimulation(order: Order, target: LowStatus): SimulationPlan | 'noop' {
+  const cur = currentStatus(order);
+  if (target === cur) return 'noop';
+  if (FINAL.has(cur) && !(cur === 'completed' && target === 'corrected')) {
+    throw labBadRequest(LAB_TEXTS.alreadyFinal(cur));
+  }
+  if (target === 'cancelled') return cancelPlan(order, labBadRequest);
+  const occurrences = order.events.filter((e) => e.status === cur).length;
+  const fates: Fate[] = [order.fate, ...FATES[order.method].filter((f) => f !== order.fate)];
+  for (const fate of fates) {
+    const path = fate === order.fate ? order.path : buildPath(order.method, fate, order.registrable);
+    const from = fate === order.fate ? order.pathIndex : nthIndex(path, cur, occurrences);
+    if (from < 0) continue;
+    const to = path.findIndex((step, i) => i > from && step.status === target);
+    if (to < 0) continue;
+    if (!order.registered && path.slice(from + 1, to + 1).some((step) => step.gate === 'registration')) {
+      throw labBadRequest(LAB_MESSAGES.testkitNotRegistered);
+    }
+    return { path, from, to };
+  }
+  throw labBadRequest(LAB_TEXTS.unreachable(order.method, cur, target));
+}
+
+/**
+ * Runs a planned simulation: with no delay every step happens now; with a delay the steps come
+ * `delayMs` apart on the clock. Afterwards the order goes on along the same path at its usual pace.
+ */
+export function runSimulation(env: OrderEnv, order: Order, plan: SimulationPlan, delayMs: number): void {
+  order.job?.cancel();
+  order.job = null;
+  order.path = plan.path;
+  order.pathIndex = plan.from;
+  if (delayMs > 0) {
+    order.override = { until: plan.to, spacing: delayMs };
+    scheduleNext(env, order);
+    return;
+  }
+  order.override = null;
+  while (order.pathIndex < plan.to) stepForward(env, order);
+  scheduleNext(env, order);
+}
+
+/** Re-emits an order's current state (resend events). */
+export function resendOrder(env: OrderEnv, order: Order): void {
+  emitOrder(env, order, order.events.length === 1 ? 'labtest.order.created' : 'labtest.order.updated');
+}

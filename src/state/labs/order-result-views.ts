@@ -1,0 +1,72 @@
+/**
+ * What the API shows of an order's results (api-facts B.6): the order with its result set or the
+ * reference's 404s, `LabResultsMetadata` and the sample information of `LabResultsRaw`.
+ */
+import type { ResultSet } from '../../fixtures/labs/lab-results.js';
+import { LAB_BY_ID } from '../../fixtures/labs/labs.js';
+import { stableInt } from '../../engine/ids.js';
+import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from './errors.js';
+import { findOrder } from './order-actions.js';
+import { ageAt } from './order-checks.js';
+import { iso, type Order } from './order-model.js';
+import { orderResults, resultTimes, type ResultTimes } from './order-results.js';
+import type { OrderEnv } from './order-store.js';
+
+/** An order with its results, or the reference's 404s (unknown order; no results yet). */
+export function withResults(env: OrderEnv, orderId: string): { order: Order; set: ResultSet; times: ResultTimes } {
+  const order = findOrder(env, orderId, LAB_MESSAGES.orderResultNotFound);
+  const set = orderResults(env.world, order);
+  const times = resultTimes(order);
+  if (!set || !times) throw labNotFound(LAB_TEXTS.resultsNotAvailable(order.id));
+  return { order, set, times };
+}
+
+export function patientName(order: Order): string {
+  const pd = order.patient_details;
+  return pd ? `${pd.first_name} ${pd.last_name}` : (order.shipping_details?.receiver_name ?? '');
+}
+
+/** `LabResultsMetadata`. */
+export function metadata(order: Order, set: ResultSet, times: ResultTimes): Record<string, unknown> {
+  const dob = order.patient_details?.dob ?? '';
+  const lab = order.lab_test.lab;
+  return {
+    age: dob ? String(ageAt(dob, times.collected)) : '',
+    dob,
+    'clia_#': lab.clia,
+    patient: patientName(order),
+    provider: order.physician ? `${order.physician.first_name} ${order.physician.last_name}` : null,
+    laboratory: lab.name,
+    date_reported: iso(times.reported),
+    date_collected: iso(times.collected),
+    specimen_number: order.sample_id,
+    date_received: iso(times.received),
+    status: set.stage,
+    interpretation: set.interpretation,
+    patient_id: order.user_id,
+    account_id: `SBX-${lab.slug.toUpperCase()}-${String(stableInt('lab_account', order.team_id, lab.id) % 1_000_000).padStart(6, '0')}`,
+  };
+}
+
+export function sampleInformation(order: Order, times: ResultTimes): Record<string, unknown> {
+  const lab = LAB_BY_ID.get(order.lab_test.lab.id) ?? order.lab_test.lab;
+  const stamp = (ms: number) => ({ timestamp: iso(ms), timezone_offset: 0 });
+  return {
+    [order.sample_id]: {
+      sample_id: order.sample_id,
+      control_number: String(stableInt('control', order.id) % 100_000_000).padStart(8, '0'),
+      date_collected: stamp(times.collected),
+      date_received: stamp(times.received),
+      date_reported: stamp(times.reported),
+      performing_laboratories: {
+        [lab.slug]: {
+          name: lab.name,
+          phone_number: lab.phone_number,
+          medical_director: lab.medical_director,
+          address: { first_line: lab.first_line_address, second_line: '', country: 'US', zip: lab.zipcode, city: lab.city, state: lab.state },
+        },
+      },
+      clinical_information: null,
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The lab order store of one team environment: orders by id, and the indexes every read goes
+ * through (user, sample id, transaction, current status, creation time, critical results) so a
+ * lookup or a listing never scans the partition. Only the labs domain functions change it,
+ * through its methods; nothing outside this file touches its Maps.
+ */
+import type { Partition } from '../../engine/tenancy.js';
+import { partitionSlot, type World } from '../../engine/world.js';
+import type { LowStatus } from './order-lifecycle.js';
+import { currentStatus, type IdempotentReply, type Order, type OrderEvent, type ResultSummary, type Transaction } from './order-model.js';
+
+const byCreation = (a: Order, b: Order) => a.created_at - b.created_at || a.seq - b.seq;
+
+export class OrderStore {
+  private readonly byIdMap = new Map<string, Order>();
+  private readonly byUserMap = new Map<string, Order[]>();
+  private readonly bySampleMap = new Map<string, Order>();
+  private readonly transactionMap = new Map<string, Transaction>();
+  private readonly byStatusMap = new Map<LowStatus, Set<Order>>();
+  private readonly criticalSet = new Set<Order>();
+  /** Insertion order. */
+  private readonly list: Order[] = [];
+  /** Creation order (created_at, then seq); sorted lazily after an out-of-order insert. */
+  private created: Order[] = [];
+  private createdSorted = true;
+  private readonly idempotency = new Map<string, IdempotentReply>();
+  private eventSeq = 0;
+  private orderSeq = 0;
+
+  nextEventId(): number {
+    return ++this.eventSeq;
+  }
+
+  nextSeq(): number {
+    return ++this.orderSeq;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  all(): readonly Order[] {
+    return this.list;
+  }
+
+  get(id: string): Order | undefined {
+    return this.byIdMap.get(id);
+  }
+
+  bySample(sampleId: string): Order | undefined {
+    return this.bySampleMap.get(sampleId);
+  }
+
+  ofUser(userId: string): readonly Order[] {
+    return this.byUserMap.get(userId) ?? [];
+  }
+
+  transaction(id: string): Transaction | undefined {
+    return this.transactionMap.get(id);
+  }
+
+  /** Orders whose current status is `status`. */
+  withStatus(status: LowStatus): ReadonlySet<Order> {
+    return this.byStatusMap.get(status) ?? new Set();
+  }
+
+  /** Orders whose results hold a value beyond its critical limit. */
+  critical(): ReadonlySet<Order> {
+    return this.criticalSet;
+  }
+
+  /** Every order in creation order (created_at, then seq), oldest first. */
+  byCreation(): readonly Order[] {
+    if (!this.createdSorted) {
+      this.created.sort(byCreation);
+      this.createdSorted = true;
+    }
+    return this.created;
+  }
+
+  /** The index range [from, to) of orders created within [start, end] in `byCreation()`. */
+  createdRange(start: number | undefined, end: number | undefined): { from: number; to: number } {
+    const sorted = this.byCreation();
+    const lower = (t: number, inclusive: boolean) => {
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = (sorted[mid] as Order).created_at;
+        if (inclusive ? at < t : at <= t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return { from: start === undefined ? 0 : lower(start, true), to: end === undefined ? sorted.length : lower(end, false) };
+  }
+
+  add(order: Order): void {
+    this.byIdMap.set(order.id, order);
+    this.list.push(order);
+    this.pushTo(this.byUserMap, order.user_id, order);
+    this.bySampleMap.set(order.sample_id, order);
+    const tx = this.transactionMap.get(order.transaction_id);
+    if (tx) tx.orders.push(order);
+    else this.transactionMap.set(order.transaction_id, { id: order.transaction_id, team_id: order.team_id, orders: [order] });
+    const last = this.created[this.created.length - 1];
+    if (last && byCreation(last, order) > 0) this.createdSorted = false;
+    this.created.push(order);
+    this.statusSet(currentStatus(order)).add(order);
+    if (order.summary?.hasCritical) this.criticalSet.add(order);
+  }
+
+  /** Appends a status change to an order and keeps the status index in step. */
+  pushEvent(order: Order, event: OrderEvent): void {
+    const known = this.byIdMap.get(order.id) === order;
+    if (known) this.byStatusMap.get(currentStatus(order))?.delete(order);
+    order.events.push(event);
+    if (known) this.statusSet(event.status).add(order);
+  }
+
+  /** Records the summary of an order's results (null: it has none) and keeps the critical index. */
+  setSummary(order: Order, summary: ResultSummary | null): void {
+    order.summary = summary;
+    if (summary?.hasCritical && this.byIdMap.get(order.id) === order) this.criticalSet.add(order);
+    else this.criticalSet.delete(order);
+  }
+
+  /** Moves an order to another user of the team (testkit registration). */
+  reassignUser(order: Order, userId: string, clientUserId: string): void {
+    const previous = this.byUserMap.get(order.user_id);
+    if (previous) this.byUserMap.set(order.user_id, previous.filter((o) => o !== order));
+    order.user_id = userId;
+    order.client_user_id = clientUserId;
+    this.pushTo(this.byUserMap, userId, order);
+  }
+
+  /** Removes every order of a user (purge). */
+  removeUser(userId: string): void {
+    const mine = this.byUserMap.get(userId);
+    if (!mine) return;
+    const gone = new Set(mine);
+    for (const order of mine) {
+      order.job?.cancel();
+      order.job = null;
+      this.byIdMap.delete(order.id);
+      this.bySampleMap.delete(order.sample_id);
+      this.byStatusMap.get(currentStatus(order))?.delete(order);
+      this.criticalSet.delete(order);
+      const tx = this.transactionMap.get(order.transaction_id);
+      if (tx) {
+        tx.orders = tx.orders.filter((o) => o !== order);
+        if (tx.orders.length === 0) this.transactionMap.delete(tx.id);
+      }
+    }
+    this.byUserMap.delete(userId);
+    for (let i = this.list.length - 1; i >= 0; i--) if (gone.has(this.list[i] as Order)) this.list.splice(i, 1);
+    this.created = this.created.filter((o) => !gone.has(o));
+  }
+
+  /** A stored answer for an idempotency key still within `ttl` of `now`. */
+  replay(key: string, now: number, ttl: number): IdempotentReply | undefined {
+    const stored = this.idempotency.get(key);
+    return stored && now - stored.at < ttl ? stored : undefined;
+  }
+
+  /** Stores an answer for an idempotency key and drops the expired ones. */
+  remember(key: string, reply: IdempotentReply, ttl: number): void {
+    // Insertion order is time order (delete first), so expired keys are pruned from the front.
+    this.idempotency.delete(key);
+    this.idempotency.set(key, reply);
+    for (const [k, v] of this.idempotency) {
+      if (reply.at - v.at < ttl) break;
+      this.idempotency.delete(k);
+    }
+  }
+
+  private statusSet(status: LowStatus): Set<Order> {
+    let set = this.byStatusMap.get(status);
+    if (!set) this.byStatusMap.set(status, (set = new Set()));
+    return set;
+  }
+
+  private pushTo(map: Map<string, Order[]>, key: string, order: Order): void {
+    const list = map.get(key);
+    if (list) list.push(order);
+    else map.set(key, [order]);
+  }
+}
+
+export const ordersOf = partitionSlot('lab_orders', () => new OrderStore());
+
+/** What order changes need: the world, the partition and its order store. */
+export interface OrderEnv {
+  world: World;
+  partition: Partition;
+  store: OrderStore;
+}
+
+export function orderEnv(world: World, partition: Partition): OrderEnv {
+  return { world, partition, store: ordersOf(partition, world) };
+}
