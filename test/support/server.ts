@@ -16,6 +16,9 @@ export async function startServer(options: SandboxOptions = {}): Promise<Running
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // The SDK validates large answers slowly on a busy machine: keep idle sockets longer than
+  // that, so a reused keep-alive socket is not reset under the next request (ECONNRESET).
+  server.keepAliveTimeout = 120_000;
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   sandbox.setUrls({ base: baseUrl, management: `${baseUrl}/management` });

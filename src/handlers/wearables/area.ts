@@ -12,7 +12,8 @@ import { providerRoutes } from './providers.js';
 import { summaryRoutes } from './summaries.js';
 import { timeseriesRoutes } from './timeseries.js';
 import { wearablesControlRoutes } from './control.js';
-import { connectedSources, wearablesOf } from '../../state/wearables/connections.js';
+import { connectedSources } from '../../state/wearables/connections.js';
+import { purgeUserWearables } from '../../state/wearables/operations.js';
 import { startFeed } from '../../state/wearables/wearable-feed.js';
 import { deregisterAll } from '../../state/wearables/wearable-link.js';
 
@@ -22,7 +23,7 @@ export const wearablesArea: Area = {
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
-    world.hooks.userPurged.add((_partition, userId) => wearablesOf(world).purge(userId));
+    world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);
   },
   seed: seedWearables,

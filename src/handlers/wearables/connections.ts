@@ -15,14 +15,13 @@
  * - The texts of the demo success detail and of the 400 errors are the sandbox's own.
  */
 import { z } from 'zod';
-import { invalidRequest, notFound } from '../../engine/errors.js';
-import { DEMO_PROVIDERS, providerBySlug } from '../../fixtures/wearables/providers.js';
+import { DEMO_PROVIDERS } from '../../fixtures/wearables/providers.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { connectionView, currentConnections, endConnection, wearablesOf } from '../../state/wearables/connections.js';
+import { WEARABLES_ERRORS } from '../../state/wearables/errors.js';
+import { connectDemoProvider, deregisterProvider, listConnections } from '../../state/wearables/operations.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
-import { connectDemo, currentLink } from '../../state/wearables/wearable-link.js';
 
 export const connectionRoutes = [
   defineRoute({
@@ -35,15 +34,8 @@ export const connectionRoutes = [
     responses: { 200: '{success, detail}', 400: 'Production environment, already connected, or mixing with real connections', 404: 'Unknown user', 422: 'Validation error' },
     handle(ctx, { body }) {
       const user = requireUser(ctx, body.user_id);
-      if (ctx.partition.environment !== 'sandbox') throw invalidRequest('Demo connections are only available in the sandbox environment');
-      const rec = wearablesOf(ctx.world).get(ctx.partition, user.user_id);
-      const current = currentConnections(rec);
-      if (current.some((c) => c.provider.slug === body.provider)) throw invalidRequest(`User ${user.user_id} is already connected to ${body.provider}`);
-      if (current.some((c) => !c.demo)) throw invalidRequest('Demo connections cannot be mixed with real connections: use a user without connections');
-      const provider = providerBySlug(body.provider);
-      if (!provider) throw notFound('Provider not found');
-      connectDemo(ctx.world, ctx.partition, user.user_id, provider);
-      return json({ success: true, detail: `Connected user ${user.user_id} to provider ${body.provider}` });
+      connectDemoProvider(ctx.world, ctx.partition, user.user_id, body.provider);
+      return json({ success: true, detail: WEARABLES_ERRORS.demoConnected(user.user_id, body.provider) });
     },
   }),
 
@@ -57,8 +49,7 @@ export const connectionRoutes = [
     responses: { 200: '{providers: [...]}', 404: 'Unknown user', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       const user = requireUser(ctx, params.user_id);
-      const rec = wearablesOf(ctx.world).get(ctx.partition, user.user_id);
-      return json({ providers: currentConnections(rec).map(connectionView) });
+      return json({ providers: listConnections(ctx.world, ctx.partition, user.user_id) });
     },
   }),
 
@@ -73,9 +64,7 @@ export const connectionRoutes = [
     handle(ctx, { params }) {
       checkProvider(params.provider, 'path');
       const user = requireUser(ctx, params.user_id);
-      const link = currentLink(ctx.world, ctx.partition, user.user_id, params.provider);
-      if (!link) throw notFound(`User ${user.user_id} is not connected to ${params.provider}`);
-      endConnection(link, ctx.now());
+      deregisterProvider(ctx.world, ctx.partition, user.user_id, params.provider);
       return json({ success: true });
     },
   }),

@@ -24,11 +24,12 @@ import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { decodeText64, encodeText64 } from '../../engine/bytes.js';
-import { notPulledResources, pulledResources, wearablesOf, type Connection } from '../../state/wearables/connections.js';
+import { notPulledResources, pulledResources, type Connection } from '../../state/wearables/connections.js';
+import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
+import { connectionDataRanges, connectionsOf } from '../../state/wearables/operations.js';
 import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../../state/wearables/pulls.js';
 import { usersOf, type User } from '../../state/users/users.js';
-import { checkProvider, dataRanges, subjectOf } from '../../state/wearables/wearable-data.js';
+import { checkProvider, subjectOf } from '../../state/wearables/wearable-data.js';
 
 const SCAN_LIMIT = 5000;
 /** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
@@ -43,27 +44,12 @@ const query = z.object({
 });
 type Query = z.output<typeof query>;
 
-function decode(cursor: string | null | undefined, where: string): number {
-  if (!cursor) return 0;
-  const m = /^u:(\d+)$/.exec(decodeText64(cursor));
-  if (!m) throw valueError(['query', where], 'Invalid cursor', cursor);
-  return Number(m[1]);
-}
-
-const encode = (seq: number): string => encodeText64(`u:${seq}`);
-
 /** The page of (user, connections) a query selects. */
 function page(ctx: Ctx, q: Query): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
   if (q.provider) checkProvider(q.provider, 'query', true);
-  const fromSeq = decode(q.next_cursor, 'next_cursor') || decode(q.cursor, 'cursor');
+  const fromSeq = decodeCursor('u', q.next_cursor, 'next_cursor') || decodeCursor('u', q.cursor, 'cursor') || 0;
   const store = usersOf(ctx.partition, ctx.world);
-  const state = wearablesOf(ctx.world);
-  const select = (user: User): Connection[] => {
-    const rec = state.get(ctx.partition, user.user_id);
-    const out: Connection[] = [];
-    for (const l of rec?.links ?? []) if (l.current && (!q.provider || l.provider.slug === q.provider)) out.push(l.current);
-    return out;
-  };
+  const select = (user: User): Connection[] => connectionsOf(ctx.world, ctx.partition, user.user_id, q.provider);
   if (q.user_id) {
     const user = store.liveUser(q.user_id);
     const conns = user ? select(user) : [];
@@ -87,7 +73,7 @@ function page(ctx: Ctx, q: Query): { rows: Array<{ user: User; conns: Connection
     rows.push({ user, conns });
   }
   const nextUser = all[i];
-  return { rows, next: nextUser ? encode(nextUser.seq) : null };
+  return { rows, next: nextUser ? encodeCursor('u', nextUser.seq) : null };
 }
 
 function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
@@ -118,15 +104,13 @@ function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknow
 
 function resourcesView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
   const now = ctx.now();
-  const state = wearablesOf(ctx.world);
-  const link = state.get(ctx.partition, user.user_id)?.links.find((l) => l.current === conn);
   const out: Record<string, unknown> = {};
   for (const r of pulledResources(conn)) {
     const end = finishedAt(pullPlan(ctx.world.seed, user.user_id, conn, r));
     const attempt = conn.status === 'error' && conn.error
       ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
       : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
-    const ranges = link ? dataRanges(ctx.world, user, link, r, now) : [];
+    const ranges = connectionDataRanges(ctx.world, ctx.partition, user, conn, r, now);
     const first = ranges[0];
     const last = ranges[ranges.length - 1];
     out[r] = {

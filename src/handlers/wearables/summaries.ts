@@ -25,7 +25,7 @@ import { localDay } from '../../fixtures/wearables/wearable-time.js';
 import { json, type Reply } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
-import { wearablesOf } from '../../state/wearables/connections.js';
+import { rememberWorkout } from '../../state/wearables/operations.js';
 import type { User } from '../../state/users/users.js';
 import { checkProvider, dataSources, queryWindow, rangeQuery, requireUser, windowDays, type DataSource } from '../../state/wearables/wearable-data.js';
 
@@ -109,11 +109,10 @@ export const summaryRoutes = [
   }),
 
   summaryRoute('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (s, day, now, ctx, user) => {
-    const index = wearablesOf(ctx.world).workouts;
     const out: Item[] = [];
     for (const w of s.src.subject.workoutsOn(day)) {
       if (w.end > now || !inRanges(s.ranges, w.end)) continue;
-      index.set(workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
+      rememberWorkout(ctx.world, workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
       out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
     }
     return out;

@@ -23,8 +23,7 @@
  * - Sample `id` (deprecated) is omitted; `grouping` of blood pressure is omitted.
  */
 import { z } from 'zod';
-import { notFound, valueError } from '../../engine/errors.js';
-import { ECG_SECONDS, ecgDeviceId, ecgSessionOn, ecgVoltages } from '../../fixtures/wearables/ecg.js';
+import { ECG_SECONDS, ecgDeviceId, ecgSessionOn, ecgVoltages, type EcgSession } from '../../fixtures/wearables/ecg.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { clip, sourceObject } from '../../fixtures/wearables/summaries.js';
 import { TIMESERIES, renderSample, samplesOf, sourceCtx, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
@@ -33,10 +32,11 @@ import { DAY, localDay } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { decodeText64, encodeText64 } from '../../engine/bytes.js';
-import { wearablesOf } from '../../state/wearables/connections.js';
+import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
+import { wearablesError } from '../../state/wearables/errors.js';
+import { workoutRef } from '../../state/wearables/operations.js';
 import { usersOf, type User } from '../../state/users/users.js';
-import { checkProvider, dataSources, groupedQuery, queryWindow, rangeQuery, requireUser, subjectOf } from '../../state/wearables/wearable-data.js';
+import { checkProvider, dataSources, type DataSource, groupedQuery, queryWindow, rangeQuery, requireUser, subjectOf } from '../../state/wearables/wearable-data.js';
 
 const params = z.object({ user_id: uuid() });
 
@@ -51,18 +51,6 @@ interface Rendered {
   order: number;
   body: Record<string, unknown>;
 }
-
-function decodeCursor(cursor: string | null | undefined, where: string): number | null {
-  if (!cursor) return null;
-  const text = decodeText64(cursor);
-  const m = /^t:(-?\d+)$/.exec(text);
-  const t = m ? Number(m[1]) : Number.NaN;
-  // A cursor outside what a Date can show was not issued by us.
-  if (!Number.isSafeInteger(t) || Math.abs(t) > 8.64e15) throw valueError(['query', where], 'Invalid cursor', cursor);
-  return t;
-}
-
-const encodeCursor = (t: number): string => encodeText64(`t:${t}`);
 
 /** Days per grouped page for a row (dense rows page more finely). */
 function pageDays(row: TimeseriesRow | 'ecg'): number {
@@ -89,13 +77,19 @@ function rowSamples(ctx: Ctx, user: User, row: TimeseriesRow, provider: string, 
   return out;
 }
 
-/** ECG voltage samples for the user, per provider, in `[from, to]`. */
-function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to: number): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
+/**
+ * Sessions the plain electrocardiogram_voltage list answers at most (the oldest in the window,
+ * all providers together); the rest through the grouped variant's cursor. A session is 30 s of
+ * samples (up to 15,360 at 512 Hz, about 0.7 MB of JSON), so an answer stays under ~7 MB.
+ */
+export const MAX_VOLTAGE_SESSIONS = 10;
+
+/** ECG voltage samples for the user, per provider, in `[from, to]`: at most `limit` sessions, oldest first. */
+function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to: number, limit = Number.POSITIVE_INFINITY): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
   const now = ctx.now();
-  const out = new Map<string, { source: Record<string, unknown>; data: Rendered[] }>();
+  const found: Array<{ s: DataSource; session: EcgSession }> = [];
   for (const s of dataSources(ctx.world, user, 'electrocardiogram_voltage', provider, now)) {
     const zone = s.src.subject.zone;
-    const data: Rendered[] = [];
     // Only the days the visible history covers: a wide query window costs nothing extra.
     const visible = clip(s.ranges, from - ECG_SECONDS * 1000, Math.min(to, now));
     const first = visible[0];
@@ -105,9 +99,18 @@ function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to
       const session = ecgSessionOn(s.src, day);
       if (!session || session.end > now || session.end < from || session.start > to) continue;
       if (!s.ranges.some(([a, b]) => session.end >= a && session.end <= b)) continue;
-      for (const body of ecgVoltages(s.src, session, from, to)) data.push({ t: Date.parse(body.timestamp as string), order: s.link.provider.id, body });
+      found.push({ s, session });
     }
-    if (data.length) out.set(s.link.provider.slug, { source: { ...sourceObject(s.link.provider), type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device, device_id: ecgDeviceId(s.src) }, data });
+  }
+  found.sort((x, y) => x.session.start - y.session.start || x.s.link.provider.id - y.s.link.provider.id);
+  const out = new Map<string, { source: Record<string, unknown>; data: Rendered[] }>();
+  for (const { s, session } of found.slice(0, limit)) {
+    let group = out.get(s.link.provider.slug);
+    if (!group) {
+      group = { source: { ...sourceObject(s.link.provider), type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device, device_id: ecgDeviceId(s.src) }, data: [] };
+      out.set(s.link.provider.slug, group);
+    }
+    for (const body of ecgVoltages(s.src, session, from, to)) group.data.push({ t: Date.parse(body.timestamp as string), order: s.link.provider.id, body });
   }
   return out;
 }
@@ -163,7 +166,7 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
     responses: { 200: '{groups: {<provider>: [{source, data}]}, next, next_cursor}', 404: 'Unknown user', 422: 'Bad dates, cursor, end before start, unknown provider' },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider);
-      const resume = decodeCursor(query.next_cursor, 'next_cursor') ?? decodeCursor(query.cursor, 'cursor');
+      const resume = decodeCursor('t', query.next_cursor, 'next_cursor') ?? decodeCursor('t', query.cursor, 'cursor');
       const user = requireUser(ctx, p.user_id);
       const [start, end] = queryWindow(query.start_date, query.end_date, ctx.now());
       const groups: Record<string, Array<{ source: Record<string, unknown>; data: Array<Record<string, unknown>> }>> = {};
@@ -174,7 +177,7 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
       const to = Math.min(end, from + days * DAY - 1);
       for (const [slug, g] of fetch(ctx, user, query.provider, from, to)) groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
       // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
-      const next = to < Math.min(end, span[1]) ? encodeCursor(to + 1) : null;
+      const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
       return json({ groups, next, next_cursor: next });
     },
   });
@@ -189,7 +192,7 @@ for (const row of TIMESERIES) {
 
 export const timeseriesRoutes: Route[] = [
   ...rowRoutes,
-  rawRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage', 'ECG voltage samples (lead I, mV) of the sessions in range.', voltageSamples),
+  rawRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage', `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`, (ctx, user, provider, from, to) => voltageSamples(ctx, user, provider, from, to, MAX_VOLTAGE_SESSIONS)),
   groupedRoute('electrocardiogram_voltage', 'electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage.grouped', 'ECG voltage samples grouped by provider and source.', pageDays('ecg'), voltageSamples),
   defineRoute({
     id: 'timeseries.workout_stream',
@@ -200,13 +203,13 @@ export const timeseriesRoutes: Route[] = [
     request: { params: z.object({ workout_id: uuid() }) },
     responses: { 200: 'ClientFacingStream', 404: 'Unknown workout', 422: 'Malformed workout_id' },
     handle(ctx, { params: p }) {
-      const ref = wearablesOf(ctx.world).workouts.get(p.workout_id);
+      const ref = workoutRef(ctx.world, ctx.partition, p.workout_id);
       const provider = ref ? providerBySlug(ref.provider) : undefined;
-      const user = ref && ref.partitionId === ctx.partition.id ? usersOf(ctx.partition, ctx.world).liveUser(ref.userId) : undefined;
-      if (!ref || !provider || !user) throw notFound('Workout not found');
+      const user = ref ? usersOf(ctx.partition, ctx.world).liveUser(ref.userId) : undefined;
+      if (!ref || !provider || !user) throw wearablesError.workoutNotFound();
       const subject = subjectOf(ctx.world, user);
       const w = subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
-      if (!w) throw notFound('Workout not found');
+      if (!w) throw wearablesError.workoutNotFound();
       if (!provider.resources.includes('workout_stream')) return json(EMPTY_STREAM);
       return json(workoutStream(sourceCtx(subject, provider), w));
     },

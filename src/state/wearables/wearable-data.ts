@@ -5,7 +5,8 @@
  * (user lookup, date bounds, provider filter).
  */
 import { z } from 'zod';
-import { MESSAGES, notFound, validationError, valueError } from '../../engine/errors.js';
+import { MESSAGES, notFound, validationError } from '../../engine/errors.js';
+import { wearablesError } from './errors.js';
 import { LAB_SLUGS, PROVIDER_SLUGS, providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
@@ -127,7 +128,7 @@ export function checkProvider(provider: string, where: 'query' | 'path' = 'query
 /** The inclusive instant window of a query (end defaults to now); 422 when end < start. */
 export function queryWindow(start: number, end: number | null | undefined, now: number): [number, number] {
   const hi = end ?? now;
-  if (hi < start) throw valueError(['query', 'end_date'], 'end_date must be on or after start_date', new Date(hi).toISOString());
+  if (hi < start) throw wearablesError.endBeforeStart(hi);
   return [start, hi];
 }
 
