@@ -11,6 +11,7 @@ import { wearablesArea } from './handlers/wearables/area.js';
 import { managementArea } from './handlers/management/area.js';
 import { webhooksArea } from './handlers/webhooks/area.js';
 import { labsArea } from './handlers/labs/area.js';
+import { linkArea } from './handlers/link/area.js';
 
 export const AREAS: readonly Area[] = [
   { name: 'users', routes: userRoutes, seed: seedAllUsers },
@@ -19,4 +20,5 @@ export const AREAS: readonly Area[] = [
   managementArea,
   webhooksArea,
   { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes] },
+  linkArea,
 ];

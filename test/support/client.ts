@@ -35,6 +35,8 @@ export interface CallOptions {
   surface?: 'data' | 'management';
   /** Send no API key header. */
   anonymous?: boolean;
+  /** `manual` answers a redirect itself instead of following it (fetch follows by default; supertest never does). */
+  redirect?: 'manual';
 }
 
 export interface TestClient {
@@ -96,7 +98,7 @@ function parse(text: string): unknown {
 
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
   const sandbox = createSandbox({ logger: () => undefined, ...options });
-  let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | undefined) => Promise<TestResponse>;
+  let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | undefined, redirect?: 'manual') => Promise<TestResponse>;
 
   if (adapter === 'express') {
     const app = createExpressApp(sandbox);
@@ -144,9 +146,9 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
   } else {
     const base = `http://sandbox-${++counter}.msw.test`;
     server().use(...createMswHandlers(sandbox, { baseUrl: base, managementUrl: `${base}/management` }));
-    send = async (method, url, surface, headers, body) => {
+    send = async (method, url, surface, headers, body, redirect) => {
       const full = `${base}${surface === 'management' ? '/management' : ''}${url}`;
-      const res = await fetch(full, { method, headers, body });
+      const res = await fetch(full, { method, headers, body, ...(redirect ? { redirect } : {}) });
       const bytes = Buffer.from(await res.arrayBuffer());
       const text = bytes.toString('utf8');
       const out: Record<string, string> = {};
@@ -180,7 +182,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       }
       Object.assign(headers, options.headers ?? {});
       for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
-      return send(method.toUpperCase(), `${path}${queryString(options.query)}`, surface, headers, body);
+      return send(method.toUpperCase(), `${path}${queryString(options.query)}`, surface, headers, body, options.redirect);
     },
     get: (path, options) => client.call('GET', path, options),
     post: (path, body, options) => client.call('POST', path, { ...options, body }),

@@ -87,3 +87,31 @@ export function reconnect(world: World, partition: Partition, userId: string, co
   conn.error = null;
   emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
 }
+
+/**
+ * Creates a connection made through Link (OAuth, password, email or manual connect): backfills
+ * the provider's usual history through a historical pull and emits `provider.connection.created`.
+ * A current connection to the same provider is replaced (the user re-authorised).
+ */
+export function connectLinked(world: World, partition: Partition, userId: string, provider: ProviderInfo): Connection {
+  const state = wearablesOf(world);
+  const now = world.clock.now();
+  const rec = state.record(partition, userId);
+  const link = state.link(rec, provider);
+  if (link.current) endConnection(link, now);
+  const conn = newConnection(provider, { created_at: now, mark: now });
+  const key = presetKey(userId, provider.slug);
+  applyOverrides(conn, state.presets.get(key));
+  state.presets.delete(key);
+  link.current = conn;
+  state.active.add(rec);
+  emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  schedulePullAnnouncements(world, partition, userId, conn);
+  return conn;
+}
+
+/** Whether the user has a current demo connection (demo and real connections do not mix). */
+export function hasDemoConnection(world: World, partition: Partition, userId: string): boolean {
+  const rec = wearablesOf(world).get(partition, userId);
+  return rec !== undefined && rec.links.some((l) => l.current?.demo === true);
+}

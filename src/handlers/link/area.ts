@@ -1,0 +1,9 @@
+/** The link area (issue 12): link tokens, connect flows and the sandbox's Link widget pages. */
+import type { Area } from '../../engine/area.js';
+import { linkRoutes } from './link.js';
+import { linkWidgetRoutes } from './widget.js';
+
+export const linkArea: Area = {
+  name: 'link',
+  routes: [...linkRoutes, ...linkWidgetRoutes],
+};

@@ -1,0 +1,74 @@
+/**
+ * The sandbox's Link widget (api-facts I): the page at the `link_web_url` a link token answers
+ * (provider list, password / e-mail forms with the MFA step, OAuth through the consent page),
+ * the OAuth consent page with Allow and Deny, and a done page for tokens without a
+ * redirect_url. Pages are self-contained HTML: no external assets.
+ *
+ * LIMITATIONS
+ * - The real widget lives at https://link.tryvital.io; the sandbox serves its own at
+ *   `<base>/link`. Its look is the sandbox's own.
+ * - The consent page grants every scope (no partial grants).
+ */
+import { z } from 'zod';
+import { binary, type Reply } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { decideOAuth } from '../../state/link/connect.js';
+import { consentView, widgetView } from '../../state/link/widget.js';
+import { consentPage, messagePage, widgetPage } from './pages.js';
+
+const encoder = new TextEncoder();
+const html = (text: string, status = 200): Reply => ({ ...binary(encoder.encode(text), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }), status });
+const redirect = (location: string, status = 303): Reply => ({ status, headers: { location } });
+
+export const DONE_TITLES = { success: 'Connected', error: 'Not connected' } as const;
+
+export const linkWidgetRoutes = [
+  defineRoute({
+    id: 'link.widget',
+    method: 'GET',
+    path: '/link',
+    auth: 'none',
+    summary: 'The Link widget page of a link token (link_web_url).',
+    request: { query: z.object({ token: z.string().min(1), env: z.string().nullish(), region: z.string().nullish(), provider: z.string().nullish() }) },
+    responses: { 200: 'HTML page', 307: 'Unusable token: to its redirect_url with the error', 400: 'Unusable token (HTML)' },
+    handle(ctx, { query }) {
+      const view = widgetView(ctx.world, query.token, query.provider ?? null);
+      if (view.ok) return html(widgetPage(view.model));
+      if (view.redirect) return redirect(view.redirect, 307);
+      return html(messagePage(DONE_TITLES.error, view.text), 400);
+    },
+  }),
+  defineRoute({
+    id: 'link.oauth_authorize',
+    method: 'GET',
+    path: '/link/oauth/authorize',
+    auth: 'none',
+    summary: 'The simulated provider\'s OAuth consent page (Allow / Deny).',
+    request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1) }) },
+    responses: { 200: 'HTML page', 404: 'Unknown OAuth session (HTML)' },
+    handle(ctx, { query }) {
+      const view = consentView(ctx.world, query.state, query.provider);
+      return view ? html(consentPage(view)) : html(messagePage(DONE_TITLES.error, 'Unknown OAuth session: start it with GET /v2/link/provider/oauth/{provider}.'), 404);
+    },
+  }),
+  defineRoute({
+    id: 'link.oauth_decide',
+    method: 'POST',
+    path: '/link/oauth/decide',
+    auth: 'none',
+    summary: 'The consent decision: Allow connects, Deny cancels; redirects to the token\'s redirect_url.',
+    request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1), decision: z.enum(['allow', 'deny']) }) },
+    responses: { 303: 'To the redirect_url with state=success or state=error&error_type=...&error=...' },
+    handle: (ctx, { query }) => redirect(decideOAuth(ctx.world, query.state, query.provider, query.decision === 'allow')),
+  }),
+  defineRoute({
+    id: 'link.done',
+    method: 'GET',
+    path: '/link/done',
+    auth: 'none',
+    summary: 'Where a flow ends when its token has no redirect_url.',
+    request: { query: z.object({ state: z.enum(['success', 'error']), error_type: z.string().nullish(), error: z.string().nullish() }) },
+    responses: { 200: 'HTML page' },
+    handle: (_ctx, { query }) => html(messagePage(DONE_TITLES[query.state], query.state === 'success' ? 'The provider is connected. You can close this page.' : (query.error ?? query.error_type ?? ''))),
+  }),
+];

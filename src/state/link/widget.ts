@@ -1,0 +1,53 @@
+/**
+ * What the sandbox's Link widget pages show: the token's providers and where each flow ends.
+ * Pure reads of the link state (the pages in `handlers/link/widget.ts` render them).
+ */
+import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
+import type { World } from '../../engine/world.js';
+import { oauthSession, outcomeUrl, tokenProviders } from './connect.js';
+import { LINK_ERROR_TEXTS, type LinkErrorType } from './errors.js';
+import { linkTokensOf, tokenProblem } from './tokens.js';
+
+export interface WidgetModel {
+  token: string;
+  base: string;
+  providers: Array<{ slug: string; name: string; logo: string; auth_type: string; description: string }>;
+  /** Where the flow ends: the token's redirect_url or the sandbox's done page. */
+  finish: string;
+  on_error: 'redirect' | null;
+  /** Open this provider at once (token made for one provider, or `provider=` in the URL). */
+  open: string | null;
+}
+
+export type WidgetView = { ok: true; model: WidgetModel } | { ok: false; error: LinkErrorType; text: string; redirect: string | null };
+
+export function widgetView(world: World, value: string, provider: string | null): WidgetView {
+  const token = linkTokensOf(world).byToken.get(value);
+  const problem = tokenProblem(world, token);
+  if (problem || !token) {
+    const error = problem ?? 'invalid_token';
+    return { ok: false, error, text: LINK_ERROR_TEXTS[error], redirect: token?.redirect_url ? outcomeUrl(world, token, error) : null };
+  }
+  const providers = tokenProviders(token).map((p: ProviderInfo) => ({ slug: p.slug, name: p.name, logo: p.logo, auth_type: p.auth_type, description: p.description }));
+  const open = token.provider ?? (provider && providers.some((p) => p.slug === provider) ? provider : null);
+  return {
+    ok: true,
+    model: { token: token.token, base: world.urls.base, providers, finish: token.redirect_url ?? `${world.urls.base}/link/done`, on_error: token.on_error, open },
+  };
+}
+
+export interface ConsentView {
+  provider: string;
+  name: string;
+  user_id: string;
+  allow: string;
+  deny: string;
+}
+
+/** The consent page of an OAuth session (null when unknown: the page says so). */
+export function consentView(world: World, value: string, slug: string): ConsentView | null {
+  const session = oauthSession(world, value, slug);
+  if (!session) return null;
+  const q = (decision: string) => `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision }).toString()}`;
+  return { provider: slug, name: session.provider.name, user_id: session.user_id, allow: q('allow'), deny: q('deny') };
+}

@@ -1,0 +1,110 @@
+/**
+ * The Link widget in headless Chromium (Debian's /usr/bin/chromium through playwright-core):
+ * token -> widget page -> provider -> consent or password + MFA -> redirect -> connection ->
+ * `provider.connection.created` delivered to a webhook endpoint. Skips, saying so, without
+ * /usr/bin/chromium (never downloads a browser). Network: 127.0.0.1 only.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './support/server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`[browser-link] ${CHROMIUM} is missing: the Link widget browser test is skipped.`);
+
+type Context = import('playwright-core').BrowserContext;
+let server: RunningServer;
+let context: Context;
+let profile: string;
+let apiKey: string;
+
+const api = async (method: string, path: string, body?: unknown, surface: 'data' | 'management' = 'data') => {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (surface === 'data') headers['x-vital-api-key'] = apiKey;
+  else headers['x-vital-org-key'] = server.sandbox.credentials().management_key;
+  const res = await fetch(`${surface === 'data' ? server.baseUrl : server.managementUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+describe.skipIf(!haveChromium)('Link widget in headless Chromium', () => {
+  beforeAll(async () => {
+    server = await startServer({ seed: 9, users: 1, usersElsewhere: 0 });
+    const creds = server.sandbox.credentials();
+    apiKey = creds.teams[0]?.api_keys.sandbox ?? '';
+    const { chromium } = await import('playwright-core');
+    profile = mkdtempSync(join(tmpdir(), 'link-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  async function userWithToken(clientUserId: string, extra: Record<string, unknown>) {
+    const user = (await api('POST', '/v2/user', { client_user_id: clientUserId })).body;
+    const token = await api('POST', '/v2/link/token', { user_id: user.user_id, redirect_url: `${server.baseUrl}/link/done`, ...extra });
+    expect(token.status).toBe(200);
+    return { userId: user.user_id as string, url: token.body.link_web_url as string };
+  }
+
+  it('connects an OAuth provider: widget, consent Allow, redirect, connection, webhook', async () => {
+    const team = server.sandbox.credentials().teams[0]?.team_id ?? '';
+    const receiver = `${server.baseUrl}/_sandbox/receiver/link-browser`;
+    const endpoint = await api('POST', `/v1/org/${server.sandbox.credentials().org_id}/team/${team}/sandbox/webhook`, { url: receiver, filter_types: ['provider.connection.created'] }, 'management');
+    expect(endpoint.status).toBe(200);
+
+    const { userId, url } = await userWithToken('browser-oauth', { filter_on_providers: ['oura', 'peloton'] });
+    expect(url.startsWith(`${server.baseUrl}/link?`)).toBe(true);
+    const page = await context.newPage();
+    await page.goto(url);
+    expect(await page.locator('#providers button').allTextContents()).toEqual(['Oura', 'Peloton']);
+    await page.click('#provider-oura');
+    await page.waitForURL(/\/link\/oauth\/authorize\?/);
+    expect(await page.title()).toBe('Authorize Oura');
+    await page.click('#allow');
+    await page.waitForURL(/\/link\/done\?state=success$/);
+    expect(await page.textContent('h1')).toBe('Connected');
+    await page.close();
+
+    const user = await api('GET', `/v2/user/${userId}`);
+    expect(user.body.connected_sources.map((s: { provider: { slug: string } }) => s.provider.slug)).toEqual(['oura']);
+    await server.sandbox.settle();
+    const got = (await fetch(receiver)).json() as Promise<{ deliveries: Array<{ verified: boolean; event_type: string; body: string }> }>;
+    const deliveries = (await got).deliveries.filter((d) => d.event_type === 'provider.connection.created');
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]?.verified).toBe(true);
+    expect(JSON.parse(deliveries[0]?.body ?? '{}')).toMatchObject({ user_id: userId, data: { provider: { slug: 'oura' } } });
+  }, 60_000);
+
+  it('connects a password provider through its MFA step, after showing a wrong-password error', async () => {
+    const { userId, url } = await userWithToken('browser-password', { provider: 'peloton' });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.fill('#username', 'rider');
+    await page.fill('#password', 'wrong');
+    await page.click('#connect');
+    await expectText(page, '#error', 'The provider rejected the credentials.');
+    await page.fill('#password', 'sandbox-mfa-sms');
+    await page.click('#connect');
+    await expectText(page, '#mfa-hint', 'Enter the code sent to +1 *** *** **42');
+    await page.fill('#mfa-code', '123456');
+    await page.click('#submit-mfa');
+    await page.waitForURL(/\/link\/done\?state=success$/);
+    await page.close();
+    const user = await api('GET', `/v2/user/${userId}`);
+    expect(user.body.connected_sources.map((s: { provider: { slug: string } }) => s.provider.slug)).toEqual(['peloton']);
+  }, 60_000);
+});
+
+async function expectText(page: import('playwright-core').Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(([s, t]) => document.querySelector(s as string)?.textContent === t, [selector, text]);
+}
