@@ -13,6 +13,9 @@ import { teamApiKeyRoutes } from './team-api-keys.js';
 import { teamRoutes } from './team.js';
 import { memberRoutes } from './members.js';
 import { domainRoutes } from './domains.js';
+import { teamSettingRoutes } from './team-settings.js';
+import { dataPullPreferenceRoutes } from './data-pull-preferences.js';
+import { preferencesOf } from '../../state/management/preferences.js';
 import { dropTeamBindings } from '../../state/management/people.js';
 import { customCredentialsOf } from '../../state/management/custom-credentials.js';
 import { labAccountsOf, seedLabAccounts } from '../../state/management/lab-accounts.js';
@@ -30,12 +33,15 @@ export const managementArea: Area = {
     ...managementControlRoutes,
     ...memberRoutes,
     ...domainRoutes,
+    ...teamSettingRoutes,
+    ...dataPullPreferenceRoutes,
   ],
   install(world) {
     world.tenancy.teamDeleted.add((team) => {
       customCredentialsOf(world).dropTeam(team);
       labAccountsOf(world).dropTeam(team);
       dropTeamBindings(world, team.org_id, team.id);
+      preferencesOf(world).dropTeam(team.id);
     });
   },
   seed(world) {
