@@ -16,6 +16,11 @@ import { domainRoutes } from './domains.js';
 import { teamSettingRoutes } from './team-settings.js';
 import { dataPullPreferenceRoutes } from './data-pull-preferences.js';
 import { preferencesOf } from '../../state/management/preferences.js';
+import { ehrIntegrationRoutes } from './ehr.js';
+import { ehrPipelineRoutes } from './ehr-pipelines.js';
+import { ehrControlRoutes } from './ehr-control.js';
+import { dropEhrTeam } from '../../state/management/ehr.js';
+import { dropEhrPipelines, ehrListens, onEhrEvent } from '../../state/management/ehr-pipelines.js';
 import { dropTeamBindings } from '../../state/management/people.js';
 import { customCredentialsOf } from '../../state/management/custom-credentials.js';
 import { labAccountsOf, seedLabAccounts } from '../../state/management/lab-accounts.js';
@@ -35,6 +40,9 @@ export const managementArea: Area = {
     ...domainRoutes,
     ...teamSettingRoutes,
     ...dataPullPreferenceRoutes,
+    ...ehrIntegrationRoutes,
+    ...ehrPipelineRoutes,
+    ...ehrControlRoutes,
   ],
   install(world) {
     world.tenancy.teamDeleted.add((team) => {
@@ -42,7 +50,11 @@ export const managementArea: Area = {
       labAccountsOf(world).dropTeam(team);
       dropTeamBindings(world, team.org_id, team.id);
       preferencesOf(world).dropTeam(team.id);
+      dropEhrTeam(world, team.org_id, team.id);
+      dropEhrPipelines(world, team.id);
     });
+    world.events.subscribe((entry, partition) => onEhrEvent(world, entry, partition));
+    world.events.watch((partition, prefix) => ehrListens(world, partition, prefix));
   },
   seed(world) {
     for (const org of world.tenancy.orgs.values()) seedLabAccounts(world, org);
