@@ -13,6 +13,14 @@ import { teamApiKeyRoutes } from './team-api-keys.js';
 import { teamRoutes } from './team.js';
 import { memberRoutes } from './members.js';
 import { domainRoutes } from './domains.js';
+import { teamSettingRoutes } from './team-settings.js';
+import { dataPullPreferenceRoutes } from './data-pull-preferences.js';
+import { preferencesOf } from '../../state/management/preferences.js';
+import { ehrIntegrationRoutes } from './ehr.js';
+import { ehrPipelineRoutes } from './ehr-pipelines.js';
+import { ehrControlRoutes } from './ehr-control.js';
+import { dropEhrTeam } from '../../state/management/ehr.js';
+import { dropEhrPipelines, ehrListens, onEhrEvent } from '../../state/management/ehr-pipelines.js';
 import { dropTeamBindings } from '../../state/management/people.js';
 import { customCredentialsOf } from '../../state/management/custom-credentials.js';
 import { labAccountsOf, seedLabAccounts } from '../../state/management/lab-accounts.js';
@@ -30,13 +38,23 @@ export const managementArea: Area = {
     ...managementControlRoutes,
     ...memberRoutes,
     ...domainRoutes,
+    ...teamSettingRoutes,
+    ...dataPullPreferenceRoutes,
+    ...ehrIntegrationRoutes,
+    ...ehrPipelineRoutes,
+    ...ehrControlRoutes,
   ],
   install(world) {
     world.tenancy.teamDeleted.add((team) => {
       customCredentialsOf(world).dropTeam(team);
       labAccountsOf(world).dropTeam(team);
       dropTeamBindings(world, team.org_id, team.id);
+      preferencesOf(world).dropTeam(team.id);
+      dropEhrTeam(world, team.org_id, team.id);
+      dropEhrPipelines(world, team.id);
     });
+    world.events.subscribe((entry, partition) => onEhrEvent(world, entry, partition));
+    world.events.watch((partition, prefix) => ehrListens(world, partition, prefix));
   },
   seed(world) {
     for (const org of world.tenancy.orgs.values()) seedLabAccounts(world, org);

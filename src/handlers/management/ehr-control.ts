@@ -1,0 +1,47 @@
+/**
+ * Control-plane routes of the EHR integration (`/_sandbox/*`): what a dashboard URL opens, and
+ * what a team environment's EHR pipelines received.
+ */
+import { z } from 'zod';
+import { notFound } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { environmentParam } from '../../state/management/common.js';
+import { dashboardSession } from '../../state/management/ehr.js';
+import { ehrDeliveriesOf } from '../../state/management/ehr-pipelines.js';
+import { MANAGEMENT_ERRORS } from '../../state/management/errors.js';
+import { ACCESS_MESSAGES } from '../../state/management/access.js';
+
+export const ehrControlRoutes = [
+  defineRoute({
+    id: 'sandbox.ehr_dashboard.get',
+    method: 'GET',
+    path: '/_sandbox/ehr_dashboard/:token',
+    auth: 'control',
+    summary: 'The session a dashboard URL opens (member, team, feature, modality, environment), until it expires.',
+    request: { params: z.object({ token: z.string().min(1).max(100) }) },
+    responses: { 200: '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}', 404: 'Unknown or expired' },
+    handle(ctx, { params }) {
+      const s = dashboardSession(ctx.world, params.token, ctx.now());
+      if (!s) throw notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
+      const { token: _token, expires_ms, ...rest } = s;
+      return json({ ...rest, expires_at: new Date(expires_ms).toISOString() });
+    },
+  }),
+
+  defineRoute({
+    id: 'sandbox.ehr_pipelines.deliveries',
+    method: 'GET',
+    path: '/_sandbox/ehr_pipelines/:team_id/:environment',
+    auth: 'control',
+    summary: 'Lab results the team environment\'s EHR pipelines received, oldest first (the last 1000).',
+    request: { params: z.object({ team_id: uuid(), environment: environmentParam() }) },
+    responses: { 200: '{deliveries: [...]}', 404: 'Team not found' },
+    handle(ctx, { params }) {
+      const team = ctx.world.tenancy.teams.get(params.team_id);
+      if (!team || team.deleted) throw notFound(ACCESS_MESSAGES.teamNotFound);
+      return json({ deliveries: ehrDeliveriesOf(ctx.world, ctx.world.tenancy.partition(team, params.environment)).map((d) => ({ ...d })) });
+    },
+  }),
+];

@@ -1,0 +1,104 @@
+/**
+ * Per-team management settings (management OpenAPI `/v1/org/{org_id}/team/{team_id}/scope_requirements`,
+ * `.../create_api_access_token`, `.../{environment}/event_delivery_metric`). A team key may act
+ * on its bound teams. Rules in `src/state/management/preferences.ts` and `tokens-metrics.ts`.
+ *
+ * LIMITATIONS
+ * - Scope requirements: a provider given as null loses its requirement, an absent one keeps it;
+ *   a scope in both lists is refused (422). Upsert answers the team's requirements.
+ * - Access tokens last `ACCESS_TOKEN_TTL_S` (1 hour) of sandbox time; `accessTokenPartition` tells
+ *   which team environment one acts for.
+ * - Event delivery metrics count webhook delivery attempts (series `status` = success / failed)
+ *   per step of `interval` over the last 24 steps, from the delivery log (bounded by its retention).
+ */
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { requireTeam } from '../../state/management/access.js';
+import { environmentParam } from '../../state/management/common.js';
+import { OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
+import { scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
+import { createAccessToken, eventDeliveryMetric } from '../../state/management/tokens-metrics.js';
+
+const teamParams = z.object({ org_id: uuid(), team_id: uuid() });
+
+const GF = 'https://www.googleapis.com/auth/fitness.';
+const GH = 'https://www.googleapis.com/auth/googlehealth.';
+const SCOPES = {
+  fitbit: ['heartrate', 'oxygen_saturation', 'cardio_fitness', 'respiratory_rate', 'activity', 'location', 'nutrition', 'profile', 'settings', 'sleep', 'social', 'weight', 'temperature'],
+  google_fit: ['openid', 'email', ...['activity', 'body', 'sleep', 'blood_glucose', 'blood_pressure', 'heart_rate', 'nutrition', 'location'].map((s) => `${GF}${s}.read`)],
+  google_health: ['openid', 'email', ...['activity_and_fitness', 'sleep', 'health_metrics_and_measurements', 'nutrition', 'ecg', 'irn', 'location', 'profile', 'settings'].map((s) => `${GH}${s}.readonly`)],
+  oura: ['email', 'personal', 'daily', 'heartrate', 'workout', 'tag', 'session'],
+  strava: ['activity:read_all', 'activity:write', 'profile:write', 'profile:read_all'],
+  withings: ['user.activity', 'user.metrics', 'user.sleepevents'],
+  wahoo: ['email', 'user_read', 'workouts_read', 'offline_data'],
+  whoop_v2: ['read:recovery', 'read:cycles', 'read:workout', 'read:sleep', 'read:profile', 'read:body_measurement', 'offline'],
+  my_fitness_pal_v2: ['diary', 'measurements', 'private-exercises', 'subscriptions'],
+} as const;
+
+function requirement(scopes: readonly string[]) {
+  const scope = z.enum(scopes as [string, ...string[]]);
+  return z.object({ user_must_grant: z.array(scope), user_may_grant: z.array(scope) }).nullish();
+}
+
+const scopeBody = z.object(Object.fromEntries(Object.entries(SCOPES).map(([p, s]) => [p, requirement(s)])) as Record<keyof typeof SCOPES, ReturnType<typeof requirement>>);
+
+export const teamSettingRoutes = [
+  defineRoute({
+    id: 'management.team.scope_requirements.get',
+    method: 'GET',
+    path: '/v1/org/:org_id/team/:team_id/scope_requirements',
+    auth: 'management',
+    summary: 'The scopes the team requires users to grant (must) and lets them grant (may), per OAuth provider.',
+    request: { params: teamParams, query: z.object({ provider: z.enum(OAUTH_PROVIDERS).nullish() }) },
+    responses: { 200: 'TeamScopeRequirementsResponse', 404: 'Team not found' },
+    handle(ctx, { params, query }) {
+      const team = requireTeam(ctx, params.org_id, params.team_id);
+      return json(scopeRequirementsView(ctx.world, team, query.provider ?? null));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.team.scope_requirements.upsert',
+    method: 'POST',
+    path: '/v1/org/:org_id/team/:team_id/scope_requirements',
+    auth: 'management',
+    summary: 'Sets scope requirements per provider (null removes one, absent keeps it); answers the team\'s requirements.',
+    request: { params: teamParams, body: scopeBody },
+    responses: { 200: 'TeamScopeRequirementsResponse', 404: 'Team not found', 422: 'Unknown scope, or a scope in both lists' },
+    handle(ctx, { params, body }) {
+      const team = requireTeam(ctx, params.org_id, params.team_id);
+      upsertScopeRequirements(ctx.world, team, body);
+      return json(scopeRequirementsView(ctx.world, team, null));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.team.access_token',
+    method: 'POST',
+    path: '/v1/org/:org_id/team/:team_id/create_api_access_token',
+    auth: 'management',
+    summary: 'A short-lived API access token for the team environment ({access_token, expires_in}).',
+    request: { params: teamParams, body: z.object({ env: environmentParam() }) },
+    responses: { 200: 'CreateTeamAccessTokenResponse', 404: 'Team not found' },
+    handle(ctx, { params, body }) {
+      const team = requireTeam(ctx, params.org_id, params.team_id);
+      return json(createAccessToken(ctx.world, team, body.env, ctx.now()));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.team.event_delivery_metric',
+    method: 'GET',
+    path: '/v1/org/:org_id/team/:team_id/:environment/event_delivery_metric',
+    auth: 'management',
+    summary: 'Webhook delivery attempts per step (5m, 15m, 1h, 1d) over the last 24 steps, by outcome, as a Prometheus matrix.',
+    request: { params: teamParams.extend({ environment: environmentParam() }), query: z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') }) },
+    responses: { 200: 'PrometheusQueryResponse', 404: 'Team not found' },
+    handle(ctx, { params, query }) {
+      const team = requireTeam(ctx, params.org_id, params.team_id);
+      return json(eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));
+    },
+  }),
+];

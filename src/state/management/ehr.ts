@@ -1,0 +1,210 @@
+/**
+ * The EHR integration of an org (management OpenAPI `EhrIntegrationConfig`,
+ * `IntegrationManagedMember`, `CreateDashboardURLBody`/`Response`): its configuration, the
+ * members the EHR manages (by `integration_member_id`), and dashboard sessions that a dashboard
+ * URL opens. Sessions are readable through the control plane until they expire on the sandbox clock.
+ */
+import { badRequest, notFound } from '../../engine/errors.js';
+import { stableToken } from '../../engine/ids.js';
+import type { Environment, Org, Team } from '../../engine/tenancy.js';
+import { worldSlot, type World } from '../../engine/world.js';
+import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam } from './errors.js';
+
+export type Modality = 'feature_embed' | 'link_out';
+
+export interface EhrConfig {
+  slug: string;
+  modalities: Modality[];
+  origin_configs: Array<{ origin: string; session_continuation_url: string | null }>;
+}
+
+export interface IntegrationMember {
+  id: string;
+  org_id: string;
+  integration_member_id: string;
+  name: string;
+  email: string;
+  avatar: string | null;
+  team_ids: string[] | null;
+  seq: number;
+}
+
+export interface DashboardSession {
+  token: string;
+  org_id: string;
+  member_id: string;
+  team_id: string | null;
+  feature: string;
+  modality: Modality;
+  environment: Environment;
+  created_at: string;
+  expires_ms: number;
+}
+
+/** Lifetime of a dashboard URL, in seconds of sandbox time. */
+export const DASHBOARD_URL_TTL_S = 300;
+/** Dashboard sessions kept per org (oldest dropped first). */
+const SESSION_LIMIT = 100;
+
+class OrgEhr {
+  config: EhrConfig | null = null;
+  readonly members = new Map<string, IntegrationMember>();
+  readonly byIntegrationId = new Map<string, string>();
+  readonly sessions = new Map<string, DashboardSession>();
+  seq = 0;
+}
+
+const ehrStore = worldSlot('management-ehr', () => new Map<string, OrgEhr>());
+
+function ehrOf(world: World, org: Org): OrgEhr {
+  const all = ehrStore(world);
+  let e = all.get(org.id);
+  if (!e) {
+    e = new OrgEhr();
+    all.set(org.id, e);
+  }
+  return e;
+}
+
+export function getEhrConfig(world: World, org: Org): EhrConfig {
+  const config = ehrOf(world, org).config;
+  if (!config) throw notFound(MANAGEMENT_ERRORS.ehrConfigurationNotFound);
+  return config;
+}
+
+export function upsertEhrConfig(world: World, org: Org, config: EhrConfig): EhrConfig {
+  const e = ehrOf(world, org);
+  e.config = { slug: config.slug, modalities: [...new Set(config.modalities)], origin_configs: config.origin_configs.map((o) => ({ ...o })) };
+  return e.config;
+}
+
+export function integrationMemberView(m: IntegrationMember) {
+  return {
+    id: m.id,
+    integration_member_id: m.integration_member_id,
+    name: m.name,
+    email: m.email,
+    avatar: m.avatar,
+    team_role_bindings: m.team_ids ? m.team_ids.map((team_id) => ({ team_id })) : null,
+  };
+}
+
+function assertTeams(world: World, org: Org, teamIds: readonly string[] | null, loc: Array<string | number>): void {
+  (teamIds ?? []).forEach((id, i) => {
+    const team = world.tenancy.teams.get(id);
+    if (!team || team.deleted || team.org_id !== org.id) throw unknownTeam([...loc, i, 'team_id'], id);
+  });
+}
+
+export interface IntegrationMemberInput {
+  integration_member_id: string;
+  name: string;
+  email: string;
+  avatar: string | null;
+  team_ids: string[] | null;
+}
+
+export function createIntegrationMember(world: World, org: Org, input: IntegrationMemberInput): IntegrationMember {
+  const e = ehrOf(world, org);
+  const holder = e.byIntegrationId.get(input.integration_member_id);
+  if (holder) throw integrationMemberConflict(input.integration_member_id, holder);
+  assertTeams(world, org, input.team_ids, ['body', 'team_role_bindings']);
+  const m: IntegrationMember = { id: world.ids.uuid('integration-member', org.id), org_id: org.id, ...input, team_ids: input.team_ids ? [...new Set(input.team_ids)] : null, seq: ++e.seq };
+  e.members.set(m.id, m);
+  e.byIntegrationId.set(m.integration_member_id, m.id);
+  return m;
+}
+
+export function getIntegrationMember(world: World, org: Org, memberId: string): IntegrationMember {
+  const m = ehrOf(world, org).members.get(memberId);
+  if (!m) throw integrationMemberNotFound();
+  return m;
+}
+
+export function resolveIntegrationMember(world: World, org: Org, integrationMemberId: string): IntegrationMember {
+  const id = ehrOf(world, org).byIntegrationId.get(integrationMemberId);
+  return getIntegrationMember(world, org, id ?? '');
+}
+
+export function listIntegrationMembers(world: World, org: Org, afterSeq: number): IntegrationMember[] {
+  return [...ehrOf(world, org).members.values()].filter((m) => m.seq > afterSeq);
+}
+
+/** Updates name, e-mail, avatar and bindings; null or absent fields keep their value. */
+export function updateIntegrationMember(
+  world: World,
+  org: Org,
+  memberId: string,
+  update: { name?: string | null; email?: string | null; avatar?: string | null; team_ids?: string[] | null },
+): IntegrationMember {
+  const m = getIntegrationMember(world, org, memberId);
+  if (update.team_ids) assertTeams(world, org, update.team_ids, ['body', 'team_role_bindings']);
+  if (update.name != null) m.name = update.name;
+  if (update.email != null) m.email = update.email;
+  if (update.avatar != null) m.avatar = update.avatar;
+  if (update.team_ids) m.team_ids = update.team_ids.length > 0 ? [...new Set(update.team_ids)] : null;
+  return m;
+}
+
+export function deleteIntegrationMember(world: World, org: Org, memberId: string): IntegrationMember {
+  const e = ehrOf(world, org);
+  const m = getIntegrationMember(world, org, memberId);
+  e.members.delete(m.id);
+  e.byIntegrationId.delete(m.integration_member_id);
+  return m;
+}
+
+/** A deleted team leaves every integration member's bindings. */
+export function dropEhrTeam(world: World, orgId: string, teamId: string): void {
+  const e = ehrStore(world).get(orgId);
+  if (!e) return;
+  for (const m of e.members.values()) {
+    if (!m.team_ids?.includes(teamId)) continue;
+    const rest = m.team_ids.filter((id) => id !== teamId);
+    m.team_ids = rest.length > 0 ? rest : null;
+  }
+}
+
+/**
+ * Opens a dashboard session for a member (and optionally a team) and answers its URL. Needs the
+ * configuration, with the modality enabled.
+ */
+export function createDashboardUrl(
+  world: World,
+  org: Org,
+  input: { member: IntegrationMember; team: Team | null; feature: string; modality: Modality; environment: Environment },
+  nowMs: number,
+): { url: string; expires_in: number } {
+  const e = ehrOf(world, org);
+  if (!e.config) throw badRequest(MANAGEMENT_ERRORS.ehrNotConfigured);
+  if (!e.config.modalities.includes(input.modality)) throw badRequest(MANAGEMENT_ERRORS.modalityNotEnabled(input.modality));
+  const n = world.ids.nextSeq('ehr-dashboard-session', org.id);
+  const token = stableToken(40, world.seed, 'ehr-dashboard-session', org.id, n);
+  for (const [t, s] of e.sessions) if (s.expires_ms <= nowMs) e.sessions.delete(t);
+  if (e.sessions.size >= SESSION_LIMIT) {
+    const oldest = e.sessions.keys().next().value;
+    if (oldest !== undefined) e.sessions.delete(oldest);
+  }
+  e.sessions.set(token, {
+    token,
+    org_id: org.id,
+    member_id: input.member.id,
+    team_id: input.team?.id ?? null,
+    feature: input.feature,
+    modality: input.modality,
+    environment: input.environment,
+    created_at: new Date(nowMs).toISOString(),
+    expires_ms: nowMs + DASHBOARD_URL_TTL_S * 1000,
+  });
+  const url = `${world.urls.base.replace(/\/+$/, '')}/_sandbox/ehr_dashboard/${token}`;
+  return { url, expires_in: DASHBOARD_URL_TTL_S };
+}
+
+/** The live session behind a dashboard URL token, or null when unknown or expired (control plane). */
+export function dashboardSession(world: World, token: string, nowMs: number): DashboardSession | null {
+  for (const e of ehrStore(world).values()) {
+    const s = e.sessions.get(token);
+    if (s) return s.expires_ms > nowMs ? s : null;
+  }
+  return null;
+}

@@ -1,0 +1,70 @@
+/**
+ * Team API access tokens (`create_api_access_token`, `CreateTeamAccessTokenResponse`) and event
+ * delivery metrics per team environment (`PrometheusQueryResponse`), computed from the webhook
+ * delivery log of `src/state/webhooks/`.
+ */
+import { stableToken } from '../../engine/ids.js';
+import type { Environment, Partition, Team } from '../../engine/tenancy.js';
+import { worldSlot, type World } from '../../engine/world.js';
+import { deliveryOf } from '../../state/webhooks/delivery.js';
+
+/** Lifetime of an access token, in seconds of sandbox time. */
+export const ACCESS_TOKEN_TTL_S = 3600;
+
+interface AccessToken {
+  team_id: string;
+  environment: Environment;
+  expires_ms: number;
+}
+
+/** token -> its grant; expired tokens are dropped when the next one is issued (bounded). */
+const tokensOf = worldSlot('management-access-tokens', () => new Map<string, AccessToken>());
+
+export function createAccessToken(world: World, team: Team, environment: Environment, nowMs: number): { access_token: string; expires_in: number } {
+  const tokens = tokensOf(world);
+  for (const [t, grant] of tokens) if (grant.expires_ms <= nowMs) tokens.delete(t);
+  const n = world.ids.nextSeq('team-access-token', team.id);
+  const token = `vat_${team.region}_${stableToken(48, world.seed, 'team-access-token', team.id, n)}`;
+  tokens.set(token, { team_id: team.id, environment, expires_ms: nowMs + ACCESS_TOKEN_TTL_S * 1000 });
+  return { access_token: token, expires_in: ACCESS_TOKEN_TTL_S };
+}
+
+/** The team environment an unexpired access token acts for, or null (read function for authentication). */
+export function accessTokenPartition(world: World, token: string, nowMs: number): Partition | null {
+  const grant = tokensOf(world).get(token);
+  if (!grant || grant.expires_ms <= nowMs) return null;
+  const team = world.tenancy.teams.get(grant.team_id);
+  if (!team || team.deleted) return null;
+  return world.tenancy.partition(team, grant.environment);
+}
+
+export type MetricInterval = '5m' | '15m' | '1h' | '1d';
+const STEP_S: Record<MetricInterval, number> = { '5m': 300, '15m': 900, '1h': 3600, '1d': 86400 };
+/** Steps per answer: the window ends with the step holding `now`. */
+export const METRIC_STEPS = 24;
+/** Attempts read from the log per answer (the log itself keeps a bounded number per team environment). */
+const ATTEMPT_SCAN_LIMIT = 100_000;
+
+/**
+ * Webhook delivery attempts of a team environment per step of `interval`, as a Prometheus range
+ * answer: one series per outcome (`status` = `success` / `failed`), values `[step start (Unix s), "count"]`,
+ * over the last `METRIC_STEPS` steps.
+ */
+export function eventDeliveryMetric(world: World, team: Team, environment: Environment, interval: MetricInterval, nowMs: number) {
+  const step = STEP_S[interval];
+  const nowS = Math.floor(nowMs / 1000);
+  const lastStart = nowS - (nowS % step);
+  const firstStart = lastStart - (METRIC_STEPS - 1) * step;
+  const counts = { success: new Array<number>(METRIC_STEPS).fill(0), failed: new Array<number>(METRIC_STEPS).fill(0) };
+  for (const a of deliveryOf(world).listAttempts({ team_id: team.id, environment }, ATTEMPT_SCAN_LIMIT)) {
+    const t = Math.floor(Date.parse(a.created_at) / 1000);
+    if (t < firstStart || t >= lastStart + step) continue;
+    const i = Math.floor((t - firstStart) / step);
+    counts[a.status][i] = (counts[a.status][i] ?? 0) + 1;
+  }
+  const series = (status: 'success' | 'failed') => ({
+    metric: { __name__: 'event_delivery_attempts', team_id: team.id, environment, status },
+    values: counts[status].map((n, i) => [firstStart + i * step, String(n)] as [number, string]),
+  });
+  return { status: 'success' as const, data: { resultType: 'matrix' as const, result: [series('success'), series('failed')] } };
+}
