@@ -1,7 +1,9 @@
-/** Public API of health-sandbox. */
+/**
+ * Public API of health-sandbox: the engine and its types. Runs in Node and in a browser; the
+ * adapters are separate entries so this one pulls in neither msw nor express:
+ * `health-sandbox/msw` (createMswHandlers) and `health-sandbox/express` (createExpressApp).
+ */
 export { createSandbox, DEFAULT_START_AT, type Sandbox, type SandboxOptions, type ResolvedSandboxOptions } from './sandbox.js';
-export { createExpressApp, type ExpressAdapterOptions } from './adapters/express.js';
-export { createMswHandlers, type MswAdapterOptions } from './adapters/msw.js';
 export type { Credentials } from './engine/credentials.js';
 export type { SimRequest, SimResponse } from './engine/http-types.js';
 export type { EventEnvelope, JournalEntry, EventSubscriber } from './engine/events.js';

@@ -6,7 +6,9 @@ import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { afterAll, describe } from 'vitest';
-import { createExpressApp, createMswHandlers, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { createExpressApp } from '../../src/express.js';
+import { createMswHandlers } from '../../src/msw.js';
 import type { Credentials } from '../../src/engine/credentials.js';
 
 export type AdapterName = 'express' | 'msw';
