@@ -60,6 +60,18 @@ console.log(JSON.stringify({
 }));
 `;
 
+/** A TypeScript consumer of the express entry: the app is typed (were it any, the ts-expect-error directive would be unused and fail). */
+const TYPED = `
+import type { Express } from 'express';
+import { createSandbox, type Sandbox } from 'health-sandbox';
+import { createExpressApp } from 'health-sandbox/express';
+
+const sandbox: Sandbox = createSandbox({ seed: 1 });
+export const app: Express = createExpressApp(sandbox, { managementPath: '/management' });
+// @ts-expect-error createExpressApp answers an express app, not any
+app.notAnExpressMethod();
+`;
+
 it.skipIf(!registryUp)('installs from the packed tarball beside the consumer\'s own msw and works with it', async () => {
   if (!existsSync(join(root, 'dist/index.js'))) await npm(['run', 'build', '--silent'], root, 240_000);
   const packed = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root, 120_000)) as Array<{ filename: string; files: Array<{ path: string }> }>;
@@ -97,4 +109,14 @@ it.skipIf(!registryUp)('installs from the packed tarball beside the consumer\'s 
   // express is an optional peer: the express entry needs it installed, the others do not.
   expect(result.expressError).toBe('ERR_MODULE_NOT_FOUND');
   expect(JSON.parse(readFileSync(join(consumer, 'node_modules/health-sandbox/package.json'), 'utf8')).peerDependencies).toMatchObject({ msw: '^2', express: '^5' });
+
+  // With express and its types installed, the express entry is typed for a TypeScript consumer.
+  await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', 'express@^5', '@types/express@^5', '@types/node@^20'], consumer, 240_000);
+  writeFileSync(join(consumer, 'typed.ts'), TYPED);
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  const typed = await run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'typed.ts'], { cwd: consumer, timeout: 120_000 }).then(
+    () => 'ok',
+    (e: { stdout?: string }) => e.stdout ?? 'tsc failed',
+  );
+  expect(typed).toBe('ok');
 }, 600_000);
