@@ -119,6 +119,18 @@ async function main(): Promise<void> {
     const [t1, t2] = await best(c.make);
     console.log(`${c.name.padEnd(52)} ${(t1 / baseSmall).toFixed(2).padStart(16)} ${(t2 / baseLarge).toFixed(2).padStart(18)} ${(t2 / t1).toFixed(2).padStart(10)}`);
   }
+  await browserBundleSize();
+}
+
+/** Gzip size of a browser bundle of the core and the msw entry (esbuild, minified, code splitting). */
+async function browserBundleSize(): Promise<void> {
+  const { bundleBrowser, MINIMAL_PAGE } = await import('../test/browser/bundle.js');
+  const b = await bundleBrowser(MINIMAL_PAGE);
+  const kb = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
+  const lazy = [...b.chunks.values()].reduce((n, c) => n + c.length, 0);
+  const pdf = b.entryInputs.some((p) => p.includes('node_modules/pdf-lib/'));
+  console.log(`\nBrowser bundle (health-sandbox + health-sandbox/msw, esbuild --minify): initial ${kb(b.gzipBytes)} gzip (${kb(b.bytes)} raw), lazy chunks ${kb(lazy)} raw`);
+  console.log(`  PDF writer (pdf-lib) in the initial bundle: ${pdf ? 'yes' : 'no'}; Node built-ins reached: ${b.nodeBuiltins.join(', ') || 'none'}`);
 }
 
 void main().then(benchOrders);

@@ -6,7 +6,9 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answerHeadErrorsWithJson, createExpressApp, createNodeServer, createSandbox, GUARD_MESSAGES, LIMITS, LIMIT_MESSAGES } from '../src/index.js';
+import { createSandbox, GUARD_MESSAGES, LIMITS, LIMIT_MESSAGES } from '../src/index.js';
+import { answerHeadErrorsWithJson, createExpressApp } from '../src/express.js';
+import { createNodeServer } from '../src/node.js';
 import { CONTENT_MESSAGES } from '../src/engine/dispatch.js';
 import { snapshotWorld } from '../src/engine/snapshot.js';
 import { ALL_ADAPTERS, createClient, type CallOptions, type TestClient, type TestResponse } from './support/client.js';

@@ -7,9 +7,13 @@ import { VitalClient } from '@tryvital/vital-node';
 import { setupServer } from 'msw/node';
 import { afterAll, expect, it } from 'vitest';
 import type * as Api from '../src/index.js';
+import type * as ExpressApi from '../src/express.js';
+import type * as MswApi from '../src/msw.js';
 
-const dist = '../dist/index.js';
-const { createSandbox, createMswHandlers, createExpressApp } = (await import(dist)) as typeof Api;
+const dist = '../dist/';
+const { createSandbox } = (await import(`${dist}index.js`)) as typeof Api;
+const { createMswHandlers } = (await import(`${dist}msw.js`)) as typeof MswApi;
+const { createExpressApp } = (await import(`${dist}express.js`)) as typeof ExpressApi;
 
 const sandbox = createSandbox({ seed: 7, clock: 'manual', startAt: '2026-01-05T09:00:00Z' });
 const server = setupServer(

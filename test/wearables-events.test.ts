@@ -54,7 +54,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
     const failures: string[] = [];
     for (const e of events) {
       const schema = webhookSchema(e.event_type);
-      expect(schema, `${e.event_type} is in the reference's catalogue`).not.toBeNull();
+      if (oas) expect(schema, `${e.event_type} is in the reference's catalogue`).not.toBeNull();
       // The reference's OpenAPI types client_user_id as a uuid (it is the customer's own string): ignore that one.
       const errors = (oas && schema ? oas.errors(schema, e) : []).filter((x) => !x.startsWith('/client_user_id '));
       if (errors.length && failures.length < 10) failures.push(`${e.event_type}: ${errors.join('; ')}`);

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'svix';
 import { afterAll, expect, it } from 'vitest';
-import { createExpressApp } from '../src/index.js';
+import { createExpressApp } from '../src/express.js';
 import { createClient, forEachAdapter, type AdapterName, type TestClient } from './support/client.js';
 import { attempts, createEndpoint, emit, flush, webhookBase, QUIET } from './webhooks-support.js';
 

@@ -7,7 +7,10 @@ import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { afterAll, describe } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { answerHeadErrorsWithJson, createExpressApp, createMswHandlers, createNodeServer, LIMITS, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { LIMITS, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js';
+import { createMswHandlers } from '../../src/msw.js';
+import { createNodeServer } from '../../src/node.js';
 import type { Credentials } from '../../src/engine/credentials.js';
 
 export type AdapterName = 'express' | 'msw';

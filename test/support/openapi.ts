@@ -1,17 +1,17 @@
 /**
  * Validates answers against the real service's published OpenAPI schemas, read from
  * `../shared/reference/openapi/` (never copied into the repo). When that folder is absent the
- * validator is null and callers skip, saying so.
+ * validator is null and callers skip those checks; the run says so once (test/support/reference.ts),
+ * and with HEALTH_SANDBOX_REQUIRE_REFERENCE=1 (CI) the absence is an error instead.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
+import { OPENAPI_DIR, referenceFile } from './reference.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const OPENAPI_DIR = resolve(here, '../../../shared/reference/openapi');
+export { OPENAPI_DIR };
 
 const FILES = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' } as const;
 
@@ -25,7 +25,6 @@ export interface OasValidator {
 }
 
 const cache = new Map<string, OasValidator | null>();
-let warned = false;
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
@@ -33,11 +32,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 export function oasValidator(which: keyof typeof FILES): OasValidator | null {
   if (cache.has(which)) return cache.get(which) ?? null;
   const file = resolve(OPENAPI_DIR, FILES[which]);
-  if (!existsSync(file)) {
-    if (!warned) {
-      console.warn(`[openapi] ${OPENAPI_DIR} is absent: OpenAPI schema checks are skipped.`);
-      warned = true;
-    }
+  if (!referenceFile(file)) {
     cache.set(which, null);
     return null;
   }

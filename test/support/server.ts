@@ -1,7 +1,8 @@
 /** A real express server on 127.0.0.1 for contract tests with real clients (the official SDK). */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createExpressApp, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { createExpressApp } from '../../src/express.js';
 
 export interface RunningServer {
   sandbox: Sandbox;

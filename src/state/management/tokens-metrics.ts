@@ -56,7 +56,7 @@ export function eventDeliveryMetric(world: World, team: Team, environment: Envir
   const lastStart = nowS - (nowS % step);
   const firstStart = lastStart - (METRIC_STEPS - 1) * step;
   const counts = { success: new Array<number>(METRIC_STEPS).fill(0), failed: new Array<number>(METRIC_STEPS).fill(0) };
-  for (const a of deliveryOf(world).listAttempts({ team_id: team.id, environment }, ATTEMPT_SCAN_LIMIT)) {
+  for (const a of deliveryOf(world).log.listAttempts({ team_id: team.id, environment }, ATTEMPT_SCAN_LIMIT)) {
     const t = Math.floor(Date.parse(a.created_at) / 1000);
     if (t < firstStart || t >= lastStart + step) continue;
     const i = Math.floor((t - firstStart) / step);

@@ -1,0 +1,78 @@
+/**
+ * Bundles a browser entry that imports the package's core (`src/index.ts`) and msw entry
+ * (`src/msw.ts`) with esbuild, as a front-end project's bundler would. Used by the browser test
+ * and by `npm run bench` (gzip size). Node built-ins reached from the bundle are recorded in
+ * `nodeBuiltins` (the core must reach none) and replaced by a module that throws when used.
+ */
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface BrowserBundle {
+  /** The entry chunk (what the page loads first). */
+  code: string;
+  /** Lazily loaded chunks by file name (code behind `import()`). */
+  chunks: Map<string, string>;
+  /** Node built-ins some module of the bundle imports. */
+  nodeBuiltins: string[];
+  /** Source modules (relative to the repository or node_modules) in the entry chunk. */
+  entryInputs: string[];
+  gzipBytes: number;
+  bytes: number;
+}
+
+/** The code of a page: `source` may import from 'health-sandbox' and 'health-sandbox/msw'. */
+export async function bundleBrowser(source: string, options: { minify?: boolean } = {}): Promise<BrowserBundle> {
+  const builtins = new Set<string>();
+  const aliases: Plugin = {
+    name: 'health-sandbox-aliases',
+    setup(b) {
+      b.onResolve({ filter: /^health-sandbox(\/msw)?$/ }, (args) => ({ path: `${root}src/${args.path.endsWith('/msw') ? 'msw' : 'index'}.ts` }));
+      b.onResolve({ filter: /^node:/ }, (args) => {
+        builtins.add(args.path);
+        return { path: args.path, namespace: 'node-builtin' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+        contents: `const fail = () => { throw new Error(${JSON.stringify(`${args.path} is not available in a browser`)}); };\n` +
+          'export default new Proxy({}, { get: () => fail });\nexport const appendFile = fail, readFile = fail, writeFile = fail;',
+        loader: 'js',
+      }));
+    },
+  };
+  const result = await build({
+    stdin: { contents: source, resolveDir: root, loader: 'ts', sourcefile: 'page.ts' },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    splitting: true,
+    outdir: `${root}.browser-out`,
+    write: false,
+    minify: options.minify ?? true,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [aliases],
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  const chunks = new Map<string, string>();
+  let code = '';
+  let entryInputs: string[] = [];
+  const meta: Metafile = result.metafile;
+  for (const file of result.outputFiles) {
+    const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+    const out = Object.entries(meta.outputs).find(([p]) => file.path.endsWith(p));
+    if (name === 'stdin.js' && out) {
+      code = file.text;
+      entryInputs = Object.keys(out[1].inputs);
+    } else chunks.set(name, file.text);
+  }
+  return { code, chunks, nodeBuiltins: [...builtins].sort(), entryInputs, bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code).byteLength };
+}
+
+/** The page the bench measures: what a browser test suite imports. */
+export const MINIMAL_PAGE = `
+import { createSandbox } from 'health-sandbox';
+import { createMswHandlers } from 'health-sandbox/msw';
+export const handlers = (seed: number) => createMswHandlers(createSandbox({ seed, clock: 'manual' }));
+`;
