@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { createExpressApp } from './adapters/express.js';
-import { createSandbox, DEFAULT_START_AT } from './sandbox.js';
+import { createSandbox, DEFAULT_START_AT, type Sandbox } from './sandbox.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import type { Credentials } from './engine/credentials.js';
 
@@ -35,13 +35,31 @@ export function banner(credentials: Credentials, extra: string[]): string {
   return lines.join('\n');
 }
 
+/** The one line `--json` prints at start. */
+export function startLine(sandbox: Sandbox) {
+  const c = sandbox.credentials();
+  const o = sandbox.options;
+  return {
+    url: c.base_url,
+    management_url: c.management_url,
+    org_id: c.org_id,
+    management_key: c.management_key,
+    teams: c.teams,
+    seed: o.seed,
+    world: o.world,
+    feed: o.feed,
+    clock: { now: sandbox.world.clock.iso(), mode: o.clock, scale: o.timeScale },
+    admin_token: o.adminToken ?? null,
+  };
+}
+
 async function main(): Promise<void> {
   let options;
   try {
     options = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`health-sandbox: ${error.message}\n\n${helpText()}`);
+      process.stderr.write(`health-sandbox: ${error.message} (see --help)\n`);
       process.exit(2);
     }
     throw error;
@@ -67,6 +85,8 @@ async function main(): Promise<void> {
     startAt,
     limits: options.limits,
     adminToken,
+    world: options.world,
+    feed: options.feed,
   });
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(`  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`);
@@ -77,7 +97,8 @@ async function main(): Promise<void> {
   const app = createExpressApp(sandbox);
   const server = app.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
-    process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}\n`);
+    const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message);
+    process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${why}\n`);
     process.exit(1);
   });
   server.on('listening', () => {
@@ -85,7 +106,8 @@ async function main(): Promise<void> {
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const base = `http://${host}:${port}`;
     sandbox.setUrls({ base, management: `${base}/management` });
-    process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
+    if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
+    else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });
   const stop = () => {
     sandbox.close();

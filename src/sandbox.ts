@@ -14,7 +14,8 @@ import { IdFactory } from './engine/ids.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
-import { createHooks, type FeedMode, type World, type WorldOptions } from './engine/world.js';
+import { createHooks, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
+import { durationSeconds, type Duration } from './engine/duration.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
 export const DEFAULT_USERS = 25;
@@ -51,6 +52,11 @@ export interface SandboxOptions {
   feed?: FeedMode | boolean;
   /** In-process subscriber that receives every event (kept across resets). */
   onEvent?: EventSubscriber;
+  /**
+   * `default` (the seeded demo world) or `empty`: the org, its teams, keys and lab accounts and
+   * nothing else (no users, connections or orders). Kept across resets.
+   */
+  world?: WorldKind;
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
   baseUrl?: string;
   managementUrl?: string;
@@ -69,6 +75,7 @@ export interface ResolvedSandboxOptions {
   logger: (message: string, error?: unknown) => void;
   journalLimit: number;
   feed: FeedMode;
+  world: WorldKind;
 }
 
 export interface Sandbox {
@@ -79,8 +86,11 @@ export interface Sandbox {
   dispatch(request: SimRequest): Promise<SimResponse>;
   /** A fresh world, optionally with another seed. */
   reset(seed?: number): void;
-  /** Moves the clock forward, running due jobs, then waits for background work. */
-  advance(seconds: number): Promise<void>;
+  /**
+   * Moves the clock forward, running due jobs, then waits for background work: seconds, or a
+   * duration such as `'90s'`, `'15m'`, `'2h'`, `'3d'` or `'P1DT2H'` (a RangeError for a bad one).
+   */
+  advance(duration: Duration): Promise<void>;
   /** Waits for background work (webhook deliveries in flight). */
   settle(): Promise<void>;
   /** Adds an in-process event subscriber (kept across resets). */
@@ -120,6 +130,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
     journalLimit: options.journalLimit ?? 100_000,
     feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
+    world: options.world ?? 'default',
   };
 }
 
@@ -129,7 +140,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
   const ids = new IdFactory(seed);
   const inflight = new Set<Promise<unknown>>();
-  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits, feed: options.feed };
+  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits, feed: options.feed, world: options.world };
   const world: World = {
     options: worldOptions,
     seed,
@@ -152,7 +163,8 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
   };
   for (const area of AREAS) area.install?.(world);
   seedTenancy(world);
-  for (const area of AREAS) area.seed?.(world);
+  // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
+  for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
   world.events.subscribe((entry, partition) => {
     for (const fn of subscribers) fn(entry, partition);
   });
@@ -193,8 +205,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     reset(seed) {
       world = buildWorld(resolved, seed ?? resolved.seed, urls, subscribers);
     },
-    async advance(seconds) {
-      await world.scheduler.advance(Math.round(seconds * 1000));
+    async advance(duration) {
+      await world.scheduler.advance(Math.round(durationSeconds(duration) * 1000));
       await world.settle();
     },
     settle: () => world.settle(),

@@ -23,16 +23,21 @@ describe('parseCli', () => {
       limits: true,
       adminToken: undefined,
       help: false,
+      world: 'default',
+      feed: 'auto',
+      scenario: undefined,
+      json: false,
+      quiet: false,
     });
   });
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
-    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok'];
+    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok', '--world', 'empty', '--feed', 'off', '--scenario', 'scenarios/empty-team.yaml'];
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
     expect(envName('time-scale')).toBe('HEALTH_SANDBOX_TIME_SCALE');
     expect(parseCli([], env)).toEqual(fromFlags);
-    expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok' });
+    expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok', world: 'empty', feed: 'off' });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
   });
 
@@ -44,6 +49,8 @@ describe('parseCli', () => {
     [['--time-scale', '0']],
     [['--start-at', 'yesterday']],
     [['--bogus']],
+    [['--world', 'full']],
+    [['--feed', 'sometimes']],
   ])('refuses %j with a clear error', (argv) => {
     expect(() => parseCli(argv, {})).toThrow(CliError);
   });

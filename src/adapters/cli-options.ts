@@ -15,6 +15,16 @@ export interface CliOptions {
   limits: boolean;
   adminToken: string | undefined;
   help: boolean;
+  /** `default` or `empty` (org, teams and keys only). */
+  world: 'default' | 'empty';
+  /** The periodic wearable feed: auto (only where someone listens), on, off. */
+  feed: 'auto' | 'on' | 'off';
+  /** A scenario file (JSON or YAML) loaded at start and on every reset. */
+  scenario: string | undefined;
+  /** One JSON line on stdout at start, nothing else. */
+  json: boolean;
+  /** Nothing on stdout (errors still go to stderr). */
+  quiet: boolean;
 }
 
 interface FlagSpec {
@@ -33,6 +43,15 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'start-at', value: '<ISO time>', help: 'Sandbox time at start. Default: now (realtime) or 2026-01-05T09:00:00Z (manual).' },
   { name: 'limits', value: 'on|off', help: 'Enforce the real sandbox limits (50 users per team). Default on.' },
   { name: 'admin-token', value: '<token>', help: 'Require Authorization: Bearer <token> on /_sandbox/*.' },
+  { name: 'world', value: 'default|empty', help: 'default: the seeded demo world; empty: the org, teams and keys only. Default default.' },
+  { name: 'feed', value: 'auto|on|off', help: 'Periodic wearable data events: auto (only where a webhook, pipeline or subscriber listens), on, off. Default auto.' },
+  { name: 'scenario', value: '<file>', help: 'A scenario file (JSON or YAML, see scenarios/) applied at start and after every reset.' },
+];
+
+/** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
+export const SWITCHES: readonly FlagSpec[] = [
+  { name: 'json', value: '', help: 'Print one JSON line at start (URLs, org id, management key, teams and keys, seed, clock) and nothing else on stdout.' },
+  { name: 'quiet', value: '', help: 'Print nothing on stdout; errors still go to stderr.' },
 ];
 
 export function envName(flag: string): string {
@@ -49,6 +68,7 @@ export function helpText(): string {
     '',
     'Flags:',
     ...lines,
+    ...SWITCHES.map((f) => `  ${`--${f.name}`.padEnd(width)}  ${f.help}\n  ${''.padEnd(width)}  (env ${envName(f.name)}=1)`),
     `  ${'--help'.padEnd(width)}  Show this help.`,
     '',
   ].join('\n');
@@ -67,7 +87,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   const options = Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }]));
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args: [...argv], options: { ...options, ...Object.fromEntries(SWITCHES.map((f) => [f.name, { type: 'boolean' as const }])), help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
@@ -87,6 +107,16 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   const startAt = get('start-at');
   if (startAt !== undefined && Number.isNaN(Date.parse(startAt))) throw new CliError(`--start-at must be an ISO time, got "${startAt}"`);
   const adminToken = get('admin-token');
+  const world = get('world') ?? 'default';
+  if (world !== 'default' && world !== 'empty') throw new CliError(`--world must be default or empty, got "${world}"`);
+  const feed = get('feed') ?? 'auto';
+  if (feed !== 'auto' && feed !== 'on' && feed !== 'off') throw new CliError(`--feed must be auto, on or off, got "${feed}"`);
+  const scenario = get('scenario');
+  const flag = (name: string): boolean => {
+    if (values[name] === true) return true;
+    const raw = env[envName(name)];
+    return raw !== undefined && raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
+  };
   return {
     port: integer('port', get('port') ?? '4250', 0, 65535),
     host: get('host') ?? '127.0.0.1',
@@ -98,5 +128,10 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     limits: limitsRaw === 'on',
     adminToken: adminToken === '' ? undefined : adminToken,
     help: values['help'] === true,
+    world,
+    feed,
+    scenario: scenario === '' ? undefined : scenario,
+    json: flag('json'),
+    quiet: flag('quiet'),
   };
 }
