@@ -11,6 +11,7 @@ import { wearablesArea } from './handlers/wearables/area.js';
 import { managementArea } from './handlers/management/area.js';
 import { webhooksArea } from './handlers/webhooks/area.js';
 import { labsArea } from './handlers/labs/area.js';
+import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 
 export const AREAS: readonly Area[] = [
   { name: 'users', routes: userRoutes, seed: seedAllUsers },
@@ -18,5 +19,5 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...scenarioRoutes] },
 ];

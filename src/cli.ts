@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { createExpressApp } from './adapters/express.js';
+import { readScenarioFile } from './adapters/scenario-file.js';
+import { ScenarioError } from './scenario/parse.js';
+import type { Scenario } from './scenario/schema.js';
 import { createSandbox, DEFAULT_START_AT, type Sandbox } from './sandbox.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import type { Credentials } from './engine/credentials.js';
@@ -68,6 +71,16 @@ async function main(): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
+  let scenario: Scenario | undefined;
+  if (options.scenario !== undefined) {
+    try {
+      scenario = readScenarioFile(options.scenario);
+    } catch (error) {
+      if (!(error instanceof ScenarioError)) throw error;
+      process.stderr.write(`health-sandbox: --scenario: ${error.problems.join('; ')}\n`);
+      process.exit(2);
+    }
+  }
   let adminToken = options.adminToken;
   const notes: string[] = [];
   if (adminToken === undefined && !isLoopback(options.host)) {
@@ -101,11 +114,20 @@ async function main(): Promise<void> {
     process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${why}\n`);
     process.exit(1);
   });
-  server.on('listening', () => {
+  server.on('listening', async () => {
     const { port } = server.address() as AddressInfo;
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const base = `http://${host}:${port}`;
     sandbox.setUrls({ base, management: `${base}/management` });
+    if (scenario) {
+      try {
+        await sandbox.loadScenario(scenario);
+      } catch (error) {
+        process.stderr.write(`health-sandbox: --scenario ${options.scenario}: ${error instanceof ScenarioError ? error.problems.join('; ') : String(error)}\n`);
+        process.exit(2);
+      }
+      notes.push(`  Scenario ${options.scenario}`);
+    }
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
     else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });

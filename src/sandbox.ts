@@ -16,6 +16,9 @@ import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import { createHooks, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
+import { applyScenario } from './scenario/apply.js';
+import { parseScenario } from './scenario/parse.js';
+import type { Scenario, ScenarioInput } from './scenario/schema.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
 export const DEFAULT_USERS = 25;
@@ -57,6 +60,13 @@ export interface SandboxOptions {
    * nothing else (no users, connections or orders). Kept across resets.
    */
   world?: WorldKind;
+  /**
+   * A scenario (object, or JSON/YAML text; see `scenarios/`) applied to every world this sandbox
+   * builds, including after `reset()`. Its `world`, `seed`, `clock.start_at` and `feed` win over
+   * these options. Checked at once (a ScenarioError names the path); applied before the first
+   * request is answered (`await sandbox.ready`).
+   */
+  scenario?: ScenarioInput | string;
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
   baseUrl?: string;
   managementUrl?: string;
@@ -82,8 +92,17 @@ export interface Sandbox {
   readonly options: ResolvedSandboxOptions;
   /** The current world (a reset replaces it). */
   readonly world: World;
-  /** Answers one request. */
+  /** Answers one request (after the scenario, if any, is applied). */
   dispatch(request: SimRequest): Promise<SimResponse>;
+  /** Resolves when the current world is ready (its scenario applied); rejects if that failed. */
+  readonly ready: Promise<void>;
+  /** The scenario applied to every world, if any. */
+  readonly scenario: Scenario | undefined;
+  /**
+   * Replaces the world with a fresh one built from this scenario (kept across resets). A
+   * scenario that fails (ScenarioError naming the path) loads nothing: the previous world stays.
+   */
+  loadScenario(scenario: ScenarioInput | string | null): Promise<void>;
   /** A fresh world, optionally with another seed. */
   reset(seed?: number): void;
   /**
@@ -176,7 +195,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options);
   const subscribers: EventSubscriber[] = options.onEvent ? [options.onEvent] : [];
   const urls = { base: options.baseUrl ?? 'http://127.0.0.1:4250', management: options.managementUrl ?? 'http://127.0.0.1:4250/management' };
-  let world = buildWorld(resolved, resolved.seed, urls, subscribers);
+  let scenario: Scenario | undefined = options.scenario === undefined ? undefined : parseScenario(options.scenario);
+  /** The options a world is built with: the scenario's world, clock start and feed win. */
+  const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
+    s ? { ...resolved, world: s.world, feed: s.feed ?? resolved.feed, startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt } : resolved;
+  const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers);
+  let world = build(scenario);
+  let ready: Promise<void> = Promise.resolve();
+  const rawDispatch = (request: SimRequest) => dispatch(env, request);
+  const prepare = (s: Scenario | undefined, w: World): Promise<void> => (s ? applyScenario(s, rawDispatch, () => credentialsOf(w)) : Promise.resolve());
+  const startApplying = () => {
+    ready = prepare(scenario, world);
+    ready.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
+  };
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const env = {
@@ -186,6 +217,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     router: router(),
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),
+    loadScenario: (input: unknown) => sandbox.loadScenario(input as ScenarioInput),
   };
 
   const startTimer = () => {
@@ -201,11 +233,37 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     get world() {
       return world;
     },
-    dispatch: (request) => dispatch(env, request),
+    async dispatch(request) {
+      await ready.catch(() => undefined);
+      return dispatch(env, request);
+    },
+    get ready() {
+      return ready;
+    },
+    get scenario() {
+      return scenario;
+    },
     reset(seed) {
-      world = buildWorld(resolved, seed ?? resolved.seed, urls, subscribers);
+      world = build(scenario, seed);
+      startApplying();
+    },
+    async loadScenario(input) {
+      const next = input === null ? undefined : parseScenario(input);
+      await ready.catch(() => undefined);
+      const previous = { world, scenario };
+      scenario = next;
+      world = build(next);
+      try {
+        await prepare(next, world);
+        ready = Promise.resolve();
+      } catch (error) {
+        world = previous.world;
+        scenario = previous.scenario;
+        throw error;
+      }
     },
     async advance(duration) {
+      await ready;
       await world.scheduler.advance(Math.round(durationSeconds(duration) * 1000));
       await world.settle();
     },
@@ -227,6 +285,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       timer = undefined;
     },
   };
+  startApplying();
   startTimer();
   return sandbox;
 }
