@@ -203,7 +203,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let world = build(scenario);
   let ready: Promise<void> = Promise.resolve();
   const rawDispatch = (request: SimRequest) => dispatch(env, request);
-  const prepare = (s: Scenario | undefined, w: World): Promise<void> => (s ? applyScenario(s, rawDispatch, () => credentialsOf(w)) : Promise.resolve());
+  const prepare = async (s: Scenario | undefined, w: World): Promise<void> => {
+    if (s) await applyScenario(s, rawDispatch, () => credentialsOf(w));
+    await w.settle();
+  };
   const startApplying = () => {
     ready = prepare(scenario, world);
     ready.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
