@@ -203,10 +203,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let world = build(scenario);
   let ready: Promise<void> = Promise.resolve();
   const rawDispatch = (request: SimRequest) => dispatch(env, request);
-  const prepare = async (s: Scenario | undefined, w: World): Promise<void> => {
-    if (s) await applyScenario(s, rawDispatch, () => credentialsOf(w));
-    await w.settle();
-  };
+  // Deliveries the scenario causes are not part of `ready` (a receiver served through this very
+  // sandbox would wait for itself); loadScenario settles them after.
+  const prepare = (s: Scenario | undefined, w: World): Promise<void> => (s ? applyScenario(s, rawDispatch, () => credentialsOf(w)) : Promise.resolve());
   const startApplying = () => {
     ready = prepare(scenario, world);
     ready.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
@@ -264,6 +263,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         scenario = previous.scenario;
         throw error;
       }
+      await world.settle();
     },
     async advance(duration) {
       await ready;
