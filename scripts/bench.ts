@@ -7,7 +7,7 @@
  * - world build time and heap per user at 1k and 100k users.
  * Usage: npm run bench [-- --quick] [-- --peers]
  */
-import { createSandbox, type Sandbox } from '../src/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
 import { benchPeers } from './bench-peers.js';
@@ -133,7 +133,6 @@ async function browserBundleSize(): Promise<void> {
   console.log(`  PDF writer (pdf-lib) in the initial bundle: ${pdf ? 'yes' : 'no'}; Node built-ins reached: ${b.nodeBuiltins.join(', ') || 'none'}`);
 }
 
-void main().then(benchOrders);
 
 // ---------------------------------------------------------------------------------------------
 // GET /v3/orders at 100k orders: the same requests against a team environment holding 1k and
@@ -200,3 +199,79 @@ async function benchOrders(): Promise<void> {
     console.log(`${name.padEnd(52)} ${(t1 / 1000).toFixed(1).padStart(12)} ${(t2 / 1000).toFixed(1).padStart(12)} ${(t2 / t1).toFixed(2).padStart(10)}`);
   }
 }
+/**
+ * Time costs what it simulates (issue 17): how long advancing the clock takes, and the heap it
+ * leaves behind, by world and by what listens. `npm run bench -- --time` runs only these.
+ */
+async function advanceCase(name: string, options: SandboxOptions, duration: string, setup?: (s: Sandbox) => Promise<void>): Promise<void> {
+  global.gc?.();
+  const sandbox = createSandbox({ seed: 1, logger: () => undefined, ...options });
+  if (setup) await setup(sandbox);
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const seqBefore = sandbox.world.events.emitted;
+  const start = process.hrtime.bigint();
+  await sandbox.advance(duration);
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  global.gc?.();
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+  const events = sandbox.world.events.emitted - seqBefore;
+  const rate = events > 0 ? `, ${Math.round(events / (ms / 1000)).toLocaleString('en')} events/s` : '';
+  console.log(`${name.padEnd(58)} ${`${ms.toFixed(ms < 10 ? 2 : 0)} ms`.padStart(10)} ${`${heapMb >= 0 ? '+' : ''}${heapMb.toFixed(1)} MB`.padStart(10)} ${String(events).padStart(8)} events${rate}`);
+  sandbox.close();
+}
+
+/** A local HTTP receiver on 127.0.0.1 that answers 204 and counts what it got. */
+async function localReceiver(): Promise<{ url: string; count: () => number; close: () => Promise<void> }> {
+  const { createServer } = await import('node:http');
+  let n = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      n++;
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hook`, count: () => n, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+async function listenWithEndpoint(sandbox: Sandbox, url: string): Promise<void> {
+  const creds = sandbox.credentials();
+  const team = creds.teams[0];
+  if (!team) throw new Error('no team');
+  const res = await sandbox.dispatch({
+    method: 'POST',
+    surface: 'management',
+    path: `/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`,
+    query: {},
+    headers: { 'x-management-key': creds.management_key, 'content-type': 'application/json' },
+    rawBody: encoder.encode(JSON.stringify({ url })),
+  });
+  if (res.status !== 200) throw new Error(`webhook endpoint not created: ${res.status}`);
+}
+
+async function timeCases(): Promise<void> {
+  console.log(`\nAdvancing the clock (time costs what it simulates)\n${'case'.padEnd(58)} ${'wall'.padStart(10)} ${'heap'.padStart(10)}`);
+  await advanceCase('empty world, 30 days', { world: 'empty' }, '30d');
+  await advanceCase('default world (25 users), nobody listening, 30 days', {}, '30d');
+  await advanceCase('10-user demo world, nobody listening, 30 days', { users: 10 }, '30d');
+  await advanceCase('250 users, nobody listening, 7 days', { users: 250 }, '7d');
+  await advanceCase('default world, feed on (journal only), 3 days', { feed: 'on' }, '3d');
+  const receiver = await localReceiver();
+  try {
+    const before = receiver.count();
+    const start = process.hrtime.bigint();
+    await advanceCase('250 users, one endpoint listening, 7 days', { users: 250 }, '7d', (s) => listenWithEndpoint(s, receiver.url));
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const got = receiver.count() - before;
+    console.log(`${'  delivered to the 127.0.0.1 receiver'.padEnd(58)} ${String(got).padStart(8)} deliveries, ${Math.round(got / seconds).toLocaleString('en')} deliveries/s (signed, POSTed, recorded)`);
+  } finally {
+    await receiver.close();
+  }
+}
+
+if (process.argv.includes('--time')) void timeCases();
+else void main().then(benchOrders).then(timeCases);

@@ -12,6 +12,7 @@ import { managementArea } from './handlers/management/area.js';
 import { webhooksArea } from './handlers/webhooks/area.js';
 import { labsArea } from './handlers/labs/area.js';
 import { linkArea } from './handlers/link/area.js';
+import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 
 export const AREAS: readonly Area[] = [
   { name: 'users', routes: userRoutes, seed: seedAllUsers },
@@ -19,6 +20,6 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...scenarioRoutes] },
   linkArea,
 ];

@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { directorySink } from './adapters/file-sink.js';
 import { createNodeServer } from './adapters/node-http.js';
-import { createSandbox, DEFAULT_START_AT } from './sandbox.js';
+import { readScenarioFile } from './adapters/scenario-file.js';
+import { ScenarioError } from './scenario/parse.js';
+import type { Scenario } from './scenario/schema.js';
+import { createSandbox, DEFAULT_START_AT, type Sandbox } from './sandbox.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import type { Credentials } from './engine/credentials.js';
 
@@ -37,13 +40,31 @@ export function banner(credentials: Credentials, extra: string[]): string {
   return lines.join('\n');
 }
 
+/** The one line `--json` prints at start. */
+export function startLine(sandbox: Sandbox) {
+  const c = sandbox.credentials();
+  const o = sandbox.options;
+  return {
+    url: c.base_url,
+    management_url: c.management_url,
+    org_id: c.org_id,
+    management_key: c.management_key,
+    teams: c.teams,
+    seed: o.seed,
+    world: o.world,
+    feed: o.feed,
+    clock: { now: sandbox.world.clock.iso(), mode: o.clock, scale: o.timeScale },
+    admin_token: o.adminToken ?? null,
+  };
+}
+
 async function main(): Promise<void> {
   let options;
   try {
     options = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`health-sandbox: ${error.message}\n\n${helpText()}`);
+      process.stderr.write(`health-sandbox: ${error.message} (see --help)\n`);
       process.exit(2);
     }
     throw error;
@@ -51,6 +72,16 @@ async function main(): Promise<void> {
   if (options.help) {
     process.stdout.write(helpText());
     return;
+  }
+  let scenario: Scenario | undefined;
+  if (options.scenario !== undefined) {
+    try {
+      scenario = readScenarioFile(options.scenario);
+    } catch (error) {
+      if (!(error instanceof ScenarioError)) throw error;
+      process.stderr.write(`health-sandbox: --scenario: ${error.problems.join('; ')}\n`);
+      process.exit(2);
+    }
   }
   let adminToken = options.adminToken;
   const notes: string[] = [];
@@ -72,6 +103,8 @@ async function main(): Promise<void> {
     ...(options.dataDir !== undefined ? { fileSink: directorySink(options.dataDir) } : {}),
     ...(options.deliveryTimeout !== undefined ? { deliveryTimeout: options.deliveryTimeout } : {}),
     ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
+    world: options.world,
+    feed: options.feed,
   });
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(`  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`);
@@ -84,15 +117,26 @@ async function main(): Promise<void> {
   const server = createNodeServer(sandbox, { cors: options.cors });
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
-    process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}\n`);
+    const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message);
+    process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${why}\n`);
     process.exit(1);
   });
-  server.on('listening', () => {
+  server.on('listening', async () => {
     const { port } = server.address() as AddressInfo;
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const base = `http://${host}:${port}`;
     sandbox.setUrls({ base, management: `${base}/management` });
-    process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
+    if (scenario) {
+      try {
+        await sandbox.loadScenario(scenario);
+      } catch (error) {
+        process.stderr.write(`health-sandbox: --scenario ${options.scenario}: ${error instanceof ScenarioError ? error.problems.join('; ') : String(error)}\n`);
+        process.exit(2);
+      }
+      notes.push(`  Scenario ${options.scenario}`);
+    }
+    if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
+    else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });
   // First signal: stop accepting, let requests in flight finish, stop the clock's timers, exit 0
   // (within a second at most). A second signal exits at once.

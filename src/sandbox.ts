@@ -14,9 +14,13 @@ import { IdFactory } from './engine/ids.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
-import { createHooks, type FeedMode, type World, type WorldOptions } from './engine/world.js';
+import { createHooks, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
 import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
 import type { WebhookTransport } from './state/webhooks/transport.js';
+import { durationSeconds, type Duration } from './engine/duration.js';
+import { applyScenario } from './scenario/apply.js';
+import { parseScenario } from './scenario/parse.js';
+import type { Scenario, ScenarioInput } from './scenario/schema.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
 export const DEFAULT_USERS = 25;
@@ -53,6 +57,18 @@ export interface SandboxOptions {
   feed?: FeedMode | boolean;
   /** In-process subscriber that receives every event (kept across resets). */
   onEvent?: EventSubscriber;
+  /**
+   * `default` (the seeded demo world) or `empty`: the org, its teams, keys and lab accounts and
+   * nothing else (no users, connections or orders). Kept across resets.
+   */
+  world?: WorldKind;
+  /**
+   * A scenario (object, or JSON/YAML text; see `scenarios/`) applied to every world this sandbox
+   * builds, including after `reset()`. Its `world`, `seed`, `clock.start_at` and `feed` win over
+   * these options. Checked at once (a ScenarioError names the path); applied before the first
+   * request is answered (`await sandbox.ready`).
+   */
+  scenario?: ScenarioInput | string;
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
   baseUrl?: string;
   managementUrl?: string;
@@ -82,21 +98,33 @@ export interface ResolvedSandboxOptions {
   journalLimit: number;
   feed: FeedMode;
   webhooks: ResolvedWebhookOptions;
+  world: WorldKind;
 }
 
 export interface Sandbox {
   readonly options: ResolvedSandboxOptions;
   /** The current world (a reset replaces it). */
   readonly world: World;
-  /** Answers one request. */
+  /** Answers one request (after the scenario, if any, is applied). */
   dispatch(request: SimRequest): Promise<SimResponse>;
+  /** Resolves when the current world is ready (its scenario applied); rejects if that failed. */
+  readonly ready: Promise<void>;
+  /** The scenario applied to every world, if any. */
+  readonly scenario: Scenario | undefined;
+  /**
+   * Replaces the world with a fresh one built from this scenario (kept across resets). A
+   * scenario that fails (ScenarioError naming the path) loads nothing: the previous world stays.
+   */
+  loadScenario(scenario: ScenarioInput | string | null): Promise<void>;
   /** A fresh world, optionally with another seed. */
   reset(seed?: number): void;
   /**
-   * Moves the clock forward, running due jobs and waiting for the work they caused (their webhook
-   * attempts, each bounded by its timeout); work started by requests meanwhile never extends it.
+   * Moves the clock forward (seconds, or a duration such as `'90s'`, `'15m'`, `'2h'`, `'3d'` or
+   * `'P1DT2H'`; a RangeError for a bad one), running due jobs and waiting for the work they caused
+   * (their webhook attempts, each bounded by its timeout); work started by requests meanwhile
+   * never extends it.
    */
-  advance(seconds: number): Promise<void>;
+  advance(duration: Duration): Promise<void>;
   /** Waits for all background work (every webhook delivery in flight, whoever started it). */
   settle(): Promise<void>;
   /** Adds an in-process event subscriber (kept across resets). */
@@ -143,6 +171,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
       ...(options.webhookPrivateNetworks !== undefined ? { privateNetworks: options.webhookPrivateNetworks } : {}),
       ...(options.fileSink ? { fileSink: options.fileSink } : {}),
     }),
+    world: options.world ?? 'default',
   };
 }
 
@@ -152,7 +181,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
   const ids = new IdFactory(seed);
   const inflight = new Set<Promise<unknown>>();
-  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits, feed: options.feed };
+  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits, feed: options.feed, world: options.world };
   const world: World = {
     options: worldOptions,
     seed,
@@ -176,7 +205,8 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
   configureWebhooks(world, options.webhooks);
   for (const area of AREAS) area.install?.(world);
   seedTenancy(world);
-  for (const area of AREAS) area.seed?.(world);
+  // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
+  for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
   world.events.subscribe((entry, partition) => {
     for (const fn of subscribers) fn(entry, partition);
   });
@@ -188,7 +218,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options);
   const subscribers: EventSubscriber[] = options.onEvent ? [options.onEvent] : [];
   const urls = { base: options.baseUrl ?? 'http://127.0.0.1:4250', management: options.managementUrl ?? 'http://127.0.0.1:4250/management' };
-  let world = buildWorld(resolved, resolved.seed, urls, subscribers);
+  let scenario: Scenario | undefined = options.scenario === undefined ? undefined : parseScenario(options.scenario);
+  /** The options a world is built with: the scenario's world, clock start and feed win. */
+  const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
+    s ? { ...resolved, world: s.world, feed: s.feed ?? resolved.feed, startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt } : resolved;
+  const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers);
+  let world = build(scenario);
+  let ready: Promise<void> = Promise.resolve();
+  const rawDispatch = (request: SimRequest) => dispatch(env, request);
+  // Deliveries the scenario causes are not part of `ready` (a receiver served through this very
+  // sandbox would wait for itself); loadScenario settles them after.
+  const prepare = (s: Scenario | undefined, w: World): Promise<void> => (s ? applyScenario(s, rawDispatch, () => credentialsOf(w)) : Promise.resolve());
+  const startApplying = () => {
+    ready = prepare(scenario, world);
+    ready.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
+  };
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const env = {
@@ -198,6 +242,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     router: router(),
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),
+    loadScenario: (input: unknown) => sandbox.loadScenario(input as ScenarioInput),
   };
 
   const startTimer = () => {
@@ -213,12 +258,39 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     get world() {
       return world;
     },
-    dispatch: (request) => dispatch(env, request),
-    reset(seed) {
-      world = buildWorld(resolved, seed ?? resolved.seed, urls, subscribers);
+    async dispatch(request) {
+      await ready.catch(() => undefined);
+      return dispatch(env, request);
     },
-    async advance(seconds) {
-      await world.scheduler.advance(Math.round(seconds * 1000));
+    get ready() {
+      return ready;
+    },
+    get scenario() {
+      return scenario;
+    },
+    reset(seed) {
+      world = build(scenario, seed);
+      startApplying();
+    },
+    async loadScenario(input) {
+      const next = input === null ? undefined : parseScenario(input);
+      await ready.catch(() => undefined);
+      const previous = { world, scenario };
+      scenario = next;
+      world = build(next);
+      try {
+        await prepare(next, world);
+        ready = Promise.resolve();
+      } catch (error) {
+        world = previous.world;
+        scenario = previous.scenario;
+        throw error;
+      }
+      await world.settle();
+    },
+    async advance(duration) {
+      await ready;
+      await world.scheduler.advance(Math.round(durationSeconds(duration) * 1000));
     },
     settle: () => world.settle(),
     subscribe(fn) {
@@ -238,6 +310,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       timer = undefined;
     },
   };
+  startApplying();
   startTimer();
   return sandbox;
 }

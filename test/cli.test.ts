@@ -24,17 +24,22 @@ describe('parseCli', () => {
       limits: true,
       adminToken: undefined,
       help: false,
+      world: 'default',
+      feed: 'auto',
+      scenario: undefined,
+      json: false,
+      quiet: false,
     });
   });
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
-    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok', '--cors', 'https://app.example.com,http://localhost:5173'];
+    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok', '--world', 'empty', '--feed', 'off', '--scenario', 'scenarios/empty-team.yaml', '--cors', 'https://app.example.com,http://localhost:5173'];
     argv.push('--data-dir', '/tmp/hs-data', '--delivery-timeout', '2', '--webhook-allow', 'hooks.example.com,127.0.0.1');
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
     expect(envName('time-scale')).toBe('HEALTH_SANDBOX_TIME_SCALE');
     expect(parseCli([], env)).toEqual(fromFlags);
-    expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok' });
+    expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok', world: 'empty', feed: 'off' });
     expect(fromFlags).toMatchObject({ dataDir: '/tmp/hs-data', deliveryTimeout: 2, webhookAllow: ['hooks.example.com', '127.0.0.1'] });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
@@ -58,6 +63,8 @@ describe('parseCli', () => {
     [['--bogus']],
     [['--delivery-timeout', '0']],
     [['--webhook-allow', ',']],
+    [['--world', 'full']],
+    [['--feed', 'sometimes']],
   ])('refuses %j with a clear error', (argv) => {
     expect(() => parseCli(argv, {})).toThrow(CliError);
   });

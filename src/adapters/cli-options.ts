@@ -23,6 +23,16 @@ export interface CliOptions {
   webhookAllow: string[] | undefined;
   /** Origins allowed to call from a browser: `true` for any (`--cors` alone), a list, or undefined (off). */
   cors: true | string[] | undefined;
+  /** `default` or `empty` (org, teams and keys only). */
+  world: 'default' | 'empty';
+  /** The periodic wearable feed: auto (only where someone listens), on, off. */
+  feed: 'auto' | 'on' | 'off';
+  /** A scenario file (JSON or YAML) loaded at start and on every reset. */
+  scenario: string | undefined;
+  /** One JSON line on stdout at start, nothing else. */
+  json: boolean;
+  /** Nothing on stdout (errors still go to stderr). */
+  quiet: boolean;
 }
 
 interface FlagSpec {
@@ -45,6 +55,15 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'delivery-timeout', value: '<seconds>', help: 'Timeout of one webhook attempt (wall clock). Default 15, like the real service.' },
   { name: 'webhook-allow', value: '<hosts>', help: 'Comma list of hosts webhook URLs may point at (*.example.com for subdomains). Default: any but the sandbox itself, link-local and metadata addresses.' },
   { name: 'cors', value: '[origins]', help: 'Answer browsers from other origins: alone any origin, or a comma-separated list. Default off.' },
+  { name: 'world', value: 'default|empty', help: 'default: the seeded demo world; empty: the org, teams and keys only. Default default.' },
+  { name: 'feed', value: 'auto|on|off', help: 'Periodic wearable data events: auto (only where a webhook, pipeline or subscriber listens), on, off. Default auto.' },
+  { name: 'scenario', value: '<file>', help: 'A scenario file (JSON or YAML, see scenarios/) applied at start and after every reset.' },
+];
+
+/** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
+export const SWITCHES: readonly FlagSpec[] = [
+  { name: 'json', value: '', help: 'Print one JSON line at start (URLs, org id, management key, teams and keys, seed, clock) and nothing else on stdout.' },
+  { name: 'quiet', value: '', help: 'Print nothing on stdout; errors still go to stderr.' },
 ];
 
 export function envName(flag: string): string {
@@ -61,6 +80,7 @@ export function helpText(): string {
     '',
     'Flags:',
     ...lines,
+    ...SWITCHES.map((f) => `  ${`--${f.name}`.padEnd(width)}  ${f.help}\n  ${''.padEnd(width)}  (env ${envName(f.name)}=1)`),
     `  ${'--help'.padEnd(width)}  Show this help.`,
     '',
   ].join('\n');
@@ -81,7 +101,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   // `--cors` may stand alone (any origin): give it the value `*` when no value follows.
   const args = argv.map((a, i) => (a === '--cors' && (i + 1 >= argv.length || (argv[i + 1] ?? '').startsWith('--')) ? '--cors=*' : a));
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args: [...argv], options: { ...options, ...Object.fromEntries(SWITCHES.map((f) => [f.name, { type: 'boolean' as const }])), help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
@@ -101,6 +121,16 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   const startAt = get('start-at');
   if (startAt !== undefined && Number.isNaN(Date.parse(startAt))) throw new CliError(`--start-at must be an ISO time, got "${startAt}"`);
   const adminToken = get('admin-token');
+  const world = get('world') ?? 'default';
+  if (world !== 'default' && world !== 'empty') throw new CliError(`--world must be default or empty, got "${world}"`);
+  const feed = get('feed') ?? 'auto';
+  if (feed !== 'auto' && feed !== 'on' && feed !== 'off') throw new CliError(`--feed must be auto, on or off, got "${feed}"`);
+  const scenario = get('scenario');
+  const flag = (name: string): boolean => {
+    if (values[name] === true) return true;
+    const raw = env[envName(name)];
+    return raw !== undefined && raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
+  };
   return {
     port: integer('port', get('port') ?? '4250', 0, 65535),
     host: get('host') ?? '127.0.0.1',
@@ -114,6 +144,11 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     help: values['help'] === true,
     ...webhookFlags(get),
     cors: parseCors(get('cors')),
+    world,
+    feed,
+    scenario: scenario === '' ? undefined : scenario,
+    json: flag('json'),
+    quiet: flag('quiet'),
   };
 }
 

@@ -21,6 +21,8 @@ export interface DispatchEnv {
   router: Router;
   adminToken: string | undefined;
   reset(seed?: number): void;
+  /** Replaces the world with a checked scenario (control plane `PUT /_sandbox/scenario`). */
+  loadScenario?(scenario: unknown): Promise<unknown>;
 }
 
 const encoder = new TextEncoder();
@@ -89,6 +91,7 @@ function buildCtx(env: DispatchEnv, req: SimRequest, route: Route): Ctx {
       return management;
     },
     reset: (seed?: number) => env.reset(seed),
+    loadScenario: (scenario: unknown) => (env.loadScenario ? env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios'))),
     routes: env.router.routes,
   };
 }

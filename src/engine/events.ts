@@ -130,6 +130,11 @@ export class EventBus {
     return this.journal.length;
   }
 
+  /** Events emitted since the world began (the last `seq`), kept or not. */
+  get emitted(): number {
+    return this.seq;
+  }
+
   get dropped(): number {
     return this.filteredCount;
   }

@@ -51,6 +51,8 @@ export interface Ctx {
   readonly management: ManagementPrincipal;
   /** Replaces the world (control plane reset). */
   reset(seed?: number): void;
+  /** Replaces the world with a scenario (control plane); rejects with a ScenarioError. */
+  loadScenario(scenario: unknown): Promise<unknown>;
   /** Every route the sandbox serves (the route table). */
   readonly routes: readonly Route[];
 }

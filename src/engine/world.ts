@@ -35,7 +35,12 @@ export interface WorldOptions {
   limits: boolean;
   /** The periodic wearable feed's mode at world start. */
   feed: FeedMode;
+  /** `default` (seeded demo data) or `empty` (org, teams and keys only). */
+  world: WorldKind;
 }
+
+/** Which world a sandbox builds: the seeded demo world, or the org, teams and keys only. */
+export type WorldKind = 'default' | 'empty';
 
 /** `auto`: only where someone listens; `on`: always; `off`: never. */
 export type FeedMode = 'auto' | 'on' | 'off';

@@ -11,7 +11,7 @@ import { valueError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, num, realCalendarDate } from '../../engine/schemas.js';
-import { parseDuration } from '../../engine/duration.js';
+import { DURATION_HELP, parseDuration } from '../../engine/duration.js';
 
 function clockView(ctx: Ctx) {
   const { clock } = ctx.world;
@@ -60,17 +60,17 @@ export const controlRoutes = [
     method: 'POST',
     path: '/_sandbox/clock/advance',
     auth: 'control',
-    summary: 'Moves the clock forward ({"seconds": N}, {"duration": "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
+    summary: 'Moves the clock forward ({"seconds": N}, {"duration": "2h" | "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
     request: { body: advanceBody },
     responses: { 200: '{now, mode, scale}', 422: 'No valid amount given, or more than 366 days' },
     async handle(ctx, { body }) {
       const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
-      if (given !== 1) throw valueError(['body'], 'Give exactly one of seconds, duration (ISO 8601, e.g. P1DT2H) or until (ISO time)');
+      if (given !== 1) throw valueError(['body'], 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)');
       let seconds: number;
       let field: 'seconds' | 'duration' | 'until';
       if (body.duration !== undefined) {
         const parsed = parseDuration(body.duration);
-        if (parsed === null) throw valueError(['body', 'duration'], 'Invalid ISO 8601 duration: use weeks, days, hours, minutes and seconds, e.g. P1DT2H30M', body.duration);
+        if (parsed === null) throw valueError(['body', 'duration'], `Invalid duration: ${DURATION_HELP}`, body.duration);
         seconds = parsed;
         field = 'duration';
       } else if (body.until !== undefined) {

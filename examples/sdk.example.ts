@@ -1,0 +1,33 @@
+/**
+ * Recipe: the official SDK (@tryvital/vital-node) against a sandbox server started in the test
+ * process, each test with its own team, and a scenario for the world.
+ * In your project: `import { startSandbox } from 'health-sandbox/testing'`.
+ */
+import { VitalClient } from '@tryvital/vital-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type StartedSandbox } from '../src/testing.js';
+import { ownTeam } from './own-team.js';
+
+let sandbox: StartedSandbox;
+
+describe('recipe: the official SDK', () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox({ scenario: { world: 'empty', feed: 'off' } });
+  });
+  afterAll(() => sandbox.close());
+
+  it('creates and reads a user in a team of its own', async () => {
+    const { apiKey } = await ownTeam(sandbox);
+    const client = new VitalClient({ apiKey, baseUrl: sandbox.url, maxRetries: 0 });
+    const created = await client.user.create({ clientUserId: 'sdk-recipe-user' });
+    const user = await client.user.get(created.userId);
+    expect(user.clientUserId).toBe('sdk-recipe-user');
+    expect((await client.user.getAll()).users).toHaveLength(1);
+  });
+
+  it('another test, another team: nothing shared', async () => {
+    const { apiKey } = await ownTeam(sandbox);
+    const client = new VitalClient({ apiKey, baseUrl: sandbox.url, maxRetries: 0 });
+    expect((await client.user.getAll()).users).toHaveLength(0);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Scenarios over the control plane: `PUT /_sandbox/scenario` replaces the world with one built
+ * from a scenario (JSON body; the same schema as `scenarios/*.yaml`), kept across resets;
+ * `DELETE` goes back to the plain world; `GET` shows the scenario in force.
+ *
+ * LIMITATIONS
+ * - The body is JSON; send YAML files through `health-sandbox/testing` (`loadScenario`) or
+ *   `--scenario`, which read YAML.
+ */
+import { z } from 'zod';
+import { ApiError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute, type Ctx } from '../../engine/route.js';
+import { ScenarioError } from '../../scenario/parse.js';
+
+async function load(ctx: Ctx, scenario: unknown) {
+  try {
+    await ctx.loadScenario(scenario);
+  } catch (error) {
+    if (error instanceof ScenarioError) {
+      throw new ApiError(422, { detail: error.problems.map((msg) => ({ loc: ['body'], msg, type: 'value_error' })) });
+    }
+    throw error;
+  }
+  return json({ status: 'ok', seed: ctx.world.seed, now: ctx.world.clock.iso() });
+}
+
+export const scenarioRoutes = [
+  defineRoute({
+    id: 'sandbox.scenario.put',
+    method: 'PUT',
+    path: '/_sandbox/scenario',
+    auth: 'control',
+    summary: 'Replaces the world with one built from a scenario (kept across resets); a bad one changes nothing (422 naming the path).',
+    request: { body: z.unknown() },
+    responses: { 200: '{status, seed, now}', 422: 'The scenario has problems: each names its path in the file' },
+    handle: (ctx, { body }) => load(ctx, body),
+  }),
+  defineRoute({
+    id: 'sandbox.scenario.delete',
+    method: 'DELETE',
+    path: '/_sandbox/scenario',
+    auth: 'control',
+    summary: 'Drops the scenario: a fresh plain world.',
+    handle: (ctx) => load(ctx, null),
+  }),
+];

@@ -1,0 +1,141 @@
+/**
+ * Applies a checked scenario to a fresh world through the sandbox's own route table: the same
+ * domain functions, validation and events as any client request (teams through the management
+ * API, users through `/v2/user`, connections through the demo link, lab orders through
+ * `/v3/order`, webhooks through the management API, and the control plane for what only it
+ * steers). The caller builds a fresh world first and restores the previous one if this throws,
+ * so a scenario that fails loads nothing.
+ */
+import type { Credentials } from '../engine/credentials.js';
+import type { SimRequest, SimResponse } from '../engine/http-types.js';
+import { ScenarioError, pathZip } from './parse.js';
+import type { Scenario } from './schema.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export type Dispatch = (request: SimRequest) => Promise<SimResponse>;
+
+interface TeamRef {
+  team_id: string;
+  api_key: string;
+}
+
+const RESULT_NAMES: Record<string, string> = { normal: 'Normal', abnormal: 'Abnormal', critical: 'Critical', missing: 'Missing' };
+
+function detailOf(body: unknown): string {
+  if (body && typeof body === 'object' && 'detail' in body) {
+    const d = (body as { detail: unknown }).detail;
+    if (typeof d === 'string') return d;
+    if (Array.isArray(d)) return d.map((x: { loc?: unknown[]; msg?: string }) => `${(x.loc ?? []).join('.')}: ${x.msg ?? ''}`).join('; ');
+    return JSON.stringify(d);
+  }
+  return JSON.stringify(body);
+}
+
+export async function applyScenario(scenario: Scenario, dispatch: Dispatch, credentials: () => Credentials): Promise<void> {
+  const call = async (at: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; surface?: 'data' | 'management' } = {}): Promise<Record<string, unknown>> => {
+    const res = await dispatch({
+      method,
+      surface: options.surface ?? 'data',
+      path,
+      query: {},
+      headers: { 'content-type': 'application/json', ...options.headers },
+      rawBody: options.body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(options.body)),
+    });
+    const text = decoder.decode(res.body);
+    const parsed: unknown = text === '' ? null : JSON.parse(text);
+    if (res.status >= 300) throw new ScenarioError([`${at}: the sandbox refused it (${res.status}): ${detailOf(parsed)}`]);
+    return (parsed ?? {}) as Record<string, unknown>;
+  };
+  const creds = credentials();
+  const mgmt = { 'x-management-key': creds.management_key };
+  const teams = new Map<string, TeamRef>(creds.teams.map((t) => [t.name, { team_id: t.team_id, api_key: t.api_keys.sandbox }]));
+  const first = creds.teams[0];
+  if (!first) throw new ScenarioError(['(file): the world has no team']);
+  const firstRef: TeamRef = { team_id: first.team_id, api_key: first.api_keys.sandbox };
+
+  // Teams: configure seeded ones by name, create the others (org management needs premium).
+  const plan = scenario.plan;
+  if (scenario.teams.some((t) => !teams.has(t.name))) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan: 'premium' } });
+  for (const [i, t] of scenario.teams.entries()) {
+    const at = `teams[${i}]`;
+    let ref = teams.get(t.name);
+    if (!ref) {
+      const created = await call(at, 'POST', `/v1/org/${creds.org_id}/team`, { surface: 'management', headers: mgmt, body: { name: t.name, region: t.region ?? 'us' } });
+      const id = created.id as string;
+      const key = (credentials().teams.find((x) => x.team_id === id)?.api_keys.sandbox ?? '') as string;
+      ref = { team_id: id, api_key: key };
+      teams.set(t.name, ref);
+    } else if (t.region !== undefined && creds.teams.find((x) => x.name === t.name)?.region !== t.region) {
+      throw new ScenarioError([`${at}.region: the seeded team "${t.name}" is in region ${creds.teams.find((x) => x.name === t.name)?.region}; a team's region cannot change`]);
+    }
+    if (t.event_type_prefixes) {
+      const env = { event_type_prefixes: t.event_type_prefixes };
+      await call(`${at}.event_type_prefixes`, 'PATCH', `/v1/org/${creds.org_id}/team/${ref.team_id}`, { surface: 'management', headers: mgmt, body: { sandbox: env, production: env } });
+    }
+    if (t.beta_features) await call(`${at}.beta_features`, 'PUT', `/_sandbox/teams/${ref.team_id}/beta_features`, { body: { beta_features: t.beta_features } });
+  }
+  if (plan) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan } });
+  const teamOf = (at: string, name: string | undefined): TeamRef => {
+    if (name === undefined) return firstRef;
+    const ref = teams.get(name);
+    if (!ref) throw new ScenarioError([`${at}.team: unknown team "${name}" (declare it under teams, or use ${[...teams.keys()].map((n) => `"${n}"`).join(', ')})`]);
+    return ref;
+  };
+
+  // Webhooks before users, so endpoints hear the users' events.
+  for (const [i, w] of scenario.webhooks.entries()) {
+    const at = `webhooks[${i}]`;
+    const ref = teamOf(at, w.team);
+    const url = w.url ?? `${credentials().base_url}/_sandbox/receiver/${w.receiver}`;
+    if (w.receiver && w.answers) {
+      await call(`${at}.answers`, 'PUT', `/_sandbox/receiver/${w.receiver}`, { body: { status: w.answers.status, retry_after: w.answers.retry_after ?? null } });
+    }
+    await call(at, 'POST', `/v1/org/${creds.org_id}/team/${ref.team_id}/sandbox/webhook`, { surface: 'management', headers: mgmt, body: { url, filter_types: w.filter_types ?? null } });
+  }
+
+  const labTests = new Map<string, Array<{ id: string; method: string; auto_generated: boolean }>>();
+  for (const [i, u] of scenario.users.entries()) {
+    const at = `users[${i}]`;
+    const ref = teamOf(at, u.team);
+    const key = { 'x-service-api-key': ref.api_key };
+    const created = await call(at, 'POST', '/v2/user', {
+      headers: key,
+      body: { client_user_id: u.client_user_id, fallback_time_zone: u.time_zone ?? null, fallback_birth_date: u.birth_date ?? null },
+    });
+    const userId = created.user_id as string;
+    for (const [j, c] of u.connections.entries()) {
+      const cat = `${at}.connections[${j}]`;
+      if (c.historical_pull) {
+        await call(`${cat}.historical_pull`, 'POST', `/_sandbox/historical_pulls/${userId}/${c.provider}`, { body: c.historical_pull });
+      }
+      await call(cat, 'POST', '/v2/link/connect/demo', { headers: key, body: { user_id: userId, provider: c.provider } });
+      if (c.state === 'error') {
+        await call(`${cat}.state`, 'POST', `/_sandbox/connections/${userId}/${c.provider}/error`, { body: { error_type: c.error?.type ?? 'token_refresh_failed', message: c.error?.message } });
+      }
+    }
+    for (const [j, o] of u.lab_orders.entries()) {
+      const oat = `${at}.lab_orders[${j}]`;
+      let tests = labTests.get(ref.team_id);
+      if (!tests) {
+        tests = (await call(oat, 'GET', '/v3/lab_tests', { headers: key })) as unknown as Array<{ id: string; method: string; auto_generated: boolean }>;
+        labTests.set(ref.team_id, tests);
+      }
+      const testId = o.lab_test ?? tests.find((t) => t.method === o.method && !t.auto_generated)?.id;
+      if (!testId) throw new ScenarioError([`${oat}.method: the team has no ${o.method} lab test`]);
+      const zip = pathZip(o.path, o.method).zip ?? '78701';
+      const lastName = o.patient?.last_name ?? (o.result ? RESULT_NAMES[o.result] : undefined) ?? 'Hopper';
+      const patient = {
+        first_name: o.patient?.first_name ?? 'Grace',
+        last_name: o.result && o.patient?.last_name ? `${o.patient.last_name}-${RESULT_NAMES[o.result]}` : lastName,
+        dob: o.patient?.dob ?? u.birth_date ?? '1985-12-09',
+        gender: o.patient?.gender ?? 'female',
+        phone_number: '+14155551234',
+        email: `${u.client_user_id.replace(/[^A-Za-z0-9._-]/g, '') || 'patient'}@example.com`,
+      };
+      const address = { receiver_name: `${patient.first_name} ${patient.last_name}`, first_line: '1 Main Street', city: 'Austin', state: 'TX', zip, country: 'US' };
+      await call(oat, 'POST', '/v3/order', { headers: key, body: { user_id: userId, lab_test_id: testId, patient_details: patient, patient_address: address } });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Reads a scenario (an object, JSON text or YAML text) and checks it whole before anything is
+ * applied: every problem names its path inside the file, e.g.
+ * `users[2].connections[0].provider: unknown provider "fitbitt"`.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
+import { ZIP_HINTS, type Fate } from '../state/labs/order-lifecycle.js';
+import { scenarioSchema, type Scenario } from './schema.js';
+
+export class ScenarioError extends Error {
+  constructor(
+    /** Every problem, each `path: message`. */
+    readonly problems: string[],
+  ) {
+    super(problems.length === 1 ? (problems[0] as string) : `${problems.length} problems in the scenario:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** `users[2].connections[0].provider` from a zod path. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(file)' : out;
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  return `${formatPath(issue.path)}: ${issue.message}`;
+}
+
+/** The zip code choosing a scripted path, or an error text when the method cannot follow it. */
+export function pathZip(path: Scenario['users'][number]['lab_orders'][number]['path'], method: string): { zip: string | null; problem: string | null } {
+  if (path === 'happy') return { zip: null, problem: null };
+  const fate: Fate = path === 'lost_in_transit' ? 'lost' : path;
+  const hint = ZIP_HINTS.find((h) => h.fate === fate);
+  if (!hint) return { zip: null, problem: `unknown path "${path}"` };
+  if (!(hint.methods as readonly string[]).includes(method)) return { zip: null, problem: `path "${path}" applies to ${hint.methods.join(', ')} orders, not ${method}` };
+  return { zip: hint.zip, problem: null };
+}
+
+function semanticProblems(s: Scenario): string[] {
+  const problems: string[] = [];
+  const teamNames = new Set<string>();
+  s.teams.forEach((t, i) => {
+    if (teamNames.has(t.name)) problems.push(`teams[${i}].name: team "${t.name}" is declared twice`);
+    teamNames.add(t.name);
+  });
+  const clientIds = new Set<string>();
+  s.users.forEach((u, i) => {
+    const key = `${u.team ?? ''}\u0000${u.client_user_id}`;
+    if (clientIds.has(key)) problems.push(`users[${i}].client_user_id: "${u.client_user_id}" is declared twice in the same team`);
+    clientIds.add(key);
+    if (u.time_zone !== undefined) {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: u.time_zone });
+      } catch {
+        problems.push(`users[${i}].time_zone: unknown time zone "${u.time_zone}"`);
+      }
+    }
+    const providers = new Set<string>();
+    u.connections.forEach((c, j) => {
+      const at = `users[${i}].connections[${j}]`;
+      if (!(DEMO_PROVIDERS as readonly string[]).includes(c.provider)) {
+        problems.push(`${at}.provider: unknown provider "${c.provider}" (demo providers: ${DEMO_PROVIDERS.join(', ')})`);
+      }
+      if (providers.has(c.provider)) problems.push(`${at}.provider: "${c.provider}" is connected twice`);
+      providers.add(c.provider);
+      if (c.error && c.state !== 'error') problems.push(`${at}.error: only with state "error"`);
+      const pull = c.historical_pull;
+      if (pull?.error_details) {
+        const retry = pull.outcome.startsWith('retry');
+        const failing = pull.outcome === 'failure' || pull.outcome === 'retry_then_failure';
+        const retriable = ['provider_rate_limit_exceeded', 'provider_unavailable', 'transport_failure', 'resource_contention'].includes(pull.error_details);
+        if (retriable && !retry) problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is retriable: use a retry_then_* outcome`);
+        if (!retriable && !failing) problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is not retriable: use a failure outcome`);
+      }
+    });
+    u.lab_orders.forEach((o, j) => {
+      const { problem } = pathZip(o.path, o.method);
+      if (problem) problems.push(`users[${i}].lab_orders[${j}].path: ${problem}`);
+    });
+  });
+  s.webhooks.forEach((w, i) => {
+    if ((w.receiver === undefined) === (w.url === undefined)) problems.push(`webhooks[${i}]: give exactly one of receiver or url`);
+    if (w.answers && w.receiver === undefined) problems.push(`webhooks[${i}].answers: only for a built-in receiver`);
+  });
+  return problems;
+}
+
+/** Parses JSON or YAML text (YAML is a superset of JSON) into a plain value. */
+export function parseScenarioText(text: string, source = 'scenario'): unknown {
+  try {
+    return parseYaml(text, { prettyErrors: true });
+  } catch (error) {
+    throw new ScenarioError([`(file): ${source} is neither JSON nor YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
+  }
+}
+
+/** Checks a scenario (object, or JSON/YAML text) whole; throws a ScenarioError listing every problem. */
+export function parseScenario(input: unknown): Scenario {
+  const value = typeof input === 'string' ? parseScenarioText(input) : input;
+  const parsed = scenarioSchema.safeParse(value ?? {});
+  if (!parsed.success) throw new ScenarioError(parsed.error.issues.map(issueText));
+  const problems = semanticProblems(parsed.data);
+  if (problems.length > 0) throw new ScenarioError(problems);
+  return parsed.data;
+}

@@ -1,0 +1,122 @@
+/**
+ * The scenario file (issue 17): a world declared in JSON or YAML. One zod schema; its JSON
+ * Schema is published as `scenarios/scenario.schema.json` (generated with `z.toJSONSchema`, kept
+ * up to date by a test) so editors complete and check scenario files.
+ */
+import { z } from 'zod';
+import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
+import { ERROR_TYPES } from '../state/wearables/connections.js';
+import { RETRIABLE, NON_RETRIABLE } from '../state/wearables/pulls.js';
+
+const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'expected an ISO time such as 2026-01-05T09:00:00Z' });
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date such as 1985-12-09');
+
+/** Fates a lab order can be scripted to follow (each maps to the sandbox's zip-code hints). */
+export const LAB_PATHS = [
+  'happy',
+  'lost_in_transit',
+  'failure_to_deliver_to_customer',
+  'problem_in_transit',
+  'failure_to_deliver_to_lab',
+  'lab_processing_blocked',
+  'do_not_process',
+  'sample_error',
+  'redraw',
+  'appointment',
+  'appointment_cancelled',
+  'corrected',
+] as const;
+
+export const LAB_RESULTS = ['normal', 'abnormal', 'critical', 'missing'] as const;
+export const LAB_METHODS = ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'] as const;
+
+const connection = z
+  .object({
+    provider: z.string().describe(`A demo provider: ${DEMO_PROVIDERS.join(', ')}`),
+    state: z.enum(['connected', 'error']).default('connected').describe('connected, or error (provider.connection.error after connecting)'),
+    error: z
+      .object({ type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() })
+      .strict()
+      .optional()
+      .describe('The error, when state is error'),
+    historical_pull: z
+      .object({
+        outcome: z.enum(['success', 'failure', 'retry_then_success', 'retry_then_failure']),
+        error_details: z.enum([...RETRIABLE, ...NON_RETRIABLE]).optional(),
+        resources: z.array(z.string()).min(1).optional(),
+      })
+      .strict()
+      .optional()
+      .describe('How the historical pull of this connection ends'),
+  })
+  .strict();
+
+const labOrder = z
+  .object({
+    method: z.enum(LAB_METHODS).default('walk_in_test'),
+    lab_test: z.string().optional().describe('A lab test id of the team; default: the team\'s standard test for the method'),
+    path: z.enum(LAB_PATHS).default('happy').describe('The scripted path the order follows as the clock moves'),
+    result: z.enum(LAB_RESULTS).optional().describe('What the results show (critical emits labtest.result.critical)'),
+    patient: z
+      .object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional(), dob: isoDate.optional(), gender: z.enum(['female', 'male', 'other']).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const user = z
+  .object({
+    client_user_id: z.string().min(1),
+    team: z.string().optional().describe('Name of a team in this file or of a seeded team; default: the first team'),
+    time_zone: z.string().optional().describe('IANA time zone, e.g. Europe/Paris'),
+    birth_date: isoDate.optional(),
+    connections: z.array(connection).default([]),
+    lab_orders: z.array(labOrder).default([]),
+  })
+  .strict();
+
+const team = z
+  .object({
+    name: z.string().min(1).describe('A seeded team of that name is configured; otherwise a team is created'),
+    region: z.enum(['us', 'eu']).optional(),
+    beta_features: z.array(z.string()).optional(),
+    event_type_prefixes: z.array(z.string().min(1)).optional().describe('The team allowlist of event types (both environments)'),
+  })
+  .strict();
+
+const webhook = z
+  .object({
+    team: z.string().optional().describe('Team name; default: the first team'),
+    receiver: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/).optional().describe('Deliver to the built-in test receiver of this name'),
+    url: z.string().url().optional().describe('Or deliver to this URL'),
+    filter_types: z.array(z.string().min(1)).optional(),
+    answers: z
+      .object({ status: z.number().int().min(100).max(599), retry_after: z.number().int().min(0).optional() })
+      .strict()
+      .optional()
+      .describe('What the built-in receiver answers (e.g. 500 to fail, 429 with retry_after)'),
+  })
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    description: z.string().optional(),
+    world: z.enum(['empty', 'default']).default('empty').describe('empty (default): the org, teams and keys only; default: the seeded demo world'),
+    seed: z.number().int().optional(),
+    clock: z.object({ start_at: isoTime.optional() }).strict().optional(),
+    feed: z.enum(['auto', 'on', 'off']).optional(),
+    plan: z.enum(['launch', 'grow', 'scale', 'premium']).optional().describe("The org's plan"),
+    teams: z.array(team).default([]),
+    users: z.array(user).default([]),
+    webhooks: z.array(webhook).default([]),
+  })
+  .strict();
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+/** The JSON Schema published as `scenarios/scenario.schema.json`. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(scenarioSchema, { io: 'input' }) as Record<string, unknown>;
+}

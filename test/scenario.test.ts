@@ -1,0 +1,97 @@
+/** Scenario files (issue 17): every file in scenarios/ boots and holds what it declares. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../src/index.js';
+import { parseScenario, ScenarioError } from '../src/scenario/parse.js';
+import { scenarioJsonSchema } from '../src/scenario/schema.js';
+import { createClient, forEachAdapter } from './support/client.js';
+
+const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../scenarios');
+const FILES = readdirSync(dir).filter((f) => /\.(json|ya?ml)$/.test(f) && f !== 'scenario.schema.json');
+
+describe('scenario schema', () => {
+  it('scenarios/scenario.schema.json is generated from the zod schema and up to date', () => {
+    expect(JSON.parse(readFileSync(resolve(dir, 'scenario.schema.json'), 'utf8'))).toEqual(scenarioJsonSchema());
+  });
+
+  it('ships at least five example scenarios, each naming the schema', () => {
+    expect(FILES.length).toBeGreaterThanOrEqual(5);
+    for (const f of FILES) expect(readFileSync(resolve(dir, f), 'utf8')).toContain('scenario.schema.json');
+  });
+
+  it('names the path of every problem and applies nothing', () => {
+    const bad = { users: [{ client_user_id: 'a' }, { client_user_id: 'b' }, { client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }] };
+    expect(() => parseScenario(bad)).toThrow('users[2].connections[0].provider: unknown provider "fitbitt"');
+    expect(() => parseScenario({ users: [{ client_user_id: 'x', lab_orders: [{ method: 'testkit', path: 'redraw' }] }] })).toThrow(
+      'users[0].lab_orders[0].path: path "redraw" applies to walk_in_test orders, not testkit',
+    );
+    expect(() => parseScenario({ webhooks: [{ filter_types: ['labtest.'] }] })).toThrow('webhooks[0]: give exactly one of receiver or url');
+    expect(() => parseScenario('users: [ {client_user_id: ')).toThrow(ScenarioError);
+    expect(() => parseScenario({ users: [{ client_user_id: 'x', time_zone: 'Mars/Olympus' }] })).toThrow('users[0].time_zone: unknown time zone "Mars/Olympus"');
+    expect(() => createSandbox({ scenario: bad })).toThrow(ScenarioError);
+  });
+});
+
+forEachAdapter('scenario files', (adapter) => {
+  for (const file of FILES) {
+    it(`${file} boots and holds its users, connections, orders and webhooks`, async () => {
+      const text = readFileSync(resolve(dir, file), 'utf8');
+      const scenario = parseScenario(text);
+      const c = createClient(adapter, { scenario: text });
+      await c.sandbox.ready;
+      const creds = (await c.get('/_sandbox/credentials')).body;
+      for (const t of scenario.teams) expect(creds.teams.map((x: { name: string }) => x.name)).toContain(t.name);
+      const clock = (await c.get('/_sandbox/clock')).body;
+      if (scenario.clock?.start_at) expect(Date.parse(clock.now)).toBe(Date.parse(scenario.clock.start_at));
+      const listed = (await c.get('/v2/user', { query: { limit: 100 } })).body;
+      const inFirstTeam = scenario.users.filter((u) => u.team === undefined);
+      if (scenario.world === 'empty') expect(listed.total).toBe(inFirstTeam.length);
+      for (const u of inFirstTeam) {
+        const user = (await c.get(`/v2/user/resolve/${u.client_user_id}`)).body;
+        expect(user.client_user_id).toBe(u.client_user_id);
+        if (u.time_zone) expect(user.fallback_time_zone?.id ?? user.fallback_time_zone).toBe(u.time_zone);
+        const providers = (await c.get(`/v2/user/providers/${user.user_id}`)).body.providers as Array<{ slug: string; status: string }>;
+        expect(providers.map((p) => p.slug).sort()).toEqual(u.connections.map((x) => x.provider).sort());
+        for (const conn of u.connections) expect(providers.find((p) => p.slug === conn.provider)?.status).toBe(conn.state === 'error' ? 'error' : 'connected');
+        const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{ patient_details?: unknown }>;
+        expect(orders.length).toBe(u.lab_orders.length);
+      }
+      const endpoints = (await c.get('/_sandbox/webhooks/endpoints')).body;
+      const count = Array.isArray(endpoints) ? endpoints.length : (endpoints.endpoints ?? endpoints.data ?? []).length;
+      expect(count).toBe(scenario.webhooks.length);
+      // Deterministic like any other world: the same scenario answers byte for byte.
+      const again = createClient(adapter, { scenario: text });
+      expect((await again.get('/v2/user', { query: { limit: 100 } })).text).toBe((await c.get('/v2/user', { query: { limit: 100 } })).text);
+    });
+  }
+
+  it('walks the scripted lab paths: redraw, critical result, lost in transit', async () => {
+    const walk = createClient(adapter, { scenario: readFileSync(resolve(dir, 'lab-walk-in-redraw.yaml'), 'utf8') });
+    const lost = createClient(adapter, { scenario: readFileSync(resolve(dir, 'lab-testkit-lost.yaml'), 'utf8') });
+    for (const c of [walk, lost]) expect((await c.post('/_sandbox/clock/advance', { duration: '30d' })).status).toBe(200);
+    const types = async (c: typeof walk) => ((await c.get('/_sandbox/events', { query: { event_type_prefix: 'labtest.', limit: 10000 } })).body.events as Array<{ envelope: { event_type: string; data: { last_event?: { status: string } } } }>);
+    const walkEvents = await types(walk);
+    expect(walkEvents.some((e) => e.envelope.event_type === 'labtest.result.critical')).toBe(true);
+    expect(walkEvents.some((e) => e.envelope.data.last_event?.status?.endsWith('.redraw_available'))).toBe(true);
+    const lostEvents = await types(lost);
+    expect(lostEvents.some((e) => e.envelope.data.last_event?.status?.endsWith('.lost'))).toBe(true);
+  });
+
+  it('PUT /_sandbox/scenario replaces the world, survives reset, and a bad one changes nothing (422 with the path)', async () => {
+    const c = createClient(adapter, { users: 3, usersElsewhere: 0 });
+    expect((await c.get('/v2/user')).body.total).toBe(3);
+    const ok = await c.put('/_sandbox/scenario', { users: [{ client_user_id: 'only-one', connections: [{ provider: 'oura' }] }] });
+    expect(ok.status, ok.text).toBe(200);
+    expect((await c.get('/v2/user')).body.total).toBe(1);
+    const bad = await c.put('/_sandbox/scenario', { users: [{ client_user_id: 'a' }, { client_user_id: 'b' }, { client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].msg).toBe('users[2].connections[0].provider: unknown provider "fitbitt" (demo providers: apple_health_kit, fitbit, freestyle_libre, oura)');
+    expect((await c.get('/v2/user/resolve/only-one')).status).toBe(200);
+    expect((await c.post('/_sandbox/reset', {})).status).toBe(200);
+    expect((await c.get('/v2/user')).body.total).toBe(1);
+    expect((await c.delete('/_sandbox/scenario')).status).toBe(200);
+    expect((await c.get('/v2/user')).body.total).toBe(3);
+  });
+});
