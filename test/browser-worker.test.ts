@@ -75,7 +75,7 @@ async function inNode(): Promise<Step[]> {
 
 it.skipIf(!haveChromium)('setupWorker in headless Chromium answers the scenario exactly as setupServer in Node', async () => {
   const bundle = await bundleBrowser(PAGE, { minify: false });
-  expect(bundle.nodeBuiltins.filter((b) => !PENDING_BUILTINS.includes(b))).toEqual([]);
+  expect(bundle.nodeBuiltins).toEqual([]);
   const js = 'text/javascript';
   const files = new Map<string, { type: string; body: string }>([
     ['index.html', { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>health-sandbox</title><script type="module" src="/page.js"></script>' }],
@@ -117,9 +117,4 @@ it.skipIf(!haveChromium)('setupWorker in headless Chromium answers the scenario 
   expect(JSON.stringify(inBrowser)).toBe(JSON.stringify(await inNode()));
 }, 120_000);
 
-/**
- * Node built-ins still imported by the core on this branch. `node:fs/promises` is the pipeline
- * NDJSON export in src/state/webhooks/pipelines.ts, which the webhooks work replaces with an
- * injected file sink; once that lands this list must be empty.
- */
-const PENDING_BUILTINS = ['node:fs/promises'];
+
