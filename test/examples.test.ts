@@ -3,3 +3,4 @@ import '../examples/vitest-msw.example.js';
 import '../examples/sdk.example.js';
 import '../examples/ci-cli.example.js';
 import '../examples/svix-receiver.example.js';
+import '../examples/playwright.example.js';

@@ -31,6 +31,7 @@ describe('scenario schema', () => {
     expect(() => parseScenario('users: [ {client_user_id: ')).toThrow(ScenarioError);
     expect(() => parseScenario({ users: [{ client_user_id: 'x', time_zone: 'Mars/Olympus' }] })).toThrow('users[0].time_zone: unknown time zone "Mars/Olympus"');
     expect(() => createSandbox({ scenario: bad })).toThrow(ScenarioError);
+    expect(() => parseScenario({ users: [{ client_user_id: 'x', ecg: ['atrial_fibrillation'], connections: [{ provider: 'oura' }] }] })).toThrow('users[0].ecg: needs a connection that records ECGs');
   });
 });
 
@@ -55,6 +56,11 @@ forEachAdapter('scenario files', (adapter) => {
         const providers = (await c.get(`/v2/user/providers/${user.user_id}`)).body.providers as Array<{ slug: string; status: string }>;
         expect(providers.map((p) => p.slug).sort()).toEqual(u.connections.map((x) => x.provider).sort());
         for (const conn of u.connections) expect(providers.find((p) => p.slug === conn.provider)?.status).toBe(conn.state === 'error' ? 'error' : 'connected');
+        if (u.ecg) {
+          const ecg = (await c.get(`/v2/summary/electrocardiogram/${user.user_id}`, { query: { start_date: new Date(Date.parse(clock.now) - 60 * 86400_000).toISOString().slice(0, 10), end_date: clock.now.slice(0, 10) } })).body;
+          const seen = new Set(ecg.electrocardiogram.map((e: { classification: string }) => e.classification));
+          for (const cls of u.ecg) expect(seen.has(cls), cls).toBe(true);
+        }
         const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{ patient_details?: unknown }>;
         expect(orders.length).toBe(u.lab_orders.length);
       }

@@ -81,6 +81,20 @@ describe('startSandbox', () => {
   });
 });
 
+describe('waitForEvent', () => {
+  it('resolves with the first matching event emitted after the call, and times out with a clear error', async () => {
+    const s = await startSandbox({ world: 'empty', clock: 'realtime' });
+    started.push(s);
+    const key = (await s.credentials()).teams[0]?.api_keys.sandbox ?? '';
+    const waiting = s.waitForEvent((e) => e.envelope.event_type === 'provider.connection.created', { timeout: 10_000 });
+    const user = (await (await fetch(`${s.url}/v2/user`, { method: 'POST', headers: { 'x-vital-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ client_user_id: 'waited' }) })).json()) as { user_id: string };
+    await fetch(`${s.url}/v2/link/connect/demo`, { method: 'POST', headers: { 'x-vital-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }) });
+    const got = await waiting;
+    expect(got.envelope.user_id).toBe(user.user_id);
+    await expect(s.waitForEvent(() => false, { timeout: 1 })).rejects.toThrow('No matching event within 1 ms');
+  });
+});
+
 describe('connectSandbox against the CLI', () => {
   it('--port 0 --json prints one JSON line with URLs, org, keys, teams, seed and clock, and nothing else', async () => {
     const run = await cli(['--port', '0', '--json', '--clock', 'manual', '--world', 'empty', '--seed', '3']);

@@ -35,11 +35,14 @@ function detailOf(body: unknown): string {
 
 export async function applyScenario(scenario: Scenario, dispatch: Dispatch, credentials: () => Credentials): Promise<void> {
   const call = async (at: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; surface?: 'data' | 'management' } = {}): Promise<Record<string, unknown>> => {
+    const [pathname = path, search = ''] = path.split('?');
+    const query: Record<string, string[]> = {};
+    for (const [k, v] of new URLSearchParams(search)) (query[k] ??= []).push(v);
     const res = await dispatch({
       method,
       surface: options.surface ?? 'data',
-      path,
-      query: {},
+      path: pathname,
+      query,
       headers: { 'content-type': 'application/json', ...options.headers },
       rawBody: options.body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(options.body)),
     });
@@ -107,13 +110,24 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     const userId = created.user_id as string;
     for (const [j, c] of u.connections.entries()) {
       const cat = `${at}.connections[${j}]`;
-      if (c.historical_pull) {
-        await call(`${cat}.historical_pull`, 'POST', `/_sandbox/historical_pulls/${userId}/${c.provider}`, { body: c.historical_pull });
+      // A user who must have ECG readings gets the history pulled at once (readings come with it).
+      const pull = c.historical_pull ?? (u.ecg?.length ? { outcome: 'success' as const } : undefined);
+      if (pull) {
+        const body = u.ecg?.length && pull.outcome === 'success' ? { ...pull, finish_in_seconds: 0 } : pull;
+        await call(`${cat}.historical_pull`, 'POST', `/_sandbox/historical_pulls/${userId}/${c.provider}`, { body });
       }
       await call(cat, 'POST', '/v2/link/connect/demo', { headers: key, body: { user_id: userId, provider: c.provider } });
       if (c.state === 'error') {
         await call(`${cat}.state`, 'POST', `/_sandbox/connections/${userId}/${c.provider}/error`, { body: { error_type: c.error?.type ?? 'token_refresh_failed', message: c.error?.message } });
       }
+    }
+    if (u.ecg && u.ecg.length > 0) {
+      const now = Date.parse(String((await call(`${at}.ecg`, 'GET', '/_sandbox/clock')).now));
+      const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+      const got = await call(`${at}.ecg`, 'GET', `/v2/summary/electrocardiogram/${userId}?start_date=${day(now - 60 * 86400_000)}&end_date=${day(now)}`, { headers: key });
+      const seen = new Set(((got.electrocardiogram ?? []) as Array<{ classification: string | null }>).map((e) => e.classification));
+      const missing = u.ecg.filter((c) => !seen.has(c));
+      if (missing.length > 0) throw new ScenarioError([`${at}.ecg: no ${missing.join(', ')} reading in the last 60 days for this user (seen: ${[...seen].join(', ') || 'none'}); try another seed or client_user_id`]);
     }
     for (const [j, o] of u.lab_orders.entries()) {
       const oat = `${at}.lab_orders[${j}]`;

@@ -9,6 +9,9 @@ import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
 import { ZIP_HINTS, type Fate } from '../state/labs/order-lifecycle.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
+/** Demo providers that record ECGs. */
+export const ECG_PROVIDERS = ['apple_health_kit', 'fitbit'];
+
 export class ScenarioError extends Error {
   constructor(
     /** Every problem, each `path: message`. */
@@ -80,6 +83,9 @@ function semanticProblems(s: Scenario): string[] {
         if (!retriable && !failing) problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is not retriable: use a failure outcome`);
       }
     });
+    if (u.ecg && u.ecg.length > 0 && !u.connections.some((c) => ECG_PROVIDERS.includes(c.provider))) {
+      problems.push(`users[${i}].ecg: needs a connection that records ECGs (${ECG_PROVIDERS.join(', ')})`);
+    }
     u.lab_orders.forEach((o, j) => {
       const { problem } = pathZip(o.path, o.method);
       if (problem) problems.push(`users[${i}].lab_orders[${j}].path: ${problem}`);

@@ -71,6 +71,10 @@ const user = z
     time_zone: z.string().optional().describe('IANA time zone, e.g. Europe/Paris'),
     birth_date: isoDate.optional(),
     connections: z.array(connection).default([]),
+    ecg: z
+      .array(z.enum(['sinus_rhythm', 'atrial_fibrillation', 'inconclusive']))
+      .optional()
+      .describe('ECG classifications the user must have among readings of the last 60 days (needs an apple_health_kit or fitbit connection)'),
     lab_orders: z.array(labOrder).default([]),
   })
   .strict();
