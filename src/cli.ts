@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     ...(options.dataDir !== undefined ? { fileSink: directorySink(options.dataDir) } : {}),
     ...(options.deliveryTimeout !== undefined ? { deliveryTimeout: options.deliveryTimeout } : {}),
     ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
+    webhookPrivateNetworks: isLoopback(options.host),
   });
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(`  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`);
