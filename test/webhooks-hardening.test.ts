@@ -7,8 +7,11 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { createExpressApp } from '../src/adapters/express.js';
 import { directorySink } from '../src/adapters/file-sink.js';
 import { WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../src/state/webhooks/transport.js';
@@ -20,7 +23,11 @@ const oas = oasValidator('management');
 const T0 = Date.parse('2026-01-05T09:00:00.000Z');
 const iso = (offsetSeconds: number) => new Date(T0 + offsetSeconds * 1000).toISOString();
 const dir = mkdtempSync(join(tmpdir(), 'hs-hardening-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const servers: Server[] = [];
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+});
 
 interface Deferred {
   promise: Promise<void>;
@@ -216,6 +223,24 @@ forEachAdapter('webhook hardening', (adapter) => {
     expect(resend.status).toBe(200);
     expect(received).toHaveLength(2);
     for (const text of [list.text, detail.text, resend.text, (await c.get('/_sandbox/webhooks/attempts')).text]) expect(text).not.toContain('s3cret');
+  });
+
+  it('finding 7: the built-in test receiver masks them in what it recorded', async () => {
+    const c = createClient(adapter, QUIET);
+    if (adapter === 'express') {
+      const server = createExpressApp(c.sandbox).listen(0, '127.0.0.1');
+      servers.push(server);
+      await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+      c.sandbox.setUrls({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    }
+    const { id } = await createEndpoint(c, { url: `${c.sandbox.world.urls.base}/_sandbox/receiver/masked` });
+    await c.mgmt('PUT', `${webhookBase(c)}/${id}/headers`, { body: { headers: { 'X-Auth-Token': 'tok-s3cret', 'X-Trace': 'visible' } } });
+    emit(c, 'daily.data.steps.created');
+    await flush(c);
+    const got = await c.get('/_sandbox/receiver/masked');
+    expect(got.body.deliveries).toHaveLength(1);
+    expect(got.body.deliveries[0]).toMatchObject({ verified: true, headers: { 'x-auth-token': '********', 'x-trace': 'visible' } });
+    expect(got.text).not.toContain('s3cret');
   });
 
   it('finding 3: pipeline NDJSON goes only to a named file inside the data directory', async () => {
