@@ -226,3 +226,29 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
   store.ndjsonError = null;
   return { ndjson_file: name };
 }
+
+/** One page of a team environment's endpoints, oldest first, after the endpoint `cursor` names. */
+export function listWebhooks(world: World, partition: Partition, cursor: string | undefined, limit: number): { page: WebhookEndpoint[]; next_cursor: string | null } {
+  const all = webhooksOf(world).list(partition.id);
+  let start = 0;
+  if (cursor !== undefined && cursor !== '') {
+    const i = all.findIndex((ep) => ep.id === cursor);
+    if (i < 0) throw invalidField(['query', 'next_cursor'], WEBHOOK_ERRORS.badCursor, cursor);
+    start = i + 1;
+  }
+  const page = all.slice(start, start + limit);
+  const more = start + page.length < all.length;
+  const last = page[page.length - 1];
+  return { page, next_cursor: more && last !== undefined ? last.id : null };
+}
+
+/** Every endpoint (control plane), optionally of one team and environment. */
+export function allEndpoints(world: World, filter: { team_id?: string | undefined; environment?: string | undefined }): WebhookEndpoint[] {
+  const out: WebhookEndpoint[] = [];
+  for (const ep of webhooksOf(world).byId.values()) {
+    if (filter.team_id !== undefined && ep.team_id !== filter.team_id) continue;
+    if (filter.environment !== undefined && ep.environment !== filter.environment) continue;
+    out.push(ep);
+  }
+  return out;
+}
