@@ -6,3 +6,5 @@ export type { Credentials } from './engine/credentials.js';
 export type { SimRequest, SimResponse } from './engine/http-types.js';
 export type { EventEnvelope, JournalEntry, EventSubscriber } from './engine/events.js';
 export { ROUTES } from './routes.js';
+export type { WebhookTransport, TransportRequest, TransportResponse } from './state/webhooks/transport.js';
+export type { FileSink } from './state/webhooks/options.js';

@@ -15,8 +15,8 @@ import { errorText, pipelinesOf } from './pipelines.js';
 import { webhookOptionsOf } from './options.js';
 import { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 import { normaliseSecret } from './signing.js';
-import { receiversOf } from './webhook-receiver.js';
-import { headerProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { defaultReceiverConfig, receiversOf, type Receiver } from './webhook-receiver.js';
+import { headerProblem, headerSyntaxProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { apiError, conflict, notFound, valueError } from '../../engine/errors.js';
 
 const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
@@ -251,4 +251,31 @@ export function allEndpoints(world: World, filter: { team_id?: string | undefine
     out.push(ep);
   }
   return out;
+}
+
+/** Sets what a test receiver answers; header syntax checked first. */
+export function configureReceiver(
+  world: World,
+  name: string,
+  body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined },
+): Receiver {
+  for (const [header, value] of Object.entries(body.headers ?? {})) {
+    const problem = headerSyntaxProblem(header, value);
+    if (problem) throw valueError(['body', 'headers', header], problem, value);
+  }
+  const r = receiversOf(world).get(name);
+  r.config = {
+    status: body.status,
+    body: body.body === undefined ? defaultReceiverConfig().body : body.body,
+    retry_after: body.retry_after === undefined || body.retry_after === null ? null : String(body.retry_after),
+    headers: Object.fromEntries(Object.entries(body.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+  };
+  return r;
+}
+
+/** Forgets what a test receiver got and resets its configuration. */
+export function clearReceiver(world: World, name: string): void {
+  const r = receiversOf(world).get(name);
+  r.deliveries = [];
+  r.config = defaultReceiverConfig();
 }
