@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
     world: options.world,
     feed: options.feed,
+    webhookPrivateNetworks: isLoopback(options.host),
   });
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(`  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`);

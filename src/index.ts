@@ -10,3 +10,5 @@ export type { EventEnvelope, JournalEntry, EventSubscriber } from './engine/even
 export { ROUTES } from './routes.js';
 export { LIMITS, LIMIT_MESSAGES } from './engine/limits.js';
 export { GUARD_MESSAGES, type NetworkOptions } from './engine/guard.js';
+export type { WebhookTransport, TransportRequest, TransportResponse } from './state/webhooks/transport.js';
+export type { FileSink } from './state/webhooks/options.js';

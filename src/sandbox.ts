@@ -78,7 +78,7 @@ export interface SandboxOptions {
   deliveryTimeout?: number;
   /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */
   webhookAllow?: readonly string[];
-  /** Whether webhooks may go to private networks (default: only while served on loopback). */
+  /** Whether webhooks may go to private networks (default true; the CLI sets false off loopback). */
   webhookPrivateNetworks?: boolean;
   /** Where pipeline NDJSON files are appended (the CLI builds one over `--data-dir`). */
   fileSink?: FileSink;

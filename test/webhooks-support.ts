@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { EventEnvelope } from '../src/engine/events.js';
 import type { Environment, Partition } from '../src/engine/tenancy.js';
+import type { WebhookTransport } from '../src/state/webhooks/transport.js';
 import type { TestClient } from './support/client.js';
 
 export interface Received {
@@ -122,3 +123,32 @@ export async function attempts(c: TestClient, query: Record<string, string | num
  * (new wearable data, seeded lab orders moving on) emits nothing the tests did not ask for.
  */
 export const QUIET = { users: 0, usersElsewhere: 0 } as const;
+
+/**
+ * An injected webhook transport answering from a script (each answer used once, then `fallback`),
+ * recording every request: no network at all. `hang: true` answers never (only the attempt
+ * timeout ends it).
+ */
+export interface ScriptedTransport {
+  transport: WebhookTransport;
+  received: Received[];
+  script: Array<Answer & { hang?: boolean }>;
+  fallback: Answer;
+}
+
+export function scriptedTransport(): ScriptedTransport {
+  const scripted: ScriptedTransport = {
+    received: [],
+    script: [],
+    fallback: { status: 200, body: 'ok' },
+    transport: async (request) => {
+      scripted.received.push({ path: new URL(request.url).pathname, headers: { ...request.headers }, body: request.body });
+      const answer = scripted.script.shift() ?? scripted.fallback;
+      if ('hang' in answer && answer.hang) {
+        return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      }
+      return { status: answer.status, headers: answer.headers ?? {}, body: answer.body ?? '' };
+    },
+  };
+  return scripted;
+}

@@ -21,8 +21,7 @@ import { dateOrDateTime, int } from '../../engine/schemas.js';
 import { deliveryOf, MAX_RETENTION } from '../../state/webhooks/delivery.js';
 import { endpointState, messageDetail, messageView } from '../../state/webhooks/delivery-views.js';
 import { messageNotFound } from '../../state/webhooks/errors.js';
-import { deliverySettings, recoverEndpoint, resendMessage, updateDeliverySettings } from '../../state/webhooks/rules.js';
-import { webhooksOf } from '../../state/webhooks/webhooks.js';
+import { allEndpoints, deliverySettings, recoverEndpoint, resendMessage, updateDeliverySettings } from '../../state/webhooks/rules.js';
 
 const environment = z.enum(['sandbox', 'production']);
 
@@ -35,13 +34,7 @@ export const deliveryControlRoutes = [
     summary: 'Every webhook endpoint with its delivery state (failing_since, disabled_reason, signing key count).',
     request: { query: z.object({ team_id: z.string().optional(), environment: environment.optional() }) },
     handle(ctx, { query }) {
-      const out = [];
-      for (const ep of webhooksOf(ctx.world).byId.values()) {
-        if (query.team_id !== undefined && ep.team_id !== query.team_id) continue;
-        if (query.environment !== undefined && ep.environment !== query.environment) continue;
-        out.push(endpointState(ctx.world, ep));
-      }
-      return json({ endpoints: out });
+      return json({ endpoints: allEndpoints(ctx.world, query).map((ep) => endpointState(ctx.world, ep)) });
     },
   }),
 

@@ -26,12 +26,14 @@
 import { z } from 'zod';
 import { notFound, valueError } from '../../engine/errors.js';
 import { setNdjsonFile } from '../../state/webhooks/rules.js';
+import { PIPELINE_ERRORS } from '../../state/webhooks/errors.js';
+import { upsertPipelines } from '../../state/webhooks/pipeline-rules.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { DESTINATIONS, pipelinesOf, pipelineView, type AzureAmqp, type EventHubMatcher, type Pipeline } from '../../state/webhooks/pipelines.js';
-import type { Environment, Region, Team } from '../../engine/tenancy.js';
+import { DESTINATIONS, pipelinesOf, pipelineView } from '../../state/webhooks/pipelines.js';
+import type { Region, Team } from '../../engine/tenancy.js';
 
 const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
 const params = z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) });
@@ -63,84 +65,17 @@ const upsertBody = z.object({
   azure_amqp: azure.nullish(),
   event_type_prefixes: z.array(z.string()).optional(),
 });
-type UpsertBody = z.output<typeof upsertBody>;
 
 function teamInRegion(ctx: Ctx, orgId: string, teamId: string, region: Region): Team {
   const team = requireTeam(ctx, orgId, teamId);
   // Regions are separate deployments: a team of the other region does not exist here.
-  if (team.region !== region) throw notFound('Team not found');
+  if (team.region !== region) throw notFound(PIPELINE_ERRORS.teamNotFound);
   return team;
 }
 
 function accessibleTeams(ctx: Ctx, orgId: string, region: Region): Team[] {
   const org = requireOrg(ctx, orgId);
   return ctx.world.tenancy.orgTeams(org.id).filter((t) => t.region === region && canAccessTeam(ctx, t.id));
-}
-
-function checkConnectionString(value: string, loc: Array<string | number>): void {
-  if (!/Endpoint=sb:\/\//i.test(value) || !/SharedAccessKeyName=/i.test(value) || !/SharedAccessKey=/i.test(value)) {
-    throw valueError(loc, 'Expected an Azure SAS connection string: Endpoint=sb://...;SharedAccessKeyName=...;SharedAccessKey=...', value);
-  }
-}
-
-function checkMatchers(matchers: EventHubMatcher[]): void {
-  matchers.forEach((m, i) => {
-    const loc = ['body', 'azure_amqp', 'event_hub_matchers', i];
-    const hasPrefix = m.event_type_prefix !== null;
-    const hasRegex = m.event_type_regex !== null;
-    if (hasPrefix === hasRegex) throw valueError(loc, 'Give exactly one of event_type_prefix and event_type_regex', m);
-    if (hasPrefix && m.event_type_prefix === '') throw valueError([...loc, 'event_type_prefix'], 'event_type_prefix must not be empty', m.event_type_prefix);
-    if (hasRegex) {
-      try {
-        new RegExp(m.event_type_regex as string);
-      } catch (error) {
-        throw valueError([...loc, 'event_type_regex'], `Invalid regular expression: ${(error as Error).message}`, m.event_type_regex);
-      }
-    }
-    if ((m.event_hub !== null) === (m.blob_storage !== null)) throw valueError(loc, 'Give exactly one of event_hub and blob_storage', m);
-    if (m.event_hub === '') throw valueError([...loc, 'event_hub'], 'event_hub must not be empty', m.event_hub);
-  });
-}
-
-/** The stored pipeline after applying the body, validated; throws before anything changes. */
-function merged(existing: Pipeline | undefined, team: Team, env: Environment, body: UpsertBody): Pipeline {
-  let azureConfig: AzureAmqp | null | undefined;
-  if (body.azure_amqp === null) azureConfig = null;
-  else if (body.azure_amqp !== undefined) {
-    checkConnectionString(body.azure_amqp.connection_string, ['body', 'azure_amqp', 'connection_string']);
-    if (/EntityPath=/i.test(body.azure_amqp.connection_string)) {
-      throw valueError(['body', 'azure_amqp', 'connection_string'], 'The connection string must not contain an EntityPath: hubs are named by default_event_hub and the matchers', body.azure_amqp.connection_string);
-    }
-    const matchers: EventHubMatcher[] = body.azure_amqp.event_hub_matchers.map((m) => ({
-      event_type_prefix: m.event_type_prefix ?? null,
-      event_type_regex: m.event_type_regex ?? null,
-      event_hub: m.event_hub ?? null,
-      blob_storage: m.blob_storage ?? null,
-    }));
-    checkMatchers(matchers);
-    azureConfig = { ...body.azure_amqp, event_hub_matchers: matchers };
-  }
-  const preferences = body.preferences ?? existing?.preferences;
-  if (!preferences) throw valueError(['body', 'preferences'], 'preferences ({preferred, enabled}) are required to create a pipeline');
-  const next: Pipeline = {
-    team_id: team.id,
-    environment: env,
-    push_historical_data: body.push_historical_data ?? existing?.push_historical_data ?? false,
-    provider_raw_data: body.provider_raw_data ?? existing?.provider_raw_data ?? false,
-    preferences: { preferred: preferences.preferred, enabled: [...new Set(preferences.enabled)] },
-    cloud_pubsub: body.cloud_pubsub === undefined ? (existing?.cloud_pubsub ?? null) : body.cloud_pubsub,
-    rabbitmq: body.rabbitmq === undefined ? (existing?.rabbitmq ?? null) : body.rabbitmq,
-    svix: body.svix === undefined ? (existing?.svix ?? null) : body.svix === null ? null : { regional: true },
-    azure_amqp: azureConfig === undefined ? (existing?.azure_amqp ?? null) : azureConfig,
-    event_type_prefixes: body.event_type_prefixes ?? existing?.event_type_prefixes ?? null,
-  };
-  const { enabled, preferred } = next.preferences;
-  if (enabled.length === 0) throw valueError(['body', 'preferences', 'enabled'], 'Enable at least one destination', enabled);
-  if (!enabled.includes(preferred)) throw valueError(['body', 'preferences', 'preferred'], 'The preferred destination must be one of the enabled ones', preferred);
-  for (const kind of enabled) {
-    if (kind !== 'svix' && next[kind] === null) throw valueError(['body', kind], `${kind} is enabled in preferences but not configured`);
-  }
-  return next;
 }
 
 export const pipelineRoutes = [
@@ -175,14 +110,9 @@ export const pipelineRoutes = [
     handle(ctx, { params: p, body }) {
       requireOrg(ctx, p.org_id);
       const ids = [...new Set(body.team_ids ?? [])];
-      if (ids.length === 0) throw valueError(['body', 'team_ids'], 'Give at least one team id', body.team_ids);
-      const store = pipelinesOf(ctx.world);
-      const next = ids.map((id) => {
-        const team = teamInRegion(ctx, p.org_id, id, p.region);
-        return merged(store.get(team.id, p.env), team, p.env, body);
-      });
-      for (const pipeline of next) store.put(pipeline);
-      return json(next.map(pipelineView));
+      if (ids.length === 0) throw valueError(['body', 'team_ids'], PIPELINE_ERRORS.noTeams, body.team_ids);
+      const teams = ids.map((id) => teamInRegion(ctx, p.org_id, id, p.region));
+      return json(upsertPipelines(ctx.world, teams, p.env, body).map(pipelineView));
     },
   }),
 

@@ -13,12 +13,11 @@
  *   most recent `retention` per receiver (`PUT /_sandbox/webhooks/settings`, default 5000).
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { json, noContent, type Reply } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { int } from '../../engine/schemas.js';
-import { defaultReceiverConfig, receiversOf } from '../../state/webhooks/webhook-receiver.js';
-import { headerSyntaxProblem } from '../../state/webhooks/webhooks.js';
+import { clearReceiver, configureReceiver } from '../../state/webhooks/rules.js';
+import { receiversOf } from '../../state/webhooks/webhook-receiver.js';
 
 const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
 
@@ -78,17 +77,7 @@ export const receiverRoutes = [
       }),
     },
     handle(ctx, { params, body }) {
-      for (const [name, value] of Object.entries(body.headers ?? {})) {
-        const problem = headerSyntaxProblem(name, value);
-        if (problem) throw valueError(['body', 'headers', name], problem, value);
-      }
-      const r = receiversOf(ctx.world).get(params.name);
-      r.config = {
-        status: body.status,
-        body: body.body === undefined ? defaultReceiverConfig().body : body.body,
-        retry_after: body.retry_after === undefined || body.retry_after === null ? null : String(body.retry_after),
-        headers: Object.fromEntries(Object.entries(body.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-      };
+      const r = configureReceiver(ctx.world, params.name, body);
       return json({ name: r.name, config: r.config });
     },
   }),
@@ -101,9 +90,7 @@ export const receiverRoutes = [
     summary: 'Forgets what the receiver got and resets its configuration.',
     request: { params: nameParams },
     handle(ctx, { params }) {
-      const r = receiversOf(ctx.world).get(params.name);
-      r.deliveries = [];
-      r.config = defaultReceiverConfig();
+      clearReceiver(ctx.world, params.name);
       return noContent();
     },
   }),

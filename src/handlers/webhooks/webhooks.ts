@@ -19,13 +19,12 @@
  *   plane's recover.
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { json, noContent } from '../../engine/http-types.js';
 import { requireTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { webhookNotFound, WEBHOOK_ERRORS } from '../../state/webhooks/errors.js';
-import { createWebhook, deleteWebhook, patchWebhook, rotateSecret } from '../../state/webhooks/rules.js';
+import { webhookNotFound } from '../../state/webhooks/errors.js';
+import { createWebhook, deleteWebhook, listWebhooks, patchWebhook, rotateSecret } from '../../state/webhooks/rules.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
 
@@ -86,17 +85,8 @@ export const webhookRoutes = [
     },
     responses: { 200: 'WebhookListResponse', 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      const partition = managedPartition(ctx, params);
-      const all = webhooksOf(ctx.world).list(partition.id);
-      let start = 0;
-      if (query.next_cursor !== undefined && query.next_cursor !== '') {
-        const i = all.findIndex((ep) => ep.id === query.next_cursor);
-        if (i < 0) throw valueError(['query', 'next_cursor'], WEBHOOK_ERRORS.badCursor, query.next_cursor);
-        start = i + 1;
-      }
-      const page = all.slice(start, start + query.limit);
-      const more = start + page.length < all.length;
-      return json({ data: page.map(webhookView), next_cursor: more && page.length > 0 ? (page[page.length - 1] as WebhookEndpoint).id : null });
+      const { page, next_cursor } = listWebhooks(ctx.world, managedPartition(ctx, params), query.next_cursor, query.limit);
+      return json({ data: page.map(webhookView), next_cursor });
     },
   }),
 

@@ -1,9 +1,9 @@
 /**
  * Where webhooks may go. Never the sandbox itself (its API, management API or control plane: a
  * delivery to `/_sandbox/reset` would wipe the world), except its test receivers under
- * `/_sandbox/receiver/*`; never link-local or cloud-metadata addresses; private networks only
- * while the sandbox is served on loopback (or when `createSandbox({ webhookPrivateNetworks })`
- * says so); and, when `--webhook-allow` is given, only the hosts it names. Loopback receivers stay
+ * `/_sandbox/receiver/*`; never link-local or cloud-metadata addresses; private networks unless
+ * `createSandbox({ webhookPrivateNetworks: false })` (the CLI sets it when it binds off
+ * loopback); and, when `--webhook-allow` is given, only the hosts it names. Loopback receivers stay
  * allowed: that is how integrators test locally.
  *
  * LIMITATIONS
@@ -108,14 +108,6 @@ function isSelf(world: World, target: URL): boolean {
   return false;
 }
 
-function servedOnLoopback(world: World): boolean {
-  try {
-    return hostKind(new URL(world.urls.base).hostname) === 'loopback';
-  } catch {
-    return false;
-  }
-}
-
 function allowedHost(allow: readonly string[], hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a || `[${a}]` === host));
@@ -136,7 +128,7 @@ export function destinationProblem(world: World, url: string): string | null {
   if (kind === 'link-local' || kind === 'metadata') return WEBHOOK_ERRORS.urlLinkLocal;
   if (kind === 'unspecified') return WEBHOOK_ERRORS.urlUnspecified;
   const options = webhookOptionsOf(world);
-  if (kind === 'private' && !(options.privateNetworks ?? servedOnLoopback(world))) return WEBHOOK_ERRORS.urlPrivate;
+  if (kind === 'private' && !options.privateNetworks) return WEBHOOK_ERRORS.urlPrivate;
   if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOK_ERRORS.urlNotAllowed;
   return null;
 }

@@ -15,7 +15,7 @@
  * attempt at once but never joins the running advance, so traffic during an advance cannot keep
  * it from answering; `settle()` still waits for everything.
  */
-import type { Scheduler } from '../../engine/scheduler.js';
+import type { JobHandle, Scheduler } from '../../engine/scheduler.js';
 
 const noop = (): void => undefined;
 
@@ -39,6 +39,10 @@ export class EndpointQueues {
 interface Step {
   at: number;
   work: Set<Promise<unknown>>;
+  /** Work not finished yet. */
+  remaining: number;
+  started: boolean;
+  job: JobHandle | null;
 }
 
 export class Steps {
@@ -60,21 +64,30 @@ export class Steps {
 
   /** Makes the clock wait at `at` for `work` (manual mode). */
   hold(at: number, label: string, work: Promise<unknown>): void {
-    const settled = work.then(noop, noop);
-    if (this.open !== null && this.open.at === at) {
-      this.open.work.add(settled);
-      return;
+    let step = this.open;
+    if (step === null || step.at !== at) {
+      const fresh: Step = { at, work: new Set(), remaining: 0, started: false, job: null };
+      fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label})`, async () => {
+        fresh.started = true;
+        if (this.open === fresh) this.open = null;
+        this.waiting++;
+        try {
+          await Promise.all(fresh.work);
+        } finally {
+          this.waiting--;
+        }
+      });
+      this.open = step = fresh;
     }
-    const step: Step = { at, work: new Set([settled]) };
-    this.open = step;
-    this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label})`, async () => {
-      if (this.open === step) this.open = null;
-      this.waiting++;
-      try {
-        await Promise.all(step.work);
-      } finally {
-        this.waiting--;
+    const held = step;
+    held.remaining++;
+    const settled = work.then(noop, noop).then(() => {
+      // Work that finished before its barrier ran needs no barrier any more.
+      if (--held.remaining === 0 && !held.started) {
+        held.job?.cancel();
+        if (this.open === held) this.open = null;
       }
     });
+    held.work.add(settled);
   }
 }

@@ -34,6 +34,22 @@ export const WEBHOOK_ERRORS = {
   ndjsonWriteFailed: 'Cannot write the NDJSON file',
 } as const;
 
+export const PIPELINE_ERRORS = {
+  teamNotFound: 'Team not found',
+  noTeams: 'Give at least one team id',
+  sasString: 'Expected an Azure SAS connection string: Endpoint=sb://...;SharedAccessKeyName=...;SharedAccessKey=...',
+  entityPath: 'The connection string must not contain an EntityPath: hubs are named by default_event_hub and the matchers',
+  prefixOrRegex: 'Give exactly one of event_type_prefix and event_type_regex',
+  prefixEmpty: 'event_type_prefix must not be empty',
+  badRegex: 'Invalid regular expression',
+  hubOrBlob: 'Give exactly one of event_hub and blob_storage',
+  hubEmpty: 'event_hub must not be empty',
+  preferencesRequired: 'preferences ({preferred, enabled}) are required to create a pipeline',
+  noneEnabled: 'Enable at least one destination',
+  preferredNotEnabled: 'The preferred destination must be one of the enabled ones',
+  enabledNotConfigured: 'is enabled in preferences but not configured',
+} as const;
+
 export type WebhookErrorText = (typeof WEBHOOK_ERRORS)[keyof typeof WEBHOOK_ERRORS];
 
 /** 422 on a body field (the FastAPI shape the management OpenAPI declares). */

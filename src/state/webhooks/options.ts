@@ -21,7 +21,7 @@ export interface WebhookOptions {
   allowHosts?: readonly string[];
   /**
    * Whether private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are allowed.
-   * Default: only while the sandbox is served on a loopback address.
+   * Default true; the CLI turns it off when it binds a non-loopback address.
    */
   privateNetworks?: boolean;
   /** Where pipeline NDJSON files go; without it `PUT /_sandbox/pipelines/ndjson` answers 409. */
@@ -32,7 +32,7 @@ export interface ResolvedWebhookOptions {
   transport: WebhookTransport;
   attemptTimeoutMs: number;
   allowHosts: readonly string[] | null;
-  privateNetworks: boolean | null;
+  privateNetworks: boolean;
   fileSink: FileSink | null;
 }
 
@@ -46,7 +46,7 @@ export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookO
     transport: options.transport ?? fetchTransport,
     attemptTimeoutMs: timeout,
     allowHosts: hosts && hosts.length > 0 ? hosts : null,
-    privateNetworks: options.privateNetworks ?? null,
+    privateNetworks: options.privateNetworks ?? true,
     fileSink: options.fileSink ?? null,
   };
 }

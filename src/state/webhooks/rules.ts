@@ -15,8 +15,8 @@ import { errorText, pipelinesOf } from './pipelines.js';
 import { webhookOptionsOf } from './options.js';
 import { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 import { normaliseSecret } from './signing.js';
-import { receiversOf } from './webhook-receiver.js';
-import { headerProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { defaultReceiverConfig, receiversOf, type Receiver } from './webhook-receiver.js';
+import { headerProblem, headerSyntaxProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { apiError, conflict, notFound, valueError } from '../../engine/errors.js';
 
 const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
@@ -225,4 +225,57 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
   store.ndjsonFile = name;
   store.ndjsonError = null;
   return { ndjson_file: name };
+}
+
+/** One page of a team environment's endpoints, oldest first, after the endpoint `cursor` names. */
+export function listWebhooks(world: World, partition: Partition, cursor: string | undefined, limit: number): { page: WebhookEndpoint[]; next_cursor: string | null } {
+  const all = webhooksOf(world).list(partition.id);
+  let start = 0;
+  if (cursor !== undefined && cursor !== '') {
+    const i = all.findIndex((ep) => ep.id === cursor);
+    if (i < 0) throw invalidField(['query', 'next_cursor'], WEBHOOK_ERRORS.badCursor, cursor);
+    start = i + 1;
+  }
+  const page = all.slice(start, start + limit);
+  const more = start + page.length < all.length;
+  const last = page[page.length - 1];
+  return { page, next_cursor: more && last !== undefined ? last.id : null };
+}
+
+/** Every endpoint (control plane), optionally of one team and environment. */
+export function allEndpoints(world: World, filter: { team_id?: string | undefined; environment?: string | undefined }): WebhookEndpoint[] {
+  const out: WebhookEndpoint[] = [];
+  for (const ep of webhooksOf(world).byId.values()) {
+    if (filter.team_id !== undefined && ep.team_id !== filter.team_id) continue;
+    if (filter.environment !== undefined && ep.environment !== filter.environment) continue;
+    out.push(ep);
+  }
+  return out;
+}
+
+/** Sets what a test receiver answers; header syntax checked first. */
+export function configureReceiver(
+  world: World,
+  name: string,
+  body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined },
+): Receiver {
+  for (const [header, value] of Object.entries(body.headers ?? {})) {
+    const problem = headerSyntaxProblem(header, value);
+    if (problem) throw valueError(['body', 'headers', header], problem, value);
+  }
+  const r = receiversOf(world).get(name);
+  r.config = {
+    status: body.status,
+    body: body.body === undefined ? defaultReceiverConfig().body : body.body,
+    retry_after: body.retry_after === undefined || body.retry_after === null ? null : String(body.retry_after),
+    headers: Object.fromEntries(Object.entries(body.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+  };
+  return r;
+}
+
+/** Forgets what a test receiver got and resets its configuration. */
+export function clearReceiver(world: World, name: string): void {
+  const r = receiversOf(world).get(name);
+  r.deliveries = [];
+  r.config = defaultReceiverConfig();
 }

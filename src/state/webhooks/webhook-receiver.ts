@@ -5,7 +5,8 @@
  * points at it, the way the `svix` library would.
  */
 import { verify } from './signing.js';
-import { DEFAULT_RETENTION, webhooksOf } from './webhooks.js';
+import { MASKED_VALUE } from './message.js';
+import { DEFAULT_RETENTION, isSensitiveHeader, webhooksOf } from './webhooks.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { utf8Decode } from '../../engine/bytes.js';
 
@@ -101,7 +102,8 @@ export class ReceiverStore {
       received_at: this.world.clock.iso(),
       msg_id: headers['svix-id'] ?? headers['webhook-id'] ?? null,
       event_type: eventType,
-      headers,
+      // Credentials sent as custom headers are masked here too, as in the attempt log.
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, isSensitiveHeader(k) ? MASKED_VALUE : v])),
       body,
       verified,
       endpoint_id: endpointId,
