@@ -2,7 +2,7 @@
  * Contract test: the official SDK (@tryvital/vital-node 3.1.551) parses every wearable
  * endpoint's answer: providers, connections, demo connect, introspection, summaries (activity,
  * sleep, body, workouts, ECG), workout streams, ECG voltages and every timeseries row (raw and
- * grouped), profile, devices and raw summaries. The SDK throws on a missing required key or a null where a value is required.
+ * grouped), profile, devices, raw summaries, sleep cycles and streams, meals, menstrual cycles. The SDK throws on a missing required key or a null where a value is required.
  */
 import { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,11 @@ describe('official SDK parses the wearable endpoints', () => {
     const sleeps = await client.sleep.get(demo, { ...q, provider: 'oura' });
     const stream = await client.sleep.getStreamBySleepId(sleeps.sleep[0]?.id ?? '');
     expect(stream.hypnogram?.length).toBeGreaterThan(10);
+    const meals = await client.meal.get(demo, q);
+    expect(meals.meals.length).toBeGreaterThan(10);
+    expect(meals.meals[0]?.energy?.unit).toBe('kcal');
+    const cyclesOfDemo = await client.menstrualCycle.get(demo, q);
+    expect(Array.isArray(cyclesOfDemo.menstrualCycle)).toBe(true);
   });
 
   it('every timeseries row, raw and grouped', async () => {

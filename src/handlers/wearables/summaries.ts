@@ -12,7 +12,8 @@
  * LIMITATIONS
  * - Sleep cycles come from the providers that record stages (hypnogram); deep, light, REM and
  *   awake runs only (no `-1` or `5`).
- * - Meal and menstrual cycle summaries are not simulated (404 like any unknown route). Profile
+ * - Meals: `micros` is null; foods carry energy, carbs, protein and total fat only.
+ * - Menstrual cycle summaries are not simulated (404 like any unknown route). Profile
  *   and devices are in profile.ts.
  * - `/raw` variants wrap each summary in its raw record; `data` is the summary's values in the
  *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema.
@@ -27,12 +28,14 @@ import { activitySummary, bodySummary, sleepSummary } from '../../fixtures/weara
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { rawRecord } from '../../fixtures/wearables/raw.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { localDay } from '../../fixtures/wearables/wearable-time.js';
+import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { json, type Reply } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
 import { rememberSleep, rememberWorkout } from '../../state/wearables/operations.js';
 import { sleepCycle, sleepId } from '../../fixtures/wearables/sleep-cycle.js';
+import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
+import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
 import type { User } from '../../state/users/users.js';
 import { checkProvider, dataSources, queryWindow, rangeQuery, requireUser, windowDays, type DataSource } from '../../state/wearables/wearable-data.js';
 
@@ -148,6 +151,36 @@ export const summaryRoutes: Route[] = [
       out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
     }
     return out;
+  }),
+
+  defineRoute({
+    id: 'summary.meal',
+    method: 'GET',
+    path: '/v2/summary/meal/:user_id',
+    auth: 'team',
+    summary: 'Meals with energy and macros (ClientFacingMealResponse) from the nutrition apps that log them.',
+    request: { params, query: rangeQuery },
+    responses: { 200: '{meals: [...]}', ...RESPONSES },
+    handle: (ctx, { params: p, query }) =>
+      summaryReply(ctx, p.user_id, 'meal', query.provider, query.start_date, query.end_date, (s, day, now) =>
+        mealsOn(s.src, day).flatMap((m) => (m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.link.provider.id}`, mealSummary(s.src, m)))), undefined, 'meals'),
+  }),
+
+  defineRoute({
+    id: 'summary.menstrual_cycle',
+    method: 'GET',
+    path: '/v2/summary/menstrual_cycle/:user_id',
+    auth: 'team',
+    summary: 'Menstrual cycles (MenstrualCycleResponse) by period start: flow, ovulation tests, basal body temperature.',
+    request: { params, query: rangeQuery },
+    responses: { 200: '{menstrual_cycle: [...]}', ...RESPONSES },
+    handle: (ctx, { params: p, query }) =>
+      summaryReply(ctx, p.user_id, 'menstrual_cycle', query.provider, query.start_date, query.end_date, (s, day, now) => {
+        const cycle = cycleStartingOn(s.src, day);
+        const at = cycle ? localMidnight(s.src.subject.zone, day) : 0;
+        if (!cycle || at > now || !inRanges(s.ranges, at)) return [];
+        return item(`${at}|${s.link.provider.id}`, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
+      }),
   }),
 
   // Date-only bounds, like the electrocardiogram summaries.

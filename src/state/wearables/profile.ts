@@ -11,6 +11,7 @@ import { providerBrief, type ProviderInfo } from '../../fixtures/wearables/provi
 import { deviceId, providerPayload } from '../../fixtures/wearables/raw.js';
 import { sourceObject } from '../../fixtures/wearables/summaries.js';
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { usesWheelchair } from '../../fixtures/wearables/timeseries-rows-more.js';
 import { u } from '../../fixtures/wearables/wearable-profile.js';
 import { dateOfDay, iso } from '../../fixtures/wearables/wearable-time.js';
 import type { User } from '../users/users.js';
@@ -56,7 +57,7 @@ function profileOf(world: World, user: User, src: SourceCtx): Record<string, unk
     user_id: user.user_id,
     height: NO_HEIGHT.has(src.provider.slug) ? null : Math.round(src.subject.heightM * 100),
     birth_date: birthDate(src, user),
-    wheelchair_use: src.provider.slug === 'apple_health_kit' && u(src.subject.key, 'subject', 'wheelchair') < 0.03 ? true : null,
+    wheelchair_use: src.provider.slug === 'apple_health_kit' && usesWheelchair(src.subject.key) ? true : null,
     gender: GENDER.has(src.provider.slug) ? sex : null,
     sex,
     source: sourceObject(src.provider),
