@@ -12,10 +12,9 @@
  * page stopped and is null after the last visible data.
  *
  * LIMITATIONS
- * - `ige`, `igg`, `cholesterol` (and its sub-paths), `note`, `insulin_injection`,
- *   `sleep_apnea_alert`, `wheelchair_push`, `fall`, `inhaler_usage` and the respiratory-function
- *   resources (`forced_expiratory_volume_1`, `forced_vital_capacity`, `peak_expiratory_flow_rate`)
- *   have no table row (404 like any unknown route).
+ * - `ige`, `igg` and `cholesterol` (and its deprecated sub-paths) have no table row (404 like any
+ *   unknown route): they should come from the user's lab results.
+ * - The plain `electrocardiogram_voltage` list answers at most MAX_VOLTAGE_SESSIONS sessions.
  * - Sleep streams are found only for sleep ids the sandbox has handed out (summary listings and
  *   events) since the last reset; a provider that does not record a stream resource answers [].
  * - Providers without `workout_stream` (demo data is summary-only) answer all-empty arrays.

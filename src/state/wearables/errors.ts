@@ -24,7 +24,6 @@ export const WEARABLES_ERRORS = {
   profileNotFound: 'Profile not found',
   invalidCursor: 'Invalid cursor',
   endBeforeStart: 'end_date must be on or after start_date',
-  voltageTooWide: (days: number) => `The electrocardiogram_voltage window covers more than ${days} days: narrow it or page through /grouped`,
 } as const;
 
 const E = WEARABLES_ERRORS;
@@ -48,5 +47,4 @@ export const wearablesError = {
   profileNotFound: (): ApiError => notFound(E.profileNotFound),
   invalidCursor: (where: string, cursor: string): ApiError => valueError(['query', where], E.invalidCursor, cursor),
   endBeforeStart: (end: number): ApiError => valueError(['query', 'end_date'], E.endBeforeStart, new Date(end).toISOString()),
-  voltageTooWide: (days: number, end: number): ApiError => valueError(['query', 'end_date'], E.voltageTooWide(days), new Date(end).toISOString()),
 } as const;
