@@ -2,7 +2,7 @@
  * Contract test: the official SDK (@tryvital/vital-node 3.1.551) parses every wearable
  * endpoint's answer: providers, connections, demo connect, introspection, summaries (activity,
  * sleep, body, workouts, ECG), workout streams, ECG voltages and every timeseries row (raw and
- * grouped). The SDK throws on a missing required key or a null where a value is required.
+ * grouped), profile, devices, raw summaries, sleep cycles and streams, meals, menstrual cycles. The SDK throws on a missing required key or a null where a value is required.
  */
 import { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,33 @@ describe('official SDK parses the wearable endpoints', () => {
     const demoWorkouts = await client.workouts.get(demo, q);
     const fitbitWorkout = demoWorkouts.workouts.find((w) => w.source.provider === 'fitbit');
     if (fitbitWorkout) expect((await client.workouts.getByWorkoutId(fitbitWorkout.id)).time ?? []).toEqual([]);
+  });
+
+  it('profile, devices and raw summaries', async () => {
+    const q = { startDate: '2025-12-20', endDate: '2026-01-05' };
+    const profile = await client.profile.get(demo);
+    expect(profile.userId).toBe(demo);
+    expect(profile.height).toBeGreaterThan(150);
+    const rawProfile = await client.profile.getRaw(demo, { provider: 'fitbit' });
+    expect(rawProfile.profile.source.slug).toBe('fitbit');
+    const devices = await client.devices.getRaw(demo);
+    expect(devices.devices.length).toBeGreaterThan(0);
+    expect((await client.activity.getRaw(demo, q)).activity.length).toBeGreaterThan(10);
+    expect((await client.sleep.getRaw(demo, q)).sleep.length).toBeGreaterThan(10);
+    expect((await client.body.getRaw(demo, q)).body.length).toBeGreaterThan(0);
+    const workouts = await client.workouts.getRaw(seeded, { startDate: '2025-12-01', endDate: '2026-01-05' });
+    expect(workouts.workouts.length).toBeGreaterThan(0);
+    expect(workouts.workouts[0]?.sportId).toBe(workouts.workouts[0]?.sport.id);
+    const cycles = await client.sleepCycle.get(demo, q);
+    expect(cycles.sleepCycle.length).toBeGreaterThan(5);
+    const sleeps = await client.sleep.get(demo, { ...q, provider: 'oura' });
+    const stream = await client.sleep.getStreamBySleepId(sleeps.sleep[0]?.id ?? '');
+    expect(stream.hypnogram?.length).toBeGreaterThan(10);
+    const meals = await client.meal.get(demo, q);
+    expect(meals.meals.length).toBeGreaterThan(10);
+    expect(meals.meals[0]?.energy?.unit).toBe('kcal');
+    const cyclesOfDemo = await client.menstrualCycle.get(demo, q);
+    expect(Array.isArray(cyclesOfDemo.menstrualCycle)).toBe(true);
   });
 
   it('every timeseries row, raw and grouped', async () => {

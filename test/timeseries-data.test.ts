@@ -171,6 +171,8 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     const seen = new Set<string>();
     for (const u of users) {
       for (const row of TIMESERIES) {
+        // A row already seen with data (and validated) needs no more users.
+        if (seen.has(row.path) && (!row.raw || seen.has(`raw:${row.path}`))) continue;
         const res = await c.get(`/v2/timeseries/${u.user_id}/${row.path}/grouped`, { query: q });
         expect(res.status).toBe(200);
         oas.expectValid(schemaNames(row.path).grouped, res.body);

@@ -36,7 +36,7 @@ function webhookSchema(eventType: string): string | null {
 
 forEachAdapter('wearables: events against the reference', (adapter) => {
   it('every emitted event validates against its OpenAPI webhook payload and carries the spec 6.1 fields', async () => {
-    const c = createClient(adapter, { seed: 17, users: 3, feed: 'on' });
+    const c = createClient(adapter, { seed: 17, users: 3, usersElsewhere: 0, feed: 'on' });
     const users: string[] = [];
     for (const provider of ['apple_health_kit', 'fitbit', 'freestyle_libre', 'oura']) {
       const userId = (await c.post('/v2/user', { client_user_id: `ev-${provider}` })).body.user_id as string;

@@ -9,6 +9,7 @@ import { seedWearables } from '../../fixtures/wearables/wearables-world.js';
 import { connectionRoutes } from './connections.js';
 import { introspectRoutes } from './introspect.js';
 import { providerRoutes } from './providers.js';
+import { profileRoutes } from './profile.js';
 import { summaryRoutes } from './summaries.js';
 import { timeseriesRoutes } from './timeseries.js';
 import { wearablesControlRoutes } from './control.js';
@@ -19,7 +20,7 @@ import { deregisterAll } from '../../state/wearables/wearable-link.js';
 
 export const wearablesArea: Area = {
   name: 'wearables',
-  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes],
+  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes, ...profileRoutes],
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));

@@ -10,8 +10,13 @@
  * data as the clock moves; an errored connection stops delivering; ingestion bounds clip.
  *
  * LIMITATIONS
- * - `/raw` variants, profile, meal, menstrual cycle, sleep cycle and devices summaries are not
- *   simulated (404 like any unknown route).
+ * - Sleep cycles come from the providers that record stages (hypnogram); deep, light, REM and
+ *   awake runs only (no `-1` or `5`).
+ * - Meals: `micros` is null; foods carry energy, carbs, protein and total fat only.
+ * - Menstrual cycle summaries are not simulated (404 like any unknown route). Profile
+ *   and devices are in profile.ts.
+ * - `/raw` variants wrap each summary in its raw record; `data` is the summary's values in the
+ *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema.
  * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.
  * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
  *   carry their device as a stable `device_id` (spec 2.3).
@@ -21,17 +26,22 @@ import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import { activitySummary, bodySummary, sleepSummary } from '../../fixtures/wearables/summaries.js';
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
-import { localDay } from '../../fixtures/wearables/wearable-time.js';
+import { rawRecord } from '../../fixtures/wearables/raw.js';
+import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { json, type Reply } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
-import { rememberWorkout } from '../../state/wearables/operations.js';
+import { rememberSleep, rememberWorkout } from '../../state/wearables/operations.js';
+import { sleepCycle, sleepId } from '../../fixtures/wearables/sleep-cycle.js';
+import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
+import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
 import type { User } from '../../state/users/users.js';
 import { checkProvider, dataSources, queryWindow, rangeQuery, requireUser, windowDays, type DataSource } from '../../state/wearables/wearable-data.js';
 
 const params = z.object({ user_id: uuid() });
 
-type Item = { sort: string; body: Record<string, unknown> };
+type Item = { sort: string; body: Record<string, unknown>; src?: SourceCtx };
 
 /** Local days a source's ranges touch, within the query's days. */
 function days(src: DataSource, lo: number, hi: number): [number, number] {
@@ -51,15 +61,15 @@ function collectSummaries(
   dayLo: number,
   dayHi: number,
   build: (s: DataSource, day: number, now: number) => Item[],
-): Array<Record<string, unknown>> {
+): Item[] {
   const now = ctx.now();
   const items: Item[] = [];
   for (const s of dataSources(ctx.world, user, resource, provider, now)) {
     const [lo, hi] = days(s, dayLo, dayHi);
-    for (let day = lo; day <= hi; day++) items.push(...build(s, day, now));
+    for (let day = lo; day <= hi; day++) for (const i of build(s, day, now)) items.push({ ...i, src: s.src });
   }
   items.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
-  return items.map((i) => i.body);
+  return items;
 }
 
 const item = (sort: string, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, body }] : []);
@@ -69,46 +79,71 @@ type Build = (s: DataSource, day: number, now: number, ctx: Ctx, user: User) => 
 
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
 
-/** `{<resource>: [...]}`: the user's summaries of a resource whose dates fall in `[start, end]` (end defaults to today). */
-function summaryReply(ctx: Ctx, userId: string, resource: string, provider: string, start: number, end: number | null | undefined, build: Build): Reply {
+/** A summary as its raw record (RawActivity, RawSleep, RawBody, RawWorkout). */
+type Raw = (src: SourceCtx, summary: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * `{<resource>: [...]}`: the user's summaries of a resource whose dates fall in `[start, end]`
+ * (end defaults to today); with `raw`, each as the raw record it was derived from.
+ */
+function summaryReply(ctx: Ctx, userId: string, resource: string, provider: string, start: number, end: number | null | undefined, build: Build, raw?: Raw, key = resource): Reply {
   checkProvider(provider);
   const user = requireUser(ctx, userId);
   const [lo, hi] = windowDays(queryWindow(start, end, ctx.now()));
-  return json({ [resource]: collectSummaries(ctx, user, resource, provider, lo, hi, (s, day, now) => build(s, day, now, ctx, user)) });
+  const items = collectSummaries(ctx, user, resource, provider, lo, hi, (s, day, now) => build(s, day, now, ctx, user));
+  return json({ [key]: items.map((i) => (raw && i.src ? raw(i.src, i.body) : i.body)) });
 }
 
-/** `GET /v2/summary/<resource>/:user_id` over the usual date-or-datetime range query. */
-function summaryRoute(resource: string, summary: string, build: Build): Route {
-  return defineRoute({
-    id: `summary.${resource}`,
-    method: 'GET',
-    path: `/v2/summary/${resource}/:user_id`,
-    auth: 'team',
-    summary,
-    request: { params, query: rangeQuery },
-    responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
-    handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
-  });
+/** `GET /v2/summary/<resource>/:user_id` and its `/raw` variant over the usual date-or-datetime range query. */
+function summaryRoutePair(resource: string, summary: string, raw: Raw, build: Build): Route[] {
+  return [
+    defineRoute({
+      id: `summary.${resource}`,
+      method: 'GET',
+      path: `/v2/summary/${resource}/:user_id`,
+      auth: 'team',
+      summary,
+      request: { params, query: rangeQuery },
+      responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
+      handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
+    }),
+    defineRoute({
+      id: `summary.${resource}.raw`,
+      method: 'GET',
+      path: `/v2/summary/${resource}/:user_id/raw`,
+      auth: 'team',
+      summary: `The provider-shaped records behind the ${resource} summaries (Raw${resource === 'workouts' ? 'Workout' : resource[0]?.toUpperCase() + resource.slice(1)}Response).`,
+      request: { params, query: rangeQuery },
+      responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
+      handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build, raw),
+    }),
+  ];
 }
 
-export const summaryRoutes = [
-  summaryRoute('activity', 'Daily activity summaries (ClientActivityResponse).', (s, day, now) => {
+const rawAt = (field: string): Raw => (src, summary) => rawRecord(src, summary, summary[field] as string);
+
+export const summaryRoutes: Route[] = [
+  ...summaryRoutePair('activity', 'Daily activity summaries (ClientActivityResponse).', rawAt('date'), (s, day, now) => {
     const a = activitySummary(s.src, day, s.ranges, now);
     return item(`${a?.calendar_date as string}|${s.link.provider.id}`, a);
   }),
 
-  summaryRoute('sleep', 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.', (s, day, now) => {
+  ...summaryRoutePair('sleep', 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.', rawAt('bedtime_start'), (s, day, now, ctx, user) => {
     const night = s.src.subject.night(day);
     if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
+    rememberSleep(ctx.world, sleepId(s.src, night), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: night.day });
     return item(`${night.end}|${s.link.provider.id}`, sleepSummary(s.src, night));
   }),
 
-  summaryRoute('body', 'Body summaries (ClientBodyResponse): one per weigh-in day.', (s, day, now) => {
+  ...summaryRoutePair('body', 'Body summaries (ClientBodyResponse): one per weigh-in day.', rawAt('created_at'), (s, day, now) => {
     const b = bodySummary(s.src, day, s.ranges, now);
     return item(`${b?.created_at as string}|${s.link.provider.id}`, b);
   }),
 
-  summaryRoute('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (s, day, now, ctx, user) => {
+  ...summaryRoutePair('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (src, w) => {
+    const sport = w.sport as { id: number };
+    return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
+  }, (s, day, now, ctx, user) => {
     const out: Item[] = [];
     for (const w of s.src.subject.workoutsOn(day)) {
       if (w.end > now || !inRanges(s.ranges, w.end)) continue;
@@ -116,6 +151,57 @@ export const summaryRoutes = [
       out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
     }
     return out;
+  }),
+
+  defineRoute({
+    id: 'summary.meal',
+    method: 'GET',
+    path: '/v2/summary/meal/:user_id',
+    auth: 'team',
+    summary: 'Meals with energy and macros (ClientFacingMealResponse) from the nutrition apps that log them.',
+    request: { params, query: rangeQuery },
+    responses: { 200: '{meals: [...]}', ...RESPONSES },
+    handle: (ctx, { params: p, query }) =>
+      summaryReply(ctx, p.user_id, 'meal', query.provider, query.start_date, query.end_date, (s, day, now) =>
+        mealsOn(s.src, day).flatMap((m) => (m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.link.provider.id}`, mealSummary(s.src, m)))), undefined, 'meals'),
+  }),
+
+  defineRoute({
+    id: 'summary.menstrual_cycle',
+    method: 'GET',
+    path: '/v2/summary/menstrual_cycle/:user_id',
+    auth: 'team',
+    summary: 'Menstrual cycles (MenstrualCycleResponse) by period start: flow, ovulation tests, basal body temperature.',
+    request: { params, query: rangeQuery },
+    responses: { 200: '{menstrual_cycle: [...]}', ...RESPONSES },
+    handle: (ctx, { params: p, query }) =>
+      summaryReply(ctx, p.user_id, 'menstrual_cycle', query.provider, query.start_date, query.end_date, (s, day, now) => {
+        const cycle = cycleStartingOn(s.src, day);
+        const at = cycle ? localMidnight(s.src.subject.zone, day) : 0;
+        if (!cycle || at > now || !inRanges(s.ranges, at)) return [];
+        return item(`${at}|${s.link.provider.id}`, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
+      }),
+  }),
+
+  // Date-only bounds, like the electrocardiogram summaries.
+  defineRoute({
+    id: 'summary.sleep_cycle',
+    method: 'GET',
+    path: '/v2/summary/sleep_cycle/:user_id',
+    auth: 'team',
+    summary: 'Sleep cycles (ClientSleepCycleResponse): each night\'s stage runs, from the providers that record stages.',
+    request: { params, query: z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }) },
+    responses: { 200: '{sleep_cycle: [...]}', ...RESPONSES },
+    handle(ctx, { params: p, query }) {
+      const start = Date.parse(`${query.start_date}T00:00:00Z`);
+      const end = query.end_date ? Date.parse(`${query.end_date}T23:59:59.999Z`) : null;
+      return summaryReply(ctx, p.user_id, 'sleep', query.provider, start, end, (s, day, now) => {
+        if (!s.link.provider.resources.includes('hypnogram')) return [];
+        const night = s.src.subject.night(day);
+        if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
+        return item(`${night.end}|${s.link.provider.id}`, sleepCycle(s.src, night));
+      }, undefined, 'sleep_cycle');
+    },
   }),
 
   // Date-only bounds (its own query), unlike the other summaries.

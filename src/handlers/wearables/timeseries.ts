@@ -12,11 +12,11 @@
  * page stopped and is null after the last visible data.
  *
  * LIMITATIONS
- * - `ige`, `igg`, `cholesterol` (and its sub-paths), `note`, `insulin_injection`,
- *   `sleep_apnea_alert`, `wheelchair_push`, `fall`, `inhaler_usage` and the respiratory-function
- *   resources (`forced_expiratory_volume_1`, `forced_vital_capacity`, `peak_expiratory_flow_rate`)
- *   have no table row (404 like any unknown route).
- * - `/v2/timeseries/sleep/:sleep_id/stream` is not simulated.
+ * - `ige`, `igg` and `cholesterol` (and its deprecated sub-paths) have no table row (404 like any
+ *   unknown route): they should come from the user's lab results.
+ * - The plain `electrocardiogram_voltage` list answers at most MAX_VOLTAGE_SESSIONS sessions.
+ * - Sleep streams are found only for sleep ids the sandbox has handed out (summary listings and
+ *   events) since the last reset; a provider that does not record a stream resource answers [].
  * - Providers without `workout_stream` (demo data is summary-only) answer all-empty arrays.
  * - Workout streams are found only for workout ids the sandbox has handed out (summary
  *   listings and events) since the last reset.
@@ -34,7 +34,8 @@ import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
 import { wearablesError } from '../../state/wearables/errors.js';
-import { workoutRef } from '../../state/wearables/operations.js';
+import { sleepRef, workoutRef } from '../../state/wearables/operations.js';
+import { sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
 import { usersOf, type User } from '../../state/users/users.js';
 import { checkProvider, dataSources, type DataSource, groupedQuery, queryWindow, rangeQuery, requireUser, subjectOf } from '../../state/wearables/wearable-data.js';
 
@@ -191,6 +192,24 @@ for (const row of TIMESERIES) {
 }
 
 export const timeseriesRoutes: Route[] = [
+  defineRoute({
+    id: 'timeseries.sleep_stream',
+    method: 'GET',
+    path: '/v2/timeseries/sleep/:sleep_id/stream',
+    auth: 'team',
+    summary: 'The stream of a sleep (ClientFacingSleepStream): hrv, heart rate, hypnogram and respiratory rate samples of the night.',
+    request: { params: z.object({ sleep_id: uuid() }) },
+    responses: { 200: 'ClientFacingSleepStream', 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
+    handle(ctx, { params: p }) {
+      const ref = sleepRef(ctx.world, ctx.partition, p.sleep_id);
+      const provider = ref ? providerBySlug(ref.provider) : undefined;
+      const user = ref ? usersOf(ctx.partition, ctx.world).liveUser(ref.userId) : undefined;
+      if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
+      const night = subjectOf(ctx.world, user).night(ref.day);
+      if (!night) throw wearablesError.sleepNotFound();
+      return json(sleepStream(sourceCtx(subjectOf(ctx.world, user), provider), night, ctx.now()));
+    },
+  }),
   ...rowRoutes,
   rawRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage', `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`, (ctx, user, provider, from, to) => voltageSamples(ctx, user, provider, from, to, MAX_VOLTAGE_SESSIONS)),
   groupedRoute('electrocardiogram_voltage', 'electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage.grouped', 'ECG voltage samples grouped by provider and source.', pageDays('ecg'), voltageSamples),

@@ -110,6 +110,8 @@ export class WearablesState {
   readonly presets = new Map<string, Map<string, PullOverride>>();
   /** Workouts handed out (summary listings, events): id -> where to regenerate them. */
   readonly workouts = new Map<string, { partitionId: string; userId: string; provider: string; day: number; index: number }>();
+  /** Sleeps handed out (summary listings, events): id -> where to regenerate them. */
+  readonly sleeps = new Map<string, { partitionId: string; userId: string; provider: string; day: number }>();
 
   record(partition: Partition, userId: string): UserWearables {
     let rec = this.users.get(userId);
@@ -143,6 +145,7 @@ export class WearablesState {
     this.users.delete(userId);
     this.active.delete(rec);
     for (const [id, w] of this.workouts) if (w.userId === userId) this.workouts.delete(id);
+    for (const [id, w] of this.sleeps) if (w.userId === userId) this.sleeps.delete(id);
   }
 }
 

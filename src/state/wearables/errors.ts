@@ -21,9 +21,9 @@ export const WEARABLES_ERRORS = {
   pullFinished: (resources: readonly string[]) => `The historical pull of ${resources.join(', ')} already finished`,
   workoutNotFound: 'Workout not found',
   sleepNotFound: 'Sleep not found',
+  profileNotFound: 'Profile not found',
   invalidCursor: 'Invalid cursor',
   endBeforeStart: 'end_date must be on or after start_date',
-  voltageTooWide: (days: number) => `The electrocardiogram_voltage window covers more than ${days} days: narrow it or page through /grouped`,
 } as const;
 
 const E = WEARABLES_ERRORS;
@@ -44,7 +44,7 @@ export const wearablesError = {
   pullFinished: (resources: readonly string[]): ApiError => conflict(E.pullFinished(resources)),
   workoutNotFound: (): ApiError => notFound(E.workoutNotFound),
   sleepNotFound: (): ApiError => notFound(E.sleepNotFound),
+  profileNotFound: (): ApiError => notFound(E.profileNotFound),
   invalidCursor: (where: string, cursor: string): ApiError => valueError(['query', where], E.invalidCursor, cursor),
   endBeforeStart: (end: number): ApiError => valueError(['query', 'end_date'], E.endBeforeStart, new Date(end).toISOString()),
-  voltageTooWide: (days: number, end: number): ApiError => valueError(['query', 'end_date'], E.voltageTooWide(days), new Date(end).toISOString()),
 } as const;

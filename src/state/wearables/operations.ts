@@ -190,3 +190,22 @@ export function connectionDataRanges(world: World, partition: Partition, user: U
 export function purgeUserWearables(world: World, userId: string): void {
   wearablesOf(world).purge(userId);
 }
+
+/** Where a sleep id handed out by a summary or event lives. */
+export interface SleepRef {
+  partitionId: string;
+  userId: string;
+  provider: string;
+  day: number;
+}
+
+/** Remembers a sleep id handed out (so its stream can be found). */
+export function rememberSleep(world: World, id: string, ref: SleepRef): void {
+  wearablesOf(world).sleeps.set(id, ref);
+}
+
+/** A sleep id handed out to this partition, or undefined. */
+export function sleepRef(world: World, partition: Partition, id: string): SleepRef | undefined {
+  const ref = wearablesOf(world).sleeps.get(id);
+  return ref && ref.partitionId === partition.id ? ref : undefined;
+}

@@ -32,6 +32,7 @@ import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
 import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
+import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { emitUserEvent, pulledResources, wearablesOf, type ProviderLink, type UserWearables } from './connections.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -207,7 +208,9 @@ function feedSummaries(
     const rs = ranges('sleep');
     for (let day = first; day <= last + 1; day++) {
       const night = src.subject.night(day);
-      if (night && within(rs, night.end)) emit('daily.data.sleep.created', sleepSummary(src, night));
+      if (!night || !within(rs, night.end)) continue;
+      wearablesOf(world).sleeps.set(sleepId(src, night), { partitionId: partition.id, userId: user.user_id, provider: link.provider.slug, day: night.day });
+      emit('daily.data.sleep.created', sleepSummary(src, night));
     }
   }
   if (resources.has('body')) {
