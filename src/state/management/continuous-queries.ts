@@ -12,6 +12,7 @@ import { worldSlot, type World } from '../../engine/world.js';
 import { MANAGEMENT_ERRORS, queryNotFound } from './errors.js';
 import { badRequest, conflict } from '../../engine/errors.js';
 import type { Query } from './query-schema.js';
+import { CLIENT_FACING_RESOURCE_SET } from './common.js';
 
 /** Tables of the query language and the resource each reads. */
 const TABLE_RESOURCES: Record<string, string | null> = {
@@ -106,7 +107,7 @@ export function analyseQuery(query: Query): { result_table_schema: Record<string
     schema[describe(item, loc, deps)] = 'any';
   });
   if ((query.select as Expr[]).length === 0) throw valueError(['body', 'query', 'select'], 'A query selects at least one column.', []);
-  return { result_table_schema: schema, resource_dependencies: [...deps].sort() };
+  return { result_table_schema: schema, resource_dependencies: [...deps].filter((r) => CLIENT_FACING_RESOURCE_SET.has(r)).sort() };
 }
 
 export function continuousQueryView(q: ContinuousQuery) {
