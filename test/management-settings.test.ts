@@ -116,6 +116,8 @@ forEachAdapter('management data-pull preferences', (adapter) => {
     expect(tooMany.body.detail[0].loc).toEqual(['body', 'providers', 'oura', 'default', 'historical_days_to_pull']);
     expect((await c.mgmt('POST', base, { body: { team_ids: [eu], providers } })).status).toBe(400);
     expect((await c.mgmt('POST', base, { body: { team_ids: [us], providers: { nope: providers.fitbit } } })).status).toBe(422);
+    const badResource = { oura: { default: { historical_days_to_pull: 1 }, resource_overrides: { moonlight: { historical_days_to_pull: 1 } } } };
+    expect((await c.mgmt('POST', base, { body: { team_ids: [us], providers: badResource } })).status).toBe(422);
     expect(historicalDaysToPull(c.sandbox.world, p, 'oura')).toBe(90);
 
     // Paging over teams: add teams in the region, limit 1.

@@ -19,6 +19,8 @@ import { preferencesOf } from '../../state/management/preferences.js';
 import { ehrIntegrationRoutes } from './ehr.js';
 import { ehrPipelineRoutes } from './ehr-pipelines.js';
 import { ehrControlRoutes } from './ehr-control.js';
+import { continuousQueryRoutes } from './continuous-queries.js';
+import { dropContinuousQueries } from '../../state/management/continuous-queries.js';
 import { dropEhrTeam } from '../../state/management/ehr.js';
 import { dropEhrPipelines, ehrListens, onEhrEvent } from '../../state/management/ehr-pipelines.js';
 import { dropTeamBindings } from '../../state/management/people.js';
@@ -43,6 +45,7 @@ export const managementArea: Area = {
     ...ehrIntegrationRoutes,
     ...ehrPipelineRoutes,
     ...ehrControlRoutes,
+    ...continuousQueryRoutes,
   ],
   install(world) {
     world.tenancy.teamDeleted.add((team) => {
@@ -52,6 +55,7 @@ export const managementArea: Area = {
       preferencesOf(world).dropTeam(team.id);
       dropEhrTeam(world, team.org_id, team.id);
       dropEhrPipelines(world, team.id);
+      dropContinuousQueries(world, team.id);
     });
     world.events.subscribe((entry, partition) => onEhrEvent(world, entry, partition));
     world.events.watch((partition, prefix) => ehrListens(world, partition, prefix));

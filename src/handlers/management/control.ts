@@ -13,7 +13,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
-import { seedLabAccounts } from '../../state/management/lab-accounts.js';
+import { createOrg, setBetaFeatures, setOrgPlan } from '../../state/management/orgs.js';
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
 import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
 
@@ -67,27 +67,7 @@ export const managementControlRoutes = [
     request: { body: z.object({ name: teamName().optional(), plan: planEnum.default('premium') }).nullish() },
     responses: { 200: '{org_id, name, plan, management_key_id, management_key}' },
     handle(ctx, { body }) {
-      const world = ctx.world;
-      const now = ctx.iso();
-      const n = world.tenancy.orgs.size + 1;
-      const org = world.tenancy.addOrg({
-        id: world.ids.uuid('org'),
-        name: body?.name ?? `Sandbox Org ${n}`,
-        plan: body?.plan ?? 'premium',
-        created_at: now,
-        expires_at: null,
-      });
-      const key = world.tenancy.addManagementKey({
-        id: world.ids.uuid('management-key', org.id),
-        org_id: org.id,
-        label: 'Default org key',
-        key: `mg_${world.ids.token('management-key-secret', 40, org.id)}`,
-        role: 'org_admin',
-        team_ids: null,
-        created_at: now,
-        creator: { type: 'vital_staff' },
-      });
-      seedLabAccounts(world, org);
+      const { org, key } = createOrg(ctx.world, { name: body?.name ?? null, plan: body?.plan ?? 'premium' }, ctx.iso());
       return json({ org_id: org.id, name: org.name, plan: org.plan, management_key_id: key.id, management_key: key.key });
     },
   }),
@@ -113,8 +93,7 @@ export const managementControlRoutes = [
     responses: { 200: 'The org', 404: 'Org not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
-      org.plan = body.plan;
-      return json(orgControlView(ctx, org));
+      return json(orgControlView(ctx, setOrgPlan(org, body.plan)));
     },
   }),
 
@@ -139,8 +118,7 @@ export const managementControlRoutes = [
     responses: { 200: '{team_id, beta_features}', 404: 'Team not found' },
     handle(ctx, { params, body }) {
       const team = teamOf(ctx, params.team_id);
-      team.beta_features = new Set(body.beta_features);
-      return json(betaView(team));
+      return json(betaView(setBetaFeatures(team, body.beta_features)));
     },
   }),
 

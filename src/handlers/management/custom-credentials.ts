@@ -37,8 +37,9 @@ import {
   PROVIDERS,
   WEBHOOK_PROVIDERS,
   credentialKind,
-  customCredentialsOf,
-  hashSecret,
+  deleteCustomCredentials,
+  listCustomCredentials,
+  setCustomCredential,
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
 import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
@@ -183,39 +184,8 @@ export const customCredentialRoutes = [
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
-      const kind = credentialKind(body.provider);
-      if (kind === 'unsupported') throw badRequest(`Provider ${body.provider} does not connect through OAuth and takes no custom credentials.`);
-      const store = customCredentialsOf(ctx.world);
-      const existing = store.find(team.id, params.env, body.provider);
-      if (kind === 'oauth' && !existing) {
-        if (!body.client_id) throw valueError(['body', 'client_id'], `client_id is required to set ${body.provider} OAuth credentials`, body.client_id ?? null);
-        if (!body.client_secret) throw valueError(['body', 'client_secret'], `client_secret is required to set ${body.provider} OAuth credentials`, body.client_secret ?? null);
-      }
-      const details = body.details ? checkedDetails(body.provider, body.details) : existing ? existing.details : checkedDetails(body.provider, null);
-      const now = ctx.iso();
-      if (existing) {
-        if (body.client_id) existing.client_id = body.client_id;
-        if (body.client_secret) existing.client_secret_hash = hashSecret(body.client_secret);
-        existing.details = details;
-        if (body.redirect_url_override !== undefined && body.redirect_url_override !== null) existing.redirect_url_override = body.redirect_url_override;
-        existing.updated_at = now;
-        return json(credentialView(existing));
-      }
-      const created = store.add({
-        id: ctx.world.ids.uuid('custom-credential', team.id),
-        team_id: team.id,
-        environment: params.env,
-        region: team.region,
-        source: body.provider,
-        client_id: body.client_id ?? null,
-        client_secret_hash: body.client_secret ? hashSecret(body.client_secret) : null,
-        details,
-        app_url: null,
-        redirect_url_override: body.redirect_url_override ?? null,
-        created_at: now,
-        updated_at: now,
-      });
-      return json(credentialView(created));
+      const c = setCustomCredential(ctx.world, team, params.env, body, (details) => checkedDetails(body.provider, details), ctx.iso());
+      return json(credentialView(c));
     },
   }),
 
@@ -234,12 +204,7 @@ export const customCredentialRoutes = [
       const org = requireOrg(ctx, params.org_id);
       if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
       const teams = query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
-      const store = customCredentialsOf(ctx.world);
-      const credentials = teams
-        .filter((t) => t.region === params.region)
-        .flatMap((t) => store.ofTeam(t.id, params.env))
-        .filter((c) => !query.provider || c.source === query.provider)
-        .map(credentialView);
+      const credentials = listCustomCredentials(ctx.world, teams, params.env, params.region, query.provider ?? null).map(credentialView);
       return json({ credentials, next_cursor: null });
     },
   }),
@@ -254,19 +219,7 @@ export const customCredentialRoutes = [
     responses: { 200: '{success, failure, not_found}' },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
-      const store = customCredentialsOf(ctx.world);
-      const success: string[] = [];
-      const failure: string[] = [];
-      const not_found: string[] = [];
-      for (const id of new Set(query.credential_id)) {
-        const c = store.byId.get(id);
-        const team = c ? ctx.world.tenancy.teams.get(c.team_id) : undefined;
-        if (!c || !team || team.org_id !== org.id || c.environment !== params.env || c.region !== params.region) not_found.push(id);
-        else if (!canAccessTeam(ctx, team.id)) failure.push(id);
-        else success.push(id);
-      }
-      for (const id of success) store.remove(id);
-      return json({ success, failure, not_found });
+      return json(deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)));
     },
   }),
 ];

@@ -17,7 +17,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { accessibleTeams, requireOrg, requireTeam } from '../../state/management/access.js';
-import { assertTeamRegion, decodeCursor, encodeCursor, envRegionParams } from '../../state/management/common.js';
+import { assertTeamRegion, CLIENT_FACING_RESOURCES, decodeCursor, encodeCursor, envRegionParams } from '../../state/management/common.js';
 import { deletePullPreferences, pullPreferencesView, upsertPullPreferences } from '../../state/management/preferences.js';
 import type { Region, Team } from '../../engine/tenancy.js';
 
@@ -29,7 +29,7 @@ export const PULL_PROVIDERS = [
 ] as const;
 const provider = z.enum(PULL_PROVIDERS);
 const days = z.object({ historical_days_to_pull: z.number().int() });
-const providerPreference = z.object({ default: days, resource_overrides: z.record(z.string(), days).nullish() });
+const providerPreference = z.object({ default: days, resource_overrides: z.partialRecord(z.enum(CLIENT_FACING_RESOURCES), days).nullish() });
 
 /** The teams named (each accessible and in the region), or every accessible team of the region. */
 function teamsOf(ctx: Ctx, orgId: string, region: Region, teamIds: readonly string[] | null | undefined): Team[] {

@@ -1,10 +1,7 @@
 /**
  * Org management (management OpenAPI `GET/PATCH /v1/org/{org_id}`, `ClientFacingOrg`; spec 1:
  * premium plan only). Any management key of the org may read it; only an org key may rename it.
- *
- * LIMITATIONS
- * - Members, invites, domains, EHR integration and continuous queries of the org are not
- *   simulated (404 like any unknown route).
+ * Members and invites: `members.ts`; domains: `domains.ts`; EHR integration: `ehr.ts`.
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
@@ -12,6 +9,7 @@ import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
+import { renameOrg } from '../../state/management/orgs.js';
 import type { Org } from '../../engine/tenancy.js';
 
 export function orgView(org: Org) {
@@ -43,9 +41,7 @@ export const managementOrgRoutes = [
     request: { params: orgParams, body: z.object({ name: teamName() }) },
     responses: { 200: 'ClientFacingOrg', 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
     handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
-      org.name = body.name;
-      return json(orgView(org));
+      return json(orgView(renameOrg(requireOrgAdmin(ctx, params.org_id), body.name)));
     },
   }),
 ];

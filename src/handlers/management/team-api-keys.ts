@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { valueError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { accessibleTeams, requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
+import { createTeamApiKey, deleteTeamApiKeys, listTeamApiKeys } from '../../state/management/team-api-keys.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
@@ -38,11 +39,7 @@ export const teamApiKeyRoutes = [
       const org = requireOrg(ctx, params.org_id);
       if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
       const teams = query.team_id ? [requireTeam(ctx, params.org_id, query.team_id)] : accessibleTeams(ctx, org);
-      const api_keys = teams
-        .filter((t) => t.region === params.region)
-        .flatMap((t) => ctx.world.tenancy.teamApiKeys(t.id, params.env))
-        .map(teamApiKeyView);
-      return json({ api_keys, next_cursor: null });
+      return json({ api_keys: listTeamApiKeys(ctx.world, teams, params.env, params.region).map(teamApiKeyView), next_cursor: null });
     },
   }),
 
@@ -57,18 +54,7 @@ export const teamApiKeyRoutes = [
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
-      const world = ctx.world;
-      const prefix = `${params.env === 'sandbox' ? 'sk' : 'pk'}_${team.region}_`;
-      const key = world.tenancy.addApiKey({
-        id: world.ids.uuid('team-api-key', team.id),
-        label: body.label,
-        value: prefix + world.ids.token('team-api-key-value', 32, team.id),
-        team_id: team.id,
-        environment: params.env,
-        region: team.region,
-        created_at: ctx.iso(),
-      });
-      return json(teamApiKeyView(key));
+      return json(teamApiKeyView(createTeamApiKey(ctx.world, team, params.env, body.label, ctx.iso())));
     },
   }),
 
@@ -82,22 +68,7 @@ export const teamApiKeyRoutes = [
     responses: { 200: '{success, failure, not_found}' },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
-      const tenancy = ctx.world.tenancy;
-      const success: string[] = [];
-      const failure: string[] = [];
-      const not_found: string[] = [];
-      const seen = new Set<string>();
-      for (const id of query.api_key_id) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const key = tenancy.apiKeysById.get(id);
-        const team = key ? tenancy.teams.get(key.team_id) : undefined;
-        if (!key || !team || team.org_id !== org.id || key.environment !== params.env || key.region !== params.region) not_found.push(id);
-        else if (!canAccessTeam(ctx, team.id)) failure.push(id);
-        else success.push(id);
-      }
-      for (const id of success) tenancy.removeApiKey(id);
-      return json({ success, failure, not_found });
+      return json(deleteTeamApiKeys(ctx.world, org, params.env, params.region, query.api_key_id, (teamId) => canAccessTeam(ctx, teamId)));
     },
   }),
 ];

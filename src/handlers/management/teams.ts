@@ -17,10 +17,10 @@
  * - `event_type_prefixes` (shown in the reference's create example, not in its schema) is accepted
  *   on create and, per environment, on update; an empty list means "every event".
  * - Team deletion answers `null` (the reference gives no schema). Team ids are never reused.
- * - Scope requirements, API access tokens and event delivery metrics are not simulated (404).
+ * - Scope requirements, API access tokens and event delivery metrics: `team-settings.ts`.
  */
 import { z } from 'zod';
-import { forbidden, notFound, valueError } from '../../engine/errors.js';
+import { forbidden, notFound } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { ACCESS_MESSAGES, accessibleTeams, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
@@ -38,14 +38,15 @@ import {
   teamName,
 } from '../../state/management/common.js';
 import {
-  applyEnvironmentUpdate,
-  assertIntegrationIdFree,
   assertTeamCreatable,
   createTeam,
+  deleteTeam,
+  filterTeams,
+  updateTeam,
   orgTeamListItem,
   orgTeamView,
 } from '../../state/management/teams.js';
-import { defaultEnvironmentSettings, type Environment, type EnvironmentSettings } from '../../engine/tenancy.js';
+import { defaultEnvironmentSettings, type EnvironmentSettings } from '../../engine/tenancy.js';
 
 export const TEAM_PAGE_SIZE = 50;
 
@@ -119,16 +120,8 @@ export const managementTeamRoutes = [
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
       const after = query.next_cursor ? decodeCursor('team', query.next_cursor) : 0;
-      const needle = query.search_query ? query.search_query.toLowerCase() : null;
-      const regions = query.region && query.region.length > 0 ? new Set(query.region) : null;
       const tenancy = ctx.world.tenancy;
-      const teams = accessibleTeams(ctx, org).filter(
-        (t) =>
-          (tenancy.teamSequence(t.id) ?? 0) > after &&
-          (!query.team_id || t.id === query.team_id) &&
-          (!regions || regions.has(t.region)) &&
-          (!needle || t.name.toLowerCase().includes(needle)),
-      );
+      const teams = filterTeams(ctx.world, accessibleTeams(ctx, org), { afterSeq: after, team_id: query.team_id, regions: query.region, search: query.search_query });
       const page = teams.slice(0, TEAM_PAGE_SIZE);
       const last = page[page.length - 1];
       const next = teams.length > TEAM_PAGE_SIZE && last ? encodeCursor('team', tenancy.teamSequence(last.id) ?? 0) : null;
@@ -190,22 +183,7 @@ export const managementTeamRoutes = [
     responses: { 200: 'ClientFacingOrgTeam', 409: '{detail, team_id}: integration_team_id taken', 422: 'Invalid body' },
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, params.team_id);
-      const next: Partial<Record<Environment, EnvironmentSettings>> = {};
-      for (const env of ['sandbox', 'production'] as const) {
-        const update = body[env];
-        if (!update) continue;
-        const result = applyEnvironmentUpdate(team.settings[env], update);
-        if ('error' in result) {
-          const [loc, message] = result.error;
-          throw valueError(['body', env, ...loc], message);
-        }
-        next[env] = result.settings;
-      }
-      if (body.integration_team_id) assertIntegrationIdFree(ctx.world, team, body.integration_team_id);
-      if (body.name !== null && body.name !== undefined) team.name = body.name;
-      if (body.integration_team_id) ctx.world.tenancy.setIntegrationTeamId(team, body.integration_team_id);
-      if (next.sandbox) team.settings.sandbox = next.sandbox;
-      if (next.production) team.settings.production = next.production;
+      updateTeam(ctx.world, team, body);
       return json(orgTeamView(team));
     },
   }),
@@ -221,7 +199,7 @@ export const managementTeamRoutes = [
     handle(ctx, { params }) {
       requireOrgAdmin(ctx, params.org_id);
       const team = requireTeam(ctx, params.org_id, params.team_id);
-      ctx.world.tenancy.deleteTeam(team.id);
+      deleteTeam(ctx.world, team);
       return json(null);
     },
   }),

@@ -5,6 +5,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex, utf8Encode } from '../../engine/bytes.js';
+import { badRequest, valueError } from '../../engine/errors.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
@@ -119,4 +120,97 @@ export function activeCustomCredential(world: World, teamId: string, environment
 /** What the service keeps of a client secret: its SHA-256, hex. */
 export function hashSecret(secret: string): string {
   return toHex(sha256(utf8Encode(secret)));
+}
+
+export const CUSTOM_CREDENTIAL_MESSAGES = {
+  noOAuth: (provider: string) => `Provider ${provider} does not connect through OAuth and takes no custom credentials.`,
+  clientIdRequired: (provider: string) => `client_id is required to set ${provider} OAuth credentials`,
+  clientSecretRequired: (provider: string) => `client_secret is required to set ${provider} OAuth credentials`,
+} as const;
+
+export interface CredentialInput {
+  provider: string;
+  client_id?: string | null;
+  client_secret?: string | null;
+  details?: Record<string, unknown> | null;
+  redirect_url_override?: string | null;
+}
+
+/**
+ * Sets (upserts) a team environment's credentials for a provider; active at once. Everything is
+ * checked first (provider kind, client id and secret for a first OAuth set, `checkDetails` on the
+ * details given or, for a new set, on none), then the store changes.
+ */
+export function setCustomCredential(
+  world: World,
+  team: Team,
+  env: Environment,
+  input: CredentialInput,
+  checkDetails: (details: Record<string, unknown> | null) => Record<string, unknown> | null,
+  now: string,
+): CustomCredential {
+  const kind = credentialKind(input.provider);
+  if (kind === 'unsupported') throw badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(input.provider));
+  const store = customCredentialsOf(world);
+  const existing = store.find(team.id, env, input.provider);
+  if (kind === 'oauth' && !existing) {
+    if (!input.client_id) throw valueError(['body', 'client_id'], CUSTOM_CREDENTIAL_MESSAGES.clientIdRequired(input.provider), input.client_id ?? null);
+    if (!input.client_secret) throw valueError(['body', 'client_secret'], CUSTOM_CREDENTIAL_MESSAGES.clientSecretRequired(input.provider), input.client_secret ?? null);
+  }
+  const details = input.details ? checkDetails(input.details) : existing ? existing.details : checkDetails(null);
+  if (existing) {
+    if (input.client_id) existing.client_id = input.client_id;
+    if (input.client_secret) existing.client_secret_hash = hashSecret(input.client_secret);
+    existing.details = details;
+    if (input.redirect_url_override !== undefined && input.redirect_url_override !== null) existing.redirect_url_override = input.redirect_url_override;
+    existing.updated_at = now;
+    return existing;
+  }
+  return store.add({
+    id: world.ids.uuid('custom-credential', team.id),
+    team_id: team.id,
+    environment: env,
+    region: team.region,
+    source: input.provider,
+    client_id: input.client_id ?? null,
+    client_secret_hash: input.client_secret ? hashSecret(input.client_secret) : null,
+    details,
+    app_url: null,
+    redirect_url_override: input.redirect_url_override ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** Credentials of these teams in one environment and region, optionally of one provider. */
+export function listCustomCredentials(world: World, teams: readonly Team[], env: Environment, region: Region, provider: string | null): CustomCredential[] {
+  const store = customCredentialsOf(world);
+  return teams
+    .filter((t) => t.region === region)
+    .flatMap((t) => store.ofTeam(t.id, env))
+    .filter((c) => !provider || c.source === provider);
+}
+
+/** Deletes credentials by id, deciding every id first (`success` / `failure` for teams the caller may not act on / `not_found`). */
+export function deleteCustomCredentials(
+  world: World,
+  orgId: string,
+  env: Environment,
+  region: Region,
+  ids: readonly string[],
+  mayAct: (teamId: string) => boolean,
+): { success: string[]; failure: string[]; not_found: string[] } {
+  const store = customCredentialsOf(world);
+  const success: string[] = [];
+  const failure: string[] = [];
+  const not_found: string[] = [];
+  for (const id of new Set(ids)) {
+    const c = store.byId.get(id);
+    const team = c ? world.tenancy.teams.get(c.team_id) : undefined;
+    if (!c || !team || team.org_id !== orgId || c.environment !== env || c.region !== region) not_found.push(id);
+    else if (!mayAct(team.id)) failure.push(id);
+    else success.push(id);
+  }
+  for (const id of success) store.remove(id);
+  return { success, failure, not_found };
 }

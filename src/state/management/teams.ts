@@ -2,7 +2,7 @@
  * Teams as the management interface shows and changes them (spec 2.7, management OpenAPI
  * `ClientFacingOrgTeam`): views, creation with fresh keys, per-environment settings updates.
  */
-import { ApiError } from '../../engine/errors.js';
+import { ApiError, valueError } from '../../engine/errors.js';
 import { issueTeamKeys, newTeam } from '../../fixtures/management/tenancy.js';
 import {
   ENVIRONMENTS,
@@ -164,4 +164,57 @@ export function applyEnvironmentUpdate(
 export function assertIntegrationIdFree(world: World, team: Team, integrationTeamId: string): void {
   const holder = world.tenancy.teamByIntegrationId(team.org_id, integrationTeamId);
   if (holder && holder.id !== team.id) throw integrationConflict(holder);
+}
+
+export interface TeamUpdate {
+  name?: string | null;
+  integration_team_id?: string | null;
+  sandbox?: EnvironmentUpdate | null;
+  production?: EnvironmentUpdate | null;
+}
+
+/**
+ * Applies a team update (`UpdateOrgTeamBody`): checks every environment block and the
+ * integration_team_id first (422 / 409), then changes the team; null or absent fields keep their value.
+ */
+export function updateTeam(world: World, team: Team, update: TeamUpdate): Team {
+  const next: Partial<Record<Environment, EnvironmentSettings>> = {};
+  for (const env of ['sandbox', 'production'] as const) {
+    const u = update[env];
+    if (!u) continue;
+    const result = applyEnvironmentUpdate(team.settings[env], u);
+    if ('error' in result) {
+      const [loc, message] = result.error;
+      throw valueError(['body', env, ...loc], message);
+    }
+    next[env] = result.settings;
+  }
+  if (update.integration_team_id) assertIntegrationIdFree(world, team, update.integration_team_id);
+  if (update.name !== null && update.name !== undefined) team.name = update.name;
+  if (update.integration_team_id) world.tenancy.setIntegrationTeamId(team, update.integration_team_id);
+  if (next.sandbox) team.settings.sandbox = next.sandbox;
+  if (next.production) team.settings.production = next.production;
+  return team;
+}
+
+/** Deletes a team: its API keys stop working and its data becomes unreachable at once. */
+export function deleteTeam(world: World, team: Team): void {
+  world.tenancy.deleteTeam(team.id);
+}
+
+/** The org's teams the caller may see (already filtered by access), after a list cursor, with the list filters. */
+export function filterTeams(
+  world: World,
+  teams: readonly Team[],
+  filter: { afterSeq: number; team_id?: string | null; regions?: readonly Region[] | null; search?: string | null },
+): Team[] {
+  const needle = filter.search ? filter.search.toLowerCase() : null;
+  const regions = filter.regions && filter.regions.length > 0 ? new Set(filter.regions) : null;
+  return teams.filter(
+    (t) =>
+      (world.tenancy.teamSequence(t.id) ?? 0) > filter.afterSeq &&
+      (!filter.team_id || t.id === filter.team_id) &&
+      (!regions || regions.has(t.region)) &&
+      (!needle || t.name.toLowerCase().includes(needle)),
+  );
 }

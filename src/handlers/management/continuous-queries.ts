@@ -1,0 +1,125 @@
+/**
+ * Continuous queries per team environment (management OpenAPI
+ * `/v1/org/{org_id}/team/{team_id}/{environment}/continuous_query`, `.../validate_continuous_query`,
+ * `.../continuous_query/{query_id}`): list, create, validate, update, archive. A team key may act
+ * on its bound teams. Rules in `src/state/management/continuous-queries.ts`.
+ *
+ * LIMITATIONS
+ * - Queries are stored and validated but NOT run: no result table is computed and no
+ *   `continuous_query.result_table.changed` event is emitted (that needs the wearables area's
+ *   aggregate engine).
+ * - `result_table_schema` is the sandbox's inference: `group_key.N` string, `func(column)` float64
+ *   (`count` int64), plain columns `any`; `resource_dependencies` are the tables and timeseries read.
+ * - `query_type=platform` is refused (403): platform queries belong to the service itself.
+ * - The list answers every query of the team environment, archived ones included, in one page.
+ * - `fhir_observation_mappers` is always empty and `fhir_observation_previews` null.
+ */
+import { z } from 'zod';
+import { forbidden } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { requireTeam } from '../../state/management/access.js';
+import { environmentParam } from '../../state/management/common.js';
+import {
+  analyseQuery,
+  archiveContinuousQuery,
+  continuousQueryView,
+  createContinuousQuery,
+  listContinuousQueries,
+  updateContinuousQuery,
+} from '../../state/management/continuous-queries.js';
+import { exportSchema, queryConfigSchema, querySchema, schedulingSchema } from '../../state/management/query-schema.js';
+
+export const PLATFORM_QUERY_MESSAGE = 'Platform continuous queries are managed by the service; use query_type=team.';
+const BASE = '/v1/org/:org_id/team/:team_id/:environment';
+const params = z.object({ org_id: uuid(), team_id: uuid(), environment: environmentParam() });
+const queryParams = params.extend({ query_id: uuid() });
+const queryType = z.object({ query_type: z.enum(['team', 'platform']).default('team') });
+const TITLE = /^[A-Za-zÀ-ÖØ-öø-ÿ0-9()&_\-.\s]{0,50}$/;
+const createBody = z.object({
+  slug: z.string().regex(/^(?!.*--)(?!.*-$)(?!-.*$)[a-z0-9-]{1,128}$/),
+  title: z.string().regex(TITLE),
+  query: querySchema,
+  query_config: queryConfigSchema.default({}),
+  scheduling_preferences: schedulingSchema.default({}),
+  export_preferences: exportSchema.default({ data_events: { enabled: true }, fhir_observations: false }),
+});
+
+function teamQueries(queryTypeValue: 'team' | 'platform'): void {
+  if (queryTypeValue === 'platform') throw forbidden(PLATFORM_QUERY_MESSAGE);
+}
+
+export const continuousQueryRoutes = [
+  defineRoute({
+    id: 'management.continuous_query.list',
+    method: 'GET',
+    path: `${BASE}/continuous_query`,
+    auth: 'management',
+    summary: 'The team environment\'s continuous queries (active and archived), oldest first.',
+    request: { params },
+    responses: { 200: 'ContinuousQueryResponse', 404: 'Team not found' },
+    handle(ctx, { params: p }) {
+      const team = requireTeam(ctx, p.org_id, p.team_id);
+      return json({ data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });
+    },
+  }),
+
+  defineRoute({
+    id: 'management.continuous_query.create',
+    method: 'POST',
+    path: `${BASE}/continuous_query`,
+    auth: 'management',
+    summary: 'Stores a validated continuous query (slug unique among active ones). Queries are not run.',
+    request: { params, query: queryType, body: createBody },
+    responses: { 200: 'ContinuousQuery', 403: 'query_type=platform', 409: 'Slug taken', 422: 'Invalid query' },
+    handle(ctx, { params: p, query, body }) {
+      const team = requireTeam(ctx, p.org_id, p.team_id);
+      teamQueries(query.query_type);
+      return json(continuousQueryView(createContinuousQuery(ctx.world, team, p.environment, body)));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.continuous_query.validate',
+    method: 'POST',
+    path: `${BASE}/validate_continuous_query`,
+    auth: 'management',
+    summary: 'Validates a continuous query and answers its result table schema and resource dependencies; stores nothing.',
+    request: { params, query: queryType, body: createBody },
+    responses: { 200: 'ValidateContinuousQueryResponse', 403: 'query_type=platform', 422: 'Invalid query' },
+    handle(ctx, { params: p, query, body }) {
+      requireTeam(ctx, p.org_id, p.team_id);
+      teamQueries(query.query_type);
+      return json({ ...analyseQuery(body.query), fhir_observation_previews: null });
+    },
+  }),
+
+  defineRoute({
+    id: 'management.continuous_query.update',
+    method: 'PATCH',
+    path: `${BASE}/continuous_query/:query_id`,
+    auth: 'management',
+    summary: 'Changes the title and scheduling preferences (null keeps them); archived queries answer 400.',
+    request: { params: queryParams, body: z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() }) },
+    responses: { 200: 'ContinuousQuery', 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
+    handle(ctx, { params: p, body }) {
+      const team = requireTeam(ctx, p.org_id, p.team_id);
+      return json(continuousQueryView(updateContinuousQuery(ctx.world, team, p.environment, p.query_id, body)));
+    },
+  }),
+
+  defineRoute({
+    id: 'management.continuous_query.archive',
+    method: 'DELETE',
+    path: `${BASE}/continuous_query/:query_id`,
+    auth: 'management',
+    summary: 'Archives a continuous query; answers it with status archived.',
+    request: { params: queryParams },
+    responses: { 200: 'ContinuousQuery', 404: 'Not found' },
+    handle(ctx, { params: p }) {
+      const team = requireTeam(ctx, p.org_id, p.team_id);
+      return json(continuousQueryView(archiveContinuousQuery(ctx.world, team, p.environment, p.query_id)));
+    },
+  }),
+];
