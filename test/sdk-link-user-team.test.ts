@@ -41,6 +41,7 @@ describe('official SDK user, team and devices resources against the sandbox', ()
     const devices = await client.user.getDevices(user.userId);
     expect(devices.map((d) => [d.provider, d.sourceType])).toEqual([['oura', 'ring']]);
     expect((await client.user.getDevice(user.userId, devices[0]?.id ?? '')).id).toBe(devices[0]?.id);
+    expect((await client.devices.getRaw(user.userId)).devices.map((d) => d.source.slug)).toEqual(['oura']);
     expect((await client.user.getUserSignInToken(user.userId)).signInToken.length).toBeGreaterThan(20);
     const portal = await client.user.createPortalUrl(user.userId, { context: 'communications' });
     expect(portal.expiresIn).toBe(14 * 24 * 3600);

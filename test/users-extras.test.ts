@@ -90,6 +90,10 @@ forEachAdapter('users: demographics, insurance and more', (adapter) => {
     oas?.expectValid('ClientFacingDevice', list.body[0]);
     expect(list.body[0]).toMatchObject({ provider: 'oura', source_type: 'ring', user_id: userId });
     expect((await c.get(`/v2/user/${userId}/device/${list.body[0].id}`)).body).toEqual(list.body[0]);
+    const raw = await c.get(`/v2/summary/devices/${userId}/raw`);
+    oas?.expectValid('RawDevicesResponse', raw.body);
+    expect(raw.body.devices.map((d: { id: string; source: { slug: string } }) => [d.id, d.source.slug])).toEqual([[list.body[0].id, 'oura']]);
+    expect((await c.get(`/v2/summary/devices/${userId}/raw`, { query: { provider: 'fitbit' } })).body).toEqual({ devices: [] });
     expect((await c.get(`/v2/user/${userId}/device/00000000-0000-4000-8000-000000000000`)).body).toEqual({ detail: USERS_ERRORS.deviceNotFound });
   });
 

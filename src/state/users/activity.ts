@@ -5,6 +5,7 @@
 import { stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';
 import { ordersOf } from '../labs/orders.js';
+import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection } from '../wearables/connections.js';
 import { pullPlan, pullStateAt } from '../wearables/pulls.js';
 import { USERS_ERRORS, usersError } from './errors.js';
@@ -78,6 +79,25 @@ export function userDevices(scope: UsersScope, userId: string): Record<string, u
     device_version: null,
     device_id: null,
   }));
+}
+
+/** RawDevicesResponse: the provider-side record of each device (one per current connection), optionally one provider's. */
+export function rawDevices(scope: UsersScope, userId: string, provider: string): { devices: Record<string, unknown>[] } {
+  liveUser(scope, userId);
+  const devices = connectionsOf(scope, userId)
+    .filter((conn) => provider === '' || conn.provider.slug === provider)
+    .map((conn) => {
+      const id = stableUuid(scope.world.seed, 'device', userId, conn.provider.slug);
+      return {
+        data: { device_id: id, manufacturer: conn.provider.name, source_type: conn.provider.device },
+        provider_id: stableUuid(scope.world.seed, 'device.provider_id', userId, conn.provider.slug),
+        user_id: userId,
+        source_id: conn.provider.id,
+        id,
+        source: providerBrief(conn.provider),
+      };
+    });
+  return { devices };
 }
 
 export function userDevice(scope: UsersScope, userId: string, deviceId: string): Record<string, unknown> {
