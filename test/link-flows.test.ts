@@ -105,6 +105,19 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect((await c.post('/v2/link/provider/password/zwift', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body.error_type).toBe('token_consumed');
   });
 
+  it('duplicate_connection fails a connect only when the team rejects duplicate connections', async () => {
+    const { c, token, userId } = await setup(adapter);
+    const team = c.sandbox.world.tenancy.teams.get(c.creds.teams[0]?.team_id ?? '');
+    if (!team) throw new Error('team missing');
+    team.settings.sandbox.reject_duplicate_connection = true;
+    const refused = await c.post('/v2/link/provider/password/zwift', { username: 'u', password: 'duplicate_connection' }, withToken(token));
+    expect(refused.body).toMatchObject({ state: 'error', error_type: 'duplicate_connection' });
+    team.settings.sandbox.reject_duplicate_connection = false;
+    const allowed = await c.post('/v2/link/provider/password/zwift', { username: 'u', password: 'duplicate_connection' }, withToken(token));
+    expect(allowed.body).toMatchObject({ state: 'success' });
+    expect(await connected(c, userId)).toEqual(['zwift']);
+  });
+
   it('connects an e-mail provider (unsupported region refused) and a manual provider', async () => {
     const { c, token, userId } = await setup(adapter);
     const region = await c.post('/v2/link/provider/email/freestyle_libre', { email: 'a@example.com', region: 'gb' }, withToken(token));
