@@ -49,6 +49,7 @@ export const LINK_ERRORS = {
   sessionNotFound: 'OAuth session not found',
   demoMixed: 'Demo connections cannot be mixed with real connections: use a user without demo connections',
   expiresInPast: 'expires_at must be in the future',
+  badNextToken: 'Invalid cursor',
 } as const;
 
 const E = LINK_ERRORS;
@@ -71,5 +72,6 @@ export const linkError = {
   noPendingMfa: (): ApiError => badRequest(E.noPendingMfa),
   sessionNotFound: (): ApiError => notFound(E.sessionNotFound),
   demoMixed: (): ApiError => badRequest(E.demoMixed),
+  badNextToken: (): ApiError => badRequest(E.badNextToken),
   expiresInPast: (): ApiError => apiError(422, [{ type: 'value_error', loc: ['query', 'expires_at'], msg: `Value error, ${E.expiresInPast}`, ctx: { error: E.expiresInPast } }]),
 } as const;
