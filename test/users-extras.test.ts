@@ -110,7 +110,7 @@ forEachAdapter('users: demographics, insurance and more', (adapter) => {
     expect(open.status).toBe(200);
     expect(open.text).toContain('Signed in as extras-1');
     await c.advance(601);
-    expect((await c.get(path, { anonymous: true })).status).toBe(404);
+    expect((await c.get(path, { anonymous: true })).body).toEqual({ detail: USERS_ERRORS.portalLinkExpired });
     expect((await c.post(`/v2/user/${userId}/create_portal_url`, { context: 'other' })).status).toBe(422);
   });
 });

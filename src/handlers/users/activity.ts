@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { binary, json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { num, uuid } from '../../engine/schemas.js';
+import { usersError } from '../../state/users/errors.js';
 import { createPortalUrl, portalView, rawDevices, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
 
 const userIdParams = z.object({ user_id: uuid() });
@@ -106,10 +107,10 @@ export const activityRoutes = [
     auth: 'none',
     summary: 'The sandbox\'s user-portal page behind a portal URL (HTML).',
     request: { params: z.object({ team_id: z.string(), environment: z.string(), code: z.string() }) },
-    responses: { 200: 'HTML page', 404: 'Unknown or expired link (HTML)' },
+    responses: { 200: 'HTML page', 404: 'Unknown or expired link' },
     handle(ctx, { params }) {
       const view = portalView(ctx.world, params.team_id, params.environment, params.code);
-      if (!view) return page('Link expired', 'This portal link is unknown or has expired.', 404);
+      if (!view) throw usersError.portalLinkExpired();
       const order = view.link.order_id ? ` Order ${view.link.order_id}.` : '';
       return page('User portal (sandbox)', `Signed in as ${view.client_user_id}.${order}`, 200);
     },

@@ -46,7 +46,7 @@ export const LINK_ERRORS = {
   notEmail: (slug: string) => `${slug} is not an email provider`,
   notManual: (slug: string) => `${slug} is not a manual provider`,
   noPendingMfa: 'No MFA challenge is pending for this link token and provider',
-  sessionNotFound: 'OAuth session not found',
+  sessionNotFound: 'OAuth session not found: start it with GET /v2/link/provider/oauth/{provider}',
   demoMixed: 'Demo connections cannot be mixed with real connections: use a user without demo connections',
   expiresInPast: 'expires_at must be in the future',
   badNextToken: 'Invalid cursor',

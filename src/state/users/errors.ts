@@ -31,6 +31,7 @@ export const USERS_ERRORS = {
   refreshNoSources: 'The user has no connected sources to refresh',
   refreshAllFailed: 'Every connected source of the user is in error',
   portalOrderNotFound: 'Order not found',
+  portalLinkExpired: 'This portal link is unknown or has expired',
 } as const;
 
 const E = USERS_ERRORS;
@@ -60,4 +61,5 @@ export const usersError = {
   unknownPayor: (code: string): ApiError => valueError(['body', 'payor_code'], E.unknownPayor(code), code),
   refreshRateLimited: (retryAfterSeconds: number): ApiError => apiError(429, E.refreshRateLimited, { 'retry-after': String(retryAfterSeconds) }),
   portalOrderNotFound: (): ApiError => notFound(E.portalOrderNotFound),
+  portalLinkExpired: (): ApiError => notFound(E.portalLinkExpired),
 } as const;
