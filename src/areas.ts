@@ -3,10 +3,9 @@
  * it; adapters loop over that table and never register a route by hand.
  */
 import type { Area } from './engine/area.js';
-import { userRoutes } from './handlers/users/users.js';
+import { usersArea } from './handlers/users/area.js';
 import { controlRoutes } from './handlers/sandbox/control.js';
 import { metaRoutes } from './handlers/sandbox/meta.js';
-import { seedAllUsers } from './fixtures/users/world-users.js';
 import { wearablesArea } from './handlers/wearables/area.js';
 import { managementArea } from './handlers/management/area.js';
 import { webhooksArea } from './handlers/webhooks/area.js';
@@ -15,7 +14,7 @@ import { linkArea } from './handlers/link/area.js';
 import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 
 export const AREAS: readonly Area[] = [
-  { name: 'users', routes: userRoutes, seed: seedAllUsers },
+  usersArea,
   wearablesArea,
   labsArea,
   managementArea,

@@ -25,6 +25,13 @@ forEachAdapter('link tokens and connects', (adapter) => {
   it('issues a token with a widget URL on the sandbox, refuses unknown users and providers', async () => {
     const { c, url, token } = await setup(adapter, { redirect_url: 'https://app.example/done', filter_on_providers: ['oura', 'peloton'] });
     expect(url).toMatch(/\/link\?token=.+&env=sandbox&region=(us|eu)$/);
+    const widget = await c.get('/link', { query: { token }, anonymous: true });
+    expect(widget.status).toBe(200);
+    expect(widget.headers['content-type']).toMatch(/^text\/html/);
+    await c.advance(3600);
+    const expired = await c.get('/link', { query: { token }, anonymous: true, redirect: 'manual' });
+    expect(expired.status).toBe(307);
+    expect(new URL(expired.headers['location'] as string).searchParams.get('error_type')).toBe('token_expired');
     expect(new URL(url).searchParams.get('token')).toBe(token);
     const unknown = await c.post('/v2/link/token', { user_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
@@ -49,6 +56,10 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect((await c.post('/v2/link/token/isValid', { token })).body.detail.error_type).toBe('token_expired');
     expect((await c.get('/v2/link/state', withToken(token))).body.state).toBe('expired');
     expect((await c.get('/v2/link/providers', withToken('not-a-token'))).body.detail.error_type).toBe('invalid_token');
+    const page = await c.get('/link', { query: { token: 'not-a-token' }, anonymous: true });
+    expect(page.status).toBe(400);
+    expect(page.body).toEqual({ detail: { error_type: 'invalid_token', error_message: LINK_ERROR_TEXTS.invalid_token } });
+    expect((await c.get('/link/oauth/authorize', { query: { provider: 'oura', state: token }, anonymous: true })).body).toEqual({ detail: LINK_ERRORS.sessionNotFound });
   });
 
   it('connects an OAuth provider through the consent page: Allow creates the connection, emits the event and consumes the token', async () => {
@@ -103,6 +114,19 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect(await connected(c, userId)).toEqual(['peloton']);
     expect((await c.post('/v2/link/provider/password/oura', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body).toEqual({ detail: LINK_ERRORS.notPassword('oura') });
     expect((await c.post('/v2/link/provider/password/zwift', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body.error_type).toBe('token_consumed');
+  });
+
+  it('duplicate_connection fails a connect only when the team rejects duplicate connections', async () => {
+    const { c, token, userId } = await setup(adapter);
+    const team = c.sandbox.world.tenancy.teams.get(c.creds.teams[0]?.team_id ?? '');
+    if (!team) throw new Error('team missing');
+    team.settings.sandbox.reject_duplicate_connection = true;
+    const refused = await c.post('/v2/link/provider/password/zwift', { username: 'u', password: 'duplicate_connection' }, withToken(token));
+    expect(refused.body).toMatchObject({ state: 'error', error_type: 'duplicate_connection' });
+    team.settings.sandbox.reject_duplicate_connection = false;
+    const allowed = await c.post('/v2/link/provider/password/zwift', { username: 'u', password: 'duplicate_connection' }, withToken(token));
+    expect(allowed.body).toMatchObject({ state: 'success' });
+    expect(await connected(c, userId)).toEqual(['zwift']);
   });
 
   it('connects an e-mail provider (unsupported region refused) and a manual provider', async () => {

@@ -61,4 +61,14 @@ describe('official SDK link resource against the sandbox', () => {
     expect(code.code).toMatch(/^sk(us|eu)[0-9a-f]{8}$/);
     expect(code.expiresAt).toBeInstanceOf(Date);
   });
+
+  it('bulkImport, bulkExport and listBulkOps parse', async () => {
+    const user = await client.user.create({ clientUserId: 'sdk-bulk' });
+    const imported = await client.link.bulkImport({ provider: 'oura', connections: [{ userId: user.userId, accessToken: 'at', refreshToken: 'rt', providerId: 'pid', expiresAt: 1_800_000_000 }], waitForCompletion: true });
+    expect(imported).toEqual({ userIdsImported: [user.userId], userIdsFailed: [] });
+    const exported = await client.link.bulkExport({ provider: 'oura', userIds: [user.userId] });
+    expect(exported.data.map((r) => r.accessToken)).toEqual(['at']);
+    const ops = await client.link.listBulkOps();
+    expect(ops.data[0]).toMatchObject({ type: 'link_bulk_import', status: 'success', provider: 'oura' });
+  });
 });

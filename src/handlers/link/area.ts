@@ -1,9 +1,10 @@
 /** The link area (issue 12): link tokens, connect flows and the sandbox's Link widget pages. */
 import type { Area } from '../../engine/area.js';
+import { bulkRoutes } from './bulk.js';
 import { linkRoutes } from './link.js';
 import { linkWidgetRoutes } from './widget.js';
 
 export const linkArea: Area = {
   name: 'link',
-  routes: [...linkRoutes, ...linkWidgetRoutes],
+  routes: [...linkRoutes, ...bulkRoutes, ...linkWidgetRoutes],
 };

@@ -6,8 +6,7 @@
  * `auth` and `auth/email`. Documented sandbox credentials decide each connect's outcome.
  *
  * LIMITATIONS
- * - The bulk operations (import, export, pause, trigger historical pull, list) are not
- *   simulated: 404 like any unknown route.
+ * - Bulk operations are in `bulk.ts` (pause and trigger historical pull are not simulated).
  * - Link codes are issued and kept but not exchanged (the mobile SDK's exchange is not served).
  * - The shapes of `isValid`, `state` and `start` are the sandbox's own (the reference gives
  *   only "an object"); see docs/simulated/link.md.

@@ -2,7 +2,8 @@
  * The sandbox's Link widget (api-facts I): the page at the `link_web_url` a link token answers
  * (provider list, password / e-mail forms with the MFA step, OAuth through the consent page),
  * the OAuth consent page with Allow and Deny, and a done page for tokens without a
- * redirect_url. Pages are self-contained HTML: no external assets.
+ * redirect_url. Pages are self-contained HTML: no external assets. Errors are JSON like every
+ * other answer (an unusable token with a redirect_url redirects there with the error).
  *
  * LIMITATIONS
  * - The real widget lives at https://link.tryvital.io; the sandbox serves its own at
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { binary, type Reply } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { decideOAuth } from '../../state/link/connect.js';
+import { linkError } from '../../state/link/errors.js';
 import { consentView, widgetView } from '../../state/link/widget.js';
 import { consentPage, messagePage, widgetPage } from './pages.js';
 
@@ -30,12 +32,12 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'The Link widget page of a link token (link_web_url).',
     request: { query: z.object({ token: z.string().min(1), env: z.string().nullish(), region: z.string().nullish(), provider: z.string().nullish() }) },
-    responses: { 200: 'HTML page', 307: 'Unusable token: to its redirect_url with the error', 400: 'Unusable token (HTML)' },
+    responses: { 200: 'HTML page', 307: 'Unusable token: to its redirect_url with the error', 400: 'Unusable token (JSON, like every error)' },
     handle(ctx, { query }) {
       const view = widgetView(ctx.world, query.token, query.provider ?? null);
       if (view.ok) return html(widgetPage(view.model));
       if (view.redirect) return redirect(view.redirect, 307);
-      return html(messagePage(DONE_TITLES.error, view.text), 400);
+      throw linkError.token(view.error);
     },
   }),
   defineRoute({
@@ -45,10 +47,11 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'The simulated provider\'s OAuth consent page (Allow / Deny).',
     request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1) }) },
-    responses: { 200: 'HTML page', 404: 'Unknown OAuth session (HTML)' },
+    responses: { 200: 'HTML page', 404: 'Unknown OAuth session' },
     handle(ctx, { query }) {
       const view = consentView(ctx.world, query.state, query.provider);
-      return view ? html(consentPage(view)) : html(messagePage(DONE_TITLES.error, 'Unknown OAuth session: start it with GET /v2/link/provider/oauth/{provider}.'), 404);
+      if (!view) throw linkError.sessionNotFound();
+      return html(consentPage(view));
     },
   }),
   defineRoute({

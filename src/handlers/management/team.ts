@@ -8,14 +8,28 @@
  * - Legacy fields (`client_id`, `client_secret`, `airtable_*`, `webhook_secret`, `api_key`,
  *   `svix_app_id`) are null; `delegated_flow` is always `order_and_results_with_vital_physician_network`;
  *   `configuration.libreview.practice_id` is empty.
- * - `/v2/team/link/config`, `/v2/team/users/search`, `/v2/team/svix/url`,
- *   `/v2/team/source/priorities` and `/v2/team/{team_id}/physicians` are not simulated (404).
+ *
+ * Also the rest of the data `team` tag: `users/search` (by user_id or client_user_id),
+ * `svix/url` (deprecated: answers where the team environment's webhooks are managed),
+ * source priorities (GET, PATCH), `{team_id}/physicians` (the physicians named on the team's
+ * lab orders) and `link/config` (what a Link widget shows for the team).
+ *
+ * LIMITATIONS (continued)
+ * - Source priorities are stored and answered; summaries do not merge providers by them yet.
+ * - `svix/url` answers the management API's webhook list URL (the sandbox has no Svix portal).
+ * - The shapes of `link/config` and of a priority entry are the sandbox's own (the reference
+ *   gives only "an object"); see docs/simulated/link.md.
  */
 import { z } from 'zod';
 import { forbidden } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
+import { linkConfig } from '../../state/link/team-config.js';
+import { userView } from '../../state/users/users.js';
+import { PRIORITY_RESOURCES, searchUsers, sourcePriorities, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
+
+const priorityChanges = z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })).nullish();
 
 export const TEAM_MESSAGES = {
   otherTeam: 'This API key belongs to another team: a team API key can only read its own team.',
@@ -67,5 +81,71 @@ export const teamRoutes = [
         critical_result_notification_email: s.critical_result_notification_email,
       });
     },
+  }),
+  defineRoute({
+    id: 'team.users_search',
+    method: 'GET',
+    path: '/v2/team/users/search',
+    auth: 'team',
+    summary: 'Users whose user_id or client_user_id is query_id.',
+    request: { query: z.object({ query_id: z.string().min(1).nullish() }) },
+    responses: { 200: 'Array of ClientFacingUser' },
+    handle: (ctx, { query }) => json(query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
+  }),
+  defineRoute({
+    id: 'team.svix_url',
+    method: 'GET',
+    path: '/v2/team/svix/url',
+    auth: 'team',
+    summary: 'Where the team environment\'s webhooks are managed (deprecated in the reference).',
+    request: {},
+    responses: { 200: '{url}' },
+    handle(ctx) {
+      const { team, environment } = ctx.partition;
+      return json({ url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
+    },
+  }),
+  defineRoute({
+    id: 'team.source_priorities',
+    method: 'GET',
+    path: '/v2/team/source/priorities',
+    auth: 'team',
+    summary: 'Source priorities per data type (1 = preferred).',
+    request: { query: z.object({ data_type: z.enum(PRIORITY_RESOURCES).nullish() }) },
+    responses: { 200: 'Array of {data_type, provider, priority}', 422: 'Unknown data_type' },
+    handle: (ctx, { query }) => json(sourcePriorities(ctx, query.data_type ?? null)),
+  }),
+  defineRoute({
+    id: 'team.source_priorities_update',
+    method: 'PATCH',
+    path: '/v2/team/source/priorities',
+    auth: 'team',
+    summary: 'Put providers first for data types (body: [{data_type, providers}]); answers the full list.',
+    request: { body: priorityChanges },
+    responses: { 200: 'Array of {data_type, provider, priority}', 422: 'Unknown data type or provider' },
+    handle: (ctx, { body }) => json(updateSourcePriorities(ctx, body ?? [])),
+  }),
+  defineRoute({
+    id: 'team.physicians',
+    method: 'GET',
+    path: '/v2/team/:team_id/physicians',
+    auth: 'team',
+    summary: 'The physicians named on the team\'s lab orders (ClientFacingPhysician).',
+    request: { params: z.object({ team_id: uuid() }) },
+    responses: { 200: 'Array of ClientFacingPhysician', 403: 'Another team' },
+    handle(ctx, { params }) {
+      if (params.team_id !== ctx.partition.team.id) throw forbidden(TEAM_MESSAGES.otherTeam);
+      return json(teamPhysicians(ctx));
+    },
+  }),
+  defineRoute({
+    id: 'team.link_config',
+    method: 'GET',
+    path: '/v2/team/link/config',
+    auth: 'none',
+    summary: 'What a Link widget shows for the team of the link token in x-vital-link-token.',
+    request: {},
+    responses: { 200: '{team_id, name, logo_url, reject_duplicate_connection, providers}', 400: 'Unusable link token', 422: 'Missing header' },
+    handle: (ctx) => json(linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
   }),
 ];

@@ -207,13 +207,22 @@ function tokenFor(world: World, value: string | undefined): { token?: LinkToken;
   return { token, partition: usableToken(world, value).partition, problem: null };
 }
 
+/**
+ * A forced `duplicate_connection` applies only when the team rejects duplicate connections
+ * (api-facts I); otherwise the same provider account may connect to several users.
+ */
+function teamRule(partition: Partition, outcome: CredentialOutcome): CredentialOutcome {
+  if (outcome.kind === 'error' && outcome.type === 'duplicate_connection' && !partition.team.settings[partition.environment].reject_duplicate_connection) return { kind: 'success' };
+  return outcome;
+}
+
 /** Connects a password provider: success, an MFA step, or a Link error (api-facts I). */
 export function connectPassword(world: World, value: string | undefined, slug: string, creds: { username: string; password: string }): ProviderLinkResult {
   const provider = requireProvider(slug);
   if (provider.auth_type !== 'password') throw linkError.notPassword(slug);
   const { token, partition, problem } = tokenFor(world, value);
   if (problem || !token || !partition) return result(token, slug, { kind: 'error', type: problem ?? 'invalid_token' });
-  const outcome = passwordOutcome(slug, creds.password);
+  const outcome = teamRule(partition, passwordOutcome(slug, creds.password));
   if (outcome.kind === 'mfa') {
     token.pending_mfa = { provider: slug, method: outcome.method, hint: MFA_HINTS[outcome.method] };
     return result(token, slug, outcome);
@@ -241,7 +250,7 @@ export function connectEmail(world: World, value: string | undefined, slug: stri
   if (provider.auth_type !== 'email') throw linkError.notEmail(slug);
   const { token, partition, problem } = tokenFor(world, value);
   if (problem || !token || !partition) return result(token, slug, { kind: 'error', type: problem ?? 'invalid_token' });
-  const outcome = emailOutcome(input.email, input.region);
+  const outcome = teamRule(partition, emailOutcome(input.email, input.region));
   if (outcome.kind !== 'success') return result(token, slug, outcome);
   const failed = connectWithToken(world, token, partition, provider);
   return result(token, slug, failed ? { kind: 'error', type: failed } : outcome);

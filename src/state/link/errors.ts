@@ -46,9 +46,10 @@ export const LINK_ERRORS = {
   notEmail: (slug: string) => `${slug} is not an email provider`,
   notManual: (slug: string) => `${slug} is not a manual provider`,
   noPendingMfa: 'No MFA challenge is pending for this link token and provider',
-  sessionNotFound: 'OAuth session not found',
+  sessionNotFound: 'OAuth session not found: start it with GET /v2/link/provider/oauth/{provider}',
   demoMixed: 'Demo connections cannot be mixed with real connections: use a user without demo connections',
   expiresInPast: 'expires_at must be in the future',
+  badNextToken: 'Invalid cursor',
 } as const;
 
 const E = LINK_ERRORS;
@@ -71,5 +72,6 @@ export const linkError = {
   noPendingMfa: (): ApiError => badRequest(E.noPendingMfa),
   sessionNotFound: (): ApiError => notFound(E.sessionNotFound),
   demoMixed: (): ApiError => badRequest(E.demoMixed),
+  badNextToken: (): ApiError => badRequest(E.badNextToken),
   expiresInPast: (): ApiError => apiError(422, [{ type: 'value_error', loc: ['query', 'expires_at'], msg: `Value error, ${E.expiresInPast}`, ctx: { error: E.expiresInPast } }]),
 } as const;

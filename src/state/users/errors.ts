@@ -3,7 +3,7 @@
  * typed errors built from them (each an ApiError with the real service's status and body).
  * Code and tests import from here; nothing in the area writes an error text inline.
  */
-import { ApiError, MESSAGES, badRequest, conflict, invalidRequest, notFound, valueError } from '../../engine/errors.js';
+import { ApiError, MESSAGES, apiError, badRequest, conflict, invalidRequest, notFound, valueError } from '../../engine/errors.js';
 
 export const USERS_ERRORS = {
   userNotFound: MESSAGES.userNotFound,
@@ -26,7 +26,12 @@ export const USERS_ERRORS = {
   noDemographics: 'No demographics recorded for this user',
   noInsurance: 'No insurance recorded for this user',
   deviceNotFound: 'Device not found',
-  refreshTooSoon: (seconds: number) => `Refresh is rate limited: try again in ${seconds} seconds`,
+  unknownPayor: (code: string) => `Unknown payor_code: ${code}`,
+  refreshRateLimited: 'Rate limit exceeded: at most 8 refreshes per user per hour',
+  refreshNoSources: 'The user has no connected sources to refresh',
+  refreshAllFailed: 'Every connected source of the user is in error',
+  portalOrderNotFound: 'Order not found',
+  portalLinkExpired: 'This portal link is unknown or has expired',
 } as const;
 
 const E = USERS_ERRORS;
@@ -53,4 +58,8 @@ export const usersError = {
   noDemographics: (): ApiError => notFound(E.noDemographics),
   noInsurance: (): ApiError => notFound(E.noInsurance),
   deviceNotFound: (): ApiError => notFound(E.deviceNotFound),
+  unknownPayor: (code: string): ApiError => valueError(['body', 'payor_code'], E.unknownPayor(code), code),
+  refreshRateLimited: (retryAfterSeconds: number): ApiError => apiError(429, E.refreshRateLimited, { 'retry-after': String(retryAfterSeconds) }),
+  portalOrderNotFound: (): ApiError => notFound(E.portalOrderNotFound),
+  portalLinkExpired: (): ApiError => notFound(E.portalLinkExpired),
 } as const;

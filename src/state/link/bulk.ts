@@ -1,0 +1,122 @@
+/**
+ * Bulk operations on a team environment's connections: import OAuth credentials (each becomes a
+ * connection with its historical pull), export them, and the list of bulk operations. Imported
+ * credentials are kept and exported as given; connections made otherwise export stable,
+ * sandbox-made tokens. Runs at once (the sandbox is never slow), recorded as finished ops.
+ */
+import { providerBySlug } from '../../fixtures/wearables/providers.js';
+import { stableToken, stableUuid } from '../../engine/ids.js';
+import { partitionSlot } from '../../engine/world.js';
+import { usersOf } from '../users/users.js';
+import { currentConnections, wearablesOf } from '../wearables/connections.js';
+import { connectLinked, hasDemoConnection } from '../wearables/wearable-link.js';
+import type { TeamScope } from './connect.js';
+import { linkError } from './errors.js';
+
+/** Bulk ops kept per team environment (oldest dropped first). */
+export const BULK_OP_RETENTION = 500;
+export const EXPORT_PAGE = 100;
+
+export interface ConnectionRecipe {
+  user_id: string;
+  access_token: string;
+  refresh_token: string;
+  provider_id: string;
+  expires_at: number;
+  oauth_scopes?: string[] | null;
+}
+
+export interface BulkOp {
+  type: 'link_bulk_import' | 'link_bulk_historical_trigger';
+  status: 'in_progress' | 'success' | 'failure' | 'aborted';
+  provider: string;
+  pending: number;
+  processed: number;
+  started_at: string;
+  ended_at: string | null;
+}
+
+class BulkStore {
+  /** `user_id provider` -> imported credentials. */
+  readonly recipes = new Map<string, ConnectionRecipe>();
+  readonly ops: BulkOp[] = [];
+  /** Ops ever recorded (the list cursor is a position in this sequence). */
+  dropped = 0;
+}
+
+const bulkOf = partitionSlot('link-bulk', () => new BulkStore());
+const key = (userId: string, provider: string): string => `${userId} ${provider}`;
+
+function record(store: BulkStore, op: BulkOp): void {
+  store.ops.push(op);
+  if (store.ops.length > BULK_OP_RETENTION) {
+    store.ops.shift();
+    store.dropped++;
+  }
+}
+
+/** Imports credentials: a live user without demo connections gets the connection; others fail. */
+export function bulkImport(scope: TeamScope, provider: string, recipes: ConnectionRecipe[]): { user_ids_imported: string[]; user_ids_failed: string[] } {
+  const info = providerBySlug(provider);
+  if (!info) throw linkError.providerNotFound();
+  const users = usersOf(scope.partition, scope.world);
+  const ok: ConnectionRecipe[] = [];
+  const failed: string[] = [];
+  for (const r of recipes) {
+    const user = users.liveUser(r.user_id);
+    if (!user || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
+    else ok.push(r);
+  }
+  const store = bulkOf(scope.partition, scope.world);
+  for (const r of ok) {
+    connectLinked(scope.world, scope.partition, r.user_id, info);
+    store.recipes.set(key(r.user_id, provider), { ...r, oauth_scopes: r.oauth_scopes ?? null });
+  }
+  const now = new Date(scope.world.clock.now()).toISOString();
+  record(store, { type: 'link_bulk_import', status: failed.length === 0 ? 'success' : ok.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: recipes.length, started_at: now, ended_at: now });
+  return { user_ids_imported: ok.map((r) => r.user_id), user_ids_failed: failed };
+}
+
+/** Exports the credentials of the provider's current connections (optionally of some users), 100 a page. */
+export function bulkExport(scope: TeamScope, provider: string, userIds: string[] | null, nextToken: string | null): { data: ConnectionRecipe[]; next_token: string | null } {
+  const info = providerBySlug(provider);
+  if (!info) throw linkError.providerNotFound();
+  const start = nextToken === null ? 0 : Number(nextToken);
+  if (!Number.isInteger(start) || start < 0) throw linkError.badNextToken();
+  const users = usersOf(scope.partition, scope.world);
+  const candidates = userIds ? userIds.map((id) => users.liveUser(id)).filter((u) => u !== undefined) : users.all();
+  const state = wearablesOf(scope.world);
+  const store = bulkOf(scope.partition, scope.world);
+  const data: ConnectionRecipe[] = [];
+  let i = start;
+  for (; i < candidates.length && data.length < EXPORT_PAGE; i++) {
+    const user = candidates[i];
+    if (!user) continue;
+    const conn = currentConnections(state.get(scope.partition, user.user_id)).find((c) => c.provider === info);
+    if (!conn || conn.demo) continue;
+    const seed = scope.world.seed;
+    data.push(
+      store.recipes.get(key(user.user_id, provider)) ?? {
+        user_id: user.user_id,
+        access_token: stableToken(40, seed, 'bulk.access', user.user_id, provider, conn.created_at),
+        refresh_token: stableToken(40, seed, 'bulk.refresh', user.user_id, provider, conn.created_at),
+        provider_id: stableUuid(seed, 'bulk.provider_id', user.user_id, provider),
+        expires_at: Math.floor(conn.created_at / 1000) + 30 * 24 * 3600,
+        oauth_scopes: null,
+      },
+    );
+  }
+  return { data, next_token: i < candidates.length ? String(i) : null };
+}
+
+/** The team environment's bulk ops, newest first, `page_size` a page. */
+export function listBulkOps(scope: TeamScope, cursor: string | null, pageSize: number): { data: BulkOp[]; next_cursor: string | null } {
+  const store = bulkOf(scope.partition, scope.world);
+  const newest = store.ops.length - 1;
+  const from = cursor === null ? newest : Number(cursor) - store.dropped;
+  if (cursor !== null && (!Number.isInteger(Number(cursor)) || from > newest)) throw linkError.badNextToken();
+  const data: BulkOp[] = [];
+  let i = from;
+  for (; i >= 0 && data.length < pageSize; i--) data.push(store.ops[i] as BulkOp);
+  return { data, next_cursor: i >= 0 && pageSize > 0 ? String(i + store.dropped) : null };
+}

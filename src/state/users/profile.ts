@@ -1,0 +1,138 @@
+/**
+ * A user's demographics (UserInfo) and insurances, per team environment. Demographics are
+ * replaced as a whole on each PATCH (the latest wins); insurances are kept in the order
+ * added and the latest primary (or non-primary) one is answered. Dropped when the user is purged.
+ */
+import { platformPayors, type PayorRecord } from '../../fixtures/labs/payors.js';
+import { partitionSlot } from '../../engine/world.js';
+import { teamPayorsOf } from '../labs/payors.js';
+import { usersError } from './errors.js';
+import { liveUser, type UsersScope } from './user-ops.js';
+
+/** Bound on the insurances kept per user (oldest dropped first). */
+export const INSURANCES_PER_USER = 20;
+
+export interface Address {
+  first_line: string;
+  second_line?: string | null;
+  country: string;
+  zip: string;
+  city: string;
+  state: string;
+  access_notes?: string | null;
+}
+
+export interface UserInfo {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string;
+  gender: string;
+  dob: string;
+  address: Address;
+  medical_proxy?: Record<string, unknown> | null;
+  race?: string | null;
+  ethnicity?: string | null;
+  sexual_orientation?: string | null;
+  gender_identity?: string | null;
+}
+
+export interface NewInsurance {
+  payor_code: string;
+  member_id: string;
+  group_id?: string | null;
+  relationship: string;
+  insured: Record<string, unknown>;
+  guarantor?: Record<string, unknown> | null;
+  is_primary: boolean;
+}
+
+export interface Insurance {
+  member_id: string;
+  payor_code: string;
+  relationship: string;
+  insured: Record<string, unknown>;
+  company: { name: string; address: Record<string, unknown> };
+  group_id: string | null;
+  guarantor: Record<string, unknown> | null;
+  is_primary: boolean;
+}
+
+class ProfileStore {
+  readonly info = new Map<string, UserInfo>();
+  readonly insurances = new Map<string, Insurance[]>();
+
+  drop(userId: string): void {
+    this.info.delete(userId);
+    this.insurances.delete(userId);
+  }
+}
+
+export const profilesOf = partitionSlot('user-profiles', () => new ProfileStore());
+
+const profiles = (scope: UsersScope): ProfileStore => profilesOf(scope.partition, scope.world);
+
+/** `PATCH /v2/user/{id}/info`: records the user's demographics (the latest replace the previous). */
+export function setDemographics(scope: UsersScope, userId: string, info: UserInfo): UserInfo {
+  liveUser(scope, userId);
+  const stored: UserInfo = {
+    ...info,
+    address: { ...info.address, second_line: info.address.second_line ?? '', access_notes: info.address.access_notes ?? null },
+    medical_proxy: info.medical_proxy ?? null,
+    race: info.race ?? null,
+    ethnicity: info.ethnicity ?? null,
+    sexual_orientation: info.sexual_orientation ?? null,
+    gender_identity: info.gender_identity ?? null,
+  };
+  profiles(scope).info.set(userId, stored);
+  return stored;
+}
+
+/** `GET /v2/user/{id}/info/latest`. */
+export function latestDemographics(scope: UsersScope, userId: string): UserInfo {
+  liveUser(scope, userId);
+  const info = profiles(scope).info.get(userId);
+  if (!info) throw usersError.noDemographics();
+  return info;
+}
+
+let platformByCode: Map<string, PayorRecord> | undefined;
+
+function payor(scope: UsersScope, code: string): PayorRecord | undefined {
+  platformByCode ??= new Map(platformPayors().map((p) => [p.payor_code, p]));
+  return teamPayorsOf(scope.partition, scope.world).byCode.get(code) ?? platformByCode.get(code);
+}
+
+/** `POST /v2/user/{id}/insurance`: the payor code must be known (platform or the team's own payors). */
+export function addInsurance(scope: UsersScope, userId: string, input: NewInsurance): Insurance {
+  liveUser(scope, userId);
+  const company = payor(scope, input.payor_code);
+  if (!company) throw usersError.unknownPayor(input.payor_code);
+  const insurance: Insurance = {
+    member_id: input.member_id,
+    payor_code: input.payor_code,
+    relationship: input.relationship,
+    insured: input.insured,
+    company: { name: company.name, address: { ...company.org_address, access_notes: null } },
+    group_id: input.group_id ?? null,
+    guarantor: input.guarantor ?? null,
+    is_primary: input.is_primary,
+  };
+  const store = profiles(scope);
+  const list = store.insurances.get(userId) ?? [];
+  list.push(insurance);
+  if (list.length > INSURANCES_PER_USER) list.shift();
+  store.insurances.set(userId, list);
+  return insurance;
+}
+
+/** `GET /v2/user/{id}/insurance/latest`: the latest with this `is_primary` (any when null). */
+export function latestInsurance(scope: UsersScope, userId: string, isPrimary: boolean | null): Insurance {
+  liveUser(scope, userId);
+  const list = profiles(scope).insurances.get(userId) ?? [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const ins = list[i] as Insurance;
+    if (isPrimary === null || ins.is_primary === isPrimary) return ins;
+  }
+  throw usersError.noInsurance();
+}

@@ -1,0 +1,82 @@
+/**
+ * Team-level reads of the data API: user search by id or client_user_id, the physicians of the
+ * team's lab orders, and source priorities (which provider wins when several supply one kind
+ * of data), kept per team environment.
+ */
+import { PROVIDERS, providerBrief, providerBySlug } from '../../fixtures/wearables/providers.js';
+import { partitionSlot } from '../../engine/world.js';
+import { valueError } from '../../engine/errors.js';
+import { ordersOf } from '../labs/orders.js';
+import type { UsersScope } from './user-ops.js';
+import { usersOf, type User } from './users.js';
+
+export const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
+export type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
+
+/** Users whose user_id or client_user_id is `query` (live users only). */
+export function searchUsers(scope: UsersScope, query: string): User[] {
+  const users = usersOf(scope.partition, scope.world);
+  const out: User[] = [];
+  const byId = users.liveUser(query);
+  if (byId) out.push(byId);
+  const clientId = users.byClientId.get(query);
+  const byClient = clientId ? users.liveUser(clientId) : undefined;
+  if (byClient && byClient !== byId) out.push(byClient);
+  return out;
+}
+
+/** The distinct physicians named on the team environment's lab orders, by NPI, first seen first. */
+export function teamPhysicians(scope: UsersScope): Array<{ first_name: string; last_name: string; npi: string }> {
+  const seen = new Map<string, { first_name: string; last_name: string; npi: string }>();
+  for (const order of ordersOf(scope.partition, scope.world).all()) {
+    const p = order.physician;
+    if (p && !seen.has(p.npi)) seen.set(p.npi, { first_name: p.first_name, last_name: p.last_name, npi: p.npi });
+  }
+  return [...seen.values()];
+}
+
+/** Default order: the catalogue's providers that supply the resource, in catalogue order. */
+function defaults(resource: PriorityResource): string[] {
+  return PROVIDERS.filter((p) => resource === 'timeseries' || p.resources.includes(resource)).map((p) => p.slug);
+}
+
+const prioritiesOf = partitionSlot('source-priorities', () => new Map<PriorityResource, string[]>());
+
+export interface PriorityEntry {
+  data_type: PriorityResource;
+  provider: { name: string; slug: string; logo: string };
+  priority: number;
+}
+
+/** Source priorities, 1 = preferred; one data type or all. */
+export function sourcePriorities(scope: UsersScope, dataType: PriorityResource | null): PriorityEntry[] {
+  const store = prioritiesOf(scope.partition, scope.world);
+  const out: PriorityEntry[] = [];
+  for (const resource of dataType ? [dataType] : PRIORITY_RESOURCES) {
+    const order = store.get(resource) ?? defaults(resource);
+    order.forEach((slug, i) => {
+      const p = providerBySlug(slug);
+      if (p) out.push({ data_type: resource, provider: providerBrief(p), priority: i + 1 });
+    });
+  }
+  return out;
+}
+
+/**
+ * Moves the listed providers to the front of each data type's order, in the order given
+ * (every entry checked before any is applied); answers the full list.
+ */
+export function updateSourcePriorities(scope: UsersScope, changes: Array<{ data_type: PriorityResource; providers: string[] }>): PriorityEntry[] {
+  changes.forEach((c, i) => {
+    c.providers.forEach((slug, j) => {
+      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) throw valueError(['body', i, 'providers', j], `${slug} does not supply ${c.data_type}`, slug);
+    });
+  });
+  const store = prioritiesOf(scope.partition, scope.world);
+  for (const c of changes) {
+    const current = store.get(c.data_type) ?? defaults(c.data_type);
+    const front = [...new Set(c.providers)];
+    store.set(c.data_type, [...front, ...current.filter((s) => !front.includes(s))]);
+  }
+  return sourcePriorities(scope, null);
+}
