@@ -4,7 +4,7 @@
  */
 import { stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';
-import { ordersOf } from '../labs/orders.js';
+import { ordersOf } from '../labs/order-store.js';
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection } from '../wearables/connections.js';
 import { pullPlan, pullStateAt } from '../wearables/pulls.js';
@@ -137,7 +137,7 @@ export function signInToken(scope: UsersScope, userId: string): { user_id: strin
 export function createPortalUrl(scope: UsersScope, userId: string, context: 'launch' | 'communications', orderId: string | null): { url: string; expires_in: number } {
   liveUser(scope, userId);
   if (orderId !== null) {
-    const order = ordersOf(scope.partition, scope.world).byId.get(orderId);
+    const order = ordersOf(scope.partition, scope.world).get(orderId);
     if (!order || order.user_id !== userId) throw usersError.portalOrderNotFound();
   }
   const ttl = PORTAL_TTL_S[context];

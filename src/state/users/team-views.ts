@@ -6,7 +6,7 @@
 import { PROVIDERS, providerBrief, providerBySlug } from '../../fixtures/wearables/providers.js';
 import { partitionSlot } from '../../engine/world.js';
 import { valueError } from '../../engine/errors.js';
-import { ordersOf } from '../labs/orders.js';
+import { ordersOf } from '../labs/order-store.js';
 import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
 
