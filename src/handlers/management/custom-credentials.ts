@@ -262,7 +262,8 @@ export const customCredentialRoutes = [
         const c = store.byId.get(id);
         const team = c ? ctx.world.tenancy.teams.get(c.team_id) : undefined;
         if (!c || !team || team.org_id !== org.id || c.environment !== params.env || c.region !== params.region) not_found.push(id);
-        else if (!canAccessTeam(ctx, team.id)) failure.push(id);
+        // Another team's ids answer exactly like unknown ids (issue 11): no existence leak.
+        else if (!canAccessTeam(ctx, team.id)) not_found.push(id);
         else success.push(id);
       }
       for (const id of success) store.remove(id);
