@@ -5,11 +5,14 @@
  * - the same request in a world of 100k users relative to a world of 1k users (should be ~1:
  *   keyed lookups through indexes, no scans);
  * - world build time and heap per user at 1k and 100k users.
- * Usage: npm run bench [-- --quick]
+ * - `--http`: GET /v2/user/:id over HTTP through the node:http and express adapters against a bare
+ *   node:http server (scripts/bench-http.ts).
+ * Usage: npm run bench [-- --quick] [-- --http]
  */
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
+import { benchHttp } from './bench-http.js';
 
 const quick = process.argv.includes('--quick');
 const ITER = quick ? 300 : 3_000;
@@ -88,6 +91,10 @@ function build(users: number): { sandbox: Sandbox; ms: number; heapMb: number } 
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--http')) {
+    await benchHttp(quick);
+    return;
+  }
   const small = build(1_000);
   const large = build(100_000);
   await prepare(small.sandbox);
