@@ -7,12 +7,14 @@
  * - world build time and heap per user at 1k and 100k users.
  * - `--http`: GET /v2/user/:id over HTTP through the node:http and express adapters against a bare
  *   node:http server (scripts/bench-http.ts).
- * Usage: npm run bench [-- --quick] [-- --http]
+ * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts).
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --soak]
  */
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
 import { benchHttp } from './bench-http.js';
+import { benchSoak } from './bench-soak.js';
 
 const quick = process.argv.includes('--quick');
 const ITER = quick ? 300 : 3_000;
@@ -91,6 +93,11 @@ function build(users: number): { sandbox: Sandbox; ms: number; heapMb: number } 
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--soak')) {
+    const at = process.argv.indexOf('--seconds');
+    await benchSoak(at > 0 ? Number(process.argv[at + 1]) : 60);
+    return;
+  }
   if (process.argv.includes('--http')) {
     await benchHttp(quick);
     return;
