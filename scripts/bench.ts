@@ -5,11 +5,16 @@
  * - the same request in a world of 100k users relative to a world of 1k users (should be ~1:
  *   keyed lookups through indexes, no scans);
  * - world build time and heap per user at 1k and 100k users.
- * Usage: npm run bench [-- --quick] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days]
+ * - `--http`: GET /v2/user/:id over HTTP through the node:http and express adapters against a bare
+ *   node:http server (scripts/bench-http.ts).
+ * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts).
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
+import { benchHttp } from './bench-http.js';
+import { benchSoak } from './bench-soak.js';
 import { benchPeers } from './bench-peers.js';
 
 if (process.argv.includes('--peers')) {
@@ -95,6 +100,15 @@ function build(users: number): { sandbox: Sandbox; ms: number; heapMb: number } 
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--soak')) {
+    const at = process.argv.indexOf('--seconds');
+    await benchSoak(at > 0 ? Number(process.argv[at + 1]) : 60);
+    return;
+  }
+  if (process.argv.includes('--http')) {
+    await benchHttp(quick);
+    return;
+  }
   const small = build(1_000);
   const large = build(100_000);
   await prepare(small.sandbox);

@@ -23,7 +23,7 @@ const OTHER_ID = '00000000-0000-4000-8000-0000000000aa';
  * - org: org-level, a team key is always refused (403);
  * - team: a team key may act on its bound teams only;
  * - any: a team key may call it and sees / changes only its bound teams (delete answers put
- *   other teams' ids in `failure`).
+ *   other teams' ids in `not_found`, like unknown ids).
  */
 const SCOPES: Record<string, Scope> = {
   'management.org.get': 'any',

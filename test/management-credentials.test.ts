@@ -137,7 +137,7 @@ forEachAdapter('custom credentials', (adapter) => {
     expect((await c.mgmt('GET', path, { headers })).body.credentials.map((x: { id: string }) => x.id)).toEqual([mine.body.id]);
     expect((await c.mgmt('GET', path, { headers, query: { team_id: other } })).status).toBe(403);
     const del = await c.mgmt('DELETE', path, { headers, query: { credential_id: [theirs.body.id] } });
-    expect(del.body).toEqual({ success: [], failure: [theirs.body.id], not_found: [] });
+    expect(del.body).toEqual({ success: [], failure: [], not_found: [theirs.body.id] });
   });
 });
 

@@ -9,8 +9,9 @@
  * LIMITATIONS
  * - Lists are answered in one page (`next_cursor` is always null).
  * - No limit on keys per team and environment (an old blog post mentions 3; unconfirmed).
- * - Delete: ids of keys of this org's teams that a team key is not bound to land in `failure`
- *   (not applied); ids of unknown keys, or keys of another environment, region or org, in `not_found`.
+ * - Delete: ids of unknown keys, of keys of another environment, region or org, and of keys of
+ *   teams a team key is not bound to all land in `not_found` (another team's ids answer exactly
+ *   like unknown ids); `failure` stays empty.
  */
 import { z } from 'zod';
 import { valueError } from '../../engine/errors.js';

@@ -191,7 +191,7 @@ export function listCustomCredentials(world: World, teams: readonly Team[], env:
     .filter((c) => !provider || c.source === provider);
 }
 
-/** Deletes credentials by id, deciding every id first (`success` / `failure` for teams the caller may not act on / `not_found`). */
+/** Deletes credentials by id, deciding every id first; ids of teams the caller may not act on answer `not_found` like unknown ids (`failure` stays empty). */
 export function deleteCustomCredentials(
   world: World,
   orgId: string,
@@ -208,7 +208,8 @@ export function deleteCustomCredentials(
     const c = store.byId.get(id);
     const team = c ? world.tenancy.teams.get(c.team_id) : undefined;
     if (!c || !team || team.org_id !== orgId || c.environment !== env || c.region !== region) not_found.push(id);
-    else if (!mayAct(team.id)) failure.push(id);
+    // Another team's ids answer exactly like unknown ids (issue 11): no existence leak.
+    else if (!mayAct(team.id)) not_found.push(id);
     else success.push(id);
   }
   for (const id of success) store.remove(id);

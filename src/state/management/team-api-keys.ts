@@ -47,7 +47,8 @@ export function deleteTeamApiKeys(
     const key = tenancy.apiKeysById.get(id);
     const team = key ? tenancy.teams.get(key.team_id) : undefined;
     if (!key || !team || team.org_id !== org.id || key.environment !== env || key.region !== region) not_found.push(id);
-    else if (!mayAct(team.id)) failure.push(id);
+    // Another team's ids answer exactly like unknown ids (issue 11): no existence leak.
+    else if (!mayAct(team.id)) not_found.push(id);
     else success.push(id);
   }
   for (const id of success) tenancy.removeApiKey(id);

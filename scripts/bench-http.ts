@@ -1,0 +1,74 @@
+/**
+ * HTTP bench (`npm run bench -- --http`): `GET /v2/user/:id` through the node:http adapter (the
+ * CLI's server) and the express adapter, against a bare node:http server answering the same JSON
+ * from a Map, all in this process; load comes from a second process (scripts/bench-load.ts,
+ * keep-alive, 127.0.0.1 only). Rounds interleave the servers; the best of rounds is kept.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSandbox } from '../src/index.js';
+import { answerHeadErrorsWithJson, createExpressApp } from '../src/express.js';
+import { createNodeServer } from '../src/node.js';
+import { usersOf } from '../src/state/users/users.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+
+function listen(server: Server): Promise<number> {
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+}
+
+export async function benchHttp(quick: boolean): Promise<void> {
+  const sandbox = createSandbox({ seed: 1, users: 1000, logger: () => undefined });
+  const team = [...sandbox.world.tenancy.teams.values()][0];
+  if (!team) throw new Error('no team');
+  const users = usersOf(sandbox.world.tenancy.partition(team, 'sandbox'), sandbox.world).all().slice(0, 50);
+  const apiKey = sandbox.credentials().teams[0]?.api_keys.sandbox ?? '';
+  // The bare server answers the same bodies from a Map keyed by path.
+  const bodies = new Map<string, Buffer>();
+  for (const u of users) {
+    const res = await sandbox.dispatch({ method: 'GET', surface: 'data', path: `/v2/user/${u.user_id}`, query: {}, headers: { 'x-service-api-key': apiKey }, rawBody: new Uint8Array(0) });
+    bodies.set(`/v2/user/${u.user_id}`, Buffer.from(res.body));
+  }
+  const bare = createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body || req.headers['x-service-api-key'] !== apiKey) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+  });
+  const servers: Record<string, Server> = {
+    'bare node:http (Map)': bare,
+    'node:http adapter': createNodeServer(sandbox),
+    'express adapter': answerHeadErrorsWithJson(createServer(createExpressApp(sandbox))),
+  };
+  const ports: Record<string, number> = {};
+  for (const [name, server] of Object.entries(servers)) ports[name] = await listen(server);
+  const seconds = quick ? 1 : 3;
+  const rounds = quick ? 1 : 3;
+  const best: Record<string, number> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const name of Object.keys(servers)) {
+      const urls = users.map((u) => `http://127.0.0.1:${ports[name]}/v2/user/${u.user_id}`).join(',');
+      const { stdout: out } = await promisify(execFile)(process.execPath, [tsxCli, resolve(here, 'bench-load.ts'), '--urls', urls, '--seconds', String(seconds), '--connections', '32', '--headers', JSON.stringify({ 'x-service-api-key': apiKey })], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      const { rps, errors } = JSON.parse(out) as { rps: number; errors: number };
+      if (errors > 0) throw new Error(`${name}: ${errors} errors`);
+      best[name] = Math.max(best[name] ?? 0, rps);
+    }
+  }
+  const baseline = best['bare node:http (Map)'] ?? 1;
+  console.log(`\nGET /v2/user/:id over HTTP (keep-alive, 32 connections, load from a second process, best of ${rounds} x ${seconds} s)`);
+  console.log(`${'server'.padEnd(24)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)}`);
+  for (const [name, rps] of Object.entries(best)) console.log(`${name.padEnd(24)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)}`);
+  for (const server of Object.values(servers)) {
+    server.closeAllConnections();
+    server.close();
+  }
+  sandbox.close();
+}
