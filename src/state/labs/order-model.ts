@@ -108,6 +108,8 @@ export interface Order {
   updated_at: number;
   events: OrderEvent[];
   details_id: string;
+  /** The order's latest appointment (phlebotomy or PSC), if one was booked. */
+  appointment_id: string | null;
   shipment: Shipment | null;
   transaction_id: string;
   origin: 'initial' | 'redraw' | 'recreation';
