@@ -136,6 +136,37 @@ forEachAdapter('lab appointments', (adapter) => {
   });
 });
 
+forEachAdapter('area and PSC info', (adapter) => {
+  it('phlebotomy coverage, Quest PSCs, and the PSCs around an order', async () => {
+    const c = createClient(adapter, { seed: 57, ...SMALL });
+    const area = await c.get('/v3/order/area/info', { query: { zip_code: '85004' } });
+    expect(area.status, area.text).toBe(200);
+    oas?.expectValid('AreaInfo', area.body);
+    expect(area.body.phlebotomy).toEqual({ is_served: true, providers: [{ name: 'getlabs', service_types: ['appointment-ready'] }] });
+    expect(Object.keys(area.body.central_labs)).toEqual(['quest', 'labcorp', 'bioreference', 'sonora_quest']);
+    const elsewhere = await c.get('/v3/order/area/info', { query: { zip_code: '78701', labs: ['quest'] } });
+    expect(elsewhere.body.phlebotomy.is_served).toBe(false);
+    expect(Object.keys(elsewhere.body.central_labs)).toEqual(['quest']);
+    const psc = await c.get('/v3/order/psc/info', { query: { zip_code: '10001', lab_id: 3, radius: '100' } });
+    expect(psc.status, psc.text).toBe(200);
+    oas?.expectValid('PSCInfo', psc.body);
+    expect(psc.body.patient_service_centers.length).toBe(3);
+    expect(psc.body.patient_service_centers.map((s: any) => s.site_code)).toEqual(['QSBX100011', 'QSBX100012', 'QSBX100013']);
+    // The site codes are the ones PSC availability answers for.
+    const avail = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'quest', site_codes: [psc.body.patient_service_centers[0].site_code] } });
+    expect(avail.status, avail.text).toBe(200);
+    expect(new Set(avail.body.slots.map((d: any) => d.location.code))).toEqual(new Set([psc.body.patient_service_centers[0].site_code]));
+    expect((await c.get('/v3/order/psc/info', { query: { zip_code: '10001', lab_id: 999 } })).body.detail).toBe(LAB_MESSAGES.labNotFound);
+    expect((await c.get('/v3/order/psc/info', { query: { zip_code: '1001', lab_id: 3 } })).status).toBe(422);
+    const order = await newOrder(c, 'walk_in_test');
+    const mine = await c.get(`/v3/order/${order.id}/psc/info`, { query: { radius: '100' } });
+    expect(mine.status, mine.text).toBe(200);
+    oas?.expectValid('PSCInfo', mine.body);
+    expect(mine.body.slug).toBe('quest');
+    expect(mine.body.patient_service_centers[0].metadata.zip_code).toBe(order.patient_address.zip);
+  });
+});
+
 describe('appointments elsewhere', () => {
   it('no phlebotomy slots outside the served zip codes', async () => {
     const c = createClient('msw', { seed: 55, ...SMALL });

@@ -58,4 +58,15 @@ describe('official SDK @tryvital/vital-node: lab appointments', () => {
     expect((await client.labTests.getPscAppointmentCancellationReason()).length).toBe(CANCELLATION_REASONS.length);
     expect((await client.labTests.cancelPscAppointment(orderId, { cancellationReasonId: reason })).status).toBe('cancelled');
   });
+
+  it('area info, PSC info and the PSC info of an order', async () => {
+    const area = await client.labTests.getAreaInfo({ zipCode: '54650' });
+    expect(area.phlebotomy.isServed).toBe(true);
+    expect(area.phlebotomy.providers[0]?.name).toBe('phlebfinders');
+    const psc = await client.labTests.getPscInfo({ zipCode: '10001', labId: 3, radius: '100' });
+    expect(psc.patientServiceCenters).toHaveLength(3);
+    const orderId = await place('walk_in_test', '10001', 'NY');
+    const mine = await client.labTests.getOrderPscInfo(orderId, { radius: '100' });
+    expect(mine.slug).toBe('quest');
+  });
 });

@@ -45,6 +45,8 @@ export const LAB_MESSAGES = {
   unknownCancellationReason: 'Unknown cancellation reason',
   noPscSlots: 'No appointment slots available',
   pscNeedsPlace: 'Provide zip_code or site_codes',
+  labNotFound: 'Lab not found',
+  orderWithoutAddress: 'The order has no address to search around',
   testkitNotRegistered: 'The testkit has not been registered yet (POST /v3/order/testkit/register)',
 } as const;
 
