@@ -46,6 +46,7 @@ export const LAB_MESSAGES = {
   noPscSlots: 'No appointment slots available',
   pscNeedsPlace: 'Provide zip_code or site_codes',
   labNotFound: 'Lab not found',
+  markerNotFound: 'Marker not found',
   orderWithoutAddress: 'The order has no address to search around',
   testkitNotRegistered: 'The testkit has not been registered yet (POST /v3/order/testkit/register)',
 } as const;
@@ -65,6 +66,7 @@ export const LAB_TEXTS = {
   unreachable: (method: string, from: string, to: string) => `An order of method ${method} cannot move from ${from} to ${to}`,
   unknownFinalStatus: (status: string) => `Unknown final_status ${status}`,
   finalStatusOtherMethod: (status: string, method: string) => `final_status ${status} does not match the order's collection method ${method}`,
+  labNotInCatalogue: (slug: string) => `Lab ${slug} is not available in the sandbox catalogue`,
   notBookable: (status: string) => `An order in status ${status} cannot book an appointment`,
   resultsNotAvailable: (orderId: string) => `Results are not available for order - ${orderId}. Did you receive a webhook for this order?`,
 } as const;
