@@ -69,4 +69,13 @@ describe('official SDK @tryvital/vital-node: lab appointments', () => {
     const mine = await client.labTests.getOrderPscInfo(orderId, { radius: '100' });
     expect(mine.slug).toBe('quest');
   });
+
+  it('lab tests: update and cursor pages through the SDK', async () => {
+    const tests = await client.labTests.get();
+    const updated = await client.labTests.updateLabTest(tests[0]?.id ?? '', { name: 'SDK Renamed' });
+    expect(updated.name).toBe('SDK Renamed');
+    const page = await client.labTests.getPaginated({ labTestLimit: 2 });
+    expect(page.data).toHaveLength(2);
+    expect(page.nextCursor).toBeTruthy();
+  });
 });

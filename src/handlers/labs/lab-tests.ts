@@ -7,8 +7,9 @@
  * code, and the markers of an order set (lab tests plus add-on markers), paginated.
  *
  * LIMITATIONS
- * - `PATCH /v3/lab_tests/:id`, `GET /v3/lab_test` (cursor pagination), `GET /v3/lab_test/lab_account`
- *   and collection-instruction PDFs are not simulated (404 like any unknown route).
+ * - `GET /v3/lab_test` answers `pricing: null` (prices are in each lab test's markers).
+ * - `GET /v3/lab_test/lab_account` and collection-instruction PDFs are not simulated (404 like
+ *   any unknown route).
  * - `lab_account_id` is accepted and ignored: every team sees the whole sandbox catalogue.
  * - Markers have no AoE questions (`aoe` is null); pricing has no state or reflex modifiers.
  * - New lab tests are `active` at once (no approval step).
@@ -19,7 +20,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
 import { catalogue, markerView, markersPage, type CatalogueMarker } from '../../state/labs/lab-catalogue.js';
-import { createLabTest, findLabTest, labTestView, labTestsOf, listLabTests, orderSetMarkers } from '../../state/labs/lab-tests.js';
+import { createLabTest, findLabTest, labTestView, labTestsOf, listLabTests, orderSetMarkers, pageLabTests, updateLabTest } from '../../state/labs/lab-tests.js';
 import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
 import { LAB_SLUG, METHOD } from './lab-schemas.js';
 
@@ -172,6 +173,33 @@ export const labTestRoutes = [
     responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
       return json(labTestView(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id)));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.update',
+    method: 'PATCH',
+    path: '/v3/lab_tests/:lab_test_id',
+    auth: 'team',
+    summary: 'Rename a lab test and/or (de)activate it.',
+    request: { params: testParams, body: z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() }) },
+    responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Validation error' },
+    handle(ctx, { params, body }) {
+      return json(labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.paginated',
+    method: 'GET',
+    path: '/v3/lab_test',
+    auth: 'team',
+    summary: "The team's lab tests, filtered and sorted like GET /v3/lab_tests, by cursor.",
+    request: { query: listQuery.extend({ lab_test_limit: int({ min: 1, max: 1000 }).default(50), next_cursor: z.string().optional(), include_pricing: bool().default(false), lab_account_id: uuid().optional() }) },
+    responses: { 200: 'LabTestResourcesResponse', 422: 'Validation error or invalid cursor' },
+    handle(ctx, { query }) {
+      const page = pageLabTests(labTestsOf(ctx.partition, ctx.world), query, query.lab_test_limit, query.next_cursor ?? null);
+      return json({ data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
     },
   }),
 

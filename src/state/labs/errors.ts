@@ -47,6 +47,7 @@ export const LAB_MESSAGES = {
   pscNeedsPlace: 'Provide zip_code or site_codes',
   labNotFound: 'Lab not found',
   markerNotFound: 'Marker not found',
+  invalidCursor: 'Invalid cursor',
   orderWithoutAddress: 'The order has no address to search around',
   testkitNotRegistered: 'The testkit has not been registered yet (POST /v3/order/testkit/register)',
 } as const;

@@ -5,7 +5,7 @@
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
 import { badRequest, valueError } from '../../engine/errors.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
+import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
@@ -310,4 +310,34 @@ export function createLabTest(
     auto_generated: false,
     now: world.clock.now(),
   });
+}
+
+/** Renames a lab test and/or (de)activates it (`PATCH /v3/lab_tests/{id}`). */
+export function updateLabTest(world: World, partition: Partition, id: string, input: { name: string | null; active: boolean | null }): LabTest {
+  const test = findLabTest(labTestsOf(partition, world), id);
+  if (input.name === null && input.active === null) return test;
+  if (input.name !== null) test.name = input.name;
+  if (input.active !== null) test.status = input.active ? 'active' : 'inactive';
+  test.updated_at = world.clock.now();
+  return test;
+}
+
+const encodeCursor = (offset: number) => btoa(JSON.stringify({ o: offset })).replace(/=+$/, '');
+
+function decodeCursor(cursor: string): number | null {
+  try {
+    const parsed = JSON.parse(atob(cursor)) as { o?: unknown };
+    return typeof parsed.o === 'number' && Number.isSafeInteger(parsed.o) && parsed.o >= 0 ? parsed.o : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One page of `listLabTests` by cursor (`GET /v3/lab_test`): the page and the next page's cursor. */
+export function pageLabTests(store: LabTestStore, query: LabTestListQuery, limit: number, cursor: string | null): { data: LabTest[]; next_cursor: string | null } {
+  const offset = cursor === null ? 0 : decodeCursor(cursor);
+  if (offset === null) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, cursor);
+  const list = listLabTests(store, query);
+  const data = list.slice(offset, offset + limit);
+  return { data, next_cursor: offset + limit < list.length ? encodeCursor(offset + limit) : null };
 }
