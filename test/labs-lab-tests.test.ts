@@ -1,9 +1,9 @@
-/** PATCH /v3/lab_tests/{id} and the cursor-paginated GET /v3/lab_test (issue 13). */
+/** PATCH /v3/lab_tests/{id}, the cursor-paginated GET /v3/lab_test and order communication settings (issue 13). */
 import { expect, it } from 'vitest';
 import { LAB_MESSAGES } from '../src/state/labs/errors.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
-import { SMALL } from './lab-helpers.js';
+import { SMALL, newOrder } from './lab-helpers.js';
 
 const oas = oasValidator('data');
 
@@ -42,5 +42,19 @@ forEachAdapter('lab tests: update and cursor pages', (adapter) => {
     const bad = await c.get('/v3/lab_test', { query: { next_cursor: 'not-a-cursor' } });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].msg).toBe(`Value error, ${LAB_MESSAGES.invalidCursor}`);
+  });
+
+  it('order communication settings: SMS on by default, switched off and on', async () => {
+    const c = createClient(adapter, { seed: 63, ...SMALL });
+    const order = await newOrder(c, 'walk_in_test');
+    const first = await c.get(`/v3/order/${order.id}/communication_settings`);
+    expect(first.body).toEqual({ order_id: order.id, sms_enabled: true });
+    oas?.expectValid('GetOrderCommunicationSettingsResponse', first.body);
+    const off = await c.patch(`/v3/order/${order.id}/communication_settings`, { sms_enabled: false });
+    oas?.expectValid('PatchOrderCommunicationSettingsResponse', off.body);
+    expect(off.body.sms_enabled).toBe(false);
+    expect((await c.get(`/v3/order/${order.id}/communication_settings`)).body.sms_enabled).toBe(false);
+    expect((await c.patch(`/v3/order/${order.id}/communication_settings`, {})).status).toBe(422);
+    expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000/communication_settings')).body.detail).toBe(LAB_MESSAGES.orderGetNotFound);
   });
 });

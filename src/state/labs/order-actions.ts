@@ -285,3 +285,16 @@ export function resendEvents(env: OrderEnv, input: { order_ids: string[] | null;
   for (const order of chosen) resendOrder(env, order);
   return chosen;
 }
+
+/** `GetOrderCommunicationSettingsResponse` of an order. */
+export function communicationSettings(env: OrderEnv, orderId: string): { order_id: string; sms_enabled: boolean } {
+  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
+  return { order_id: order.id, sms_enabled: order.sms_enabled };
+}
+
+/** Turns the patient's SMS about an order on or off. */
+export function setCommunicationSettings(env: OrderEnv, orderId: string, smsEnabled: boolean): { order_id: string; sms_enabled: boolean } {
+  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
+  order.sms_enabled = smsEnabled;
+  return { order_id: order.id, sms_enabled: order.sms_enabled };
+}
