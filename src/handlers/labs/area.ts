@@ -1,7 +1,9 @@
 /** The lab testing area (issue 4): catalogue, orders on the clock, results, payors. */
 import type { Area } from '../../engine/area.js';
 import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
+import { appointmentRoutes } from './appointments.js';
 import { insuranceRoutes } from './insurance.js';
+import { labLocationRoutes } from './lab-locations.js';
 import { labControlRoutes } from './control.js';
 import { labTestRoutes } from './lab-tests.js';
 import { orderListRoutes } from './order-list.js';
@@ -12,7 +14,7 @@ import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...insuranceRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },

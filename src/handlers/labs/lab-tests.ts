@@ -7,21 +7,21 @@
  * code, and the markers of an order set (lab tests plus add-on markers), paginated.
  *
  * LIMITATIONS
- * - `PATCH /v3/lab_tests/:id`, `GET /v3/lab_test` (cursor pagination), `GET /v3/lab_test/lab_account`
- *   and collection-instruction PDFs are not simulated (404 like any unknown route).
+ * - `GET /v3/lab_test` answers `pricing: null` (prices are in each lab test's markers).
+ * - `GET /v3/lab_test/lab_account` and collection-instruction PDFs are not simulated (404 like
+ *   any unknown route).
  * - `lab_account_id` is accepted and ignored: every team sees the whole sandbox catalogue.
  * - Markers have no AoE questions (`aoe` is null); pricing has no state or reflex modifiers.
  * - New lab tests are `active` at once (no approval step).
  */
 import { z } from 'zod';
-import { badRequest, notFound } from '../../engine/errors.js';
 import { LABS, LAB_BY_ID, LAB_BY_SLUG, labView } from '../../fixtures/labs/labs.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
 import { catalogue, markerView, markersPage, type CatalogueMarker } from '../../state/labs/lab-catalogue.js';
-import { addLabTest, labTestPrice, labTestView, labTestsOf, orderSetMarkers, resolveMarkers, type LabTest } from '../../state/labs/lab-tests.js';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { createLabTest, findLabTest, labTestView, labTestsOf, listLabTests, orderSetMarkers, pageLabTests, updateLabTest } from '../../state/labs/lab-tests.js';
+import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
 import { LAB_SLUG, METHOD } from './lab-schemas.js';
 
 
@@ -87,28 +87,7 @@ export const labTestRoutes = [
     request: { query: listQuery },
     responses: { 200: 'ClientFacingLabTest[]', 422: 'Validation error' },
     handle(ctx, { query }) {
-      const store = labTestsOf(ctx.partition, ctx.world);
-      const name = query.name?.toLowerCase();
-      let list = store.all().filter((t) => {
-        if (query.generation_method === 'manual' && t.auto_generated) return false;
-        if (query.generation_method === 'auto' && !t.auto_generated) return false;
-        if (query.lab_slug && t.lab.slug !== query.lab_slug) return false;
-        if (query.collection_method && t.method !== query.collection_method) return false;
-        if (query.status && t.status !== query.status) return false;
-        if (name && !t.name.toLowerCase().includes(name)) return false;
-        if (query.marker_ids && !query.marker_ids.every((id) => t.markers.some((mk) => mk.id === id))) return false;
-        if (query.provider_ids && !query.provider_ids.every((id) => t.markers.some((mk) => mk.provider_id === id))) return false;
-        return true;
-      });
-      const key = query.order_key;
-      if (key) {
-        const value = (t: LabTest) => (key === 'price' ? labTestPrice(t) : key === 'created_at' ? t.created_at : t.updated_at);
-        const dir = query.order_direction === 'desc' ? -1 : 1;
-        list = [...list].sort((a, b) => dir * (value(a) - value(b)) || a.seq - b.seq);
-      } else if (query.order_direction === 'desc') {
-        list = [...list].reverse();
-      }
-      return json(list.map(labTestView));
+      return json(listLabTests(labTestsOf(ctx.partition, ctx.world), query).map(labTestView));
     },
   }),
 
@@ -121,21 +100,7 @@ export const labTestRoutes = [
     request: { body: createBody },
     responses: { 200: 'ClientFacingLabTest', 400: 'Unknown markers, mixed labs, or a lab without that method', 422: 'Validation error' },
     handle(ctx, { body }) {
-      if (body.lab_slug && !LAB_BY_SLUG.has(body.lab_slug)) throw badRequest(`Lab ${body.lab_slug} is not available in the sandbox catalogue`);
-      const { lab, markers } = resolveMarkers(body, body.method);
-      const store = labTestsOf(ctx.partition, ctx.world);
-      const test = addLabTest(store, {
-        id: ctx.world.ids.uuid('lab_test', ctx.partition.id),
-        name: body.name,
-        description: body.description,
-        method: body.method,
-        lab,
-        markers,
-        fasting: body.fasting,
-        auto_generated: false,
-        now: ctx.now(),
-      });
-      return json(labTestView(test));
+      return json(labTestView(createLabTest(ctx.world, ctx.partition, body)));
     },
   }),
 
@@ -207,9 +172,34 @@ export const labTestRoutes = [
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
     responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      const test = labTestsOf(ctx.partition, ctx.world).byId.get(params.lab_test_id);
-      if (!test) throw notFound(LAB_MESSAGES.labTestNotFound);
-      return json(labTestView(test));
+      return json(labTestView(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id)));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.update',
+    method: 'PATCH',
+    path: '/v3/lab_tests/:lab_test_id',
+    auth: 'team',
+    summary: 'Rename a lab test and/or (de)activate it.',
+    request: { params: testParams, body: z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() }) },
+    responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Validation error' },
+    handle(ctx, { params, body }) {
+      return json(labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })));
+    },
+  }),
+
+  defineRoute({
+    id: 'lab_tests.paginated',
+    method: 'GET',
+    path: '/v3/lab_test',
+    auth: 'team',
+    summary: "The team's lab tests, filtered and sorted like GET /v3/lab_tests, by cursor.",
+    request: { query: listQuery.extend({ lab_test_limit: int({ min: 1, max: 1000 }).default(50), next_cursor: z.string().optional(), include_pricing: bool().default(false), lab_account_id: uuid().optional() }) },
+    responses: { 200: 'LabTestResourcesResponse', 422: 'Validation error or invalid cursor' },
+    handle(ctx, { query }) {
+      const page = pageLabTests(labTestsOf(ctx.partition, ctx.world), query, query.lab_test_limit, query.next_cursor ?? null);
+      return json({ data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
     },
   }),
 
@@ -222,9 +212,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional(), ...pageQuery }) },
     responses: { 200: 'GetMarkersResponse', 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      const test = labTestsOf(ctx.partition, ctx.world).byId.get(params.lab_test_id);
-      if (!test) throw notFound(LAB_MESSAGES.labTestNotFound);
-      return json(markersPage(test.markers, query.page, query.size));
+      return json(markersPage(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id).markers, query.page, query.size));
     },
   }),
 
@@ -239,7 +227,7 @@ export const labTestRoutes = [
     handle(_ctx, { params }) {
       const lab = LAB_BY_ID.get(params.lab_id);
       const mk = lab ? catalogue().byLab.get(lab.id)?.find((x) => x.provider_id === params.provider_id) : undefined;
-      if (!mk) throw notFound('Marker not found');
+      if (!mk) throw labNotFound(LAB_MESSAGES.markerNotFound);
       return json(markerView(mk));
     },
   }),

@@ -16,7 +16,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid } from '../../engine/schemas.js';
 import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
-import { cancelOrderById, completeDraw, findOrder, rescheduleOrder, resendEvents } from '../../state/labs/order-actions.js';
+import { cancelOrderById, communicationSettings, completeDraw, findOrder, rescheduleOrder, resendEvents, setCommunicationSettings } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
 
@@ -96,6 +96,32 @@ export const orderActionRoutes = [
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
+    },
+  }),
+
+  defineRoute({
+    id: 'orders.communication_settings.get',
+    method: 'GET',
+    path: '/v3/order/:order_id/communication_settings',
+    auth: 'team',
+    summary: "Whether the patient gets SMS about the order.",
+    request: { params: orderParams },
+    responses: { 200: 'GetOrderCommunicationSettingsResponse', 404: "This order doesn't exist", 422: 'Malformed id' },
+    handle(ctx, { params }) {
+      return json(communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
+    },
+  }),
+
+  defineRoute({
+    id: 'orders.communication_settings.update',
+    method: 'PATCH',
+    path: '/v3/order/:order_id/communication_settings',
+    auth: 'team',
+    summary: "Turn the patient's SMS about the order on or off.",
+    request: { params: orderParams, body: z.object({ sms_enabled: z.boolean() }) },
+    responses: { 200: 'PatchOrderCommunicationSettingsResponse', 404: "Order doesn't exist", 422: 'Validation error' },
+    handle(ctx, { params, body }) {
+      return json(setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
     },
   }),
 

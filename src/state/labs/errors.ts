@@ -31,6 +31,24 @@ export const LAB_MESSAGES = {
   minorNeedsProxy: 'medical_proxy is required for patients under 18',
   fictionalPhone: 'Phone number is not correct',
   activateByNotFuture: 'activate_by must be today or a date in the future',
+  appointmentOrderNotFound: "This order doesn't exist.",
+  appointmentNotFound: 'Appointment not found',
+  notPhlebotomyOrder: 'Appointments of this kind need an at_home_phlebotomy order',
+  notPscOrder: 'Appointments of this kind need a walk_in_test order',
+  bookingKeyInvalid: 'Invalid booking key',
+  bookingKeyExpired: 'Booking key has expired',
+  bookingKeyUsed: 'Booking key has already been used',
+  slotTaken: 'The selected slot is no longer available',
+  appointmentExists: 'Order already has an active appointment; reschedule or cancel it instead',
+  appointmentNotActive: 'Appointment is not active',
+  appointmentStarted: 'Appointment has already started',
+  unknownCancellationReason: 'Unknown cancellation reason',
+  noPscSlots: 'No appointment slots available',
+  pscNeedsPlace: 'Provide zip_code or site_codes',
+  labNotFound: 'Lab not found',
+  markerNotFound: 'Marker not found',
+  invalidCursor: 'Invalid cursor',
+  orderWithoutAddress: 'The order has no address to search around',
   testkitNotRegistered: 'The testkit has not been registered yet (POST /v3/order/testkit/register)',
 } as const;
 
@@ -49,6 +67,8 @@ export const LAB_TEXTS = {
   unreachable: (method: string, from: string, to: string) => `An order of method ${method} cannot move from ${from} to ${to}`,
   unknownFinalStatus: (status: string) => `Unknown final_status ${status}`,
   finalStatusOtherMethod: (status: string, method: string) => `final_status ${status} does not match the order's collection method ${method}`,
+  labNotInCatalogue: (slug: string) => `Lab ${slug} is not available in the sandbox catalogue`,
+  notBookable: (status: string) => `An order in status ${status} cannot book an appointment`,
   resultsNotAvailable: (orderId: string) => `Results are not available for order - ${orderId}. Did you receive a webhook for this order?`,
 } as const;
 

@@ -84,6 +84,8 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
     updated_at: init.at,
     events: [{ id: store.nextEventId(), at: init.at, status: 'ordered' }],
     details_id: init.details_id,
+    appointment_id: null,
+    sms_enabled: true,
     shipment: init.shipment_id
       ? { id: init.shipment_id, outbound_tracking_number: null, outbound_tracking_url: null, inbound_tracking_number: null, inbound_tracking_url: null, outbound_courier: null, inbound_courier: null, notes: null }
       : null,

@@ -3,7 +3,7 @@
  * each result with its value, flag, unit and reference range, and the missing results. Made
  * with pdf-lib and deterministic: dates come from the sandbox clock, no random document ids.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 
 export interface ReportHeader {
@@ -33,7 +33,15 @@ const PAGE: [number, number] = [612, 792];
 const MARGIN = 48;
 const COLUMNS = [MARGIN, 250, 360, 420, 500];
 
+/** pdf-lib, loaded on first use so that a browser bundle of the core does not carry it up front. */
+let pdfLib: Promise<typeof import('pdf-lib')> | null = null;
+export function loadPdfLib(): Promise<typeof import('pdf-lib')> {
+  pdfLib ??= import('pdf-lib');
+  return pdfLib;
+}
+
 export async function renderResultPdf(header: ReportHeader, set: ResultSet): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(safe(header.title));
   doc.setAuthor(safe(header.laboratory));

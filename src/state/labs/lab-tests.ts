@@ -5,7 +5,7 @@
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
 import { badRequest, valueError } from '../../engine/errors.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
+import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
@@ -245,4 +245,99 @@ export function orderSetMarkers(
   if (new Set(markers.map((mk) => mk.lab.id)).size > 1) throw labBadRequest(LAB_MESSAGES.orderSetMixedLabs);
   const seen = new Set<number>();
   return { markers: markers.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true))), tests: found };
+}
+
+/** The team's lab test with this id, or the reference's 404. */
+export function findLabTest(store: LabTestStore, id: string): LabTest {
+  const test = store.byId.get(id);
+  if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
+  return test;
+}
+
+export interface LabTestListQuery {
+  generation_method: 'auto' | 'manual' | 'all';
+  lab_slug?: string | undefined;
+  collection_method?: CollectionMethod | undefined;
+  status?: string | undefined;
+  marker_ids?: number[] | undefined;
+  provider_ids?: string[] | undefined;
+  name?: string | undefined;
+  order_key?: 'price' | 'created_at' | 'updated_at' | undefined;
+  order_direction: 'asc' | 'desc';
+}
+
+/** The team's lab tests matching a query (`GET /v3/lab_tests`). */
+export function listLabTests(store: LabTestStore, query: LabTestListQuery): LabTest[] {
+  const name = query.name?.toLowerCase();
+  let list = store.all().filter((t) => {
+    if (query.generation_method === 'manual' && t.auto_generated) return false;
+    if (query.generation_method === 'auto' && !t.auto_generated) return false;
+    if (query.lab_slug && t.lab.slug !== query.lab_slug) return false;
+    if (query.collection_method && t.method !== query.collection_method) return false;
+    if (query.status && t.status !== query.status) return false;
+    if (name && !t.name.toLowerCase().includes(name)) return false;
+    if (query.marker_ids && !query.marker_ids.every((id) => t.markers.some((mk) => mk.id === id))) return false;
+    if (query.provider_ids && !query.provider_ids.every((id) => t.markers.some((mk) => mk.provider_id === id))) return false;
+    return true;
+  });
+  const key = query.order_key;
+  if (key) {
+    const value = (t: LabTest) => (key === 'price' ? labTestPrice(t) : key === 'created_at' ? t.created_at : t.updated_at);
+    const dir = query.order_direction === 'desc' ? -1 : 1;
+    list = [...list].sort((a, b) => dir * (value(a) - value(b)) || a.seq - b.seq);
+  } else if (query.order_direction === 'desc') {
+    list = [...list].reverse();
+  }
+  return list;
+}
+
+/** Creates a lab test from marker ids or lab test codes of one lab (`POST /v3/lab_tests`). */
+export function createLabTest(
+  world: World,
+  partition: Partition,
+  input: { name: string; description: string; method: CollectionMethod; marker_ids?: number[] | null; provider_ids?: string[] | null; fasting?: boolean | null; lab_slug?: string | null },
+): LabTest {
+  if (input.lab_slug && !LAB_BY_SLUG.has(input.lab_slug)) throw labBadRequest(LAB_TEXTS.labNotInCatalogue(input.lab_slug));
+  const { lab, markers } = resolveMarkers(input, input.method);
+  return addLabTest(labTestsOf(partition, world), {
+    id: world.ids.uuid('lab_test', partition.id),
+    name: input.name,
+    description: input.description,
+    method: input.method,
+    lab,
+    markers,
+    fasting: input.fasting,
+    auto_generated: false,
+    now: world.clock.now(),
+  });
+}
+
+/** Renames a lab test and/or (de)activates it (`PATCH /v3/lab_tests/{id}`). */
+export function updateLabTest(world: World, partition: Partition, id: string, input: { name: string | null; active: boolean | null }): LabTest {
+  const test = findLabTest(labTestsOf(partition, world), id);
+  if (input.name === null && input.active === null) return test;
+  if (input.name !== null) test.name = input.name;
+  if (input.active !== null) test.status = input.active ? 'active' : 'inactive';
+  test.updated_at = world.clock.now();
+  return test;
+}
+
+const encodeCursor = (offset: number) => btoa(JSON.stringify({ o: offset })).replace(/=+$/, '');
+
+function decodeCursor(cursor: string): number | null {
+  try {
+    const parsed = JSON.parse(atob(cursor)) as { o?: unknown };
+    return typeof parsed.o === 'number' && Number.isSafeInteger(parsed.o) && parsed.o >= 0 ? parsed.o : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One page of `listLabTests` by cursor (`GET /v3/lab_test`): the page and the next page's cursor. */
+export function pageLabTests(store: LabTestStore, query: LabTestListQuery, limit: number, cursor: string | null): { data: LabTest[]; next_cursor: string | null } {
+  const offset = cursor === null ? 0 : decodeCursor(cursor);
+  if (offset === null) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, cursor);
+  const list = listLabTests(store, query);
+  const data = list.slice(offset, offset + limit);
+  return { data, next_cursor: offset + limit < list.length ? encodeCursor(offset + limit) : null };
 }

@@ -6,6 +6,7 @@
  * changes nothing; errors come from the labs catalogue (`errors.ts`).
  */
 import { usersOf, type User } from '../users/users.js';
+import { orderCancelled } from './appointments.js';
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
 import { buildOrder, resultDates, type OrderInit } from './lab-order-factory.js';
@@ -235,6 +236,7 @@ export function rescheduleOrder(env: OrderEnv, orderId: string, activateBy: stri
 export function cancelOrderById(env: OrderEnv, orderId: string): Order {
   const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
   cancelOrder(env, order);
+  orderCancelled(env, order);
   return order;
 }
 
@@ -271,6 +273,7 @@ export function simulateOrder(env: OrderEnv, orderId: string, input: SimulateInp
     };
   }
   if (plan !== 'noop') runSimulation(env, order, plan, input.delay_seconds * 1000);
+  if (currentStatus(order) === 'cancelled') orderCancelled(env, order);
 }
 
 /** Re-emits the current state of orders chosen by id and/or an `updated_at` range. */
@@ -281,4 +284,17 @@ export function resendEvents(env: OrderEnv, input: { order_ids: string[] | null;
   const chosen = candidates.filter((o) => (start === null || o.updated_at >= start) && (end === null || o.updated_at <= end));
   for (const order of chosen) resendOrder(env, order);
   return chosen;
+}
+
+/** `GetOrderCommunicationSettingsResponse` of an order. */
+export function communicationSettings(env: OrderEnv, orderId: string): { order_id: string; sms_enabled: boolean } {
+  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
+  return { order_id: order.id, sms_enabled: order.sms_enabled };
+}
+
+/** Turns the patient's SMS about an order on or off. */
+export function setCommunicationSettings(env: OrderEnv, orderId: string, smsEnabled: boolean): { order_id: string; sms_enabled: boolean } {
+  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
+  order.sms_enabled = smsEnabled;
+  return { order_id: order.id, sms_enabled: order.sms_enabled };
 }

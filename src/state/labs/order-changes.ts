@@ -256,3 +256,46 @@ export function runSimulation(env: OrderEnv, order: Order, plan: SimulationPlan,
 export function resendOrder(env: OrderEnv, order: Order): void {
   emitOrder(env, order, order.events.length === 1 ? 'labtest.order.created' : 'labtest.order.updated');
 }
+
+const BOOKING_STEPS: ReadonlySet<LowStatus> = new Set<LowStatus>(['appointment_pending', 'appointment_scheduled', 'appointment_cancelled']);
+
+/** The steps of the order's fate after its appointment: after the last `appointment_scheduled`, else after `requisition_created`. */
+function afterAppointment(order: Order): Step[] {
+  const path = buildPath(order.method, order.fate, order.registrable);
+  let i = -1;
+  for (let k = 0; k < path.length; k++) if ((path[k] as Step).status === 'appointment_scheduled') i = k;
+  if (i < 0) i = path.findIndex((step) => step.status === 'requisition_created');
+  return path.slice(i + 1).filter((step) => !BOOKING_STEPS.has(step.status));
+}
+
+/**
+ * A booking (or a reschedule) for the order: it goes (through `requisition_created` first when it
+ * is still `ordered`, as the reference does) to `appointment_pending` and `appointment_scheduled`,
+ * then on to its draw when the appointment ends, and along its fate from there.
+ */
+export function planAppointment(env: OrderEnv, order: Order, appointmentEnd: number, appointmentId: string): void {
+  const cur = currentStatus(order);
+  const now = env.world.clock.now();
+  const done = order.path.slice(0, order.pathIndex + 1);
+  const head: Step[] = [];
+  if (cur === 'ordered') head.push({ status: 'requisition_created', after: 5 * 60_000 });
+  if (cur !== 'appointment_pending' && cur !== 'appointment_scheduled') head.push({ status: 'appointment_pending', after: 0 });
+  head.push({ status: 'appointment_scheduled', after: 0 });
+  const tail = afterAppointment(order).map((step, i) => (i === 0 ? { status: step.status, after: Math.max(0, appointmentEnd - now) + (order.method === 'walk_in_test' ? step.after : 0) } : step));
+  order.appointment_id = appointmentId;
+  order.updated_at = Math.max(order.updated_at, now);
+  const path = [...done, ...head, ...tail];
+  runSimulation(env, order, { path, from: order.pathIndex, to: cur === 'ordered' ? order.pathIndex : order.pathIndex + head.length }, 0);
+}
+
+/** A cancelled appointment: after the requisition the order goes to `appointment_cancelled` and waits for a new booking; before it, it goes on as if none was booked. */
+export function cancelAppointmentSteps(env: OrderEnv, order: Order): void {
+  const cur = currentStatus(order);
+  if (cur === 'ordered') {
+    runSimulation(env, order, { path: buildPath(order.method, order.fate, order.registrable), from: order.pathIndex, to: order.pathIndex }, 0);
+    return;
+  }
+  if (!BOOKING_STEPS.has(cur) || cur === 'appointment_cancelled') return;
+  const path = [...order.path.slice(0, order.pathIndex + 1), { status: 'appointment_cancelled' as const, after: 0 }];
+  runSimulation(env, order, { path, from: order.pathIndex, to: order.pathIndex + 1 }, 0);
+}

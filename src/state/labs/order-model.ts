@@ -108,6 +108,10 @@ export interface Order {
   updated_at: number;
   events: OrderEvent[];
   details_id: string;
+  /** The order's latest appointment (phlebotomy or PSC), if one was booked. */
+  appointment_id: string | null;
+  /** Whether the patient gets SMS about the order (communication settings). */
+  sms_enabled: boolean;
   shipment: Shipment | null;
   transaction_id: string;
   origin: 'initial' | 'redraw' | 'recreation';

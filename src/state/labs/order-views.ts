@@ -82,7 +82,7 @@ function shippingView(s: ShippingDetails): Record<string, unknown> {
 function detailsView(order: Order): Record<string, unknown> {
   const data: Record<string, unknown> = { id: order.details_id, created_at: iso(order.created_at), updated_at: iso(order.updated_at) };
   if (order.method === 'testkit') data.shipment = order.shipment ? shipmentView(order.shipment) : null;
-  if (order.method === 'walk_in_test' || order.method === 'at_home_phlebotomy') data.appointment_id = null;
+  if (order.method === 'walk_in_test' || order.method === 'at_home_phlebotomy') data.appointment_id = order.appointment_id;
   return { type: order.method, data };
 }
 

@@ -1,0 +1,288 @@
+/**
+ * Lab appointments (api-facts B, "Appointments"): at-home phlebotomy and patient service center
+ * (PSC) appointments of an order. Availability lists the seeded slots of a place minus the ones
+ * the team has booked; booking takes a single-use key that expires an hour before its slot;
+ * booking, rescheduling and cancelling move the order through its appointment statuses
+ * (`order-changes.ts`, `planAppointment`) and emit `labtest.appointment.created` / `.updated`.
+ * On the clock the appointment goes confirmed -> in_progress (at its start) -> completed (at its
+ * end), and the order moves on to the draw.
+ */
+import type { JobHandle } from '../../engine/scheduler.js';
+import { partitionSlot } from '../../engine/world.js';
+import { stableUuid } from '../../engine/ids.js';
+import { usersOf } from '../users/users.js';
+import {
+  CANCELLATION_REASONS, PHLEBOTOMY_AREAS, PSC_TIMEZONE, bookingKey, dateRange, daySlots, keyExpiry, pscSite, pscSitesNear, slotOfKey,
+  type AppointmentKind, type PscSite, type Slot,
+} from '../../fixtures/labs/appointment-slots.js';
+import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
+import { currentStatus, iso, type Order } from './order-model.js';
+import type { OrderEnv } from './order-store.js';
+
+export type AppointmentStatus = 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
+
+export interface Appointment {
+  id: string;
+  kind: AppointmentKind;
+  order_id: string;
+  user_id: string;
+  slot: Slot;
+  status: AppointmentStatus;
+  notes: string | null;
+  events: Array<{ at: number; status: 'scheduled' | 'in_progress' | 'completed' | 'cancelled'; data: Record<string, unknown> | null }>;
+  job: JobHandle | null;
+}
+
+const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
+
+class AppointmentStore {
+  readonly byOrder = new Map<string, Appointment>();
+  readonly taken = new Set<string>();
+  readonly usedKeys = new Set<string>();
+  /** How many times each slot was freed again (its booking key's generation). */
+  readonly generation = new Map<string, number>();
+  release(slot: Slot): void {
+    const id = slotId(slot);
+    if (this.taken.delete(id)) this.generation.set(id, (this.generation.get(id) ?? 0) + 1);
+  }
+  seq = 0;
+}
+
+const appointmentsOf = partitionSlot('lab_appointments', () => new AppointmentStore());
+
+const STATUS_OF_EVENT = { scheduled: 'confirmed', in_progress: 'in_progress', completed: 'completed', cancelled: 'cancelled' } as const;
+
+export function cancellationReasons(): ReadonlyArray<{ id: string; name: string; is_refundable: boolean }> {
+  return CANCELLATION_REASONS;
+}
+
+function slotView(env: OrderEnv, slot: Slot): Record<string, unknown> {
+  return {
+    booking_key: bookingKey(env.world.seed, env.partition.id, slot, appointmentsOf(env.partition, env.world).generation.get(slotId(slot)) ?? 0),
+    start: iso(slot.start),
+    end: iso(slot.end),
+    expires_at: iso(keyExpiry(slot)),
+    price: slot.price,
+    is_priority: slot.is_priority,
+    num_appointments_available: 1,
+  };
+}
+
+function openSlots(env: OrderEnv, kind: AppointmentKind, location: string, date: string): Slot[] {
+  const store = appointmentsOf(env.partition, env.world);
+  const now = env.world.clock.now();
+  return daySlots(env.world.seed, kind, location, date, now).filter((s) => !store.taken.has(slotId(s)) && keyExpiry(s) > now);
+}
+
+const today = (env: OrderEnv) => new Date(env.world.clock.now()).toISOString().slice(0, 10);
+
+/** `AppointmentAvailabilitySlots` for an at-home address: five days from `startDate`. */
+export function phlebotomyAvailability(env: OrderEnv, zip: string, startDate: string | undefined): Record<string, unknown> {
+  const area = PHLEBOTOMY_AREAS[zip.slice(0, 5)];
+  if (!area) return { slots: [], timezone: null };
+  const dates = dateRange(startDate ?? today(env), 5);
+  return { slots: dates.map((date) => ({ date, slots: openSlots(env, 'phlebotomy', zip.slice(0, 5), date).map((s) => slotView(env, s)), location: null })), timezone: area.timezone };
+}
+
+function siteView(site: PscSite): Record<string, unknown> {
+  return {
+    location: { lng: site.lng, lat: site.lat },
+    distance: site.distance,
+    address: { first_line: site.first_line, second_line: null, city: 'Sandbox City', state: 'NY', zip_code: site.zip, unit: null, access_notes: null },
+    code: site.code,
+    name: site.name,
+    iana_timezone: PSC_TIMEZONE,
+  };
+}
+
+/** `AppointmentAvailabilitySlots` of Quest PSCs near a zip code or by site code: three days from `start_date`. */
+export function pscAvailability(
+  env: OrderEnv,
+  q: { lab: 'quest' | 'sonora_quest'; start_date?: string | undefined; site_codes?: string[] | undefined; zip_code?: string | undefined; radius: number },
+): Record<string, unknown> {
+  if (!q.zip_code && !(q.site_codes && q.site_codes.length > 0)) throw labInvalid(['query', 'zip_code'], LAB_MESSAGES.pscNeedsPlace);
+  if (q.lab !== 'quest') throw labNotFound(LAB_MESSAGES.noPscSlots);
+  const sites = q.site_codes && q.site_codes.length > 0 ? q.site_codes.map((c) => pscSite(env.world.seed, c)).filter((s): s is PscSite => s !== null) : pscSitesNear(env.world.seed, q.zip_code ?? '', q.radius);
+  const days = dateRange(q.start_date ?? today(env), 3).flatMap((date) =>
+    sites.map((site) => ({ date, slots: openSlots(env, 'psc', site.code, date).map((s) => slotView(env, s)), location: siteView(site) })),
+  );
+  if (days.every((d) => d.slots.length === 0)) throw labNotFound(LAB_MESSAGES.noPscSlots);
+  return { slots: days, timezone: PSC_TIMEZONE };
+}
+
+function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string): Order {
+  const order = env.store.get(orderId);
+  if (!order) throw labNotFound(LAB_MESSAGES.appointmentOrderNotFound);
+  if (kind === 'phlebotomy' && order.method !== 'at_home_phlebotomy') throw labBadRequest(LAB_MESSAGES.notPhlebotomyOrder);
+  if (kind === 'psc' && order.method !== 'walk_in_test') throw labBadRequest(LAB_MESSAGES.notPscOrder);
+  return order;
+}
+
+/** The slot a booking key names, checked: genuine, of this kind, unused, unexpired, free. */
+function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
+  const store = appointmentsOf(env.partition, env.world);
+  const slot = slotOfKey(env.world.seed, env.partition.id, key);
+  if (!slot || slot.kind !== kind) throw labBadRequest(LAB_MESSAGES.bookingKeyInvalid);
+  if (store.usedKeys.has(key) || key !== bookingKey(env.world.seed, env.partition.id, slot, store.generation.get(slotId(slot)) ?? 0)) throw labBadRequest(LAB_MESSAGES.bookingKeyUsed);
+  if (env.world.clock.now() >= keyExpiry(slot)) throw labBadRequest(LAB_MESSAGES.bookingKeyExpired);
+  if (store.taken.has(slotId(slot))) throw labBadRequest(LAB_MESSAGES.slotTaken);
+  const real = daySlots(env.world.seed, kind, slot.location, new Date(slot.start + (kind === 'psc' ? -5 : (PHLEBOTOMY_AREAS[slot.location]?.offset ?? 0)) * 3_600_000).toISOString().slice(0, 10), env.world.clock.now()).find((s) => s.start === slot.start);
+  return real ?? slot;
+}
+
+const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_pending', 'appointment_cancelled']);
+
+function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
+  const user = usersOf(env.partition, env.world).byId.get(appt.user_id);
+  env.world.events.emit(env.partition, { event_type: type, data: appointmentView(env, appt), team_id: env.partition.team.id, user_id: appt.user_id, client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '' });
+}
+
+/** Moves the appointment on the clock: in progress at its start, completed at its end. */
+function scheduleProgress(env: OrderEnv, appt: Appointment): void {
+  appt.job?.cancel();
+  appt.job = null;
+  const next = appt.status === 'confirmed' ? { at: appt.slot.start, status: 'in_progress' as const } : appt.status === 'in_progress' ? { at: appt.slot.end, status: 'completed' as const } : null;
+  if (!next) return;
+  const handle = env.world.scheduler.at(next.at, `labtest.appointment ${appt.id} -> ${next.status}`, () => {
+    if (appt.job !== handle) return;
+    appt.job = null;
+    appt.status = STATUS_OF_EVENT[next.status];
+    appt.events.push({ at: handle.at, status: next.status, data: null });
+    emit(env, appt, 'labtest.appointment.updated');
+    scheduleProgress(env, appt);
+  });
+  appt.job = handle;
+}
+
+/** Books an appointment for an order with a booking key from availability. */
+export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { booking_key: string; appointment_notes: string | null }): Appointment {
+  const order = orderFor(env, kind, orderId);
+  const store = appointmentsOf(env.partition, env.world);
+  const existing = store.byOrder.get(order.id);
+  if (existing && existing.status !== 'cancelled') throw labBadRequest(LAB_MESSAGES.appointmentExists);
+  const cur = currentStatus(order);
+  if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
+  const slot = slotForKey(env, kind, input.booking_key);
+  const now = env.world.clock.now();
+  store.usedKeys.add(input.booking_key);
+  store.taken.add(slotId(slot));
+  const appt: Appointment = {
+    id: stableUuid(env.world.seed, 'lab_appointment', env.partition.id, ++store.seq),
+    kind,
+    order_id: order.id,
+    user_id: order.user_id,
+    slot,
+    status: 'confirmed',
+    notes: input.appointment_notes,
+    events: [{ at: now, status: 'scheduled', data: null }],
+    job: null,
+  };
+  store.byOrder.set(order.id, appt);
+  emit(env, appt, 'labtest.appointment.created');
+  planAppointment(env, order, slot.end, appt.id);
+  scheduleProgress(env, appt);
+  return appt;
+}
+
+function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): { order: Order; appt: Appointment } {
+  const order = orderFor(env, kind, orderId);
+  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
+  if (appt.status !== 'confirmed') throw labBadRequest(appt.status === 'cancelled' || appt.status === 'completed' ? LAB_MESSAGES.appointmentNotActive : LAB_MESSAGES.appointmentStarted);
+  return { order, appt };
+}
+
+/** Moves an appointment to the slot of a new booking key. */
+export function rescheduleAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { booking_key: string; appointment_notes: string | null }): Appointment {
+  const { order, appt } = activeAppointment(env, kind, orderId);
+  const slot = slotForKey(env, kind, input.booking_key);
+  const store = appointmentsOf(env.partition, env.world);
+  store.usedKeys.add(input.booking_key);
+  store.release(appt.slot);
+  store.taken.add(slotId(slot));
+  appt.slot = slot;
+  if (input.appointment_notes !== null) appt.notes = input.appointment_notes;
+  appt.events.push({ at: env.world.clock.now(), status: 'scheduled', data: { rescheduled: true } });
+  emit(env, appt, 'labtest.appointment.updated');
+  planAppointment(env, order, slot.end, appt.id);
+  scheduleProgress(env, appt);
+  return appt;
+}
+
+function cancelRecord(env: OrderEnv, appt: Appointment, data: Record<string, unknown>): void {
+  appt.job?.cancel();
+  appt.job = null;
+  appt.status = 'cancelled';
+  appointmentsOf(env.partition, env.world).release(appt.slot);
+  appt.events.push({ at: env.world.clock.now(), status: 'cancelled', data });
+  emit(env, appt, 'labtest.appointment.updated');
+}
+
+/** Cancels an appointment with a reason; the order goes to appointment_cancelled (unchanged before its requisition). */
+export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { reason_id: string; note: string | null }): Appointment {
+  const { order, appt } = activeAppointment(env, kind, orderId);
+  const reason = CANCELLATION_REASONS.find((r) => r.id === input.reason_id);
+  if (!reason) throw labBadRequest(LAB_MESSAGES.unknownCancellationReason);
+  cancelRecord(env, appt, { cancellation_reason: reason.name, note: input.note });
+  cancelAppointmentSteps(env, order);
+  return appt;
+}
+
+/** A cancelled order takes its phlebotomy appointment along (not its PSC appointment, as the reference). */
+export function orderCancelled(env: OrderEnv, order: Order): void {
+  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  if (appt && appt.kind === 'phlebotomy' && appt.status === 'confirmed') cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
+}
+
+export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
+  const order = orderFor(env, kind, orderId);
+  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
+  return appt;
+}
+
+/** `ClientFacingAppointment`. */
+export function appointmentView(env: OrderEnv, appt: Appointment): Record<string, unknown> {
+  const order = env.store.get(appt.order_id);
+  const last = appt.events[appt.events.length - 1];
+  let address: Record<string, unknown>;
+  let location: { lng: number; lat: number };
+  let provider: string;
+  let timezone: string;
+  if (appt.kind === 'psc') {
+    const site = pscSite(env.world.seed, appt.slot.location);
+    address = { first_line: site?.first_line ?? '', second_line: null, city: 'Sandbox City', state: 'NY', zip_code: site?.zip ?? '', unit: null, access_notes: null };
+    location = { lng: site?.lng ?? 0, lat: site?.lat ?? 0 };
+    provider = 'quest';
+    timezone = PSC_TIMEZONE;
+  } else {
+    const area = PHLEBOTOMY_AREAS[appt.slot.location];
+    const pa = order?.patient_address;
+    address = { first_line: pa?.first_line ?? '', second_line: pa?.second_line ?? null, city: pa?.city ?? '', state: pa?.state ?? '', zip_code: appt.slot.location, unit: null, access_notes: pa?.access_notes ?? null };
+    location = { lng: area?.lng ?? 0, lat: area?.lat ?? 0 };
+    provider = area?.provider ?? 'getlabs';
+    timezone = area?.timezone ?? 'America/Phoenix';
+  }
+  return {
+    id: appt.id,
+    user_id: appt.user_id,
+    order_id: appt.order_id,
+    order_transaction_id: order?.transaction_id ?? null,
+    address,
+    location,
+    start_at: iso(appt.slot.start),
+    end_at: iso(appt.slot.end),
+    iana_timezone: timezone,
+    type: appt.kind === 'psc' ? 'patient_service_center' : 'phlebotomy',
+    provider,
+    status: appt.status,
+    provider_id: `sbx-${appt.id.slice(0, 8)}`,
+    external_id: null,
+    can_reschedule: appt.status === 'confirmed',
+    appointment_notes: appt.notes,
+    event_status: last?.status ?? 'scheduled',
+    event_data: last?.data ?? null,
+    events: appt.events.map((e) => ({ created_at: iso(e.at), status: e.status, data: e.data })),
+  };
+}
