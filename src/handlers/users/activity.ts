@@ -16,7 +16,7 @@ import { binary, json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { num, uuid } from '../../engine/schemas.js';
 import { usersError } from '../../state/users/errors.js';
-import { createPortalUrl, portalView, rawDevices, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
+import { createPortalUrl, portalView, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
 
 const userIdParams = z.object({ user_id: uuid() });
 const encoder = new TextEncoder();
@@ -69,16 +69,6 @@ export const activityRoutes = [
     request: { params: z.object({ user_id: uuid(), device_id: uuid() }) },
     responses: { 200: 'ClientFacingDevice', 404: 'Unknown user or device' },
     handle: (ctx, { params }) => json(userDevice(ctx, params.user_id, params.device_id)),
-  }),
-  defineRoute({
-    id: 'users.devices_raw',
-    method: 'GET',
-    path: '/v2/summary/devices/:user_id/raw',
-    auth: 'team',
-    summary: 'The provider-side device records of the user (RawDevicesResponse), optionally one provider\'s.',
-    request: { params: userIdParams, query: z.object({ provider: z.string().default('') }) },
-    responses: { 200: 'RawDevicesResponse', 404: 'Unknown user' },
-    handle: (ctx, { params, query }) => json(rawDevices(ctx, params.user_id, query.provider)),
   }),
   defineRoute({
     id: 'users.sign_in_token',

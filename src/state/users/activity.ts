@@ -81,25 +81,6 @@ export function userDevices(scope: UsersScope, userId: string): Record<string, u
   }));
 }
 
-/** RawDevicesResponse: the provider-side record of each device (one per current connection), optionally one provider's. */
-export function rawDevices(scope: UsersScope, userId: string, provider: string): { devices: Record<string, unknown>[] } {
-  liveUser(scope, userId);
-  const devices = connectionsOf(scope, userId)
-    .filter((conn) => provider === '' || conn.provider.slug === provider)
-    .map((conn) => {
-      const id = stableUuid(scope.world.seed, 'device', userId, conn.provider.slug);
-      return {
-        data: { device_id: id, manufacturer: conn.provider.name, source_type: conn.provider.device },
-        provider_id: stableUuid(scope.world.seed, 'device.provider_id', userId, conn.provider.slug),
-        user_id: userId,
-        source_id: conn.provider.id,
-        id,
-        source: providerBrief(conn.provider),
-      };
-    });
-  return { devices };
-}
-
 export function userDevice(scope: UsersScope, userId: string, deviceId: string): Record<string, unknown> {
   const device = userDevices(scope, userId).find((d) => d.id === deviceId);
   if (!device) throw usersError.deviceNotFound();

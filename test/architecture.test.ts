@@ -1,0 +1,64 @@
+/**
+ * The shape of the code (design.md sections 7 and 8, rules 8 to 10), checked on the sources:
+ * no import cycles; no handler imports another handler file; files stay small (the core's
+ * freedom from Node built-ins is `browser-safe.test.ts`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const MAX_LINES = 400;
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+const files = walk(src);
+const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+
+/** Relative imports of a file, resolved to source paths (type-only imports included: they still tie modules). */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  for (const m of (text.get(file) ?? '').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    out.push(resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')));
+  }
+  return out;
+}
+
+const rel = (f: string) => relative(root, f);
+
+describe('architecture', () => {
+  it('has no import cycles', () => {
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (f: string, stack: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...stack.slice(stack.indexOf(f)), f].map(rel).join(' -> '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const g of importsOf(f)) if (text.has(g)) visit(g, [...stack, f]);
+      state.set(f, 'done');
+    };
+    for (const f of files) visit(f, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('no handler imports another handler file (area wiring in area.ts excepted)', () => {
+    const bad: string[] = [];
+    for (const f of files) {
+      if (!rel(f).startsWith('src/handlers/') || f.endsWith('/area.ts')) continue;
+      for (const g of importsOf(f)) if (rel(g).startsWith('src/handlers/')) bad.push(`${rel(f)} -> ${rel(g)}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it(`keeps source files under about ${MAX_LINES} lines`, () => {
+    const big = files.map((f) => [rel(f), (text.get(f) ?? '').split('\n').length] as const).filter(([, n]) => n > MAX_LINES * 1.1);
+    expect(big).toEqual([]);
+  });
+});
