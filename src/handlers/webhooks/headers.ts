@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { headersView, replaceHeaders } from '../../state/webhooks/rules.js';
-import { managedEndpoint, webhookParams } from './webhooks.js';
+import { managedEndpoint, webhookParams } from './params.js';
 
 const PATH = '/v1/org/:org_id/team/:team_id/:environment/webhook/:webhook_id/headers';
 

@@ -23,35 +23,13 @@ import { json, noContent } from '../../engine/http-types.js';
 import { requireTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { webhookNotFound } from '../../state/webhooks/errors.js';
 import { createWebhook, deleteWebhook, listWebhooks, patchWebhook, rotateSecret } from '../../state/webhooks/rules.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
 
+import { managedEndpoint, managedPartition, teamEnvParams, webhookParams } from './params.js';
+
 const BASE = '/v1/org/:org_id/team/:team_id/:environment/webhook';
-
-export const teamEnvParams = z.object({
-  org_id: uuid(),
-  team_id: uuid(),
-  environment: z.enum(['production', 'sandbox']),
-});
-export const webhookParams = teamEnvParams.extend({ webhook_id: z.string() });
-
-type TeamEnv = z.output<typeof teamEnvParams>;
-
-/** The team environment a management call acts on (access rules first). */
-export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
-  const team = requireTeam(ctx, params.org_id, params.team_id);
-  return ctx.world.tenancy.partition(team, params.environment as Environment);
-}
-
-/** The endpoint named in the path, within the caller's team environment. */
-export function managedEndpoint(ctx: Ctx, params: z.output<typeof webhookParams>): WebhookEndpoint {
-  const partition = managedPartition(ctx, params);
-  const ep = webhooksOf(ctx.world).get(partition, params.webhook_id);
-  if (!ep) throw webhookNotFound();
-  return ep;
-}
 
 const createBody = z.object({
   url: z.string(),

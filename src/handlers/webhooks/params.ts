@@ -1,0 +1,35 @@
+/**
+ * Path parameters of the webhook management routes and how they resolve to the caller's team
+ * environment and endpoint (shared by the webhook and header routes; no routes here).
+ */
+import { z } from 'zod';
+import type { Ctx } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import type { Environment, Partition } from '../../engine/tenancy.js';
+import { requireTeam } from '../../state/management/access.js';
+import { webhookNotFound } from '../../state/webhooks/errors.js';
+import { webhooksOf, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
+
+export const teamEnvParams = z.object({
+  org_id: uuid(),
+  team_id: uuid(),
+  environment: z.enum(['production', 'sandbox']),
+});
+export const webhookParams = teamEnvParams.extend({ webhook_id: z.string() });
+
+type TeamEnv = z.output<typeof teamEnvParams>;
+
+/** The team environment a management call acts on (access rules first). */
+export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
+  const team = requireTeam(ctx, params.org_id, params.team_id);
+  return ctx.world.tenancy.partition(team, params.environment as Environment);
+}
+
+/** The endpoint named in the path, within the caller's team environment. */
+export function managedEndpoint(ctx: Ctx, params: z.output<typeof webhookParams>): WebhookEndpoint {
+  const partition = managedPartition(ctx, params);
+  const ep = webhooksOf(ctx.world).get(partition, params.webhook_id);
+  if (!ep) throw webhookNotFound();
+  return ep;
+}
+
