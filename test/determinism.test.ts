@@ -75,14 +75,14 @@ describe('determinism', () => {
   });
 
   it('answers the same requests with byte-identical responses', async () => {
-    const one = createSandbox({ seed: 3, logger: () => undefined });
-    const two = createSandbox({ seed: 3, logger: () => undefined });
+    const one = createSandbox({ seed: 3, users: 5, usersElsewhere: 1, logger: () => undefined });
+    const two = createSandbox({ seed: 3, users: 5, usersElsewhere: 1, logger: () => undefined });
     const first = await script(one);
     const second = await script(two);
     expect(first.filter((line) => / -> 2\d\d /.test(line)).length).toBeGreaterThan(20);
     expect(second).toEqual(first);
     expect(snapshotWorld(two.world)).toBe(snapshotWorld(one.world));
-    const other = await script(createSandbox({ seed: 4, logger: () => undefined }));
+    const other = await script(createSandbox({ seed: 4, users: 5, usersElsewhere: 1, logger: () => undefined }));
     expect(other).not.toEqual(first);
   });
 

@@ -101,7 +101,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   // `--cors` may stand alone (any origin): give it the value `*` when no value follows.
   const args = argv.map((a, i) => (a === '--cors' && (i + 1 >= argv.length || (argv[i + 1] ?? '').startsWith('--')) ? '--cors=*' : a));
   try {
-    parsed = parseArgs({ args: [...argv], options: { ...options, ...Object.fromEntries(SWITCHES.map((f) => [f.name, { type: 'boolean' as const }])), help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args: [...args], options: { ...options, ...Object.fromEntries(SWITCHES.map((f) => [f.name, { type: 'boolean' as const }])), help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
