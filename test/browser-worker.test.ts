@@ -76,6 +76,8 @@ async function inNode(): Promise<Step[]> {
 it.skipIf(!haveChromium)('setupWorker in headless Chromium answers the scenario exactly as setupServer in Node', async () => {
   const bundle = await bundleBrowser(PAGE, { minify: false });
   expect(bundle.nodeBuiltins).toEqual([]);
+  // The PDF writer is loaded on first use: it is a lazy chunk, not part of the page's bundle.
+  expect(bundle.entryInputs.filter((p) => p.includes('node_modules/pdf-lib/'))).toEqual([]);
   const js = 'text/javascript';
   const files = new Map<string, { type: string; body: string }>([
     ['index.html', { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>health-sandbox</title><script type="module" src="/page.js"></script>' }],
