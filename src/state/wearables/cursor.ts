@@ -1,23 +1,19 @@
 /**
- * Opaque page cursors of the wearables area: `<tag>:<integer>` in base64url (no padding), built
- * with `btoa`/`atob` so the core runs without Node's Buffer. A cursor that does not decode to
+ * Opaque page cursors of the wearables area: `<tag>:<integer>` in base64url (no padding), through
+ * the engine's byte helpers (the core runs in browsers). A cursor that does not decode to
  * the expected tag and a safe integer was not issued by the sandbox: 422 `Invalid cursor`.
  */
+import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { wearablesError } from './errors.js';
 
 export function encodeCursor(tag: string, value: number): string {
-  return btoa(`${tag}:${value}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return encodeText64(`${tag}:${value}`);
 }
 
 /** The integer a cursor carries, null without a cursor; 422 when it is not ours. */
 export function decodeCursor(tag: string, cursor: string | null | undefined, where: string): number | null {
   if (!cursor) return null;
-  let text = '';
-  try {
-    text = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    throw wearablesError.invalidCursor(where, cursor);
-  }
+  const text = decodeText64(cursor);
   const m = new RegExp(`^${tag}:(-?\\d+)$`).exec(text);
   const value = m ? Number(m[1]) : Number.NaN;
   // A value outside what a Date can show was not issued by us.
