@@ -6,6 +6,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Each worker loads the sandbox, the official SDK and msw once instead of once per file: that
+    // import was over a third of the suite's time. Tests share no state but the module cache;
+    // `test/support/per-file.ts` closes what each file opened.
+    isolate: false,
+    setupFiles: ['test/support/per-file.ts'],
     globalSetup: ['test/support/reference-notice.ts'],
   },
 });

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
-import { afterAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { LIMITS, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
 import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js';
@@ -64,17 +64,25 @@ export interface TestClient {
 
 let mswServer: ReturnType<typeof setupServer> | undefined;
 const openServers = new Set<Server>();
-afterAll(async () => {
-  await Promise.all([...openServers].map((s) => new Promise<void>((done) => s.close(() => done()))));
-  openServers.clear();
-});
 let counter = 0;
+
+/**
+ * Closes every server the clients of the current test file opened, and the shared msw server.
+ * `test/support/per-file.ts` (a vitest setup file) runs it after each file, so the suite can run
+ * with module isolation off: this module is then loaded once per worker, not once per file.
+ */
+export async function closeClients(): Promise<void> {
+  const servers = [...openServers];
+  openServers.clear();
+  await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
+  mswServer?.close();
+  mswServer = undefined;
+}
 
 function server(): ReturnType<typeof setupServer> {
   if (!mswServer) {
     mswServer = setupServer();
     mswServer.listen({ onUnhandledRequest: 'bypass' });
-    afterAll(() => mswServer?.close());
   }
   return mswServer;
 }
