@@ -10,11 +10,13 @@ import { orderListRoutes } from './order-list.js';
 import { orderResultRoutes } from './order-results.js';
 import { orderActionRoutes } from './order-actions.js';
 import { orderCreateRoutes } from './order-create.js';
+import { orderDocumentRoutes } from './order-documents.js';
+import { orderTransactionRoutes } from './order-transactions.js';
 import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...orderDocumentRoutes, ...orderTransactionRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },
