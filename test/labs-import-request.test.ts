@@ -138,5 +138,12 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     expect((await c.get(`/v3/order/${order.id}/phlebotomy/appointment`)).body.status).toBe('cancelled');
     // A new request is accepted after the cancellation.
     expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: CHICAGO_AREA, provider: 'phlebfinders' })).status).toBe(200);
+    // Cancelling the order cancels the pending request; the provider never confirms it.
+    expect((await c.post(`/v3/order/${order.id}/cancel`)).status).toBe(200);
+    await c.advance(PROVIDER_CONFIRMS_AFTER / 1000 + 60);
+    const last = (await c.get(`/v3/order/${order.id}/phlebotomy/appointment`)).body;
+    expect(last.status).toBe('cancelled');
+    expect(last.events.map((e: any) => e.status)).toEqual(['pending', 'cancelled']);
+    expect(lows(await getOrder(c, order.id)).slice(-1)).toEqual(['cancelled']);
   });
 });
