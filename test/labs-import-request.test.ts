@@ -89,6 +89,11 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     // A second request or a booking is refused while one is pending.
     const twice = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
     expect(twice.body).toEqual({ detail: LAB_MESSAGES.appointmentExists });
+    // Nothing to reschedule before the provider has confirmed a time.
+    const slots = (await c.post('/v3/order/phlebotomy/appointment/availability', HOME)).body.slots.flatMap((d: any) => d.slots);
+    const early = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/reschedule`, { booking_key: slots[0].booking_key });
+    expect(early.status).toBe(400);
+    expect(early.body).toEqual({ detail: LAB_MESSAGES.appointmentNotActive });
     const events = await labEvents(c);
     expect(events.filter((e) => e.type === 'labtest.appointment.created').map((e) => e.data.status)).toEqual(['pending']);
 

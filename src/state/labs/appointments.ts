@@ -191,7 +191,7 @@ function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
-  if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending')) throw labBadRequest(appt.status === 'cancelled' || appt.status === 'completed' ? LAB_MESSAGES.appointmentNotActive : LAB_MESSAGES.appointmentStarted);
+  if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending')) throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
   return { order, appt };
 }
 
