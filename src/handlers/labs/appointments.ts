@@ -10,7 +10,7 @@
  * - PSCs are Quest only and generated (three per zip code); `sonora_quest` availability answers
  *   404, like a place without slots.
  * - Local times use fixed UTC offsets (no daylight saving time).
- * - `POST .../phlebotomy/appointment/request` is not simulated (404 like any unknown route).
+ * - `POST .../phlebotomy/appointment/request` is served in `appointment-requests.ts`.
  * - Asynchronous confirmation options of a booking are accepted and ignored: bookings confirm at once.
  */
 import { z } from 'zod';

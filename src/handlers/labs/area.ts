@@ -2,6 +2,7 @@
 import type { Area } from '../../engine/area.js';
 import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
 import { appointmentRoutes } from './appointments.js';
+import { appointmentRequestRoutes } from './appointment-requests.js';
 import { insuranceRoutes } from './insurance.js';
 import { labLocationRoutes } from './lab-locations.js';
 import { labControlRoutes } from './control.js';
@@ -10,11 +11,14 @@ import { orderListRoutes } from './order-list.js';
 import { orderResultRoutes } from './order-results.js';
 import { orderActionRoutes } from './order-actions.js';
 import { orderCreateRoutes } from './order-create.js';
+import { orderDocumentRoutes } from './order-documents.js';
+import { orderImportRoutes } from './order-import.js';
+import { orderTransactionRoutes } from './order-transactions.js';
 import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderImportRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...orderDocumentRoutes, ...orderTransactionRoutes, ...appointmentRoutes, ...appointmentRequestRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },

@@ -10,7 +10,8 @@
  *
  * LIMITATIONS
  * - Health insurance, consents, AoE answers and `lab_account_id` are validated and not used;
- *   `has_abn` is always false and `requisition_form_url` null.
+ *   `requisition_form_url` is null (the requisition is served at `/requisition/pdf`); `has_abn`
+ *   follows the sandbox's rule (`state/labs/order-abn.ts`).
  */
 import type { z } from 'zod';
 import { json, type Reply } from '../../engine/http-types.js';

@@ -9,8 +9,6 @@
  * reference's 404.
  *
  * LIMITATIONS
- * - `GET /v3/order_transaction/:id/result` and `/result/pdf` are not simulated (404 like any
- *   unknown route).
  * - Values are synthetic (seeded per order and analyte); reference ranges are adult ranges and
  *   ignore sex and age.
  */

@@ -20,7 +20,7 @@ import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
 import { currentStatus, iso, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 
-export type AppointmentStatus = 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
+export type AppointmentStatus = 'pending' | 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
 
 export interface Appointment {
   id: string;
@@ -30,13 +30,15 @@ export interface Appointment {
   slot: Slot;
   status: AppointmentStatus;
   notes: string | null;
-  events: Array<{ at: number; status: 'scheduled' | 'in_progress' | 'completed' | 'cancelled'; data: Record<string, unknown> | null }>;
+  /** The address an at-home appointment was requested at (`.../appointment/request`); else the order's. */
+  address?: { first_line: string; second_line: string | null; city: string; state: string; zip_code: string; access_notes: string | null } | null;
+  events: Array<{ at: number; status: 'pending' | 'scheduled' | 'in_progress' | 'completed' | 'cancelled'; data: Record<string, unknown> | null }>;
   job: JobHandle | null;
 }
 
-const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
+export const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
 
-class AppointmentStore {
+export class AppointmentStore {
   readonly byOrder = new Map<string, Appointment>();
   readonly taken = new Set<string>();
   readonly usedKeys = new Set<string>();
@@ -49,9 +51,9 @@ class AppointmentStore {
   seq = 0;
 }
 
-const appointmentsOf = partitionSlot('lab_appointments', () => new AppointmentStore());
+export const appointmentsOf = partitionSlot('lab_appointments', () => new AppointmentStore());
 
-const STATUS_OF_EVENT = { scheduled: 'confirmed', in_progress: 'in_progress', completed: 'completed', cancelled: 'cancelled' } as const;
+const STATUS_OF_EVENT = { pending: 'pending', scheduled: 'confirmed', in_progress: 'in_progress', completed: 'completed', cancelled: 'cancelled' } as const;
 
 export function cancellationReasons(): ReadonlyArray<{ id: string; name: string; is_refundable: boolean }> {
   return CANCELLATION_REASONS;
@@ -69,7 +71,7 @@ function slotView(env: OrderEnv, slot: Slot): Record<string, unknown> {
   };
 }
 
-function openSlots(env: OrderEnv, kind: AppointmentKind, location: string, date: string): Slot[] {
+export function openSlots(env: OrderEnv, kind: AppointmentKind, location: string, date: string): Slot[] {
   const store = appointmentsOf(env.partition, env.world);
   const now = env.world.clock.now();
   return daySlots(env.world.seed, kind, location, date, now).filter((s) => !store.taken.has(slotId(s)) && keyExpiry(s) > now);
@@ -111,7 +113,7 @@ export function pscAvailability(
   return { slots: days, timezone: PSC_TIMEZONE };
 }
 
-function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string): Order {
+export function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string): Order {
   const order = env.store.get(orderId);
   if (!order) throw labNotFound(LAB_MESSAGES.appointmentOrderNotFound);
   if (kind === 'phlebotomy' && order.method !== 'at_home_phlebotomy') throw labBadRequest(LAB_MESSAGES.notPhlebotomyOrder);
@@ -131,15 +133,15 @@ function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
   return real ?? slot;
 }
 
-const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_pending', 'appointment_cancelled']);
+export const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_pending', 'appointment_cancelled']);
 
-function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
+export function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
   const user = usersOf(env.partition, env.world).byId.get(appt.user_id);
   env.world.events.emit(env.partition, { event_type: type, data: appointmentView(env, appt), team_id: env.partition.team.id, user_id: appt.user_id, client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '' });
 }
 
 /** Moves the appointment on the clock: in progress at its start, completed at its end. */
-function scheduleProgress(env: OrderEnv, appt: Appointment): void {
+export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
   appt.job?.cancel();
   appt.job = null;
   const next = appt.status === 'confirmed' ? { at: appt.slot.start, status: 'in_progress' as const } : appt.status === 'in_progress' ? { at: appt.slot.end, status: 'completed' as const } : null;
@@ -185,11 +187,11 @@ export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: s
   return appt;
 }
 
-function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): { order: Order; appt: Appointment } {
+function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, allowPending = false): { order: Order; appt: Appointment } {
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
-  if (appt.status !== 'confirmed') throw labBadRequest(appt.status === 'cancelled' || appt.status === 'completed' ? LAB_MESSAGES.appointmentNotActive : LAB_MESSAGES.appointmentStarted);
+  if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending')) throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
   return { order, appt };
 }
 
@@ -221,7 +223,7 @@ function cancelRecord(env: OrderEnv, appt: Appointment, data: Record<string, unk
 
 /** Cancels an appointment with a reason; the order goes to appointment_cancelled (unchanged before its requisition). */
 export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { reason_id: string; note: string | null }): Appointment {
-  const { order, appt } = activeAppointment(env, kind, orderId);
+  const { order, appt } = activeAppointment(env, kind, orderId, true);
   const reason = CANCELLATION_REASONS.find((r) => r.id === input.reason_id);
   if (!reason) throw labBadRequest(LAB_MESSAGES.unknownCancellationReason);
   cancelRecord(env, appt, { cancellation_reason: reason.name, note: input.note });
@@ -232,7 +234,7 @@ export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId:
 /** A cancelled order takes its phlebotomy appointment along (not its PSC appointment, as the reference). */
 export function orderCancelled(env: OrderEnv, order: Order): void {
   const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
-  if (appt && appt.kind === 'phlebotomy' && appt.status === 'confirmed') cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
+  if (appt && appt.kind === 'phlebotomy' && (appt.status === 'confirmed' || appt.status === 'pending')) cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
 }
 
 export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
@@ -259,7 +261,7 @@ export function appointmentView(env: OrderEnv, appt: Appointment): Record<string
   } else {
     const area = PHLEBOTOMY_AREAS[appt.slot.location];
     const pa = order?.patient_address;
-    address = { first_line: pa?.first_line ?? '', second_line: pa?.second_line ?? null, city: pa?.city ?? '', state: pa?.state ?? '', zip_code: appt.slot.location, unit: null, access_notes: pa?.access_notes ?? null };
+    address = appt.address ? { ...appt.address, unit: null } : { first_line: pa?.first_line ?? '', second_line: pa?.second_line ?? null, city: pa?.city ?? '', state: pa?.state ?? '', zip_code: appt.slot.location, unit: null, access_notes: pa?.access_notes ?? null };
     location = { lng: area?.lng ?? 0, lat: area?.lat ?? 0 };
     provider = area?.provider ?? 'getlabs';
     timezone = area?.timezone ?? 'America/Phoenix';
@@ -271,8 +273,8 @@ export function appointmentView(env: OrderEnv, appt: Appointment): Record<string
     order_transaction_id: order?.transaction_id ?? null,
     address,
     location,
-    start_at: iso(appt.slot.start),
-    end_at: iso(appt.slot.end),
+    start_at: appt.status === 'pending' ? null : iso(appt.slot.start),
+    end_at: appt.status === 'pending' ? null : iso(appt.slot.end),
     iana_timezone: timezone,
     type: appt.kind === 'psc' ? 'patient_service_center' : 'phlebotomy',
     provider,

@@ -37,6 +37,10 @@ export interface OrderInit {
   clinical_notes?: string | null;
   activate_by?: string | null;
   health_insurance_id?: string | null;
+  /** An imported order keeps the sample id it was collected under. */
+  sample_id?: string;
+  /** An imported order's requisition already exists: `requisition_bypassed` instead of `requisition_created`. */
+  requisition?: 'created' | 'bypassed';
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -71,7 +75,7 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
     patient_address: init.patient_address,
     shipping_details: init.shipping_details ?? null,
     physician: init.physician ?? null,
-    sample_id: sampleIdFor(init.seed, init.id),
+    sample_id: init.sample_id ?? sampleIdFor(init.seed, init.id),
     notes: null,
     clinical_notes: init.clinical_notes ?? null,
     priority: init.priority ?? false,
@@ -94,7 +98,7 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
     expected_result_by_date: dates.expected,
     worst_case_result_by_date: dates.worst,
     fate: init.fate,
-    path: buildPath(method, init.fate, registrable),
+    path: init.requisition === 'bypassed' ? buildPath(method, init.fate, registrable).map((st) => (st.status === 'requisition_created' ? { ...st, status: 'requisition_bypassed' as const } : st)) : buildPath(method, init.fate, registrable),
     pathIndex: 0,
     flags: init.flags,
     override: null,

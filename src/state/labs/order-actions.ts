@@ -27,7 +27,7 @@ export function findOrder(env: OrderEnv, orderId: string, missing: string): Orde
   return order;
 }
 
-function liveUser(env: OrderEnv, userId: string): User {
+export function liveUser(env: OrderEnv, userId: string): User {
   const user = usersOf(env.partition, env.world).liveUser(userId);
   if (!user) throw labNotFound(LAB_MESSAGES.userNotOnTeam);
   return user;
@@ -81,7 +81,7 @@ export interface PlaceOrderInput {
 }
 
 /** Validates the lab test or order set of a new order; a new order set's lab test is only built, not stored. */
-function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | (() => LabTest) {
+export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | (() => LabTest) {
   const store = labTestsOf(env.partition, env.world);
   if (input.lab_test_id && input.order_set) throw labInvalid(['body'], LAB_MESSAGES.bothLabTestAndOrderSet);
   if (input.lab_test_id) {
@@ -117,10 +117,10 @@ function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | (() => 
 }
 
 /** The part of a new order a request fixes (ids, owner, lab test, time); the rest is per kind of order. */
-type Placed = Pick<OrderInit, 'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'>;
+export type Placed = Pick<OrderInit, 'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'>;
 
 /** Builds and starts an order with fresh ids in the partition. */
-function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: Placed) => OrderInit): Order {
+export function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: Placed) => OrderInit): Order {
   const { ids } = env.world;
   const pid = env.partition.id;
   const order = buildOrder(

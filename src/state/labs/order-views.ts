@@ -5,6 +5,7 @@
 import type { World } from '../../engine/world.js';
 import { FINAL, STATUS_DETAIL, fullStatus, highLevel } from './order-lifecycle.js';
 import { labTestView } from './lab-tests.js';
+import { hasAbn } from './order-abn.js';
 import { currentStatus, iso, lastEvent, type Order, type OrderEvent, type Shipment, type ShippingDetails, type Transaction } from './order-model.js';
 import { orderResults } from './order-results.js';
 import type { OrderStore } from './order-store.js';
@@ -131,7 +132,7 @@ export function orderView(world: World, order: Order, store: OrderStore): Record
     passthrough: order.passthrough,
     billing_type: order.billing_type,
     icd_codes: order.icd_codes,
-    has_abn: false,
+    has_abn: hasAbn(order),
     interpretation: results ? results.interpretation : null,
     has_missing_results: final ? results.missing.length > 0 : null,
     expected_result_by_date: order.expected_result_by_date,

@@ -1,0 +1,77 @@
+/**
+ * Order transaction results (api-facts B.1 "Order transaction"): `GET
+ * /v3/order_transaction/{id}/result` (LabResultsRaw over all orders of the transaction) and
+ * `/result/pdf` (the same as a PDF report). The merge rule is in
+ * `state/labs/order-transactions.ts`.
+ *
+ * LIMITATIONS
+ * - An unknown transaction answers 404 `{"detail": "Order transaction not found"}` and a
+ *   transaction without results yet 404 with an invented text (the reference documents only 200
+ *   and 422).
+ */
+import { z } from 'zod';
+import { binary, json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { renderResultPdf } from '../../state/labs/lab-result-pdf.js';
+import { iso } from '../../state/labs/order-model.js';
+import { patientName } from '../../state/labs/order-result-views.js';
+import { orderEnv } from '../../state/labs/order-store.js';
+import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
+
+const params = z.object({ transaction_id: uuid() });
+
+export const orderTransactionRoutes = [
+  defineRoute({
+    id: 'order_transactions.result',
+    method: 'GET',
+    path: '/v3/order_transaction/:transaction_id/result',
+    auth: 'team',
+    summary: 'The results of all orders of a transaction (LabResultsRaw).',
+    request: { params },
+    responses: { 200: 'LabResultsRaw', 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
+    handle(ctx, { params: p }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return json(transactionResultsView(env, transactionResults(env, p.transaction_id)));
+    },
+  }),
+
+  defineRoute({
+    id: 'order_transactions.result.pdf',
+    method: 'GET',
+    path: '/v3/order_transaction/:transaction_id/result/pdf',
+    auth: 'team',
+    summary: 'The results of all orders of a transaction as a PDF report.',
+    request: { params },
+    responses: { 200: 'application/pdf', 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
+    async handle(ctx, { params: p }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      const tr = transactionResults(env, p.transaction_id);
+      const latest = tr.parts[tr.parts.length - 1];
+      if (!latest) throw new Error('transactionResults returned no parts');
+      const { order, times } = latest;
+      const dob = order.patient_details?.dob ?? '';
+      const meta = transactionResultsView(env, tr).metadata as Record<string, unknown>;
+      const pdf = await renderResultPdf(
+        {
+          title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`,
+          patient: patientName(order),
+          dob,
+          age: String(meta.age),
+          sampleId: order.sample_id,
+          orderId: order.id,
+          laboratory: order.lab_test.lab.name,
+          clia: order.lab_test.lab.clia,
+          collected: iso(times.collected),
+          received: iso(times.received),
+          reported: iso(times.reported),
+          status: tr.set.stage,
+          interpretation: tr.set.interpretation,
+          date: new Date(times.reported),
+        },
+        tr.set,
+      );
+      return binary(pdf, 'application/pdf', { 'content-disposition': `inline; filename="${tr.transactionId}.pdf"` });
+    },
+  }),
+];

@@ -1,0 +1,141 @@
+/**
+ * The PDF writer of the order documents (requisition, specimen labels, collection instructions,
+ * ABN, a transaction's result report): a document is a title and a list of blocks, drawn with
+ * pdf-lib (loaded lazily through `loadPdfLib`). Deterministic: the document date is given by the
+ * caller (a time of the order's state, never "now"), metadata is fixed, no random ids.
+ */
+import type { PDFFont, PDFPage } from 'pdf-lib';
+import { loadPdfLib } from './lab-result-pdf.js';
+
+export type DocBlock =
+  | { kind: 'heading'; text: string }
+  | { kind: 'pairs'; pairs: Array<[string, string]> }
+  | { kind: 'text'; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'table'; heads: string[]; rows: string[][] }
+  /** Specimen labels: each label a few lines, drawn in a grid of 3 x 10 per page. */
+  | { kind: 'labels'; labels: string[][] };
+
+export interface DocSpec {
+  title: string;
+  subject: string;
+  author: string;
+  /** The document's date (creation and modification metadata). */
+  date: Date;
+  blocks: DocBlock[];
+}
+
+/** Standard PDF fonts speak WinAnsi only: anything else prints as `?`. */
+function safe(text: string): string {
+  return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+}
+
+const PAGE: [number, number] = [612, 792];
+const MARGIN = 48;
+const WIDTH = PAGE[0] - 2 * MARGIN;
+
+/** Breaks a text into lines of at most `max` characters at spaces. */
+function wrap(text: string, max: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (!word) continue;
+    if (line && line.length + 1 + word.length > max) {
+      out.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${word}` : word.slice(0, max);
+  }
+  if (line) out.push(line);
+  return out;
+}
+
+export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(safe(spec.title));
+  doc.setAuthor(safe(spec.author));
+  doc.setSubject(safe(spec.subject));
+  doc.setProducer('health-sandbox');
+  doc.setCreator('health-sandbox');
+  doc.setCreationDate(spec.date);
+  doc.setModificationDate(spec.date);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+
+  let page: PDFPage = doc.addPage(PAGE);
+  let y = PAGE[1] - MARGIN;
+  const text = (s: string, x: number, size = 9, f: PDFFont = font, color = rgb(0, 0, 0)) => page.drawText(safe(s), { x, y, size, font: f, color });
+  const newPage = () => {
+    page = doc.addPage(PAGE);
+    y = PAGE[1] - MARGIN;
+    text(`${spec.title} - continued`, MARGIN, 9, bold);
+    y -= 18;
+  };
+  const line = (gap: number) => {
+    y -= gap;
+    if (y < MARGIN + 30) newPage();
+  };
+
+  text(spec.title, MARGIN, 16, bold);
+  line(22);
+  text('SANDBOX DOCUMENT - synthetic, not for clinical use', MARGIN, 8, font, rgb(0.6, 0, 0));
+  line(20);
+  for (const block of spec.blocks) {
+    switch (block.kind) {
+      case 'heading':
+        line(6);
+        text(block.text, MARGIN, 11, bold);
+        line(16);
+        break;
+      case 'pairs':
+        for (const [k, v] of block.pairs) {
+          text(`${k}:`, MARGIN, 9, bold);
+          text(v.slice(0, 80), MARGIN + 130, 9);
+          line(13);
+        }
+        break;
+      case 'text':
+        for (const l of wrap(block.text, 100)) {
+          text(l, MARGIN);
+          line(12);
+        }
+        break;
+      case 'list':
+        for (const item of block.items) {
+          wrap(item, 95).forEach((l, i) => {
+            text(i === 0 ? `- ${l}` : `  ${l}`, MARGIN);
+            line(12);
+          });
+        }
+        break;
+      case 'table': {
+        const col = WIDTH / block.heads.length;
+        block.heads.forEach((h, i) => text(h, MARGIN + i * col, 9, bold));
+        line(4);
+        page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE[0] - MARGIN, y }, thickness: 0.5 });
+        line(12);
+        for (const row of block.rows) {
+          row.forEach((cell, i) => text(cell.slice(0, Math.floor(col / 5)), MARGIN + i * col));
+          line(13);
+        }
+        break;
+      }
+      case 'labels': {
+        const cols = 3;
+        const w = WIDTH / cols;
+        const h = 60;
+        block.labels.forEach((label, i) => {
+          if (i % cols === 0 && i > 0) line(h);
+          if (i % cols === 0 && y - h < MARGIN) newPage();
+          const x = MARGIN + (i % cols) * w;
+          page.drawRectangle({ x, y: y - h + 10, width: w - 8, height: h - 4, borderWidth: 0.5, borderColor: rgb(0.4, 0.4, 0.4) });
+          label.forEach((l, j) => page.drawText(safe(l.slice(0, 34)), { x: x + 6, y: y - j * 11, size: j === 0 ? 9 : 8, font: j === 0 ? bold : font }));
+        });
+        line(h);
+        break;
+      }
+    }
+  }
+  return doc.save({ useObjectStreams: false });
+}
