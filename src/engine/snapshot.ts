@@ -5,7 +5,15 @@
  */
 import type { World } from './world.js';
 
-function replacer(this: unknown, key: string, value: unknown): unknown {
+/** Serialises Maps and Sets; a partition referenced from inside a store is written as its id. */
+function replacerFor(partitions: ReadonlySet<unknown>): (key: string, value: unknown) => unknown {
+  return (_key, value) => {
+    if (partitions.has(value)) return { $partition: (value as { id: string }).id };
+    return replacer(value);
+  };
+}
+
+function replacer(value: unknown): unknown {
   if (typeof value === 'function') return undefined;
   if (value instanceof Map) return { $map: [...value.entries()].map(([k, v]) => [typeof k === 'symbol' ? k.description : k, v]) };
   if (value instanceof Set) return { $set: [...value] };
@@ -19,7 +27,8 @@ function slotsObject(slots: Map<symbol, unknown>): Record<string, unknown> {
 }
 
 export function snapshotWorld(world: World): string {
-  const partitions = world.tenancy.allPartitions().map((p) => ({ id: p.id, slots: slotsObject(p.slots) }));
+  const all = world.tenancy.allPartitions();
+  const partitions = all.map((p) => ({ id: p.id, slots: slotsObject(p.slots) }));
   return JSON.stringify(
     {
       seed: world.seed,
@@ -33,6 +42,6 @@ export function snapshotWorld(world: World): string {
       jobs: world.scheduler.list(100_000),
       events: world.events.list({}, 100_000),
     },
-    replacer,
+    replacerFor(new Set(all)),
   );
 }
