@@ -144,7 +144,7 @@ export interface Baseline {
 }
 
 export const GOOD_QUERY: Record<string, string> = {
-  start_date: '2025-12-20',
+  start_date: '2026-01-02',
   end_date: '2026-01-04',
 };
 
