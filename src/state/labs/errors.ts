@@ -50,6 +50,10 @@ export const LAB_MESSAGES = {
   invalidCursor: 'Invalid cursor',
   orderWithoutAddress: 'The order has no address to search around',
   testkitNotRegistered: 'The testkit has not been registered yet (POST /v3/order/testkit/register)',
+  labAccountNotFound: 'Lab account not found',
+  payorSearchNeedsName: 'Provide insurance_name or provider_payor_id',
+  payorDeprecatedSearchNeedsName: 'Provide insurance_name or provider_id',
+  payorProviderPair: 'provider and provider_payor_id go together',
 } as const;
 
 /** Texts with a variable part. */
@@ -70,6 +74,10 @@ export const LAB_TEXTS = {
   labNotInCatalogue: (slug: string) => `Lab ${slug} is not available in the sandbox catalogue`,
   notBookable: (status: string) => `An order in status ${status} cannot book an appointment`,
   resultsNotAvailable: (orderId: string) => `Results are not available for order - ${orderId}. Did you receive a webhook for this order?`,
+  teamNotInOrgRegion: (teamId: string, region: string) => `Team ${teamId} is not a team of this org in region ${region}`,
+  icdInvalidFormat: (code: string) => `Invalid ICD-10 code format: ${code}`,
+  icdNotBillable: (code: string) => `ICD-10 code ${code} is a category and not billable; use a more specific code`,
+  icdUnknown: (code: string) => `Unknown ICD-10 code: ${code}`,
 } as const;
 
 /**
