@@ -2,6 +2,7 @@
 import type { Area } from '../../engine/area.js';
 import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
 import { appointmentRoutes } from './appointments.js';
+import { compendiumRoutes } from './compendium.js';
 import { insuranceRoutes } from './insurance.js';
 import { labLocationRoutes } from './lab-locations.js';
 import { labControlRoutes } from './control.js';
@@ -14,7 +15,7 @@ import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },
