@@ -3,6 +3,7 @@ import type { Area } from '../../engine/area.js';
 import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
 import { appointmentRoutes } from './appointments.js';
 import { compendiumRoutes } from './compendium.js';
+import { unmatchedRoutes } from './unmatched.js';
 import { insuranceRoutes } from './insurance.js';
 import { labLocationRoutes } from './lab-locations.js';
 import { labControlRoutes } from './control.js';
@@ -15,7 +16,7 @@ import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...unmatchedRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },
