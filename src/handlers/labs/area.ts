@@ -4,6 +4,7 @@ import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
 import { appointmentRoutes } from './appointments.js';
 import { compendiumRoutes } from './compendium.js';
 import { unmatchedRoutes } from './unmatched.js';
+import { labReportRoutes } from './lab-report.js';
 import { insuranceRoutes } from './insurance.js';
 import { labLocationRoutes } from './lab-locations.js';
 import { labControlRoutes } from './control.js';
@@ -16,7 +17,7 @@ import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...unmatchedRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...appointmentRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...unmatchedRoutes, ...labReportRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },
