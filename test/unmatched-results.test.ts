@@ -79,6 +79,19 @@ forEachAdapter('unmatched results', (adapter) => {
     const order = await c.get(`/v3/order/${target.order_id}`);
     expect(order.body.status).toBe('completed');
     expect((await c.get(`/v3/order/${target.order_id}/result`)).status).toBe(200);
+
+    // A result accepted onto a cancelled order revives it with results, and the order's event goes out.
+    const cancelledRun = await run(c, { case: 'match_cancelled', order_source: 'managed', interpretation: 'critical' }, 'cancelled');
+    await c.advance(60);
+    const cr = (await c.get(`/v3/unmatched_result_test/${cancelledRun}`)).body;
+    const cancelledOrder = cr.orders.target.order_id as string;
+    expect((await c.get(`/v3/order/${cancelledOrder}`)).body.status).toBe('cancelled');
+    const revived = await c.post(`/v3/unmatched_result/${cr.raw_result_id}/accept`, { order_id: cancelledOrder });
+    expect(revived.body.status).toBe('completed');
+    const journal = (await c.get('/_sandbox/events', { query: { event_type: 'labtest.order.updated' } })).body.events;
+    expect(journal.at(-1).envelope.data).toMatchObject({ id: cancelledOrder, status: 'completed' });
+    expect(revived.body.interpretation).toBe('critical');
+    expect((await c.get(`/v3/order/${cancelledOrder}/result`)).status).toBe(200);
   });
 
   it('resolves, lists with filters and cursors, fails runs with bad orders, and answers the real errors', async () => {
