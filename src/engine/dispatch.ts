@@ -13,6 +13,7 @@ import { closedBetaError } from './beta.js';
 import { parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
 import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { readForm } from './multipart.js';
 
 export { jsonResponse } from './render.js';
 
@@ -102,7 +103,8 @@ function parseInput(route: Route, params: Record<string, string>, req: SimReques
   const parsedQuery = request.query ? parseWith(request.query, queryObject(request.query, req.query), 'query') : undefined;
   let body: unknown;
   if (request.body) {
-    body = parseWith(request.body, readBody(route, req), 'body');
+    const raw = request.bodyKind === 'form' ? readForm(req.rawBody, req.headers['content-type']) : readBody(route, req);
+    body = parseWith(request.body, raw, 'body');
   }
   return { params: parsedParams, query: parsedQuery, body };
 }

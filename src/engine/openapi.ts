@@ -49,7 +49,7 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl = 'http
       ),
     };
     if (route.beta) op['x-closed-beta'] = route.beta;
-    if (route.request.body) op['requestBody'] = { content: { 'application/json': { schema: schemaOf(route.request.body) } } };
+    if (route.request.body) op['requestBody'] = { content: { [route.request.bodyKind === 'form' ? 'multipart/form-data' : 'application/json']: { schema: schemaOf(route.request.body) } } };
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op };
   }
   return {

@@ -22,6 +22,11 @@ export interface RequestSchemas {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * `form`: the body is a form (multipart or urlencoded), handed to `body` as lists of values per
+   * field (`engine/multipart.ts`). Default `json`.
+   */
+  bodyKind?: 'json' | 'form';
 }
 
 type Out<S extends RequestSchemas, K extends keyof RequestSchemas> = S[K] extends z.ZodType ? z.output<S[K]> : undefined;

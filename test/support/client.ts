@@ -32,7 +32,7 @@ export interface TestResponse {
 export interface CallOptions {
   query?: Record<string, string | number | boolean | Array<string | number>>;
   headers?: Record<string, string>;
-  /** JSON body (objects are serialised); a string is sent as is. */
+  /** JSON body (objects are serialised); a string or bytes are sent as is (bytes without a Content-Type: give one in `headers`). */
   body?: unknown;
   /** `management` targets the management URL. */
   surface?: 'data' | 'management';
@@ -109,7 +109,7 @@ function parse(text: string): unknown {
 
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
   const sandbox = createSandbox({ logger: () => undefined, ...options });
-  let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | undefined, redirect?: 'manual') => Promise<TestResponse>;
+  let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | Uint8Array | undefined, redirect?: 'manual') => Promise<TestResponse>;
 
   if (adapter === 'express') {
     const app = createExpressApp(sandbox);
@@ -130,7 +130,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
         res.on('end', () => cb(null, Buffer.concat(chunks)));
       });
       for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
-      const res = body !== undefined ? await req.send(body) : await req;
+      const res = body !== undefined ? await req.send(typeof body === 'string' ? body : Buffer.from(body)) : await req;
       const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
       const text = bytes.toString('utf8');
       return { status: res.status, headers: res.headers as Record<string, string>, text, body: parse(text), bytes };
@@ -145,7 +145,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     });
     send = async (method, url, surface, headers, body) => {
       const base = await ready;
-      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body });
+      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body: body as BodyInit | undefined });
       const bytes = Buffer.from(await res.arrayBuffer());
       const text = bytes.toString('utf8');
       const out: Record<string, string> = {};
@@ -159,7 +159,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     server().use(...createMswHandlers(sandbox, { baseUrl: base, managementUrl: `${base}/management` }));
     send = async (method, url, surface, headers, body, redirect) => {
       const full = `${base}${surface === 'management' ? '/management' : ''}${url}`;
-      const res = await fetch(full, { method, headers, body, ...(redirect ? { redirect } : {}) });
+      const res = await fetch(full, { method, headers, body: body as BodyInit | undefined, ...(redirect ? { redirect } : {}) });
       const bytes = Buffer.from(await res.arrayBuffer());
       const text = bytes.toString('utf8');
       const out: Record<string, string> = {};
@@ -186,8 +186,9 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
         if (surface === 'management') headers['x-management-key'] = creds.management_key;
         else headers['x-service-api-key'] = apiKey;
       }
-      let body: string | undefined;
-      if (options.body !== undefined) {
+      let body: string | Uint8Array | undefined;
+      if (options.body instanceof Uint8Array) body = options.body;
+      else if (options.body !== undefined) {
         body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
         headers['content-type'] = 'application/json';
       }

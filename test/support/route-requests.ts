@@ -177,12 +177,23 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
   const accountId: string = accounts.body?.data?.[0]?.id ?? accounts.body?.lab_accounts?.[0]?.id ?? UNKNOWN_UUID;
   const hook = await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/webhook`, { body: { url: hookUrl } });
   const webhookId: string = hook.body?.id ?? UNKNOWN_UUID;
+  // An unmatched-result test run and a lab report parsing job (both finish during the advance below).
+  const run = await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' }, { headers: { 'x-idempotency-key': 'fuzz-baseline' } });
+  const runId: string = run.body?.run_id ?? UNKNOWN_UUID;
+  const boundary = 'fuzz-baseline-boundary';
+  const upload = new TextEncoder().encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7 fuzz\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n${userId}\r\n--${boundary}--\r\n`,
+  );
+  const job = await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const jobId: string = job.body?.id ?? UNKNOWN_UUID;
   // Something to deliver, so there are messages and attempts to point at.
   const created = await c.post('/v2/user', { client_user_id: 'fuzz-baseline-user' });
   await c.post('/v2/link/connect/demo', { user_id: created.body?.user_id, provider: 'oura' });
   await c.advance(60);
   const messages = await c.get('/_sandbox/webhooks/messages');
   const msg = (messages.body?.messages ?? messages.body?.data ?? (Array.isArray(messages.body) ? messages.body : []))[0] ?? {};
+  const rawResultId: string = (await c.get(`/v3/unmatched_result_test/${runId}`)).body?.raw_result_id ?? UNKNOWN_UUID;
   const streams = await c.get('/_sandbox/pipelines/streams');
   const stream: string = (streams.body?.streams ?? (Array.isArray(streams.body) ? streams.body : []))[0]?.name ?? 'fuzz-stream';
   return {
@@ -208,6 +219,9 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
       endpoint_id: msg.endpoint_id ?? webhookId,
       name: 'fuzz-receiver',
       stream,
+      run_id: runId,
+      raw_result_id: rawResultId,
+      job_id: jobId,
     },
   };
 }

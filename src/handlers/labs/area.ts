@@ -3,6 +3,9 @@ import type { Area } from '../../engine/area.js';
 import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
 import { appointmentRoutes } from './appointments.js';
 import { appointmentRequestRoutes } from './appointment-requests.js';
+import { compendiumRoutes } from './compendium.js';
+import { unmatchedRoutes } from './unmatched.js';
+import { labReportRoutes } from './lab-report.js';
 import { insuranceRoutes } from './insurance.js';
 import { labLocationRoutes } from './lab-locations.js';
 import { labControlRoutes } from './control.js';
@@ -18,7 +21,7 @@ import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderImportRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...orderDocumentRoutes, ...orderTransactionRoutes, ...appointmentRoutes, ...appointmentRequestRoutes, ...labLocationRoutes, ...insuranceRoutes, ...labControlRoutes],
+  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderImportRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...orderDocumentRoutes, ...orderTransactionRoutes, ...appointmentRoutes, ...appointmentRequestRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...unmatchedRoutes, ...labReportRoutes, ...labControlRoutes],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },

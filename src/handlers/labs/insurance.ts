@@ -8,14 +8,19 @@
  * clearinghouse knows) and `provider_payor_id` (exact id, at that clearinghouse when `provider`
  * is given). `POST /v3/payor` creates a team payor (`source: team`) that search then finds.
  *
+ * The deprecated `POST /v3/insurance/search/payor` (body `insurance_name`, `provider`,
+ * `provider_id`) runs the same search and answers `code` where the GET answers `payor_code`.
+ * Diagnosis search and ICD-10 code validation use the catalogue of `fixtures/labs/icd10.ts`
+ * (see `state/labs/diagnosis.ts`).
+ *
  * LIMITATIONS
- * - The deprecated `POST /v3/insurance/search/payor`, diagnosis search and ICD code validation
- *   are not simulated (404 or 405 like any unknown route).
  * - A search needs `insurance_name` or `provider_payor_id` (422 otherwise); the reference's rule
  *   for an empty search is unknown.
  */
 import { z } from 'zod';
 import { valueError } from '../../engine/errors.js';
+import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
 import { PAYOR_PROVIDERS, type PayorRecord } from '../../fixtures/labs/payors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
@@ -55,11 +60,51 @@ export const insuranceRoutes = [
     responses: { 200: 'ClientFacingPayorSearchResponse[]', 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
     handle(ctx, { query }) {
       if (!query.insurance_name?.trim() && !query.provider_payor_id?.trim()) {
-        throw valueError(['query'], 'Provide insurance_name or provider_payor_id');
+        throw valueError(['query'], LAB_MESSAGES.payorSearchNeedsName);
       }
       const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), query);
       return json(found.map(payorView));
     },
+  }),
+
+  defineRoute({
+    id: 'insurance.payor_search.deprecated',
+    method: 'POST',
+    path: '/v3/insurance/search/payor',
+    auth: 'team',
+    summary: 'Deprecated payor search (body insurance_name, provider, provider_id); items carry code instead of payor_code.',
+    request: { body: z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }) },
+    responses: { 200: 'ClientFacingPayorSearchResponseDeprecated[]', 422: 'Validation error, or neither insurance_name nor provider_id' },
+    handle(ctx, { body }) {
+      if (!body.insurance_name?.trim() && !body.provider_id?.trim()) throw valueError(['body'], LAB_MESSAGES.payorDeprecatedSearchNeedsName);
+      const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), { insurance_name: body.insurance_name, provider: body.provider, provider_payor_id: body.provider_id });
+      return json(found.map((p) => {
+        const { payor_code, ...rest } = payorView(p);
+        return { code: payor_code, ...rest };
+      }));
+    },
+  }),
+
+  defineRoute({
+    id: 'insurance.diagnosis_search',
+    method: 'GET',
+    path: '/v3/insurance/search/diagnosis',
+    auth: 'team',
+    summary: 'Search ICD-10 diagnosis codes by code prefix or description words (at most 50).',
+    request: { query: z.object({ diagnosis_query: z.string() }) },
+    responses: { 200: 'ClientFacingDiagnosisInformation[]', 422: 'Validation error' },
+    handle: (_ctx, { query }) => json(searchDiagnosis(query.diagnosis_query).map(diagnosisView)),
+  }),
+
+  defineRoute({
+    id: 'insurance.validate_icd_codes',
+    method: 'POST',
+    path: '/v3/insurance/validate_icd_codes',
+    auth: 'team',
+    summary: 'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
+    request: { body: z.object({ codes: z.array(z.string()) }) },
+    responses: { 200: 'ValidateICDCodesResponse', 422: 'Validation error' },
+    handle: (_ctx, { body }) => json(validateIcdCodes(body.codes)),
   }),
 
   defineRoute({
@@ -72,7 +117,7 @@ export const insuranceRoutes = [
     responses: { 200: 'ClientFacingPayor', 422: 'Validation error' },
     handle(ctx, { body }) {
       if ((body.provider == null) !== (body.provider_payor_id == null)) {
-        throw valueError(['body', body.provider == null ? 'provider' : 'provider_payor_id'], 'provider and provider_payor_id go together');
+        throw valueError(['body', body.provider == null ? 'provider' : 'provider_payor_id'], LAB_MESSAGES.payorProviderPair);
       }
       const store = teamPayorsOf(ctx.partition, ctx.world);
       const payor: PayorRecord = {

@@ -20,7 +20,8 @@
  */
 import { z } from 'zod';
 import { closedBetaError, assertBeta } from '../../engine/beta.js';
-import { notFound, validationError, type ValidationItem } from '../../engine/errors.js';
+import { validationError, type ValidationItem } from '../../engine/errors.js';
+import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../../state/labs/errors.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin, requireTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
@@ -84,14 +85,14 @@ export const labAccountRoutes = [
       const org = requireOrgAdmin(ctx, params.org_id);
       const account = labAccountsOf(ctx.world).byId.get(params.account_id);
       if (!account || account.org_id !== org.id || account.environment !== params.env || account.region !== params.region) {
-        throw notFound('Lab account not found');
+        throw labNotFound(LAB_MESSAGES.labAccountNotFound);
       }
       const ids = [...new Set(body.team_id_allowlist)];
       const items: ValidationItem[] = [];
       const teams = ids.flatMap((id) => {
         const team = ctx.world.tenancy.teams.get(id);
         if (team && team.org_id === org.id && team.region === params.region) return [team];
-        const message = `Team ${id} is not a team of this org in region ${params.region}`;
+        const message = LAB_TEXTS.teamNotInOrgRegion(id, params.region);
         items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', body.team_id_allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
         return [];
       });

@@ -1,0 +1,61 @@
+/**
+ * The compendium (data OpenAPI tag `compendium`): canonical test search and crosswalk, provider id
+ * conversion between labs, and orderable-test search, over the sandbox's marker catalogue
+ * (`state/labs/compendium.ts`; docs/simulated/labs.md lists what is invented).
+ */
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { int, uuid } from '../../engine/schemas.js';
+import { COMPENDIUM_LABS } from '../../fixtures/labs/compendium.js';
+import { convertCompendium, searchCompendium, searchOrderableTests } from '../../state/labs/compendium-search.js';
+
+const LAB = z.enum(COMPENDIUM_LABS);
+const limit = (fallback: number) => int({ min: 1, max: 50 }).default(fallback);
+
+export const compendiumRoutes = [
+  defineRoute({
+    id: 'compendium.search',
+    method: 'POST',
+    path: '/v3/compendium/search',
+    auth: 'team',
+    summary: 'Canonical test search (query, cpt_codes or loinc_set_hash); crosswalk mode adds what each lab calls the best match.',
+    request: {
+      body: z.object({
+        mode: z.enum(['canonical', 'crosswalk']),
+        query: z.string().nullish(),
+        cpt_codes: z.array(z.string()).default([]),
+        loinc_set_hash: z.string().nullish(),
+        labs: z.array(LAB).nullish(),
+        include_related: z.boolean().default(true),
+        limit: limit(3),
+      }),
+    },
+    responses: { 200: 'SearchCompendiumResponse', 422: 'Validation error, or no search criterion' },
+    handle: (_ctx, { body }) => json(searchCompendium(body)),
+  }),
+
+  defineRoute({
+    id: 'compendium.convert',
+    method: 'POST',
+    path: '/v3/compendium/convert',
+    auth: 'team',
+    summary: "Converts a lab test's or a list of provider ids to the target lab's provider ids.",
+    request: {
+      body: z.object({ lab_test_id: uuid().nullish(), provider_ids: z.array(z.string()).nullish(), target_lab: LAB, limit: limit(3) }),
+    },
+    responses: { 200: 'ConvertCompendiumResponse', 404: 'Unknown lab test', 422: 'Validation error, or neither or both sources' },
+    handle: (ctx, { body }) => json(convertCompendium(ctx.world, ctx.partition, body)),
+  }),
+
+  defineRoute({
+    id: 'compendium.search_orderable_tests',
+    method: 'POST',
+    path: '/v3/compendium/search_orderable_tests',
+    auth: 'team',
+    summary: "For each provider id, the target lab's orderable candidates.",
+    request: { body: z.object({ provider_ids: z.array(z.string()).max(100), target_lab: LAB, per_provider_limit: limit(1) }) },
+    responses: { 200: 'SearchOrderableTestsResponse', 422: 'Validation error' },
+    handle: (_ctx, { body }) => json(searchOrderableTests(body)),
+  }),
+];

@@ -1,0 +1,39 @@
+/**
+ * Lab report parsing (data OpenAPI tag `lab_report`): `POST /lab_report/v1/parser/job` takes a
+ * multipart upload (`file`, one or more; `user_id`; `needs_human_review`), `GET .../{job_id}`
+ * answers the job as it moves on the clock (`state/labs/lab-report.ts`; docs/simulated/labs.md).
+ */
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { formField, formFiles } from '../../engine/multipart.js';
+import { defineRoute } from '../../engine/route.js';
+import { bool, uuid } from '../../engine/schemas.js';
+import { createParsingJob, findParsingJob, parsingJobView } from '../../state/labs/lab-report.js';
+
+export const labReportRoutes = [
+  defineRoute({
+    id: 'lab_report.parser_job.create',
+    method: 'POST',
+    path: '/lab_report/v1/parser/job',
+    auth: 'team',
+    summary: 'Upload a lab report (multipart: file = PDF, JPEG or PNG up to 10 MB; user_id; needs_human_review) to parse on the clock.',
+    request: {
+      bodyKind: 'form',
+      body: z.object({ file: formFiles(), user_id: formField(uuid()), needs_human_review: formField(bool()).optional() }),
+    },
+    responses: { 200: 'ParsingJob', 400: 'Empty, unsupported or too large file; malformed multipart; parsing cap', 404: 'Unknown user', 422: 'Validation error (not a form: every field missing)' },
+    handle: (ctx, { body }) =>
+      json(parsingJobView(createParsingJob(ctx.world, ctx.partition, { files: body.file, user_id: body.user_id, needs_human_review: body.needs_human_review ?? false }))),
+  }),
+
+  defineRoute({
+    id: 'lab_report.parser_job.get',
+    method: 'GET',
+    path: '/lab_report/v1/parser/job/:job_id',
+    auth: 'team',
+    summary: 'A parsing job: status, failure reason, and the parsed results once completed.',
+    request: { params: z.object({ job_id: uuid() }) },
+    responses: { 200: 'ParsingJob', 404: 'Unknown job' },
+    handle: (ctx, { params }) => json(parsingJobView(findParsingJob(ctx.world, ctx.partition, params.job_id))),
+  }),
+];

@@ -1,0 +1,133 @@
+/**
+ * Unmatched results (data OpenAPI tag `unmatched`): results that arrived without a matching
+ * order, listed, read, accepted onto an order or resolved; the test-case catalogue and test runs
+ * that create them on the sandbox clock (`state/labs/unmatched*.ts`; docs/simulated/labs.md).
+ */
+import { z } from 'zod';
+import { validationError } from '../../engine/errors.js';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { int, isoDate, uuid } from '../../engine/schemas.js';
+import { CASE_DEFINITIONS, UNMATCHED_CASES } from '../../fixtures/labs/unmatched-cases.js';
+import { orderEnv } from '../../state/labs/order-store.js';
+import { acceptUnmatched, findUnmatched, listUnmatched, resolveUnmatched } from '../../state/labs/unmatched.js';
+import { createRun, findRun } from '../../state/labs/unmatched-runs.js';
+import { runStatus, runView, unmatchedView } from '../../state/labs/unmatched-store.js';
+
+const DECISION = z.enum([...UNMATCHED_CASES, 'match_sample_id']);
+const INTERPRETATION = z.enum(['normal', 'abnormal', 'critical', 'unknown']);
+const RESULT_STATUS = z.enum(['final', 'partial']);
+const idParams = z.object({ raw_result_id: uuid() });
+
+const runBody = z
+  .object({
+    case: z.enum(UNMATCHED_CASES),
+    order_source: z.enum(['managed', 'provided']),
+    orders: z.record(z.string(), uuid()).nullish(),
+    result_status: RESULT_STATUS.default('final'),
+    interpretation: INTERPRETATION.default('normal'),
+    lab_test_id: uuid().nullish(),
+    wrong_lab_test_id: uuid().nullish(),
+  })
+  .strict();
+
+export const unmatchedRoutes = [
+  defineRoute({
+    id: 'unmatched.test_cases',
+    method: 'GET',
+    path: '/v3/unmatched_result_test/case',
+    auth: 'team',
+    summary: 'The unmatched-result test cases: order roles, required statuses, lab constraints.',
+    request: {},
+    responses: { 200: 'ListUnmatchedResultTestCasesResponse' },
+    handle: () => json({ data: CASE_DEFINITIONS.map((d) => ({ case: d.case, order_roles: d.order_roles, required_statuses: d.required_statuses, lab_constraints: d.lab_constraints })) }),
+  }),
+
+  defineRoute({
+    id: 'unmatched.test_run.create',
+    method: 'POST',
+    path: '/v3/unmatched_result_test',
+    auth: 'team',
+    summary: 'Starts a test run that creates an unmatched result on the clock (X-Idempotency-Key required; the same key gives the same run).',
+    request: { body: runBody },
+    responses: { 202: 'CreateUnmatchedResultTestResponse', 400: 'Run limit reached', 422: 'Validation error or missing X-Idempotency-Key' },
+    handle(ctx, { body }) {
+      const key = ctx.request.headers['x-idempotency-key'];
+      if (key === undefined || key.length < 1 || key.length > 255) {
+        throw validationError([
+          key === undefined
+            ? { type: 'missing', loc: ['header', 'X-Idempotency-Key'], msg: 'Field required', input: null }
+            : { type: key.length < 1 ? 'string_too_short' : 'string_too_long', loc: ['header', 'X-Idempotency-Key'], msg: key.length < 1 ? 'String should have at least 1 character' : 'String should have at most 255 characters', input: key, ctx: key.length < 1 ? { min_length: 1 } : { max_length: 255 } },
+        ]);
+      }
+      const run = createRun(orderEnv(ctx.world, ctx.partition), body, key);
+      return json({ run_id: run.run_id, status: runStatus(run) }, 202);
+    },
+  }),
+
+  defineRoute({
+    id: 'unmatched.test_run.get',
+    method: 'GET',
+    path: '/v3/unmatched_result_test/:run_id',
+    auth: 'team',
+    summary: 'A test run: status, stage, orders, the unmatched result it wrote, or its error.',
+    request: { params: z.object({ run_id: uuid() }) },
+    responses: { 200: 'GetUnmatchedResultTestResponse', 404: 'Unknown run' },
+    handle: (ctx, { params }) => json(runView(findRun(orderEnv(ctx.world, ctx.partition), params.run_id))),
+  }),
+
+  defineRoute({
+    id: 'unmatched.list',
+    method: 'GET',
+    path: '/v3/unmatched_result',
+    auth: 'team',
+    summary: 'Unmatched results, newest first, cursor-paginated; filters decision_code, lab_slug, status, created_at_start/end, search_input.',
+    request: {
+      query: z.object({
+        limit: int({ min: 1, max: 100 }).default(50),
+        next_cursor: z.string().nullish(),
+        decision_code: DECISION.nullish(),
+        lab_slug: z.string().nullish(),
+        status: z.enum(['pending_customer_review', 'pending_ops_review', 'resolved']).nullish(),
+        created_at_start: isoDate().nullish(),
+        created_at_end: isoDate().nullish(),
+        search_input: z.string().nullish(),
+      }),
+    },
+    responses: { 200: 'ListUnmatchedResultResponse', 422: 'Validation error or invalid cursor' },
+    handle: (ctx, { query }) => json(listUnmatched(orderEnv(ctx.world, ctx.partition), query)),
+  }),
+
+  defineRoute({
+    id: 'unmatched.get',
+    method: 'GET',
+    path: '/v3/unmatched_result/:raw_result_id',
+    auth: 'team',
+    summary: 'One unmatched result with its candidate orders and allowed actions.',
+    request: { params: idParams },
+    responses: { 200: 'GetUnmatchedResultResponse', 404: 'Unknown unmatched result' },
+    handle: (ctx, { params }) => json(unmatchedView(findUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id))),
+  }),
+
+  defineRoute({
+    id: 'unmatched.accept',
+    method: 'POST',
+    path: '/v3/unmatched_result/:raw_result_id/accept',
+    auth: 'team',
+    summary: 'Accepts the result onto an order (order_id, or the one candidate of user_id); the order gets its results.',
+    request: { params: idParams, body: z.object({ user_id: uuid().nullish(), order_id: uuid().nullish(), note: z.string().nullish() }) },
+    responses: { 200: 'ClientFacingOrder', 400: 'Already resolved, or no order to accept onto', 404: 'Unknown unmatched result or order' },
+    handle: (ctx, { params, body }) => json(acceptUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
+  }),
+
+  defineRoute({
+    id: 'unmatched.resolve',
+    method: 'POST',
+    path: '/v3/unmatched_result/:raw_result_id/resolve',
+    auth: 'team',
+    summary: 'Rejects the result (resolved) or escalates it to ops review (unsure).',
+    request: { params: idParams, body: z.object({ action: z.enum(['reject', 'unsure']), note: z.string().nullish() }) },
+    responses: { 200: 'UnmatchedResult', 400: 'Action not allowed in this status', 404: 'Unknown unmatched result' },
+    handle: (ctx, { params, body }) => json(resolveUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
+  }),
+];

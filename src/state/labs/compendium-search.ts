@@ -1,0 +1,111 @@
+/**
+ * The three compendium operations (data OpenAPI `POST /v3/compendium/search`, `/convert`,
+ * `/search_orderable_tests`) over the index of `compendium.ts`. Validated first; they change
+ * nothing.
+ */
+import type { Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
+import { COMPENDIUM_LABS, type CompendiumLab } from '../../fixtures/labs/compendium.js';
+import { LAB_MESSAGES, labInvalid } from './errors.js';
+import { catalogue } from './lab-catalogue.js';
+import { findLabTest, labTestsOf } from './lab-tests.js';
+import { canonicalOf, canonicalView, compendiumLab, labCandidates, matchCanonicals, perLabView, relatedOf } from './compendium.js';
+
+export interface SearchCompendiumInput {
+  mode: 'canonical' | 'crosswalk';
+  query?: string | null;
+  cpt_codes: string[];
+  loinc_set_hash?: string | null;
+  labs?: CompendiumLab[] | null;
+  include_related: boolean;
+  limit: number;
+}
+
+/**
+ * `canonical` finds the canonical tests for a query (name words, a provider id, a LOINC code, CPT
+ * codes or a LOINC set hash); `crosswalk` also answers, per lab, what that lab calls the best
+ * match (its own marker first, then markers of related tests when `include_related`).
+ */
+export function searchCompendium(input: SearchCompendiumInput): Record<string, unknown> {
+  if (!input.query?.trim() && input.cpt_codes.length === 0 && !input.loinc_set_hash?.trim()) {
+    throw labInvalid(['body'], LAB_MESSAGES.compendiumNeedsCriteria);
+  }
+  const matches = matchCanonicals(input);
+  const top = matches[0];
+  const perLab: Record<string, unknown[]> = {};
+  if (top && input.mode === 'crosswalk') {
+    for (const slug of input.labs ?? COMPENDIUM_LABS) {
+      perLab[slug] = labCandidates(compendiumLab(slug), top.canonical, input.include_related, input.limit).map(perLabView);
+    }
+  }
+  const related = top && input.include_related
+    ? relatedOf(top.canonical).slice(0, input.limit).map((r) => ({ canonical: canonicalView(r.canonical, r.confidence), relation: r.relation, confidence: r.confidence, reason_codes: ['loinc_overlap'] }))
+    : [];
+  return {
+    mode: input.mode,
+    selected_canonical: top ? canonicalView(top.canonical, top.confidence) : null,
+    canonical_candidates: matches.slice(0, input.limit).map((m) => canonicalView(m.canonical, m.confidence)),
+    per_lab: perLab,
+    related,
+  };
+}
+
+/** Candidates at the target lab for one provider id (empty when the id is unknown). */
+function candidatesFor(providerId: string, target: CompendiumLab, limit: number): Array<Record<string, unknown>> {
+  const mk = catalogue().byProviderId.get(providerId.trim());
+  if (!mk) return [];
+  return labCandidates(compendiumLab(target), canonicalOf(mk), true, limit).map(perLabView);
+}
+
+export interface ConvertInput {
+  lab_test_id?: string | null;
+  provider_ids?: string[] | null;
+  target_lab: CompendiumLab;
+  limit: number;
+}
+
+/** Converts a lab test's (or a list of) provider ids to the target lab's. */
+export function convertCompendium(world: World, partition: Partition, input: ConvertInput): Record<string, unknown> {
+  const hasIds = (input.provider_ids?.length ?? 0) > 0;
+  if (input.lab_test_id && hasIds) throw labInvalid(['body'], LAB_MESSAGES.convertOneSource);
+  if (!input.lab_test_id && !hasIds) throw labInvalid(['body'], LAB_MESSAGES.convertNeedsSource);
+  let sourceLabId: number | null = null;
+  let sourceIds: string[];
+  if (input.lab_test_id) {
+    const test = findLabTest(labTestsOf(partition, world), input.lab_test_id);
+    sourceIds = test.markers.map((mk) => mk.provider_id);
+    sourceLabId = test.lab.id;
+  } else {
+    sourceIds = [...new Set(input.provider_ids ?? [])];
+    const labs = new Set(sourceIds.flatMap((id) => catalogue().byProviderId.get(id.trim())?.lab.id ?? []));
+    sourceLabId = labs.size === 1 ? ([...labs][0] as number) : null;
+  }
+  const target = compendiumLab(input.target_lab);
+  const converted: string[] = [];
+  const unresolved: string[] = [];
+  const bySource: Record<string, unknown> = {};
+  for (const id of sourceIds) {
+    const candidates = candidatesFor(id, input.target_lab, input.limit);
+    bySource[id] = { source_provider_id: id, candidates };
+    const best = candidates[0]?.provider_id as string | undefined;
+    if (best === undefined) unresolved.push(id);
+    else if (!converted.includes(best)) converted.push(best);
+  }
+  return {
+    source_lab_test_id: input.lab_test_id ?? null,
+    source_lab_id: sourceLabId,
+    target_lab_id: target.id,
+    target_lab_slug: target.slug,
+    source_provider_ids: sourceIds,
+    converted_provider_ids: converted,
+    unresolved_provider_ids: unresolved,
+    by_source_provider_id: bySource,
+  };
+}
+
+/** For each provider id, the target lab's orderable candidates (`per_provider_limit` each). */
+export function searchOrderableTests(input: { provider_ids: string[]; target_lab: CompendiumLab; per_provider_limit: number }): Record<string, unknown> {
+  const candidates: Record<string, unknown> = {};
+  for (const id of input.provider_ids) candidates[id] = candidatesFor(id, input.target_lab, input.per_provider_limit);
+  return { candidates };
+}

@@ -1,0 +1,120 @@
+/**
+ * Reviewing unmatched results (`GET /v3/unmatched_result`, `GET .../{id}`, `POST .../accept`,
+ * `POST .../resolve`). Accepting puts the result on an order: the order gets results like a
+ * result arrival (final: `completed`; partial: `partial_results`, then `completed` a day later;
+ * an order that already has final results is `corrected`), with the result's interpretation, and
+ * emits its usual events. Resolving rejects the result or escalates it (`unsure`) to ops review.
+ */
+import { decodeText64, encodeText64 } from '../../engine/bytes.js';
+import { LAB_MESSAGES, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { runSimulation } from './order-changes.js';
+import { DAY, type LowStatus } from './order-lifecycle.js';
+import { currentStatus, type Order } from './order-model.js';
+import type { OrderEnv } from './order-store.js';
+import { orderView } from './order-views.js';
+import { allowedActions, unmatchedOf, unmatchedView, type ReviewStatus, type UnmatchedResult } from './unmatched-store.js';
+
+export interface UnmatchedListQuery {
+  limit: number;
+  next_cursor?: string | null;
+  decision_code?: string | null;
+  lab_slug?: string | null;
+  status?: 'pending_customer_review' | 'pending_ops_review' | 'resolved' | null;
+  created_at_start?: string | null;
+  created_at_end?: string | null;
+  search_input?: string | null;
+}
+
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+function matchesSearch(item: UnmatchedResult, search: string): boolean {
+  const q = search.trim().toLowerCase();
+  if (q === '') return true;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(q)) return item.patient.dob === q;
+  return item.patient.first_name.toLowerCase().startsWith(q) || item.patient.last_name.toLowerCase().startsWith(q) || `${item.patient.first_name} ${item.patient.last_name}`.toLowerCase().startsWith(q);
+}
+
+/**
+ * Newest first, `limit` per page, an opaque `next_cursor`; `total` counts every match. The
+ * status filter goes through the status index (`resolved` also lists accepted, `matched`
+ * results); the other filters check each candidate (a team environment holds at most
+ * `UNMATCHED_LIMIT` results).
+ */
+export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): Record<string, unknown> {
+  const store = unmatchedOf(env.partition, env.world);
+  let before = Number.POSITIVE_INFINITY;
+  if (q.next_cursor) {
+    const m = /^unmatched:(\d+)$/.exec(decodeText64(q.next_cursor));
+    if (!m) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, q.next_cursor);
+    before = Number(m[1]);
+  }
+  const statuses: ReviewStatus[] | null = q.status ? (q.status === 'resolved' ? ['resolved', 'matched'] : [q.status]) : null;
+  const pool: Iterable<UnmatchedResult> = statuses ? statuses.flatMap((s) => [...store.ofStatus(s)]) : store.list;
+  const matches: UnmatchedResult[] = [];
+  for (const item of pool) {
+    if (q.decision_code && item.decision_code !== q.decision_code) continue;
+    if (q.lab_slug && item.lab.slug !== q.lab_slug) continue;
+    if (q.created_at_start && day(item.created_at) < q.created_at_start) continue;
+    if (q.created_at_end && day(item.created_at) > q.created_at_end) continue;
+    if (q.search_input && !matchesSearch(item, q.search_input)) continue;
+    matches.push(item);
+  }
+  matches.sort((a, b) => b.seq - a.seq);
+  const rest = matches.filter((item) => item.seq < before);
+  const page = rest.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(unmatchedView),
+    next_cursor: rest.length > q.limit && last ? encodeText64(`unmatched:${last.seq}`) : null,
+    total: matches.length,
+  };
+}
+
+export function findUnmatched(env: OrderEnv, id: string): UnmatchedResult {
+  const item = unmatchedOf(env.partition, env.world).byId.get(id);
+  if (!item) throw labNotFound(LAB_MESSAGES.unmatchedNotFound);
+  return item;
+}
+
+function targetOrder(env: OrderEnv, item: UnmatchedResult, userId: string | null, orderId: string | null): Order {
+  if (orderId) {
+    const order = env.store.get(orderId);
+    if (!order) throw labNotFound(LAB_MESSAGES.orderGetNotFound);
+    if (userId && order.user_id !== userId) throw labBadRequest(LAB_MESSAGES.unmatchedOrderOtherUser);
+    return order;
+  }
+  const candidates = item.candidate_groups.filter((g) => !userId || g.user_id === userId).flatMap((g) => g.candidates);
+  const order = candidates.length === 1 ? env.store.get((candidates[0] as { order_id: string }).order_id) : undefined;
+  if (!order) throw labBadRequest(LAB_MESSAGES.unmatchedNeedsOrder);
+  return order;
+}
+
+/** Accepts the result onto an order (given, or the one candidate); answers the order. */
+export function acceptUnmatched(env: OrderEnv, id: string, body: { user_id?: string | null; order_id?: string | null; note?: string | null }): Record<string, unknown> {
+  const item = findUnmatched(env, id);
+  if (!allowedActions(item).includes('accept')) throw labBadRequest(LAB_MESSAGES.unmatchedAlreadyResolved);
+  const order = targetOrder(env, item, body.user_id ?? null, body.order_id ?? null);
+  const cur = currentStatus(order);
+  const steps: Array<{ status: LowStatus; after: number }> =
+    cur === 'completed' || cur === 'corrected'
+      ? [{ status: 'corrected', after: 0 }]
+      : item.result_status === 'partial'
+        ? [{ status: 'partial_results', after: 0 }, { status: 'completed', after: DAY }]
+        : [{ status: 'completed', after: 0 }];
+  const now = env.world.clock.now();
+  order.flags = { ...order.flags, interpretation: item.interpretation };
+  runSimulation(env, order, { path: [...order.path.slice(0, order.pathIndex + 1), ...steps], from: order.pathIndex, to: order.pathIndex + 1 }, 0);
+  unmatchedOf(env.partition, env.world).setStatus(item, 'matched');
+  Object.assign(item, { resolution_action: 'accept', resolved_user_id: order.user_id, resolved_order_id: order.id, note: body.note ?? item.note, reviewed_at: now, updated_at: now });
+  return orderView(env.world, order, env.store);
+}
+
+/** Rejects the result (`resolved`) or escalates it to ops review (`unsure`). */
+export function resolveUnmatched(env: OrderEnv, id: string, body: { action: 'reject' | 'unsure'; note?: string | null }): Record<string, unknown> {
+  const item = findUnmatched(env, id);
+  if (!allowedActions(item).includes(body.action)) throw labBadRequest(LAB_MESSAGES.unmatchedAlreadyResolved);
+  const now = env.world.clock.now();
+  unmatchedOf(env.partition, env.world).setStatus(item, body.action === 'reject' ? 'resolved' : 'pending_ops_review');
+  Object.assign(item, { resolution_action: body.action, note: body.note ?? item.note, reviewed_at: now, updated_at: now });
+  return unmatchedView(item);
+}
