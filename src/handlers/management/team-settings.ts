@@ -6,8 +6,8 @@
  * LIMITATIONS
  * - Scope requirements: a provider given as null loses its requirement, an absent one keeps it;
  *   a scope in both lists is refused (422). Upsert answers the team's requirements.
- * - Access tokens last `ACCESS_TOKEN_TTL_S` (1 hour) of sandbox time; `accessTokenPartition` tells
- *   which team environment one acts for.
+ * - Access tokens last `ACCESS_TOKEN_TTL_S` (1 hour) of sandbox time; the data API takes one as
+ *   `Authorization: Bearer <token>` for its team environment (`src/engine/auth.ts`).
  * - Event delivery metrics count webhook delivery attempts (series `status` = success / failed)
  *   per step of `interval` over the last 24 steps, from the delivery log (bounded by its retention).
  */
