@@ -58,12 +58,15 @@ export interface Connection {
   created_at: number;
   /** Start of the history the pull backfills. */
   backfill_from: number;
-  status: 'connected' | 'error';
+  /** `paused`: de-registered by a bulk pause (no feed, no pulls; the user reconnects through Link). */
+  status: 'connected' | 'error' | 'paused';
   error: { error_type: ConnectionErrorType; error_message: string; errored_at: number } | null;
   /** Created through `POST /v2/link/connect/demo`. */
   demo: boolean;
-  /** Set when deregistered: data ends here. */
+  /** Set when deregistered (or paused): data ends here. */
   ended_at: number | null;
+  /** When the user connected, if earlier than `created_at` (a re-triggered historical pull starts a new pull epoch). */
+  connected_at?: number;
   /** Resources whose scopes the user denied. */
   denied: readonly string[];
   /** Longest planned pull duration in minutes (seeded still-pulling connections pull longer). */
@@ -182,7 +185,7 @@ export function resourceAvailability(conn: Connection): Record<string, unknown> 
 export function connectionView(conn: Connection): Record<string, unknown> {
   return {
     ...providerBrief(conn.provider),
-    created_on: new Date(conn.created_at).toISOString(),
+    created_on: new Date(conn.connected_at ?? conn.created_at).toISOString(),
     status: conn.status,
     external_user_id: null,
     error_details: conn.error
@@ -204,7 +207,7 @@ export function connectedSources(world: World, partition: Partition, userId: str
   const rec = wearablesOf(world).get(partition, userId);
   return currentConnections(rec).map((c) => {
     const brief = providerBrief(c.provider);
-    return { created_on: new Date(c.created_at).toISOString(), provider: brief, source: { ...brief } };
+    return { created_on: new Date(c.connected_at ?? c.created_at).toISOString(), provider: brief, source: { ...brief } };
   });
 }
 
@@ -233,7 +236,7 @@ export function endConnection(link: ProviderLink, now: number): void {
   if (!conn) return;
   conn.pullJob?.cancel();
   conn.pullJob = null;
-  conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
+  if (conn.ended_at === null) conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
   link.past.push(conn);
   link.current = null;
 }
