@@ -14,6 +14,8 @@ import {
   type Connection,
   type ConnectionErrorType,
   type ProviderLink,
+  type ScopeGrant,
+  deniedResources,
 } from './connections.js';
 import { applyOverrides, schedulePullAnnouncements } from './pulls.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -91,15 +93,16 @@ export function reconnect(world: World, partition: Partition, userId: string, co
 /**
  * Creates a connection made through Link (OAuth, password, email or manual connect): backfills
  * the provider's usual history through a historical pull and emits `provider.connection.created`.
- * A current connection to the same provider is replaced (the user re-authorised).
+ * A current connection to the same provider is replaced (the user re-authorised). With a `grant`
+ * (OAuth), resources needing a scope the user did not grant are unavailable and not pulled.
  */
-export function connectLinked(world: World, partition: Partition, userId: string, provider: ProviderInfo): Connection {
+export function connectLinked(world: World, partition: Partition, userId: string, provider: ProviderInfo, grant?: ScopeGrant): Connection {
   const state = wearablesOf(world);
   const now = world.clock.now();
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   if (link.current) endConnection(link, now);
-  const conn = newConnection(provider, { created_at: now, mark: now });
+  const conn = newConnection(provider, { created_at: now, mark: now, ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}) });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key));
   state.presets.delete(key);
@@ -154,6 +157,7 @@ export function restartHistoricalPull(world: World, partition: Partition, userId
     denied: old.denied,
     pullMinutes: old.pullMinutes,
     mark: old.mark,
+    ...(old.grant ? { grant: old.grant } : {}),
   });
   link.current = conn;
   state.active.add(rec);
