@@ -14,6 +14,8 @@ import { currentConnections, wearablesOf } from '../wearables/connections.js';
 import { connectLinked, hasDemoConnection, pauseConnection, restartHistoricalPull } from '../wearables/wearable-link.js';
 import type { TeamScope } from './connect.js';
 import { linkError } from './errors.js';
+import { checkScopes } from './scopes.js';
+import type { ScopeGrant } from '../wearables/connections.js';
 
 /** Bulk ops kept per team environment (oldest dropped first). */
 export const BULK_OP_RETENTION = 500;
@@ -57,21 +59,26 @@ function record(store: BulkStore, op: BulkOp): void {
   }
 }
 
-/** Imports credentials: a live user without demo connections gets the connection; others fail. */
+/**
+ * Imports credentials: a live user without demo connections whose `oauth_scopes` (when given)
+ * include the team's required scopes gets the connection; others fail.
+ */
 export function bulkImport(scope: TeamScope, provider: string, recipes: ConnectionRecipe[]): { user_ids_imported: string[]; user_ids_failed: string[] } {
   const info = providerBySlug(provider);
   if (!info) throw linkError.providerNotFound();
   const users = usersOf(scope.partition, scope.world);
-  const ok: ConnectionRecipe[] = [];
+  const ok: Array<ConnectionRecipe & { grant: ScopeGrant | undefined }> = [];
   const failed: string[] = [];
   for (const r of recipes) {
     const user = users.liveUser(r.user_id);
-    if (!user || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
-    else ok.push(r);
+    // Given `oauth_scopes` are the user's grant: the team's required scopes must be among them.
+    const scopes = checkScopes(scope.world, scope.partition, info, r.oauth_scopes ?? null);
+    if (!user || !scopes.ok || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
+    else ok.push({ ...r, grant: scopes.grant });
   }
   const store = bulkOf(scope.partition, scope.world);
-  for (const r of ok) {
-    connectLinked(scope.world, scope.partition, r.user_id, info);
+  for (const { grant, ...r } of ok) {
+    connectLinked(scope.world, scope.partition, r.user_id, info, grant);
     store.recipes.set(key(r.user_id, provider), { ...r, oauth_scopes: r.oauth_scopes ?? null });
   }
   const now = new Date(scope.world.clock.now()).toISOString();
