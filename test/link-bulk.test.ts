@@ -81,6 +81,18 @@ forEachAdapter('link bulk pause and historical trigger', (adapter) => {
     expect((await c.get(`/v2/user/providers/${a}`)).body.providers[0].status).toBe('connected');
   });
 
+  it('a pause during the historical pull stops it: no completion event follows, the history never appears', async () => {
+    const c = createClient(adapter, { seed: 5, users: 0, usersElsewhere: 0 });
+    const user = (await c.post('/v2/user', { client_user_id: 'p-mid' })).body.user_id as string;
+    await c.post('/v2/link/bulk_import', { provider: 'oura', connections: [{ user_id: user, access_token: 'a', refresh_token: 'r', provider_id: 'p', expires_at: 1_800_000_000 }] });
+    expect((await c.post('/v2/link/bulk_pause', { user_ids: [user], provider: 'oura' })).body.user_ids_paused).toEqual([user]);
+    await c.advance(3 * DAY_S);
+    expect(await userEvents(c, user, 'historical.')).toBe(0);
+    expect(await activityDays(c, user)).toBeLessThanOrEqual(1);
+    const pulls = (await c.get('/v2/introspect/historical_pull', { query: { user_id: user } })).body.data[0].provider.oura.pulled;
+    expect(Object.values(pulls).some((s) => (s as { status: string }).status === 'success')).toBe(false);
+  });
+
   it('trigger starts a new historical pull on the clock, recorded as a bulk op; the connection and its data stay', async () => {
     const { c, a, b } = await setup();
     const before = (await c.get(`/v2/user/providers/${a}`)).body.providers[0];
