@@ -6,7 +6,7 @@
  * sandbox is never slow; triggered pulls then run on the clock); imports and historical
  * triggers are recorded as finished ops (the reference's `BulkOp.type` has no pause kind).
  */
-import { providerBySlug } from '../../fixtures/wearables/providers.js';
+import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { stableToken, stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';
 import { usersOf } from '../users/users.js';
@@ -86,7 +86,8 @@ export function bulkImport(scope: TeamScope, provider: string, recipes: Connecti
   return { user_ids_imported: ok.map((r) => r.user_id), user_ids_failed: failed };
 }
 
-function eachUser(scope: TeamScope, provider: string, userIds: string[], act: (userId: string, info: NonNullable<ReturnType<typeof providerBySlug>>) => boolean): { done: string[]; failed: string[] } {
+/** Applies `act` to each distinct listed user that is live in this team environment; the rest fail. */
+function eachUser(scope: TeamScope, provider: string, userIds: string[], act: (userId: string, info: ProviderInfo) => boolean): { done: string[]; failed: string[] } {
   const info = providerBySlug(provider);
   if (!info) throw linkError.providerNotFound();
   const users = usersOf(scope.partition, scope.world);
