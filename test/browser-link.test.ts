@@ -103,6 +103,33 @@ describe.skipIf(!haveChromium)('Link widget in headless Chromium', () => {
     const user = await api('GET', `/v2/user/${userId}`);
     expect(user.body.connected_sources.map((s: { provider: { slug: string } }) => s.provider.slug)).toEqual(['peloton']);
   }, 60_000);
+
+  it('honours the team\'s scope requirements on the consent page: leaving a required scope out fails, an optional one makes its resources unavailable', async () => {
+    const creds = server.sandbox.credentials();
+    const req = await api('POST', `/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/scope_requirements`, { oura: { user_must_grant: ['daily'], user_may_grant: ['heartrate'] } }, 'management');
+    expect(req.status).toBe(200);
+    const refused = await userWithToken('browser-scopes-1', { provider: 'oura' });
+    const page = await context.newPage();
+    await page.goto(refused.url);
+    await page.waitForURL(/\/link\/oauth\/authorize\?/);
+    expect(await page.textContent('#scopes')).toContain('daily (required by the app)');
+    await page.uncheck('input[name=scope][value=daily]');
+    await page.click('#allow');
+    await page.waitForURL(/\/link\/done\?state=error&error_type=required_scopes_not_granted/);
+    expect((await api('GET', `/v2/user/providers/${refused.userId}`)).body.providers).toEqual([]);
+
+    const partial = await userWithToken('browser-scopes-2', { provider: 'oura' });
+    await page.goto(partial.url);
+    await page.waitForURL(/\/link\/oauth\/authorize\?/);
+    await page.uncheck('input[name=scope][value=heartrate]');
+    await page.click('#allow');
+    await page.waitForURL(/\/link\/done\?state=success$/);
+    await page.close();
+    const [oura] = (await api('GET', `/v2/user/providers/${partial.userId}`)).body.providers;
+    expect(oura.resource_availability.heartrate).toEqual({ status: 'unavailable', scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: [], optional: ['heartrate'] } } });
+    expect(oura.resource_availability.activity.status).toBe('available');
+    await api('POST', `/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/scope_requirements`, { oura: null }, 'management');
+  }, 60_000);
 });
 
 async function expectText(page: import('playwright-core').Page, selector: string, text: string): Promise<void> {

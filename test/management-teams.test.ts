@@ -75,7 +75,6 @@ forEachAdapter('management teams', (adapter) => {
         sdk_per_device_activity_timeseries: false,
         partial_webhooks_enabled: false,
         minor_ordering_enabled: false,
-        event_type_prefixes: null,
       });
     }
     for (const env of ['sandbox', 'production'] as const) {
@@ -133,10 +132,10 @@ forEachAdapter('management teams', (adapter) => {
       sdk_per_device_activity_timeseries: true,
       partial_webhooks_enabled: true,
       minor_ordering_enabled: true,
-      event_type_prefixes: ['labtest.'],
       brand_information: { company_name: 'Acme', company_website: '', support_email: 'care@acme.test', support_contact: null, company_address: '', brand_color: '#ff0000' },
     });
     expect(team.production).toEqual(team.sandbox);
+    expect(team.sandbox).not.toHaveProperty('event_type_prefixes');
     expectSchema(mg, 'ClientFacingOrgTeam', team);
     expect(c.sandbox.world.tenancy.teams.get(id)?.settings.sandbox.event_type_prefixes).toEqual(['labtest.']);
 

@@ -71,4 +71,17 @@ describe('official SDK link resource against the sandbox', () => {
     const ops = await client.link.listBulkOps();
     expect(ops.data[0]).toMatchObject({ type: 'link_bulk_import', status: 'success', provider: 'oura' });
   });
+
+  it('bulkTriggerHistoricalPull and bulkPause parse; the trigger shows in listBulkOps, the pause in the connection status', async () => {
+    const user = await client.user.create({ clientUserId: 'sdk-bulk-2' });
+    await client.link.bulkImport({ provider: 'oura', connections: [{ userId: user.userId, accessToken: 'at', refreshToken: 'rt', providerId: 'pid', expiresAt: 1_800_000_000 }], waitForCompletion: true });
+    const op = await client.link.bulkTriggerHistoricalPull({ userIds: [user.userId], provider: 'oura', waitForCompletion: true });
+    expect(op).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'success', processed: 1 });
+    const ops = await client.link.listBulkOps({ pageSize: 1 });
+    expect(ops.data[0]).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'success', provider: 'oura', pending: 0, processed: 1 });
+    expect(ops.data[0]?.startedAt).toBeInstanceOf(Date);
+    expect(await client.link.bulkPause({ userIds: [user.userId], provider: 'oura' })).toEqual({ user_ids_paused: [user.userId], user_ids_failed: [] });
+    const providers = await client.user.getConnectedProviders(user.userId);
+    expect(Object.values(providers).flat().map((p) => p.status)).toEqual(['paused']);
+  });
 });

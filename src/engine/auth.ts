@@ -1,5 +1,5 @@
 /**
- * Authentication (spec section 5): team API keys on data routes, management keys on
+ * Authentication (spec section 5): team API keys (or management-minted access tokens) on data routes, management keys on
  * management routes, the control-plane access rule on `/_sandbox/*`. Header names are
  * case-insensitive (adapters lower-case them); the official SDK's aliases are accepted.
  */
@@ -31,9 +31,28 @@ function firstHeader(req: SimRequest, names: readonly string[]): string | undefi
   return undefined;
 }
 
+/** The token of an `Authorization: Bearer <token>` header, if any. */
+function bearerToken(req: SimRequest): string | undefined {
+  const header = req.headers['authorization'];
+  if (header === undefined) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+/**
+ * The caller's team environment: a team API key (`x-vital-api-key` and aliases), else a team
+ * API access token minted by the management API's `create_api_access_token`, sent as
+ * `Authorization: Bearer <token>`. An unknown, expired or revoked token answers like a bad key.
+ */
 export function authenticateTeam(world: World, req: SimRequest): Partition {
   const value = firstHeader(req, API_KEY_HEADERS);
   if (value === undefined) {
+    const token = bearerToken(req);
+    if (token !== undefined) {
+      const partition = world.tenancy.accessTokenPartition(token, world.clock.now());
+      if (!partition) throw unauthorized(AUTH_MESSAGES.invalidApiKey);
+      return partition;
+    }
     if (firstHeader(req, MANAGEMENT_KEY_HEADERS) !== undefined) throw unauthorized(AUTH_MESSAGES.managementKeyOnData);
     throw unauthorized(AUTH_MESSAGES.missingApiKey);
   }

@@ -37,6 +37,7 @@ export function snapshotWorld(world: World): string {
       teams: world.tenancy.teams,
       apiKeys: world.tenancy.apiKeysById,
       managementKeys: world.tenancy.managementKeysById,
+      accessTokens: world.tenancy.accessTokens,
       partitions,
       worldSlots: slotsObject(world.slots),
       jobs: world.scheduler.list(100_000),

@@ -97,6 +97,13 @@ export interface ManagementKey {
   creator: Record<string, unknown>;
 }
 
+/** What a data-API access token (`create_api_access_token`) grants: one team environment until it expires. */
+export interface AccessGrant {
+  team_id: string;
+  environment: Environment;
+  expires_ms: number;
+}
+
 /** One team environment's data partition. Areas keep their stores in `slots`. */
 export interface Partition {
   readonly id: string;
@@ -114,6 +121,8 @@ export class Tenancy {
   readonly apiKeysById = new Map<string, TeamApiKey>();
   readonly managementKeysBySecret = new Map<string, ManagementKey>();
   readonly managementKeysById = new Map<string, ManagementKey>();
+  /** Data-API access tokens -> their grants, in issue order (bounded: expired ones are dropped as new ones are issued). */
+  readonly accessTokens = new Map<string, AccessGrant>();
   /** A team was deleted (after its keys and partitions are gone): areas drop what they keep for it. */
   readonly teamDeleted = new Hook<[Team]>();
   private readonly partitions = new Map<string, Partition>();
@@ -160,6 +169,7 @@ export class Tenancy {
     for (const keyId of [...(this.apiKeyIdsByTeam.get(teamId) ?? [])]) this.removeApiKey(keyId);
     this.apiKeyIdsByTeam.delete(teamId);
     for (const env of ENVIRONMENTS) this.partitions.delete(`${teamId}:${env}`);
+    for (const [t, g] of this.accessTokens) if (g.team_id === teamId) this.accessTokens.delete(t);
     for (const mk of this.orgManagementKeys(team.org_id)) {
       if (mk.team_ids) mk.team_ids = mk.team_ids.filter((id) => id !== teamId);
     }
@@ -261,6 +271,30 @@ export class Tenancy {
       if (key) out.push(key);
     }
     return out;
+  }
+
+  /**
+   * Records an access token. Grants all last the same time, so issue order is expiry order:
+   * the expired ones at the front are dropped first (no scan of the live ones).
+   */
+  addAccessToken(token: string, grant: AccessGrant, nowMs: number): void {
+    for (const [t, g] of this.accessTokens) {
+      if (g.expires_ms > nowMs) break;
+      this.accessTokens.delete(t);
+    }
+    this.accessTokens.set(token, grant);
+  }
+
+  /**
+   * The team environment an access token acts for, or null: unknown, expired, or its team
+   * deleted (deleting a team revokes its tokens).
+   */
+  accessTokenPartition(token: string, nowMs: number): Partition | null {
+    const grant = this.accessTokens.get(token);
+    if (!grant || grant.expires_ms <= nowMs) return null;
+    const team = this.teams.get(grant.team_id);
+    if (!team || team.deleted) return null;
+    return this.partition(team, grant.environment);
   }
 
   /** The data partition of a team environment (created on first use). */

@@ -1,17 +1,22 @@
 /**
  * Link bulk operations (data `link` tag): import OAuth credentials as connections, export them,
- * list the bulk ops. They run at once: `wait_for_completion` answers 200, otherwise 202 with
- * the same body (the reference leaves the 202 body open).
+ * pause connections, trigger new historical pulls, list the bulk ops. They run at once:
+ * `wait_for_completion` answers 200, otherwise 202 with the same body (the reference leaves the
+ * 202 body open).
  *
  * LIMITATIONS
- * - `bulk_pause` and `bulk_trigger_historical_pull` are not simulated (404 like any unknown route).
  * - Imported tokens are not checked against any provider.
+ * - The answers of pause (`{user_ids_paused, user_ids_failed}`) and of the historical trigger
+ *   (its `BulkOp`) are the sandbox's own: the reference declares no schema.
+ * - A pause is not listed in `GET /v2/link/bulk_op` (the reference's `BulkOp.type` has no such kind).
+ * - A triggered op is finished once its pulls are started; the pulls themselves run on the clock
+ *   (follow them with the historical-pull introspection or the `historical.data.*` events).
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { bulkExport, bulkImport, listBulkOps } from '../../state/link/bulk.js';
+import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
 
 const OAUTH_PROVIDERS = ['oura', 'fitbit', 'garmin', 'strava', 'wahoo', 'ihealth', 'withings', 'google_fit', 'dexcom_v3', 'polar', 'cronometer', 'omron', 'whoop_v2', 'my_fitness_pal_v2', 'ultrahuman', 'runkeeper', 'google_health'] as const;
 const oauthProvider = z.enum(OAUTH_PROVIDERS);
@@ -48,6 +53,26 @@ export const bulkRoutes = [
     request: { body: z.object({ user_ids: z.array(uuid()).nullish(), provider: oauthProvider, next_token: z.string().nullish() }) },
     responses: { 200: 'BulkExportConnectionsResponse', 400: 'Invalid next_token', 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkExport(ctx, body.provider, body.user_ids ?? null, body.next_token ?? null)),
+  }),
+  defineRoute({
+    id: 'link.bulk_pause',
+    method: 'POST',
+    path: '/v2/link/bulk_pause',
+    auth: 'team',
+    summary: 'Pause the provider\'s connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.',
+    request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider }) },
+    responses: { 200: '{user_ids_paused, user_ids_failed} (sandbox shape)', 422: 'Validation error' },
+    handle: (ctx, { body }) => json(bulkPause(ctx, body.provider, body.user_ids)),
+  }),
+  defineRoute({
+    id: 'link.bulk_trigger_historical_pull',
+    method: 'POST',
+    path: '/v2/link/bulk_trigger_historical_pull',
+    auth: 'team',
+    summary: 'Start a new historical pull of the provider for some users (on the sandbox clock); recorded as a bulk op.',
+    request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider, wait_for_completion: z.boolean().default(false) }) },
+    responses: { 200: 'The BulkOp', 202: 'Same body', 422: 'Validation error' },
+    handle: (ctx, { body }) => json(bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids), body.wait_for_completion ? 200 : 202),
   }),
   defineRoute({
     id: 'link.bulk_ops',

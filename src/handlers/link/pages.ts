@@ -93,7 +93,7 @@ export function consentPage(view: ConsentView): string {
   return page(
     `Authorize ${view.name}`,
     `<h1>${escapeHtml(view.name)} (sandbox)</h1><p>Allow the team's app to read this ${escapeHtml(view.name)} account's health data?</p>
-<form method="post" action="${escapeHtml(view.allow)}"><button id="allow" type="submit">Allow</button></form>
+<form method="post" action="${escapeHtml(view.allow)}"><input type="hidden" name="scopes_shown" value="1">${view.scopes.length > 0 ? `<fieldset id="scopes"><legend>Share</legend>${view.scopes.map((s) => `<label><input type="checkbox" name="scope" value="${escapeHtml(s.scope)}" checked> ${escapeHtml(s.scope)}${s.required ? ' (required by the app)' : ''}</label><br>`).join('')}</fieldset>` : ''}<button id="allow" type="submit">Allow</button></form>
 <form method="post" action="${escapeHtml(view.deny)}"><button id="deny" type="submit">Deny</button></form>`,
   );
 }

@@ -8,7 +8,8 @@
  * LIMITATIONS
  * - The real widget lives at https://link.tryvital.io; the sandbox serves its own at
  *   `<base>/link`. Its look is the sandbox's own.
- * - The consent page grants every scope (no partial grants).
+ * - The consent page lists the provider's scopes, all checked; Allow grants the checked ones
+ *   (a form body with `scopes_shown` and repeated `scope`; a decision without it grants all).
  */
 import { z } from 'zod';
 import { binary, type Reply } from '../../engine/http-types.js';
@@ -21,6 +22,13 @@ import { consentPage, messagePage, widgetPage } from './pages.js';
 const encoder = new TextEncoder();
 const html = (text: string, status = 200): Reply => ({ ...binary(encoder.encode(text), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }), status });
 const redirect = (location: string, status = 303): Reply => ({ status, headers: { location } });
+
+/** The scopes a consent form granted (its urlencoded body), or null (every scope) without the form's marker. */
+function grantedScopes(body: string | undefined): string[] | null {
+  if (body === undefined) return null;
+  const form = new URLSearchParams(body);
+  return form.has('scopes_shown') ? form.getAll('scope') : null;
+}
 
 export const DONE_TITLES = { success: 'Connected', error: 'Not connected' } as const;
 
@@ -60,9 +68,9 @@ export const linkWidgetRoutes = [
     path: '/link/oauth/decide',
     auth: 'none',
     summary: 'The consent decision: Allow connects, Deny cancels; redirects to the token\'s redirect_url.',
-    request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1), decision: z.enum(['allow', 'deny']) }) },
+    request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1), decision: z.enum(['allow', 'deny']) }), body: z.string().optional() },
     responses: { 303: 'To the redirect_url with state=success or state=error&error_type=...&error=...' },
-    handle: (ctx, { query }) => redirect(decideOAuth(ctx.world, query.state, query.provider, query.decision === 'allow')),
+    handle: (ctx, { query, body }) => redirect(decideOAuth(ctx.world, query.state, query.provider, query.decision === 'allow', grantedScopes(body))),
   }),
   defineRoute({
     id: 'link.done',

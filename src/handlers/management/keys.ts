@@ -8,13 +8,13 @@
  * (spec 5.5). A created key works at once; a deleted key stops at once.
  *
  * LIMITATIONS
- * - Lists are answered in one page (`next_cursor` is always null).
+ * - Lists are answered in one page (`next_cursor` is always null; the reference declares no
+ *   cursor parameter, so none is read).
  * - Keys created here have creator `{"type":"management_key"}`; the seeded key `{"type":"vital_staff"}`.
  * - Deleting an unknown key answers 200 `null` (the reference's response is "key or null").
  * - Nothing stops an org from deleting its last org key; `/_sandbox/reset` recovers.
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { createManagementKey, deleteManagementKey, listManagementKeys, updateManagementKey } from '../../state/management/management-keys.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
@@ -45,11 +45,10 @@ export const managementKeyRoutes = [
     path: '/v1/org/:org_id/management_key',
     auth: 'management',
     summary: 'Management keys of the org without secrets (org key only); team_id keeps team keys bound to it, role keeps one role.',
-    request: { params: orgParams, query: z.object({ team_id: uuid().nullish(), role: roleEnum.nullish(), next_cursor: z.string().nullish() }) },
+    request: { params: orgParams, query: z.object({ team_id: uuid().nullish(), role: roleEnum.nullish() }) },
     responses: { 200: '{data, next_cursor}' },
     handle(ctx, { params, query }) {
       const org = requireOrgAdmin(ctx, params.org_id);
-      if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
       const data = listManagementKeys(ctx.world, org, query).map(managementKeyView);
       return json({ data, next_cursor: null });
     },

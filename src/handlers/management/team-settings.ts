@@ -6,8 +6,8 @@
  * LIMITATIONS
  * - Scope requirements: a provider given as null loses its requirement, an absent one keeps it;
  *   a scope in both lists is refused (422). Upsert answers the team's requirements.
- * - Access tokens last `ACCESS_TOKEN_TTL_S` (1 hour) of sandbox time; `accessTokenPartition` tells
- *   which team environment one acts for.
+ * - Access tokens last `ACCESS_TOKEN_TTL_S` (1 hour) of sandbox time; the data API takes one as
+ *   `Authorization: Bearer <token>` for its team environment (`src/engine/auth.ts`).
  * - Event delivery metrics count webhook delivery attempts (series `status` = success / failed)
  *   per step of `interval` over the last 24 steps, from the delivery log (bounded by its retention).
  */
@@ -20,22 +20,11 @@ import { environmentParam } from '../../state/management/common.js';
 import { OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
 import { scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
 import { createAccessToken, eventDeliveryMetric } from '../../state/management/tokens-metrics.js';
+import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
 
 const teamParams = z.object({ org_id: uuid(), team_id: uuid() });
 
-const GF = 'https://www.googleapis.com/auth/fitness.';
-const GH = 'https://www.googleapis.com/auth/googlehealth.';
-const SCOPES = {
-  fitbit: ['heartrate', 'oxygen_saturation', 'cardio_fitness', 'respiratory_rate', 'activity', 'location', 'nutrition', 'profile', 'settings', 'sleep', 'social', 'weight', 'temperature'],
-  google_fit: ['openid', 'email', ...['activity', 'body', 'sleep', 'blood_glucose', 'blood_pressure', 'heart_rate', 'nutrition', 'location'].map((s) => `${GF}${s}.read`)],
-  google_health: ['openid', 'email', ...['activity_and_fitness', 'sleep', 'health_metrics_and_measurements', 'nutrition', 'ecg', 'irn', 'location', 'profile', 'settings'].map((s) => `${GH}${s}.readonly`)],
-  oura: ['email', 'personal', 'daily', 'heartrate', 'workout', 'tag', 'session'],
-  strava: ['activity:read_all', 'activity:write', 'profile:write', 'profile:read_all'],
-  withings: ['user.activity', 'user.metrics', 'user.sleepevents'],
-  wahoo: ['email', 'user_read', 'workouts_read', 'offline_data'],
-  whoop_v2: ['read:recovery', 'read:cycles', 'read:workout', 'read:sleep', 'read:profile', 'read:body_measurement', 'offline'],
-  my_fitness_pal_v2: ['diary', 'measurements', 'private-exercises', 'subscriptions'],
-} as const;
+const SCOPES = REFERENCE_SCOPES;
 
 function requirement(scopes: readonly string[]) {
   const scope = z.enum(scopes as [string, ...string[]]);

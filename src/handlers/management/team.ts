@@ -15,7 +15,8 @@
  * lab orders) and `link/config` (what a Link widget shows for the team).
  *
  * LIMITATIONS (continued)
- * - Source priorities are stored and answered; summaries do not merge providers by them yet.
+ * - Source priorities order the sources of provider-less summaries and timeseries
+ *   (`customSourceOrder` in `src/state/users/team-views.ts`; docs/simulated/users.md).
  * - `svix/url` answers the management API's webhook list URL (the sandbox has no Svix portal).
  * - The shapes of `link/config` and of a priority entry are the sandbox's own (the reference
  *   gives only "an object"); see docs/simulated/link.md.

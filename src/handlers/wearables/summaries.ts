@@ -125,19 +125,19 @@ const rawAt = (field: string): Raw => (src, summary) => rawRecord(src, summary, 
 export const summaryRoutes: Route[] = [
   ...summaryRoutePair('activity', 'Daily activity summaries (ClientActivityResponse).', rawAt('date'), (s, day, now) => {
     const a = activitySummary(s.src, day, s.ranges, now);
-    return item(`${a?.calendar_date as string}|${s.link.provider.id}`, a);
+    return item(`${a?.calendar_date as string}|${s.order}`, a);
   }),
 
   ...summaryRoutePair('sleep', 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.', rawAt('bedtime_start'), (s, day, now, ctx, user) => {
     const night = s.src.subject.night(day);
     if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
     rememberSleep(ctx.world, sleepId(s.src, night), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: night.day });
-    return item(`${night.end}|${s.link.provider.id}`, sleepSummary(s.src, night));
+    return item(`${night.end}|${s.order}`, sleepSummary(s.src, night));
   }),
 
   ...summaryRoutePair('body', 'Body summaries (ClientBodyResponse): one per weigh-in day.', rawAt('created_at'), (s, day, now) => {
     const b = bodySummary(s.src, day, s.ranges, now);
-    return item(`${b?.created_at as string}|${s.link.provider.id}`, b);
+    return item(`${b?.created_at as string}|${s.order}`, b);
   }),
 
   ...summaryRoutePair('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (src, w) => {
@@ -148,7 +148,7 @@ export const summaryRoutes: Route[] = [
     for (const w of s.src.subject.workoutsOn(day)) {
       if (w.end > now || !inRanges(s.ranges, w.end)) continue;
       rememberWorkout(ctx.world, workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
-      out.push({ sort: `${w.start}|${s.link.provider.id}`, body: workoutSummary(s.src, w) });
+      out.push({ sort: `${w.start}|${s.order}`, body: workoutSummary(s.src, w) });
     }
     return out;
   }),
@@ -163,7 +163,7 @@ export const summaryRoutes: Route[] = [
     responses: { 200: '{meals: [...]}', ...RESPONSES },
     handle: (ctx, { params: p, query }) =>
       summaryReply(ctx, p.user_id, 'meal', query.provider, query.start_date, query.end_date, (s, day, now) =>
-        mealsOn(s.src, day).flatMap((m) => (m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.link.provider.id}`, mealSummary(s.src, m)))), undefined, 'meals'),
+        mealsOn(s.src, day).flatMap((m) => (m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, mealSummary(s.src, m)))), undefined, 'meals'),
   }),
 
   defineRoute({
@@ -179,7 +179,7 @@ export const summaryRoutes: Route[] = [
         const cycle = cycleStartingOn(s.src, day);
         const at = cycle ? localMidnight(s.src.subject.zone, day) : 0;
         if (!cycle || at > now || !inRanges(s.ranges, at)) return [];
-        return item(`${at}|${s.link.provider.id}`, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
+        return item(`${at}|${s.order}`, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
       }),
   }),
 
@@ -199,7 +199,7 @@ export const summaryRoutes: Route[] = [
         if (!s.link.provider.resources.includes('hypnogram')) return [];
         const night = s.src.subject.night(day);
         if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
-        return item(`${night.end}|${s.link.provider.id}`, sleepCycle(s.src, night));
+        return item(`${night.end}|${s.order}`, sleepCycle(s.src, night));
       }, undefined, 'sleep_cycle');
     },
   }),
@@ -219,7 +219,7 @@ export const summaryRoutes: Route[] = [
       return summaryReply(ctx, p.user_id, 'electrocardiogram', query.provider, start, end, (s, day, now) => {
         const session = ecgSessionOn(s.src, day);
         if (!session || session.end > now || !inRanges(s.ranges, session.end)) return [];
-        return item(`${session.start}|${s.link.provider.id}`, ecgSummary(s.src, session));
+        return item(`${session.start}|${s.order}`, ecgSummary(s.src, session));
       });
     },
   }),

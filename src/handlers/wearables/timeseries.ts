@@ -71,7 +71,7 @@ function rowSamples(ctx: Ctx, user: User, row: TimeseriesRow, provider: string, 
   for (const s of dataSources(ctx.world, user, row.resource, provider, now)) {
     const data: Rendered[] = [];
     for (const [a, b] of clip(s.ranges, from, to)) {
-      for (const sample of samplesOf(row, s.src, a, b, now)) data.push({ t: sample.timestamp, order: s.link.provider.id, body: renderSample(row, s.src, sample) });
+      for (const sample of samplesOf(row, s.src, a, b, now)) data.push({ t: sample.timestamp, order: s.order, body: renderSample(row, s.src, sample) });
     }
     if (data.length) out.set(s.link.provider.slug, { source: sourceObject(s.link.provider), data });
   }
@@ -103,7 +103,7 @@ function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to
       found.push({ s, session });
     }
   }
-  found.sort((x, y) => x.session.start - y.session.start || x.s.link.provider.id - y.s.link.provider.id);
+  found.sort((x, y) => x.session.start - y.session.start || x.s.order - y.s.order);
   const out = new Map<string, { source: Record<string, unknown>; data: Rendered[] }>();
   for (const { s, session } of found.slice(0, limit)) {
     let group = out.get(s.link.provider.slug);
@@ -111,7 +111,7 @@ function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to
       group = { source: { ...sourceObject(s.link.provider), type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device, device_id: ecgDeviceId(s.src) }, data: [] };
       out.set(s.link.provider.slug, group);
     }
-    for (const body of ecgVoltages(s.src, session, from, to)) group.data.push({ t: Date.parse(body.timestamp as string), order: s.link.provider.id, body });
+    for (const body of ecgVoltages(s.src, session, from, to)) group.data.push({ t: Date.parse(body.timestamp as string), order: s.order, body });
   }
   return out;
 }

@@ -1,17 +1,21 @@
 /**
  * Bulk operations on a team environment's connections: import OAuth credentials (each becomes a
- * connection with its historical pull), export them, and the list of bulk operations. Imported
- * credentials are kept and exported as given; connections made otherwise export stable,
- * sandbox-made tokens. Runs at once (the sandbox is never slow), recorded as finished ops.
+ * connection with its historical pull), export them, pause connections, trigger new historical
+ * pulls, and the list of bulk operations. Imported credentials are kept and exported as given;
+ * connections made otherwise export stable, sandbox-made tokens. Each op runs at once (the
+ * sandbox is never slow; triggered pulls then run on the clock); imports and historical
+ * triggers are recorded as finished ops (the reference's `BulkOp.type` has no pause kind).
  */
-import { providerBySlug } from '../../fixtures/wearables/providers.js';
+import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { stableToken, stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';
 import { usersOf } from '../users/users.js';
 import { currentConnections, wearablesOf } from '../wearables/connections.js';
-import { connectLinked, hasDemoConnection } from '../wearables/wearable-link.js';
+import { connectLinked, hasDemoConnection, pauseConnection, restartHistoricalPull } from '../wearables/wearable-link.js';
 import type { TeamScope } from './connect.js';
 import { linkError } from './errors.js';
+import { checkScopes } from './scopes.js';
+import type { ScopeGrant } from '../wearables/connections.js';
 
 /** Bulk ops kept per team environment (oldest dropped first). */
 export const BULK_OP_RETENTION = 500;
@@ -55,26 +59,70 @@ function record(store: BulkStore, op: BulkOp): void {
   }
 }
 
-/** Imports credentials: a live user without demo connections gets the connection; others fail. */
+/**
+ * Imports credentials: a live user without demo connections whose `oauth_scopes` (when given)
+ * include the team's required scopes gets the connection; others fail.
+ */
 export function bulkImport(scope: TeamScope, provider: string, recipes: ConnectionRecipe[]): { user_ids_imported: string[]; user_ids_failed: string[] } {
   const info = providerBySlug(provider);
   if (!info) throw linkError.providerNotFound();
   const users = usersOf(scope.partition, scope.world);
-  const ok: ConnectionRecipe[] = [];
+  const ok: Array<ConnectionRecipe & { grant: ScopeGrant | undefined }> = [];
   const failed: string[] = [];
   for (const r of recipes) {
     const user = users.liveUser(r.user_id);
-    if (!user || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
-    else ok.push(r);
+    // Given `oauth_scopes` are the user's grant: the team's required scopes must be among them.
+    const scopes = checkScopes(scope.world, scope.partition, info, r.oauth_scopes ?? null);
+    if (!user || !scopes.ok || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
+    else ok.push({ ...r, grant: scopes.grant });
   }
   const store = bulkOf(scope.partition, scope.world);
-  for (const r of ok) {
-    connectLinked(scope.world, scope.partition, r.user_id, info);
+  for (const { grant, ...r } of ok) {
+    connectLinked(scope.world, scope.partition, r.user_id, info, grant);
     store.recipes.set(key(r.user_id, provider), { ...r, oauth_scopes: r.oauth_scopes ?? null });
   }
   const now = new Date(scope.world.clock.now()).toISOString();
   record(store, { type: 'link_bulk_import', status: failed.length === 0 ? 'success' : ok.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: recipes.length, started_at: now, ended_at: now });
   return { user_ids_imported: ok.map((r) => r.user_id), user_ids_failed: failed };
+}
+
+/** Applies `act` to each distinct listed user that is live in this team environment; the rest fail. */
+function eachUser(scope: TeamScope, provider: string, userIds: string[], act: (userId: string, info: ProviderInfo) => boolean): { done: string[]; failed: string[] } {
+  const info = providerBySlug(provider);
+  if (!info) throw linkError.providerNotFound();
+  const users = usersOf(scope.partition, scope.world);
+  const done: string[] = [];
+  const failed: string[] = [];
+  const seen = new Set<string>();
+  for (const id of userIds) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    // Unknown, deleted and other teams' users fail alike (ids are looked up in this partition only).
+    if (users.liveUser(id) && act(id, info)) done.push(id);
+    else failed.push(id);
+  }
+  return { done, failed };
+}
+
+/**
+ * Pauses the provider's connections of the listed users (de-registered, marked `paused`: no new
+ * data, no pulls, the user reconnects through Link). Users without a connection to pause fail.
+ */
+export function bulkPause(scope: TeamScope, provider: string, userIds: string[]): { user_ids_paused: string[]; user_ids_failed: string[] } {
+  const { done, failed } = eachUser(scope, provider, userIds, (id, info) => pauseConnection(scope.world, scope.partition, id, info));
+  return { user_ids_paused: done, user_ids_failed: failed };
+}
+
+/**
+ * Starts a new historical pull of the provider for each listed user with a working connection
+ * (on the clock; `historical.data.*.created` as each resource finishes); records the op.
+ */
+export function bulkTriggerHistoricalPull(scope: TeamScope, provider: string, userIds: string[]): BulkOp {
+  const { done } = eachUser(scope, provider, userIds, (id, info) => restartHistoricalPull(scope.world, scope.partition, id, info));
+  const now = new Date(scope.world.clock.now()).toISOString();
+  const op: BulkOp = { type: 'link_bulk_historical_trigger', status: userIds.length > 0 && done.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: new Set(userIds).size, started_at: now, ended_at: now };
+  record(bulkOf(scope.partition, scope.world), op);
+  return { ...op };
 }
 
 /** Exports the credentials of the provider's current connections (optionally of some users), 100 a page. */

@@ -9,6 +9,7 @@ import { MFA_HINTS, SANDBOX_MFA_CODE, emailOutcome, passwordOutcome, type Creden
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { connectLinked, hasDemoConnection } from '../wearables/wearable-link.js';
+import { checkScopes } from './scopes.js';
 import { usersOf } from '../users/users.js';
 import { LINK_ERROR_TEXTS, linkError, type LinkErrorType } from './errors.js';
 import { LINK_TOKEN_TTL_MS, linkTokensOf, tokenProblem, usableToken, type LinkToken } from './tokens.js';
@@ -142,21 +143,24 @@ export function outcomeUrl(world: World, token: LinkToken | undefined, error: Li
   return `${target}${target.includes('?') ? '&' : '?'}${q.toString()}`;
 }
 
-function connectWithToken(world: World, token: LinkToken, partition: Partition, provider: ProviderInfo): LinkErrorType | null {
+function connectWithToken(world: World, token: LinkToken, partition: Partition, provider: ProviderInfo, granted: readonly string[] | null = null): LinkErrorType | null {
   if (hasDemoConnection(world, partition, token.user_id)) return 'provider_api_error';
   const user = usersOf(partition, world).byId.get(token.user_id);
   if (!user || user.deletion) return 'invalid_token';
-  connectLinked(world, partition, token.user_id, provider);
+  const scopes = checkScopes(world, partition, provider, granted);
+  if (!scopes.ok) return scopes.error;
+  connectLinked(world, partition, token.user_id, provider, scopes.grant);
   token.consumed_at = world.clock.now();
   token.pending_mfa = null;
   return null;
 }
 
 /**
- * The consent page's decision: Allow connects (and consumes the token), Deny ends with
- * `user_cancelled`. Answers where the browser goes next.
+ * The consent page's decision: Allow connects with the scopes granted (null = all; the token is
+ * consumed), unless a scope the team requires is missing (`required_scopes_not_granted`); Deny
+ * ends with `user_cancelled`. Answers where the browser goes next.
  */
-export function decideOAuth(world: World, value: string, slug: string, allow: boolean): string {
+export function decideOAuth(world: World, value: string, slug: string, allow: boolean, granted: readonly string[] | null = null): string {
   const token = linkTokensOf(world).byToken.get(value);
   const provider = providerBySlug(slug);
   const problem = tokenProblem(world, token);
@@ -164,15 +168,16 @@ export function decideOAuth(world: World, value: string, slug: string, allow: bo
   if (!provider || !token.oauth_started.includes(slug)) return outcomeUrl(world, token, 'token_not_validated');
   if (!allow) return outcomeUrl(world, token, 'user_cancelled');
   const { partition } = usableToken(world, value);
-  return outcomeUrl(world, token, connectWithToken(world, token, partition, provider));
+  return outcomeUrl(world, token, connectWithToken(world, token, partition, provider, granted));
 }
 
 /** The consent page's view of an OAuth session (null when the session is unknown). */
-export function oauthSession(world: World, value: string, slug: string): { provider: ProviderInfo; user_id: string } | null {
+export function oauthSession(world: World, value: string, slug: string): { provider: ProviderInfo; user_id: string; partition: Partition | null } | null {
   const token = linkTokensOf(world).byToken.get(value);
   const provider = providerBySlug(slug);
   if (!token || !provider || !token.oauth_started.includes(slug)) return null;
-  return { provider, user_id: token.user_id };
+  const team = world.tenancy.teams.get(token.team_id);
+  return { provider, user_id: token.user_id, partition: team ? world.tenancy.partition(team, token.environment) : null };
 }
 
 /** ProviderLinkResponse of a password or e-mail connect. */

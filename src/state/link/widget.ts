@@ -7,6 +7,8 @@ import type { World } from '../../engine/world.js';
 import { oauthSession, outcomeUrl, tokenProviders } from './connect.js';
 import { LINK_ERROR_TEXTS, type LinkErrorType } from './errors.js';
 import { linkTokensOf, tokenProblem } from './tokens.js';
+import { teamScopeRequirement } from './scopes.js';
+import { offeredScopes } from '../../fixtures/link/scopes.js';
 
 export interface WidgetModel {
   token: string;
@@ -42,6 +44,8 @@ export interface ConsentView {
   user_id: string;
   allow: string;
   deny: string;
+  /** The scopes asked for (each pre-checked; `required` = the team requires it). */
+  scopes: Array<{ scope: string; required: boolean }>;
 }
 
 /** The consent page of an OAuth session (null when unknown: the page says so). */
@@ -49,5 +53,7 @@ export function consentView(world: World, value: string, slug: string): ConsentV
   const session = oauthSession(world, value, slug);
   if (!session) return null;
   const q = (decision: string) => `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision }).toString()}`;
-  return { provider: slug, name: session.provider.name, user_id: session.user_id, allow: q('allow'), deny: q('deny') };
+  const must = session.partition ? teamScopeRequirement(world, session.partition, session.provider).must : [];
+  const scopes = session.provider.auth_type === 'oauth' ? offeredScopes(session.provider).map((scope) => ({ scope, required: must.includes(scope) })) : [];
+  return { provider: slug, name: session.provider.name, user_id: session.user_id, allow: q('allow'), deny: q('deny'), scopes };
 }

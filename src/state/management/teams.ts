@@ -15,7 +15,11 @@ import {
 } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
-/** One environment block (management OpenAPI `ClientFacingOrgTeamEnvironment`, plus the allowlist). */
+/**
+ * One environment block (management OpenAPI `ClientFacingOrgTeamEnvironment`). The team's
+ * `event_type_prefixes` allowlist is not part of that schema (the reference declares the field on
+ * ETL pipelines only), so it is taken on create/update but not shown here.
+ */
 export function environmentView(s: EnvironmentSettings) {
   return {
     lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
@@ -27,7 +31,6 @@ export function environmentView(s: EnvironmentSettings) {
     sdk_per_device_activity_timeseries: s.sdk_per_device_activity_timeseries,
     partial_webhooks_enabled: s.partial_webhooks_enabled,
     minor_ordering_enabled: s.minor_ordering_enabled,
-    event_type_prefixes: s.event_type_prefixes ? [...s.event_type_prefixes] : null,
   };
 }
 

@@ -5,37 +5,26 @@
  */
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
-import { worldSlot, type World } from '../../engine/world.js';
+import type { World } from '../../engine/world.js';
 import { deliveryOf } from '../../state/webhooks/delivery.js';
 
 /** Lifetime of an access token, in seconds of sandbox time. */
 export const ACCESS_TOKEN_TTL_S = 3600;
 
-interface AccessToken {
-  team_id: string;
-  environment: Environment;
-  expires_ms: number;
-}
-
-/** token -> its grant; expired tokens are dropped when the next one is issued (bounded). */
-const tokensOf = worldSlot('management-access-tokens', () => new Map<string, AccessToken>());
-
+/**
+ * Issues an access token for a team environment. The grant lives in the tenancy (the engine's
+ * authentication reads it: `Authorization: Bearer <token>` on the data API).
+ */
 export function createAccessToken(world: World, team: Team, environment: Environment, nowMs: number): { access_token: string; expires_in: number } {
-  const tokens = tokensOf(world);
-  for (const [t, grant] of tokens) if (grant.expires_ms <= nowMs) tokens.delete(t);
   const n = world.ids.nextSeq('team-access-token', team.id);
   const token = `vat_${team.region}_${stableToken(48, world.seed, 'team-access-token', team.id, n)}`;
-  tokens.set(token, { team_id: team.id, environment, expires_ms: nowMs + ACCESS_TOKEN_TTL_S * 1000 });
+  world.tenancy.addAccessToken(token, { team_id: team.id, environment, expires_ms: nowMs + ACCESS_TOKEN_TTL_S * 1000 }, nowMs);
   return { access_token: token, expires_in: ACCESS_TOKEN_TTL_S };
 }
 
-/** The team environment an unexpired access token acts for, or null (read function for authentication). */
+/** The team environment an unexpired access token acts for, or null. */
 export function accessTokenPartition(world: World, token: string, nowMs: number): Partition | null {
-  const grant = tokensOf(world).get(token);
-  if (!grant || grant.expires_ms <= nowMs) return null;
-  const team = world.tenancy.teams.get(grant.team_id);
-  if (!team || team.deleted) return null;
-  return world.tenancy.partition(team, grant.environment);
+  return world.tenancy.accessTokenPartition(token, nowMs);
 }
 
 export type MetricInterval = '5m' | '15m' | '1h' | '1d';

@@ -56,7 +56,7 @@ export function refreshUser(scope: UsersScope, userId: string): RefreshAnswer {
   const failed: string[] = [];
   for (const conn of connectionsOf(scope, userId)) {
     const slug = conn.provider.slug;
-    if (conn.status === 'error') failed.push(slug);
+    if (conn.status !== 'connected') failed.push(slug);
     else if (pulledResources(conn).some((r) => ['scheduled', 'in_progress', 'retrying'].includes(pullStateAt(pullPlan(scope.world.seed, userId, conn, r), now).status))) inProgress.push(slug);
     else refreshed.push(slug);
   }

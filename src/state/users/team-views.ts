@@ -7,6 +7,9 @@ import { PROVIDERS, providerBrief, providerBySlug } from '../../fixtures/wearabl
 import { partitionSlot } from '../../engine/world.js';
 import { valueError } from '../../engine/errors.js';
 import { ordersOf } from '../labs/order-store.js';
+import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
+import type { Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
 import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
 
@@ -79,4 +82,20 @@ export function updateSourcePriorities(scope: UsersScope, changes: Array<{ data_
     store.set(c.data_type, [...front, ...current.filter((s) => !front.includes(s))]);
   }
   return sourcePriorities(scope, null);
+}
+
+/** The priority data type a resource's data belongs to (summaries by name, every timeseries as `timeseries`). */
+export function priorityTypeOf(resource: string): PriorityResource | null {
+  if ((PRIORITY_RESOURCES as readonly string[]).includes(resource) && resource !== 'timeseries') return resource as PriorityResource;
+  return rowByResource(resource) || resource === 'electrocardiogram_voltage' ? 'timeseries' : null;
+}
+
+/**
+ * The team environment's source order for a resource's data type, as a rank per provider slug
+ * (0 = preferred), or null while the team keeps the default order (the catalogue's).
+ */
+export function customSourceOrder(world: World, partition: Partition, resource: string): ReadonlyMap<string, number> | null {
+  const type = priorityTypeOf(resource);
+  const order = type ? prioritiesOf(partition, world).get(type) : undefined;
+  return order ? new Map(order.map((slug, i) => [slug, i])) : null;
 }

@@ -53,19 +53,30 @@ export interface PullOverride {
   afterMs?: number | null;
 }
 
+/** The OAuth scopes a user granted when connecting, and those the team let them leave out (`user_may_grant`). */
+export interface ScopeGrant {
+  granted: readonly string[];
+  optional: readonly string[];
+}
+
 export interface Connection {
   provider: ProviderInfo;
   created_at: number;
   /** Start of the history the pull backfills. */
   backfill_from: number;
-  status: 'connected' | 'error';
+  /** `paused`: de-registered by a bulk pause (no feed, no pulls; the user reconnects through Link). */
+  status: 'connected' | 'error' | 'paused';
   error: { error_type: ConnectionErrorType; error_message: string; errored_at: number } | null;
   /** Created through `POST /v2/link/connect/demo`. */
   demo: boolean;
-  /** Set when deregistered: data ends here. */
+  /** Set when deregistered (or paused): data ends here. */
   ended_at: number | null;
+  /** When the user connected, if earlier than `created_at` (a re-triggered historical pull starts a new pull epoch). */
+  connected_at?: number;
   /** Resources whose scopes the user denied. */
   denied: readonly string[];
+  /** Scopes granted through Link (absent: every scope, none optional). */
+  grant?: ScopeGrant;
   /** Longest planned pull duration in minutes (seeded still-pulling connections pull longer). */
   pullMinutes: number;
   /** Forced pull outcomes, per resource. */
@@ -161,19 +172,36 @@ export function notPulledResources(conn: Connection): string[] {
   return conn.provider.resources.filter((r) => !SIMULATED_RESOURCES.has(r) || conn.denied.includes(r));
 }
 
-/** resource_availability of a connection (ResourceAvailability per resource). */
+/** Resources of a provider that need a scope outside `granted`. */
+export function deniedResources(provider: ProviderInfo, granted: readonly string[]): string[] {
+  return provider.resources.filter((r) => scopesFor(provider, r).some((s) => !granted.includes(s)));
+}
+
+/**
+ * resource_availability of a connection (ResourceAvailability per resource). A resource's
+ * scopes are `required` unless the team let users leave them out (`optional`); each lands in
+ * `user_granted` or `user_denied` by the user's grant.
+ */
 export function resourceAvailability(conn: Connection): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const oauth = conn.provider.auth_type === 'oauth';
+  const grant = conn.grant;
   for (const r of conn.provider.resources) {
     const denied = conn.denied.includes(r);
     const scopes = scopesFor(conn.provider, r);
-    out[r] = {
-      status: denied ? 'unavailable' : 'available',
-      scope_requirements: oauth
-        ? { user_granted: { required: denied ? [] : scopes, optional: [] }, user_denied: { required: denied ? scopes : [], optional: [] } }
-        : null,
-    };
+    let requirements: Record<string, unknown> | null = null;
+    if (oauth && grant) {
+      const has = (s: string) => grant.granted.includes(s);
+      const required = scopes.filter((s) => !grant.optional.includes(s));
+      const optional = scopes.filter((s) => grant.optional.includes(s));
+      requirements = {
+        user_granted: { required: required.filter(has), optional: optional.filter(has) },
+        user_denied: { required: required.filter((s) => !has(s)), optional: optional.filter((s) => !has(s)) },
+      };
+    } else if (oauth) {
+      requirements = { user_granted: { required: denied ? [] : scopes, optional: [] }, user_denied: { required: denied ? scopes : [], optional: [] } };
+    }
+    out[r] = { status: denied ? 'unavailable' : 'available', scope_requirements: requirements };
   }
   return out;
 }
@@ -182,7 +210,7 @@ export function resourceAvailability(conn: Connection): Record<string, unknown> 
 export function connectionView(conn: Connection): Record<string, unknown> {
   return {
     ...providerBrief(conn.provider),
-    created_on: new Date(conn.created_at).toISOString(),
+    created_on: new Date(conn.connected_at ?? conn.created_at).toISOString(),
     status: conn.status,
     external_user_id: null,
     error_details: conn.error
@@ -204,7 +232,7 @@ export function connectedSources(world: World, partition: Partition, userId: str
   const rec = wearablesOf(world).get(partition, userId);
   return currentConnections(rec).map((c) => {
     const brief = providerBrief(c.provider);
-    return { created_on: new Date(c.created_at).toISOString(), provider: brief, source: { ...brief } };
+    return { created_on: new Date(c.connected_at ?? c.created_at).toISOString(), provider: brief, source: { ...brief } };
   });
 }
 
@@ -233,7 +261,7 @@ export function endConnection(link: ProviderLink, now: number): void {
   if (!conn) return;
   conn.pullJob?.cancel();
   conn.pullJob = null;
-  conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
+  if (conn.ended_at === null) conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
   link.past.push(conn);
   link.current = null;
 }

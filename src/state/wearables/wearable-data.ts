@@ -17,6 +17,7 @@ import { dateOrDateTime } from '../../engine/schemas.js';
 import { wearablesOf, type Connection, type ProviderLink } from './connections.js';
 import { historyPulled } from './pulls.js';
 import { usersOf, type User } from '../users/users.js';
+import { customSourceOrder } from '../users/team-views.js';
 import type { World } from '../../engine/world.js';
 
 /** The user's zone for local days (fallback_time_zone, else UTC). */
@@ -79,19 +80,30 @@ export interface DataSource {
   link: ProviderLink;
   src: SourceCtx;
   ranges: Range[];
+  /**
+   * Where the source's items go among other sources' items of the same time: the provider's id
+   * (catalogue order), or, when the team set source priorities for the data type, 1000 + its rank.
+   */
+  order: number;
 }
 
-/** The user's sources of a resource (optionally one provider), with their visible ranges. */
+/**
+ * The user's sources of a resource (optionally one provider), with their visible ranges. With
+ * team source priorities for the resource's data type, the preferred source comes first.
+ */
 export function dataSources(world: World, user: User, resource: string, provider: string, now: number): DataSource[] {
   const rec = wearablesOf(world).users.get(user.user_id);
   if (!rec) return [];
   const subject = subjectOf(world, user);
+  const ranks = customSourceOrder(world, rec.partition, resource);
   const out: DataSource[] = [];
   for (const link of rec.links) {
     if (provider !== '' && link.provider.slug !== provider) continue;
     const ranges = dataRanges(world, user, link, resource, now);
-    if (ranges.length > 0) out.push({ link, src: sourceCtx(subject, link.provider), ranges });
+    const order = ranks ? 1000 + (ranks.get(link.provider.slug) ?? 999) : link.provider.id;
+    if (ranges.length > 0) out.push({ link, src: sourceCtx(subject, link.provider), ranges, order });
   }
+  if (ranks) out.sort((a, b) => a.order - b.order);
   return out;
 }
 

@@ -14,6 +14,8 @@ import {
   type Connection,
   type ConnectionErrorType,
   type ProviderLink,
+  type ScopeGrant,
+  deniedResources,
 } from './connections.js';
 import { applyOverrides, schedulePullAnnouncements } from './pulls.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -91,15 +93,16 @@ export function reconnect(world: World, partition: Partition, userId: string, co
 /**
  * Creates a connection made through Link (OAuth, password, email or manual connect): backfills
  * the provider's usual history through a historical pull and emits `provider.connection.created`.
- * A current connection to the same provider is replaced (the user re-authorised).
+ * A current connection to the same provider is replaced (the user re-authorised). With a `grant`
+ * (OAuth), resources needing a scope the user did not grant are unavailable and not pulled.
  */
-export function connectLinked(world: World, partition: Partition, userId: string, provider: ProviderInfo): Connection {
+export function connectLinked(world: World, partition: Partition, userId: string, provider: ProviderInfo, grant?: ScopeGrant): Connection {
   const state = wearablesOf(world);
   const now = world.clock.now();
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   if (link.current) endConnection(link, now);
-  const conn = newConnection(provider, { created_at: now, mark: now });
+  const conn = newConnection(provider, { created_at: now, mark: now, ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}) });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key));
   state.presets.delete(key);
@@ -114,4 +117,50 @@ export function connectLinked(world: World, partition: Partition, userId: string
 export function hasDemoConnection(world: World, partition: Partition, userId: string): boolean {
   const rec = wearablesOf(world).get(partition, userId);
   return rec !== undefined && rec.links.some((l) => l.current?.demo === true);
+}
+
+/**
+ * Pauses a user's current connection to a provider (Link bulk pause): it is de-registered and
+ * marked `paused`: data ends now, unfinished pulls stop, the feed skips it. It stays listed until
+ * the user reconnects through Link (which replaces it). False when there is nothing to pause.
+ */
+export function pauseConnection(world: World, partition: Partition, userId: string, provider: ProviderInfo): boolean {
+  const conn = currentLink(world, partition, userId, provider.slug)?.current;
+  if (!conn || conn.status === 'paused') return false;
+  conn.pullJob?.cancel();
+  conn.pullJob = null;
+  const now = world.clock.now();
+  conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
+  conn.status = 'paused';
+  return true;
+}
+
+/**
+ * Starts a new historical pull of a user's connected provider (Link bulk trigger): a new pull
+ * epoch backfilling the same span back from now, on the clock like a connection's first pull
+ * (`historical.data.<resource>.created` as each finishes). The connection keeps its connection
+ * time and the data already delivered. False when the connection is absent, errored or paused.
+ */
+export function restartHistoricalPull(world: World, partition: Partition, userId: string, provider: ProviderInfo): boolean {
+  const state = wearablesOf(world);
+  const link = currentLink(world, partition, userId, provider.slug);
+  const old = link?.current;
+  const rec = state.get(partition, userId);
+  if (!link || !old || !rec || old.status !== 'connected') return false;
+  const now = world.clock.now();
+  endConnection(link, now);
+  const conn = newConnection(provider, {
+    created_at: now,
+    backfill_from: now - (old.created_at - old.backfill_from),
+    connected_at: old.connected_at ?? old.created_at,
+    demo: old.demo,
+    denied: old.denied,
+    pullMinutes: old.pullMinutes,
+    mark: old.mark,
+    ...(old.grant ? { grant: old.grant } : {}),
+  });
+  link.current = conn;
+  state.active.add(rec);
+  schedulePullAnnouncements(world, partition, userId, conn);
+  return true;
 }
