@@ -177,6 +177,10 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
   const accountId: string = accounts.body?.data?.[0]?.id ?? accounts.body?.lab_accounts?.[0]?.id ?? UNKNOWN_UUID;
   const hook = await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/webhook`, { body: { url: hookUrl } });
   const webhookId: string = hook.body?.id ?? UNKNOWN_UUID;
+  // A continuous query (daily runs) for the aggregate result-table and task-history reads.
+  await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/continuous_query`, {
+    body: { slug: 'fuzz-query', title: 'Fuzz', query: { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] }, scheduling_preferences: { minimum_gap_duration_second: 86_400 } },
+  });
   // Something to deliver, so there are messages and attempts to point at.
   const created = await c.post('/v2/user', { client_user_id: 'fuzz-baseline-user' });
   await c.post('/v2/link/connect/demo', { user_id: created.body?.user_id, provider: 'oura' });
@@ -208,6 +212,7 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
       endpoint_id: msg.endpoint_id ?? webhookId,
       name: 'fuzz-receiver',
       stream,
+      query_id_or_slug: 'fuzz-query',
     },
   };
 }

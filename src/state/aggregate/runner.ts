@@ -1,0 +1,151 @@
+/**
+ * Continuous queries running on the sandbox clock. A query created through the management
+ * interface gets ONE scheduler job at `created + gap` (gap = `minimum_gap_duration_second`, else
+ * DEFAULT_GAP_SECONDS); when the clock passes it, the query runs for the users of its team
+ * environment and schedules its next run `gap` later. Nothing runs when no query exists, and
+ * an archived query (or a deleted team) stops at its next due run.
+ *
+ * A run, per user with wearable connections (at most USERS_PER_RUN per run, round-robin):
+ * - no source of the query's resource: a `skipped` task;
+ * - otherwise the query over the trailing WINDOW_DAYS local days up to the run: `completed`,
+ *   the user's result table replaced; `error` with the message if the query failed.
+ * When a user's table changed and the query's `export_preferences.data_events.enabled`, a
+ * `continuous_query.result_table.changed` event is emitted (only if someone listens).
+ * Task history keeps the newest HISTORY_LIMIT entries per (query, user).
+ */
+import type { Environment, Partition } from '../../engine/tenancy.js';
+import { worldSlot, type World } from '../../engine/world.js';
+import { localDate, iso } from '../../fixtures/wearables/wearable-time.js';
+import { usersOf, type User } from '../users/users.js';
+import { wearablesOf } from '../wearables/connections.js';
+import { dataSources, zoneOf } from '../wearables/wearable-data.js';
+import type { Table } from './execute.js';
+import { planQuery, type Plan } from './plan.js';
+import { runPlan } from './query.js';
+import { windowOf } from './time.js';
+
+export const DEFAULT_GAP_SECONDS = 3600;
+export const WINDOW_DAYS = 30;
+export const USERS_PER_RUN = 50;
+export const HISTORY_LIMIT = 200;
+export const RESULT_EVENT = 'continuous_query.result_table.changed';
+
+/** What the runner needs of a continuous query (management's `ContinuousQuery`). */
+export interface RunnableQuery {
+  id: string;
+  slug: string;
+  status: 'active' | 'archived';
+  team_id: string;
+  environment: Environment;
+  query: unknown;
+  query_config: Record<string, unknown>;
+  scheduling_preferences: { minimum_gap_duration_second?: number | null };
+  export_preferences: Record<string, unknown>;
+}
+
+export interface TaskEntry {
+  query_id: string;
+  user_id: string;
+  status: 'scheduled' | 'started' | 'completed' | 'error' | 'skipped';
+  scheduled_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  error_details: string | null;
+}
+
+interface QueryRuns {
+  /** user id -> the user's result table and when it was computed. */
+  tables: Map<string, { table: Table; at: number }>;
+  /** user id -> task entries, oldest first (bounded). */
+  history: Map<string, TaskEntry[]>;
+  /** Round-robin offset into the partition's live users. */
+  offset: number;
+}
+
+const runsSlot = worldSlot('aggregate-continuous-runs', () => new Map<string, QueryRuns>());
+
+export function runsOf(world: World, queryId: string): QueryRuns | undefined {
+  return runsSlot(world).get(queryId);
+}
+
+function gapMs(q: RunnableQuery): number {
+  return (q.scheduling_preferences.minimum_gap_duration_second ?? DEFAULT_GAP_SECONDS) * 1000;
+}
+
+/** Starts a new query's schedule: its first run one gap after now. */
+export function scheduleQuery(world: World, q: RunnableQuery): void {
+  runsSlot(world).set(q.id, { tables: new Map(), history: new Map(), offset: 0 });
+  const plan = planQuery(q.query as Record<string, unknown>, ['query']);
+  const due = (at: number) => {
+    world.scheduler.at(at, `aggregate.continuous_query.${q.id}`, () => {
+      const team = world.tenancy.teams.get(q.team_id);
+      if (!team || q.status !== 'active') {
+        if (!team) runsSlot(world).delete(q.id);
+        return;
+      }
+      runQuery(world, world.tenancy.partition(team, q.environment), q, plan, at);
+      due(at + gapMs(q));
+    });
+  };
+  due(world.clock.now() + gapMs(q));
+}
+
+function record(runs: QueryRuns, entry: TaskEntry): void {
+  let list = runs.history.get(entry.user_id);
+  if (!list) {
+    list = [];
+    runs.history.set(entry.user_id, list);
+  }
+  list.push(entry);
+  if (list.length > HISTORY_LIMIT) list.splice(0, list.length - HISTORY_LIMIT);
+}
+
+/** The users a run visits: the next USERS_PER_RUN live users (round-robin) with wearable connections. */
+function usersToRun(world: World, partition: Partition, runs: QueryRuns): User[] {
+  const store = usersOf(partition, world);
+  const live = store.liveCount;
+  if (live === 0) return [];
+  const start = runs.offset % live;
+  let batch = store.page(start, USERS_PER_RUN);
+  if (batch.length < USERS_PER_RUN && start > 0) batch = batch.concat(store.page(0, Math.min(USERS_PER_RUN - batch.length, start)));
+  runs.offset = start + batch.length;
+  const wearables = wearablesOf(world).users;
+  return batch.filter((u) => wearables.has(u.user_id));
+}
+
+function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Plan, at: number): void {
+  const runs = runsSlot(world).get(q.id);
+  if (!runs) return;
+  const when = iso(at);
+  const priority = ((q.query_config.provider_priority_overrides as string[] | null | undefined) ?? []).slice();
+  const events = (q.export_preferences.data_events as { enabled?: boolean } | undefined)?.enabled !== false;
+  const listening = events && world.events.listening(partition, RESULT_EVENT);
+  for (const user of usersToRun(world, partition, runs)) {
+    const base = { query_id: q.id, user_id: user.user_id, scheduled_at: when };
+    if (dataSources(world, user, plan.dependency, '', at).length === 0) {
+      record(runs, { ...base, status: 'skipped', started_at: null, ended_at: null, error_details: null });
+      continue;
+    }
+    let table: Table;
+    try {
+      const zone = zoneOf(user);
+      table = runPlan(world, user, plan, windowOf(zone, localDate(zone, at), { value: WINDOW_DAYS, unit: 'day' }), at, priority);
+    } catch (e) {
+      record(runs, { ...base, status: 'error', started_at: when, ended_at: when, error_details: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
+    const before = runs.tables.get(user.user_id);
+    const changed = !before || JSON.stringify(before.table) !== JSON.stringify(table);
+    runs.tables.set(user.user_id, { table, at });
+    record(runs, { ...base, status: 'completed', started_at: when, ended_at: when, error_details: null });
+    if (changed && listening) {
+      world.events.emit(partition, {
+        event_type: RESULT_EVENT,
+        data: [{ query_id: q.id, query_slug: q.slug, data: table }],
+        team_id: partition.team.id,
+        user_id: user.user_id,
+        client_user_id: user.client_user_id,
+      });
+    }
+  }
+}
