@@ -3,6 +3,7 @@
  * the summary and timeseries endpoints they are computed from (same generated data), group by
  * time and source, reducers, WHERE, alignment, and the real 4xx for invalid queries.
  */
+import { gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -120,5 +121,31 @@ forEachAdapter('aggregate query', (adapter) => {
     const unknown = await c.post('/aggregate/v1/user/00000000-0000-4000-8000-000000000001/query', { timeframe: TF, queries: [] });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: 'Not found' });
+  });
+
+  it('the Parquet variant: a tar.gz of one Parquet file per query, typed columns, the same values', async () => {
+    const c = createClient(adapter, { seed: 5, users: 1, usersElsewhere: 0 });
+    const userId = await demoUser(c, ['oura']);
+    const queries = [{ select: [{ sleep: 'score' }, { sleep: 'efficiency' }, { sleep: 'id' }] }, { select: [{ func: 'count', arg: { index: 'sleep' } }] }];
+    const json = await query(c, userId, queries);
+    const res = await query(c, userId, queries, {});
+    expect(res.body).toEqual(json.body);
+    const tgz = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries }, { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } });
+    expect(tgz.status).toBe(200);
+    expect(tgz.headers['content-type']).toContain('application/vnd.vital.tar+gzip+parquet');
+    const tar = gunzipSync(tgz.bytes);
+    const name = (offset: number) => tar.subarray(offset, offset + 100).toString('latin1').replace(/\0.*$/s, '');
+    expect(name(0)).toBe('query_0.parquet');
+    const size0 = Number.parseInt(tar.subarray(124, 135).toString('latin1'), 8);
+    const file0 = tar.subarray(512, 512 + size0);
+    expect(file0.subarray(0, 4).toString()).toBe('PAR1');
+    expect(file0.subarray(file0.length - 4).toString()).toBe('PAR1');
+    // The INT64 score column holds the JSON answer's scores, little-endian, in order.
+    const scores = json.body.results[0].table.score as number[];
+    const packed = Buffer.alloc(8 * scores.length);
+    scores.forEach((v, i) => packed.writeBigInt64LE(BigInt(v), i * 8));
+    expect(file0.indexOf(packed)).toBeGreaterThan(0);
+    for (const column of ['score', 'efficiency', 'id']) expect(file0.includes(Buffer.from(column))).toBe(true);
+    expect(name(512 + Math.ceil(size0 / 512) * 512)).toBe('query_1.parquet');
   });
 });

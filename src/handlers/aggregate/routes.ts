@@ -4,9 +4,8 @@
  * table and task history for a user. The engine is `src/state/aggregate/` (plan, rows,
  * execute); what it supports and what it invents is in docs/simulated/aggregate.md.
  *
- * LIMITATIONS
- * - The `accept` header chooses JSON (`*` / `application/json`); the Parquet variants are
- *   answered by `parquetReply` (an uncompressed Parquet file, in a tar.gz for `query`).
+ * The `accept` header chooses JSON (absent, `*\/*` or `application/json`) or the operation's
+ * Parquet type (`src/state/aggregate/parquet.ts`); any other value is the header's enum 422.
  */
 import { z } from 'zod';
 import { json, type Reply } from '../../engine/http-types.js';
@@ -14,8 +13,8 @@ import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { queryBatchSchema } from '../../state/management/query-schema.js';
 import { AGGREGATE_ERRORS, aggregateError } from '../../state/aggregate/errors.js';
-import { queryOne } from '../../state/aggregate/query.js';
-import { resultTable, taskHistory } from '../../state/aggregate/results.js';
+import { queryOne, queryTables } from '../../state/aggregate/query.js';
+import { resultTable, taskHistory, typedResultTable } from '../../state/aggregate/results.js';
 import { parquetFile, parquetTarball } from '../../state/aggregate/parquet.js';
 
 const userParams = z.object({ user_id: uuid() });
@@ -43,9 +42,8 @@ export const aggregateRoutes = [
     responses: { 200: 'AggregationResponse (or a tar.gz of Parquet files)', 404: 'Unknown user', 422: 'Invalid query, timeframe or accept header' },
     async handle(ctx, { params, body }): Promise<Reply> {
       const format = acceptOf(ctx, QUERY_PARQUET, AGGREGATE_ERRORS.acceptExpected);
-      const answer = queryOne(ctx.world, ctx.partition, params.user_id, body);
-      if (format === 'json') return json(answer);
-      return parquetTarball(answer.results.map((r) => r.table), ctx.now());
+      if (format === 'json') return json(queryOne(ctx.world, ctx.partition, params.user_id, body));
+      return parquetTarball(queryTables(ctx.world, ctx.partition, params.user_id, body), ctx.now());
     },
   }),
 
@@ -59,9 +57,9 @@ export const aggregateRoutes = [
     responses: { 200: 'AggregationResult (or a Parquet file)', 404: 'Unknown user or query', 422: 'Invalid user id or accept header' },
     async handle(ctx, { params }): Promise<Reply> {
       const format = acceptOf(ctx, RESULT_PARQUET, AGGREGATE_ERRORS.resultAcceptExpected);
-      const answer = resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug);
-      if (format === 'json') return json(answer);
-      return parquetFile(answer.table);
+      if (format === 'json') return json(resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug));
+      const { answer, types } = typedResultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug);
+      return parquetFile(answer.table, types);
     },
   }),
 

@@ -3,8 +3,8 @@
  * table; `application/vnd.vital.tar+gzip+parquet` for a query batch: a gzip'd tar holding one
  * `query_<i>.parquet` per query). Hand-written and browser-safe (no Node built-ins): one row
  * group, one PLAIN-encoded, uncompressed v1 data page per column, every column OPTIONAL.
- * Column types from the values: integers INT64, other numbers DOUBLE, booleans BOOLEAN,
- * everything else a UTF8 BYTE_ARRAY (lists and objects as their JSON text). The gzip stream
+ * Column types from the query's result schema: int64 INT64, float64 DOUBLE, boolean BOOLEAN,
+ * everything else (strings, dates, datetimes, lists) a UTF8 BYTE_ARRAY, lists as JSON text. The gzip stream
  * uses stored (uncompressed) deflate blocks, so the bytes are the same on every runtime.
  */
 import { binary, type Reply } from '../../engine/http-types.js';
@@ -77,7 +77,11 @@ function writeStruct(b: Bytes, fields: Field[]): void {
 // ---- Columns ----
 const PT = { BOOLEAN: 0, INT64: 2, DOUBLE: 5, BYTE_ARRAY: 6 } as const;
 
-function physicalType(values: unknown[]): number {
+const DECLARED: Record<string, number> = { float64: PT.DOUBLE, int64: PT.INT64, boolean: PT.BOOLEAN };
+
+/** The column's physical type: from its declared type when known, else from its values. */
+function physicalType(values: unknown[], declared?: string): number {
+  if (declared !== undefined) return DECLARED[declared] ?? PT.BYTE_ARRAY;
   const present = values.filter((v) => v !== null && v !== undefined);
   if (present.length === 0) return PT.BYTE_ARRAY;
   if (present.every((v) => typeof v === 'boolean')) return PT.BOOLEAN;
@@ -97,8 +101,9 @@ function plainValues(type: number, values: unknown[]): Uint8Array {
   } else if (type === PT.INT64 || type === PT.DOUBLE) {
     const view = new DataView(new ArrayBuffer(8));
     for (const v of values) {
-      if (type === PT.INT64) view.setBigInt64(0, BigInt(v as number), true);
-      else view.setFloat64(0, v as number, true);
+      const n = typeof v === 'number' ? v : Number(v);
+      if (type === PT.INT64) view.setBigInt64(0, BigInt(Number.isFinite(n) ? Math.round(n) : 0), true);
+      else view.setFloat64(0, n, true);
       b.bytes(new Uint8Array(view.buffer));
     }
   } else {
@@ -127,8 +132,8 @@ function definitionLevels(values: unknown[]): Uint8Array {
   return new Bytes().u32(body.length).bytes(body).out();
 }
 
-/** A Parquet file of a column-oriented table. */
-export function encodeParquet(table: Table): Uint8Array {
+/** A Parquet file of a column-oriented table; `types` are the columns' declared types (plan.ts). */
+export function encodeParquet(table: Table, types: Record<string, string> = {}): Uint8Array {
   const names = Object.keys(table);
   const rows = names.length ? (table[names[0] as string] as unknown[]).length : 0;
   const file = new Bytes().bytes(enc.encode('PAR1'));
@@ -137,7 +142,7 @@ export function encodeParquet(table: Table): Uint8Array {
   let total = 0;
   for (const name of names) {
     const values = table[name] as unknown[];
-    const type = physicalType(values);
+    const type = physicalType(values, types[name]);
     const present = values.filter((v) => v !== null && v !== undefined);
     const levels = definitionLevels(values);
     const data = plainValues(type, present);
@@ -229,14 +234,14 @@ export function gzipStored(data: Uint8Array): Uint8Array {
 }
 
 /** `application/vnd.vital.tar+gzip+parquet`: `query_<i>.parquet` per result table. */
-export function parquetTarball(tables: Table[], now: number): Reply {
+export function parquetTarball(tables: Array<{ table: Table; types: Record<string, string> }>, now: number): Reply {
   const tar = new Bytes();
-  tables.forEach((t, i) => tarEntry(tar, `query_${i}.parquet`, encodeParquet(t), Math.floor(now / 1000)));
+  tables.forEach((t, i) => tarEntry(tar, `query_${i}.parquet`, encodeParquet(t.table, t.types), Math.floor(now / 1000)));
   tar.bytes(new Uint8Array(1024));
   return binary(gzipStored(tar.out()), 'application/vnd.vital.tar+gzip+parquet');
 }
 
 /** `application/vnd.apache.parquet`: the table as one Parquet file. */
-export function parquetFile(table: Table): Reply {
-  return binary(encodeParquet(table), 'application/vnd.apache.parquet');
+export function parquetFile(table: Table, types: Record<string, string>): Reply {
+  return binary(encodeParquet(table, types), 'application/vnd.apache.parquet');
 }

@@ -45,8 +45,8 @@ export function checkWindow(plans: Plan[], window: [number, number]): void {
   if (days > MAX_SUMMARY_DAYS + 1) throw aggregateError.windowTooLong(MAX_SUMMARY_DAYS, 'a summary table');
 }
 
-/** The batch's result tables, in query order. */
-export function queryOne(world: World, partition: Partition, userId: string, batch: QueryBatch): { results: Array<{ table: Table }> } {
+/** The batch's result tables with their column types, in query order. */
+export function queryTables(world: World, partition: Partition, userId: string, batch: QueryBatch): Array<{ table: Table; types: Record<string, string> }> {
   const plans = batch.queries.map((q, i) => planQuery(q as Record<string, unknown>, ['body', 'queries', i]));
   if (!('type' in batch.timeframe)) throw aggregateError.placeholderTimeframe();
   const tf = batch.timeframe;
@@ -55,5 +55,10 @@ export function queryOne(world: World, partition: Partition, userId: string, bat
   checkWindow(plans, window);
   const now = world.clock.now();
   const priority = (batch.config?.provider_priority_overrides ?? []) as string[];
-  return { results: plans.map((plan) => ({ table: runPlan(world, user, plan, window, now, priority) })) };
+  return plans.map((plan) => ({ table: runPlan(world, user, plan, window, now, priority), types: Object.fromEntries(plan.columns.map((c) => [c.name, c.type])) }));
+}
+
+/** `AggregationResponse`: the batch's result tables, in query order. */
+export function queryOne(world: World, partition: Partition, userId: string, batch: QueryBatch): { results: Array<{ table: Table }> } {
+  return { results: queryTables(world, partition, userId, batch).map((r) => ({ table: r.table })) };
 }

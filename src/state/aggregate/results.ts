@@ -22,11 +22,16 @@ function requireQuery(world: World, partition: Partition, idOrSlug: string): Con
 
 /** The user's latest result table; before the first completed run, the schema's columns, empty. */
 export function resultTable(world: World, partition: Partition, userId: string, idOrSlug: string): { table: Table } {
+  return typedResultTable(world, partition, userId, idOrSlug).answer;
+}
+
+/** The result table with the query's result schema (column types, for the Parquet answer). */
+export function typedResultTable(world: World, partition: Partition, userId: string, idOrSlug: string): { answer: { table: Table }; types: Record<string, string> } {
   const user = aggregateUser(world, partition, userId);
   const q = requireQuery(world, partition, idOrSlug);
   const latest = runsOf(world, q.id)?.tables.get(user.user_id);
-  if (latest) return { table: latest.table };
-  return { table: Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]])) };
+  const table = latest ? latest.table : Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]]));
+  return { answer: { table }, types: { ...q.result_table_schema } as Record<string, string> };
 }
 
 const CURSOR_TAG = 'cqtask';
