@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from '../wearables/cursor.js';
 import { aggregateError } from './errors.js';
 import type { Table } from './execute.js';
 import { aggregateUser } from './query.js';
-import { runsOf, type TaskEntry } from './runner.js';
+import { latestTable, runsOf, type TaskEntry } from './runner.js';
 
 function requireQuery(world: World, partition: Partition, idOrSlug: string): ContinuousQuery {
   const q = findContinuousQuery(world, partition.team.id, partition.environment, idOrSlug);
@@ -29,8 +29,7 @@ export function resultTable(world: World, partition: Partition, userId: string, 
 export function typedResultTable(world: World, partition: Partition, userId: string, idOrSlug: string): { answer: { table: Table }; types: Record<string, string> } {
   const user = aggregateUser(world, partition, userId);
   const q = requireQuery(world, partition, idOrSlug);
-  const latest = runsOf(world, q.id)?.tables.get(user.user_id);
-  const table = latest ? latest.table : Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]]));
+  const table = latestTable(world, user, q) ?? Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]]));
   return { answer: { table }, types: { ...q.result_table_schema } as Record<string, string> };
 }
 

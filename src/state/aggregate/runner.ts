@@ -6,12 +6,13 @@
  * an archived query (or a deleted team) stops at its next due run.
  *
  * A run, per user with wearable connections (at most USERS_PER_RUN per run, round-robin):
- * - no source of the query's resource: a `skipped` task;
- * - otherwise the query over the trailing WINDOW_DAYS local days up to the run: `completed`,
- *   the user's result table replaced; `error` with the message if the query failed.
- * When a user's table changed and the query's `export_preferences.data_events.enabled`, a
- * `continuous_query.result_table.changed` event is emitted (only if someone listens).
- * Task history keeps the newest HISTORY_LIMIT entries per (query, user).
+ * `skipped` when no provider of the user has the query's resource, else `completed`, and the
+ * run becomes the user's latest result: the query over the trailing WINDOW_DAYS local days as
+ * of the run. Time costs what it simulates: the table is computed when someone needs it, i.e.
+ * when it is read (`latestTable`, memoised per run) or, at the run, when a
+ * `continuous_query.result_table.changed` listener needs to know whether it changed (and the
+ * query's `export_preferences.data_events.enabled` is not false). A run that fails records
+ * `error` with the message. Task history keeps the newest HISTORY_LIMIT entries per (query, user).
  */
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -53,9 +54,14 @@ export interface TaskEntry {
   error_details: string | null;
 }
 
+/** A user's latest run: its time (the table is computed from it on demand). */
+export interface LatestRun {
+  at: number;
+}
+
 interface QueryRuns {
-  /** user id -> the user's result table and when it was computed. */
-  tables: Map<string, { table: Table; at: number }>;
+  /** user id -> the user's latest completed run. */
+  latest: Map<string, LatestRun>;
   /** user id -> task entries, oldest first (bounded). */
   history: Map<string, TaskEntry[]>;
   /** Round-robin offset into the partition's live users. */
@@ -74,7 +80,7 @@ function gapMs(q: RunnableQuery): number {
 
 /** Starts a new query's schedule: its first run one gap after now. */
 export function scheduleQuery(world: World, q: RunnableQuery): void {
-  runsSlot(world).set(q.id, { tables: new Map(), history: new Map(), offset: 0 });
+  runsSlot(world).set(q.id, { latest: new Map(), history: new Map(), offset: 0 });
   const plan = planQuery(q.query as Record<string, unknown>, ['query']);
   const due = (at: number) => {
     world.scheduler.at(at, `aggregate.continuous_query.${q.id}`, () => {
@@ -113,11 +119,31 @@ function usersToRun(world: World, partition: Partition, runs: QueryRuns): User[]
   return batch.filter((u) => wearables.has(u.user_id));
 }
 
+/** Tables computed from runs (outside the world's state: a read does not change the world). */
+const computed = new WeakMap<LatestRun, Table>();
+
+/** The query's table for a user as of a run: the trailing WINDOW_DAYS local days up to the run. */
+function tableOf(world: World, user: User, q: RunnableQuery, plan: Plan, run: LatestRun): Table {
+  let table = computed.get(run);
+  if (!table) {
+    const zone = zoneOf(user);
+    const priority = ((q.query_config.provider_priority_overrides as string[] | null | undefined) ?? []).slice();
+    table = runPlan(world, user, plan, windowOf(zone, localDate(zone, run.at), { value: WINDOW_DAYS, unit: 'day' }), run.at, priority);
+    computed.set(run, table);
+  }
+  return table;
+}
+
+/** The user's latest result table, null before the first completed run. */
+export function latestTable(world: World, user: User, q: RunnableQuery): Table | null {
+  const run = runsSlot(world).get(q.id)?.latest.get(user.user_id);
+  return run ? tableOf(world, user, q, planQuery(q.query as Record<string, unknown>, ['query']), run) : null;
+}
+
 function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Plan, at: number): void {
   const runs = runsSlot(world).get(q.id);
   if (!runs) return;
   const when = iso(at);
-  const priority = ((q.query_config.provider_priority_overrides as string[] | null | undefined) ?? []).slice();
   const events = (q.export_preferences.data_events as { enabled?: boolean } | undefined)?.enabled !== false;
   const listening = events && world.events.listening(partition, RESULT_EVENT);
   for (const user of usersToRun(world, partition, runs)) {
@@ -126,19 +152,22 @@ function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Pl
       record(runs, { ...base, status: 'skipped', started_at: null, ended_at: null, error_details: null });
       continue;
     }
-    let table: Table;
+    const before = runs.latest.get(user.user_id);
+    const run: LatestRun = { at };
+    let table: Table | null = null;
+    let previous: Table | null = null;
     try {
-      const zone = zoneOf(user);
-      table = runPlan(world, user, plan, windowOf(zone, localDate(zone, at), { value: WINDOW_DAYS, unit: 'day' }), at, priority);
+      if (listening) {
+        table = tableOf(world, user, q, plan, run);
+        previous = before ? tableOf(world, user, q, plan, before) : null;
+      }
     } catch (e) {
       record(runs, { ...base, status: 'error', started_at: when, ended_at: when, error_details: e instanceof Error ? e.message : String(e) });
       continue;
     }
-    const before = runs.tables.get(user.user_id);
-    const changed = !before || JSON.stringify(before.table) !== JSON.stringify(table);
-    runs.tables.set(user.user_id, { table, at });
+    runs.latest.set(user.user_id, run);
     record(runs, { ...base, status: 'completed', started_at: when, ended_at: when, error_details: null });
-    if (changed && listening) {
+    if (table && (!previous || JSON.stringify(previous) !== JSON.stringify(table))) {
       world.events.emit(partition, {
         event_type: RESULT_EVENT,
         data: [{ query_id: q.id, query_slug: q.slug, data: table }],
