@@ -96,6 +96,14 @@ export function scheduleQuery(world: World, q: RunnableQuery): void {
   due(world.clock.now() + gapMs(q));
 }
 
+/** Forgets a purged user's task history and results in every query. */
+export function forgetUser(world: World, userId: string): void {
+  for (const runs of runsSlot(world).values()) {
+    runs.history.delete(userId);
+    runs.latest.delete(userId);
+  }
+}
+
 function record(runs: QueryRuns, entry: TaskEntry): void {
   let list = runs.history.get(entry.user_id);
   if (!list) {
