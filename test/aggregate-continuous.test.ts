@@ -37,7 +37,11 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     const idle = (await c.post('/v2/user', { client_user_id: 'cq-c' })).body.user_id as string;
     expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'oura' })).status).toBe(200);
     expect((await c.post('/v2/link/connect/demo', { user_id: glucoseOnly, provider: 'freestyle_libre' })).status).toBe(200);
+    // Nothing is scheduled without a query; a query has exactly one pending run.
+    const jobs = () => c.sandbox.world.scheduler.list(100_000).filter((j) => j.label.startsWith('aggregate.'));
+    expect(jobs()).toEqual([]);
     const q = await createQuery(c, teamId, 'weekly-sleep');
+    expect(jobs()).toHaveLength(1);
     const base = `/aggregate/v1/user/${userId}/continuous_query`;
 
     // Before the first run: the schema's columns, empty; no history.
@@ -86,6 +90,7 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     expect((await c.mgmt('DELETE', `/v1/org/${c.orgId}/team/${teamId}/sandbox/continuous_query/${q.id}`)).status).toBe(200);
     await c.advance(5 * 3600);
     expect((await c.get(`${base}/${q.id}/task_history`, { query: { limit: 50 } })).body.data).toHaveLength(3);
+    expect(jobs()).toEqual([]);
     const gone = await c.get(`${base}/weekly-sleep/task_history`);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ detail: AGGREGATE_ERRORS.queryNotFound });

@@ -111,6 +111,9 @@ forEachAdapter('aggregate query', (adapter) => {
     await bad({ select: [{ sleep: 'nope' }] }, ['body', 'queries', 0, 'select', 0]);
     const placeholder = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: { placeholder: true }, queries: [{ select: [{ sleep: 'score' }] }] });
     expect(placeholder.status).toBe(422);
+    const many = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries: Array.from({ length: 21 }, () => ({ select: [{ sleep: 'score' }] })) });
+    expect(many.status).toBe(422);
+    expect(many.body.detail[0].loc).toEqual(['body', 'queries']);
     const long = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: { ...TF, past: { value: 2, unit: 'year' } }, queries: [{ select: [{ sleep: 'score' }] }] });
     expect(long.status).toBe(422);
     const accept = await query(c, userId, [{ select: [{ sleep: 'score' }] }].map((q) => q), {});

@@ -257,7 +257,8 @@ export const TIMESERIES_FIELDS: Record<string, Column> = {
   delivery_form: str('delivery_form'),
   bolus_purpose: str('bolus_purpose'),
   tags: col('list', 'tags'),
-  content: str('content'),
+  // A note's text is the rendered sample's `value`.
+  content: { type: 'string', get: (f) => (typeof f.value === 'string' ? f.value : ((f.content as string | undefined) ?? null)) },
 };
 
 /** The source columns of `SourceColumnExpr` (any table). */

@@ -19,6 +19,8 @@ import { DAY } from '../../fixtures/wearables/wearable-time.js';
 /** Longest window over the summary tables, and over a timeseries (samples are dense). */
 export const MAX_SUMMARY_DAYS = 366;
 export const MAX_TIMESERIES_DAYS = 31;
+/** Most queries one batch may hold. */
+export const MAX_QUERIES = 20;
 
 /** A live user of the partition, or the data API's 404. */
 export function aggregateUser(world: World, partition: Partition, userId: string): User {
@@ -47,6 +49,7 @@ export function checkWindow(plans: Plan[], window: [number, number]): void {
 
 /** The batch's result tables with their column types, in query order. */
 export function queryTables(world: World, partition: Partition, userId: string, batch: QueryBatch): Array<{ table: Table; types: Record<string, string> }> {
+  if (batch.queries.length > MAX_QUERIES) throw aggregateError.tooManyQueries(MAX_QUERIES);
   const plans = batch.queries.map((q, i) => planQuery(q as Record<string, unknown>, ['body', 'queries', i]));
   if (!('type' in batch.timeframe)) throw aggregateError.placeholderTimeframe();
   const tf = batch.timeframe;
