@@ -37,6 +37,11 @@ forEachAdapter('aggregate query', (adapter) => {
     expect(t0.score).toEqual(sleeps.map((s) => s.score));
     expect(new Set(t0.source_provider)).toEqual(new Set(['oura']));
 
+    // A WHERE on the source reads every provider (not only the preferred one).
+    const fitbit = await query(c, userId, [{ select: [{ sleep: 'id' }], where: "source_provider = 'fitbit'" }], { config: { provider_priority_overrides: ['oura'] } });
+    const fitbitSleeps = (await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'fitbit' } })).body.sleep as any[];
+    expect(fitbit.body.results[0].table.id).toEqual(fitbitSleeps.map((s) => s.id));
+
     // Reducers over the whole window.
     const scores = sleeps.map((s) => s.score as number);
     const agg = await query(c, userId, [{ select: [{ func: 'count', arg: { index: 'sleep' } }, { func: 'mean', arg: { value_macro: 'sleep_score' } }, { func: 'max', arg: { sleep: 'score' } }, { func: 'newest', arg: { sleep: 'id' } }] }], { config: { provider_priority_overrides: ['oura'] } });

@@ -53,6 +53,8 @@ export interface Plan {
   whereColumns: Record<string, Column>;
   carry: Carry | null;
   aggregated: boolean;
+  /** Whether every provider is read (grouped or filtered by a source column), not only the preferred one. */
+  allSources: boolean;
 }
 
 /** Reducers whose result is a float whatever the column's numeric type. */
@@ -246,11 +248,18 @@ export function planQuery(query: Expr, loc: Loc): Plan {
   }
 
   const whereColumns = b.table === 'timeseries' ? TIMESERIES_FIELDS : { ...TABLE_COLUMNS[b.table], ...SOURCE_COLUMNS };
-  const where = typeof query.where === 'string' ? whereOf(query.where, [...loc, 'where'], whereResolver(b.table, b.resource, whereColumns)) : null;
+  const named = new Set<string>();
+  const resolve = whereResolver(b.table, b.resource, whereColumns);
+  const where = typeof query.where === 'string' ? whereOf(query.where, [...loc, 'where'], (id) => {
+    const name = resolve(id);
+    named.add(name);
+    return name;
+  }) : null;
+  const allSources = groups.some((g) => g.kind === 'value' && g.value.key.startsWith('source.')) || [...named].some((n) => n.startsWith('source_'));
   const carry = alignOf(query.align as Expr | null | undefined, groups, [...loc, 'align']);
   const columns = nameColumns(selects, groups, loc);
   const dependency = b.table === 'timeseries' ? (b.resource as string) : TABLE_RESOURCE[b.table];
-  return { table: b.table, resource: b.resource, dependency, groups, selects, columns, where, whereColumns, carry, aggregated };
+  return { table: b.table, resource: b.resource, dependency, groups, selects, columns, where, whereColumns, carry, aggregated, allSources };
 }
 
 function whereResolver(table: TableName, resource: string | null, columns: Record<string, Column>): (id: string) => string {

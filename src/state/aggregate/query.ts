@@ -30,14 +30,9 @@ export function aggregateUser(world: World, partition: Partition, userId: string
   return user;
 }
 
-/** Whether a plan reads every provider (grouped or filtered by source) rather than the preferred one. */
-function readsAllSources(plan: Plan): boolean {
-  return plan.groups.some((g) => g.kind === 'value' && g.value.key.startsWith('source.'));
-}
-
 /** Runs one plan for a user over `[from, to)` as of `now`. */
 export function runPlan(world: World, user: User, plan: Plan, window: [number, number], now: number, priority: readonly string[]): Table {
-  const rows = readRows(world, user, plan, window[0], window[1], now, priority, readsAllSources(plan));
+  const rows = readRows(world, user, plan, window[0], window[1], now, priority, plan.allSources);
   return execute(plan, rows, zoneOf(user), window);
 }
 
