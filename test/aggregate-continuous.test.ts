@@ -112,6 +112,16 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     expect((await c.get(`${base}/theirs/task_history`)).status).toBe(404);
     expect((await c.get(`/aggregate/v1/user/00000000-0000-4000-8000-000000000001/continuous_query/mine/result_table`)).status).toBe(404);
 
+    // data_events disabled: runs complete, no result_table.changed event even with a listener.
+    const events: JournalEntry[] = [];
+    c.sandbox.subscribe((e) => events.push(e));
+    const quiet = await createQuery(c, teams[0] as string, 'quiet', 1800, { export_preferences: { data_events: { enabled: false } } });
+    const demo = (await c.post('/v2/user', { client_user_id: 'cq-quiet' })).body.user_id as string;
+    expect((await c.post('/v2/link/connect/demo', { user_id: demo, provider: 'oura' })).status).toBe(200);
+    await c.advance(1800);
+    expect((await c.get(`/aggregate/v1/user/${demo}/continuous_query/${quiet.id}/task_history`)).body.data.map((e: any) => e.status)).toEqual(['completed']);
+    expect(events.filter((e) => e.envelope.event_type === 'continuous_query.result_table.changed' && e.envelope.user_id === demo && (e.envelope.data as any[])[0].query_id === quiet.id)).toEqual([]);
+
     const parquet = await c.get(`${base}/mine/result_table`, { headers: { accept: 'application/vnd.apache.parquet' } });
     expect(parquet.status).toBe(200);
     expect(parquet.headers['content-type']).toContain('application/vnd.apache.parquet');
