@@ -12,6 +12,7 @@ import { webhooksArea } from './handlers/webhooks/area.js';
 import { labsArea } from './handlers/labs/area.js';
 import { linkArea } from './handlers/link/area.js';
 import { scenarioRoutes } from './handlers/sandbox/scenario.js';
+import { aggregateArea } from './handlers/aggregate/area.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -21,4 +22,5 @@ export const AREAS: readonly Area[] = [
   webhooksArea,
   { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...scenarioRoutes] },
   linkArea,
+  aggregateArea,
 ];

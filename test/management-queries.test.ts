@@ -1,4 +1,4 @@
-/** Continuous queries through the management interface (issue 15): stored, validated, listed, archived; not run. */
+/** Continuous queries through the management interface (issue 15): stored, validated, listed, archived (runs: aggregate-continuous.test.ts). */
 import { expect, it } from 'vitest';
 import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
 import { createClient, forEachAdapter } from './support/client.js';
@@ -27,7 +27,7 @@ forEachAdapter('management continuous queries', (adapter) => {
     const v = await c.mgmt('POST', `${base}/validate_continuous_query`, { body: EXAMPLE });
     expect(v.status, v.text).toBe(200);
     schema('ValidateContinuousQueryResponse', v.body);
-    expect(v.body).toEqual({ result_table_schema: { 'group_key.0': 'string', 'mean(sleep_score)': 'float64' }, resource_dependencies: ['sleep'], fhir_observation_previews: null });
+    expect(v.body).toEqual({ result_table_schema: { 'group_key.0': 'string', 'mean.sleep_score': 'float64' }, resource_dependencies: ['sleep'], fhir_observation_previews: null });
     expect((await c.mgmt('GET', `${base}/continuous_query`)).body.data).toEqual([]);
 
     const created = await c.mgmt('POST', `${base}/continuous_query`, { body: EXAMPLE });

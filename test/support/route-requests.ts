@@ -187,6 +187,10 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
   );
   const job = await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
   const jobId: string = job.body?.id ?? UNKNOWN_UUID;
+  // A continuous query (daily runs) for the aggregate result-table and task-history reads.
+  await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/continuous_query`, {
+    body: { slug: 'fuzz-query', title: 'Fuzz', query: { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] }, scheduling_preferences: { minimum_gap_duration_second: 86_400 } },
+  });
   // Something to deliver, so there are messages and attempts to point at.
   const created = await c.post('/v2/user', { client_user_id: 'fuzz-baseline-user' });
   await c.post('/v2/link/connect/demo', { user_id: created.body?.user_id, provider: 'oura' });
@@ -222,6 +226,7 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
       run_id: runId,
       raw_result_id: rawResultId,
       job_id: jobId,
+      query_id_or_slug: 'fuzz-query',
     },
   };
 }

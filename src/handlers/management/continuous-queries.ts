@@ -5,11 +5,10 @@
  * on its bound teams. Rules in `src/state/management/continuous-queries.ts`.
  *
  * LIMITATIONS
- * - Queries are stored and validated but NOT run: no result table is computed and no
- *   `continuous_query.result_table.changed` event is emitted (that needs the wearables area's
- *   aggregate engine).
- * - `result_table_schema` is the sandbox's inference: `group_key.N` string, `func(column)` float64
- *   (`count` int64), plain columns `any`; `resource_dependencies` are the tables and timeseries read.
+ * - Queries run on the sandbox clock (src/state/aggregate/runner.ts); results are read through
+ *   the data API's aggregate endpoints (docs/simulated/aggregate.md).
+ * - `result_table_schema` is the aggregate engine's plan: `group_key.N`, `<func>.<column>`
+ *   (`count` int64; mean/median/stddev float64); `resource_dependencies` is the resource read.
  * - `query_type=platform` is refused (403): platform queries belong to the service itself.
  * - The list answers every query of the team environment, archived ones included, in one page.
  * - `fhir_observation_mappers` is always empty and `fhir_observation_previews` null.
@@ -70,7 +69,7 @@ export const continuousQueryRoutes = [
     method: 'POST',
     path: `${BASE}/continuous_query`,
     auth: 'management',
-    summary: 'Stores a validated continuous query (slug unique among active ones). Queries are not run.',
+    summary: 'Stores a validated continuous query (slug unique among active ones) and starts its runs on the sandbox clock.',
     request: { params, query: queryType, body: createBody },
     responses: { 200: 'ContinuousQuery', 403: 'query_type=platform', 409: 'Slug taken', 422: 'Invalid query' },
     handle(ctx, { params: p, query, body }) {

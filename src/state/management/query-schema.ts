@@ -68,3 +68,12 @@ export const queryConfigSchema = QueryConfig;
 export const schedulingSchema = ContinuousQuerySchedulingPreferences;
 export const exportSchema = ContinuousQueryExportPreferences;
 export type Query = z.infer<typeof querySchema>;
+
+// Data OpenAPI `QueryBatch` (POST /aggregate/v1/user/{user_id}/query): the same `Query` and
+// `QueryConfig`, plus the timeframe.
+const RelativeTimeframe = z.object({ "type": z.literal("relative"), "anchor": z.iso.date(), "past": Period });
+const QueryBatch = z.object({ "timeframe": z.union([RelativeTimeframe, Placeholder]), "queries": z.array(Query_Input), "config": QueryConfig.optional() });
+
+export const queryBatchSchema = QueryBatch;
+export type QueryBatch = z.infer<typeof queryBatchSchema>;
+export type RelativeTimeframeInput = z.infer<typeof RelativeTimeframe>;

@@ -1,0 +1,62 @@
+/**
+ * `POST /aggregate/v1/user/{user_id}/query` (data OpenAPI `QueryBatch` -> `AggregationResponse`):
+ * every query of the batch is planned first (a 422 for any invalid one, nothing read), then run
+ * over the user's data in the batch's timeframe, one result table per query, in order.
+ */
+import { MESSAGES, notFound } from '../../engine/errors.js';
+import type { Partition } from '../../engine/tenancy.js';
+import type { World } from '../../engine/world.js';
+import type { QueryBatch } from '../management/query-schema.js';
+import { usersOf, type User } from '../users/users.js';
+import { zoneOf } from '../wearables/wearable-data.js';
+import { aggregateError } from './errors.js';
+import { execute, type Table } from './execute.js';
+import { planQuery, type Plan } from './plan.js';
+import { readRows } from './rows.js';
+import { windowOf } from './time.js';
+import { DAY } from '../../fixtures/wearables/wearable-time.js';
+
+/** Longest window over the summary tables, and over a timeseries (samples are dense). */
+export const MAX_SUMMARY_DAYS = 366;
+export const MAX_TIMESERIES_DAYS = 31;
+/** Most queries one batch may hold. */
+export const MAX_QUERIES = 20;
+
+/** A live user of the partition, or the data API's 404. */
+export function aggregateUser(world: World, partition: Partition, userId: string): User {
+  const user = usersOf(partition, world).byId.get(userId);
+  if (!user) throw notFound(MESSAGES.userNotFound);
+  if (user.deletion) throw notFound(MESSAGES.userScheduledForDeletion);
+  return user;
+}
+
+/** Runs one plan for a user over `[from, to)` as of `now`. */
+export function runPlan(world: World, user: User, plan: Plan, window: [number, number], now: number, priority: readonly string[]): Table {
+  const rows = readRows(world, user, plan, window[0], window[1], now, priority, plan.allSources);
+  return execute(plan, rows, zoneOf(user), window);
+}
+
+export function checkWindow(plans: Plan[], window: [number, number]): void {
+  const days = (window[1] - window[0]) / DAY;
+  if (plans.some((p) => p.table === 'timeseries') && days > MAX_TIMESERIES_DAYS + 1) throw aggregateError.windowTooLong(MAX_TIMESERIES_DAYS, 'a timeseries');
+  if (days > MAX_SUMMARY_DAYS + 1) throw aggregateError.windowTooLong(MAX_SUMMARY_DAYS, 'a summary table');
+}
+
+/** The batch's result tables with their column types, in query order. */
+export function queryTables(world: World, partition: Partition, userId: string, batch: QueryBatch): Array<{ table: Table; types: Record<string, string> }> {
+  if (batch.queries.length > MAX_QUERIES) throw aggregateError.tooManyQueries(MAX_QUERIES);
+  const plans = batch.queries.map((q, i) => planQuery(q as Record<string, unknown>, ['body', 'queries', i]));
+  if (!('type' in batch.timeframe)) throw aggregateError.placeholderTimeframe();
+  const tf = batch.timeframe;
+  const user = aggregateUser(world, partition, userId);
+  const window = windowOf(zoneOf(user), tf.anchor, tf.past);
+  checkWindow(plans, window);
+  const now = world.clock.now();
+  const priority = (batch.config?.provider_priority_overrides ?? []) as string[];
+  return plans.map((plan) => ({ table: runPlan(world, user, plan, window, now, priority), types: Object.fromEntries(plan.columns.map((c) => [c.name, c.type])) }));
+}
+
+/** `AggregationResponse`: the batch's result tables, in query order. */
+export function queryOne(world: World, partition: Partition, userId: string, batch: QueryBatch): { results: Array<{ table: Table }> } {
+  return { results: queryTables(world, partition, userId, batch).map((r) => ({ table: r.table })) };
+}
