@@ -12,6 +12,7 @@ import { providerRoutes } from './providers.js';
 import { profileRoutes } from './profile.js';
 import { summaryRoutes } from './summaries.js';
 import { timeseriesRoutes } from './timeseries.js';
+import { labTimeseriesRoutes } from './timeseries-labs.js';
 import { wearablesControlRoutes } from './control.js';
 import { connectedSources } from '../../state/wearables/connections.js';
 import { purgeUserWearables } from '../../state/wearables/operations.js';
@@ -20,7 +21,7 @@ import { deregisterAll } from '../../state/wearables/wearable-link.js';
 
 export const wearablesArea: Area = {
   name: 'wearables',
-  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes, ...profileRoutes],
+  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...labTimeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes, ...profileRoutes],
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
