@@ -81,6 +81,42 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     }
   });
 
+  it('final results announce daily.data.cholesterol.created; corrected ones .updated with the same keys', async () => {
+    const c = createClient(adapter, { seed: 44, users: 1, usersElsewhere: 0, feed: 'on' });
+    const userId = await firstUserId(c);
+    const order = await newOrder(c, 'walk_in_test');
+    const res = await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'completed.walk_in_test.corrected' } });
+    expect(res.status, res.text).toBe(200);
+    const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId } })).body.events.map((e: any) => e.envelope);
+    const lab = order.lab_test.lab.slug as string;
+    const chol = journal.filter((e: any) => e.event_type.startsWith('daily.data.cholesterol.'));
+    expect(chol.map((e: any) => e.event_type)).toEqual(['daily.data.cholesterol.created', 'daily.data.cholesterol.updated']);
+    for (const e of chol) {
+      oas?.expectValid('ClientFacingCholesterolChanged', { ...e, client_user_id: '00000000-0000-4000-8000-000000000000' });
+      expect(e.data.source).toMatchObject({ provider: lab });
+      expect(e.data.user_id).toBe(userId);
+      expect(e.data.data.map((s: any) => s.type).sort()).toEqual(['cholesterol/hdl', 'cholesterol/ldl', 'cholesterol/total', 'cholesterol/triglycerides']);
+    }
+    const key = (s: any) => `${s.type}|${s.timestamp}`;
+    expect(chol[1].data.data.map(key)).toEqual(chol[0].data.data.map(key));
+    // The last announcement is what the API serves.
+    const served = await c.get(`/v2/timeseries/${userId}/cholesterol/grouped`, { query: { start_date: '2025-01-01', provider: lab } });
+    const mine = new Set(chol[1].data.data.map(key));
+    expect(served.body.groups[lab][0].data.filter((s: any) => mine.has(key(s)))).toEqual(chol[1].data.data);
+    // No IgE / IgG results in the order: no events for them.
+    expect(journal.some((e: any) => /^daily\.data\.ig[eg]\./.test(e.event_type))).toBe(false);
+  });
+
+  it('nobody listening (feed auto, no endpoint): no lab-derived events', async () => {
+    const c = createClient(adapter, { seed: 45, users: 1, usersElsewhere: 0 });
+    const userId = await firstUserId(c);
+    const order = await newOrder(c, 'walk_in_test');
+    await c.post(`/v3/order/${order.id}/test`);
+    const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.' } })).body.events;
+    expect(journal).toEqual([]);
+    expect((await c.get(`/v2/timeseries/${userId}/cholesterol`, { query: { start_date: '2025-01-01' } })).body.length).toBeGreaterThanOrEqual(4);
+  });
+
   it('errors like the other timeseries', async () => {
     const c = createClient(adapter, { seed: 43, users: 1, usersElsewhere: 0 });
     const userId = await firstUserId(c);

@@ -17,6 +17,7 @@ import { wearablesControlRoutes } from './control.js';
 import { connectedSources } from '../../state/wearables/connections.js';
 import { purgeUserWearables } from '../../state/wearables/operations.js';
 import { startFeed } from '../../state/wearables/wearable-feed.js';
+import { onLabOrderEvent } from '../../state/wearables/lab-events.js';
 import { deregisterAll } from '../../state/wearables/wearable-link.js';
 
 export const wearablesArea: Area = {
@@ -27,6 +28,8 @@ export const wearablesArea: Area = {
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
     world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);
+    // Lab-derived timeseries events follow the labs area's order events.
+    world.events.subscribe((entry, partition) => onLabOrderEvent(world, entry, partition));
   },
   seed: seedWearables,
 };

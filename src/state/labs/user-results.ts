@@ -7,10 +7,12 @@ import type { BiomarkerResultJson } from '../../fixtures/labs/lab-results.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { orderResults, resultStage, resultTimes } from './order-results.js';
+import type { Order } from './order-model.js';
 import { ordersOf } from './order-store.js';
 
 export interface UserLabResults {
   orderId: string;
+  userId: string;
   /** The performing lab's slug (the reference's `Labs` enum). */
   lab: string;
   /** When the sample was collected (epoch ms): the time the results describe. */
@@ -27,13 +29,24 @@ export interface UserLabResults {
 export function completedLabResultsOf(world: World, partition: Partition, userId: string): UserLabResults[] {
   const out: UserLabResults[] = [];
   for (const order of ordersOf(partition, world).ofUser(userId)) {
-    const stage = resultStage(order);
-    if (!stage || stage.stage === 'partial') continue;
-    const set = orderResults(world, order);
-    const times = resultTimes(order);
-    if (!set || !times) continue;
-    out.push({ orderId: order.id, lab: order.lab_test.lab.slug, collectedAt: times.collected, reportedAt: stage.at, results: set.results });
+    const r = finalResults(world, order);
+    if (r) out.push(r);
   }
   out.sort((a, b) => a.collectedAt - b.collectedAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0));
   return out;
+}
+
+/** The final results of one order of the partition (null before they exist, or for another partition's order). */
+export function completedLabResultsOfOrder(world: World, partition: Partition, orderId: string): UserLabResults | null {
+  const order = ordersOf(partition, world).get(orderId);
+  return order ? finalResults(world, order) : null;
+}
+
+function finalResults(world: World, order: Order): UserLabResults | null {
+  const stage = resultStage(order);
+  if (!stage || stage.stage === 'partial') return null;
+  const set = orderResults(world, order);
+  const times = resultTimes(order);
+  if (!set || !times) return null;
+  return { orderId: order.id, userId: order.user_id, lab: order.lab_test.lab.slug, collectedAt: times.collected, reportedAt: stage.at, results: set.results };
 }

@@ -18,7 +18,7 @@ import type { BiomarkerResultJson } from '../../fixtures/labs/lab-results.js';
 import { tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { completedLabResultsOf, type UserLabResults } from '../labs/user-results.js';
+import { completedLabResultsOf, completedLabResultsOfOrder, type UserLabResults } from '../labs/user-results.js';
 import type { User } from '../users/users.js';
 import { zoneOf } from './wearable-data.js';
 
@@ -97,8 +97,8 @@ export function labSamples(world: World, partition: Partition, user: User, resou
 
 /** The samples a lab order's final results bring (for `daily.data.<resource>.*` events). */
 export function labSamplesOfOrder(world: World, partition: Partition, user: User, orderId: string, resource: LabResource): { lab: string; samples: LabSample[] } | null {
-  const set = completedLabResultsOf(world, partition, user.user_id).find((s) => s.orderId === orderId);
-  if (!set) return null;
+  const set = completedLabResultsOfOrder(world, partition, orderId);
+  if (!set || set.userId !== user.user_id) return null;
   return { lab: set.lab, samples: samplesOfResults(user, set, resource, CHOLESTEROL_KINDS) };
 }
 
