@@ -85,9 +85,16 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const c = createClient(adapter, { seed: 44, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = await firstUserId(c);
     const order = await newOrder(c, 'walk_in_test');
+    const seen: number[] = [];
+    c.sandbox.world.events.subscribe((entry) => {
+      if (entry.envelope.user_id === userId) seen.push(entry.seq);
+    });
     const res = await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'completed.walk_in_test.corrected' } });
     expect(res.status, res.text).toBe(200);
-    const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId } })).body.events.map((e: any) => e.envelope);
+    const entries = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId } })).body.events;
+    // Subscribers get the events in journal order (the lab event, then what follows from it).
+    expect(seen).toEqual(entries.map((e: any) => e.seq).filter((n: number) => n >= (seen[0] ?? 0)));
+    const journal = entries.map((e: any) => e.envelope);
     const lab = order.lab_test.lab.slug as string;
     const chol = journal.filter((e: any) => e.event_type.startsWith('daily.data.cholesterol.'));
     expect(chol.map((e: any) => e.event_type)).toEqual(['daily.data.cholesterol.created', 'daily.data.cholesterol.updated']);
