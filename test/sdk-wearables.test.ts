@@ -2,7 +2,8 @@
  * Contract test: the official SDK (@tryvital/vital-node 3.1.551) parses every wearable
  * endpoint's answer: providers, connections, demo connect, introspection, summaries (activity,
  * sleep, body, workouts, ECG), workout streams, ECG voltages and every timeseries row (raw and
- * grouped), profile, devices, raw summaries, sleep cycles and streams, meals, menstrual cycles. The SDK throws on a missing required key or a null where a value is required.
+ * grouped), lab-derived vitals (cholesterol, IgE, IgG), profile, devices, raw summaries, sleep cycles and
+ * streams, meals, menstrual cycles; every method of the wearable resources is served. The SDK throws on a missing required key or a null where a value is required.
  */
 import { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,5 +123,58 @@ describe('official SDK parses the wearable endpoints', () => {
     expect(steps.every((s) => s.unit === 'count')).toBe(true);
     const glucose = await client.vitals.glucose(demo, { ...q, provider: 'freestyle_libre' });
     expect(glucose.length).toBeGreaterThan(8 * 288 - 10);
+  });
+
+  it('lab-derived vitals: cholesterol (and its deprecated sub-paths), IgE, IgG, raw and grouped', async () => {
+    const tests = await client.labTests.get({ collectionMethod: 'walk_in_test' });
+    const patientDetails = { firstName: 'Ada', lastName: 'Lovelace', dob: '1980-02-03', gender: 'female' as const, phoneNumber: '+12125550123', email: 'ada@example.com' };
+    const patientAddress = { receiverName: 'Ada Lovelace', firstLine: '10 Market Street', city: 'Philadelphia', state: 'PA', zip: '19103', country: 'US' };
+    const placed = await client.labTests.createOrder({ userId: demo, labTestId: tests[0]?.id ?? '', patientDetails, patientAddress });
+    expect(await client.labTests.simulateOrderProcess(placed.order.id, { finalStatus: 'completed.walk_in_test.completed' })).toBe('Success');
+    const q = { startDate: '2025-12-01' };
+    const all = await client.vitals.cholesterol(demo, q);
+    expect(all.map((s) => s.type).sort()).toEqual(['cholesterol/hdl', 'cholesterol/ldl', 'cholesterol/total', 'cholesterol/triglycerides']);
+    expect(all.every((s) => s.unit === 'mmol/L' && s.timestamp instanceof Date)).toBe(true);
+    for (const [kind, list] of [
+      ['total', await client.vitals.cholesterolTotal(demo, q)],
+      ['ldl', await client.vitals.cholesterolLdl(demo, q)],
+      ['hdl', await client.vitals.cholesterolHdl(demo, q)],
+      ['triglycerides', await client.vitals.cholesterolTriglycerides(demo, q)],
+    ] as const) {
+      expect(list.map((s) => s.type)).toEqual([`cholesterol/${kind}`]);
+    }
+    const grouped = await client.vitals.cholesterolGrouped(demo, q);
+    const lab = placed.order.labTest.lab?.slug ?? '';
+    expect(grouped.groups[lab]?.[0]?.source.provider).toBe(lab);
+    expect(grouped.groups[lab]?.[0]?.data).toHaveLength(4);
+    expect(grouped.nextCursor ?? null).toBeNull();
+    expect(await client.vitals.ige(demo, q)).toEqual([]);
+    expect(await client.vitals.igg(demo, q)).toEqual([]);
+    expect((await client.vitals.igeGrouped(demo, q)).groups).toEqual({});
+    expect((await client.vitals.iggGrouped(demo, q)).groups).toEqual({});
+  });
+
+  it('every method of the wearable SDK resources is served', async () => {
+    // The resources of issue 14's done-when list: each method is exercised in this file.
+    const exercised: Record<string, string[]> = {
+      profile: ['get', 'getRaw'],
+      sleep: ['get', 'getRaw', 'getStreamBySleepId'],
+      activity: ['get', 'getRaw'],
+      body: ['get', 'getRaw'],
+      meal: ['get'],
+      menstrualCycle: ['get'],
+      sleepCycle: ['get'],
+      workouts: ['get', 'getRaw', 'getByWorkoutId'],
+    };
+    for (const [resource, methods] of Object.entries(exercised)) {
+      const obj = (client as unknown as Record<string, object>)[resource] as object;
+      const own = Object.getOwnPropertyNames(Object.getPrototypeOf(obj)).filter((m) => m !== 'constructor' && !m.startsWith('_'));
+      expect(own.sort(), resource).toEqual([...methods].sort());
+    }
+    const vitals = Object.getOwnPropertyNames(Object.getPrototypeOf(client.vitals)).filter((m) => m !== 'constructor' && !m.startsWith('_'));
+    const rows = new Set(TIMESERIES.flatMap((r) => (r.raw ? [camel(r.path), `${camel(r.path)}Grouped`] : [`${camel(r.path)}Grouped`])));
+    const labs = ['ige', 'igg', 'igeGrouped', 'iggGrouped', 'cholesterol', 'cholesterolGrouped', 'cholesterolTotal', 'cholesterolLdl', 'cholesterolHdl', 'cholesterolTriglycerides'];
+    const special = ['electrocardiogramVoltage', 'electrocardiogramVoltageGrouped'];
+    expect(vitals.filter((m) => !rows.has(m) && !labs.includes(m) && !special.includes(m))).toEqual([]);
   });
 });

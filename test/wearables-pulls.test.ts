@@ -31,7 +31,9 @@ forEachAdapter('wearables: historical pulls', (adapter) => {
     expect(Object.values(first.pulled).every((s: any) => s.status === 'scheduled')).toBe(true);
     expect(first.pulled.sleep).toMatchObject({ range_start: '2025-12-06T09:00:00.000Z', range_end: '2026-01-05T09:00:00.000Z', days_with_data: 0 });
     expect(first.pulled.sleep.timeline).toMatchObject({ scheduled_at: '2026-01-05T09:00:00.000Z', started_at: null, ended_at: null });
-    expect(first.not_pulled).toContain('profile');
+    // Every resource Oura lists is simulated now (profile included).
+    expect(first.pulled.profile).toMatchObject({ status: 'scheduled' });
+    expect(first.not_pulled).toEqual([]);
     // Before the history arrives only new data is visible.
     expect((await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2025-12-01' } })).body.sleep).toEqual([]);
     await c.advance(30);
@@ -50,7 +52,7 @@ forEachAdapter('wearables: historical pulls', (adapter) => {
     const hist = (await c.get('/_sandbox/events', { query: { user_id: userId, event_type_prefix: 'historical.data.' } })).body.events.map((e: any) => e.envelope);
     const types = hist.map((e: any) => e.event_type);
     expect(new Set(types).size).toBe(types.length);
-    expect(types).toEqual(expect.arrayContaining(['historical.data.sleep.created', 'historical.data.activity.created', 'historical.data.heartrate.created', 'historical.data.hrv.created']));
+    expect(types).toEqual(expect.arrayContaining(['historical.data.sleep.created', 'historical.data.activity.created', 'historical.data.heartrate.created', 'historical.data.hrv.created', 'historical.data.profile.created', 'historical.data.sleep_cycle.created']));
     expect(types).not.toContain('historical.data.hypnogram.created');
     expect(hist[0].data).toEqual({ user_id: userId, start_date: '2025-12-06T09:00:00.000Z', end_date: '2026-01-05T09:00:00.000Z', is_final: true, provider: 'oura' });
     oas?.expectValid('HistoricalPullCompleted', hist[0].data);

@@ -48,6 +48,9 @@ export class EventBus {
   private readonly journal: JournalEntry[] = [];
   private readonly subscribers: EventSubscriber[] = [];
   private readonly watchers: EventWatcher[] = [];
+  /** Events journaled but not yet handed to the subscribers (emits nested in a subscriber wait here). */
+  private readonly undelivered: Array<[JournalEntry, Partition]> = [];
+  private delivering = false;
   /** Events dropped by a team allowlist (kept for inspection). */
   private filteredCount = 0;
 
@@ -76,7 +79,21 @@ export class EventBus {
     };
     this.journal.push(entry);
     if (this.journal.length > this.limit + Math.ceil(this.limit / 10)) this.journal.splice(0, this.journal.length - this.limit);
-    for (const sub of this.subscribers) sub(entry, partition);
+    // An event emitted by a subscriber (e.g. lab-derived data following a lab order event)
+    // reaches every subscriber after the event being delivered: delivery follows journal order.
+    this.undelivered.push([entry, partition]);
+    if (this.delivering) return entry;
+    this.delivering = true;
+    try {
+      for (let next = this.undelivered.shift(); next; next = this.undelivered.shift()) {
+        for (const sub of this.subscribers) sub(next[0], next[1]);
+      }
+    } catch (error) {
+      this.undelivered.length = 0;
+      throw error;
+    } finally {
+      this.delivering = false;
+    }
     return entry;
   }
 

@@ -12,20 +12,24 @@ import { providerRoutes } from './providers.js';
 import { profileRoutes } from './profile.js';
 import { summaryRoutes } from './summaries.js';
 import { timeseriesRoutes } from './timeseries.js';
+import { labTimeseriesRoutes } from './timeseries-labs.js';
 import { wearablesControlRoutes } from './control.js';
 import { connectedSources } from '../../state/wearables/connections.js';
 import { purgeUserWearables } from '../../state/wearables/operations.js';
 import { startFeed } from '../../state/wearables/wearable-feed.js';
+import { onLabOrderEvent } from '../../state/wearables/lab-events.js';
 import { deregisterAll } from '../../state/wearables/wearable-link.js';
 
 export const wearablesArea: Area = {
   name: 'wearables',
-  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes, ...profileRoutes],
+  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...labTimeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes, ...profileRoutes],
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
     world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);
+    // Lab-derived timeseries events follow the labs area's order events.
+    world.events.subscribe((entry, partition) => onLabOrderEvent(world, entry, partition));
   },
   seed: seedWearables,
 };

@@ -24,7 +24,7 @@ import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { notPulledResources, pulledResources, type Connection } from '../../state/wearables/connections.js';
+import { historyStart, notPulledResources, pulledResources, type Connection } from '../../state/wearables/connections.js';
 import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
 import { connectionDataRanges, connectionsOf } from '../../state/wearables/operations.js';
 import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../../state/wearables/pulls.js';
@@ -86,14 +86,14 @@ function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknow
     const state = pullStateAt(plan, at);
     pulled[r] = {
       status: state.status,
-      range_start: iso(conn.backfill_from),
+      range_start: iso(historyStart(conn, r)),
       range_end: iso(conn.created_at),
       timeline: {
         scheduled_at: iso(plan.scheduledAt),
         started_at: state.started_at === null ? null : iso(state.started_at),
         ended_at: state.ended_at === null ? null : iso(state.ended_at),
       },
-      days_with_data: state.status === 'success' ? daysWithData(src, r, conn.backfill_from, conn.created_at) : 0,
+      days_with_data: state.status === 'success' ? daysWithData(src, r, historyStart(conn, r), conn.created_at) : 0,
       release: release(seed),
       trace_id: traceId(seed, user.user_id, conn),
       error_details: state.error_details,

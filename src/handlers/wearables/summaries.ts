@@ -13,8 +13,7 @@
  * - Sleep cycles come from the providers that record stages (hypnogram); deep, light, REM and
  *   awake runs only (no `-1` or `5`).
  * - Meals: `micros` is null; foods carry energy, carbs, protein and total fat only.
- * - Menstrual cycle summaries are not simulated (404 like any unknown route). Profile
- *   and devices are in profile.ts.
+ * - Profile and devices are in profile.ts.
  * - `/raw` variants wrap each summary in its raw record; `data` is the summary's values in the
  *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema.
  * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.

@@ -12,8 +12,8 @@
  * page stopped and is null after the last visible data.
  *
  * LIMITATIONS
- * - `ige`, `igg` and `cholesterol` (and its deprecated sub-paths) have no table row (404 like any
- *   unknown route): they should come from the user's lab results.
+ * - `ige`, `igg` and `cholesterol` (and its deprecated sub-paths) have no table row: they come
+ *   from the user's lab results (timeseries-labs.ts).
  * - The plain `electrocardiogram_voltage` list answers at most MAX_VOLTAGE_SESSIONS sessions.
  * - Sleep streams are found only for sleep ids the sandbox has handed out (summary listings and
  *   events) since the last reset; a provider that does not record a stream resource answers [].

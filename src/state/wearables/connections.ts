@@ -38,8 +38,28 @@ export const ERROR_MESSAGES: Record<ConnectionErrorType, string> = {
 /** Resources whose data the sandbox generates (everything else a provider lists is not pulled). */
 export const SIMULATED_RESOURCES: ReadonlySet<string> = new Set([
   'activity', 'sleep', 'body', 'workouts', 'workout_stream', 'electrocardiogram', 'electrocardiogram_voltage',
+  'profile', 'meal', 'menstrual_cycle',
   ...TIMESERIES.map((r) => r.resource),
 ]);
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The team's historical days for a resource of a connection (preferences), or null for the connection's usual history. */
+export function preferredDays(conn: Connection, resource: string): number | null {
+  if (!conn.history_days) return null;
+  return conn.history_days[resource] ?? conn.history_days['*'] ?? null;
+}
+
+/** Whether the team's data-pull preferences turned a resource off for this connection (0 days). */
+export function disabledByPreference(conn: Connection, resource: string): boolean {
+  return preferredDays(conn, resource) === 0;
+}
+
+/** Where a resource's history starts once pulled: the team's preferred days back, else the connection's backfill. */
+export function historyStart(conn: Connection, resource: string): number {
+  const days = preferredDays(conn, resource);
+  return days === null ? conn.backfill_from : conn.created_at - days * DAY_MS;
+}
 
 export type PullOverrideOutcome = 'success' | 'failure' | 'retry_then_success' | 'retry_then_failure';
 
@@ -77,6 +97,11 @@ export interface Connection {
   denied: readonly string[];
   /** Scopes granted through Link (absent: every scope, none optional). */
   grant?: ScopeGrant;
+  /**
+   * Days of history per resource from the team's data-pull preferences when the connection was
+   * made (`*` = the provider default); null without preferences. 0 = the team takes none of it.
+   */
+  history_days: Record<string, number> | null;
   /** Longest planned pull duration in minutes (seeded still-pulling connections pull longer). */
   pullMinutes: number;
   /** Forced pull outcomes, per resource. */
@@ -164,12 +189,12 @@ export const wearablesOf = worldSlot('wearables', (world) => new WearablesState(
 
 /** The resources a connection's historical pull covers. */
 export function pulledResources(conn: Connection): string[] {
-  return conn.provider.resources.filter((r) => SIMULATED_RESOURCES.has(r) && !conn.denied.includes(r));
+  return conn.provider.resources.filter((r) => SIMULATED_RESOURCES.has(r) && !conn.denied.includes(r) && !disabledByPreference(conn, r));
 }
 
 /** The resources a provider lists that the pull does not cover. */
 export function notPulledResources(conn: Connection): string[] {
-  return conn.provider.resources.filter((r) => !SIMULATED_RESOURCES.has(r) || conn.denied.includes(r));
+  return conn.provider.resources.filter((r) => !SIMULATED_RESOURCES.has(r) || conn.denied.includes(r) || disabledByPreference(conn, r));
 }
 
 /** Resources of a provider that need a scope outside `granted`. */
@@ -275,6 +300,7 @@ export function newConnection(provider: ProviderInfo, fields: Partial<Connection
     demo: false,
     ended_at: null,
     denied: NO_RESOURCES,
+    history_days: null,
     pullMinutes: 10,
     overrides: null,
     pullAnnounced: fields.created_at - 1,

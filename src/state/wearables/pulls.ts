@@ -9,7 +9,7 @@
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
 import { hashKey } from '../../engine/rng.js';
 import { stableUuid } from '../../engine/ids.js';
-import { emitUserEvent, pulledResources, type Connection, type PullOverride } from './connections.js';
+import { emitUserEvent, historyStart, pulledResources, type Connection, type PullOverride } from './connections.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
@@ -142,14 +142,18 @@ export function schedulePullAnnouncements(world: World, partition: Partition, us
     for (const r of pulledResources(conn)) {
       const plan = pullPlan(world.seed, userId, conn, r);
       const end = finishedAt(plan);
-      if (end > conn.pullAnnounced && end <= now && plan.outcome === 'success' && announced(r)) done.push([end, r]);
+      if (end > conn.pullAnnounced && end <= now && plan.outcome === 'success' && announced(r)) {
+        done.push([end, r]);
+        // Sleep cycles come with the sleep pull from the providers that record stages.
+        if (r === 'sleep' && conn.provider.resources.includes('hypnogram')) done.push([end, 'sleep_cycle']);
+      }
     }
     done.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     conn.pullAnnounced = now;
     for (const [, r] of done) {
       emitUserEvent(world, partition, userId, `historical.data.${r}.created`, {
         user_id: userId,
-        start_date: new Date(conn.backfill_from).toISOString(),
+        start_date: new Date(historyStart(conn, r)).toISOString(),
         end_date: new Date(conn.created_at).toISOString(),
         is_final: true,
         provider: conn.provider.slug,

@@ -14,7 +14,7 @@ import { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { DAY, dayNumber, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import type { Ctx } from '../../engine/route.js';
 import { dateOrDateTime } from '../../engine/schemas.js';
-import { wearablesOf, type Connection, type ProviderLink } from './connections.js';
+import { disabledByPreference, historyStart, wearablesOf, type Connection, type ProviderLink } from './connections.js';
 import { historyPulled } from './pulls.js';
 import { usersOf, type User } from '../users/users.js';
 import { customSourceOrder } from '../users/team-views.js';
@@ -47,10 +47,10 @@ function ingestionBounds(user: User): Range {
 }
 
 function connectionRange(world: World, user: User, conn: Connection, resource: string, now: number): Range | null {
-  if (conn.denied.includes(resource)) return null;
+  if (conn.denied.includes(resource) || disabledByPreference(conn, resource)) return null;
   let end = conn.ended_at ?? now;
   if (conn.status === 'error' && conn.error && conn.ended_at === null) end = Math.min(end, conn.error.errored_at);
-  const start = historyPulled(world.seed, user.user_id, conn, resource, now) ? conn.backfill_from : conn.created_at;
+  const start = historyPulled(world.seed, user.user_id, conn, resource, now) ? historyStart(conn, resource) : conn.created_at;
   return start <= end ? [start, Math.min(end, now)] : null;
 }
 

@@ -9,7 +9,8 @@
  *   was still open at the previous tick is re-sent with its final value and the same compound
  *   key in `daily.data.<resource>.updated` (spec 6.3);
  * - summaries: activity of each day touched (`.created` the first time, then `.updated` with the
- *   same `id`, spec 6.2); sleep, body, workouts and ECGs once they end;
+ *   same `id`, spec 6.2); sleep, body, workouts and ECGs once they end; meals, menstrual cycles,
+ *   sleep cycles and the profile of a new connection (feed-more.ts);
  * - workout streams: the shallow `daily.data.workout_stream.created` (spec 6.4).
  *
  * Time costs what it simulates (design rule 11): in the default `auto` mode a team environment
@@ -38,6 +39,7 @@ import { emitUserEvent, pulledResources, wearablesOf, type ProviderLink, type Us
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf, type User } from '../users/users.js';
 import { dataRanges, subjectOf } from './wearable-data.js';
+import { feedMoreSummaries } from './feed-more.js';
 import type { World } from '../../engine/world.js';
 
 export const FEED_INTERVAL = 2 * HOUR;
@@ -177,6 +179,9 @@ function feedConnection(world: World, partition: Partition, user: User, link: Pr
     if (created.length) emit(`daily.data.${row.resource}.created`, { ...base, data: created });
   }
   feedSummaries(world, partition, user, link, src, resources, since, now, emit);
+  const pulled = new Set(pulledResources(conn));
+  // sleep_cycle has no provider resource of its own: it comes with sleep.
+  feedMoreSummaries(world, user, link, src, (r) => pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && heard(`daily.data.${r}.`), since, now, emit);
 }
 
 function feedSummaries(

@@ -18,6 +18,7 @@ import {
   deniedResources,
 } from './connections.js';
 import { applyOverrides, schedulePullAnnouncements } from './pulls.js';
+import { pullPreferencesOf } from '../management/preferences.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
@@ -26,6 +27,19 @@ export const DEMO_BACKFILL_DAYS = 30;
 
 export function presetKey(userId: string, provider: string): string {
   return `${userId}\u241f${provider}`;
+}
+
+/**
+ * The team's data-pull preferences for a provider, as the connection keeps them (`*` = the
+ * provider default, then per-resource overrides); null when the team environment has none.
+ * Taken when the connection is made: a later change applies to later connections.
+ */
+function historyDaysOf(world: World, partition: Partition, provider: ProviderInfo): Record<string, number> | null {
+  const pref = pullPreferencesOf(world, partition).get(provider.slug);
+  if (!pref) return null;
+  const out: Record<string, number> = { '*': pref.default.historical_days_to_pull };
+  for (const [resource, o] of Object.entries(pref.resource_overrides ?? {})) out[resource] = o.historical_days_to_pull;
+  return out;
 }
 
 /** Creates a demo connection: pulls 30 days of history and emits `provider.connection.created`. */
@@ -40,6 +54,7 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
     demo: true,
     pullMinutes: 6,
     mark: now,
+    history_days: historyDaysOf(world, partition, provider),
   });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key));
@@ -102,7 +117,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   if (link.current) endConnection(link, now);
-  const conn = newConnection(provider, { created_at: now, mark: now, ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}) });
+  const conn = newConnection(provider, { created_at: now, mark: now, history_days: historyDaysOf(world, partition, provider), ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}) });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key));
   state.presets.delete(key);
@@ -157,6 +172,7 @@ export function restartHistoricalPull(world: World, partition: Partition, userId
     denied: old.denied,
     pullMinutes: old.pullMinutes,
     mark: old.mark,
+    history_days: old.history_days,
     ...(old.grant ? { grant: old.grant } : {}),
   });
   link.current = conn;
