@@ -142,6 +142,8 @@ export class WearablesState {
     const rec = this.users.get(userId);
     if (!rec) return;
     rec.gone = true;
+    // The feed ring drops the record at its next tick; what it held goes now.
+    rec.links.length = 0;
     this.users.delete(userId);
     this.active.delete(rec);
     for (const [id, w] of this.workouts) if (w.userId === userId) this.workouts.delete(id);
