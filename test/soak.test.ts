@@ -15,7 +15,7 @@ import type { Partition } from '../src/engine/tenancy.js';
 import { MAX_PENDING_DELETIONS, pendingDeletions } from '../src/state/users/deletion-grace.js';
 import { createUser, deleteUser, undoDelete } from '../src/state/users/user-ops.js';
 import { usersOf } from '../src/state/users/users.js';
-import { wearablesOf } from '../src/state/wearables/connections.js';
+import { ByUserMap, wearablesOf } from '../src/state/wearables/connections.js';
 import { MAX_IDEMPOTENCY_KEYS, OrderStore } from '../src/state/labs/order-store.js';
 
 const encoder = new TextEncoder();
@@ -147,5 +147,18 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     expect(store.replay('k10', 1000, ttl)).toBeUndefined();
     store.remember('late', { at: 5000, status: 200, body: {} }, ttl);
     expect(store.replay('late', 5000, ttl)).toBeDefined();
+  });
+
+  it("a purged user's handed-out workout and sleep ids go by index, not by a scan", () => {
+    const m = new ByUserMap<{ userId: string; n: number }>();
+    m.set('w1', { userId: 'u1', n: 1 });
+    m.set('w2', { userId: 'u2', n: 2 });
+    m.set('w3', { userId: 'u1', n: 3 });
+    m.set('w3', { userId: 'u2', n: 4 });
+    m.dropUser('u1');
+    expect([...m.keys()]).toEqual(['w2', 'w3']);
+    m.delete('w2');
+    m.dropUser('u2');
+    expect(m.size).toBe(0);
   });
 });
