@@ -72,7 +72,9 @@ async function tenantIds(s: Sandbox, apiKey: string, orgId: string, mgmtKey: str
     query: { group_by: [{ arg: { index: 'sleep' }, date_trunc: { unit: 'month', value: 1 } }], select: [{ group_key: '*' }, { arg: { value_macro: 'sleep_score', version: 'automatic' }, func: 'mean' }] },
   })).json;
   const key = list((await mgmt('GET', `/v1/org/${orgId}/management_key`)).json, 'data', 'management_keys')[0];
-  const invite = (await mgmt('POST', `/v1/org/${orgId}/invite`, { email: `iso-${tag}@example.com` })).json;
+  await mgmt('POST', `/v1/org/${orgId}/invite`, { email: `iso-${tag}@example.com` });
+  const invite = list((await mgmt('GET', `/v1/org/${orgId}/invite`)).json, 'invites', 'data')[0];
+  const member = list((await mgmt('GET', `/v1/org/${orgId}/member`)).json, 'members', 'data')[0];
   const domain = (await mgmt('POST', `/v1/org/${orgId}/domain`, { domain: `iso-${tag}.example.com` })).json;
   const ids: Ids = {
     org_id: orgId,
@@ -87,7 +89,8 @@ async function tenantIds(s: Sandbox, apiKey: string, orgId: string, mgmtKey: str
     webhook_id: hook?.id,
     query_id: query?.id,
     key_id: key?.id,
-    invite_id: invite?.id ?? invite?.invite?.id,
+    invite_id: invite?.id,
+    member_id: member?.id ?? member?.member_id,
     domain_id: domain?.id ?? domain?.domain?.id,
   };
   return Object.fromEntries(Object.entries(ids).filter(([, v]) => typeof v === 'string' && v.length > 0)) as Ids;
@@ -243,7 +246,7 @@ it("another tenant's ids answer exactly like unknown ids on every route, for eve
   if (process.env.ISO_DEBUG) console.log(JSON.stringify(ids), compared, refusedChecked, routesCompared.size);
   expect(leaks).toEqual([]);
   // Every team and management route that takes an id of a tenant was compared.
-  const withTenantIds = tenantRoutes.filter((r) => r.auth !== 'none' && /:(user_id|client_user_id|order_id|transaction_id|team_id|webhook_id|query_id|org_id|key_id|invite_id|domain_id|workout_id|sleep_id|device_id)\b/.test(r.path));
+  const withTenantIds = tenantRoutes.filter((r) => r.auth !== 'none' && /:(user_id|client_user_id|order_id|transaction_id|team_id|webhook_id|query_id|org_id|key_id|invite_id|member_id|domain_id|workout_id|sleep_id|device_id)\b/.test(r.path));
   for (const r of withTenantIds) expect(routesCompared.has(r.id), `${r.method} ${r.path} compared`).toBe(true);
   expect(compared).toBeGreaterThan(500);
   expect(refusedChecked).toBeGreaterThan(1000);
