@@ -291,4 +291,5 @@ async function timeCases(): Promise<void> {
 }
 
 if (process.argv.includes('--time')) void timeCases();
+else if (process.argv.includes('--soak') || process.argv.includes('--http')) void main();
 else void main().then(benchOrders).then(timeCases);

@@ -9,7 +9,7 @@ import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
 import { seedTenancy } from './fixtures/management/tenancy.js';
 import { Clock, type ClockMode } from './engine/clock.js';
-import { EventBus, type EventSubscriber } from './engine/events.js';
+import { EventBus, JOURNAL_LIMIT, type EventSubscriber } from './engine/events.js';
 import { IdFactory } from './engine/ids.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
@@ -47,7 +47,7 @@ export interface SandboxOptions {
   wallClock?: () => number;
   /** Where engine-side errors are logged (default console.error). */
   logger?: (message: string, error?: unknown) => void;
-  /** Most recent events kept in the journal (`GET /_sandbox/events`); default 100000. */
+  /** Most recent events kept in the journal (`GET /_sandbox/events`), a ring of this size; default 10000 (`JOURNAL_LIMIT`). */
   journalLimit?: number;
   /**
    * The periodic wearable feed (default `auto`): `auto` generates new-data events only for team
@@ -162,7 +162,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     adminToken: options.adminToken,
     wallClock: options.wallClock ?? (() => Date.now()),
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
-    journalLimit: options.journalLimit ?? 100_000,
+    journalLimit: options.journalLimit ?? JOURNAL_LIMIT,
     feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
     webhooks: resolveWebhookOptions({
       ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),

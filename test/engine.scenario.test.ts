@@ -146,7 +146,7 @@ forEachAdapter('engine', (adapter) => {
       const user = (await c.post('/v2/user', { client_user_id: 'jobs-1' })).body;
       await c.delete(`/v2/user/${user.user_id}`);
       const jobs = (await c.get('/_sandbox/jobs')).body;
-      expect(jobs.jobs.some((j: { label: string; at: string }) => j.label === `user.purge ${user.user_id}` && j.at === '2026-01-12T09:00:00.000Z')).toBe(true);
+      expect(jobs.jobs.some((j: { label: string; at: string }) => j.label === 'users.purge' && j.at === '2026-01-12T09:00:00.000Z')).toBe(true);
       const events = await c.get('/_sandbox/events', { query: { limit: 5 } });
       expect(events.status).toBe(200);
       expect(Array.isArray(events.body.events)).toBe(true);

@@ -4,3 +4,4 @@ import '../examples/sdk.example.js';
 import '../examples/ci-cli.example.js';
 import '../examples/svix-receiver.example.js';
 import '../examples/playwright.example.js';
+import '../examples/browser-worker.example.js';

@@ -60,6 +60,64 @@ console.log(JSON.stringify({
 }));
 `;
 
+/**
+ * Two tests a consumer writes against the installed package, run with node's own test runner
+ * (no runner to install): an in-process empty world through `health-sandbox/msw`, and a server
+ * from `startSandbox` steered over HTTP with `connectSandbox` (issue 17's done-when).
+ */
+const CONSUMER_MSW_TEST = `
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setupServer } from 'msw/node';
+import { createSandbox } from 'health-sandbox';
+import { createMswHandlers } from 'health-sandbox/msw';
+
+const BASE = 'https://api.sandbox.tryvital.io';
+const sandbox = createSandbox({ world: 'empty' });
+const server = setupServer(...createMswHandlers(sandbox, { baseUrl: BASE }));
+server.listen({ onUnhandledRequest: 'error' });
+after(() => { server.close(); sandbox.close(); });
+
+test('an empty world: teams and keys, no users; a created user is listed; reset keeps it empty', async () => {
+  const key = sandbox.credentials().teams[0].api_keys.sandbox;
+  const headers = { 'x-vital-api-key': key, 'content-type': 'application/json' };
+  const total = async () => (await (await fetch(BASE + '/v2/user', { headers })).json()).total;
+  assert.equal(await total(), 0);
+  const created = await fetch(BASE + '/v2/user', { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'packed-1' }) });
+  assert.equal(created.status, 200);
+  assert.equal(await total(), 1);
+  sandbox.reset();
+  assert.equal(sandbox.credentials().teams[0].api_keys.sandbox, key);
+  assert.equal(await total(), 0);
+});
+`;
+
+const CONSUMER_TESTING_TEST = `
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connectSandbox, startSandbox } from 'health-sandbox/testing';
+
+test('startSandbox serves on 127.0.0.1; connectSandbox steers it over HTTP', async (t) => {
+  const started = await startSandbox({ world: 'empty' });
+  t.after(() => started.close());
+  assert.match(started.url, /^http:\\/\\/127\\.0\\.0\\.1:\\d+$/);
+  const remote = connectSandbox(started.url);
+  const creds = await remote.credentials();
+  const headers = { 'x-vital-api-key': creds.teams[0].api_keys.sandbox, 'content-type': 'application/json' };
+  const user = await (await fetch(started.url + '/v2/user', { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'remote-1' }) })).json();
+  const linked = await fetch(started.url + '/v2/link/connect/demo', { method: 'POST', headers, body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }) });
+  assert.equal(linked.status, 200);
+  const events = await remote.events({ event_type: 'provider.connection.created' });
+  assert.equal(events.length, 1);
+  assert.equal(events[0].envelope.user_id, user.user_id);
+  const before = Date.parse((await remote.clock()).now);
+  await remote.advance('2h');
+  assert.equal(Date.parse((await remote.clock()).now) - before, 2 * 3600 * 1000);
+  // The same control in process.
+  assert.equal((await started.credentials()).org_id, creds.org_id);
+});
+`;
+
 /** A TypeScript consumer of the express entry: the app is typed (were it any, the ts-expect-error directive would be unused and fail). */
 const TYPED = `
 import type { Express } from 'express';
@@ -109,6 +167,17 @@ it.skipIf(!registryUp)('installs from the packed tarball beside the consumer\'s 
   // express is an optional peer: the express entry needs it installed, the others do not.
   expect(result.expressError).toBe('ERR_MODULE_NOT_FOUND');
   expect(JSON.parse(readFileSync(join(consumer, 'node_modules/health-sandbox/package.json'), 'utf8')).peerDependencies).toMatchObject({ msw: '^2', express: '^5' });
+
+  // The consumer's own tests: the msw entry with an empty world, and startSandbox/connectSandbox.
+  writeFileSync(join(consumer, 'msw.test.mjs'), CONSUMER_MSW_TEST);
+  writeFileSync(join(consumer, 'testing.test.mjs'), CONSUMER_TESTING_TEST);
+  const tests = await run(process.execPath, ['--test', '--test-reporter=tap', 'msw.test.mjs', 'testing.test.mjs'], { cwd: consumer, timeout: 120_000 }).then(
+    (r) => r.stdout,
+    (e: { stdout?: string; stderr?: string }) => `FAILED\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+  );
+  expect(tests).not.toContain('FAILED');
+  expect(tests).toMatch(/^# pass 2$/m);
+  expect(tests).toMatch(/^# fail 0$/m);
 
   // With express and its types installed, the express entry is typed for a TypeScript consumer.
   await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', 'express@^5', '@types/express@^5', '@types/node@^20'], consumer, 240_000);

@@ -2,7 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createExpressApp } from '../src/adapters/express.js';
 import { createSandbox } from '../src/index.js';
 import { parseScenario, ScenarioError } from '../src/scenario/parse.js';
 import { scenarioJsonSchema } from '../src/scenario/schema.js';
@@ -83,6 +85,38 @@ forEachAdapter('scenario files', (adapter) => {
     expect(walkEvents.some((e) => e.envelope.data.last_event?.status?.endsWith('.redraw_available'))).toBe(true);
     const lostEvents = await types(lost);
     expect(lostEvents.some((e) => e.envelope.data.last_event?.status?.endsWith('.lost'))).toBe(true);
+  });
+
+  it('webhook-fails-twice.yaml: the receiver answers 500 twice, then 200; the retries on the clock deliver the message', async () => {
+    // The receiver must be reachable at the sandbox's base URL: msw intercepts it; express listens.
+    const c = createClient(adapter, { world: 'empty' });
+    if (adapter === 'express') {
+      const server = createExpressApp(c.sandbox).listen(0, '127.0.0.1');
+      await new Promise<void>((done) => server.once('listening', () => done()));
+      c.sandbox.setUrls({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      onTestFinished(() => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }));
+    }
+    await c.sandbox.loadScenario(readFileSync(resolve(dir, 'webhook-fails-twice.yaml'), 'utf8'));
+    await c.sandbox.settle();
+    const before = (await c.get('/_sandbox/receiver/flaky')).body;
+    expect(before.config).toMatchObject({ status: 500, times: 2 - before.count });
+    expect((await c.post('/_sandbox/clock/advance', { duration: '10m' })).status).toBe(200);
+    await c.sandbox.settle();
+    const after = (await c.get('/_sandbox/receiver/flaky')).body;
+    const got = after.deliveries as Array<{ answered_status: number; msg_id: string; verified: boolean; event_type: string }>;
+    expect(got.map((d) => d.answered_status)).toEqual([500, 500, 200]);
+    expect(new Set(got.map((d) => d.msg_id)).size).toBe(1);
+    expect(got.every((d) => d.verified && d.event_type === 'provider.connection.created')).toBe(true);
+    // Back to the default answer once the failures are used up.
+    expect(after.config).toEqual({ status: 200, body: { ok: true }, retry_after: null, headers: {} });
+    const messages = (await c.get('/_sandbox/webhooks/messages')).body;
+    const list = (messages.messages ?? messages.data ?? messages) as Array<Record<string, unknown>>;
+    expect(list).toHaveLength(1);
+    expect(JSON.stringify(list[0])).toContain('success');
+    // Nothing more arrives later: the message is done.
+    expect((await c.post('/_sandbox/clock/advance', { duration: '1d' })).status).toBe(200);
+    await c.sandbox.settle();
+    expect((await c.get('/_sandbox/receiver/flaky')).body.count).toBe(3);
   });
 
   it('PUT /_sandbox/scenario replaces the world, survives reset, and a bad one changes nothing (422 with the path)', async () => {

@@ -43,9 +43,51 @@ export interface EventFilter {
   after_seq?: number;
 }
 
+/** Journal entries kept by default (the newest; older ones drop off the ring). */
+export const JOURNAL_LIMIT = 10_000;
+
+/**
+ * A fixed-capacity ring of journal entries. Entries arrive with consecutive `seq` numbers, so the
+ * slot of a `seq` is arithmetic: no search, no shifting, O(1) push.
+ */
+class JournalRing {
+  private readonly slots: JournalEntry[] = [];
+  private head = 0;
+  readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = Math.max(1, Math.floor(capacity));
+  }
+
+  get length(): number {
+    return this.slots.length;
+  }
+
+  push(entry: JournalEntry): void {
+    if (this.slots.length < this.capacity) {
+      this.slots.push(entry);
+      return;
+    }
+    this.slots[this.head] = entry;
+    this.head = (this.head + 1) % this.capacity;
+  }
+
+  /** The i-th kept entry, oldest first. */
+  at(i: number): JournalEntry {
+    return this.slots[(this.head + i) % this.slots.length] as JournalEntry;
+  }
+
+  /** Index of the first kept entry with a `seq` greater than `seq`. */
+  indexAfter(seq: number): number {
+    if (this.slots.length === 0) return 0;
+    const first = this.at(0).seq;
+    return Math.min(this.slots.length, Math.max(0, seq - first + 1));
+  }
+}
+
 export class EventBus {
   private seq = 0;
-  private readonly journal: JournalEntry[] = [];
+  private readonly journal: JournalRing;
   private readonly subscribers: EventSubscriber[] = [];
   private readonly watchers: EventWatcher[] = [];
   /** Events journaled but not yet handed to the subscribers (emits nested in a subscriber wait here). */
@@ -55,13 +97,15 @@ export class EventBus {
   private filteredCount = 0;
 
   /**
-   * @param limit journal entries kept (oldest dropped first); delivery and subscribers still
-   *   see every event.
+   * @param limit journal entries kept (oldest dropped first, a ring of fixed size); delivery and
+   *   subscribers still see every event.
    */
   constructor(
     private readonly nowIso: () => string,
-    private readonly limit = 100_000,
-  ) {}
+    limit = JOURNAL_LIMIT,
+  ) {
+    this.journal = new JournalRing(limit);
+  }
 
   /** Emits an event for a partition. Returns the journal entry, or null when the allowlist drops it. */
   emit(partition: Partition, envelope: EventEnvelope): JournalEntry | null {
@@ -78,7 +122,6 @@ export class EventBus {
       envelope,
     };
     this.journal.push(entry);
-    if (this.journal.length > this.limit + Math.ceil(this.limit / 10)) this.journal.splice(0, this.journal.length - this.limit);
     // An event emitted by a subscriber (e.g. lab-derived data following a lab order event)
     // reaches every subscriber after the event being delivered: delivery follows journal order.
     this.undelivered.push([entry, partition]);
@@ -129,9 +172,9 @@ export class EventBus {
   /** Journal entries matching a filter, oldest first. */
   list(filter: EventFilter = {}, limit = 1000): JournalEntry[] {
     const out: JournalEntry[] = [];
-    const start = filter.after_seq ? this.indexAfter(filter.after_seq) : 0;
+    const start = filter.after_seq ? this.journal.indexAfter(filter.after_seq) : 0;
     for (let i = start; i < this.journal.length && out.length < limit; i++) {
-      const e = this.journal[i] as JournalEntry;
+      const e = this.journal.at(i);
       if (filter.team_id && e.team_id !== filter.team_id) continue;
       if (filter.environment && e.environment !== filter.environment) continue;
       if (filter.event_type && e.envelope.event_type !== filter.event_type) continue;
@@ -140,6 +183,11 @@ export class EventBus {
       out.push(e);
     }
     return out;
+  }
+
+  /** The most journal entries kept. */
+  get capacity(): number {
+    return this.journal.capacity;
   }
 
   /** Journal entries currently kept. */
@@ -154,16 +202,5 @@ export class EventBus {
 
   get dropped(): number {
     return this.filteredCount;
-  }
-
-  private indexAfter(seq: number): number {
-    let lo = 0;
-    let hi = this.journal.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.journal[mid] as JournalEntry).seq <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }

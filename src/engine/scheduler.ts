@@ -12,8 +12,12 @@ export interface Job {
   readonly seq: number;
   readonly label: string;
   readonly run: JobFn;
-  cancelled: boolean;
+  /** `pending` until it runs or is cancelled. */
+  state: 'pending' | 'cancelled' | 'done';
 }
+
+/** Cancelled jobs tolerated in the heap before it is rebuilt without them (and at most half of it). */
+export const CANCELLED_SLACK = 1024;
 
 export interface JobHandle {
   readonly at: number;
@@ -26,6 +30,8 @@ export class Scheduler {
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
   private depth = 0;
+  /** Jobs in the heap that will still run. */
+  private live = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -34,9 +40,10 @@ export class Scheduler {
 
   /** Schedules `run` at sandbox time `at` (epoch ms). */
   at(at: number, label: string, run: JobFn): JobHandle {
-    const job: Job = { at, seq: this.seq++, label, run, cancelled: false };
+    const job: Job = { at, seq: this.seq++, label, run, state: 'pending' };
     this.push(job);
-    return { at, label, cancel: () => { job.cancelled = true; } };
+    this.live++;
+    return { at, label, cancel: () => this.cancel(job) };
   }
 
   /** Schedules `run` `delayMs` after the current sandbox time. */
@@ -46,13 +53,18 @@ export class Scheduler {
 
   /** Number of pending (not cancelled) jobs. */
   pending(): number {
-    return this.heap.filter((j) => !j.cancelled).length;
+    return this.live;
+  }
+
+  /** Jobs held in the heap, cancelled ones not yet dropped included (bounded: see `cancel`). */
+  held(): number {
+    return this.heap.length;
   }
 
   /** Pending jobs, soonest first (for the control plane). */
   list(limit = 100): Array<{ at: number; label: string }> {
     return this.heap
-      .filter((j) => !j.cancelled)
+      .filter((j) => j.state === 'pending')
       .sort(compare)
       .slice(0, limit)
       .map((j) => ({ at: j.at, label: j.label }));
@@ -103,7 +115,9 @@ export class Scheduler {
       const top = this.heap[0];
       if (top === undefined || top.at > target) break;
       this.pop();
-      if (top.cancelled) continue;
+      if (top.state !== 'pending') continue;
+      top.state = 'done';
+      this.live--;
       const now = this.clock.base();
       if (top.at > now) this.clock.shift(top.at - now);
       this.clock.pin(top.at);
@@ -114,6 +128,23 @@ export class Scheduler {
       } finally {
         this.clock.pin(null);
       }
+    }
+  }
+
+  /**
+   * Cancels a pending job. Its heap slot is reclaimed lazily: when cancelled jobs outnumber both
+   * CANCELLED_SLACK and the live ones, the heap is rebuilt without them (amortised O(1) per cancel),
+   * so a world that keeps scheduling and cancelling does not grow.
+   */
+  private cancel(job: Job): void {
+    if (job.state !== 'pending') return;
+    job.state = 'cancelled';
+    this.live--;
+    const dead = this.heap.length - this.live;
+    if (dead > CANCELLED_SLACK && dead > this.live) {
+      const kept = this.heap.filter((j) => j.state === 'pending').sort(compare);
+      this.heap.length = 0;
+      for (const j of kept) this.heap.push(j);
     }
   }
 

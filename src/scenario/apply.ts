@@ -93,7 +93,7 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     const ref = teamOf(at, w.team);
     const url = w.url ?? `${credentials().base_url}/_sandbox/receiver/${w.receiver}`;
     if (w.receiver && w.answers) {
-      await call(`${at}.answers`, 'PUT', `/_sandbox/receiver/${w.receiver}`, { body: { status: w.answers.status, retry_after: w.answers.retry_after ?? null } });
+      await call(`${at}.answers`, 'PUT', `/_sandbox/receiver/${w.receiver}`, { body: { status: w.answers.status, retry_after: w.answers.retry_after ?? null, ...(w.answers.times === undefined ? {} : { times: w.answers.times }) } });
     }
     await call(at, 'POST', `/v1/org/${creds.org_id}/team/${ref.team_id}/sandbox/webhook`, { surface: 'management', headers: mgmt, body: { url, filter_types: w.filter_types ?? null } });
   }

@@ -95,10 +95,14 @@ const webhook = z
     url: z.string().url().optional().describe('Or deliver to this URL'),
     filter_types: z.array(z.string().min(1)).optional(),
     answers: z
-      .object({ status: z.number().int().min(100).max(599), retry_after: z.number().int().min(0).optional() })
+      .object({
+        status: z.number().int().min(200).max(599),
+        retry_after: z.number().int().min(0).optional(),
+        times: z.number().int().min(1).max(1000).optional().describe('Answer this for the first N deliveries only, then 200 (a receiver that fails N times, then succeeds)'),
+      })
       .strict()
       .optional()
-      .describe('What the built-in receiver answers (e.g. 500 to fail, 429 with retry_after)'),
+      .describe('What the built-in receiver answers (e.g. 500 to fail, 429 with retry_after; times: N to fail N times then succeed)'),
   })
   .strict();
 

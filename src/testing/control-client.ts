@@ -24,8 +24,11 @@ export interface ReceiverHandle {
   url: string;
   /** Deliveries received so far, each with whether its signature verified. */
   deliveries(): Promise<ReceivedDelivery[]>;
-  /** What it answers: e.g. `{ status: 500 }` to fail, `{ status: 429, retry_after: 60 }`. */
-  answer(config: { status: number; body?: unknown; retry_after?: number | string | null; headers?: Record<string, string> }): Promise<void>;
+  /**
+   * What it answers: e.g. `{ status: 500 }` to fail, `{ status: 429, retry_after: 60 }`;
+   * `times: N` answers that for the next N deliveries only, then 200 again (fails N times, then succeeds).
+   */
+  answer(config: { status: number; body?: unknown; retry_after?: number | string | null; headers?: Record<string, string>; times?: number }): Promise<void>;
   /** Forgets its deliveries and answers 200 again. */
   clear(): Promise<void>;
 }

@@ -31,8 +31,9 @@ export const receiverRoutes = [
     request: { params: nameParams },
     handle(ctx, { params }): Reply {
       const store = receiversOf(ctx.world);
-      store.receive(params.name, ctx.request.headers, ctx.request.rawBody);
+      // The answer is the configuration this delivery met (a `times` countdown may end with it).
       const { config } = store.get(params.name);
+      store.receive(params.name, ctx.request.headers, ctx.request.rawBody);
       const headers: Record<string, string> = { ...config.headers };
       if (config.retry_after !== null) headers['retry-after'] = config.retry_after;
       if (config.body === null || config.status === 204 || config.status === 304) return { status: config.status, headers };
@@ -66,7 +67,7 @@ export const receiverRoutes = [
     method: 'PUT',
     path: '/_sandbox/receiver/:name',
     auth: 'control',
-    summary: 'Sets what the receiver answers: {status, body?, retry_after?, headers?} (defaults 200, {"ok":true}).',
+    summary: 'Sets what the receiver answers: {status, body?, retry_after?, headers?, times?} (defaults 200, {"ok":true}; times: only the next N deliveries, then 200).',
     request: {
       params: nameParams,
       body: z.object({
@@ -74,6 +75,7 @@ export const receiverRoutes = [
         body: z.unknown().optional(),
         retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
         headers: z.record(z.string(), z.string()).optional(),
+        times: int({ min: 1, max: 1000 }).optional(),
       }),
     },
     handle(ctx, { params, body }) {

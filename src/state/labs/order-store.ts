@@ -11,6 +11,9 @@ import { currentStatus, type IdempotentReply, type Order, type OrderEvent, type 
 
 const byCreation = (a: Order, b: Order) => a.created_at - b.created_at || a.seq - b.seq;
 
+/** Idempotency keys remembered per team environment within their TTL (the oldest go first). */
+export const MAX_IDEMPOTENCY_KEYS = 10_000;
+
 export class OrderStore {
   private readonly byIdMap = new Map<string, Order>();
   private readonly byUserMap = new Map<string, Order[]>();
@@ -163,13 +166,16 @@ export class OrderStore {
     return stored && now - stored.at < ttl ? stored : undefined;
   }
 
-  /** Stores an answer for an idempotency key and drops the expired ones. */
+  /**
+   * Stores an answer for an idempotency key and drops the expired ones, and the oldest past
+   * MAX_IDEMPOTENCY_KEYS (docs/simulated/labs.md).
+   */
   remember(key: string, reply: IdempotentReply, ttl: number): void {
     // Insertion order is time order (delete first), so expired keys are pruned from the front.
     this.idempotency.delete(key);
     this.idempotency.set(key, reply);
     for (const [k, v] of this.idempotency) {
-      if (reply.at - v.at < ttl) break;
+      if (reply.at - v.at < ttl && this.idempotency.size <= MAX_IDEMPOTENCY_KEYS) break;
       this.idempotency.delete(k);
     }
   }

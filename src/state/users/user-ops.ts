@@ -7,7 +7,8 @@ import { isTimeZone } from '../../engine/schemas.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { usersError } from './errors.js';
-import { DELETION_GRACE_MS, SANDBOX_USER_CAP, capApplies, usersOf, type User, type UserStore } from './users.js';
+import { startGrace, endGrace } from './deletion-grace.js';
+import { SANDBOX_USER_CAP, capApplies, usersOf, type User, type UserStore } from './users.js';
 
 /** Where a users operation acts: one team environment of one world. */
 export interface UsersScope {
@@ -139,13 +140,7 @@ export function deleteUser(scope: UsersScope, userId: string): void {
   if (!user) throw usersError.userGone();
   if (user.deletion) throw usersError.userAlreadyScheduled();
   const { world, partition } = scope;
-  const purgeAt = world.clock.now() + DELETION_GRACE_MS;
-  const job = world.scheduler.at(purgeAt, `user.purge ${user.user_id}`, () => {
-    if (!user.deletion) return;
-    users.purge(user);
-    world.hooks.userPurged.run(partition, user.user_id);
-  });
-  users.markDeleted(user, { scheduled_at: nowIso(scope), purge_at: new Date(purgeAt).toISOString(), job });
+  startGrace(world, partition, user);
   world.hooks.userDeleted.run(partition, user.user_id);
 }
 
@@ -159,7 +154,7 @@ export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_us
   const holder = users.byClientId.get(user.client_user_id);
   if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
   checkCap(scope, users);
-  user.deletion.job.cancel();
+  endGrace(scope.world, scope.partition, user);
   users.restore(user);
   return user;
 }

@@ -3,7 +3,6 @@
  * order. Deletion starts a 7-day grace period on the sandbox clock; undo within it restores
  * the user; after it the user is purged.
  */
-import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
 
@@ -33,8 +32,8 @@ export interface User {
   fallback_birth_date: BirthDateValue | null;
   ingestion_start: string | null;
   ingestion_end: string | null;
-  /** Set while the user is scheduled for deletion. */
-  deletion: { scheduled_at: string; purge_at: string; job: JobHandle } | null;
+  /** Set while the user is scheduled for deletion (the purge is queued in deletion-grace.ts). */
+  deletion: { scheduled_at: string; purge_at: string } | null;
 }
 
 export class UserStore {

@@ -129,6 +129,33 @@ export interface UserWearables {
 
 export const NO_RESOURCES: readonly string[] = [];
 
+/** A Map of handed-out ids that also indexes them by user, so a purge drops a user's ids without a scan. */
+export class ByUserMap<V extends { userId: string }> extends Map<string, V> {
+  private readonly byUser = new Map<string, Set<string>>();
+
+  override set(id: string, value: V): this {
+    const prev = super.get(id);
+    if (prev && prev.userId !== value.userId) this.byUser.get(prev.userId)?.delete(id);
+    super.set(id, value);
+    let ids = this.byUser?.get(value.userId);
+    if (!ids) this.byUser?.set(value.userId, (ids = new Set()));
+    ids?.add(id);
+    return this;
+  }
+
+  override delete(id: string): boolean {
+    const prev = super.get(id);
+    if (prev) this.byUser.get(prev.userId)?.delete(id);
+    return super.delete(id);
+  }
+
+  /** Drops every id handed out for a user. */
+  dropUser(userId: string): void {
+    for (const id of this.byUser.get(userId) ?? []) super.delete(id);
+    this.byUser.delete(userId);
+  }
+}
+
 export class WearablesState {
   readonly users = new Map<string, UserWearables>();
   /** Round-robin order of the periodic feed. */
@@ -145,9 +172,9 @@ export class WearablesState {
   /** Outcomes forced for the next connection of `user/provider` (per resource; `*` = all). */
   readonly presets = new Map<string, Map<string, PullOverride>>();
   /** Workouts handed out (summary listings, events): id -> where to regenerate them. */
-  readonly workouts = new Map<string, { partitionId: string; userId: string; provider: string; day: number; index: number }>();
+  readonly workouts = new ByUserMap<{ partitionId: string; userId: string; provider: string; day: number; index: number }>();
   /** Sleeps handed out (summary listings, events): id -> where to regenerate them. */
-  readonly sleeps = new Map<string, { partitionId: string; userId: string; provider: string; day: number }>();
+  readonly sleeps = new ByUserMap<{ partitionId: string; userId: string; provider: string; day: number }>();
 
   record(partition: Partition, userId: string): UserWearables {
     let rec = this.users.get(userId);
@@ -178,10 +205,12 @@ export class WearablesState {
     const rec = this.users.get(userId);
     if (!rec) return;
     rec.gone = true;
+    // The feed ring drops the record at its next tick; what it held goes now.
+    rec.links.length = 0;
     this.users.delete(userId);
     this.active.delete(rec);
-    for (const [id, w] of this.workouts) if (w.userId === userId) this.workouts.delete(id);
-    for (const [id, w] of this.sleeps) if (w.userId === userId) this.sleeps.delete(id);
+    this.workouts.dropUser(userId);
+    this.sleeps.dropUser(userId);
   }
 }
 

@@ -77,10 +77,13 @@ export function currentLink(world: World, partition: Partition, userId: string, 
 
 /** Deregisters every current connection of a user (user deletion). */
 export function deregisterAll(world: World, partition: Partition, userId: string): void {
-  const rec = wearablesOf(world).get(partition, userId);
+  const state = wearablesOf(world);
+  const rec = state.get(partition, userId);
   if (!rec) return;
   const now = world.clock.now();
   for (const link of rec.links) endConnection(link, now);
+  // Nothing left to feed: the run-time feed list lets go at once (not at its next tick).
+  state.active.delete(rec);
 }
 
 /** Puts a connection into `error` and emits `provider.connection.error`. */

@@ -257,7 +257,7 @@ export function allEndpoints(world: World, filter: { team_id?: string | undefine
 export function configureReceiver(
   world: World,
   name: string,
-  body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined },
+  body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined; times?: number | undefined },
 ): Receiver {
   for (const [header, value] of Object.entries(body.headers ?? {})) {
     const problem = headerSyntaxProblem(header, value);
@@ -269,6 +269,7 @@ export function configureReceiver(
     body: body.body === undefined ? defaultReceiverConfig().body : body.body,
     retry_after: body.retry_after === undefined || body.retry_after === null ? null : String(body.retry_after),
     headers: Object.fromEntries(Object.entries(body.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    ...(body.times === undefined ? {} : { times: body.times }),
   };
   return r;
 }

@@ -15,6 +15,11 @@ export interface ReceiverConfig {
   body: unknown;
   retry_after: string | null;
   headers: Record<string, string>;
+  /**
+   * Deliveries left to answer this way; after them the receiver answers the default 200 again
+   * (a receiver that fails N times, then succeeds). Absent: until changed.
+   */
+  times?: number;
 }
 
 export interface ReceivedDelivery {
@@ -112,6 +117,8 @@ export class ReceiverStore {
     };
     receiver.deliveries.push(delivery);
     this.trim(receiver);
+    const left = receiver.config.times;
+    if (left !== undefined) receiver.config = left > 1 ? { ...receiver.config, times: left - 1 } : defaultReceiverConfig();
     return delivery;
   }
 

@@ -1,0 +1,84 @@
+/**
+ * Deletion grace periods of one team environment, swept by one job. A deleted user waits
+ * DELETION_GRACE_MS on the sandbox clock (undo restores it meanwhile), then is purged. Because the
+ * grace is the same for everyone and the clock only moves forward, the order of deletion is the
+ * order of purge: a Map in insertion order is the queue (O(1) add, undo and pop), and a single
+ * scheduler job, due at the head's purge time, purges everyone due and re-arms itself. A world
+ * that deletes many users holds one job, not one per user.
+ *
+ * Bound (invented, docs/simulated/users.md): at most MAX_PENDING_DELETIONS users wait per team
+ * environment; a deletion past it purges the earliest-scheduled one at once, as if its grace had
+ * ended.
+ */
+import type { JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { partitionSlot, type World } from '../../engine/world.js';
+import { DELETION_GRACE_MS, usersOf, type User } from './users.js';
+
+export const MAX_PENDING_DELETIONS = 10_000;
+
+class GraceQueue {
+  /** user_id -> user, in purge order. */
+  readonly waiting = new Map<string, User>();
+  sweep: JobHandle | null = null;
+}
+
+const graceOf = partitionSlot('users.grace', () => new GraceQueue());
+
+/** Users of this team environment waiting for their purge. */
+export function pendingDeletions(world: World, partition: Partition): number {
+  return graceOf(partition, world).waiting.size;
+}
+
+/** Marks a user deleted and queues its purge DELETION_GRACE_MS from now. */
+export function startGrace(world: World, partition: Partition, user: User): void {
+  const queue = graceOf(partition, world);
+  const now = world.clock.now();
+  usersOf(partition, world).markDeleted(user, { scheduled_at: new Date(now).toISOString(), purge_at: new Date(now + DELETION_GRACE_MS).toISOString() });
+  queue.waiting.delete(user.user_id);
+  queue.waiting.set(user.user_id, user);
+  while (queue.waiting.size > MAX_PENDING_DELETIONS) {
+    const oldest = queue.waiting.values().next().value as User;
+    purge(world, partition, queue, oldest);
+  }
+  arm(world, partition, queue);
+}
+
+/** Takes a user off the queue (undo); the caller restores it. */
+export function endGrace(world: World, partition: Partition, user: User): void {
+  const queue = graceOf(partition, world);
+  queue.waiting.delete(user.user_id);
+  if (queue.waiting.size === 0 && queue.sweep) {
+    queue.sweep.cancel();
+    queue.sweep = null;
+  }
+}
+
+function purgeAt(user: User): number {
+  return Date.parse(user.deletion?.purge_at ?? '');
+}
+
+function purge(world: World, partition: Partition, queue: GraceQueue, user: User): void {
+  queue.waiting.delete(user.user_id);
+  if (!user.deletion) return;
+  usersOf(partition, world).purge(user);
+  world.hooks.userPurged.run(partition, user.user_id);
+}
+
+/** Keeps one sweep job due at the head's purge time. */
+function arm(world: World, partition: Partition, queue: GraceQueue): void {
+  const head = queue.waiting.values().next().value as User | undefined;
+  if (!head) return;
+  const at = purgeAt(head);
+  if (queue.sweep && queue.sweep.at === at) return;
+  queue.sweep?.cancel();
+  queue.sweep = world.scheduler.at(at, 'users.purge', () => {
+    queue.sweep = null;
+    const now = world.clock.now();
+    for (const user of queue.waiting.values()) {
+      if (purgeAt(user) > now) break;
+      purge(world, partition, queue, user);
+    }
+    arm(world, partition, queue);
+  });
+}
