@@ -76,6 +76,12 @@ export interface SandboxOptions {
   webhookTransport?: WebhookTransport;
   /** Wall-clock timeout of one webhook attempt, seconds (default 15; CLI `--delivery-timeout`). */
   deliveryTimeout?: number;
+  /**
+   * Webhook attempts to one endpoint in flight at once (default 1: one at a time; 1 to 256).
+   * They start in event order; the CLI's transport pipelines them over one connection, so they
+   * also arrive in that order (CLI `--delivery-window`).
+   */
+  deliveryWindow?: number;
   /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */
   webhookAllow?: readonly string[];
   /** Whether webhooks may go to private networks (default true; the CLI sets false off loopback). */
@@ -167,6 +173,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     webhooks: resolveWebhookOptions({
       ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
       ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),
+      ...(options.deliveryWindow !== undefined ? { window: options.deliveryWindow } : {}),
       ...(options.webhookAllow ? { allowHosts: options.webhookAllow } : {}),
       ...(options.webhookPrivateNetworks !== undefined ? { privateNetworks: options.webhookPrivateNetworks } : {}),
       ...(options.fileSink ? { fileSink: options.fileSink } : {}),
