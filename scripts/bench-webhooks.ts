@@ -188,15 +188,6 @@ async function feed(setup: Setup, duration: string, url: string, receiver: Recei
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en');
 
-export async function benchDeliveryOnly(n: number, window: number): Promise<void> {
-  const { receiver, url } = await Receiver.start();
-  const cpu = process.cpuUsage();
-  const got = await deliveryPath({ name: 'x', transport: 'node', window }, n, url, receiver);
-  const used = process.cpuUsage(cpu);
-  console.log(got.rate, got.r, 'cpu us/event', (used.user + used.system) / n);
-  receiver.stop();
-}
-
 export async function benchWebhooks(quick: boolean): Promise<void> {
   const { receiver, url } = await Receiver.start();
   try {

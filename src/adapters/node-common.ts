@@ -56,11 +56,19 @@ export function toSimRequest(req: IncomingMessage, url: string, managementPath: 
     surface = 'management';
     path = rawPath.slice(managementPath.length) || '/';
   }
-  const headers: Record<string, string> = {};
+  // Node already lower-cases names and joins repeated headers; only `set-cookie` arrives as an
+  // array. Node's object is used as is unless one needs joining (no per-request copy).
   const src = req.headers;
+  let headers = src as Record<string, string>;
   for (const name in src) {
-    const value = src[name];
-    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
+    if (typeof src[name] !== 'string') {
+      headers = {};
+      for (const n in src) {
+        const value = src[n];
+        if (value !== undefined) headers[n] = typeof value === 'string' ? value : value.join(', ');
+      }
+      break;
+    }
   }
   return { method: req.method ?? 'GET', surface, path, query: q >= 0 ? splitQuery(url.slice(q + 1)) : {}, headers, rawBody };
 }
@@ -73,7 +81,8 @@ export function writeResponse(res: ServerResponse, response: SimResponse): void 
     res.end();
     return;
   }
-  res.writeHead(response.status, { ...headers, 'content-length': body.byteLength });
+  res.setHeader('content-length', body.byteLength);
+  res.writeHead(response.status, headers);
   res.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
