@@ -232,6 +232,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers);
   let world = build(scenario);
   let ready: Promise<void> = Promise.resolve();
+  /** The `ready` promise known to be settled (dispatch then skips waiting on it). */
+  let readyDone: Promise<void> | null = null;
   const rawDispatch = (request: SimRequest) => dispatch(env, request);
   // Deliveries the scenario causes are not part of `ready` (a receiver served through this very
   // sandbox would wait for itself); loadScenario settles them after.
@@ -266,7 +268,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return world;
     },
     async dispatch(request) {
-      await ready.catch(() => undefined);
+      // Once the world is ready, no extra promise per request.
+      if (ready !== readyDone) {
+        const current = ready;
+        await current.catch(() => undefined);
+        if (ready === current) readyDone = current;
+      }
       return dispatch(env, request);
     },
     get ready() {

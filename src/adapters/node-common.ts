@@ -14,11 +14,15 @@ import type { Sandbox } from '../sandbox.js';
 
 const EMPTY = new Uint8Array(0);
 
+/** HTTP/1.1: no Content-Length (or 0) and no Transfer-Encoding means no body. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** Reads the body; stops one byte past the limit (the engine then answers 413). */
 export function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes): Promise<Uint8Array> {
-  const length = req.headers['content-length'];
-  // HTTP/1.1: no Content-Length and no Transfer-Encoding means no body.
-  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return Promise.resolve(EMPTY);
+  if (!hasBody(req)) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -95,9 +99,10 @@ export async function serveNode(
   managementPath: string,
   options: NetworkOptions,
 ): Promise<void> {
-  let rawBody: Uint8Array;
+  let rawBody: Uint8Array = EMPTY;
   try {
-    rawBody = await readBody(req);
+    // No await (no extra turn of the event loop) for a request without a body.
+    if (hasBody(req)) rawBody = await readBody(req);
   } catch {
     if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
     return;
