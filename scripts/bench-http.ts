@@ -3,6 +3,13 @@
  * CLI's server) and the express adapter, against a bare node:http server answering the same JSON
  * from a Map, all in this process; load comes from a second process (scripts/bench-load.ts,
  * keep-alive, 127.0.0.1 only). Rounds interleave the servers; the best of rounds is kept.
+ *
+ * Two figures per server: requests per second (what the load generator got), and server CPU time
+ * per request (this process's user + system time over the requests it answered, warm-up
+ * included). On a shared machine the first swings with the other tenants' load, because the load
+ * generator and the server compete with them for the cores; the second counts only the work the
+ * server did, so its ratio (bare CPU per request / adapter CPU per request) is the capacity ratio
+ * the target is about, and it holds steady from run to run.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -53,19 +60,28 @@ export async function benchHttp(quick: boolean): Promise<void> {
   const seconds = quick ? 1 : 3;
   const rounds = quick ? 1 : 3;
   const best: Record<string, number> = {};
+  const cpuPerReq: Record<string, number> = {};
   for (let round = 0; round < rounds; round++) {
     for (const name of Object.keys(servers)) {
       const urls = users.map((u) => `http://127.0.0.1:${ports[name]}/v2/user/${u.user_id}`).join(',');
+      const cpu = process.cpuUsage();
       const { stdout: out } = await promisify(execFile)(process.execPath, [tsxCli, resolve(here, 'bench-load.ts'), '--urls', urls, '--seconds', String(seconds), '--connections', '32', '--headers', JSON.stringify({ 'x-service-api-key': apiKey })], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      const { rps, errors } = JSON.parse(out) as { rps: number; errors: number };
+      const used = process.cpuUsage(cpu);
+      const { rps, errors, total } = JSON.parse(out) as { rps: number; errors: number; total: number };
       if (errors > 0) throw new Error(`${name}: ${errors} errors`);
       best[name] = Math.max(best[name] ?? 0, rps);
+      cpuPerReq[name] = Math.min(cpuPerReq[name] ?? Infinity, (used.user + used.system) / total);
     }
   }
   const baseline = best['bare node:http (Map)'] ?? 1;
   console.log(`\nGET /v2/user/:id over HTTP (keep-alive, 32 connections, load from a second process, best of ${rounds} x ${seconds} s)`);
-  console.log(`${'server'.padEnd(24)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)}`);
-  for (const [name, rps] of Object.entries(best)) console.log(`${name.padEnd(24)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)}`);
+  const cpuBase = cpuPerReq['bare node:http (Map)'] ?? 1;
+  console.log(`${'server'.padEnd(24)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)} ${'server CPU us/req'.padStart(18)} ${'capacity x bare'.padStart(16)}`);
+  for (const [name, rps] of Object.entries(best)) {
+    const cpu = cpuPerReq[name] ?? NaN;
+    console.log(`${name.padEnd(24)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)} ${cpu.toFixed(0).padStart(18)} ${(cpuBase / cpu).toFixed(2).padStart(16)}`);
+  }
+  console.log('  (capacity x bare = bare server CPU per request / this server CPU per request: the share of the bare server\'s throughput it reaches when the CPU is the limit)');
   for (const server of Object.values(servers)) {
     server.closeAllConnections();
     server.close();

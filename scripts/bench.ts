@@ -8,7 +8,10 @@
  * - `--http`: GET /v2/user/:id over HTTP through the node:http and express adapters against a bare
  *   node:http server (scripts/bench-http.ts).
  * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts).
- * Usage: npm run bench [-- --quick] [-- --http] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days]
+ * - `--webhooks`: verified deliveries per second, event-to-receipt latency at 500 events/s, and the
+ *   feed with one endpoint listening to everything, against fetch one-at-a-time (scripts/bench-webhooks.ts).
+ * The default run does all but the soak and the peers.
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
@@ -16,6 +19,7 @@ import { usersOf } from '../src/state/users/users.js';
 import { benchHttp } from './bench-http.js';
 import { benchSoak } from './bench-soak.js';
 import { benchPeers } from './bench-peers.js';
+import { benchWebhooks } from './bench-webhooks.js';
 
 if (process.argv.includes('--peers')) {
   // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
@@ -103,10 +107,6 @@ async function main(): Promise<void> {
   if (process.argv.includes('--soak')) {
     const at = process.argv.indexOf('--seconds');
     await benchSoak(at > 0 ? Number(process.argv[at + 1]) : 60);
-    return;
-  }
-  if (process.argv.includes('--http')) {
-    await benchHttp(quick);
     return;
   }
   const small = build(1_000);
@@ -291,5 +291,7 @@ async function timeCases(): Promise<void> {
 }
 
 if (process.argv.includes('--time')) void timeCases();
-else if (process.argv.includes('--soak') || process.argv.includes('--http')) void main();
-else void main().then(benchOrders).then(timeCases);
+else if (process.argv.includes('--http')) void benchHttp(quick);
+else if (process.argv.includes('--webhooks')) void benchWebhooks(quick);
+else if (process.argv.includes('--soak')) void main();
+else void main().then(benchOrders).then(timeCases).then(() => benchHttp(quick)).then(() => benchWebhooks(quick));

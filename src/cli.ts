@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { directorySink } from './adapters/file-sink.js';
 import { createNodeServer } from './adapters/node-http.js';
+import { createNodeTransport } from './adapters/node-transport.js';
 import { readScenarioFile } from './adapters/scenario-file.js';
 import { ScenarioError } from './scenario/parse.js';
 import type { Scenario } from './scenario/schema.js';
@@ -12,7 +13,8 @@ import { createSandbox, DEFAULT_START_AT, type Sandbox } from './sandbox.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
 import type { Credentials } from './engine/credentials.js';
 
-const SHUTDOWN_GRACE_MS = 900;
+/** How long the first signal waits for requests in flight before closing them (tests may raise it). */
+const SHUTDOWN_GRACE_MS = Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) : 900;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function isLoopback(host: string): boolean {
@@ -92,7 +94,11 @@ async function main(): Promise<void> {
     notes.push('  Control plane: /_sandbox/* needs Authorization: Bearer <admin token>');
   }
   const startAt = options.startAt ?? (options.clock === 'realtime' ? new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() : DEFAULT_START_AT);
+  // Deliveries go through a pipelined keep-alive transport the shutdown can abort.
+  const deliveries = createNodeTransport();
   const sandbox = createSandbox({
+    webhookTransport: deliveries.transport,
+    ...(options.deliveryWindow !== undefined ? { deliveryWindow: options.deliveryWindow } : {}),
     seed: options.seed,
     users: options.users,
     clock: options.clock,
@@ -139,15 +145,18 @@ async function main(): Promise<void> {
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
     else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });
-  // First signal: stop accepting, let requests in flight finish, stop the clock's timers, exit 0
-  // (within a second at most). A second signal exits at once.
+  // First signal: stop accepting, let requests in flight finish, abort webhook deliveries in
+  // flight (an advance waiting on one then ends at once), stop the clock's timers, exit 0 within
+  // SHUTDOWN_GRACE_MS at most. A second signal exits at once.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
     stopping = true;
-    sandbox.close();
+    if (!options.quiet) process.stderr.write(`health-sandbox: ${signal}: stopping (requests in flight finish, deliveries are aborted; signal again to exit at once)\n`);
     server.close(() => process.exit(0));
     server.closeIdleConnections();
+    sandbox.close();
+    deliveries.close();
     setTimeout(() => {
       server.closeAllConnections();
       process.exit(0);

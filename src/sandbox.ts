@@ -76,6 +76,12 @@ export interface SandboxOptions {
   webhookTransport?: WebhookTransport;
   /** Wall-clock timeout of one webhook attempt, seconds (default 15; CLI `--delivery-timeout`). */
   deliveryTimeout?: number;
+  /**
+   * Webhook attempts to one endpoint in flight at once (default 1: one at a time; 1 to 256).
+   * They start in event order; the CLI's transport pipelines them over one connection, so they
+   * also arrive in that order (CLI `--delivery-window`).
+   */
+  deliveryWindow?: number;
   /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */
   webhookAllow?: readonly string[];
   /** Whether webhooks may go to private networks (default true; the CLI sets false off loopback). */
@@ -167,6 +173,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     webhooks: resolveWebhookOptions({
       ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
       ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),
+      ...(options.deliveryWindow !== undefined ? { window: options.deliveryWindow } : {}),
       ...(options.webhookAllow ? { allowHosts: options.webhookAllow } : {}),
       ...(options.webhookPrivateNetworks !== undefined ? { privateNetworks: options.webhookPrivateNetworks } : {}),
       ...(options.fileSink ? { fileSink: options.fileSink } : {}),
@@ -225,6 +232,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers);
   let world = build(scenario);
   let ready: Promise<void> = Promise.resolve();
+  /** The `ready` promise known to be settled (dispatch then skips waiting on it). */
+  let readyDone: Promise<void> | null = null;
   const rawDispatch = (request: SimRequest) => dispatch(env, request);
   // Deliveries the scenario causes are not part of `ready` (a receiver served through this very
   // sandbox would wait for itself); loadScenario settles them after.
@@ -259,7 +268,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return world;
     },
     async dispatch(request) {
-      await ready.catch(() => undefined);
+      // Once the world is ready, no extra promise per request.
+      if (ready !== readyDone) {
+        const current = ready;
+        await current.catch(() => undefined);
+        if (ready === current) readyDone = current;
+      }
       return dispatch(env, request);
     },
     get ready() {

@@ -2,14 +2,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, FLAGS, envName, helpText, parseCli } from '../src/adapters/cli-options.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+// One process (no tsx/cli wrapper relaying signals to a child): the signal reaches the CLI itself.
 
 describe('parseCli', () => {
   it('has the documented defaults', () => {
@@ -34,13 +33,13 @@ describe('parseCli', () => {
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
     const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok', '--world', 'empty', '--feed', 'off', '--scenario', 'scenarios/empty-team.yaml', '--cors', 'https://app.example.com,http://localhost:5173'];
-    argv.push('--data-dir', '/tmp/hs-data', '--delivery-timeout', '2', '--webhook-allow', 'hooks.example.com,127.0.0.1');
+    argv.push('--data-dir', '/tmp/hs-data', '--delivery-timeout', '2', '--delivery-window', '8', '--webhook-allow', 'hooks.example.com,127.0.0.1');
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
     expect(envName('time-scale')).toBe('HEALTH_SANDBOX_TIME_SCALE');
     expect(parseCli([], env)).toEqual(fromFlags);
     expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok', world: 'empty', feed: 'off' });
-    expect(fromFlags).toMatchObject({ dataDir: '/tmp/hs-data', deliveryTimeout: 2, webhookAllow: ['hooks.example.com', '127.0.0.1'] });
+    expect(fromFlags).toMatchObject({ dataDir: '/tmp/hs-data', deliveryTimeout: 2, deliveryWindow: 8, webhookAllow: ['hooks.example.com', '127.0.0.1'] });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
   });
@@ -62,6 +61,8 @@ describe('parseCli', () => {
     [['--start-at', 'yesterday']],
     [['--bogus']],
     [['--delivery-timeout', '0']],
+    [['--delivery-window', '0']],
+    [['--delivery-window', '1.5']],
     [['--webhook-allow', ',']],
     [['--world', 'full']],
     [['--feed', 'sometimes']],
@@ -86,7 +87,7 @@ describe('health-sandbox process', () => {
   });
 
   async function start(args: string[]): Promise<string> {
-    child = spawn(process.execPath, [tsxCli, resolve(root, 'src/cli.ts'), ...args], { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
+    child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), ...args], { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
     let out = '';
     let err = '';
     child.stderr?.on('data', (d: Buffer) => {

@@ -19,6 +19,8 @@ export interface CliOptions {
   dataDir: string | undefined;
   /** Wall-clock timeout of one webhook attempt, seconds (default 15). */
   deliveryTimeout: number | undefined;
+  /** Webhook attempts to one endpoint in flight at once (default 1), pipelined in event order. */
+  deliveryWindow?: number;
   /** Hosts webhook URLs may point at (none: any allowed destination). */
   webhookAllow: string[] | undefined;
   /** Origins allowed to call from a browser: `true` for any (`--cors` alone), a list, or undefined (off). */
@@ -53,6 +55,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'admin-token', value: '<token>', help: 'Require Authorization: Bearer <token> on /_sandbox/*.' },
   { name: 'data-dir', value: '<dir>', help: 'Directory for file outputs (PUT /_sandbox/pipelines/ndjson names a file inside it). Default: none, file outputs refused.' },
   { name: 'delivery-timeout', value: '<seconds>', help: 'Timeout of one webhook attempt (wall clock). Default 15, like the real service.' },
+  { name: 'delivery-window', value: '<n>', help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order. Default 1.' },
   { name: 'webhook-allow', value: '<hosts>', help: 'Comma list of hosts webhook URLs may point at (*.example.com for subdomains). Default: any but the sandbox itself, link-local and metadata addresses.' },
   { name: 'cors', value: '[origins]', help: 'Answer browsers from other origins: alone any origin, or a comma-separated list. Default off.' },
   { name: 'world', value: 'default|empty', help: 'default: the seeded demo world; empty: the org, teams and keys only. Default default.' },
@@ -152,7 +155,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   };
 }
 
-function webhookFlags(get: (name: string) => string | undefined): Pick<CliOptions, 'dataDir' | 'deliveryTimeout' | 'webhookAllow'> {
+function webhookFlags(get: (name: string) => string | undefined): Pick<CliOptions, 'dataDir' | 'deliveryTimeout' | 'deliveryWindow' | 'webhookAllow'> {
   const dataDir = get('data-dir');
   const timeoutRaw = get('delivery-timeout');
   let deliveryTimeout: number | undefined;
@@ -162,10 +165,18 @@ function webhookFlags(get: (name: string) => string | undefined): Pick<CliOption
       throw new CliError(`--delivery-timeout must be a number of seconds above 0 and at most 300, got "${timeoutRaw}"`);
     }
   }
+  const windowRaw = get('delivery-window');
+  let deliveryWindow: number | undefined;
+  if (windowRaw !== undefined) {
+    deliveryWindow = Number(windowRaw);
+    if (!Number.isInteger(deliveryWindow) || deliveryWindow < 1 || deliveryWindow > 256) {
+      throw new CliError(`--delivery-window must be a whole number from 1 to 256, got "${windowRaw}"`);
+    }
+  }
   const allowRaw = get('webhook-allow');
   const webhookAllow = allowRaw === undefined ? undefined : allowRaw.split(',').map((h) => h.trim()).filter((h) => h.length > 0);
   if (webhookAllow !== undefined && webhookAllow.length === 0) throw new CliError('--webhook-allow needs at least one host');
-  return { dataDir: dataDir === '' ? undefined : dataDir, deliveryTimeout, webhookAllow };
+  return { dataDir: dataDir === '' ? undefined : dataDir, deliveryTimeout, ...(deliveryWindow !== undefined ? { deliveryWindow } : {}), webhookAllow };
 }
 
 function parseCors(raw: string | undefined): true | string[] | undefined {

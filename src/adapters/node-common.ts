@@ -14,11 +14,15 @@ import type { Sandbox } from '../sandbox.js';
 
 const EMPTY = new Uint8Array(0);
 
+/** HTTP/1.1: no Content-Length (or 0) and no Transfer-Encoding means no body. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** Reads the body; stops one byte past the limit (the engine then answers 413). */
 export function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes): Promise<Uint8Array> {
-  const length = req.headers['content-length'];
-  // HTTP/1.1: no Content-Length and no Transfer-Encoding means no body.
-  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return Promise.resolve(EMPTY);
+  if (!hasBody(req)) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -56,11 +60,19 @@ export function toSimRequest(req: IncomingMessage, url: string, managementPath: 
     surface = 'management';
     path = rawPath.slice(managementPath.length) || '/';
   }
-  const headers: Record<string, string> = {};
+  // Node already lower-cases names and joins repeated headers; only `set-cookie` arrives as an
+  // array. Node's object is used as is unless one needs joining (no per-request copy).
   const src = req.headers;
+  let headers = src as Record<string, string>;
   for (const name in src) {
-    const value = src[name];
-    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
+    if (typeof src[name] !== 'string') {
+      headers = {};
+      for (const n in src) {
+        const value = src[n];
+        if (value !== undefined) headers[n] = typeof value === 'string' ? value : value.join(', ');
+      }
+      break;
+    }
   }
   return { method: req.method ?? 'GET', surface, path, query: q >= 0 ? splitQuery(url.slice(q + 1)) : {}, headers, rawBody };
 }
@@ -73,7 +85,8 @@ export function writeResponse(res: ServerResponse, response: SimResponse): void 
     res.end();
     return;
   }
-  res.writeHead(response.status, { ...headers, 'content-length': body.byteLength });
+  res.setHeader('content-length', body.byteLength);
+  res.writeHead(response.status, headers);
   res.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
@@ -86,9 +99,10 @@ export async function serveNode(
   managementPath: string,
   options: NetworkOptions,
 ): Promise<void> {
-  let rawBody: Uint8Array;
+  let rawBody: Uint8Array = EMPTY;
   try {
-    rawBody = await readBody(req);
+    // No await (no extra turn of the event loop) for a request without a body.
+    if (hasBody(req)) rawBody = await readBody(req);
   } catch {
     if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
     return;

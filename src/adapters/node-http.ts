@@ -8,6 +8,7 @@ import type { NetworkOptions } from '../engine/guard.js';
 import { LIMITS } from '../engine/limits.js';
 import type { Sandbox } from '../sandbox.js';
 import { answerClientErrors, serveNode } from './node-common.js';
+import './node-crypto.js';
 
 export interface NodeAdapterOptions extends NetworkOptions {
   /** Path prefix of the management surface (default `/management`). */

@@ -43,7 +43,7 @@ export class DeliveryEngine {
   readonly log = new DeliveryLog();
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
-  private readonly queues = new EndpointQueues();
+  private readonly queues: EndpointQueues;
   private readonly steps: Steps;
   /**
    * Svix's +-20% retry jitter. Off by default so attempt times are round; when on, it is drawn
@@ -55,6 +55,7 @@ export class DeliveryEngine {
 
   constructor(private readonly world: World) {
     this.steps = new Steps(world.scheduler);
+    this.queues = new EndpointQueues(() => webhookOptionsOf(world).window);
   }
 
   /** The event-bus subscriber: one message per event, one destination per matching endpoint. */

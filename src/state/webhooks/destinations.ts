@@ -113,8 +113,32 @@ function allowedHost(allow: readonly string[], hostname: string): boolean {
   return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a || `[${a}]` === host));
 }
 
+/**
+ * Verdicts per URL, checked at every attempt: parsing a URL costs more than the rest of an
+ * attempt's bookkeeping. A verdict holds while the sandbox's own addresses and the destination
+ * options it was judged against stay the same (`stamp`).
+ */
+const verdicts = new WeakMap<World, { stamp: string; options: object; byUrl: Map<string, string | null> }>();
+const VERDICT_LIMIT = 1024;
+
 /** Why a webhook URL is refused as a destination, or null when it may receive deliveries. */
 export function destinationProblem(world: World, url: string): string | null {
+  const options = webhookOptionsOf(world);
+  const stamp = `${world.urls.base} ${world.urls.management} ${options.privateNetworks} ${options.allowHosts?.join(',') ?? ''}`;
+  let cache = verdicts.get(world);
+  if (cache === undefined || cache.stamp !== stamp || cache.options !== options) {
+    cache = { stamp, options, byUrl: new Map() };
+    verdicts.set(world, cache);
+  }
+  const known = cache.byUrl.get(url);
+  if (known !== undefined) return known;
+  const verdict = judge(world, url);
+  if (cache.byUrl.size >= VERDICT_LIMIT) cache.byUrl.clear();
+  cache.byUrl.set(url, verdict);
+  return verdict;
+}
+
+function judge(world: World, url: string): string | null {
   let target: URL;
   try {
     target = new URL(url);

@@ -1,7 +1,8 @@
 /**
- * Ordering and timing of attempts. Each endpoint has a queue: its attempts run one at a time, in
- * event order; different endpoints run concurrently, so one dead receiver costs one timeout, not
- * one per endpoint.
+ * Ordering and timing of attempts. Each endpoint has a queue: its attempts start in event order,
+ * one at a time by default (`deliveryWindow` lets up to N run at once, still started in order);
+ * different endpoints run concurrently, so one dead receiver costs one timeout, not one per
+ * endpoint.
  *
  * In manual clock mode the clock must not pass the sandbox time at which an attempt started before
  * that attempt has finished (its retry time depends on its outcome). `Steps` keeps that promise
@@ -19,20 +20,62 @@ import type { JobHandle, Scheduler } from '../../engine/scheduler.js';
 
 const noop = (): void => undefined;
 
-export class EndpointQueues {
-  /** Endpoint id -> the tail of its attempt queue. */
-  private readonly tails = new Map<string, Promise<void>>();
+interface Lane {
+  /** Attempts started and not finished. */
+  active: number;
+  /** Attempts waiting for a free slot, oldest first (`head` is the next one). */
+  waiting: Array<() => void>;
+  head: number;
+}
 
-  /** Runs `fn` after every attempt already queued for the endpoint. */
+export class EndpointQueues {
+  /** Endpoint id -> its lane (dropped when idle). */
+  private readonly lanes = new Map<string, Lane>();
+
+  /**
+   * `window()`: how many attempts to one endpoint may be in flight at once (default 1: one at a
+   * time). Above 1, attempts still start in event order; a transport that keeps one connection
+   * per origin and pipelines (the CLI's) also delivers them in that order.
+   */
+  constructor(private readonly window: () => number = () => 1) {}
+
+  /** Runs `fn` once it is the endpoint's turn: after every attempt queued before it has started and a slot is free. */
   enqueue<T>(endpointId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(endpointId) ?? Promise.resolve();
-    const next = prev.then(fn);
-    const tail = next.then(noop, noop);
-    this.tails.set(endpointId, tail);
-    void tail.then(() => {
-      if (this.tails.get(endpointId) === tail) this.tails.delete(endpointId);
+    let lane = this.lanes.get(endpointId);
+    if (lane === undefined) this.lanes.set(endpointId, (lane = { active: 0, waiting: [], head: 0 }));
+    const own = lane;
+    return new Promise<T>((resolve, reject) => {
+      const run = () => {
+        own.active++;
+        // Started in a microtask, as before: the caller's synchronous work comes first.
+        void Promise.resolve()
+          .then(fn)
+          .then(resolve, reject)
+          .finally(() => {
+            own.active--;
+            this.next(endpointId, own);
+          });
+      };
+      own.waiting.push(run);
+      this.next(endpointId, own);
     });
-    return next;
+  }
+
+  private next(endpointId: string, lane: Lane): void {
+    const window = Math.max(1, this.window());
+    while (lane.active < window && lane.head < lane.waiting.length) {
+      const run = lane.waiting[lane.head] as () => void;
+      lane.waiting[lane.head++] = noop;
+      run();
+    }
+    if (lane.head === lane.waiting.length) {
+      lane.waiting.length = 0;
+      lane.head = 0;
+      if (lane.active === 0 && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
+    } else if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
+      lane.waiting.splice(0, lane.head);
+      lane.head = 0;
+    }
   }
 }
 

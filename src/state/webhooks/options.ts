@@ -26,6 +26,12 @@ export interface WebhookOptions {
   privateNetworks?: boolean;
   /** Where pipeline NDJSON files go; without it `PUT /_sandbox/pipelines/ndjson` answers 409. */
   fileSink?: FileSink;
+  /**
+   * Attempts to one endpoint in flight at once (default 1: one at a time). They always start in
+   * event order; a transport that pipelines over one connection per origin (the CLI's) also
+   * delivers them in that order.
+   */
+  window?: number;
 }
 
 export interface ResolvedWebhookOptions {
@@ -34,13 +40,19 @@ export interface ResolvedWebhookOptions {
   allowHosts: readonly string[] | null;
   privateNetworks: boolean;
   fileSink: FileSink | null;
+  window: number;
 }
+
+/** The most attempts to one endpoint `window` may allow in flight. */
+export const MAX_DELIVERY_WINDOW = 256;
 
 const optionsSlot = worldSlot<ResolvedWebhookOptions>('webhook-options', () => resolveWebhookOptions({}));
 
 export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookOptions {
   const timeout = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   if (!(timeout > 0) || !Number.isFinite(timeout)) throw new Error(`deliveryTimeout must be above 0 seconds, got ${timeout / 1000}`);
+  const window = options.window ?? 1;
+  if (!Number.isInteger(window) || window < 1 || window > MAX_DELIVERY_WINDOW) throw new Error(`deliveryWindow must be a whole number from 1 to ${MAX_DELIVERY_WINDOW}, got ${window}`);
   const hosts = options.allowHosts?.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0);
   return {
     transport: options.transport ?? fetchTransport,
@@ -48,6 +60,7 @@ export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookO
     allowHosts: hosts && hosts.length > 0 ? hosts : null,
     privateNetworks: options.privateNetworks ?? true,
     fileSink: options.fileSink ?? null,
+    window,
   };
 }
 

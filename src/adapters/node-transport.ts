@@ -1,0 +1,328 @@
+/**
+ * The CLI's webhook transport: HTTP/1.1 over node:net / node:tls with one keep-alive connection
+ * per origin, requests pipelined in the order they are sent (so attempts to one endpoint, which
+ * start in event order, also reach the receiver in that order), and `close()` to abort every
+ * delivery in flight at shutdown. Answers are read up to the excerpt the delivery log keeps.
+ *
+ * Compared with the global `fetch` (the default transport): no per-request connection pool
+ * lookup, no WHATWG stream per body, and no round trip per attempt when the delivery window
+ * (`deliveryWindow`) lets several attempts run at once.
+ *
+ * Failures: a refused or reset connection fails every request waiting on it (the retry policy
+ * takes over); an aborted request (its attempt timed out) closes its connection, so the requests
+ * pipelined behind it fail too. Requests sent after a response that announced `connection:
+ * close` were not processed and are sent again on a new connection.
+ */
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { RESPONSE_EXCERPT_BYTES, type TransportRequest, type TransportResponse, type WebhookTransport } from '../state/webhooks/transport.js';
+
+export interface NodeTransport {
+  readonly transport: WebhookTransport;
+  /** Requests sent and not answered yet. */
+  inFlight(): number;
+  /** Aborts every request in flight, closes every connection; later requests fail at once. */
+  close(): void;
+}
+
+interface Pending {
+  request: TransportRequest;
+  bytes: Buffer;
+  resolve(response: TransportResponse): void;
+  reject(error: Error): void;
+  onAbort: () => void;
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+function abortError(why: string): Error {
+  const error = new Error(why);
+  error.name = 'AbortError';
+  return error;
+}
+
+function connectionError(message: string, cause: unknown): Error {
+  return Object.assign(new Error(message), { cause });
+}
+
+function serialise(url: URL, request: TransportRequest): Buffer {
+  let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  for (const name in request.headers) {
+    const value = request.headers[name] as string;
+    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
+    head += `${name}: ${value}\r\n`;
+  }
+  const body = Buffer.from(request.body, 'utf8');
+  head += `content-length: ${body.length}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/** One keep-alive connection to one origin, answering its requests in order. */
+class Connection {
+  readonly pending: Pending[] = [];
+  private buf: Buffer = Buffer.alloc(0);
+  private head: { status: number; headers: Record<string, string>; close: boolean } | null = null;
+  /** Body framing of the response being read. */
+  private mode: 'length' | 'chunked' | 'eof' = 'length';
+  private remaining = 0;
+  private excerpt: Buffer[] = [];
+  private excerptBytes = 0;
+  private chunkState: 'size' | 'data' | 'crlf' | 'trailer' = 'size';
+  private closing = false;
+  private corked = false;
+  dead = false;
+  readonly socket: Socket;
+
+  constructor(
+    url: URL,
+    private readonly onDead: (conn: Connection, unsent: Pending[]) => void,
+  ) {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    this.socket = url.protocol === 'https:' ? tlsConnect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host }) : netConnect({ host, port });
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => this.read(chunk));
+    this.socket.on('error', (error) => this.fail(error));
+    this.socket.on('close', () => this.fail(new Error('socket closed')));
+    this.socket.on('end', () => {
+      if (this.mode === 'eof' && this.head !== null) this.complete();
+      this.fail(new Error('the receiver closed the connection'));
+    });
+    this.socket.unref();
+  }
+
+  send(p: Pending): void {
+    this.pending.push(p);
+    this.socket.ref();
+    // Requests sent in the same tick leave in one write (one syscall for a pipelined batch).
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(p.bytes);
+  }
+
+  /** Fails `p` and closes the connection (its bytes are on the wire); false when `p` is not here. */
+  abort(p: Pending, error: Error): boolean {
+    const i = this.pending.indexOf(p);
+    if (i < 0) return false;
+    this.pending.splice(i, 1);
+    p.reject(error);
+    this.fail(new Error('an earlier request on this pipelined connection was aborted'));
+    return true;
+  }
+
+  /** Ends the connection; requests not answered fail (or, after `connection: close`, are handed back). */
+  fail(error: unknown): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.socket.destroy();
+    const left = this.pending.splice(0);
+    this.onDead(this, this.closing ? left : []);
+    if (!this.closing) for (const p of left) p.reject(connectionError(error instanceof Error ? error.message : String(error), error));
+  }
+
+  private read(chunk: Buffer): void {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    try {
+      while (!this.dead && this.step()) {
+        /* keep parsing */
+      }
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Parses what it can; false when it needs more bytes. */
+  private step(): boolean {
+    if (this.head === null) {
+      const end = this.buf.indexOf(CRLF2);
+      if (end < 0) {
+        if (this.buf.length > 64 * 1024) throw new Error('response head too large');
+        return false;
+      }
+      const lines = this.buf.toString('latin1', 0, end).split('\r\n');
+      this.buf = this.buf.subarray(end + 4);
+      const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
+      if (!m) throw new Error('malformed response status line');
+      const status = Number(m[1]);
+      const headers: Record<string, string> = {};
+      for (let i = 1; i < lines.length; i++) {
+        const line = lines[i] as string;
+        const colon = line.indexOf(':');
+        if (colon <= 0) continue;
+        const name = line.slice(0, colon).trim().toLowerCase();
+        const value = line.slice(colon + 1).trim();
+        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      }
+      if (status >= 100 && status < 200) return true; // interim answer: the real one follows
+      this.head = { status, headers, close: /\bclose\b/i.test(headers.connection ?? '') };
+      if (this.head.close) this.closing = true;
+      this.excerpt = [];
+      this.excerptBytes = 0;
+      if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
+        this.mode = 'chunked';
+        this.chunkState = 'size';
+      } else if (headers['content-length'] !== undefined) {
+        this.mode = 'length';
+        this.remaining = Number(headers['content-length']);
+        if (!Number.isSafeInteger(this.remaining) || this.remaining < 0) throw new Error('malformed content-length');
+      } else if (status === 204 || status === 304) {
+        this.mode = 'length';
+        this.remaining = 0;
+      } else {
+        this.mode = 'eof';
+        this.closing = true;
+      }
+    }
+    if (this.mode === 'eof') {
+      this.keep(this.buf);
+      this.buf = Buffer.alloc(0);
+      return false;
+    }
+    if (this.mode === 'length') {
+      const take = Math.min(this.remaining, this.buf.length);
+      this.keep(this.buf.subarray(0, take));
+      this.buf = this.buf.subarray(take);
+      this.remaining -= take;
+      if (this.remaining > 0) return false;
+      this.complete();
+      return true;
+    }
+    return this.chunk();
+  }
+
+  private chunk(): boolean {
+    if (this.chunkState === 'size' || this.chunkState === 'crlf' || this.chunkState === 'trailer') {
+      const eol = this.buf.indexOf('\r\n');
+      if (eol < 0) return false;
+      const line = this.buf.toString('latin1', 0, eol);
+      this.buf = this.buf.subarray(eol + 2);
+      if (this.chunkState === 'crlf') {
+        this.chunkState = 'size';
+        return true;
+      }
+      if (this.chunkState === 'trailer') {
+        if (line === '') this.complete();
+        return true;
+      }
+      const size = parseInt(line, 16);
+      if (!Number.isFinite(size) || size < 0) throw new Error('malformed chunk size');
+      if (size === 0) this.chunkState = 'trailer';
+      else {
+        this.remaining = size;
+        this.chunkState = 'data';
+      }
+      return true;
+    }
+    const take = Math.min(this.remaining, this.buf.length);
+    this.keep(this.buf.subarray(0, take));
+    this.buf = this.buf.subarray(take);
+    this.remaining -= take;
+    if (this.remaining > 0) return false;
+    this.chunkState = 'crlf';
+    return true;
+  }
+
+  private keep(part: Buffer): void {
+    if (this.excerptBytes >= RESPONSE_EXCERPT_BYTES || part.length === 0) return;
+    const slice = part.subarray(0, RESPONSE_EXCERPT_BYTES - this.excerptBytes);
+    this.excerpt.push(Buffer.from(slice));
+    this.excerptBytes += slice.length;
+  }
+
+  private complete(): void {
+    const head = this.head;
+    if (head === null) return;
+    this.head = null;
+    const p = this.pending.shift();
+    if (this.pending.length === 0) this.socket.unref();
+    p?.resolve({ status: head.status, headers: head.headers, body: Buffer.concat(this.excerpt).toString('utf8') });
+    if (head.close) this.fail(new Error('the receiver closed the connection'));
+  }
+}
+
+/** A transport with one pipelined keep-alive connection per origin. */
+export function createNodeTransport(): NodeTransport {
+  const connections = new Map<string, Connection>();
+  let closed = false;
+
+  const dispatch = (origin: string, url: URL, p: Pending): void => {
+    let conn = connections.get(origin);
+    if (conn === undefined || conn.dead) {
+      const fresh: Connection = new Connection(url, (dead, unsent) => {
+        if (connections.get(origin) === dead) connections.delete(origin);
+        // Sent after a `connection: close` answer: never processed, so sent again.
+        for (const q of unsent) {
+          if (closed || q.request.signal.aborted) q.reject(abortError('aborted'));
+          else dispatch(origin, url, q);
+        }
+      });
+      connections.set(origin, fresh);
+      conn = fresh;
+    }
+    conn.send(p);
+  };
+
+  const transport: WebhookTransport = (request) =>
+    new Promise<TransportResponse>((resolve, reject) => {
+      if (closed) {
+        reject(abortError('the sandbox is shutting down'));
+        return;
+      }
+      if (request.signal.aborted) {
+        reject(abortError('aborted'));
+        return;
+      }
+      let url: URL;
+      let bytes: Buffer;
+      try {
+        url = new URL(request.url);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
+        bytes = serialise(url, request);
+      } catch (error) {
+        reject(connectionError(error instanceof Error ? error.message : String(error), error));
+        return;
+      }
+      const origin = `${url.protocol}//${url.host}`;
+      const p: Pending = {
+        request,
+        bytes,
+        resolve: (response) => {
+          request.signal.removeEventListener('abort', p.onAbort);
+          resolve(response);
+        },
+        reject: (error) => {
+          request.signal.removeEventListener('abort', p.onAbort);
+          reject(error);
+        },
+        onAbort: () => {
+          if (connections.get(origin)?.abort(p, abortError('aborted')) !== true) p.reject(abortError('aborted'));
+        },
+      };
+      request.signal.addEventListener('abort', p.onAbort, { once: true });
+      dispatch(origin, url, p);
+    });
+
+  return {
+    transport,
+    inFlight: () => {
+      let n = 0;
+      for (const conn of connections.values()) n += conn.pending.length;
+      return n;
+    },
+    close() {
+      closed = true;
+      for (const conn of [...connections.values()]) {
+        const left = conn.pending.splice(0);
+        conn.fail(new Error('the sandbox is shutting down'));
+        for (const p of left) p.reject(abortError('the sandbox is shutting down'));
+      }
+      connections.clear();
+    },
+  };
+}
