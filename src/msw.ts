@@ -1,2 +1,2 @@
 /** `health-sandbox/msw`: msw 2 request handlers, for `setupServer` (Node) and `setupWorker` (browser). */
-export { createMswHandlers, type MswAdapterOptions } from './adapters/msw.js';
+export { createMswHandlers, createFetchHandler, type MswAdapterOptions } from './adapters/msw.js';

@@ -22,37 +22,57 @@ function prefixPattern(url: string): RegExp {
   return new RegExp(`^${escape(url)}(?:[/?#]|$)`);
 }
 
-export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions = {}): HttpHandler[] {
+/** Where a fetch handler serves: the base and management URLs, trailing slashes removed. */
+function urlsOf(sandbox: Sandbox, options: MswAdapterOptions): { base: string; management: string } {
   const base = (options.baseUrl ?? 'http://127.0.0.1:4250').replace(/\/+$/, '');
   const management = (options.managementUrl ?? `${base}/management`).replace(/\/+$/, '');
   sandbox.setUrls({ base, management });
+  return { base, management };
+}
 
-  const handle = (surface: Surface, prefix: string) =>
-    async ({ request }: { request: Request }) => {
-      const url = new URL(request.url);
-      const prefixPath = new URL(prefix).pathname.replace(/\/+$/, '');
-      const path = url.pathname.slice(prefixPath.length) || '/';
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        headers[name.toLowerCase()] = value;
-      });
-      const simRequest: SimRequest = {
-        method: request.method,
-        surface,
-        path,
-        query: splitQuery(url.search.slice(1)),
-        headers,
-        rawBody: new Uint8Array(await request.arrayBuffer()),
-      };
-      const response = await sandbox.dispatch(simRequest);
-      return new HttpResponse(response.status === 204 || response.body.length === 0 ? null : response.body, {
-        status: response.status,
-        headers: response.headers,
-      });
-    };
+/** Answers one standard `Request` from the engine, as served on `surface` under `prefix`. */
+async function answer(sandbox: Sandbox, surface: Surface, prefix: string, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const prefixPath = new URL(prefix).pathname.replace(/\/+$/, '');
+  const path = url.pathname.slice(prefixPath.length) || '/';
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  const simRequest: SimRequest = {
+    method: request.method,
+    surface,
+    path,
+    query: splitQuery(url.search.slice(1)),
+    headers,
+    rawBody: new Uint8Array(await request.arrayBuffer()),
+  };
+  const response = await sandbox.dispatch(simRequest);
+  return new HttpResponse(response.status === 204 || response.body.length === 0 ? null : response.body, {
+    status: response.status,
+    headers: response.headers,
+  });
+}
 
+export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions = {}): HttpHandler[] {
+  const { base, management } = urlsOf(sandbox, options);
   return [
-    http.all(prefixPattern(management), handle('management', management)),
-    http.all(prefixPattern(base), handle('data', base)),
+    http.all(prefixPattern(management), ({ request }) => answer(sandbox, 'management', management, request)),
+    http.all(prefixPattern(base), ({ request }) => answer(sandbox, 'data', base, request)),
   ];
+}
+
+/**
+ * The same answers as a plain fetch handler, `(request) => Promise<Response>`, for runtimes and
+ * test runners that take one (a service worker's `fetch` event, Deno/Bun servers, an injected
+ * `fetch`): no msw interception involved. A request outside both URLs answers the engine's 404.
+ */
+export function createFetchHandler(sandbox: Sandbox, options: MswAdapterOptions = {}): (request: Request) => Promise<Response> {
+  const { base, management } = urlsOf(sandbox, options);
+  const managementPattern = prefixPattern(management);
+  const basePattern = prefixPattern(base);
+  return (request) => {
+    if (managementPattern.test(request.url)) return answer(sandbox, 'management', management, request);
+    return answer(sandbox, 'data', basePattern.test(request.url) ? base : new URL(request.url).origin, request);
+  };
 }

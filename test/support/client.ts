@@ -9,15 +9,17 @@ import { describe } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { LIMITS, createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
 import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js';
-import { createMswHandlers } from '../../src/msw.js';
+import { createFetchHandler, createMswHandlers } from '../../src/msw.js';
 import { createNodeServer } from '../../src/node.js';
 import type { Credentials } from '../../src/engine/credentials.js';
+import { fetchTransport, type WebhookTransport } from '../../src/state/webhooks/transport.js';
 
 export type AdapterName = 'express' | 'msw';
 export const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
 /** Every adapter, the CLI's node:http server included (parity and hardening tests). */
-export type AnyAdapter = AdapterName | 'node';
-export const ALL_ADAPTERS: readonly AnyAdapter[] = ['express', 'msw', 'node'];
+/** `fetch`: the msw adapter's request handling called in process (no msw interception): the cheap transport for tests that send thousands of requests. */
+export type AnyAdapter = AdapterName | 'node' | 'fetch';
+export const ALL_ADAPTERS: readonly AnyAdapter[] = ['express', 'msw', 'node', 'fetch'];
 
 export interface TestResponse {
   status: number;
@@ -107,8 +109,20 @@ function parse(text: string): unknown {
   }
 }
 
+/**
+ * Tests send traffic to loopback only: a webhook to any other host (tests register
+ * `https://example.com/...` endpoints) fails at once like a refused connection instead of a DNS
+ * lookup on a machine without internet. `.test` hosts are msw's (intercepted, never resolved).
+ */
+export const loopbackOnly: WebhookTransport = (request) => {
+  const host = new URL(request.url).hostname;
+  if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host.endsWith('.test')) return fetchTransport(request);
+  const refused = Object.assign(new Error(`connect ECONNREFUSED ${host} (tests reach loopback only)`), { code: 'ECONNREFUSED' });
+  return Promise.reject(new TypeError('fetch failed', { cause: refused }));
+};
+
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
-  const sandbox = createSandbox({ logger: () => undefined, ...options });
+  const sandbox = createSandbox({ logger: () => undefined, webhookTransport: loopbackOnly, ...options });
   let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | Uint8Array | undefined, redirect?: 'manual') => Promise<TestResponse>;
 
   if (adapter === 'express') {
@@ -146,6 +160,27 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     send = async (method, url, surface, headers, body) => {
       const base = await ready;
       const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body: body as BodyInit | undefined });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = bytes.toString('utf8');
+      const out: Record<string, string> = {};
+      res.headers.forEach((v, k) => {
+        out[k] = v;
+      });
+      return { status: res.status, headers: out, text, body: parse(text), bytes };
+    };
+  } else if (adapter === 'fetch') {
+    const base = `http://sandbox-${++counter}.fetch.test`;
+    const handler = createFetchHandler(sandbox, { baseUrl: base, managementUrl: `${base}/management` });
+    send = async (method, url, surface, headers, body) => {
+      const full = `${base}${surface === 'management' ? '/management' : ''}${url}`;
+      // A GET or HEAD with a body (hostile tests send them; servers receive them) cannot be a
+      // standard Request: hand the handler the parts of one it reads.
+      const bodyless = method === 'GET' || method === 'HEAD';
+      const request =
+        bodyless && body !== undefined
+          ? ({ url: full, method, headers: new Headers(headers), arrayBuffer: async () => new TextEncoder().encode(typeof body === 'string' ? body : '').buffer.slice(0) } as unknown as Request)
+          : new Request(full, { method, headers, body: body as BodyInit | undefined });
+      const res = await handler(request);
       const bytes = Buffer.from(await res.arrayBuffer());
       const text = bytes.toString('utf8');
       const out: Record<string, string> = {};
