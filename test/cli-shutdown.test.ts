@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliArgs } from './support/cli-command.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // One process (no tsx/cli wrapper relaying signals to a child): the signal reaches the CLI itself.
@@ -35,7 +36,7 @@ afterEach(() => {
 });
 
 async function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), '--port', '0', '--json', ...args], { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '', ...env } });
+  const proc = spawn(process.execPath, cliArgs(['--port', '0', '--json', ...args]), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '', ...env } });
   children.push(proc);
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const errLines: string[] = [];

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, FLAGS, envName, helpText, parseCli } from '../src/adapters/cli-options.js';
+import { cliArgs } from './support/cli-command.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // One process (no tsx/cli wrapper relaying signals to a child): the signal reaches the CLI itself.
@@ -87,7 +88,7 @@ describe('health-sandbox process', () => {
   });
 
   async function start(args: string[]): Promise<string> {
-    child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), ...args], { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
+    child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
     let out = '';
     let err = '';
     child.stderr?.on('data', (d: Buffer) => {

@@ -1,15 +1,14 @@
 /** health-sandbox/testing: startSandbox in process, connectSandbox to a CLI server, --json (issue 17). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'svix';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectSandbox, startSandbox, type SandboxControl, type StartedSandbox } from '../src/testing.js';
+import { cliArgs } from './support/cli-command.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 const children: ChildProcess[] = [];
 const started: StartedSandbox[] = [];
@@ -20,7 +19,7 @@ afterAll(async () => {
 
 /** Starts the CLI and resolves with its stdout's first line (and the rest of stdout, collected). */
 function cli(args: string[]): Promise<{ line: string; child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> }> {
-  const child = spawn(process.execPath, [tsxCli, resolve(root, 'src/cli.ts'), ...args], { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
+  const child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
   children.push(child);
   let out = '';
   let err = '';
