@@ -4,7 +4,9 @@
  * pull plans of the wearables area, forced outcomes included), or until that connection ended
  * (paused, replaced by a newer trigger, the user deleted). Nothing is stored per pull but the
  * user and the connection's start time; the op's `pending`, `processed`, `status` and
- * `ended_at` are derived from them when read.
+ * `ended_at` are derived from them when read, until a scheduler job at the planned end of its
+ * last pull finds them all finished and settles the op (a finished pull cannot restart, so the
+ * settled values are what any later read would compute; reads never change the op).
  */
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -40,14 +42,26 @@ export function bulkPullEnd(world: World, partition: Partition, provider: string
   return conn.ended_at === null ? end : Math.min(end, conn.ended_at);
 }
 
-/** How many of the pulls are still running at `now`, and when the last finished one ended. */
-export function bulkPullProgress(world: World, partition: Partition, provider: string, pulls: readonly BulkPull[], now: number): { pending: number; lastEnd: number | null } {
+export interface BulkProgress {
+  /** Pulls still running at `now`. */
+  pending: number;
+  /** When the last finished pull ended (null: none finished). */
+  lastEnd: number | null;
+  /** When the last running pull is planned to end (null: none running). */
+  plannedEnd: number | null;
+}
+
+/** How many of the pulls are still running at `now`, when the finished ones ended, when the rest will. */
+export function bulkPullProgress(world: World, partition: Partition, provider: string, pulls: readonly BulkPull[], now: number): BulkProgress {
   let pending = 0;
   let lastEnd: number | null = null;
+  let plannedEnd: number | null = null;
   for (const p of pulls) {
     const end = bulkPullEnd(world, partition, provider, p);
-    if (end > now) pending++;
-    else lastEnd = lastEnd === null ? end : Math.max(lastEnd, end);
+    if (end > now) {
+      pending++;
+      plannedEnd = plannedEnd === null ? end : Math.max(plannedEnd, end);
+    } else lastEnd = lastEnd === null ? end : Math.max(lastEnd, end);
   }
-  return { pending, lastEnd };
+  return { pending, lastEnd, plannedEnd };
 }

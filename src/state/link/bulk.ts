@@ -137,7 +137,25 @@ export function bulkTriggerHistoricalPull(scope: TeamScope, provider: string, us
   const now = new Date(at).toISOString();
   const op: StoredOp = { type: 'link_bulk_historical_trigger', status: userIds.length > 0 && done.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: new Set(userIds).size, started_at: now, ended_at: now, pulls };
   record(bulkOf(scope.partition, scope.world), op);
+  if (pulls.length > 0) settleWhenDone(scope, op);
   return opView(scope, op);
+}
+
+/** Schedules the op's settlement at the planned end of its last running pull (again if that moved). */
+function settleWhenDone(scope: TeamScope, op: StoredOp): void {
+  const { world, partition } = scope;
+  const check = () => {
+    if (!op.pulls) return;
+    const progress = bulkPullProgress(world, partition, op.provider, op.pulls, world.clock.now());
+    if (progress.plannedEnd !== null) {
+      world.scheduler.at(progress.plannedEnd, `link.bulk_op ${op.started_at} ${op.provider}`, check);
+      return;
+    }
+    const started = Date.parse(op.started_at);
+    op.ended_at = new Date(Math.max(progress.lastEnd ?? started, started)).toISOString();
+    delete op.pulls;
+  };
+  check();
 }
 
 /**
@@ -150,6 +168,7 @@ function opView(scope: TeamScope, op: StoredOp): BulkOp {
   if (!pulls || pulls.length === 0) return base;
   const { pending, lastEnd } = bulkPullProgress(scope.world, scope.partition, op.provider, pulls, scope.world.clock.now());
   if (pending > 0) return { ...base, status: 'in_progress', pending, processed: base.processed - pending, ended_at: null };
+  // All finished, not settled yet (the settling job runs at the planned end; a forced end came earlier).
   const started = Date.parse(base.started_at);
   return { ...base, pending: 0, ended_at: new Date(Math.max(lastEnd ?? started, started)).toISOString() };
 }
