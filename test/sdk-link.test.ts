@@ -76,10 +76,16 @@ describe('official SDK link resource against the sandbox', () => {
     const user = await client.user.create({ clientUserId: 'sdk-bulk-2' });
     await client.link.bulkImport({ provider: 'oura', connections: [{ userId: user.userId, accessToken: 'at', refreshToken: 'rt', providerId: 'pid', expiresAt: 1_800_000_000 }], waitForCompletion: true });
     const op = await client.link.bulkTriggerHistoricalPull({ userIds: [user.userId], provider: 'oura', waitForCompletion: true });
-    expect(op).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'success', processed: 1 });
+    // The pull runs on the clock: the op is in progress until it finishes.
+    expect(op).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'in_progress', pending: 1, processed: 0, ended_at: null });
+    const running = await client.link.listBulkOps({ pageSize: 1 });
+    expect(running.data[0]).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'in_progress', provider: 'oura', pending: 1, processed: 0 });
+    expect(running.data[0]?.endedAt ?? null).toBeNull();
+    await server.sandbox.advance(6 * 3600);
     const ops = await client.link.listBulkOps({ pageSize: 1 });
     expect(ops.data[0]).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'success', provider: 'oura', pending: 0, processed: 1 });
     expect(ops.data[0]?.startedAt).toBeInstanceOf(Date);
+    expect(ops.data[0]?.endedAt).toBeInstanceOf(Date);
     expect(await client.link.bulkPause({ userIds: [user.userId], provider: 'oura' })).toEqual({ user_ids_paused: [user.userId], user_ids_failed: [] });
     const providers = await client.user.getConnectedProviders(user.userId);
     expect(Object.values(providers).flat().map((p) => p.status)).toEqual(['paused']);

@@ -66,7 +66,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     expect(early.body).toEqual([]);
   });
 
-  it('IgE and IgG: real shapes, no antibody panel in the catalogue so no samples', async () => {
+  it('IgE and IgG: real shapes; an order without immunoglobulin markers brings no samples (see timeseries-immunoglobulins)', async () => {
     const c = createClient(adapter, { seed: 42, users: 2, usersElsewhere: 0 });
     const userId = await firstUserId(c);
     const order = await newOrder(c, 'walk_in_test');

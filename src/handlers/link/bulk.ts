@@ -1,16 +1,20 @@
 /**
  * Link bulk operations (data `link` tag): import OAuth credentials as connections, export them,
- * pause connections, trigger new historical pulls, list the bulk ops. They run at once:
+ * pause connections, trigger new historical pulls, list the bulk ops. Imports run at once:
  * `wait_for_completion` answers 200, otherwise 202 with the same body (the reference leaves the
- * 202 body open).
+ * 202 body open). A historical trigger's pulls take minutes on the clock, more than the 20 seconds
+ * `wait_for_completion` may wait: it answers 200 only when its op is already finished (no pull
+ * could start), otherwise 202 with the op `in_progress`.
  *
  * LIMITATIONS
  * - Imported tokens are not checked against any provider.
  * - The answers of pause (`{user_ids_paused, user_ids_failed}`) and of the historical trigger
  *   (its `BulkOp`) are the sandbox's own: the reference declares no schema.
  * - A pause is not listed in `GET /v2/link/bulk_op` (the reference's `BulkOp.type` has no such kind).
- * - A triggered op is finished once its pulls are started; the pulls themselves run on the clock
- *   (follow them with the historical-pull introspection or the `historical.data.*` events).
+ * - A triggered op stays `in_progress` (`pending` = its pulls still running) until the last pull
+ *   it started finishes or its connection ends; then `success` with `ended_at` that time
+ *   (`failure` when no pull could start). A pull counts as finished when every resource has
+ *   finished, whatever the outcome (follow each resource with the historical-pull introspection).
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
@@ -72,7 +76,10 @@ export const bulkRoutes = [
     summary: 'Start a new historical pull of the provider for some users (on the sandbox clock); recorded as a bulk op.',
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider, wait_for_completion: z.boolean().default(false) }) },
     responses: { 200: 'The BulkOp', 202: 'Same body', 422: 'Validation error' },
-    handle: (ctx, { body }) => json(bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids), body.wait_for_completion ? 200 : 202),
+    handle(ctx, { body }) {
+      const op = bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids);
+      return json(op, body.wait_for_completion && op.ended_at !== null ? 200 : 202);
+    },
   }),
   defineRoute({
     id: 'link.bulk_ops',

@@ -2,9 +2,10 @@
  * Bulk operations on a team environment's connections: import OAuth credentials (each becomes a
  * connection with its historical pull), export them, pause connections, trigger new historical
  * pulls, and the list of bulk operations. Imported credentials are kept and exported as given;
- * connections made otherwise export stable, sandbox-made tokens. Each op runs at once (the
- * sandbox is never slow; triggered pulls then run on the clock); imports and historical
- * triggers are recorded as finished ops (the reference's `BulkOp.type` has no pause kind).
+ * connections made otherwise export stable, sandbox-made tokens. Imports run at once and are
+ * recorded as finished ops; a historical trigger's op tracks the pulls it started on the clock
+ * (`in_progress` with `pending` pulls until the last one finishes; see bulk-progress.ts). The
+ * reference's `BulkOp.type` has no pause kind, so pauses are not recorded.
  */
 import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { stableToken, stableUuid } from '../../engine/ids.js';
@@ -16,6 +17,7 @@ import type { TeamScope } from './connect.js';
 import { linkError } from './errors.js';
 import { checkScopes } from './scopes.js';
 import type { ScopeGrant } from '../wearables/connections.js';
+import { bulkPullProgress, type BulkPull } from './bulk-progress.js';
 
 /** Bulk ops kept per team environment (oldest dropped first). */
 export const BULK_OP_RETENTION = 500;
@@ -40,10 +42,15 @@ export interface BulkOp {
   ended_at: string | null;
 }
 
+/** A recorded op; a historical trigger keeps the pulls it started (its progress is read from them). */
+interface StoredOp extends BulkOp {
+  pulls?: BulkPull[];
+}
+
 class BulkStore {
   /** `user_id provider` -> imported credentials. */
   readonly recipes = new Map<string, ConnectionRecipe>();
-  readonly ops: BulkOp[] = [];
+  readonly ops: StoredOp[] = [];
   /** Ops ever recorded (the list cursor is a position in this sequence). */
   dropped = 0;
 }
@@ -51,7 +58,7 @@ class BulkStore {
 const bulkOf = partitionSlot('link-bulk', () => new BulkStore());
 const key = (userId: string, provider: string): string => `${userId} ${provider}`;
 
-function record(store: BulkStore, op: BulkOp): void {
+function record(store: BulkStore, op: StoredOp): void {
   store.ops.push(op);
   if (store.ops.length > BULK_OP_RETENTION) {
     store.ops.shift();
@@ -115,14 +122,55 @@ export function bulkPause(scope: TeamScope, provider: string, userIds: string[])
 
 /**
  * Starts a new historical pull of the provider for each listed user with a working connection
- * (on the clock; `historical.data.*.created` as each resource finishes); records the op.
+ * (on the clock; `historical.data.*.created` as each resource finishes); records the op. Users
+ * whose pull cannot start are processed at once; the others stay `pending` until their pull
+ * finishes. An op none of whose pulls started is a finished `failure`.
  */
 export function bulkTriggerHistoricalPull(scope: TeamScope, provider: string, userIds: string[]): BulkOp {
-  const { done } = eachUser(scope, provider, userIds, (id, info) => restartHistoricalPull(scope.world, scope.partition, id, info));
-  const now = new Date(scope.world.clock.now()).toISOString();
-  const op: BulkOp = { type: 'link_bulk_historical_trigger', status: userIds.length > 0 && done.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: new Set(userIds).size, started_at: now, ended_at: now };
+  const at = scope.world.clock.now();
+  const pulls: BulkPull[] = [];
+  const { done } = eachUser(scope, provider, userIds, (id, info) => {
+    if (!restartHistoricalPull(scope.world, scope.partition, id, info)) return false;
+    pulls.push({ user_id: id, created_at: at });
+    return true;
+  });
+  const now = new Date(at).toISOString();
+  const op: StoredOp = { type: 'link_bulk_historical_trigger', status: userIds.length > 0 && done.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: new Set(userIds).size, started_at: now, ended_at: now, pulls };
   record(bulkOf(scope.partition, scope.world), op);
-  return { ...op };
+  if (pulls.length > 0) settleWhenDone(scope, op);
+  return opView(scope, op);
+}
+
+/** Schedules the op's settlement at the planned end of its last running pull (again if that moved). */
+function settleWhenDone(scope: TeamScope, op: StoredOp): void {
+  const { world, partition } = scope;
+  const check = () => {
+    if (!op.pulls) return;
+    const progress = bulkPullProgress(world, partition, op.provider, op.pulls, world.clock.now());
+    if (progress.plannedEnd !== null) {
+      world.scheduler.at(progress.plannedEnd, `link.bulk_op ${op.started_at} ${op.provider}`, check);
+      return;
+    }
+    const started = Date.parse(op.started_at);
+    op.ended_at = new Date(Math.max(progress.lastEnd ?? started, started)).toISOString();
+    delete op.pulls;
+  };
+  check();
+}
+
+/**
+ * An op as the API shows it at the current time: a trigger with pulls still running is
+ * `in_progress`, `pending` of them, `ended_at` null; once all finished, its final status and the
+ * time the last one ended.
+ */
+function opView(scope: TeamScope, op: StoredOp): BulkOp {
+  const { pulls, ...base } = op;
+  if (!pulls || pulls.length === 0) return base;
+  const { pending, lastEnd } = bulkPullProgress(scope.world, scope.partition, op.provider, pulls, scope.world.clock.now());
+  if (pending > 0) return { ...base, status: 'in_progress', pending, processed: base.processed - pending, ended_at: null };
+  // All finished, not settled yet (the settling job runs at the planned end; a forced end came earlier).
+  const started = Date.parse(base.started_at);
+  return { ...base, pending: 0, ended_at: new Date(Math.max(lastEnd ?? started, started)).toISOString() };
 }
 
 /** Exports the credentials of the provider's current connections (optionally of some users), 100 a page. */
@@ -165,6 +213,6 @@ export function listBulkOps(scope: TeamScope, cursor: string | null, pageSize: n
   if (cursor !== null && (!Number.isInteger(Number(cursor)) || from > newest)) throw linkError.badNextToken();
   const data: BulkOp[] = [];
   let i = from;
-  for (; i >= 0 && data.length < pageSize; i--) data.push(store.ops[i] as BulkOp);
+  for (; i >= 0 && data.length < pageSize; i--) data.push(opView(scope, store.ops[i] as StoredOp));
   return { data, next_cursor: i >= 0 && pageSize > 0 ? String(i + store.dropped) : null };
 }
