@@ -45,7 +45,7 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl = 'http
       security: SECURITY[route.auth],
       parameters: parameters(route),
       responses: Object.fromEntries(
-        responses.length > 0 ? responses.map(([status, description]) => [status, { description }]) : [['200', { description: 'OK' }]],
+        responses.length > 0 ? responses.map(([status, spec]) => [status, { description: spec.description }]) : [['200', { description: 'OK' }]],
       ),
     };
     if (route.beta) op['x-closed-beta'] = route.beta;

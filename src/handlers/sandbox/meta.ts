@@ -9,6 +9,7 @@ import { json } from '../../engine/http-types.js';
 import { buildOpenApiDocument } from '../../engine/openapi.js';
 import { defineRoute } from '../../engine/route.js';
 import { surfaceOf } from '../../engine/router.js';
+import { OpenApiDocument, RouteListing, res } from '../../wire/schemas.js';
 
 export const metaRoutes = [
   defineRoute({
@@ -17,6 +18,7 @@ export const metaRoutes = [
     path: '/_sandbox/routes',
     auth: 'control',
     summary: 'Every route the sandbox serves, from the route table.',
+    responses: { 200: res(RouteListing, 'OK') },
     handle: (ctx) =>
       json({
         routes: ctx.routes.map((r) => ({ id: r.id, method: r.method, surface: surfaceOf(r), path: r.path, auth: r.auth, beta: r.beta ?? null, summary: r.summary })),
@@ -28,6 +30,7 @@ export const metaRoutes = [
     path: '/_sandbox/openapi.json',
     auth: 'control',
     summary: 'An OpenAPI 3.1 document of what the sandbox serves, generated from the route table.',
+    responses: { 200: res(OpenApiDocument, 'OK') },
     handle: (ctx) => json(buildOpenApiDocument(ctx.routes, ctx.world.urls.base)),
   }),
 ];
