@@ -64,6 +64,8 @@ export interface RouteSpec<S extends RequestSchemas> {
   /** Literal segments and `:param` only. */
   path: string;
   auth: AuthKind;
+  /** The surface of an `auth: 'none'` route served on the management URL (default: by `auth`). */
+  surface?: 'data' | 'management';
   summary: string;
   /** Closed-beta feature name: teams not enabled for it get the closed-beta error. */
   beta?: string;
@@ -95,6 +97,7 @@ export interface Route {
   method: Method;
   path: string;
   auth: AuthKind;
+  surface?: 'data' | 'management';
   summary: string;
   beta?: string;
   request: RequestSchemas;
@@ -108,6 +111,7 @@ export function defineRoute<S extends RequestSchemas = Record<never, never>>(spe
     method: spec.method,
     path: spec.path,
     auth: spec.auth,
+    ...(spec.surface ? { surface: spec.surface } : {}),
     summary: spec.summary,
     beta: spec.beta,
     request: spec.request ?? {},

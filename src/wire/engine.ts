@@ -19,7 +19,7 @@ export function engineResponses(route: Route): Record<number, ResponseSpec> {
 
 /**
  * Every declared answer of a route, by status: the entry's own (an error status given as text
- * alone answers the house error body), then the engine's for statuses the entry does not declare.
+ * alone answers the house error body, a 422 the validation items), then the engine's for statuses the entry does not declare.
  */
 export function routeResponses(route: Route): Record<string, ResponseSpec> {
   const out: Record<string, ResponseSpec> = {};
@@ -27,7 +27,7 @@ export function routeResponses(route: Route): Record<string, ResponseSpec> {
   for (const [status, spec] of Object.entries(route.responses)) {
     const code = Number(status);
     const error = code >= 400 && !spec.schema && !spec.contentType;
-    out[status] = error ? { ...spec, schema: ErrorBody } : spec;
+    out[status] = error ? { ...spec, schema: code === 422 ? ValidationErrorBody : ErrorBody } : spec;
   }
   return out;
 }
