@@ -12,6 +12,7 @@ import { webhooksArea } from './handlers/webhooks/area.js';
 import { labsArea } from './handlers/labs/area.js';
 import { linkArea } from './handlers/link/area.js';
 import { scenarioRoutes } from './handlers/sandbox/scenario.js';
+import { docsRoutes } from './handlers/sandbox/docs.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -19,6 +20,6 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...scenarioRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes] },
   linkArea,
 ];

@@ -28,7 +28,7 @@ for (const adapter of ADAPTERS) {
         if (!spec) return void problems.push(`${where}: status not declared`);
         const type = res.headers['content-type'] ?? '';
         if (spec.contentType) {
-          if (!type.startsWith(spec.contentType)) problems.push(`${where}: content type ${type}, declared ${spec.contentType}`);
+          if (spec.contentType !== '*/*' && !type.startsWith(spec.contentType)) problems.push(`${where}: content type ${type}, declared ${spec.contentType}`);
           return;
         }
         if (!spec.schema) {

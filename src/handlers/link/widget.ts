@@ -17,7 +17,6 @@ import { decideOAuth } from '../../state/link/connect.js';
 import { linkError } from '../../state/link/errors.js';
 import { consentView, widgetView } from '../../state/link/widget.js';
 import { consentPage, messagePage, widgetPage } from './pages.js';
-import {  } from '../../wire/schemas.js';
 
 const encoder = new TextEncoder();
 const html = (text: string, status = 200): Reply => ({ ...binary(encoder.encode(text), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }), status });
