@@ -25,6 +25,7 @@ import { PAYOR_PROVIDERS, type PayorRecord } from '../../fixtures/labs/payors.js
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { payorView, searchPayors, teamPayorsOf } from '../../state/labs/payors.js';
+import { Payor, res } from '../../wire/schemas.js';
 
 const PROVIDER = z.enum(PAYOR_PROVIDERS);
 
@@ -57,7 +58,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Search insurance payors by fuzzy name, clearinghouse or clearinghouse payor id.',
     request: { query: searchQuery },
-    responses: { 200: 'ClientFacingPayorSearchResponse[]', 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
+    responses: { 200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'), 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
     handle(ctx, { query }) {
       if (!query.insurance_name?.trim() && !query.provider_payor_id?.trim()) {
         throw valueError(['query'], LAB_MESSAGES.payorSearchNeedsName);
@@ -114,7 +115,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Create a team payor (source: team) that payor search then finds.',
     request: { body: createBody },
-    responses: { 200: 'ClientFacingPayor', 422: 'Validation error' },
+    responses: { 200: res(Payor, 'ClientFacingPayor'), 422: 'Validation error' },
     handle(ctx, { body }) {
       if ((body.provider == null) !== (body.provider_payor_id == null)) {
         throw valueError(['body', body.provider == null ? 'provider' : 'provider_payor_id'], LAB_MESSAGES.payorProviderPair);
