@@ -8,9 +8,12 @@ export const TeamSettings = z.object({
   lab_tests_patient_sms_communication_enabled: z.boolean(),
   lab_tests_patient_email_communication_enabled: z.boolean(),
   critical_result_notification_email: z.string().nullable(),
+  brand_information: z.record(z.string(), z.unknown()).nullable(),
+  logo_url: z.string().nullable(),
   reject_duplicate_connection: z.boolean(),
-  partial_webhooks_enabled: z.boolean(),
-  event_type_prefixes: z.array(z.string()).nullable(),
+  sdk_per_device_activity_timeseries: z.boolean(),
+  partial_webhooks_enabled: z.boolean().nullable(),
+  minor_ordering_enabled: z.boolean().nullable(),
 });
 
 export const TeamSummary = z.object({ id: uuidString, name: z.string(), created_on: dateTime, region: z.string(), integration_team_id: z.string().nullable() });

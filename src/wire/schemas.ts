@@ -8,3 +8,5 @@ export * from './webhooks.js';
 export * from './management.js';
 export * from './link.js';
 export * from './sandbox.js';
+export * from './labs-ops.js';
+export * from './aggregate.js';

@@ -17,7 +17,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
-import { BulkExport, BulkImport, BulkOps, res } from '../../wire/schemas.js';
+import { BulkExport, BulkImport, BulkOp, BulkOps, BulkPause, res } from '../../wire/schemas.js';
 
 const OAUTH_PROVIDERS = ['oura', 'fitbit', 'garmin', 'strava', 'wahoo', 'ihealth', 'withings', 'google_fit', 'dexcom_v3', 'polar', 'cronometer', 'omron', 'whoop_v2', 'my_fitness_pal_v2', 'ultrahuman', 'runkeeper', 'google_health'] as const;
 const oauthProvider = z.enum(OAUTH_PROVIDERS);
@@ -62,7 +62,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'Pause the provider\'s connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.',
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider }) },
-    responses: { 200: '{user_ids_paused, user_ids_failed} (sandbox shape)', 422: 'Validation error' },
+    responses: { 200: res(BulkPause, '{user_ids_paused, user_ids_failed} (sandbox shape)'), 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkPause(ctx, body.provider, body.user_ids)),
   }),
   defineRoute({
@@ -72,7 +72,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'Start a new historical pull of the provider for some users (on the sandbox clock); recorded as a bulk op.',
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider, wait_for_completion: z.boolean().default(false) }) },
-    responses: { 200: 'The BulkOp', 202: 'Same body', 422: 'Validation error' },
+    responses: { 200: res(BulkOp, 'The BulkOp'), 202: res(BulkOp, 'Same body'), 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids), body.wait_for_completion ? 200 : 202),
   }),
   defineRoute({
