@@ -7,7 +7,22 @@
 import { z } from 'zod';
 import { JsonObject, dateTime, uuidString } from './common.js';
 import { Address } from './users.js';
-import { OrderTransaction, ResultMarker, ResultMetadata } from './labs.js';
+import { ResultMarker, ResultMetadata } from './labs.js';
+
+/** ClientFacingOrderTransaction: the transaction as a raw result carries it (not GetOrderTransactionResponse). */
+export const ResultOrderTransaction = z.object({
+  id: uuidString,
+  status: z.string(),
+  orders: z.array(z.object({
+    id: uuidString,
+    low_level_status: z.string().nullish(),
+    low_level_status_created_at: dateTime.nullish(),
+    origin: z.string().nullish(),
+    parent_id: uuidString.nullish(),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })),
+});
 
 /** `GET /v3/order_transaction/{id}/result` (LabResultsRaw). */
 export const LabResultsRaw = z.object({
@@ -15,7 +30,7 @@ export const LabResultsRaw = z.object({
   results: z.union([z.array(ResultMarker), JsonObject]),
   missing_results: z.array(JsonObject).nullish(),
   sample_information: z.record(z.string(), JsonObject).nullish(),
-  order_transaction: OrderTransaction.nullish(),
+  order_transaction: ResultOrderTransaction.nullish(),
 });
 
 /** ClientFacingPayorSearchResponseDeprecated. */
