@@ -52,6 +52,14 @@ describe('OpenAPI documents', () => {
     expect(docs.management.paths['/v1/org/{org_id}/team/{team_id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ManagementTeam' });
     expect(docs.control.paths['/_sandbox/clock/advance'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClockState' });
   });
+
+  it('declare form bodies as multipart/form-data and binary answers by their content type', () => {
+    const parser = docs.data.paths['/lab_report/v1/parser/job'].post;
+    expect(Object.keys(parser.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(parser.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ParsingJob' });
+    const requisition = docs.data.paths['/v3/order/{order_id}/requisition/pdf'].get;
+    expect(Object.keys(requisition.responses['200'].content)).toEqual(['application/pdf']);
+  });
 });
 
 describe('an OpenAPI-driven client (openapi-typescript + openapi-fetch)', () => {
