@@ -128,6 +128,7 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     const parquet = await c.get(`${base}/mine/result_table`, { headers: { accept: 'application/vnd.apache.parquet' } });
     expect(parquet.status).toBe(200);
     expect(parquet.headers['content-type']).toContain('application/vnd.apache.parquet');
+    expectWire('aggregate.continuous_query.result_table', parquet);
     expect(parquet.bytes.subarray(0, 4).toString()).toBe('PAR1');
     expect(parquet.bytes.subarray(parquet.bytes.length - 4).toString()).toBe('PAR1');
     const wrong = await c.get(`${base}/mine/result_table`, { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } });

@@ -144,6 +144,7 @@ forEachAdapter('aggregate query', (adapter) => {
     const tgz = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries }, { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } });
     expect(tgz.status).toBe(200);
     expect(tgz.headers['content-type']).toContain('application/vnd.vital.tar+gzip+parquet');
+    expectWire('aggregate.query_one', tgz);
     const tar = gunzipSync(tgz.bytes);
     const name = (offset: number) => tar.subarray(offset, offset + 100).toString('latin1').replace(/\0.*$/s, '');
     expect(name(0)).toBe('query_0.parquet');

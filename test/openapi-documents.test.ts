@@ -59,6 +59,8 @@ describe('OpenAPI documents', () => {
     expect(parser.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ParsingJob' });
     const requisition = docs.data.paths['/v3/order/{order_id}/requisition/pdf'].get;
     expect(Object.keys(requisition.responses['200'].content)).toEqual(['application/pdf']);
+    const aggregate = docs.data.paths['/aggregate/v1/user/{user_id}/query'].post.responses['200'].content;
+    expect(Object.keys(aggregate)).toEqual(['application/json', 'application/vnd.vital.tar+gzip+parquet']);
   });
 });
 

@@ -94,6 +94,11 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Content type of a non-JSON body (`text/html`, `application/pdf`, ...). */
   contentType?: string;
+  /**
+   * Other content types the same status can answer with, chosen by the `accept` header (the
+   * aggregate queries' Parquet variants): binary bodies, no schema.
+   */
+  alternatives?: readonly string[];
 }
 
 /** A route with its schema types erased, as the table holds it. */

@@ -93,12 +93,18 @@ class Components {
   }
 }
 
+/** The media type object of a non-JSON body. */
+function rawBody(type: string): Json {
+  return { schema: type.startsWith('text/') ? { type: 'string' } : { type: 'string', contentMediaType: type } };
+}
+
 function responses(route: Route, components: Components): Json {
   const out: Json = {};
   for (const [status, spec] of Object.entries(routeResponses(route))) {
     const answer: Json = { description: spec.description };
     if (spec.schema) answer['content'] = { 'application/json': { schema: components.ref(spec.schema, `${route.id}.${status}`) } };
-    else if (spec.contentType) answer['content'] = { [spec.contentType]: { schema: spec.contentType.startsWith('text/') ? { type: 'string' } : { type: 'string', contentMediaType: spec.contentType } } };
+    else if (spec.contentType) answer['content'] = { [spec.contentType]: rawBody(spec.contentType) };
+    for (const type of spec.alternatives ?? []) answer['content'] = { ...(answer['content'] as Json | undefined), [type]: rawBody(type) };
     out[status] = answer;
   }
   return out;
