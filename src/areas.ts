@@ -13,6 +13,7 @@ import { labsArea } from './handlers/labs/area.js';
 import { linkArea } from './handlers/link/area.js';
 import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 import { aggregateArea } from './handlers/aggregate/area.js';
+import { docsRoutes } from './handlers/sandbox/docs.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -20,7 +21,7 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...scenarioRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes] },
   linkArea,
   aggregateArea,
 ];

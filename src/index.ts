@@ -12,3 +12,5 @@ export { LIMITS, LIMIT_MESSAGES } from './engine/limits.js';
 export { GUARD_MESSAGES, type NetworkOptions } from './engine/guard.js';
 export type { WebhookTransport, TransportRequest, TransportResponse } from './state/webhooks/transport.js';
 export type { FileSink } from './state/webhooks/options.js';
+/** Wire types of the answers (inferred from the schemas the routes declare): type-only. */
+export type * from './wire/types.js';

@@ -14,7 +14,7 @@ import { IdFactory } from './engine/ids.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
-import { createHooks, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
+import { createHooks, type AssetSources, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
 import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
 import type { WebhookTransport } from './state/webhooks/transport.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
@@ -137,6 +137,8 @@ export interface Sandbox {
   subscribe(fn: EventSubscriber): () => void;
   /** The seeded credentials (org, management key, team keys). */
   credentials(): Credentials;
+  /** Sets readers of packaged files (the Node adapters set `docs`: the /docs page's assets). */
+  setAssets(sources: AssetSources): void;
   /** Sets the addresses the sandbox is served at. */
   setUrls(urls: { base?: string; management?: string }): void;
   /** Stops realtime timers. */
@@ -182,7 +184,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
   };
 }
 
-function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[]): World {
+function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[], assets: AssetSources): World {
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
   const log = options.logger;
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
@@ -208,6 +210,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
     },
     log,
     urls,
+    assets,
   };
   configureWebhooks(world, options.webhooks);
   for (const area of AREAS) area.install?.(world);
@@ -229,7 +232,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   /** The options a world is built with: the scenario's world, clock start and feed win. */
   const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
     s ? { ...resolved, world: s.world, feed: s.feed ?? resolved.feed, startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt } : resolved;
-  const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers);
+  const assets: AssetSources = {};
+  const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers, assets);
   let world = build(scenario);
   let ready: Promise<void> = Promise.resolve();
   /** The `ready` promise known to be settled (dispatch then skips waiting on it). */
@@ -315,6 +319,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       };
     },
     credentials: () => credentialsOf(world),
+    setAssets(next) {
+      Object.assign(assets, next);
+    },
     setUrls(next) {
       if (next.base !== undefined) urls.base = next.base.replace(/\/+$/, '');
       if (next.management !== undefined) urls.management = next.management.replace(/\/+$/, '');

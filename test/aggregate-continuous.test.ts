@@ -10,6 +10,7 @@ import type { JournalEntry } from '../src/engine/events.js';
 import { AGGREGATE_ERRORS } from '../src/state/aggregate/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 const QUERY = {
@@ -48,6 +49,7 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     const empty = await c.get(`${base}/${q.id}/result_table`);
     expect(empty.status, empty.text).toBe(200);
     oas?.expectValid('AggregationResult', empty.body);
+    expectWire('aggregate.continuous_query.result_table', empty);
     expect(empty.body).toEqual({ table: { 'group_key.0': [], 'mean.sleep_score': [], 'count.index': [] } });
     expect((await c.get(`${base}/${q.id}/task_history`)).body).toEqual({ data: [], next_cursor: null });
 
@@ -56,6 +58,7 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     await c.advance(1);
     const history = await c.get(`${base}/weekly-sleep/task_history`);
     oas?.expectValid('ContinuousQueryTaskHistoryResponse', history.body);
+    expectWire('aggregate.continuous_query.task_history', history);
     const runAt = new Date(Date.parse('2026-01-05T09:00:00Z') + 3600_000).toISOString();
     expect(history.body).toEqual({ data: [{ query_id: q.id, user_id: userId, status: 'completed', scheduled_at: runAt, started_at: runAt, ended_at: runAt, error_details: null }], next_cursor: null });
 
@@ -125,6 +128,7 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     const parquet = await c.get(`${base}/mine/result_table`, { headers: { accept: 'application/vnd.apache.parquet' } });
     expect(parquet.status).toBe(200);
     expect(parquet.headers['content-type']).toContain('application/vnd.apache.parquet');
+    expectWire('aggregate.continuous_query.result_table', parquet);
     expect(parquet.bytes.subarray(0, 4).toString()).toBe('PAR1');
     expect(parquet.bytes.subarray(parquet.bytes.length - 4).toString()).toBe('PAR1');
     const wrong = await c.get(`${base}/mine/result_table`, { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } });

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 const TF = { type: 'relative', anchor: '2026-01-04', past: { value: 14, unit: 'day' } };
@@ -32,6 +33,7 @@ forEachAdapter('aggregate query', (adapter) => {
     const rows = await query(c, userId, [{ select: [{ sleep: 'id' }, { sleep: 'score' }, { source: 'source_provider' }] }], { config: { provider_priority_overrides: ['oura'] } });
     expect(rows.status, rows.text).toBe(200);
     oas?.expectValid('AggregationResponse', rows.body);
+    expectWire('aggregate.query_one', rows);
     const t0 = rows.body.results[0].table;
     expect(t0.id).toEqual(sleeps.map((s) => s.id));
     expect(t0.score).toEqual(sleeps.map((s) => s.score));
@@ -88,6 +90,7 @@ forEachAdapter('aggregate query', (adapter) => {
     });
     expect(res.status, res.text).toBe(200);
     oas?.expectValid('AggregationResponse', res.body);
+    expectWire('aggregate.query_one', res);
     const [glucose, aligned] = res.body.results.map((r: any) => r.table);
     expect(glucose['group_key.0']).toEqual(['2026-01-03T00:00:00', '2026-01-03T06:00:00', '2026-01-03T12:00:00', '2026-01-03T18:00:00', '2026-01-04T00:00:00', '2026-01-04T06:00:00', '2026-01-04T12:00:00', '2026-01-04T18:00:00']);
     const samples = (await c.get(`/v2/timeseries/${userId}/glucose`, { query: { start_date: '2026-01-02T23:00:00Z', end_date: '2026-01-03T04:59:59.999Z' } })).body as any[];
@@ -141,6 +144,7 @@ forEachAdapter('aggregate query', (adapter) => {
     const tgz = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries }, { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } });
     expect(tgz.status).toBe(200);
     expect(tgz.headers['content-type']).toContain('application/vnd.vital.tar+gzip+parquet');
+    expectWire('aggregate.query_one', tgz);
     const tar = gunzipSync(tgz.bytes);
     const name = (offset: number) => tar.subarray(offset, offset + 100).toString('latin1').replace(/\0.*$/s, '');
     expect(name(0)).toBe('query_0.parquet');

@@ -5,6 +5,7 @@ import { oasValidator } from './support/openapi.js';
 import { SMALL, standardTests } from './lab-helpers.js';
 import { LAB_MESSAGES } from '../src/state/labs/errors.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 
@@ -14,6 +15,7 @@ forEachAdapter('compendium', (adapter) => {
     const byName = await c.post('/v3/compendium/search', { mode: 'canonical', query: 'lipid panel' });
     expect(byName.status, byName.text).toBe(200);
     oas?.expectValid('SearchCompendiumResponse', byName.body);
+    expectWire('compendium.search', byName);
     const lipid = byName.body.selected_canonical;
     expect(lipid).toMatchObject({ display_name: 'Lipid Panel, Standard', cpt_codes: ['80061'], loinc_groups: ['Lipids'] });
     expect(lipid.loinc_codes).toContain('2093-3');
@@ -41,6 +43,7 @@ forEachAdapter('compendium', (adapter) => {
 
     const cross = await c.post('/v3/compendium/search', { mode: 'crosswalk', query: 'tsh', labs: ['quest', 'labcorp'], limit: 2 });
     oas?.expectValid('SearchCompendiumResponse', cross.body);
+    expectWire('compendium.search', cross);
     expect(Object.keys(cross.body.per_lab)).toEqual(['quest', 'labcorp']);
     expect(cross.body.per_lab.quest[0]).toMatchObject({ provider_id: '899', lab_slug: 'quest', relation: 'exact', confidence: 1, lab_id: 3 });
     expect(cross.body.per_lab.labcorp[0]).toMatchObject({ provider_id: '004259', relation: 'exact' });
@@ -60,6 +63,7 @@ forEachAdapter('compendium', (adapter) => {
     const conv = await c.post('/v3/compendium/convert', { provider_ids: ['7600', '899', 'NOPE'], target_lab: 'labcorp' });
     expect(conv.status, conv.text).toBe(200);
     oas?.expectValid('ConvertCompendiumResponse', conv.body);
+    expectWire('compendium.convert', conv);
     expect(conv.body).toMatchObject({
       source_lab_test_id: null,
       source_lab_id: 3,
@@ -86,6 +90,7 @@ forEachAdapter('compendium', (adapter) => {
     const orderable = await c.post('/v3/compendium/search_orderable_tests', { provider_ids: ['004259', 'X1'], target_lab: 'quest', per_provider_limit: 2 });
     expect(orderable.status).toBe(200);
     oas?.expectValid('SearchOrderableTestsResponse', orderable.body);
+    expectWire('compendium.search_orderable_tests', orderable);
     expect(orderable.body.candidates['004259'].map((x: any) => x.provider_id)).toEqual(['899', '36127']);
     expect(orderable.body.candidates.X1).toEqual([]);
     const tooMany = await c.post('/v3/compendium/search_orderable_tests', { provider_ids: Array.from({ length: 101 }, (_, i) => String(i)), target_lab: 'quest' });

@@ -156,15 +156,15 @@ forEachAdapter('engine', (adapter) => {
 });
 
 forEachAdapter('self-description', (adapter) => {
-  it('lists every route of the table and serves an OpenAPI document with one operation per route', async () => {
+  it('lists every route of the table and serves OpenAPI documents with one operation per route', async () => {
     const c = createClient(adapter);
     const { ROUTES } = await import('../src/routes.js');
     const listing = (await c.get('/_sandbox/routes')).body;
     expect(listing.routes.map((r: { id: string }) => r.id)).toEqual(ROUTES.map((r) => r.id));
-    const doc = (await c.get('/_sandbox/openapi.json')).body;
-    expect(doc.openapi).toBe('3.1.0');
-    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    const docs = [(await c.get('/_sandbox/openapi.json')).body, (await c.get('/openapi.json')).body, (await c.get('/openapi.json', { surface: 'management' })).body];
+    for (const doc of docs) expect(doc.openapi).toBe('3.1.0');
+    const ops = docs.flatMap((doc) => Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId)));
     expect(ops.sort()).toEqual(ROUTES.map((r) => r.id).sort());
-    expect(doc.paths['/v2/user/{user_id}'].get.parameters[0]).toMatchObject({ name: 'user_id', in: 'path', required: true });
+    expect(docs[1].paths['/v2/user/{user_id}'].get.parameters[0]).toMatchObject({ name: 'user_id', in: 'path', required: true });
   });
 });

@@ -4,6 +4,7 @@ import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL } from './lab-helpers.js';
 import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 
@@ -14,6 +15,7 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     expect(byCode.status).toBe(200);
     expect(byCode.body.map((d: any) => d.diagnosis_code)).toEqual(['E11.9', 'E11.65', 'E11.22', 'E11.40']);
     for (const d of byCode.body) oas?.expectValid('ClientFacingDiagnosisInformation', d);
+    expectWire('insurance.diagnosis_search', byCode);
     const noDot = await c.get('/v3/insurance/search/diagnosis', { query: { diagnosis_query: 'E116' } });
     expect(noDot.body).toEqual([{ diagnosis_code: 'E11.65', description: 'Type 2 diabetes mellitus with hyperglycemia', is_secondary: false }]);
     const words = await c.get('/v3/insurance/search/diagnosis', { query: { diagnosis_query: 'vitamin defic' } });
@@ -33,6 +35,7 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ valid: true, errors: [], violations: [], warnings: [] });
     oas?.expectValid('ValidateICDCodesResponse', ok.body);
+    expectWire('insurance.validate_icd_codes', ok);
     const bad = await c.post('/v3/insurance/validate_icd_codes', { codes: ['E11', 'Q99.99', 'not a code', 'E55.9', 'E83.51'] });
     expect(bad.body).toEqual({
       valid: false,
@@ -41,6 +44,7 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
       warnings: [{ code: 'E55.9', overlaps_with: 'E83.51', type: 'excludes2' }],
     });
     oas?.expectValid('ValidateICDCodesResponse', bad.body);
+    expectWire('insurance.validate_icd_codes', bad);
     const conflict = await c.post('/v3/insurance/validate_icd_codes', { codes: ['E11.65', 'E10.9'] });
     expect(conflict.body).toEqual({ valid: false, errors: [], violations: [{ code: 'E11.65', conflicts_with: 'E10.9', type: 'excludes1' }], warnings: [] });
     const prediabetes = await c.post('/v3/insurance/validate_icd_codes', { codes: ['R73.03', 'E11.9'] });
@@ -56,6 +60,7 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     expect(res.body[0]).toMatchObject({ code: 'AETNA', name: 'Aetna', source: 'platform' });
     expect(res.body[0].payor_code).toBeUndefined();
     for (const p of res.body) oas?.expectValid('ClientFacingPayorSearchResponseDeprecated', p);
+    expectWire('insurance.payor_search.deprecated', res);
     const get = await c.get('/v3/insurance/search/payor', { query: { insurance_name: 'aetna' } });
     expect(res.body.map((p: any) => p.code)).toEqual(get.body.map((p: any) => p.payor_code));
     const byId = await c.post('/v3/insurance/search/payor', { provider: 'change_healthcare', provider_id: '60054' });

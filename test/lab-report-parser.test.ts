@@ -6,6 +6,7 @@ import { SMALL, firstUserId } from './lab-helpers.js';
 import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
 import { FORM_MESSAGES } from '../src/engine/multipart.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 const enc = new TextEncoder();
@@ -39,6 +40,7 @@ for (const adapter of ALL_ADAPTERS) {
       const created = await upload(c, [{ name: 'file', filename: 'report.pdf', type: 'application/pdf', data: PDF }, { name: 'user_id', data: user }]);
       expect(created.status, created.text).toBe(200);
       oas?.expectValid('ParsingJob', created.body);
+      expectWire('lab_report.parser_job.create', created);
       expect(created.body).toMatchObject({ status: 'started', failure_reason: null, data: null, needs_human_review: false, is_reviewed: false });
       const id = created.body.id as string;
       expect(created.body.job_id).toBe(id); // the SDK requires job_id; the OpenAPI document does not declare it
@@ -46,6 +48,7 @@ for (const adapter of ALL_ADAPTERS) {
       await c.advance(30);
       const done = await c.get(`/lab_report/v1/parser/job/${id}`);
       oas?.expectValid('ParsingJob', done.body);
+      expectWire('lab_report.parser_job.get', done);
       expect(done.body.status).toBe('completed');
       const { metadata, results } = done.body.data;
       expect(results.length).toBeGreaterThanOrEqual(4);
@@ -83,6 +86,7 @@ for (const adapter of ALL_ADAPTERS) {
       const done = await c.get(`/lab_report/v1/parser/job/${reviewed.body.id}`);
       expect(done.body).toMatchObject({ status: 'completed', is_reviewed: true, needs_human_review: true });
       oas?.expectValid('ParsingJob', done.body);
+      expectWire('lab_report.parser_job.get', done);
     });
 
     it('answers malformed uploads with the real errors', async () => {

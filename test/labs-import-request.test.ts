@@ -7,6 +7,7 @@ import { createClient, forEachAdapter, type TestClient } from './support/client.
 import { oasValidator } from './support/openapi.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
 import { ADDRESS, PATIENT, SMALL, expectConsistent, firstUserId, getOrder, labEvents, lows, newOrder, standardTests } from './lab-helpers.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 const PHOENIX = { zip: '85004', state: 'AZ', city: 'Phoenix' };
@@ -34,6 +35,7 @@ forEachAdapter('order import', (adapter) => {
     const res = await c.post('/v3/order/import', body);
     expect(res.status, res.text).toBe(200);
     oas?.expectValid('PostOrderResponse', res.body);
+    expectWire('orders.import', res);
     const order = res.body.order;
     expect(res.body).toMatchObject({ status: 'SUCCESS', message: 'Order imported' });
     expect(order).toMatchObject({ sample_id: 'EXT-0042', origin: 'initial', billing_type: 'client_bill', details: { type: 'walk_in_test' } });
@@ -83,6 +85,7 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     const res = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs', appointment_notes: 'ring twice' });
     expect(res.status, res.text).toBe(200);
     oas?.expectValid('ClientFacingAppointment', res.body);
+    expectWire('appointments.phlebotomy.request', res);
     expect(res.body).toMatchObject({ order_id: order.id, type: 'phlebotomy', provider: 'getlabs', status: 'pending', event_status: 'pending', start_at: null, end_at: null, can_reschedule: false });
     expect(res.body.address).toMatchObject({ first_line: HOME.first_line, zip_code: '85004' });
     expect((await getOrder(c, order.id)).details.data.appointment_id).toBe(res.body.id);

@@ -11,6 +11,7 @@ import { oasValidator } from './support/openapi.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
 import { pdfStrings } from './pdf-helpers.js';
 import { SMALL, newOrder } from './lab-helpers.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 
@@ -34,6 +35,7 @@ forEachAdapter('order transaction results', (adapter) => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual(mine);
     oas?.expectValid('LabResultsRaw', res.body);
+    expectWire('order_transactions.result', res);
     const pdf = await c.get(`/v3/order_transaction/${tx}/result/pdf`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 
@@ -57,6 +58,7 @@ forEachAdapter('link bulk pause and historical trigger', (adapter) => {
     const { c, a, b } = await setup();
     const paused = await c.post('/v2/link/bulk_pause', { user_ids: [a, missing], provider: 'oura' });
     expect(paused.status, paused.text).toBe(200);
+    expectWire('link.bulk_pause', paused);
     expect(paused.body).toEqual({ user_ids_paused: [a], user_ids_failed: [missing] });
     const providers = (await c.get(`/v2/user/providers/${a}`)).body.providers;
     expect(providers.map((p: { slug: string; status: string }) => [p.slug, p.status])).toEqual([['oura', 'paused']]);
@@ -103,6 +105,7 @@ forEachAdapter('link bulk pause and historical trigger', (adapter) => {
     // The unknown user is processed at once; a's pull runs on the clock (bulk-progress tests follow it).
     expect(res.body).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'in_progress', provider: 'oura', pending: 1, processed: 1, ended_at: null });
     oas?.expectValid('BulkOp', res.body);
+    expectWire('link.bulk_trigger_historical_pull', res);
     expect((await c.get(`/v2/user/providers/${a}`)).body.providers[0]).toEqual(before);
     expect(await activityDays(c, a)).toBe(days);
     const pulls = (await c.get('/v2/introspect/historical_pull', { query: { user_id: a } })).body.data[0].provider.oura.pulled;

@@ -7,6 +7,7 @@ import { expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { firstUserId, newOrder } from './lab-helpers.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -33,6 +34,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const grouped = await c.get(`/v2/timeseries/${userId}/cholesterol/grouped`, { query: q });
     expect(grouped.status).toBe(200);
     oas?.expectValid('GroupedCholesterolResponse', grouped.body);
+    expectWire('timeseries.cholesterol.grouped', grouped);
     expect(grouped.body.next_cursor).toBeNull();
     const lab = order.lab_test.lab.slug as string;
     const group = grouped.body.groups[lab][0];
@@ -48,6 +50,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const all = await c.get(`/v2/timeseries/${userId}/cholesterol`, { query: q });
     expect(all.status).toBe(200);
     for (const s of all.body) oas?.expectValid('ClientFacingCholesterolTimeseries', s);
+    expectWire('timeseries.cholesterol', all);
     expect(all.body).toHaveLength(known + 4);
     for (const kind of ['total', 'ldl', 'hdl', 'triglycerides']) {
       const one = await c.get(`/v2/timeseries/${userId}/cholesterol/${kind}`, { query: q });

@@ -5,6 +5,7 @@ import { oasValidator } from './support/openapi.js';
 import { SMALL, placeOrder } from './lab-helpers.js';
 import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
+import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 
@@ -12,6 +13,7 @@ async function run(c: TestClient, body: Record<string, unknown>, key: string) {
   const res = await c.post('/v3/unmatched_result_test', body, { headers: { 'x-idempotency-key': key } });
   expect(res.status, res.text).toBe(202);
   oas?.expectValid('CreateUnmatchedResultTestResponse', res.body);
+  expectWire('unmatched.test_run.create', res);
   return res.body.run_id as string;
 }
 
@@ -20,6 +22,7 @@ forEachAdapter('unmatched results', (adapter) => {
     const c = createClient(adapter, { seed: 151, ...SMALL });
     const cases = await c.get('/v3/unmatched_result_test/case');
     oas?.expectValid('ListUnmatchedResultTestCasesResponse', cases.body);
+    expectWire('unmatched.test_cases', cases);
     expect(cases.body.data).toHaveLength(8);
     expect(cases.body.data.find((d: any) => d.case === 'multiple_demo_match')).toEqual({
       case: 'multiple_demo_match', order_roles: ['first', 'second'], required_statuses: { first: 'requisition_created', second: 'requisition_created' }, lab_constraints: ['same_lab'],
@@ -30,17 +33,20 @@ forEachAdapter('unmatched results', (adapter) => {
     const queued = await c.get(`/v3/unmatched_result_test/${runId}`);
     expect(queued.body).toMatchObject({ run_id: runId, status: 'queued', stage: 'queued', case: 'match_completed', order_source: 'managed', result_status: 'final', orders: {}, raw_result_id: null, started_at: null });
     oas?.expectValid('GetUnmatchedResultTestResponse', queued.body);
+    expectWire('unmatched.test_run.get', queued);
     await c.advance(5);
     expect((await c.get(`/v3/unmatched_result_test/${runId}`)).body).toMatchObject({ status: 'running', stage: 'selecting_configuration' });
     await c.advance(60);
     const done = await c.get(`/v3/unmatched_result_test/${runId}`);
     oas?.expectValid('GetUnmatchedResultTestResponse', done.body);
+    expectWire('unmatched.test_run.get', done);
     expect(done.body).toMatchObject({ status: 'succeeded', stage: 'succeeded', error: null });
     const target = done.body.orders.target;
     expect((await c.get(`/v3/order/${target.order_id}`)).body.status).toBe('completed');
 
     const raw = await c.get(`/v3/unmatched_result/${done.body.raw_result_id}`);
     oas?.expectValid('GetUnmatchedResultResponse', raw.body);
+    expectWire('unmatched.get', raw);
     expect(raw.body).toMatchObject({
       status: 'pending_customer_review', decision_code: 'match_completed', interpretation: 'abnormal', result_status: 'final',
       lab: { slug: 'quest' }, allowed_actions: ['accept', 'reject', 'unsure'], resolution_action: null,
@@ -53,6 +59,7 @@ forEachAdapter('unmatched results', (adapter) => {
     const accepted = await c.post(`/v3/unmatched_result/${raw.body.id}/accept`, { note: 'ours' });
     expect(accepted.status, accepted.text).toBe(200);
     oas?.expectValid('ClientFacingOrder', accepted.body);
+    expectWire('unmatched.accept', accepted);
     expect(accepted.body).toMatchObject({ id: target.order_id, status: 'completed' });
     expect(accepted.body.events.at(-1).status).toBe('completed.walk_in_test.corrected');
     const after = await c.get(`/v3/unmatched_result/${raw.body.id}`);
@@ -110,6 +117,7 @@ forEachAdapter('unmatched results', (adapter) => {
 
     const unsure = await c.post(`/v3/unmatched_result/${noMatch.id}/resolve`, { action: 'unsure', note: 'who?' });
     oas?.expectValid('UnmatchedResult', unsure.body);
+    expectWire('unmatched.resolve', unsure);
     expect(unsure.body).toMatchObject({ status: 'pending_ops_review', resolution_action: 'unsure', allowed_actions: ['accept', 'reject'] });
     expect((await c.post(`/v3/unmatched_result/${noMatch.id}/resolve`, { action: 'unsure' })).status).toBe(400);
     expect((await c.post(`/v3/unmatched_result/${wrongLab.id}/resolve`, { action: 'reject' })).body.status).toBe('resolved');
@@ -117,6 +125,7 @@ forEachAdapter('unmatched results', (adapter) => {
 
     const all = await c.get('/v3/unmatched_result');
     oas?.expectValid('ListUnmatchedResultResponse', all.body);
+    expectWire('unmatched.list', all);
     expect(all.body.total).toBe(3);
     expect(all.body.data.map((d: any) => d.id)).toEqual([multi.id, wrongLab.id, noMatch.id]);
     const first = await c.get('/v3/unmatched_result', { query: { limit: 2 } });

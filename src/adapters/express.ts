@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import type { NetworkOptions } from '../engine/guard.js';
 import { detailResponse } from '../engine/render.js';
 import type { Sandbox } from '../sandbox.js';
+import { installDocsAssets } from './docs-assets.js';
 import { answerClientErrors, serveNode, writeResponse } from './node-common.js';
 
 export interface ExpressAdapterOptions extends NetworkOptions {
@@ -18,6 +19,7 @@ export interface ExpressAdapterOptions extends NetworkOptions {
 
 export function createExpressApp(sandbox: Sandbox, options: ExpressAdapterOptions = {}): Express {
   const managementPath = (options.managementPath ?? '/management').replace(/\/+$/, '');
+  installDocsAssets(sandbox);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -3,6 +3,7 @@
  * the request becomes a SimRequest, the engine answers, the answer is written. Same core, same
  * bytes as the express and msw adapters (test/adapters-parity.test.ts).
  */
+import { installDocsAssets } from './docs-assets.js';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { NetworkOptions } from '../engine/guard.js';
 import { LIMITS } from '../engine/limits.js';
@@ -18,6 +19,7 @@ export interface NodeAdapterOptions extends NetworkOptions {
 /** A `(req, res)` listener that answers every request from the sandbox. */
 export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions = {}): RequestListener {
   const managementPath = (options.managementPath ?? '/management').replace(/\/+$/, '');
+  installDocsAssets(sandbox);
   return (req: IncomingMessage, res: ServerResponse) => {
     serveNode(sandbox, req, res, req.url ?? '/', managementPath, options).catch((error: unknown) => {
       sandbox.world.log('node:http adapter error', error);

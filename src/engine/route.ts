@@ -69,13 +69,36 @@ export interface RouteSpec<S extends RequestSchemas> {
   /** Literal segments and `:param` only. */
   path: string;
   auth: AuthKind;
+  /** The surface of an `auth: 'none'` route served on the management URL (default: by `auth`). */
+  surface?: 'data' | 'management';
   summary: string;
   /** Closed-beta feature name: teams not enabled for it get the closed-beta error. */
   beta?: string;
   request?: S;
-  /** Status codes this route answers with, and what they mean (for the route listing). */
-  responses?: Record<number, string>;
+  /**
+   * Every status this route answers with: its meaning and, for a JSON body, the zod schema of the
+   * body (`src/wire/`). A 2xx JSON answer needs a schema; an error status given as text alone
+   * answers the house error body (`ErrorBody`, `{detail}`). Schemas are never used on the request
+   * path: the wire test checks live answers against them and the OpenAPI documents are built from
+   * them. Errors the engine answers for every route (401, 415, 422 of the request schemas) are
+   * declared by `engineResponses` in `src/wire/engine.ts`.
+   */
+  responses?: Record<number, string | ResponseSpec>;
   handle(ctx: Ctx, input: RouteInput<S>): Reply | Promise<Reply>;
+}
+
+/** One declared answer of a route. */
+export interface ResponseSpec {
+  description: string;
+  /** zod schema of the JSON body; absent for a body-less answer (204, redirects) or a non-JSON one. */
+  schema?: z.ZodType;
+  /** Content type of a non-JSON body (`text/html`, `application/pdf`, ...). */
+  contentType?: string;
+  /**
+   * Other content types the same status can answer with, chosen by the `accept` header (the
+   * aggregate queries' Parquet variants): binary bodies, no schema.
+   */
+  alternatives?: readonly string[];
 }
 
 /** A route with its schema types erased, as the table holds it. */
@@ -84,10 +107,11 @@ export interface Route {
   method: Method;
   path: string;
   auth: AuthKind;
+  surface?: 'data' | 'management';
   summary: string;
   beta?: string;
   request: RequestSchemas;
-  responses: Record<number, string>;
+  responses: Record<number, ResponseSpec>;
   handle(ctx: Ctx, input: { params: unknown; query: unknown; body: unknown }): Reply | Promise<Reply>;
 }
 
@@ -97,10 +121,13 @@ export function defineRoute<S extends RequestSchemas = Record<never, never>>(spe
     method: spec.method,
     path: spec.path,
     auth: spec.auth,
+    ...(spec.surface ? { surface: spec.surface } : {}),
     summary: spec.summary,
     beta: spec.beta,
     request: spec.request ?? {},
-    responses: spec.responses ?? {},
+    responses: Object.fromEntries(
+      Object.entries(spec.responses ?? {}).map(([status, r]) => [status, typeof r === 'string' ? { description: r } : r]),
+    ),
     handle: spec.handle as Route['handle'],
   };
 }

@@ -23,7 +23,7 @@ export interface Match {
 export type MatchResult = { kind: 'ok'; match: Match } | { kind: 'method'; allow: string[] } | { kind: 'none' };
 
 export function surfaceOf(route: Route): Surface {
-  return route.auth === 'management' ? 'management' : 'data';
+  return route.surface ?? (route.auth === 'management' ? 'management' : 'data');
 }
 
 export function splitPath(path: string): string[] {

@@ -64,6 +64,13 @@ export interface World {
   log(message: string, error?: unknown): void;
   /** The addresses the sandbox is served at (set by the adapter or CLI). */
   urls: { base: string; management: string };
+  /** Files the sandbox serves but does not build (set by the Node adapters; absent in a browser). */
+  assets: AssetSources;
+}
+
+/** Readers of packaged files, by purpose: `docs` reads the `/docs` page's assets (swagger-ui-dist). */
+export interface AssetSources {
+  docs?: (file: string) => Promise<Uint8Array | undefined>;
 }
 
 export function createHooks(): WorldHooks {

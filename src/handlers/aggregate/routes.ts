@@ -16,6 +16,7 @@ import { AGGREGATE_ERRORS, aggregateError } from '../../state/aggregate/errors.j
 import { queryOne, queryTables } from '../../state/aggregate/query.js';
 import { resultTable, taskHistory, typedResultTable } from '../../state/aggregate/results.js';
 import { parquetFile, parquetTarball } from '../../state/aggregate/parquet.js';
+import { AggregationResponse, AggregationResult, TaskHistory, res } from '../../wire/schemas.js';
 
 const userParams = z.object({ user_id: uuid() });
 const queryParams = userParams.extend({ query_id_or_slug: z.string().min(1) });
@@ -39,7 +40,7 @@ export const aggregateRoutes = [
     auth: 'team',
     summary: 'Runs a batch of aggregate queries over the user\'s wearable data in a relative timeframe (AggregationResponse).',
     request: { params: userParams, body: queryBatchSchema },
-    responses: { 200: 'AggregationResponse (or a tar.gz of Parquet files)', 404: 'Unknown user', 422: 'Invalid query, timeframe or accept header' },
+    responses: { 200: { ...res(AggregationResponse, 'AggregationResponse (JSON by default; a tar.gz of Parquet files when the accept header asks for it)'), alternatives: [QUERY_PARQUET] }, 404: 'Unknown user', 422: 'Invalid query, timeframe or accept header' },
     async handle(ctx, { params, body }): Promise<Reply> {
       const format = acceptOf(ctx, QUERY_PARQUET, AGGREGATE_ERRORS.acceptExpected);
       if (format === 'json') return json(queryOne(ctx.world, ctx.partition, params.user_id, body));
@@ -54,7 +55,7 @@ export const aggregateRoutes = [
     auth: 'team',
     summary: 'The user\'s latest result table of a continuous query (by id or slug), filled by its runs on the sandbox clock (AggregationResult).',
     request: { params: queryParams },
-    responses: { 200: 'AggregationResult (or a Parquet file)', 404: 'Unknown user or query', 422: 'Invalid user id or accept header' },
+    responses: { 200: { ...res(AggregationResult, 'AggregationResult (JSON by default; a Parquet file when the accept header asks for it)'), alternatives: [RESULT_PARQUET] }, 404: 'Unknown user or query', 422: 'Invalid user id or accept header' },
     async handle(ctx, { params }): Promise<Reply> {
       const format = acceptOf(ctx, RESULT_PARQUET, AGGREGATE_ERRORS.resultAcceptExpected);
       if (format === 'json') return json(resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug));
@@ -70,7 +71,7 @@ export const aggregateRoutes = [
     auth: 'team',
     summary: 'The user\'s task history of a continuous query, newest first (ContinuousQueryTaskHistoryResponse).',
     request: { params: queryParams, query: z.object({ next_cursor: z.string().nullish(), limit: int({ min: 1, max: 1000 }).default(50) }) },
-    responses: { 200: 'ContinuousQueryTaskHistoryResponse', 404: 'Unknown user or query', 422: 'Invalid cursor or limit' },
+    responses: { 200: res(TaskHistory, 'ContinuousQueryTaskHistoryResponse'), 404: 'Unknown user or query', 422: 'Invalid cursor or limit' },
     handle: (ctx, { params, query }) => json(taskHistory(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
   }),
 ];

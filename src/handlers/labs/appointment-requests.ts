@@ -15,6 +15,7 @@ import { uuid } from '../../engine/schemas.js';
 import { requestPhlebotomyAppointment } from '../../state/labs/appointment-requests.js';
 import { appointmentView } from '../../state/labs/appointments.js';
 import { orderEnv } from '../../state/labs/order-store.js';
+import { Appointment, res } from '../../wire/schemas.js';
 
 const usAddress = z.object({
   first_line: z.string(),
@@ -40,7 +41,7 @@ export const appointmentRequestRoutes = [
     auth: 'team',
     summary: 'Ask the provider to schedule an at-home phlebotomy appointment (pending until it confirms).',
     request: { params: z.object({ order_id: uuid() }), body: requestBody },
-    responses: { 200: 'ClientFacingAppointment', 400: 'Not a phlebotomy order, not bookable, address or provider not served, appointment exists', 404: "This order doesn't exist.", 422: 'Validation error' },
+    responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Not a phlebotomy order, not bookable, address or provider not served, appointment exists', 404: "This order doesn't exist.", 422: 'Validation error' },
     handle(ctx, { params, body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const a = body.address;

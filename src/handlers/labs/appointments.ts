@@ -23,6 +23,7 @@ import {
 } from '../../state/labs/appointments.js';
 import { idempotent } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
+import { Appointment, AppointmentAvailability, CancellationReason, res } from '../../wire/schemas.js';
 
 const orderParams = z.object({ order_id: uuid() });
 const zip = z.string().regex(/^\d{5}(-\d{4})?$/);
@@ -67,7 +68,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `Book a ${label} appointment with a booking key from availability.`,
       request: { params: orderParams, body: bookingBody },
-      responses: { 200: 'ClientFacingAppointment', 400: 'Key invalid, used, expired or slot taken; order not bookable', 404: "This order doesn't exist.", 422: 'Validation error' },
+      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Key invalid, used, expired or slot taken; order not bookable', 404: "This order doesn't exist.", 422: 'Validation error' },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
         const book = () => ({ at: ctx.now(), status: 200, body: appointmentView(env, bookAppointment(env, kind, params.order_id, { booking_key: body.booking_key, appointment_notes: body.appointment_notes ?? null })) });
@@ -83,7 +84,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `Move a ${label} appointment to the slot of a new booking key.`,
       request: { params: orderParams, body: rescheduleBody },
-      responses: { 200: 'ClientFacingAppointment', 400: 'Key invalid, used, expired or slot taken; appointment not active', 404: 'Unknown order or no appointment', 422: 'Validation error' },
+      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Key invalid, used, expired or slot taken; appointment not active', 404: 'Unknown order or no appointment', 422: 'Validation error' },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
         return json(appointmentView(env, rescheduleAppointment(env, kind, params.order_id, { booking_key: body.booking_key, appointment_notes: body.appointment_notes ?? null })));
@@ -96,7 +97,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `Cancel a ${label} appointment with a cancellation reason.`,
       request: { params: orderParams, body: cancelBody },
-      responses: { 200: 'ClientFacingAppointment', 400: 'Unknown reason; appointment not active', 404: 'Unknown order or no appointment', 422: 'Validation error' },
+      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Unknown reason; appointment not active', 404: 'Unknown order or no appointment', 422: 'Validation error' },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
         return json(appointmentView(env, cancelAppointment(env, kind, params.order_id, body)));
@@ -109,7 +110,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `The order's ${label} appointment.`,
       request: { params: orderParams },
-      responses: { 200: 'ClientFacingAppointment', 404: 'Unknown order or no appointment', 422: 'Malformed id' },
+      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'The order is not of this appointment kind', 404: 'Unknown order or no appointment', 422: 'Malformed id' },
       handle(ctx, { params }) {
         const env = orderEnv(ctx.world, ctx.partition);
         return json(appointmentView(env, getAppointment(env, kind, params.order_id)));
@@ -121,7 +122,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       path: `/v3/order/${kind}/appointment/cancellation-reasons`,
       auth: 'team',
       summary: `Reasons a ${label} appointment can be cancelled with.`,
-      responses: { 200: '[ClientFacingAppointmentCancellationReason]' },
+      responses: { 200: res(z.array(CancellationReason), '[ClientFacingAppointmentCancellationReason]') },
       handle() {
         return json(cancellationReasons());
       },
@@ -137,7 +138,7 @@ export const appointmentRoutes: Route[] = [
     auth: 'team',
     summary: 'At-home phlebotomy slots for an address, five days from start_date.',
     request: { query: z.object({ start_date: isoDate().optional() }), body: usAddress },
-    responses: { 200: 'AppointmentAvailabilitySlots', 422: 'Validation error' },
+    responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 422: 'Validation error' },
     handle(ctx, { query, body }) {
       return json(phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body.zip_code, query.start_date));
     },
@@ -149,7 +150,7 @@ export const appointmentRoutes: Route[] = [
     auth: 'team',
     summary: 'Quest PSC slots near a zip code or at site codes, three days from start_date.',
     request: { query: pscQuery },
-    responses: { 200: 'AppointmentAvailabilitySlots', 404: 'No slots', 422: 'Validation error' },
+    responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 404: 'No slots', 422: 'Validation error' },
     handle(ctx, { query }) {
       return json(pscAvailability(orderEnv(ctx.world, ctx.partition), { ...query, radius: Number(query.radius) }));
     },

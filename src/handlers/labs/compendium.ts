@@ -9,6 +9,7 @@ import { defineRoute } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { COMPENDIUM_LABS } from '../../fixtures/labs/compendium.js';
 import { convertCompendium, searchCompendium, searchOrderableTests } from '../../state/labs/compendium-search.js';
+import { CompendiumConversion, CompendiumSearch, OrderableTestsSearch, res } from '../../wire/schemas.js';
 
 const LAB = z.enum(COMPENDIUM_LABS);
 const limit = (fallback: number) => int({ min: 1, max: 50 }).default(fallback);
@@ -31,7 +32,7 @@ export const compendiumRoutes = [
         limit: limit(3),
       }),
     },
-    responses: { 200: 'SearchCompendiumResponse', 422: 'Validation error, or no search criterion' },
+    responses: { 200: res(CompendiumSearch, 'SearchCompendiumResponse'), 422: 'Validation error, or no search criterion' },
     handle: (_ctx, { body }) => json(searchCompendium(body)),
   }),
 
@@ -44,7 +45,7 @@ export const compendiumRoutes = [
     request: {
       body: z.object({ lab_test_id: uuid().nullish(), provider_ids: z.array(z.string()).nullish(), target_lab: LAB, limit: limit(3) }),
     },
-    responses: { 200: 'ConvertCompendiumResponse', 404: 'Unknown lab test', 422: 'Validation error, or neither or both sources' },
+    responses: { 200: res(CompendiumConversion, 'ConvertCompendiumResponse'), 404: 'Unknown lab test', 422: 'Validation error, or neither or both sources' },
     handle: (ctx, { body }) => json(convertCompendium(ctx.world, ctx.partition, body)),
   }),
 
@@ -55,7 +56,7 @@ export const compendiumRoutes = [
     auth: 'team',
     summary: "For each provider id, the target lab's orderable candidates.",
     request: { body: z.object({ provider_ids: z.array(z.string()).max(100), target_lab: LAB, per_provider_limit: limit(1) }) },
-    responses: { 200: 'SearchOrderableTestsResponse', 422: 'Validation error' },
+    responses: { 200: res(OrderableTestsSearch, 'SearchOrderableTestsResponse'), 422: 'Validation error' },
     handle: (_ctx, { body }) => json(searchOrderableTests(body)),
   }),
 ];

@@ -37,6 +37,7 @@ import {
 } from '../../state/labs/order-lifecycle.js';
 import { simulateOrder } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
+import { LabLifecycle, LabScenarios, Success, res } from '../../wire/schemas.js';
 
 const simulateQuery = z.object({
   final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
@@ -59,7 +60,7 @@ export const labControlRoutes = [
     auth: 'team',
     summary: 'Sandbox: move an order to final_status (default completed), optionally delay seconds per step.',
     request: { params: z.object({ order_id: uuid() }), query: simulateQuery, body: simulateBody },
-    responses: { 200: '"Success"', 400: 'Unreachable status, other method, or production', 404: "Order doesn't exist", 422: 'Validation error' },
+    responses: { 200: res(z.literal('Success'), '"Success"'), 400: 'Unreachable status, other method, or production', 404: "Order doesn't exist", 422: 'Validation error' },
     handle(ctx, { params, query, body }) {
       simulateOrder(orderEnv(ctx.world, ctx.partition), params.order_id, { final_status: query.final_status, delay_seconds: query.delay ?? 0, flags: body ?? null });
       return json('Success');
@@ -72,6 +73,7 @@ export const labControlRoutes = [
     path: '/_sandbox/labs/lifecycle',
     auth: 'control',
     summary: 'Lab order lifecycle tables: statuses, paths per fate with step times, cancel rules.',
+    responses: { 200: res(LabLifecycle, 'OK') },
     handle() {
       const methods = Object.fromEntries(
         METHODS.map((method) => [
@@ -102,6 +104,7 @@ export const labControlRoutes = [
     path: '/_sandbox/labs/scenarios',
     auth: 'control',
     summary: 'Scenario hints: patient zip codes that choose a fate, last names that shape results.',
+    responses: { 200: res(LabScenarios, 'OK') },
     handle() {
       return json({
         zip_hints: ZIP_HINTS.map((h) => ({ zip: h.zip, fate: h.fate, methods: h.methods, description: h.description })),

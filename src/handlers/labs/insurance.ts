@@ -25,6 +25,7 @@ import { PAYOR_PROVIDERS, type PayorRecord } from '../../fixtures/labs/payors.js
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { payorView, searchPayors, teamPayorsOf } from '../../state/labs/payors.js';
+import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
 
 const PROVIDER = z.enum(PAYOR_PROVIDERS);
 
@@ -57,7 +58,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Search insurance payors by fuzzy name, clearinghouse or clearinghouse payor id.',
     request: { query: searchQuery },
-    responses: { 200: 'ClientFacingPayorSearchResponse[]', 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
+    responses: { 200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'), 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
     handle(ctx, { query }) {
       if (!query.insurance_name?.trim() && !query.provider_payor_id?.trim()) {
         throw valueError(['query'], LAB_MESSAGES.payorSearchNeedsName);
@@ -74,7 +75,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Deprecated payor search (body insurance_name, provider, provider_id); items carry code instead of payor_code.',
     request: { body: z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }) },
-    responses: { 200: 'ClientFacingPayorSearchResponseDeprecated[]', 422: 'Validation error, or neither insurance_name nor provider_id' },
+    responses: { 200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'), 422: 'Validation error, or neither insurance_name nor provider_id' },
     handle(ctx, { body }) {
       if (!body.insurance_name?.trim() && !body.provider_id?.trim()) throw valueError(['body'], LAB_MESSAGES.payorDeprecatedSearchNeedsName);
       const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), { insurance_name: body.insurance_name, provider: body.provider, provider_payor_id: body.provider_id });
@@ -92,7 +93,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Search ICD-10 diagnosis codes by code prefix or description words (at most 50).',
     request: { query: z.object({ diagnosis_query: z.string() }) },
-    responses: { 200: 'ClientFacingDiagnosisInformation[]', 422: 'Validation error' },
+    responses: { 200: res(z.array(DiagnosisInformation), 'ClientFacingDiagnosisInformation[]'), 422: 'Validation error' },
     handle: (_ctx, { query }) => json(searchDiagnosis(query.diagnosis_query).map(diagnosisView)),
   }),
 
@@ -103,7 +104,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
     request: { body: z.object({ codes: z.array(z.string()) }) },
-    responses: { 200: 'ValidateICDCodesResponse', 422: 'Validation error' },
+    responses: { 200: res(IcdValidation, 'ValidateICDCodesResponse'), 422: 'Validation error' },
     handle: (_ctx, { body }) => json(validateIcdCodes(body.codes)),
   }),
 
@@ -114,7 +115,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Create a team payor (source: team) that payor search then finds.',
     request: { body: createBody },
-    responses: { 200: 'ClientFacingPayor', 422: 'Validation error' },
+    responses: { 200: res(Payor, 'ClientFacingPayor'), 422: 'Validation error' },
     handle(ctx, { body }) {
       if ((body.provider == null) !== (body.provider_payor_id == null)) {
         throw valueError(['body', body.provider == null ? 'provider' : 'provider_payor_id'], LAB_MESSAGES.payorProviderPair);

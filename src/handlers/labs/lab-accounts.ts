@@ -29,6 +29,7 @@ import { uuid } from '../../engine/schemas.js';
 import { envRegionParams } from '../../state/management/common.js';
 import { LAB_ACCOUNT_FEATURE, labAccountView, labAccountsOf } from '../../state/management/lab-accounts.js';
 import type { Org, Region } from '../../engine/tenancy.js';
+import { LabAccount, listOf, res } from '../../wire/schemas.js';
 
 const statusEnum = z.enum(['active', 'pending', 'suspended', 'ready_to_launch']);
 
@@ -46,7 +47,7 @@ export const labAccountRoutes = [
     auth: 'management',
     summary: 'Closed beta (lab_accounts). The org\'s lab accounts in the environment and region; filters lab_account_id, team_id, status.',
     request: { params: envRegionParams, query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }) },
-    responses: { 200: '{data}', 403: 'Closed beta, team key without team_id, or not bound' },
+    responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
     handle(ctx, { params, query }) {
       let org: Org;
       if (query.team_id) {
@@ -80,7 +81,7 @@ export const labAccountRoutes = [
       params: envRegionParams.extend({ account_id: uuid() }),
       body: z.object({ team_id_allowlist: z.array(uuid()) }),
     },
-    responses: { 200: '{lab_account}', 403: 'Closed beta or team key', 404: 'Lab account not found', 422: 'A team not in the org and region' },
+    responses: { 200: res(z.object({ lab_account: LabAccount }), '{lab_account}'), 403: 'Closed beta or team key', 404: 'Lab account not found', 422: 'A team not in the org and region' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const account = labAccountsOf(ctx.world).byId.get(params.account_id);
@@ -112,7 +113,7 @@ export const labAccountRoutes = [
     beta: LAB_ACCOUNT_FEATURE,
     summary: 'Closed beta (lab_accounts). The lab accounts the calling team may use in its environment; filters lab_account_id, status.',
     request: { query: z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() }) },
-    responses: { 200: '{data}', 403: 'Closed beta' },
+    responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta' },
     handle(ctx, { query }) {
       const { team, environment } = ctx.partition;
       const data = labAccountsOf(ctx.world)

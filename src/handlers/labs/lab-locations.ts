@@ -13,6 +13,7 @@ import { defineRoute } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { areaInfo, orderPscInfo, pscInfo } from '../../state/labs/lab-locations.js';
 import { orderEnv } from '../../state/labs/order-store.js';
+import { AreaInfo, PscInfo, res } from '../../wire/schemas.js';
 
 const radius = z.enum(['10', '20', '25', '50', '100']).default('25');
 const capabilities = z.array(z.enum(['stat', 'appointment_scheduling_via_junction', 'appointment_scheduling_with_lab'])).optional();
@@ -27,7 +28,7 @@ export const labLocationRoutes = [
     auth: 'team',
     summary: 'Phlebotomy coverage and lab PSCs around a zip code.',
     request: { query: z.object({ zip_code: zip, radius, lab: LABS.optional(), labs: z.array(LABS).optional(), lab_account_id: uuid().optional() }) },
-    responses: { 200: 'AreaInfo', 422: 'Validation error' },
+    responses: { 200: res(AreaInfo, 'AreaInfo'), 422: 'Validation error' },
     handle(ctx, { query }) {
       const labs = query.labs ?? (query.lab ? [query.lab] : LABS.options);
       return json(areaInfo(orderEnv(ctx.world, ctx.partition), query.zip_code, Number(query.radius), [...labs]));
@@ -40,7 +41,7 @@ export const labLocationRoutes = [
     auth: 'team',
     summary: "A lab's patient service centers around a zip code.",
     request: { query: z.object({ zip_code: zip, lab_id: int(), radius, capabilities, lab_account_id: uuid().optional() }) },
-    responses: { 200: 'PSCInfo', 404: 'Unknown lab', 422: 'Validation error' },
+    responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown lab', 422: 'Validation error' },
     handle(ctx, { query }) {
       return json(pscInfo(orderEnv(ctx.world, ctx.partition), query.lab_id, query.zip_code, Number(query.radius), query.capabilities));
     },
@@ -52,7 +53,7 @@ export const labLocationRoutes = [
     auth: 'team',
     summary: "The patient service centers of the order's lab around its patient address.",
     request: { params: z.object({ order_id: uuid() }), query: z.object({ radius, capabilities }) },
-    responses: { 200: 'PSCInfo', 404: 'Unknown order', 422: 'Validation error' },
+    responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown order', 422: 'Validation error' },
     handle(ctx, { params, query }) {
       return json(orderPscInfo(orderEnv(ctx.world, ctx.partition), params.order_id, Number(query.radius), query.capabilities));
     },

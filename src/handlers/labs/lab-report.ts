@@ -9,6 +9,7 @@ import { formField, formFiles } from '../../engine/multipart.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, uuid } from '../../engine/schemas.js';
 import { createParsingJob, findParsingJob, parsingJobView } from '../../state/labs/lab-report.js';
+import { ParsingJob, res } from '../../wire/schemas.js';
 
 export const labReportRoutes = [
   defineRoute({
@@ -21,7 +22,7 @@ export const labReportRoutes = [
       bodyKind: 'form',
       body: z.object({ file: formFiles(), user_id: formField(uuid()), needs_human_review: formField(bool()).optional() }),
     },
-    responses: { 200: 'ParsingJob', 400: 'Empty, unsupported or too large file; malformed multipart; parsing cap', 404: 'Unknown user', 422: 'Validation error (not a form: every field missing)' },
+    responses: { 200: res(ParsingJob, 'ParsingJob'), 400: 'Empty, unsupported or too large file; malformed multipart; parsing cap', 404: 'Unknown user', 422: 'Validation error (not a form: every field missing)' },
     handle: (ctx, { body }) =>
       json(parsingJobView(createParsingJob(ctx.world, ctx.partition, { files: body.file, user_id: body.user_id, needs_human_review: body.needs_human_review ?? false }))),
   }),
@@ -33,7 +34,7 @@ export const labReportRoutes = [
     auth: 'team',
     summary: 'A parsing job: status, failure reason, and the parsed results once completed.',
     request: { params: z.object({ job_id: uuid() }) },
-    responses: { 200: 'ParsingJob', 404: 'Unknown job' },
+    responses: { 200: res(ParsingJob, 'ParsingJob'), 404: 'Unknown job' },
     handle: (ctx, { params }) => json(parsingJobView(findParsingJob(ctx.world, ctx.partition, params.job_id))),
   }),
 ];

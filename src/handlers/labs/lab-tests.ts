@@ -23,6 +23,7 @@ import { catalogue, markerView, markersPage, type CatalogueMarker } from '../../
 import { createLabTest, findLabTest, labTestView, labTestsOf, listLabTests, orderSetMarkers, pageLabTests, updateLabTest } from '../../state/labs/lab-tests.js';
 import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
 import { LAB_SLUG, METHOD } from './lab-schemas.js';
+import { Lab, LabTest, LabTestPage, Marker, MarkerPage, res } from '../../wire/schemas.js';
 
 
 const pageQuery = {
@@ -85,7 +86,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'The team\'s lab tests (standard, created and auto-generated), filtered and sorted.',
     request: { query: listQuery },
-    responses: { 200: 'ClientFacingLabTest[]', 422: 'Validation error' },
+    responses: { 200: res(z.array(LabTest), 'ClientFacingLabTest[]'), 422: 'Validation error' },
     handle(ctx, { query }) {
       return json(listLabTests(labTestsOf(ctx.partition, ctx.world), query).map(labTestView));
     },
@@ -98,7 +99,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'Create a lab test from marker ids or lab test codes of one lab.',
     request: { body: createBody },
-    responses: { 200: 'ClientFacingLabTest', 400: 'Unknown markers, mixed labs, or a lab without that method', 422: 'Validation error' },
+    responses: { 200: res(LabTest, 'ClientFacingLabTest'), 400: 'Unknown markers, mixed labs, or a lab without that method', 422: 'Validation error' },
     handle(ctx, { body }) {
       return json(labTestView(createLabTest(ctx.world, ctx.partition, body)));
     },
@@ -110,7 +111,7 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/labs',
     auth: 'team',
     summary: 'The labs of the catalogue.',
-    responses: { 200: 'ClientFacingLab[]' },
+    responses: { 200: res(z.array(Lab), 'ClientFacingLab[]') },
     handle() {
       return json(LABS.map(labView));
     },
@@ -123,7 +124,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'Search the marker catalogue by lab, name or test code; paginated.',
     request: { query: markersQuery },
-    responses: { 200: 'GetMarkersResponse', 422: 'Validation error (page >= 1, size 1 to 100)' },
+    responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 422: 'Validation error (page >= 1, size 1 to 100)' },
     handle(_ctx, { query }) {
       let list: readonly CatalogueMarker[] = catalogue().markers;
       if (query.lab_slug) {
@@ -152,7 +153,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'The markers of an order set (lab tests plus add-on markers), paginated.',
     request: { query: z.object(pageQuery), body: orderSetBody },
-    responses: { 200: 'GetMarkersResponse', 400: 'Mixed labs or unknown markers', 404: 'Unknown lab test', 422: 'Validation error' },
+    responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 400: 'Mixed labs or unknown markers', 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { query, body }) {
       const store = labTestsOf(ctx.partition, ctx.world);
       const hasTests = (body.lab_test_ids?.length ?? 0) > 0;
@@ -170,7 +171,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'One of the team\'s lab tests.',
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
-    responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Malformed id' },
+    responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
       return json(labTestView(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id)));
     },
@@ -183,7 +184,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'Rename a lab test and/or (de)activate it.',
     request: { params: testParams, body: z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() }) },
-    responses: { 200: 'ClientFacingLabTest', 404: 'Unknown lab test', 422: 'Validation error' },
+    responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, body }) {
       return json(labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })));
     },
@@ -196,7 +197,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: "The team's lab tests, filtered and sorted like GET /v3/lab_tests, by cursor.",
     request: { query: listQuery.extend({ lab_test_limit: int({ min: 1, max: 1000 }).default(50), next_cursor: z.string().optional(), include_pricing: bool().default(false), lab_account_id: uuid().optional() }) },
-    responses: { 200: 'LabTestResourcesResponse', 422: 'Validation error or invalid cursor' },
+    responses: { 200: res(LabTestPage, 'LabTestResourcesResponse'), 422: 'Validation error or invalid cursor' },
     handle(ctx, { query }) {
       const page = pageLabTests(labTestsOf(ctx.partition, ctx.world), query, query.lab_test_limit, query.next_cursor ?? null);
       return json({ data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
@@ -210,7 +211,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'The markers of a lab test with their expected results, paginated.',
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional(), ...pageQuery }) },
-    responses: { 200: 'GetMarkersResponse', 404: 'Unknown lab test', 422: 'Validation error' },
+    responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
       return json(markersPage(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id).markers, query.page, query.size));
     },
@@ -223,7 +224,7 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'One marker by lab id and the lab\'s test code.',
     request: { params: z.object({ lab_id: int(), provider_id: z.string().min(1) }), query: z.object({ lab_account_id: uuid().optional() }) },
-    responses: { 200: 'ClientFacingMarker', 404: 'Unknown lab or test code', 422: 'Validation error' },
+    responses: { 200: res(Marker, 'ClientFacingMarker'), 404: 'Unknown lab or test code', 422: 'Validation error' },
     handle(_ctx, { params }) {
       const lab = LAB_BY_ID.get(params.lab_id);
       const mk = lab ? catalogue().byLab.get(lab.id)?.find((x) => x.provider_id === params.provider_id) : undefined;

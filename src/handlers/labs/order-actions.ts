@@ -19,6 +19,7 @@ import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
 import { cancelOrderById, communicationSettings, completeDraw, findOrder, rescheduleOrder, resendEvents, setCommunicationSettings } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
+import { CommunicationSettings, Order, OrderAnswer, OrderTransaction, res } from '../../wire/schemas.js';
 
 const orderParams = z.object({ order_id: uuid() });
 
@@ -36,7 +37,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Re-emit the current state of orders chosen by id and/or an updated_at range.',
     request: { body: resendBody },
-    responses: { 200: '{order_ids}', 422: 'No selection given' },
+    responses: { 200: res(z.object({ order_ids: z.array(z.string()) }), '{order_ids}'), 422: 'No selection given' },
     handle(ctx, { body }) {
       const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), { order_ids: body.order_ids ?? null, start: body.start_at ?? null, end: body.end_at ?? null });
       return json({ order_ids: chosen.map((o) => o.id) });
@@ -50,7 +51,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'One lab order.',
     request: { params: orderParams },
-    responses: { 200: 'ClientFacingOrder', 404: "This order doesn't exist", 422: 'Malformed id' },
+    responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(orderView(env.world, findOrder(env, params.order_id, LAB_MESSAGES.orderGetNotFound), env.store));
@@ -64,7 +65,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Reschedule a scheduled order (activate_by; null activates it now).',
     request: { params: orderParams, body: z.object({ activate_by: isoDate().nullable() }) },
-    responses: { 200: 'PostOrderResponse', 400: 'Not a scheduled order still waiting, or a past date', 404: 'Unknown order', 422: 'Validation error' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Not a scheduled order still waiting, or a past date', 404: 'Unknown order', 422: 'Validation error' },
     handle(ctx, { params, body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, rescheduleOrder(env, params.order_id, body.activate_by), 'Order updated'));
@@ -78,7 +79,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Cancel an order (only from the statuses the reference allows).',
     request: { params: orderParams },
-    responses: { 200: 'PostOrderResponse', 400: 'Transition not allowed', 404: "Order doesn't exist", 422: 'Malformed id' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Transition not allowed', 404: "Order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, cancelOrderById(env, params.order_id), 'Order cancelled'));
@@ -92,7 +93,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Record the draw of an on-site collection order.',
     request: { params: orderParams },
-    responses: { 200: 'PostOrderResponse', 400: 'Not on-site, or not waiting for the draw', 404: "Order doesn't exist", 422: 'Malformed id' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Not on-site, or not waiting for the draw', 404: "Order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
@@ -106,7 +107,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: "Whether the patient gets SMS about the order.",
     request: { params: orderParams },
-    responses: { 200: 'GetOrderCommunicationSettingsResponse', 404: "This order doesn't exist", 422: 'Malformed id' },
+    responses: { 200: res(CommunicationSettings, 'GetOrderCommunicationSettingsResponse'), 404: "This order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       return json(communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
     },
@@ -119,7 +120,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: "Turn the patient's SMS about the order on or off.",
     request: { params: orderParams, body: z.object({ sms_enabled: z.boolean() }) },
-    responses: { 200: 'PatchOrderCommunicationSettingsResponse', 404: "Order doesn't exist", 422: 'Validation error' },
+    responses: { 200: res(CommunicationSettings, 'PatchOrderCommunicationSettingsResponse'), 404: "Order doesn't exist", 422: 'Validation error' },
     handle(ctx, { params, body }) {
       return json(setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
     },
@@ -132,7 +133,7 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'An order transaction with a summary of its orders.',
     request: { params: z.object({ transaction_id: uuid() }) },
-    responses: { 200: 'GetOrderTransactionResponse', 404: 'Unknown transaction', 422: 'Malformed id' },
+    responses: { 200: res(OrderTransaction, 'GetOrderTransactionResponse'), 404: 'Unknown transaction', 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const view = transactionResponse(env.store, params.transaction_id);

@@ -21,6 +21,7 @@ import type { Order } from '../../state/labs/order-model.js';
 import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
 import { postOrderView } from '../../state/labs/order-views.js';
 import { createOrderBody, createTestkitBody, registerTestkitBody, toPatientAddress, toPatientDetails, toPhysician, toShippingDetails } from './order-requests.js';
+import { OrderAnswer, res } from '../../wire/schemas.js';
 
 /** Runs `create` under the request's idempotency key and answers PostOrderResponse. */
 async function replayable(ctx: Ctx, scope: 'order' | 'testkit', message: string, create: (env: OrderEnv) => Order): Promise<Reply> {
@@ -58,7 +59,7 @@ export const orderCreateRoutes = [
     auth: 'team',
     summary: 'Place a lab order (lab test or order set); honours X-Idempotency-Key.',
     request: { body: createOrderBody },
-    responses: { 200: 'PostOrderResponse', 400: 'Business rule (fictional phone, minors, lab/method mismatch)', 404: 'Unknown user or lab test', 422: 'Validation error' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Business rule (fictional phone, minors, lab/method mismatch)', 404: 'Unknown user or lab test', 422: 'Validation error' },
     handle(ctx, { body }) {
       return replayable(ctx, 'order', 'Order submitted', (env) => placeOrder(env, placeInput(body)));
     },
@@ -71,7 +72,7 @@ export const orderCreateRoutes = [
     auth: 'team',
     summary: 'Order an unregistered (registrable) testkit shipped to an address.',
     request: { body: createTestkitBody },
-    responses: { 200: 'PostOrderResponse', 400: 'Not a testkit test', 404: 'Unknown user or lab test', 422: 'Validation error' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Not a testkit test', 404: 'Unknown user or lab test', 422: 'Validation error' },
     handle(ctx, { body }) {
       return replayable(ctx, 'testkit', 'Order submitted', (env) =>
         orderTestkit(env, { user_id: body.user_id, lab_test_id: body.lab_test_id, shipping_details: toShippingDetails(body.shipping_details), passthrough: body.passthrough ?? null }),
@@ -86,7 +87,7 @@ export const orderCreateRoutes = [
     auth: 'team',
     summary: "Register a testkit by its sample id with the patient's details.",
     request: { body: registerTestkitBody },
-    responses: { 200: 'PostOrderResponse', 400: 'Already registered or past registration', 404: 'Unknown sample id or user', 422: 'Validation error' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Already registered or past registration', 404: 'Unknown sample id or user', 422: 'Validation error' },
     handle(ctx, { body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const order = registerTestkit(env, {

@@ -26,6 +26,7 @@ async function pdf(spec: DocSpec, filename: string): Promise<Reply> {
 }
 
 const notFound = "Unknown order, or the document does not exist (yet) for it";
+const PDF = { description: 'application/pdf', contentType: 'application/pdf' };
 
 export const orderDocumentRoutes = [
   defineRoute({
@@ -35,7 +36,7 @@ export const orderDocumentRoutes = [
     auth: 'team',
     summary: 'The requisition form of an order, once it was sent to the lab (requisition_created).',
     request: { params: orderParams },
-    responses: { 200: 'application/pdf', 404: notFound, 422: 'Malformed id' },
+    responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
       return pdf(requisitionDocument(orderEnv(ctx.world, ctx.partition), params.order_id), `requisition-${params.order_id}`);
     },
@@ -48,7 +49,7 @@ export const orderDocumentRoutes = [
     auth: 'team',
     summary: 'Printable specimen labels of an at-home or on-site order (after its requisition).',
     request: { params: orderParams, query: z.object({ number_of_labels: int().default(3), collection_date: dateOrDateTime('start') }) },
-    responses: { 200: 'application/pdf', 400: 'Not an at-home phlebotomy or on-site collection order', 404: notFound, 422: 'Validation error' },
+    responses: { 200: PDF, 400: 'Not an at-home phlebotomy or on-site collection order', 404: notFound, 422: 'Validation error' },
     handle(ctx, { params, query }) {
       return pdf(labelsDocument(orderEnv(ctx.world, ctx.partition), params.order_id, query.number_of_labels, query.collection_date), `labels-${params.order_id}`);
     },
@@ -61,7 +62,7 @@ export const orderDocumentRoutes = [
     auth: 'team',
     summary: "Collection instructions of an order's lab test, addressed to its patient.",
     request: { params: orderParams },
-    responses: { 200: 'application/pdf', 404: notFound, 422: 'Malformed id' },
+    responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
       return pdf(orderInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.order_id), `collection-instructions-${params.order_id}`);
     },
@@ -74,7 +75,7 @@ export const orderDocumentRoutes = [
     auth: 'team',
     summary: 'The Advance Beneficiary Notice of an order that has one (has_abn).',
     request: { params: orderParams },
-    responses: { 200: 'application/pdf', 404: notFound, 422: 'Malformed id' },
+    responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
       return pdf(abnDocument(orderEnv(ctx.world, ctx.partition), params.order_id), `abn-${params.order_id}`);
     },
@@ -87,7 +88,7 @@ export const orderDocumentRoutes = [
     auth: 'team',
     summary: 'Collection instructions of a lab test (testkit tests).',
     request: { params: z.object({ lab_test_id: uuid() }) },
-    responses: { 200: 'application/pdf', 404: 'Unknown lab test, or a lab test without instructions', 422: 'Malformed id' },
+    responses: { 200: PDF, 404: 'Unknown lab test, or a lab test without instructions', 422: 'Malformed id' },
     handle(ctx, { params }) {
       return pdf(labTestInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.lab_test_id), `collection-instructions-${params.lab_test_id}`);
     },

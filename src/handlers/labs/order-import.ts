@@ -16,6 +16,7 @@ import { importOrder } from '../../state/labs/order-import.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { postOrderView } from '../../state/labs/order-views.js';
 import { orderSetSchema, patientDetailsSchema, physicianSchema, toPatientDetails, toPhysician } from './order-requests.js';
+import { OrderAnswer, res } from '../../wire/schemas.js';
 
 /** `PatientAddress` of ImportOrderBody: the receiver is required, the zip code free text. */
 const importAddress = z.object({
@@ -49,7 +50,7 @@ export const orderImportRoutes = [
     auth: 'team',
     summary: 'Import an order placed outside the API, under its existing requisition and sample id.',
     request: { body: importBody },
-    responses: { 200: 'PostOrderResponse', 400: 'Sample id already used; business rule (fictional phone, minors, order set)', 404: 'Unknown user or lab test', 422: 'Validation error' },
+    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Sample id already used; business rule (fictional phone, minors, order set)', 404: 'Unknown user or lab test', 422: 'Validation error' },
     handle(ctx, { body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const a = body.patient_address;

@@ -26,6 +26,7 @@ import { listOrders } from '../../state/labs/order-listing.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView } from '../../state/labs/order-views.js';
 import { METHOD } from './lab-schemas.js';
+import { OrderList, res } from '../../wire/schemas.js';
 
 const listQuery = z.object({
   search_input: z.string().optional(),
@@ -57,7 +58,7 @@ export const orderListRoutes = [
     auth: 'team',
     summary: 'Search, filter, sort and page the team\'s lab orders.',
     request: { query: listQuery },
-    responses: { 200: '{orders, total, page, size}', 404: 'user_id not on this team', 422: 'Validation error (page >= 1, size 1 to 100, enums)' },
+    responses: { 200: res(OrderList, '{orders, total, page, size}'), 404: 'user_id not on this team', 422: 'Validation error (page >= 1, size 1 to 100, enums)' },
     handle(ctx, { query }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const { orders, total } = listOrders(env, query);

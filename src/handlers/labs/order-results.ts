@@ -21,6 +21,7 @@ import { iso } from '../../state/labs/order-model.js';
 import { metadata, patientName, sampleInformation, withResults } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionView } from '../../state/labs/order-views.js';
+import { OrderResult, ResultMetadata, res } from '../../wire/schemas.js';
 
 const orderParams = z.object({ order_id: uuid() });
 
@@ -32,7 +33,7 @@ export const orderResultRoutes = [
     auth: 'team',
     summary: 'The order\'s results (LabResultsRaw) once partial or final results exist.',
     request: { params: orderParams },
-    responses: { 200: 'LabResultsRaw', 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
+    responses: { 200: res(OrderResult, 'LabResultsRaw'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const { order, set, times } = withResults(env, params.order_id);
@@ -53,7 +54,7 @@ export const orderResultRoutes = [
     auth: 'team',
     summary: 'The metadata of the order\'s results.',
     request: { params: orderParams },
-    responses: { 200: 'LabResultsMetadata', 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
+    responses: { 200: res(ResultMetadata, 'LabResultsMetadata'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
       const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
       return json(metadata(order, set, times));
@@ -67,7 +68,7 @@ export const orderResultRoutes = [
     auth: 'team',
     summary: 'The order\'s results as a PDF report.',
     request: { params: orderParams },
-    responses: { 200: 'application/pdf', 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
+    responses: { 200: { description: 'application/pdf', contentType: 'application/pdf' }, 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     async handle(ctx, { params }) {
       const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
       const meta = metadata(order, set, times);

@@ -18,6 +18,7 @@ import { iso } from '../../state/labs/order-model.js';
 import { patientName } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
+import { LabResultsRaw, res } from '../../wire/schemas.js';
 
 const params = z.object({ transaction_id: uuid() });
 
@@ -29,7 +30,7 @@ export const orderTransactionRoutes = [
     auth: 'team',
     summary: 'The results of all orders of a transaction (LabResultsRaw).',
     request: { params },
-    responses: { 200: 'LabResultsRaw', 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
+    responses: { 200: res(LabResultsRaw, 'LabResultsRaw'), 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
     handle(ctx, { params: p }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(transactionResultsView(env, transactionResults(env, p.transaction_id)));
@@ -43,7 +44,7 @@ export const orderTransactionRoutes = [
     auth: 'team',
     summary: 'The results of all orders of a transaction as a PDF report.',
     request: { params },
-    responses: { 200: 'application/pdf', 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
+    responses: { 200: { description: 'application/pdf', contentType: 'application/pdf' }, 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
     async handle(ctx, { params: p }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const tr = transactionResults(env, p.transaction_id);

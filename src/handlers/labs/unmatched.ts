@@ -13,6 +13,7 @@ import { orderEnv } from '../../state/labs/order-store.js';
 import { acceptUnmatched, findUnmatched, listUnmatched, resolveUnmatched } from '../../state/labs/unmatched.js';
 import { createRun, findRun } from '../../state/labs/unmatched-runs.js';
 import { runStatus, runView, unmatchedView } from '../../state/labs/unmatched-store.js';
+import { Order, UnmatchedResult, UnmatchedResultList, UnmatchedTestCases, UnmatchedTestRun, UnmatchedTestRunCreated, res } from '../../wire/schemas.js';
 
 const DECISION = z.enum([...UNMATCHED_CASES, 'match_sample_id']);
 const INTERPRETATION = z.enum(['normal', 'abnormal', 'critical', 'unknown']);
@@ -39,7 +40,7 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'The unmatched-result test cases: order roles, required statuses, lab constraints.',
     request: {},
-    responses: { 200: 'ListUnmatchedResultTestCasesResponse' },
+    responses: { 200: res(UnmatchedTestCases, 'ListUnmatchedResultTestCasesResponse') },
     handle: () => json({ data: CASE_DEFINITIONS.map((d) => ({ case: d.case, order_roles: d.order_roles, required_statuses: d.required_statuses, lab_constraints: d.lab_constraints })) }),
   }),
 
@@ -50,7 +51,7 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'Starts a test run that creates an unmatched result on the clock (X-Idempotency-Key required; the same key gives the same run).',
     request: { body: runBody },
-    responses: { 202: 'CreateUnmatchedResultTestResponse', 400: 'Run limit reached', 422: 'Validation error or missing X-Idempotency-Key' },
+    responses: { 202: res(UnmatchedTestRunCreated, 'CreateUnmatchedResultTestResponse'), 400: 'Run limit reached', 422: 'Validation error or missing X-Idempotency-Key' },
     handle(ctx, { body }) {
       const key = ctx.request.headers['x-idempotency-key'];
       if (key === undefined || key.length < 1 || key.length > 255) {
@@ -72,7 +73,7 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'A test run: status, stage, orders, the unmatched result it wrote, or its error.',
     request: { params: z.object({ run_id: uuid() }) },
-    responses: { 200: 'GetUnmatchedResultTestResponse', 404: 'Unknown run' },
+    responses: { 200: res(UnmatchedTestRun, 'GetUnmatchedResultTestResponse'), 404: 'Unknown run' },
     handle: (ctx, { params }) => json(runView(findRun(orderEnv(ctx.world, ctx.partition), params.run_id))),
   }),
 
@@ -94,7 +95,7 @@ export const unmatchedRoutes = [
         search_input: z.string().nullish(),
       }),
     },
-    responses: { 200: 'ListUnmatchedResultResponse', 422: 'Validation error or invalid cursor' },
+    responses: { 200: res(UnmatchedResultList, 'ListUnmatchedResultResponse'), 422: 'Validation error or invalid cursor' },
     handle: (ctx, { query }) => json(listUnmatched(orderEnv(ctx.world, ctx.partition), query)),
   }),
 
@@ -105,7 +106,7 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'One unmatched result with its candidate orders and allowed actions.',
     request: { params: idParams },
-    responses: { 200: 'GetUnmatchedResultResponse', 404: 'Unknown unmatched result' },
+    responses: { 200: res(UnmatchedResult, 'GetUnmatchedResultResponse'), 404: 'Unknown unmatched result' },
     handle: (ctx, { params }) => json(unmatchedView(findUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id))),
   }),
 
@@ -116,7 +117,7 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'Accepts the result onto an order (order_id, or the one candidate of user_id); the order gets its results.',
     request: { params: idParams, body: z.object({ user_id: uuid().nullish(), order_id: uuid().nullish(), note: z.string().nullish() }) },
-    responses: { 200: 'ClientFacingOrder', 400: 'Already resolved, or no order to accept onto', 404: 'Unknown unmatched result or order' },
+    responses: { 200: res(Order, 'ClientFacingOrder'), 400: 'Already resolved, or no order to accept onto', 404: 'Unknown unmatched result or order' },
     handle: (ctx, { params, body }) => json(acceptUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
   }),
 
@@ -127,7 +128,7 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'Rejects the result (resolved) or escalates it to ops review (unsure).',
     request: { params: idParams, body: z.object({ action: z.enum(['reject', 'unsure']), note: z.string().nullish() }) },
-    responses: { 200: 'UnmatchedResult', 400: 'Action not allowed in this status', 404: 'Unknown unmatched result' },
+    responses: { 200: res(UnmatchedResult, 'UnmatchedResult'), 400: 'Action not allowed in this status', 404: 'Unknown unmatched result' },
     handle: (ctx, { params, body }) => json(resolveUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
   }),
 ];

@@ -21,6 +21,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
+import { BulkExport, BulkImport, BulkOp, BulkOps, BulkPause, res } from '../../wire/schemas.js';
 
 const OAUTH_PROVIDERS = ['oura', 'fitbit', 'garmin', 'strava', 'wahoo', 'ihealth', 'withings', 'google_fit', 'dexcom_v3', 'polar', 'cronometer', 'omron', 'whoop_v2', 'my_fitness_pal_v2', 'ultrahuman', 'runkeeper', 'google_health'] as const;
 const oauthProvider = z.enum(OAUTH_PROVIDERS);
@@ -42,7 +43,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'Import OAuth credentials: each live user gets the connection and its historical pull.',
     request: { body: z.object({ provider: oauthProvider, connections: z.array(recipe), wait_for_completion: z.boolean().default(false) }) },
-    responses: { 200: 'BulkImportConnectionsResponse', 202: 'Same body', 422: 'Validation error' },
+    responses: { 200: res(BulkImport, 'BulkImportConnectionsResponse'), 202: res(BulkImport, 'Same body'), 422: 'Validation error' },
     handle(ctx, { body }) {
       const result = bulkImport(ctx, body.provider, body.connections.map((c) => ({ ...c, oauth_scopes: c.oauth_scopes ?? null })));
       return json(result, body.wait_for_completion ? 200 : 202);
@@ -55,7 +56,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'Export the credentials of a provider\'s connections, 100 a page.',
     request: { body: z.object({ user_ids: z.array(uuid()).nullish(), provider: oauthProvider, next_token: z.string().nullish() }) },
-    responses: { 200: 'BulkExportConnectionsResponse', 400: 'Invalid next_token', 422: 'Validation error' },
+    responses: { 200: res(BulkExport, 'BulkExportConnectionsResponse'), 400: 'Invalid next_token', 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkExport(ctx, body.provider, body.user_ids ?? null, body.next_token ?? null)),
   }),
   defineRoute({
@@ -65,7 +66,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'Pause the provider\'s connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.',
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider }) },
-    responses: { 200: '{user_ids_paused, user_ids_failed} (sandbox shape)', 422: 'Validation error' },
+    responses: { 200: res(BulkPause, '{user_ids_paused, user_ids_failed} (sandbox shape)'), 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkPause(ctx, body.provider, body.user_ids)),
   }),
   defineRoute({
@@ -75,7 +76,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'Start a new historical pull of the provider for some users (on the sandbox clock); recorded as a bulk op.',
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider, wait_for_completion: z.boolean().default(false) }) },
-    responses: { 200: 'The BulkOp', 202: 'Same body', 422: 'Validation error' },
+    responses: { 200: res(BulkOp, 'The BulkOp'), 202: res(BulkOp, 'Same body'), 422: 'Validation error' },
     handle(ctx, { body }) {
       const op = bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids);
       return json(op, body.wait_for_completion && op.ended_at !== null ? 200 : 202);
@@ -88,7 +89,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary: 'The team environment\'s bulk ops, newest first.',
     request: { query: z.object({ next_cursor: z.string().nullish(), page_size: int({ min: 0, max: 50 }).default(10) }) },
-    responses: { 200: 'BulkOpsResponse', 400: 'Invalid cursor', 422: 'Validation error' },
+    responses: { 200: res(BulkOps, 'BulkOpsResponse'), 400: 'Invalid cursor', 422: 'Validation error' },
     handle: (ctx, { query }) => json(listBulkOps(ctx, query.next_cursor ?? null, query.page_size)),
   }),
 ];

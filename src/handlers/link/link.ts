@@ -26,6 +26,7 @@ import {
   startOAuth,
 } from '../../state/link/connect.js';
 import { createLinkCode, startConnect, tokenState, tokenValidity } from '../../state/link/token-info.js';
+import { ConnectionResult, LinkCode, LinkProvider, LinkStart, LinkState, LinkToken, OAuthProvider, Success, res } from '../../wire/schemas.js';
 
 const provider = z.enum(PROVIDER_SLUGS as [string, ...string[]]);
 const providerParams = z.object({ provider: z.string().min(1) });
@@ -53,7 +54,7 @@ export const linkRoutes = [
     auth: 'team',
     summary: 'Create a link token (60 minutes on the sandbox clock) and the widget URL.',
     request: { body: tokenBody },
-    responses: { 200: 'LinkTokenExchangeResponse', 404: 'Unknown user', 422: 'Validation error' },
+    responses: { 200: res(LinkToken, 'LinkTokenExchangeResponse'), 404: 'Unknown user', 422: 'Validation error' },
     handle: (ctx, { body }) => json(createLinkToken(ctx, body)),
   }),
   defineRoute({
@@ -63,7 +64,7 @@ export const linkRoutes = [
     auth: 'team',
     summary: 'Whether a link token is usable: {success: true}, else 400 with the Link error type.',
     request: { body: z.object({ token: z.string() }) },
-    responses: { 200: '{success: true}', 400: 'invalid_token, token_expired or token_consumed' },
+    responses: { 200: res(Success, '{success: true}'), 400: 'invalid_token, token_expired or token_consumed' },
     handle: (ctx, { body }) => json(tokenValidity(ctx.world, body.token)),
   }),
   defineRoute({
@@ -73,7 +74,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'The state of the link token in x-vital-link-token.',
     request: {},
-    responses: { 200: '{state, user_id, provider, ...}', 400: 'invalid_token', 422: 'Missing header' },
+    responses: { 200: res(LinkState, '{state, user_id, provider, ...}'), 400: 'invalid_token', 422: 'Missing header' },
     handle: (ctx) => json(tokenState(ctx.world, linkToken(ctx))),
   }),
   defineRoute({
@@ -83,7 +84,7 @@ export const linkRoutes = [
     auth: 'team',
     summary: 'Start connecting one provider with a link token: where to send the user.',
     request: { body: z.object({ link_token: z.string(), provider }) },
-    responses: { 200: '{provider, auth_type, oauth_url, link_web_url}', 400: 'Unusable token' },
+    responses: { 200: res(LinkStart, '{provider, auth_type, oauth_url, link_web_url}'), 400: 'Unusable token' },
     handle: (ctx, { body }) => json(startConnect(ctx.world, body.link_token, body.provider)),
   }),
   defineRoute({
@@ -93,7 +94,7 @@ export const linkRoutes = [
     auth: 'team',
     summary: 'A link code for the mobile SDK (default expiry one hour).',
     request: { query: z.object({ user_id: uuid(), expires_at: z.iso.datetime({ offset: true }).nullish() }) },
-    responses: { 200: 'VitalTokenCreatedResponse', 404: 'Unknown user', 422: 'Validation error' },
+    responses: { 200: res(LinkCode, 'VitalTokenCreatedResponse'), 404: 'Unknown user', 422: 'Validation error' },
     handle: (ctx, { query }) => json(createLinkCode(ctx, query.user_id, query.expires_at ? Date.parse(query.expires_at) : null)),
   }),
   defineRoute({
@@ -103,7 +104,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'The providers the link token may connect (SourceLink).',
     request: {},
-    responses: { 200: 'Array of SourceLink', 400: 'Unusable token', 422: 'Missing header' },
+    responses: { 200: res(z.array(LinkProvider), 'Array of SourceLink'), 400: 'Unusable token', 422: 'Missing header' },
     handle: (ctx) => json(listLinkProviders(ctx.world, linkToken(ctx))),
   }),
   defineRoute({
@@ -113,7 +114,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'Start an OAuth connect: the provider (Source) with its authorization URL on the sandbox.',
     request: { params: providerParams },
-    responses: { 200: 'Source', 400: 'Unusable token or not an OAuth provider', 404: 'Unknown provider' },
+    responses: { 200: res(OAuthProvider, 'Source'), 400: 'Unusable token or not an OAuth provider', 404: 'Unknown provider' },
     handle: (ctx, { params }) => json(startOAuth(ctx.world, linkToken(ctx), params.provider)),
   }),
   defineRoute({
@@ -123,7 +124,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'Connect a password provider: success, pending_provider_mfa or a Link error.',
     request: { params: providerParams, body: passwordBody },
-    responses: { 200: 'ProviderLinkResponse', 400: 'Not a password provider', 404: 'Unknown provider' },
+    responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not a password provider', 404: 'Unknown provider' },
     handle: (ctx, { params, body }) => json(connectPassword(ctx.world, linkToken(ctx), params.provider, body)),
   }),
   defineRoute({
@@ -133,7 +134,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'Complete the MFA step of a password connect.',
     request: { params: providerParams, body: mfaBody },
-    responses: { 200: 'ProviderLinkResponse', 400: 'No pending MFA', 404: 'Unknown provider' },
+    responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'No pending MFA', 404: 'Unknown provider' },
     handle: (ctx, { params, body }) => json(completeMfa(ctx.world, linkToken(ctx), params.provider, body.mfa_code)),
   }),
   defineRoute({
@@ -143,7 +144,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'Connect an e-mail provider (Freestyle Libre).',
     request: { params: providerParams, body: emailBody },
-    responses: { 200: 'ProviderLinkResponse', 400: 'Not an e-mail provider', 404: 'Unknown provider' },
+    responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider', 404: 'Unknown provider' },
     handle: (ctx, { params, body }) => json(connectEmail(ctx.world, linkToken(ctx), params.provider, { email: body.email, region: body.region ?? null })),
   }),
   defineRoute({
@@ -153,7 +154,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'Password connect, provider in the body (the SDK\'s passwordAuth).',
     request: { body: passwordBody.extend({ provider, auth_type: authType }) },
-    responses: { 200: 'ProviderLinkResponse', 400: 'Not a password provider' },
+    responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not a password provider' },
     handle: (ctx, { body }) => json(connectPassword(ctx.world, linkToken(ctx), body.provider, body)),
   }),
   defineRoute({
@@ -163,7 +164,7 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'E-mail connect, provider in the body (the SDK\'s emailAuth).',
     request: { body: emailBody.extend({ provider, auth_type: authType }) },
-    responses: { 200: 'ProviderLinkResponse', 400: 'Not an e-mail provider' },
+    responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider' },
     handle: (ctx, { body }) => json(connectEmail(ctx.world, linkToken(ctx), body.provider, { email: body.email, region: body.region ?? null })),
   }),
   defineRoute({
@@ -173,7 +174,7 @@ export const linkRoutes = [
     auth: 'team',
     summary: 'Connect a manual (mobile SDK) provider for a user.',
     request: { params: providerParams, body: z.object({ user_id: uuid(), provider_id: z.string().nullish() }) },
-    responses: { 200: '{success: true}', 400: 'Not a manual provider', 404: 'Unknown user or provider' },
+    responses: { 200: res(Success, '{success: true}'), 400: 'Not a manual provider', 404: 'Unknown user or provider' },
     handle: (ctx, { params, body }) => json(connectManual(ctx, params.provider, body.user_id)),
   }),
 ];

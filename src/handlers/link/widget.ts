@@ -40,7 +40,7 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'The Link widget page of a link token (link_web_url).',
     request: { query: z.object({ token: z.string().min(1), env: z.string().nullish(), region: z.string().nullish(), provider: z.string().nullish() }) },
-    responses: { 200: 'HTML page', 307: 'Unusable token: to its redirect_url with the error', 400: 'Unusable token (JSON, like every error)' },
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 307: 'Unusable token: to its redirect_url with the error', 400: 'Unusable token (JSON, like every error)' },
     handle(ctx, { query }) {
       const view = widgetView(ctx.world, query.token, query.provider ?? null);
       if (view.ok) return html(widgetPage(view.model));
@@ -55,7 +55,7 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'The simulated provider\'s OAuth consent page (Allow / Deny).',
     request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1) }) },
-    responses: { 200: 'HTML page', 404: 'Unknown OAuth session' },
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown OAuth session' },
     handle(ctx, { query }) {
       const view = consentView(ctx.world, query.state, query.provider);
       if (!view) throw linkError.sessionNotFound();
@@ -79,7 +79,7 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'Where a flow ends when its token has no redirect_url.',
     request: { query: z.object({ state: z.enum(['success', 'error']), error_type: z.string().nullish(), error: z.string().nullish() }) },
-    responses: { 200: 'HTML page' },
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
     handle: (_ctx, { query }) => html(messagePage(DONE_TITLES[query.state], query.state === 'success' ? 'The provider is connected. You can close this page.' : (query.error ?? query.error_type ?? ''))),
   }),
 ];

@@ -29,6 +29,7 @@ import {
   updateContinuousQuery,
 } from '../../state/management/continuous-queries.js';
 import { exportSchema, queryConfigSchema, querySchema, schedulingSchema } from '../../state/management/query-schema.js';
+import { ContinuousQuery, QueryValidation, cursorPage, res } from '../../wire/schemas.js';
 
 export const PLATFORM_QUERY_MESSAGE = 'Platform continuous queries are managed by the service; use query_type=team.';
 const BASE = '/v1/org/:org_id/team/:team_id/:environment';
@@ -57,7 +58,7 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: 'The team environment\'s continuous queries (active and archived), oldest first.',
     request: { params },
-    responses: { 200: 'ContinuousQueryResponse', 404: 'Team not found' },
+    responses: { 200: res(cursorPage(ContinuousQuery), 'ContinuousQueryResponse'), 404: 'Team not found' },
     handle(ctx, { params: p }) {
       const team = requireTeam(ctx, p.org_id, p.team_id);
       return json({ data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });
@@ -71,7 +72,7 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: 'Stores a validated continuous query (slug unique among active ones) and starts its runs on the sandbox clock.',
     request: { params, query: queryType, body: createBody },
-    responses: { 200: 'ContinuousQuery', 403: 'query_type=platform', 409: 'Slug taken', 422: 'Invalid query' },
+    responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 403: 'query_type=platform', 409: 'Slug taken', 422: 'Invalid query' },
     handle(ctx, { params: p, query, body }) {
       const team = requireTeam(ctx, p.org_id, p.team_id);
       teamQueries(query.query_type);
@@ -86,7 +87,7 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: 'Validates a continuous query and answers its result table schema and resource dependencies; stores nothing.',
     request: { params, query: queryType, body: createBody },
-    responses: { 200: 'ValidateContinuousQueryResponse', 403: 'query_type=platform', 422: 'Invalid query' },
+    responses: { 200: res(QueryValidation, 'ValidateContinuousQueryResponse'), 403: 'query_type=platform', 422: 'Invalid query' },
     handle(ctx, { params: p, query, body }) {
       requireTeam(ctx, p.org_id, p.team_id);
       teamQueries(query.query_type);
@@ -101,7 +102,7 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: 'Changes the title and scheduling preferences (null keeps them); archived queries answer 400.',
     request: { params: queryParams, body: z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() }) },
-    responses: { 200: 'ContinuousQuery', 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
+    responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
     handle(ctx, { params: p, body }) {
       const team = requireTeam(ctx, p.org_id, p.team_id);
       return json(continuousQueryView(updateContinuousQuery(ctx.world, team, p.environment, p.query_id, body)));
@@ -115,7 +116,7 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: 'Archives a continuous query; answers it with status archived.',
     request: { params: queryParams },
-    responses: { 200: 'ContinuousQuery', 404: 'Not found' },
+    responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 404: 'Not found' },
     handle(ctx, { params: p }) {
       const team = requireTeam(ctx, p.org_id, p.team_id);
       return json(continuousQueryView(archiveContinuousQuery(ctx.world, team, p.environment, p.query_id)));

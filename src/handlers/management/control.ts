@@ -16,6 +16,7 @@ import { teamName } from '../../state/management/common.js';
 import { createOrg, setBetaFeatures, setOrgPlan } from '../../state/management/orgs.js';
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
 import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
+import { BetaFeatures, Member, SandboxOrg, SandboxOrgCreated, listOf, res } from '../../wire/schemas.js';
 
 const PLANS: readonly Plan[] = ['launch', 'grow', 'scale', 'premium'];
 const planEnum = z.enum(PLANS as [Plan, ...Plan[]]);
@@ -55,6 +56,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/orgs',
     auth: 'control',
     summary: 'Every org with its plan and team ids.',
+    responses: { 200: res(listOf('orgs', SandboxOrg), 'OK') },
     handle: (ctx) => json({ orgs: [...ctx.world.tenancy.orgs.values()].map((o) => orgControlView(ctx, o)) }),
   }),
 
@@ -65,7 +67,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'Creates an org ({name?, plan? = premium}) and its org management key; answers {org_id, ..., management_key}.',
     request: { body: z.object({ name: teamName().optional(), plan: planEnum.default('premium') }).nullish() },
-    responses: { 200: '{org_id, name, plan, management_key_id, management_key}' },
+    responses: { 200: res(SandboxOrgCreated, '{org_id, name, plan, management_key_id, management_key}') },
     handle(ctx, { body }) {
       const { org, key } = createOrg(ctx.world, { name: body?.name ?? null, plan: body?.plan ?? 'premium' }, ctx.iso());
       return json({ org_id: org.id, name: org.name, plan: org.plan, management_key_id: key.id, management_key: key.key });
@@ -79,7 +81,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'One org with its plan and team ids.',
     request: { params: z.object({ org_id: uuid() }) },
-    responses: { 200: '{id, name, plan, created_at, expires_at, team_ids}', 404: 'Org not found' },
+    responses: { 200: res(SandboxOrg, '{id, name, plan, created_at, expires_at, team_ids}'), 404: 'Org not found' },
     handle: (ctx, { params }) => json(orgControlView(ctx, orgOf(ctx, params.org_id))),
   }),
 
@@ -90,7 +92,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'Sets an org\'s plan (launch, grow, scale, premium); only premium may use org management.',
     request: { params: z.object({ org_id: uuid() }), body: z.object({ plan: planEnum }) },
-    responses: { 200: 'The org', 404: 'Org not found' },
+    responses: { 200: res(SandboxOrg, 'The org'), 404: 'Org not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
       return json(orgControlView(ctx, setOrgPlan(org, body.plan)));
@@ -104,7 +106,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'The closed-beta features a team is enabled for.',
     request: { params: z.object({ team_id: uuid() }) },
-    responses: { 200: '{team_id, beta_features}', 404: 'Team not found' },
+    responses: { 200: res(BetaFeatures, '{team_id, beta_features}'), 404: 'Team not found' },
     handle: (ctx, { params }) => json(betaView(teamOf(ctx, params.team_id))),
   }),
 
@@ -115,7 +117,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'Replaces the closed-beta features a team is enabled for ({"beta_features": ["lab_accounts"]}).',
     request: { params: z.object({ team_id: uuid() }), body: z.object({ beta_features: z.array(featureName) }) },
-    responses: { 200: '{team_id, beta_features}', 404: 'Team not found' },
+    responses: { 200: res(BetaFeatures, '{team_id, beta_features}'), 404: 'Team not found' },
     handle(ctx, { params, body }) {
       const team = teamOf(ctx, params.team_id);
       return json(betaView(setBetaFeatures(team, body.beta_features)));
@@ -129,7 +131,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'The invitee accepts an org invite ({name?}): it becomes a member with the invite\'s role and team bindings.',
     request: { params: z.object({ org_id: uuid(), invite_id: uuid() }), body: z.object({ name: z.string().min(1).max(200).optional() }).nullish() },
-    responses: { 200: 'ClientFacingOrgMember', 404: 'Org or invite not found' },
+    responses: { 200: res(Member, 'ClientFacingOrgMember'), 404: 'Org or invite not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
       return json(memberView(acceptInvite(ctx.world, org, params.invite_id, body?.name ?? null, ctx.iso())));
@@ -143,7 +145,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'E-mails the org\'s service would have sent (invites, domain instructions), oldest first; the last 200.',
     request: { params: z.object({ org_id: uuid() }) },
-    responses: { 200: '{mail: [{to, subject, kind, sent_at, ref_id}]}', 404: 'Org not found' },
+    responses: { 200: res(listOf('mail', z.object({ to: z.string(), subject: z.string(), kind: z.string(), sent_at: z.string(), ref_id: z.string().nullable() })), '{mail: [{to, subject, kind, sent_at, ref_id}]}'), 404: 'Org not found' },
     handle: (ctx, { params }) => json({ mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),
   }),
 ];

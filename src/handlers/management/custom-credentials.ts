@@ -43,6 +43,7 @@ import {
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
 import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
+import { BatchOutcome, CustomCredential as CustomCredentialWire, JsonObject, res } from '../../wire/schemas.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
 const prepareProvider = z.enum(unique([...PROVIDERS, ...LABS]));
@@ -132,7 +133,7 @@ export const customCredentialRoutes = [
     auth: 'management',
     summary: 'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
     request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
-    responses: { 200: 'PrepareTeamCustomCredentialsResponse', 400: 'Team in another region, or provider without OAuth' },
+    responses: { 200: res(z.object({ status: z.string(), preparation_steps: z.array(JsonObject) }), 'PrepareTeamCustomCredentialsResponse'), 400: 'Team in another region, or provider without OAuth' },
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -180,7 +181,7 @@ export const customCredentialRoutes = [
         redirect_url_override: z.string().nullish(),
       }),
     },
-    responses: { 200: 'ClientFacingTeamProviderCredentials', 400: 'Team in another region, or provider without OAuth', 422: 'Missing client id/secret or details' },
+    responses: { 200: res(CustomCredentialWire, 'ClientFacingTeamProviderCredentials'), 400: 'Team in another region, or provider without OAuth', 422: 'Missing client id/secret or details' },
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -199,7 +200,7 @@ export const customCredentialRoutes = [
       params: envRegionParams,
       query: z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
     },
-    responses: { 200: '{credentials, next_cursor}', 403: 'Team key not bound to a team_id' },
+    responses: { 200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'), 403: 'Team key not bound to a team_id' },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
       if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
@@ -216,7 +217,7 @@ export const customCredentialRoutes = [
     auth: 'management',
     summary: 'Deletes custom credentials by credential_id (repeatable); answers {success, failure, not_found}.',
     request: { params: envRegionParams, query: z.object({ credential_id: z.array(uuid()) }) },
-    responses: { 200: '{success, failure, not_found}' },
+    responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
       return json(deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)));

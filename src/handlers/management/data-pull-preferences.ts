@@ -20,6 +20,7 @@ import { accessibleTeams, requireOrg, requireTeam } from '../../state/management
 import { assertTeamRegion, CLIENT_FACING_RESOURCES, decodeCursor, encodeCursor, envRegionParams } from '../../state/management/common.js';
 import { deletePullPreferences, pullPreferencesView, upsertPullPreferences } from '../../state/management/preferences.js';
 import type { Region, Team } from '../../engine/tenancy.js';
+import { DataPullPreferences, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_data_pull_preferences/:env/:region';
 export const PULL_PROVIDERS = [
@@ -51,7 +52,7 @@ export const dataPullPreferenceRoutes = [
       params: envRegionParams,
       query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]), next_cursor: z.string().nullish(), limit: int({ min: 1, max: 100 }).default(5) }),
     },
-    responses: { 200: 'TeamDataPullPreferencesResponse', 400: 'Team in another region', 404: 'Team not found' },
+    responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found' },
     handle(ctx, { params, query }) {
       const teams = teamsOf(ctx, params.org_id, params.region, query.team_id);
       const seqOf = (t: Team) => ctx.world.tenancy.teamSequence(t.id) ?? 0;
@@ -73,7 +74,7 @@ export const dataPullPreferenceRoutes = [
     auth: 'management',
     summary: 'Sets the named providers\' preferences (0 to 365 days, per-resource overrides) for each team; answers those teams\' preferences.',
     request: { params: envRegionParams, body: z.object({ team_ids: z.array(uuid()).min(1), providers: z.partialRecord(provider, providerPreference) }) },
-    responses: { 200: 'TeamDataPullPreferencesResponse', 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body or day count' },
+    responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body or day count' },
     handle(ctx, { params, body }) {
       const teams = teamsOf(ctx, params.org_id, params.region, body.team_ids);
       const providers = Object.fromEntries(
@@ -91,7 +92,7 @@ export const dataPullPreferenceRoutes = [
     auth: 'management',
     summary: 'Removes preferences (filters team_id, provider; none means all).',
     request: { params: envRegionParams, query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) }) },
-    responses: { 200: 'null', 400: 'Team in another region', 404: 'Team not found' },
+    responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
     handle(ctx, { params, query }) {
       const teams = teamsOf(ctx, params.org_id, params.region, query.team_id);
       deletePullPreferences(ctx.world, teams, params.env, query.provider);

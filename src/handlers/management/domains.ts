@@ -16,6 +16,7 @@ import { uuid } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { email } from '../../state/management/common.js';
 import { addDomain, deleteDomain, domainView, getDomain, listDomains, sendDomainInstructions, verifyDomain } from '../../state/management/domains.js';
+import { Domain, listOf, res } from '../../wire/schemas.js';
 
 const orgParams = z.object({ org_id: uuid() });
 const domainParams = z.object({ org_id: uuid(), domain_id: uuid() });
@@ -28,7 +29,7 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'The org\'s domains, oldest first.',
     request: { params: orgParams },
-    responses: { 200: 'ListOrgDomainResponse' },
+    responses: { 200: res(listOf('data', Domain), 'ListOrgDomainResponse') },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json({ data: listDomains(ctx.world, org).map(domainView) });
@@ -42,7 +43,7 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'Adds a domain (201) with the TXT record to publish for verification.',
     request: { params: orgParams, body: z.object({ domain: z.string() }) },
-    responses: { 201: 'ClientFacingOrgDomain', 409: 'Domain already added', 422: 'Not a domain name' },
+    responses: { 201: res(Domain, 'ClientFacingOrgDomain'), 409: 'Domain already added', 422: 'Not a domain name' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(domainView(addDomain(ctx.world, org, body.domain, ctx.now(), ctx.iso())), 201);
@@ -56,7 +57,7 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'One domain.',
     request: { params: domainParams },
-    responses: { 200: 'ClientFacingOrgDomain', 404: 'Domain not found' },
+    responses: { 200: res(Domain, 'ClientFacingOrgDomain'), 404: 'Domain not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(domainView(getDomain(ctx.world, org, params.domain_id)));
@@ -70,7 +71,7 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'Deletes a domain; answers it.',
     request: { params: domainParams },
-    responses: { 200: 'The deleted ClientFacingOrgDomain', 404: 'Domain not found' },
+    responses: { 200: res(Domain, 'The deleted ClientFacingOrgDomain'), 404: 'Domain not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(domainView(deleteDomain(ctx.world, org, params.domain_id)));
@@ -84,7 +85,7 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'Checks the TXT record: pending until 10 minutes of sandbox time after the domain was added, then verified.',
     request: { params: domainParams },
-    responses: { 200: 'VerifyOrgDomainResponse', 404: 'Domain not found' },
+    responses: { 200: res(z.object({ status: z.string() }), 'VerifyOrgDomainResponse'), 404: 'Domain not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json({ status: verifyDomain(ctx.world, org, params.domain_id, ctx.now()).status });
@@ -98,7 +99,7 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'Sends the DNS instructions to an address (recorded in the org\'s sandbox outbox).',
     request: { params: domainParams, body: z.object({ to_email: email() }) },
-    responses: { 200: 'SendOrgDomainInstructionsResponse', 404: 'Domain not found', 422: 'Invalid e-mail' },
+    responses: { 200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'), 404: 'Domain not found', 422: 'Invalid e-mail' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       sendDomainInstructions(ctx.world, org, params.domain_id, body.to_email, ctx.iso());

@@ -12,6 +12,7 @@ import { dashboardSession } from '../../state/management/ehr.js';
 import { ehrDeliveriesOf } from '../../state/management/ehr-pipelines.js';
 import { MANAGEMENT_ERRORS } from '../../state/management/errors.js';
 import { ACCESS_MESSAGES } from '../../state/management/access.js';
+import { JsonObject, listOf, res } from '../../wire/schemas.js';
 
 export const ehrControlRoutes = [
   defineRoute({
@@ -21,7 +22,7 @@ export const ehrControlRoutes = [
     auth: 'control',
     summary: 'The session a dashboard URL opens (member, team, feature, modality, environment), until it expires.',
     request: { params: z.object({ token: z.string().min(1).max(100) }) },
-    responses: { 200: '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}', 404: 'Unknown or expired' },
+    responses: { 200: res(z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() }), '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'), 404: 'Unknown or expired' },
     handle(ctx, { params }) {
       const s = dashboardSession(ctx.world, params.token, ctx.now());
       if (!s) throw notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
@@ -37,7 +38,7 @@ export const ehrControlRoutes = [
     auth: 'control',
     summary: 'Lab results the team environment\'s EHR pipelines received, oldest first (the last 1000).',
     request: { params: z.object({ team_id: uuid(), environment: environmentParam() }) },
-    responses: { 200: '{deliveries: [...]}', 404: 'Team not found' },
+    responses: { 200: res(listOf('deliveries', JsonObject), '{deliveries: [...]}'), 404: 'Team not found' },
     handle(ctx, { params }) {
       const team = ctx.world.tenancy.teams.get(params.team_id);
       if (!team || team.deleted) throw notFound(ACCESS_MESSAGES.teamNotFound);

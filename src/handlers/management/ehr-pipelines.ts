@@ -18,6 +18,7 @@ import { accessibleTeams, requireOrg, requireTeam } from '../../state/management
 import { assertTeamRegion, environmentParam, regionParam } from '../../state/management/common.js';
 import { deleteEhrPipelines, ehrPipelinesOf, ehrPipelineView, upsertEhrPipelines } from '../../state/management/ehr-pipelines.js';
 import type { Region, Team } from '../../engine/tenancy.js';
+import { EhrPipeline, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_ehr_pipelines/:environment/:region';
 const params = z.object({ org_id: uuid(), environment: environmentParam(), region: regionParam() });
@@ -45,7 +46,7 @@ export const ehrPipelineRoutes = [
     auth: 'management',
     summary: 'EHR pipelines of the region\'s teams the key may act on (filter team_id).',
     request: { params, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
-    responses: { 200: 'TeamEHRPipelineResponse', 400: 'Team in another region', 404: 'Team not found' },
+    responses: { 200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'), 400: 'Team in another region', 404: 'Team not found' },
     handle(ctx, { params: p, query }) {
       const teams = teamsOf(ctx, p.org_id, p.region, query.team_id ? [query.team_id] : null);
       return json({ data: teams.flatMap((t) => ehrPipelinesOf(ctx.world, t, p.environment)).map(ehrPipelineView), next_token: null });
@@ -62,7 +63,7 @@ export const ehrPipelineRoutes = [
       params,
       body: z.object({ team_ids: z.array(uuid()).nullish(), ehr_type: ehrType, base_url: httpUrl, authentication, allowed_mappers: z.array(z.string()).nullish() }),
     },
-    responses: { 200: 'TeamEHRPipeline[]', 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body' },
+    responses: { 200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body' },
     handle(ctx, { params: p, body }) {
       const teams = teamsOf(ctx, p.org_id, p.region, body.team_ids);
       const made = upsertEhrPipelines(ctx.world, teams, p.environment, {
@@ -82,7 +83,7 @@ export const ehrPipelineRoutes = [
     auth: 'management',
     summary: 'Removes the pipelines of this EHR type (filter team_id; none means every team the key may act on in the region).',
     request: { params, query: z.object({ team_id: z.array(uuid()).default([]), ehr_type: ehrType }) },
-    responses: { 200: 'null', 400: 'Team in another region', 404: 'Team not found' },
+    responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
     handle(ctx, { params: p, query }) {
       deleteEhrPipelines(ctx.world, teamsOf(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);
       return json(null);

@@ -31,6 +31,7 @@ import {
   upsertEhrConfig,
 } from '../../state/management/ehr.js';
 import type { Org, Team } from '../../engine/tenancy.js';
+import { EhrConfiguration, EhrMember, ExpiringUrl, cursorPage, res } from '../../wire/schemas.js';
 
 export const INTEGRATION_MEMBER_PAGE_SIZE = 50;
 const BASE = '/v1/org/:org_id/ehr_integration';
@@ -77,7 +78,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'The org\'s EHR integration configuration (404 until set).',
     request: { params: orgParams },
-    responses: { 200: 'EhrIntegrationConfig', 404: 'Not configured' },
+    responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 404: 'Not configured' },
     handle(ctx, { params }) {
       return json(getEhrConfig(ctx.world, requireOrgAdmin(ctx, params.org_id)));
     },
@@ -90,7 +91,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'Sets the org\'s EHR integration configuration (slug, modalities, allowed origins).',
     request: { params: orgParams, body: configBody },
-    responses: { 200: 'EhrIntegrationConfig', 422: 'Invalid body' },
+    responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 422: 'Invalid body' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const config = { ...body, origin_configs: body.origin_configs.map((o) => ({ origin: o.origin, session_continuation_url: o.session_continuation_url ?? null })) };
@@ -105,7 +106,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'A short-lived dashboard URL for an integration-managed member (by id or integration id), optionally for a team.',
     request: { params: orgParams, body: dashboardBody },
-    responses: { 200: 'CreateDashboardURLResponse', 400: 'Not configured, or modality not enabled', 404: 'Member or team not found' },
+    responses: { 200: res(ExpiringUrl, 'CreateDashboardURLResponse'), 400: 'Not configured, or modality not enabled', 404: 'Member or team not found' },
     handle(ctx, { params, body }) {
       const org = requireOrg(ctx, params.org_id);
       const team = dashboardTeam(ctx, org, body);
@@ -127,7 +128,7 @@ export const ehrIntegrationRoutes = [
       params: orgParams,
       body: z.object({ integration_member_id: integrationId, name: z.string(), email: z.string(), avatar: z.string().nullish(), team_role_bindings: bindings.nullish() }),
     },
-    responses: { 200: 'IntegrationManagedMember', 409: 'IntegrationMemberIDConflictResponse', 422: 'Invalid body or team' },
+    responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 409: 'IntegrationMemberIDConflictResponse', 422: 'Invalid body or team' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const m = createIntegrationMember(ctx.world, org, {
@@ -148,7 +149,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'Integration-managed members, oldest first, pages of 50 with next_cursor.',
     request: { params: orgParams, query: z.object({ next_cursor: z.string().nullish() }) },
-    responses: { 200: 'ListIntegrationManagedMembersResponse', 422: 'Invalid cursor' },
+    responses: { 200: res(cursorPage(EhrMember), 'ListIntegrationManagedMembersResponse'), 422: 'Invalid cursor' },
     handle(ctx, { params, query }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const rows = listIntegrationMembers(ctx.world, org, query.next_cursor ? decodeCursor('integration_member', query.next_cursor) : 0);
@@ -166,7 +167,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'The integration-managed member with this integration_member_id.',
     request: { params: orgParams, body: z.object({ integration_member_id: integrationId }) },
-    responses: { 200: 'IntegrationManagedMember', 404: 'Not found' },
+    responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(integrationMemberView(resolveIntegrationMember(ctx.world, org, body.integration_member_id)));
@@ -180,7 +181,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'One integration-managed member.',
     request: { params: memberParams },
-    responses: { 200: 'IntegrationManagedMember', 404: 'Not found' },
+    responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(integrationMemberView(getIntegrationMember(ctx.world, org, params.member_id)));
@@ -197,7 +198,7 @@ export const ehrIntegrationRoutes = [
       params: memberParams,
       body: z.object({ name: z.string().nullish(), email: z.string().nullish(), avatar: z.string().nullish(), team_role_bindings: bindings.nullish() }),
     },
-    responses: { 200: 'IntegrationManagedMember', 404: 'Not found', 422: 'Invalid body or team' },
+    responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found', 422: 'Invalid body or team' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
@@ -212,7 +213,7 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'Deletes an integration-managed member; answers it.',
     request: { params: memberParams },
-    responses: { 200: 'The deleted IntegrationManagedMember', 404: 'Not found' },
+    responses: { 200: res(EhrMember, 'The deleted IntegrationManagedMember'), 404: 'Not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(integrationMemberView(deleteIntegrationMember(ctx.world, org, params.member_id)));

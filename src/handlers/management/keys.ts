@@ -21,6 +21,7 @@ import { requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
+import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
 
 export function managementKeyView(key: ManagementKey) {
   return {
@@ -46,7 +47,7 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Management keys of the org without secrets (org key only); team_id keeps team keys bound to it, role keeps one role.',
     request: { params: orgParams, query: z.object({ team_id: uuid().nullish(), role: roleEnum.nullish() }) },
-    responses: { 200: '{data, next_cursor}' },
+    responses: { 200: res(cursorPage(ManagementKeyWire), '{data, next_cursor}') },
     handle(ctx, { params, query }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const data = listManagementKeys(ctx.world, org, query).map(managementKeyView);
@@ -61,7 +62,7 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Creates a management key (org key only); the secret `key` is shown only in this answer.',
     request: { params: orgParams, body: z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }) },
-    responses: { 200: 'ClientFacingManagementKeyUnhashed', 422: 'Bindings missing for team_admin, given for org_admin, or unknown team' },
+    responses: { 200: res(ManagementKeyCreated, 'ClientFacingManagementKeyUnhashed'), 422: 'Bindings missing for team_admin, given for org_admin, or unknown team' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const key = createManagementKey(ctx.world, org, body, ctx.iso());
@@ -76,7 +77,7 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Changes a key\'s label and, for team keys, its team bindings (null keeps a value).',
     request: { params: keyParams, body: z.object({ label: z.string().nullish(), team_role_bindings: bindings }) },
-    responses: { 200: 'ClientFacingManagementKey', 404: 'Key not found', 422: 'Bindings on an org key, or empty' },
+    responses: { 200: res(ManagementKeyWire, 'ClientFacingManagementKey'), 404: 'Key not found', 422: 'Bindings on an org key, or empty' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const key = updateManagementKey(ctx.world, org, params.key_id, body);
@@ -91,7 +92,7 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Deletes a management key (it stops working at once); answers the key, or null when there was none.',
     request: { params: keyParams },
-    responses: { 200: 'ClientFacingManagementKey or null' },
+    responses: { 200: res(ManagementKeyWire.nullable(), 'ClientFacingManagementKey or null') },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const key = deleteManagementKey(ctx.world, org, params.key_id);

@@ -24,6 +24,7 @@ import {
   revokeInvite,
   updateMember,
 } from '../../state/management/people.js';
+import { Invite, Member, res } from '../../wire/schemas.js';
 
 export const MEMBER_PAGE_SIZE = 50;
 
@@ -48,7 +49,7 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Members of the org in joining order; search_query matches name or e-mail; pages of 50 with next_cursor.',
     request: { params: orgParams, query: listQuery },
-    responses: { 200: 'ClientFacingOrgMemberListResponse', 422: 'Invalid cursor' },
+    responses: { 200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'), 422: 'Invalid cursor' },
     handle(ctx, { params, query }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const after = query.next_cursor ? decodeCursor('member', query.next_cursor) : 0;
@@ -64,7 +65,7 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Changes a member\'s role and team bindings (a null role keeps it); the last owner cannot be demoted.',
     request: { params: memberParams, body: z.object({ role: role.nullable(), team_role_bindings: bindings.nullable() }) },
-    responses: { 200: 'ClientFacingOrgMember', 400: 'Last owner, or bindings that do not fit the role', 404: 'Member not found', 422: 'Invalid body or team' },
+    responses: { 200: res(Member, 'ClientFacingOrgMember'), 400: 'Last owner, or bindings that do not fit the role', 404: 'Member not found', 422: 'Invalid body or team' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
@@ -79,7 +80,7 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Removes a member from the org; the last owner cannot be removed.',
     request: { params: memberParams },
-    responses: { 200: 'The removed ClientFacingOrgMember', 400: 'Last owner', 404: 'Member not found' },
+    responses: { 200: res(Member, 'The removed ClientFacingOrgMember'), 400: 'Last owner', 404: 'Member not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(memberView(removeMember(ctx.world, org, params.member_id)));
@@ -93,7 +94,7 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Pending invites, oldest first; search_query matches the e-mail; pages of 50 with next_cursor.',
     request: { params: orgParams, query: listQuery },
-    responses: { 200: 'ClientFacingOrgInviteListResponse', 422: 'Invalid cursor' },
+    responses: { 200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'), 422: 'Invalid cursor' },
     handle(ctx, { params, query }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const after = query.next_cursor ? decodeCursor('invite', query.next_cursor) : 0;
@@ -112,7 +113,7 @@ export const memberRoutes = [
       params: orgParams,
       body: z.object({ email: email(), role: role.default('org_admin'), team_role_bindings: bindings.nullish() }),
     },
-    responses: { 200: 'OrgInviteAPICreateResponse', 400: 'Bindings that do not fit the role', 422: 'Invalid e-mail or team' },
+    responses: { 200: res(z.object({ status: z.string() }), 'OrgInviteAPICreateResponse'), 400: 'Bindings that do not fit the role', 422: 'Invalid e-mail or team' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
@@ -128,7 +129,7 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Revokes a pending invite.',
     request: { params: inviteParams },
-    responses: { 200: 'The revoked ClientFacingOrgInvite', 404: 'Invite not found' },
+    responses: { 200: res(Invite, 'The revoked ClientFacingOrgInvite'), 404: 'Invite not found' },
     handle(ctx, { params }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       return json(inviteView(revokeInvite(ctx.world, org, params.invite_id)));

@@ -11,6 +11,7 @@ import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
 import { renameOrg } from '../../state/management/orgs.js';
 import type { Org } from '../../engine/tenancy.js';
+import { Org as OrgWire, res } from '../../wire/schemas.js';
 
 export function orgView(org: Org) {
   return { id: org.id, name: org.name, expires_at: org.expires_at };
@@ -26,7 +27,7 @@ export const managementOrgRoutes = [
     auth: 'management',
     summary: 'The org (ClientFacingOrg: id, name, expires_at).',
     request: { params: orgParams },
-    responses: { 200: 'ClientFacingOrg', 403: 'Another org, or not on the premium plan' },
+    responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Another org, or not on the premium plan' },
     handle(ctx, { params }) {
       return json(orgView(requireOrg(ctx, params.org_id)));
     },
@@ -39,7 +40,7 @@ export const managementOrgRoutes = [
     auth: 'management',
     summary: 'Renames the org (org key only).',
     request: { params: orgParams, body: z.object({ name: teamName() }) },
-    responses: { 200: 'ClientFacingOrg', 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
+    responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
     handle(ctx, { params, body }) {
       return json(orgView(renameOrg(requireOrgAdmin(ctx, params.org_id), body.name)));
     },

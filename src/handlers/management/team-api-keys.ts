@@ -22,6 +22,7 @@ import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
 import type { TeamApiKey } from '../../engine/tenancy.js';
+import { BatchOutcome, TeamApiKey as TeamApiKeyWire, res } from '../../wire/schemas.js';
 
 export function teamApiKeyView(key: TeamApiKey) {
   return { id: key.id, label: key.label, value: key.value, team_id: key.team_id, created_at: key.created_at };
@@ -35,7 +36,7 @@ export const teamApiKeyRoutes = [
     auth: 'management',
     summary: 'API keys of the org\'s teams in one environment and region (the key\'s teams only for a team key); filter team_id.',
     request: { params: envRegionParams, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
-    responses: { 200: '{api_keys, next_cursor}', 403: 'Team key not bound to team_id' },
+    responses: { 200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'), 403: 'Team key not bound to team_id' },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
       if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
@@ -51,7 +52,7 @@ export const teamApiKeyRoutes = [
     auth: 'management',
     summary: 'Creates a team API key for the environment; it works on the data API at once.',
     request: { params: envRegionParams, body: z.object({ label: z.string(), team_id: uuid() }) },
-    responses: { 200: 'ClientFacingTeamAPIKey', 400: 'Team in another region', 403: 'Team key not bound', 404: 'Team not found' },
+    responses: { 200: res(TeamApiKeyWire, 'ClientFacingTeamAPIKey'), 400: 'Team in another region', 403: 'Team key not bound', 404: 'Team not found' },
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -66,7 +67,7 @@ export const teamApiKeyRoutes = [
     auth: 'management',
     summary: 'Deletes team API keys by api_key_id (repeatable); they stop working at once. Answers {success, failure, not_found}.',
     request: { params: envRegionParams, query: z.object({ api_key_id: z.array(uuid()) }) },
-    responses: { 200: '{success, failure, not_found}' },
+    responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
       return json(deleteTeamApiKeys(ctx.world, org, params.env, params.region, query.api_key_id, (teamId) => canAccessTeam(ctx, teamId)));

@@ -29,6 +29,7 @@ import { uuid } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
 import { userView } from '../../state/users/users.js';
 import { PRIORITY_RESOURCES, searchUsers, sourcePriorities, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
+import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../wire/schemas.js';
 
 const priorityChanges = z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })).nullish();
 
@@ -44,7 +45,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'The calling team (ClientFacingTeam) with its settings for the key\'s environment.',
     request: { params: z.object({ team_id: uuid() }) },
-    responses: { 200: 'ClientFacingTeam', 403: 'Another team' },
+    responses: { 200: res(Team, 'ClientFacingTeam'), 403: 'Another team' },
     handle(ctx, { params }) {
       const { team, environment } = ctx.partition;
       if (params.team_id !== team.id) throw forbidden(TEAM_MESSAGES.otherTeam);
@@ -90,7 +91,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'Users whose user_id or client_user_id is query_id.',
     request: { query: z.object({ query_id: z.string().min(1).nullish() }) },
-    responses: { 200: 'Array of ClientFacingUser' },
+    responses: { 200: res(z.array(User), 'Array of ClientFacingUser') },
     handle: (ctx, { query }) => json(query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
   }),
   defineRoute({
@@ -100,7 +101,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'Where the team environment\'s webhooks are managed (deprecated in the reference).',
     request: {},
-    responses: { 200: '{url}' },
+    responses: { 200: res(z.object({ url: z.string() }), '{url}') },
     handle(ctx) {
       const { team, environment } = ctx.partition;
       return json({ url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
@@ -113,7 +114,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'Source priorities per data type (1 = preferred).',
     request: { query: z.object({ data_type: z.enum(PRIORITY_RESOURCES).nullish() }) },
-    responses: { 200: 'Array of {data_type, provider, priority}', 422: 'Unknown data_type' },
+    responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data_type' },
     handle: (ctx, { query }) => json(sourcePriorities(ctx, query.data_type ?? null)),
   }),
   defineRoute({
@@ -123,7 +124,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'Put providers first for data types (body: [{data_type, providers}]); answers the full list.',
     request: { body: priorityChanges },
-    responses: { 200: 'Array of {data_type, provider, priority}', 422: 'Unknown data type or provider' },
+    responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data type or provider' },
     handle: (ctx, { body }) => json(updateSourcePriorities(ctx, body ?? [])),
   }),
   defineRoute({
@@ -133,7 +134,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'The physicians named on the team\'s lab orders (ClientFacingPhysician).',
     request: { params: z.object({ team_id: uuid() }) },
-    responses: { 200: 'Array of ClientFacingPhysician', 403: 'Another team' },
+    responses: { 200: res(z.array(JsonObject), 'Array of ClientFacingPhysician'), 403: 'Another team' },
     handle(ctx, { params }) {
       if (params.team_id !== ctx.partition.team.id) throw forbidden(TEAM_MESSAGES.otherTeam);
       return json(teamPhysicians(ctx));
@@ -146,7 +147,7 @@ export const teamRoutes = [
     auth: 'none',
     summary: 'What a Link widget shows for the team of the link token in x-vital-link-token.',
     request: {},
-    responses: { 200: '{team_id, name, logo_url, reject_duplicate_connection, providers}', 400: 'Unusable link token', 422: 'Missing header' },
+    responses: { 200: res(LinkConfig, '{team_id, name, logo_url, reject_duplicate_connection, providers}'), 400: 'Unusable link token', 422: 'Missing header' },
     handle: (ctx) => json(linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
   }),
 ];

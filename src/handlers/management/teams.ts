@@ -47,6 +47,7 @@ import {
   orgTeamView,
 } from '../../state/management/teams.js';
 import { defaultEnvironmentSettings, type EnvironmentSettings } from '../../engine/tenancy.js';
+import { ManagementTeam, TeamList, res } from '../../wire/schemas.js';
 
 export const TEAM_PAGE_SIZE = 50;
 
@@ -116,7 +117,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Teams of the org the key may see, oldest first; filters team_id, region (repeatable), search_query; pages of 50 with next_cursor.',
     request: { params: orgParams, query: listQuery },
-    responses: { 200: '{teams, next_cursor}', 422: 'Invalid filter or cursor' },
+    responses: { 200: res(TeamList, '{teams, next_cursor}'), 422: 'Invalid filter or cursor' },
     handle(ctx, { params, query }) {
       const org = requireOrg(ctx, params.org_id);
       const after = query.next_cursor ? decodeCursor('team', query.next_cursor) : 0;
@@ -136,7 +137,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Creates a team (org key only) with one API key per environment, usable at once.',
     request: { params: orgParams, body: createBody },
-    responses: { 200: 'ClientFacingOrgTeam', 409: '{detail, team_id}: integration_team_id or id taken', 422: 'Invalid body' },
+    responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 409: '{detail, team_id}: integration_team_id or id taken', 422: 'Invalid body' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
       const settings: EnvironmentSettings = {
@@ -166,7 +167,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'One team with its sandbox and production settings (spec 4.9); include_environment limits the blocks filled.',
     request: { params: teamParams, query: z.object({ include_environment: z.array(environmentParam()).default([]) }) },
-    responses: { 200: 'ClientFacingOrgTeam', 403: 'Team key not bound to the team', 404: 'Team not found' },
+    responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to the team', 404: 'Team not found' },
     handle(ctx, { params, query }) {
       const team = requireTeam(ctx, params.org_id, params.team_id);
       return json(orgTeamView(team, query.include_environment));
@@ -180,7 +181,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Updates name, integration_team_id and per-environment settings (null keeps a value); logo_url is required with brand company_name.',
     request: { params: teamParams, body: updateBody },
-    responses: { 200: 'ClientFacingOrgTeam', 409: '{detail, team_id}: integration_team_id taken', 422: 'Invalid body' },
+    responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 409: '{detail, team_id}: integration_team_id taken', 422: 'Invalid body' },
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, params.team_id);
       updateTeam(ctx.world, team, body);
@@ -195,7 +196,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Deletes a team (org key only): its API keys stop working and its data becomes unreachable at once.',
     request: { params: teamParams },
-    responses: { 200: 'null', 403: 'Team key', 404: 'Team not found' },
+    responses: { 200: res(z.null(), 'null'), 403: 'Team key', 404: 'Team not found' },
     handle(ctx, { params }) {
       requireOrgAdmin(ctx, params.org_id);
       const team = requireTeam(ctx, params.org_id, params.team_id);
@@ -211,7 +212,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'The team with this integration_team_id.',
     request: { params: orgParams, body: z.object({ integration_team_id: z.string().max(256) }) },
-    responses: { 200: 'ClientFacingOrgTeam', 403: 'Team key not bound to it', 404: 'No team has it' },
+    responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to it', 404: 'No team has it' },
     handle(ctx, { params, body }) {
       const org = requireOrg(ctx, params.org_id);
       const team = ctx.world.tenancy.teamByIntegrationId(org.id, body.integration_team_id);

@@ -12,6 +12,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, num, realCalendarDate } from '../../engine/schemas.js';
 import { DURATION_HELP, parseDuration } from '../../engine/duration.js';
+import { ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
 
 function clockView(ctx: Ctx) {
   const { clock } = ctx.world;
@@ -34,6 +35,7 @@ export const controlRoutes = [
     path: '/_sandbox/health',
     auth: 'control',
     summary: 'Liveness.',
+    responses: { 200: res(Health, 'OK') },
     handle: () => json({ status: 'ok' }),
   }),
 
@@ -43,6 +45,7 @@ export const controlRoutes = [
     path: '/_sandbox/credentials',
     auth: 'control',
     summary: 'Base URL, management URL, org id, management key and each team\'s keys (first team first).',
+    responses: { 200: res(SandboxCredentials, 'OK') },
     handle: (ctx) => json(credentialsOf(ctx.world)),
   }),
 
@@ -52,6 +55,7 @@ export const controlRoutes = [
     path: '/_sandbox/clock',
     auth: 'control',
     summary: 'The sandbox clock: {now, mode, scale}.',
+    responses: { 200: res(ClockState, 'OK') },
     handle: (ctx) => json(clockView(ctx)),
   }),
 
@@ -62,7 +66,7 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'Moves the clock forward ({"seconds": N}, {"duration": "2h" | "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
     request: { body: advanceBody },
-    responses: { 200: '{now, mode, scale}', 422: 'No valid amount given, or more than 366 days' },
+    responses: { 200: res(ClockState, '{now, mode, scale}'), 422: 'No valid amount given, or more than 366 days' },
     async handle(ctx, { body }) {
       const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
       if (given !== 1) throw valueError(['body'], 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)');
@@ -99,6 +103,7 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'A fresh world, optionally with another seed.',
     request: { body: z.object({ seed: int().optional() }).nullish() },
+    responses: { 200: res(ResetDone, 'OK') },
     handle(ctx, { body }) {
       ctx.reset(body?.seed);
       return json({ status: 'ok', seed: body?.seed ?? null });
@@ -122,6 +127,7 @@ export const controlRoutes = [
         limit: int({ min: 1, max: 10000 }).default(1000),
       }),
     },
+    responses: { 200: res(JournalPage, 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
       const events = ctx.world.events.list(filter, limit);
@@ -136,6 +142,7 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'Pending scheduled jobs, soonest first.',
     request: { query: z.object({ limit: int({ min: 1, max: 1000 }).default(100) }) },
+    responses: { 200: res(JobList, 'OK') },
     handle(ctx, { query }) {
       const jobs = ctx.world.scheduler.list(query.limit).map((j) => ({ at: new Date(j.at).toISOString(), label: j.label }));
       return json({ jobs, pending: ctx.world.scheduler.pending() });

@@ -12,6 +12,7 @@ import { ApiError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { ScenarioError } from '../../scenario/parse.js';
+import { ScenarioLoaded, res } from '../../wire/schemas.js';
 
 async function load(ctx: Ctx, scenario: unknown) {
   try {
@@ -33,7 +34,7 @@ export const scenarioRoutes = [
     auth: 'control',
     summary: 'Replaces the world with one built from a scenario (kept across resets); a bad one changes nothing (422 naming the path).',
     request: { body: z.unknown() },
-    responses: { 200: '{status, seed, now}', 422: 'The scenario has problems: each names its path in the file' },
+    responses: { 200: res(ScenarioLoaded, '{status, seed, now}'), 422: 'The scenario has problems: each names its path in the file' },
     handle: (ctx, { body }) => load(ctx, body),
   }),
   defineRoute({
@@ -42,6 +43,7 @@ export const scenarioRoutes = [
     path: '/_sandbox/scenario',
     auth: 'control',
     summary: 'Drops the scenario: a fresh plain world.',
+    responses: { 200: res(ScenarioLoaded, 'OK') },
     handle: (ctx) => load(ctx, null),
   }),
 ];

@@ -17,6 +17,7 @@ import { defineRoute } from '../../engine/route.js';
 import { num, uuid } from '../../engine/schemas.js';
 import { usersError } from '../../state/users/errors.js';
 import { createPortalUrl, portalView, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
+import { Device, ExpiringUrl, RefreshRefused, RefreshResult, SignInToken, TeamMetrics, res } from '../../wire/schemas.js';
 
 const userIdParams = z.object({ user_id: uuid() });
 const encoder = new TextEncoder();
@@ -34,7 +35,7 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'Counts of the team environment\'s users, connections and lab orders (MetricsResult).',
     request: {},
-    responses: { 200: 'MetricsResult' },
+    responses: { 200: res(TeamMetrics, 'MetricsResult') },
     handle: (ctx) => json(teamMetrics(ctx)),
   }),
   defineRoute({
@@ -44,7 +45,7 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'On-demand refresh of every connected source (8 per user per hour).',
     request: { params: userIdParams, query: z.object({ timeout: num({ min: 5, max: 60 }).default(10) }) },
-    responses: { 200: 'Refreshed', 202: 'Some sources still pulling', 400: 'No sources, or all in error', 404: 'Unknown user', 429: 'Rate limited' },
+    responses: { 200: res(RefreshResult, 'Refreshed'), 202: res(RefreshResult, 'Some sources still pulling'), 400: res(RefreshRefused, 'No sources, or all in error'), 404: 'Unknown user', 429: 'Rate limited' },
     handle(ctx, { params }) {
       const answer = refreshUser(ctx, params.user_id);
       return json(answer.body, answer.status);
@@ -57,7 +58,7 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'The user\'s devices (one per current connection).',
     request: { params: userIdParams },
-    responses: { 200: 'Array of ClientFacingDevice', 404: 'Unknown user' },
+    responses: { 200: res(z.array(Device), 'Array of ClientFacingDevice'), 404: 'Unknown user' },
     handle: (ctx, { params }) => json(userDevices(ctx, params.user_id)),
   }),
   defineRoute({
@@ -67,7 +68,7 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'One device of the user.',
     request: { params: z.object({ user_id: uuid(), device_id: uuid() }) },
-    responses: { 200: 'ClientFacingDevice', 404: 'Unknown user or device' },
+    responses: { 200: res(Device, 'ClientFacingDevice'), 404: 'Unknown user or device' },
     handle: (ctx, { params }) => json(userDevice(ctx, params.user_id, params.device_id)),
   }),
   defineRoute({
@@ -77,7 +78,7 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'A sign-in token for the mobile SDK.',
     request: { params: userIdParams },
-    responses: { 200: 'UserSignInTokenResponse', 404: 'Unknown user' },
+    responses: { 200: res(SignInToken, 'UserSignInTokenResponse'), 404: 'Unknown user' },
     handle: (ctx, { params }) => json(signInToken(ctx, params.user_id)),
   }),
   defineRoute({
@@ -87,7 +88,7 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'A user-portal URL: launch (10 minutes) or communications (14 days).',
     request: { params: userIdParams, body: z.object({ context: z.enum(['launch', 'communications']), order_id: uuid().nullish() }) },
-    responses: { 200: 'CreateUserPortalURLResponse', 404: 'Unknown user or order', 422: 'Validation error' },
+    responses: { 200: res(ExpiringUrl, 'CreateUserPortalURLResponse'), 404: 'Unknown user or order', 422: 'Validation error' },
     handle: (ctx, { params, body }) => json(createPortalUrl(ctx, params.user_id, body.context, body.order_id ?? null)),
   }),
   defineRoute({
@@ -97,7 +98,7 @@ export const activityRoutes = [
     auth: 'none',
     summary: 'The sandbox\'s user-portal page behind a portal URL (HTML).',
     request: { params: z.object({ team_id: z.string(), environment: z.string(), code: z.string() }) },
-    responses: { 200: 'HTML page', 404: 'Unknown or expired link' },
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown or expired link' },
     handle(ctx, { params }) {
       const view = portalView(ctx.world, params.team_id, params.environment, params.code);
       if (!view) throw usersError.portalLinkExpired();

@@ -13,6 +13,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, isoDate, uuid } from '../../engine/schemas.js';
 import { addInsurance, latestDemographics, latestInsurance, setDemographics } from '../../state/users/profile.js';
+import { Insurance, UserInfo, res } from '../../wire/schemas.js';
 
 const userIdParams = z.object({ user_id: uuid() });
 
@@ -79,7 +80,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'Record the user\'s demographics (UserInfo); the latest replace the previous.',
     request: { params: userIdParams, body: infoBody },
-    responses: { 200: 'UserInfo', 404: 'Unknown user', 422: 'Validation error' },
+    responses: { 200: res(UserInfo, 'UserInfo'), 404: 'Unknown user', 422: 'Validation error' },
     handle: (ctx, { params, body }) => json(setDemographics(ctx, params.user_id, body)),
   }),
   defineRoute({
@@ -89,7 +90,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'The user\'s latest demographics.',
     request: { params: userIdParams },
-    responses: { 200: 'UserInfo', 404: 'Unknown user or none recorded' },
+    responses: { 200: res(UserInfo, 'UserInfo'), 404: 'Unknown user or none recorded' },
     handle: (ctx, { params }) => json(latestDemographics(ctx, params.user_id)),
   }),
   defineRoute({
@@ -99,7 +100,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'Record an insurance for the user (payor_code from the payor search).',
     request: { params: userIdParams, body: insuranceBody },
-    responses: { 200: 'ClientFacingInsurance', 404: 'Unknown user', 422: 'Validation error or unknown payor' },
+    responses: { 200: res(Insurance, 'ClientFacingInsurance'), 404: 'Unknown user', 422: 'Validation error or unknown payor' },
     handle: (ctx, { params, body }) => json(addInsurance(ctx, params.user_id, body)),
   }),
   defineRoute({
@@ -109,7 +110,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'The user\'s latest insurance (is_primary, default true).',
     request: { params: userIdParams, query: z.object({ is_primary: bool().default(true) }) },
-    responses: { 200: 'ClientFacingInsurance', 404: 'Unknown user or none recorded' },
+    responses: { 200: res(Insurance, 'ClientFacingInsurance'), 404: 'Unknown user or none recorded' },
     handle: (ctx, { params, query }) => json(latestInsurance(ctx, params.user_id, query.is_primary)),
   }),
 ];

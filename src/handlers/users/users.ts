@@ -15,6 +15,7 @@ import { defineRoute } from '../../engine/route.js';
 import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView, usersOf } from '../../state/users/users.js';
 import { createUser, deleteUser, liveUser, looksPersonal, patchUser, resolveUser, undoDelete } from '../../state/users/user-ops.js';
+import { Success, User, UserList, res } from '../../wire/schemas.js';
 
 const clientUserId = z
   .string()
@@ -68,7 +69,7 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Create a user (idempotent on client_user_id).',
     request: { body: createBody },
-    responses: { 200: 'The created user', 400: 'client_user_id exists, or the sandbox user cap is reached', 422: 'Validation error' },
+    responses: { 200: res(User, 'The created user'), 400: 'client_user_id exists, or the sandbox user cap is reached', 422: 'Validation error' },
     handle(ctx, { body }) {
       return json(userView(ctx.world, ctx.partition, createUser(ctx, body)));
     },
@@ -81,7 +82,7 @@ export const userRoutes = [
     auth: 'team',
     summary: 'List the team environment\'s users, oldest first.',
     request: { query: listQuery },
-    responses: { 200: '{users, total, offset, limit}', 422: 'offset or limit out of bounds' },
+    responses: { 200: res(UserList, '{users, total, offset, limit}'), 422: 'offset or limit out of bounds' },
     handle(ctx, { query }) {
       const store = usersOf(ctx.partition, ctx.world);
       const users = store.page(query.offset, query.limit).map((u) => userView(ctx.world, ctx.partition, u));
@@ -96,7 +97,7 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Find a user by client_user_id.',
     request: { params: z.object({ client_user_id: z.string().min(1) }) },
-    responses: { 200: 'The user', 404: 'No such user' },
+    responses: { 200: res(User, 'The user'), 404: 'No such user' },
     handle(ctx, { params }) {
       return json(userView(ctx.world, ctx.partition, resolveUser(ctx, params.client_user_id)));
     },
@@ -109,7 +110,7 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Undo a deletion within its 7-day grace period (query or JSON body: user_id or client_user_id).',
     request: { query: undoQuery, body: undoQuery.nullish() },
-    responses: { 200: '{success: true}', 404: 'No deletion to undo', 409: 'client_user_id taken meanwhile', 422: 'Neither or both ids given' },
+    responses: { 200: res(Success, '{success: true}'), 404: 'No deletion to undo', 409: 'client_user_id taken meanwhile', 422: 'Neither or both ids given' },
     handle(ctx, { query, body }) {
       const userId = query.user_id ?? body?.user_id;
       const clientId = query.client_user_id ?? body?.client_user_id;
@@ -125,7 +126,7 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Get a user.',
     request: { params: userIdParams },
-    responses: { 200: 'The user', 404: 'Unknown, or scheduled for deletion', 422: 'Malformed user_id' },
+    responses: { 200: res(User, 'The user'), 404: 'Unknown, or scheduled for deletion', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       return json(userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id)));
     },
@@ -152,7 +153,7 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Delete a user: connections are deregistered at once; data is erased after a 7-day grace period.',
     request: { params: userIdParams },
-    responses: { 200: '{success: true}', 404: 'Unknown or already scheduled', 422: 'Malformed user_id' },
+    responses: { 200: res(Success, '{success: true}'), 404: 'Unknown or already scheduled', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       deleteUser(ctx, params.user_id);
       return json({ success: true });

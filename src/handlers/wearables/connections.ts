@@ -22,6 +22,7 @@ import { uuid } from '../../engine/schemas.js';
 import { WEARABLES_ERRORS } from '../../state/wearables/errors.js';
 import { connectDemoProvider, deregisterProvider, listConnections } from '../../state/wearables/operations.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
+import { Connection, DemoConnected, Success, listOf, res } from '../../wire/schemas.js';
 
 export const connectionRoutes = [
   defineRoute({
@@ -31,7 +32,7 @@ export const connectionRoutes = [
     auth: 'team',
     summary: 'Connect a user to a demo provider (sandbox only): 30 days of history are pulled.',
     request: { body: z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDERS) }) },
-    responses: { 200: '{success, detail}', 400: 'Production environment, already connected, or mixing with real connections', 404: 'Unknown user', 422: 'Validation error' },
+    responses: { 200: res(DemoConnected, '{success, detail}'), 400: 'Production environment, already connected, or mixing with real connections', 404: 'Unknown user', 422: 'Validation error' },
     handle(ctx, { body }) {
       const user = requireUser(ctx, body.user_id);
       connectDemoProvider(ctx.world, ctx.partition, user.user_id, body.provider);
@@ -46,7 +47,7 @@ export const connectionRoutes = [
     auth: 'team',
     summary: 'The user\'s connections: status, resource availability, error details.',
     request: { params: z.object({ user_id: uuid() }) },
-    responses: { 200: '{providers: [...]}', 404: 'Unknown user', 422: 'Malformed user_id' },
+    responses: { 200: res(listOf('providers', Connection), '{providers: [...]}'), 404: 'Unknown user', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       const user = requireUser(ctx, params.user_id);
       return json({ providers: listConnections(ctx.world, ctx.partition, user.user_id) });
@@ -60,7 +61,7 @@ export const connectionRoutes = [
     auth: 'team',
     summary: 'Deregister one provider connection of a user (data already delivered stays readable).',
     request: { params: z.object({ user_id: uuid(), provider: z.string() }) },
-    responses: { 200: '{success: true}', 404: 'Unknown user or not connected', 422: 'Malformed user_id or unknown provider' },
+    responses: { 200: res(Success, '{success: true}'), 404: 'Unknown user or not connected', 422: 'Malformed user_id or unknown provider' },
     handle(ctx, { params }) {
       checkProvider(params.provider, 'path');
       const user = requireUser(ctx, params.user_id);

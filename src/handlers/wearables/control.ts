@@ -29,6 +29,7 @@ import {
   reconnectProvider,
   setFeedMode,
 } from '../../state/wearables/operations.js';
+import { Connection, FeedState, HistoricalPullForced, res } from '../../wire/schemas.js';
 
 const target = z.object({ user_id: uuid(), provider: z.string() });
 
@@ -40,7 +41,7 @@ export const wearablesControlRoutes = [
     auth: 'control',
     summary: 'Puts a connection into error with a chosen error_type; emits provider.connection.error.',
     request: { params: target, body: z.object({ error_type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() }).nullish() },
-    responses: { 200: 'The connection (ClientFacingProviderWithStatus)', 404: 'Unknown user or not connected', 422: 'Bad provider or error_type' },
+    responses: { 200: res(Connection, 'The connection (ClientFacingProviderWithStatus)'), 404: 'Unknown user or not connected', 422: 'Bad provider or error_type' },
     handle: (ctx, { params, body }) => json(failProviderConnection(ctx.world, params.user_id, params.provider, body?.error_type ?? 'token_refresh_failed', body?.message)),
   }),
 
@@ -51,7 +52,7 @@ export const wearablesControlRoutes = [
     auth: 'control',
     summary: 'Brings an errored connection back to connected; emits provider.connection.created.',
     request: { params: target },
-    responses: { 200: 'The connection', 404: 'Unknown user or not connected', 409: 'Not in error' },
+    responses: { 200: res(Connection, 'The connection'), 404: 'Unknown user or not connected', 409: 'Not in error' },
     handle: (ctx, { params }) => json(reconnectProvider(ctx.world, params.user_id, params.provider)),
   }),
 
@@ -70,7 +71,7 @@ export const wearablesControlRoutes = [
         finish_in_seconds: num({ min: 0 }).optional(),
       }),
     },
-    responses: { 200: '{applies_to, resources, outcome}', 404: 'Unknown user', 409: 'Those pulls already finished', 422: 'Bad outcome, resource or error detail' },
+    responses: { 200: res(HistoricalPullForced, '{applies_to, resources, outcome}'), 404: 'Unknown user', 409: 'Those pulls already finished', 422: 'Bad outcome, resource or error detail' },
     async handle(ctx, { params, body }) {
       const result = forcePullOutcome(ctx.world, params.user_id, params.provider, body);
       if (result.applies_to === 'current_connection') await ctx.world.scheduler.runDue();
@@ -84,6 +85,7 @@ export const wearablesControlRoutes = [
     path: '/_sandbox/wearables/feed',
     auth: 'control',
     summary: 'The periodic wearable feed (new data every 2 simulated hours): auto (only where someone listens), on or off.',
+    responses: { 200: res(FeedState, 'OK') },
     handle: (ctx) => json(feedState(ctx.world)),
   }),
 
@@ -96,6 +98,7 @@ export const wearablesControlRoutes = [
     request: {
       body: z.union([z.object({ mode: z.enum(['auto', 'on', 'off']) }).strict(), z.object({ enabled: bool() }).strict()]),
     },
+    responses: { 200: res(FeedState, 'OK') },
     handle(ctx, { body }) {
       return json(setFeedMode(ctx.world, 'mode' in body ? body.mode : body.enabled ? 'on' : 'off'));
     },

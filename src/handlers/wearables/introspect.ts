@@ -22,6 +22,7 @@ import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
+import { IntrospectPage, res } from '../../wire/schemas.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { historyStart, notPulledResources, pulledResources, type Connection } from '../../state/wearables/connections.js';
@@ -134,7 +135,7 @@ function introspectRoute(id: string, path: string, summary: string, view: View):
     auth: 'team',
     summary,
     request: { query },
-    responses: { 200: '{data, next, next_cursor}', 422: 'Bad user_id, provider, user_limit or cursor' },
+    responses: { 200: res(IntrospectPage, '{data, next, next_cursor}'), 422: 'Bad user_id, provider, user_limit or cursor' },
     handle(ctx, { query: q }) {
       const { rows, next } = page(ctx, q);
       const data = rows.map(({ user, conns }) => ({

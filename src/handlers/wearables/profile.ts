@@ -14,6 +14,7 @@ import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { rawUserDevices, rawUserProfile, userProfile } from '../../state/wearables/profile.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
+import { Profile, RawDevices, RawProfile, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
 const query = z.object({ provider: z.string().default('') });
@@ -27,7 +28,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'The user\'s profile as a provider reports it (ClientFacingProfile): height, birth date, sex.',
     request: { params, query },
-    responses: { 200: 'ClientFacingProfile', ...RESPONSES },
+    responses: { 200: res(Profile, 'ClientFacingProfile'), ...RESPONSES },
     handle(ctx, { params: p, query: q }) {
       checkProvider(q.provider);
       return json(userProfile(ctx.world, requireUser(ctx, p.user_id), q.provider));
@@ -40,7 +41,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'The provider-shaped profile record (RawProfile).',
     request: { params, query },
-    responses: { 200: 'RawProfile', ...RESPONSES },
+    responses: { 200: res(RawProfile, 'RawProfile'), ...RESPONSES },
     handle(ctx, { params: p, query: q }) {
       checkProvider(q.provider);
       return json(rawUserProfile(ctx.world, requireUser(ctx, p.user_id), q.provider));
@@ -53,7 +54,7 @@ export const profileRoutes = [
     auth: 'team',
     summary: 'The devices of the user\'s providers (RawDevicesResponse).',
     request: { params, query },
-    responses: { 200: 'RawDevicesResponse', 404: 'Unknown user', 422: 'Malformed user_id or unknown provider' },
+    responses: { 200: res(RawDevices, 'RawDevicesResponse'), 404: 'Unknown user', 422: 'Malformed user_id or unknown provider' },
     handle(ctx, { params: p, query: q }) {
       checkProvider(q.provider);
       return json(rawUserDevices(ctx.world, requireUser(ctx, p.user_id), q.provider));

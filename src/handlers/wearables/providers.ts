@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { PROVIDERS } from '../../fixtures/wearables/providers.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
+import { Provider, res } from '../../wire/schemas.js';
 
 const SOURCE_TYPES = ['app', 'ble', 'device', 'lab', 'provider'] as const;
 
@@ -33,7 +34,7 @@ export const providerRoutes = [
     auth: 'team',
     summary: 'The provider catalogue (ClientFacingProviderDetailed), optionally filtered by source_type.',
     request: { query: z.object({ source_type: z.enum(SOURCE_TYPES).nullish() }) },
-    responses: { 200: 'Array of providers', 422: 'Unknown source_type' },
+    responses: { 200: res(z.array(Provider), 'Array of providers'), 422: 'Unknown source_type' },
     handle(_ctx, { query }) {
       const list = CATALOGUE.filter((p) => !query.source_type || p.kind === query.source_type).map(({ kind: _kind, ...rest }) => rest);
       return json(list);

@@ -37,6 +37,7 @@ import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
 import type { User } from '../../state/users/users.js';
 import { checkProvider, dataSources, queryWindow, rangeQuery, requireUser, windowDays, type DataSource } from '../../state/wearables/wearable-data.js';
+import { ActivitySummary, BodySummary, ElectrocardiogramSummary, MealSummary, MenstrualCycle, RawSummary, SleepCycle, SleepSummary, WorkoutSummary, listOf, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
 
@@ -94,7 +95,12 @@ function summaryReply(ctx: Ctx, userId: string, resource: string, provider: stri
 }
 
 /** `GET /v2/summary/<resource>/:user_id` and its `/raw` variant over the usual date-or-datetime range query. */
+/** The wire schema of each summary resource's items. */
+const ITEM: Record<string, z.ZodType> = { activity: ActivitySummary, sleep: SleepSummary, body: BodySummary, workouts: WorkoutSummary };
+
 function summaryRoutePair(resource: string, summary: string, raw: Raw, build: Build): Route[] {
+  const item = ITEM[resource];
+  if (!item) throw new Error(`No wire schema for the ${resource} summary`);
   return [
     defineRoute({
       id: `summary.${resource}`,
@@ -103,7 +109,7 @@ function summaryRoutePair(resource: string, summary: string, raw: Raw, build: Bu
       auth: 'team',
       summary,
       request: { params, query: rangeQuery },
-      responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
+      responses: { 200: res(listOf(resource, item), `{${resource}: [...]}`), ...RESPONSES },
       handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
     }),
     defineRoute({
@@ -113,7 +119,7 @@ function summaryRoutePair(resource: string, summary: string, raw: Raw, build: Bu
       auth: 'team',
       summary: `The provider-shaped records behind the ${resource} summaries (Raw${resource === 'workouts' ? 'Workout' : resource[0]?.toUpperCase() + resource.slice(1)}Response).`,
       request: { params, query: rangeQuery },
-      responses: { 200: `{${resource}: [...]}`, ...RESPONSES },
+      responses: { 200: res(listOf(resource, RawSummary), `{${resource}: [...]}`), ...RESPONSES },
       handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build, raw),
     }),
   ];
@@ -159,7 +165,7 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Meals with energy and macros (ClientFacingMealResponse) from the nutrition apps that log them.',
     request: { params, query: rangeQuery },
-    responses: { 200: '{meals: [...]}', ...RESPONSES },
+    responses: { 200: res(listOf('meals', MealSummary), '{meals: [...]}'), ...RESPONSES },
     handle: (ctx, { params: p, query }) =>
       summaryReply(ctx, p.user_id, 'meal', query.provider, query.start_date, query.end_date, (s, day, now) =>
         mealsOn(s.src, day).flatMap((m) => (m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, mealSummary(s.src, m)))), undefined, 'meals'),
@@ -172,7 +178,7 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Menstrual cycles (MenstrualCycleResponse) by period start: flow, ovulation tests, basal body temperature.',
     request: { params, query: rangeQuery },
-    responses: { 200: '{menstrual_cycle: [...]}', ...RESPONSES },
+    responses: { 200: res(listOf('menstrual_cycle', MenstrualCycle), '{menstrual_cycle: [...]}'), ...RESPONSES },
     handle: (ctx, { params: p, query }) =>
       summaryReply(ctx, p.user_id, 'menstrual_cycle', query.provider, query.start_date, query.end_date, (s, day, now) => {
         const cycle = cycleStartingOn(s.src, day);
@@ -190,7 +196,7 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Sleep cycles (ClientSleepCycleResponse): each night\'s stage runs, from the providers that record stages.',
     request: { params, query: z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }) },
-    responses: { 200: '{sleep_cycle: [...]}', ...RESPONSES },
+    responses: { 200: res(listOf('sleep_cycle', SleepCycle), '{sleep_cycle: [...]}'), ...RESPONSES },
     handle(ctx, { params: p, query }) {
       const start = Date.parse(`${query.start_date}T00:00:00Z`);
       const end = query.end_date ? Date.parse(`${query.end_date}T23:59:59.999Z`) : null;
@@ -211,7 +217,7 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Electrocardiogram summaries (spec 4.2); voltages via the electrocardiogram_voltage timeseries.',
     request: { params, query: z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }) },
-    responses: { 200: '{electrocardiogram: [...]}', ...RESPONSES },
+    responses: { 200: res(listOf('electrocardiogram', ElectrocardiogramSummary), '{electrocardiogram: [...]}'), ...RESPONSES },
     handle(ctx, { params: p, query }) {
       const start = Date.parse(`${query.start_date}T00:00:00Z`);
       const end = query.end_date ? Date.parse(`${query.end_date}T23:59:59.999Z`) : null;

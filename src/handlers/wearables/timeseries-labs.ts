@@ -14,6 +14,7 @@ import { uuid } from '../../engine/schemas.js';
 import { decodeCursor } from '../../state/wearables/cursor.js';
 import { CHOLESTEROL_KINDS, labSamples, labSource, type CholesterolKind, type LabResource } from '../../state/wearables/lab-timeseries.js';
 import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
+import { GroupedTimeseries, TimeseriesSample, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
@@ -28,7 +29,7 @@ function rawRoute(resource: LabResource, path: string, kinds: readonly Cholester
     auth: 'team',
     summary: `${path} samples (${UNITS[resource]}) from the user's completed lab results, all labs, oldest first (deprecated in the reference).`,
     request: { params, query: rangeQuery },
-    responses: { 200: 'Array of samples', ...RESPONSES },
+    responses: { 200: res(z.array(TimeseriesSample), 'Array of samples'), ...RESPONSES },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider, 'query', true);
       const user = requireUser(ctx, p.user_id);
@@ -46,7 +47,7 @@ function groupedRoute(resource: LabResource): Route {
     auth: 'team',
     summary: `${resource} samples (${UNITS[resource]}) from the user's completed lab results, grouped by lab.`,
     request: { params, query: groupedQuery },
-    responses: { 200: '{groups: {<lab>: [{source, data}]}, next, next_cursor}', ...RESPONSES, 422: 'Bad dates, cursor, end before start, unknown provider' },
+    responses: { 200: res(GroupedTimeseries, '{groups: {<lab>: [{source, data}]}, next, next_cursor}'), ...RESPONSES, 422: 'Bad dates, cursor, end before start, unknown provider' },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider, 'query', true);
       const resume = decodeCursor('t', query.next_cursor, 'next_cursor') ?? decodeCursor('t', query.cursor, 'cursor');

@@ -38,6 +38,7 @@ import { sleepRef, workoutRef } from '../../state/wearables/operations.js';
 import { sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
 import { usersOf, type User } from '../../state/users/users.js';
 import { checkProvider, dataSources, type DataSource, groupedQuery, queryWindow, rangeQuery, requireUser, subjectOf } from '../../state/wearables/wearable-data.js';
+import { GroupedTimeseries, SleepStream, TimeseriesSample, WorkoutStream, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
 
@@ -126,7 +127,7 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
     auth: 'team',
     summary,
     request: { params, query: rangeQuery },
-    responses: { 200: 'Array of samples', 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
+    responses: { 200: res(z.array(TimeseriesSample), 'Array of samples'), 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider);
       const user = requireUser(ctx, p.user_id);
@@ -164,7 +165,7 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
     auth: 'team',
     summary,
     request: { params, query: groupedQuery },
-    responses: { 200: '{groups: {<provider>: [{source, data}]}, next, next_cursor}', 404: 'Unknown user', 422: 'Bad dates, cursor, end before start, unknown provider' },
+    responses: { 200: res(GroupedTimeseries, '{groups: {<provider>: [{source, data}]}, next, next_cursor}'), 404: 'Unknown user', 422: 'Bad dates, cursor, end before start, unknown provider' },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider);
       const resume = decodeCursor('t', query.next_cursor, 'next_cursor') ?? decodeCursor('t', query.cursor, 'cursor');
@@ -199,7 +200,7 @@ export const timeseriesRoutes: Route[] = [
     auth: 'team',
     summary: 'The stream of a sleep (ClientFacingSleepStream): hrv, heart rate, hypnogram and respiratory rate samples of the night.',
     request: { params: z.object({ sleep_id: uuid() }) },
-    responses: { 200: 'ClientFacingSleepStream', 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
+    responses: { 200: res(SleepStream, 'ClientFacingSleepStream'), 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
     handle(ctx, { params: p }) {
       const ref = sleepRef(ctx.world, ctx.partition, p.sleep_id);
       const provider = ref ? providerBySlug(ref.provider) : undefined;
@@ -220,7 +221,7 @@ export const timeseriesRoutes: Route[] = [
     auth: 'team',
     summary: 'The stream of a workout (ClientFacingStream): time, heart rate, speed, distance, GPS, cadence, power.',
     request: { params: z.object({ workout_id: uuid() }) },
-    responses: { 200: 'ClientFacingStream', 404: 'Unknown workout', 422: 'Malformed workout_id' },
+    responses: { 200: res(WorkoutStream, 'ClientFacingStream'), 404: 'Unknown workout', 422: 'Malformed workout_id' },
     handle(ctx, { params: p }) {
       const ref = workoutRef(ctx.world, ctx.partition, p.workout_id);
       const provider = ref ? providerBySlug(ref.provider) : undefined;

@@ -15,6 +15,7 @@ import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { headersView, replaceHeaders } from '../../state/webhooks/rules.js';
 import { managedEndpoint, webhookParams } from './params.js';
+import { WebhookHeaders, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team/:team_id/:environment/webhook/:webhook_id/headers';
 
@@ -26,7 +27,7 @@ export const webhookHeaderRoutes = [
     auth: 'management',
     summary: 'Custom delivery headers: {headers (non-sensitive, with values), sensitive (names only)}.',
     request: { params: webhookParams },
-    responses: { 200: 'WebhookHeadersResponse', 404: 'Webhook or team not found' },
+    responses: { 200: res(WebhookHeaders, 'WebhookHeadersResponse'), 404: 'Webhook or team not found' },
     handle(ctx, { params }) {
       return json(headersView(managedEndpoint(ctx, params)));
     },

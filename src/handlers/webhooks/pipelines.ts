@@ -34,6 +34,7 @@ import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { DESTINATIONS, pipelinesOf, pipelineView } from '../../state/webhooks/pipelines.js';
 import type { Region, Team } from '../../engine/tenancy.js';
+import { JsonObject, Pipeline, PipelineList, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
 const params = z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) });
@@ -86,7 +87,7 @@ export const pipelineRoutes = [
     auth: 'management',
     summary: 'ETL pipelines of the teams the key may act on in this region (or one team with team_id).',
     request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
-    responses: { 200: 'TeamETLPipelinesResponse', 403: 'Key not allowed', 404: 'Team not found' },
+    responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
     handle(ctx, { params: p, query }) {
       const teams = query.team_id !== undefined ? [teamInRegion(ctx, p.org_id, query.team_id, p.region)] : accessibleTeams(ctx, p.org_id, p.region);
       const store = pipelinesOf(ctx.world);
@@ -106,7 +107,7 @@ export const pipelineRoutes = [
     auth: 'management',
     summary: 'Create or update the ETL pipelines of team_ids (all validated before any is stored).',
     request: { params, body: upsertBody },
-    responses: { 200: 'ClientFacingETLPipeline[]', 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { params: p, body }) {
       requireOrg(ctx, p.org_id);
       const ids = [...new Set(body.team_ids ?? [])];
@@ -123,7 +124,7 @@ export const pipelineRoutes = [
     auth: 'management',
     summary: 'Delete the ETL pipelines of team_id[] (or of every team the key may act on in this region); answers the deleted ones.',
     request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
-    responses: { 200: 'ClientFacingETLPipeline[]', 403: 'Key not allowed', 404: 'Team not found' },
+    responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
     handle(ctx, { params: p, query }) {
       const teams = query.team_id !== undefined && query.team_id.length > 0
         ? query.team_id.map((id) => teamInRegion(ctx, p.org_id, id, p.region))
@@ -148,6 +149,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/streams',
     auth: 'control',
     summary: 'Every pipeline stream (event hub name, blob:<container>, pubsub:<project>/<topic>, rabbitmq:<exchange>) with its size.',
+    responses: { 200: res(z.object({ streams: z.array(JsonObject), ndjson_file: z.string().nullable(), ndjson_error: z.string().nullable() }), 'OK') },
     handle(ctx) {
       const store = pipelinesOf(ctx.world);
       return json({ streams: store.streamNames(), ndjson_file: store.ndjsonFile, ndjson_error: store.ndjsonError });
@@ -169,6 +171,7 @@ export const pipelineControlRoutes = [
         limit: int({ min: 1, max: 10000 }).default(1000),
       }),
     },
+    responses: { 200: res(z.object({ stream: z.string(), records: z.array(JsonObject) }), 'OK') },
     handle(ctx, { params: p, query }) {
       const { limit, ...filter } = query;
       const records = pipelinesOf(ctx.world).read(p.stream, filter, limit);
@@ -183,6 +186,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'Empties one stream.',
     request: { params: z.object({ stream: z.string() }) },
+    responses: { 200: res(z.object({ stream: z.string(), cleared: z.number().int() }), 'OK') },
     handle(ctx, { params: p }) {
       return json({ stream: p.stream, cleared: pipelinesOf(ctx.world).clear(p.stream) });
     },
@@ -194,6 +198,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/streams',
     auth: 'control',
     summary: 'Empties every stream.',
+    responses: { 200: res(z.object({ cleared: z.number().int() }), 'OK') },
     handle(ctx) {
       return json({ cleared: pipelinesOf(ctx.world).clear() });
     },
@@ -206,7 +211,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
     request: { body: z.object({ path: z.string().min(1).nullable() }) },
-    responses: { 200: '{ndjson_file}', 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
+    responses: { 200: res(z.object({ ndjson_file: z.string().nullable() }), '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {
       return json(await setNdjsonFile(ctx.world, body.path));
     },

@@ -18,6 +18,7 @@ import { defineRoute } from '../../engine/route.js';
 import { int } from '../../engine/schemas.js';
 import { clearReceiver, configureReceiver } from '../../state/webhooks/rules.js';
 import { receiversOf } from '../../state/webhooks/webhook-receiver.js';
+import { JsonObject, ReceiverDelivery, res } from '../../wire/schemas.js';
 
 const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
 
@@ -29,6 +30,7 @@ export const receiverRoutes = [
     auth: 'none',
     summary: 'Test receiver: records and verifies a delivery, answers the configured status.',
     request: { params: nameParams },
+    responses: { 200: res(JsonObject, 'The configured answer: 200 {ok: true} unless PUT /_sandbox/receiver/:name set another status and JSON body') },
     handle(ctx, { params }): Reply {
       const store = receiversOf(ctx.world);
       // The answer is the configuration this delivery met (a `times` countdown may end with it).
@@ -48,6 +50,7 @@ export const receiverRoutes = [
     auth: 'control',
     summary: 'What the test receiver got, oldest first, each with verified true/false; and its configuration.',
     request: { params: nameParams, query: z.object({ after: int({ min: 0 }).optional() }) },
+    responses: { 200: res(z.object({ name: z.string(), url: z.string(), config: JsonObject, count: z.number().int(), deliveries: z.array(ReceiverDelivery) }), 'OK') },
     handle(ctx, { params, query }) {
       const r = receiversOf(ctx.world).get(params.name);
       const after = query.after ?? 0;
@@ -78,6 +81,7 @@ export const receiverRoutes = [
         times: int({ min: 1, max: 1000 }).optional(),
       }),
     },
+    responses: { 200: res(z.object({ name: z.string(), config: JsonObject }), 'OK') },
     handle(ctx, { params, body }) {
       const r = configureReceiver(ctx.world, params.name, body);
       return json({ name: r.name, config: r.config });
@@ -91,6 +95,7 @@ export const receiverRoutes = [
     auth: 'control',
     summary: 'Forgets what the receiver got and resets its configuration.',
     request: { params: nameParams },
+    responses: { 204: 'OK' },
     handle(ctx, { params }) {
       clearReceiver(ctx.world, params.name);
       return noContent();

@@ -28,6 +28,7 @@ import type { Environment, Partition } from '../../engine/tenancy.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
 
 import { managedEndpoint, managedPartition, teamEnvParams, webhookParams } from './params.js';
+import { WebhookEndpoint as WebhookEndpointWire, WebhookList, WebhookSecret, res } from '../../wire/schemas.js';
 
 const BASE = '/v1/org/:org_id/team/:team_id/:environment/webhook';
 
@@ -61,7 +62,7 @@ export const webhookRoutes = [
       params: teamEnvParams,
       query: z.object({ next_cursor: z.string().optional(), limit: int({ min: 1, max: 250 }).default(50) }),
     },
-    responses: { 200: 'WebhookListResponse', 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    responses: { 200: res(WebhookList, 'WebhookListResponse'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { params, query }) {
       const { page, next_cursor } = listWebhooks(ctx.world, managedPartition(ctx, params), query.next_cursor, query.limit);
       return json({ data: page.map(webhookView), next_cursor });
@@ -75,7 +76,7 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'Create a webhook endpoint (secret generated unless given; optional whitelabel_headers sandbox extension).',
     request: { params: teamEnvParams, body: createBody },
-    responses: { 200: 'Webhook', 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    responses: { 200: res(WebhookEndpointWire, 'Webhook'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { params, body }) {
       const ep = createWebhook(ctx.world, managedPartition(ctx, params), body);
       return json(webhookView(ep));
@@ -89,7 +90,7 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'One webhook endpoint.',
     request: { params: webhookParams },
-    responses: { 200: 'Webhook', 404: 'Webhook or team not found' },
+    responses: { 200: res(WebhookEndpointWire, 'Webhook'), 404: 'Webhook or team not found' },
     handle(ctx, { params }) {
       return json(webhookView(managedEndpoint(ctx, params)));
     },
@@ -102,7 +103,7 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'Change url, description, disabled, filter_types, rate_limit (and whitelabel_headers). Disabling stops pending attempts.',
     request: { params: webhookParams, body: patchBody },
-    responses: { 200: 'Webhook', 404: 'Webhook or team not found', 422: 'Validation error' },
+    responses: { 200: res(WebhookEndpointWire, 'Webhook'), 404: 'Webhook or team not found', 422: 'Validation error' },
     handle(ctx, { params, body }) {
       const ep = patchWebhook(ctx.world, managedEndpoint(ctx, params), body);
       return json(webhookView(ep));
@@ -130,7 +131,7 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'The current signing secret ({key}).',
     request: { params: webhookParams },
-    responses: { 200: 'WebhookSecretResponse', 404: 'Webhook or team not found' },
+    responses: { 200: res(WebhookSecret, 'WebhookSecretResponse'), 404: 'Webhook or team not found' },
     handle(ctx, { params }) {
       return json({ key: managedEndpoint(ctx, params).secret });
     },

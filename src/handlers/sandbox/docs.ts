@@ -1,0 +1,96 @@
+/**
+ * The documentation page: `GET /docs` renders the sandbox's OpenAPI documents (data, management,
+ * control plane) with Swagger UI, whose "try it" calls the sandbox itself (the documents' servers
+ * are the sandbox's URLs). The page is built here; Swagger UI's files come from the
+ * `swagger-ui-dist` package through `world.assets.docs`, which the Node adapters (express, the
+ * CLI's node:http server) set and read lazily. Under msw or in a browser there is no reader:
+ * `/docs/assets/*` answers 404 saying so, and the page says where to look instead.
+ */
+import { z } from 'zod';
+import { binary } from '../../engine/http-types.js';
+import { notFound } from '../../engine/errors.js';
+import { defineRoute } from '../../engine/route.js';
+
+const encoder = new TextEncoder();
+
+/** The files of swagger-ui-dist the page uses, and their content types (nothing else is served). */
+export const DOCS_ASSETS: Readonly<Record<string, string>> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+export const DOCS_MESSAGES = {
+  unknownAsset: 'Not Found',
+  noAssets: 'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
+} as const;
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+function docsPage(base: string, management: string): string {
+  const urls = [
+    { url: `${base}/openapi.json`, name: 'Data interface' },
+    { url: `${management}/openapi.json`, name: 'Management interface' },
+    { url: `${base}/_sandbox/openapi.json`, name: 'Control plane (/_sandbox)' },
+  ];
+  const assets = `${base}/docs/assets`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>health-sandbox API</title>
+<link rel="icon" type="image/png" href="${escapeAttr(assets)}/favicon-32x32.png">
+<link rel="stylesheet" href="${escapeAttr(assets)}/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"><p>Loading the documentation&hellip; The documents themselves: ${urls.map((u) => `<a href="${escapeAttr(u.url)}">${u.name}</a>`).join(', ')}.</p></div>
+<script src="${escapeAttr(assets)}/swagger-ui-bundle.js"></script>
+<script src="${escapeAttr(assets)}/swagger-ui-standalone-preset.js"></script>
+<script>
+window.ui = SwaggerUIBundle({
+  urls: ${JSON.stringify(urls).replace(/</g, '\\u003c')},
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  tryItOutEnabled: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+});
+</script>
+</body>
+</html>
+`;
+}
+
+export const docsRoutes = [
+  defineRoute({
+    id: 'meta.docs',
+    method: 'GET',
+    path: '/docs',
+    auth: 'none',
+    summary: 'The documentation page: the OpenAPI documents rendered with Swagger UI, "try it" against this sandbox.',
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+    handle: (ctx) => binary(encoder.encode(docsPage(ctx.world.urls.base, ctx.world.urls.management)), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }),
+  }),
+  defineRoute({
+    id: 'meta.docs.asset',
+    method: 'GET',
+    path: '/docs/assets/:file',
+    auth: 'none',
+    summary: 'A file of the documentation page (Swagger UI, from the swagger-ui-dist package).',
+    request: { params: z.object({ file: z.string() }) },
+    responses: {
+      200: { description: 'The file (CSS, JavaScript or PNG)', contentType: '*/*' },
+      404: 'Unknown file, or no documentation assets in this runtime (msw, browser)',
+    },
+    async handle(ctx, { params }) {
+      const type = Object.hasOwn(DOCS_ASSETS, params.file) ? DOCS_ASSETS[params.file] : undefined;
+      if (!type) throw notFound(DOCS_MESSAGES.unknownAsset);
+      const read = ctx.world.assets.docs;
+      const bytes = read ? await read(params.file) : undefined;
+      if (!bytes) throw notFound(DOCS_MESSAGES.noAssets);
+      return binary(bytes, type, { 'cache-control': 'public, max-age=3600' });
+    },
+  }),
+];

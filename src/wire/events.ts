@@ -1,0 +1,72 @@
+/**
+ * Event payloads: the envelope `{event_type, data, team_id, user_id, client_user_id}` and the
+ * `data` of each event type the sandbox emits. `WebhookEvent<'labtest.order.updated'>` is the
+ * envelope of one type, its `data` typed.
+ */
+import { z } from 'zod';
+import { dateTime, JsonObject, ProviderRef, uuidString } from './common.js';
+import { Appointment, Order } from './labs.js';
+import { ResourceAvailability, TimeseriesSample } from './wearables.js';
+
+export const ConnectionEventData = z.object({
+  user_id: uuidString,
+  provider: ProviderRef,
+  source: ProviderRef,
+  external_user_id: z.string().nullable(),
+  resource_availability: ResourceAvailability.optional(),
+});
+
+export const CriticalResultEventData = z.object({
+  order_id: uuidString,
+  sample_id: z.string().nullable(),
+  status: z.string(),
+  interpretation: z.string(),
+  team_id: uuidString,
+  user_id: uuidString,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+/** `daily.data.<timeseries>.*`: a batch of samples of one source. */
+export const TimeseriesEventData = z.object({ user_id: uuidString, source: JsonObject, data: z.array(TimeseriesSample) }).loose();
+/** `daily.data.<summary>.*` and `historical.data.*`: a summary or a pull's completion. */
+export const DataEventData = JsonObject;
+
+export const EventEnvelope = z.object({
+  event_type: z.string(),
+  data: z.unknown(),
+  team_id: uuidString,
+  user_id: uuidString,
+  client_user_id: z.string(),
+});
+
+/** The `data` schema of each event type with a dedicated shape. */
+export const EVENT_DATA = {
+  'labtest.order.created': Order,
+  'labtest.order.updated': Order,
+  'labtest.appointment.created': Appointment,
+  'labtest.appointment.updated': Appointment,
+  'labtest.result.critical': CriticalResultEventData,
+  'provider.connection.created': ConnectionEventData,
+  'provider.connection.error': ConnectionEventData,
+} as const;
+
+export type KnownEventType = keyof typeof EVENT_DATA;
+export type EventType = KnownEventType | `daily.data.${string}` | `historical.data.${string}`;
+
+type DataOf<T extends EventType> = T extends KnownEventType ? z.output<(typeof EVENT_DATA)[T]> : Record<string, unknown>;
+
+/** A webhook (or pipeline) event of type `T`: the envelope with its `data` typed. */
+export interface WebhookEvent<T extends EventType = EventType> {
+  event_type: T;
+  data: DataOf<T>;
+  team_id: string;
+  user_id: string;
+  client_user_id: string;
+}
+
+/** The schema of the envelope of one event type (tests, documentation). */
+export function eventSchema(type: string): z.ZodType {
+  const data = (EVENT_DATA as Record<string, z.ZodType>)[type] ?? DataEventData;
+  return EventEnvelope.extend({ event_type: z.literal(type), data });
+}

@@ -1,0 +1,105 @@
+/** The management interface: orgs, teams, keys, members, domains, EHR, queries, preferences. */
+import { z } from 'zod';
+import { dateTime, JsonObject, uuidString } from './common.js';
+
+export const Org = z.object({ id: uuidString, name: z.string(), expires_at: dateTime.nullable() });
+
+export const TeamSettings = z.object({
+  lab_tests_patient_sms_communication_enabled: z.boolean(),
+  lab_tests_patient_email_communication_enabled: z.boolean(),
+  critical_result_notification_email: z.string().nullable(),
+  brand_information: z.record(z.string(), z.unknown()).nullable(),
+  logo_url: z.string().nullable(),
+  reject_duplicate_connection: z.boolean(),
+  sdk_per_device_activity_timeseries: z.boolean(),
+  partial_webhooks_enabled: z.boolean().nullable(),
+  minor_ordering_enabled: z.boolean().nullable(),
+});
+
+export const TeamSummary = z.object({ id: uuidString, name: z.string(), created_on: dateTime, region: z.string(), integration_team_id: z.string().nullable() });
+export const ManagementTeam = TeamSummary.extend({ environments: z.array(z.string()), sandbox: TeamSettings.nullish(), production: TeamSettings.nullish() });
+export const TeamList = z.object({ teams: z.array(TeamSummary), next_cursor: z.string().nullable() });
+
+export const TeamRoleBindings = z.array(z.object({ team_id: uuidString }).loose()).nullable();
+
+export const ManagementKey = z.object({
+  id: uuidString,
+  label: z.string(),
+  created_at: dateTime,
+  creator: z.object({ type: z.string() }).loose(),
+  role: z.string(),
+  team_role_bindings: TeamRoleBindings,
+});
+export const ManagementKeyCreated = ManagementKey.extend({ key: z.string() });
+
+export const TeamApiKey = z.object({ id: uuidString, label: z.string(), value: z.string(), team_id: uuidString, created_at: dateTime });
+
+export const Member = z.object({ id: uuidString, name: z.string(), email: z.string(), created_on: dateTime, role: z.string(), team_role_bindings: TeamRoleBindings });
+export const Invite = z.object({ id: uuidString, email: z.string(), invited_at: dateTime, resent_at: dateTime.nullable(), creator: JsonObject, role: z.string(), team_role_bindings: TeamRoleBindings });
+
+export const Domain = z.object({
+  id: uuidString,
+  domain: z.string(),
+  is_verified: z.boolean(),
+  created_on: dateTime,
+  dns_records: z.array(z.object({ type: z.string(), name: z.string(), value: z.string(), ttl: z.string() })),
+});
+
+export const CustomCredential = z.object({
+  id: uuidString,
+  client_id: z.string().nullable(),
+  client_secret_hash: z.string().nullable(),
+  source: z.string(),
+  team_id: uuidString,
+  created_at: dateTime,
+  updated_at: dateTime,
+  details: JsonObject.nullable(),
+  app_url: z.string().nullable(),
+  redirect_url_override: z.string().nullable(),
+});
+
+export const DataPullPreferences = z.object({ data_pull_preferences: z.array(z.object({ team_id: uuidString, providers: z.unknown() })), next_cursor: z.string().nullable() });
+
+export const EhrMember = z.object({ id: uuidString, integration_member_id: z.string(), name: z.string(), email: z.string(), avatar: z.string().nullable(), team_role_bindings: TeamRoleBindings });
+export const EhrConfiguration = z.object({ slug: z.string(), modalities: z.array(z.string()), origin_configs: z.array(z.object({ origin: z.string(), session_continuation_url: z.string().nullable() })) });
+export const EhrPipeline = z.object({ team_id: uuidString, type: z.string(), ehr_type: z.string(), base_url: z.string(), authentication: JsonObject, allowed_mappers: z.array(z.string()).nullable() });
+
+export const ContinuousQuery = z.object({
+  id: uuidString,
+  status: z.string(),
+  slug: z.string(),
+  title: z.string().nullable(),
+  team_id: uuidString,
+  query: JsonObject,
+  query_config: JsonObject.nullable(),
+  scheduling_preferences: JsonObject.nullable(),
+  result_table_schema: z.record(z.string(), z.string()),
+  resource_dependencies: z.array(z.string()),
+  export_preferences: JsonObject.nullable(),
+  fhir_observation_mappers: z.array(JsonObject).nullable(),
+});
+export const QueryValidation = z.object({ result_table_schema: z.record(z.string(), z.string()), resource_dependencies: z.array(z.string()), fhir_observation_previews: z.unknown().nullable() });
+
+/** The deprecated data-surface team object (`GET /v2/team/{team_id}`). */
+export const Team = z.object({
+  id: uuidString,
+  org_id: uuidString,
+  name: z.string(),
+  svix_app_id: z.string().nullable(),
+  webhook_secret: z.string().nullable(),
+  api_keys: z.array(z.object({ label: z.string(), value: z.string(), team_id: uuidString, id: uuidString, created_at: dateTime, deleted_at: dateTime.nullable() })),
+  configuration: JsonObject,
+  logo_url: z.string().nullable(),
+  delegated_flow: z.string(),
+});
+
+export const SourcePriority = z.object({ data_type: z.string(), provider: z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }), priority: z.number().int() });
+export const LinkConfig = z.object({ team_id: uuidString, name: z.string(), logo_url: z.string().nullable(), reject_duplicate_connection: z.boolean(), providers: z.array(JsonObject) });
+
+/** Control plane: an org as the sandbox keeps it. */
+export const SandboxOrg = z.object({ id: uuidString, name: z.string(), plan: z.string(), created_at: dateTime, expires_at: dateTime.nullable(), team_ids: z.array(uuidString) });
+export const SandboxOrgCreated = z.object({ org_id: uuidString, name: z.string(), plan: z.string(), management_key_id: uuidString, management_key: z.string() });
+export const BetaFeatures = z.object({ team_id: uuidString, beta_features: z.array(z.string()) });
+
+/** `{success, failure, not_found}` of batch deletes. */
+export const BatchOutcome = z.object({ success: z.array(z.string()), failure: z.array(z.unknown()), not_found: z.array(z.string()) });

@@ -1,0 +1,78 @@
+/** Webhook endpoints, their secrets and headers, ETL pipelines, and the control plane's delivery views. */
+import { z } from 'zod';
+import { dateTime, JsonObject, uuidString } from './common.js';
+import { EventEnvelope } from './events.js';
+
+export const WebhookEndpoint = z.object({
+  id: z.string(),
+  description: z.string(),
+  rate_limit: z.number().int().nullable(),
+  url: z.string(),
+  disabled: z.boolean(),
+  filter_types: z.array(z.string()).nullable(),
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+export const WebhookList = z.object({ data: z.array(WebhookEndpoint), next_cursor: z.string().nullable() });
+export const WebhookSecret = z.object({ key: z.string() });
+export const WebhookHeaders = z.object({ headers: z.record(z.string(), z.string()), sensitive: z.array(z.string()) });
+
+export const Pipeline = z.object({
+  team_id: uuidString,
+  push_historical_data: z.boolean(),
+  provider_raw_data: z.boolean(),
+  preferences: z.object({ preferred: z.string(), enabled: z.array(z.string()) }),
+  cloud_pubsub: JsonObject.nullable(),
+  rabbitmq: JsonObject.nullable(),
+  svix: JsonObject.nullable(),
+  azure_amqp: JsonObject.nullable(),
+  event_type_prefixes: z.array(z.string()).nullable(),
+});
+export const PipelineList = z.object({ pipelines: z.array(Pipeline), next_cursor: z.string().nullable() });
+
+// ---- control plane views of delivery ----
+
+export const DeliveryAttempt = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  msg_id: z.string(),
+  endpoint_id: z.string(),
+  team_id: uuidString,
+  environment: z.string(),
+  event_type: z.string(),
+  url: z.string(),
+  trigger: z.string(),
+  attempt_number: z.number().int(),
+  status: z.string(),
+  created_at: dateTime,
+  timestamp: z.number().int(),
+  request: JsonObject,
+  response: JsonObject.nullable(),
+  error: z.string().nullable(),
+  latency_ms: z.number().nullable(),
+  next_attempt_at: dateTime.nullable(),
+});
+
+export const DeliveryMessage = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  event_type: z.string(),
+  team_id: uuidString,
+  environment: z.string(),
+  user_id: z.string().nullable(),
+  created_at: dateTime,
+  payload: EventEnvelope,
+  destinations: z.array(JsonObject),
+});
+
+export const ReceiverDelivery = z.object({
+  seq: z.number().int(),
+  received_at: dateTime,
+  msg_id: z.string().nullable(),
+  event_type: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+  verified: z.boolean().nullable(),
+  answered_status: z.number().int(),
+});

@@ -1,0 +1,48 @@
+/**
+ * Wire types against live answers, driven by the route table: every route declares the schema of
+ * each answer it gives (`responses` on its entry, plus the engine's errors: `routeResponses`), and
+ * every answer the route-table requests produce (a valid and an invalid request per route, the
+ * same requests as adapter parity) must match the declared schema of its status, on both adapters.
+ * A route without a 2xx schema fails; a status a route answers without declaring it fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../src/routes.js';
+import { missingSchemas, routeResponses } from '../src/wire/engine.js';
+import { ADAPTERS, createClient } from './support/client.js';
+import { runRouteCases } from './support/route-cases.js';
+
+it('every route declares a schema for each 2xx JSON answer', () => {
+  const missing = ROUTES.flatMap((r) => missingSchemas(r).map((why) => `${r.id}: ${why}`));
+  expect(missing).toEqual([]);
+});
+
+for (const adapter of ADAPTERS) {
+  describe(`${adapter}: live answers match their declared schemas`, () => {
+    it('valid and invalid request to every route', async () => {
+      const c = createClient(adapter, { seed: 8, users: 3, usersElsewhere: 1, feed: 'off', wallClock: () => Date.parse('2026-01-05T09:00:00Z') });
+      const problems: string[] = [];
+      let checked = 0;
+      await runRouteCases(c, 'http://127.0.0.1:9/wire-hook', ({ route, kind, res }) => {
+        const where = `${route.id} (${kind}) ${res.status}`;
+        const spec = routeResponses(route)[String(res.status)];
+        if (!spec) return void problems.push(`${where}: status not declared`);
+        const type = res.headers['content-type'] ?? '';
+        if (spec.contentType) {
+          if (spec.contentType !== '*/*' && !type.startsWith(spec.contentType)) problems.push(`${where}: content type ${type}, declared ${spec.contentType}`);
+          return;
+        }
+        if (!spec.schema) {
+          if (res.bytes.length > 0 && res.status !== 204 && !(res.status >= 300 && res.status < 400)) problems.push(`${where}: a body, but no schema declared`);
+          return;
+        }
+        if (spec.alternatives?.some((t) => type.startsWith(t))) return;
+        if (!type.startsWith('application/json')) return void problems.push(`${where}: ${type}, declared JSON`);
+        const parsed = spec.schema.safeParse(JSON.parse(res.text));
+        checked++;
+        if (!parsed.success) problems.push(`${where}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      });
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(ROUTES.length);
+    }, 120_000);
+  });
+}
