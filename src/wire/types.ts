@@ -44,6 +44,13 @@ export type OrderTransaction = Of<typeof W.OrderTransaction>;
 export type OrderResult = Of<typeof W.OrderResult>;
 export type ResultMarker = Of<typeof W.ResultMarker>;
 export type Appointment = Of<typeof W.Appointment>;
+export type LabResultsRaw = Of<typeof W.LabResultsRaw>;
+export type CompendiumSearch = Of<typeof W.CompendiumSearch>;
+export type UnmatchedResult = Of<typeof W.UnmatchedResult>;
+export type ParsingJob = Of<typeof W.ParsingJob>;
+export type AggregationResponse = Of<typeof W.AggregationResponse>;
+export type AggregationResult = Of<typeof W.AggregationResult>;
+export type BulkOp = Of<typeof W.BulkOp>;
 
 export type WebhookEndpoint = Of<typeof W.WebhookEndpoint>;
 export type Pipeline = Of<typeof W.Pipeline>;
