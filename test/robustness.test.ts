@@ -314,7 +314,9 @@ function problems(route: Route, v: Variant, res: TestResponse, logged: string[],
   }
   const text = (res.headers['content-type'] ?? '').startsWith('application/pdf') ? '' : res.text;
   if (text.includes('    at ') || text.includes('.ts:')) out.push(`${where}: stack trace in response: ${snippet}`);
-  if (/<html/i.test(text)) out.push(`${where}: HTML in response: ${snippet}`);
+  // HTML only where the route declares an HTML page (the docs page answers one whatever the input).
+  const page = res.status < 300 && route.responses[res.status]?.contentType === 'text/html';
+  if (/<html/i.test(text) && !page) out.push(`${where}: HTML in response: ${snippet}`);
   if (changed) out.push(`${where}: ${res.status} but state changed (half-applied change)`);
   if (res.status < 500 && logged.length > 0) out.push(`${where}: ${res.status} but the engine logged: ${logged.join(' || ')}`);
   return out;

@@ -42,6 +42,8 @@ export const ActivitySummary = z.object({
   floors_climbed: z.number().nullable(),
   time_zone: z.string().nullable(),
   timezone_offset: z.number().int().nullable(),
+  wheelchair_use: z.boolean().nullable(),
+  wheelchair_push: z.number().nullable(),
   heart_rate: z.object({ avg_bpm: z.number().nullable(), min_bpm: z.number().nullable(), max_bpm: z.number().nullable(), resting_bpm: z.number().nullable(), avg_walking_bpm: z.number().nullable() }).nullable(),
 });
 
@@ -60,6 +62,10 @@ export const SleepSummary = z.object({
   rem: z.number(),
   deep: z.number(),
   score: z.number().nullable(),
+  recovery_readiness_score: z.number().nullable(),
+  temperature_delta: z.number().nullable(),
+  skin_temperature: z.number().nullable(),
+  hr_dip: z.number().nullable(),
   hr_lowest: z.number().nullable(),
   hr_average: z.number().nullable(),
   hr_resting: z.number().nullable(),
@@ -79,6 +85,11 @@ export const BodySummary = z.object({
   fat: z.number().nullable(),
   body_mass_index: z.number().nullable(),
   lean_body_mass_kilogram: z.number().nullable(),
+  water_percentage: z.number().nullable(),
+  muscle_mass_percentage: z.number().nullable(),
+  visceral_fat_index: z.number().nullable(),
+  bone_mass_percentage: z.number().nullable(),
+  waist_circumference_centimeter: z.number().nullable(),
 });
 
 export const Sport = z.object({ id: z.number().int(), name: z.string(), slug: z.string() });
@@ -97,6 +108,15 @@ export const WorkoutSummary = z.object({
   sport: Sport,
   hr_zones: z.array(z.number()).nullable(),
   moving_time: z.number().nullable(),
+  total_elevation_gain: z.number().nullable(),
+  elev_high: z.number().nullable(),
+  elev_low: z.number().nullable(),
+  average_speed: z.number().nullable(),
+  max_speed: z.number().nullable(),
+  average_watts: z.number().nullable(),
+  device_watts: z.number().nullable(),
+  max_watts: z.number().nullable(),
+  weighted_average_watts: z.number().nullable(),
   steps: z.number().nullable(),
   map: z.unknown().nullable(),
   provider_id: z.string(),

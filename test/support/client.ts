@@ -2,6 +2,7 @@
  * One test client over either adapter, so every scenario runs on both: supertest against the
  * express app, or real `fetch` through msw `setupServer`. Each client has its own sandbox.
  */
+import { appendFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
@@ -13,6 +14,8 @@ import { createFetchHandler, createMswHandlers } from '../../src/msw.js';
 import { createNodeServer } from '../../src/node.js';
 import type { Credentials } from '../../src/engine/credentials.js';
 import { fetchTransport, type WebhookTransport } from '../../src/state/webhooks/transport.js';
+import { router } from '../../src/routes.js';
+import { routeResponses } from '../../src/wire/engine.js';
 
 export type AdapterName = 'express' | 'msw';
 export const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
@@ -120,6 +123,29 @@ export const loopbackOnly: WebhookTransport = (request) => {
   const refused = Object.assign(new Error(`connect ECONNREFUSED ${host} (tests reach loopback only)`), { code: 'ECONNREFUSED' });
   return Promise.reject(new TypeError('fetch failed', { cause: refused }));
 };
+
+/**
+ * `HEALTH_SANDBOX_WIRE_CHECK=<file>`: every answer any test receives through this client is checked
+ * against the schema its route declares (`routeResponses`), and each mismatch or undeclared status
+ * is appended to <file> as one JSON line (a report: tests are not failed by it). For checking the
+ * declared schemas against the answers of the whole suite, beyond `wire-answers.test.ts`.
+ */
+const WIRE_REPORT = process.env['HEALTH_SANDBOX_WIRE_CHECK'];
+
+function reportWire(surface: 'data' | 'management', method: string, path: string, res: TestResponse): void {
+  if (!WIRE_REPORT) return;
+  const found = router().match(surface, method === 'HEAD' ? 'GET' : method, path.split('?')[0] ?? path);
+  if (found.kind !== 'ok' || method === 'HEAD') return;
+  const route = found.match.route;
+  const spec = routeResponses(route)[String(res.status)];
+  let problem: string | undefined;
+  if (!spec) problem = 'status not declared';
+  else if (spec.schema && (res.headers['content-type'] ?? '').startsWith('application/json')) {
+    const parsed = spec.schema.safeParse(res.body);
+    if (!parsed.success) problem = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  }
+  if (problem) appendFileSync(WIRE_REPORT, `${JSON.stringify({ route: route.id, status: res.status, problem })}\n`);
+}
 
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
   const sandbox = createSandbox({ logger: () => undefined, webhookTransport: loopbackOnly, ...options });
@@ -229,7 +255,8 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       }
       Object.assign(headers, options.headers ?? {});
       for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
-      return send(method.toUpperCase(), `${path}${queryString(options.query)}`, surface, headers, body, options.redirect);
+      const answer = send(method.toUpperCase(), `${path}${queryString(options.query)}`, surface, headers, body, options.redirect);
+      return WIRE_REPORT ? answer.then((res) => (reportWire(surface, method.toUpperCase(), path, res), res)) : answer;
     },
     get: (path, options) => client.call('GET', path, options),
     post: (path, body, options) => client.call('POST', path, { ...options, body }),
