@@ -39,8 +39,8 @@ beforeAll(async () => {
   const tests = (await api('GET', '/v3/lab_tests')) as Array<{ id: string; method: string; auto_generated: boolean }>;
   const walkIn = tests.find((t) => t.method === 'walk_in_test' && !t.auto_generated)!;
   const order = (await api('POST', '/v3/order', { user_id: user.user_id, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS })).order;
-  const workouts = (await api('GET', `/v2/summary/workouts/${user.user_id}?start_date=2025-12-01`)).workouts ?? [];
-  const sleeps = (await api('GET', `/v2/summary/sleep/${user.user_id}?start_date=2025-12-01`)).sleep ?? [];
+  const workouts = (await api('GET', `/v2/summary/workouts/${user.user_id}?start_date=2026-01-01`)).workouts ?? [];
+  const sleeps = (await api('GET', `/v2/summary/sleep/${user.user_id}?start_date=2026-01-01`)).sleep ?? [];
   const devices = (await api('GET', `/v2/user/${user.user_id}/device`)) ?? [];
   for (const [key, value] of [['workout_id', workouts[0]?.id], ['sleep_id', sleeps[0]?.id], ['device_id', devices[0]?.id]] as const) if (value) ids[key] = value;
   Object.assign(ids, { user_id: user.user_id, client_user_id: user.client_user_id, provider: providers[0]?.slug ?? 'oura', order_id: order.id, lab_test_id: walkIn.id, team_id: creds.teams[0]!.team_id });
@@ -56,7 +56,7 @@ afterAll(() => server.close());
 /** The usage example with its placeholders replaced by the seeded world's ids and dates. */
 function concrete(usage: string): string {
   let text = usage.replace(/\s*[A-Za-z]*[cC]ursor: "(next_)?cursor",?/g, '');
-  for (const [placeholder, value] of Object.entries({ ...ids, start_date: '2025-12-20', end_date: '2026-01-04' })) {
+  for (const [placeholder, value] of Object.entries({ ...ids, start_date: '2026-01-02', end_date: '2026-01-04' })) {
     text = text.split(`"${placeholder}"`).join(JSON.stringify(value));
   }
   return text;
