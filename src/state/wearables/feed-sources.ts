@@ -1,0 +1,53 @@
+/**
+ * The feed's measurement sources, kept between ticks. A source (a person observed through one
+ * provider) is a pure function of (seed, user id, zone, birth year, provider); its subject
+ * memoises nights, workouts and quarter-hour activity, and the source memoises the values of
+ * cadence buckets. Successive ticks (and the activity summary of a day, recomputed at each tick
+ * with the data so far) read the same buckets again, so keeping them makes a tick cost what is
+ * new since the previous one. Memos never change a value: a rebuilt source yields the same.
+ *
+ * Memory stays bounded: a user's sources are rebuilt once their memos pass FEED_MEMO entries
+ * (a few days of data), and they go with the user object (a WeakMap).
+ */
+import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
+import { Subject } from '../../fixtures/wearables/wearable-profile.js';
+import type { World } from '../../engine/world.js';
+import type { User } from '../users/users.js';
+import { zoneOf } from './wearable-data.js';
+
+/** Memo entries a user's kept sources may hold before they are rebuilt. */
+export const FEED_MEMO = 8_000;
+
+interface Kept {
+  seed: number;
+  zone: string;
+  birth: number | null;
+  subject: Subject;
+  sources: Map<string, SourceCtx>;
+}
+
+const kept = new WeakMap<User, Kept>();
+
+function memoSize(k: Kept): number {
+  let n = k.subject.memoSize();
+  for (const src of k.sources.values()) n += src.memo?.size ?? 0;
+  return n;
+}
+
+/** The user's source through `provider` for the feed (kept between ticks, memoised). */
+export function feedSource(world: World, user: User, provider: ProviderInfo): SourceCtx {
+  const birth = user.fallback_birth_date ? Number(user.fallback_birth_date.value.slice(0, 4)) : null;
+  const zone = zoneOf(user);
+  let k = kept.get(user);
+  if (!k || k.seed !== world.seed || k.zone !== zone || k.birth !== birth || memoSize(k) > FEED_MEMO) {
+    k = { seed: world.seed, zone, birth, subject: new Subject(world.seed, user.user_id, zone, birth), sources: new Map() };
+    kept.set(user, k);
+  }
+  let src = k.sources.get(provider.slug);
+  if (!src || src.provider !== provider) {
+    src = { ...sourceCtx(k.subject, provider), memo: { values: new Map(), size: 0 } };
+    k.sources.set(provider.slug, src);
+  }
+  return src;
+}
