@@ -184,6 +184,20 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
   };
 }
 
+/** The clock's time as ISO, formatted once per instant (a feed tick emits thousands of events at one instant). */
+function isoNow(clock: { now(): number }): () => string {
+  let at = Number.NaN;
+  let text = '';
+  return () => {
+    const now = clock.now();
+    if (now !== at) {
+      text = new Date(now).toISOString();
+      at = now;
+    }
+    return text;
+  };
+}
+
 function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[], assets: AssetSources): World {
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
   const log = options.logger;
@@ -198,7 +212,7 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
     scheduler,
     ids,
     tenancy: new Tenancy(ids),
-    events: new EventBus(() => new Date(clock.now()).toISOString(), options.journalLimit),
+    events: new EventBus(isoNow(clock), options.journalLimit),
     hooks: createHooks(),
     slots: new Map(),
     track(work) {

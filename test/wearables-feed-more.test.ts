@@ -25,7 +25,9 @@ async function demoUser(c: TestClient, name: string, provider: string): Promise<
 
 forEachAdapter('wearables feed: meals, cycles, profile', (adapter) => {
   it('announces meals, sleep cycles, menstrual cycles and the profile with the values the API serves', async () => {
-    const c = createClient(adapter, { seed: 61, users: 1, usersElsewhere: 0, feed: 'on', journalLimit: 100_000 }); // 35 days of feed: more than the default journal keeps
+    // 35 days of every resource pass the default journal ring (10,000): keep them all, the
+    // profile announced on the first tick included.
+    const c = createClient(adapter, { seed: 61, users: 1, usersElsewhere: 0, feed: 'on', journalLimit: 100_000 });
     // A person who tracks menstrual cycles (seen in their 30 days of demo history).
     let userId = '';
     for (let i = 0; i < 12 && !userId; i++) {

@@ -11,13 +11,26 @@ function digest(parts: ReadonlyArray<string | number>): Uint8Array {
   return sha256(utf8Encode(parts.join('\u241f')));
 }
 
+/**
+ * Recent UUIDs by their digest input: generators derive the same id again and again (a day's
+ * activity summary at every feed tick), a SHA-256 each time. Bounded; a pure memo.
+ */
+const recentUuids = new Map<string, string>();
+const RECENT_UUIDS = 10_000;
+
 /** A version-4-shaped UUID derived from the parts. */
 export function stableUuid(...parts: ReadonlyArray<string | number>): string {
-  const b = digest(parts);
+  const input = parts.join('\u241f');
+  const kept = recentUuids.get(input);
+  if (kept !== undefined) return kept;
+  const b = sha256(utf8Encode(input));
   b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
   b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
   const h = toHex(b.subarray(0, 16));
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const id = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  if (recentUuids.size >= RECENT_UUIDS) recentUuids.clear();
+  recentUuids.set(input, id);
+  return id;
 }
 
 /** A base62 token of the given length derived from the parts. */

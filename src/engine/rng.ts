@@ -14,6 +14,38 @@ export function hash32(text: string): number {
   return mix32(h);
 }
 
+/** FNV-1a state after `text`, continuing from state `h` (hash32 = mix32 of the state from the offset basis). */
+export function fnvOn(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
+const SEP = 0x241f;
+const prefixStates = new Map<string, number>();
+
+/**
+ * `hash32(\`${prefix}\u241f${a}\u241f${b}\u241f${c}\`)` without building the string: the state
+ * after a prefix is kept (prefixes are few and long: seed and user keys), the parts are hashed on.
+ */
+export function hashParts(prefix: string, a: string | number, b: string | number, c: string | number): number {
+  let h = prefixStates.get(prefix);
+  if (h === undefined) {
+    if (prefixStates.size >= 20_000) prefixStates.clear();
+    h = fnvOn(0x811c9dc5, prefix);
+    prefixStates.set(prefix, h);
+  }
+  h = Math.imul(h ^ SEP, 0x01000193);
+  h = fnvOn(h, typeof a === 'string' ? a : String(a));
+  h = Math.imul(h ^ SEP, 0x01000193);
+  h = fnvOn(h, typeof b === 'string' ? b : String(b));
+  h = Math.imul(h ^ SEP, 0x01000193);
+  h = fnvOn(h, typeof c === 'string' ? c : String(c));
+  return mix32(h);
+}
+
 /** Avalanche mix of a 32-bit integer (murmur3 finaliser). */
 export function mix32(x: number): number {
   let h = x >>> 0;

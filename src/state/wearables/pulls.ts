@@ -32,13 +32,47 @@ export interface PullPlan {
 
 const unit = (...parts: Array<string | number>): number => hashKey(...parts) / 4294967296;
 
+/**
+ * Base plans (before forced outcomes) memoised per connection and resource: the feed and the
+ * data reads ask for them on every tick and every range. Checked against every input they use.
+ */
+interface KeptPlan {
+  seed: number;
+  userId: string;
+  slug: string;
+  createdAt: number;
+  pullMinutes: number;
+  demo: boolean;
+  plan: PullPlan;
+}
+const basePlans = new WeakMap<Connection, Map<string, KeptPlan>>();
+
 /** The plan of one resource's pull. */
 export function pullPlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
+  let kept = basePlans.get(conn);
+  if (!kept) {
+    kept = new Map();
+    basePlans.set(conn, kept);
+  }
+  const k = kept.get(resource);
+  let plan: PullPlan;
+  if (k && k.seed === seed && k.userId === userId && k.slug === conn.provider.slug && k.createdAt === conn.created_at && k.pullMinutes === conn.pullMinutes && k.demo === conn.demo) {
+    plan = k.plan;
+  } else {
+    plan = basePlan(seed, userId, conn, resource);
+    kept.set(resource, { seed, userId, slug: conn.provider.slug, createdAt: conn.created_at, pullMinutes: conn.pullMinutes, demo: conn.demo, plan });
+  }
+  const forced = conn.overrides?.get(resource);
+  if (!forced) return { ...plan };
+  return forcedPlan(plan, forced, unit(seed, 'pull', userId, conn.provider.slug, conn.created_at, resource, 'retriable'));
+}
+
+function basePlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
   const key = [seed, 'pull', userId, conn.provider.slug, conn.created_at, resource] as const;
   const scheduledAt = conn.created_at;
   const startedAt = scheduledAt + Math.round((2 + unit(...key, 'start') * 18) * 1000);
   const minutes = conn.pullMinutes * (0.3 + 0.7 * unit(...key, 'len'));
-  let attemptEnd = startedAt + Math.round(minutes * 60_000);
+  const attemptEnd = startedAt + Math.round(minutes * 60_000);
   const roll = unit(...key, 'outcome');
   const retriable = RETRIABLE[Math.floor(unit(...key, 'retriable') * RETRIABLE.length)] as string;
   let plan: PullPlan;
@@ -51,8 +85,13 @@ export function pullPlan(seed: number, userId: string, conn: Connection, resourc
   } else {
     plan = { scheduledAt, startedAt, attemptEnd, retryEnd: null, outcome: 'failure', retriable: null, finalError: unit(...key, 'final') < 0.5 ? 'non_retriable_error' : 'unexpected_error' };
   }
-  const forced = conn.overrides?.get(resource);
-  if (!forced) return plan;
+  return plan;
+}
+
+function forcedPlan(plan: PullPlan, forced: PullOverride, retriableRoll: number): PullPlan {
+  const startedAt = plan.startedAt;
+  const retriable = RETRIABLE[Math.floor(retriableRoll * RETRIABLE.length)] as string;
+  let attemptEnd: number;
   const end = forced.endAt ?? plan.retryEnd ?? plan.attemptEnd;
   const started = Math.min(startedAt, end);
   const retry = forced.outcome === 'retry_then_success' || forced.outcome === 'retry_then_failure';
@@ -60,7 +99,7 @@ export function pullPlan(seed: number, userId: string, conn: Connection, resourc
   else attemptEnd = end;
   const success = forced.outcome === 'success' || forced.outcome === 'retry_then_success';
   return {
-    scheduledAt,
+    scheduledAt: plan.scheduledAt,
     startedAt: started,
     attemptEnd,
     retryEnd: retry ? end : null,

@@ -31,14 +31,15 @@
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
-import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { emitUserEvent, pulledResources, wearablesOf, type ProviderLink, type UserWearables } from './connections.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf, type User } from '../users/users.js';
-import { dataRanges, subjectOf } from './wearable-data.js';
+import { dataRanges } from './wearable-data.js';
+import { feedSource } from './feed-sources.js';
 import { feedMoreSummaries } from './feed-more.js';
 import type { World } from '../../engine/world.js';
 
@@ -153,7 +154,7 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
 function feedConnection(world: World, partition: Partition, user: User, link: ProviderLink, since: number, now: number, heard: (prefix: string) => boolean): void {
   const conn = link.current;
   if (!conn) return;
-  const src = sourceCtx(subjectOf(world, user), link.provider);
+  const src = feedSource(world, user, link.provider);
   const resources = new Set(pulledResources(conn).filter((r) => heard(`daily.data.${r}.`)));
   const emit = (type: string, data: unknown) => emitUserEvent(world, partition, user.user_id, type, data);
   const base = { source_id: link.provider.id, user_id: user.user_id, source: { ...sourceObject(link.provider) } };
@@ -203,10 +204,13 @@ function feedSummaries(
   if (resources.has('activity')) {
     const rs = ranges('activity');
     for (let day = first; day <= last; day++) {
-      const summary = activitySummary(src, day, clip(rs, Math.max(since, localMidnight(zone, day)), now), now);
-      if (!summary) continue;
+      // The day is announced when data arrived on it since the last tick; the summary covers the
+      // whole day (non-null whenever that part is: the part lies inside the day's ranges).
+      const midnight = localMidnight(zone, day);
+      const dayEnd = Math.min(localMidnight(zone, day + 1) - 1, now);
+      if (clip(clip(rs, Math.max(since, midnight), now), midnight, dayEnd).length === 0) continue;
       const full = activitySummary(src, day, rs, now);
-      emit(`daily.data.activity.${localMidnight(zone, day) > since ? 'created' : 'updated'}`, full ?? summary);
+      if (full) emit(`daily.data.activity.${midnight > since ? 'created' : 'updated'}`, full);
     }
   }
   if (resources.has('sleep')) {
