@@ -4,8 +4,7 @@
  * pdf-lib (loaded lazily through `loadPdfLib`). Deterministic: the document date is given by the
  * caller (a time of the order's state, never "now"), metadata is fixed, no random ids.
  */
-import type { PDFFont, PDFPage } from 'pdf-lib';
-import { loadPdfLib } from './lab-result-pdf.js';
+import { MARGIN, PAGE, PdfWriter, safe } from './pdf-writer.js';
 
 export type DocBlock =
   | { kind: 'heading'; text: string }
@@ -25,13 +24,6 @@ export interface DocSpec {
   blocks: DocBlock[];
 }
 
-/** Standard PDF fonts speak WinAnsi only: anything else prints as `?`. */
-function safe(text: string): string {
-  return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
-}
-
-const PAGE: [number, number] = [612, 792];
-const MARGIN = 48;
 const WIDTH = PAGE[0] - 2 * MARGIN;
 
 /** Breaks a text into lines of at most `max` characters at spaces. */
@@ -51,36 +43,12 @@ function wrap(text: string, max: number): string[] {
 }
 
 export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(safe(spec.title));
-  doc.setAuthor(safe(spec.author));
-  doc.setSubject(safe(spec.subject));
-  doc.setProducer('health-sandbox');
-  doc.setCreator('health-sandbox');
-  doc.setCreationDate(spec.date);
-  doc.setModificationDate(spec.date);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const pdf = await PdfWriter.open({ title: spec.title, author: spec.author, subject: spec.subject, date: spec.date, continued: `${spec.title} - continued` });
+  const { font, bold, rgb } = pdf;
+  const text = pdf.text.bind(pdf);
+  const line = pdf.line.bind(pdf);
 
-  let page: PDFPage = doc.addPage(PAGE);
-  let y = PAGE[1] - MARGIN;
-  const text = (s: string, x: number, size = 9, f: PDFFont = font, color = rgb(0, 0, 0)) => page.drawText(safe(s), { x, y, size, font: f, color });
-  const newPage = () => {
-    page = doc.addPage(PAGE);
-    y = PAGE[1] - MARGIN;
-    text(`${spec.title} - continued`, MARGIN, 9, bold);
-    y -= 18;
-  };
-  const line = (gap: number) => {
-    y -= gap;
-    if (y < MARGIN + 30) newPage();
-  };
-
-  text(spec.title, MARGIN, 16, bold);
-  line(22);
-  text('SANDBOX DOCUMENT - synthetic, not for clinical use', MARGIN, 8, font, rgb(0.6, 0, 0));
-  line(20);
+  pdf.heading(spec.title, 'SANDBOX DOCUMENT - synthetic, not for clinical use');
   for (const block of spec.blocks) {
     switch (block.kind) {
       case 'heading':
@@ -113,7 +81,7 @@ export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
         const col = WIDTH / block.heads.length;
         block.heads.forEach((h, i) => text(h, MARGIN + i * col, 9, bold));
         line(4);
-        page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE[0] - MARGIN, y }, thickness: 0.5 });
+        pdf.rule();
         line(12);
         for (const row of block.rows) {
           row.forEach((cell, i) => text(cell.slice(0, Math.floor(col / 5)), MARGIN + i * col));
@@ -127,15 +95,15 @@ export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
         const h = 60;
         block.labels.forEach((label, i) => {
           if (i % cols === 0 && i > 0) line(h);
-          if (i % cols === 0 && y - h < MARGIN) newPage();
+          if (i % cols === 0 && pdf.y - h < MARGIN) pdf.newPage();
           const x = MARGIN + (i % cols) * w;
-          page.drawRectangle({ x, y: y - h + 10, width: w - 8, height: h - 4, borderWidth: 0.5, borderColor: rgb(0.4, 0.4, 0.4) });
-          label.forEach((l, j) => page.drawText(safe(l.slice(0, 34)), { x: x + 6, y: y - j * 11, size: j === 0 ? 9 : 8, font: j === 0 ? bold : font }));
+          pdf.page.drawRectangle({ x, y: pdf.y - h + 10, width: w - 8, height: h - 4, borderWidth: 0.5, borderColor: rgb(0.4, 0.4, 0.4) });
+          label.forEach((l, j) => pdf.page.drawText(safe(l.slice(0, 34)), { x: x + 6, y: pdf.y - j * 11, size: j === 0 ? 9 : 8, font: j === 0 ? bold : font }));
         });
         line(h);
         break;
       }
     }
   }
-  return doc.save({ useObjectStreams: false });
+  return pdf.save();
 }

@@ -3,7 +3,7 @@
  * each result with its value, flag, unit and reference range, and the missing results. Made
  * with pdf-lib and deterministic: dates come from the sandbox clock, no random document ids.
  */
-import type { PDFFont, PDFPage } from 'pdf-lib';
+import { loadPdfLib, MARGIN, PdfWriter } from './pdf-writer.js';
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 
 export interface ReportHeader {
@@ -24,53 +24,23 @@ export interface ReportHeader {
   date: Date;
 }
 
-/** Standard PDF fonts speak WinAnsi only: anything else prints as `?`. */
-function safe(text: string): string {
-  return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
-}
-
-const PAGE: [number, number] = [612, 792];
-const MARGIN = 48;
 const COLUMNS = [MARGIN, 250, 360, 420, 500];
 
-/** pdf-lib, loaded on first use so that a browser bundle of the core does not carry it up front. */
-let pdfLib: Promise<typeof import('pdf-lib')> | null = null;
-export function loadPdfLib(): Promise<typeof import('pdf-lib')> {
-  pdfLib ??= import('pdf-lib');
-  return pdfLib;
-}
+export { loadPdfLib };
 
 export async function renderResultPdf(header: ReportHeader, set: ResultSet): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(safe(header.title));
-  doc.setAuthor(safe(header.laboratory));
-  doc.setSubject(`Lab results for order ${header.orderId}`);
-  doc.setProducer('health-sandbox');
-  doc.setCreator('health-sandbox');
-  doc.setCreationDate(header.date);
-  doc.setModificationDate(header.date);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const w = await PdfWriter.open({
+    title: header.title,
+    author: header.laboratory,
+    subject: `Lab results for order ${header.orderId}`,
+    date: header.date,
+    continued: `${header.title} - ${header.patient} - continued`,
+  });
+  const { font, bold, rgb } = w;
+  const text = w.text.bind(w);
+  const line = w.line.bind(w);
 
-  let page: PDFPage = doc.addPage(PAGE);
-  let y = PAGE[1] - MARGIN;
-  const text = (s: string, x: number, size = 9, f: PDFFont = font, color = rgb(0, 0, 0)) => page.drawText(safe(s), { x, y, size, font: f, color });
-  const newPage = () => {
-    page = doc.addPage(PAGE);
-    y = PAGE[1] - MARGIN;
-    text(`${header.title} - ${header.patient} - continued`, MARGIN, 9, bold);
-    y -= 18;
-  };
-  const line = (gap: number) => {
-    y -= gap;
-    if (y < MARGIN + 30) newPage();
-  };
-
-  text(header.title, MARGIN, 16, bold);
-  line(22);
-  text('SANDBOX DOCUMENT - synthetic results, not for clinical use', MARGIN, 8, font, rgb(0.6, 0, 0));
-  line(20);
+  w.heading(header.title, 'SANDBOX DOCUMENT - synthetic results, not for clinical use');
   const pairs: Array<[string, string]> = [
     ['Patient', header.patient], ['Date of birth', `${header.dob} (age ${header.age})`],
     ['Specimen', header.sampleId], ['Order', header.orderId],
@@ -93,7 +63,7 @@ export async function renderResultPdf(header: ReportHeader, set: ResultSet): Pro
   const heads = ['Test', 'Result', 'Flag', 'Units', 'Reference range'];
   heads.forEach((h, i) => text(h, COLUMNS[i] as number, 9, bold));
   line(4);
-  page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE[0] - MARGIN, y }, thickness: 0.5 });
+  w.rule();
   line(12);
   for (const r of set.results) {
     const flag = r.interpretation === 'normal' ? '' : r.interpretation === 'critical' ? 'CRITICAL' : 'ABNORMAL';
@@ -118,5 +88,5 @@ export async function renderResultPdf(header: ReportHeader, set: ResultSet): Pro
       line(13);
     }
   }
-  return doc.save({ useObjectStreams: false });
+  return w.save();
 }
