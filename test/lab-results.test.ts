@@ -1,34 +1,15 @@
 /** Lab results: raw results, metadata and the PDF report (api-facts B.6). */
 import { LAB_MESSAGES } from '../src/state/labs/errors.js';
-import { inflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL, getOrder, newOrder } from './lab-helpers.js';
+import { pdfStrings } from './pdf-helpers.js';
 
 const DAY = 86400;
 const oas = oasValidator('data');
 
-/** The strings drawn on a PDF's pages (hex or literal strings shown with Tj), in order. */
-function pdfStrings(bytes: Buffer): string[] {
-  const raw = bytes.toString('latin1');
-  const out: string[] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
-  for (let m = streams.exec(raw); m; m = streams.exec(raw)) {
-    const data = Buffer.from(m[1] ?? '', 'latin1');
-    let content: string;
-    try {
-      content = inflateSync(data).toString('latin1');
-    } catch {
-      content = data.toString('latin1');
-    }
-    for (const t of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj|\(((?:[^()\\]|\\.)*)\)\s*Tj/g)) {
-      out.push(t[1] !== undefined ? Buffer.from(t[1], 'hex').toString('latin1') : (t[2] ?? ''));
-    }
-  }
-  return out;
-}
 
 forEachAdapter('lab results', (adapter) => {
   it('answers the reference 404s before results exist and for unknown orders', async () => {
