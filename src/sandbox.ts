@@ -23,8 +23,8 @@ import { parseScenario } from './scenario/parse.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
-export const DEFAULT_USERS = 25;
-export const DEFAULT_USERS_ELSEWHERE = 3;
+const DEFAULT_USERS = 25;
+const DEFAULT_USERS_ELSEWHERE = 3;
 
 export interface SandboxOptions {
   /** World seed (default 1). */
@@ -152,7 +152,7 @@ function toMs(value: string | number | Date | undefined, fallback: string): numb
   return ms;
 }
 
-export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
+function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
   const users = options.users ?? DEFAULT_USERS;
   if (!Number.isInteger(users) || users < 0) throw new Error(`users must be a whole number >= 0, got ${users}`);
   const seed = options.seed ?? 1;

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 
-export interface CliOptions {
+interface CliOptions {
   port: number;
   host: string;
   seed: number;
@@ -64,7 +64,7 @@ export const FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
-export const SWITCHES: readonly FlagSpec[] = [
+const SWITCHES: readonly FlagSpec[] = [
   { name: 'json', value: '', help: 'Print one JSON line at start (URLs, org id, management key, teams and keys, seed, clock) and nothing else on stdout.' },
   { name: 'quiet', value: '', help: 'Print nothing on stdout; errors still go to stderr.' },
 ];

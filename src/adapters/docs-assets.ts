@@ -23,7 +23,7 @@ function packageDir(): string | null {
 }
 
 /** A file of swagger-ui-dist (the route allows only its own list of names), or undefined. */
-export function readDocsAsset(file: string): Promise<Uint8Array | undefined> {
+function readDocsAsset(file: string): Promise<Uint8Array | undefined> {
   let hit = files.get(file);
   if (!hit) {
     const root = packageDir();

@@ -21,7 +21,7 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /** Reads the body; stops one byte past the limit (the engine then answers 413). */
-export function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes): Promise<Uint8Array> {
+function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes): Promise<Uint8Array> {
   if (!hasBody(req)) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -51,7 +51,7 @@ export function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes)
   });
 }
 
-export function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
+function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
   const q = url.indexOf('?');
   const rawPath = q >= 0 ? url.slice(0, q) : url;
   let surface: Surface = 'data';

@@ -9,8 +9,8 @@ import type { ManagementPrincipal } from './route.js';
 import type { Partition } from './tenancy.js';
 import type { World } from './world.js';
 
-export const API_KEY_HEADERS = ['x-service-api-key', 'x-vital-api-key'] as const;
-export const MANAGEMENT_KEY_HEADERS = ['x-management-key', 'x-service-org-key', 'x-vital-org-key'] as const;
+const API_KEY_HEADERS = ['x-service-api-key', 'x-vital-api-key'] as const;
+const MANAGEMENT_KEY_HEADERS = ['x-management-key', 'x-service-org-key', 'x-vital-org-key'] as const;
 
 export const AUTH_MESSAGES = {
   missingApiKey: 'Missing x-service-api-key header: data endpoints need a team API key.',

@@ -5,7 +5,7 @@
  */
 export type ClockMode = 'manual' | 'realtime';
 
-export interface ClockOptions {
+interface ClockOptions {
   mode: ClockMode;
   /** Sandbox time at creation, epoch milliseconds. */
   startAt: number;

@@ -17,7 +17,7 @@ import { readForm } from './multipart.js';
 
 export { jsonResponse } from './render.js';
 
-export interface DispatchEnv {
+interface DispatchEnv {
   world: World;
   router: Router;
   adminToken: string | undefined;
@@ -110,7 +110,7 @@ function parseInput(route: Route, params: Record<string, string>, req: SimReques
 }
 
 /** Whether a Content-Type names JSON (`application/json`, `application/*+json`), as FastAPI decides. */
-export function isJsonType(contentType: string): boolean {
+function isJsonType(contentType: string): boolean {
   const main = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   return main === 'application/json' || (main.startsWith('application/') && main.endsWith('+json'));
 }
@@ -137,7 +137,7 @@ function decodeText(req: SimRequest): string {
 }
 
 /** Parses the JSON body; an empty body reads as undefined (FastAPI then says "Field required"). */
-export function readJsonBody(req: SimRequest): unknown {
+function readJsonBody(req: SimRequest): unknown {
   if (req.rawBody.length === 0) return undefined;
   const text = decodeText(req);
   if (text.trim() === '') return undefined;

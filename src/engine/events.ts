@@ -32,7 +32,7 @@ export type EventSubscriber = (entry: JournalEntry, partition: Partition) => voi
  * whose type starts with `prefix` in a team environment. Generators of optional events (the
  * wearable feed) ask before doing work nobody can observe (design rule 11).
  */
-export type EventWatcher = (partition: Partition, prefix: string) => boolean;
+type EventWatcher = (partition: Partition, prefix: string) => boolean;
 
 export interface EventFilter {
   team_id?: string;

@@ -7,7 +7,7 @@
 import type { SimRequest, SimResponse } from './http-types.js';
 import { detailResponse } from './render.js';
 
-export const CONTROL_PREFIX = '/_sandbox';
+const CONTROL_PREFIX = '/_sandbox';
 
 export interface NetworkOptions {
   /**
@@ -28,7 +28,7 @@ export const GUARD_MESSAGES = {
 const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** Host name of a `Host` header or URL authority, lower-cased, without port or IPv6 brackets. */
-export function hostName(authority: string): string {
+function hostName(authority: string): string {
   const a = authority.trim().toLowerCase();
   if (a.startsWith('[')) {
     const end = a.indexOf(']');
@@ -45,11 +45,11 @@ function urlHost(url: string): string | undefined {
   return hostName(authority);
 }
 
-export function isLoopbackName(name: string): boolean {
+function isLoopbackName(name: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
-export interface GuardContext {
+interface GuardContext {
   /** The URLs the sandbox is served at (their hosts are accepted). */
   urls: { base: string; management: string };
   /** When an admin token protects the control plane, the token is the defence and any `Host` is accepted. */
@@ -108,7 +108,7 @@ export function guardRequest(req: SimRequest, options: NetworkOptions, context: 
 }
 
 /** CORS headers for an allowed origin (the origin echoed, never `*`, so credentials work). */
-export function corsHeaders(origin: string): Record<string, string> {
+function corsHeaders(origin: string): Record<string, string> {
   return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': '*' };
 }
 

@@ -50,7 +50,7 @@ function utf8Length(s: string): number {
 }
 
 /** Size of the request head as the engine counts it: path, query and header names and values. */
-export function headBytes(req: SimRequest): number {
+function headBytes(req: SimRequest): number {
   let n = utf8Length(req.path);
   for (const key in req.query) {
     const values = req.query[key] as string[];

@@ -17,8 +17,8 @@ export interface UploadedFile {
   bytes: Uint8Array;
 }
 
-export type FormValue = string | UploadedFile;
-export type FormFields = Record<string, FormValue[]>;
+type FormValue = string | UploadedFile;
+type FormFields = Record<string, FormValue[]>;
 
 export const FORM_MESSAGES = { parseError: 'There was an error parsing the body' } as const;
 
@@ -103,7 +103,7 @@ export function readForm(body: Uint8Array, contentType: string | undefined): For
   return out;
 }
 
-export function isUpload(value: unknown): value is UploadedFile {
+function isUpload(value: unknown): value is UploadedFile {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'upload' && (value as { bytes?: unknown }).bytes instanceof Uint8Array;
 }
 

@@ -15,7 +15,7 @@ export function hash32(text: string): number {
 }
 
 /** FNV-1a state after `text`, continuing from state `h` (hash32 = mix32 of the state from the offset basis). */
-export function fnvOn(h: number, text: string): number {
+function fnvOn(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
@@ -47,7 +47,7 @@ export function hashParts(prefix: string, a: string | number, b: string | number
 }
 
 /** Avalanche mix of a 32-bit integer (murmur3 finaliser). */
-export function mix32(x: number): number {
+function mix32(x: number): number {
   let h = x >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -31,7 +31,7 @@ export interface RequestSchemas {
 
 type Out<S extends RequestSchemas, K extends keyof RequestSchemas> = S[K] extends z.ZodType ? z.output<S[K]> : undefined;
 
-export interface RouteInput<S extends RequestSchemas> {
+interface RouteInput<S extends RequestSchemas> {
   params: Out<S, 'params'>;
   query: Out<S, 'query'>;
   body: Out<S, 'body'>;
@@ -62,7 +62,7 @@ export interface Ctx {
   readonly routes: readonly Route[];
 }
 
-export interface RouteSpec<S extends RequestSchemas> {
+interface RouteSpec<S extends RequestSchemas> {
   /** Stable operation id, e.g. `users.create`. */
   id: string;
   method: Method;

@@ -15,18 +15,18 @@ interface Compiled {
   shape: string;
 }
 
-export interface Match {
+interface Match {
   route: Route;
   params: Record<string, string>;
 }
 
-export type MatchResult = { kind: 'ok'; match: Match } | { kind: 'method'; allow: string[] } | { kind: 'none' };
+type MatchResult = { kind: 'ok'; match: Match } | { kind: 'method'; allow: string[] } | { kind: 'none' };
 
 export function surfaceOf(route: Route): Surface {
   return route.surface ?? (route.auth === 'management' ? 'management' : 'data');
 }
 
-export function splitPath(path: string): string[] {
+function splitPath(path: string): string[] {
   const parts = path.split('/');
   const out: string[] = [];
   for (const p of parts) if (p !== '') out.push(p);

@@ -5,9 +5,9 @@
  */
 import type { Clock } from './clock.js';
 
-export type JobFn = () => void | Promise<void>;
+type JobFn = () => void | Promise<void>;
 
-export interface Job {
+interface Job {
   readonly at: number;
   readonly seq: number;
   readonly label: string;

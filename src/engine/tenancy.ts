@@ -98,7 +98,7 @@ export interface ManagementKey {
 }
 
 /** What a data-API access token (`create_api_access_token`) grants: one team environment until it expires. */
-export interface AccessGrant {
+interface AccessGrant {
   team_id: string;
   environment: Environment;
   expires_ms: number;

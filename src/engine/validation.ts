@@ -17,7 +17,7 @@ function defOf(schema: z.ZodType): ZodInternals['_zod']['def'] {
 }
 
 /** Whether a (possibly wrapped) schema is an array: such query keys keep every value. */
-export function isArraySchema(schema: z.ZodType): boolean {
+function isArraySchema(schema: z.ZodType): boolean {
   let s: z.ZodType | undefined = schema;
   for (let i = 0; s && i < 10; i++) {
     const def = defOf(s);

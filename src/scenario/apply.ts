@@ -14,7 +14,7 @@ import type { Scenario } from './schema.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export type Dispatch = (request: SimRequest) => Promise<SimResponse>;
+type Dispatch = (request: SimRequest) => Promise<SimResponse>;
 
 interface TeamRef {
   team_id: string;

@@ -10,7 +10,7 @@ import { ZIP_HINTS, type Fate } from '../state/labs/order-lifecycle.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 /** Demo providers that record ECGs. */
-export const ECG_PROVIDERS = ['apple_health_kit', 'fitbit'];
+const ECG_PROVIDERS = ['apple_health_kit', 'fitbit'];
 
 export class ScenarioError extends Error {
   constructor(
@@ -23,7 +23,7 @@ export class ScenarioError extends Error {
 }
 
 /** `users[2].connections[0].provider` from a zod path. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;

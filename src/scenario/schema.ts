@@ -12,7 +12,7 @@ const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date such as 1985-12-09');
 
 /** Fates a lab order can be scripted to follow (each maps to the sandbox's zip-code hints). */
-export const LAB_PATHS = [
+const LAB_PATHS = [
   'happy',
   'lost_in_transit',
   'failure_to_deliver_to_customer',
@@ -27,8 +27,8 @@ export const LAB_PATHS = [
   'corrected',
 ] as const;
 
-export const LAB_RESULTS = ['normal', 'abnormal', 'critical', 'missing'] as const;
-export const LAB_METHODS = ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'] as const;
+const LAB_RESULTS = ['normal', 'abnormal', 'critical', 'missing'] as const;
+const LAB_METHODS = ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'] as const;
 
 const connection = z
   .object({

@@ -8,7 +8,7 @@ import type { Route, ResponseSpec } from '../engine/route.js';
 import { ErrorBody, ValidationErrorBody } from './common.js';
 
 /** Errors the engine answers on a route's behalf, by the route's kind. */
-export function engineResponses(route: Route): Record<number, ResponseSpec> {
+function engineResponses(route: Route): Record<number, ResponseSpec> {
   const out: Record<number, ResponseSpec> = {};
   if (route.auth !== 'none') out[401] = { description: 'Missing or invalid credentials', schema: ErrorBody };
   if (route.beta) out[403] = { description: `Closed beta: the team is not enabled for ${route.beta}`, schema: ErrorBody };

@@ -13,12 +13,12 @@ import { routeResponses } from './engine.js';
 import * as WIRE from './schemas.js';
 
 type Json = Record<string, unknown>;
-export type DocumentKind = 'data' | 'management' | 'control';
+type DocumentKind = 'data' | 'management' | 'control';
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = ['data', 'management', 'control'];
 
 /** Which document a route belongs to. */
-export function documentOf(route: Route): DocumentKind {
+function documentOf(route: Route): DocumentKind {
   if (route.auth === 'control') return 'control';
   return surfaceOf(route) === 'management' ? 'management' : 'data';
 }

@@ -73,7 +73,7 @@ const postalFields = {
   country: z.string().min(1),
 };
 
-export const patientAddressSchema = z.object({
+const patientAddressSchema = z.object({
   receiver_name: z.string().default(''),
   ...postalFields,
   access_notes: z.string().max(1000).nullish(),
@@ -146,8 +146,8 @@ export const registerTestkitBody = z.object({
   consents: z.array(consentSchema).default([]),
 });
 
-export type PatientDetailsInput = z.output<typeof patientDetailsSchema>;
-export type PatientAddressInput = z.output<typeof patientAddressSchema>;
+type PatientDetailsInput = z.output<typeof patientDetailsSchema>;
+type PatientAddressInput = z.output<typeof patientAddressSchema>;
 
 export function toPatientDetails(d: PatientDetailsInput): PatientDetails {
   return {

@@ -9,7 +9,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem
 h1{font-size:1.3rem}button,input{font:inherit;padding:.5rem;margin:.25rem 0;width:100%;box-sizing:border-box}
 ul{list-style:none;padding:0}li{margin:.25rem 0}.error{color:#b00020}.hidden{display:none}`;
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -30,7 +30,7 @@ function grantedScopes(body: string | undefined): string[] | null {
   return form.has('scopes_shown') ? form.getAll('scope') : null;
 }
 
-export const DONE_TITLES = { success: 'Connected', error: 'Not connected' } as const;
+const DONE_TITLES = { success: 'Connected', error: 'Not connected' } as const;
 
 export const linkWidgetRoutes = [
   defineRoute({

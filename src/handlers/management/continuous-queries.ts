@@ -31,7 +31,7 @@ import {
 import { exportSchema, queryConfigSchema, querySchema, schedulingSchema } from '../../state/management/query-schema.js';
 import { ContinuousQuery, QueryValidation, cursorPage, res } from '../../wire/schemas.js';
 
-export const PLATFORM_QUERY_MESSAGE = 'Platform continuous queries are managed by the service; use query_type=team.';
+const PLATFORM_QUERY_MESSAGE = 'Platform continuous queries are managed by the service; use query_type=team.';
 const BASE = '/v1/org/:org_id/team/:team_id/:environment';
 const params = z.object({ org_id: uuid(), team_id: uuid(), environment: environmentParam() });
 const queryParams = params.extend({ query_id: uuid() });

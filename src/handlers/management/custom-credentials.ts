@@ -91,7 +91,7 @@ const DETAILS: Record<string, z.ZodType> = {
 /** Providers without their own shape take any of the reference's shapes. */
 const ANY_DETAILS = z.union(Object.values(DETAILS) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 
-export function credentialView(c: CustomCredential) {
+function credentialView(c: CustomCredential) {
   return {
     id: c.id,
     client_id: c.client_id,

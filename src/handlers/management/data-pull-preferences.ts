@@ -23,7 +23,7 @@ import type { Region, Team } from '../../engine/tenancy.js';
 import { DataPullPreferences, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_data_pull_preferences/:env/:region';
-export const PULL_PROVIDERS = [
+const PULL_PROVIDERS = [
   'oura', 'fitbit', 'garmin', 'strava', 'withings', 'peloton', 'wahoo', 'zwift', 'freestyle_libre', 'abbott_libreview',
   'eight_sleep', 'renpho', 'omron', 'dexcom_v3', 'hammerhead', 'polar', 'cronometer', 'kardia', 'whoop_v2',
   'my_fitness_pal_v2', 'map_my_fitness', 'runkeeper', 'apple_health_kit', 'google_fit', 'beurer_api', 'ultrahuman', 'google_health',

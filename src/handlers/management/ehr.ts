@@ -33,7 +33,7 @@ import {
 import type { Org, Team } from '../../engine/tenancy.js';
 import { EhrConfiguration, EhrMember, ExpiringUrl, cursorPage, res } from '../../wire/schemas.js';
 
-export const INTEGRATION_MEMBER_PAGE_SIZE = 50;
+const INTEGRATION_MEMBER_PAGE_SIZE = 50;
 const BASE = '/v1/org/:org_id/ehr_integration';
 const orgParams = z.object({ org_id: uuid() });
 const memberParams = z.object({ org_id: uuid(), member_id: uuid() });

@@ -23,7 +23,7 @@ import { uuid } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
 import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
 
-export function managementKeyView(key: ManagementKey) {
+function managementKeyView(key: ManagementKey) {
   return {
     id: key.id,
     label: key.label,

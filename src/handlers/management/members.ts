@@ -26,7 +26,7 @@ import {
 } from '../../state/management/people.js';
 import { Invite, Member, res } from '../../wire/schemas.js';
 
-export const MEMBER_PAGE_SIZE = 50;
+const MEMBER_PAGE_SIZE = 50;
 
 const orgParams = z.object({ org_id: uuid() });
 const memberParams = z.object({ org_id: uuid(), member_id: uuid() });

@@ -24,7 +24,7 @@ import { assertTeamRegion, envRegionParams } from '../../state/management/common
 import type { TeamApiKey } from '../../engine/tenancy.js';
 import { BatchOutcome, TeamApiKey as TeamApiKeyWire, res } from '../../wire/schemas.js';
 
-export function teamApiKeyView(key: TeamApiKey) {
+function teamApiKeyView(key: TeamApiKey) {
   return { id: key.id, label: key.label, value: key.value, team_id: key.team_id, created_at: key.created_at };
 }
 

@@ -33,7 +33,7 @@ import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../w
 
 const priorityChanges = z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })).nullish();
 
-export const TEAM_MESSAGES = {
+const TEAM_MESSAGES = {
   otherTeam: 'This API key belongs to another team: a team API key can only read its own team.',
 } as const;
 

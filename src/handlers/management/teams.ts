@@ -49,7 +49,7 @@ import {
 import { defaultEnvironmentSettings, type EnvironmentSettings } from '../../engine/tenancy.js';
 import { ManagementTeam, TeamList, res } from '../../wire/schemas.js';
 
-export const TEAM_PAGE_SIZE = 50;
+const TEAM_PAGE_SIZE = 50;
 
 const orgParams = z.object({ org_id: uuid() });
 const teamParams = z.object({ org_id: uuid(), team_id: uuid() });

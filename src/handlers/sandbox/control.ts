@@ -20,7 +20,7 @@ function clockView(ctx: Ctx) {
 }
 
 /** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
-export const MAX_ADVANCE_SECONDS = 366 * 86400;
+const MAX_ADVANCE_SECONDS = 366 * 86400;
 
 const advanceBody = z.object({
   seconds: num({ min: 0 }).optional(),

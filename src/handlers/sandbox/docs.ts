@@ -14,7 +14,7 @@ import { defineRoute } from '../../engine/route.js';
 const encoder = new TextEncoder();
 
 /** The files of swagger-ui-dist the page uses, and their content types (nothing else is served). */
-export const DOCS_ASSETS: Readonly<Record<string, string>> = {
+const DOCS_ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',

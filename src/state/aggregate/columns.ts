@@ -16,7 +16,7 @@ export interface Column {
 }
 
 export type TableName = 'sleep' | 'derived_readiness' | 'activity' | 'workout' | 'body' | 'meal' | 'menstrual_cycle' | 'profile' | 'timeseries';
-export const TABLES: readonly TableName[] = ['sleep', 'derived_readiness', 'activity', 'workout', 'body', 'meal', 'menstrual_cycle', 'profile', 'timeseries'];
+const TABLES: readonly TableName[] = ['sleep', 'derived_readiness', 'activity', 'workout', 'body', 'meal', 'menstrual_cycle', 'profile', 'timeseries'];
 
 const path = (f: Fields, keys: string[]): unknown => {
   let v: unknown = f;

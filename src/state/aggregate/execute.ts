@@ -45,7 +45,7 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 /** One reducer over values in index order (nulls skipped). */
-export function reduce(func: Func, values: unknown[], type: string): unknown {
+function reduce(func: Func, values: unknown[], type: string): unknown {
   const xs = values.filter((v) => v !== null && v !== undefined);
   if (func === 'count') return xs.length;
   if (xs.length === 0) return null;

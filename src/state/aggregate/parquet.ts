@@ -133,7 +133,7 @@ function definitionLevels(values: unknown[]): Uint8Array {
 }
 
 /** A Parquet file of a column-oriented table; `types` are the columns' declared types (plan.ts). */
-export function encodeParquet(table: Table, types: Record<string, string> = {}): Uint8Array {
+function encodeParquet(table: Table, types: Record<string, string> = {}): Uint8Array {
   const names = Object.keys(table);
   const rows = names.length ? (table[names[0] as string] as unknown[]).length : 0;
   const file = new Bytes().bytes(enc.encode('PAR1'));
@@ -213,14 +213,14 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-export function crc32(data: Uint8Array): number {
+function crc32(data: Uint8Array): number {
   let c = 0xffffffff;
   for (const x of data) c = (CRC_TABLE[(c ^ x) & 0xff] as number) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
 /** A gzip member holding `data` in stored deflate blocks. */
-export function gzipStored(data: Uint8Array): Uint8Array {
+function gzipStored(data: Uint8Array): Uint8Array {
   const b = new Bytes().bytes([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
   let pos = 0;
   do {

@@ -17,10 +17,10 @@ import { windowOf } from './time.js';
 import { DAY } from '../../fixtures/wearables/wearable-time.js';
 
 /** Longest window over the summary tables, and over a timeseries (samples are dense). */
-export const MAX_SUMMARY_DAYS = 366;
-export const MAX_TIMESERIES_DAYS = 31;
+const MAX_SUMMARY_DAYS = 366;
+const MAX_TIMESERIES_DAYS = 31;
 /** Most queries one batch may hold. */
-export const MAX_QUERIES = 20;
+const MAX_QUERIES = 20;
 
 /** A live user of the partition, or the data API's 404. */
 export function aggregateUser(world: World, partition: Partition, userId: string): User {
@@ -36,7 +36,7 @@ export function runPlan(world: World, user: User, plan: Plan, window: [number, n
   return execute(plan, rows, zoneOf(user), window);
 }
 
-export function checkWindow(plans: Plan[], window: [number, number]): void {
+function checkWindow(plans: Plan[], window: [number, number]): void {
   const days = (window[1] - window[0]) / DAY;
   if (plans.some((p) => p.table === 'timeseries') && days > MAX_TIMESERIES_DAYS + 1) throw aggregateError.windowTooLong(MAX_TIMESERIES_DAYS, 'a timeseries');
   if (days > MAX_SUMMARY_DAYS + 1) throw aggregateError.windowTooLong(MAX_SUMMARY_DAYS, 'a summary table');

@@ -25,14 +25,14 @@ import { planQuery, type Plan } from './plan.js';
 import { runPlan } from './query.js';
 import { windowOf } from './time.js';
 
-export const DEFAULT_GAP_SECONDS = 3600;
-export const WINDOW_DAYS = 30;
-export const USERS_PER_RUN = 50;
-export const HISTORY_LIMIT = 200;
-export const RESULT_EVENT = 'continuous_query.result_table.changed';
+const DEFAULT_GAP_SECONDS = 3600;
+const WINDOW_DAYS = 30;
+const USERS_PER_RUN = 50;
+const HISTORY_LIMIT = 200;
+const RESULT_EVENT = 'continuous_query.result_table.changed';
 
 /** What the runner needs of a continuous query (management's `ContinuousQuery`). */
-export interface RunnableQuery {
+interface RunnableQuery {
   id: string;
   slug: string;
   status: 'active' | 'archived';
@@ -55,7 +55,7 @@ export interface TaskEntry {
 }
 
 /** A user's latest run: its time (the table is computed from it on demand). */
-export interface LatestRun {
+interface LatestRun {
   at: number;
 }
 

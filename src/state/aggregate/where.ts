@@ -10,7 +10,7 @@
  * evaluated per row.
  */
 
-export type Scalar = string | number | boolean | null;
+type Scalar = string | number | boolean | null;
 
 export type Predicate =
   | { op: 'and' | 'or'; left: Predicate; right: Predicate }

@@ -20,7 +20,7 @@ import type { OrderEnv } from './order-store.js';
 /** How long the provider takes to confirm a requested appointment (sandbox time). */
 export const PROVIDER_CONFIRMS_AFTER = 2 * HOUR;
 
-export interface AppointmentRequestInput {
+interface AppointmentRequestInput {
   address: { first_line: string; second_line: string | null; city: string; state: string; zip_code: string; access_notes: string | null };
   provider: string;
   appointment_notes: string | null;

@@ -38,7 +38,7 @@ export interface Appointment {
 
 export const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
 
-export class AppointmentStore {
+class AppointmentStore {
   readonly byOrder = new Map<string, Appointment>();
   readonly taken = new Set<string>();
   readonly usedKeys = new Set<string>();

@@ -11,7 +11,7 @@ import { catalogue } from './lab-catalogue.js';
 import { findLabTest, labTestsOf } from './lab-tests.js';
 import { canonicalOf, canonicalView, compendiumLab, labCandidates, matchCanonicals, perLabView, relatedOf } from './compendium.js';
 
-export interface SearchCompendiumInput {
+interface SearchCompendiumInput {
   mode: 'canonical' | 'crosswalk';
   query?: string | null;
   cpt_codes: string[];
@@ -57,7 +57,7 @@ function candidatesFor(providerId: string, target: CompendiumLab, limit: number)
   return labCandidates(compendiumLab(target), canonicalOf(mk), true, limit).map(perLabView);
 }
 
-export interface ConvertInput {
+interface ConvertInput {
   lab_test_id?: string | null;
   provider_ids?: string[] | null;
   target_lab: CompendiumLab;

@@ -12,7 +12,7 @@ import { LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
 import { MARKER_DEFS, type MarkerDef } from '../../fixtures/labs/markers.js';
 import { catalogue, labMarker, type CatalogueMarker } from './lab-catalogue.js';
 
-export interface Canonical {
+interface Canonical {
   def: MarkerDef;
   hash: string;
   loinc: string[];
@@ -26,7 +26,7 @@ export interface Canonical {
   words: string[];
 }
 
-export interface Relation {
+interface Relation {
   canonical: Canonical;
   relation: 'contains' | 'contained_in' | 'overlaps';
   confidence: number;
@@ -109,7 +109,7 @@ export function canonicalOf(mk: CatalogueMarker): Canonical {
   return index().byDef.get(mk.def.slug) as Canonical;
 }
 
-export interface CompendiumQuery {
+interface CompendiumQuery {
   query?: string | null;
   cpt_codes: string[];
   loinc_set_hash?: string | null;
@@ -168,7 +168,7 @@ export function canonicalView(c: Canonical, confidence: number): Record<string, 
   };
 }
 
-export interface LabCandidate {
+interface LabCandidate {
   marker: CatalogueMarker;
   relation: string;
   confidence: number;

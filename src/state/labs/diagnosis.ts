@@ -8,7 +8,7 @@
 import { EXCLUDES1, EXCLUDES2, ICD_CODES, type IcdCode } from '../../fixtures/labs/icd10.js';
 import { LAB_TEXTS } from './errors.js';
 
-export const DIAGNOSIS_LIMIT = 50;
+const DIAGNOSIS_LIMIT = 50;
 
 interface Index {
   byCompact: Map<string, IcdCode>;
@@ -94,7 +94,7 @@ export function searchDiagnosis(query: string): IcdCode[] {
   return [...(found ?? [])].sort((a, b) => (idx.order.get(a) as number) - (idx.order.get(b) as number)).slice(0, DIAGNOSIS_LIMIT);
 }
 
-export interface IcdValidation {
+interface IcdValidation {
   valid: boolean;
   errors: string[];
   violations: Array<{ code: string; conflicts_with: string; type: string }>;

@@ -120,9 +120,9 @@ export const LAB_TEXTS = {
  *   (the API's order transitions: cancel, draw completed).
  * - `invalid`: 422 with one pydantic `value_error` item at `loc`.
  */
-export type LabErrorKind = 'not_found' | 'bad_request' | 'transition' | 'invalid';
+type LabErrorKind = 'not_found' | 'bad_request' | 'transition' | 'invalid';
 
-export const LAB_ERROR_STATUS: Record<LabErrorKind, number> = { not_found: 404, bad_request: 400, transition: 400, invalid: 422 };
+const LAB_ERROR_STATUS: Record<LabErrorKind, number> = { not_found: 404, bad_request: 400, transition: 400, invalid: 422 };
 
 function body(kind: LabErrorKind, message: string, loc: Array<string | number>, input: unknown): unknown {
   if (kind === 'transition') return { detail: message, error: 'Bad Request', message, status_code: 400 };
@@ -134,7 +134,7 @@ function body(kind: LabErrorKind, message: string, loc: Array<string | number>, 
 }
 
 /** A labs domain error: a kind and a catalogue text, rendered in the real wire shape. */
-export class LabError extends ApiError {
+class LabError extends ApiError {
   constructor(
     readonly kind: LabErrorKind,
     readonly text: string,

@@ -79,7 +79,7 @@ function build(): Catalogue {
   return { markers, byId, byProviderId, byLab };
 }
 
-export interface Catalogue {
+interface Catalogue {
   /** Every marker, by lab then definition order (ascending id). */
   markers: readonly CatalogueMarker[];
   byId: ReadonlyMap<number, CatalogueMarker>;
@@ -111,7 +111,7 @@ function loincView(analyte: Analyte): Record<string, unknown> {
 }
 
 /** `ClientFacingResult` (an expected result; `required` is what the SDK insists on). */
-export function expectedResultView(r: ExpectedResult): Record<string, unknown> {
+function expectedResultView(r: ExpectedResult): Record<string, unknown> {
   return { id: r.id, name: r.name, slug: r.slug, lab_id: r.lab_id, provider_id: r.provider_id, required: r.required, loinc: loincView(r.analyte) };
 }
 
@@ -137,7 +137,7 @@ export function markerView(mk: CatalogueMarker): Record<string, unknown> {
 }
 
 /** `ClientFacingMarkerComplete`. */
-export function markerCompleteView(mk: CatalogueMarker): Record<string, unknown> {
+function markerCompleteView(mk: CatalogueMarker): Record<string, unknown> {
   return { ...markerView(mk), expected_results: mk.expected_results.map(expectedResultView) };
 }
 

@@ -9,7 +9,7 @@ import { PHLEBOTOMY_AREAS, pscSitesNear, type PscSite } from '../../fixtures/lab
 import { LAB_MESSAGES, labBadRequest, labNotFound } from './errors.js';
 import type { OrderEnv } from './order-store.js';
 
-export type Capability = 'stat' | 'appointment_scheduling_via_junction' | 'appointment_scheduling_with_lab';
+type Capability = 'stat' | 'appointment_scheduling_via_junction' | 'appointment_scheduling_with_lab';
 
 const BILL_TYPES = ['client_bill', 'commercial_insurance', 'patient_bill'];
 const CAPABILITIES: Capability[] = ['appointment_scheduling_via_junction'];

@@ -15,16 +15,16 @@ import { parseReport, type ReportKind } from '../../fixtures/labs/lab-report-par
 import { usersOf, type User } from '../users/users.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
 
-export const PARSE_MS = 30_000;
-export const REVIEW_MS = 2 * 3_600_000;
-export const MAX_FILE_BYTES = 10_000_000;
-export const NON_FAILED_LIMIT = 300;
-export const JOB_LIMIT = 1000;
+const PARSE_MS = 30_000;
+const REVIEW_MS = 2 * 3_600_000;
+const MAX_FILE_BYTES = 10_000_000;
+const NON_FAILED_LIMIT = 300;
+const JOB_LIMIT = 1000;
 
-export type JobStatus = 'upload_pending' | 'started' | 'completed' | 'failed';
-export type FailureReason = 'invalid_input' | 'low_quality' | 'not_english' | 'too_many_pages' | 'processing_error';
+type JobStatus = 'upload_pending' | 'started' | 'completed' | 'failed';
+type FailureReason = 'invalid_input' | 'low_quality' | 'not_english' | 'too_many_pages' | 'processing_error';
 
-export interface ParsingJob {
+interface ParsingJob {
   id: string;
   user_id: string;
   status: JobStatus;
@@ -36,12 +36,12 @@ export interface ParsingJob {
   created_at: number;
 }
 
-export class ParsingJobStore {
+class ParsingJobStore {
   readonly byId = new Map<string, ParsingJob>();
   nonFailed = 0;
 }
 
-export const parsingJobsOf = partitionSlot('lab_report_jobs', () => new ParsingJobStore());
+const parsingJobsOf = partitionSlot('lab_report_jobs', () => new ParsingJobStore());
 
 /**
  * `ParsingJob`, plus `job_id` (the same id): the official SDK (3.1.551) requires it although the
@@ -68,7 +68,7 @@ function pdfPages(bytes: Uint8Array, limit: number): number {
   return n;
 }
 
-export const MAX_PAGES = 20;
+const MAX_PAGES = 20;
 
 /** Why the parser gives up on these files, if it does: tiny images, PDFs over 20 pages. */
 function failureOf(files: ReadonlyArray<{ kind: ReportKind; bytes: Uint8Array }>): FailureReason | null {

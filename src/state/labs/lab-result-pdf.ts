@@ -3,10 +3,10 @@
  * each result with its value, flag, unit and reference range, and the missing results. Made
  * with pdf-lib and deterministic: dates come from the sandbox clock, no random document ids.
  */
-import { loadPdfLib, MARGIN, PdfWriter } from './pdf-writer.js';
+import { MARGIN, PdfWriter } from './pdf-writer.js';
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 
-export interface ReportHeader {
+interface ReportHeader {
   title: string;
   patient: string;
   dob: string;
@@ -25,8 +25,6 @@ export interface ReportHeader {
 }
 
 const COLUMNS = [MARGIN, 250, 360, 420, 500];
-
-export { loadPdfLib };
 
 export async function renderResultPdf(header: ReportHeader, set: ResultSet): Promise<Uint8Array> {
   const w = await PdfWriter.open({

@@ -31,7 +31,7 @@ export interface LabTest {
   seq: number;
 }
 
-export class LabTestStore {
+class LabTestStore {
   readonly byId = new Map<string, LabTest>();
   private readonly list: LabTest[] = [];
   private readonly slugs = new Set<string>();
@@ -59,7 +59,7 @@ export class LabTestStore {
   }
 }
 
-export function slugify(text: string): string {
+function slugify(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
@@ -77,7 +77,7 @@ function sampleTypeFor(lab: Lab, method: CollectionMethod, markers: readonly Cat
   return 'serum';
 }
 
-export interface NewLabTest {
+interface NewLabTest {
   id: string;
   name: string;
   description: string;
@@ -177,7 +177,7 @@ export function labTestView(test: LabTest): Record<string, unknown> {
  * Resolves marker ids and lab test codes to catalogue markers of one lab that supports the
  * method. Throws the API's errors; changes nothing.
  */
-export function resolveMarkers(
+function resolveMarkers(
   input: { marker_ids?: readonly number[] | null; provider_ids?: readonly string[] | null; lab_slug?: string | null },
   method: CollectionMethod | null,
   where: Array<string | number> = ['body'],
@@ -254,7 +254,7 @@ export function findLabTest(store: LabTestStore, id: string): LabTest {
   return test;
 }
 
-export interface LabTestListQuery {
+interface LabTestListQuery {
   generation_method: 'auto' | 'manual' | 'all';
   lab_slug?: string | undefined;
   collection_method?: CollectionMethod | undefined;

@@ -7,7 +7,7 @@
 import { ageAt } from './order-checks.js';
 import type { Order } from './order-model.js';
 
-export const MEDICARE_AGE = 65;
+const MEDICARE_AGE = 65;
 
 export function hasAbn(order: Order): boolean {
   const dob = order.patient_details?.dob;

@@ -63,7 +63,7 @@ export interface OrderSetInput {
 }
 
 /** What a request placing an order gives, already parsed into the order model's shapes. */
-export interface PlaceOrderInput {
+interface PlaceOrderInput {
   user_id: string;
   lab_test_id?: string | null;
   order_set?: OrderSetInput | null;
@@ -117,7 +117,7 @@ export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | 
 }
 
 /** The part of a new order a request fixes (ids, owner, lab test, time); the rest is per kind of order. */
-export type Placed = Pick<OrderInit, 'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'>;
+type Placed = Pick<OrderInit, 'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'>;
 
 /** Builds and starts an order with fresh ids in the partition. */
 export function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: Placed) => OrderInit): Order {
@@ -247,7 +247,7 @@ export function completeDraw(env: OrderEnv, orderId: string): Order {
   return order;
 }
 
-export interface SimulateInput {
+interface SimulateInput {
   final_status?: string | undefined;
   delay_seconds: number;
   flags: { interpretation: Interpretation; result_types?: ResultType[] | null; has_missing_results?: boolean | null } | null;

@@ -22,7 +22,7 @@ function clientUserId(env: OrderEnv, order: Order): string {
   return usersOf(env.partition, env.world).byId.get(order.user_id)?.client_user_id ?? order.client_user_id;
 }
 
-export function emitOrder(env: OrderEnv, order: Order, eventType: 'labtest.order.created' | 'labtest.order.updated'): void {
+function emitOrder(env: OrderEnv, order: Order, eventType: 'labtest.order.created' | 'labtest.order.updated'): void {
   env.world.events.emit(env.partition, {
     event_type: eventType,
     data: orderView(env.world, order, env.store),
@@ -86,7 +86,7 @@ export function updateShipment(seed: number, order: Order, status: LowStatus): v
  * (partial results only when the team's `partial_webhooks_enabled` is on), then
  * `labtest.result.critical` when the new result set holds a critical value.
  */
-export function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.world.clock.now()): void {
+function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.world.clock.now()): void {
   env.store.pushEvent(order, { id: env.store.nextEventId(), at, status });
   order.updated_at = Math.max(order.updated_at, at);
   updateShipment(env.world.seed, order, status);
@@ -191,7 +191,7 @@ export function markRegistered(env: OrderEnv, order: Order): void {
 }
 
 /** Where a simulation to `target` goes: a path, the current index in it and the target's index. */
-export interface SimulationPlan {
+interface SimulationPlan {
   path: Step[];
   from: number;
   to: number;

@@ -7,7 +7,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import { LAB_MESSAGES, labBadRequest, labInvalid } from './errors.js';
 
 /** What the checks need of the patient's details. */
-export interface PatientCheckInput {
+interface PatientCheckInput {
   dob: string;
   phone_number: string;
   medical_proxy?: unknown;

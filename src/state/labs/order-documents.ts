@@ -14,10 +14,10 @@ import { findOrder } from './order-actions.js';
 import { iso, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 
-export const MAX_LABELS = 30;
+const MAX_LABELS = 30;
 
 /** The time the order's requisition was created (or bypassed), if it was. */
-export function requisitionTime(order: Order): number | null {
+function requisitionTime(order: Order): number | null {
   for (const e of order.events) if (e.status === 'requisition_created' || e.status === 'requisition_bypassed') return e.at;
   return null;
 }

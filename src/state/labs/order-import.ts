@@ -16,7 +16,7 @@ import type { Order, PatientAddress, PatientDetails, Physician } from './order-m
 import type { OrderEnv } from './order-store.js';
 import type { OrderSetInput } from './order-actions.js';
 
-export interface ImportOrderInput {
+interface ImportOrderInput {
   user_id: string;
   billing_type: string;
   order_set: OrderSetInput;

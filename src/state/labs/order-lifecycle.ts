@@ -22,7 +22,7 @@ export const LOW_STATUSES: readonly LowStatus[] = [
   'awaiting_registration', 'registered', 'redraw_available', 'corrected', 'lab_processing_blocked',
 ];
 
-export type HighStatus = 'received' | 'collecting_sample' | 'sample_with_lab' | 'completed' | 'cancelled' | 'failed';
+type HighStatus = 'received' | 'collecting_sample' | 'sample_with_lab' | 'completed' | 'cancelled' | 'failed';
 
 type HighTable = Partial<Record<LowStatus, HighStatus>>;
 
@@ -139,7 +139,7 @@ export const STATUS_DETAIL: Readonly<Partial<Record<LowStatus, string>>> = {
 // ---------------------------------------------------------------------------------------------
 // Paths
 
-export const MINUTE = 60_000;
+const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
@@ -246,7 +246,7 @@ export function buildPath(method: CollectionMethod, fate: Fate, registrable = fa
 // ---------------------------------------------------------------------------------------------
 // Scenario hints
 
-export interface ZipHint {
+interface ZipHint {
   zip: string;
   fate: Fate;
   methods: readonly CollectionMethod[];
@@ -277,7 +277,7 @@ export function fateFromZip(zip: string | null | undefined, method: CollectionMe
 
 export type Interpretation = 'normal' | 'abnormal' | 'critical' | 'unknown';
 
-export interface NameHint {
+interface NameHint {
   last_name: string;
   effect: { interpretation?: Interpretation; has_missing_results?: boolean };
   description: string;

@@ -12,7 +12,7 @@ import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { currentStatus, lastEvent, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 
-export interface OrderListQuery {
+interface OrderListQuery {
   search_input?: string | undefined;
   start_date?: number | undefined;
   end_date?: number | undefined;
@@ -34,7 +34,7 @@ export interface OrderListQuery {
   size: number;
 }
 
-export function patientName(o: Order): string {
+function patientName(o: Order): string {
   if (o.patient_details) return `${o.patient_details.first_name} ${o.patient_details.last_name}`;
   return o.shipping_details?.receiver_name ?? '';
 }

@@ -14,7 +14,7 @@ import { orderResults, resultTimes, type ResultTimes } from './order-results.js'
 import type { OrderEnv } from './order-store.js';
 import { transactionView } from './order-views.js';
 
-export interface TransactionResults {
+interface TransactionResults {
   transactionId: string;
   /** The orders whose results are merged, oldest first. */
   parts: Array<{ order: Order; set: ResultSet; times: ResultTimes }>;

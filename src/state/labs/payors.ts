@@ -7,9 +7,9 @@
 import { platformPayors, type PayorProvider, type PayorRecord } from '../../fixtures/labs/payors.js';
 import { partitionSlot } from '../../engine/world.js';
 
-export const SEARCH_LIMIT = 50;
+const SEARCH_LIMIT = 50;
 
-export class TeamPayorStore {
+class TeamPayorStore {
   readonly list: PayorRecord[] = [];
   readonly byCode = new Map<string, PayorRecord>();
 
@@ -83,7 +83,7 @@ function payorScore(query: readonly string[], joined: string, payor: PayorRecord
   return best;
 }
 
-export interface PayorQuery {
+interface PayorQuery {
   insurance_name?: string | null;
   provider?: PayorProvider | null;
   provider_payor_id?: string | null;

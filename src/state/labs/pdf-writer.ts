@@ -21,7 +21,7 @@ export function safe(text: string): string {
 export const PAGE: [number, number] = [612, 792];
 export const MARGIN = 48;
 
-export interface PdfMeta {
+interface PdfMeta {
   title: string;
   author: string;
   subject: string;

@@ -21,14 +21,14 @@ import { currentStatus, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 import { RUN_LIMIT, UNMATCHED_LIMIT, unmatchedOf, type Candidate, type RunStage, type TestRun } from './unmatched-store.js';
 
-export const STAGE_MS = 2_000;
+const STAGE_MS = 2_000;
 
 const NEXT: Partial<Record<RunStage, RunStage>> = {
   queued: 'validating', validating: 'selecting_configuration', selecting_configuration: 'creating_orders', creating_orders: 'transitioning_orders',
   transitioning_orders: 'writing_result', writing_result: 'matching_result', matching_result: 'verifying_review', verifying_review: 'succeeded',
 };
 
-export interface CreateRunInput {
+interface CreateRunInput {
   case: UnmatchedCase;
   order_source: 'managed' | 'provided';
   orders?: Record<string, string> | null;

@@ -68,7 +68,7 @@ export interface TestRun {
   completed_at: number | null;
 }
 
-export class UnmatchedStore {
+class UnmatchedStore {
   readonly byId = new Map<string, UnmatchedResult>();
   /** Creation order. */
   readonly list: UnmatchedResult[] = [];

@@ -14,7 +14,7 @@ import type { OrderEnv } from './order-store.js';
 import { orderView } from './order-views.js';
 import { allowedActions, unmatchedOf, unmatchedView, type ReviewStatus, type UnmatchedResult } from './unmatched-store.js';
 
-export interface UnmatchedListQuery {
+interface UnmatchedListQuery {
   limit: number;
   next_cursor?: string | null;
   decision_code?: string | null;

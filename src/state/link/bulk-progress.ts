@@ -34,7 +34,7 @@ function connectionOf(world: World, partition: Partition, provider: string, pull
  * connection if that came first. A connection that is gone (the user purged) counts as ended
  * when the pull started.
  */
-export function bulkPullEnd(world: World, partition: Partition, provider: string, pull: BulkPull): number {
+function bulkPullEnd(world: World, partition: Partition, provider: string, pull: BulkPull): number {
   const conn = connectionOf(world, partition, provider, pull);
   if (!conn) return pull.created_at;
   let end = conn.created_at;
@@ -42,7 +42,7 @@ export function bulkPullEnd(world: World, partition: Partition, provider: string
   return conn.ended_at === null ? end : Math.min(end, conn.ended_at);
 }
 
-export interface BulkProgress {
+interface BulkProgress {
   /** Pulls still running at `now`. */
   pending: number;
   /** When the last finished pull ended (null: none finished). */

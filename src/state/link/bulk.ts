@@ -20,10 +20,10 @@ import type { ScopeGrant } from '../wearables/connections.js';
 import { bulkPullProgress, type BulkPull } from './bulk-progress.js';
 
 /** Bulk ops kept per team environment (oldest dropped first). */
-export const BULK_OP_RETENTION = 500;
-export const EXPORT_PAGE = 100;
+const BULK_OP_RETENTION = 500;
+const EXPORT_PAGE = 100;
 
-export interface ConnectionRecipe {
+interface ConnectionRecipe {
   user_id: string;
   access_token: string;
   refresh_token: string;
@@ -32,7 +32,7 @@ export interface ConnectionRecipe {
   oauth_scopes?: string[] | null;
 }
 
-export interface BulkOp {
+interface BulkOp {
   type: 'link_bulk_import' | 'link_bulk_historical_trigger';
   status: 'in_progress' | 'success' | 'failure' | 'aborted';
   provider: string;

@@ -22,7 +22,7 @@ export interface TeamScope {
 /** Auth types a web widget connects (the others connect through the mobile SDK). */
 const WEB_AUTH = new Set(['oauth', 'team_oauth', 'password', 'email']);
 /** Providers connected through the mobile SDK or by hand (the SDK's ManualProviders). */
-export const MANUAL_PROVIDERS: readonly string[] = ['beurer_ble', 'omron_ble', 'accuchek_ble', 'contour_ble', 'freestyle_libre_ble', 'onetouch_ble', 'apple_health_kit', 'manual', 'health_connect'];
+const MANUAL_PROVIDERS: readonly string[] = ['beurer_ble', 'omron_ble', 'accuchek_ble', 'contour_ble', 'freestyle_libre_ble', 'onetouch_ble', 'apple_health_kit', 'manual', 'health_connect'];
 
 function requireUser(scope: TeamScope, userId: string): void {
   const user = usersOf(scope.partition, scope.world).byId.get(userId);
@@ -35,7 +35,7 @@ function requireProvider(slug: string): ProviderInfo {
   return p;
 }
 
-export interface NewLinkToken {
+interface NewLinkToken {
   user_id: string;
   provider?: string | null;
   redirect_url?: string | null;
@@ -95,7 +95,7 @@ const FORMS: Record<string, Record<string, unknown>> = {
 };
 
 /** A provider as `GET /v2/link/providers` lists it (SourceLink). */
-export function sourceLink(world: World, token: LinkToken, p: ProviderInfo): Record<string, unknown> {
+function sourceLink(world: World, token: LinkToken, p: ProviderInfo): Record<string, unknown> {
   const oauth = p.auth_type === 'oauth' || p.auth_type === 'team_oauth';
   return {
     id: p.id,
@@ -181,7 +181,7 @@ export function oauthSession(world: World, value: string, slug: string): { provi
 }
 
 /** ProviderLinkResponse of a password or e-mail connect. */
-export interface ProviderLinkResult {
+interface ProviderLinkResult {
   state: 'success' | 'error' | 'pending_provider_mfa';
   redirect_url: string | null;
   error_type: LinkErrorType | null;

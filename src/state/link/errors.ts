@@ -55,7 +55,7 @@ export const LINK_ERRORS = {
 const E = LINK_ERRORS;
 
 /** A link-token failure as the API answers it (400 `{detail: {error_type, error_message}}`). */
-export function linkTokenError(type: LinkErrorType): ApiError {
+function linkTokenError(type: LinkErrorType): ApiError {
   return badRequest({ error_type: type, error_message: LINK_ERROR_TEXTS[type] });
 }
 

@@ -12,7 +12,7 @@ import type { World } from '../../engine/world.js';
 import { scopeRequirementsOf } from '../management/preferences.js';
 import type { ScopeGrant } from '../wearables/connections.js';
 
-export type ScopeCheck = { ok: true; grant: ScopeGrant | undefined } | { ok: false; error: 'required_scopes_not_granted' };
+type ScopeCheck = { ok: true; grant: ScopeGrant | undefined } | { ok: false; error: 'required_scopes_not_granted' };
 
 /** The team's requirement for a provider: scopes users must grant and may leave out. */
 export function teamScopeRequirement(world: World, partition: Partition, provider: ProviderInfo): { must: readonly string[]; may: readonly string[] } {

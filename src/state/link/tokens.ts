@@ -11,7 +11,7 @@ import { linkError, type LinkErrorType } from './errors.js';
 /** Link tokens live 60 minutes (the real service's documented lifetime). */
 export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** Tokens kept after they expire, at most (oldest dropped first): a bound on memory. */
-export const LINK_TOKEN_RETENTION = 10_000;
+const LINK_TOKEN_RETENTION = 10_000;
 
 export interface LinkToken {
   token: string;
@@ -34,14 +34,14 @@ export interface LinkToken {
 }
 
 /** A link code for the mobile SDK (`POST /v2/link/code/create`). */
-export interface LinkCode {
+interface LinkCode {
   code: string;
   user_id: string;
   team_id: string;
   expires_at: number;
 }
 
-export class LinkTokenStore {
+class LinkTokenStore {
   readonly byToken = new Map<string, LinkToken>();
   readonly codes = new Map<string, LinkCode>();
 
@@ -65,7 +65,7 @@ export class LinkTokenStore {
 export const linkTokensOf = worldSlot('link-tokens', () => new LinkTokenStore());
 
 /** The token's partition (null when its team is gone). */
-export function tokenPartition(world: World, token: LinkToken): Partition | null {
+function tokenPartition(world: World, token: LinkToken): Partition | null {
   const team = world.tenancy.teams.get(token.team_id);
   return team ? world.tenancy.partition(team, token.environment) : null;
 }

@@ -21,7 +21,7 @@ export interface WidgetModel {
   open: string | null;
 }
 
-export type WidgetView = { ok: true; model: WidgetModel } | { ok: false; error: LinkErrorType; text: string; redirect: string | null };
+type WidgetView = { ok: true; model: WidgetModel } | { ok: false; error: LinkErrorType; text: string; redirect: string | null };
 
 export function widgetView(world: World, value: string, provider: string | null): WidgetView {
   const token = linkTokensOf(world).byToken.get(value);

@@ -15,7 +15,7 @@ export const ACCESS_MESSAGES = {
   teamNotFound: 'Team not found',
 } as const;
 
-export function planError(org: Org): ApiError {
+function planError(org: Org): ApiError {
   return forbidden(`Org management is available only on the premium plan; org ${org.id} is on the ${org.plan} plan.`);
 }
 
@@ -50,7 +50,7 @@ export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
 }
 
 /** Whether the caller holds an org management key. */
-export function isOrgKey(ctx: Ctx): boolean {
+function isOrgKey(ctx: Ctx): boolean {
   return ctx.management.key.role === 'org_admin';
 }
 

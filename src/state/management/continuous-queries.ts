@@ -67,7 +67,7 @@ export function listContinuousQueries(world: World, team: Team, env: Environment
   return [...(store(world).byPartition.get(key(team.id, env))?.values() ?? [])];
 }
 
-export interface NewContinuousQuery {
+interface NewContinuousQuery {
   slug: string;
   title: string;
   query: Query;

@@ -38,7 +38,7 @@ export const MANUAL_VERIFICATION_PROVIDERS: ReadonlySet<string> = new Set(['fitb
 const OAUTH: ReadonlySet<string> = new Set(OAUTH_PROVIDERS);
 const LAB_LIKE: ReadonlySet<string> = new Set([...LABS, ...LAB_SERVICE_PROVIDERS, ...APPOINTMENT_PROVIDERS]);
 
-export type CredentialKind = 'oauth' | 'lab' | 'unsupported';
+type CredentialKind = 'oauth' | 'lab' | 'unsupported';
 
 /** How a provider takes custom credentials. `manual` counts as a lab (it is in `Labs`). */
 export function credentialKind(provider: string): CredentialKind {
@@ -62,7 +62,7 @@ export interface CustomCredential {
   updated_at: string;
 }
 
-export class CustomCredentialStore {
+class CustomCredentialStore {
   readonly byId = new Map<string, CustomCredential>();
   /** `team:env:provider` -> credential id. */
   private readonly byKey = new Map<string, string>();
@@ -113,22 +113,22 @@ export class CustomCredentialStore {
 export const customCredentialsOf = worldSlot('custom-credentials', () => new CustomCredentialStore());
 
 /** The custom credentials a team environment uses for a provider, if it set any. */
-export function activeCustomCredential(world: World, teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
+function activeCustomCredential(world: World, teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
   return customCredentialsOf(world).find(teamId, environment, provider);
 }
 
 /** What the service keeps of a client secret: its SHA-256, hex. */
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return toHex(sha256(utf8Encode(secret)));
 }
 
-export const CUSTOM_CREDENTIAL_MESSAGES = {
+const CUSTOM_CREDENTIAL_MESSAGES = {
   noOAuth: (provider: string) => `Provider ${provider} does not connect through OAuth and takes no custom credentials.`,
   clientIdRequired: (provider: string) => `client_id is required to set ${provider} OAuth credentials`,
   clientSecretRequired: (provider: string) => `client_secret is required to set ${provider} OAuth credentials`,
 } as const;
 
-export interface CredentialInput {
+interface CredentialInput {
   provider: string;
   client_id?: string | null;
   client_secret?: string | null;

@@ -16,7 +16,7 @@ export const DOMAIN_PROPAGATION_MS = 10 * 60 * 1000;
 
 const DOMAIN_RE = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export interface OrgDomain {
+interface OrgDomain {
   id: string;
   org_id: string;
   domain: string;
@@ -45,7 +45,7 @@ export function domainView(d: OrgDomain) {
 }
 
 /** Lower-cases and checks a domain name (422 when it is not one). */
-export function normaliseDomain(raw: string): string {
+function normaliseDomain(raw: string): string {
   const domain = raw.trim().toLowerCase().replace(/\.$/, '');
   if (!DOMAIN_RE.test(domain)) throw valueError(['body', 'domain'], MANAGEMENT_ERRORS.invalidDomain, raw);
   return domain;

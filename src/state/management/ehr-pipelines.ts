@@ -9,13 +9,13 @@ import type { JournalEntry } from '../../engine/events.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
-export type EhrType = 'fhir' | 'hint_health';
-export type EhrAuthentication =
+type EhrType = 'fhir' | 'hint_health';
+type EhrAuthentication =
   | { type: 'client_credentials'; client_id: string; client_secret: string; token_url: string }
   | { type: 'google_iam'; service_account_email: string; audience: string }
   | { type: 'api_key'; api_key: string };
 
-export interface EhrPipeline {
+interface EhrPipeline {
   team_id: string;
   environment: Environment;
   ehr_type: EhrType;
@@ -24,7 +24,7 @@ export interface EhrPipeline {
   allowed_mappers: string[] | null;
 }
 
-export interface EhrDelivery {
+interface EhrDelivery {
   seq: number;
   team_id: string;
   environment: Environment;
@@ -41,7 +41,7 @@ export interface EhrDelivery {
 /** Result stages of an order's last event and what they mean for the EHR. */
 const RESULT_STAGES: Record<string, EhrDelivery['result_status']> = { partial_results: 'partial', completed: 'final', corrected: 'amended' };
 /** Records kept per team environment (oldest dropped first). */
-export const EHR_DELIVERY_RETENTION = 1000;
+const EHR_DELIVERY_RETENTION = 1000;
 
 class EhrPipelineStore {
   /** `team:env` -> ehr type -> pipeline. */

@@ -10,15 +10,15 @@ import type { Environment, Org, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam } from './errors.js';
 
-export type Modality = 'feature_embed' | 'link_out';
+type Modality = 'feature_embed' | 'link_out';
 
-export interface EhrConfig {
+interface EhrConfig {
   slug: string;
   modalities: Modality[];
   origin_configs: Array<{ origin: string; session_continuation_url: string | null }>;
 }
 
-export interface IntegrationMember {
+interface IntegrationMember {
   id: string;
   org_id: string;
   integration_member_id: string;
@@ -29,7 +29,7 @@ export interface IntegrationMember {
   seq: number;
 }
 
-export interface DashboardSession {
+interface DashboardSession {
   token: string;
   org_id: string;
   member_id: string;
@@ -96,7 +96,7 @@ function assertTeams(world: World, org: Org, teamIds: readonly string[] | null, 
   });
 }
 
-export interface IntegrationMemberInput {
+interface IntegrationMemberInput {
   integration_member_id: string;
   name: string;
   email: string;

@@ -8,9 +8,9 @@ import { stableInt, stableUuid } from '../../engine/ids.js';
 import { ENVIRONMENTS, type Environment, type Org, type Region, type Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
-export type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
+type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
 
-export interface LabAccount {
+interface LabAccount {
   id: string;
   lab: string;
   org_id: string;
@@ -39,7 +39,7 @@ const LAB_ACCOUNT_TEMPLATES: ReadonlyArray<{ lab: string; label: string; region:
   { lab: 'labcorp', label: 'Labcorp', region: 'us' },
 ];
 
-export class LabAccountStore {
+class LabAccountStore {
   readonly byId = new Map<string, LabAccount>();
   /** `org:env:region` -> account ids. */
   private readonly byScope = new Map<string, string[]>();

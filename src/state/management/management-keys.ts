@@ -7,7 +7,7 @@ import { notFound, validationError, valueError, type ValidationItem } from '../.
 import type { ManagementKey, ManagementRole, Org } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
-export const MANAGEMENT_KEY_MESSAGES = {
+const MANAGEMENT_KEY_MESSAGES = {
   notFound: 'Management key not found',
   teamAdminNeedsBindings: 'A team_admin key needs at least one team role binding',
   orgAdminCreateNoBindings: 'An org_admin key acts on the whole org and takes no team role bindings',
@@ -34,7 +34,7 @@ function boundTeamIds(world: World, org: Org, list: Array<{ team_id: string }>):
   return out;
 }
 
-export function findManagementKey(world: World, org: Org, keyId: string): ManagementKey | undefined {
+function findManagementKey(world: World, org: Org, keyId: string): ManagementKey | undefined {
   const key = world.tenancy.managementKeysById.get(keyId);
   return key && key.org_id === org.id ? key : undefined;
 }

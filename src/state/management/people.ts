@@ -11,10 +11,10 @@ import { worldSlot, type World } from '../../engine/world.js';
 import { inviteNotFound, lastOwner, memberNotFound, MANAGEMENT_ERRORS, unknownTeam } from './errors.js';
 import { badRequest } from '../../engine/errors.js';
 
-export type MemberRole = 'org_admin' | 'team_admin' | 'no_role';
-export type Creator = Record<string, unknown>;
+type MemberRole = 'org_admin' | 'team_admin' | 'no_role';
+type Creator = Record<string, unknown>;
 
-export interface Member {
+interface Member {
   id: string;
   org_id: string;
   name: string;
@@ -25,7 +25,7 @@ export interface Member {
   seq: number;
 }
 
-export interface Invite {
+interface Invite {
   id: string;
   org_id: string;
   email: string;
@@ -37,7 +37,7 @@ export interface Invite {
   seq: number;
 }
 
-export interface Mail {
+interface Mail {
   to: string;
   subject: string;
   kind: 'org_invite' | 'domain_instructions';
@@ -56,7 +56,7 @@ class OrgPeople {
 }
 
 /** Outbox entries kept per org (oldest dropped first). */
-export const MAIL_LIMIT = 200;
+const MAIL_LIMIT = 200;
 
 const peopleStore = worldSlot('management-people', () => new Map<string, OrgPeople>());
 
@@ -106,7 +106,7 @@ export function inviteView(i: Invite) {
   };
 }
 
-export interface RoleInput {
+interface RoleInput {
   role: MemberRole;
   team_ids: string[] | null;
   /** Where the bindings came from in the request, for 422 locations. */
@@ -114,7 +114,7 @@ export interface RoleInput {
 }
 
 /** Checks a role with its team bindings: bindings only with team_admin, at least one, teams of the org. */
-export function assertRole(world: World, org: Org, input: RoleInput): void {
+function assertRole(world: World, org: Org, input: RoleInput): void {
   const teams = input.team_ids ?? [];
   if (input.role === 'team_admin' && teams.length === 0) throw badRequest(MANAGEMENT_ERRORS.teamAdminNeedsBindings);
   if (input.role !== 'team_admin' && teams.length > 0) throw badRequest(MANAGEMENT_ERRORS.bindingsNeedTeamAdmin);
@@ -142,7 +142,7 @@ export function listMembers(world: World, org: Org, search: string | null, after
   );
 }
 
-export function getMember(world: World, org: Org, memberId: string): Member {
+function getMember(world: World, org: Org, memberId: string): Member {
   const m = peopleOf(world, org).members.get(memberId);
   if (!m) throw memberNotFound();
   return m;
@@ -176,7 +176,7 @@ export function listInvites(world: World, org: Org, search: string | null, after
   return [...peopleOf(world, org).invites.values()].filter((i) => i.seq > afterSeq && (!needle || i.email.toLowerCase().includes(needle)));
 }
 
-export type InviteStatus = 'invite_created' | 'invite_resent' | 'already_in_org';
+type InviteStatus = 'invite_created' | 'invite_resent' | 'already_in_org';
 
 /**
  * Invites an e-mail address, or resends (and updates the role of) its pending invite; an address

@@ -15,12 +15,12 @@ import { MANAGEMENT_ERRORS } from './errors.js';
 /** The most days of history a preference may ask for (the sandbox's limit, same for every provider and resource). */
 export const HISTORICAL_DAYS_LIMIT = 365;
 
-export interface ProviderPullPreference {
+interface ProviderPullPreference {
   default: { historical_days_to_pull: number };
   resource_overrides: Record<string, { historical_days_to_pull: number }> | null;
 }
 
-export interface ScopeRequirement {
+interface ScopeRequirement {
   user_must_grant: string[];
   user_may_grant: string[];
 }
@@ -42,7 +42,7 @@ export const preferencesOf = worldSlot('management-preferences', () => new Prefe
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 
 /** Checks every day count of an upsert (0 to the limit), reporting the first bad one at its body location. */
-export function assertPullPreferences(providers: Record<string, ProviderPullPreference>): void {
+function assertPullPreferences(providers: Record<string, ProviderPullPreference>): void {
   for (const [provider, pref] of Object.entries(providers)) {
     const check = (days: number, loc: Array<string | number>) => {
       if (days < 0 || days > HISTORICAL_DAYS_LIMIT) throw valueError(['body', 'providers', provider, ...loc], MANAGEMENT_ERRORS.historicalDaysLimit(provider, HISTORICAL_DAYS_LIMIT), days);
@@ -111,7 +111,7 @@ export function historicalDaysToPull(world: World, partition: Partition, provide
 }
 
 /** Checks that no scope is both required and optional for a provider. */
-export function assertScopeRequirements(body: Record<string, ScopeRequirement | null | undefined>): void {
+function assertScopeRequirements(body: Record<string, ScopeRequirement | null | undefined>): void {
   for (const [provider, req] of Object.entries(body)) {
     if (!req) continue;
     const must = new Set(req.user_must_grant);

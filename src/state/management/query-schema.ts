@@ -76,4 +76,4 @@ const QueryBatch = z.object({ "timeframe": z.union([RelativeTimeframe, Placehold
 
 export const queryBatchSchema = QueryBatch;
 export type QueryBatch = z.infer<typeof queryBatchSchema>;
-export type RelativeTimeframeInput = z.infer<typeof RelativeTimeframe>;
+type RelativeTimeframeInput = z.infer<typeof RelativeTimeframe>;

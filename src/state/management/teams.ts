@@ -20,7 +20,7 @@ import type { World } from '../../engine/world.js';
  * `event_type_prefixes` allowlist is not part of that schema (the reference declares the field on
  * ETL pipelines only), so it is taken on create/update but not shown here.
  */
-export function environmentView(s: EnvironmentSettings) {
+function environmentView(s: EnvironmentSettings) {
   return {
     lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
     lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
@@ -35,7 +35,7 @@ export function environmentView(s: EnvironmentSettings) {
 }
 
 /** The environments every team has, in the reference's enum order. */
-export const TEAM_ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
+const TEAM_ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 
 /**
  * A team as `ClientFacingOrgTeam`. `include` limits which environment blocks are filled (the
@@ -61,14 +61,14 @@ export function orgTeamListItem(team: Team) {
 }
 
 /** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
-export function integrationConflict(holder: Team): ApiError {
+function integrationConflict(holder: Team): ApiError {
   return new ApiError(409, {
     detail: `integration_team_id "${holder.integration_team_id ?? ''}" is already used by team ${holder.id} in this org.`,
     team_id: holder.id,
   });
 }
 
-export interface NewTeamInput {
+interface NewTeamInput {
   id?: string | null;
   name: string;
   region: Region;
@@ -98,7 +98,7 @@ export function createTeam(world: World, org: Org, input: NewTeamInput, createdO
   return team;
 }
 
-export function cloneSettings(s: EnvironmentSettings): EnvironmentSettings {
+function cloneSettings(s: EnvironmentSettings): EnvironmentSettings {
   return {
     ...s,
     brand_information: s.brand_information ? { ...s.brand_information } : null,
@@ -107,7 +107,7 @@ export function cloneSettings(s: EnvironmentSettings): EnvironmentSettings {
 }
 
 /** A per-environment update (`UpdateOrgTeamEnvironmentBody`): null or absent fields keep their value. */
-export interface EnvironmentUpdate {
+interface EnvironmentUpdate {
   lab_tests_patient_sms_communication_enabled?: boolean | null;
   lab_tests_patient_email_communication_enabled?: boolean | null;
   critical_result_notification_email?: string | null;
@@ -126,7 +126,7 @@ export interface EnvironmentUpdate {
  * information set for the first time needs `company_name`; `logo_url` is required once
  * `brand_information.company_name` is set.
  */
-export function applyEnvironmentUpdate(
+function applyEnvironmentUpdate(
   current: EnvironmentSettings,
   update: EnvironmentUpdate,
 ): { settings: EnvironmentSettings } | { error: [Array<string>, string] } {
@@ -164,12 +164,12 @@ export function applyEnvironmentUpdate(
 }
 
 /** Throws 409 when another live team of the org holds the integration_team_id. */
-export function assertIntegrationIdFree(world: World, team: Team, integrationTeamId: string): void {
+function assertIntegrationIdFree(world: World, team: Team, integrationTeamId: string): void {
   const holder = world.tenancy.teamByIntegrationId(team.org_id, integrationTeamId);
   if (holder && holder.id !== team.id) throw integrationConflict(holder);
 }
 
-export interface TeamUpdate {
+interface TeamUpdate {
   name?: string | null;
   integration_team_id?: string | null;
   sandbox?: EnvironmentUpdate | null;

@@ -27,7 +27,7 @@ export function accessTokenPartition(world: World, token: string, nowMs: number)
   return world.tenancy.accessTokenPartition(token, nowMs);
 }
 
-export type MetricInterval = '5m' | '15m' | '1h' | '1d';
+type MetricInterval = '5m' | '15m' | '1h' | '1d';
 const STEP_S: Record<MetricInterval, number> = { '5m': 300, '15m': 900, '1h': 3600, '1d': 86400 };
 /** Steps per answer: the window ends with the step holding `now`. */
 export const METRIC_STEPS = 24;

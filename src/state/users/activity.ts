@@ -13,14 +13,14 @@ import { liveUser, type UsersScope } from './user-ops.js';
 import { usersOf } from './users.js';
 
 /** The real service allows 8 refreshes per user per hour (api-facts A.8). */
-export const REFRESH_LIMIT = 8;
-export const REFRESH_WINDOW_MS = 3600 * 1000;
+const REFRESH_LIMIT = 8;
+const REFRESH_WINDOW_MS = 3600 * 1000;
 /** Portal links: `launch` lives minutes, `communications` weeks. */
-export const PORTAL_TTL_S = { launch: 600, communications: 14 * 24 * 3600 } as const;
+const PORTAL_TTL_S = { launch: 600, communications: 14 * 24 * 3600 } as const;
 /** Portal links kept per team environment, at most (oldest dropped first). */
-export const PORTAL_RETENTION = 10_000;
+const PORTAL_RETENTION = 10_000;
 
-export interface PortalLink {
+interface PortalLink {
   code: string;
   user_id: string;
   context: 'launch' | 'communications';
@@ -38,7 +38,7 @@ const activityOf = partitionSlot('user-activity', () => new ActivityStore());
 
 const connectionsOf = (scope: UsersScope, userId: string): Connection[] => currentConnections(wearablesOf(scope.world).get(scope.partition, userId));
 
-export type RefreshAnswer =
+type RefreshAnswer =
   | { status: 200 | 202; body: { success: true; user_id: string; refreshed_sources: string[]; in_progress_sources: string[]; failed_sources: string[] } }
   | { status: 400; body: { success: false; user_id: string; error: string; failed_sources: string[] } };
 
@@ -134,7 +134,7 @@ export function createPortalUrl(scope: UsersScope, userId: string, context: 'lau
 }
 
 /** The portal link behind a URL, if it exists and has not expired. */
-export function portalLink(scope: UsersScope, code: string): PortalLink | null {
+function portalLink(scope: UsersScope, code: string): PortalLink | null {
   const link = activityOf(scope.partition, scope.world).portal.get(code);
   return link && link.expires_at > scope.world.clock.now() ? link : null;
 }

@@ -10,9 +10,9 @@ import { usersError } from './errors.js';
 import { liveUser, type UsersScope } from './user-ops.js';
 
 /** Bound on the insurances kept per user (oldest dropped first). */
-export const INSURANCES_PER_USER = 20;
+const INSURANCES_PER_USER = 20;
 
-export interface Address {
+interface Address {
   first_line: string;
   second_line?: string | null;
   country: string;
@@ -22,7 +22,7 @@ export interface Address {
   access_notes?: string | null;
 }
 
-export interface UserInfo {
+interface UserInfo {
   first_name: string;
   last_name: string;
   email: string;
@@ -37,7 +37,7 @@ export interface UserInfo {
   gender_identity?: string | null;
 }
 
-export interface NewInsurance {
+interface NewInsurance {
   payor_code: string;
   member_id: string;
   group_id?: string | null;
@@ -47,7 +47,7 @@ export interface NewInsurance {
   is_primary: boolean;
 }
 
-export interface Insurance {
+interface Insurance {
   member_id: string;
   payor_code: string;
   relationship: string;

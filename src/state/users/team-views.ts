@@ -14,7 +14,7 @@ import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
 
 export const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
-export type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
+type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
 
 /** Users whose user_id or client_user_id is `query` (live users only). */
 export function searchUsers(scope: UsersScope, query: string): User[] {
@@ -45,7 +45,7 @@ function defaults(resource: PriorityResource): string[] {
 
 const prioritiesOf = partitionSlot('source-priorities', () => new Map<PriorityResource, string[]>());
 
-export interface PriorityEntry {
+interface PriorityEntry {
   data_type: PriorityResource;
   provider: { name: string; slug: string; logo: string };
   priority: number;
@@ -85,7 +85,7 @@ export function updateSourcePriorities(scope: UsersScope, changes: Array<{ data_
 }
 
 /** The priority data type a resource's data belongs to (summaries by name, every timeseries as `timeseries`). */
-export function priorityTypeOf(resource: string): PriorityResource | null {
+function priorityTypeOf(resource: string): PriorityResource | null {
   if ((PRIORITY_RESOURCES as readonly string[]).includes(resource) && resource !== 'timeseries') return resource as PriorityResource;
   return rowByResource(resource) || resource === 'electrocardiogram_voltage' ? 'timeseries' : null;
 }

@@ -43,7 +43,7 @@ function checkCap(scope: UsersScope, users: UserStore): void {
   if (capApplies(scope.world, scope.partition) && users.liveCount >= SANDBOX_USER_CAP) throw usersError.sandboxUserCap();
 }
 
-export interface NewUser {
+interface NewUser {
   client_user_id: string;
   fallback_time_zone?: string | null;
   fallback_birth_date?: string | null;
@@ -94,7 +94,7 @@ export function resolveUser(scope: UsersScope, clientUserId: string): User {
   return user;
 }
 
-export interface UserPatch {
+interface UserPatch {
   fallback_time_zone?: string | null;
   fallback_birth_date?: string | null;
   ingestion_start?: string | null;

@@ -45,7 +45,7 @@ export const SIMULATED_RESOURCES: ReadonlySet<string> = new Set([
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The team's historical days for a resource of a connection (preferences), or null for the connection's usual history. */
-export function preferredDays(conn: Connection, resource: string): number | null {
+function preferredDays(conn: Connection, resource: string): number | null {
   if (!conn.history_days) return null;
   return conn.history_days[resource] ?? conn.history_days['*'] ?? null;
 }
@@ -127,7 +127,7 @@ export interface UserWearables {
   gone: boolean;
 }
 
-export const NO_RESOURCES: readonly string[] = [];
+const NO_RESOURCES: readonly string[] = [];
 
 /** A Map of handed-out ids that also indexes them by user, so a purge drops a user's ids without a scan. */
 export class ByUserMap<V extends { userId: string }> extends Map<string, V> {
@@ -156,7 +156,7 @@ export class ByUserMap<V extends { userId: string }> extends Map<string, V> {
   }
 }
 
-export class WearablesState {
+class WearablesState {
   readonly users = new Map<string, UserWearables>();
   /** Round-robin order of the periodic feed. */
   readonly ring: UserWearables[] = [];
@@ -236,7 +236,7 @@ export function deniedResources(provider: ProviderInfo, granted: readonly string
  * scopes are `required` unless the team let users leave them out (`optional`); each lands in
  * `user_granted` or `user_denied` by the user's grant.
  */
-export function resourceAvailability(conn: Connection): Record<string, unknown> {
+function resourceAvailability(conn: Connection): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const oauth = conn.provider.auth_type === 'oauth';
   const grant = conn.grant;

@@ -18,9 +18,9 @@ import type { User } from '../users/users.js';
 import { zoneOf } from './wearable-data.js';
 
 /** Memo entries a user's kept sources may hold before they are rebuilt. */
-export const FEED_MEMO = 6_000;
+const FEED_MEMO = 6_000;
 /** Users whose sources a world keeps (least recently fed dropped first). */
-export const FEED_KEPT_USERS = 800;
+const FEED_KEPT_USERS = 800;
 
 interface Kept {
   seed: number;

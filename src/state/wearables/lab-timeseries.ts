@@ -36,7 +36,7 @@ const CHOLESTEROL: Record<string, { kind: CholesterolKind; mgPerMmol: number }> 
   triglycerides: { kind: 'triglycerides', mgPerMmol: 88.57 },
 };
 
-export interface LabSample {
+interface LabSample {
   t: number;
   lab: string;
   body: Record<string, unknown>;

@@ -90,14 +90,14 @@ export function reconnectProvider(world: World, userId: string, slug: string): R
 export const PULL_OUTCOMES = ['success', 'failure', 'retry_then_success', 'retry_then_failure'] as const;
 export const PULL_ERROR_DETAILS = [...RETRIABLE, ...NON_RETRIABLE] as const;
 
-export interface ForcePull {
+interface ForcePull {
   outcome: PullOverrideOutcome;
   resources?: string[] | undefined;
   error_details?: string | undefined;
   finish_in_seconds?: number | undefined;
 }
 
-export interface ForcePullResult {
+interface ForcePullResult {
   applies_to: 'next_connection' | 'current_connection';
   user_id: string;
   provider: string;
@@ -142,7 +142,7 @@ export function forcePullOutcome(world: World, userId: string, slug: string, req
   return { applies_to: 'current_connection', user_id: user.user_id, provider: slug, resources: open, outcome };
 }
 
-export interface FeedState {
+interface FeedState {
   enabled: boolean;
   mode: FeedMode;
   interval_seconds: number;
@@ -161,7 +161,7 @@ export function setFeedMode(world: World, mode: FeedMode): FeedState {
 }
 
 /** Where a workout id handed out by a summary or event lives. */
-export interface WorkoutRef {
+interface WorkoutRef {
   partitionId: string;
   userId: string;
   provider: string;
@@ -192,7 +192,7 @@ export function purgeUserWearables(world: World, userId: string): void {
 }
 
 /** Where a sleep id handed out by a summary or event lives. */
-export interface SleepRef {
+interface SleepRef {
   partitionId: string;
   userId: string;
   provider: string;

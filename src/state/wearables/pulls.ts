@@ -16,9 +16,9 @@ import type { World } from '../../engine/world.js';
 export const RETRIABLE = ['provider_rate_limit_exceeded', 'provider_unavailable', 'transport_failure', 'resource_contention'] as const;
 export const NON_RETRIABLE = ['non_retriable_error', 'unexpected_error', 'retry_quota_exhausted'] as const;
 
-export type PullStatus = 'scheduled' | 'in_progress' | 'retrying' | 'success' | 'failure';
+type PullStatus = 'scheduled' | 'in_progress' | 'retrying' | 'success' | 'failure';
 
-export interface PullPlan {
+interface PullPlan {
   scheduledAt: number;
   startedAt: number;
   /** End of the first attempt. */
@@ -118,7 +118,7 @@ export function finishedAt(plan: PullPlan): number {
   return plan.retryEnd ?? plan.attemptEnd;
 }
 
-export interface PullState {
+interface PullState {
   status: PullStatus;
   started_at: number | null;
   ended_at: number | null;

@@ -43,17 +43,17 @@ import { feedSource } from './feed-sources.js';
 import { feedMoreSummaries } from './feed-more.js';
 import type { World } from '../../engine/world.js';
 
-export const FEED_INTERVAL = 2 * HOUR;
+const FEED_INTERVAL = 2 * HOUR;
 /** Ticks fall at 00:30, 02:30, ... UTC, so hourly buckets are open at each tick. */
-export const FEED_OFFSET = 30 * 60_000;
-export const FEED_USERS = 200;
-export const FEED_ACTIVE_USERS = 500;
-export const FEED_CATCH_UP = DAY;
+const FEED_OFFSET = 30 * 60_000;
+const FEED_USERS = 200;
+const FEED_ACTIVE_USERS = 500;
+const FEED_CATCH_UP = DAY;
 
-export const WORKOUT_STREAM_MESSAGE = 'Due to payload size limits, to access the workout stream, please use the /v2/timeseries/workouts/{workout_id}/stream endpoint.';
+const WORKOUT_STREAM_MESSAGE = 'Due to payload size limits, to access the workout stream, please use the /v2/timeseries/workouts/{workout_id}/stream endpoint.';
 
 /** The first feed tick after `now`. */
-export function nextTick(now: number): number {
+function nextTick(now: number): number {
   return Math.floor((now - FEED_OFFSET) / FEED_INTERVAL) * FEED_INTERVAL + FEED_OFFSET + FEED_INTERVAL;
 }
 
@@ -72,7 +72,7 @@ export function startFeed(world: World): void {
  * One feed tick: every user with run-time (demo) connections, up to FEED_ACTIVE_USERS, then
  * the next FEED_USERS users of the seeded ring with connected connections.
  */
-export function feedTick(world: World): void {
+function feedTick(world: World): void {
   const state = wearablesOf(world);
   if (state.feedMode === 'off') return;
   const now = world.clock.now();

@@ -23,7 +23,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
 /** Demo history length (api-facts H: 30 days backfilled). */
-export const DEMO_BACKFILL_DAYS = 30;
+const DEMO_BACKFILL_DAYS = 30;
 
 export function presetKey(userId: string, provider: string): string {
   return `${userId}\u241f${provider}`;

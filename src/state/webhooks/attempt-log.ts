@@ -9,7 +9,7 @@ import { DEFAULT_RETENTION } from './webhooks.js';
 
 export type OperationalType = 'message.attempt.failing' | 'message.attempt.exhausted' | 'message.attempt.recovered' | 'endpoint.disabled';
 
-export interface OperationalEvent {
+interface OperationalEvent {
   seq: number;
   type: OperationalType;
   at: string;
@@ -20,7 +20,7 @@ export interface OperationalEvent {
   detail: string;
 }
 
-export interface MessageFilter {
+interface MessageFilter {
   team_id?: string;
   environment?: string;
   endpoint_id?: string;
@@ -29,7 +29,7 @@ export interface MessageFilter {
   after?: number;
 }
 
-export interface AttemptFilter {
+interface AttemptFilter {
   team_id?: string;
   environment?: string;
   endpoint_id?: string;

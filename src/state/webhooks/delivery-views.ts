@@ -4,7 +4,7 @@ import { deliveryOf } from './delivery.js';
 import type { Destination, Message } from './message.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
 
-export function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
+function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
   const last = dest.attempts[dest.attempts.length - 1];
   return {
     endpoint_id: dest.endpoint_id,

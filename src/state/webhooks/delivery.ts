@@ -39,7 +39,7 @@ function matchesFilter(filterTypes: string[] | null, eventType: string): boolean
   return filterTypes === null || filterTypes.includes(eventType);
 }
 
-export class DeliveryEngine {
+class DeliveryEngine {
   readonly log = new DeliveryLog();
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();

@@ -50,7 +50,7 @@ export const PIPELINE_ERRORS = {
   enabledNotConfigured: 'is enabled in preferences but not configured',
 } as const;
 
-export type WebhookErrorText = (typeof WEBHOOK_ERRORS)[keyof typeof WEBHOOK_ERRORS];
+type WebhookErrorText = (typeof WEBHOOK_ERRORS)[keyof typeof WEBHOOK_ERRORS];
 
 /** 422 on a body field (the FastAPI shape the management OpenAPI declares). */
 export function invalidField(loc: Array<string | number>, text: WebhookErrorText, input?: unknown): ApiError {

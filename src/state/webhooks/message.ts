@@ -10,7 +10,7 @@ import type { World } from '../../engine/world.js';
 import { signatureHeader, signingHeaders, svixId } from './signing.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
-export const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
+const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
 
 export type DestinationStatus = 'pending' | 'sending' | 'success' | 'failed';
 export type Trigger = 'scheduled' | 'manual';

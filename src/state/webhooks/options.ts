@@ -12,7 +12,7 @@ export interface FileSink {
   append(name: string, text: string): Promise<void>;
 }
 
-export interface WebhookOptions {
+interface WebhookOptions {
   /** How attempts are sent (default: the global `fetch`, looked up at call time). */
   transport?: WebhookTransport;
   /** Wall-clock timeout of one attempt, ms (default 15000). */
@@ -44,7 +44,7 @@ export interface ResolvedWebhookOptions {
 }
 
 /** The most attempts to one endpoint `window` may allow in flight. */
-export const MAX_DELIVERY_WINDOW = 256;
+const MAX_DELIVERY_WINDOW = 256;
 
 const optionsSlot = worldSlot<ResolvedWebhookOptions>('webhook-options', () => resolveWebhookOptions({}));
 

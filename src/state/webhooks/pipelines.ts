@@ -17,7 +17,7 @@ import { webhookOptionsOf } from './options.js';
 export const DESTINATIONS = ['cloud_pubsub', 'rabbitmq', 'svix', 'azure_amqp'] as const;
 export type DestinationKind = (typeof DESTINATIONS)[number];
 /** Payloads this large or larger are gzipped in `auto` mode. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export interface BlobStorage {
   connection_string: string;
@@ -52,7 +52,7 @@ export interface Pipeline {
 }
 
 /** One published message as the sandbox keeps it. */
-export interface StreamRecord {
+interface StreamRecord {
   seq: number;
   stream: string;
   destination: Exclude<DestinationKind, 'svix'>;
@@ -102,7 +102,7 @@ export function pipelineView(p: Pipeline) {
 }
 
 /** Where an event goes under an Azure config: the first matching matcher, else the default hub. */
-export function routeAzure(config: AzureAmqp, eventType: string, regexes: ReadonlyArray<RegExp | null>): { hub: string } | { blob: BlobStorage } {
+function routeAzure(config: AzureAmqp, eventType: string, regexes: ReadonlyArray<RegExp | null>): { hub: string } | { blob: BlobStorage } {
   for (let i = 0; i < config.event_hub_matchers.length; i++) {
     const m = config.event_hub_matchers[i] as EventHubMatcher;
     const re = regexes[i] ?? null;
@@ -114,7 +114,7 @@ export function routeAzure(config: AzureAmqp, eventType: string, regexes: Readon
   return { hub: config.default_event_hub };
 }
 
-export class PipelineStore {
+class PipelineStore {
   private readonly pipelines = new Map<string, { pipeline: Pipeline; regexes: Array<RegExp | null> }>();
   /** Stream name -> its retained records in publication order. */
   private readonly streams = new Map<string, Set<StreamRecord>>();

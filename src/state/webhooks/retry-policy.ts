@@ -4,7 +4,7 @@
  */
 
 /** Delay after each failed scheduled attempt, seconds (Svix / Vital retry policy). */
-export const RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+const RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 /** The first attempt plus seven retries. */
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_S.length + 1;
 /** Wall-clock timeout of one attempt (Vital: 15 s); `deliveryTimeout` shortens it. */
@@ -16,7 +16,7 @@ export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 /** Svix caps recovery windows at 14 days. */
 export const RECOVER_MAX_WINDOW_MS = 14 * 24 * 3600 * 1000;
 /** Svix OSS randomises each delay by up to this fraction when jitter is on. */
-export const JITTER_DELTA = 0.2;
+const JITTER_DELTA = 0.2;
 
 /** Parses `Retry-After` (seconds or an HTTP date, relative to the wall clock) into ms. */
 export function parseRetryAfter(value: string | undefined, wallNow: number): number | null {
@@ -41,7 +41,7 @@ export function jittered(delayMs: number, unit: number): number {
   return Math.round(delayMs * (1 - JITTER_DELTA + 2 * JITTER_DELTA * unit));
 }
 
-export type RetryDecision =
+type RetryDecision =
   | { kind: 'done'; reason: 'exhausted' | 'aborted_by_receiver' }
   | { kind: 'retry'; delayMs: number };
 

@@ -24,7 +24,7 @@ const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A webhook URL the sandbox may deliver to, or a 422 on `loc`. */
-export function checkUrl(world: World, url: string, loc: Array<string | number> = ['body', 'url']): string {
+function checkUrl(world: World, url: string, loc: Array<string | number> = ['body', 'url']): string {
   const problem = destinationProblem(world, url);
   if (problem !== null) throw valueError(loc, problem, url);
   return url;
@@ -50,13 +50,13 @@ function checkFilterTypes(types: string[] | null): string[] | null {
 }
 
 /** A signing secret as given (`whsec_` + base64 of 24..64 bytes), or a 422 on `field`. */
-export function checkSecret(secret: string, field: string): string {
+function checkSecret(secret: string, field: string): string {
   const result = normaliseSecret(secret);
   if ('error' in result) throw valueError(['body', field], result.error, secret);
   return result.key;
 }
 
-export interface CreateWebhookInput {
+interface CreateWebhookInput {
   url: string;
   description: string;
   rate_limit?: number | null;
@@ -79,7 +79,7 @@ export function createWebhook(world: World, partition: Partition, body: CreateWe
   return webhooksOf(world).create(partition, input);
 }
 
-export interface PatchWebhookInput {
+interface PatchWebhookInput {
   description?: string | null;
   rate_limit?: number | null;
   url?: string | null;
@@ -151,7 +151,7 @@ export function headersView(ep: WebhookEndpoint): { headers: Record<string, stri
 }
 
 /** Any endpoint by id (control plane: every team). */
-export function endpointById(world: World, id: string): WebhookEndpoint {
+function endpointById(world: World, id: string): WebhookEndpoint {
   const ep = webhooksOf(world).byId.get(id);
   if (!ep) throw endpointNotFound();
   return ep;

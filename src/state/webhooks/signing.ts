@@ -9,14 +9,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { constantTimeEqual, fromBase64, toBase64, utf8Encode } from '../../engine/bytes.js';
 import type { World } from '../../engine/world.js';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 /** Svix generates 24-byte secrets. */
-export const SECRET_BYTES = 24;
+const SECRET_BYTES = 24;
 /** The Standard Webhooks spec allows 24 to 64 bytes. */
-export const SECRET_MIN_BYTES = 24;
-export const SECRET_MAX_BYTES = 64;
+const SECRET_MIN_BYTES = 24;
+const SECRET_MAX_BYTES = 64;
 /** Receivers reject timestamps further than this from their clock, both ways. */
-export const TOLERANCE_SECONDS = 300;
+const TOLERANCE_SECONDS = 300;
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -47,7 +47,7 @@ function keyBytes(secret: string): Uint8Array {
 }
 
 /** HMAC-SHA256 of a UTF-8 string, in standard base64. */
-export type HmacSha256Base64 = (key: Uint8Array, data: string) => string;
+type HmacSha256Base64 = (key: Uint8Array, data: string) => string;
 
 /**
  * A native HMAC a Node entry plugs in (`src/adapters/node-crypto.ts`: node:crypto, about 4x the
@@ -75,7 +75,7 @@ function cachedKey(secret: string): { bytes: Uint8Array; keyed: KeyedHmac | null
 }
 
 /** One `v1,<base64>` signature (the reference signer). */
-export function sign(secret: string, msgId: string, timestamp: number, rawBody: string): string {
+function sign(secret: string, msgId: string, timestamp: number, rawBody: string): string {
   const key = cachedKey(secret);
   const data = `${msgId}.${timestamp}.${rawBody}`;
   if (nativeHmac !== null) return 'v1,' + nativeHmac(key.bytes, data);
@@ -88,14 +88,14 @@ export function signatureHeader(secrets: readonly string[], msgId: string, times
   return secrets.map((s) => sign(s, msgId, timestamp, rawBody)).join(' ');
 }
 
-export type HeaderSet = 'svix' | 'webhook';
+type HeaderSet = 'svix' | 'webhook';
 
 /** The three signing headers of one set. */
 export function signingHeaders(set: HeaderSet, msgId: string, timestamp: number, signature: string): Record<string, string> {
   return { [`${set}-id`]: msgId, [`${set}-timestamp`]: String(timestamp), [`${set}-signature`]: signature };
 }
 
-export type VerifyResult = { ok: true; msgId: string; timestamp: number } | { ok: false; error: string };
+type VerifyResult = { ok: true; msgId: string; timestamp: number } | { ok: false; error: string };
 
 /**
  * Verifies a delivery the way the `svix` library does: svix-* headers win over webhook-*,

@@ -76,7 +76,7 @@ export const fetchTransport: WebhookTransport = async (request) => {
 };
 
 /** The first RESPONSE_EXCERPT_BYTES of a string, in UTF-8 bytes. */
-export function excerpt(body: string): string {
+function excerpt(body: string): string {
   if (body.length <= RESPONSE_EXCERPT_BYTES / 4) return body;
   const bytes = new TextEncoder().encode(body);
   return bytes.length <= RESPONSE_EXCERPT_BYTES ? body : new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES));

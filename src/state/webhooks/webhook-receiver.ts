@@ -47,7 +47,7 @@ export function defaultReceiverConfig(): ReceiverConfig {
   return { status: 200, body: { ok: true }, retry_after: null, headers: {} };
 }
 
-export class ReceiverStore {
+class ReceiverStore {
   private readonly receivers = new Map<string, Receiver>();
   private seq = 0;
   /** Deliveries kept per receiver (the most recent ones). */

@@ -8,9 +8,9 @@ import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
 /** The previous key keeps signing this long after a rotation (sandbox time). */
-export const OLD_KEY_GRACE_MS = 24 * 3600 * 1000;
+const OLD_KEY_GRACE_MS = 24 * 3600 * 1000;
 /** Svix keeps at most this many old keys. */
-export const MAX_OLD_KEYS = 10;
+const MAX_OLD_KEYS = 10;
 /**
  * Retention of the delivery log (and of the pipeline streams and test receivers): the most recent
  * messages kept per team environment. Older messages whose every destination is finished
@@ -52,7 +52,7 @@ export interface WebhookEndpoint {
 }
 
 /** The management API's `Webhook` object. */
-export interface WebhookView {
+interface WebhookView {
   id: string;
   description: string;
   rate_limit: number | null;
@@ -80,7 +80,7 @@ export function webhookView(ep: WebhookEndpoint): WebhookView {
 }
 
 /** The receiver name when a URL points at the sandbox's test receiver (any host). */
-export function receiverNameOf(url: string): string | null {
+function receiverNameOf(url: string): string | null {
   try {
     const m = /^\/_sandbox\/receiver\/([^/]+)\/?$/.exec(new URL(url).pathname);
     return m?.[1] !== undefined ? decodeURIComponent(m[1]) : null;
@@ -89,7 +89,7 @@ export function receiverNameOf(url: string): string | null {
   }
 }
 
-export interface NewEndpoint {
+interface NewEndpoint {
   url: string;
   description: string;
   rate_limit: number | null;
@@ -99,7 +99,7 @@ export interface NewEndpoint {
   secret: string | null;
 }
 
-export class WebhookStore {
+class WebhookStore {
   readonly byId = new Map<string, WebhookEndpoint>();
   /** Partition id -> endpoint ids in creation order. */
   private readonly byPartition = new Map<string, string[]>();
@@ -251,7 +251,7 @@ const FORBIDDEN_HEADERS = new Set([
 ]);
 const FORBIDDEN_PREFIXES = ['x-amz-', 'x-amzn-', 'x-google', 'x-goog-', 'x-gfe', 'x-azure-', 'x-fd-', 'x-svix-', 'svix-'];
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-export const HEADER_VALUE_MAX = 4096;
+const HEADER_VALUE_MAX = 4096;
 
 /** Why a header name/value pair cannot be sent at all (HTTP syntax, size), or null. */
 export function headerSyntaxProblem(name: string, value: string): string | null {
