@@ -47,7 +47,7 @@ forEachAdapter('e2e webhooks', (adapter) => {
     });
     expect(order.status, order.text).toBe(200);
 
-    await c.advance(14 * 86400);
+    await c.advance(10 * 86400); // the order completes on day 9
 
     const journal = await c.get('/_sandbox/events', { query: { team_id: teamOf(c), environment: 'sandbox', limit: 10000 } });
     const emitted = (journal.body.events as Array<{ envelope: { event_type: string; user_id: string } }>)
