@@ -13,8 +13,9 @@ import { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { createSandbox } from '../../src/sandbox.js';
 import { dispatchClient } from './dispatch-client.js';
+import { phaseOf, requestBody } from './writes.js';
 import { pathFor, queryFor, worldParams } from '../../test/support/world-params.js';
 
 export type DocName = 'data' | 'management';
@@ -28,6 +29,8 @@ export interface LiveCheck {
   valid: boolean;
   strictValid: boolean;
   errors: string[];
+  /** For a non-2xx answer: why the operation could not be checked on a success (the error's detail). */
+  reason?: string;
 }
 
 export interface OperationReport {
@@ -45,7 +48,7 @@ export interface ConformanceReport {
   operations: OperationReport[];
   /** Routes the sandbox serves on the real surfaces that neither document has. */
   extraRoutes: string[];
-  totals: { operations: number; served: number; checkedLive: number; schemaValid: number; strictValid: number; parameterMismatches: number };
+  totals: { operations: number; served: number; checkedLive: number; succeeded: number; schemaValid: number; strictValid: number; parameterMismatches: number };
 }
 
 type Json = Record<string, any>;
@@ -130,12 +133,28 @@ function flatten(schema: Json | undefined): { enum?: unknown[]; minimum?: number
   return { enum: schema['enum'] as unknown[] | undefined, minimum: schema['minimum'], maximum: schema['maximum'], exclusiveMinimum: schema['exclusiveMinimum'], exclusiveMaximum: schema['exclusiveMaximum'] };
 }
 
-async function liveCheck(sandbox: Sandbox, client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>): Promise<LiveCheck> {
-  const res = await client.call(route.method, pathFor(route, params), { surface: surfaceOf(route), query: queryFor(route) });
+async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>, serial: number): Promise<LiveCheck> {
+  const { body, headers } = requestBody(route, params, serial);
+  const res = await liveCall(client, route, params, body, headers);
+  const reason = res.status >= 300 ? `${res.status}: ${typeof res.body === 'object' ? JSON.stringify((res.body as Json)?.['detail'] ?? res.body).slice(0, 160) : res.text.slice(0, 160)}` : undefined;
+  const check = await judge(loaded, docPath, method, res);
+  return reason ? { ...check, reason } : check;
+}
+
+async function liveCall(client: ReturnType<typeof dispatchClient>, route: Route, params: Record<string, string>, body: unknown, headers: Record<string, string>) {
+  return client.call(route.method, pathFor(route, params), { surface: surfaceOf(route), query: queryFor(route), body, headers });
+}
+
+async function judge(loaded: Loaded, docPath: string, method: string, res: Awaited<ReturnType<typeof liveCall>>): Promise<LiveCheck> {
   const op = loaded.doc['paths'][docPath][method] as Json;
   const status = String(res.status);
-  const content = op['responses']?.[status]?.['content']?.['application/json'];
-  if (!content?.['schema'] || !(res.headers['content-type'] ?? '').includes('json')) {
+  const declaredContent = (op['responses']?.[status]?.['content'] ?? {}) as Json;
+  const contentType = (res.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+  if (res.status < 400 && contentType && !contentType.includes('json') && Object.keys(declaredContent).length > 0 && !(contentType in declaredContent)) {
+    return { status: res.status, declared: true, valid: false, strictValid: false, errors: [`content type ${contentType} is not declared (${Object.keys(declaredContent).join(', ')})`] };
+  }
+  const content = declaredContent['application/json'];
+  if (!content?.['schema'] || !contentType.includes('json')) {
     // FastAPI documents list 200 and 422 only: an undeclared error status (404 for an order
     // without results yet) is not drift; an undeclared success status is.
     const declared = Boolean(op['responses']?.[status]);
@@ -148,7 +167,6 @@ async function liveCheck(sandbox: Sandbox, client: ReturnType<typeof dispatchCli
   const valid = lenient(res.body) as boolean;
   const strictValid = strict(res.body) as boolean;
   const errors = [...(lenient.errors ?? []), ...(valid ? (strict.errors ?? []) : [])].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
-  void sandbox;
   return { status: res.status, declared: true, valid, strictValid, errors };
 }
 
@@ -161,6 +179,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
   const client = dispatchClient(sandbox);
   const params = await worldParams(client);
   const operations: OperationReport[] = [];
+  const pending: Array<{ report: OperationReport; loaded: Loaded; docPath: string; method: string; route: Route }> = [];
   const matched = new Set<Route>();
   for (const name of ['data', 'management'] as const) {
     const loaded = load(openapiDir, name);
@@ -178,12 +197,17 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
           tag: String((op['tags'] as string[] | undefined)?.[0] ?? ''),
           routeId: route?.id ?? null,
           parameterMismatches: route ? compareParameters(op, route) : [],
-          live: route && method === 'get' ? await liveCheck(sandbox, client, loaded, docPath, method, route, params) : null,
+          live: null,
         };
         operations.push(report);
+        if (route) pending.push({ report, loaded, docPath, method, route });
       }
     }
   }
+  // Reads first, against the untouched world; then creations, updates, deletions.
+  pending.sort((a, b) => phaseOf(a.method) - phaseOf(b.method));
+  let serial = 0;
+  for (const p of pending) p.report.live = await liveCheck(client, p.loaded, p.docPath, p.method, p.route, params, serial++);
   const extraRoutes = ROUTES.filter((r) => !r.path.startsWith('/_sandbox') && !matched.has(r)).map((r) => `${r.method} ${r.path} (${r.id})`);
   const served = operations.filter((o) => o.routeId);
   const live = served.filter((o) => o.live);
@@ -194,6 +218,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
       operations: operations.length,
       served: served.length,
       checkedLive: live.length,
+      succeeded: live.filter((o) => (o.live?.status ?? 0) < 300).length,
       schemaValid: live.filter((o) => o.live?.valid).length,
       strictValid: live.filter((o) => o.live?.strictValid).length,
       parameterMismatches: served.reduce((n, o) => n + o.parameterMismatches.length, 0),
