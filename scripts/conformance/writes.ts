@@ -27,6 +27,19 @@ function named(key: string, ids: Record<string, string>, serial: number): unknow
       return `conformance-${serial}@example.com`;
     case 'provider':
       return ids['provider'];
+    case 'zip_code':
+    case 'zip':
+      return '78701';
+    case 'state':
+      return 'TX';
+    case 'country':
+      return 'US';
+    case 'domain':
+      return `conformance${serial}.example.com`;
+    case 'team_ids':
+      return [ids['team_id']];
+    case 'provider_ids':
+      return [ids['provider_id']];
     case 'slug':
       return `conformance-${serial}`;
     case 'name':
@@ -74,7 +87,8 @@ export function bodyFrom(js: Js, key: string, ids: Record<string, string>, seria
       const props = (js['properties'] ?? {}) as Record<string, Js>;
       const required = new Set((js['required'] ?? []) as string[]);
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(props)) if (required.has(k)) out[k] = bodyFrom(v, k, ids, serial, depth + 1);
+      // Required fields, and optional ones that name a world id (user, lab test, team, ...).
+      for (const [k, v] of Object.entries(props)) if (required.has(k) || (ids[k] !== undefined && k !== 'provider' && k !== 'name')) out[k] = bodyFrom(v, k, ids, serial, depth + 1);
       return out;
     }
     default:
@@ -109,4 +123,11 @@ export function requestBody(route: Route, ids: Record<string, string>, serial: n
 /** Run order: reads, then creations, then updates, then deletions (each group in document order). */
 export function phaseOf(method: string): number {
   return { GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 }[method.toUpperCase()] ?? 4;
+}
+
+/** Deletions that would lock the rest of the run out (the management key, the team) run last. */
+export function lastOf(path: string): number {
+  if (/management_key/.test(path)) return 2;
+  if (/^\/v1\/org\/\{org_id\}\/team\/\{team_id\}$/.test(path)) return 1;
+  return 0;
 }

@@ -1,0 +1,74 @@
+/**
+ * What the generic request builder (`writes.ts`) cannot guess: per-operation bodies, queries and
+ * path values that make the operation succeed in the seeded world, and the extra world state the
+ * live check points at (a lab report parsing job, an unmatched-result run, a continuous query).
+ * Writes on an order get a fresh order of their own, so a cancellation does not spoil the rest.
+ */
+import type { TestClient } from '../../test/support/client.js';
+
+export interface Override {
+  body?: unknown;
+  query?: Record<string, string>;
+  params?: Record<string, string>;
+}
+
+type Ids = Record<string, string>;
+
+const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
+const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
+const QUERY = { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] };
+
+/** Per operation (`METHOD /doc/path`): the pieces of the request the generic builder gets wrong. */
+export const OVERRIDES: Record<string, (ids: Ids, serial: number) => Override> = {
+  'POST /v2/link/code/create': (ids) => ({ query: { user_id: ids['user_id'] ?? '' } }),
+  'PATCH /v2/user/{user_id}': () => ({ body: { fallback_time_zone: 'Europe/London' } }),
+  'POST /v3/compendium/search': () => ({ body: { query: 'glucose' } }),
+  'POST /v3/compendium/convert': (ids) => ({ body: { lab_test_id: ids['lab_test_id'] } }),
+  'POST /v3/order': (ids) => ({ body: { user_id: ids['user_id'], lab_test_id: ids['lab_test_id'], patient_details: PATIENT, patient_address: ADDRESS } }),
+  'GET /v3/order/area/info': () => ({ query: { zip_code: '78701' } }),
+  'GET /v3/order/{order_id}/labels/pdf': () => ({ query: { collection_date: '2026-01-05' } }),
+  'GET /v3/insurance/search/payor': () => ({ query: { insurance_name: 'aetna' } }),
+  'POST /v3/insurance/search/payor': () => ({ body: { insurance_name: 'aetna' } }),
+  'GET /v3/insurance/search/diagnosis': () => ({ query: { diagnosis_query: 'diabetes' } }),
+  'POST /v3/order/resend_events': (ids) => ({ body: { order_ids: [ids['order_id']] } }),
+  'POST /v1/org/{org_id}/team/{team_id}/{environment}/continuous_query': (_ids, n) => ({ body: { slug: `conformance-${n}`, title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } }),
+  'POST /v1/org/{org_id}/team/{team_id}/{environment}/validate_continuous_query': () => ({ body: { query: QUERY } }),
+  'POST /v1/org/{org_id}/domain': (_ids, n) => ({ body: { domain: `conformance${n}.example.com` } }),
+};
+
+function list(body: any, ...keys: string[]): any[] {
+  if (Array.isArray(body)) return body;
+  for (const k of keys) if (Array.isArray(body?.[k])) return body[k];
+  return [];
+}
+
+/** Ids beyond `worldParams`: a parsing job, an unmatched-result run and its raw result, a continuous query. */
+export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
+  const run = (await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' }, { headers: { 'x-idempotency-key': 'conformance-run' } })).body;
+  const boundary = 'conformance-boundary';
+  const upload =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7 conformance\r\n` +
+    `--${boundary}\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n${ids['user_id']}\r\n--${boundary}--\r\n`;
+  const job = (await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })).body;
+  const query = (await c.mgmt('POST', `/v1/org/${c.orgId}/team/${ids['team_id']}/sandbox/continuous_query`, { body: { slug: 'conformance-query', title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } })).body;
+  const domain = (await c.mgmt('POST', `/v1/org/${c.orgId}/domain`, { body: { domain: 'conformance.example.com' } })).body;
+  await c.advance(86_400 + 60);
+  const rawResultId = (await c.get(`/v3/unmatched_result_test/${run?.run_id}`)).body?.raw_result_id;
+  const members = list((await c.mgmt('GET', `/v1/org/${c.orgId}/member`)).body, 'data', 'members');
+  const invites = list((await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body, 'data', 'invites');
+  const out: Ids = { query_id_or_slug: 'conformance-query' };
+  if (run?.run_id) out['run_id'] = run.run_id;
+  if (rawResultId) out['raw_result_id'] = rawResultId;
+  if (job?.id) out['job_id'] = job.id;
+  if (query?.id) out['query_id'] = query.id;
+  if (domain?.id) out['domain_id'] = domain.id;
+  if (members[0]?.id) out['member_id'] = members[0].id;
+  if (invites[0]?.id) out['invite_id'] = invites[0].id;
+  return out;
+}
+
+/** A fresh order for a write on `:order_id`, so each such write sees an order it may change. */
+export async function freshOrder(c: TestClient, ids: Ids): Promise<string | undefined> {
+  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: ids['lab_test_id'], patient_details: PATIENT, patient_address: ADDRESS });
+  return res.body?.order?.id;
+}
