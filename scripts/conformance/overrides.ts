@@ -10,6 +10,7 @@ export interface Override {
   body?: unknown;
   query?: Record<string, string>;
   params?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 type Ids = Record<string, string>;
@@ -34,6 +35,19 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number) => Override> =
   'POST /v1/org/{org_id}/team/{team_id}/{environment}/continuous_query': (_ids, n) => ({ body: { slug: `conformance-${n}`, title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } }),
   'POST /v1/org/{org_id}/team/{team_id}/{environment}/validate_continuous_query': () => ({ body: { query: QUERY } }),
   'POST /v1/org/{org_id}/domain': (_ids, n) => ({ body: { domain: `conformance${n}.example.com` } }),
+  'GET /v2/link/providers': (ids) => ({ headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'GET /v2/link/provider/oauth/{oauth_provider}': (ids) => ({ params: { provider: 'oura' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'POST /v2/link/provider/password/{provider}': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'POST /v2/link/provider/password/{provider}/complete_mfa': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'POST /v2/link/provider/email/{provider}': (ids) => ({ params: { provider: 'freestyle_libre' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'POST /v3/lab_tests': (ids) => ({ body: { provider_ids: [ids['provider_id']] } }),
+  'GET /v3/order/psc/info': (ids) => ({ query: { zip_code: '78701', lab_id: ids['lab_id'] ?? '' } }),
+  'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest' } }),
+  'DELETE /v1/org/{org_id}/team_api_keys/{env}/{region}': () => ({ query: { api_key_id: '6f1c1c1e-0000-4000-8000-000000000001' } }),
+  'DELETE /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({ query: { credential_id: '6f1c1c1e-0000-4000-8000-000000000002' } }),
+  'DELETE /v1/org/{org_id}/team_ehr_pipelines/{environment}/{region}': () => ({ query: { ehr_type: 'fhir' } }),
+  'POST /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({ body: { client_id: 'conformance-client', client_secret: 'conformance-secret' } }),
+  'POST /v1/org/{org_id}/team_etl_pipelines/{env}/{region}': (ids) => ({ body: { team_ids: [ids['team_id']] } }),
 };
 
 function list(body: any, ...keys: string[]): any[] {
@@ -56,7 +70,9 @@ export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
   const rawResultId = (await c.get(`/v3/unmatched_result_test/${run?.run_id}`)).body?.raw_result_id;
   const members = list((await c.mgmt('GET', `/v1/org/${c.orgId}/member`)).body, 'data', 'members');
   const invites = list((await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body, 'data', 'invites');
+  const token = (await c.post('/v2/link/token', { user_id: ids['user_id'] })).body?.link_token;
   const out: Ids = { query_id_or_slug: 'conformance-query' };
+  if (token) out['link_token'] = token;
   if (run?.run_id) out['run_id'] = run.run_id;
   if (rawResultId) out['raw_result_id'] = rawResultId;
   if (job?.id) out['job_id'] = job.id;

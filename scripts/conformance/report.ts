@@ -141,8 +141,10 @@ async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Load
   const extra = OVERRIDES[key]?.(ids, serial) ?? {};
   if (extra.params) ids = { ...ids, ...extra.params };
   const built = requestBody(route, ids, serial);
-  const body = 'body' in extra ? extra.body : built.body;
-  const res = await liveCall(client, route, ids, body, built.headers, extra.query);
+  // An override's body adds to (and wins over) the generated one.
+  const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const body = 'body' in extra ? (isObj(extra.body) && isObj(built.body) ? { ...built.body, ...extra.body } : extra.body) : built.body;
+  const res = await liveCall(client, route, ids, body, { ...built.headers, ...extra.headers }, extra.query);
   const reason = res.status >= 300 ? `${res.status}: ${typeof res.body === 'object' ? JSON.stringify((res.body as Json)?.['detail'] ?? res.body).slice(0, 160) : res.text.slice(0, 160)}` : undefined;
   const check = await judge(loaded, docPath, method, res);
   return reason ? { ...check, reason } : check;

@@ -27,6 +27,8 @@ function named(key: string, ids: Record<string, string>, serial: number): unknow
       return `conformance-${serial}@example.com`;
     case 'provider':
       return ids['provider'];
+    case 'phone_number':
+      return '+14155551234';
     case 'zip_code':
     case 'zip':
       return '78701';
