@@ -66,12 +66,18 @@ export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
   const job = (await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })).body;
   const query = (await c.mgmt('POST', `/v1/org/${c.orgId}/team/${ids['team_id']}/sandbox/continuous_query`, { body: { slug: 'conformance-query', title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } })).body;
   const domain = (await c.mgmt('POST', `/v1/org/${c.orgId}/domain`, { body: { domain: 'conformance.example.com' } })).body;
-  await c.advance(86_400 + 60);
+  // Four days: the runs finish, the continuous query runs, the walk-in order has its results.
+  await c.advance(4 * 86_400 + 60);
   const rawResultId = (await c.get(`/v3/unmatched_result_test/${run?.run_id}`)).body?.raw_result_id;
+  const out: Ids = { query_id_or_slug: 'conformance-query' };
   const members = list((await c.mgmt('GET', `/v1/org/${c.orgId}/member`)).body, 'data', 'members');
   const invites = list((await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body, 'data', 'invites');
+  const tests = list((await c.get('/v3/lab_tests')).body) as Array<{ id: string; method: string; auto_generated: boolean }>;
+  for (const method of ['at_home_phlebotomy', 'testkit', 'on_site_collection']) {
+    const t = tests.find((x) => x.method === method && !x.auto_generated);
+    if (t) out[`lab_test_id:${method}`] = t.id;
+  }
   const token = (await c.post('/v2/link/token', { user_id: ids['user_id'] })).body?.link_token;
-  const out: Ids = { query_id_or_slug: 'conformance-query' };
   if (token) out['link_token'] = token;
   if (run?.run_id) out['run_id'] = run.run_id;
   if (rawResultId) out['raw_result_id'] = rawResultId;
@@ -83,8 +89,17 @@ export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
   return out;
 }
 
-/** A fresh order for a write on `:order_id`, so each such write sees an order it may change. */
-export async function freshOrder(c: TestClient, ids: Ids): Promise<string | undefined> {
-  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: ids['lab_test_id'], patient_details: PATIENT, patient_address: ADDRESS });
+/** The collection method an operation on `:order_id` needs (walk-in unless the path says otherwise). */
+export function methodFor(path: string): string | undefined {
+  if (path.includes('/phlebotomy/')) return 'at_home_phlebotomy';
+  if (path.includes('/draw_completed') || path.includes('/labels/pdf')) return 'on_site_collection';
+  if (path.includes('/collection_instruction_pdf')) return 'testkit';
+  return undefined;
+}
+
+/** A fresh order (of the method the operation needs), so each write sees an order it may change. */
+export async function freshOrder(c: TestClient, ids: Ids, method?: string): Promise<string | undefined> {
+  const labTestId = (method ? ids[`lab_test_id:${method}`] : undefined) ?? ids['lab_test_id'];
+  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: labTestId, patient_details: PATIENT, patient_address: ADDRESS });
   return res.body?.order?.id;
 }

@@ -15,7 +15,7 @@ import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
 import { createSandbox } from '../../src/sandbox.js';
 import { dispatchClient } from './dispatch-client.js';
-import { extraParams, freshOrder, OVERRIDES } from './overrides.js';
+import { extraParams, freshOrder, methodFor, OVERRIDES } from './overrides.js';
 import { lastOf, phaseOf, requestBody } from './writes.js';
 import { pathFor, queryFor, worldParams } from '../../test/support/world-params.js';
 
@@ -137,7 +137,8 @@ function flatten(schema: Json | undefined): { enum?: unknown[]; minimum?: number
 async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>, serial: number): Promise<LiveCheck> {
   const key = `${method.toUpperCase()} ${docPath}`;
   let ids = params;
-  if (route.method !== 'GET' && route.path.includes(':order_id')) ids = { ...params, order_id: (await freshOrder(client, params)) ?? params['order_id'] ?? '' };
+  const kind = methodFor(route.path);
+  if (route.path.includes(':order_id') && (route.method !== 'GET' || kind)) ids = { ...params, order_id: (await freshOrder(client, params, kind)) ?? params['order_id'] ?? '' };
   const extra = OVERRIDES[key]?.(ids, serial) ?? {};
   if (extra.params) ids = { ...ids, ...extra.params };
   const built = requestBody(route, ids, serial);
