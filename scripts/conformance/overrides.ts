@@ -66,8 +66,8 @@ export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
   const job = (await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })).body;
   const query = (await c.mgmt('POST', `/v1/org/${c.orgId}/team/${ids['team_id']}/sandbox/continuous_query`, { body: { slug: 'conformance-query', title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } })).body;
   const domain = (await c.mgmt('POST', `/v1/org/${c.orgId}/domain`, { body: { domain: 'conformance.example.com' } })).body;
-  // Four days: the runs finish, the continuous query runs, the walk-in order has its results.
-  await c.advance(4 * 86_400 + 60);
+  // Two days: the runs finish, the continuous query runs, the walk-in order has its results.
+  await c.advance(2 * 86_400 + 600);
   const rawResultId = (await c.get(`/v3/unmatched_result_test/${run?.run_id}`)).body?.raw_result_id;
   const out: Ids = { query_id_or_slug: 'conformance-query' };
   const members = list((await c.mgmt('GET', `/v1/org/${c.orgId}/member`)).body, 'data', 'members');

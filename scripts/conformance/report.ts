@@ -185,7 +185,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
   if (!existsSync(resolve(openapiDir, FILES.data))) return null;
   const byKey = new Map<string, Route>();
   for (const r of ROUTES) if (!r.path.startsWith('/_sandbox')) byKey.set(keyOf(r.method, surfaceOf(r), r.path), r);
-  const sandbox = createSandbox({ seed: 5, users: 3, usersElsewhere: 1, logger: () => undefined, wallClock: () => Date.parse('2026-01-05T09:00:00Z') });
+  const sandbox = createSandbox({ seed: 5, users: 1, usersElsewhere: 0, logger: () => undefined, wallClock: () => Date.parse('2026-01-05T09:00:00Z') });
   const client = dispatchClient(sandbox);
   const base = await worldParams(client);
   const params = { ...base, ...(await extraParams(client, base)) };
