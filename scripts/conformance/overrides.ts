@@ -17,10 +17,12 @@ type Ids = Record<string, string>;
 
 const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
 const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
+/** At-home phlebotomy is served in zip 85004 (and 54650) only. */
+const PHOENIX = { first_line: '1 Main Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
 const QUERY = { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] };
 
 /** Per operation (`METHOD /doc/path`): the pieces of the request the generic builder gets wrong. */
-export const OVERRIDES: Record<string, (ids: Ids, serial: number) => Override> = {
+export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient) => Override | Promise<Override>> = {
   'POST /v2/link/code/create': (ids) => ({ query: { user_id: ids['user_id'] ?? '' } }),
   'PATCH /v2/user/{user_id}': () => ({ body: { fallback_time_zone: 'Europe/London' } }),
   'POST /v3/compendium/search': () => ({ body: { query: 'glucose' } }),
@@ -42,13 +44,53 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number) => Override> =
   'POST /v2/link/provider/email/{provider}': (ids) => ({ params: { provider: 'freestyle_libre' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'POST /v3/lab_tests': (ids) => ({ body: { provider_ids: [ids['provider_id']] } }),
   'GET /v3/order/psc/info': (ids) => ({ query: { zip_code: '78701', lab_id: ids['lab_id'] ?? '' } }),
-  'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest' } }),
+  'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest', zip_code: '78701' } }),
+  'POST /v3/order/{order_id}/psc/appointment/book': async (ids, _n, c) => {
+    const slots = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'quest', zip_code: '78701' } });
+    return { body: { booking_key: firstOf(slots.body, 'booking_key') } };
+  },
+  'POST /v3/order/{order_id}/phlebotomy/appointment/book': async (_ids, _n, c) => {
+    const slots = await c.post('/v3/order/phlebotomy/appointment/availability', PHOENIX);
+    return { body: { booking_key: firstOf(slots.body, 'booking_key') } };
+  },
+  'POST /v3/order/{order_id}/phlebotomy/appointment/request': () => ({ body: { address: PHOENIX } }),
+  'POST /v2/link/connect/demo': async (_ids, n, c) => {
+    const user = (await c.post('/v2/user', { client_user_id: `conformance-demo-${n}` })).body;
+    return { body: { user_id: user?.user_id, provider: 'oura' } };
+  },
+  'POST /v2/user/undo_delete': async (_ids, n, c) => {
+    const user = (await c.post('/v2/user', { client_user_id: `conformance-undo-${n}` })).body;
+    await c.delete(`/v2/user/${user?.user_id}`);
+    return { query: { user_id: user?.user_id }, body: undefined };
+  },
+  'POST /v2/user/{user_id}/insurance': async (_ids, _n, c) => {
+    const payors = await c.get('/v3/insurance/search/payor', { query: { insurance_name: 'aetna' } });
+    return { body: { payor_code: firstOf(payors.body, 'payor_code') } };
+  },
+  'POST /v3/order/testkit': (ids) => ({ body: { lab_test_id: ids['lab_test_id:testkit'] } }),
+  'POST /v1/org/{org_id}/team_etl_pipelines/{env}/{region}': (ids) => ({ body: { team_ids: [ids['team_id']], preferences: { preferred: 'svix', enabled: ['svix'] } } }),
   'DELETE /v1/org/{org_id}/team_api_keys/{env}/{region}': () => ({ query: { api_key_id: '6f1c1c1e-0000-4000-8000-000000000001' } }),
   'DELETE /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({ query: { credential_id: '6f1c1c1e-0000-4000-8000-000000000002' } }),
   'DELETE /v1/org/{org_id}/team_ehr_pipelines/{environment}/{region}': () => ({ query: { ehr_type: 'fhir' } }),
   'POST /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({ body: { client_id: 'conformance-client', client_secret: 'conformance-secret' } }),
-  'POST /v1/org/{org_id}/team_etl_pipelines/{env}/{region}': (ids) => ({ body: { team_ids: [ids['team_id']] } }),
 };
+
+/** The first value of `key` anywhere in a JSON answer (depth first). */
+function firstOf(body: unknown, key: string): unknown {
+  if (Array.isArray(body)) {
+    for (const v of body) {
+      const found = firstOf(v, key);
+      if (found !== undefined) return found;
+    }
+  } else if (body && typeof body === 'object') {
+    if (key in body) return (body as Record<string, unknown>)[key];
+    for (const v of Object.values(body)) {
+      const found = firstOf(v, key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
 
 function list(body: any, ...keys: string[]): any[] {
   if (Array.isArray(body)) return body;
@@ -100,6 +142,7 @@ export function methodFor(path: string): string | undefined {
 /** A fresh order (of the method the operation needs), so each write sees an order it may change. */
 export async function freshOrder(c: TestClient, ids: Ids, method?: string): Promise<string | undefined> {
   const labTestId = (method ? ids[`lab_test_id:${method}`] : undefined) ?? ids['lab_test_id'];
-  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: labTestId, patient_details: PATIENT, patient_address: ADDRESS });
+  const address = method === 'at_home_phlebotomy' ? { ...ADDRESS, city: 'Phoenix', state: 'AZ', zip: '85004' } : ADDRESS;
+  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: labTestId, patient_details: PATIENT, patient_address: address });
   return res.body?.order?.id;
 }

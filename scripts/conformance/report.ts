@@ -139,7 +139,7 @@ async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Load
   let ids = params;
   const kind = methodFor(route.path);
   if (route.path.includes(':order_id') && (route.method !== 'GET' || kind)) ids = { ...params, order_id: (await freshOrder(client, params, kind)) ?? params['order_id'] ?? '' };
-  const extra = OVERRIDES[key]?.(ids, serial) ?? {};
+  const extra = (await OVERRIDES[key]?.(ids, serial, client)) ?? {};
   if (extra.params) ids = { ...ids, ...extra.params };
   const built = requestBody(route, ids, serial);
   // An override's body adds to (and wins over) the generated one.
