@@ -44,7 +44,11 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
   'POST /v2/link/provider/email/{provider}': (ids) => ({ params: { provider: 'freestyle_libre' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'POST /v3/lab_tests': (ids) => ({ body: { provider_ids: [ids['provider_id']] } }),
   'GET /v3/order/psc/info': (ids) => ({ query: { zip_code: '78701', lab_id: ids['lab_id'] ?? '' } }),
-  'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest', zip_code: '78701' } }),
+  'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest', zip_code: '78701', start_date: '2026-01-08' }, body: undefined }),
+  'GET /v3/order/{order_id}/psc/appointment': async (ids, _n, c) => {
+    await bookPsc(c, ids);
+    return {};
+  },
   'POST /v3/order/{order_id}/psc/appointment/book': async (ids, _n, c) => {
     const slots = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'quest', zip_code: '78701' } });
     return { body: { booking_key: firstOf(slots.body, 'booking_key') } };
@@ -54,6 +58,22 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
     return { body: { booking_key: firstOf(slots.body, 'booking_key') } };
   },
   'POST /v3/order/{order_id}/phlebotomy/appointment/request': () => ({ body: { address: PHOENIX } }),
+  'PATCH /v3/order/{order_id}/phlebotomy/appointment/reschedule': async (ids, _n, c) => ({ body: { booking_key: await bookPhlebotomy(c, ids) } }),
+  'PATCH /v3/order/{order_id}/phlebotomy/appointment/cancel': async (ids, _n, c) => {
+    await bookPhlebotomy(c, ids);
+    const reasons = (await c.get('/v3/order/phlebotomy/appointment/cancellation-reasons')).body;
+    return { body: { cancellation_reason_id: firstOf(reasons, 'id') } };
+  },
+  'GET /v3/order/{order_id}/phlebotomy/appointment': async (ids, _n, c) => {
+    await bookPhlebotomy(c, ids);
+    return {};
+  },
+  'PATCH /v3/order/{order_id}/psc/appointment/reschedule': async (ids, _n, c) => ({ body: { booking_key: await bookPsc(c, ids) } }),
+  'PATCH /v3/order/{order_id}/psc/appointment/cancel': async (ids, _n, c) => {
+    await bookPsc(c, ids);
+    const reasons = (await c.get('/v3/order/psc/appointment/cancellation-reasons')).body;
+    return { body: { cancellationReasonId: firstOf(reasons, 'id') } };
+  },
   'POST /v2/link/connect/demo': async (_ids, n, c) => {
     const user = (await c.post('/v2/user', { client_user_id: `conformance-demo-${n}` })).body;
     return { body: { user_id: user?.user_id, provider: 'oura' } };
@@ -90,6 +110,28 @@ function firstOf(body: unknown, key: string): unknown {
     }
   }
   return undefined;
+}
+
+/** Books an at-home phlebotomy appointment on `ids.order_id`; answers a second, free booking key. */
+async function bookPhlebotomy(c: TestClient, ids: Ids): Promise<unknown> {
+  const slots = (await c.post('/v3/order/phlebotomy/appointment/availability', PHOENIX)).body;
+  const keys = allOf(slots, 'booking_key');
+  await c.post(`/v3/order/${ids['order_id']}/phlebotomy/appointment/book`, { booking_key: keys[0] });
+  return keys[1];
+}
+
+/** Books a PSC appointment on `ids.order_id`; answers a second, free booking key. */
+async function bookPsc(c: TestClient, ids: Ids): Promise<unknown> {
+  const slots = (await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'quest', zip_code: '78701' } })).body;
+  const keys = allOf(slots, 'booking_key');
+  await c.post(`/v3/order/${ids['order_id']}/psc/appointment/book`, { booking_key: keys[0] });
+  return keys[1];
+}
+
+function allOf(body: unknown, key: string, out: unknown[] = []): unknown[] {
+  if (Array.isArray(body)) for (const v of body) allOf(v, key, out);
+  else if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) (k === key ? out.push(v) : allOf(v, key, out));
+  return out;
 }
 
 function list(body: any, ...keys: string[]): any[] {
@@ -136,6 +178,7 @@ export function methodFor(path: string): string | undefined {
   if (path.includes('/phlebotomy/')) return 'at_home_phlebotomy';
   if (path.includes('/draw_completed') || path.includes('/labels/pdf')) return 'on_site_collection';
   if (path.includes('/collection_instruction_pdf')) return 'testkit';
+  if (path.includes('/psc/')) return 'walk_in_test';
   return undefined;
 }
 
