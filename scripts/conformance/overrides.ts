@@ -4,7 +4,9 @@
  * live check points at (a lab report parsing job, an unmatched-result run, a continuous query).
  * Writes on an order get a fresh order of their own, so a cancellation does not spoil the rest.
  */
+import { ROUTES } from '../../src/routes.js';
 import type { TestClient } from '../../test/support/client.js';
+import { requestBody } from './writes.js';
 
 export interface Override {
   body?: unknown;
@@ -42,7 +44,6 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
   'POST /v2/link/provider/password/{provider}': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'POST /v2/link/provider/password/{provider}/complete_mfa': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'POST /v2/link/provider/email/{provider}': (ids) => ({ params: { provider: 'freestyle_libre' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
-  'POST /v3/lab_tests': (ids) => ({ body: { provider_ids: [ids['provider_id']] } }),
   'GET /v3/order/psc/info': (ids) => ({ query: { zip_code: '78701', lab_id: ids['lab_id'] ?? '' } }),
   'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest', zip_code: '78701', start_date: '2026-01-08' }, body: undefined }),
   'GET /v3/order/{order_id}/psc/appointment': async (ids, _n, c) => {
@@ -73,6 +74,31 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
     await bookPsc(c, ids);
     const reasons = (await c.get('/v3/order/psc/appointment/cancellation-reasons')).body;
     return { body: { cancellationReasonId: firstOf(reasons, 'id') } };
+  },
+  'POST /v3/lab_tests': (ids) => ({ body: { provider_ids: [ids['provider_id']], method: 'walk_in_test' } }),
+  'GET /v3/lab_test/{lab_test_id}/collection_instruction_pdf': (ids) => ({ params: { lab_test_id: ids['lab_test_id:testkit'] ?? '' } }),
+  'GET /v3/lab_tests/{lab_id}/markers/{provider_id}': async (ids, _n, c) => {
+    const test = (await c.get(`/v3/lab_tests/${ids['lab_test_id']}`)).body;
+    return { params: { lab_id: String(test?.lab?.id ?? ids['lab_id']) } };
+  },
+  'GET /v2/user/{user_id}/insurance/latest': async (ids, n, c) => {
+    const payors = await c.get('/v3/insurance/search/payor', { query: { insurance_name: 'aetna' } });
+    const route = ROUTES.find((r) => r.method === 'POST' && r.path === '/v2/user/:user_id/insurance');
+    const built = route ? requestBody(route, ids, n).body : {};
+    await c.post(`/v2/user/${ids['user_id']}/insurance`, { ...(built as object), payor_code: firstOf(payors.body, 'payor_code') });
+    return {};
+  },
+  'POST /v3/unmatched_result/{raw_result_id}/resolve': async (_ids, n, c) => {
+    const run = (await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' }, { headers: { 'x-idempotency-key': `conformance-run-${n}` } })).body;
+    await c.advance(60);
+    const raw = (await c.get(`/v3/unmatched_result_test/${run?.run_id}`)).body?.raw_result_id;
+    return { params: { raw_result_id: raw ?? '' } };
+  },
+  'DELETE /v1/org/{org_id}/invite/{invite_id}': async (_ids, n, c) => {
+    await c.mgmt('POST', `/v1/org/${c.orgId}/invite`, { body: { email: `invitee-${n}@example.com` } });
+    const invites = list((await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body, 'data', 'invites');
+    const invite = invites.find((i) => firstOf(i, 'email') === `invitee-${n}@example.com`) ?? invites[0];
+    return { params: { invite_id: invite?.id ?? '' } };
   },
   'POST /v2/link/connect/demo': async (_ids, n, c) => {
     const user = (await c.post('/v2/user', { client_user_id: `conformance-demo-${n}` })).body;
