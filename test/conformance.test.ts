@@ -15,7 +15,12 @@ const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/refer
  * Known strict-reading drift, each with its reason; the list may only shrink. An entry that no
  * longer fails fails the test, so it is removed when fixed.
  */
-const KNOWN_STRICT: Record<string, string> = {};
+const KNOWN_STRICT: Record<string, string> = {
+  'GET /lab_report/v1/parser/job/{job_id}':
+    '`job_id` (same value as `id`) is not in the document\'s ParsingJob, but the official SDK (3.1.551) requires it to parse the answer; kept for the SDK.',
+  'POST /lab_report/v1/parser/job':
+    '`job_id` (same value as `id`) is not in the document\'s ParsingJob, but the official SDK (3.1.551) requires it to parse the answer; kept for the SDK.',
+};
 /** Known parameter drift, same rule. */
 const KNOWN_PARAMETERS: Record<string, string> = {};
 
@@ -28,9 +33,12 @@ describe('conformance with the real OpenAPI documents', async () => {
     return;
   }
   const r = report;
-  it('serves a known share of the operations and checks the answers of every served GET', () => {
-    expect(r.totals.served).toBeGreaterThanOrEqual(137);
-    expect(r.totals.checkedLive).toBeGreaterThan(90);
+  it('serves every operation and checks the live answer of every served one, writes included', () => {
+    expect(r.totals.served).toBe(r.totals.operations);
+    expect(r.operations.filter((o) => o.routeId && !o.live).map((o) => `${o.method} ${o.path}`)).toEqual([]);
+    expect(r.totals.checkedLive).toBe(r.totals.served);
+    // Success answers (validated against the success schema): the count may only grow.
+    expect(r.totals.succeeded).toBeGreaterThanOrEqual(259);
   });
 
   it('every live answer validates against the real response schema', () => {
