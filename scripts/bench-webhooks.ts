@@ -19,10 +19,10 @@ import { createNodeTransport, type NodeTransport } from '../src/adapters/node-tr
 import '../src/adapters/node-crypto.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import { webhooksOf } from '../src/state/webhooks/webhooks.js';
+import { createEndpoint } from './bench-endpoint.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-const encoder = new TextEncoder();
 
 interface Report {
   received: number;
@@ -88,18 +88,7 @@ const SETUPS: Setup[] = [
 ];
 
 async function listen(sandbox: Sandbox, url: string, receiver: Receiver): Promise<void> {
-  const creds = sandbox.credentials();
-  const team = creds.teams[0];
-  if (!team) throw new Error('no team');
-  const res = await sandbox.dispatch({
-    method: 'POST',
-    surface: 'management',
-    path: `/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`,
-    query: {},
-    headers: { 'x-management-key': creds.management_key, 'content-type': 'application/json' },
-    rawBody: encoder.encode(JSON.stringify({ url })),
-  });
-  if (res.status !== 200) throw new Error(`webhook endpoint not created: ${res.status}`);
+  await createEndpoint(sandbox, url);
   const store = webhooksOf(sandbox.world);
   const keys = [...store.byId.values()].flatMap((ep) => store.signingKeys(ep));
   receiver.send({ keys, reset: true });

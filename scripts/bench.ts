@@ -20,6 +20,7 @@ import { benchHttp } from './bench-http.js';
 import { benchSoak } from './bench-soak.js';
 import { benchPeers } from './bench-peers.js';
 import { benchWebhooks } from './bench-webhooks.js';
+import { createEndpoint } from './bench-endpoint.js';
 
 if (process.argv.includes('--peers')) {
   // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
@@ -252,21 +253,6 @@ async function localReceiver(): Promise<{ url: string; count: () => number; clos
   return { url: `http://127.0.0.1:${port}/hook`, count: () => n, close: () => new Promise((done) => server.close(() => done())) };
 }
 
-async function listenWithEndpoint(sandbox: Sandbox, url: string): Promise<void> {
-  const creds = sandbox.credentials();
-  const team = creds.teams[0];
-  if (!team) throw new Error('no team');
-  const res = await sandbox.dispatch({
-    method: 'POST',
-    surface: 'management',
-    path: `/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`,
-    query: {},
-    headers: { 'x-management-key': creds.management_key, 'content-type': 'application/json' },
-    rawBody: encoder.encode(JSON.stringify({ url })),
-  });
-  if (res.status !== 200) throw new Error(`webhook endpoint not created: ${res.status}`);
-}
-
 async function timeCases(): Promise<void> {
   console.log(`\nAdvancing the clock (time costs what it simulates)\n${'case'.padEnd(58)} ${'wall'.padStart(10)} ${'heap'.padStart(10)}`);
   await advanceCase('empty world, 30 days', { world: 'empty' }, '30d');
@@ -278,12 +264,12 @@ async function timeCases(): Promise<void> {
   try {
     const before = receiver.count();
     const start = process.hrtime.bigint();
-    await advanceCase('default world, one endpoint listening to everything, 1 day', {}, '1d', (s) => listenWithEndpoint(s, receiver.url));
+    await advanceCase('default world, one endpoint listening to everything, 1 day', {}, '1d', (s) => createEndpoint(s, receiver.url));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const got = receiver.count() - before;
     console.log(`${'  delivered to the 127.0.0.1 receiver'.padEnd(58)} ${String(got).padStart(8)} deliveries, ${Math.round(got / seconds).toLocaleString('en')} deliveries/s (signed, POSTed, recorded)`);
     if (process.argv.includes('--slow')) {
-      await advanceCase('250 users, one endpoint listening to everything, 7 days', { users: 250 }, '7d', (s) => listenWithEndpoint(s, receiver.url));
+      await advanceCase('250 users, one endpoint listening to everything, 7 days', { users: 250 }, '7d', (s) => createEndpoint(s, receiver.url));
     }
   } finally {
     await receiver.close();

@@ -147,6 +147,17 @@ function reportWire(surface: 'data' | 'management', method: string, path: string
   if (problem) appendFileSync(WIRE_REPORT, `${JSON.stringify({ route: route.id, status: res.status, problem })}\n`);
 }
 
+/** A standard `Response` as the tests read it. */
+async function fromResponse(res: Response): Promise<TestResponse> {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
+  return { status: res.status, headers, text, body: parse(text), bytes };
+}
+
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
   const sandbox = createSandbox({ logger: () => undefined, webhookTransport: loopbackOnly, ...options });
   let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | Uint8Array | undefined, redirect?: 'manual') => Promise<TestResponse>;
@@ -186,13 +197,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     send = async (method, url, surface, headers, body) => {
       const base = await ready;
       const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body: body as BodyInit | undefined });
-      const bytes = Buffer.from(await res.arrayBuffer());
-      const text = bytes.toString('utf8');
-      const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => {
-        out[k] = v;
-      });
-      return { status: res.status, headers: out, text, body: parse(text), bytes };
+      return fromResponse(res);
     };
   } else if (adapter === 'fetch') {
     const base = `http://sandbox-${++counter}.fetch.test`;
@@ -204,16 +209,10 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       const bodyless = method === 'GET' || method === 'HEAD';
       const request =
         bodyless && body !== undefined
-          ? ({ url: full, method, headers: new Headers(headers), arrayBuffer: async () => new TextEncoder().encode(typeof body === 'string' ? body : '').buffer.slice(0) } as unknown as Request)
+          ? ({ url: full, method, headers: new Headers(headers), arrayBuffer: async () => (typeof body === 'string' ? new TextEncoder().encode(body) : body).slice().buffer } as unknown as Request)
           : new Request(full, { method, headers, body: body as BodyInit | undefined });
       const res = await handler(request);
-      const bytes = Buffer.from(await res.arrayBuffer());
-      const text = bytes.toString('utf8');
-      const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => {
-        out[k] = v;
-      });
-      return { status: res.status, headers: out, text, body: parse(text), bytes };
+      return fromResponse(res);
     };
   } else {
     const base = `http://sandbox-${++counter}.msw.test`;
@@ -221,13 +220,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     send = async (method, url, surface, headers, body, redirect) => {
       const full = `${base}${surface === 'management' ? '/management' : ''}${url}`;
       const res = await fetch(full, { method, headers, body: body as BodyInit | undefined, ...(redirect ? { redirect } : {}) });
-      const bytes = Buffer.from(await res.arrayBuffer());
-      const text = bytes.toString('utf8');
-      const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => {
-        out[k] = v;
-      });
-      return { status: res.status, headers: out, text, body: parse(text), bytes };
+      return fromResponse(res);
     };
   }
 

@@ -16,9 +16,7 @@ import { z } from 'zod';
 import { binary, json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { renderResultPdf } from '../../state/labs/lab-result-pdf.js';
-import { iso } from '../../state/labs/order-model.js';
-import { metadata, patientName, sampleInformation, withResults } from '../../state/labs/order-result-views.js';
+import { metadata, orderReportPdf, sampleInformation, withResults } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionView } from '../../state/labs/order-views.js';
 import { OrderResult, ResultMetadata, res } from '../../wire/schemas.js';
@@ -72,25 +70,7 @@ export const orderResultRoutes = [
     async handle(ctx, { params }) {
       const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
       const meta = metadata(order, set, times);
-      const pdf = await renderResultPdf(
-        {
-          title: `${order.lab_test.lab.name} Laboratory Report`,
-          patient: patientName(order),
-          dob: String(meta.dob),
-          age: String(meta.age),
-          sampleId: order.sample_id,
-          orderId: order.id,
-          laboratory: order.lab_test.lab.name,
-          clia: order.lab_test.lab.clia,
-          collected: iso(times.collected),
-          received: iso(times.received),
-          reported: iso(times.reported),
-          status: set.stage,
-          interpretation: set.interpretation,
-          date: new Date(times.reported),
-        },
-        set,
-      );
+      const pdf = await orderReportPdf(order, set, times, { title: `${order.lab_test.lab.name} Laboratory Report`, dob: String(meta.dob), age: String(meta.age) });
       return binary(pdf, 'application/pdf', { 'content-disposition': `inline; filename="${order.id}.pdf"` });
     },
   }),

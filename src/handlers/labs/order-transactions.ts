@@ -13,9 +13,8 @@ import { z } from 'zod';
 import { binary, json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { renderResultPdf } from '../../state/labs/lab-result-pdf.js';
 import { iso } from '../../state/labs/order-model.js';
-import { patientName } from '../../state/labs/order-result-views.js';
+import { orderReportPdf } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
 import { LabResultsRaw, res } from '../../wire/schemas.js';
@@ -53,25 +52,7 @@ export const orderTransactionRoutes = [
       const { order, times } = latest;
       const dob = order.patient_details?.dob ?? '';
       const meta = transactionResultsView(env, tr).metadata as Record<string, unknown>;
-      const pdf = await renderResultPdf(
-        {
-          title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`,
-          patient: patientName(order),
-          dob,
-          age: String(meta.age),
-          sampleId: order.sample_id,
-          orderId: order.id,
-          laboratory: order.lab_test.lab.name,
-          clia: order.lab_test.lab.clia,
-          collected: iso(times.collected),
-          received: iso(times.received),
-          reported: iso(times.reported),
-          status: tr.set.stage,
-          interpretation: tr.set.interpretation,
-          date: new Date(times.reported),
-        },
-        tr.set,
-      );
+      const pdf = await orderReportPdf(order, tr.set, times, { title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`, dob, age: String(meta.age) });
       return binary(pdf, 'application/pdf', { 'content-disposition': `inline; filename="${tr.transactionId}.pdf"` });
     },
   }),

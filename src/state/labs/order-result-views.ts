@@ -3,6 +3,7 @@
  * reference's 404s, `LabResultsMetadata` and the sample information of `LabResultsRaw`.
  */
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
+import { renderResultPdf } from './lab-result-pdf.js';
 import { LAB_BY_ID } from '../../fixtures/labs/labs.js';
 import { stableInt } from '../../engine/ids.js';
 import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from './errors.js';
@@ -69,4 +70,27 @@ export function sampleInformation(order: Order, times: ResultTimes): Record<stri
       clinical_information: null,
     },
   };
+}
+
+/** The PDF report of a result set drawn for `order` (its header: patient, specimen, laboratory, times). */
+export function orderReportPdf(order: Order, set: ResultSet, times: ResultTimes, header: { title: string; dob: string; age: string }): Promise<Uint8Array> {
+  return renderResultPdf(
+    {
+      title: header.title,
+      patient: patientName(order),
+      dob: header.dob,
+      age: header.age,
+      sampleId: order.sample_id,
+      orderId: order.id,
+      laboratory: order.lab_test.lab.name,
+      clia: order.lab_test.lab.clia,
+      collected: iso(times.collected),
+      received: iso(times.received),
+      reported: iso(times.reported),
+      status: set.stage,
+      interpretation: set.interpretation,
+      date: new Date(times.reported),
+    },
+    set,
+  );
 }
