@@ -129,3 +129,15 @@ export function isTimeZone(id: string): boolean {
 /** An IANA time zone id. */
 export const timeZone = () =>
   z.string().refine(isTimeZone, { message: 'Invalid time zone: expected an IANA time zone identifier such as Europe/London' });
+
+/** A postal address as requests carry it (patient, guarantor and insured addresses). */
+export const postalAddress = () =>
+  z.object({
+    first_line: z.string(),
+    second_line: z.string().nullish(),
+    country: z.string(),
+    zip: z.string(),
+    city: z.string(),
+    state: z.string(),
+    access_notes: z.string().max(1000).nullish(),
+  });

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { STATE_CODES } from '../../fixtures/labs/lab-geo.js';
-import { isoDate, uuid } from '../../engine/schemas.js';
+import { isoDate, uuid, postalAddress } from '../../engine/schemas.js';
 import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/order-model.js';
 import { phoneDigits } from '../../state/labs/order-checks.js';
 import { METHOD } from './lab-schemas.js';
@@ -27,15 +27,7 @@ const state = () =>
 
 const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);
 
-const address = z.object({
-  first_line: z.string(),
-  second_line: z.string().nullish(),
-  country: z.string(),
-  zip: z.string(),
-  city: z.string(),
-  state: z.string(),
-  access_notes: z.string().max(1000).nullish(),
-});
+const address = postalAddress();
 
 export const patientDetailsSchema = z.object({
   first_name: personName(),

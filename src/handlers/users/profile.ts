@@ -11,21 +11,13 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { bool, isoDate, uuid } from '../../engine/schemas.js';
+import { bool, isoDate, uuid, postalAddress } from '../../engine/schemas.js';
 import { addInsurance, latestDemographics, latestInsurance, setDemographics } from '../../state/users/profile.js';
 import { Insurance, UserInfo, res } from '../../wire/schemas.js';
 
 const userIdParams = z.object({ user_id: uuid() });
 
-const address = z.object({
-  first_line: z.string(),
-  second_line: z.string().nullish(),
-  country: z.string(),
-  zip: z.string(),
-  city: z.string(),
-  state: z.string(),
-  access_notes: z.string().max(1000).nullish(),
-});
+const address = postalAddress();
 
 const guarantor = z.object({
   first_name: z.string(),
