@@ -36,6 +36,7 @@ console.log('|---|---|---|---|---|---|---|---|');
 for (const [tag, r] of [...byTag].sort()) console.log(`| ${tag} | ${r.total} | ${r.served} | ${r.live} | ${r.ok} | ${r.valid} | ${r.strict} | ${r.mismatches} |`);
 const t = report.totals;
 console.log(`| **total** | ${t.operations} | ${t.served} | ${t.checkedLive} | ${t.succeeded} | ${t.schemaValid} | ${t.strictValid} | ${t.parameterMismatches} |`);
+console.log(`error answers also checked: ${t.errorChecked}`);
 for (const op of report.operations) {
   for (const m of op.parameterMismatches) console.log(`mismatch ${op.method} ${op.path}: ${m}`);
   if (op.live && (!op.live.valid || !op.live.strictValid)) console.log(`${op.live.valid ? 'strict-invalid' : 'invalid'} ${op.method} ${op.path} (${op.live.status}): ${op.live.errors.join('; ')}`);
@@ -43,6 +44,13 @@ for (const op of report.operations) {
 const failed = report.operations.filter((o) => o.live?.reason);
 if (failed.length) console.log(`\nchecked live on an error answer only (${failed.length}; status and error shape checked, success body not):`);
 for (const op of failed) console.log(`- ${op.method} ${op.path}: ${op.live?.reason}`);
+const arranged = report.operations.filter((o) => o.errorLive);
+if (arranged.length) console.log(`\nchecked on an error answer, then on the success answer after arranging its precondition (${arranged.length}):`);
+for (const op of arranged) {
+  const e = op.errorLive;
+  const shape = e && e.valid && e.strictValid ? 'error shape valid' : `error shape INVALID: ${e?.errors.join('; ')}`;
+  console.log(`- ${op.method} ${op.path}: ${e?.reason ?? `answered ${e?.status}`} (${shape}); then ${op.live?.status}`);
+}
 const unchecked = report.operations.filter((o) => !o.live);
 for (const op of unchecked) console.log(`not checked live: ${op.method} ${op.path}: ${op.routeId ? 'served but not called' : 'not served'}`);
 if (report.extraRoutes.length) console.log(`served beyond the documents: ${report.extraRoutes.join(', ')}`);

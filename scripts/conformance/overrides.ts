@@ -42,7 +42,11 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
   'GET /v2/link/providers': (ids) => ({ headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'GET /v2/link/provider/oauth/{oauth_provider}': (ids) => ({ params: { provider: 'oura' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'POST /v2/link/provider/password/{provider}': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
-  'POST /v2/link/provider/password/{provider}/complete_mfa': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  // A token of its own (the shared one may be consumed by then): no MFA step is pending on it.
+  'POST /v2/link/provider/password/{provider}/complete_mfa': async (ids, _n, c) => {
+    const token = (await c.post('/v2/link/token', { user_id: ids['user_id'] })).body?.link_token;
+    return { params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': String(token ?? '') } };
+  },
   'POST /v2/link/provider/email/{provider}': (ids) => ({ params: { provider: 'freestyle_libre' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
   'GET /v3/order/psc/info': (ids) => ({ query: { zip_code: '78701', lab_id: ids['lab_id'] ?? '' } }),
   'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest', zip_code: '78701', start_date: '2026-01-08' }, body: undefined }),

@@ -15,7 +15,8 @@ import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
 import { createSandbox } from '../../src/sandbox.js';
 import { dispatchClient } from './dispatch-client.js';
-import { extraParams, freshOrder, methodFor, OVERRIDES } from './overrides.js';
+import { ARRANGE } from './arrange.js';
+import { extraParams, freshOrder, methodFor, OVERRIDES, type Override } from './overrides.js';
 import { lastOf, phaseOf, requestBody } from './writes.js';
 import { pathFor, queryFor, worldParams } from '../../test/support/world-params.js';
 
@@ -43,13 +44,18 @@ export interface OperationReport {
   routeId: string | null;
   parameterMismatches: string[];
   live: LiveCheck | null;
+  /**
+   * For an operation whose success needs a precondition (`arrange.ts`): the same request checked
+   * before it was arranged, on its error answer (status and error shape).
+   */
+  errorLive: LiveCheck | null;
 }
 
 export interface ConformanceReport {
   operations: OperationReport[];
   /** Routes the sandbox serves on the real surfaces that neither document has. */
   extraRoutes: string[];
-  totals: { operations: number; served: number; checkedLive: number; succeeded: number; schemaValid: number; strictValid: number; parameterMismatches: number };
+  totals: { operations: number; served: number; checkedLive: number; succeeded: number; schemaValid: number; strictValid: number; parameterMismatches: number; errorChecked: number };
 }
 
 type Json = Record<string, any>;
@@ -134,21 +140,42 @@ function flatten(schema: Json | undefined): { enum?: unknown[]; minimum?: number
   return { enum: schema['enum'] as unknown[] | undefined, minimum: schema['minimum'], maximum: schema['maximum'], exclusiveMinimum: schema['exclusiveMinimum'], exclusiveMaximum: schema['exclusiveMaximum'] };
 }
 
-async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>, serial: number): Promise<LiveCheck> {
+/** The first call (and, for an arranged operation, the success call after its precondition). */
+async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>, serial: number): Promise<{ live: LiveCheck; errorLive: LiveCheck | null }> {
   const key = `${method.toUpperCase()} ${docPath}`;
   let ids = params;
   const kind = methodFor(route.path);
   if (route.path.includes(':order_id') && (route.method !== 'GET' || kind)) ids = { ...params, order_id: (await freshOrder(client, params, kind)) ?? params['order_id'] ?? '' };
   const extra = (await OVERRIDES[key]?.(ids, serial, client)) ?? {};
-  if (extra.params) ids = { ...ids, ...extra.params };
+  const first = await callAndJudge(client, loaded, docPath, method, route, ids, extra, serial, `conformance-${serial}`);
+  const arrange = ARRANGE[key];
+  if (!arrange) return { live: first, errorLive: null };
+  // The plain request stays checked on its error answer; the precondition then makes it succeed.
+  const more = await arrange({ ...ids, ...extra.params }, serial, client);
+  const merged: Override = {
+    ...extra,
+    ...more,
+    params: { ...extra.params, ...more.params },
+    headers: { ...extra.headers, ...more.headers },
+    query: { ...extra.query, ...more.query },
+  };
+  return { live: await callAndJudge(client, loaded, docPath, method, route, ids, merged, serial, `conformance-${serial}-arranged`), errorLive: first };
+}
+
+async function callAndJudge(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, base: Record<string, string>, extra: Override, serial: number, idempotencyKey: string): Promise<LiveCheck> {
+  const ids = extra.params ? { ...base, ...extra.params } : base;
   const built = requestBody(route, ids, serial);
   // An override's body adds to (and wins over) the generated one.
   const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
   const body = 'body' in extra ? (isObj(extra.body) && isObj(built.body) ? { ...built.body, ...extra.body } : extra.body) : built.body;
-  const res = await liveCall(client, route, ids, body, { ...built.headers, ...extra.headers }, extra.query);
+  const res = await liveCall(client, route, ids, body, { ...built.headers, 'x-idempotency-key': idempotencyKey, ...extra.headers }, extra.query);
   const reason = res.status >= 300 ? `${res.status}: ${typeof res.body === 'object' ? JSON.stringify((res.body as Json)?.['detail'] ?? res.body).slice(0, 160) : res.text.slice(0, 160)}` : undefined;
   const check = await judge(loaded, docPath, method, res);
-  return reason ? { ...check, reason } : check;
+  if (!reason) return check;
+  // An error answer carries the house error body: `{detail}` (a text, or FastAPI's items on a 422).
+  const detail = isObj(res.body) ? res.body['detail'] : undefined;
+  const shaped = typeof detail === 'string' || (Array.isArray(detail) && detail.length > 0);
+  return shaped ? { ...check, reason } : { ...check, valid: false, strictValid: false, errors: [...check.errors, 'error answer without a `detail`'], reason };
 }
 
 async function liveCall(client: ReturnType<typeof dispatchClient>, route: Route, params: Record<string, string>, body: unknown, headers: Record<string, string>, query?: Record<string, string>) {
@@ -209,16 +236,24 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
           routeId: route?.id ?? null,
           parameterMismatches: route ? compareParameters(op, route) : [],
           live: null,
+          errorLive: null,
         };
         operations.push(report);
         if (route) pending.push({ report, loaded, docPath, method, route });
       }
     }
   }
-  // Reads first, against the untouched world; then creations, updates, deletions.
-  pending.sort((a, b) => phaseOf(a.method) - phaseOf(b.method) || lastOf(a.docPath) - lastOf(b.docPath));
+  // Reads first, against the untouched world; then creations, updates, deletions. Within a
+  // phase, operations that arrange a precondition run after the others (but before the
+  // deletions that lock the run out).
+  const arranged = (p: { method: string; docPath: string }) => (`${p.method.toUpperCase()} ${p.docPath}` in ARRANGE ? 1 : 0);
+  pending.sort((a, b) => phaseOf(a.method) - phaseOf(b.method) || lastOf(a.docPath) - lastOf(b.docPath) || arranged(a) - arranged(b));
   let serial = 0;
-  for (const p of pending) p.report.live = await liveCheck(client, p.loaded, p.docPath, p.method, p.route, params, serial++);
+  for (const p of pending) {
+    const checked = await liveCheck(client, p.loaded, p.docPath, p.method, p.route, params, serial++);
+    p.report.live = checked.live;
+    p.report.errorLive = checked.errorLive;
+  }
   const extraRoutes = ROUTES.filter((r) => !r.path.startsWith('/_sandbox') && !matched.has(r)).map((r) => `${r.method} ${r.path} (${r.id})`);
   const served = operations.filter((o) => o.routeId);
   const live = served.filter((o) => o.live);
@@ -233,6 +268,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
       schemaValid: live.filter((o) => o.live?.valid).length,
       strictValid: live.filter((o) => o.live?.strictValid).length,
       parameterMismatches: served.reduce((n, o) => n + o.parameterMismatches.length, 0),
+      errorChecked: served.filter((o) => o.errorLive).length,
     },
   };
 }
