@@ -2,7 +2,9 @@
  * Drift against the real service: every operation of the real OpenAPI documents that the sandbox
  * serves answers (from a seeded world) with a body valid against the real response schema, read
  * leniently and strictly (no undeclared fields), and its query parameters agree with the
- * document's. Skips with one line without `../shared`.
+ * document's. Every served operation is checked on its success answer; those whose success needs
+ * a precondition (`scripts/conformance/arrange.ts`) are also checked on the error answer they
+ * give before it is arranged. Skips with one line without `../shared`.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
