@@ -9,6 +9,46 @@ function pydanticIssue(ctx: z.core.$RefinementCtx<unknown>, type: string, msg: s
   ctx.addIssue({ code: 'custom', message: msg, input, params: { pydantic: { type, msg } } });
 }
 
+/**
+ * A request rule zod's built-ins cannot say (one of, both or neither, an order between fields, a
+ * format with its own text): where it failed (relative to the schema it refines; `[]` is the
+ * schema itself), the text after `Value error, ` and the value to echo as `input` (none when
+ * undefined).
+ */
+export interface RuleFailure {
+  path?: Array<string | number>;
+  message: string;
+  input?: unknown;
+}
+
+/** A rule over a schema's parsed value: a failure, or nothing when the value keeps the rule. */
+export type Rule<T> = (value: T) => RuleFailure | null | undefined | false;
+
+/**
+ * Adds request rules to a schema. The first rule that fails becomes one pydantic `value_error`
+ * item, rendered byte for byte like `valueError(loc, message, input)` (`validation.ts`). The rules
+ * run only when the value parsed without an issue, so a request answers either its type and
+ * bound errors or the first rule it breaks, never both.
+ */
+export function withRules<S extends z.ZodType>(schema: S, ...rules: Array<Rule<z.output<S>>>): S {
+  return schema.superRefine(
+    (value, ctx) => {
+      for (const rule of rules) {
+        const failure = rule(value as z.output<S>);
+        if (!failure) continue;
+        addRuleIssue(ctx, failure);
+        return;
+      }
+    },
+    { when: (payload) => payload.issues.length === 0 },
+  );
+}
+
+/** Reports a broken rule from a refinement or transform (rendered like `valueError`, see `withRules`). */
+export function addRuleIssue(ctx: z.core.$RefinementCtx<unknown>, failure: RuleFailure): void {
+  ctx.addIssue({ code: 'custom', message: failure.message, path: failure.path ?? [], params: { valueError: { input: failure.input } } });
+}
+
 /** Any UUID-shaped string (FastAPI's UUID type is not version-strict). */
 export const uuid = () => z.guid();
 

@@ -141,6 +141,14 @@ export function toItem(issue: z.core.$ZodIssue, where: Where, data: unknown): Va
     case 'unrecognized_keys':
       return item('extra_forbidden', 'Extra inputs are not permitted');
     case 'custom': {
+      const rule = (issue.params as { valueError?: { input?: unknown } } | undefined)?.valueError;
+      if (rule) {
+        // Exactly `valueError(loc, message, input)`: the rule's own input, echoed as given.
+        const out: ValidationItem = { type: 'value_error', loc, msg: `Value error, ${issue.message}` };
+        if (rule.input !== undefined) out.input = rule.input;
+        out.ctx = { error: issue.message };
+        return out;
+      }
       const exact = (issue.params as { pydantic?: { type: string; msg: string } } | undefined)?.pydantic;
       if (exact) return item(exact.type, exact.msg);
       return item('value_error', `Value error, ${issue.message}`, { error: issue.message });

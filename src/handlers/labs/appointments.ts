@@ -16,11 +16,12 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Route } from '../../engine/route.js';
-import { isoDate, uuid } from '../../engine/schemas.js';
+import { isoDate, uuid, withRules } from '../../engine/schemas.js';
 import type { AppointmentKind } from '../../fixtures/labs/appointment-slots.js';
 import {
   appointmentView, bookAppointment, cancelAppointment, cancellationReasons, getAppointment, phlebotomyAvailability, pscAvailability, rescheduleAppointment,
 } from '../../state/labs/appointments.js';
+import { LAB_MESSAGES } from '../../state/labs/errors.js';
 import { idempotent } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, AppointmentAvailability, CancellationReason, res } from '../../wire/schemas.js';
@@ -48,14 +49,17 @@ const bookingBody = z.object({
 
 const rescheduleBody = z.object({ booking_key: z.string(), appointment_notes: z.string().max(1000).nullish() });
 
-const pscQuery = z.object({
-  lab: z.enum(['quest', 'sonora_quest']),
-  start_date: isoDate().optional(),
-  site_codes: z.array(z.string()).optional(),
-  zip_code: z.string().regex(/^\d{5}$/).optional(),
-  radius: z.enum(['10', '20', '25', '50', '100']).default('25'),
-  allow_stale: z.enum(['true', 'false']).optional(),
-});
+const pscQuery = withRules(
+  z.object({
+    lab: z.enum(['quest', 'sonora_quest']),
+    start_date: isoDate().optional(),
+    site_codes: z.array(z.string()).optional(),
+    zip_code: z.string().regex(/^\d{5}$/).optional(),
+    radius: z.enum(['10', '20', '25', '50', '100']).default('25'),
+    allow_stale: z.enum(['true', 'false']).optional(),
+  }),
+  (q) => !q.zip_code && !(q.site_codes && q.site_codes.length > 0) && { path: ['zip_code'], message: LAB_MESSAGES.pscNeedsPlace },
+);
 
 function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: string; note: string | null }>): Route[] {
   const base = `/v3/order/:order_id/${kind}/appointment`;

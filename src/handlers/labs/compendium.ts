@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { int, uuid } from '../../engine/schemas.js';
+import { int, uuid, withRules } from '../../engine/schemas.js';
+import { LAB_MESSAGES } from '../../state/labs/errors.js';
 import { COMPENDIUM_LABS } from '../../fixtures/labs/compendium.js';
 import { convertCompendium, searchCompendium, searchOrderableTests } from '../../state/labs/compendium-search.js';
 import { CompendiumConversion, CompendiumSearch, OrderableTestsSearch, res } from '../../wire/schemas.js';
@@ -22,15 +23,18 @@ export const compendiumRoutes = [
     auth: 'team',
     summary: 'Canonical test search (query, cpt_codes or loinc_set_hash); crosswalk mode adds what each lab calls the best match.',
     request: {
-      body: z.object({
-        mode: z.enum(['canonical', 'crosswalk']),
-        query: z.string().nullish(),
-        cpt_codes: z.array(z.string()).default([]),
-        loinc_set_hash: z.string().nullish(),
-        labs: z.array(LAB).nullish(),
-        include_related: z.boolean().default(true),
-        limit: limit(3),
-      }),
+      body: withRules(
+        z.object({
+          mode: z.enum(['canonical', 'crosswalk']),
+          query: z.string().nullish(),
+          cpt_codes: z.array(z.string()).default([]),
+          loinc_set_hash: z.string().nullish(),
+          labs: z.array(LAB).nullish(),
+          include_related: z.boolean().default(true),
+          limit: limit(3),
+        }),
+        (b) => !b.query?.trim() && b.cpt_codes.length === 0 && !b.loinc_set_hash?.trim() && { message: LAB_MESSAGES.compendiumNeedsCriteria },
+      ),
     },
     responses: { 200: res(CompendiumSearch, 'SearchCompendiumResponse'), 422: 'Validation error, or no search criterion' },
     handle: (_ctx, { body }) => json(searchCompendium(body)),
@@ -43,7 +47,11 @@ export const compendiumRoutes = [
     auth: 'team',
     summary: "Converts a lab test's or a list of provider ids to the target lab's provider ids.",
     request: {
-      body: z.object({ lab_test_id: uuid().nullish(), provider_ids: z.array(z.string()).nullish(), target_lab: LAB, limit: limit(3) }),
+      body: withRules(
+        z.object({ lab_test_id: uuid().nullish(), provider_ids: z.array(z.string()).nullish(), target_lab: LAB, limit: limit(3) }),
+        (b) => Boolean(b.lab_test_id) && (b.provider_ids?.length ?? 0) > 0 && { message: LAB_MESSAGES.convertOneSource },
+        (b) => !b.lab_test_id && (b.provider_ids?.length ?? 0) === 0 && { message: LAB_MESSAGES.convertNeedsSource },
+      ),
     },
     responses: { 200: res(CompendiumConversion, 'ConvertCompendiumResponse'), 404: 'Unknown lab test', 422: 'Validation error, or neither or both sources' },
     handle: (ctx, { body }) => json(convertCompendium(ctx.world, ctx.partition, body)),

@@ -18,22 +18,30 @@
  *   for an empty search is unknown.
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { LAB_MESSAGES } from '../../state/labs/errors.js';
 import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
 import { PAYOR_PROVIDERS, type PayorRecord } from '../../fixtures/labs/payors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
+import { withRules } from '../../engine/schemas.js';
 import { payorView, searchPayors, teamPayorsOf } from '../../state/labs/payors.js';
 import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
 
 const PROVIDER = z.enum(PAYOR_PROVIDERS);
 
-const searchQuery = z.object({
-  insurance_name: z.string().optional(),
-  provider: PROVIDER.optional(),
-  provider_payor_id: z.string().optional(),
-});
+const searchQuery = withRules(
+  z.object({
+    insurance_name: z.string().optional(),
+    provider: PROVIDER.optional(),
+    provider_payor_id: z.string().optional(),
+  }),
+  (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LAB_MESSAGES.payorSearchNeedsName },
+);
+
+const deprecatedSearchBody = withRules(
+  z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }),
+  (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LAB_MESSAGES.payorDeprecatedSearchNeedsName },
+);
 
 const createBody = z.object({
   name: z.string().min(1).max(200),
@@ -49,6 +57,10 @@ const createBody = z.object({
   provider: PROVIDER.nullish(),
   provider_payor_id: z.string().min(1).nullish(),
 });
+const payorCreateBody = withRules(
+  createBody,
+  (b) => (b.provider == null) !== (b.provider_payor_id == null) && { path: [b.provider == null ? 'provider' : 'provider_payor_id'], message: LAB_MESSAGES.payorProviderPair },
+);
 
 export const insuranceRoutes = [
   defineRoute({
@@ -60,9 +72,6 @@ export const insuranceRoutes = [
     request: { query: searchQuery },
     responses: { 200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'), 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
     handle(ctx, { query }) {
-      if (!query.insurance_name?.trim() && !query.provider_payor_id?.trim()) {
-        throw valueError(['query'], LAB_MESSAGES.payorSearchNeedsName);
-      }
       const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), query);
       return json(found.map(payorView));
     },
@@ -74,10 +83,9 @@ export const insuranceRoutes = [
     path: '/v3/insurance/search/payor',
     auth: 'team',
     summary: 'Deprecated payor search (body insurance_name, provider, provider_id); items carry code instead of payor_code.',
-    request: { body: z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }) },
+    request: { body: deprecatedSearchBody },
     responses: { 200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'), 422: 'Validation error, or neither insurance_name nor provider_id' },
     handle(ctx, { body }) {
-      if (!body.insurance_name?.trim() && !body.provider_id?.trim()) throw valueError(['body'], LAB_MESSAGES.payorDeprecatedSearchNeedsName);
       const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), { insurance_name: body.insurance_name, provider: body.provider, provider_payor_id: body.provider_id });
       return json(found.map((p) => {
         const { payor_code, ...rest } = payorView(p);
@@ -114,12 +122,9 @@ export const insuranceRoutes = [
     path: '/v3/payor',
     auth: 'team',
     summary: 'Create a team payor (source: team) that payor search then finds.',
-    request: { body: createBody },
+    request: { body: payorCreateBody },
     responses: { 200: res(Payor, 'ClientFacingPayor'), 422: 'Validation error' },
     handle(ctx, { body }) {
-      if ((body.provider == null) !== (body.provider_payor_id == null)) {
-        throw valueError(['body', body.provider == null ? 'provider' : 'provider_payor_id'], LAB_MESSAGES.payorProviderPair);
-      }
       const store = teamPayorsOf(ctx.partition, ctx.world);
       const payor: PayorRecord = {
         payor_code: `TEAM_${ctx.world.ids.token('team_payor', 8, ctx.partition.id).toUpperCase()}`,

@@ -19,25 +19,18 @@
  * - Teams created later are not added to allowlists by themselves.
  */
 import { z } from 'zod';
-import { closedBetaError, assertBeta } from '../../engine/beta.js';
-import { validationError, type ValidationItem } from '../../engine/errors.js';
-import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../../state/labs/errors.js';
+import { assertBeta } from '../../engine/beta.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin, requireTeam } from '../../state/management/access.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { envRegionParams } from '../../state/management/common.js';
-import { LAB_ACCOUNT_FEATURE, labAccountView, labAccountsOf } from '../../state/management/lab-accounts.js';
-import type { Org, Region } from '../../engine/tenancy.js';
+import { LAB_ACCOUNT_FEATURE, assertOrgLabAccountBeta, labAccountView, labAccountsOf, updateLabAccountAllowlist } from '../../state/management/lab-accounts.js';
+import type { Org } from '../../engine/tenancy.js';
 import { LabAccount, listOf, res } from '../../wire/schemas.js';
 
 const statusEnum = z.enum(['active', 'pending', 'suspended', 'ready_to_launch']);
 
-/** Passes when at least one live team of the org in the region is enabled for the feature. */
-function assertOrgBeta(ctx: Ctx, org: Org, region: Region): void {
-  const teams = ctx.world.tenancy.orgTeamsInRegion(org.id, region);
-  if (!teams.some((t) => t.beta_features.has(LAB_ACCOUNT_FEATURE))) throw closedBetaError(LAB_ACCOUNT_FEATURE);
-}
 
 export const labAccountRoutes = [
   defineRoute({
@@ -56,7 +49,7 @@ export const labAccountRoutes = [
         assertBeta(team, LAB_ACCOUNT_FEATURE);
       } else {
         org = requireOrgAdmin(ctx, params.org_id);
-        assertOrgBeta(ctx, org, params.region);
+        assertOrgLabAccountBeta(ctx.world, org, params.region);
       }
       const data = labAccountsOf(ctx.world)
         .of(org.id, params.env, params.region)
@@ -84,23 +77,7 @@ export const labAccountRoutes = [
     responses: { 200: res(z.object({ lab_account: LabAccount }), '{lab_account}'), 403: 'Closed beta or team key', 404: 'Lab account not found', 422: 'A team not in the org and region' },
     handle(ctx, { params, body }) {
       const org = requireOrgAdmin(ctx, params.org_id);
-      const account = labAccountsOf(ctx.world).byId.get(params.account_id);
-      if (!account || account.org_id !== org.id || account.environment !== params.env || account.region !== params.region) {
-        throw labNotFound(LAB_MESSAGES.labAccountNotFound);
-      }
-      const ids = [...new Set(body.team_id_allowlist)];
-      const items: ValidationItem[] = [];
-      const teams = ids.flatMap((id) => {
-        const team = ctx.world.tenancy.teams.get(id);
-        if (team && team.org_id === org.id && team.region === params.region) return [team];
-        const message = LAB_TEXTS.teamNotInOrgRegion(id, params.region);
-        items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', body.team_id_allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
-        return [];
-      });
-      if (items.length > 0) throw validationError(items);
-      if (teams.length > 0) for (const team of teams) assertBeta(team, LAB_ACCOUNT_FEATURE);
-      else assertOrgBeta(ctx, org, params.region);
-      account.team_id_allowlist = ids;
+      const account = updateLabAccountAllowlist(ctx.world, org, params.env, params.region, params.account_id, body.team_id_allowlist);
       return json({ lab_account: labAccountView(account) });
     },
   }),

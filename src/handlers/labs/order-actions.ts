@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { dateOrDateTime, isoDate, uuid } from '../../engine/schemas.js';
+import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
 import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
 import { cancelOrderById, communicationSettings, completeDraw, findOrder, rescheduleOrder, resendEvents, setCommunicationSettings } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
@@ -23,11 +23,14 @@ import { CommunicationSettings, Order, OrderAnswer, OrderTransaction, res } from
 
 const orderParams = z.object({ order_id: uuid() });
 
-const resendBody = z.object({
-  order_ids: z.array(uuid()).nullish(),
-  start_at: dateOrDateTime('start').nullish(),
-  end_at: dateOrDateTime('end').nullish(),
-});
+const resendBody = withRules(
+  z.object({
+    order_ids: z.array(uuid()).nullish(),
+    start_at: dateOrDateTime('start').nullish(),
+    end_at: dateOrDateTime('end').nullish(),
+  }),
+  (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LAB_MESSAGES.resendNeedsSelection },
+);
 
 export const orderActionRoutes = [
   defineRoute({

@@ -25,13 +25,13 @@ import { z } from 'zod';
 import { forbidden } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
 import { userView } from '../../state/users/users.js';
-import { PRIORITY_RESOURCES, searchUsers, sourcePriorities, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
+import { PRIORITY_RESOURCES, searchUsers, sourcePriorities, sourcePrioritiesRule, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
 import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../wire/schemas.js';
 
-const priorityChanges = z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })).nullish();
+const priorityChanges = withRules(z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })), sourcePrioritiesRule).nullish();
 
 const TEAM_MESSAGES = {
   otherTeam: 'This API key belongs to another team: a team API key can only read its own team.',

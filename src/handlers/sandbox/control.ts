@@ -7,11 +7,10 @@
  */
 import { z } from 'zod';
 import { credentialsOf } from '../../engine/credentials.js';
-import { valueError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
-import { int, num, realCalendarDate } from '../../engine/schemas.js';
-import { DURATION_HELP, parseDuration } from '../../engine/duration.js';
+import { int, num, withRules } from '../../engine/schemas.js';
+import { advanceClock, advanceRules } from '../../state/sandbox/clock.js';
 import { ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
 
 function clockView(ctx: Ctx) {
@@ -19,14 +18,14 @@ function clockView(ctx: Ctx) {
   return { now: clock.iso(), mode: clock.mode, scale: clock.scale };
 }
 
-/** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
-const MAX_ADVANCE_SECONDS = 366 * 86400;
-
-const advanceBody = z.object({
-  seconds: num({ min: 0 }).optional(),
-  duration: z.string().optional(),
-  until: z.string().optional(),
-});
+const advanceBody = withRules(
+  z.object({
+    seconds: num({ min: 0 }).optional(),
+    duration: z.string().optional(),
+    until: z.string().optional(),
+  }),
+  advanceRules,
+);
 
 export const controlRoutes = [
   defineRoute({
@@ -68,30 +67,7 @@ export const controlRoutes = [
     request: { body: advanceBody },
     responses: { 200: res(ClockState, '{now, mode, scale}'), 422: 'No valid amount given, or more than 366 days' },
     async handle(ctx, { body }) {
-      const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
-      if (given !== 1) throw valueError(['body'], 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)');
-      let seconds: number;
-      let field: 'seconds' | 'duration' | 'until';
-      if (body.duration !== undefined) {
-        const parsed = parseDuration(body.duration);
-        if (parsed === null) throw valueError(['body', 'duration'], `Invalid duration: ${DURATION_HELP}`, body.duration);
-        seconds = parsed;
-        field = 'duration';
-      } else if (body.until !== undefined) {
-        const target = Date.parse(body.until);
-        if (Number.isNaN(target) || !realCalendarDate(body.until)) throw valueError(['body', 'until'], 'Invalid ISO time', body.until);
-        if (target < ctx.now()) throw valueError(['body', 'until'], 'The clock only moves forward', body.until);
-        seconds = (target - ctx.now()) / 1000;
-        field = 'until';
-      } else {
-        seconds = body.seconds as number;
-        field = 'seconds';
-      }
-      if (!(seconds <= MAX_ADVANCE_SECONDS)) {
-        throw valueError(['body', field], `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`, body[field]);
-      }
-      // Waits only for the work the advance caused (webhook barriers); not for requests meanwhile.
-      await ctx.world.scheduler.advance(Math.round(seconds * 1000));
+      await advanceClock(ctx.world, body);
       return json(clockView(ctx));
     },
   }),

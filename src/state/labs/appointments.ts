@@ -15,7 +15,7 @@ import {
   CANCELLATION_REASONS, PHLEBOTOMY_AREAS, PSC_TIMEZONE, bookingKey, dateRange, daySlots, keyExpiry, pscSite, pscSitesNear, slotOfKey,
   type AppointmentKind, type PscSite, type Slot,
 } from '../../fixtures/labs/appointment-slots.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
 import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
 import { currentStatus, iso, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
@@ -103,7 +103,6 @@ export function pscAvailability(
   env: OrderEnv,
   q: { lab: 'quest' | 'sonora_quest'; start_date?: string | undefined; site_codes?: string[] | undefined; zip_code?: string | undefined; radius: number },
 ): Record<string, unknown> {
-  if (!q.zip_code && !(q.site_codes && q.site_codes.length > 0)) throw labInvalid(['query', 'zip_code'], LAB_MESSAGES.pscNeedsPlace);
   if (q.lab !== 'quest') throw labNotFound(LAB_MESSAGES.noPscSlots);
   const sites = q.site_codes && q.site_codes.length > 0 ? q.site_codes.map((c) => pscSite(env.world.seed, c)).filter((s): s is PscSite => s !== null) : pscSitesNear(env.world.seed, q.zip_code ?? '', q.radius);
   const days = dateRange(q.start_date ?? today(env), 3).flatMap((date) =>

@@ -6,7 +6,6 @@
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { COMPENDIUM_LABS, type CompendiumLab } from '../../fixtures/labs/compendium.js';
-import { LAB_MESSAGES, labInvalid } from './errors.js';
 import { catalogue } from './lab-catalogue.js';
 import { findLabTest, labTestsOf } from './lab-tests.js';
 import { canonicalOf, canonicalView, compendiumLab, labCandidates, matchCanonicals, perLabView, relatedOf } from './compendium.js';
@@ -27,9 +26,6 @@ interface SearchCompendiumInput {
  * match (its own marker first, then markers of related tests when `include_related`).
  */
 export function searchCompendium(input: SearchCompendiumInput): Record<string, unknown> {
-  if (!input.query?.trim() && input.cpt_codes.length === 0 && !input.loinc_set_hash?.trim()) {
-    throw labInvalid(['body'], LAB_MESSAGES.compendiumNeedsCriteria);
-  }
   const matches = matchCanonicals(input);
   const top = matches[0];
   const perLab: Record<string, unknown[]> = {};
@@ -66,9 +62,6 @@ interface ConvertInput {
 
 /** Converts a lab test's (or a list of) provider ids to the target lab's. */
 export function convertCompendium(world: World, partition: Partition, input: ConvertInput): Record<string, unknown> {
-  const hasIds = (input.provider_ids?.length ?? 0) > 0;
-  if (input.lab_test_id && hasIds) throw labInvalid(['body'], LAB_MESSAGES.convertOneSource);
-  if (!input.lab_test_id && !hasIds) throw labInvalid(['body'], LAB_MESSAGES.convertNeedsSource);
   let sourceLabId: number | null = null;
   let sourceIds: string[];
   if (input.lab_test_id) {

@@ -279,7 +279,6 @@ export function simulateOrder(env: OrderEnv, orderId: string, input: SimulateInp
 /** Re-emits the current state of orders chosen by id and/or an `updated_at` range. */
 export function resendEvents(env: OrderEnv, input: { order_ids: string[] | null; start: number | null; end: number | null }): Order[] {
   const { order_ids: ids, start, end } = input;
-  if (ids === null && start === null && end === null) throw labInvalid(['body'], LAB_MESSAGES.resendNeedsSelection);
   const candidates = ids ? ids.map((id) => env.store.get(id)).filter((o): o is Order => o !== undefined) : env.store.all();
   const chosen = candidates.filter((o) => (start === null || o.updated_at >= start) && (end === null || o.updated_at <= end));
   for (const order of chosen) resendOrder(env, order);

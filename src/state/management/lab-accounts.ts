@@ -7,10 +7,13 @@
 import { stableInt, stableUuid } from '../../engine/ids.js';
 import { ENVIRONMENTS, type Environment, type Org, type Region, type Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { assertBeta, closedBetaError } from '../../engine/beta.js';
+import { validationError, type ValidationItem } from '../../engine/errors.js';
+import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../labs/errors.js';
 
 type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
 
-interface LabAccount {
+export interface LabAccount {
   id: string;
   lab: string;
   org_id: string;
@@ -106,4 +109,37 @@ export function labAccountView(a: LabAccount) {
     allowed_billing: Object.fromEntries(Object.entries(a.allowed_billing).map(([k, v]) => [k, [...v]])),
     team_id_allowlist: [...a.team_id_allowlist],
   };
+}
+
+/** Passes when at least one live team of the org in the region is enabled for the lab accounts beta. */
+export function assertOrgLabAccountBeta(world: World, org: Org, region: Region): void {
+  const teams = world.tenancy.orgTeamsInRegion(org.id, region);
+  if (!teams.some((t) => t.beta_features.has(LAB_ACCOUNT_FEATURE))) throw closedBetaError(LAB_ACCOUNT_FEATURE);
+}
+
+/**
+ * Replaces a lab account's team allowlist (the caller checked for an org key): the account is
+ * the org's in this environment and region (404), every team is a team of the org in the region
+ * (one 422 naming each bad one), the teams (or, for an empty list, some team of the org in the
+ * region) have the beta (403); then the one change.
+ */
+export function updateLabAccountAllowlist(world: World, org: Org, env: Environment, region: Region, accountId: string, allowlist: readonly string[]): LabAccount {
+  const account = labAccountsOf(world).byId.get(accountId);
+  if (!account || account.org_id !== org.id || account.environment !== env || account.region !== region) {
+    throw labNotFound(LAB_MESSAGES.labAccountNotFound);
+  }
+  const ids = [...new Set(allowlist)];
+  const items: ValidationItem[] = [];
+  const teams = ids.flatMap((id) => {
+    const team = world.tenancy.teams.get(id);
+    if (team && team.org_id === org.id && team.region === region) return [team];
+    const message = LAB_TEXTS.teamNotInOrgRegion(id, region);
+    items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
+    return [];
+  });
+  if (items.length > 0) throw validationError(items);
+  if (teams.length > 0) for (const team of teams) assertBeta(team, LAB_ACCOUNT_FEATURE);
+  else assertOrgLabAccountBeta(world, org, region);
+  account.team_id_allowlist = ids;
+  return account;
 }

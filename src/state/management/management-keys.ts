@@ -7,7 +7,7 @@ import { notFound, validationError, valueError, type ValidationItem } from '../.
 import type { ManagementKey, ManagementRole, Org } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
-const MANAGEMENT_KEY_MESSAGES = {
+export const MANAGEMENT_KEY_MESSAGES = {
   notFound: 'Management key not found',
   teamAdminNeedsBindings: 'A team_admin key needs at least one team role binding',
   orgAdminCreateNoBindings: 'An org_admin key acts on the whole org and takes no team role bindings',

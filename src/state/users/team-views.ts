@@ -5,7 +5,7 @@
  */
 import { PROVIDERS, providerBrief, providerBySlug } from '../../fixtures/wearables/providers.js';
 import { partitionSlot } from '../../engine/world.js';
-import { valueError } from '../../engine/errors.js';
+import type { RuleFailure } from '../../engine/schemas.js';
 import { ordersOf } from '../labs/order-store.js';
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -65,16 +65,21 @@ export function sourcePriorities(scope: UsersScope, dataType: PriorityResource |
   return out;
 }
 
+/** The update body's rule (`withRules`): every provider supplies its data type (the first one that does not is reported). */
+export function sourcePrioritiesRule(changes: Array<{ data_type: PriorityResource; providers: string[] }>): RuleFailure | null {
+  for (const [i, c] of changes.entries()) {
+    for (const [j, slug] of c.providers.entries()) {
+      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) return { path: [i, 'providers', j], message: `${slug} does not supply ${c.data_type}`, input: slug };
+    }
+  }
+  return null;
+}
+
 /**
  * Moves the listed providers to the front of each data type's order, in the order given
  * (every entry checked before any is applied); answers the full list.
  */
 export function updateSourcePriorities(scope: UsersScope, changes: Array<{ data_type: PriorityResource; providers: string[] }>): PriorityEntry[] {
-  changes.forEach((c, i) => {
-    c.providers.forEach((slug, j) => {
-      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) throw valueError(['body', i, 'providers', j], `${slug} does not supply ${c.data_type}`, slug);
-    });
-  });
   const store = prioritiesOf(scope.partition, scope.world);
   for (const c of changes) {
     const current = store.get(c.data_type) ?? defaults(c.data_type);

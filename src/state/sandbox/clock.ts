@@ -1,0 +1,64 @@
+/**
+ * The control plane's clock rules (`POST /_sandbox/clock/advance`). The request schema holds the
+ * rules on the request's own values (exactly one amount, a duration or an ISO time that parses,
+ * at most `MAX_ADVANCE_SECONDS`: `advanceRules`); this domain function holds the rules that need
+ * the clock (an `until` in the past, or too far ahead of now), then moves it.
+ */
+import { valueError } from '../../engine/errors.js';
+import { DURATION_HELP, parseDuration } from '../../engine/duration.js';
+import { realCalendarDate, type RuleFailure } from '../../engine/schemas.js';
+import type { World } from '../../engine/world.js';
+
+/** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
+export const MAX_ADVANCE_SECONDS = 366 * 86400;
+
+export const CLOCK_MESSAGES = {
+  oneAmount: 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)',
+  badDuration: `Invalid duration: ${DURATION_HELP}`,
+  badUntil: 'Invalid ISO time',
+  backwards: 'The clock only moves forward',
+  tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
+} as const;
+
+interface AdvanceBody {
+  seconds?: number | undefined;
+  duration?: string | undefined;
+  until?: string | undefined;
+}
+
+/** The advance body's rules on its own values (`withRules`), in the order the 422 reports them. */
+export function advanceRules(body: AdvanceBody): RuleFailure | null {
+  const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
+  if (given !== 1) return { message: CLOCK_MESSAGES.oneAmount };
+  if (body.duration !== undefined) {
+    const seconds = parseDuration(body.duration);
+    if (seconds === null) return { path: ['duration'], message: CLOCK_MESSAGES.badDuration, input: body.duration };
+    if (!(seconds <= MAX_ADVANCE_SECONDS)) return { path: ['duration'], message: CLOCK_MESSAGES.tooFar, input: body.duration };
+  } else if (body.until !== undefined) {
+    if (Number.isNaN(Date.parse(body.until)) || !realCalendarDate(body.until)) return { path: ['until'], message: CLOCK_MESSAGES.badUntil, input: body.until };
+  } else if (!((body.seconds as number) <= MAX_ADVANCE_SECONDS)) {
+    return { path: ['seconds'], message: CLOCK_MESSAGES.tooFar, input: body.seconds };
+  }
+  return null;
+}
+
+/**
+ * Moves the clock by the body's one amount (checked by `advanceRules`): an `until` must not be in
+ * the past nor more than `MAX_ADVANCE_SECONDS` ahead. Runs the due jobs and waits only for the
+ * work the advance caused (webhook barriers), not for requests meanwhile.
+ */
+export async function advanceClock(world: World, body: AdvanceBody): Promise<void> {
+  let seconds: number;
+  if (body.duration !== undefined) {
+    seconds = parseDuration(body.duration) as number;
+  } else if (body.until !== undefined) {
+    const target = Date.parse(body.until);
+    const now = world.clock.now();
+    if (target < now) throw valueError(['body', 'until'], CLOCK_MESSAGES.backwards, body.until);
+    seconds = (target - now) / 1000;
+    if (!(seconds <= MAX_ADVANCE_SECONDS)) throw valueError(['body', 'until'], CLOCK_MESSAGES.tooFar, body.until);
+  } else {
+    seconds = body.seconds as number;
+  }
+  await world.scheduler.advance(Math.round(seconds * 1000));
+}
