@@ -1,12 +1,14 @@
 /**
  * The webhook bench's receiver (its own process, 127.0.0.1 only): verifies every delivery's
- * Standard Webhooks signature with node:crypto against the secrets it is given, answers 204, and
- * reports counts and event-to-receipt latencies (from `data.emitted_at_ms`, when the body has it)
- * when its parent asks. Messages on stdin/stdout, one JSON line each.
+ * Standard Webhooks signature with node:crypto against the secrets it is given (the check is
+ * `verifySignature` in bench-verify.ts, proven against the `svix` library by
+ * test/bench-verify.test.ts), answers 204, and reports counts, its own CPU time and
+ * event-to-receipt latencies (from `data.emitted_at_ms`, when the body has it) when its parent
+ * asks. Messages on stdin/stdout, one JSON line each.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
+import { verifySignature } from './bench-verify.js';
 
 let keys: Buffer[] = [];
 let received = 0;
@@ -14,37 +16,33 @@ let verified = 0;
 let lastSeq = -1;
 let outOfOrder = 0;
 let latencies: number[] = [];
+let cpu = process.cpuUsage();
 
-function check(headers: Record<string, string | string[] | undefined>, body: string): boolean {
-  const id = String(headers['svix-id'] ?? headers['webhook-id'] ?? '');
-  const ts = String(headers['svix-timestamp'] ?? headers['webhook-timestamp'] ?? '');
-  const sigs = String(headers['svix-signature'] ?? headers['webhook-signature'] ?? '').split(' ');
-  if (!id || !ts || Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
-  for (const key of keys) {
-    const expected = Buffer.from(createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64'));
-    for (const s of sigs) {
-      const given = Buffer.from(s.slice(3));
-      if (s.startsWith('v1,') && given.length === expected.length && timingSafeEqual(given, expected)) return true;
-    }
-  }
-  return false;
+/** A number field of the body's `data` object (the bench's synthetic events put `seq` and `emitted_at_ms` there), without parsing the whole body. */
+function numberField(body: string, name: string): number | null {
+  const at = body.indexOf(`"${name}":`);
+  if (at < 0) return null;
+  const n = parseInt(body.slice(at + name.length + 3, at + name.length + 20), 10);
+  return Number.isFinite(n) ? n : null;
 }
 
 const server = createServer((req, res) => {
-  let body = '';
-  req.setEncoding('utf8');
-  req.on('data', (d: string) => (body += d));
+  const chunks: Buffer[] = [];
+  req.on('data', (d: Buffer) => chunks.push(d));
   req.on('end', () => {
     const at = Date.now();
     received++;
-    if (check(req.headers, body)) verified++;
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    if (verifySignature(keys, req.headers, body, at / 1000)) verified++;
     // The bench numbers its events in emission order: a lower number than one already seen arrived out of order.
-    const data = (JSON.parse(body) as { data?: { seq?: number; emitted_at_ms?: number } }).data;
-    if (typeof data?.seq === 'number') {
-      if (data.seq < lastSeq) outOfOrder++;
-      lastSeq = Math.max(lastSeq, data.seq);
+    const text = body.toString('utf8');
+    const seq = numberField(text, 'seq');
+    if (seq !== null) {
+      if (seq < lastSeq) outOfOrder++;
+      lastSeq = Math.max(lastSeq, seq);
     }
-    if (typeof data?.emitted_at_ms === 'number') latencies.push(at - data.emitted_at_ms);
+    const emitted = numberField(text, 'emitted_at_ms');
+    if (emitted !== null) latencies.push(at - emitted);
     res.writeHead(204).end();
   });
 });
@@ -57,7 +55,7 @@ server.listen(0, '127.0.0.1', () => {
 const lines = createInterface({ input: process.stdin });
 lines.on('close', () => process.exit(0));
 lines.on('line', (line) => {
-  const msg = JSON.parse(line) as { keys?: string[]; report?: boolean; reset?: boolean };
+  const msg = JSON.parse(line) as { keys?: string[]; report?: boolean; reset?: boolean; ack?: boolean };
   if (msg.keys) keys = msg.keys.map((k) => Buffer.from(k.replace(/^whsec_/, ''), 'base64'));
   if (msg.reset) {
     received = 0;
@@ -65,11 +63,14 @@ lines.on('line', (line) => {
     outOfOrder = 0;
     lastSeq = -1;
     latencies = [];
+    cpu = process.cpuUsage();
   }
+  if (msg.ack) process.stdout.write('{}\n');
   if (msg.report) {
+    const used = process.cpuUsage(cpu);
     const sorted = [...latencies].sort((a, b) => a - b);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? null;
-    process.stdout.write(`${JSON.stringify({ received, verified, outOfOrder, p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? null })}\n`);
+    process.stdout.write(`${JSON.stringify({ received, verified, outOfOrder, p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? null, cpuUs: used.user + used.system })}\n`);
   }
   if (!msg.keys && !msg.report && !msg.reset) process.exit(0);
 });

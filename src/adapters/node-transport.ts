@@ -45,16 +45,31 @@ function connectionError(message: string, cause: unknown): Error {
   return Object.assign(new Error(message), { cause });
 }
 
-function serialise(url: URL, request: TransportRequest): Buffer {
-  let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+/** A parsed destination URL: what every request to it shares. */
+interface Target {
+  url: URL;
+  origin: string;
+  /** `POST <path> HTTP/1.1\r\nhost: <host>\r\n` */
+  start: string;
+}
+
+const HEADER_BREAK = /[\r\n]/;
+
+/** The request's bytes in one buffer: head (latin1) then body (UTF-8). */
+function serialise(target: Target, request: TransportRequest): Buffer {
+  let head = target.start;
   for (const name in request.headers) {
     const value = request.headers[name] as string;
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
+    if (HEADER_BREAK.test(name) || HEADER_BREAK.test(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
     head += `${name}: ${value}\r\n`;
   }
-  const body = Buffer.from(request.body, 'utf8');
-  head += `content-length: ${body.length}\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+  const bodyBytes = Buffer.byteLength(request.body, 'utf8');
+  head += `content-length: ${bodyBytes}\r\n\r\n`;
+  const headBytes = Buffer.byteLength(head, 'latin1');
+  const out = Buffer.allocUnsafe(headBytes + bodyBytes);
+  out.write(head, 0, 'latin1');
+  out.write(request.body, headBytes, 'utf8');
+  return out;
 }
 
 /** One keep-alive connection to one origin, answering its requests in order. */
@@ -268,6 +283,47 @@ export function createNodeTransport(): NodeTransport {
     conn.send(p);
   };
 
+  /** Destination URL -> its parsed target (an endpoint's URL is parsed once, not per attempt). */
+  const targets = new Map<string, Target>();
+  const targetOf = (raw: string): Target => {
+    let target = targets.get(raw);
+    if (target === undefined) {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
+      if (HEADER_BREAK.test(url.host)) throw new TypeError('Invalid host');
+      target = { url, origin: `${url.protocol}//${url.host}`, start: `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` };
+      if (targets.size >= 1024) targets.clear();
+      targets.set(raw, target);
+    }
+    return target;
+  };
+
+  /**
+   * Signal -> its requests still waiting. Attempts started together share one signal (one
+   * deadline, `send` in transport.ts): one abort listener per signal, not per request.
+   */
+  const bySignal = new WeakMap<AbortSignal, Set<Pending>>();
+  const watch = (p: Pending): void => {
+    const signal = p.request.signal;
+    let set = bySignal.get(signal);
+    if (set === undefined) {
+      const own = new Set<Pending>();
+      bySignal.set(signal, (set = own));
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const q of [...own]) q.onAbort();
+          own.clear();
+        },
+        { once: true },
+      );
+    }
+    set.add(p);
+  };
+  const unwatch = (p: Pending): void => {
+    bySignal.get(p.request.signal)?.delete(p);
+  };
+
   const transport: WebhookTransport = (request) =>
     new Promise<TransportResponse>((resolve, reject) => {
       if (closed) {
@@ -278,33 +334,32 @@ export function createNodeTransport(): NodeTransport {
         reject(abortError('aborted'));
         return;
       }
-      let url: URL;
+      let target: Target;
       let bytes: Buffer;
       try {
-        url = new URL(request.url);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
-        bytes = serialise(url, request);
+        target = targetOf(request.url);
+        bytes = serialise(target, request);
       } catch (error) {
         reject(connectionError(error instanceof Error ? error.message : String(error), error));
         return;
       }
-      const origin = `${url.protocol}//${url.host}`;
+      const { origin, url } = target;
       const p: Pending = {
         request,
         bytes,
         resolve: (response) => {
-          request.signal.removeEventListener('abort', p.onAbort);
+          unwatch(p);
           resolve(response);
         },
         reject: (error) => {
-          request.signal.removeEventListener('abort', p.onAbort);
+          unwatch(p);
           reject(error);
         },
         onAbort: () => {
           if (connections.get(origin)?.abort(p, abortError('aborted')) !== true) p.reject(abortError('aborted'));
         },
       };
-      request.signal.addEventListener('abort', p.onAbort, { once: true });
+      watch(p);
       dispatch(origin, url, p);
     });
 

@@ -146,15 +146,41 @@ class DeliveryEngine {
     dest.job = null;
     this.pendingByEndpoint.get(dest.endpoint_id)?.delete(dest);
     // A finished message may now be dropped by retention.
+    this.log.finished(dest.message);
     this.log.prune(dest.message.partition_id);
   }
 
   /** Queues a scheduled attempt now; in manual mode the clock waits for it when it is the clock's work. */
   private start(dest: Destination, trigger: Trigger): void {
     const { world } = this;
-    const p = this.queues.enqueue(dest.endpoint_id, () => this.perform(dest, trigger));
-    world.track(p);
-    if (world.clock.mode === 'manual' && this.steps.ownsNow()) this.steps.hold(world.clock.now(), `${dest.message.id} -> ${dest.endpoint_id}`, p);
+    const release = world.clock.mode === 'manual' && this.steps.ownsNow() ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+    this.begin();
+    this.queues.schedule(
+      dest.endpoint_id,
+      () => this.perform(dest, trigger),
+      () => {
+        release?.();
+        this.end();
+      },
+    );
+  }
+
+  /**
+   * Scheduled attempts queued or running. `settle()` waits for them through one tracked promise
+   * per busy period (from the first queued attempt to the last one finished), not one per attempt.
+   */
+  private busy = 0;
+  private idle: (() => void) | null = null;
+
+  private begin(): void {
+    if (this.busy++ === 0) this.world.track(new Promise<void>((resolve) => (this.idle = resolve)));
+  }
+
+  private end(): void {
+    if (--this.busy > 0) return;
+    const idle = this.idle;
+    this.idle = null;
+    idle?.();
   }
 
   private scheduleRetry(dest: Destination, at: number): void {
