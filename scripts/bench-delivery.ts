@@ -54,6 +54,7 @@ export async function deliveryCost(window: number, n: number, batch: number, url
   const r = await receiver.report();
   sandbox.close();
   node.close();
+  if (process.env.SPLIT) console.log(`user ${(used.user / n).toFixed(1)} sys ${(used.system / n).toFixed(1)}`);
   return { events: n, rate: r.verified / seconds, sandboxUsPerEvent: (used.user + used.system) / n, receiverUsPerEvent: r.cpuUs / Math.max(1, r.received), r };
 }
 

@@ -1,12 +1,15 @@
 /**
- * The webhook bench's receiver (its own process, 127.0.0.1 only): verifies every delivery's
- * Standard Webhooks signature with node:crypto against the secrets it is given (the check is
- * `verifySignature` in bench-verify.ts, proven against the `svix` library by
- * test/bench-verify.test.ts), answers 204, and reports counts, its own CPU time and
- * event-to-receipt latencies (from `data.emitted_at_ms`, when the body has it) when its parent
- * asks. Messages on stdin/stdout, one JSON line each.
+ * The webhook bench's receiver (its own process, 127.0.0.1 only): an HTTP/1.1 server on
+ * node:net that reads pipelined requests framed by `content-length` (what the sandbox's
+ * transports send; anything else is answered 400 and the connection closed), verifies every
+ * delivery's Standard Webhooks signature with node:crypto against the secrets it is given
+ * (`verifySignature` in bench-verify.ts, proven against the `svix` library by
+ * test/bench-verify.test.ts), and answers each request `204` from a prebuilt buffer, every answer
+ * to one read in one write. It reports counts, its own CPU time and event-to-receipt latencies
+ * (from `data.emitted_at_ms`, when the body has it) when its parent asks. Messages on
+ * stdin/stdout, one JSON line each.
  */
-import { createServer } from 'node:http';
+import { createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { verifySignature } from './bench-verify.js';
 
@@ -18,35 +21,75 @@ let outOfOrder = 0;
 let latencies: number[] = [];
 let cpu = process.cpuUsage();
 
-/** A number field of the body's `data` object (the bench's synthetic events put `seq` and `emitted_at_ms` there), without parsing the whole body. */
-function numberField(body: string, name: string): number | null {
+const CRLF2 = Buffer.from('\r\n\r\n');
+const NO_CONTENT = Buffer.from('HTTP/1.1 204 No Content\r\nconnection: keep-alive\r\n\r\n', 'latin1');
+const BAD_REQUEST = Buffer.from('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n', 'latin1');
+/** Answers for up to 512 requests read at once, sliced from one buffer. */
+const ANSWERS = Buffer.concat(Array.from({ length: 512 }, () => NO_CONTENT));
+
+/** A number field of the body (the bench's synthetic events put `seq` and `emitted_at_ms` in `data`), without parsing the whole body. */
+function numberField(body: Buffer, name: string): number | null {
   const at = body.indexOf(`"${name}":`);
   if (at < 0) return null;
-  const n = parseInt(body.slice(at + name.length + 3, at + name.length + 20), 10);
+  const start = at + name.length + 3;
+  const n = parseInt(body.toString('latin1', start, Math.min(body.length, start + 20)), 10);
   return Number.isFinite(n) ? n : null;
 }
 
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (d: Buffer) => chunks.push(d));
-  req.on('end', () => {
-    const at = Date.now();
-    received++;
-    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-    if (verifySignature(keys, req.headers, body, at / 1000)) verified++;
-    // The bench numbers its events in emission order: a lower number than one already seen arrived out of order.
-    const text = body.toString('utf8');
-    const seq = numberField(text, 'seq');
-    if (seq !== null) {
-      if (seq < lastSeq) outOfOrder++;
-      lastSeq = Math.max(lastSeq, seq);
+function handle(headers: Record<string, string>, body: Buffer): void {
+  const at = Date.now();
+  received++;
+  if (verifySignature(keys, headers, body, at / 1000)) verified++;
+  // The bench numbers its events in emission order: a lower number than one already seen arrived out of order.
+  const seq = numberField(body, 'seq');
+  if (seq !== null) {
+    if (seq < lastSeq) outOfOrder++;
+    lastSeq = Math.max(lastSeq, seq);
+  }
+  const emitted = numberField(body, 'emitted_at_ms');
+  if (emitted !== null) latencies.push(at - emitted);
+}
+
+/** Serves the complete requests in `buf`; returns what is left of an incomplete one. */
+function serve(socket: Socket, buf: Buffer): Buffer {
+  let at = 0;
+  let answers = 0;
+  for (;;) {
+    const end = buf.indexOf(CRLF2, at);
+    if (end < 0) break;
+    const lines = buf.toString('latin1', at, end).split('\r\n');
+    const headers: Record<string, string> = {};
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] as string;
+      const colon = line.indexOf(':');
+      if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
     }
-    const emitted = numberField(text, 'emitted_at_ms');
-    if (emitted !== null) latencies.push(at - emitted);
-    res.writeHead(204).end();
+    const length = Number(headers['content-length']);
+    if (headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length < 0) {
+      socket.end(BAD_REQUEST);
+      return Buffer.alloc(0);
+    }
+    if (buf.length < end + 4 + length) break;
+    handle(headers, buf.subarray(end + 4, end + 4 + length));
+    answers++;
+    at = end + 4 + length;
+    if (answers * NO_CONTENT.length === ANSWERS.length) {
+      socket.write(ANSWERS);
+      answers = 0;
+    }
+  }
+  if (answers > 0) socket.write(ANSWERS.subarray(0, answers * NO_CONTENT.length));
+  return at === 0 ? buf : buf.subarray(at);
+}
+
+const server = createServer((socket) => {
+  socket.setNoDelay(true);
+  let buf: Buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buf = serve(socket, buf.length === 0 ? chunk : Buffer.concat([buf, chunk]));
   });
+  socket.on('error', () => socket.destroy());
 });
-server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as { port: number };
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}/hook` })}\n`);

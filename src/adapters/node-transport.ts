@@ -109,11 +109,12 @@ class Connection {
   send(p: Pending): void {
     this.pending.push(p);
     this.socket.ref();
-    // Requests sent in the same tick leave in one write (one syscall for a pipelined batch).
+    // Requests sent in the same turn of the event loop leave in one write: one syscall for every
+    // request started by the answers read in this turn (uncorked after the I/O callbacks).
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();
-      process.nextTick(() => {
+      setImmediate(() => {
         this.corked = false;
         this.socket.uncork();
       });
@@ -362,6 +363,8 @@ export function createNodeTransport(): NodeTransport {
       watch(p);
       dispatch(origin, url, p);
     });
+
+  transport.sharesSignals = true;
 
   return {
     transport,

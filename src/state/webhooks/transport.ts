@@ -25,7 +25,14 @@ export interface TransportResponse {
   body: string;
 }
 
-export type WebhookTransport = (request: TransportRequest) => Promise<TransportResponse>;
+export type WebhookTransport = ((request: TransportRequest) => Promise<TransportResponse>) & {
+  /**
+   * Set by a transport that watches each signal once, whatever number of requests share it (the
+   * CLI's node transport): attempts started together then get one shared signal. Any other
+   * transport (fetch adds a listener per request) gets a signal of its own per request.
+   */
+  sharesSignals?: boolean;
+};
 
 const noop = (): void => undefined;
 
@@ -101,8 +108,8 @@ function describeError(error: unknown): string {
 
 /**
  * Attempts started in the same turn of the event loop with the same timeout share one deadline:
- * one timer and one abort signal for the group instead of one of each per attempt. The signal
- * aborts when the group's time is up; by then every member still waiting has timed out (a member
+ * one timer for the group instead of one per attempt (and one abort signal, for a transport that
+ * `sharesSignals`). The signal aborts when the group's time is up; by then every member still waiting has timed out (a member
  * that finished earlier has left and is not affected). A member joining later in the same turn
  * gets the group's deadline, at most one event-loop turn earlier than its own would be.
  */
@@ -150,12 +157,14 @@ function leaveDeadline(d: Deadline, member: () => void): void {
  */
 export function send(transport: WebhookTransport, request: Omit<TransportRequest, 'signal'>, timeoutMs: number): Promise<SendOutcome> {
   const deadline = joinDeadline(timeoutMs);
-  const signal = deadline.controller.signal;
+  const own = transport.sharesSignals === true ? null : new AbortController();
+  const signal = own === null ? deadline.controller.signal : own.signal;
   return new Promise<SendOutcome>((resolve) => {
     let done = false;
     const timedOut = (): void => {
       if (done) return;
       done = true;
+      own?.abort();
       resolve({ response: null, error: `timeout: no answer within ${timeoutMs / 1000} s`, timedOut: true });
     };
     const settle = (outcome: SendOutcome): void => {
