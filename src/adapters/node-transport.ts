@@ -107,8 +107,8 @@ class Connection {
   }
 
   send(p: Pending): void {
+    if (this.pending.length === 0) this.socket.ref();
     this.pending.push(p);
-    this.socket.ref();
     // Requests sent in the same turn of the event loop leave in one write: one syscall for every
     // request started by the answers read in this turn (uncorked after the I/O callbacks).
     if (!this.corked) {
@@ -257,7 +257,8 @@ class Connection {
     this.head = null;
     const p = this.pending.shift();
     if (this.pending.length === 0) this.socket.unref();
-    p?.resolve({ status: head.status, headers: head.headers, body: Buffer.concat(this.excerpt).toString('utf8') });
+    const body = this.excerpt.length === 0 ? '' : this.excerpt.length === 1 ? (this.excerpt[0] as Buffer).toString('utf8') : Buffer.concat(this.excerpt).toString('utf8');
+    p?.resolve({ status: head.status, headers: head.headers, body });
     if (head.close) this.fail(new Error('the receiver closed the connection'));
   }
 }

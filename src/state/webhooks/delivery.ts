@@ -64,8 +64,9 @@ class DeliveryEngine {
     if (!store.has(partition.id)) return;
     if (!pipelinesOf(this.world).svixEnabled(partition.team.id, partition.environment)) return;
     const type = entry.envelope.event_type;
-    const targets = store.list(partition.id).filter((ep) => !ep.disabled && matchesFilter(ep.filter_types, type));
-    if (targets.length === 0) return;
+    let targets: WebhookEndpoint[] | null = null;
+    for (const ep of store.list(partition.id)) if (!ep.disabled && matchesFilter(ep.filter_types, type)) (targets ??= []).push(ep);
+    if (targets === null) return;
     const msg = createMessage(this.world, ++this.msgSeq, entry, partition);
     this.log.addMessage(msg);
     for (const ep of targets) this.start(this.destination(msg, ep.id), 'scheduled');
