@@ -22,7 +22,7 @@ let latencies: number[] = [];
 let cpu = process.cpuUsage();
 
 const CRLF2 = Buffer.from('\r\n\r\n');
-const NO_CONTENT = Buffer.from('HTTP/1.1 204 No Content\r\nconnection: keep-alive\r\n\r\n', 'latin1');
+const NO_CONTENT = Buffer.from('HTTP/1.1 204 No Content\r\nconnection: keep-alive\r\nkeep-alive: timeout=60\r\n\r\n', 'latin1');
 const BAD_REQUEST = Buffer.from('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n', 'latin1');
 /** Answers for up to 512 requests read at once, sliced from one buffer. */
 const ANSWERS = Buffer.concat(Array.from({ length: 512 }, () => NO_CONTENT));
