@@ -34,6 +34,7 @@ interface Pending {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
+const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})/;
 
 function abortError(why: string): Error {
   const error = new Error(why);
@@ -161,14 +162,17 @@ class Connection {
         if (this.buf.length > 64 * 1024) throw new Error('response head too large');
         return false;
       }
-      const lines = this.buf.toString('latin1', 0, end).split('\r\n');
+      const text = this.buf.toString('latin1', 0, end);
       this.buf = this.buf.subarray(end + 4);
-      const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
+      const m = STATUS_LINE.exec(text);
       if (!m) throw new Error('malformed response status line');
       const status = Number(m[1]);
       const headers: Record<string, string> = {};
-      for (let i = 1; i < lines.length; i++) {
-        const line = lines[i] as string;
+      let at = text.indexOf('\r\n');
+      while (at >= 0) {
+        const next = text.indexOf('\r\n', at + 2);
+        const line = text.slice(at + 2, next < 0 ? text.length : next);
+        at = next;
         const colon = line.indexOf(':');
         if (colon <= 0) continue;
         const name = line.slice(0, colon).trim().toLowerCase();

@@ -248,9 +248,14 @@ class DeliveryEngine {
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
     const latency = Math.max(0, clock.wall() - wallStart);
     const ok = response !== null && response.status_code >= 200 && response.status_code < 300;
+    const attemptNumber = dest.attempts.length + 1;
+    let id: string | null = null;
     const record: AttemptRecord = {
-      // Derived from stable keys, not a counter: concurrent attempts finish in any order.
-      id: `atmpt_${stableToken(27, world.seed, 'webhook-attempt', msg.id, ep.id, dest.attempts.length + 1)}`,
+      // Derived from stable keys, not a counter: concurrent attempts finish in any order. Hashed
+      // when first read (most attempts are never looked at); an own enumerable property all the same.
+      get id(): string {
+        return (id ??= `atmpt_${stableToken(27, world.seed, 'webhook-attempt', msg.id, ep.id, attemptNumber)}`);
+      },
       seq: ++this.attemptSeq,
       msg_id: msg.id,
       endpoint_id: ep.id,
@@ -259,7 +264,7 @@ class DeliveryEngine {
       event_type: msg.event_type,
       url,
       trigger,
-      attempt_number: dest.attempts.length + 1,
+      attempt_number: attemptNumber,
       status: ok ? 'success' : 'failed',
       created_at: createdAt,
       timestamp,
