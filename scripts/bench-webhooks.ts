@@ -7,72 +7,18 @@
  * - delivery path: N synthetic 1 KB events emitted in one batch to a team environment with one
  *   endpoint listening to everything; verified deliveries per second until the last is answered;
  * - latency: events emitted at 500 per second for a few seconds; p50 / p99 event-to-receipt;
+ * - delivery cost (scripts/bench-delivery.ts): synthetic events through the engine's event path,
+ *   no feed, so generation is out of the picture: sandbox and receiver CPU per event;
  * - feed: the default world with one endpoint listening to everything, advanced one simulated day
  *   (the wearable feed generates the events); events generated, signed and delivered per second.
+ *   The headline case ("one endpoint listening to everything") is the CLI's best settings: the
+ *   node transport (what the CLI delivers through) with `--delivery-window 32`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { createNodeTransport, type NodeTransport } from '../src/adapters/node-transport.js';
 import '../src/adapters/node-crypto.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
-import { webhooksOf } from '../src/state/webhooks/webhooks.js';
-import { createEndpoint } from './bench-endpoint.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-
-interface Report {
-  received: number;
-  verified: number;
-  outOfOrder: number;
-  p50: number | null;
-  p99: number | null;
-  max: number | null;
-}
-
-class Receiver {
-  private readonly lines: string[] = [];
-  private waiter: ((line: string) => void) | null = null;
-  private constructor(private readonly child: ChildProcess) {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (this.waiter) {
-        const w = this.waiter;
-        this.waiter = null;
-        w(line);
-      } else this.lines.push(line);
-    });
-  }
-
-  static async start(): Promise<{ receiver: Receiver; url: string }> {
-    const child = spawn(process.execPath, [tsxCli, resolve(here, 'bench-receiver.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const receiver = new Receiver(child);
-    const { url } = JSON.parse(await receiver.next()) as { url: string };
-    if (new URL(url).hostname !== '127.0.0.1') throw new Error('the bench receiver listens on 127.0.0.1 only');
-    return { receiver, url };
-  }
-
-  private next(): Promise<string> {
-    const line = this.lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    return new Promise((r) => (this.waiter = r));
-  }
-
-  send(msg: object): void {
-    this.child.stdin!.write(`${JSON.stringify(msg)}\n`);
-  }
-
-  async report(): Promise<Report> {
-    this.send({ report: true });
-    return JSON.parse(await this.next()) as Report;
-  }
-
-  stop(): void {
-    this.child.stdin!.end();
-  }
-}
+import { deliveryCost } from './bench-delivery.js';
+import { listen, Receiver, type Report } from './bench-receiver-client.js';
 
 type TransportKind = 'fetch' | 'node';
 interface Setup {
@@ -86,13 +32,6 @@ const SETUPS: Setup[] = [
   { name: 'node transport, 1 in flight', transport: 'node', window: 1 },
   { name: 'node transport, window 32', transport: 'node', window: 32 },
 ];
-
-async function listen(sandbox: Sandbox, url: string, receiver: Receiver): Promise<void> {
-  await createEndpoint(sandbox, url);
-  const store = webhooksOf(sandbox.world);
-  const keys = [...store.byId.values()].flatMap((ep) => store.signingKeys(ep));
-  receiver.send({ keys, reset: true });
-}
 
 function build(setup: Setup, options: SandboxOptions): { sandbox: Sandbox; node: NodeTransport | null } {
   const node = setup.transport === 'node' ? createNodeTransport() : null;
@@ -206,7 +145,20 @@ export async function benchWebhooks(quick: boolean): Promise<void> {
       console.log(`${setup.name.padEnd(34)} ${fmt(sent / secs).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${String(r.max).padStart(6)} ${`${r.verified}/${sent}`.padStart(11)}`);
     }
 
-    console.log(`\nWebhooks: default world, one endpoint listening to everything, 1 simulated day (feed events generated, signed, delivered)`);
+    const costN = quick ? 5_000 : 20_000;
+    console.log(`\nWebhooks: delivery cost without generation, ${fmt(costN)} synthetic 1 KB events emitted 500 per turn, node transport, receiver verifying every signature (best of ${rounds + 1} by sandbox CPU)`);
+    console.log(`${'window'.padEnd(34)} ${'events/s'.padStart(9)} ${'sandbox us/event'.padStart(17)} ${'receiver us/event'.padStart(18)} ${'verified'.padStart(13)} ${'out of order'.padStart(13)}`);
+    for (const window of [1, 32, 256]) {
+      let best: Awaited<ReturnType<typeof deliveryCost>> | null = null;
+      for (let round = 0; round < rounds + 1; round++) {
+        const got = await deliveryCost(window, costN, 500, url, receiver);
+        if (best === null || got.sandboxUsPerEvent < best.sandboxUsPerEvent) best = got;
+      }
+      const b = best!;
+      console.log(`${`node transport, window ${window}`.padEnd(34)} ${fmt(b.rate).padStart(9)} ${b.sandboxUsPerEvent.toFixed(1).padStart(17)} ${b.receiverUsPerEvent.toFixed(1).padStart(18)} ${`${b.r.verified}/${b.r.received}`.padStart(13)} ${String(b.r.outOfOrder).padStart(13)}`);
+    }
+
+    console.log(`\nWebhooks: default world, one endpoint listening to everything, 1 simulated day (feed events generated, signed, delivered); headline: the CLI's best settings, node transport with --delivery-window 32`);
     console.log(`${'transport'.padEnd(34)} ${'events'.padStart(7)} ${'events/s'.padStart(9)} ${'x baseline'.padStart(11)} ${'cpu us/event'.padStart(13)} ${'verified'.padStart(11)}`);
     let feedBase = 0;
     for (const setup of SETUPS) {

@@ -34,6 +34,7 @@ interface Pending {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
+const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})/;
 
 function abortError(why: string): Error {
   const error = new Error(why);
@@ -45,16 +46,31 @@ function connectionError(message: string, cause: unknown): Error {
   return Object.assign(new Error(message), { cause });
 }
 
-function serialise(url: URL, request: TransportRequest): Buffer {
-  let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+/** A parsed destination URL: what every request to it shares. */
+interface Target {
+  url: URL;
+  origin: string;
+  /** `POST <path> HTTP/1.1\r\nhost: <host>\r\n` */
+  start: string;
+}
+
+const HEADER_BREAK = /[\r\n]/;
+
+/** The request's bytes in one buffer: head (latin1) then body (UTF-8). */
+function serialise(target: Target, request: TransportRequest): Buffer {
+  let head = target.start;
   for (const name in request.headers) {
     const value = request.headers[name] as string;
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
+    if (HEADER_BREAK.test(name) || HEADER_BREAK.test(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
     head += `${name}: ${value}\r\n`;
   }
-  const body = Buffer.from(request.body, 'utf8');
-  head += `content-length: ${body.length}\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+  const bodyBytes = Buffer.byteLength(request.body, 'utf8');
+  head += `content-length: ${bodyBytes}\r\n\r\n`;
+  const headBytes = Buffer.byteLength(head, 'latin1');
+  const out = Buffer.allocUnsafe(headBytes + bodyBytes);
+  out.write(head, 0, 'latin1');
+  out.write(request.body, headBytes, 'utf8');
+  return out;
 }
 
 /** One keep-alive connection to one origin, answering its requests in order. */
@@ -92,13 +108,14 @@ class Connection {
   }
 
   send(p: Pending): void {
+    if (this.pending.length === 0) this.socket.ref();
     this.pending.push(p);
-    this.socket.ref();
-    // Requests sent in the same tick leave in one write (one syscall for a pipelined batch).
+    // Requests sent in the same turn of the event loop leave in one write: one syscall for every
+    // request started by the answers read in this turn (uncorked after the I/O callbacks).
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();
-      process.nextTick(() => {
+      setImmediate(() => {
         this.corked = false;
         this.socket.uncork();
       });
@@ -145,14 +162,17 @@ class Connection {
         if (this.buf.length > 64 * 1024) throw new Error('response head too large');
         return false;
       }
-      const lines = this.buf.toString('latin1', 0, end).split('\r\n');
+      const text = this.buf.toString('latin1', 0, end);
       this.buf = this.buf.subarray(end + 4);
-      const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
+      const m = STATUS_LINE.exec(text);
       if (!m) throw new Error('malformed response status line');
       const status = Number(m[1]);
       const headers: Record<string, string> = {};
-      for (let i = 1; i < lines.length; i++) {
-        const line = lines[i] as string;
+      let at = text.indexOf('\r\n');
+      while (at >= 0) {
+        const next = text.indexOf('\r\n', at + 2);
+        const line = text.slice(at + 2, next < 0 ? text.length : next);
+        at = next;
         const colon = line.indexOf(':');
         if (colon <= 0) continue;
         const name = line.slice(0, colon).trim().toLowerCase();
@@ -241,7 +261,8 @@ class Connection {
     this.head = null;
     const p = this.pending.shift();
     if (this.pending.length === 0) this.socket.unref();
-    p?.resolve({ status: head.status, headers: head.headers, body: Buffer.concat(this.excerpt).toString('utf8') });
+    const body = this.excerpt.length === 0 ? '' : this.excerpt.length === 1 ? (this.excerpt[0] as Buffer).toString('utf8') : Buffer.concat(this.excerpt).toString('utf8');
+    p?.resolve({ status: head.status, headers: head.headers, body });
     if (head.close) this.fail(new Error('the receiver closed the connection'));
   }
 }
@@ -268,6 +289,47 @@ export function createNodeTransport(): NodeTransport {
     conn.send(p);
   };
 
+  /** Destination URL -> its parsed target (an endpoint's URL is parsed once, not per attempt). */
+  const targets = new Map<string, Target>();
+  const targetOf = (raw: string): Target => {
+    let target = targets.get(raw);
+    if (target === undefined) {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
+      if (HEADER_BREAK.test(url.host)) throw new TypeError('Invalid host');
+      target = { url, origin: `${url.protocol}//${url.host}`, start: `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` };
+      if (targets.size >= 1024) targets.clear();
+      targets.set(raw, target);
+    }
+    return target;
+  };
+
+  /**
+   * Signal -> its requests still waiting. Attempts started together share one signal (one
+   * deadline, `send` in transport.ts): one abort listener per signal, not per request.
+   */
+  const bySignal = new WeakMap<AbortSignal, Set<Pending>>();
+  const watch = (p: Pending): void => {
+    const signal = p.request.signal;
+    let set = bySignal.get(signal);
+    if (set === undefined) {
+      const own = new Set<Pending>();
+      bySignal.set(signal, (set = own));
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const q of [...own]) q.onAbort();
+          own.clear();
+        },
+        { once: true },
+      );
+    }
+    set.add(p);
+  };
+  const unwatch = (p: Pending): void => {
+    bySignal.get(p.request.signal)?.delete(p);
+  };
+
   const transport: WebhookTransport = (request) =>
     new Promise<TransportResponse>((resolve, reject) => {
       if (closed) {
@@ -278,35 +340,36 @@ export function createNodeTransport(): NodeTransport {
         reject(abortError('aborted'));
         return;
       }
-      let url: URL;
+      let target: Target;
       let bytes: Buffer;
       try {
-        url = new URL(request.url);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
-        bytes = serialise(url, request);
+        target = targetOf(request.url);
+        bytes = serialise(target, request);
       } catch (error) {
         reject(connectionError(error instanceof Error ? error.message : String(error), error));
         return;
       }
-      const origin = `${url.protocol}//${url.host}`;
+      const { origin, url } = target;
       const p: Pending = {
         request,
         bytes,
         resolve: (response) => {
-          request.signal.removeEventListener('abort', p.onAbort);
+          unwatch(p);
           resolve(response);
         },
         reject: (error) => {
-          request.signal.removeEventListener('abort', p.onAbort);
+          unwatch(p);
           reject(error);
         },
         onAbort: () => {
           if (connections.get(origin)?.abort(p, abortError('aborted')) !== true) p.reject(abortError('aborted'));
         },
       };
-      request.signal.addEventListener('abort', p.onAbort, { once: true });
+      watch(p);
       dispatch(origin, url, p);
     });
+
+  transport.sharesSignals = true;
 
   return {
     transport,

@@ -5,6 +5,7 @@
  */
 import type { Environment } from '../../engine/tenancy.js';
 import type { AttemptRecord, Destination, DestinationStatus, Message, Trigger } from './message.js';
+import { SeqHeap } from './seq-heap.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
 
 export type OperationalType = 'message.attempt.failing' | 'message.attempt.exhausted' | 'message.attempt.recovered' | 'endpoint.disabled';
@@ -54,6 +55,13 @@ export class DeliveryLog {
   private readonly byPartition = new Map<string, Set<Message>>();
   /** Endpoint id -> its destinations in message order. */
   private readonly byEndpoint = new Map<string, Set<Destination>>();
+  /**
+   * Partition id -> its messages that finished (every destination done), oldest first, so
+   * retention drops the oldest finished message without walking the busy ones ahead of it.
+   * Entries are checked when taken: a message retried since (busy again) is skipped and comes
+   * back when it finishes again.
+   */
+  private readonly finishedByPartition = new Map<string, SeqHeap<Message>>();
   readonly operational: OperationalEvent[] = [];
   private retentionLimit = DEFAULT_RETENTION;
   /** How many finished messages retention has dropped so far. */
@@ -91,6 +99,14 @@ export class DeliveryLog {
     if (this.messages.get(dest.message.id) === dest.message) this.attempts.set(record.seq, record);
   }
 
+  /** Called when a destination finishes: a message with every destination done may be dropped by retention. */
+  finished(msg: Message): void {
+    if (busy(msg) || this.messages.get(msg.id) !== msg) return;
+    let heap = this.finishedByPartition.get(msg.partition_id);
+    if (heap === undefined) this.finishedByPartition.set(msg.partition_id, (heap = new SeqHeap()));
+    heap.push(msg);
+  }
+
   addOperational(event: Omit<OperationalEvent, 'seq'>): void {
     this.operational.push({ seq: ++this.opSeq, ...event });
     // Operational events are few (a handful per failing message): the most recent N in all.
@@ -101,9 +117,10 @@ export class DeliveryLog {
   prune(partitionId: string): void {
     const list = this.byPartition.get(partitionId);
     if (!list || list.size <= this.retentionLimit) return;
-    for (const msg of list) {
-      if (list.size <= this.retentionLimit) break;
-      if (busy(msg)) continue;
+    const heap = this.finishedByPartition.get(partitionId);
+    while (heap !== undefined && heap.size > 0 && list.size > this.retentionLimit) {
+      const msg = heap.pop() as Message;
+      if (!list.has(msg) || busy(msg)) continue;
       list.delete(msg);
       this.messages.delete(msg.id);
       for (const d of msg.destinations.values()) {
@@ -114,6 +131,7 @@ export class DeliveryLog {
       }
       this.evicted++;
     }
+    if (heap !== undefined && heap.size === 0) this.finishedByPartition.delete(partitionId);
     if (list.size === 0) this.byPartition.delete(partitionId);
   }
 

@@ -64,8 +64,9 @@ class DeliveryEngine {
     if (!store.has(partition.id)) return;
     if (!pipelinesOf(this.world).svixEnabled(partition.team.id, partition.environment)) return;
     const type = entry.envelope.event_type;
-    const targets = store.list(partition.id).filter((ep) => !ep.disabled && matchesFilter(ep.filter_types, type));
-    if (targets.length === 0) return;
+    let targets: WebhookEndpoint[] | null = null;
+    for (const ep of store.list(partition.id)) if (!ep.disabled && matchesFilter(ep.filter_types, type)) (targets ??= []).push(ep);
+    if (targets === null) return;
     const msg = createMessage(this.world, ++this.msgSeq, entry, partition);
     this.log.addMessage(msg);
     for (const ep of targets) this.start(this.destination(msg, ep.id), 'scheduled');
@@ -146,15 +147,41 @@ class DeliveryEngine {
     dest.job = null;
     this.pendingByEndpoint.get(dest.endpoint_id)?.delete(dest);
     // A finished message may now be dropped by retention.
+    this.log.finished(dest.message);
     this.log.prune(dest.message.partition_id);
   }
 
   /** Queues a scheduled attempt now; in manual mode the clock waits for it when it is the clock's work. */
   private start(dest: Destination, trigger: Trigger): void {
     const { world } = this;
-    const p = this.queues.enqueue(dest.endpoint_id, () => this.perform(dest, trigger));
-    world.track(p);
-    if (world.clock.mode === 'manual' && this.steps.ownsNow()) this.steps.hold(world.clock.now(), `${dest.message.id} -> ${dest.endpoint_id}`, p);
+    const release = world.clock.mode === 'manual' && this.steps.ownsNow() ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+    this.begin();
+    this.queues.schedule(
+      dest.endpoint_id,
+      () => this.perform(dest, trigger),
+      () => {
+        release?.();
+        this.end();
+      },
+    );
+  }
+
+  /**
+   * Scheduled attempts queued or running. `settle()` waits for them through one tracked promise
+   * per busy period (from the first queued attempt to the last one finished), not one per attempt.
+   */
+  private busy = 0;
+  private idle: (() => void) | null = null;
+
+  private begin(): void {
+    if (this.busy++ === 0) this.world.track(new Promise<void>((resolve) => (this.idle = resolve)));
+  }
+
+  private end(): void {
+    if (--this.busy > 0) return;
+    const idle = this.idle;
+    this.idle = null;
+    idle?.();
   }
 
   private scheduleRetry(dest: Destination, at: number): void {
@@ -221,9 +248,14 @@ class DeliveryEngine {
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
     const latency = Math.max(0, clock.wall() - wallStart);
     const ok = response !== null && response.status_code >= 200 && response.status_code < 300;
+    const attemptNumber = dest.attempts.length + 1;
+    let id: string | null = null;
     const record: AttemptRecord = {
-      // Derived from stable keys, not a counter: concurrent attempts finish in any order.
-      id: `atmpt_${stableToken(27, world.seed, 'webhook-attempt', msg.id, ep.id, dest.attempts.length + 1)}`,
+      // Derived from stable keys, not a counter: concurrent attempts finish in any order. Hashed
+      // when first read (most attempts are never looked at); an own enumerable property all the same.
+      get id(): string {
+        return (id ??= `atmpt_${stableToken(27, world.seed, 'webhook-attempt', msg.id, ep.id, attemptNumber)}`);
+      },
       seq: ++this.attemptSeq,
       msg_id: msg.id,
       endpoint_id: ep.id,
@@ -232,7 +264,7 @@ class DeliveryEngine {
       event_type: msg.event_type,
       url,
       trigger,
-      attempt_number: dest.attempts.length + 1,
+      attempt_number: attemptNumber,
       status: ok ? 'success' : 'failed',
       created_at: createdAt,
       timestamp,

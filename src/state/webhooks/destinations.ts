@@ -118,16 +118,24 @@ function allowedHost(allow: readonly string[], hostname: string): boolean {
  * attempt's bookkeeping. A verdict holds while the sandbox's own addresses and the destination
  * options it was judged against stay the same (`stamp`).
  */
-const verdicts = new WeakMap<World, { stamp: string; options: object; byUrl: Map<string, string | null> }>();
+interface Verdicts {
+  base: string;
+  management: string;
+  options: object;
+  privateNetworks: boolean;
+  allowHosts: readonly string[] | null;
+  byUrl: Map<string, string | null>;
+}
+const verdicts = new WeakMap<World, Verdicts>();
 const VERDICT_LIMIT = 1024;
 
 /** Why a webhook URL is refused as a destination, or null when it may receive deliveries. */
 export function destinationProblem(world: World, url: string): string | null {
   const options = webhookOptionsOf(world);
-  const stamp = `${world.urls.base} ${world.urls.management} ${options.privateNetworks} ${options.allowHosts?.join(',') ?? ''}`;
+  const { base, management } = world.urls;
   let cache = verdicts.get(world);
-  if (cache === undefined || cache.stamp !== stamp || cache.options !== options) {
-    cache = { stamp, options, byUrl: new Map() };
+  if (cache === undefined || cache.base !== base || cache.management !== management || cache.options !== options || cache.privateNetworks !== options.privateNetworks || cache.allowHosts?.join(',') !== options.allowHosts?.join(',')) {
+    cache = { base, management, options, privateNetworks: options.privateNetworks, allowHosts: options.allowHosts === null ? null : [...options.allowHosts], byUrl: new Map() };
     verdicts.set(world, cache);
   }
   const known = cache.byUrl.get(url);

@@ -41,24 +41,47 @@ export class EndpointQueues {
 
   /** Runs `fn` once it is the endpoint's turn: after every attempt queued before it has started and a slot is free. */
   enqueue<T>(endpointId: string, fn: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const run = (): Promise<void> => {
+        let p: Promise<T>;
+        try {
+          p = fn();
+        } catch (error) {
+          p = Promise.reject(error);
+        }
+        return p.then(resolve, (error: unknown) => reject(error));
+      };
+      this.schedule(endpointId, run, noop);
+    });
+  }
+
+  /**
+   * Like `enqueue` without a promise for the caller (the delivery path's: one attempt per event):
+   * `fn` runs on the endpoint's turn, `onDone` once the promise it returns has settled.
+   */
+  schedule(endpointId: string, fn: () => Promise<unknown>, onDone: () => void): void {
     let lane = this.lanes.get(endpointId);
     if (lane === undefined) this.lanes.set(endpointId, (lane = { active: 0, waiting: [], head: 0 }));
     const own = lane;
-    return new Promise<T>((resolve, reject) => {
-      const run = () => {
-        own.active++;
-        // Started in a microtask, as before: the caller's synchronous work comes first.
-        void Promise.resolve()
-          .then(fn)
-          .then(resolve, reject)
-          .finally(() => {
-            own.active--;
-            this.next(endpointId, own);
-          });
-      };
-      own.waiting.push(run);
+    const release = (): void => {
+      own.active--;
       this.next(endpointId, own);
+      onDone();
+    };
+    own.waiting.push(() => {
+      own.active++;
+      // Started in a microtask, as before: the caller's synchronous work comes first.
+      queueMicrotask(() => {
+        let p: Promise<unknown>;
+        try {
+          p = fn();
+        } catch (error) {
+          p = Promise.reject(error);
+        }
+        p.then(release, release);
+      });
     });
+    this.next(endpointId, own);
   }
 
   private next(endpointId: string, lane: Lane): void {
@@ -81,11 +104,12 @@ export class EndpointQueues {
 
 interface Step {
   at: number;
-  work: Set<Promise<unknown>>;
   /** Work not finished yet. */
   remaining: number;
   started: boolean;
   job: JobHandle | null;
+  /** Wakes the barrier once the last work finishes (set while it waits). */
+  wake: (() => void) | null;
 }
 
 export class Steps {
@@ -105,17 +129,21 @@ export class Steps {
     return !this.scheduler.running || this.waiting === 0;
   }
 
-  /** Makes the clock wait at `at` for `work` (manual mode). */
-  hold(at: number, label: string, work: Promise<unknown>): void {
+  /**
+   * Makes the clock wait at `at` for one piece of work (manual mode); returns the function to
+   * call once that work has finished (later calls do nothing).
+   */
+  hold(at: number, label: () => string): () => void {
     let step = this.open;
     if (step === null || step.at !== at) {
-      const fresh: Step = { at, work: new Set(), remaining: 0, started: false, job: null };
-      fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label})`, async () => {
+      const fresh: Step = { at, remaining: 0, started: false, job: null, wake: null };
+      fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, async () => {
         fresh.started = true;
         if (this.open === fresh) this.open = null;
+        if (fresh.remaining === 0) return;
         this.waiting++;
         try {
-          await Promise.all(fresh.work);
+          await new Promise<void>((resolve) => (fresh.wake = resolve));
         } finally {
           this.waiting--;
         }
@@ -124,13 +152,17 @@ export class Steps {
     }
     const held = step;
     held.remaining++;
-    const settled = work.then(noop, noop).then(() => {
-      // Work that finished before its barrier ran needs no barrier any more.
-      if (--held.remaining === 0 && !held.started) {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--held.remaining > 0) return;
+      if (held.started) held.wake?.();
+      else {
+        // Work that finished before its barrier ran needs no barrier any more.
         held.job?.cancel();
         if (this.open === held) this.open = null;
       }
-    });
-    held.work.add(settled);
+    };
   }
 }

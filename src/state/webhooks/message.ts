@@ -7,7 +7,7 @@ import type { JournalEntry } from '../../engine/events.js';
 import type { JobHandle } from '../../engine/scheduler.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { signatureHeader, signingHeaders, svixId } from './signing.js';
+import { signatureHeader, svixId } from './signing.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
@@ -71,6 +71,18 @@ export interface Destination {
   failing_notified: boolean;
 }
 
+/** The last `occurred_at` parsed (events of one tick share their instant). */
+let lastIso = '';
+let lastMs = 0;
+
+function isoMs(iso: string): number {
+  if (iso !== lastIso) {
+    lastMs = Date.parse(iso);
+    lastIso = iso;
+  }
+  return lastMs;
+}
+
 /** A new message for an event of a partition. */
 export function createMessage(world: World, seq: number, entry: JournalEntry, partition: Partition): Message {
   return {
@@ -83,7 +95,7 @@ export function createMessage(world: World, seq: number, entry: JournalEntry, pa
     event_type: entry.envelope.event_type,
     user_id: entry.envelope.user_id,
     created_at: entry.occurred_at,
-    created_ms: Date.parse(entry.occurred_at),
+    created_ms: isoMs(entry.occurred_at),
     body: JSON.stringify(entry.envelope),
     destinations: new Map(),
   };
@@ -92,12 +104,11 @@ export function createMessage(world: World, seq: number, entry: JournalEntry, pa
 /** The headers of one attempt: content type, user agent, signature set, then the custom headers. */
 export function signedHeaders(ep: WebhookEndpoint, keys: string[], msg: Message, timestamp: number): Record<string, string> {
   const signature = signatureHeader(keys, msg.id, timestamp, msg.body);
-  return {
-    'content-type': 'application/json',
-    'user-agent': USER_AGENT,
-    ...signingHeaders(ep.whitelabel_headers ? 'webhook' : 'svix', msg.id, timestamp, signature),
-    ...ep.headers,
-  };
+  const headers: Record<string, string> = ep.whitelabel_headers
+    ? { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'webhook-id': msg.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }
+    : { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'svix-id': msg.id, 'svix-timestamp': String(timestamp), 'svix-signature': signature };
+  for (const name in ep.headers) headers[name] = ep.headers[name] as string;
+  return headers;
 }
 
 /** What stands for a hidden header value in every control-plane answer and log. */
@@ -108,7 +119,13 @@ export const MASKED_VALUE = '********';
  * keep their name and lose their value, so no control-plane answer or log shows a credential.
  */
 export function recordedHeaders(sent: Record<string, string>, custom: Record<string, string>, isSensitive: (name: string) => boolean): Record<string, string> {
-  const out = { ...sent };
-  for (const name of Object.keys(custom)) if (isSensitive(name) && name in out) out[name] = MASKED_VALUE;
-  return out;
+  let out: Record<string, string> | null = null;
+  for (const name in custom) {
+    if (isSensitive(name) && name in sent) {
+      out ??= { ...sent };
+      out[name] = MASKED_VALUE;
+    }
+  }
+  // Nothing hidden: the record shares the sent headers (never changed after sending).
+  return out ?? sent;
 }

@@ -90,11 +90,6 @@ export function signatureHeader(secrets: readonly string[], msgId: string, times
 
 type HeaderSet = 'svix' | 'webhook';
 
-/** The three signing headers of one set. */
-export function signingHeaders(set: HeaderSet, msgId: string, timestamp: number, signature: string): Record<string, string> {
-  return { [`${set}-id`]: msgId, [`${set}-timestamp`]: String(timestamp), [`${set}-signature`]: signature };
-}
-
 type VerifyResult = { ok: true; msgId: string; timestamp: number } | { ok: false; error: string };
 
 /**

@@ -25,7 +25,14 @@ export interface TransportResponse {
   body: string;
 }
 
-export type WebhookTransport = (request: TransportRequest) => Promise<TransportResponse>;
+export type WebhookTransport = ((request: TransportRequest) => Promise<TransportResponse>) & {
+  /**
+   * Set by a transport that watches each signal once, whatever number of requests share it (the
+   * CLI's node transport): attempts started together then get one shared signal. Any other
+   * transport (fetch adds a listener per request) gets a signal of its own per request.
+   */
+  sharesSignals?: boolean;
+};
 
 const noop = (): void => undefined;
 
@@ -100,36 +107,96 @@ function describeError(error: unknown): string {
 }
 
 /**
+ * Attempts started in the same turn of the event loop with the same timeout share one deadline:
+ * one timer for the group instead of one per attempt (and one abort signal, for a transport that
+ * `sharesSignals`). The signal aborts when the group's time is up; by then every member still waiting has timed out (a member
+ * that finished earlier has left and is not affected). A member joining later in the same turn
+ * gets the group's deadline, at most one event-loop turn earlier than its own would be.
+ */
+interface Deadline {
+  readonly timeoutMs: number;
+  readonly controller: AbortController;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Members still waiting: each is told when the time is up. */
+  readonly waiting: Set<() => void>;
+  /** Still taking members (until the end of the turn that opened it). */
+  open: boolean;
+}
+
+let openDeadline: Deadline | null = null;
+
+function joinDeadline(timeoutMs: number): Deadline {
+  const current = openDeadline;
+  if (current !== null && current.open && current.timeoutMs === timeoutMs) return current;
+  const d: Deadline = { timeoutMs, controller: new AbortController(), timer: undefined, waiting: new Set(), open: true };
+  d.timer = setTimeout(() => {
+    d.open = false;
+    if (openDeadline === d) openDeadline = null;
+    d.controller.abort();
+    const expired = [...d.waiting];
+    d.waiting.clear();
+    for (const fn of expired) fn();
+  }, timeoutMs);
+  setTimeout(() => {
+    d.open = false;
+    if (openDeadline === d) openDeadline = null;
+    if (d.waiting.size === 0) clearTimeout(d.timer);
+  }, 0);
+  openDeadline = d;
+  return d;
+}
+
+function leaveDeadline(d: Deadline, member: () => void): void {
+  d.waiting.delete(member);
+  if (!d.open && d.waiting.size === 0) clearTimeout(d.timer);
+}
+
+/**
  * Sends one request through a transport, bounded by `timeoutMs` (wall time): on timeout the
  * signal aborts and the attempt ends at once, whatever the transport does.
  */
-export async function send(transport: WebhookTransport, request: Omit<TransportRequest, 'signal'>, timeoutMs: number): Promise<SendOutcome> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve('timeout');
-    }, timeoutMs);
-  });
-  const timeout = (): SendOutcome => ({ response: null, error: `timeout: no answer within ${timeoutMs / 1000} s`, timedOut: true });
-  try {
-    const sent = transport({ ...request, signal: controller.signal });
-    const result = await Promise.race([sent, expired]);
-    if (result === 'timeout') {
-      sent.catch(noop);
-      return timeout();
+export function send(transport: WebhookTransport, request: Omit<TransportRequest, 'signal'>, timeoutMs: number): Promise<SendOutcome> {
+  const deadline = joinDeadline(timeoutMs);
+  const own = transport.sharesSignals === true ? null : new AbortController();
+  const signal = own === null ? deadline.controller.signal : own.signal;
+  return new Promise<SendOutcome>((resolve) => {
+    let done = false;
+    const timedOut = (): void => {
+      if (done) return;
+      done = true;
+      own?.abort();
+      resolve({ response: null, error: `timeout: no answer within ${timeoutMs / 1000} s`, timedOut: true });
+    };
+    const settle = (outcome: SendOutcome): void => {
+      if (done) return;
+      done = true;
+      leaveDeadline(deadline, timedOut);
+      resolve(outcome);
+    };
+    deadline.waiting.add(timedOut);
+    let sent: Promise<TransportResponse>;
+    try {
+      sent = transport({ url: request.url, method: request.method, headers: request.headers, body: request.body, signal });
+    } catch (error) {
+      settle({ response: null, error: describeError(error), timedOut: false });
+      return;
     }
-    return { response: { status: result.status, headers: lowerCase(result.headers), body: excerpt(result.body) }, error: null, timedOut: false };
-  } catch (error) {
-    if (controller.signal.aborted) return timeout();
-    return { response: null, error: describeError(error), timedOut: false };
-  } finally {
-    clearTimeout(timer);
-  }
+    sent.then(
+      (result) => settle({ response: { status: result.status, headers: lowerCase(result.headers), body: excerpt(result.body) }, error: null, timedOut: false }),
+      (error: unknown) => (signal.aborted ? timedOut() : settle({ response: null, error: describeError(error), timedOut: false })),
+    );
+  });
 }
 
 function lowerCase(headers: Record<string, string>): Record<string, string> {
+  let lower = true;
+  for (const k in headers) {
+    if (k !== k.toLowerCase()) {
+      lower = false;
+      break;
+    }
+  }
+  if (lower) return headers;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
   return out;
