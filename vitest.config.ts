@@ -1,10 +1,45 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Files that mostly wait (npm, Chromium, child processes, real HTTP deliveries) or run long, in
+ * the order they start. vitest orders files by the durations of its last run, but a fresh clone
+ * has none and falls back to file size, which can leave a 20-second file for last, alone on one
+ * worker. Starting these first lets the short files fill the cores around them.
+ */
+const SLOW_FIRST = [
+  'test/pack.test.ts',
+  'test/browser-docs.test.ts',
+  'test/robustness.test.ts',
+  'test/e2e-webhooks.test.ts',
+  'test/wearables-feed.test.ts',
+  'test/examples.test.ts',
+  'test/testkit-testing.test.ts',
+  'test/cli.test.ts',
+  'test/browser-worker.test.ts',
+  'test/browser-link.test.ts',
+  'test/cli-shutdown.test.ts',
+  'test/browser-cors.test.ts',
+];
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const at = SLOW_FIRST.findIndex((path) => spec.moduleId.endsWith(`/${path}`));
+      return at < 0 ? SLOW_FIRST.length : at;
+    };
+    return sorted.map((spec, index) => ({ spec, index })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index).map(({ spec }) => spec);
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Time limits catch a hang, not slowness: on a 2-core machine shared with other work, heavy
+    // in-process files passed 30 s (a clean clone's CI went red on it), so two minutes.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // Each worker loads the sandbox, the official SDK and msw once instead of once per file: that
     // import was over a third of the suite's time. Tests share no state but the module cache;
@@ -14,6 +49,7 @@ export default defineConfig({
     // Much of the suite waits (Chromium, npm pack, child CLIs, loopback HTTP), so three workers
     // keep both cores busy: 141 s instead of 230 s for vitest on the 2-core machine.
     maxWorkers: 3,
+    sequence: { sequencer: SlowFirst },
     setupFiles: ['test/support/per-file.ts'],
     globalSetup: ['test/support/reference-notice.ts'],
   },

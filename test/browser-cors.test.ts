@@ -4,16 +4,12 @@
  * page's origin allowed the call succeeds; without `--cors` Chromium blocks it. Debian's
  * /usr/bin/chromium through playwright-core; skipped with one line when it is missing.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
 import { createNodeServer } from '../src/node.js';
+import { CHROMIUM, haveChromium, newChromiumContext } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`[browser-cors] ${CHROMIUM} is missing: the CORS browser test is skipped.`);
 
 type Context = import('playwright-core').BrowserContext;
@@ -24,7 +20,6 @@ function listen(server: Server): Promise<number> {
 
 describe.skipIf(!haveChromium)('--cors from a page on another origin (Chromium)', () => {
   let context: Context | undefined;
-  let profile = '';
   const servers: Server[] = [];
   let pageOrigin = '';
 
@@ -35,20 +30,12 @@ describe.skipIf(!haveChromium)('--cors from a page on another origin (Chromium)'
     });
     servers.push(page);
     pageOrigin = `http://127.0.0.1:${await listen(page)}`;
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(join(tmpdir(), 'cors-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
+    context = await newChromiumContext();
   }, 60_000);
 
   afterAll(async () => {
     await context?.close();
     await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   /** Starts a sandbox server and returns what the page's cross-origin fetch saw. */

@@ -6,25 +6,20 @@
  * `/docs/assets/*` says so. Debian's /usr/bin/chromium through playwright-core; skipped with one
  * line when it is missing.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import { createNodeServer } from '../src/node.js';
 import { DOCS_MESSAGES } from '../src/handlers/sandbox/docs.js';
+import { CHROMIUM, haveChromium, newChromiumContext } from './support/chromium.js';
 import { createClient } from './support/client.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`[browser-docs] ${CHROMIUM} is missing: the /docs browser test is skipped.`);
 
 type Context = import('playwright-core').BrowserContext;
 
 describe.skipIf(!haveChromium)('/docs in Chromium', () => {
   let context: Context | undefined;
-  let profile = '';
   let server: Server;
   let sandbox: Sandbox;
   let api = '';
@@ -36,27 +31,14 @@ describe.skipIf(!haveChromium)('/docs in Chromium', () => {
     const port = await new Promise<number>((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
     api = `http://127.0.0.1:${port}`;
     sandbox.setUrls({ base: api, management: `${api}/management` });
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
     // Only the sandbox is reachable; anything else the page asks for (a CDN) is recorded and refused.
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1') return route.continue();
-      outside.push(url.href);
-      return route.abort();
-    });
+    context = await newChromiumContext({ outside: (url) => outside.push(url) });
   }, 60_000);
 
   afterAll(async () => {
     await context?.close();
     sandbox?.close();
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('renders the documents and "try it" calls the sandbox', async () => {

@@ -4,20 +4,15 @@
  * `provider.connection.created` delivered to a webhook endpoint. Skips, saying so, without
  * /usr/bin/chromium (never downloads a browser). Network: 127.0.0.1 only.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, haveChromium, newChromiumContext } from './support/chromium.js';
 import { startServer, type RunningServer } from './support/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`[browser-link] ${CHROMIUM} is missing: the Link widget browser test is skipped.`);
 
 type Context = import('playwright-core').BrowserContext;
 let server: RunningServer;
 let context: Context;
-let profile: string;
 let apiKey: string;
 
 const api = async (method: string, path: string, body?: unknown, surface: 'data' | 'management' = 'data') => {
@@ -33,20 +28,12 @@ describe.skipIf(!haveChromium)('Link widget in headless Chromium', () => {
     server = await startServer({ seed: 9, users: 1, usersElsewhere: 0 });
     const creds = server.sandbox.credentials();
     apiKey = creds.teams[0]?.api_keys.sandbox ?? '';
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(join(tmpdir(), 'link-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
+    context = await newChromiumContext();
   }, 60_000);
 
   afterAll(async () => {
     await context?.close();
     await server?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   async function userWithToken(clientUserId: string, extra: Record<string, unknown>) {

@@ -5,22 +5,18 @@
  * `test/browser/scenario.ts`. The same scenario runs in Node with `setupServer`: both answer
  * the same, byte for byte. Skips with one line when /usr/bin/chromium is missing.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { setupServer } from 'msw/node';
-import { chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
 import { createMswHandlers } from '../src/msw.js';
 import { bundleBrowser } from './browser/bundle.js';
 import { runScenario, type Step } from './browser/scenario.js';
+import { CHROMIUM, haveChromium, newChromiumContext } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it)`);
 
 const SEED = 3;
@@ -40,11 +36,9 @@ const worker = setupWorker(...createMswHandlers(sandbox));
 };
 `;
 
-const dir = mkdtempSync(join(tmpdir(), 'hs-browser-'));
 let server: Server | undefined;
 afterAll(async () => {
   await new Promise((r) => (server ? server.close(r) : r(undefined)));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Serves the files of `files` on 127.0.0.1 (a secure context, so service workers run). */
@@ -87,15 +81,11 @@ it.skipIf(!haveChromium)('setupWorker in headless Chromium answers the scenario 
   for (const [name, code] of bundle.chunks) files.set(name, { type: js, body: code });
   const origin = await serve(files);
 
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 30_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  // No request routing here: the page's requests go to its service worker (msw), which routing would bypass.
+  const context = await newChromiumContext({ onlyLoopback: false });
   let inBrowser: Step[];
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

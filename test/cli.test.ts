@@ -87,30 +87,26 @@ describe('health-sandbox process', () => {
     child = undefined;
   });
 
+  /** Starts the CLI and resolves with its stdout once the banner is out (its last line names the seed), or fails when it exits first. */
   async function start(args: string[]): Promise<string> {
-    child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
+    const proc = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
+    child = proc;
     let out = '';
     let err = '';
-    child.stderr?.on('data', (d: Buffer) => {
+    proc.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
     });
-    for (let i = 0; i < 300 && !out.includes('Seed '); i++) {
-      await new Promise<void>((r) => {
-        const onData = (d: Buffer) => {
-          out += d.toString();
-          child?.stdout?.off('data', onData);
-          r();
-        };
-        child?.stdout?.on('data', onData);
-        setTimeout(() => {
-          child?.stdout?.off('data', onData);
-          r();
-        }, 100);
-      });
-      if (child.exitCode !== null) break;
-    }
-    if (!out.includes('Seed ')) throw new Error(`CLI did not start: ${out} ${err}`);
-    return out;
+    return new Promise<string>((done, fail) => {
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        if (!out.includes('Seed ')) return;
+        proc.stdout?.off('data', onData);
+        done(out);
+      };
+      proc.stdout?.on('data', onData);
+      proc.once('exit', () => fail(new Error(`CLI did not start: ${out} ${err}`)));
+      proc.once('error', fail);
+    });
   }
 
   it('starts on a free port and prints the base URL, management URL, org, keys and teams that work', async () => {
