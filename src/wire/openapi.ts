@@ -4,7 +4,8 @@
  * wire schemas each route declares, read as output; `routeResponses`). Three documents, one per
  * interface: `data` (`GET /openapi.json`), `management` (`GET /management/openapi.json`, paths
  * relative to the management URL) and `control` (`GET /_sandbox/openapi.json`). Built on first
- * use and cached per server URL: routes are immutable. `npm run openapi` writes them.
+ * use and cached per route table and interface (routes are immutable); only `servers` differs per
+ * server URL, so every sandbox (each on its own URL) shares one build. `npm run openapi` writes them.
  */
 import { z } from 'zod';
 import type { Route } from '../engine/route.js';
@@ -129,6 +130,7 @@ const TITLES: Record<DocumentKind, string> = {
   control: 'health-sandbox: control plane (/_sandbox)',
 };
 
+/** Per route table: the document of each interface (by kind), and each served copy (by kind and URL). */
 const cache = new WeakMap<readonly Route[], Map<string, Json>>();
 
 /** The OpenAPI document of one interface; `serverUrl` is where that interface is served. */
@@ -138,6 +140,16 @@ export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKin
   const key = `${kind} ${serverUrl}`;
   const hit = byKey.get(key);
   if (hit) return hit;
+  let shared = byKey.get(kind);
+  if (!shared) byKey.set(kind, (shared = buildDocument(routes, kind)));
+  // The same document on another server URL: a new top level (same key order), shared parts.
+  const doc: Json = { ...shared, servers: [{ url: serverUrl }] };
+  byKey.set(key, doc);
+  return doc;
+}
+
+/** The document of one interface, without its server URL (`servers` is filled per URL). */
+function buildDocument(routes: readonly Route[], kind: DocumentKind): Json {
   const paths: Record<string, Json> = {};
   const components = new Components();
   for (const route of routes) {
@@ -158,10 +170,9 @@ export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKin
   const doc: Json = {
     openapi: '3.1.0',
     info: { title: TITLES[kind], version: '0.1.0', description: 'What the health-sandbox simulator serves, generated from its route table.' },
-    servers: [{ url: serverUrl }],
+    servers: [],
     components: { securitySchemes: SCHEMES[kind], schemas: components.schemas(paths) },
     paths,
   };
-  byKey.set(key, doc);
   return doc;
 }

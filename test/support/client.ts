@@ -113,6 +113,38 @@ function parse(text: string): unknown {
 }
 
 /**
+ * An answer as the tests read it. `text` and `body` are decoded on first read: most answers are
+ * only compared as bytes or checked by status, and some are megabytes (ECG voltage, OpenAPI).
+ */
+function answerOf(status: number, headers: Record<string, string>, bytes: Buffer): TestResponse {
+  let text: string | undefined;
+  let body: unknown;
+  let parsed = false;
+  return {
+    status,
+    headers,
+    bytes,
+    get text() {
+      return (text ??= bytes.toString('utf8'));
+    },
+    set text(value: string) {
+      text = value;
+    },
+    get body() {
+      if (!parsed) {
+        body = parse(this.text);
+        parsed = true;
+      }
+      return body;
+    },
+    set body(value: unknown) {
+      body = value;
+      parsed = true;
+    },
+  };
+}
+
+/**
  * Tests send traffic to loopback only: a webhook to any other host (tests register
  * `https://example.com/...` endpoints) fails at once like a refused connection instead of a DNS
  * lookup on a machine without internet. `.test` hosts are msw's (intercepted, never resolved).
@@ -150,12 +182,11 @@ function reportWire(surface: 'data' | 'management', method: string, path: string
 /** A standard `Response` as the tests read it. */
 async function fromResponse(res: Response): Promise<TestResponse> {
   const bytes = Buffer.from(await res.arrayBuffer());
-  const text = bytes.toString('utf8');
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => {
     headers[k] = v;
   });
-  return { status: res.status, headers, text, body: parse(text), bytes };
+  return answerOf(res.status, headers, bytes);
 }
 
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
@@ -183,8 +214,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
       const res = body !== undefined ? await req.send(typeof body === 'string' ? body : Buffer.from(body)) : await req;
       const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
-      const text = bytes.toString('utf8');
-      return { status: res.status, headers: res.headers as Record<string, string>, text, body: parse(text), bytes };
+      return answerOf(res.status, res.headers as Record<string, string>, bytes);
     };
   } else if (adapter === 'node') {
     const listening = createNodeServer(sandbox).listen(0, '127.0.0.1');
@@ -200,8 +230,9 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       return fromResponse(res);
     };
   } else if (adapter === 'fetch') {
-    const base = `http://sandbox-${++counter}.fetch.test`;
-    const handler = createFetchHandler(sandbox, { baseUrl: base, managementUrl: `${base}/management` });
+    // Nothing is intercepted, so sandboxes may share a URL (`baseUrl`: answers that name it compare equal).
+    const base = options.baseUrl ?? `http://sandbox-${++counter}.fetch.test`;
+    const handler = createFetchHandler(sandbox, { baseUrl: base, managementUrl: options.managementUrl ?? `${base}/management` });
     send = async (method, url, surface, headers, body) => {
       const full = `${base}${surface === 'management' ? '/management' : ''}${url}`;
       // A GET or HEAD with a body (hostile tests send them; servers receive them) cannot be a
