@@ -10,8 +10,9 @@
  * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts).
  * - `--webhooks`: verified deliveries per second, event-to-receipt latency at 500 events/s, and the
  *   feed with one endpoint listening to everything, against fetch one-at-a-time (scripts/bench-webhooks.ts).
+ * - `--gen`: the wearable feed's event generation alone, CPU per event cold and warm (scripts/bench-gen.ts).
  * The default run does all but the soak and the peers.
- * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days]
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
@@ -21,6 +22,7 @@ import { benchSoak } from './bench-soak.js';
 import { benchPeers } from './bench-peers.js';
 import { benchWebhooks } from './bench-webhooks.js';
 import { createEndpoint } from './bench-endpoint.js';
+import { benchGeneration } from './bench-gen.js';
 
 if (process.argv.includes('--peers')) {
   // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
@@ -260,6 +262,7 @@ async function timeCases(): Promise<void> {
   await advanceCase('10-user demo world, nobody listening, 30 days', { users: 10 }, '30d');
   await advanceCase('250 users, nobody listening, 7 days', { users: 250 }, '7d');
   await advanceCase('default world, feed on (journal only), 3 days', { feed: 'on' }, '3d');
+  await benchGeneration(quick);
   const receiver = await localReceiver();
   try {
     const before = receiver.count();
@@ -276,7 +279,8 @@ async function timeCases(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--time')) void timeCases();
+if (process.argv.includes('--gen')) void benchGeneration(quick);
+else if (process.argv.includes('--time')) void timeCases();
 else if (process.argv.includes('--http')) void benchHttp(quick);
 else if (process.argv.includes('--webhooks')) void benchWebhooks(quick);
 else if (process.argv.includes('--soak')) void main();

@@ -29,9 +29,10 @@ describe('feed memos', () => {
 
   it('valuesOf gives the values samplesOf gives, with or without a memo, open buckets included', () => {
     const provider = providerBySlug('apple_health_kit')!;
-    const subject = new Subject(5, 'memo-user', 'Europe/Berlin', 1980);
+    // Generator v2 (issue 17): a person whose morning has floors climbed in the window.
+    const subject = new Subject(5, 'memo-person', 'Europe/Berlin', 1980);
     const plain = sourceCtx(subject, provider);
-    const memo = { ...sourceCtx(new Subject(5, 'memo-user', 'Europe/Berlin', 1980), provider), memo: { values: new Map(), size: 0 } };
+    const memo = { ...sourceCtx(new Subject(5, 'memo-person', 'Europe/Berlin', 1980), provider), memo: { values: new Map(), size: 0 } };
     const now = T0 + 13 * 3_600_000 + 17 * 60_000;
     const ranges = [[T0 - 3_600_000, T0 + 5 * 3_600_000], [T0 + 6 * 3_600_000 + 1, now]] as const;
     for (const resource of ['heartrate', 'steps', 'calories_active', 'distance', 'floors_climbed', 'hrv']) {

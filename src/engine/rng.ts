@@ -23,6 +23,22 @@ function fnvOn(h: number, text: string): number {
   return h;
 }
 
+/** FNV-1a state after the decimal digits of a non-negative safe integer (what `String(n)` holds), without the string. */
+const DIGITS = new Uint8Array(20);
+function fnvPart(h: number, part: string | number): number {
+  if (typeof part === 'string') return fnvOn(h, part);
+  let n = part;
+  if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n)) return fnvOn(h, String(n));
+  let k = 0;
+  do {
+    const q = Math.floor(n / 10);
+    DIGITS[k++] = n - q * 10;
+    n = q;
+  } while (n > 0);
+  while (k > 0) h = Math.imul(h ^ (48 + (DIGITS[--k] as number)), 0x01000193);
+  return h;
+}
+
 const SEP = 0x241f;
 const prefixStates = new Map<string, number>();
 
@@ -38,16 +54,27 @@ export function hashParts(prefix: string, a: string | number, b: string | number
     prefixStates.set(prefix, h);
   }
   h = Math.imul(h ^ SEP, 0x01000193);
-  h = fnvOn(h, typeof a === 'string' ? a : String(a));
+  h = fnvPart(h, a);
   h = Math.imul(h ^ SEP, 0x01000193);
-  h = fnvOn(h, typeof b === 'string' ? b : String(b));
+  h = fnvPart(h, b);
   h = Math.imul(h ^ SEP, 0x01000193);
-  h = fnvOn(h, typeof c === 'string' ? c : String(c));
+  h = fnvPart(h, c);
   return mix32(h);
 }
 
+/**
+ * A 32-bit hash of a numeric key and an integer `n` (epoch ms, day number, index; any safe
+ * integer): no string is built or walked, a few multiplications. The per-sample draws of the
+ * wearable generator (v2) use it: `key` comes from `hash32` of the source's text key and a salt.
+ */
+export function hashAt(key: number, n: number): number {
+  const hi = Math.floor(n / 4294967296);
+  const lo = n - hi * 4294967296;
+  return mix32(mix32(key ^ lo) ^ hi ^ 0x2545f491);
+}
+
 /** Avalanche mix of a 32-bit integer (murmur3 finaliser). */
-function mix32(x: number): number {
+export function mix32(x: number): number {
   let h = x >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

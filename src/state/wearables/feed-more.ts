@@ -23,7 +23,6 @@ import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import type { ProviderLink } from './connections.js';
 import { userProfile } from './profile.js';
-import { dataRanges } from './wearable-data.js';
 
 /** The longest cycle the model makes (days), to find the cycle a day belongs to. */
 const MAX_CYCLE_DAYS = 36;
@@ -46,6 +45,7 @@ export function feedMoreSummaries(
   link: ProviderLink,
   src: SourceCtx,
   heard: (resource: string) => boolean,
+  ranges: (resource: string) => Range[],
   since: number,
   now: number,
   emit: (type: string, data: unknown) => void,
@@ -53,7 +53,6 @@ export function feedMoreSummaries(
   const conn = link.current;
   if (!conn) return;
   const zone = src.subject.zone;
-  const ranges = (r: string): Range[] => dataRanges(world, user, link, r, now);
   const first = localDay(zone, since);
   const last = localDay(zone, now);
   if (heard('meal')) {

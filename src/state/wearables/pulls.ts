@@ -47,8 +47,14 @@ interface KeptPlan {
 }
 const basePlans = new WeakMap<Connection, Map<string, KeptPlan>>();
 
-/** The plan of one resource's pull. */
+/** The plan of one resource's pull (a copy the caller may keep). */
 export function pullPlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
+  const plan = keptPlan(seed, userId, conn, resource);
+  return conn.overrides?.get(resource) ? plan : { ...plan };
+}
+
+/** The plan of one resource's pull: the kept one when no outcome is forced (read it, do not change it). */
+function keptPlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
   let kept = basePlans.get(conn);
   if (!kept) {
     kept = new Map();
@@ -63,7 +69,7 @@ export function pullPlan(seed: number, userId: string, conn: Connection, resourc
     kept.set(resource, { seed, userId, slug: conn.provider.slug, createdAt: conn.created_at, pullMinutes: conn.pullMinutes, demo: conn.demo, plan });
   }
   const forced = conn.overrides?.get(resource);
-  if (!forced) return { ...plan };
+  if (!forced) return plan;
   return forcedPlan(plan, forced, unit(seed, 'pull', userId, conn.provider.slug, conn.created_at, resource, 'retriable'));
 }
 
@@ -140,7 +146,7 @@ export function pullClock(conn: Connection, now: number): number {
 
 /** Whether a resource's history has been pulled successfully by `now`. */
 export function historyPulled(seed: number, userId: string, conn: Connection, resource: string, now: number): boolean {
-  const plan = pullPlan(seed, userId, conn, resource);
+  const plan = keptPlan(seed, userId, conn, resource);
   return plan.outcome === 'success' && finishedAt(plan) <= pullClock(conn, now);
 }
 

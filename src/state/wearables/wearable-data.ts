@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { MESSAGES, notFound, validationError } from '../../engine/errors.js';
 import { wearablesError } from './errors.js';
-import { LAB_SLUGS, PROVIDER_SLUGS, providerBySlug } from '../../fixtures/wearables/providers.js';
+import { LAB_SLUGS, PROVIDER_SLUGS, providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { Subject } from '../../fixtures/wearables/wearable-profile.js';
@@ -54,10 +54,31 @@ function connectionRange(world: World, user: User, conn: Connection, resource: s
   return start <= end ? [start, Math.min(end, now)] : null;
 }
 
+const UNBOUNDED: Range = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+const resourceSets = new WeakMap<ProviderInfo, ReadonlySet<string>>();
+
+/** A provider's resources as a set (built once per provider). */
+function providerResources(p: ProviderInfo): ReadonlySet<string> {
+  let set = resourceSets.get(p);
+  if (!set) {
+    set = new Set(p.resources);
+    resourceSets.set(p, set);
+  }
+  return set;
+}
+
 /** Merged visible ranges of a resource through one provider link, up to `now`. */
 export function dataRanges(world: World, user: User, link: ProviderLink, resource: string, now: number): Range[] {
-  if (!link.provider.resources.includes(resource)) return [];
-  const [lo, hi] = ingestionBounds(user);
+  if (!providerResources(link.provider).has(resource)) return [];
+  const [lo, hi] = user.ingestion_start || user.ingestion_end ? ingestionBounds(user) : UNBOUNDED;
+  if (link.past.length === 0) {
+    // One connection (the usual case): its range, within the ingestion bounds.
+    const r = link.current ? connectionRange(world, user, link.current, resource, now) : null;
+    if (!r) return [];
+    const a = Math.max(r[0], lo);
+    const b = Math.min(r[1], hi);
+    return a <= b ? [[a, b]] : [];
+  }
   const raw: Array<[number, number]> = [];
   for (const conn of link.current ? [...link.past, link.current] : link.past) {
     const r = connectionRange(world, user, conn, resource, now);

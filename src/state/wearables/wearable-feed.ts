@@ -31,11 +31,12 @@
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
-import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, scheduleOf, type SourceCtx, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
+import { feedCadence } from '../../fixtures/wearables/cadence.js';
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
-import { emitUserEvent, pulledResources, wearablesOf, type ProviderLink, type UserWearables } from './connections.js';
+import { pulledResources, wearablesOf, type Connection, type ProviderLink, type UserWearables } from './connections.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf, type User } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
@@ -151,38 +152,99 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
   return any;
 }
 
+/** A timeseries row the feed announces, with its event names built once. */
+interface FeedRow {
+  row: TimeseriesRow;
+  prefix: string;
+  created: string;
+  updated: string;
+}
+const FEED_ROWS: readonly FeedRow[] = TIMESERIES.filter((row) => row.events).map((row) => ({
+  row,
+  prefix: `daily.data.${row.resource}.`,
+  created: `daily.data.${row.resource}.created`,
+  updated: `daily.data.${row.resource}.updated`,
+}));
+
+const prefixes = new Map<string, string>();
+/** `daily.data.<resource>.` (built once per resource). */
+function prefixOf(resource: string): string {
+  let p = prefixes.get(resource);
+  if (p === undefined) {
+    p = `daily.data.${resource}.`;
+    prefixes.set(resource, p);
+  }
+  return p;
+}
+
+/** What a connection's provider and grant let the feed generate: kept while its grant and preferences are the same. */
+interface ConnPlan {
+  denied: Connection['denied'];
+  historyDays: Connection['history_days'];
+  pulled: ReadonlySet<string>;
+  rows: readonly FeedRow[];
+}
+const connPlans = new WeakMap<Connection, ConnPlan>();
+
+function connPlan(conn: Connection): ConnPlan {
+  const kept = connPlans.get(conn);
+  if (kept && kept.denied === conn.denied && kept.historyDays === conn.history_days) return kept;
+  const pulled = new Set(pulledResources(conn));
+  const plan = { denied: conn.denied, historyDays: conn.history_days, pulled, rows: FEED_ROWS.filter((fr) => pulled.has(fr.row.resource)) };
+  connPlans.set(conn, plan);
+  return plan;
+}
+
 function feedConnection(world: World, partition: Partition, user: User, link: ProviderLink, since: number, now: number, heard: (prefix: string) => boolean): void {
   const conn = link.current;
   if (!conn) return;
   const src = feedSource(world, user, link.provider);
-  const resources = new Set(pulledResources(conn).filter((r) => heard(`daily.data.${r}.`)));
-  const emit = (type: string, data: unknown) => emitUserEvent(world, partition, user.user_id, type, data);
-  const base = { source_id: link.provider.id, user_id: user.user_id, source: { ...sourceObject(link.provider) } };
-  for (const row of TIMESERIES) {
-    if (!row.events || !resources.has(row.resource)) continue;
-    const ranges = dataRanges(world, user, link, row.resource, now);
+  const plan = connPlan(conn);
+  const all = heard === ALL;
+  const clientUserId = user.client_user_id;
+  const emit = (type: string, data: unknown) =>
+    world.events.emit(partition, { event_type: type, data, team_id: partition.team.id, user_id: user.user_id, client_user_id: clientUserId });
+  // The visible ranges of each resource, computed once per tick.
+  const kept = new Map<string, Range[]>();
+  const ranges = (resource: string): Range[] => {
+    let rs = kept.get(resource);
+    if (rs === undefined) {
+      rs = dataRanges(world, user, link, resource, now);
+      kept.set(resource, rs);
+    }
+    return rs;
+  };
+  const provider = link.provider;
+  const source = { ...sourceObject(provider) };
+  for (const fr of plan.rows) {
+    if (!all && !heard(fr.prefix)) continue;
+    const row = fr.row;
+    const rs = ranges(row.resource);
+    if (rs.length === 0) continue;
+    const sched = scheduleOf(row, provider);
     // Cumulative rows: from the bucket open at the previous tick (re-sent as `.updated`). Other
     // rows: far enough back to catch spans (nights, workouts) that began before the previous
     // tick and ended since; each is announced once, when it becomes available.
-    const from = row.cumulative ? bucketStart(row, link.provider, since) : since - maxSpan(row.schedule(link.provider));
-    const created: Array<Record<string, unknown>> = [];
-    const updated: Array<Record<string, unknown>> = [];
-    for (const [a, b] of clip(ranges, from, now)) {
+    const from = row.cumulative ? bucketStart(row, provider, since) : since - maxSpan(sched);
+    const created: unknown[] = [];
+    const updated: unknown[] = [];
+    for (const [a, b] of clip(rs, from, now)) {
+      if (sched.kind === 'cadence') {
+        feedCadence(row, src, sched, a, b, now, since, created, updated);
+        continue;
+      }
       for (const s of samplesOf(row, src, a, b, now)) {
-        if (row.cumulative) {
-          (s.timestamp < since ? updated : created).push(renderSample(row, src, s));
-        } else if (s.available > since) {
-          created.push(renderSample(row, src, s));
-        }
+        if (row.cumulative) (s.timestamp < since ? updated : created).push(renderSample(row, src, s));
+        else if (s.available > since) created.push(renderSample(row, src, s));
       }
     }
-    if (updated.length) emit(`daily.data.${row.resource}.updated`, { ...base, data: updated });
-    if (created.length) emit(`daily.data.${row.resource}.created`, { ...base, data: created });
+    if (updated.length) emit(fr.updated, { source_id: provider.id, user_id: user.user_id, source, data: updated });
+    if (created.length) emit(fr.created, { source_id: provider.id, user_id: user.user_id, source, data: created });
   }
-  feedSummaries(world, partition, user, link, src, resources, since, now, emit);
-  const pulled = new Set(pulledResources(conn));
+  const has = (r: string) => plan.pulled.has(r) && (all || heard(prefixOf(r)));
+  feedSummaries(world, partition, user, link, src, has, ranges, since, now, emit);
   // sleep_cycle has no provider resource of its own: it comes with sleep.
-  feedMoreSummaries(world, user, link, src, (r) => pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && heard(`daily.data.${r}.`), since, now, emit);
+  feedMoreSummaries(world, user, link, src, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))), ranges, since, now, emit);
 }
 
 function feedSummaries(
@@ -191,17 +253,17 @@ function feedSummaries(
   user: User,
   link: ProviderLink,
   src: SourceCtx,
-  resources: Set<string>,
+  has: (resource: string) => boolean,
+  ranges: (resource: string) => Range[],
   since: number,
   now: number,
   emit: (type: string, data: unknown) => void,
 ): void {
   const zone = src.subject.zone;
-  const ranges = (r: string): Range[] => dataRanges(world, user, link, r, now);
   const within = (rs: Range[], t: number) => t > since && t <= now && rs.some(([a, b]) => t >= a && t <= b);
   const first = localDay(zone, since);
   const last = localDay(zone, now);
-  if (resources.has('activity')) {
+  if (has('activity')) {
     const rs = ranges('activity');
     for (let day = first; day <= last; day++) {
       // The day is announced when data arrived on it since the last tick; the summary covers the
@@ -213,7 +275,7 @@ function feedSummaries(
       if (full) emit(`daily.data.activity.${midnight > since ? 'created' : 'updated'}`, full);
     }
   }
-  if (resources.has('sleep')) {
+  if (has('sleep')) {
     const rs = ranges('sleep');
     for (let day = first; day <= last + 1; day++) {
       const night = src.subject.night(day);
@@ -222,14 +284,14 @@ function feedSummaries(
       emit('daily.data.sleep.created', sleepSummary(src, night));
     }
   }
-  if (resources.has('body')) {
+  if (has('body')) {
     const rs = ranges('body');
     for (let day = first; day <= last; day++) {
       const body = bodySummary(src, day, clip(rs, since + 1, now), now);
       if (body) emit('daily.data.body.created', body);
     }
   }
-  if (resources.has('workouts')) {
+  if (has('workouts')) {
     const rs = ranges('workouts');
     const state = wearablesOf(world);
     for (let day = first - 1; day <= last; day++) {
@@ -239,7 +301,7 @@ function feedSummaries(
         state.workouts.set(id, { partitionId: partition.id, userId: user.user_id, provider: link.provider.slug, day: w.day, index: w.index });
         const summary = workoutSummary(src, w);
         emit('daily.data.workouts.created', summary);
-        if (resources.has('workout_stream')) {
+        if (has('workout_stream')) {
           emit('daily.data.workout_stream.created', {
             user_id: user.user_id,
             workout_id: id,
@@ -252,7 +314,7 @@ function feedSummaries(
       }
     }
   }
-  if (resources.has('electrocardiogram')) {
+  if (has('electrocardiogram')) {
     const rs = ranges('electrocardiogram');
     for (let day = first; day <= last; day++) {
       const session = ecgSessionOn(src, day);
