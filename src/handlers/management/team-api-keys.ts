@@ -37,8 +37,8 @@ export const teamApiKeyRoutes = [
     summary: 'API keys of the org\'s teams in one environment and region (the key\'s teams only for a team key); filter team_id.',
     request: { params: envRegionParams, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
     responses: { 200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'), 403: 'Team key not bound to team_id' },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
       const teams = query.team_id ? [requireTeam(ctx, params.org_id, query.team_id)] : accessibleTeams(ctx, org);
       return json({ api_keys: listTeamApiKeys(ctx.world, teams, params.env, params.region).map(teamApiKeyView), next_cursor: null });
@@ -53,6 +53,7 @@ export const teamApiKeyRoutes = [
     summary: 'Creates a team API key for the environment; it works on the data API at once.',
     request: { params: envRegionParams, body: z.object({ label: z.string(), team_id: uuid() }) },
     responses: { 200: res(TeamApiKeyWire, 'ClientFacingTeamAPIKey'), 400: 'Team in another region', 403: 'Team key not bound', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -68,8 +69,8 @@ export const teamApiKeyRoutes = [
     summary: 'Deletes team API keys by api_key_id (repeatable); they stop working at once. Answers {success, failure, not_found}.',
     request: { params: envRegionParams, query: z.object({ api_key_id: z.array(uuid()) }) },
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       return json(deleteTeamApiKeys(ctx.world, org, params.env, params.region, query.api_key_id, (teamId) => canAccessTeam(ctx, teamId)));
     },
   }),

@@ -88,6 +88,7 @@ export const pipelineRoutes = [
     summary: 'ETL pipelines of the teams the key may act on in this region (or one team with team_id).',
     request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
     responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = query.team_id !== undefined ? [teamInRegion(ctx, p.org_id, query.team_id, p.region)] : accessibleTeams(ctx, p.org_id, p.region);
       const store = pipelinesOf(ctx.world);
@@ -108,8 +109,8 @@ export const pipelineRoutes = [
     summary: 'Create or update the ETL pipelines of team_ids (all validated before any is stored).',
     request: { params, body: upsertBody },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, body }) {
-      requireOrg(ctx, p.org_id);
       const ids = [...new Set(body.team_ids ?? [])];
       if (ids.length === 0) throw valueError(['body', 'team_ids'], PIPELINE_ERRORS.noTeams, body.team_ids);
       const teams = ids.map((id) => teamInRegion(ctx, p.org_id, id, p.region));
@@ -125,6 +126,7 @@ export const pipelineRoutes = [
     summary: 'Delete the ETL pipelines of team_id[] (or of every team the key may act on in this region); answers the deleted ones.',
     request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = query.team_id !== undefined && query.team_id.length > 0
         ? query.team_id.map((id) => teamInRegion(ctx, p.org_id, id, p.region))
