@@ -27,7 +27,7 @@ import { badRequest, validationError, valueError } from '../../engine/errors.js'
 import { json } from '../../engine/http-types.js';
 import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
   APPOINTMENT_PROVIDERS,
@@ -42,7 +42,7 @@ import {
   setCustomCredential,
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
-import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
+import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
 import { BatchOutcome, CustomCredential as CustomCredentialWire, JsonObject, res } from '../../wire/schemas.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
@@ -200,12 +200,11 @@ export const customCredentialRoutes = [
     summary: 'Custom credentials of the org\'s teams in the environment and region (the key\'s teams only for a team key); filters team_id (repeatable), provider.',
     request: {
       params: envRegionParams,
-      query: z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
+      query: withRules(z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }), onePageRule),
     },
     responses: { 200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'), 403: 'Team key not bound to a team_id' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
-      if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
       const teams = query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
       const credentials = listCustomCredentials(ctx.world, teams, params.env, params.region, query.provider ?? null).map(credentialView);
       return json({ credentials, next_cursor: null });

@@ -12,10 +12,10 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { email } from '../../state/management/common.js';
-import { addDomain, deleteDomain, domainView, getDomain, listDomains, sendDomainInstructions, verifyDomain } from '../../state/management/domains.js';
+import { addDomain, deleteDomain, domainNameRule, domainView, getDomain, listDomains, sendDomainInstructions, verifyDomain } from '../../state/management/domains.js';
 import { Domain, listOf, res } from '../../wire/schemas.js';
 
 const orgParams = z.object({ org_id: uuid() });
@@ -42,7 +42,7 @@ export const domainRoutes = [
     path: '/v1/org/:org_id/domain',
     auth: 'management',
     summary: 'Adds a domain (201) with the TXT record to publish for verification.',
-    request: { params: orgParams, body: z.object({ domain: z.string() }) },
+    request: { params: orgParams, body: withRules(z.object({ domain: z.string() }), domainNameRule) },
     responses: { 201: res(Domain, 'ClientFacingOrgDomain'), 409: 'Domain already added', 422: 'Not a domain name' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {

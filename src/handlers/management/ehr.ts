@@ -15,9 +15,9 @@ import { forbidden, notFound, valueError } from '../../engine/errors.js';
 import { MANAGEMENT_ERRORS } from '../../state/management/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { ACCESS_MESSAGES, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
-import { decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
+import { cursorRule, decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
 import {
   createDashboardUrl,
   createIntegrationMember,
@@ -149,7 +149,7 @@ export const ehrIntegrationRoutes = [
     path: `${BASE}/member`,
     auth: 'management',
     summary: 'Integration-managed members, oldest first, pages of 50 with next_cursor.',
-    request: { params: orgParams, query: z.object({ next_cursor: z.string().nullish() }) },
+    request: { params: orgParams, query: withRules(z.object({ next_cursor: z.string().nullish() }), cursorRule('integration_member')) },
     responses: { 200: res(cursorPage(EhrMember), 'ListIntegrationManagedMembersResponse'), 422: 'Invalid cursor' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {

@@ -15,11 +15,11 @@
  * - Nothing stops an org from deleting its last org key; `/_sandbox/reset` recovers.
  */
 import { z } from 'zod';
-import { createManagementKey, deleteManagementKey, listManagementKeys, updateManagementKey } from '../../state/management/management-keys.js';
+import { bindingsForRoleRule, createManagementKey, deleteManagementKey, listManagementKeys, updateManagementKey } from '../../state/management/management-keys.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
 import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
 
@@ -61,7 +61,7 @@ export const managementKeyRoutes = [
     path: '/v1/org/:org_id/management_key',
     auth: 'management',
     summary: 'Creates a management key (org key only); the secret `key` is shown only in this answer.',
-    request: { params: orgParams, body: z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }) },
+    request: { params: orgParams, body: withRules(z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }), bindingsForRoleRule) },
     responses: { 200: res(ManagementKeyCreated, 'ClientFacingManagementKeyUnhashed'), 422: 'Bindings missing for team_admin, given for org_admin, or unknown team' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {

@@ -11,9 +11,9 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
-import { decodeCursor, email, encodeCursor } from '../../state/management/common.js';
+import { cursorRule, decodeCursor, email, encodeCursor } from '../../state/management/common.js';
 import {
   inviteMember,
   inviteView,
@@ -48,7 +48,7 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/member',
     auth: 'management',
     summary: 'Members of the org in joining order; search_query matches name or e-mail; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: listQuery },
+    request: { params: orgParams, query: withRules(listQuery, cursorRule('member')) },
     responses: { 200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'), 422: 'Invalid cursor' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
@@ -93,7 +93,7 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/invite',
     auth: 'management',
     summary: 'Pending invites, oldest first; search_query matches the e-mail; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: listQuery },
+    request: { params: orgParams, query: withRules(listQuery, cursorRule('invite')) },
     responses: { 200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'), 422: 'Invalid cursor' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {

@@ -14,11 +14,11 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { requireTeam } from '../../state/management/access.js';
 import { environmentParam } from '../../state/management/common.js';
 import { OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
-import { scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
+import { scopeRequirementsRule, scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
 import { createAccessToken, eventDeliveryMetric } from '../../state/management/tokens-metrics.js';
 import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
 import { JsonObject, listOf, res } from '../../wire/schemas.js';
@@ -55,7 +55,7 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/scope_requirements',
     auth: 'management',
     summary: 'Sets scope requirements per provider (null removes one, absent keeps it); answers the team\'s requirements.',
-    request: { params: teamParams, body: scopeBody },
+    request: { params: teamParams, body: withRules(scopeBody, scopeRequirementsRule) },
     responses: { 200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'), 404: 'Team not found', 422: 'Unknown scope, or a scope in both lists' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {

@@ -24,9 +24,10 @@ import { forbidden, notFound } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { ACCESS_MESSAGES, accessibleTeams, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import {
   brandInformation,
+  cursorRule,
   decodeCursor,
   email,
   encodeCursor,
@@ -116,7 +117,7 @@ export const managementTeamRoutes = [
     path: '/v1/org/:org_id/team',
     auth: 'management',
     summary: 'Teams of the org the key may see, oldest first; filters team_id, region (repeatable), search_query; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: listQuery },
+    request: { params: orgParams, query: withRules(listQuery, cursorRule('team')) },
     responses: { 200: res(TeamList, '{teams, next_cursor}'), 422: 'Invalid filter or cursor' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
