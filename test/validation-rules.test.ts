@@ -182,6 +182,18 @@ describe('request rules carried by the route schemas', () => {
     expect(got).toEqual(cases.map((k) => ({ name: k.name, status: 403, text: wrongOrg })));
   });
 
+  it('the access hook answers before a query or body that does not parse', async () => {
+    const ids = await idsOf(c);
+    const otherOrg = await c.call('POST', `/v1/org/${UNKNOWN}/team`, mgmtBody({}));
+    expect({ status: otherOrg.status, text: otherOrg.text }).toEqual({ status: 403, text: JSON.stringify(forbidden(ACCESS_MESSAGES.wrongOrg).body) });
+    const unknownTeam = await c.call('PATCH', `/v1/org/${ids.org}/team/${UNKNOWN}`, mgmtBody({ name: 5 }));
+    expect(unknownTeam.status).toBe(404);
+    expect(unknownTeam.body).toEqual({ detail: ACCESS_MESSAGES.teamNotFound });
+    // With access, the same bodies answer their 422.
+    expect((await c.call('POST', `/v1/org/${ids.org}/team`, mgmtBody({}))).status).toBe(422);
+    expect((await c.call('PATCH', `/v1/org/${ids.org}/team/${ids.team}`, mgmtBody({ name: 5 }))).status).toBe(422);
+  });
+
   it('keep their place: a rule the schema carries still answers before the lookups it came before', async () => {
     // convertCompendium checked its sources before looking up the lab test: still the 422.
     const both = await c.post('/v3/compendium/convert', { target_lab: 'quest', lab_test_id: UNKNOWN, provider_ids: ['1'] });
