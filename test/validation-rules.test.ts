@@ -8,11 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, valueError } from '../src/engine/errors.js';
+import { ApiError, forbidden, valueError } from '../src/engine/errors.js';
 import { withRules } from '../src/engine/schemas.js';
 import { parseWith } from '../src/engine/validation.js';
 import { DURATION_HELP } from '../src/engine/duration.js';
 import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { ACCESS_MESSAGES } from '../src/state/management/access.js';
 import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
 import { MANAGEMENT_KEY_MESSAGES } from '../src/state/management/management-keys.js';
 import { USERS_ERRORS } from '../src/state/users/errors.js';
@@ -164,6 +165,33 @@ describe('request rules carried by the route schemas', () => {
       want.push({ name: k.name, status: 422, text: JSON.stringify(expected) });
     }
     expect(got).toEqual(want);
+  });
+
+  it('answer only to callers with access: the route access hook runs before the query and body rules', async () => {
+    // Every management rule above ran after requireOrg (now the route's access hook): another
+    // org's id answers its 403, never the rule's 422, before and after the move.
+    const ids = { ...(await idsOf(c)), org: UNKNOWN };
+    const wrongOrg = JSON.stringify(forbidden(ACCESS_MESSAGES.wrongOrg).body);
+    const cases = CASES.filter((k) => k.options(ids).surface === 'management');
+    expect(cases.length).toBeGreaterThanOrEqual(14);
+    const got: unknown[] = [];
+    for (const k of cases) {
+      const res = await c.call(k.method, k.path(c, ids), k.options(ids));
+      got.push({ name: k.name, status: res.status, text: res.text });
+    }
+    expect(got).toEqual(cases.map((k) => ({ name: k.name, status: 403, text: wrongOrg })));
+  });
+
+  it('the access hook answers before a query or body that does not parse', async () => {
+    const ids = await idsOf(c);
+    const otherOrg = await c.call('POST', `/v1/org/${UNKNOWN}/team`, mgmtBody({}));
+    expect({ status: otherOrg.status, text: otherOrg.text }).toEqual({ status: 403, text: JSON.stringify(forbidden(ACCESS_MESSAGES.wrongOrg).body) });
+    const unknownTeam = await c.call('PATCH', `/v1/org/${ids.org}/team/${UNKNOWN}`, mgmtBody({ name: 5 }));
+    expect(unknownTeam.status).toBe(404);
+    expect(unknownTeam.body).toEqual({ detail: ACCESS_MESSAGES.teamNotFound });
+    // With access, the same bodies answer their 422.
+    expect((await c.call('POST', `/v1/org/${ids.org}/team`, mgmtBody({}))).status).toBe(422);
+    expect((await c.call('PATCH', `/v1/org/${ids.org}/team/${ids.team}`, mgmtBody({ name: 5 }))).status).toBe(422);
   });
 
   it('keep their place: a rule the schema carries still answers before the lookups it came before', async () => {

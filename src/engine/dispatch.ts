@@ -1,6 +1,6 @@
 /**
- * The request path (design.md section 2): match route -> authenticate -> parse with zod ->
- * handler -> serialise. Errors are rendered here, once, in the real service's wire shapes.
+ * The request path (design.md section 2): match route -> authenticate -> parse path params ->
+ * the route's access hook -> parse query and body with zod -> handler -> serialise. Errors are rendered here, once, in the real service's wire shapes.
  */
 import { authenticateControl, authenticateManagement, authenticateTeam } from './auth.js';
 import { ApiError, apiError, MESSAGES, validationError } from './errors.js';
@@ -50,7 +50,7 @@ export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimRe
     const { route, params } = found.match;
     if (world.clock.mode === 'realtime' && world.scheduler.hasDue() && !world.scheduler.running) await world.scheduler.runDue();
     const ctx = buildCtx(env, req, route);
-    const input = parseInput(route, params, req);
+    const input = parseInput(ctx, route, params, req);
     const reply = await route.handle(ctx, input);
     return serialise(reply);
   } catch (error) {
@@ -97,16 +97,18 @@ function buildCtx(env: DispatchEnv, req: SimRequest, route: Route): Ctx {
   };
 }
 
-function parseInput(route: Route, params: Record<string, string>, req: SimRequest): { params: unknown; query: unknown; body: unknown } {
+/** Path params, then the route's access hook, then query, then body: each stops at its own error. */
+function parseInput(ctx: Ctx, route: Route, params: Record<string, string>, req: SimRequest): { params: unknown; query: unknown; body: unknown; access: unknown } {
   const { request } = route;
   const parsedParams = request.params ? parseWith(request.params, params, 'path') : params;
+  const access = route.access ? route.access(ctx, parsedParams) : undefined;
   const parsedQuery = request.query ? parseWith(request.query, queryObject(request.query, req.query), 'query') : undefined;
   let body: unknown;
   if (request.body) {
     const raw = request.bodyKind === 'form' ? readForm(req.rawBody, req.headers['content-type']) : readBody(route, req);
     body = parseWith(request.body, raw, 'body');
   }
-  return { params: parsedParams, query: parsedQuery, body };
+  return { params: parsedParams, query: parsedQuery, body, access };
 }
 
 /** Whether a Content-Type names JSON (`application/json`, `application/*+json`), as FastAPI decides. */

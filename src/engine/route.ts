@@ -31,10 +31,12 @@ export interface RequestSchemas {
 
 type Out<S extends RequestSchemas, K extends keyof RequestSchemas> = S[K] extends z.ZodType ? z.output<S[K]> : undefined;
 
-interface RouteInput<S extends RequestSchemas> {
+interface RouteInput<S extends RequestSchemas, A> {
   params: Out<S, 'params'>;
   query: Out<S, 'query'>;
   body: Out<S, 'body'>;
+  /** What the route's `access` hook returned (undefined without a hook). */
+  access: A;
 }
 
 /** The principal behind a management key. */
@@ -62,7 +64,7 @@ export interface Ctx {
   readonly routes: readonly Route[];
 }
 
-interface RouteSpec<S extends RequestSchemas> {
+interface RouteSpec<S extends RequestSchemas, A> {
   /** Stable operation id, e.g. `users.create`. */
   id: string;
   method: Method;
@@ -76,6 +78,14 @@ interface RouteSpec<S extends RequestSchemas> {
   beta?: string;
   request?: S;
   /**
+   * The route's access check on its path params (org, plan, key scope, the team named in the
+   * path): dispatch runs it after the path params parse and BEFORE the query and the body parse,
+   * so a caller without access gets the area's catalogued 403/404 whatever its query or body, and
+   * rules on the query or body (`withRules`) answer only to callers with access. It throws the
+   * area's errors; what it returns (the org, the team) reaches the handler as `input.access`.
+   */
+  access?: (ctx: Ctx, params: Out<S, 'params'>) => A;
+  /**
    * Every status this route answers with: its meaning and, for a JSON body, the zod schema of the
    * body (`src/wire/`). A 2xx JSON answer needs a schema; an error status given as text alone
    * answers the house error body (`ErrorBody`, `{detail}`). Schemas are never used on the request
@@ -84,7 +94,7 @@ interface RouteSpec<S extends RequestSchemas> {
    * declared by `engineResponses` in `src/wire/engine.ts`.
    */
   responses?: Record<number, string | ResponseSpec>;
-  handle(ctx: Ctx, input: RouteInput<S>): Reply | Promise<Reply>;
+  handle(ctx: Ctx, input: RouteInput<S, A>): Reply | Promise<Reply>;
 }
 
 /** One declared answer of a route. */
@@ -111,11 +121,12 @@ export interface Route {
   summary: string;
   beta?: string;
   request: RequestSchemas;
+  access?: (ctx: Ctx, params: unknown) => unknown;
   responses: Record<number, ResponseSpec>;
-  handle(ctx: Ctx, input: { params: unknown; query: unknown; body: unknown }): Reply | Promise<Reply>;
+  handle(ctx: Ctx, input: { params: unknown; query: unknown; body: unknown; access: unknown }): Reply | Promise<Reply>;
 }
 
-export function defineRoute<S extends RequestSchemas = Record<never, never>>(spec: RouteSpec<S>): Route {
+export function defineRoute<S extends RequestSchemas = Record<never, never>, A = undefined>(spec: RouteSpec<S, A>): Route {
   return {
     id: spec.id,
     method: spec.method,
@@ -125,6 +136,7 @@ export function defineRoute<S extends RequestSchemas = Record<never, never>>(spe
     summary: spec.summary,
     beta: spec.beta,
     request: spec.request ?? {},
+    ...(spec.access ? { access: spec.access as Route['access'] } : {}),
     responses: Object.fromEntries(
       Object.entries(spec.responses ?? {}).map(([status, r]) => [status, typeof r === 'string' ? { description: r } : r]),
     ),

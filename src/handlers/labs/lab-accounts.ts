@@ -21,7 +21,7 @@
 import { z } from 'zod';
 import { assertBeta } from '../../engine/beta.js';
 import { json } from '../../engine/http-types.js';
-import { requireOrgAdmin, requireTeam } from '../../state/management/access.js';
+import { requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { envRegionParams } from '../../state/management/common.js';
@@ -41,6 +41,7 @@ export const labAccountRoutes = [
     summary: 'Closed beta (lab_accounts). The org\'s lab accounts in the environment and region; filters lab_account_id, team_id, status.',
     request: { params: envRegionParams, query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }) },
     responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
       let org: Org;
       if (query.team_id) {
@@ -75,8 +76,8 @@ export const labAccountRoutes = [
       body: z.object({ team_id_allowlist: z.array(uuid()) }),
     },
     responses: { 200: res(z.object({ lab_account: LabAccount }), '{lab_account}'), 403: 'Closed beta or team key', 404: 'Lab account not found', 422: 'A team not in the org and region' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const account = updateLabAccountAllowlist(ctx.world, org, params.env, params.region, params.account_id, body.team_id_allowlist);
       return json({ lab_account: labAccountView(account) });
     },

@@ -59,8 +59,8 @@ export const continuousQueryRoutes = [
     summary: 'The team environment\'s continuous queries (active and archived), oldest first.',
     request: { params },
     responses: { 200: res(cursorPage(ContinuousQuery), 'ContinuousQueryResponse'), 404: 'Team not found' },
-    handle(ctx, { params: p }) {
-      const team = requireTeam(ctx, p.org_id, p.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params: p, access: team }) {
       return json({ data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });
     },
   }),
@@ -73,8 +73,8 @@ export const continuousQueryRoutes = [
     summary: 'Stores a validated continuous query (slug unique among active ones) and starts its runs on the sandbox clock.',
     request: { params, query: queryType, body: createBody },
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 403: 'query_type=platform', 409: 'Slug taken', 422: 'Invalid query' },
-    handle(ctx, { params: p, query, body }) {
-      const team = requireTeam(ctx, p.org_id, p.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params: p, query, body, access: team }) {
       teamQueries(query.query_type);
       return json(continuousQueryView(createContinuousQuery(ctx.world, team, p.environment, body)));
     },
@@ -88,8 +88,8 @@ export const continuousQueryRoutes = [
     summary: 'Validates a continuous query and answers its result table schema and resource dependencies; stores nothing.',
     request: { params, query: queryType, body: createBody },
     responses: { 200: res(QueryValidation, 'ValidateContinuousQueryResponse'), 403: 'query_type=platform', 422: 'Invalid query' },
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, query, body }) {
-      requireTeam(ctx, p.org_id, p.team_id);
       teamQueries(query.query_type);
       return json({ ...analyseQuery(body.query), fhir_observation_previews: null });
     },
@@ -103,8 +103,8 @@ export const continuousQueryRoutes = [
     summary: 'Changes the title and scheduling preferences (null keeps them); archived queries answer 400.',
     request: { params: queryParams, body: z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() }) },
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
-    handle(ctx, { params: p, body }) {
-      const team = requireTeam(ctx, p.org_id, p.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params: p, body, access: team }) {
       return json(continuousQueryView(updateContinuousQuery(ctx.world, team, p.environment, p.query_id, body)));
     },
   }),
@@ -117,8 +117,8 @@ export const continuousQueryRoutes = [
     summary: 'Archives a continuous query; answers it with status archived.',
     request: { params: queryParams },
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 404: 'Not found' },
-    handle(ctx, { params: p }) {
-      const team = requireTeam(ctx, p.org_id, p.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params: p, access: team }) {
       return json(continuousQueryView(archiveContinuousQuery(ctx.world, team, p.environment, p.query_id)));
     },
   }),

@@ -27,7 +27,7 @@ import { badRequest, validationError, valueError } from '../../engine/errors.js'
 import { json } from '../../engine/http-types.js';
 import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
   APPOINTMENT_PROVIDERS,
@@ -42,7 +42,7 @@ import {
   setCustomCredential,
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
-import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
+import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
 import { BatchOutcome, CustomCredential as CustomCredentialWire, JsonObject, res } from '../../wire/schemas.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
@@ -134,6 +134,7 @@ export const customCredentialRoutes = [
     summary: 'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
     request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
     responses: { 200: res(z.object({ status: z.string(), preparation_steps: z.array(JsonObject) }), 'PrepareTeamCustomCredentialsResponse'), 400: 'Team in another region, or provider without OAuth' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -182,6 +183,7 @@ export const customCredentialRoutes = [
       }),
     },
     responses: { 200: res(CustomCredentialWire, 'ClientFacingTeamProviderCredentials'), 400: 'Team in another region, or provider without OAuth', 422: 'Missing client id/secret or details' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -198,12 +200,11 @@ export const customCredentialRoutes = [
     summary: 'Custom credentials of the org\'s teams in the environment and region (the key\'s teams only for a team key); filters team_id (repeatable), provider.',
     request: {
       params: envRegionParams,
-      query: z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
+      query: withRules(z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }), onePageRule),
     },
     responses: { 200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'), 403: 'Team key not bound to a team_id' },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
-      if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const teams = query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
       const credentials = listCustomCredentials(ctx.world, teams, params.env, params.region, query.provider ?? null).map(credentialView);
       return json({ credentials, next_cursor: null });
@@ -218,8 +219,8 @@ export const customCredentialRoutes = [
     summary: 'Deletes custom credentials by credential_id (repeatable); answers {success, failure, not_found}.',
     request: { params: envRegionParams, query: z.object({ credential_id: z.array(uuid()) }) },
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       return json(deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)));
     },
   }),

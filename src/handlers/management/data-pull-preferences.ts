@@ -53,6 +53,7 @@ export const dataPullPreferenceRoutes = [
       query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]), next_cursor: z.string().nullish(), limit: int({ min: 1, max: 100 }).default(5) }),
     },
     responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
       const teams = teamsOf(ctx, params.org_id, params.region, query.team_id);
       const seqOf = (t: Team) => ctx.world.tenancy.teamSequence(t.id) ?? 0;
@@ -75,6 +76,7 @@ export const dataPullPreferenceRoutes = [
     summary: 'Sets the named providers\' preferences (0 to 365 days, per-resource overrides) for each team; answers those teams\' preferences.',
     request: { params: envRegionParams, body: z.object({ team_ids: z.array(uuid()).min(1), providers: z.partialRecord(provider, providerPreference) }) },
     responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body or day count' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const teams = teamsOf(ctx, params.org_id, params.region, body.team_ids);
       const providers = Object.fromEntries(
@@ -93,6 +95,7 @@ export const dataPullPreferenceRoutes = [
     summary: 'Removes preferences (filters team_id, provider; none means all).',
     request: { params: envRegionParams, query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) }) },
     responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
       const teams = teamsOf(ctx, params.org_id, params.region, query.team_id);
       deletePullPreferences(ctx.world, teams, params.env, query.provider);

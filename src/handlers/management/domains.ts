@@ -12,10 +12,10 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { email } from '../../state/management/common.js';
-import { addDomain, deleteDomain, domainView, getDomain, listDomains, sendDomainInstructions, verifyDomain } from '../../state/management/domains.js';
+import { addDomain, deleteDomain, domainNameRule, domainView, getDomain, listDomains, sendDomainInstructions, verifyDomain } from '../../state/management/domains.js';
 import { Domain, listOf, res } from '../../wire/schemas.js';
 
 const orgParams = z.object({ org_id: uuid() });
@@ -30,8 +30,8 @@ export const domainRoutes = [
     summary: 'The org\'s domains, oldest first.',
     request: { params: orgParams },
     responses: { 200: res(listOf('data', Domain), 'ListOrgDomainResponse') },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json({ data: listDomains(ctx.world, org).map(domainView) });
     },
   }),
@@ -42,10 +42,10 @@ export const domainRoutes = [
     path: '/v1/org/:org_id/domain',
     auth: 'management',
     summary: 'Adds a domain (201) with the TXT record to publish for verification.',
-    request: { params: orgParams, body: z.object({ domain: z.string() }) },
+    request: { params: orgParams, body: withRules(z.object({ domain: z.string() }), domainNameRule) },
     responses: { 201: res(Domain, 'ClientFacingOrgDomain'), 409: 'Domain already added', 422: 'Not a domain name' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       return json(domainView(addDomain(ctx.world, org, body.domain, ctx.now(), ctx.iso())), 201);
     },
   }),
@@ -58,8 +58,8 @@ export const domainRoutes = [
     summary: 'One domain.',
     request: { params: domainParams },
     responses: { 200: res(Domain, 'ClientFacingOrgDomain'), 404: 'Domain not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json(domainView(getDomain(ctx.world, org, params.domain_id)));
     },
   }),
@@ -72,8 +72,8 @@ export const domainRoutes = [
     summary: 'Deletes a domain; answers it.',
     request: { params: domainParams },
     responses: { 200: res(Domain, 'The deleted ClientFacingOrgDomain'), 404: 'Domain not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json(domainView(deleteDomain(ctx.world, org, params.domain_id)));
     },
   }),
@@ -86,8 +86,8 @@ export const domainRoutes = [
     summary: 'Checks the TXT record: pending until 10 minutes of sandbox time after the domain was added, then verified.',
     request: { params: domainParams },
     responses: { 200: res(z.object({ status: z.string() }), 'VerifyOrgDomainResponse'), 404: 'Domain not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json({ status: verifyDomain(ctx.world, org, params.domain_id, ctx.now()).status });
     },
   }),
@@ -100,8 +100,8 @@ export const domainRoutes = [
     summary: 'Sends the DNS instructions to an address (recorded in the org\'s sandbox outbox).',
     request: { params: domainParams, body: z.object({ to_email: email() }) },
     responses: { 200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'), 404: 'Domain not found', 422: 'Invalid e-mail' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       sendDomainInstructions(ctx.world, org, params.domain_id, body.to_email, ctx.iso());
       return json({ sent: true, sendgrid_message_id: null });
     },

@@ -47,6 +47,7 @@ export const ehrPipelineRoutes = [
     summary: 'EHR pipelines of the region\'s teams the key may act on (filter team_id).',
     request: { params, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
     responses: { 200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'), 400: 'Team in another region', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = teamsOf(ctx, p.org_id, p.region, query.team_id ? [query.team_id] : null);
       return json({ data: teams.flatMap((t) => ehrPipelinesOf(ctx.world, t, p.environment)).map(ehrPipelineView), next_token: null });
@@ -64,6 +65,7 @@ export const ehrPipelineRoutes = [
       body: z.object({ team_ids: z.array(uuid()).nullish(), ehr_type: ehrType, base_url: httpUrl, authentication, allowed_mappers: z.array(z.string()).nullish() }),
     },
     responses: { 200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, body }) {
       const teams = teamsOf(ctx, p.org_id, p.region, body.team_ids);
       const made = upsertEhrPipelines(ctx.world, teams, p.environment, {
@@ -84,6 +86,7 @@ export const ehrPipelineRoutes = [
     summary: 'Removes the pipelines of this EHR type (filter team_id; none means every team the key may act on in the region).',
     request: { params, query: z.object({ team_id: z.array(uuid()).default([]), ehr_type: ehrType }) },
     responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       deleteEhrPipelines(ctx.world, teamsOf(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);
       return json(null);

@@ -15,9 +15,9 @@ import { forbidden, notFound, valueError } from '../../engine/errors.js';
 import { MANAGEMENT_ERRORS } from '../../state/management/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { ACCESS_MESSAGES, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
-import { decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
+import { cursorRule, decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
 import {
   createDashboardUrl,
   createIntegrationMember,
@@ -79,8 +79,9 @@ export const ehrIntegrationRoutes = [
     summary: 'The org\'s EHR integration configuration (404 until set).',
     request: { params: orgParams },
     responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 404: 'Not configured' },
-    handle(ctx, { params }) {
-      return json(getEhrConfig(ctx.world, requireOrgAdmin(ctx, params.org_id)));
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access }) {
+      return json(getEhrConfig(ctx.world, access));
     },
   }),
 
@@ -92,8 +93,8 @@ export const ehrIntegrationRoutes = [
     summary: 'Sets the org\'s EHR integration configuration (slug, modalities, allowed origins).',
     request: { params: orgParams, body: configBody },
     responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 422: 'Invalid body' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const config = { ...body, origin_configs: body.origin_configs.map((o) => ({ origin: o.origin, session_continuation_url: o.session_continuation_url ?? null })) };
       return json(upsertEhrConfig(ctx.world, org, config));
     },
@@ -107,8 +108,8 @@ export const ehrIntegrationRoutes = [
     summary: 'A short-lived dashboard URL for an integration-managed member (by id or integration id), optionally for a team.',
     request: { params: orgParams, body: dashboardBody },
     responses: { 200: res(ExpiringUrl, 'CreateDashboardURLResponse'), 400: 'Not configured, or modality not enabled', 404: 'Member or team not found' },
-    handle(ctx, { params, body }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const team = dashboardTeam(ctx, org, body);
       if (!body.member_id && !body.integration_member_id) throw valueError(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
       const member = body.member_id
@@ -129,8 +130,8 @@ export const ehrIntegrationRoutes = [
       body: z.object({ integration_member_id: integrationId, name: z.string(), email: z.string(), avatar: z.string().nullish(), team_role_bindings: bindings.nullish() }),
     },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 409: 'IntegrationMemberIDConflictResponse', 422: 'Invalid body or team' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const m = createIntegrationMember(ctx.world, org, {
         integration_member_id: body.integration_member_id,
         name: body.name,
@@ -148,10 +149,10 @@ export const ehrIntegrationRoutes = [
     path: `${BASE}/member`,
     auth: 'management',
     summary: 'Integration-managed members, oldest first, pages of 50 with next_cursor.',
-    request: { params: orgParams, query: z.object({ next_cursor: z.string().nullish() }) },
+    request: { params: orgParams, query: withRules(z.object({ next_cursor: z.string().nullish() }), cursorRule('integration_member')) },
     responses: { 200: res(cursorPage(EhrMember), 'ListIntegrationManagedMembersResponse'), 422: 'Invalid cursor' },
-    handle(ctx, { params, query }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const rows = listIntegrationMembers(ctx.world, org, query.next_cursor ? decodeCursor('integration_member', query.next_cursor) : 0);
       const page = rows.slice(0, INTEGRATION_MEMBER_PAGE_SIZE);
       const last = page[page.length - 1];
@@ -168,8 +169,8 @@ export const ehrIntegrationRoutes = [
     summary: 'The integration-managed member with this integration_member_id.',
     request: { params: orgParams, body: z.object({ integration_member_id: integrationId }) },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       return json(integrationMemberView(resolveIntegrationMember(ctx.world, org, body.integration_member_id)));
     },
   }),
@@ -182,8 +183,8 @@ export const ehrIntegrationRoutes = [
     summary: 'One integration-managed member.',
     request: { params: memberParams },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json(integrationMemberView(getIntegrationMember(ctx.world, org, params.member_id)));
     },
   }),
@@ -199,8 +200,8 @@ export const ehrIntegrationRoutes = [
       body: z.object({ name: z.string().nullish(), email: z.string().nullish(), avatar: z.string().nullish(), team_role_bindings: bindings.nullish() }),
     },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found', 422: 'Invalid body or team' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
       return json(integrationMemberView(updateIntegrationMember(ctx.world, org, params.member_id, { ...body, team_ids: teamIds })));
     },
@@ -214,8 +215,8 @@ export const ehrIntegrationRoutes = [
     summary: 'Deletes an integration-managed member; answers it.',
     request: { params: memberParams },
     responses: { 200: res(EhrMember, 'The deleted IntegrationManagedMember'), 404: 'Not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json(integrationMemberView(deleteIntegrationMember(ctx.world, org, params.member_id)));
     },
   }),

@@ -15,11 +15,11 @@
  * - Nothing stops an org from deleting its last org key; `/_sandbox/reset` recovers.
  */
 import { z } from 'zod';
-import { createManagementKey, deleteManagementKey, listManagementKeys, updateManagementKey } from '../../state/management/management-keys.js';
+import { bindingsForRoleRule, createManagementKey, deleteManagementKey, listManagementKeys, updateManagementKey } from '../../state/management/management-keys.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
 import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
 
@@ -48,8 +48,8 @@ export const managementKeyRoutes = [
     summary: 'Management keys of the org without secrets (org key only); team_id keeps team keys bound to it, role keeps one role.',
     request: { params: orgParams, query: z.object({ team_id: uuid().nullish(), role: roleEnum.nullish() }) },
     responses: { 200: res(cursorPage(ManagementKeyWire), '{data, next_cursor}') },
-    handle(ctx, { params, query }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const data = listManagementKeys(ctx.world, org, query).map(managementKeyView);
       return json({ data, next_cursor: null });
     },
@@ -61,10 +61,10 @@ export const managementKeyRoutes = [
     path: '/v1/org/:org_id/management_key',
     auth: 'management',
     summary: 'Creates a management key (org key only); the secret `key` is shown only in this answer.',
-    request: { params: orgParams, body: z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }) },
+    request: { params: orgParams, body: withRules(z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }), bindingsForRoleRule) },
     responses: { 200: res(ManagementKeyCreated, 'ClientFacingManagementKeyUnhashed'), 422: 'Bindings missing for team_admin, given for org_admin, or unknown team' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const key = createManagementKey(ctx.world, org, body, ctx.iso());
       return json({ ...managementKeyView(key), key: key.key });
     },
@@ -78,8 +78,8 @@ export const managementKeyRoutes = [
     summary: 'Changes a key\'s label and, for team keys, its team bindings (null keeps a value).',
     request: { params: keyParams, body: z.object({ label: z.string().nullish(), team_role_bindings: bindings }) },
     responses: { 200: res(ManagementKeyWire, 'ClientFacingManagementKey'), 404: 'Key not found', 422: 'Bindings on an org key, or empty' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const key = updateManagementKey(ctx.world, org, params.key_id, body);
       return json(managementKeyView(key));
     },
@@ -93,8 +93,8 @@ export const managementKeyRoutes = [
     summary: 'Deletes a management key (it stops working at once); answers the key, or null when there was none.',
     request: { params: keyParams },
     responses: { 200: res(ManagementKeyWire.nullable(), 'ClientFacingManagementKey or null') },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       const key = deleteManagementKey(ctx.world, org, params.key_id);
       return json(key ? managementKeyView(key) : null);
     },

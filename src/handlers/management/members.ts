@@ -11,9 +11,9 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
-import { decodeCursor, email, encodeCursor } from '../../state/management/common.js';
+import { cursorRule, decodeCursor, email, encodeCursor } from '../../state/management/common.js';
 import {
   inviteMember,
   inviteView,
@@ -48,10 +48,10 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/member',
     auth: 'management',
     summary: 'Members of the org in joining order; search_query matches name or e-mail; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: listQuery },
+    request: { params: orgParams, query: withRules(listQuery, cursorRule('member')) },
     responses: { 200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'), 422: 'Invalid cursor' },
-    handle(ctx, { params, query }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('member', query.next_cursor) : 0;
       const { rows, next } = page('member', listMembers(ctx.world, org, query.search_query ?? null, after));
       return json({ members: rows.map(memberView), next_cursor: next });
@@ -66,8 +66,8 @@ export const memberRoutes = [
     summary: 'Changes a member\'s role and team bindings (a null role keeps it); the last owner cannot be demoted.',
     request: { params: memberParams, body: z.object({ role: role.nullable(), team_role_bindings: bindings.nullable() }) },
     responses: { 200: res(Member, 'ClientFacingOrgMember'), 400: 'Last owner, or bindings that do not fit the role', 404: 'Member not found', 422: 'Invalid body or team' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
       return json(memberView(updateMember(ctx.world, org, params.member_id, body.role, teamIds)));
     },
@@ -81,8 +81,8 @@ export const memberRoutes = [
     summary: 'Removes a member from the org; the last owner cannot be removed.',
     request: { params: memberParams },
     responses: { 200: res(Member, 'The removed ClientFacingOrgMember'), 400: 'Last owner', 404: 'Member not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json(memberView(removeMember(ctx.world, org, params.member_id)));
     },
   }),
@@ -93,10 +93,10 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/invite',
     auth: 'management',
     summary: 'Pending invites, oldest first; search_query matches the e-mail; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: listQuery },
+    request: { params: orgParams, query: withRules(listQuery, cursorRule('invite')) },
     responses: { 200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'), 422: 'Invalid cursor' },
-    handle(ctx, { params, query }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('invite', query.next_cursor) : 0;
       const { rows, next } = page('invite', listInvites(ctx.world, org, query.search_query ?? null, after));
       return json({ invites: rows.map(inviteView), next_cursor: next });
@@ -114,8 +114,8 @@ export const memberRoutes = [
       body: z.object({ email: email(), role: role.default('org_admin'), team_role_bindings: bindings.nullish() }),
     },
     responses: { 200: res(z.object({ status: z.string() }), 'OrgInviteAPICreateResponse'), 400: 'Bindings that do not fit the role', 422: 'Invalid e-mail or team' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
       const { status } = inviteMember(ctx.world, org, { email: body.email, role: body.role, team_ids: teamIds, creator: { type: 'management_key' } }, ctx.iso());
       return json({ status });
@@ -130,8 +130,8 @@ export const memberRoutes = [
     summary: 'Revokes a pending invite.',
     request: { params: inviteParams },
     responses: { 200: res(Invite, 'The revoked ClientFacingOrgInvite'), 404: 'Invite not found' },
-    handle(ctx, { params }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, access: org }) {
       return json(inviteView(revokeInvite(ctx.world, org, params.invite_id)));
     },
   }),

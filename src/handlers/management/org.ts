@@ -28,8 +28,9 @@ export const managementOrgRoutes = [
     summary: 'The org (ClientFacingOrg: id, name, expires_at).',
     request: { params: orgParams },
     responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Another org, or not on the premium plan' },
-    handle(ctx, { params }) {
-      return json(orgView(requireOrg(ctx, params.org_id)));
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, access }) {
+      return json(orgView(access));
     },
   }),
 
@@ -41,8 +42,9 @@ export const managementOrgRoutes = [
     summary: 'Renames the org (org key only).',
     request: { params: orgParams, body: z.object({ name: teamName() }) },
     responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
-    handle(ctx, { params, body }) {
-      return json(orgView(renameOrg(requireOrgAdmin(ctx, params.org_id), body.name)));
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access }) {
+      return json(orgView(renameOrg(access, body.name)));
     },
   }),
 ];

@@ -14,13 +14,12 @@
  *   like unknown ids); `failure` stays empty.
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { accessibleTeams, requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
 import { createTeamApiKey, deleteTeamApiKeys, listTeamApiKeys } from '../../state/management/team-api-keys.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
-import { assertTeamRegion, envRegionParams } from '../../state/management/common.js';
+import { uuid, withRules } from '../../engine/schemas.js';
+import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
 import type { TeamApiKey } from '../../engine/tenancy.js';
 import { BatchOutcome, TeamApiKey as TeamApiKeyWire, res } from '../../wire/schemas.js';
 
@@ -35,11 +34,10 @@ export const teamApiKeyRoutes = [
     path: '/v1/org/:org_id/team_api_keys/:env/:region',
     auth: 'management',
     summary: 'API keys of the org\'s teams in one environment and region (the key\'s teams only for a team key); filter team_id.',
-    request: { params: envRegionParams, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
+    request: { params: envRegionParams, query: withRules(z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }), onePageRule) },
     responses: { 200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'), 403: 'Team key not bound to team_id' },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
-      if (query.next_cursor) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', query.next_cursor);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const teams = query.team_id ? [requireTeam(ctx, params.org_id, query.team_id)] : accessibleTeams(ctx, org);
       return json({ api_keys: listTeamApiKeys(ctx.world, teams, params.env, params.region).map(teamApiKeyView), next_cursor: null });
     },
@@ -53,6 +51,7 @@ export const teamApiKeyRoutes = [
     summary: 'Creates a team API key for the environment; it works on the data API at once.',
     request: { params: envRegionParams, body: z.object({ label: z.string(), team_id: uuid() }) },
     responses: { 200: res(TeamApiKeyWire, 'ClientFacingTeamAPIKey'), 400: 'Team in another region', 403: 'Team key not bound', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
@@ -68,8 +67,8 @@ export const teamApiKeyRoutes = [
     summary: 'Deletes team API keys by api_key_id (repeatable); they stop working at once. Answers {success, failure, not_found}.',
     request: { params: envRegionParams, query: z.object({ api_key_id: z.array(uuid()) }) },
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       return json(deleteTeamApiKeys(ctx.world, org, params.env, params.region, query.api_key_id, (teamId) => canAccessTeam(ctx, teamId)));
     },
   }),

@@ -14,11 +14,11 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import { requireTeam } from '../../state/management/access.js';
 import { environmentParam } from '../../state/management/common.js';
 import { OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
-import { scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
+import { scopeRequirementsRule, scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
 import { createAccessToken, eventDeliveryMetric } from '../../state/management/tokens-metrics.js';
 import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
 import { JsonObject, listOf, res } from '../../wire/schemas.js';
@@ -43,8 +43,8 @@ export const teamSettingRoutes = [
     summary: 'The scopes the team requires users to grant (must) and lets them grant (may), per OAuth provider.',
     request: { params: teamParams, query: z.object({ provider: z.enum(OAUTH_PROVIDERS).nullish() }) },
     responses: { 200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'), 404: 'Team not found' },
-    handle(ctx, { params, query }) {
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params, query, access: team }) {
       return json(scopeRequirementsView(ctx.world, team, query.provider ?? null));
     },
   }),
@@ -55,10 +55,10 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/scope_requirements',
     auth: 'management',
     summary: 'Sets scope requirements per provider (null removes one, absent keeps it); answers the team\'s requirements.',
-    request: { params: teamParams, body: scopeBody },
+    request: { params: teamParams, body: withRules(scopeBody, scopeRequirementsRule) },
     responses: { 200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'), 404: 'Team not found', 422: 'Unknown scope, or a scope in both lists' },
-    handle(ctx, { params, body }) {
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params, body, access: team }) {
       upsertScopeRequirements(ctx.world, team, body);
       return json(scopeRequirementsView(ctx.world, team, null));
     },
@@ -72,8 +72,8 @@ export const teamSettingRoutes = [
     summary: 'A short-lived API access token for the team environment ({access_token, expires_in}).',
     request: { params: teamParams, body: z.object({ env: environmentParam() }) },
     responses: { 200: res(z.object({ access_token: z.string(), expires_in: z.number().int() }), 'CreateTeamAccessTokenResponse'), 404: 'Team not found' },
-    handle(ctx, { params, body }) {
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params, body, access: team }) {
       return json(createAccessToken(ctx.world, team, body.env, ctx.now()));
     },
   }),
@@ -86,8 +86,8 @@ export const teamSettingRoutes = [
     summary: 'Webhook delivery attempts per step (5m, 15m, 1h, 1d) over the last 24 steps, by outcome, as a Prometheus matrix.',
     request: { params: teamParams.extend({ environment: environmentParam() }), query: z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') }) },
     responses: { 200: res(z.object({ status: z.string(), data: z.object({ resultType: z.string(), result: z.array(JsonObject) }) }), 'PrometheusQueryResponse'), 404: 'Team not found' },
-    handle(ctx, { params, query }) {
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params, query, access: team }) {
       return json(eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));
     },
   }),

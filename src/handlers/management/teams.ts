@@ -24,9 +24,10 @@ import { forbidden, notFound } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { ACCESS_MESSAGES, accessibleTeams, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { uuid, withRules } from '../../engine/schemas.js';
 import {
   brandInformation,
+  cursorRule,
   decodeCursor,
   email,
   encodeCursor,
@@ -116,10 +117,10 @@ export const managementTeamRoutes = [
     path: '/v1/org/:org_id/team',
     auth: 'management',
     summary: 'Teams of the org the key may see, oldest first; filters team_id, region (repeatable), search_query; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: listQuery },
+    request: { params: orgParams, query: withRules(listQuery, cursorRule('team')) },
     responses: { 200: res(TeamList, '{teams, next_cursor}'), 422: 'Invalid filter or cursor' },
-    handle(ctx, { params, query }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('team', query.next_cursor) : 0;
       const tenancy = ctx.world.tenancy;
       const teams = filterTeams(ctx.world, accessibleTeams(ctx, org), { afterSeq: after, team_id: query.team_id, regions: query.region, search: query.search_query });
@@ -138,8 +139,8 @@ export const managementTeamRoutes = [
     summary: 'Creates a team (org key only) with one API key per environment, usable at once.',
     request: { params: orgParams, body: createBody },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 409: '{detail, team_id}: integration_team_id or id taken', 422: 'Invalid body' },
-    handle(ctx, { params, body }) {
-      const org = requireOrgAdmin(ctx, params.org_id);
+    access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const settings: EnvironmentSettings = {
         ...defaultEnvironmentSettings(),
         lab_tests_patient_sms_communication_enabled: body.lab_tests_patient_sms_communication_enabled,
@@ -168,8 +169,8 @@ export const managementTeamRoutes = [
     summary: 'One team with its sandbox and production settings (spec 4.9); include_environment limits the blocks filled.',
     request: { params: teamParams, query: z.object({ include_environment: z.array(environmentParam()).default([]) }) },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to the team', 404: 'Team not found' },
-    handle(ctx, { params, query }) {
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params, query, access: team }) {
       return json(orgTeamView(team, query.include_environment));
     },
   }),
@@ -182,8 +183,8 @@ export const managementTeamRoutes = [
     summary: 'Updates name, integration_team_id and per-environment settings (null keeps a value); logo_url is required with brand company_name.',
     request: { params: teamParams, body: updateBody },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 409: '{detail, team_id}: integration_team_id taken', 422: 'Invalid body' },
-    handle(ctx, { params, body }) {
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
+    handle(ctx, { params, body, access: team }) {
       updateTeam(ctx.world, team, body);
       return json(orgTeamView(team));
     },
@@ -197,9 +198,11 @@ export const managementTeamRoutes = [
     summary: 'Deletes a team (org key only): its API keys stop working and its data becomes unreachable at once.',
     request: { params: teamParams },
     responses: { 200: res(z.null(), 'null'), 403: 'Team key', 404: 'Team not found' },
-    handle(ctx, { params }) {
-      requireOrgAdmin(ctx, params.org_id);
-      const team = requireTeam(ctx, params.org_id, params.team_id);
+    access: (ctx, p) => {
+      requireOrgAdmin(ctx, p.org_id);
+      return requireTeam(ctx, p.org_id, p.team_id);
+    },
+    handle(ctx, { access: team }) {
       deleteTeam(ctx.world, team);
       return json(null);
     },
@@ -213,8 +216,8 @@ export const managementTeamRoutes = [
     summary: 'The team with this integration_team_id.',
     request: { params: orgParams, body: z.object({ integration_team_id: z.string().max(256) }) },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to it', 404: 'No team has it' },
-    handle(ctx, { params, body }) {
-      const org = requireOrg(ctx, params.org_id);
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
+    handle(ctx, { params, body, access: org }) {
       const team = ctx.world.tenancy.teamByIntegrationId(org.id, body.integration_team_id);
       if (!team) throw notFound(ACCESS_MESSAGES.teamNotFound);
       if (!canAccessTeam(ctx, team.id)) throw forbidden(ACCESS_MESSAGES.teamNotBound);

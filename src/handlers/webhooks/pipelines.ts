@@ -24,14 +24,14 @@
  * - Deleting a team deletes its pipelines; what they already published stays in the streams.
  */
 import { z } from 'zod';
-import { notFound, valueError } from '../../engine/errors.js';
+import { notFound } from '../../engine/errors.js';
 import { setNdjsonFile } from '../../state/webhooks/rules.js';
 import { PIPELINE_ERRORS } from '../../state/webhooks/errors.js';
 import { upsertPipelines } from '../../state/webhooks/pipeline-rules.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
-import { int, uuid } from '../../engine/schemas.js';
+import { int, uuid, withRules } from '../../engine/schemas.js';
 import { DESTINATIONS, pipelinesOf, pipelineView } from '../../state/webhooks/pipelines.js';
 import type { Region, Team } from '../../engine/tenancy.js';
 import { JsonObject, Pipeline, PipelineList, res } from '../../wire/schemas.js';
@@ -88,6 +88,7 @@ export const pipelineRoutes = [
     summary: 'ETL pipelines of the teams the key may act on in this region (or one team with team_id).',
     request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
     responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = query.team_id !== undefined ? [teamInRegion(ctx, p.org_id, query.team_id, p.region)] : accessibleTeams(ctx, p.org_id, p.region);
       const store = pipelinesOf(ctx.world);
@@ -106,12 +107,11 @@ export const pipelineRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'Create or update the ETL pipelines of team_ids (all validated before any is stored).',
-    request: { params, body: upsertBody },
+    request: { params, body: withRules(upsertBody, (b) => (b.team_ids ?? []).length === 0 && { path: ['team_ids'], message: PIPELINE_ERRORS.noTeams, input: b.team_ids }) },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, body }) {
-      requireOrg(ctx, p.org_id);
       const ids = [...new Set(body.team_ids ?? [])];
-      if (ids.length === 0) throw valueError(['body', 'team_ids'], PIPELINE_ERRORS.noTeams, body.team_ids);
       const teams = ids.map((id) => teamInRegion(ctx, p.org_id, id, p.region));
       return json(upsertPipelines(ctx.world, teams, p.env, body).map(pipelineView));
     },
@@ -125,6 +125,7 @@ export const pipelineRoutes = [
     summary: 'Delete the ETL pipelines of team_id[] (or of every team the key may act on in this region); answers the deleted ones.',
     request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
+    access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = query.team_id !== undefined && query.team_id.length > 0
         ? query.team_id.map((id) => teamInRegion(ctx, p.org_id, id, p.region))

@@ -56,13 +56,30 @@ export function encodeCursor(kind: string, seq: number): string {
   return encodeText64(`${kind}:${seq}`);
 }
 
+export const INVALID_CURSOR = 'Invalid cursor: pass the next_cursor of a previous answer';
+
+/** The sequence number in a cursor made by `encodeCursor` for `kind`, or null when it is not one. */
+function cursorSeq(kind: string, cursor: string): number | null {
+  const m = /^([a-z_]+):(\d{1,15})$/.exec(decodeText64(cursor));
+  return m && m[1] === kind ? Number(m[2]) : null;
+}
+
 /** Decodes a cursor made by `encodeCursor`; 422 when it is not one of ours. */
 export function decodeCursor(kind: string, cursor: string): number {
-  const text = decodeText64(cursor);
-  const m = /^([a-z_]+):(\d{1,15})$/.exec(text);
-  if (!m || m[1] !== kind) throw valueError(['query', 'next_cursor'], 'Invalid cursor: pass the next_cursor of a previous answer', cursor);
-  return Number(m[2]);
+  const seq = cursorSeq(kind, cursor);
+  if (seq === null) throw valueError(['query', 'next_cursor'], INVALID_CURSOR, cursor);
+  return seq;
 }
+
+/**
+ * Query rule (`withRules`): a `next_cursor` is one of ours for `kind`; answers what `decodeCursor`
+ * answers. For lists whose only predecessor is the route's access hook.
+ */
+export const cursorRule = (kind: string) => (q: { next_cursor?: string | null }) =>
+  !!q.next_cursor && cursorSeq(kind, q.next_cursor) === null && { path: ['next_cursor'], message: INVALID_CURSOR, input: q.next_cursor };
+
+/** Query rule (`withRules`) of a one-page list: any `next_cursor` is refused. */
+export const onePageRule = (q: { next_cursor?: string | null }) => !!q.next_cursor && { path: ['next_cursor'], message: INVALID_CURSOR, input: q.next_cursor };
 
 /** The reference's `ClientFacingResource` names (data-pull overrides, continuous-query dependencies). */
 export const CLIENT_FACING_RESOURCES = ['profile', 'activity', 'sleep', 'body', 'workouts', 'workout_stream', 'connection', 'order', 'result', 'match_review', 'appointment', 'result_table', 'glucose', 'heartrate', 'hrv', 'ige', 'igg', 'blood_oxygen', 'blood_pressure', 'cholesterol', 'device', 'device_legacy', 'weight', 'fat', 'body_temperature', 'body_temperature_delta', 'meal', 'water', 'caffeine', 'mindfulness_minutes', 'steps', 'calories_active', 'distance', 'floors_climbed', 'respiratory_rate', 'vo2_max', 'calories_basal', 'stress_level', 'menstrual_cycle', 'sleep_cycle', 'electrocardiogram', 'electrocardiogram_voltage', 'afib_burden', 'heart_rate_alert', 'stand_hour', 'stand_duration', 'sleep_apnea_alert', 'sleep_breathing_disturbance', 'wheelchair_push', 'forced_expiratory_volume_1', 'forced_vital_capacity', 'peak_expiratory_flow_rate', 'inhaler_usage', 'fall', 'uv_exposure', 'daylight_exposure', 'handwashing', 'basal_body_temperature', 'heart_rate_recovery_one_minute', 'body_mass_index', 'lean_body_mass', 'waist_circumference', 'workout_distance', 'workout_swimming_stroke', 'workout_duration', 'insulin_injection', 'carbohydrates', 'note', 'sleep_stream', 'hypnogram'] as const;

@@ -7,7 +7,6 @@
 import { stableToken } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { valueError } from '../../engine/errors.js';
 import { domainNotFound, domainTaken, MANAGEMENT_ERRORS } from './errors.js';
 import { recordMail } from './people.js';
 
@@ -44,12 +43,14 @@ export function domainView(d: OrgDomain) {
   };
 }
 
-/** Lower-cases and checks a domain name (422 when it is not one). */
+/** A domain name as stored: trimmed, lower-cased, without a final dot. */
 function normaliseDomain(raw: string): string {
-  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
-  if (!DOMAIN_RE.test(domain)) throw valueError(['body', 'domain'], MANAGEMENT_ERRORS.invalidDomain, raw);
-  return domain;
+  return raw.trim().toLowerCase().replace(/\.$/, '');
 }
+
+/** Body rule (`withRules`) of `POST /v1/org/:org_id/domain`: a domain name, once normalised. */
+export const domainNameRule = (b: { domain: string }) =>
+  !DOMAIN_RE.test(normaliseDomain(b.domain)) && { path: ['domain'], message: MANAGEMENT_ERRORS.invalidDomain, input: b.domain };
 
 export function listDomains(world: World, org: Org): OrgDomain[] {
   const store = domainsStore(world);

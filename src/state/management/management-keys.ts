@@ -45,15 +45,21 @@ export function listManagementKeys(world: World, org: Org, filter: { role?: Mana
     .filter((k) => (!filter.role || k.role === filter.role) && (!filter.team_id || (k.role === 'team_admin' && (k.team_ids ?? []).includes(filter.team_id))));
 }
 
+/**
+ * Body rule (`withRules`) of the key create route: a team key names its teams, an org key none.
+ * `createManagementKey` relies on it.
+ */
+export const bindingsForRoleRule = (b: { role: ManagementRole; team_role_bindings?: Bindings }) => {
+  const list = b.team_role_bindings ?? [];
+  if (b.role === 'team_admin' && list.length === 0) return { path: ['team_role_bindings'], message: MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, input: b.team_role_bindings ?? null };
+  if (b.role !== 'team_admin' && list.length > 0) return { path: ['team_role_bindings'], message: MANAGEMENT_KEY_MESSAGES.orgAdminCreateNoBindings, input: b.team_role_bindings };
+  return undefined;
+};
+
 export function createManagementKey(world: World, org: Org, input: { label: string; role: ManagementRole; team_role_bindings?: Bindings }, now: string): ManagementKey {
   const list = input.team_role_bindings ?? [];
   let teamIds: string[] | null = null;
-  if (input.role === 'team_admin') {
-    if (list.length === 0) throw valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, input.team_role_bindings ?? null);
-    teamIds = boundTeamIds(world, org, list);
-  } else if (list.length > 0) {
-    throw valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminCreateNoBindings, input.team_role_bindings);
-  }
+  if (input.role === 'team_admin') teamIds = boundTeamIds(world, org, list);
   return world.tenancy.addManagementKey({
     id: world.ids.uuid('management-key', org.id),
     org_id: org.id,

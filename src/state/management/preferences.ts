@@ -110,19 +110,19 @@ export function historicalDaysToPull(world: World, partition: Partition, provide
   return (override ?? pref.default).historical_days_to_pull;
 }
 
-/** Checks that no scope is both required and optional for a provider. */
-function assertScopeRequirements(body: Record<string, ScopeRequirement | null | undefined>): void {
+/** Body rule (`withRules`) of the scope requirements upsert: no scope both required and optional for a provider. */
+export function scopeRequirementsRule(body: Record<string, ScopeRequirement | null | undefined>) {
   for (const [provider, req] of Object.entries(body)) {
     if (!req) continue;
     const must = new Set(req.user_must_grant);
     const both = req.user_may_grant.find((s) => must.has(s));
-    if (both !== undefined) throw valueError(['body', provider, 'user_may_grant'], `Scope ${both} is already in user_must_grant.`, both);
+    if (both !== undefined) return { path: [provider, 'user_may_grant'], message: `Scope ${both} is already in user_must_grant.`, input: both };
   }
+  return undefined;
 }
 
 /** Sets the named providers' requirements; a provider given as null loses its requirement; absent ones keep theirs. */
 export function upsertScopeRequirements(world: World, team: Team, body: Record<string, ScopeRequirement | null | undefined>): void {
-  assertScopeRequirements(body);
   const store = preferencesOf(world);
   let m = store.scopes.get(team.id);
   if (!m) {
