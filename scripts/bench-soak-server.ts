@@ -44,6 +44,7 @@ process.on('message', (msg: { type: string; census?: boolean }) => {
       arrayBuffers: m.arrayBuffers,
       cpu: process.cpuUsage(),
       logged,
+      sandboxTime: sandbox.world.clock.iso(),
       counts: retainedCounts(sandbox.world),
       census: msg.census ? [...census(sandbox.world)] : undefined,
     });
