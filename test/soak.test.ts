@@ -17,6 +17,7 @@ import { createUser, deleteUser, undoDelete } from '../src/state/users/user-ops.
 import { usersOf } from '../src/state/users/users.js';
 import { ByUserMap, wearablesOf } from '../src/state/wearables/connections.js';
 import { MAX_IDEMPOTENCY_KEYS, OrderStore } from '../src/state/labs/order-store.js';
+import { MAX_RECEIVERS, RECEIVER_BODY_BUDGET, receiversOf } from '../src/state/webhooks/webhook-receiver.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -165,4 +166,29 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     m.dropUser('u2');
     expect(m.size).toBe(0);
   });
+
+  it('test receivers are capped in number (the oldest-created goes) and in body bytes kept', async () => {
+    const sandbox = createSandbox({ seed: 4, world: 'empty', limits: false, logger: () => undefined });
+    const post = (name: string, body: string) => sandbox.dispatch({
+      method: 'POST', surface: 'data', path: `/_sandbox/receiver/${name}`, query: {},
+      headers: { 'content-type': 'application/json' }, rawBody: encoder.encode(body),
+    });
+    for (let i = 0; i < MAX_RECEIVERS + 5; i++) expect((await post(`r${i}`, '{"n":1}')).status).toBe(200);
+    const store = receiversOf(sandbox.world);
+    expect(store.names()).toHaveLength(MAX_RECEIVERS);
+    expect(store.names()[0]).toBe('r5');
+    // A large body each time: the oldest deliveries go once the budget is passed; the latest stays.
+    const big = `"${'x'.repeat(Math.floor(RECEIVER_BODY_BUDGET / 3))}"`;
+    for (let i = 0; i < 5; i++) await post('big', big);
+    const kept = store.get('big').deliveries;
+    expect(kept.length).toBe(2);
+    expect(kept.map((d) => d.seq)).toEqual([MAX_RECEIVERS + 9, MAX_RECEIVERS + 10]);
+    const huge = `"${'y'.repeat(RECEIVER_BODY_BUDGET + 10)}"`;
+    await post('big', huge);
+    expect(store.get('big').deliveries.map((d) => d.body.length)).toEqual([huge.length]);
+    await post('big', '{"small":true}');
+    expect(store.get('big').deliveries.map((d) => d.body)).toEqual(['{"small":true}']);
+    sandbox.close();
+  });
 });
+
