@@ -1,5 +1,5 @@
 /**
- * Soak (`npm run bench -- --soak [--seconds N] [--rate R] [--warmup S] [--census]`): the sandbox
+ * Soak (`npm run bench -- --soak [--seconds N] [--rate R] [--warmup S] [--step S] [--advance-every N] [--census]`): the sandbox
  * served as the CLI serves it (node:http adapter, real sockets on 127.0.0.1, the CLI's webhook
  * transport; its own process, scripts/bench-soak-server.ts) under a steady request rate (default
  * 150 requests/s, 32 clients sharing one pacer), for N seconds (default 60).
@@ -11,6 +11,8 @@
  * grace, the lab orders' lifecycles, pulls and the wearable feed all run), and a webhook endpoint
  * for lab order and connection events delivers to the sandbox's own test receiver over a real
  * socket, 8 attempts pipelined (the CLI's `--delivery-window 8`; `--delivery-window N`).
+ * `--advance-every N`: advance once every N requests instead (sandbox time per request fixed, so
+ * the retained set does not depend on how fast a loaded machine runs the advances).
  *
  * Memory: the server's RSS, live heap (after a full GC) and retained counts are sampled every
  * 10 s. Warm-up: the first 15 minutes of runs of 30 minutes or more, a fifth of shorter runs
@@ -84,6 +86,7 @@ export async function benchSoak(seconds: number): Promise<void> {
   const rate = arg('--rate', 150);
   const step = arg('--step', 2 * 3600);
   const clients = arg('--clients', 32);
+  const advanceEvery = arg('--advance-every', 0);
   const warmup = arg('--warmup', seconds >= 1800 ? 900 : seconds / 5);
   const wantCensus = process.argv.includes('--census');
   const { child, base, creds } = await startServer();
@@ -152,13 +155,22 @@ export async function benchSoak(seconds: number): Promise<void> {
       await call('DELETE', `/v2/user/${id}`);
     }
   };
+  let requestsAtAdvance = 0;
   const clock = async () => {
     while (performance.now() < end) {
       const t0 = performance.now();
       await call('POST', '/_sandbox/clock/advance', { seconds: step }, {}, false);
       advances++;
       advanceMs += performance.now() - t0;
-      await sleep(Math.max(0, 2000 - (performance.now() - t0)));
+      if (advanceEvery > 0) {
+        // Sandbox time tied to the load: the retained set (users in grace, their orders) no
+        // longer depends on how fast the machine runs the advances.
+        const due = requestsAtAdvance + advanceEvery;
+        while (requests < due && performance.now() < end) await sleep(50);
+        requestsAtAdvance = due;
+      } else {
+        await sleep(Math.max(0, 2000 - (performance.now() - t0)));
+      }
     }
   };
   const samples: Sample[] = [];
@@ -182,7 +194,7 @@ export async function benchSoak(seconds: number): Promise<void> {
       }
     }
   };
-  console.log(`soak: ${seconds} s at ${rate} requests/s (${clients} clients), clock +${step / 3600} h every 2 s at most, warm-up ${warmup} s; server ${base} (pid ${child.pid})`);
+  console.log(`soak: ${seconds} s at ${rate} requests/s (${clients} clients), clock +${step / 3600} h ${advanceEvery > 0 ? `every ${advanceEvery} requests` : 'every 2 s at most'}, warm-up ${warmup} s; server ${base} (pid ${child.pid})`);
   await Promise.all([...Array.from({ length: clients }, client), clock(), watch()]);
   const elapsed = (performance.now() - start) / 1000;
   const last = { ...(await sample(wantCensus)), t: elapsed };
