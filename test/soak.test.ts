@@ -12,11 +12,12 @@ import { Clock } from '../src/engine/clock.js';
 import { EventBus } from '../src/engine/events.js';
 import { CANCELLED_SLACK, Scheduler } from '../src/engine/scheduler.js';
 import type { Partition } from '../src/engine/tenancy.js';
-import { MAX_PENDING_DELETIONS, pendingDeletions } from '../src/state/users/deletion-grace.js';
+import { graceOf, MAX_PENDING_DELETIONS, pendingDeletions } from '../src/state/users/deletion-grace.js';
 import { createUser, deleteUser, undoDelete } from '../src/state/users/user-ops.js';
 import { usersOf } from '../src/state/users/users.js';
 import { ByUserMap, wearablesOf } from '../src/state/wearables/connections.js';
 import { MAX_IDEMPOTENCY_KEYS, OrderStore } from '../src/state/labs/order-store.js';
+import { MAX_RECEIVERS, RECEIVER_BODY_BUDGET, receiversOf } from '../src/state/webhooks/webhook-receiver.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -45,9 +46,9 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       wearables: wearablesOf(sandbox.world).users.size,
       active: wearablesOf(sandbox.world).active.size,
     });
-    // 50 users a simulated 12 hours: the 7-day grace holds at most 15 steps' users at steady state.
-    const PER_STEP = 50;
-    const STEPS = 24;
+    // 20 users a simulated 12 hours: the 7-day grace holds at most 15 steps' users at steady state.
+    const PER_STEP = 20;
+    const STEPS = 20;
     const before = counts();
     const samples: Array<ReturnType<typeof counts>> = [];
     let n = 0;
@@ -75,7 +76,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       expect(c.heldJobs).toBeLessThanOrEqual(2 * CANCELLED_SLACK + 20);
     }
     // Steady state: the second half of the run retains what the first half's end did.
-    const mid = samples[17];
+    const mid = samples[16];
     expect(last?.grace).toBe(mid?.grace);
     expect(last?.users).toBe(mid?.users);
     // And everything goes once the grace period ends.
@@ -92,14 +93,18 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     if (!team) throw new Error('a team');
     const partition = sandbox.world.tenancy.partition(team, 'sandbox');
     const scope = { world: sandbox.world, partition };
+    // The bound itself is MAX_PENDING_DELETIONS; lowered here so the test stays cheap.
+    expect(graceOf(partition, sandbox.world).limit).toBe(MAX_PENDING_DELETIONS);
+    const LIMIT = 200;
+    graceOf(partition, sandbox.world).limit = LIMIT;
     const ids: string[] = [];
     const jobsBefore = sandbox.world.scheduler.pending();
-    for (let i = 0; i <= MAX_PENDING_DELETIONS; i++) {
+    for (let i = 0; i <= LIMIT; i++) {
       const user = createUser(scope, { client_user_id: `cap-${i}` });
       ids.push(user.user_id);
       deleteUser(scope, user.user_id);
     }
-    expect(pendingDeletions(sandbox.world, partition)).toBe(MAX_PENDING_DELETIONS);
+    expect(pendingDeletions(sandbox.world, partition)).toBe(LIMIT);
     const store = usersOf(partition, sandbox.world);
     expect(store.byId.has(ids[0] as string)).toBe(false);
     expect(store.byId.has(ids[1] as string)).toBe(true);
@@ -161,4 +166,29 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     m.dropUser('u2');
     expect(m.size).toBe(0);
   });
+
+  it('test receivers are capped in number (the oldest-created goes) and in body bytes kept', async () => {
+    const sandbox = createSandbox({ seed: 4, world: 'empty', limits: false, logger: () => undefined });
+    const post = (name: string, body: string) => sandbox.dispatch({
+      method: 'POST', surface: 'data', path: `/_sandbox/receiver/${name}`, query: {},
+      headers: { 'content-type': 'application/json' }, rawBody: encoder.encode(body),
+    });
+    for (let i = 0; i < MAX_RECEIVERS + 5; i++) expect((await post(`r${i}`, '{"n":1}')).status).toBe(200);
+    const store = receiversOf(sandbox.world);
+    expect(store.names()).toHaveLength(MAX_RECEIVERS);
+    expect(store.names()[0]).toBe('r5');
+    // A large body each time: the oldest deliveries go once the budget is passed; the latest stays.
+    const big = `"${'x'.repeat(Math.floor(RECEIVER_BODY_BUDGET / 3))}"`;
+    for (let i = 0; i < 5; i++) await post('big', big);
+    const kept = store.get('big').deliveries;
+    expect(kept.length).toBe(2);
+    expect(kept.map((d) => d.seq)).toEqual([MAX_RECEIVERS + 9, MAX_RECEIVERS + 10]);
+    const huge = `"${'y'.repeat(RECEIVER_BODY_BUDGET + 10)}"`;
+    await post('big', huge);
+    expect(store.get('big').deliveries.map((d) => d.body.length)).toEqual([huge.length]);
+    await post('big', '{"small":true}');
+    expect(store.get('big').deliveries.map((d) => d.body)).toEqual(['{"small":true}']);
+    sandbox.close();
+  });
 });
+

@@ -149,7 +149,9 @@ export function dateOrDateTime(dateOnlyTime: 'start' | 'end') {
   });
 }
 
+/** Verdicts per zone name; the names come from requests, so the memo is bounded (cleared when full). */
 const zoneCache = new Map<string, boolean>();
+const ZONE_CACHE_LIMIT = 1024;
 
 /** Whether `id` is an IANA time zone this runtime knows. */
 export function isTimeZone(id: string): boolean {
@@ -161,6 +163,7 @@ export function isTimeZone(id: string): boolean {
     } catch {
       ok = false;
     }
+    if (zoneCache.size >= ZONE_CACHE_LIMIT) zoneCache.clear();
     zoneCache.set(id, ok);
   }
   return ok;

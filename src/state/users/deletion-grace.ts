@@ -21,9 +21,19 @@ class GraceQueue {
   /** user_id -> user, in purge order. */
   readonly waiting = new Map<string, User>();
   sweep: JobHandle | null = null;
+  // Not an own enumerable field, so world snapshots stay as they were.
+  #limit = MAX_PENDING_DELETIONS;
+  /** At most this many wait (MAX_PENDING_DELETIONS; a test may lower it to check the bound cheaply). */
+  get limit(): number {
+    return this.#limit;
+  }
+  set limit(n: number) {
+    this.#limit = n;
+  }
 }
 
-const graceOf = partitionSlot('users.grace', () => new GraceQueue());
+/** A team environment's grace queue (exported for tests). */
+export const graceOf = partitionSlot('users.grace', () => new GraceQueue());
 
 /** Users of this team environment waiting for their purge. */
 export function pendingDeletions(world: World, partition: Partition): number {
@@ -37,7 +47,7 @@ export function startGrace(world: World, partition: Partition, user: User): void
   usersOf(partition, world).markDeleted(user, { scheduled_at: new Date(now).toISOString(), purge_at: new Date(now + DELETION_GRACE_MS).toISOString() });
   queue.waiting.delete(user.user_id);
   queue.waiting.set(user.user_id, user);
-  while (queue.waiting.size > MAX_PENDING_DELETIONS) {
+  while (queue.waiting.size > queue.limit) {
     const oldest = queue.waiting.values().next().value as User;
     purge(world, partition, queue, oldest);
   }

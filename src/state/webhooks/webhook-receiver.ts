@@ -47,8 +47,15 @@ export function defaultReceiverConfig(): ReceiverConfig {
   return { status: 200, body: { ok: true }, retry_after: null, headers: {} };
 }
 
+/** Receivers kept per world (names are free-form, and a GET creates one): the oldest-created goes first. */
+export const MAX_RECEIVERS = 64;
+/** Body characters kept per receiver across its deliveries (the latest delivery is always kept). */
+export const RECEIVER_BODY_BUDGET = 8 * 1024 * 1024;
+
 class ReceiverStore {
   private readonly receivers = new Map<string, Receiver>();
+  /** Body characters held, per deliveries array (a cleared receiver gets a fresh array). */
+  private readonly held = new WeakMap<ReceivedDelivery[], number>();
   private seq = 0;
   /** Deliveries kept per receiver (the most recent ones). */
   retention = DEFAULT_RETENTION;
@@ -57,7 +64,10 @@ class ReceiverStore {
 
   get(name: string): Receiver {
     let r = this.receivers.get(name);
-    if (!r) this.receivers.set(name, (r = { name, config: defaultReceiverConfig(), deliveries: [] }));
+    if (!r) {
+      if (this.receivers.size >= MAX_RECEIVERS) this.receivers.delete(this.receivers.keys().next().value as string);
+      this.receivers.set(name, (r = { name, config: defaultReceiverConfig(), deliveries: [] }));
+    }
     return r;
   }
 
@@ -115,17 +125,33 @@ class ReceiverStore {
       verification_error: error,
       answered_status: receiver.config.status,
     };
+    const held = this.heldBy(receiver);
     receiver.deliveries.push(delivery);
+    this.held.set(receiver.deliveries, held + body.length);
     this.trim(receiver);
     const left = receiver.config.times;
     if (left !== undefined) receiver.config = left > 1 ? { ...receiver.config, times: left - 1 } : defaultReceiverConfig();
     return delivery;
   }
 
-  /** Drops a receiver's oldest deliveries beyond the retention. */
+  private heldBy(receiver: Receiver): number {
+    let n = this.held.get(receiver.deliveries);
+    if (n === undefined) {
+      n = 0;
+      for (const d of receiver.deliveries) n += d.body.length;
+    }
+    return n;
+  }
+
+  /** Drops a receiver's oldest deliveries beyond the retention and the body budget. */
   trim(receiver: Receiver): void {
-    const over = receiver.deliveries.length - this.retention;
-    if (over > 0) receiver.deliveries.splice(0, over);
+    const list = receiver.deliveries;
+    let bytes = this.heldBy(receiver);
+    let over = Math.max(0, list.length - this.retention);
+    for (let i = 0; i < over; i++) bytes -= (list[i] as ReceivedDelivery).body.length;
+    while (bytes > RECEIVER_BODY_BUDGET && over < list.length - 1) bytes -= (list[over++] as ReceivedDelivery).body.length;
+    if (over > 0) list.splice(0, over);
+    this.held.set(list, bytes);
   }
 
   /** Changes the retention and applies it at once. */
