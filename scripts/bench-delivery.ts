@@ -13,7 +13,7 @@
  */
 import { createNodeTransport } from '../src/adapters/node-transport.js';
 import '../src/adapters/node-crypto.js';
-import { createSandbox } from '../src/index.js';
+import { createSandbox, type Sandbox } from '../src/index.js';
 import { createEndpoint } from './bench-endpoint.js';
 import { listen, Receiver, type Report } from './bench-receiver-client.js';
 
@@ -27,28 +27,34 @@ export interface DeliveryCost {
 
 const FILLER = 'x'.repeat(900);
 
-export async function deliveryCost(window: number, n: number, batch: number, url: string, receiver: Receiver): Promise<DeliveryCost> {
-  const node = createNodeTransport();
-  const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: window, webhookTransport: node.transport, world: 'empty', feed: 'off', clock: 'realtime' });
-  await listen(sandbox, url, receiver);
+/** Emits synthetic 1 KB `daily.data.heartrate.created` events into the first team's sandbox environment. */
+export function emitter(sandbox: Sandbox, stamp = true): (seq: number) => void {
   const world = sandbox.world;
   const team = [...world.tenancy.teams.values()][0];
   if (!team) throw new Error('no team');
   const partition = world.tenancy.partition(team, 'sandbox');
+  return (seq) => {
+    world.events.emit(partition, {
+      event_type: 'daily.data.heartrate.created',
+      data: stamp ? { seq, emitted_at_ms: Date.now(), filler: FILLER } : { seq, filler: FILLER },
+      team_id: team.id,
+      user_id: '00000000-0000-4000-8000-000000000000',
+      client_user_id: 'bench',
+    });
+  };
+}
+
+export async function deliveryCost(window: number, n: number, batch: number, url: string, receiver: Receiver): Promise<DeliveryCost> {
+  const node = createNodeTransport();
+  const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: window, webhookTransport: node.transport, world: 'empty', feed: 'off', clock: 'realtime' });
+  await listen(sandbox, url, receiver);
+  const emit = emitter(sandbox);
   const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   let seq = 0;
   while (seq < n) {
     const until = Math.min(n, seq + batch);
-    for (; seq < until; seq++) {
-      world.events.emit(partition, {
-        event_type: 'daily.data.heartrate.created',
-        data: { seq, emitted_at_ms: Date.now(), filler: FILLER },
-        team_id: team.id,
-        user_id: '00000000-0000-4000-8000-000000000000',
-        client_user_id: 'bench',
-      });
-    }
+    for (; seq < until; seq++) emit(seq);
     await new Promise<void>((r) => setImmediate(r));
   }
   await sandbox.settle();
@@ -66,16 +72,11 @@ async function engineCost(window: number, n: number, batch: number): Promise<num
   const transport = async () => ({ status: 204, headers: {}, body: '' });
   const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: window, webhookTransport: transport, world: 'empty', feed: 'off', clock: 'realtime' });
   await createEndpoint(sandbox, 'http://127.0.0.1:9/hook');
-  const world = sandbox.world;
-  const team = [...world.tenancy.teams.values()][0];
-  if (!team) throw new Error('no team');
-  const partition = world.tenancy.partition(team, 'sandbox');
+  const emit = emitter(sandbox, false);
   const cpu = process.cpuUsage();
   for (let seq = 0; seq < n; ) {
     const until = Math.min(n, seq + batch);
-    for (; seq < until; seq++) {
-      world.events.emit(partition, { event_type: 'daily.data.heartrate.created', data: { seq, filler: FILLER }, team_id: team.id, user_id: '00000000-0000-4000-8000-000000000000', client_user_id: 'bench' });
-    }
+    for (; seq < until; seq++) emit(seq);
     await new Promise<void>((r) => setImmediate(r));
   }
   await sandbox.settle();

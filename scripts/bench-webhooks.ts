@@ -17,7 +17,7 @@
 import { createNodeTransport, type NodeTransport } from '../src/adapters/node-transport.js';
 import '../src/adapters/node-crypto.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
-import { deliveryCost } from './bench-delivery.js';
+import { deliveryCost, emitter } from './bench-delivery.js';
 import { listen, Receiver, type Report } from './bench-receiver-client.js';
 
 type TransportKind = 'fetch' | 'node';
@@ -39,23 +39,6 @@ function build(setup: Setup, options: SandboxOptions): { sandbox: Sandbox; node:
   return { sandbox, node };
 }
 
-const FILLER = 'x'.repeat(900);
-
-function emitter(sandbox: Sandbox): (seq: number) => void {
-  const world = sandbox.world;
-  const team = [...world.tenancy.teams.values()][0];
-  if (!team) throw new Error('no team');
-  const partition = world.tenancy.partition(team, 'sandbox');
-  return (seq) => {
-    world.events.emit(partition, {
-      event_type: 'daily.data.heartrate.created',
-      data: { seq, emitted_at_ms: Date.now(), filler: FILLER },
-      team_id: team.id,
-      user_id: '00000000-0000-4000-8000-000000000000',
-      client_user_id: 'bench',
-    });
-  };
-}
 
 async function deliveryPath(setup: Setup, n: number, url: string, receiver: Receiver): Promise<{ rate: number; r: Report }> {
   const { sandbox, node } = build(setup, { world: 'empty', feed: 'off', clock: 'realtime' });
