@@ -143,6 +143,18 @@ export function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: P
 }
 
 /** Places an order for a lab test or an order set (`POST /v3/order`). */
+/** What an order takes from its patient: details, address, physician, the zip's scripted path and the last name's result hints. */
+export function patientParts(input: { patient_details: PatientDetails; patient_address: PatientAddress; physician: Physician | null }, test: LabTest): Pick<OrderInit, 'patient_details' | 'patient_address' | 'physician' | 'fate' | 'flags'> {
+  const hints = nameHints(input.patient_details.last_name);
+  return {
+    patient_details: input.patient_details,
+    patient_address: input.patient_address,
+    physician: input.physician,
+    fate: fateFromZip(input.patient_address.zip, test.method),
+    flags: { interpretation: hints.interpretation ?? 'normal', result_types: null, has_missing_results: hints.has_missing_results ?? false },
+  };
+}
+
 export function placeOrder(env: OrderEnv, input: PlaceOrderInput): Order {
   const user = liveUser(env, input.user_id);
   const now = env.world.clock.now();
@@ -151,14 +163,9 @@ export function placeOrder(env: OrderEnv, input: PlaceOrderInput): Order {
   checkActivateBy(input.activate_by, now, ['body', 'activate_by']);
   const chosen = chooseLabTest(env, input);
   const test = typeof chosen === 'function' ? chosen() : chosen;
-  const hints = nameHints(input.patient_details.last_name);
   return place(env, user, test, (placed) => ({
     ...placed,
-    patient_details: input.patient_details,
-    patient_address: input.patient_address,
-    physician: input.physician,
-    fate: fateFromZip(input.patient_address.zip, test.method),
-    flags: { interpretation: hints.interpretation ?? 'normal', result_types: null, has_missing_results: hints.has_missing_results ?? false },
+    ...patientParts(input, test),
     priority: input.priority,
     billing_type: input.billing_type,
     icd_codes: input.icd_codes,

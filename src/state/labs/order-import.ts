@@ -9,9 +9,8 @@
  */
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
 import { LAB_MESSAGES, labBadRequest } from './errors.js';
-import { chooseLabTest, liveUser, place } from './order-actions.js';
+import { chooseLabTest, liveUser, patientParts, place } from './order-actions.js';
 import { checkPatient } from './order-checks.js';
-import { fateFromZip, nameHints } from './order-lifecycle.js';
 import type { Order, PatientAddress, PatientDetails, Physician } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 import type { OrderSetInput } from './order-actions.js';
@@ -48,14 +47,9 @@ export function importOrder(env: OrderEnv, input: ImportOrderInput): Order {
     has_health_insurance: false,
   });
   const test = typeof chosen === 'function' ? chosen() : chosen;
-  const hints = nameHints(input.patient_details.last_name);
   return place(env, user, test, (placed) => ({
     ...placed,
-    patient_details: input.patient_details,
-    patient_address: input.patient_address,
-    physician: input.physician,
-    fate: fateFromZip(input.patient_address.zip, test.method),
-    flags: { interpretation: hints.interpretation ?? 'normal', result_types: null, has_missing_results: hints.has_missing_results ?? false },
+    ...patientParts(input, test),
     billing_type: input.billing_type,
     sample_id: input.sample_id,
     requisition: 'bypassed',
