@@ -10,8 +10,9 @@
  * Timing (`endpoint-queue.ts`): attempts to one endpoint run one at a time in event order,
  * different endpoints concurrently. The first attempt starts at once (tracked, so `settle()` waits
  * for it). In manual clock mode the clock does not pass an attempt in flight that the advance
- * caused (one barrier per sandbox time); in realtime mode attempts are only tracked, so a slow
- * receiver never blocks the clock.
+ * caused (one barrier per sandbox time), and attempts started by requests served while it waits
+ * are deferred behind the advance's own in their endpoint's lane; in realtime mode attempts are
+ * only tracked, so a slow receiver never blocks the clock.
  *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
@@ -55,7 +56,10 @@ class DeliveryEngine {
 
   constructor(private readonly world: World) {
     this.steps = new Steps(world.scheduler);
-    this.queues = new EndpointQueues(() => webhookOptionsOf(world).window);
+    this.queues = new EndpointQueues(
+      () => webhookOptionsOf(world).window,
+      () => world.scheduler.running,
+    );
   }
 
   /** The event-bus subscriber: one message per event, one destination per matching endpoint. */
@@ -84,7 +88,7 @@ class DeliveryEngine {
   /** Re-delivers one message to one endpoint now (a manual attempt: not retried if it fails). */
   resend(msg: Message, ep: WebhookEndpoint): Promise<AttemptRecord | null> {
     const dest = msg.destinations.get(ep.id) ?? this.destination(msg, ep.id, 'failed');
-    const p = this.queues.enqueue(ep.id, () => this.perform(dest, 'manual'));
+    const p = this.queues.enqueue(ep.id, () => this.perform(dest, 'manual'), this.steps.ownsNow());
     this.world.track(p);
     return p;
   }
@@ -154,7 +158,8 @@ class DeliveryEngine {
   /** Queues a scheduled attempt now; in manual mode the clock waits for it when it is the clock's work. */
   private start(dest: Destination, trigger: Trigger): void {
     const { world } = this;
-    const release = world.clock.mode === 'manual' && this.steps.ownsNow() ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+    const own = this.steps.ownsNow();
+    const release = world.clock.mode === 'manual' && own ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
     this.begin();
     this.queues.schedule(
       dest.endpoint_id,
@@ -163,6 +168,7 @@ class DeliveryEngine {
         release?.();
         this.end();
       },
+      own,
     );
   }
 

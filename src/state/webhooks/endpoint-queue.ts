@@ -1,8 +1,8 @@
 /**
- * Ordering and timing of attempts. Each endpoint has a queue: its attempts start in event order,
- * one at a time by default (`deliveryWindow` lets up to N run at once, still started in order);
- * different endpoints run concurrently, so one dead receiver costs one timeout, not one per
- * endpoint.
+ * Ordering and timing of attempts. Each endpoint has a lane: its attempts start in the order they
+ * were queued (event order), one at a time by default (`deliveryWindow` lets up to N run at once,
+ * still started in order); different endpoints run concurrently, so one dead receiver costs one
+ * timeout, not one per endpoint.
  *
  * In manual clock mode the clock must not pass the sandbox time at which an attempt started before
  * that attempt has finished (its retry time depends on its outcome). `Steps` keeps that promise
@@ -12,35 +12,101 @@
  * retry step, however many endpoints are due at once.
  *
  * Only work the advance caused joins a step: attempts started by its jobs, and attempts started
- * before it (a barrier already on the clock). A request served while a barrier waits starts its
- * attempt at once but never joins the running advance, so traffic during an advance cannot keep
- * it from answering; `settle()` still waits for everything.
+ * before it (a barrier already on the clock). These are the clock's own attempts. A request served
+ * while a barrier waits starts a *deferred* attempt: it never joins the running advance, and in
+ * its endpoint's lane it must not delay the clock's own attempts either, however many such
+ * requests arrive. So each lane keeps two queues:
+ *
+ * - While an advance runs (the scheduler is running), the lane starts the clock's own attempts
+ *   first, each group in its own order, and gives them their own window: up to N own attempts in
+ *   flight whatever deferred attempts are in flight too (so during an advance up to 2N attempts to
+ *   one endpoint can be in flight). A deferred attempt starts only when no own attempt is waiting
+ *   and fewer than N attempts are in flight. An own attempt therefore never waits for a deferred
+ *   one in the lane: the advance costs only its own attempts' time (a transport that pipelines
+ *   over one connection, the CLI's, can still make it wait for the at most N deferred attempts
+ *   ahead on that connection: at most one attempt timeout).
+ * - While no advance runs, whatever is queued starts in queue order again (both queues merged by
+ *   the order they were queued), at most N in flight.
+ *
+ * Per-endpoint order, exactly: attempts to one endpoint start in the order they were queued,
+ * except that an own attempt queued during an advance can start before deferred attempts queued
+ * earlier (by requests served during that advance or an earlier one) that have not started yet.
+ * Own attempts keep their order among themselves, deferred ones among themselves. Without manual
+ * advances (realtime mode, or no advance running) nothing is deferred and order is strict.
  */
 import type { JobHandle, Scheduler } from '../../engine/scheduler.js';
 
 const noop = (): void => undefined;
 
+/** Attempts waiting in one lane, oldest first, each with its queue number. */
+class Fifo {
+  private runs: Array<() => void> = [];
+  private seqs: number[] = [];
+  private head = 0;
+
+  get empty(): boolean {
+    return this.head === this.runs.length;
+  }
+
+  /** Queue number of the oldest waiting attempt (only when not empty). */
+  get first(): number {
+    return this.seqs[this.head] as number;
+  }
+
+  push(seq: number, run: () => void): void {
+    this.runs.push(run);
+    this.seqs.push(seq);
+  }
+
+  shift(): () => void {
+    const run = this.runs[this.head] as () => void;
+    this.runs[this.head++] = noop;
+    if (this.head === this.runs.length) {
+      this.runs.length = 0;
+      this.seqs.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.runs.length) {
+      this.runs.splice(0, this.head);
+      this.seqs.splice(0, this.head);
+      this.head = 0;
+    }
+    return run;
+  }
+}
+
 interface Lane {
   /** Attempts started and not finished. */
   active: number;
-  /** Attempts waiting for a free slot, oldest first (`head` is the next one). */
-  waiting: Array<() => void>;
-  head: number;
+  /** Of those, the clock's own. */
+  ownActive: number;
+  /** The clock's own attempts waiting (and every attempt when nothing is deferred). */
+  own: Fifo;
+  /** Attempts queued by requests served while an advance waited at a barrier. */
+  deferred: Fifo;
 }
 
 export class EndpointQueues {
   /** Endpoint id -> its lane (dropped when idle). */
   private readonly lanes = new Map<string, Lane>();
+  /** Queue numbers: the order attempts were queued in, across both queues of a lane. */
+  private seq = 0;
 
   /**
    * `window()`: how many attempts to one endpoint may be in flight at once (default 1: one at a
-   * time). Above 1, attempts still start in event order; a transport that keeps one connection
-   * per origin and pipelines (the CLI's) also delivers them in that order.
+   * time). Above 1, attempts still start in queue order; a transport that keeps one connection
+   * per origin and pipelines (the CLI's) also delivers them in that order. `advancing()`: whether
+   * an advance is running now (own attempts go first).
    */
-  constructor(private readonly window: () => number = () => 1) {}
+  constructor(
+    private readonly window: () => number = () => 1,
+    private readonly advancing: () => boolean = () => false,
+  ) {}
 
-  /** Runs `fn` once it is the endpoint's turn: after every attempt queued before it has started and a slot is free. */
-  enqueue<T>(endpointId: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` once it is the endpoint's turn (see the top of this file); `own` false for a
+   * deferred attempt.
+   */
+  enqueue<T>(endpointId: string, fn: () => Promise<T>, own = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const run = (): Promise<void> => {
         let p: Promise<T>;
@@ -51,7 +117,7 @@ export class EndpointQueues {
         }
         return p.then(resolve, (error: unknown) => reject(error));
       };
-      this.schedule(endpointId, run, noop);
+      this.schedule(endpointId, run, noop, own);
     });
   }
 
@@ -59,17 +125,19 @@ export class EndpointQueues {
    * Like `enqueue` without a promise for the caller (the delivery path's: one attempt per event):
    * `fn` runs on the endpoint's turn, `onDone` once the promise it returns has settled.
    */
-  schedule(endpointId: string, fn: () => Promise<unknown>, onDone: () => void): void {
+  schedule(endpointId: string, fn: () => Promise<unknown>, onDone: () => void, own = true): void {
     let lane = this.lanes.get(endpointId);
-    if (lane === undefined) this.lanes.set(endpointId, (lane = { active: 0, waiting: [], head: 0 }));
-    const own = lane;
+    if (lane === undefined) this.lanes.set(endpointId, (lane = { active: 0, ownActive: 0, own: new Fifo(), deferred: new Fifo() }));
+    const at = lane;
     const release = (): void => {
-      own.active--;
-      this.next(endpointId, own);
+      at.active--;
+      if (own) at.ownActive--;
+      this.next(endpointId, at);
       onDone();
     };
-    own.waiting.push(() => {
-      own.active++;
+    (own ? at.own : at.deferred).push(this.seq++, () => {
+      at.active++;
+      if (own) at.ownActive++;
       // Started in a microtask, as before: the caller's synchronous work comes first.
       queueMicrotask(() => {
         let p: Promise<unknown>;
@@ -81,24 +149,26 @@ export class EndpointQueues {
         p.then(release, release);
       });
     });
-    this.next(endpointId, own);
+    this.next(endpointId, at);
   }
 
   private next(endpointId: string, lane: Lane): void {
     const window = Math.max(1, this.window());
-    while (lane.active < window && lane.head < lane.waiting.length) {
-      const run = lane.waiting[lane.head] as () => void;
-      lane.waiting[lane.head++] = noop;
-      run();
+    const { own, deferred } = lane;
+    if (deferred.empty) {
+      // The common case (no advance waited while requests came): one queue, strict order.
+      while (lane.active < window && !own.empty) own.shift()();
+    } else if (this.advancing()) {
+      while (lane.ownActive < window && !own.empty) own.shift()();
+      while (lane.active < window && own.empty && !deferred.empty) deferred.shift()();
+    } else {
+      while (lane.active < window) {
+        if (own.empty && deferred.empty) break;
+        const from = own.empty ? deferred : deferred.empty ? own : own.first < deferred.first ? own : deferred;
+        from.shift()();
+      }
     }
-    if (lane.head === lane.waiting.length) {
-      lane.waiting.length = 0;
-      lane.head = 0;
-      if (lane.active === 0 && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
-    } else if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
-      lane.waiting.splice(0, lane.head);
-      lane.head = 0;
-    }
+    if (lane.active === 0 && own.empty && deferred.empty && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
   }
 }
 
