@@ -7,7 +7,8 @@
  * and org-level otherwise; the table below refines the management area's own routes. Requests
  * are filled from the route's own schemas so that validation never answers before access does.
  */
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { ACCESS_MESSAGES } from '../src/state/management/access.js';
 import { z } from 'zod';
 import { ROUTES } from '../src/routes.js';
 import type { Route } from '../src/engine/route.js';
@@ -258,4 +259,51 @@ forEachAdapter('management key-scope matrix', (adapter) => {
       expect(planned.body.detail).toContain('scale plan');
     });
   }
+});
+
+/**
+ * 403 before 422 (docs/simulated/management.md): every management route checks access in its
+ * route-level `access` hook, which runs before the query and the body are parsed, so a caller
+ * without access never learns how its query or body would have been judged.
+ */
+describe('the access hook answers before a query or body that does not parse', () => {
+  const UNKNOWN_ORG = '7d3c1a52-9b1e-4c2f-8a6d-0e5f4b3a2c1d';
+
+  it('every management route has a route-level access hook', () => {
+    expect(MANAGEMENT_ROUTES.filter((r) => !r.access).map((r) => r.id)).toEqual([]);
+  });
+
+  it('another org answers 403, a team key on a team it is not bound to 403, and only a caller with access the 422', async () => {
+    const w = await setUp(createClient('fetch', SMALL));
+    const { c } = w;
+    const wrongOrg = JSON.stringify({ detail: ACCESS_MESSAGES.wrongOrg });
+    const notBound = JSON.stringify({ detail: ACCESS_MESSAGES.teamNotBound });
+    // Bodies that no schema accepts; the webhook list's query with a limit out of its bounds.
+    const withBody = MANAGEMENT_ROUTES.filter((r) => r.request.body !== undefined);
+    const cases = [
+      ...withBody.map((route) => ({ route, bad: { body: '5' } })),
+      ...MANAGEMENT_ROUTES.filter((r) => r.id === 'webhooks.list').map((route) => ({ route, bad: { query: { limit: '0' } } })),
+    ];
+    const webhookIds = cases.filter((k) => k.route.id.startsWith('webhooks.')).map((k) => k.route.id);
+    expect(webhookIds.sort()).toEqual(['webhooks.create', 'webhooks.headers.put', 'webhooks.list', 'webhooks.patch', 'webhooks.secret.rotate']);
+    const got: unknown[] = [];
+    const want: unknown[] = [];
+    for (const { route, bad } of cases) {
+      const other = buildRequest(route, UNKNOWN_ORG, w.bound);
+      const res = await c.mgmt(route.method, other.path, bad);
+      got.push({ id: route.id, who: 'other org', status: res.status, text: res.text });
+      want.push({ id: route.id, who: 'other org', status: 403, text: wrongOrg });
+      if (route.path.includes(':team_id')) {
+        const unbound = buildRequest(route, c.orgId, w.unbound);
+        const res2 = await c.mgmt(route.method, unbound.path, { ...bad, headers: { 'x-management-key': w.teamKey } });
+        got.push({ id: route.id, who: 'team key, not bound', status: res2.status, text: res2.text });
+        want.push({ id: route.id, who: 'team key, not bound', status: 403, text: notBound });
+      }
+      const own = buildRequest(route, c.orgId, w.bound);
+      const res3 = await c.mgmt(route.method, own.path, bad);
+      got.push({ id: route.id, who: 'with access', status: res3.status });
+      want.push({ id: route.id, who: 'with access', status: 422 });
+    }
+    expect(got).toEqual(want);
+  });
 });

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { headersView, replaceHeaders } from '../../state/webhooks/rules.js';
-import { managedEndpoint, webhookParams } from './params.js';
+import { managedEndpoint, managedPartition, webhookParams } from './params.js';
 import { WebhookHeaders, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team/:team_id/:environment/webhook/:webhook_id/headers';
@@ -27,9 +27,10 @@ export const webhookHeaderRoutes = [
     auth: 'management',
     summary: 'Custom delivery headers: {headers (non-sensitive, with values), sensitive (names only)}.',
     request: { params: webhookParams },
+    access: managedPartition,
     responses: { 200: res(WebhookHeaders, 'WebhookHeadersResponse'), 404: 'Webhook or team not found' },
-    handle(ctx, { params }) {
-      return json(headersView(managedEndpoint(ctx, params)));
+    handle(ctx, { params, access: partition }) {
+      return json(headersView(managedEndpoint(ctx, partition, params.webhook_id)));
     },
   }),
 
@@ -40,9 +41,10 @@ export const webhookHeaderRoutes = [
     auth: 'management',
     summary: 'Replace the custom delivery headers.',
     request: { params: webhookParams, body: z.object({ headers: z.record(z.string(), z.string()) }) },
+    access: managedPartition,
     responses: { 204: 'Replaced', 404: 'Webhook or team not found', 422: 'Forbidden or invalid header' },
-    handle(ctx, { params, body }) {
-      replaceHeaders(ctx.world, managedEndpoint(ctx, params), body.headers);
+    handle(ctx, { params, body, access: partition }) {
+      replaceHeaders(ctx.world, managedEndpoint(ctx, partition, params.webhook_id), body.headers);
       return noContent();
     },
   }),

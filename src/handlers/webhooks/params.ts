@@ -1,6 +1,7 @@
 /**
  * Path parameters of the webhook management routes and how they resolve to the caller's team
- * environment and endpoint (shared by the webhook and header routes; no routes here).
+ * environment (the routes' access hook) and endpoint (shared by the webhook and header routes; no
+ * routes here).
  */
 import { z } from 'zod';
 import type { Ctx } from '../../engine/route.js';
@@ -19,16 +20,18 @@ export const webhookParams = teamEnvParams.extend({ webhook_id: z.string() });
 
 type TeamEnv = z.output<typeof teamEnvParams>;
 
-/** The team environment a management call acts on (access rules first). */
+/**
+ * The routes' `access` hook: the team environment a management call acts on (the access rules,
+ * 403/404, answered before the query and body are parsed, like the other management routes).
+ */
 export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
   const team = requireTeam(ctx, params.org_id, params.team_id);
   return ctx.world.tenancy.partition(team, params.environment as Environment);
 }
 
-/** The endpoint named in the path, within the caller's team environment. */
-export function managedEndpoint(ctx: Ctx, params: z.output<typeof webhookParams>): WebhookEndpoint {
-  const partition = managedPartition(ctx, params);
-  const ep = webhooksOf(ctx.world).get(partition, params.webhook_id);
+/** The endpoint named in the path, within the team environment the access hook resolved (404 otherwise). */
+export function managedEndpoint(ctx: Ctx, partition: Partition, webhookId: string): WebhookEndpoint {
+  const ep = webhooksOf(ctx.world).get(partition, webhookId);
   if (!ep) throw webhookNotFound();
   return ep;
 }

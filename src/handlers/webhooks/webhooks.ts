@@ -20,13 +20,10 @@
  */
 import { z } from 'zod';
 import { json, noContent } from '../../engine/http-types.js';
-import { requireTeam } from '../../state/management/access.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
-import { int, uuid } from '../../engine/schemas.js';
+import { defineRoute } from '../../engine/route.js';
+import { int } from '../../engine/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, patchWebhook, rotateSecret } from '../../state/webhooks/rules.js';
-import type { Environment, Partition } from '../../engine/tenancy.js';
-import { webhooksOf, webhookView, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
-
+import { webhookView } from '../../state/webhooks/webhooks.js';
 import { managedEndpoint, managedPartition, teamEnvParams, webhookParams } from './params.js';
 import { WebhookEndpoint as WebhookEndpointWire, WebhookList, WebhookSecret, res } from '../../wire/schemas.js';
 
@@ -62,9 +59,10 @@ export const webhookRoutes = [
       params: teamEnvParams,
       query: z.object({ next_cursor: z.string().optional(), limit: int({ min: 1, max: 250 }).default(50) }),
     },
+    access: managedPartition,
     responses: { 200: res(WebhookList, 'WebhookListResponse'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
-    handle(ctx, { params, query }) {
-      const { page, next_cursor } = listWebhooks(ctx.world, managedPartition(ctx, params), query.next_cursor, query.limit);
+    handle(ctx, { query, access: partition }) {
+      const { page, next_cursor } = listWebhooks(ctx.world, partition, query.next_cursor, query.limit);
       return json({ data: page.map(webhookView), next_cursor });
     },
   }),
@@ -76,9 +74,10 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'Create a webhook endpoint (secret generated unless given; optional whitelabel_headers sandbox extension).',
     request: { params: teamEnvParams, body: createBody },
+    access: managedPartition,
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
-    handle(ctx, { params, body }) {
-      const ep = createWebhook(ctx.world, managedPartition(ctx, params), body);
+    handle(ctx, { body, access: partition }) {
+      const ep = createWebhook(ctx.world, partition, body);
       return json(webhookView(ep));
     },
   }),
@@ -90,9 +89,10 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'One webhook endpoint.',
     request: { params: webhookParams },
+    access: managedPartition,
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 404: 'Webhook or team not found' },
-    handle(ctx, { params }) {
-      return json(webhookView(managedEndpoint(ctx, params)));
+    handle(ctx, { params, access: partition }) {
+      return json(webhookView(managedEndpoint(ctx, partition, params.webhook_id)));
     },
   }),
 
@@ -103,9 +103,10 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'Change url, description, disabled, filter_types, rate_limit (and whitelabel_headers). Disabling stops pending attempts.',
     request: { params: webhookParams, body: patchBody },
+    access: managedPartition,
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 404: 'Webhook or team not found', 422: 'Validation error' },
-    handle(ctx, { params, body }) {
-      const ep = patchWebhook(ctx.world, managedEndpoint(ctx, params), body);
+    handle(ctx, { params, body, access: partition }) {
+      const ep = patchWebhook(ctx.world, managedEndpoint(ctx, partition, params.webhook_id), body);
       return json(webhookView(ep));
     },
   }),
@@ -117,9 +118,10 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'Delete a webhook endpoint; its pending attempts stop.',
     request: { params: webhookParams },
+    access: managedPartition,
     responses: { 204: 'Deleted', 404: 'Webhook or team not found' },
-    handle(ctx, { params }) {
-      deleteWebhook(ctx.world, managedEndpoint(ctx, params));
+    handle(ctx, { params, access: partition }) {
+      deleteWebhook(ctx.world, managedEndpoint(ctx, partition, params.webhook_id));
       return noContent();
     },
   }),
@@ -131,9 +133,10 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'The current signing secret ({key}).',
     request: { params: webhookParams },
+    access: managedPartition,
     responses: { 200: res(WebhookSecret, 'WebhookSecretResponse'), 404: 'Webhook or team not found' },
-    handle(ctx, { params }) {
-      return json({ key: managedEndpoint(ctx, params).secret });
+    handle(ctx, { params, access: partition }) {
+      return json({ key: managedEndpoint(ctx, partition, params.webhook_id).secret });
     },
   }),
 
@@ -144,9 +147,10 @@ export const webhookRoutes = [
     auth: 'management',
     summary: 'Rotate the signing secret ({key?}; generated when omitted). The old key keeps signing for 24 h of sandbox time.',
     request: { params: webhookParams, body: z.object({ key: z.string().nullable().optional() }) },
+    access: managedPartition,
     responses: { 204: 'Rotated', 404: 'Webhook or team not found', 422: 'Invalid key' },
-    handle(ctx, { params, body }) {
-      rotateSecret(ctx.world, managedEndpoint(ctx, params), body.key ?? null);
+    handle(ctx, { params, body, access: partition }) {
+      rotateSecret(ctx.world, managedEndpoint(ctx, partition, params.webhook_id), body.key ?? null);
       return noContent();
     },
   }),
