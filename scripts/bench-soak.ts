@@ -1,5 +1,5 @@
 /**
- * Soak (`npm run bench -- --soak [--seconds N] [--rate R] [--warmup S] [--step S] [--advance-every N] [--census]`): the sandbox
+ * Soak (`npm run bench -- --soak [--seconds N] [--rate R] [--warmup S] [--step S] [--advance-every N] [--census] [--receiver-delay MS]`): the sandbox
  * served as the CLI serves it (node:http adapter, real sockets on 127.0.0.1, the CLI's webhook
  * transport; its own process, scripts/bench-soak-server.ts) under a steady request rate (default
  * 150 requests/s, 32 clients sharing one pacer), for N seconds (default 60).
@@ -24,6 +24,8 @@
  * warm-up and at the end, and the paths that grew.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Credentials } from '../src/index.js';
 import { growth } from './soak-census.js';
@@ -126,7 +128,21 @@ export async function benchSoak(seconds: number): Promise<void> {
   };
 
   // Setup: a webhook endpoint for every event, to the sandbox's own test receiver; a lab test to order.
-  await call('POST', `/management/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`, { url: `${base}/_sandbox/receiver/soak`, filter_types: ['labtest.order.created', 'labtest.order.updated', 'provider.connection.created'] }, {}, false);
+  // `--receiver-delay MS` (a diagnostic of the clock under overload): the endpoint delivers to a
+  // receiver in this process that answers each request MS ms late, so deliveries to it fall
+  // behind the load (at most window x 1000/MS per second) and a backlog builds on one endpoint.
+  const receiverDelay = arg('--receiver-delay', 0);
+  let receiverUrl = `${base}/_sandbox/receiver/soak`;
+  if (receiverDelay > 0) {
+    const slow = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.end('ok'), receiverDelay));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    slow.unref();
+    receiverUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+  }
+  await call('POST', `/management/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`, { url: receiverUrl, filter_types: ['labtest.order.created', 'labtest.order.updated', 'provider.connection.created'] }, {}, false);
   const tests = (await call('GET', '/v3/lab_tests', undefined, {}, false)) as Array<{ id: string; method: string; auto_generated: boolean }>;
   const labTest = tests.find((t) => t.method === 'walk_in_test' && !t.auto_generated) ?? tests[0];
   if (!labTest) throw new Error('no lab test');

@@ -20,16 +20,20 @@ export function retainedCounts(world: World): Record<string, number> {
   // Deliveries waiting for their endpoint's turn (private to the delivery engine: read, not used).
   let pending = 0;
   let queued = 0;
+  let deferred = 0;
   for (const [k, v] of world.slots) {
     if (k.description !== 'webhook-delivery') continue;
-    const engine = v as { pendingByEndpoint?: Map<string, Set<unknown>>; queues?: { lanes?: Map<string, { waiting: unknown[]; head: number }> } };
+    const engine = v as { pendingByEndpoint?: Map<string, Set<unknown>>; queues?: { waiting?: () => { own: number; deferred: number } } };
     for (const set of engine.pendingByEndpoint?.values() ?? []) pending += set.size;
-    for (const lane of engine.queues?.lanes?.values() ?? []) queued += lane.waiting.length - lane.head;
+    const waiting = engine.queues?.waiting?.() ?? { own: 0, deferred: 0 };
+    queued += waiting.own + waiting.deferred;
+    deferred += waiting.deferred;
   }
   return {
     emitted: world.events.emitted,
     deliveriesPending: pending,
     attemptsQueued: queued,
+    attemptsDeferred: deferred,
     journal: world.events.size,
     jobs: world.scheduler.pending(),
     jobsHeld: world.scheduler.held(),

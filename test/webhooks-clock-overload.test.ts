@@ -107,6 +107,84 @@ for (const adapter of ['msw', 'node'] as const satisfies readonly AnyAdapter[]) 
   }
 }
 
+describe('jobs that requests schedule during an advance', () => {
+  it('run in that advance when due, but the advance waits neither for their deliveries nor for those of the jobs they schedule', { timeout: 20_000 }, async () => {
+    const firstGate = gate();
+    const firstCalled = gate();
+    const lateGate = gate();
+    const started: string[] = [];
+    let lateFinished = 0;
+    const transport: WebhookTransport = async (request) => {
+      const type = eventOf(request).event_type;
+      started.push(type);
+      if (type === 'own.first.created') {
+        firstCalled.open();
+        await firstGate.promise;
+      } else if (type.startsWith('req.')) {
+        await lateGate.promise;
+        lateFinished++;
+      }
+      return ok;
+    };
+    const c = createClient('msw', { ...QUIET, webhookTransport: transport, deliveryTimeout: 300 });
+    await createEndpoint(c, { url: 'http://127.0.0.1:9/one-endpoint' });
+    const { scheduler } = c.sandbox.world;
+    // Scheduled before the advance: its work, awaited.
+    scheduler.at(T0 + 10_000, 'test: own event', () => void emit(c, 'own.first.created'));
+    scheduler.at(T0 + 7200_000, 'test: own event later', () => void emit(c, 'own.later.created'));
+    const advanced = c.advance(6 * 3600);
+    try {
+      await firstCalled.promise;
+      await turn();
+      expect(scheduler.foreignNow()).toBe(true);
+      // While the advance waits: a request schedules a job inside the advance's window (as a lab
+      // order placed now schedules its next status), and that job schedules another.
+      scheduler.at(T0 + 60_000, 'test: request job', () => {
+        expect(scheduler.foreignNow()).toBe(true);
+        emit(c, 'req.job.created');
+        scheduler.at(T0 + 3600_000, 'test: its next job', () => void emit(c, 'req.child.created'));
+      });
+      firstGate.open();
+      const res = await advanced;
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.now).toBe(iso(6 * 3600));
+      // Both jobs ran (their events were emitted and their attempts started), none answered yet.
+      expect(lateFinished).toBe(0);
+      expect(started).toContain('req.job.created');
+      expect(started).toContain('own.later.created');
+      expect(scheduler.foreignNow()).toBe(false);
+    } finally {
+      firstGate.open();
+    }
+    lateGate.open();
+    await c.sandbox.settle();
+    expect(lateFinished).toBe(2);
+    expect(started.filter((t) => t.startsWith('req.'))).toEqual(['req.job.created', 'req.child.created']);
+  });
+
+  it('a job a request scheduled during one advance is the next advance\'s own work', async () => {
+    const c = createClient('msw', { ...QUIET, webhookTransport: async () => ok });
+    const { scheduler } = c.sandbox.world;
+    const seen: boolean[] = [];
+    let inner: Promise<void> | undefined;
+    scheduler.at(T0 + 1000, 'test: waits a turn', async () => {
+      // Code run outside the job while it waits is foreign to this advance.
+      inner = turn().then(() => {
+        seen.push(scheduler.foreignNow());
+        scheduler.at(T0 + 2000, 'test: in this advance', () => void seen.push(scheduler.foreignNow()));
+        scheduler.at(T0 + 10_000, 'test: in the next advance', () => void seen.push(scheduler.foreignNow()));
+      });
+      await inner;
+    });
+    seen.push(scheduler.foreignNow());
+    expect((await c.advance(5)).status).toBe(200);
+    expect((await c.advance(10)).status).toBe(200);
+    // Before any advance: own; while the job waits: foreign, and so is the job that code
+    // scheduled, when this advance runs it; the other one runs in the next advance: own.
+    expect(seen).toEqual([false, true, true, false]);
+  });
+});
+
 describe('per-endpoint order when no advance runs', () => {
   for (const window of [1, 4]) {
     it(`attempts to one endpoint start in event order [window ${window}]`, async () => {

@@ -14,6 +14,11 @@ interface Job {
   readonly run: JobFn;
   /** `pending` until it runs or is cancelled. */
   state: 'pending' | 'cancelled' | 'done';
+  /**
+   * The run (advance) whose requests caused this job, or -1: a job scheduled by a request served
+   * while that run waited (or by such a job) is not that run's own work (`foreignNow`).
+   */
+  readonly taint: number;
 }
 
 /** Cancelled jobs tolerated in the heap before it is rebuilt without them (and at most half of it). */
@@ -32,15 +37,22 @@ export class Scheduler {
   private depth = 0;
   /** Jobs in the heap that will still run. */
   private live = 0;
+  /** Counts runs (advances): names the run a foreign job belongs to. */
+  private epoch = 0;
+  /** The job whose synchronous part is running now, if any. */
+  private current: Job | null = null;
 
   constructor(
     private readonly clock: Clock,
     private readonly onError: (label: string, error: unknown) => void = () => undefined,
   ) {}
 
-  /** Schedules `run` at sandbox time `at` (epoch ms). */
-  at(at: number, label: string, run: JobFn): JobHandle {
-    const job: Job = { at, seq: this.seq++, label, run, state: 'pending' };
+  /**
+   * Schedules `run` at sandbox time `at` (epoch ms). `foreign` (default `foreignNow()`): the job
+   * is not the running advance's own work (it still runs when due; see `foreignNow`).
+   */
+  at(at: number, label: string, run: JobFn, foreign: boolean = this.foreignNow()): JobHandle {
+    const job: Job = { at, seq: this.seq++, label, run, state: 'pending', taint: foreign && this.depth > 0 ? this.epoch : -1 };
     this.push(job);
     this.live++;
     return { at, label, cancel: () => this.cancel(job) };
@@ -91,6 +103,19 @@ export class Scheduler {
     return this.depth > 0;
   }
 
+  /**
+   * Whether code running now is foreign to the running advance: a request served (or an I/O
+   * callback run) while the advance waits, or a job such code scheduled that this same advance
+   * now runs. False outside advances and inside the advance's own jobs (their synchronous part:
+   * what an async job does after its first `await` counts as foreign). The webhook area keeps
+   * the advance from waiting for what foreign code starts (docs/simulated/webhooks.md).
+   */
+  foreignNow(): boolean {
+    if (this.depth === 0) return false;
+    const job = this.current;
+    return job === null || job.taint === this.epoch;
+  }
+
   /** Whether a job is due now. */
   hasDue(): boolean {
     const top = this.heap[0];
@@ -100,6 +125,7 @@ export class Scheduler {
   private serial(task: () => Promise<void>): Promise<void> {
     const run = this.chain.then(async () => {
       this.depth++;
+      this.epoch++;
       try {
         await task();
       } finally {
@@ -122,7 +148,14 @@ export class Scheduler {
       if (top.at > now) this.clock.shift(top.at - now);
       this.clock.pin(top.at);
       try {
-        await top.run();
+        let result: void | Promise<void>;
+        this.current = top;
+        try {
+          result = top.run();
+        } finally {
+          this.current = null;
+        }
+        await result;
       } catch (error) {
         this.onError(top.label, error);
       } finally {

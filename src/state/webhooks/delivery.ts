@@ -163,7 +163,7 @@ class DeliveryEngine {
     this.begin();
     this.queues.schedule(
       dest.endpoint_id,
-      () => this.perform(dest, trigger),
+      () => this.perform(dest, trigger, own),
       () => {
         release?.();
         this.end();
@@ -190,23 +190,24 @@ class DeliveryEngine {
     idle?.();
   }
 
-  private scheduleRetry(dest: Destination, at: number): void {
+  /** `own`: whether the failed attempt was the clock's own (its retry is too; otherwise foreign, see `Scheduler.foreignNow`). */
+  private scheduleRetry(dest: Destination, at: number, own: boolean): void {
     const msg = dest.message;
     dest.status = 'pending';
     dest.next_attempt_at = at;
     this.markPending(dest);
     // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in the
     // endpoint queue knows a scheduled retry is still coming.
-    dest.job = this.world.scheduler.at(at, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, () => this.start(dest, 'scheduled'));
+    dest.job = this.world.scheduler.at(at, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, () => this.start(dest, 'scheduled'), !own);
   }
 
   private operationalEvent(type: OperationalType, ep: { id: string; team_id: string; environment: Environment }, msgId: string | null, detail: string): void {
     this.log.addOperational({ type, at: this.world.clock.iso(), team_id: ep.team_id, environment: ep.environment, endpoint_id: ep.id, msg_id: msgId, detail });
   }
 
-  private async perform(dest: Destination, trigger: Trigger): Promise<AttemptRecord | null> {
+  private async perform(dest: Destination, trigger: Trigger, own = true): Promise<AttemptRecord | null> {
     try {
-      return await this.attempt(dest, trigger);
+      return await this.attempt(dest, trigger, own);
     } catch (error) {
       this.world.log(`Webhook attempt for ${dest.message.id} -> ${dest.endpoint_id} failed inside the sandbox`, error);
       if (dest.status === 'sending') this.finish(dest, 'failed', 'internal_error');
@@ -214,7 +215,7 @@ class DeliveryEngine {
     }
   }
 
-  private async attempt(dest: Destination, trigger: Trigger): Promise<AttemptRecord | null> {
+  private async attempt(dest: Destination, trigger: Trigger, own: boolean): Promise<AttemptRecord | null> {
     const { world } = this;
     const { clock } = world;
     const msg = dest.message;
@@ -330,7 +331,7 @@ class DeliveryEngine {
     const delay = this.jitter ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts)) : next.delayMs;
     const at = now + delay;
     record.next_attempt_at = new Date(at).toISOString();
-    this.scheduleRetry(dest, at);
+    this.scheduleRetry(dest, at, own);
     return record;
   }
 }

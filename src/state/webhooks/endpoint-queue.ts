@@ -48,6 +48,10 @@ class Fifo {
     return this.head === this.runs.length;
   }
 
+  get size(): number {
+    return this.runs.length - this.head;
+  }
+
   /** Queue number of the oldest waiting attempt (only when not empty). */
   get first(): number {
     return this.seqs[this.head] as number;
@@ -152,6 +156,17 @@ export class EndpointQueues {
     this.next(endpointId, at);
   }
 
+  /** Attempts waiting for their turn, the clock's own and deferred (for diagnostics: visits every busy lane). */
+  waiting(): { own: number; deferred: number } {
+    let own = 0;
+    let deferred = 0;
+    for (const lane of this.lanes.values()) {
+      own += lane.own.size;
+      deferred += lane.deferred.size;
+    }
+    return { own, deferred };
+  }
+
   private next(endpointId: string, lane: Lane): void {
     const window = Math.max(1, this.window());
     const { own, deferred } = lane;
@@ -185,18 +200,17 @@ interface Step {
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
-  /** Barriers waiting right now: requests served meanwhile are not part of the advance. */
-  private waiting = 0;
 
   constructor(private readonly scheduler: Scheduler) {}
 
   /**
    * Whether code running now belongs to the clock's own work: a job of a running advance, or
    * nothing running at all (a request before any advance: the next advance waits for it).
-   * False for a request served while an advance waits on a barrier.
+   * False for a request served while an advance waits on a barrier, and for a job that such a
+   * request scheduled and the same advance now runs (`Scheduler.foreignNow`).
    */
   ownsNow(): boolean {
-    return !this.scheduler.running || this.waiting === 0;
+    return !this.scheduler.foreignNow();
   }
 
   /**
@@ -211,12 +225,7 @@ export class Steps {
         fresh.started = true;
         if (this.open === fresh) this.open = null;
         if (fresh.remaining === 0) return;
-        this.waiting++;
-        try {
-          await new Promise<void>((resolve) => (fresh.wake = resolve));
-        } finally {
-          this.waiting--;
-        }
+        await new Promise<void>((resolve) => (fresh.wake = resolve));
       });
       this.open = step = fresh;
     }
