@@ -13,7 +13,8 @@
  *
  * Only work the advance caused joins a step: attempts started by its jobs, and attempts started
  * before it (a barrier already on the clock). These are the clock's own attempts. A request served
- * while a barrier waits starts a *deferred* attempt: it never joins the running advance, and in
+ * while a barrier waits, or a job such a request scheduled that the same advance now runs
+ * (`Scheduler.foreignNow`), starts a *deferred* attempt: it never joins the running advance, and in
  * its endpoint's lane it must not delay the clock's own attempts either, however many such
  * requests arrive. So each lane keeps two queues:
  *
