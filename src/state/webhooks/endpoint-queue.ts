@@ -30,10 +30,11 @@
  *   the order they were queued), at most N in flight.
  *
  * Per-endpoint order, exactly: attempts to one endpoint start in the order they were queued,
- * except that an own attempt queued during an advance can start before deferred attempts queued
+ * except that while an advance runs an own attempt can start before deferred attempts queued
  * earlier (by requests served during that advance or an earlier one) that have not started yet.
- * Own attempts keep their order among themselves, deferred ones among themselves. Without manual
- * advances (realtime mode, or no advance running) nothing is deferred and order is strict.
+ * Own attempts keep their order among themselves, deferred ones among themselves. In realtime
+ * mode nothing is deferred; in manual mode with no advance running nothing new is deferred and
+ * whatever waits starts in queue order: order is then strict.
  */
 import type { JobHandle, Scheduler } from '../../engine/scheduler.js';
 
