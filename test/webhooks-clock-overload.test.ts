@@ -162,6 +162,65 @@ describe('jobs that requests schedule during an advance', () => {
     expect(started.filter((t) => t.startsWith('req.'))).toEqual(['req.job.created', 'req.child.created']);
   });
 
+  it('a lab order placed through the API while the advance waits: the advance walks its whole lifecycle without waiting for its deliveries', { timeout: 30_000 }, async () => {
+    const firstGate = gate();
+    const firstCalled = gate();
+    const orderGate = gate();
+    const orderEvents: string[] = [];
+    let orderFinished = 0;
+    const transport: WebhookTransport = async (request) => {
+      const { event_type: type } = eventOf(request);
+      if (type === 'own.first.created') {
+        firstCalled.open();
+        await firstGate.promise;
+      } else if (type.startsWith('labtest.order.')) {
+        orderEvents.push(type);
+        await orderGate.promise;
+        orderFinished++;
+      }
+      return ok;
+    };
+    const c = createClient('node', { ...QUIET, webhookTransport: transport, deliveryTimeout: 300 });
+    await createEndpoint(c, { url: 'http://127.0.0.1:9/orders', filter_types: ['own.first.created', 'labtest.order.created', 'labtest.order.updated'] });
+    const user = await c.post('/v2/user', { client_user_id: 'overload-order' });
+    expect(user.status, user.text).toBe(200);
+    const tests = await c.get('/v3/lab_tests');
+    const list = (Array.isArray(tests.body) ? tests.body : tests.body.data) as Array<{ id: string; method?: string }>;
+    const labTest = list.find((t) => t.method === 'testkit') ?? list[0];
+    c.sandbox.world.scheduler.at(T0 + 10_000, 'test: own event', () => void emit(c, 'own.first.created'));
+    const advanced = c.advance(10 * 86400);
+    let placed = '';
+    try {
+      await firstCalled.promise;
+      await turn();
+      const order = await c.post('/v3/order', {
+        user_id: user.body.user_id,
+        lab_test_id: labTest!.id,
+        patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1990-02-03', gender: 'female', phone_number: '+14155550100', email: 'jane.doe@example.com' },
+        patient_address: { receiver_name: 'Jane Doe', first_line: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+      });
+      expect(order.status, order.text).toBe(200);
+      placed = order.body.order.id;
+      firstGate.open();
+      const res = await advanced;
+      expect(res.status, res.text).toBe(200);
+      expect(orderFinished).toBe(0);
+    } finally {
+      firstGate.open();
+    }
+    // The advance ran the order's lifecycle (it completes on day 9) ...
+    const now = await c.get(`/v3/order/${placed}`);
+    expect(now.body.status).toBe('completed');
+    // ... and its deliveries follow, in event order, once the receiver answers.
+    orderGate.open();
+    await c.sandbox.settle();
+    const journal = await c.get('/_sandbox/events', { query: { team_id: c.creds.teams[0]!.team_id, environment: 'sandbox', limit: 10000 } });
+    const emitted = (journal.body.events as Array<{ envelope: { event_type: string } }>).map((e) => e.envelope.event_type).filter((t) => t.startsWith('labtest.order.'));
+    expect(emitted.length).toBeGreaterThan(3);
+    expect(orderEvents).toEqual(emitted);
+    expect(orderFinished).toBe(emitted.length);
+  });
+
   it('a job a request scheduled during one advance is the next advance\'s own work', async () => {
     const c = createClient('msw', { ...QUIET, webhookTransport: async () => ok });
     const { scheduler } = c.sandbox.world;
