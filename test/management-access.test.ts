@@ -11,6 +11,7 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROUTES } from '../src/routes.js';
 import type { Route } from '../src/engine/route.js';
+import { createFetchHandler } from '../src/msw.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 
 type Scope = 'org' | 'team' | 'any';
@@ -181,18 +182,31 @@ interface World {
   teamApiKey: string;
 }
 
+/**
+ * The world each route's matrix starts from, set up in process (the sandbox's own request
+ * handling, without the adapter under test): these calls are not what this file tests, and a
+ * third of its requests were theirs. Over both adapters, `management-teams.test.ts` covers the
+ * team update (`integration_team_id`), `management-keys.test.ts` team-bound management keys, and
+ * `management-credentials.test.ts` the beta-features control route.
+ */
 async function setUp(c: TestClient): Promise<World> {
+  const handler = createFetchHandler(c.sandbox, { baseUrl: 'http://setup.test', managementUrl: 'http://setup.test/management' });
+  const direct = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await handler(new Request(`http://setup.test${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }));
+    expect(res.status, `${method} ${url}`).toBe(200);
+    return (await res.json()) as Record<string, any>;
+  };
+  const mgmt = { 'x-management-key': c.managementKey };
   const [us, eu] = c.creds.teams;
   const bound: TeamRef = { id: us?.team_id as string, region: 'us', integration: 'matrix-bound' };
   const unbound: TeamRef = { id: eu?.team_id as string, region: 'eu', integration: 'matrix-unbound' };
   for (const t of [bound, unbound]) {
-    expect((await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${t.id}`, { body: { integration_team_id: t.integration } })).status).toBe(200);
+    await direct('PATCH', `/management/v1/org/${c.orgId}/team/${t.id}`, { integration_team_id: t.integration }, mgmt);
     // Closed beta is a separate rule: enable every team so it never answers first here.
-    expect((await c.put(`/_sandbox/teams/${t.id}/beta_features`, { beta_features: ['lab_accounts'] })).status).toBe(200);
+    await direct('PUT', `/_sandbox/teams/${t.id}/beta_features`, { beta_features: ['lab_accounts'] });
   }
-  const key = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 'matrix', role: 'team_admin', team_role_bindings: [{ team_id: bound.id }] } });
-  expect(key.status).toBe(200);
-  return { c, bound, unbound, teamKey: key.body.key, teamApiKey: us?.api_keys.sandbox as string };
+  const key = await direct('POST', `/management/v1/org/${c.orgId}/management_key`, { label: 'matrix', role: 'team_admin', team_role_bindings: [{ team_id: bound.id }] }, mgmt);
+  return { c, bound, unbound, teamKey: key.key, teamApiKey: us?.api_keys.sandbox as string };
 }
 
 forEachAdapter('management key-scope matrix', (adapter) => {
