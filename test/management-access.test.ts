@@ -182,18 +182,32 @@ interface World {
   teamApiKey: string;
 }
 
+/**
+ * The world each route's matrix starts from, set up in process (`sandbox.dispatch`, without the
+ * adapter under test): these calls are not what this file tests, and a
+ * third of its requests were theirs. Over both adapters, `management-teams.test.ts` covers the
+ * team update (`integration_team_id`), `management-keys.test.ts` team-bound management keys, and
+ * `management-credentials.test.ts` the beta-features control route.
+ */
 async function setUp(c: TestClient): Promise<World> {
+  const direct = async (method: string, surface: 'data' | 'management', path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const rawBody = new TextEncoder().encode(JSON.stringify(body));
+    const res = await c.sandbox.dispatch({ method, surface, path, query: {}, headers: { 'content-type': 'application/json', ...headers }, rawBody });
+    const text = new TextDecoder().decode(res.body);
+    expect(res.status, `${method} ${path}: ${text}`).toBe(200);
+    return JSON.parse(text) as Record<string, any>;
+  };
+  const mgmt = { 'x-management-key': c.managementKey };
   const [us, eu] = c.creds.teams;
   const bound: TeamRef = { id: us?.team_id as string, region: 'us', integration: 'matrix-bound' };
   const unbound: TeamRef = { id: eu?.team_id as string, region: 'eu', integration: 'matrix-unbound' };
   for (const t of [bound, unbound]) {
-    expect((await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${t.id}`, { body: { integration_team_id: t.integration } })).status).toBe(200);
+    await direct('PATCH', 'management', `/v1/org/${c.orgId}/team/${t.id}`, { integration_team_id: t.integration }, mgmt);
     // Closed beta is a separate rule: enable every team so it never answers first here.
-    expect((await c.put(`/_sandbox/teams/${t.id}/beta_features`, { beta_features: ['lab_accounts'] })).status).toBe(200);
+    await direct('PUT', 'data', `/_sandbox/teams/${t.id}/beta_features`, { beta_features: ['lab_accounts'] });
   }
-  const key = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 'matrix', role: 'team_admin', team_role_bindings: [{ team_id: bound.id }] } });
-  expect(key.status).toBe(200);
-  return { c, bound, unbound, teamKey: key.body.key, teamApiKey: us?.api_keys.sandbox as string };
+  const key = await direct('POST', 'management', `/v1/org/${c.orgId}/management_key`, { label: 'matrix', role: 'team_admin', team_role_bindings: [{ team_id: bound.id }] }, mgmt);
+  return { c, bound, unbound, teamKey: key.key, teamApiKey: us?.api_keys.sandbox as string };
 }
 
 forEachAdapter('management key-scope matrix', (adapter) => {

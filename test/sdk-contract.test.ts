@@ -53,10 +53,21 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
+/** The dates of the usage examples: two days, holding data of every kind the world has. */
+const WINDOW = { start_date: '2026-01-02', end_date: '2026-01-04' };
+/**
+ * The ECG voltage methods read one day without a recording: the SDK parses a list in time
+ * quadratic in its length, and one 30-second recording is 15,360 samples (about half of this
+ * file's CPU). `test/sdk-wearables.test.ts` ('summaries, ECG with voltages, ...') parses a whole
+ * recording through both methods and checks its sample count.
+ */
+const ECG_VOLTAGE_WINDOW = { start_date: '2026-01-02', end_date: '2026-01-03' };
+
 /** The usage example with its placeholders replaced by the seeded world's ids and dates. */
 function concrete(usage: string): string {
   let text = usage.replace(/\s*[A-Za-z]*[cC]ursor: "(next_)?cursor",?/g, '');
-  for (const [placeholder, value] of Object.entries({ ...ids, start_date: '2026-01-02', end_date: '2026-01-04' })) {
+  const window = /client\.vitals\.electrocardiogramVoltage/.test(text) ? ECG_VOLTAGE_WINDOW : WINDOW;
+  for (const [placeholder, value] of Object.entries({ ...ids, ...window })) {
     text = text.split(`"${placeholder}"`).join(JSON.stringify(value));
   }
   return text;
