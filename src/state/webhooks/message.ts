@@ -96,7 +96,7 @@ export function createMessage(world: World, seq: number, entry: JournalEntry, pa
     user_id: entry.envelope.user_id,
     created_at: entry.occurred_at,
     created_ms: isoMs(entry.occurred_at),
-    body: JSON.stringify(entry.envelope),
+    body: world.events.render(entry),
     destinations: new Map(),
   };
 }

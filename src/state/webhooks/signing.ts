@@ -116,7 +116,10 @@ export function verify(secrets: readonly string[], headers: Record<string, strin
   return { ok: false, error: 'No matching signature found' };
 }
 
-/** Svix-style object ids: prefix + 27 base62 characters (never a '.'), deterministic per world. */
+/**
+ * Svix-style object ids: prefix + 27 base62 characters (never a '.'), deterministic per world.
+ * Message ids, issued at event rate, come from the counted tokens (no SHA-256 per message).
+ */
 export function svixId(world: World, prefix: 'ep_' | 'msg_' | 'atmpt_', scope = ''): string {
-  return prefix + world.ids.token(`svix-${prefix}`, 27, scope);
+  return prefix + (prefix === 'msg_' ? world.ids.countedToken(`svix-${prefix}`, 27, scope) : world.ids.token(`svix-${prefix}`, 27, scope));
 }
