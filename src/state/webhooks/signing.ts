@@ -121,5 +121,5 @@ export function verify(secrets: readonly string[], headers: Record<string, strin
  * Message ids, issued at event rate, come from the counted tokens (no SHA-256 per message).
  */
 export function svixId(world: World, prefix: 'ep_' | 'msg_' | 'atmpt_', scope = ''): string {
-  return prefix + (prefix === 'msg_' ? world.ids.countedToken(`svix-${prefix}`, 27, scope) : world.ids.token(`svix-${prefix}`, 27, scope));
+  return prefix === 'msg_' ? world.ids.countedToken('svix-msg_', 27, scope, prefix) : prefix + world.ids.token(`svix-${prefix}`, 27, scope);
 }
