@@ -7,13 +7,22 @@
  * The first run is cold (JIT), the later ones warm.
  *
  * `node [--cpu-prof] --import tsx scripts/bench-feed-e2e.ts [--rounds 4] [--window 32] [--days 1] [--null]`;
- * `--null` swaps the network for a transport answering 204 at once (no receiver).
+ * `--null` swaps the network for a transport answering 204 at once (no receiver); `--dist` runs
+ * the compiled package (`dist/`, what the CLI runs; build it first with `npx tsc -b`) instead of
+ * the TypeScript sources through tsx (whose `keepNames` transform names every closure at creation).
  */
-import { createNodeTransport } from '../src/adapters/node-transport.js';
-import '../src/adapters/node-crypto.js';
-import { createSandbox } from '../src/index.js';
+type Lib = { index: typeof import('../src/index.js'); node: typeof import('../src/adapters/node-transport.js'); webhooks: typeof import('../src/state/webhooks/webhooks.js') };
+
+/** The sandbox code under test: the sources (tsx) or the compiled package. */
+export async function loadLib(dist: boolean): Promise<Lib> {
+  const base = dist ? '../dist/' : '../src/';
+  const [index, node, webhooks] = await Promise.all([import(`${base}index.js`), import(`${base}adapters/node-transport.js`), import(`${base}state/webhooks/webhooks.js`), import(`${base}adapters/node-crypto.js`)]);
+  return { index, node, webhooks } as Lib;
+}
+let lib: Lib | null = null;
+
 import { createEndpoint } from './bench-endpoint.js';
-import { listen, Receiver, type Report } from './bench-receiver-client.js';
+import { Receiver, type Report } from './bench-receiver-client.js';
 
 export interface FeedRun {
   events: number;
@@ -23,13 +32,19 @@ export interface FeedRun {
   r: Report | null;
 }
 
-export async function feedRun(window: number, days: number, target: { url: string; receiver: Receiver } | null): Promise<FeedRun> {
-  const node = target ? createNodeTransport() : null;
+export async function feedRun(window: number, days: number, target: { url: string; receiver: Receiver } | null, dist = false): Promise<FeedRun> {
+  lib ??= await loadLib(dist);
+  const { createSandbox } = lib.index;
+  const node = target ? lib.node.createNodeTransport() : null;
   // The null transport shares abort signals like the node transport, so the engine's path is the CLI's.
   const transport = node ? node.transport : Object.assign(async () => ({ status: 204, headers: {}, body: '' }), { sharesSignals: true });
   const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: window, webhookTransport: transport, clock: 'manual' });
-  if (target) await listen(sandbox, target.url, target.receiver);
-  else await createEndpoint(sandbox, 'http://127.0.0.1:9/hook');
+  await createEndpoint(sandbox, target ? target.url : 'http://127.0.0.1:9/hook');
+  if (target) {
+    // The endpoint's signing keys go to the receiver (through the store of the code under test).
+    const store = lib.webhooks.webhooksOf(sandbox.world);
+    await target.receiver.reset([...store.byId.values()].flatMap((ep) => store.signingKeys(ep)));
+  }
   const before = sandbox.world.events.emitted;
   const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
@@ -61,7 +76,7 @@ if (process.argv[1]?.endsWith('bench-feed-e2e.ts')) {
         await post('Profiler.enable');
         await post('Profiler.start');
       }
-      const c = await feedRun(arg('window', 32), arg('days', 1), target);
+      const c = await feedRun(arg('window', 32), arg('days', 1), target, process.argv.includes('--dist'));
       const v = c.r ? `, receiver ${c.receiverUsPerEvent.toFixed(1)} us CPU/event, verified ${c.r.verified}/${c.r.received}` : '';
       console.log(`run ${i + 1}: ${c.events} events, ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event${v}`);
     }
