@@ -85,6 +85,7 @@ function sign(secret: string, msgId: string, timestamp: number, rawBody: string)
 
 /** The signature header value: one signature per key, newest key first, space-separated. */
 export function signatureHeader(secrets: readonly string[], msgId: string, timestamp: number, rawBody: string): string {
+  if (secrets.length === 1) return sign(secrets[0]!, msgId, timestamp, rawBody);
   return secrets.map((s) => sign(s, msgId, timestamp, rawBody)).join(' ');
 }
 
