@@ -35,6 +35,17 @@ export { DEFAULT_RETENTION, MAX_RETENTION } from './webhooks.js';
 export { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 export type { AttemptRecord, Destination, Message } from './message.js';
 
+/** The ISO string of the last instant asked (attempts started together share their instant). */
+let isoAt = Number.NaN;
+let isoText = '';
+function isoOf(ms: number): string {
+  if (ms !== isoAt) {
+    isoText = new Date(ms).toISOString();
+    isoAt = ms;
+  }
+  return isoText;
+}
+
 function matchesFilter(filterTypes: string[] | null, eventType: string): boolean {
   return filterTypes === null || filterTypes.includes(eventType);
 }
@@ -233,7 +244,7 @@ class DeliveryEngine {
 
     const before = dest.status;
     dest.status = 'sending';
-    const createdAt = clock.iso();
+    const createdAt = isoOf(clock.now());
     const timestamp = Math.floor(clock.wall() / 1000);
     const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
     const url = ep.url;
