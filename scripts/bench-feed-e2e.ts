@@ -28,6 +28,8 @@ export interface FeedRun {
   events: number;
   rate: number;
   sandboxUsPerEvent: number;
+  /** Of which system time (the kernel: socket writes). */
+  sandboxSysUsPerEvent: number;
   receiverUsPerEvent: number;
   r: Report | null;
 }
@@ -56,7 +58,7 @@ export async function feedRun(window: number, days: number, target: { url: strin
   const r = target ? await target.receiver.report() : null;
   sandbox.close();
   node?.close();
-  return { events, rate: events / seconds, sandboxUsPerEvent: (used.user + used.system) / events, receiverUsPerEvent: r ? r.cpuUs / Math.max(1, r.received) : 0, r };
+  return { events, rate: events / seconds, sandboxUsPerEvent: (used.user + used.system) / events, sandboxSysUsPerEvent: used.system / events, receiverUsPerEvent: r ? r.cpuUs / Math.max(1, r.received) : 0, r };
 }
 
 if (process.argv[1]?.endsWith('bench-feed-e2e.ts')) {
@@ -78,7 +80,7 @@ if (process.argv[1]?.endsWith('bench-feed-e2e.ts')) {
       }
       const c = await feedRun(arg('window', 32), arg('days', 1), target, process.argv.includes('--dist'));
       const v = c.r ? `, receiver ${c.receiverUsPerEvent.toFixed(1)} us CPU/event, verified ${c.r.verified}/${c.r.received}` : '';
-      console.log(`run ${i + 1}: ${c.events} events, ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event${v}`);
+      console.log(`run ${i + 1}: ${c.events} events, ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event (system ${c.sandboxSysUsPerEvent.toFixed(1)})${v}`);
     }
     if (session) {
       const { profile } = (await post('Profiler.stop')) as { profile: unknown };
