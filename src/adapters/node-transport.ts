@@ -5,8 +5,7 @@
  * delivery in flight at shutdown. Answers are read up to the excerpt the delivery log keeps.
  *
  * Compared with the global `fetch` (the default transport): no per-request connection pool
- * lookup, no WHATWG stream per body, and no round trip per attempt when the delivery window
- * (`deliveryWindow`) lets several attempts run at once.
+ * lookup, no WHATWG stream per body, no round trip per attempt when the delivery window allows.
  *
  * Failures: a refused or reset connection fails every request waiting on it (the retry policy
  * takes over); an aborted request (its attempt timed out) closes its connection, so the requests
@@ -78,6 +77,9 @@ class Connection {
   readonly pending: Pending[] = [];
   private buf: Buffer = Buffer.alloc(0);
   private head: { status: number; headers: Record<string, string>; close: boolean } | null = null;
+  /** The last response head read and its parse (receivers repeat their heads: parsed once, shared). */
+  private lastHeadText = '';
+  private lastHead: { status: number; headers: Record<string, string> } | null = null;
   /** Body framing of the response being read. */
   private mode: 'length' | 'chunked' | 'eof' = 'length';
   private remaining = 0;
@@ -164,20 +166,28 @@ class Connection {
       }
       const text = this.buf.toString('latin1', 0, end);
       this.buf = this.buf.subarray(end + 4);
-      const m = STATUS_LINE.exec(text);
-      if (!m) throw new Error('malformed response status line');
-      const status = Number(m[1]);
-      const headers: Record<string, string> = {};
-      let at = text.indexOf('\r\n');
-      while (at >= 0) {
-        const next = text.indexOf('\r\n', at + 2);
-        const line = text.slice(at + 2, next < 0 ? text.length : next);
-        at = next;
-        const colon = line.indexOf(':');
-        if (colon <= 0) continue;
-        const name = line.slice(0, colon).trim().toLowerCase();
-        const value = line.slice(colon + 1).trim();
-        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      let status: number;
+      let headers: Record<string, string>;
+      if (text === this.lastHeadText && this.lastHead !== null) {
+        ({ status, headers } = this.lastHead); // the headers object is never changed once parsed
+      } else {
+        const m = STATUS_LINE.exec(text);
+        if (!m) throw new Error('malformed response status line');
+        status = Number(m[1]);
+        headers = {};
+        let at = text.indexOf('\r\n');
+        while (at >= 0) {
+          const next = text.indexOf('\r\n', at + 2);
+          const line = text.slice(at + 2, next < 0 ? text.length : next);
+          at = next;
+          const colon = line.indexOf(':');
+          if (colon <= 0) continue;
+          const name = line.slice(0, colon).trim().toLowerCase();
+          const value = line.slice(colon + 1).trim();
+          headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+        }
+        this.lastHeadText = text;
+        this.lastHead = { status, headers };
       }
       if (status >= 100 && status < 200) return true; // interim answer: the real one follows
       this.head = { status, headers, close: /\bclose\b/i.test(headers.connection ?? '') };

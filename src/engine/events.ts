@@ -47,11 +47,33 @@ export interface EventFilter {
 export const JOURNAL_LIMIT = 10_000;
 
 /**
+ * What the journal keeps of an entry. Once a subscriber has rendered the envelope's JSON (webhook
+ * delivery signs and sends exactly that string), the journal keeps the string, shared with the
+ * message, and drops the envelope object: a day of feed events is then a few thousand flat
+ * strings for the garbage collector instead of a few hundred thousand sample objects. `list()`
+ * parses the envelope back (the same JSON renders the same bytes).
+ */
+interface KeptEntry {
+  seq: number;
+  occurred_at: string;
+  team_id: string;
+  environment: Partition['environment'];
+  event_type: string;
+  user_id: string;
+  envelope: EventEnvelope | null;
+  json: string | null;
+}
+
+function materialise(k: KeptEntry): JournalEntry {
+  return { seq: k.seq, occurred_at: k.occurred_at, team_id: k.team_id, environment: k.environment, envelope: k.envelope ?? (JSON.parse(k.json as string) as EventEnvelope) };
+}
+
+/**
  * A fixed-capacity ring of journal entries. Entries arrive with consecutive `seq` numbers, so the
  * slot of a `seq` is arithmetic: no search, no shifting, O(1) push.
  */
 class JournalRing {
-  private readonly slots: JournalEntry[] = [];
+  private readonly slots: KeptEntry[] = [];
   private head = 0;
   readonly capacity: number;
 
@@ -63,7 +85,7 @@ class JournalRing {
     return this.slots.length;
   }
 
-  push(entry: JournalEntry): void {
+  push(entry: KeptEntry): void {
     if (this.slots.length < this.capacity) {
       this.slots.push(entry);
       return;
@@ -73,8 +95,8 @@ class JournalRing {
   }
 
   /** The i-th kept entry, oldest first. */
-  at(i: number): JournalEntry {
-    return this.slots[(this.head + i) % this.slots.length] as JournalEntry;
+  at(i: number): KeptEntry {
+    return this.slots[(this.head + i) % this.slots.length] as KeptEntry;
   }
 
   /** Index of the first kept entry with a `seq` greater than `seq`. */
@@ -91,7 +113,10 @@ export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
   private readonly watchers: EventWatcher[] = [];
   /** Events journaled but not yet handed to the subscribers (emits nested in a subscriber wait here). */
-  private readonly undelivered: Array<[JournalEntry, Partition]> = [];
+  private readonly undelivered: Array<[JournalEntry, Partition, KeptEntry]> = [];
+  /** The entry being handed to the subscribers and what the journal keeps of it (for `render`). */
+  private current: JournalEntry | null = null;
+  private currentKept: KeptEntry | null = null;
   private delivering = false;
   /** Events dropped by a team allowlist (kept for inspection). */
   private filteredCount = 0;
@@ -121,23 +146,51 @@ export class EventBus {
       environment: partition.environment,
       envelope,
     };
-    this.journal.push(entry);
+    const kept: KeptEntry = {
+      seq: entry.seq,
+      occurred_at: entry.occurred_at,
+      team_id: entry.team_id,
+      environment: entry.environment,
+      event_type: envelope.event_type,
+      user_id: envelope.user_id,
+      envelope,
+      json: null,
+    };
+    this.journal.push(kept);
     // An event emitted by a subscriber (e.g. lab-derived data following a lab order event)
     // reaches every subscriber after the event being delivered: delivery follows journal order.
-    this.undelivered.push([entry, partition]);
+    this.undelivered.push([entry, partition, kept]);
     if (this.delivering) return entry;
     this.delivering = true;
     try {
       for (let next = this.undelivered.shift(); next; next = this.undelivered.shift()) {
+        this.current = next[0];
+        this.currentKept = next[2];
         for (const sub of this.subscribers) sub(next[0], next[1]);
+        // Rendered by a subscriber: the journal keeps the JSON only.
+        if (next[2].json !== null) next[2].envelope = null;
       }
     } catch (error) {
       this.undelivered.length = 0;
       throw error;
     } finally {
       this.delivering = false;
+      this.current = null;
+      this.currentKept = null;
     }
     return entry;
+  }
+
+  /**
+   * The envelope's JSON (`JSON.stringify(entry.envelope)`), rendered once per event: a subscriber
+   * asking for it during delivery gets the string the journal then keeps instead of the object.
+   */
+  render(entry: JournalEntry): string {
+    const kept = entry === this.current ? this.currentKept : null;
+    if (kept !== null && kept.json !== null) return kept.json;
+    const json = JSON.stringify(entry.envelope);
+    if (kept !== null) kept.json = json;
+    return json;
   }
 
   /** Adds a subscriber; returns a function that removes it. */
@@ -177,10 +230,10 @@ export class EventBus {
       const e = this.journal.at(i);
       if (filter.team_id && e.team_id !== filter.team_id) continue;
       if (filter.environment && e.environment !== filter.environment) continue;
-      if (filter.event_type && e.envelope.event_type !== filter.event_type) continue;
-      if (filter.event_type_prefix && !e.envelope.event_type.startsWith(filter.event_type_prefix)) continue;
-      if (filter.user_id && e.envelope.user_id !== filter.user_id) continue;
-      out.push(e);
+      if (filter.event_type && e.event_type !== filter.event_type) continue;
+      if (filter.event_type_prefix && !e.event_type.startsWith(filter.event_type_prefix)) continue;
+      if (filter.user_id && e.user_id !== filter.user_id) continue;
+      out.push(materialise(e));
     }
     return out;
   }

@@ -18,7 +18,7 @@
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
  */
 import type { JournalEntry } from '../../engine/events.js';
-import { stableToken } from '../../engine/ids.js';
+import { keyedToken } from '../../engine/ids.js';
 import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -35,6 +35,17 @@ import { isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.
 export { DEFAULT_RETENTION, MAX_RETENTION } from './webhooks.js';
 export { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 export type { AttemptRecord, Destination, Message } from './message.js';
+
+/** The ISO string of the last instant asked (attempts started together share their instant). */
+let isoAt = Number.NaN;
+let isoText = '';
+function isoOf(ms: number): string {
+  if (ms !== isoAt) {
+    isoText = new Date(ms).toISOString();
+    isoAt = ms;
+  }
+  return isoText;
+}
 
 function matchesFilter(filterTypes: string[] | null, eventType: string): boolean {
   return filterTypes === null || filterTypes.includes(eventType);
@@ -240,7 +251,7 @@ class DeliveryEngine {
 
     const before = dest.status;
     dest.status = 'sending';
-    const createdAt = clock.iso();
+    const createdAt = isoOf(clock.now());
     const timestamp = Math.floor(clock.wall() / 1000);
     const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
     const url = ep.url;
@@ -256,13 +267,9 @@ class DeliveryEngine {
     const latency = Math.max(0, clock.wall() - wallStart);
     const ok = response !== null && response.status_code >= 200 && response.status_code < 300;
     const attemptNumber = dest.attempts.length + 1;
-    let id: string | null = null;
     const record: AttemptRecord = {
-      // Derived from stable keys, not a counter: concurrent attempts finish in any order. Hashed
-      // when first read (most attempts are never looked at); an own enumerable property all the same.
-      get id(): string {
-        return (id ??= `atmpt_${stableToken(27, world.seed, 'webhook-attempt', msg.id, ep.id, attemptNumber)}`);
-      },
+      // Derived from stable keys, not a counter: concurrent attempts finish in any order.
+      id: keyedToken(27, 'atmpt_', world.seed, `webhook-attempt\u241f${msg.id}\u241f${ep.id}\u241f${attemptNumber}`),
       seq: ++this.attemptSeq,
       msg_id: msg.id,
       endpoint_id: ep.id,

@@ -55,7 +55,42 @@ export interface Message {
   created_ms: number;
   /** The exact JSON that is signed and sent. */
   body: string;
-  destinations: Map<string, Destination>;
+  destinations: Destinations;
+}
+
+const NONE: readonly Destination[] = [];
+
+/**
+ * A message's destinations by endpoint id, in insertion order: what a `Map` does, without one per
+ * message for the common case of a single endpoint (a message is kept until retention drops it).
+ */
+export class Destinations {
+  private one: Destination | null = null;
+  private more: Map<string, Destination> | null = null;
+
+  get(endpointId: string): Destination | undefined {
+    if (this.more !== null) return this.more.get(endpointId);
+    return this.one !== null && this.one.endpoint_id === endpointId ? this.one : undefined;
+  }
+
+  set(endpointId: string, dest: Destination): this {
+    if (this.more !== null) this.more.set(endpointId, dest);
+    else if (this.one === null || this.one.endpoint_id === endpointId) this.one = dest;
+    else {
+      this.more = new Map([[this.one.endpoint_id, this.one], [endpointId, dest]]);
+      this.one = null;
+    }
+    return this;
+  }
+
+  values(): IterableIterator<Destination> {
+    if (this.more !== null) return this.more.values();
+    return (this.one !== null ? [this.one] : NONE).values();
+  }
+
+  get size(): number {
+    return this.more !== null ? this.more.size : this.one !== null ? 1 : 0;
+  }
 }
 
 export interface Destination {
@@ -96,8 +131,8 @@ export function createMessage(world: World, seq: number, entry: JournalEntry, pa
     user_id: entry.envelope.user_id,
     created_at: entry.occurred_at,
     created_ms: isoMs(entry.occurred_at),
-    body: JSON.stringify(entry.envelope),
-    destinations: new Map(),
+    body: world.events.render(entry),
+    destinations: new Destinations(),
   };
 }
 

@@ -85,6 +85,7 @@ function sign(secret: string, msgId: string, timestamp: number, rawBody: string)
 
 /** The signature header value: one signature per key, newest key first, space-separated. */
 export function signatureHeader(secrets: readonly string[], msgId: string, timestamp: number, rawBody: string): string {
+  if (secrets.length === 1) return sign(secrets[0]!, msgId, timestamp, rawBody);
   return secrets.map((s) => sign(s, msgId, timestamp, rawBody)).join(' ');
 }
 
@@ -116,7 +117,10 @@ export function verify(secrets: readonly string[], headers: Record<string, strin
   return { ok: false, error: 'No matching signature found' };
 }
 
-/** Svix-style object ids: prefix + 27 base62 characters (never a '.'), deterministic per world. */
+/**
+ * Svix-style object ids: prefix + 27 base62 characters (never a '.'), deterministic per world.
+ * Message ids, issued at event rate, come from the counted tokens (no SHA-256 per message).
+ */
 export function svixId(world: World, prefix: 'ep_' | 'msg_' | 'atmpt_', scope = ''): string {
-  return prefix + world.ids.token(`svix-${prefix}`, 27, scope);
+  return prefix === 'msg_' ? world.ids.countedToken('svix-msg_', 27, scope, prefix) : prefix + world.ids.token(`svix-${prefix}`, 27, scope);
 }
