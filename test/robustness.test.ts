@@ -127,12 +127,20 @@ function queryVariants(route: Route): Variant[] {
   return out;
 }
 
+/**
+ * The route-table window narrowed to one day: what is checked is how bad input is answered, not
+ * how many days of samples a valid one reads (generation only ever sees parsed, valid values).
+ * The wearable reads answer every variant that gets past validation with a day of data (the
+ * baseline user's ECG session of 2026-01-03 is read by the variants that widen the window).
+ */
+const QUERY: Record<string, string> = { ...GOOD_QUERY, start_date: '2026-01-04', end_date: '2026-01-04' };
+
 /** Valid values for the query keys a route requires, so junk in one key reaches the handler. */
 function baseQuery(route: Route): Record<string, string> {
   const schema = route.request.query;
   if (!schema) return {};
   const keys = Object.keys(propertiesOf(toJson(schema)));
-  return Object.fromEntries(keys.filter((k) => k in GOOD_QUERY).map((k) => [k, GOOD_QUERY[k] as string]));
+  return Object.fromEntries(keys.filter((k) => k in QUERY).map((k) => [k, QUERY[k] as string]));
 }
 
 function pathVariants(route: Route): Variant[] {
@@ -276,6 +284,10 @@ async function newRunner(adapter: AnyAdapter): Promise<Runner> {
     logger: (message, error) => errors.push(`${message}: ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 4).join(' | ') : String(error)}`),
   });
   const base = await baselineOf(c);
+  // The baseline user's data starts on 2026-01-01: variants that widen the window (a start in
+  // year 0000, an open end) then read four days of every series, not the person's whole history.
+  const bounded = await c.patch(`/v2/user/${base.params.user_id}`, { ingestion_start: '2026-01-01' });
+  if (bounded.status !== 204) throw new Error(`ingestion_start: ${bounded.status} ${bounded.text}`);
   if (DEBUG) console.log('baseline', JSON.stringify(base.params), errors);
   errors.length = 0;
   return { c, base, errors };

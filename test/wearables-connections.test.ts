@@ -135,7 +135,8 @@ forEachAdapter('wearables: providers and connections', (adapter) => {
   });
 
   it('control plane: error with a chosen type emits provider.connection.error and stops data; reconnect recovers', async () => {
-    const c = createClient(adapter, { seed: 3, feed: 'on' });
+    // No seeded users: feed 'on' would feed all of them for eight hours; the test reads this one's.
+    const c = createClient(adapter, { seed: 3, users: 0, usersElsewhere: 0, feed: 'on' });
     const userId = await newUser(c, 'demo-e');
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'oura' });
     await c.advance(3600);

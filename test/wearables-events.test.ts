@@ -67,7 +67,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   });
 
   it('spans are announced once, when they end, with the value and key the API serves', async () => {
-    const c = createClient(adapter, { seed: 17, users: 1, feed: 'on' });
+    const c = createClient(adapter, { seed: 17, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'ev-spans' })).body.user_id as string;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     // Mid-bucket (09:40): an hourly stand / UV bucket does not exist before it ends.
@@ -106,7 +106,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   });
 
   it('grouped pages start at the first data and stop after the last; next mirrors next_cursor', async () => {
-    const c = createClient(adapter, { seed: 17, users: 1, feed: 'on' });
+    const c = createClient(adapter, { seed: 17, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'ev-pages' })).body.user_id as string;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'freestyle_libre' });
     await c.advance(3 * 3600);
@@ -145,7 +145,7 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   });
 
   it('ECG summaries and their voltages carry the recording device id (spec 2.3)', async () => {
-    const c = createClient(adapter, { seed: 17, users: 1, feed: 'on' });
+    const c = createClient(adapter, { seed: 17, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.get('/v2/user', { query: { limit: 1 } })).body.users[0].user_id as string;
     const ecg = (await c.get(`/v2/summary/electrocardiogram/${userId}`, { query: { start_date: '2025-12-20', end_date: '2026-01-05' } })).body.electrocardiogram;
     expect(ecg.length).toBeGreaterThan(2);
@@ -156,8 +156,10 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
       expect(s.source_device_id).toBe(device);
       oas?.expectValid('ClientFacingElectrocardiogram', s);
     }
-    const volts = (await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage/grouped`, { query: { start_date: ecg[0].session_start, end_date: ecg[0].session_end } })).body;
+    // The session's first second (every sample of a session is served: ecg-traces.test.ts).
+    const end = new Date(Date.parse(ecg[0].session_start) + 999).toISOString();
+    const volts = (await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage/grouped`, { query: { start_date: ecg[0].session_start, end_date: end } })).body;
     expect(volts.groups.apple_health_kit[0].source.device_id).toBe(device);
-    expect(volts.groups.apple_health_kit[0].data.length).toBe(ecg[0].voltage_sample_count);
+    expect(volts.groups.apple_health_kit[0].data.length).toBe(ecg[0].sampling_frequency_hz);
   });
 });

@@ -16,7 +16,9 @@ async function journal(c: TestClient, query: Record<string, string>): Promise<an
 
 forEachAdapter('wearables: periodic feed', (adapter) => {
   it('emits new samples, re-sends open buckets and open summaries, with spec 6 payloads', async () => {
-    const c = createClient(adapter, { seed: 9, feed: 'on' });
+    // One seeded user besides the demo one: feed 'on' feeds every connected user, and the
+    // assertions read the demo user's events.
+    const c = createClient(adapter, { seed: 9, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'feed-a' })).body.user_id;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     await c.advance(2 * 3600); // 11:00: one tick at 10:30
@@ -51,7 +53,8 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
   });
 
   it('emits sleep, workouts with the shallow workout stream event, and stops when switched off', async () => {
-    const c = createClient(adapter, { seed: 9, users: 2, feed: 'on' });
+    // Only the demo user: feed 'on' feeds every connected user for the three days.
+    const c = createClient(adapter, { seed: 9, users: 0, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'feed-b' })).body.user_id;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     await c.advance(3 * 24 * 3600);
@@ -88,7 +91,7 @@ describe('wearables: determinism', () => {
     out.push((await c.post('/v2/link/connect/demo', { user_id: demo, provider: 'oura' })).text);
     await c.advance(5 * 3600);
     for (const u of [...users.map((x: any) => x.user_id), demo]) {
-      const q = { query: { start_date: '2025-12-28', end_date: '2026-01-05' } };
+      const q = { query: { start_date: '2026-01-03', end_date: '2026-01-05' } };
       for (const path of [`/v2/user/providers/${u}`, `/v2/summary/activity/${u}`, `/v2/summary/sleep/${u}`, `/v2/summary/workouts/${u}`, `/v2/summary/electrocardiogram/${u}`, `/v2/timeseries/${u}/heartrate`, `/v2/timeseries/${u}/glucose/grouped`]) {
         out.push((await c.get(path, path.includes('providers') ? {} : q)).text);
       }
