@@ -7,19 +7,15 @@
  * `npx msw init public/`), and run in headless Chromium through `playwright-core`. Skipped, with
  * one line, when no Chromium is installed (`CHROMIUM_PATH`, default /usr/bin/chromium).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleBrowser } from '../test/browser/bundle.js';
+import { CHROMIUM, haveChromium as available, newChromiumContext } from '../test/support/chromium.js';
 import type { Outcome } from './browser/page.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 if (!available) console.warn(`[browser recipe] skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
 /** The page's entry: what your app's test page does. */
@@ -29,11 +25,9 @@ import { runBrowserRecipe } from './examples/browser/page.ts';
 `;
 
 describe.skipIf(!available)('recipe: a browser test with setupWorker', () => {
-  const profile = mkdtempSync(join(tmpdir(), 'hs-recipe-browser-'));
   let server: Server | undefined;
   afterAll(async () => {
     await new Promise((done) => (server ? server.close(done) : done(undefined)));
-    rmSync(profile, { recursive: true, force: true });
   });
 
   it('runs the page tests in Chromium: users, demo connections, reset, own teams', async () => {
@@ -54,14 +48,13 @@ describe.skipIf(!available)('recipe: a browser test with setupWorker', () => {
     await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 30_000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    // In a project: `const browser = await chromium.launch({ executablePath: CHROMIUM })` (playwright-core),
+    // then `browser.newContext()`. Here: a fresh context in the Chromium this test worker already
+    // runs for the other browser tests (one launch). No request routing: the page's requests go to
+    // its service worker (msw), which routing would bypass.
+    const context = await newChromiumContext({ onlyLoopback: false });
     try {
-      const page = context.pages()[0] ?? (await context.newPage());
+      const page = await context.newPage();
       page.setDefaultTimeout(30_000);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));

@@ -5,12 +5,12 @@
  * In your project: `import { connectSandbox } from 'health-sandbox/testing'`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectSandbox, type SandboxControl } from '../src/testing.js';
+import { cliArgs } from '../test/support/cli-command.js';
 import { ownTeam } from './own-team.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,8 +20,9 @@ let control: SandboxControl;
 describe('recipe: CI with the CLI server', () => {
   beforeAll(async () => {
     // In a project: spawn('npx', ['health-sandbox', '--port', '0', '--json', '--clock', 'manual', '--world', 'empty']).
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    child = spawn(process.execPath, [tsx, resolve(root, 'src/cli.ts'), '--port', '0', '--json', '--clock', 'manual', '--world', 'empty'], { cwd: root });
+    // Here: the package's bin as npx runs it, the compiled dist/cli.js on plain Node (the source
+    // through tsx when dist/ is older than src/, see test/support/cli-command.ts).
+    child = spawn(process.execPath, cliArgs(['--port', '0', '--json', '--clock', 'manual', '--world', 'empty']), { cwd: root });
     const first = await new Promise<string>((done, fail) => {
       createInterface({ input: child.stdout! }).once('line', done);
       child.once('exit', (code) => fail(new Error(`CLI exited with ${code}`)));

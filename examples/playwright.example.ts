@@ -7,19 +7,17 @@
  * In your project: `import { connectSandbox } from 'health-sandbox/testing'`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectSandbox, type SandboxControl } from '../src/testing.js';
+import { cliArgs } from '../test/support/cli-command.js';
+import { CHROMIUM, haveChromium as available, sharedChromium } from '../test/support/chromium.js';
 import { ownTeam } from './own-team.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const available = existsSync(CHROMIUM);
 if (!available) console.warn(`[playwright recipe] skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
 describe.skipIf(!available)('recipe: Playwright against the CLI server', () => {
@@ -28,17 +26,19 @@ describe.skipIf(!available)('recipe: Playwright against the CLI server', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    child = spawn(process.execPath, [tsx, resolve(root, 'src/cli.ts'), '--port', '0', '--json', '--clock', 'manual', '--world', 'empty'], { cwd: root });
+    // In a project: spawn('npx', ['health-sandbox', '--port', '0', '--json', '--clock', 'manual', '--world', 'empty']);
+    // here the same bin, compiled (see examples/ci-cli.example.ts).
+    child = spawn(process.execPath, cliArgs(['--port', '0', '--json', '--clock', 'manual', '--world', 'empty']), { cwd: root });
     const line = await new Promise<string>((done, fail) => {
       createInterface({ input: child.stdout! }).once('line', done);
       child.once('exit', (code) => fail(new Error(`CLI exited with ${code}`)));
     });
     control = connectSandbox((JSON.parse(line) as { url: string }).url);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
+    // In a project: `browser = await chromium.launch({ executablePath: CHROMIUM })` (playwright-core).
+    // Here: the Chromium this test worker already runs for the other browser tests (one launch).
+    browser = await sharedChromium();
   });
   afterAll(async () => {
-    await browser?.close();
     child?.kill('SIGTERM');
   });
   beforeEach(() => control.reset());

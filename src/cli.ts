@@ -3,14 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
-import { directorySink } from './adapters/file-sink.js';
-import { createNodeServer } from './adapters/node-http.js';
-import { createNodeTransport } from './adapters/node-transport.js';
-import { readScenarioFile } from './adapters/scenario-file.js';
-import { ScenarioError } from './scenario/parse.js';
 import type { Scenario } from './scenario/schema.js';
-import { createSandbox, DEFAULT_START_AT, type Sandbox } from './sandbox.js';
-import { SANDBOX_USER_CAP } from './state/users/users.js';
+import type { Sandbox } from './sandbox.js';
 import type { Credentials } from './engine/credentials.js';
 
 /** How long the first signal waits for requests in flight before closing them (tests may raise it). */
@@ -75,6 +69,16 @@ async function main(): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
+  // The sandbox and the server load only now: --help and a bad flag answer without them.
+  const [{ directorySink }, { createNodeServer }, { createNodeTransport }, { readScenarioFile }, { ScenarioError }, { createSandbox, DEFAULT_START_AT }, { SANDBOX_USER_CAP }] = await Promise.all([
+    import('./adapters/file-sink.js'),
+    import('./adapters/node-http.js'),
+    import('./adapters/node-transport.js'),
+    import('./adapters/scenario-file.js'),
+    import('./scenario/parse.js'),
+    import('./sandbox.js'),
+    import('./state/users/users.js'),
+  ]);
   let scenario: Scenario | undefined;
   if (options.scenario !== undefined) {
     try {

@@ -1,6 +1,7 @@
 /**
- * One headless Chromium per vitest worker, shared by the browser test files (Debian's
- * /usr/bin/chromium through playwright-core, never a downloaded browser). The suite runs without
+ * One headless Chromium per vitest worker, shared by the browser test files and the browser
+ * recipes of examples/ (Debian's /usr/bin/chromium, or `CHROMIUM_PATH`, through playwright-core,
+ * never a downloaded browser). The suite runs without
  * module isolation, so a worker that runs several browser files launches Chromium once, on first
  * use, instead of once per file; each file gets its own context (cookies, storage, service
  * workers, routes) and closes it. The browser goes with the worker: playwright closes the
@@ -9,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
