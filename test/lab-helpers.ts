@@ -40,7 +40,7 @@ export async function standardTests(c: TestClient): Promise<Record<Method, strin
   return out as Record<Method, string>;
 }
 
-export interface PlaceOptions {
+interface PlaceOptions {
   patient?: Partial<typeof PATIENT> & Record<string, unknown>;
   address?: Partial<typeof ADDRESS> & Record<string, unknown>;
   extra?: Record<string, unknown>;
@@ -50,7 +50,7 @@ export interface PlaceOptions {
   targets?: OrderTargets;
 }
 
-export interface OrderTargets {
+interface OrderTargets {
   tests: Record<Method, string>;
   userId: string;
 }

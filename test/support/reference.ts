@@ -9,11 +9,11 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const REFERENCE_DIR = resolve(here, '../../../shared/reference');
+const REFERENCE_DIR = resolve(here, '../../../shared/reference');
 export const OPENAPI_DIR = resolve(REFERENCE_DIR, 'openapi');
 
 /** True when the run must check against the reference (CI sets HEALTH_SANDBOX_REQUIRE_REFERENCE=1). */
-export const REFERENCE_REQUIRED = process.env.HEALTH_SANDBOX_REQUIRE_REFERENCE === '1';
+const REFERENCE_REQUIRED = process.env.HEALTH_SANDBOX_REQUIRE_REFERENCE === '1';
 
 /** The one line a run prints when it skips the reference checks. */
 export const SKIP_NOTICE = `reference checks skipped: ${OPENAPI_DIR} is absent (a clone without ../shared); HEALTH_SANDBOX_REQUIRE_REFERENCE=1 makes them required`;

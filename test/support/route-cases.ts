@@ -10,14 +10,14 @@ import { surfaceOf } from '../../src/engine/router.js';
 import type { CallOptions, TestClient, TestResponse } from './client.js';
 import { baselineOf, destructive, GOOD_QUERY, plausible, propertiesOf, toJson, UNKNOWN_UUID, type Baseline, type JsonSchema } from './route-requests.js';
 
-export interface Case {
+interface Case {
   route: Route;
   kind: 'valid' | 'invalid';
   path: string;
   options: CallOptions;
 }
 
-export interface Answer {
+interface Answer {
   route: Route;
   kind: Case['kind'];
   res: TestResponse;
@@ -33,7 +33,7 @@ function goodQuery(route: Route): Record<string, string> | undefined {
   return Object.fromEntries(keys.filter((k) => k in GOOD_QUERY).map((k) => [k, GOOD_QUERY[k] as string]));
 }
 
-export function casesOf(route: Route, base: Baseline): Case[] {
+function casesOf(route: Route, base: Baseline): Case[] {
   const surface = surfaceOf(route);
   const query = goodQuery(route);
   const body = route.request.body ? plausible(toJson(route.request.body) as JsonSchema & Record<string, unknown>, '', 'minimal', base.params) : undefined;

@@ -11,7 +11,7 @@ import type { TestClient } from './client.js';
 
 export const UNKNOWN_UUID = '7d3c1a52-9b1e-4c2f-8a6d-0e5f4b3a2c1d';
 
-export function nested(depth: number): unknown {
+function nested(depth: number): unknown {
   let v: unknown = { a: [1, 'x', null] };
   for (let i = 0; i < depth; i++) v = i % 2 === 0 ? [v, { k: v === null ? 0 : 'x' }] : { deep: v, n: i };
   return v;
@@ -30,7 +30,7 @@ export interface JsonSchema {
   const?: unknown;
 }
 
-export const jsonCache = new WeakMap<z.ZodType, JsonSchema>();
+const jsonCache = new WeakMap<z.ZodType, JsonSchema>();
 
 export function toJson(schema: z.ZodType): JsonSchema {
   let js = jsonCache.get(schema);
@@ -55,7 +55,7 @@ export function propertiesOf(js: JsonSchema): Record<string, JsonSchema> {
   return {};
 }
 
-export function typesOf(js: JsonSchema): Set<string> {
+function typesOf(js: JsonSchema): Set<string> {
   const out = new Set<string>();
   if (typeof js.type === 'string') out.add(js.type);
   else if (Array.isArray(js.type)) for (const t of js.type) out.add(t);
@@ -84,7 +84,7 @@ export function wrongStructured(js: JsonSchema): unknown {
   return { unexpected: [1, 2, 3] };
 }
 
-export type Flavor = 'edge' | 'minimal';
+type Flavor = 'edge' | 'minimal';
 
 /**
  * A body that passes (or nearly passes) the schema, with edge-case contents, so handlers run

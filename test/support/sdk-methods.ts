@@ -17,7 +17,7 @@ export interface SdkMethod {
   usage: string;
 }
 
-export interface SdkEndpoint {
+interface SdkEndpoint {
   method: string;
   path: string;
 }

@@ -22,7 +22,7 @@ export function withResults(env: OrderEnv, orderId: string): { order: Order; set
   return { order, set, times };
 }
 
-export function patientName(order: Order): string {
+function patientName(order: Order): string {
   const pd = order.patient_details;
   return pd ? `${pd.first_name} ${pd.last_name}` : (order.shipping_details?.receiver_name ?? '');
 }

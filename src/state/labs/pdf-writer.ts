@@ -8,7 +8,7 @@ import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 
 /** pdf-lib, loaded on first use so that a browser bundle of the core does not carry it up front. */
 let pdfLib: Promise<typeof import('pdf-lib')> | null = null;
-export function loadPdfLib(): Promise<typeof import('pdf-lib')> {
+function loadPdfLib(): Promise<typeof import('pdf-lib')> {
   pdfLib ??= import('pdf-lib');
   return pdfLib;
 }

@@ -56,7 +56,7 @@ export function encodeCursor(kind: string, seq: number): string {
   return encodeText64(`${kind}:${seq}`);
 }
 
-export const INVALID_CURSOR = 'Invalid cursor: pass the next_cursor of a previous answer';
+const INVALID_CURSOR = 'Invalid cursor: pass the next_cursor of a previous answer';
 
 /** The sequence number in a cursor made by `encodeCursor` for `kind`, or null when it is not one. */
 function cursorSeq(kind: string, cursor: string): number | null {

@@ -13,7 +13,7 @@ import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../labs/errors.js';
 
 type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
 
-export interface LabAccount {
+interface LabAccount {
   id: string;
   lab: string;
   org_id: string;

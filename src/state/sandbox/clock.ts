@@ -10,9 +10,9 @@ import { realCalendarDate, type RuleFailure } from '../../engine/schemas.js';
 import type { World } from '../../engine/world.js';
 
 /** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
-export const MAX_ADVANCE_SECONDS = 366 * 86400;
+const MAX_ADVANCE_SECONDS = 366 * 86400;
 
-export const CLOCK_MESSAGES = {
+const CLOCK_MESSAGES = {
   oneAmount: 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)',
   badDuration: `Invalid duration: ${DURATION_HELP}`,
   badUntil: 'Invalid ISO time',
