@@ -129,7 +129,7 @@ export const QUIET = { users: 0, usersElsewhere: 0 } as const;
  * recording every request: no network at all. `hang: true` answers never (only the attempt
  * timeout ends it).
  */
-export interface ScriptedTransport {
+interface ScriptedTransport {
   transport: WebhookTransport;
   received: Received[];
   script: Array<Answer & { hang?: boolean }>;

@@ -8,7 +8,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
@@ -19,6 +18,8 @@ import { ARRANGE } from './arrange.js';
 import { extraParams, freshOrder, methodFor, OVERRIDES, type Override } from './overrides.js';
 import { lastOf, phaseOf, requestBody } from './writes.js';
 import { pathFor, queryFor, worldParams } from '../../test/support/world-params.js';
+import { loopbackOnly } from '../../test/support/loopback.js';
+import { addDocumentFormats } from '../../test/support/ajv-formats.js';
 
 export type DocName = 'data' | 'management';
 const FILES: Record<DocName, string> = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' };
@@ -59,8 +60,6 @@ export interface ConformanceReport {
 }
 
 type Json = Record<string, any>;
-type AddFormats = (ajv: Ajv2020) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 
 const keyOf = (method: string, surface: string, path: string) => `${method.toUpperCase()} ${surface} ${path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}').replace(/\/+$/, '')}`;
 
@@ -86,7 +85,7 @@ function load(dir: string, name: DocName): Loaded {
   const doc = JSON.parse(readFileSync(resolve(dir, FILES[name]), 'utf8')) as Json;
   const make = (schemaDoc: Json, id: string) => {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, unicodeRegExp: false });
-    addFormats(ajv);
+    addDocumentFormats(ajv);
     ajv.addSchema({ $id: id, components: schemaDoc['components'], paths: schemaDoc['paths'] }, id);
     const cache = new Map<string, ValidateFunction>();
     return (pointer: string) => {
@@ -212,7 +211,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
   if (!existsSync(resolve(openapiDir, FILES.data))) return null;
   const byKey = new Map<string, Route>();
   for (const r of ROUTES) if (!r.path.startsWith('/_sandbox')) byKey.set(keyOf(r.method, surfaceOf(r), r.path), r);
-  const sandbox = createSandbox({ seed: 5, users: 1, usersElsewhere: 0, logger: () => undefined, wallClock: () => Date.parse('2026-01-05T09:00:00Z') });
+  const sandbox = createSandbox({ seed: 5, users: 1, usersElsewhere: 0, logger: () => undefined, wallClock: () => Date.parse('2026-01-05T09:00:00Z'), webhookTransport: loopbackOnly });
   const client = dispatchClient(sandbox);
   const base = await worldParams(client);
   const params = { ...base, ...(await extraParams(client, base)) };

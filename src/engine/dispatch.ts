@@ -15,7 +15,6 @@ import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.
 import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { readForm } from './multipart.js';
 
-export { jsonResponse } from './render.js';
 
 interface DispatchEnv {
   world: World;

@@ -22,7 +22,7 @@ export interface RuleFailure {
 }
 
 /** A rule over a schema's parsed value: a failure, or nothing when the value keeps the rule. */
-export type Rule<T> = (value: T) => RuleFailure | null | undefined | false;
+type Rule<T> = (value: T) => RuleFailure | null | undefined | false;
 
 /**
  * Adds request rules to a schema. The first rule that fails becomes one pydantic `value_error`
@@ -45,7 +45,7 @@ export function withRules<S extends z.ZodType>(schema: S, ...rules: Array<Rule<z
 }
 
 /** Reports a broken rule from a refinement or transform (rendered like `valueError`, see `withRules`). */
-export function addRuleIssue(ctx: z.core.$RefinementCtx<unknown>, failure: RuleFailure): void {
+function addRuleIssue(ctx: z.core.$RefinementCtx<unknown>, failure: RuleFailure): void {
   ctx.addIssue({ code: 'custom', message: failure.message, path: failure.path ?? [], params: { valueError: { input: failure.input } } });
 }
 

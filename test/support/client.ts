@@ -13,12 +13,12 @@ import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js
 import { createFetchHandler, createMswHandlers } from '../../src/msw.js';
 import { createNodeServer } from '../../src/node.js';
 import type { Credentials } from '../../src/engine/credentials.js';
-import { fetchTransport, type WebhookTransport } from '../../src/state/webhooks/transport.js';
+import { loopbackOnly } from './loopback.js';
 import { router } from '../../src/routes.js';
 import { routeResponses } from '../../src/wire/engine.js';
 
 export type AdapterName = 'express' | 'msw';
-export const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
+const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
 /** Every adapter, the CLI's node:http server included (parity and hardening tests). */
 /** `fetch`: the msw adapter's request handling called in process (no msw interception): the cheap transport for tests that send thousands of requests. */
 export type AnyAdapter = AdapterName | 'node' | 'fetch';
@@ -143,18 +143,6 @@ function answerOf(status: number, headers: Record<string, string>, bytes: Buffer
     },
   };
 }
-
-/**
- * Tests send traffic to loopback only: a webhook to any other host (tests register
- * `https://example.com/...` endpoints) fails at once like a refused connection instead of a DNS
- * lookup on a machine without internet. `.test` hosts are msw's (intercepted, never resolved).
- */
-export const loopbackOnly: WebhookTransport = (request) => {
-  const host = new URL(request.url).hostname;
-  if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host.endsWith('.test')) return fetchTransport(request);
-  const refused = Object.assign(new Error(`connect ECONNREFUSED ${host} (tests reach loopback only)`), { code: 'ECONNREFUSED' });
-  return Promise.reject(new TypeError('fetch failed', { cause: refused }));
-};
 
 /**
  * `HEALTH_SANDBOX_WIRE_CHECK=<file>`: every answer any test receives through this client is checked

@@ -7,15 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
+import { addDocumentFormats } from './ajv-formats.js';
 import { OPENAPI_DIR, referenceFile } from './reference.js';
-
-export { OPENAPI_DIR };
 
 const FILES = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' } as const;
 
-export interface OasValidator {
+interface OasValidator {
   /** Errors of `value` against `#/components/schemas/<name>` (empty when valid). */
   errors(schemaName: string, value: unknown): string[];
   /** Asserts that `value` is valid against the named schema. */
@@ -26,8 +24,6 @@ export interface OasValidator {
 
 const cache = new Map<string, OasValidator | null>();
 
-type AddFormats = (ajv: Ajv2020) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 
 export function oasValidator(which: keyof typeof FILES): OasValidator | null {
   if (cache.has(which)) return cache.get(which) ?? null;
@@ -38,7 +34,7 @@ export function oasValidator(which: keyof typeof FILES): OasValidator | null {
   }
   const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addFormats(ajv);
+  addDocumentFormats(ajv);
   const id = `https://health-sandbox.test/${which}.json`;
   ajv.addSchema({ $id: id, components: doc.components }, id);
   const compiled = new Map<string, ReturnType<typeof ajv.compile>>();

@@ -339,4 +339,3 @@ export function newConnection(provider: ProviderInfo, fields: Partial<Connection
   };
 }
 
-export { PROVIDERS };

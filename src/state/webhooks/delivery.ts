@@ -32,9 +32,7 @@ import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './r
 import { send, type SendOutcome } from './transport.js';
 import { isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
 
-export { DEFAULT_RETENTION, MAX_RETENTION } from './webhooks.js';
-export { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
-export type { AttemptRecord, Destination, Message } from './message.js';
+export { MAX_RETENTION } from './webhooks.js';
 
 /** The ISO string of the last instant asked (attempts started together share their instant). */
 let isoAt = Number.NaN;
