@@ -8,15 +8,18 @@ import type { ScenarioInput } from '../scenario/schema.js';
 import type { ERROR_TYPES } from '../state/wearables/connections.js';
 import type { PULL_ERROR_DETAILS, PULL_OUTCOMES } from '../state/wearables/operations.js';
 import { labControls, queryOf, seg, webhookControls, type AttemptFilter, type LabControls, type WebhookControls } from './control-groups.js';
+import { ehrControls, orgControls, pipelineControls, teamControls, type EhrControls, type OrgControls, type PipelineControls, type TeamControls } from './control-org.js';
 import type {
   ClockView,
   Connection,
   Credentials,
   DeliveryAttemptPage,
   FeedState,
+  Health,
   HistoricalPullForced,
   JobList,
   JournalEntry,
+  OpenApiDocument,
   ReceiverConfigured,
   ReceiverDelivery,
   ReceiverState,
@@ -100,6 +103,14 @@ export class SandboxControl {
   readonly labs: LabControls;
   /** Webhook delivery controls: endpoints, messages, attempts, resend, recover, settings, operational events. */
   readonly webhooks: WebhookControls;
+  /** The ETL pipelines' streams: `streams()`, `records(stream)`, `clear(stream)`, `clearAll()`, `ndjson(path)`. */
+  readonly pipelines: PipelineControls;
+  /** Orgs and plans: `list()`, `create()`, `get(id)`, `setPlan(id, plan)`, `acceptInvite(...)`, `mail(id)`. */
+  readonly orgs: OrgControls;
+  /** Teams' closed-beta features: `betaFeatures(teamId)`, `setBetaFeatures(teamId, features)`. */
+  readonly teams: TeamControls;
+  /** EHR: `dashboard(token)`, `deliveries(teamId, environment)`. */
+  readonly ehr: EhrControls;
 
   constructor(
     private readonly send: ControlTransport,
@@ -109,6 +120,10 @@ export class SandboxControl {
     const request = <T>(method: string, path: string, body?: unknown) => this.request<T>(method, path, body);
     this.labs = labControls(request);
     this.webhooks = webhookControls(request);
+    this.pipelines = pipelineControls(request);
+    this.orgs = orgControls(request);
+    this.teams = teamControls(request);
+    this.ehr = ehrControls(request);
   }
 
   get managementUrl(): string {
@@ -181,6 +196,16 @@ export class SandboxControl {
   /** Pending scheduled jobs, soonest first. */
   async jobs(limit?: number): Promise<JobList> {
     return this.request('GET', `/_sandbox/jobs${queryOf({ limit })}`);
+  }
+
+  /** Liveness: `{status: 'ok'}`. */
+  async health(): Promise<Health> {
+    return this.request('GET', '/_sandbox/health');
+  }
+
+  /** The OpenAPI 3.1 document of the control plane. */
+  async openapi(): Promise<OpenApiDocument> {
+    return this.request('GET', '/_sandbox/openapi.json');
   }
 
   /** Every route the sandbox serves. */

@@ -63,3 +63,36 @@ export type ReceiverState = Of<typeof W.ReceiverState>;
 export type ReceiverDelivery = Of<typeof W.ReceiverDelivery>;
 /** `PUT /_sandbox/receiver/:name`. */
 export type ReceiverConfigured = Of<typeof W.ReceiverConfigured>;
+
+/** `GET /_sandbox/health`. */
+export type Health = Of<typeof W.Health>;
+/** `GET /_sandbox/openapi.json`. */
+export type OpenApiDocument = Of<typeof W.OpenApiDocument>;
+
+/** `GET /_sandbox/orgs/:org_id`, `PUT .../plan`; one of `GET /_sandbox/orgs`. */
+export type SandboxOrg = Of<typeof W.SandboxOrg>;
+/** `GET /_sandbox/orgs`. */
+export type SandboxOrgList = Of<typeof W.SandboxOrgList>;
+/** `POST /_sandbox/orgs`. */
+export type SandboxOrgCreated = Of<typeof W.SandboxOrgCreated>;
+/** `GET|PUT /_sandbox/teams/:team_id/beta_features`. */
+export type BetaFeatures = Of<typeof W.BetaFeatures>;
+/** `POST /_sandbox/orgs/:org_id/invites/:invite_id/accept`. */
+export type OrgMember = Of<typeof W.Member>;
+/** `GET /_sandbox/orgs/:org_id/mail`. */
+export type OrgMail = Of<typeof W.OrgMail>;
+/** `GET /_sandbox/ehr_dashboard/:token`. */
+export type EhrDashboardSession = Of<typeof W.EhrDashboardSession>;
+/** `GET /_sandbox/ehr_pipelines/:team_id/:environment`. */
+export type EhrDeliveries = Of<typeof W.EhrDeliveries>;
+
+/** `GET /_sandbox/pipelines/streams`. */
+export type PipelineStreams = Of<typeof W.PipelineStreams>;
+/** `GET /_sandbox/pipelines/streams/:stream`. */
+export type PipelineStreamRecords = Of<typeof W.PipelineStreamRecords>;
+/** `DELETE /_sandbox/pipelines/streams/:stream`. */
+export type PipelineStreamCleared = Of<typeof W.PipelineStreamCleared>;
+/** `DELETE /_sandbox/pipelines/streams`. */
+export type PipelineStreamsCleared = Of<typeof W.PipelineStreamsCleared>;
+/** `PUT /_sandbox/pipelines/ndjson`. */
+export type PipelineNdjson = Of<typeof W.PipelineNdjson>;

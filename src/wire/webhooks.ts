@@ -90,3 +90,11 @@ export const DeliverySettings = z.object({ jitter: z.boolean(), retention: z.num
 export const OperationalEvents = listOf('events', JsonObject);
 export const ReceiverState = z.object({ name: z.string(), url: z.string(), config: JsonObject, count: z.number().int(), deliveries: z.array(ReceiverDelivery) });
 export const ReceiverConfigured = z.object({ name: z.string(), config: JsonObject });
+
+// The control plane's pipeline streams (`/_sandbox/pipelines/*`).
+
+export const PipelineStreams = z.object({ streams: z.array(JsonObject), ndjson_file: z.string().nullable(), ndjson_error: z.string().nullable() });
+export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(JsonObject) });
+export const PipelineStreamCleared = z.object({ stream: z.string(), cleared: z.number().int() });
+export const PipelineStreamsCleared = z.object({ cleared: z.number().int() });
+export const PipelineNdjson = z.object({ ndjson_file: z.string().nullable() });
