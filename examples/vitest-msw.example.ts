@@ -1,6 +1,8 @@
 /**
  * Recipe: vitest + msw/node + your own fetch-based client. No port: msw answers `fetch` calls to
- * the base URL from an in-process sandbox. An empty world, reset between tests.
+ * the base URL (and its management API) from an in-process sandbox. An empty world, reset between
+ * tests, and every test in a team of its own (tests that share the sandbox never see each other's
+ * users, so they may run concurrently).
  * In your project: `import { createSandbox } from 'health-sandbox'` and
  * `import { createMswHandlers } from 'health-sandbox/msw'`.
  */
@@ -8,6 +10,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
 import { createMswHandlers } from '../src/msw.js';
+import { ownTeam } from './own-team.js';
 
 const BASE = 'https://api.sandbox.example.test';
 
@@ -33,19 +36,27 @@ describe('recipe: vitest with msw/node', () => {
   // A fresh world for every test: options (empty world, feed off) and credentials stay.
   beforeEach(() => sandbox.reset());
 
-  const client = () => healthClient(sandbox.credentials().teams[0]?.api_keys.sandbox ?? '');
+  /** This test's own team (created through the management API, which msw answers too). */
+  const client = async () => healthClient((await ownTeam(sandbox)).apiKey);
+  const managementKey = sandbox.credentials().management_key;
+  let previousTeam = '';
 
   it('creates a user and connects a demo provider', async () => {
-    const user = await client().createUser('alice');
+    const { teamId, apiKey } = await ownTeam(sandbox);
+    previousTeam = teamId;
+    const api = healthClient(apiKey);
+    const user = await api.createUser('alice');
     expect(user.status).toBe(200);
-    expect((await client().connectDemo(user.body.user_id, 'oura')).status).toBe(200);
-    const providers = await client().providers(user.body.user_id);
+    expect((await api.connectDemo(user.body.user_id, 'oura')).status).toBe(200);
+    const providers = await api.providers(user.body.user_id);
     expect(providers.body.providers.map((p: { slug: string }) => p.slug)).toEqual(['oura']);
   });
 
-  it('starts from an empty world again', async () => {
-    // "alice" from the previous test is gone: the same client_user_id is free.
-    expect((await client().createUser('alice')).status).toBe(200);
+  it('starts from a fresh world: the previous test\'s team is gone, the keys stay', async () => {
+    expect(previousTeam).not.toBe('');
+    expect(sandbox.credentials().teams.map((t) => t.team_id)).not.toContain(previousTeam);
+    expect(sandbox.credentials().management_key).toBe(managementKey);
+    expect((await (await client()).createUser('alice')).status).toBe(200);
   });
 
   it('moves time with a duration', async () => {

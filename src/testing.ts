@@ -15,7 +15,18 @@ import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';
 import type { ScenarioInput } from './scenario/schema.js';
 import { SandboxControl, type ControlTransport } from './testing/control-client.js';
 
-export { SandboxControl, ControlError, type ClockView, type ReceiverHandle, type ControlTransport } from './testing/control-client.js';
+export {
+  SandboxControl,
+  ControlError,
+  type ControlTransport,
+  type EventQuery,
+  type PullOutcome,
+  type ReceiverAnswer,
+  type ReceiverHandle,
+} from './testing/control-client.js';
+export type { AttemptFilter, EndpointFilter, LabControls, MessageFilter, WebhookControls } from './testing/control-groups.js';
+export type { EhrControls, OrgControls, PipelineControls, TeamControls } from './testing/control-org.js';
+export type * from './testing/types.js';
 export { ScenarioError } from './scenario/parse.js';
 export type { Scenario, ScenarioInput } from './scenario/schema.js';
 export type { Duration } from './engine/duration.js';

@@ -67,7 +67,7 @@ describe('startSandbox', () => {
     expect(throttled[0]).toMatchObject({ verified: true, answered_status: 429 });
     // The signature verifies with svix too, with the endpoint's secret.
     const creds = await s.credentials();
-    const eps = await s.request<{ endpoints: Array<{ id: string; url: string }> }>('GET', '/_sandbox/webhooks/endpoints');
+    const eps = await s.webhooks.endpoints();
     const ep = eps.endpoints.find((e) => e.url === broken.url);
     expect(ep).toBeDefined();
     const secret = await fetch(`${creds.management_url}/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/sandbox/webhook/${ep?.id}/secret`, {

@@ -3,34 +3,83 @@
  * (`/_sandbox/*`), whether the sandbox runs in this process or in a CLI server elsewhere. It
  * only sends requests the control plane serves; every answer is the control plane's own.
  */
-import type { Credentials } from '../engine/credentials.js';
-import { durationSeconds, type Duration } from '../engine/duration.js';
-import type { EventFilter, JournalEntry } from '../engine/events.js';
-import type { ReceivedDelivery } from '../state/webhooks/webhook-receiver.js';
+import type { Duration } from '../engine/duration.js';
 import type { ScenarioInput } from '../scenario/schema.js';
+import type { ERROR_TYPES } from '../state/wearables/connections.js';
+import type { PULL_ERROR_DETAILS, PULL_OUTCOMES } from '../state/wearables/operations.js';
+import { labControls, queryOf, seg, webhookControls, type AttemptFilter, type LabControls, type WebhookControls } from './control-groups.js';
+import { ehrControls, orgControls, pipelineControls, teamControls, type EhrControls, type OrgControls, type PipelineControls, type TeamControls } from './control-org.js';
+import type {
+  ClockView,
+  Connection,
+  Credentials,
+  DeliveryAttemptPage,
+  FeedState,
+  Health,
+  HistoricalPullForced,
+  JobList,
+  JournalEntry,
+  OpenApiDocument,
+  ReceiverConfigured,
+  ReceiverDelivery,
+  ReceiverState,
+  ResetDone,
+  RouteListing,
+  ScenarioLoaded,
+} from './types.js';
 
 /** Sends one control-plane request; answers status and parsed JSON. */
 export type ControlTransport = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
 
-export interface ClockView {
-  now: string;
-  mode: 'manual' | 'realtime';
-  scale: number;
+/** Which journal entries `events()` answers (`GET /_sandbox/events`). */
+export interface EventQuery {
+  team_id?: string;
+  environment?: 'sandbox' | 'production';
+  event_type?: string;
+  event_type_prefix?: string;
+  user_id?: string;
+  /** Only entries after this sequence number. */
+  after_seq?: number;
+  /** 1 to 10000 (default 1000). */
+  limit?: number;
+}
+
+/** What a test receiver answers (`PUT /_sandbox/receiver/:name`). */
+export interface ReceiverAnswer {
+  /** 200 to 599. */
+  status: number;
+  body?: unknown;
+  retry_after?: number | string | null;
+  headers?: Record<string, string>;
+  /** Answer this for the next N deliveries only, then 200 again (fails N times, then succeeds). */
+  times?: number;
 }
 
 export interface ReceiverHandle {
   name: string;
   /** The URL to give a webhook endpoint. */
   url: string;
-  /** Deliveries received so far, each with whether its signature verified. */
-  deliveries(): Promise<ReceivedDelivery[]>;
+  /** Deliveries received so far (after the given seq), each with whether its signature verified. */
+  deliveries(after?: number): Promise<ReceiverDelivery[]>;
+  /** Its name, URL, configuration, count and deliveries. */
+  state(after?: number): Promise<ReceiverState>;
   /**
    * What it answers: e.g. `{ status: 500 }` to fail, `{ status: 429, retry_after: 60 }`;
    * `times: N` answers that for the next N deliveries only, then 200 again (fails N times, then succeeds).
    */
-  answer(config: { status: number; body?: unknown; retry_after?: number | string | null; headers?: Record<string, string>; times?: number }): Promise<void>;
+  answer(config: ReceiverAnswer): Promise<ReceiverConfigured>;
   /** Forgets its deliveries and answers 200 again. */
   clear(): Promise<void>;
+}
+
+/** Forces the outcome of a connection's historical pulls (`POST /_sandbox/historical_pulls/...`). */
+export interface PullOutcome {
+  outcome: (typeof PULL_OUTCOMES)[number];
+  /** The resources it applies to (default: every resource of the provider). */
+  resources?: string[];
+  /** Why a failure failed (`retry_quota_exhausted`, ...). */
+  error_details?: (typeof PULL_ERROR_DETAILS)[number];
+  finish_in_seconds?: number;
 }
 
 export class ControlError extends Error {
@@ -44,61 +93,90 @@ export class ControlError extends Error {
   }
 }
 
+/**
+ * The control client. Every method is async and answers the control route's own answer, typed
+ * from the route's schema; bad input (a negative duration, an unknown user) is a rejected promise
+ * with a ControlError carrying the control plane's 4xx, never a synchronous throw.
+ */
 export class SandboxControl {
+  /** Lab controls: `lifecycle()`, `scenarios()`. */
+  readonly labs: LabControls;
+  /** Webhook delivery controls: endpoints, messages, attempts, resend, recover, settings, operational events. */
+  readonly webhooks: WebhookControls;
+  /** The ETL pipelines' streams: `streams()`, `records(stream)`, `clear(stream)`, `clearAll()`, `ndjson(path)`. */
+  readonly pipelines: PipelineControls;
+  /** Orgs and plans: `list()`, `create()`, `get(id)`, `setPlan(id, plan)`, `acceptInvite(...)`, `mail(id)`. */
+  readonly orgs: OrgControls;
+  /** Teams' closed-beta features: `betaFeatures(teamId)`, `setBetaFeatures(teamId, features)`. */
+  readonly teams: TeamControls;
+  /** EHR: `dashboard(token)`, `deliveries(teamId, environment)`. */
+  readonly ehr: EhrControls;
+
   constructor(
     private readonly send: ControlTransport,
     /** The sandbox's base URL (data API); the management API is at `<url>/management`. */
     readonly url: string,
-  ) {}
+  ) {
+    const request = <T>(method: string, path: string, body?: unknown) => this.request<T>(method, path, body);
+    this.labs = labControls(request);
+    this.webhooks = webhookControls(request);
+    this.pipelines = pipelineControls(request);
+    this.orgs = orgControls(request);
+    this.teams = teamControls(request);
+    this.ehr = ehrControls(request);
+  }
 
   get managementUrl(): string {
     return `${this.url}/management`;
   }
 
-  /** Any control-plane request (lab, connection, webhook controls): answers the parsed body or throws ControlError. */
+  /** Any control-plane request: answers the parsed body or rejects with a ControlError (3xx to 5xx). */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.send(method, path, body);
     if (res.status >= 300) throw new ControlError(res.status, res.body, `${method} ${path}`);
     return res.body as T;
   }
 
-  credentials(): Promise<Credentials> {
+  /** Base URL, management URL, org id, management key and each team's keys (first team first). */
+  async credentials(): Promise<Credentials> {
     return this.request('GET', '/_sandbox/credentials');
   }
 
-  clock(): Promise<ClockView> {
+  async clock(): Promise<ClockView> {
     return this.request('GET', '/_sandbox/clock');
   }
 
-  /** Moves the clock: seconds, `'90s'`, `'15m'`, `'2h'`, `'3d'` or ISO 8601 (`'P1DT2H'`). */
-  advance(duration: Duration): Promise<ClockView> {
-    const body = typeof duration === 'number' ? { seconds: durationSeconds(duration) } : { duration };
-    return this.request('POST', '/_sandbox/clock/advance', body);
+  /**
+   * Moves the clock: seconds, `'90s'`, `'15m'`, `'2h'`, `'3d'` or ISO 8601 (`'P1DT2H'`). The
+   * control plane checks it: a bad one (negative, unknown form, over 366 days) rejects with a 422.
+   */
+  async advance(duration: Duration): Promise<ClockView> {
+    return this.request('POST', '/_sandbox/clock/advance', typeof duration === 'number' ? { seconds: duration } : { duration });
   }
 
   /** A fresh world (same options and scenario), optionally with another seed. */
-  async reset(options: { seed?: number } = {}): Promise<void> {
-    await this.request('POST', '/_sandbox/reset', options.seed === undefined ? {} : { seed: options.seed });
+  async reset(options: { seed?: number } = {}): Promise<ResetDone> {
+    return this.request('POST', '/_sandbox/reset', options?.seed === undefined ? {} : { seed: options.seed });
   }
 
   /** Replaces the world with one built from a scenario (kept across resets); `null` drops it. */
-  async loadScenario(scenario: ScenarioInput | null): Promise<void> {
-    if (scenario === null) await this.request('DELETE', '/_sandbox/scenario');
-    else await this.request('PUT', '/_sandbox/scenario', scenario);
+  async loadScenario(scenario: ScenarioInput | null): Promise<ScenarioLoaded> {
+    return scenario === null ? this.request('DELETE', '/_sandbox/scenario') : this.request('PUT', '/_sandbox/scenario', scenario);
   }
 
   /** Journal entries, oldest first. */
-  async events(filter: EventFilter & { limit?: number } = {}): Promise<JournalEntry[]> {
-    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-    const res = await this.request<{ events: JournalEntry[] }>('GET', `/_sandbox/events${query.size ? `?${query}` : ''}`);
-    return res.events;
+  async events(filter: EventQuery = {}): Promise<JournalEntry[]> {
+    return (await this.request<{ events: JournalEntry[] }>('GET', `/_sandbox/events${queryOf(filter)}`)).events;
   }
 
   /**
    * Waits for an event matching the predicate (for realtime clocks; with a manual clock, advance
    * instead). Looks at events emitted from now on, every `interval` ms, until `timeout` ms.
    */
-  async waitForEvent(predicate: (entry: JournalEntry) => boolean, options: { timeout?: number; interval?: number; filter?: EventFilter } = {}): Promise<JournalEntry> {
+  async waitForEvent(
+    predicate: (entry: JournalEntry) => boolean,
+    options: { timeout?: number; interval?: number; filter?: Omit<EventQuery, 'after_seq' | 'limit'> } = {},
+  ): Promise<JournalEntry> {
     const timeout = options.timeout ?? 5000;
     const interval = options.interval ?? 50;
     const deadline = Date.now() + timeout;
@@ -115,44 +193,69 @@ export class SandboxControl {
     }
   }
 
+  /** Pending scheduled jobs, soonest first. */
+  async jobs(limit?: number): Promise<JobList> {
+    return this.request('GET', `/_sandbox/jobs${queryOf({ limit })}`);
+  }
+
+  /** Liveness: `{status: 'ok'}`. */
+  async health(): Promise<Health> {
+    return this.request('GET', '/_sandbox/health');
+  }
+
+  /** The OpenAPI 3.1 document of the control plane. */
+  async openapi(): Promise<OpenApiDocument> {
+    return this.request('GET', '/_sandbox/openapi.json');
+  }
+
+  /** Every route the sandbox serves. */
+  async routes(): Promise<RouteListing> {
+    return this.request('GET', '/_sandbox/routes');
+  }
+
   /** The built-in test receiver of that name. */
   receiver(name: string): ReceiverHandle {
-    const path = `/_sandbox/receiver/${encodeURIComponent(name)}`;
+    const path = `/_sandbox/receiver/${seg(name)}`;
+    const state = async (after?: number): Promise<ReceiverState> => this.request('GET', `${path}${queryOf({ after })}`);
     return {
       name,
       url: `${this.url}${path}`,
-      deliveries: async () => (await this.request<{ deliveries: ReceivedDelivery[] }>('GET', path)).deliveries,
-      answer: async (config) => {
-        await this.request('PUT', path, config);
-      },
+      state,
+      deliveries: async (after) => (await state(after)).deliveries,
+      answer: async (config) => this.request('PUT', path, config),
       clear: async () => {
         await this.request('DELETE', path);
       },
     };
   }
 
-  /** The periodic wearable feed: auto, on or off. */
-  async feed(mode: 'auto' | 'on' | 'off'): Promise<void> {
-    await this.request('POST', '/_sandbox/wearables/feed', { mode });
+  /** The periodic wearable feed: `auto` (only where someone listens), `on` or `off`. */
+  async feed(mode: 'auto' | 'on' | 'off'): Promise<FeedState> {
+    return this.request('POST', '/_sandbox/wearables/feed', { mode });
   }
 
-  /** Puts a connection into error (provider.connection.error). */
-  connectionError(userId: string, provider: string, body: { error_type?: string; message?: string } = {}): Promise<unknown> {
-    return this.request('POST', `/_sandbox/connections/${userId}/${provider}/error`, body);
+  /** The periodic wearable feed's state. */
+  async feedState(): Promise<FeedState> {
+    return this.request('GET', '/_sandbox/wearables/feed');
   }
 
-  /** Brings an errored connection back. */
-  reconnect(userId: string, provider: string): Promise<unknown> {
-    return this.request('POST', `/_sandbox/connections/${userId}/${provider}/reconnect`);
+  /** Puts a connection into error (emits provider.connection.error); answers the connection. */
+  async connectionError(userId: string, provider: string, body: { error_type?: (typeof ERROR_TYPES)[number]; message?: string } = {}): Promise<Connection> {
+    return this.request('POST', `/_sandbox/connections/${seg(userId)}/${seg(provider)}/error`, body);
   }
 
-  /** Forces historical-pull outcomes of a connection (current or next). */
-  historicalPull(userId: string, provider: string, body: { outcome: string; resources?: string[]; error_details?: string; finish_in_seconds?: number }): Promise<unknown> {
-    return this.request('POST', `/_sandbox/historical_pulls/${userId}/${provider}`, body);
+  /** Brings an errored connection back (emits provider.connection.created); answers the connection. */
+  async reconnect(userId: string, provider: string): Promise<Connection> {
+    return this.request('POST', `/_sandbox/connections/${seg(userId)}/${seg(provider)}/reconnect`);
   }
 
-  /** Webhook messages, attempts and endpoints the sandbox recorded. */
-  webhookAttempts(query = ''): Promise<unknown> {
-    return this.request('GET', `/_sandbox/webhooks/attempts${query ? `?${query}` : ''}`);
+  /** Forces historical-pull outcomes of a connection (its unfinished pulls, or the next connection's). */
+  async historicalPull(userId: string, provider: string, body: PullOutcome): Promise<HistoricalPullForced> {
+    return this.request('POST', `/_sandbox/historical_pulls/${seg(userId)}/${seg(provider)}`, body);
+  }
+
+  /** Webhook delivery attempts, oldest first (the same as `webhooks.attempts(filter)`). */
+  async webhookAttempts(filter: AttemptFilter = {}): Promise<DeliveryAttemptPage> {
+    return this.webhooks.attempts(filter);
   }
 }

@@ -1,6 +1,6 @@
 /** The management interface: orgs, teams, keys, members, domains, EHR, queries, preferences. */
 import { z } from 'zod';
-import { dateTime, JsonObject, uuidString } from './common.js';
+import { dateTime, JsonObject, listOf, uuidString } from './common.js';
 
 export const Org = z.object({ id: uuidString, name: z.string(), expires_at: dateTime.nullable() });
 
@@ -100,6 +100,14 @@ export const LinkConfig = z.object({ team_id: uuidString, name: z.string(), logo
 export const SandboxOrg = z.object({ id: uuidString, name: z.string(), plan: z.string(), created_at: dateTime, expires_at: dateTime.nullable(), team_ids: z.array(uuidString) });
 export const SandboxOrgCreated = z.object({ org_id: uuidString, name: z.string(), plan: z.string(), management_key_id: uuidString, management_key: z.string() });
 export const BetaFeatures = z.object({ team_id: uuidString, beta_features: z.array(z.string()) });
+/** `GET /_sandbox/orgs`. */
+export const SandboxOrgList = listOf('orgs', SandboxOrg);
+/** `GET /_sandbox/orgs/:org_id/mail`. */
+export const OrgMail = listOf('mail', z.object({ to: z.string(), subject: z.string(), kind: z.string(), sent_at: z.string(), ref_id: z.string().nullable() }));
+/** `GET /_sandbox/ehr_dashboard/:token`. */
+export const EhrDashboardSession = z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() });
+/** `GET /_sandbox/ehr_pipelines/:team_id/:environment`. */
+export const EhrDeliveries = listOf('deliveries', JsonObject);
 
 /** `{success, failure, not_found}` of batch deletes. */
 export const BatchOutcome = z.object({ success: z.array(z.string()), failure: z.array(z.unknown()), not_found: z.array(z.string()) });

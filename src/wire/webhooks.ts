@@ -1,6 +1,6 @@
 /** Webhook endpoints, their secrets and headers, ETL pipelines, and the control plane's delivery views. */
 import { z } from 'zod';
-import { dateTime, JsonObject, uuidString } from './common.js';
+import { dateTime, JsonObject, listOf, uuidString } from './common.js';
 import { EventEnvelope } from './events.js';
 
 export const WebhookEndpoint = z.object({
@@ -76,3 +76,25 @@ export const ReceiverDelivery = z.object({
   verified: z.boolean().nullable(),
   answered_status: z.number().int(),
 });
+
+// The control plane's answers about delivery (`/_sandbox/webhooks/*`, `/_sandbox/receiver/*`),
+// named so the control client of `health-sandbox/testing` is typed from them.
+
+export const ControlEndpointList = listOf('endpoints', WebhookEndpoint.extend({ team_id: z.string(), environment: z.string() }));
+export const DeliveryMessagePage = z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() });
+export const DeliveryMessageDetail = DeliveryMessage.extend({ attempts: z.array(DeliveryAttempt) });
+export const DeliveryAttemptPage = z.object({ attempts: z.array(DeliveryAttempt), next_after: z.number().int().nullable() });
+export const ResendDone = z.object({ attempt: DeliveryAttempt });
+export const RecoverDone = z.object({ recovered: z.number().int(), attempts: z.array(DeliveryAttempt) });
+export const DeliverySettings = z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() });
+export const OperationalEvents = listOf('events', JsonObject);
+export const ReceiverState = z.object({ name: z.string(), url: z.string(), config: JsonObject, count: z.number().int(), deliveries: z.array(ReceiverDelivery) });
+export const ReceiverConfigured = z.object({ name: z.string(), config: JsonObject });
+
+// The control plane's pipeline streams (`/_sandbox/pipelines/*`).
+
+export const PipelineStreams = z.object({ streams: z.array(JsonObject), ndjson_file: z.string().nullable(), ndjson_error: z.string().nullable() });
+export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(JsonObject) });
+export const PipelineStreamCleared = z.object({ stream: z.string(), cleared: z.number().int() });
+export const PipelineStreamsCleared = z.object({ cleared: z.number().int() });
+export const PipelineNdjson = z.object({ ndjson_file: z.string().nullable() });

@@ -1,0 +1,98 @@
+/**
+ * The answer types of the control client: each is `z.output` of the zod schema the control
+ * route declares for its 200 answer (`src/wire/`), so the client's types and the control plane's
+ * answers cannot drift apart (test/testkit-controls.test.ts checks that each schema is the one
+ * its route declares). Type-only: importing them pulls in no code.
+ */
+import type { z } from 'zod';
+import type * as W from '../wire/schemas.js';
+
+type Of<T extends z.ZodType> = z.output<T>;
+
+/** `GET /_sandbox/clock`, `POST /_sandbox/clock/advance`. */
+export type ClockView = Of<typeof W.ClockState>;
+/** `GET /_sandbox/credentials`. */
+export type Credentials = Of<typeof W.SandboxCredentials>;
+/** `POST /_sandbox/reset`. */
+export type ResetDone = Of<typeof W.ResetDone>;
+/** `PUT|DELETE /_sandbox/scenario`. */
+export type ScenarioLoaded = Of<typeof W.ScenarioLoaded>;
+/** One entry of `GET /_sandbox/events`. */
+export type JournalEntry = Of<typeof W.JournalEntry>;
+/** `GET /_sandbox/jobs`. */
+export type JobList = Of<typeof W.JobList>;
+/** `GET /_sandbox/routes`. */
+export type RouteListing = Of<typeof W.RouteListing>;
+
+/** `GET|POST /_sandbox/wearables/feed`. */
+export type FeedState = Of<typeof W.FeedState>;
+/** `POST /_sandbox/connections/:user_id/:provider/error|reconnect`. */
+export type Connection = Of<typeof W.Connection>;
+/** `POST /_sandbox/historical_pulls/:user_id/:provider`. */
+export type HistoricalPullForced = Of<typeof W.HistoricalPullForced>;
+
+/** `GET /_sandbox/labs/lifecycle`. */
+export type LabLifecycle = Of<typeof W.LabLifecycle>;
+/** `GET /_sandbox/labs/scenarios`. */
+export type LabScenarios = Of<typeof W.LabScenarios>;
+
+/** `GET /_sandbox/webhooks/endpoints`. */
+export type ControlEndpointList = Of<typeof W.ControlEndpointList>;
+/** One endpoint of `GET /_sandbox/webhooks/endpoints`. */
+export type ControlEndpoint = ControlEndpointList['endpoints'][number];
+/** `GET /_sandbox/webhooks/messages`. */
+export type DeliveryMessagePage = Of<typeof W.DeliveryMessagePage>;
+export type DeliveryMessage = Of<typeof W.DeliveryMessage>;
+/** `GET /_sandbox/webhooks/messages/:msg_id`. */
+export type DeliveryMessageDetail = Of<typeof W.DeliveryMessageDetail>;
+/** `GET /_sandbox/webhooks/attempts`. */
+export type DeliveryAttemptPage = Of<typeof W.DeliveryAttemptPage>;
+export type DeliveryAttempt = Of<typeof W.DeliveryAttempt>;
+/** `POST /_sandbox/webhooks/messages/:msg_id/endpoints/:endpoint_id/resend`. */
+export type ResendDone = Of<typeof W.ResendDone>;
+/** `POST /_sandbox/webhooks/endpoints/:endpoint_id/recover`. */
+export type RecoverDone = Of<typeof W.RecoverDone>;
+/** `GET|PUT /_sandbox/webhooks/settings`. */
+export type DeliverySettings = Of<typeof W.DeliverySettings>;
+/** `GET /_sandbox/webhooks/operational-events`. */
+export type OperationalEvents = Of<typeof W.OperationalEvents>;
+
+/** `GET /_sandbox/receiver/:name`. */
+export type ReceiverState = Of<typeof W.ReceiverState>;
+/** One delivery a test receiver got, with whether its signature verified. */
+export type ReceiverDelivery = Of<typeof W.ReceiverDelivery>;
+/** `PUT /_sandbox/receiver/:name`. */
+export type ReceiverConfigured = Of<typeof W.ReceiverConfigured>;
+
+/** `GET /_sandbox/health`. */
+export type Health = Of<typeof W.Health>;
+/** `GET /_sandbox/openapi.json`. */
+export type OpenApiDocument = Of<typeof W.OpenApiDocument>;
+
+/** `GET /_sandbox/orgs/:org_id`, `PUT .../plan`; one of `GET /_sandbox/orgs`. */
+export type SandboxOrg = Of<typeof W.SandboxOrg>;
+/** `GET /_sandbox/orgs`. */
+export type SandboxOrgList = Of<typeof W.SandboxOrgList>;
+/** `POST /_sandbox/orgs`. */
+export type SandboxOrgCreated = Of<typeof W.SandboxOrgCreated>;
+/** `GET|PUT /_sandbox/teams/:team_id/beta_features`. */
+export type BetaFeatures = Of<typeof W.BetaFeatures>;
+/** `POST /_sandbox/orgs/:org_id/invites/:invite_id/accept`. */
+export type OrgMember = Of<typeof W.Member>;
+/** `GET /_sandbox/orgs/:org_id/mail`. */
+export type OrgMail = Of<typeof W.OrgMail>;
+/** `GET /_sandbox/ehr_dashboard/:token`. */
+export type EhrDashboardSession = Of<typeof W.EhrDashboardSession>;
+/** `GET /_sandbox/ehr_pipelines/:team_id/:environment`. */
+export type EhrDeliveries = Of<typeof W.EhrDeliveries>;
+
+/** `GET /_sandbox/pipelines/streams`. */
+export type PipelineStreams = Of<typeof W.PipelineStreams>;
+/** `GET /_sandbox/pipelines/streams/:stream`. */
+export type PipelineStreamRecords = Of<typeof W.PipelineStreamRecords>;
+/** `DELETE /_sandbox/pipelines/streams/:stream`. */
+export type PipelineStreamCleared = Of<typeof W.PipelineStreamCleared>;
+/** `DELETE /_sandbox/pipelines/streams`. */
+export type PipelineStreamsCleared = Of<typeof W.PipelineStreamsCleared>;
+/** `PUT /_sandbox/pipelines/ndjson`. */
+export type PipelineNdjson = Of<typeof W.PipelineNdjson>;
