@@ -32,7 +32,7 @@ describe('scenario schema', () => {
     expect(() => parseScenario({ webhooks: [{ filter_types: ['labtest.'] }] })).toThrow('webhooks[0]: give exactly one of receiver or url');
     expect(() => parseScenario('users: [ {client_user_id: ')).toThrow(ScenarioError);
     expect(() => parseScenario({ users: [{ client_user_id: 'x', time_zone: 'Mars/Olympus' }] })).toThrow('users[0].time_zone: unknown time zone "Mars/Olympus"');
-    expect(() => createSandbox({ scenario: bad })).toThrow(ScenarioError);
+    expect(() => createSandbox({ scenario: JSON.stringify(bad) })).toThrow(ScenarioError);
     expect(() => parseScenario({ users: [{ client_user_id: 'x', ecg: ['atrial_fibrillation'], connections: [{ provider: 'oura' }] }] })).toThrow('users[0].ecg: needs a connection that records ECGs');
   });
 });
