@@ -27,6 +27,7 @@ const RESULT_NAMES: Record<string, string> = { normal: 'Normal', abnormal: 'Abno
 function detailOf(body: unknown): string {
   if (body && typeof body === 'object' && 'detail' in body) {
     const d = (body as { detail: unknown }).detail;
+    if (d && typeof d === 'object' && 'error_message' in d) return String((d as { error_message: unknown }).error_message);
     if (typeof d === 'string') return d;
     if (Array.isArray(d)) return d.map((x: { loc?: unknown[]; msg?: string }) => `${(x.loc ?? []).join('.')}: ${x.msg ?? ''}`).join('; ');
     return JSON.stringify(d);
