@@ -314,7 +314,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     router: router(),
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),
-    loadScenario: (input: unknown) => sandbox.loadScenario(input as ScenarioInput),
+    loadScenario: async (input: unknown) => (await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }),
   };
 
   const startTimer = () => {
