@@ -350,7 +350,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (seed !== undefined) seedOverride = seed;
       start();
     },
-    loadScenario(input) {
+    async loadScenario(input) {
       const next = input === null ? undefined : parseScenario(input);
       const run = loading.then(async () => {
         await ready.catch(() => undefined);

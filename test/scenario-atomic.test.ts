@@ -92,6 +92,9 @@ describe('references checked before anything is built', () => {
     const hint = "(file): a scenario is an object, not the string \"scenarios/empty-team.yaml\": pass the file's text or an object (to load a file by its path, use startSandbox({ scenario: path }) or readScenarioFile(path)";
     expect(() => createSandbox({ scenario: 'scenarios/empty-team.yaml' })).toThrow(hint);
     expect(() => parseScenario('x.yaml')).toThrow(ScenarioError);
+    // loadScenario always answers with a promise, a parse error included.
+    const loading = createSandbox({ world: 'empty' }).loadScenario({ users: [{ client_user_id: 'a', team: 'Nope' }] });
+    return expect(loading).rejects.toThrow('users[0].team: unknown team "Nope"');
   });
 });
 
