@@ -36,19 +36,20 @@ export function banner(credentials: Credentials, extra: string[]): string {
   return lines.join('\n');
 }
 
-/** The one line `--json` prints at start. */
+/** The one line `--json` prints at start: what the world actually built has (a scenario may set its seed, world and feed). */
 export function startLine(sandbox: Sandbox) {
   const c = sandbox.credentials();
   const o = sandbox.options;
+  const w = sandbox.world;
   return {
     url: c.base_url,
     management_url: c.management_url,
     org_id: c.org_id,
     management_key: c.management_key,
     teams: c.teams,
-    seed: o.seed,
-    world: o.world,
-    feed: o.feed,
+    seed: w.seed,
+    world: w.options.world,
+    feed: w.options.feed,
     clock: { now: sandbox.world.clock.iso(), mode: o.clock, scale: o.timeScale },
     admin_token: o.adminToken ?? null,
   };
@@ -123,7 +124,6 @@ async function main(): Promise<void> {
     notes.push('  Note: limits are off (no 50-user cap).');
   }
   if (options.dataDir !== undefined) notes.push(`  Data directory: ${options.dataDir}`);
-  notes.push(`  Seed ${options.seed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${sandbox.world.clock.iso()}`);
   if (options.cors !== undefined) notes.push(`  CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
   const server = createNodeServer(sandbox, { cors: options.cors });
   server.listen(options.port, options.host);
@@ -146,6 +146,9 @@ async function main(): Promise<void> {
       }
       notes.push(`  Scenario ${options.scenario}`);
     }
+    // Read from the world built (a scenario sets its own seed, world, feed and clock start).
+    const w = sandbox.world;
+    notes.push(`  Seed ${w.seed}, world ${w.options.world}, feed ${w.options.feed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${w.clock.iso()}`);
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
     else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });

@@ -19,6 +19,7 @@ import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedW
 import type { WebhookTransport } from './state/webhooks/transport.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
 import { applyScenario } from './scenario/apply.js';
+import { OutputGate, isRecovery, scenarioFailed } from './scenario/gate.js';
 import { parseScenario } from './scenario/parse.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
 
@@ -63,10 +64,14 @@ export interface SandboxOptions {
    */
   world?: WorldKind;
   /**
-   * A scenario (object, or JSON/YAML text; see `scenarios/`) applied to every world this sandbox
-   * builds, including after `reset()`. Its `world`, `seed`, `clock.start_at` and `feed` win over
-   * these options. Checked at once (a ScenarioError names the path); applied before the first
-   * request is answered (`await sandbox.ready`).
+   * A scenario (object, or JSON/YAML text; see `scenarios/`; not a file path: read it first, or
+   * use `startSandbox`) applied to every world this sandbox builds, including after `reset()`. Its
+   * `world`, `seed`, `clock.start_at` and `feed` win over these options. Checked at once (a
+   * ScenarioError names the path); applied before the first request is answered (`await
+   * sandbox.ready`), all or nothing: nothing it causes reaches subscribers, webhook receivers or
+   * files until all of it applied. If applying fails, `ready` rejects with the ScenarioError and
+   * every request answers 503 naming it (except `PUT|DELETE /_sandbox/scenario` and
+   * `POST /_sandbox/reset`) until another scenario loads or a reset applies.
    */
   scenario?: ScenarioInput | string;
   /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
@@ -113,7 +118,10 @@ export interface Sandbox {
   readonly world: World;
   /** Answers one request (after the scenario, if any, is applied). */
   dispatch(request: SimRequest): Promise<SimResponse>;
-  /** Resolves when the current world is ready (its scenario applied); rejects if that failed. */
+  /**
+   * Resolves when the current world is ready (its scenario applied); rejects with the ScenarioError
+   * if that failed (the sandbox then answers every request 503 naming it, serves no partial world).
+   */
   readonly ready: Promise<void>;
   /** The scenario applied to every world, if any. */
   readonly scenario: Scenario | undefined;
@@ -122,7 +130,10 @@ export interface Sandbox {
    * scenario that fails (ScenarioError naming the path) loads nothing: the previous world stays.
    */
   loadScenario(scenario: ScenarioInput | string | null): Promise<void>;
-  /** A fresh world, optionally with another seed. */
+  /**
+   * A fresh world (the scenario, if any, applied again). With a seed, that seed from now on; without
+   * one, the current seed: the credentials change only when the seed does.
+   */
   reset(seed?: number): void;
   /**
    * Moves the clock forward (seconds, or a duration such as `'90s'`, `'15m'`, `'2h'`, `'3d'` or
@@ -198,7 +209,8 @@ function isoNow(clock: { now(): number }): () => string {
   };
 }
 
-function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[], assets: AssetSources): World {
+/** `gate`: what the world may let out (held while a scenario is applied to it). */
+function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[], assets: AssetSources, gate: OutputGate): World {
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
   const log = options.logger;
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
@@ -226,14 +238,13 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
     urls,
     assets,
   };
-  configureWebhooks(world, options.webhooks);
+  const { transport, fileSink } = options.webhooks;
+  configureWebhooks(world, gate.holding ? { ...options.webhooks, transport: gate.transport(transport), fileSink: gate.sink(fileSink) } : options.webhooks);
   for (const area of AREAS) area.install?.(world);
   seedTenancy(world);
   // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
   for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
-  world.events.subscribe((entry, partition) => {
-    for (const fn of subscribers) fn(entry, partition);
-  });
+  world.events.subscribe(gate.subscriber(subscribers));
   world.events.watch(() => subscribers.length > 0);
   return world;
 }
@@ -243,22 +254,56 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const subscribers: EventSubscriber[] = options.onEvent ? [options.onEvent] : [];
   const urls = { base: options.baseUrl ?? 'http://127.0.0.1:4250', management: options.managementUrl ?? 'http://127.0.0.1:4250/management' };
   let scenario: Scenario | undefined = options.scenario === undefined ? undefined : parseScenario(options.scenario);
+  let seedOverride: number | undefined; // the last seed given to reset (until a scenario with its own seed loads)
+  const seedOf = (s: Scenario | undefined, override: number | undefined): number => override ?? s?.seed ?? resolved.seed;
   /** The options a world is built with: the scenario's world, clock start and feed win. */
   const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
     s ? { ...resolved, world: s.world, feed: s.feed ?? resolved.feed, startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt } : resolved;
   const assets: AssetSources = {};
-  const build = (s: Scenario | undefined, seed?: number): World => buildWorld(settings(s), seed ?? s?.seed ?? resolved.seed, urls, subscribers, assets);
-  let world = build(scenario);
+  /** A world for a scenario; its gate holds all output while the scenario is applied. */
+  const build = (s: Scenario | undefined, seed: number): { world: World; gate: OutputGate } => {
+    const gate = new OutputGate(s !== undefined);
+    return { world: buildWorld(settings(s), seed, urls, subscribers, assets, gate), gate };
+  };
+  /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
+  const apply = async (s: Scenario | undefined, built: { world: World; gate: OutputGate }): Promise<void> => {
+    if (!s) return;
+    const own = { world: built.world, router: env.router, adminToken: undefined, reset: () => undefined };
+    try {
+      await applyScenario(s, (request) => dispatch(own, request), () => credentialsOf(built.world));
+    } catch (error) {
+      built.gate.discard();
+      throw error;
+    }
+  };
+  let world: World;
+  let failure: unknown = null; // why the scenario failed to apply (requests then answer 503 naming it)
   let ready: Promise<void> = Promise.resolve();
   /** The `ready` promise known to be settled (dispatch then skips waiting on it). */
   let readyDone: Promise<void> | null = null;
-  const rawDispatch = (request: SimRequest) => dispatch(env, request);
-  // Deliveries the scenario causes are not part of `ready` (a receiver served through this very
-  // sandbox would wait for itself); loadScenario settles them after.
-  const prepare = (s: Scenario | undefined, w: World): Promise<void> => (s ? applyScenario(s, rawDispatch, () => credentialsOf(w)) : Promise.resolve());
-  const startApplying = () => {
-    ready = prepare(scenario, world);
-    ready.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
+  let loading: Promise<void> = Promise.resolve(); // scenario loads run one after another
+  /** Builds and applies the world of the scenario in force (requests wait for `ready`); a failed one is not served (503s). */
+  const start = (): void => {
+    const s = scenario;
+    const seed = seedOf(s, seedOverride);
+    const built = build(s, seed);
+    world = built.world;
+    failure = null;
+    const applying = apply(s, built).then(
+      () => {
+        if (world === built.world) built.gate.release();
+        else built.gate.discard();
+      },
+      (error: unknown) => {
+        if (world === built.world) {
+          world = buildWorld(settings(s), seed, urls, subscribers, assets, new OutputGate(false));
+          failure = error;
+        }
+        throw error;
+      },
+    );
+    ready = applying;
+    applying.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
   };
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -269,7 +314,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     router: router(),
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),
-    loadScenario: (input: unknown) => sandbox.loadScenario(input as ScenarioInput),
+    loadScenario: async (input: unknown) => (await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }),
   };
 
   const startTimer = () => {
@@ -292,6 +337,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         await current.catch(() => undefined);
         if (ready === current) readyDone = current;
       }
+      if (failure !== null && !isRecovery(request)) return scenarioFailed(failure);
       return dispatch(env, request);
     },
     get ready() {
@@ -301,24 +347,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return scenario;
     },
     reset(seed) {
-      world = build(scenario, seed);
-      startApplying();
+      if (seed !== undefined) seedOverride = seed;
+      start();
     },
     async loadScenario(input) {
       const next = input === null ? undefined : parseScenario(input);
-      await ready.catch(() => undefined);
-      const previous = { world, scenario };
-      scenario = next;
-      world = build(next);
-      try {
-        await prepare(next, world);
+      const run = loading.then(async () => {
+        await ready.catch(() => undefined);
+        // A scenario's own seed wins over an earlier reset's; without one, the current seed stays.
+        const override = next?.seed !== undefined ? undefined : seedOverride;
+        const built = build(next, seedOf(next, override));
+        await apply(next, built);
+        scenario = next;
+        seedOverride = override;
+        world = built.world;
+        failure = null;
         ready = Promise.resolve();
-      } catch (error) {
-        world = previous.world;
-        scenario = previous.scenario;
-        throw error;
-      }
-      await world.settle();
+        built.gate.release();
+        await world.settle();
+      });
+      loading = run.catch(() => undefined);
+      return run;
     },
     async advance(duration) {
       await ready;
@@ -345,7 +394,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       timer = undefined;
     },
   };
-  startApplying();
+  start();
   startTimer();
   return sandbox;
 }

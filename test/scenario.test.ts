@@ -32,7 +32,7 @@ describe('scenario schema', () => {
     expect(() => parseScenario({ webhooks: [{ filter_types: ['labtest.'] }] })).toThrow('webhooks[0]: give exactly one of receiver or url');
     expect(() => parseScenario('users: [ {client_user_id: ')).toThrow(ScenarioError);
     expect(() => parseScenario({ users: [{ client_user_id: 'x', time_zone: 'Mars/Olympus' }] })).toThrow('users[0].time_zone: unknown time zone "Mars/Olympus"');
-    expect(() => createSandbox({ scenario: bad })).toThrow(ScenarioError);
+    expect(() => createSandbox({ scenario: JSON.stringify(bad) })).toThrow(ScenarioError);
     expect(() => parseScenario({ users: [{ client_user_id: 'x', ecg: ['atrial_fibrillation'], connections: [{ provider: 'oura' }] }] })).toThrow('users[0].ecg: needs a connection that records ECGs');
   });
 });
@@ -74,6 +74,42 @@ forEachAdapter('scenario files', (adapter) => {
       expect((await again.get('/v2/user', { query: { limit: 100 } })).text).toBe((await c.get('/v2/user', { query: { limit: 100 } })).text);
     });
   }
+
+  it('starts lab orders at the status given, through every step and its event, for each method', async () => {
+    const c = createClient(adapter, {
+      scenario: {
+        users: [
+          {
+            client_user_id: 'starts',
+            lab_orders: [
+              { method: 'walk_in_test', status: 'partial_results' },
+              { method: 'at_home_phlebotomy', status: 'collecting_sample.at_home_phlebotomy.appointment_scheduled' },
+              { method: 'testkit', status: 'cancelled' },
+              { method: 'on_site_collection', status: 'draw_completed' },
+              { method: 'testkit' },
+            ],
+          },
+        ],
+      },
+    });
+    await c.sandbox.ready;
+    const user = (await c.get('/v2/user/resolve/starts')).body;
+    const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{ id: string; events: Array<{ status: string }> }>;
+    expect(orders.map((o) => o.events.at(-1)?.status).sort()).toEqual([
+      'cancelled.testkit.cancelled',
+      'collecting_sample.at_home_phlebotomy.appointment_scheduled',
+      'received.testkit.ordered',
+      'sample_with_lab.on_site_collection.draw_completed',
+      'sample_with_lab.walk_in_test.partial_results',
+    ]);
+    const walkIn = orders.find((o) => o.events.at(-1)?.status.endsWith('.partial_results'));
+    expect(walkIn?.events.map((e) => e.status.split('.')[2])).toEqual(['ordered', 'requisition_created', 'partial_results']);
+    const updated = (await c.get('/_sandbox/events', { query: { event_type: 'labtest.order.updated', limit: 1000 } })).body.events as Array<{ envelope: { data: { id: string } } }>;
+    // One labtest.order.updated per step (partial results only with partial_webhooks_enabled, off here).
+    expect(updated.filter((e) => e.envelope.data.id === walkIn?.id)).toHaveLength(1);
+    const visit = orders.find((o) => o.events.at(-1)?.status.endsWith('.appointment_scheduled'));
+    expect(updated.filter((e) => e.envelope.data.id === visit?.id)).toHaveLength(3);
+  });
 
   it('walks the scripted lab paths: redraw, critical result, lost in transit', async () => {
     const walk = createClient(adapter, { scenario: readFileSync(resolve(dir, 'lab-walk-in-redraw.yaml'), 'utf8') });

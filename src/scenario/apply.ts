@@ -8,7 +8,8 @@
  */
 import type { Credentials } from '../engine/credentials.js';
 import type { SimRequest, SimResponse } from '../engine/http-types.js';
-import { ScenarioError, pathZip } from './parse.js';
+import { fullStatus } from '../state/labs/order-lifecycle.js';
+import { ScenarioError, pathZip, startStatus } from './parse.js';
 import type { Scenario } from './schema.js';
 
 const encoder = new TextEncoder();
@@ -26,6 +27,7 @@ const RESULT_NAMES: Record<string, string> = { normal: 'Normal', abnormal: 'Abno
 function detailOf(body: unknown): string {
   if (body && typeof body === 'object' && 'detail' in body) {
     const d = (body as { detail: unknown }).detail;
+    if (d && typeof d === 'object' && 'error_message' in d) return String((d as { error_message: unknown }).error_message);
     if (typeof d === 'string') return d;
     if (Array.isArray(d)) return d.map((x: { loc?: unknown[]; msg?: string }) => `${(x.loc ?? []).join('.')}: ${x.msg ?? ''}`).join('; ');
     return JSON.stringify(d);
@@ -58,9 +60,9 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
   if (!first) throw new ScenarioError(['(file): the world has no team']);
   const firstRef: TeamRef = { team_id: first.team_id, api_key: first.api_keys.sandbox };
 
-  // Teams: configure seeded ones by name, create the others (org management needs premium).
+  // Teams: configure seeded ones by name, create the others through org management (the seeded
+  // org is on premium, which it needs); the plan changes only when the scenario sets `plan`.
   const plan = scenario.plan;
-  if (scenario.teams.some((t) => !teams.has(t.name))) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan: 'premium' } });
   for (const [i, t] of scenario.teams.entries()) {
     const at = `teams[${i}]`;
     let ref = teams.get(t.name);
@@ -70,8 +72,6 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
       const key = (credentials().teams.find((x) => x.team_id === id)?.api_keys.sandbox ?? '') as string;
       ref = { team_id: id, api_key: key };
       teams.set(t.name, ref);
-    } else if (t.region !== undefined && creds.teams.find((x) => x.name === t.name)?.region !== t.region) {
-      throw new ScenarioError([`${at}.region: the seeded team "${t.name}" is in region ${creds.teams.find((x) => x.name === t.name)?.region}; a team's region cannot change`]);
     }
     if (t.event_type_prefixes) {
       const env = { event_type_prefixes: t.event_type_prefixes };
@@ -87,6 +87,32 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     return ref;
   };
 
+  // Every order's lab test, checked before any user, endpoint or order exists.
+  const labTests = new Map<string, Array<{ id: string; method: string; auto_generated: boolean }>>();
+  const testIds = new Map<string, string>();
+  for (const [i, u] of scenario.users.entries()) {
+    const ref = teamOf(`users[${i}]`, u.team);
+    for (const [j, o] of u.lab_orders.entries()) {
+      const oat = `users[${i}].lab_orders[${j}]`;
+      let tests = labTests.get(ref.team_id);
+      if (!tests) {
+        tests = (await call(oat, 'GET', '/v3/lab_tests', { headers: { 'x-vital-api-key': ref.api_key } })) as unknown as Array<{ id: string; method: string; auto_generated: boolean }>;
+        labTests.set(ref.team_id, tests);
+      }
+      const team = u.team ?? first.name;
+      if (o.lab_test !== undefined) {
+        const test = tests.find((t) => t.id === o.lab_test);
+        if (!test) throw new ScenarioError([`${oat}.lab_test: team "${team}" has no lab test "${o.lab_test}" (its tests: ${tests.map((t) => `${t.id} (${t.method})`).join(', ') || 'none'})`]);
+        if (test.method !== o.method) throw new ScenarioError([`${oat}.lab_test: "${o.lab_test}" is a ${test.method} test, not ${o.method}: set method: ${test.method}`]);
+        testIds.set(oat, test.id);
+      } else {
+        const test = tests.find((t) => t.method === o.method && !t.auto_generated);
+        if (!test) throw new ScenarioError([`${oat}.method: team "${team}" has no ${o.method} lab test`]);
+        testIds.set(oat, test.id);
+      }
+    }
+  }
+
   // Webhooks before users, so endpoints hear the users' events.
   for (const [i, w] of scenario.webhooks.entries()) {
     const at = `webhooks[${i}]`;
@@ -98,7 +124,6 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     await call(at, 'POST', `/v1/org/${creds.org_id}/team/${ref.team_id}/sandbox/webhook`, { surface: 'management', headers: mgmt, body: { url, filter_types: w.filter_types ?? null } });
   }
 
-  const labTests = new Map<string, Array<{ id: string; method: string; auto_generated: boolean }>>();
   for (const [i, u] of scenario.users.entries()) {
     const at = `users[${i}]`;
     const ref = teamOf(at, u.team);
@@ -131,13 +156,7 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     }
     for (const [j, o] of u.lab_orders.entries()) {
       const oat = `${at}.lab_orders[${j}]`;
-      let tests = labTests.get(ref.team_id);
-      if (!tests) {
-        tests = (await call(oat, 'GET', '/v3/lab_tests', { headers: key })) as unknown as Array<{ id: string; method: string; auto_generated: boolean }>;
-        labTests.set(ref.team_id, tests);
-      }
-      const testId = o.lab_test ?? tests.find((t) => t.method === o.method && !t.auto_generated)?.id;
-      if (!testId) throw new ScenarioError([`${oat}.method: the team has no ${o.method} lab test`]);
+      const testId = testIds.get(oat) as string;
       const zip = pathZip(o.path, o.method).zip ?? '78701';
       const lastName = o.patient?.last_name ?? (o.result ? RESULT_NAMES[o.result] : undefined) ?? 'Hopper';
       const patient = {
@@ -149,7 +168,12 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
         email: `${u.client_user_id.replace(/[^A-Za-z0-9._-]/g, '') || 'patient'}@example.com`,
       };
       const address = { receiver_name: `${patient.first_name} ${patient.last_name}`, first_line: '1 Main Street', city: 'Austin', state: 'TX', zip, country: 'US' };
-      await call(oat, 'POST', '/v3/order', { headers: key, body: { user_id: userId, lab_test_id: testId, patient_details: patient, patient_address: address } });
+      const placed = await call(oat, 'POST', '/v3/order', { headers: key, body: { user_id: userId, lab_test_id: testId, patient_details: patient, patient_address: address } });
+      const start = startStatus(o).low;
+      if (start !== null && start !== 'ordered') {
+        const orderId = (placed.order as { id: string }).id;
+        await call(`${oat}.status`, 'POST', `/v3/order/${orderId}/test?final_status=${encodeURIComponent(fullStatus(o.method, start))}`, { headers: key });
+      }
     }
   }
 }

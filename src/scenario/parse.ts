@@ -5,8 +5,8 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
-import { ZIP_HINTS, type Fate } from '../state/labs/order-lifecycle.js';
+import { DEFAULT_TEAMS } from '../fixtures/management/tenancy.js';
+import { ZIP_HINTS, buildPath, parseFullStatus, type Fate, type LowStatus } from '../state/labs/order-lifecycle.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 /** Demo providers that record ECGs. */
@@ -36,14 +36,43 @@ function issueText(issue: z.core.$ZodIssue): string {
   return `${formatPath(issue.path)}: ${issue.message}`;
 }
 
+type LabOrder = Scenario['users'][number]['lab_orders'][number];
+
+const fateOf = (path: LabOrder['path']): Fate => (path === 'lost_in_transit' ? 'lost' : path);
+
 /** The zip code choosing a scripted path, or an error text when the method cannot follow it. */
-export function pathZip(path: Scenario['users'][number]['lab_orders'][number]['path'], method: string): { zip: string | null; problem: string | null } {
+export function pathZip(path: LabOrder['path'], method: string): { zip: string | null; problem: string | null } {
   if (path === 'happy') return { zip: null, problem: null };
-  const fate: Fate = path === 'lost_in_transit' ? 'lost' : path;
+  const fate = fateOf(path);
   const hint = ZIP_HINTS.find((h) => h.fate === fate);
   if (!hint) return { zip: null, problem: `unknown path "${path}"` };
   if (!(hint.methods as readonly string[]).includes(method)) return { zip: null, problem: `path "${path}" applies to ${hint.methods.join(', ')} orders, not ${method}` };
   return { zip: hint.zip, problem: null };
+}
+
+/** The low-level status an order's `status` names, or an error text when its method and path never reach it. */
+export function startStatus(o: LabOrder): { low: LowStatus | null; problem: string | null } {
+  if (o.status === undefined) return { low: null, problem: null };
+  let low = o.status as LowStatus;
+  if (o.status.includes('.')) {
+    const parsed = parseFullStatus(o.status);
+    if (!parsed || parsed.method !== o.method) return { low: null, problem: `"${o.status}" is a ${parsed?.method ?? 'other'} status, not ${o.method}` };
+    low = parsed.low;
+  }
+  const steps = buildPath(o.method, fateOf(o.path), false).map((step) => step.status);
+  if (low === 'cancelled' || steps.includes(low)) return { low, problem: null };
+  return { low: null, problem: `a ${o.method} order on the ${o.path} path never reaches "${low}" (it goes through ${[...new Set(steps)].join(', ')}, or is cancelled)` };
+}
+
+/** Team names a scenario may refer to: the seeded teams and those it declares. */
+function knownTeams(s: Scenario): string[] {
+  return [...new Set([...DEFAULT_TEAMS.map((t) => t.name), ...s.teams.map((t) => t.name)])];
+}
+
+/** The problem with a reference to a team by name, if any. */
+function teamProblem(at: string, name: string | undefined, known: string[]): string | null {
+  if (name === undefined || known.includes(name)) return null;
+  return `${at}.team: unknown team "${name}" (declare it under teams, or use ${known.map((n) => `"${n}"`).join(', ')})`;
 }
 
 function semanticProblems(s: Scenario): string[] {
@@ -52,10 +81,18 @@ function semanticProblems(s: Scenario): string[] {
   s.teams.forEach((t, i) => {
     if (teamNames.has(t.name)) problems.push(`teams[${i}].name: team "${t.name}" is declared twice`);
     teamNames.add(t.name);
+    const seeded = DEFAULT_TEAMS.find((x) => x.name === t.name);
+    if (seeded && t.region !== undefined && t.region !== seeded.region) {
+      problems.push(`teams[${i}].region: the seeded team "${t.name}" is in region ${seeded.region}; a team's region cannot change`);
+    }
   });
+  const known = knownTeams(s);
+  const firstTeam = (DEFAULT_TEAMS[0] as { name: string }).name;
   const clientIds = new Set<string>();
   s.users.forEach((u, i) => {
-    const key = `${u.team ?? ''}\u0000${u.client_user_id}`;
+    const teamRef = teamProblem(`users[${i}]`, u.team, known);
+    if (teamRef) problems.push(teamRef);
+    const key = `${u.team ?? firstTeam}\u0000${u.client_user_id}`;
     if (clientIds.has(key)) problems.push(`users[${i}].client_user_id: "${u.client_user_id}" is declared twice in the same team`);
     clientIds.add(key);
     if (u.time_zone !== undefined) {
@@ -68,9 +105,6 @@ function semanticProblems(s: Scenario): string[] {
     const providers = new Set<string>();
     u.connections.forEach((c, j) => {
       const at = `users[${i}].connections[${j}]`;
-      if (!(DEMO_PROVIDERS as readonly string[]).includes(c.provider)) {
-        problems.push(`${at}.provider: unknown provider "${c.provider}" (demo providers: ${DEMO_PROVIDERS.join(', ')})`);
-      }
       if (providers.has(c.provider)) problems.push(`${at}.provider: "${c.provider}" is connected twice`);
       providers.add(c.provider);
       if (c.error && c.state !== 'error') problems.push(`${at}.error: only with state "error"`);
@@ -89,9 +123,15 @@ function semanticProblems(s: Scenario): string[] {
     u.lab_orders.forEach((o, j) => {
       const { problem } = pathZip(o.path, o.method);
       if (problem) problems.push(`users[${i}].lab_orders[${j}].path: ${problem}`);
+      else {
+        const start = startStatus(o);
+        if (start.problem) problems.push(`users[${i}].lab_orders[${j}].status: ${start.problem}`);
+      }
     });
   });
   s.webhooks.forEach((w, i) => {
+    const teamRef = teamProblem(`webhooks[${i}]`, w.team, known);
+    if (teamRef) problems.push(teamRef);
     if ((w.receiver === undefined) === (w.url === undefined)) problems.push(`webhooks[${i}]: give exactly one of receiver or url`);
     if (w.answers && w.receiver === undefined) problems.push(`webhooks[${i}].answers: only for a built-in receiver`);
   });
@@ -110,6 +150,11 @@ export function parseScenarioText(text: string, source = 'scenario'): unknown {
 /** Checks a scenario (object, or JSON/YAML text) whole; throws a ScenarioError listing every problem. */
 export function parseScenario(input: unknown): Scenario {
   const value = typeof input === 'string' ? parseScenarioText(input) : input;
+  if (typeof value === 'string' && typeof input === 'string' && !input.includes('\n')) {
+    throw new ScenarioError([
+      `(file): a scenario is an object, not the string "${input.length > 80 ? `${input.slice(0, 80)}…` : input}": pass the file's text or an object (to load a file by its path, use startSandbox({ scenario: path }) or readScenarioFile(path) from health-sandbox/testing, or --scenario)`,
+    ]);
+  }
   const parsed = scenarioSchema.safeParse(value ?? {});
   if (!parsed.success) throw new ScenarioError(parsed.error.issues.map(issueText));
   const problems = semanticProblems(parsed.data);

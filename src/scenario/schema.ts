@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
 import { ERROR_TYPES } from '../state/wearables/connections.js';
 import { RETRIABLE, NON_RETRIABLE } from '../state/wearables/pulls.js';
+import { LOW_STATUSES, ORDER_STATUSES } from '../state/labs/order-lifecycle.js';
 
 const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'expected an ISO time such as 2026-01-05T09:00:00Z' });
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date such as 1985-12-09');
@@ -27,12 +28,16 @@ const LAB_PATHS = [
   'corrected',
 ] as const;
 
+type LowStatusName = (typeof LOW_STATUSES)[number];
+
 const LAB_RESULTS = ['normal', 'abnormal', 'critical', 'missing'] as const;
 const LAB_METHODS = ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'] as const;
 
 const connection = z
   .object({
-    provider: z.string().describe(`A demo provider: ${DEMO_PROVIDERS.join(', ')}`),
+    provider: z
+      .enum(DEMO_PROVIDERS, { error: (issue) => `unknown provider ${JSON.stringify(issue.input)} (demo providers: ${DEMO_PROVIDERS.join(', ')})` })
+      .describe(`A demo provider: ${DEMO_PROVIDERS.join(', ')}`),
     state: z.enum(['connected', 'error']).default('connected').describe('connected, or error (provider.connection.error after connecting)'),
     error: z
       .object({ type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() })
@@ -57,6 +62,12 @@ const labOrder = z
     lab_test: z.string().optional().describe('A lab test id of the team; default: the team\'s standard test for the method'),
     path: z.enum(LAB_PATHS).default('happy').describe('The scripted path the order follows as the clock moves'),
     result: z.enum(LAB_RESULTS).optional().describe('What the results show (critical emits labtest.result.critical)'),
+    status: z
+      .union([z.enum(LOW_STATUSES as [LowStatusName, ...LowStatusName[]]), z.enum(ORDER_STATUSES as [string, ...string[]])])
+      .optional()
+      .describe(
+        'The status to start at: the order is placed, then moved at once along its path up to this status (as POST /v3/order/{order_id}/test does), and goes on from there at its usual pace. A low-level status such as partial_results, or the full <high>.<method>.<low> form; default: ordered',
+      ),
     patient: z
       .object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional(), dob: isoDate.optional(), gender: z.enum(['female', 'male', 'other']).optional() })
       .strict()

@@ -15,15 +15,18 @@ import { ScenarioError } from '../../scenario/parse.js';
 import { ScenarioLoaded, res } from '../../wire/schemas.js';
 
 async function load(ctx: Ctx, scenario: unknown) {
+  let loaded: unknown;
   try {
-    await ctx.loadScenario(scenario);
+    // The world built (ctx.world is the one this request started in).
+    loaded = await ctx.loadScenario(scenario);
   } catch (error) {
     if (error instanceof ScenarioError) {
       throw new ApiError(422, { detail: error.problems.map((msg) => ({ loc: ['body'], msg, type: 'value_error' })) });
     }
     throw error;
   }
-  return json({ status: 'ok', seed: ctx.world.seed, now: ctx.world.clock.iso() });
+  const built = (loaded ?? { seed: ctx.world.seed, now: ctx.world.clock.iso() }) as { seed: number; now: string };
+  return json({ status: 'ok', seed: built.seed, now: built.now });
 }
 
 export const scenarioRoutes = [
