@@ -173,7 +173,7 @@ describe.each([
       ["advance('soon')", () => c.advance('soon'), 422],
       ['advance(400 days)', () => c.advance('400d'), 422],
       ['reset(seed 1.5)', () => c.reset({ seed: 1.5 }), 422],
-      ['loadScenario(unknown provider)', () => c.loadScenario({ users: [{ client_user_id: 'x', connections: [{ provider: 'fitbitt' }] }] }), 422],
+      ['loadScenario(unknown provider)', () => c.loadScenario({ users: [{ client_user_id: 'x', connections: [{ provider: 'fitbitt' as never }] }] }), 422],
       ['events(limit 0)', () => c.events({ limit: 0 }), 422],
       ['jobs(0)', () => c.jobs(0), 422],
       ['feed(sometimes)', () => c.feed('sometimes' as never), 422],
