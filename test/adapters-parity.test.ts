@@ -19,7 +19,10 @@ async function run(c: TestClient): Promise<string[]> {
     let text = res.bytes.toString('latin1').split(c.sandbox.world.urls.base).join('<base>').replace(/"(latency_ms|duration_ms)":\d+/g, '"$1":0');
     // The test receivers echo the request headers each client library sent: transport, not engine.
     if (route.id.startsWith('sandbox.receiver')) text = text.replace(/"headers":\{[^{}]*\}/g, '"headers":{}');
-    out.push(`${route.id} ${kind} ${res.status} ${res.headers['content-type'] ?? ''} ${text}`);
+    // Content-Length: the same presence on every adapter, and the length of the bytes received.
+    const length = res.headers['content-length'];
+    const declared = length === undefined ? 'no content-length' : length === String(res.bytes.length) ? 'content-length of the body' : `content-length ${length} for ${res.bytes.length} bytes`;
+    out.push(`${route.id} ${kind} ${res.status} ${res.headers['content-type'] ?? ''} ${declared} ${text}`);
   });
   return out;
 }

@@ -19,13 +19,24 @@ describe('scheduler', () => {
     s.at(START + 1000, 'a1', record('a1'));
     s.at(START + 1000, 'a2', record('a2'));
     const late = s.at(START + 5000, 'late', record('late'));
+    // The async job waits on a promise only the test resolves: advance must wait for it.
+    let started!: () => void;
+    const jobStarted = new Promise<void>((r) => (started = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     s.at(START + 3000, 'async', async () => {
-      await new Promise((r) => setTimeout(r, 5));
+      started();
+      await released;
       seen.push(`async@${clock.now() - START}`);
       s.after(500, 'child', record('child'));
     });
     late.cancel();
-    await s.advance(4000);
+    const advancing = s.advance(4000);
+    await jobStarted;
+    expect(seen).toEqual(['a1@1000', 'a2@1000', 'b@2000']);
+    expect(clock.now() - START).toBe(3000);
+    release();
+    await advancing;
     expect(seen).toEqual(['a1@1000', 'a2@1000', 'b@2000', 'async@3000', 'child@3500']);
     expect(clock.now() - START).toBe(4000);
     expect(s.pending()).toBe(0);

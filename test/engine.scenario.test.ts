@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../src/engine/auth.js';
 import { createClient, forEachAdapter } from './support/client.js';
 
+/** The smallest world these tests need: the org, its teams and keys only (the default world builds 25 users per team). */
+const SMALL = { world: 'empty' } as const;
+/** For the tests that read users: one per team environment. */
+const ONE_USER = { users: 1 } as const;
+
 forEachAdapter('engine', (adapter) => {
   describe('authentication on data routes', () => {
     it('answers 401 naming the header when the key is missing or unknown', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const missing = await c.get('/v2/user', { anonymous: true });
       expect(missing.status).toBe(401);
       expect(missing.headers['content-type']).toMatch(/application\/json/);
@@ -17,7 +22,7 @@ forEachAdapter('engine', (adapter) => {
     });
 
     it('refuses a management key on a data route, in either header', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const asApiKey = await c.get('/v2/user', { headers: { 'x-service-api-key': c.managementKey } });
       expect(asApiKey.status).toBe(401);
       expect(asApiKey.body).toEqual({ detail: AUTH_MESSAGES.managementKeyOnData });
@@ -27,14 +32,14 @@ forEachAdapter('engine', (adapter) => {
     });
 
     it('accepts the SDK alias x-vital-api-key and any header case', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       expect((await c.get('/v2/user', { anonymous: true, headers: { 'x-vital-api-key': c.apiKey } })).status).toBe(200);
       expect((await c.get('/v2/user', { anonymous: true, headers: { 'X-Service-API-Key': c.apiKey } })).status).toBe(200);
       expect((await c.get('/v2/user', { anonymous: true, headers: { 'X-VITAL-API-KEY': c.apiKey } })).status).toBe(200);
     });
 
     it('checks auth before validation, like the real service', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const res = await c.get('/v2/user/not-a-uuid', { anonymous: true });
       expect(res.status).toBe(401);
     });
@@ -42,7 +47,7 @@ forEachAdapter('engine', (adapter) => {
 
   describe('keys', () => {
     it('look like the real ones and derive from the seed', async () => {
-      const c = createClient(adapter, { seed: 42 });
+      const c = createClient(adapter, { ...SMALL, seed: 42 });
       const [us, eu] = c.creds.teams;
       expect(us?.region).toBe('us');
       expect(eu?.region).toBe('eu');
@@ -52,14 +57,14 @@ forEachAdapter('engine', (adapter) => {
       expect(eu?.api_keys.production).toMatch(/^pk_eu_[A-Za-z0-9]{32}$/);
       expect(c.managementKey).toMatch(/^mg_[A-Za-z0-9]{40}$/);
       const { base_url: _b, management_url: _m, ...same } = c.creds;
-      expect(createClient(adapter, { seed: 42 }).creds).toMatchObject(same);
-      expect(createClient(adapter, { seed: 43 }).apiKey).not.toBe(c.apiKey);
+      expect(createClient(adapter, { ...SMALL, seed: 42 }).creds).toMatchObject(same);
+      expect(createClient(adapter, { ...SMALL, seed: 43 }).apiKey).not.toBe(c.apiKey);
     });
   });
 
   describe('unknown routes and errors', () => {
     it('answers JSON 404 for an unknown route and 405 for a known path with the wrong method', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const unknown = await c.get('/v2/nothing/here');
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ detail: 'Not Found' });
@@ -72,7 +77,7 @@ forEachAdapter('engine', (adapter) => {
     });
 
     it('answers HEAD like GET without a body, as Starlette does', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const head = await c.call('HEAD', '/v2/user');
       expect(head.status).toBe(200);
       expect(head.headers['content-type']).toMatch(/application\/json/);
@@ -82,7 +87,7 @@ forEachAdapter('engine', (adapter) => {
 
     it('turns an uncaught error into a logged JSON 500 without a stack trace', async () => {
       const logged: string[] = [];
-      const c = createClient(adapter, { logger: (message) => logged.push(message) });
+      const c = createClient(adapter, { ...ONE_USER, logger: (message) => logged.push(message) });
       c.sandbox.world.hooks.connectedSources = () => {
         throw new Error('boom at /secret/path.ts:12');
       };
@@ -96,7 +101,7 @@ forEachAdapter('engine', (adapter) => {
 
   describe('control plane', () => {
     it('serves health, credentials and the clock', async () => {
-      const c = createClient(adapter, { startAt: '2026-03-01T00:00:00Z' });
+      const c = createClient(adapter, { ...SMALL, startAt: '2026-03-01T00:00:00Z' });
       expect((await c.get('/_sandbox/health')).body).toEqual({ status: 'ok' });
       const creds = (await c.get('/_sandbox/credentials')).body;
       expect(Object.keys(creds)).toEqual(['base_url', 'management_url', 'org_id', 'management_key', 'teams']);
@@ -107,7 +112,7 @@ forEachAdapter('engine', (adapter) => {
     });
 
     it('advances by seconds, ISO duration or until a time, and refuses bad input', async () => {
-      const c = createClient(adapter, { startAt: '2026-03-01T00:00:00Z' });
+      const c = createClient(adapter, { ...SMALL, startAt: '2026-03-01T00:00:00Z' });
       expect((await c.post('/_sandbox/clock/advance', { seconds: 90 })).body.now).toBe('2026-03-01T00:01:30.000Z');
       expect((await c.post('/_sandbox/clock/advance', { duration: 'P1DT2H' })).body.now).toBe('2026-03-02T02:01:30.000Z');
       expect((await c.post('/_sandbox/clock/advance', { until: '2026-03-05T00:00:00Z' })).body.now).toBe('2026-03-05T00:00:00.000Z');
@@ -120,13 +125,13 @@ forEachAdapter('engine', (adapter) => {
     });
 
     it('resets to a fresh world, optionally with another seed', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, ONE_USER);
       const user = (await c.post('/v2/user', { client_user_id: 'before-reset' })).body;
       await c.advance(3600);
       expect((await c.post('/_sandbox/reset', {})).status).toBe(200);
       expect((await c.get(`/v2/user/${user.user_id}`)).status).toBe(404);
       expect((await c.get('/_sandbox/clock')).body.now).toBe('2026-01-05T09:00:00.000Z');
-      expect((await c.get('/v2/user')).body.total).toBe(25);
+      expect((await c.get('/v2/user')).body.total).toBe(ONE_USER.users);
       await c.post('/_sandbox/reset', { seed: 9 });
       expect((await c.get('/v2/user')).status).toBe(401);
       const fresh = (await c.get('/_sandbox/credentials')).body;
@@ -135,14 +140,14 @@ forEachAdapter('engine', (adapter) => {
     });
 
     it('requires the admin token when one is configured', async () => {
-      const c = createClient(adapter, { adminToken: 's3cret' });
+      const c = createClient(adapter, { ...SMALL, adminToken: 's3cret' });
       expect((await c.get('/_sandbox/health')).status).toBe(401);
       expect((await c.get('/_sandbox/health', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
       expect((await c.get('/_sandbox/health', { headers: { authorization: 'Bearer s3cret' } })).body).toEqual({ status: 'ok' });
     });
 
     it('lists the event journal and pending jobs', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = (await c.post('/v2/user', { client_user_id: 'jobs-1' })).body;
       await c.delete(`/v2/user/${user.user_id}`);
       const jobs = (await c.get('/_sandbox/jobs')).body;
@@ -157,7 +162,7 @@ forEachAdapter('engine', (adapter) => {
 
 forEachAdapter('self-description', (adapter) => {
   it('lists every route of the table and serves OpenAPI documents with one operation per route', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const { ROUTES } = await import('../src/routes.js');
     const listing = (await c.get('/_sandbox/routes')).body;
     expect(listing.routes.map((r: { id: string }) => r.id)).toEqual(ROUTES.map((r) => r.id));

@@ -6,6 +6,9 @@ import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 
+/** The smallest world these tests need: the org, its teams, keys and lab accounts, no users (the default world builds 25 per team). */
+const SMALL = { world: 'empty' } as const;
+
 const mg = oasValidator('management');
 const data = oasValidator('data');
 
@@ -21,7 +24,7 @@ function ids(c: TestClient): { us: string; eu: string } {
 
 forEachAdapter('custom credentials', (adapter) => {
   it('prepares: callback and webhook URIs, manual verification for fitbit, no action for labs', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const { us, eu } = ids(c);
     const base = c.sandbox.world.urls.base;
     const prepare = (provider: string, team = us, region = 'us') =>
@@ -55,7 +58,7 @@ forEachAdapter('custom credentials', (adapter) => {
   });
 
   it('sets (upserts), lists, filters and deletes credentials; the secret is kept hashed', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const { us, eu } = ids(c);
     const path = (env: string, region: string) => `/v1/org/${c.orgId}/team_custom_credentials/${env}/${region}`;
 
@@ -124,7 +127,7 @@ forEachAdapter('custom credentials', (adapter) => {
   });
 
   it('a team key sets and lists only its bound teams\' credentials', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const { us } = ids(c);
     const other = (await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Other', region: 'us' } })).body.id;
     const key = (await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 't', role: 'team_admin', team_role_bindings: [{ team_id: us }] } })).body.key;
@@ -143,7 +146,7 @@ forEachAdapter('custom credentials', (adapter) => {
 
 forEachAdapter('closed beta: lab accounts', (adapter) => {
   it('refuses teams not in the beta with a JSON 403, on the data and the management side', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const { us } = ids(c);
     const expectBeta = (res: { status: number; body: { detail: unknown } }) => {
       expect(res.status).toBe(403);
@@ -203,7 +206,7 @@ forEachAdapter('closed beta: lab accounts', (adapter) => {
   });
 
   it('validates the beta feature control route', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const { us } = ids(c);
     expect((await c.put(`/_sandbox/teams/${us}/beta_features`, { beta_features: ['Bad Name'] })).status).toBe(422);
     expect((await c.put(`/_sandbox/teams/${us}/beta_features`, {})).status).toBe(422);
@@ -215,7 +218,7 @@ forEachAdapter('closed beta: lab accounts', (adapter) => {
 
 forEachAdapter('management control plane', (adapter) => {
   it('sets an org\'s plan: only premium may use org management', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     for (const plan of ['launch', 'grow', 'scale']) {
       const set = await c.put(`/_sandbox/orgs/${c.orgId}/plan`, { plan });
       expect(set.status).toBe(200);
@@ -234,7 +237,7 @@ forEachAdapter('management control plane', (adapter) => {
   });
 
   it('creates further orgs with their own management key; orgs do not see each other', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const created = await c.post('/_sandbox/orgs', { name: 'Second Org' });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ name: 'Second Org', plan: 'premium' });
@@ -271,7 +274,7 @@ forEachAdapter('management control plane', (adapter) => {
 
   it('is deterministic: the same seed and requests give the same ids and keys', async () => {
     const run = async () => {
-      const c = createClient(adapter, { seed: 11 });
+      const c = createClient(adapter, { ...SMALL, seed: 11 });
       const org = await c.post('/_sandbox/orgs', {});
       const team = await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Det', region: 'us' } });
       const key = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 'k', role: 'org_admin' } });

@@ -5,6 +5,9 @@ import { createClient, forEachAdapter, type TestClient } from './support/client.
 import { oasValidator } from './support/openapi.js';
 import { startServer } from './support/server.js';
 
+/** The smallest world these tests need: the org, its teams, keys and lab accounts, no users (the default world builds 25 per team). */
+const SMALL = { world: 'empty' } as const;
+
 const mg = oasValidator('management');
 const data = oasValidator('data');
 
@@ -26,7 +29,7 @@ async function sandboxKeyOf(c: TestClient, teamId: string, region = 'us', env = 
 
 forEachAdapter('management org', (adapter) => {
   it('gets and renames the org; validates the name', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const got = await c.mgmt('GET', `/v1/org/${c.orgId}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual({ id: c.orgId, name: 'Sandbox Org', expires_at: null });
@@ -47,7 +50,7 @@ forEachAdapter('management org', (adapter) => {
   });
 
   it('refuses another org\'s id and a malformed org id', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const other = await c.mgmt('GET', '/v1/org/00000000-0000-4000-8000-000000000000');
     expect(other.status).toBe(403);
     expect(typeof other.body.detail).toBe('string');
@@ -59,7 +62,7 @@ forEachAdapter('management org', (adapter) => {
 
 forEachAdapter('management teams', (adapter) => {
   it('creates a team with the reference defaults and working keys in both environments', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const team = await createTeam(c, { name: 'Run 42', region: 'us', brand_information: { company_name: 'Acme' } });
     expectSchema(mg, 'ClientFacingOrgTeam', team);
     expect(team).toMatchObject({ name: 'Run 42', region: 'us', integration_team_id: null, environments: ['production', 'sandbox'] });
@@ -89,7 +92,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('keeps teams apart: a user created with one team\'s key is invisible to another', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const a = await createTeam(c, { name: 'Suite A', region: 'us' });
     const b = await createTeam(c, { name: 'Suite B', region: 'us' });
     const keyA = await sandboxKeyOf(c, a.id);
@@ -104,7 +107,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('takes settings, id, integration_team_id and event_type_prefixes on create', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const id = '11111111-2222-4333-8444-555555555555';
     const team = await createTeam(c, {
       id,
@@ -150,7 +153,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('answers 422 for bad create bodies and creates nothing', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     // A missing enum field should read `missing` like pydantic; the shared validation.ts renders
     // it as `enum` today, so that case checks the location only (reported to the coordinator).
     const cases: Array<[Record<string, unknown>, string | null, Array<string | number>]> = [
@@ -177,7 +180,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('lists with filters and a cursor', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const created: string[] = [];
     for (let i = 0; i < 52; i++) created.push((await createTeam(c, { name: `Batch ${i}`, region: i % 2 === 0 ? 'us' : 'eu' })).id);
     const first = await c.mgmt('GET', `/v1/org/${c.orgId}/team`);
@@ -211,7 +214,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('gets a team (spec 4.9) with include_environment', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const teamId = c.creds.teams[0]?.team_id as string;
     const got = await c.mgmt('GET', `/v1/org/${c.orgId}/team/${teamId}`);
     expect(got.status).toBe(200);
@@ -231,7 +234,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('updates per-environment settings and brand information; enforces the logo_url rule', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const team = await createTeam(c, { name: 'Patchable', region: 'us' });
     const path = `/v1/org/${c.orgId}/team/${team.id}`;
 
@@ -291,7 +294,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('refuses a taken integration_team_id on update (409 {team_id}) and resolves by it', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const a = await createTeam(c, { name: 'A', region: 'us', integration_team_id: 'run-a' });
     const b = await createTeam(c, { name: 'B', region: 'eu' });
     const clash = await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${b.id}`, { body: { name: 'B2', integration_team_id: 'run-a' } });
@@ -309,7 +312,7 @@ forEachAdapter('management teams', (adapter) => {
   });
 
   it('deletes a team: its keys stop at once and its data becomes unreachable', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const team = await createTeam(c, { name: 'Doomed', region: 'us', integration_team_id: 'doomed' });
     const key = await sandboxKeyOf(c, team.id);
     const user = await c.post('/v2/user', { client_user_id: 'u1' }, { headers: { 'x-service-api-key': key } });
@@ -334,7 +337,7 @@ forEachAdapter('management teams', (adapter) => {
 
 forEachAdapter('data-side team', (adapter) => {
   it('GET /v2/team/:team_id shows the caller\'s team consistent with the management view', async () => {
-    const c = createClient(adapter);
+    const c = createClient(adapter, SMALL);
     const team = await createTeam(c, { name: 'Consistent', region: 'us', critical_result_notification_email: 'a@b.test', logo_url: 'https://x.test/l.png' });
     await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${team.id}`, { body: { production: { lab_tests_patient_sms_communication_enabled: false, lab_tests_patient_email_communication_enabled: false, minor_ordering_enabled: true } } });
     const sandboxKey = await sandboxKeyOf(c, team.id, 'us', 'sandbox');

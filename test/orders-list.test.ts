@@ -3,6 +3,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { newOrder } from './lab-helpers.js';
+import { createSandbox } from '../src/index.js';
+import { stableUuid } from '../src/engine/ids.js';
+import { buildOrder } from '../src/state/labs/lab-order-factory.js';
+import { labTestsOf, standardTest } from '../src/state/labs/lab-tests.js';
+import { listOrders } from '../src/state/labs/order-listing.js';
+import { buildPath, type LowStatus } from '../src/state/labs/order-lifecycle.js';
+import { currentStatus, type Order } from '../src/state/labs/order-model.js';
+import { refreshSummary } from '../src/state/labs/order-results.js';
+import { orderEnv } from '../src/state/labs/order-store.js';
+import { usersOf } from '../src/state/users/users.js';
 
 const oas = oasValidator('data');
 
@@ -144,5 +154,81 @@ forEachAdapter('list lab orders', (adapter) => {
       expect((await all(fresh, { patient_name: 'grace zed' })).map((o) => o.id)).toEqual([order.id]);
       expect((await all(fresh, { status: 'ordered', order_type: 'walk_in_test' })).map((o) => o.id)).toContain(order.id);
     });
+  });
+});
+
+/** What the listing must answer by created_at, computed by scanning and sorting every order. */
+function scanned(all: readonly Order[], q: Parameters<typeof listOrders>[1]): { orders: Order[]; total: number } {
+  const statuses = q.status ? new Set(q.status) : null;
+  const list = all.filter(
+    (o) =>
+      (!statuses || statuses.has(currentStatus(o))) &&
+      (q.is_critical === undefined || (o.summary?.hasCritical ?? false) === q.is_critical) &&
+      (q.user_id === undefined || o.user_id === q.user_id) &&
+      (q.start_date === undefined || o.created_at >= q.start_date) &&
+      (q.end_date === undefined || o.created_at <= q.end_date),
+  );
+  list.sort((a, b) => a.created_at - b.created_at || a.seq - b.seq);
+  if (q.order_direction !== 'asc') list.reverse();
+  const start = (q.page - 1) * q.size;
+  return { orders: list.slice(start, start + q.size), total: list.length };
+}
+
+describe('GET /v3/orders from the creation-ordered indexes (status, date, critical, user)', () => {
+  it('answers what a scan of every order answers, after out-of-order inserts, status changes, reassignment and a purge', async () => {
+    const sandbox = createSandbox({ seed: 31, users: 12, logger: () => undefined });
+    const { world } = sandbox;
+    const team = [...world.tenancy.teams.values()][0];
+    if (!team) throw new Error('no team');
+    const partition = world.tenancy.partition(team, 'sandbox');
+    const env = orderEnv(world, partition);
+    const users = usersOf(partition, world).all();
+    const test = standardTest(labTestsOf(partition, world), 'walk_in_test');
+    const now = world.clock.now();
+    // 150 orders created out of order (more than one batch of pending inserts), a third with results.
+    for (let k = 0; k < 150; k++) {
+      const user = users[k % users.length];
+      if (!user) throw new Error('no user');
+      const at = now - ((k * 7919) % (60 * 86_400)) * 1000;
+      const order = buildOrder(env.store, {
+        seed: 31, id: stableUuid(31, 'list_order', k), team_id: team.id, user_id: user.user_id, client_user_id: user.client_user_id,
+        lab_test: test, at, details_id: stableUuid(31, 'list_details', k), shipment_id: null, transaction_id: stableUuid(31, 'list_tx', k),
+        patient_details: null, patient_address: null, fate: 'happy',
+        flags: { interpretation: k % 6 === 0 ? 'critical' : 'normal', result_types: null, has_missing_results: false },
+      });
+      if (k % 3 === 0) {
+        const path = buildPath('walk_in_test', 'happy', false);
+        for (let i = 1; i < path.length; i++) order.events.push({ id: env.store.nextEventId(), at: at + i * 60_000, status: path[i]?.status ?? 'ordered' });
+        order.pathIndex = path.length - 1;
+      }
+      refreshSummary(world, env.store, order);
+      env.store.add(order);
+    }
+    await sandbox.advance('2d');
+    const orders = [...env.store.all()];
+    for (const [i, status] of (['cancelled', 'sample_error', 'cancelled'] as LowStatus[]).entries()) {
+      const old = orders[40 + i * 7] as Order;
+      env.store.pushEvent(old, { id: env.store.nextEventId(), at: world.clock.now(), status });
+    }
+    env.store.setSummary(orders.find((o) => o.summary?.hasCritical) as Order, null);
+    const [a, b, c] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+    env.store.reassignUser(orders.find((o) => o.user_id === a.user_id) as Order, b.user_id, b.client_user_id);
+    env.store.removeUser(c.user_id);
+
+    const day = (d: number) => now - d * 86_400_000;
+    const statuses: Array<LowStatus[] | undefined> = [undefined, ['completed'], ['ordered'], ['completed', 'ordered', 'cancelled'], ['cancelled', 'sample_error'], ['lost']];
+    const ranges = [{}, { start_date: day(20) }, { end_date: day(10) }, { start_date: day(45), end_date: day(5) }];
+    let answered = 0;
+    for (const status of statuses) for (const range of ranges) for (const is_critical of [undefined, true, false]) for (const user_id of [undefined, a.user_id, b.user_id, c.user_id]) {
+      for (const [page, size, order_direction] of [[1, 5, 'desc'], [3, 4, 'desc'], [2, 7, 'asc'], [1, 100, 'asc']] as const) {
+        const q = { status, ...range, is_critical, user_id, page, size, order_direction };
+        const expected = scanned(env.store.all(), q);
+        expect(listOrders(env, q), JSON.stringify(q)).toEqual(expected);
+        if (expected.orders.length > 0) answered++;
+      }
+    }
+    expect(answered).toBeGreaterThan(300);
+    expect(scanned(env.store.all(), { is_critical: true, page: 1, size: 100 }).total).toBeGreaterThan(10);
+    sandbox.close();
   });
 });

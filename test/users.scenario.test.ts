@@ -3,6 +3,9 @@ import { MESSAGES } from '../src/engine/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 
+/** The smallest world these tests need: two users per team environment (the default world builds 25). */
+const SMALL = { users: 2 } as const;
+
 const oas = oasValidator('data');
 const SDK_USER_KEYS = ['user_id', 'team_id', 'client_user_id', 'created_on', 'connected_sources', 'fallback_time_zone', 'fallback_birth_date', 'ingestion_start', 'ingestion_end'];
 const DAY = 86400;
@@ -16,7 +19,7 @@ async function create(c: TestClient, clientUserId: string, extra: Record<string,
 forEachAdapter('users', (adapter) => {
   describe('create', () => {
     it('answers 200 with the full user object the SDK and the OpenAPI require', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'cust-1', { fallback_time_zone: 'Europe/London', fallback_birth_date: '1990-02-03' });
       expect(Object.keys(user)).toEqual(SDK_USER_KEYS);
       expect(user.client_user_id).toBe('cust-1');
@@ -28,7 +31,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('is idempotent on client_user_id: a second create answers 400 with the existing user_id and created_on', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const first = await create(c, 'dup-1');
       await c.advance(60);
       const again = await c.post('/v2/user', { client_user_id: 'dup-1' });
@@ -46,7 +49,7 @@ forEachAdapter('users', (adapter) => {
       ['+1 (415) 555-0100', 'phone'],
       ['07700900123', 'phone'],
     ])('refuses personal data as client_user_id (%s) with a clear 422', async (id, kind) => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const res = await c.post('/v2/user', { client_user_id: id });
       expect(res.status).toBe(422);
       expect(res.body.detail[0].loc).toEqual(['body', 'client_user_id']);
@@ -55,7 +58,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('answers 422 in the FastAPI shape for a missing field, bad JSON, bad time zone and bad dates', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const missing = await c.post('/v2/user', {});
       expect(missing.status).toBe(422);
       expect(missing.body.detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'client_user_id'], msg: 'Field required' });
@@ -82,11 +85,12 @@ forEachAdapter('users', (adapter) => {
 
   describe('list', () => {
     it('pages with offset (default 0) and limit (default 100) in a stable, oldest-first order', async () => {
-      const c = createClient(adapter);
+      // 15 seeded users: enough for a full page at offset 10.
+      const c = createClient(adapter, { users: 15 });
       const all = await c.get('/v2/user');
       expect(all.status).toBe(200);
-      expect(all.body).toMatchObject({ total: 25, offset: 0, limit: 100 });
-      expect(all.body.users).toHaveLength(25);
+      expect(all.body).toMatchObject({ total: 15, offset: 0, limit: 100 });
+      expect(all.body.users).toHaveLength(15);
       oas?.expectValid('PaginatedUsersResponse', all.body);
       const created = all.body.users.map((u: { created_on: string }) => u.created_on);
       expect([...created].sort()).toEqual(created);
@@ -94,9 +98,9 @@ forEachAdapter('users', (adapter) => {
       expect(slash.text).toBe(all.text);
       const page = await c.get('/v2/user', { query: { offset: 10, limit: 5 } });
       expect(page.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(all.body.users.slice(10, 15).map((u: { user_id: string }) => u.user_id));
-      expect(page.body).toMatchObject({ total: 25, offset: 10, limit: 5 });
+      expect(page.body).toMatchObject({ total: 15, offset: 10, limit: 5 });
       const extra = await create(c, 'newest');
-      const after = await c.get('/v2/user', { query: { offset: 25 } });
+      const after = await c.get('/v2/user', { query: { offset: 15 } });
       expect(after.body.users.map((u: { user_id: string }) => u.user_id)).toEqual([extra.user_id]);
     });
 
@@ -107,14 +111,14 @@ forEachAdapter('users', (adapter) => {
       [{ limit: 'ten' }, 'limit', 'int_parsing'],
       [{ offset: '1.5' }, 'offset', 'int_parsing'],
     ])('answers 422 naming the parameter for %o', async (query, name, type) => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const res = await c.get('/v2/user', { query });
       expect(res.status).toBe(422);
       expect(res.body.detail[0]).toMatchObject({ loc: ['query', name], type });
     });
 
     it('accepts the bounds themselves', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       expect((await c.get('/v2/user', { query: { limit: 500, offset: 0 } })).status).toBe(200);
       expect((await c.get('/v2/user', { query: { limit: 1 } })).body.users).toHaveLength(1);
     });
@@ -122,7 +126,7 @@ forEachAdapter('users', (adapter) => {
 
   describe('get and resolve', () => {
     it('reads a user by id and by client_user_id', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'reader-1');
       const byId = await c.get(`/v2/user/${user.user_id}`);
       expect(byId.body).toEqual(user);
@@ -131,7 +135,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('answers the reference 404s and a 422 for a malformed id', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const unknown = await c.get('/v2/user/00000000-0000-4000-8000-000000000000');
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ detail: MESSAGES.userNotFound });
@@ -146,7 +150,7 @@ forEachAdapter('users', (adapter) => {
 
   describe('patch', () => {
     it('answers 204 with no body and stores zones and birth dates with source_slug manual', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'patch-1');
       await c.advance(3600);
       const res = await c.patch(`/v2/user/${user.user_id}`, {
@@ -168,7 +172,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('changes client_user_id, keeping it unique', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const a = await create(c, 'patch-a');
       await create(c, 'patch-b');
       const taken = await c.patch(`/v2/user/${a.user_id}`, { client_user_id: 'patch-b' });
@@ -183,7 +187,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('validates everything before applying anything', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'patch-v', { ingestion_start: '2025-03-01' });
       const before = (await c.get(`/v2/user/${user.user_id}`)).text;
       const cases: Array<[Record<string, unknown>, number]> = [
@@ -205,7 +209,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('answers 404 for an unknown user', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const res = await c.patch('/v2/user/00000000-0000-4000-8000-000000000000', { fallback_time_zone: 'Europe/Paris' });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ detail: MESSAGES.userGone });
@@ -214,7 +218,7 @@ forEachAdapter('users', (adapter) => {
 
   describe('delete and undo', () => {
     it('starts a 7-day grace period; reads answer as the reference records; undo restores', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'del-1');
       const del = await c.delete(`/v2/user/${user.user_id}`);
       expect(del.status).toBe(200);
@@ -225,7 +229,7 @@ forEachAdapter('users', (adapter) => {
       expect(again.status).toBe(404);
       expect(again.body).toEqual({ detail: MESSAGES.userAlreadyScheduled });
       const list = await c.get('/v2/user');
-      expect(list.body.total).toBe(25);
+      expect(list.body.total).toBe(SMALL.users);
       expect(list.body.users.some((u: { user_id: string }) => u.user_id === user.user_id)).toBe(false);
       const dupe = await c.post('/v2/user', { client_user_id: 'del-1' });
       expect(dupe.status).toBe(400);
@@ -239,7 +243,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('purges the user when the grace period ends; undo is then impossible and the id is free', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'del-2');
       await c.delete(`/v2/user/${user.user_id}`);
       await c.advance(7 * DAY - 1);
@@ -255,7 +259,7 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('undoes by client_user_id in the query or a JSON body, and refuses neither or both', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const a = await create(c, 'undo-a');
       const b = await create(c, 'undo-b');
       await c.delete(`/v2/user/${a.user_id}`);
@@ -270,8 +274,9 @@ forEachAdapter('users', (adapter) => {
 
   describe('sandbox user cap', () => {
     it('caps live users at 50 per team in the sandbox environment, with the real error; deletion frees a slot', async () => {
-      const c = createClient(adapter);
-      for (let i = 0; i < 25; i++) await create(c, `cap-${i}`);
+      // 48 seeded users (building them costs less than creating them through the API), 2 created.
+      const c = createClient(adapter, { users: 48 });
+      for (let i = 0; i < 2; i++) await create(c, `cap-${i}`);
       const over = await c.post('/v2/user', { client_user_id: 'cap-over' });
       expect(over.status).toBe(400);
       expect(over.body).toEqual({ detail: { error_type: 'INVALID_REQUEST', error_message: MESSAGES.sandboxUserCap } });
@@ -283,14 +288,14 @@ forEachAdapter('users', (adapter) => {
     });
 
     it('does not cap production, nor a sandbox with limits off or more than 50 seeded users', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const prod = c.creds.teams[0]?.api_keys.production ?? '';
       for (let i = 0; i < 51; i++) {
         const res = await c.post('/v2/user', { client_user_id: `prod-${i}` }, { headers: { 'x-service-api-key': prod } });
         expect(res.status).toBe(200);
       }
-      const off = createClient(adapter, { limits: false });
-      for (let i = 0; i < 26; i++) await create(off, `off-${i}`);
+      const off = createClient(adapter, { users: 48, limits: false });
+      for (let i = 0; i < 3; i++) await create(off, `off-${i}`);
       expect((await off.get('/v2/user')).body.total).toBe(51);
       const big = createClient(adapter, { users: 60 });
       expect(big.sandbox.options.limits).toBe(false);
@@ -301,7 +306,7 @@ forEachAdapter('users', (adapter) => {
 
   describe('tenancy', () => {
     it('never shows one team environment\'s users to another', async () => {
-      const c = createClient(adapter);
+      const c = createClient(adapter, SMALL);
       const user = await create(c, 'tenant-1');
       const others = [c.creds.teams[0]?.api_keys.production, c.creds.teams[1]?.api_keys.sandbox, c.creds.teams[1]?.api_keys.production];
       for (const key of others) {

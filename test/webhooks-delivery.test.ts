@@ -5,7 +5,8 @@
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook } from 'svix';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TransportRequest, TransportResponse, WebhookTransport } from '../src/index.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { attempts, createEndpoint, emit, flush, startReceiver, USER_ID, webhookBase, type TestReceiver, QUIET } from './webhooks-support.js';
 
@@ -21,10 +22,37 @@ function receivedAt(path: string) {
   return rx.received.filter((r) => r.path === path);
 }
 
+/** The wall clock injected into the signing test: not the virtual clock's time, not the real time. */
+const WALL = Date.parse('2026-03-01T12:00:30.700Z');
+
+/** Runs `verify` as a receiver whose own clock reads `at` (the libraries check the timestamp against it). */
+function verifiedAt<T>(at: number, verify: () => T): T {
+  vi.useFakeTimers({ toFake: ['Date'], now: at });
+  try {
+    return verify();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** A transport that holds every request until the test answers it. */
+function gatedTransport() {
+  const sent: Array<{ request: TransportRequest; answer: (r: TransportResponse) => void }> = [];
+  const waiting: Array<() => void> = [];
+  const transport: WebhookTransport = (request) =>
+    new Promise<TransportResponse>((answer) => {
+      sent.push({ request, answer });
+      waiting.shift()?.();
+    });
+  /** Resolves once `n` requests have been sent. */
+  const sentCount = (n: number) => (sent.length >= n ? Promise.resolve() : new Promise<void>((r) => waiting.push(r)));
+  return { transport, sent, sentCount };
+}
+
 forEachAdapter('webhook delivery', (adapter) => {
   describe('signing', () => {
     it('POSTs the exact signed JSON with svix headers that svix Webhook.verify accepts', async () => {
-      const c = createClient(adapter, QUIET);
+      const c = createClient(adapter, { ...QUIET, wallClock: () => WALL });
       const path = `/${adapter}/signing-svix`;
       const { id, secret } = await createEndpoint(c, { url: `${rx.url}${path}` });
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -35,21 +63,24 @@ forEachAdapter('webhook delivery', (adapter) => {
       const got = receivedAt(path);
       expect(got).toHaveLength(1);
       const r = got[0]!;
-      const payload = new Webhook(secret).verify(r.body, r.headers) as Record<string, unknown>;
+      // Signed at the injected wall clock (Unix seconds), not at the virtual clock's time.
+      expect(r.headers['svix-timestamp']).toBe(String(Math.floor(WALL / 1000)));
+      const payload = verifiedAt(WALL, () => new Webhook(secret).verify(r.body, r.headers)) as Record<string, unknown>;
       expect(payload).toEqual({ event_type: 'daily.data.steps.created', data: { steps: 1200 }, team_id: c.creds.teams[0]!.team_id, user_id: USER_ID, client_user_id: 'client-1' });
       expect(r.body).toBe(JSON.stringify(entry!.envelope));
       expect(r.headers['svix-id']).toMatch(/^msg_[0-9A-Za-z]{27}$/);
       expect(r.headers['svix-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-      expect(Math.abs(Number(r.headers['svix-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+      // A receiver whose clock is more than 5 minutes off refuses it (svix's tolerance).
+      expect(() => verifiedAt(WALL + 6 * 60_000, () => new Webhook(secret).verify(r.body, r.headers))).toThrow(/too old/i);
       expect(r.headers['content-type']).toBe('application/json');
       expect(r.headers['user-agent']).toMatch(/^Svix-Webhooks\/1\./);
       expect(r.headers['webhook-id']).toBeUndefined();
       // The standard library reads only webhook-* headers, so the default set is svix-* only.
-      expect(() => new StandardWebhook(secret).verify(r.body, r.headers)).toThrow(/Missing required headers/);
+      expect(() => verifiedAt(WALL, () => new StandardWebhook(secret).verify(r.body, r.headers))).toThrow(/Missing required headers/);
       // A tampered body or another secret fails verification.
-      expect(() => new Webhook(secret).verify(r.body.replace('1200', '1201'), r.headers)).toThrow();
+      expect(() => verifiedAt(WALL, () => new Webhook(secret).verify(r.body.replace('1200', '1201'), r.headers))).toThrow(/signature/i);
       const other = await createEndpoint(c, { url: `${rx.url}/${adapter}/unused`, filter_types: ['none.such'] });
-      expect(() => new Webhook(other.secret).verify(r.body, r.headers)).toThrow();
+      expect(() => verifiedAt(WALL, () => new Webhook(other.secret).verify(r.body, r.headers))).toThrow(/signature/i);
       // The log holds the attempt with what was sent and what came back.
       const log = await attempts(c, { endpoint_id: id });
       expect(log).toHaveLength(1);
@@ -141,14 +172,23 @@ forEachAdapter('webhook delivery', (adapter) => {
       expect(receivedAt(path).map((r) => JSON.parse(r.body).event_type)).toEqual(['daily.data.sleep.created']);
     });
 
-    it('delivers one endpoint\'s events in the order they happened, even when the receiver is slow', async () => {
-      const c = createClient(adapter, QUIET);
-      const path = `/${adapter}/order`;
-      await createEndpoint(c, { url: `${rx.url}${path}` });
-      rx.script.push({ status: 200, delayMs: 150 }, { status: 200, delayMs: 50 });
+    it('delivers one endpoint\'s events in the order they happened, one at a time, even when the receiver is slow', async () => {
+      // The receiver answers only when the test says so: each request stays unanswered while the
+      // test checks that nothing overtook it.
+      const gate = gatedTransport();
+      const c = createClient(adapter, { ...QUIET, webhookTransport: gate.transport });
+      await createEndpoint(c, { url: `${rx.url}/${adapter}/order` });
       for (let i = 0; i < 5; i++) emit(c, `daily.data.e${i}.created`, { i });
-      await flush(c);
-      expect(receivedAt(path).map((r) => JSON.parse(r.body).data.i)).toEqual([0, 1, 2, 3, 4]);
+      const flushed = flush(c);
+      for (let i = 0; i < 5; i++) {
+        await gate.sentCount(i + 1);
+        await new Promise((r) => setImmediate(r)); // one turn of the event loop for anything that would overtake
+        expect(gate.sent).toHaveLength(i + 1);
+        gate.sent[i]?.answer({ status: 200, headers: {}, body: 'ok' });
+      }
+      await flushed;
+      expect(gate.sent.map((s) => JSON.parse(s.request.body).data.i)).toEqual([0, 1, 2, 3, 4]);
+      expect((await attempts(c)).map((a) => a.status)).toEqual(['success', 'success', 'success', 'success', 'success']);
     });
   });
 

@@ -48,10 +48,12 @@ async function answer(sandbox: Sandbox, surface: Surface, prefix: string, reques
     rawBody: new Uint8Array(await request.arrayBuffer()),
   };
   const response = await sandbox.dispatch(simRequest);
-  return new HttpResponse(response.status === 204 || response.body.length === 0 ? null : response.body, {
-    status: response.status,
-    headers: response.headers,
-  });
+  const body = response.status === 204 || response.body.length === 0 ? null : response.body;
+  // Content-Length as node:http and express send it: the body's length, 0 for an empty body, none
+  // on a 204 or 304 (which never have one).
+  const answerHeaders: Record<string, string> = { ...response.headers };
+  if (response.status !== 204 && response.status !== 304) answerHeaders['content-length'] = String(body?.byteLength ?? 0);
+  return new HttpResponse(body, { status: response.status, headers: answerHeaders });
 }
 
 export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions = {}): HttpHandler[] {

@@ -1,15 +1,15 @@
 /**
  * The lab order store of one team environment: orders by id, and the indexes every read goes
  * through (user, sample id, transaction, current status, creation time, critical results) so a
- * lookup or a listing never scans the partition. Only the labs domain functions change it,
+ * lookup or a listing never scans the partition. The listing indexes (all orders, per status, per
+ * user, critical) are kept in creation order (order-index.ts). Only the labs domain functions change it,
  * through its methods; nothing outside this file touches its Maps.
  */
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
 import type { LowStatus } from './order-lifecycle.js';
+import { CreationIndex } from './order-index.js';
 import { currentStatus, type IdempotentReply, type Order, type OrderEvent, type ResultSummary, type Transaction } from './order-model.js';
-
-const byCreation = (a: Order, b: Order) => a.created_at - b.created_at || a.seq - b.seq;
 
 /** Idempotency keys remembered per team environment within their TTL (the oldest go first). */
 export const MAX_IDEMPOTENCY_KEYS = 10_000;
@@ -19,13 +19,13 @@ export class OrderStore {
   private readonly byUserMap = new Map<string, Order[]>();
   private readonly bySampleMap = new Map<string, Order>();
   private readonly transactionMap = new Map<string, Transaction>();
-  private readonly byStatusMap = new Map<LowStatus, Set<Order>>();
+  private readonly byStatusMap = new Map<LowStatus, CreationIndex>();
+  private readonly userCreatedMap = new Map<string, CreationIndex>();
   private readonly criticalSet = new Set<Order>();
+  private readonly criticalIndex = new CreationIndex();
   /** Insertion order. */
   private readonly list: Order[] = [];
-  /** Creation order (created_at, then seq); sorted lazily after an out-of-order insert. */
-  private created: Order[] = [];
-  private createdSorted = true;
+  private readonly createdIndex = new CreationIndex();
   private readonly idempotency = new Map<string, IdempotentReply>();
   private eventSeq = 0;
   private orderSeq = 0;
@@ -62,40 +62,24 @@ export class OrderStore {
     return this.transactionMap.get(id);
   }
 
-  /** Orders whose current status is `status`. */
-  withStatus(status: LowStatus): ReadonlySet<Order> {
-    return this.byStatusMap.get(status) ?? new Set();
+  /** Orders whose current status is `status`, in creation order. */
+  withStatus(status: LowStatus): CreationIndex | undefined {
+    return this.byStatusMap.get(status);
   }
 
-  /** Orders whose results hold a value beyond its critical limit. */
-  critical(): ReadonlySet<Order> {
-    return this.criticalSet;
+  /** Orders whose results hold a value beyond its critical limit, in creation order. */
+  critical(): CreationIndex {
+    return this.criticalIndex;
   }
 
-  /** Every order in creation order (created_at, then seq), oldest first. */
-  byCreation(): readonly Order[] {
-    if (!this.createdSorted) {
-      this.created.sort(byCreation);
-      this.createdSorted = true;
-    }
-    return this.created;
+  /** Every order in creation order (created_at, then seq). */
+  created(): CreationIndex {
+    return this.createdIndex;
   }
 
-  /** The index range [from, to) of orders created within [start, end] in `byCreation()`. */
-  createdRange(start: number | undefined, end: number | undefined): { from: number; to: number } {
-    const sorted = this.byCreation();
-    const lower = (t: number, inclusive: boolean) => {
-      let lo = 0;
-      let hi = sorted.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const at = (sorted[mid] as Order).created_at;
-        if (inclusive ? at < t : at <= t) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    return { from: start === undefined ? 0 : lower(start, true), to: end === undefined ? sorted.length : lower(end, false) };
+  /** A user's orders in creation order. */
+  createdOfUser(userId: string): CreationIndex | undefined {
+    return this.userCreatedMap.get(userId);
   }
 
   add(order: Order): void {
@@ -106,33 +90,46 @@ export class OrderStore {
     const tx = this.transactionMap.get(order.transaction_id);
     if (tx) tx.orders.push(order);
     else this.transactionMap.set(order.transaction_id, { id: order.transaction_id, team_id: order.team_id, orders: [order] });
-    const last = this.created[this.created.length - 1];
-    if (last && byCreation(last, order) > 0) this.createdSorted = false;
-    this.created.push(order);
-    this.statusSet(currentStatus(order)).add(order);
-    if (order.summary?.hasCritical) this.criticalSet.add(order);
+    this.createdIndex.add(order);
+    this.indexOf(this.userCreatedMap, order.user_id).add(order);
+    this.indexOf(this.byStatusMap, currentStatus(order)).add(order);
+    if (order.summary?.hasCritical) this.markCritical(order, true);
   }
 
   /** Appends a status change to an order and keeps the status index in step. */
   pushEvent(order: Order, event: OrderEvent): void {
     const known = this.byIdMap.get(order.id) === order;
-    if (known) this.byStatusMap.get(currentStatus(order))?.delete(order);
+    const before = currentStatus(order);
     order.events.push(event);
-    if (known) this.statusSet(event.status).add(order);
+    if (!known || before === event.status) return;
+    this.byStatusMap.get(before)?.remove(order);
+    this.indexOf(this.byStatusMap, event.status).add(order);
   }
 
   /** Records the summary of an order's results (null: it has none) and keeps the critical index. */
   setSummary(order: Order, summary: ResultSummary | null): void {
     order.summary = summary;
-    if (summary?.hasCritical && this.byIdMap.get(order.id) === order) this.criticalSet.add(order);
-    else this.criticalSet.delete(order);
+    this.markCritical(order, summary?.hasCritical === true && this.byIdMap.get(order.id) === order);
+  }
+
+  private markCritical(order: Order, critical: boolean): void {
+    if (critical === this.criticalSet.has(order)) return;
+    if (critical) {
+      this.criticalSet.add(order);
+      this.criticalIndex.add(order);
+    } else {
+      this.criticalSet.delete(order);
+      this.criticalIndex.remove(order);
+    }
   }
 
   /** Moves an order to another user of the team (testkit registration). */
   reassignUser(order: Order, userId: string, clientUserId: string): void {
     const previous = this.byUserMap.get(order.user_id);
     if (previous) this.byUserMap.set(order.user_id, previous.filter((o) => o !== order));
+    this.userCreatedMap.get(order.user_id)?.remove(order);
     order.user_id = userId;
+    this.indexOf(this.userCreatedMap, userId).add(order);
     order.client_user_id = clientUserId;
     this.pushTo(this.byUserMap, userId, order);
   }
@@ -147,7 +144,6 @@ export class OrderStore {
       order.job = null;
       this.byIdMap.delete(order.id);
       this.bySampleMap.delete(order.sample_id);
-      this.byStatusMap.get(currentStatus(order))?.delete(order);
       this.criticalSet.delete(order);
       const tx = this.transactionMap.get(order.transaction_id);
       if (tx) {
@@ -156,8 +152,11 @@ export class OrderStore {
       }
     }
     this.byUserMap.delete(userId);
+    this.userCreatedMap.delete(userId);
     for (let i = this.list.length - 1; i >= 0; i--) if (gone.has(this.list[i] as Order)) this.list.splice(i, 1);
-    this.created = this.created.filter((o) => !gone.has(o));
+    this.createdIndex.removeAll(gone);
+    this.criticalIndex.removeAll(gone);
+    for (const status of new Set(mine.map(currentStatus))) this.byStatusMap.get(status)?.removeAll(gone);
   }
 
   /** A stored answer for an idempotency key still within `ttl` of `now`. */
@@ -180,10 +179,10 @@ export class OrderStore {
     }
   }
 
-  private statusSet(status: LowStatus): Set<Order> {
-    let set = this.byStatusMap.get(status);
-    if (!set) this.byStatusMap.set(status, (set = new Set()));
-    return set;
+  private indexOf<K>(map: Map<K, CreationIndex>, key: K): CreationIndex {
+    let index = map.get(key);
+    if (!index) map.set(key, (index = new CreationIndex()));
+    return index;
   }
 
   private pushTo(map: Map<string, Order[]>, key: string, order: Order): void {

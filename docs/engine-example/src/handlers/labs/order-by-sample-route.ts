@@ -1,0 +1,30 @@
+// The worked example of docs/ENGINE.md ("Adding an endpoint"), step 2: the import and the entry
+// between the markers go into src/handlers/labs/order-actions.ts (the entry into the
+// `orderActionRoutes` array, which already has the other imports below).
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+// #region import
+import { orderBySample } from '../../state/labs/order-by-sample.js';
+// #endregion
+import { orderEnv } from '../../state/labs/order-store.js';
+import { orderView } from '../../state/labs/order-views.js';
+import { Order, res } from '../../wire/schemas.js';
+
+export const orderActionRoutes = [
+  // #region route
+  defineRoute({
+    id: 'orders.by_sample',
+    method: 'GET',
+    path: '/v3/order/sample/:sample_id',
+    auth: 'team',
+    summary: 'The lab order whose sample carries this id (example endpoint of docs/ENGINE.md).',
+    request: { params: z.object({ sample_id: z.string().min(1).max(64) }) },
+    responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Validation error' },
+    handle(ctx, { params }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return json(orderView(env.world, orderBySample(env, params.sample_id), env.store));
+    },
+  }),
+  // #endregion
+];

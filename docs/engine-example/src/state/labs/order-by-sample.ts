@@ -1,0 +1,16 @@
+// The worked example of docs/ENGINE.md ("Adding an endpoint"), step 1: this file goes to
+// src/state/labs/order-by-sample.ts as it is. tsc checks it here (docs/engine-example/tsconfig.json)
+// and test/engine-example.test.ts checks that the page quotes it verbatim.
+// #region domain
+/** Finding a lab order by the sample id printed on its tube (an example endpoint: docs/ENGINE.md). */
+import { LAB_MESSAGES, labNotFound } from './errors.js';
+import type { Order } from './order-model.js';
+import type { OrderEnv } from './order-store.js';
+
+/** The team environment's order whose sample id is `sampleId`, or the area's 404. */
+export function orderBySample(env: OrderEnv, sampleId: string): Order {
+  const order = env.store.bySample(sampleId); // a store index: no scan
+  if (!order) throw labNotFound(LAB_MESSAGES.orderGetNotFound);
+  return order;
+}
+// #endregion
