@@ -32,12 +32,12 @@ function builtBody(method: string, path: string, ids: Ids, serial: number): Json
 }
 
 /** Sets the org's EHR configuration (both modalities), answers nothing. */
-async function configureEhr(c: TestClient): Promise<void> {
+export async function configureEhr(c: TestClient): Promise<void> {
   await c.mgmt('PUT', `${EHR(c)}/configuration`, { body: { slug: 'conformance', modalities: ['feature_embed', 'link_out'], origin_configs: [{ origin: 'https://ehr.example.com' }] } });
 }
 
 /** Creates an integration-managed member; answers its id. */
-async function ehrMember(c: TestClient, serial: number): Promise<string> {
+export async function ehrMember(c: TestClient, serial: number): Promise<string> {
   const res = await c.mgmt('POST', `${EHR(c)}/member`, { body: { integration_member_id: `conformance-member-${serial}`, name: `Conformance ${serial}`, email: `ehr-${serial}@example.com` } });
   return String(res.body?.id ?? '');
 }

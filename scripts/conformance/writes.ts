@@ -113,13 +113,23 @@ export function requestBody(route: Route, ids: Record<string, string>, serial: n
     );
     return { body: new TextDecoder().decode(raw), headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` } };
   }
-  let js: Js = {};
-  try {
-    js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Js;
-  } catch {
-    js = {};
+  return { body: bodyFrom(jsonOf(schema), '', ids, serial), headers };
+}
+
+/** JSON Schemas per body schema, made once (the route-table tests build each route's body on four transports). */
+const jsonSchemas = new WeakMap<z.ZodType, Js>();
+
+function jsonOf(schema: z.ZodType): Js {
+  let js = jsonSchemas.get(schema);
+  if (!js) {
+    try {
+      js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Js;
+    } catch {
+      js = {};
+    }
+    jsonSchemas.set(schema, js);
   }
-  return { body: bodyFrom(js, '', ids, serial), headers };
+  return js;
 }
 
 /** Run order: reads, then creations, then updates, then deletions (each group in document order). */
