@@ -53,8 +53,10 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
     const made = (await c.mgmt('POST', `/v1/org/${c.orgId}/ehr_integration/create_dashboard_url`, { body: { member_id: member, feature: 'lab_results', modality: 'feature_embed', environment: 'sandbox' } })).body;
     return { params: { token: segments(made?.url ?? made?.dashboard_url).at(-1) ?? '' } };
   },
+  // The 14-day link: a 10-minute launch link would expire behind a later arrangement's clock advance.
+  // The 14-day link: a 10-minute launch link would expire behind an arrangement's clock advance.
   'users.portal_page': async (ids, _n, c) => {
-    const made = (await c.post(`/v2/user/${ids['user_id']}/create_portal_url`, { context: 'launch' })).body;
+    const made = (await c.post(`/v2/user/${ids['user_id']}/create_portal_url`, { context: 'communications' })).body;
     const [, team_id = '', environment = '', code = ''] = segments(made?.url);
     return { params: { team_id, environment, code } };
   },
