@@ -63,12 +63,12 @@ function brokenQuery(route: Route, valid: Record<string, unknown>): Record<strin
   return typed.length > 0 ? { ...(valid as Record<string, string>), ...Object.fromEntries(typed.map((k) => [k, 'not-a-value'])) } : undefined;
 }
 
-/** The first path parameter an unknown value is refused for (a free-text name, such as a stream's, is not). */
+/** Path parameters any value of which names something (a stream exists, empty, until written). */
+const FREE_PARAMS: Readonly<Record<string, string>> = { stream: 'any name is a stream, empty until written' };
+
+/** The first path parameter an unknown value is refused for (by its schema, or by the lookup behind it). */
 function breakableParam(route: Route): string | undefined {
-  const names = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
-  if (!route.request.params) return names[0];
-  const props = propertiesOf(toJson(route.request.params));
-  return names.find((n) => !props[n] || !plainString(props[n] as JsonSchema & Record<string, unknown>));
+  return [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string).find((n) => !(n in FREE_PARAMS));
 }
 
 function invalidCase(route: Route, valid: Case): Case {
