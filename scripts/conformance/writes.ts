@@ -6,11 +6,10 @@
  */
 import { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
+import { PATIENT, ADDRESS } from '../../test/support/world-params.js';
 
 type Js = Record<string, any>;
 
-const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
-const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
 
 /** Values by field name, tried before the type-driven default. */
 function named(key: string, ids: Record<string, string>, serial: number): unknown {

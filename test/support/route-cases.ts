@@ -21,7 +21,7 @@ import { queryFor } from './world-params.js';
  * (an id that cannot exist) a 4xx; `auth` (a key that matches nothing) 401; `encoding` (a
  * compressed body, for a route with no input and no credentials to get wrong) 415.
  */
-export type InvalidKind = 'body' | 'query' | 'header' | 'param' | 'auth' | 'encoding';
+type InvalidKind = 'body' | 'query' | 'header' | 'param' | 'auth' | 'encoding';
 
 interface Case {
   kind: 'valid' | 'invalid';

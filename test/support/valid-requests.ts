@@ -31,7 +31,7 @@ const OVERRIDE_BY_SHAPE = byShape(OVERRIDES);
 const ARRANGE_BY_SHAPE = byShape(ARRANGE);
 
 /** The override (pieces of the request) and the precondition a route's success needs, if any. */
-export function stepsOf(route: Route): { override?: Step; arrange?: Step } {
+function stepsOf(route: Route): { override?: Step; arrange?: Step } {
   const shape = shapeOf(operationKey(route));
   const override = ROUTE_OVERRIDES[route.id] ?? OVERRIDE_BY_SHAPE.get(shape);
   const arrange = ARRANGE_BY_SHAPE.get(shape);
