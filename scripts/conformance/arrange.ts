@@ -11,19 +11,13 @@ import { ROUTES } from '../../src/routes.js';
 import type { TestClient } from '../../test/support/client.js';
 import type { Override } from './overrides.js';
 import { requestBody } from './writes.js';
+import { PATIENT, ADDRESS, list } from '../../test/support/world-params.js';
 
 type Ids = Record<string, string>;
 type Json = Record<string, any>;
 
-const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
-const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
 const EHR = (c: TestClient) => `/v1/org/${c.orgId}/ehr_integration`;
 
-function list(body: any, ...keys: string[]): any[] {
-  if (Array.isArray(body)) return body;
-  for (const k of keys) if (Array.isArray(body?.[k])) return body[k];
-  return [];
-}
 
 /** A body built from the route's own request schema, as the generic builder does. */
 function builtBody(method: string, path: string, ids: Ids, serial: number): Json {
@@ -32,12 +26,12 @@ function builtBody(method: string, path: string, ids: Ids, serial: number): Json
 }
 
 /** Sets the org's EHR configuration (both modalities), answers nothing. */
-async function configureEhr(c: TestClient): Promise<void> {
+export async function configureEhr(c: TestClient): Promise<void> {
   await c.mgmt('PUT', `${EHR(c)}/configuration`, { body: { slug: 'conformance', modalities: ['feature_embed', 'link_out'], origin_configs: [{ origin: 'https://ehr.example.com' }] } });
 }
 
 /** Creates an integration-managed member; answers its id. */
-async function ehrMember(c: TestClient, serial: number): Promise<string> {
+export async function ehrMember(c: TestClient, serial: number): Promise<string> {
   const res = await c.mgmt('POST', `${EHR(c)}/member`, { body: { integration_member_id: `conformance-member-${serial}`, name: `Conformance ${serial}`, email: `ehr-${serial}@example.com` } });
   return String(res.body?.id ?? '');
 }

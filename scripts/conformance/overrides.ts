@@ -7,6 +7,7 @@
 import { ROUTES } from '../../src/routes.js';
 import type { TestClient } from '../../test/support/client.js';
 import { requestBody } from './writes.js';
+import { PATIENT, ADDRESS, list } from '../../test/support/world-params.js';
 
 export interface Override {
   body?: unknown;
@@ -17,8 +18,6 @@ export interface Override {
 
 type Ids = Record<string, string>;
 
-const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
-const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
 /** At-home phlebotomy is served in zip 85004 (and 54650) only. */
 const PHOENIX = { first_line: '1 Main Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
 const QUERY = { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] };
@@ -164,11 +163,6 @@ function allOf(body: unknown, key: string, out: unknown[] = []): unknown[] {
   return out;
 }
 
-function list(body: any, ...keys: string[]): any[] {
-  if (Array.isArray(body)) return body;
-  for (const k of keys) if (Array.isArray(body?.[k])) return body[k];
-  return [];
-}
 
 /** Ids beyond `worldParams`: a parsing job, an unmatched-result run and its raw result, a continuous query. */
 export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {

@@ -15,9 +15,11 @@ import { ROUTES } from '../../src/routes.js';
 import { createSandbox } from '../../src/sandbox.js';
 import { dispatchClient } from './dispatch-client.js';
 import { ARRANGE } from './arrange.js';
-import { extraParams, freshOrder, methodFor, OVERRIDES, type Override } from './overrides.js';
-import { lastOf, phaseOf, requestBody } from './writes.js';
-import { pathFor, queryFor, worldParams } from '../../test/support/world-params.js';
+import { extraParams, OVERRIDES, type Override } from './overrides.js';
+import { lastOf, phaseOf } from './writes.js';
+import { worldParams } from '../../test/support/world-params.js';
+import { idsFor, mergeOverride, requestOf } from '../../test/support/valid-requests.js';
+import type { TestResponse } from '../../test/support/client.js';
 import { loopbackOnly } from '../../test/support/loopback.js';
 import { addDocumentFormats } from '../../test/support/ajv-formats.js';
 
@@ -142,46 +144,30 @@ function flatten(schema: Json | undefined): { enum?: unknown[]; minimum?: number
 /** The first call (and, for an arranged operation, the success call after its precondition). */
 async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>, serial: number): Promise<{ live: LiveCheck; errorLive: LiveCheck | null }> {
   const key = `${method.toUpperCase()} ${docPath}`;
-  let ids = params;
-  const kind = methodFor(route.path);
-  if (route.path.includes(':order_id') && (route.method !== 'GET' || kind)) ids = { ...params, order_id: (await freshOrder(client, params, kind)) ?? params['order_id'] ?? '' };
+  const ids = await idsFor(client, route, params);
   const extra = (await OVERRIDES[key]?.(ids, serial, client)) ?? {};
   const first = await callAndJudge(client, loaded, docPath, method, route, ids, extra, serial, `conformance-${serial}`);
   const arrange = ARRANGE[key];
   if (!arrange) return { live: first, errorLive: null };
   // The plain request stays checked on its error answer; the precondition then makes it succeed.
-  const more = await arrange({ ...ids, ...extra.params }, serial, client);
-  const merged: Override = {
-    ...extra,
-    ...more,
-    params: { ...extra.params, ...more.params },
-    headers: { ...extra.headers, ...more.headers },
-    query: { ...extra.query, ...more.query },
-  };
+  const merged = mergeOverride(extra, await arrange({ ...ids, ...extra.params }, serial, client));
   return { live: await callAndJudge(client, loaded, docPath, method, route, ids, merged, serial, `conformance-${serial}-arranged`), errorLive: first };
 }
 
 async function callAndJudge(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, base: Record<string, string>, extra: Override, serial: number, idempotencyKey: string): Promise<LiveCheck> {
-  const ids = extra.params ? { ...base, ...extra.params } : base;
-  const built = requestBody(route, ids, serial);
-  // An override's body adds to (and wins over) the generated one.
-  const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const body = 'body' in extra ? (isObj(extra.body) && isObj(built.body) ? { ...built.body, ...extra.body } : extra.body) : built.body;
-  const res = await liveCall(client, route, ids, body, { ...built.headers, 'x-idempotency-key': idempotencyKey, ...extra.headers }, extra.query);
+  const request = requestOf(route, base, extra, serial, idempotencyKey);
+  const res = await client.call(route.method, request.path, request.options);
   const reason = res.status >= 300 ? `${res.status}: ${typeof res.body === 'object' ? JSON.stringify((res.body as Json)?.['detail'] ?? res.body).slice(0, 160) : res.text.slice(0, 160)}` : undefined;
   const check = await judge(loaded, docPath, method, res);
   if (!reason) return check;
   // An error answer carries the house error body: `{detail}` (a text, or FastAPI's items on a 422).
+  const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
   const detail = isObj(res.body) ? res.body['detail'] : undefined;
   const shaped = typeof detail === 'string' || (Array.isArray(detail) && detail.length > 0);
   return shaped ? { ...check, reason } : { ...check, valid: false, strictValid: false, errors: [...check.errors, 'error answer without a `detail`'], reason };
 }
 
-async function liveCall(client: ReturnType<typeof dispatchClient>, route: Route, params: Record<string, string>, body: unknown, headers: Record<string, string>, query?: Record<string, string>) {
-  return client.call(route.method, pathFor(route, params), { surface: surfaceOf(route), query: { ...queryFor(route), ...query }, body, headers });
-}
-
-async function judge(loaded: Loaded, docPath: string, method: string, res: Awaited<ReturnType<typeof liveCall>>): Promise<LiveCheck> {
+async function judge(loaded: Loaded, docPath: string, method: string, res: TestResponse): Promise<LiveCheck> {
   const op = loaded.doc['paths'][docPath][method] as Json;
   const status = String(res.status);
   const declaredContent = (op['responses']?.[status]?.['content'] ?? {}) as Json;

@@ -6,11 +6,10 @@
  */
 import { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
+import { PATIENT, ADDRESS } from '../../test/support/world-params.js';
 
 type Js = Record<string, any>;
 
-const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
-const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
 
 /** Values by field name, tried before the type-driven default. */
 function named(key: string, ids: Record<string, string>, serial: number): unknown {
@@ -113,13 +112,23 @@ export function requestBody(route: Route, ids: Record<string, string>, serial: n
     );
     return { body: new TextDecoder().decode(raw), headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` } };
   }
-  let js: Js = {};
-  try {
-    js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Js;
-  } catch {
-    js = {};
+  return { body: bodyFrom(jsonOf(schema), '', ids, serial), headers };
+}
+
+/** JSON Schemas per body schema, made once (the route-table tests build each route's body on four transports). */
+const jsonSchemas = new WeakMap<z.ZodType, Js>();
+
+function jsonOf(schema: z.ZodType): Js {
+  let js = jsonSchemas.get(schema);
+  if (!js) {
+    try {
+      js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Js;
+    } catch {
+      js = {};
+    }
+    jsonSchemas.set(schema, js);
   }
-  return { body: bodyFrom(js, '', ids, serial), headers };
+  return js;
 }
 
 /** Run order: reads, then creations, then updates, then deletions (each group in document order). */

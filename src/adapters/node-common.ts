@@ -81,6 +81,8 @@ export function writeResponse(res: ServerResponse, response: SimResponse): void 
   const body = response.body;
   const headers: Record<string, string | number> = response.headers;
   if (body.byteLength === 0) {
+    // An empty answer says so (as msw's and the fetch handler's do), except a 204 or 304.
+    if (response.status !== 204 && response.status !== 304) res.setHeader('content-length', 0);
     res.writeHead(response.status, headers);
     res.end();
     return;

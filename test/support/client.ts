@@ -212,9 +212,9 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       if (listening.listening) done();
       else listening.once('listening', done);
     });
-    send = async (method, url, surface, headers, body) => {
+    send = async (method, url, surface, headers, body, redirect) => {
       const base = await ready;
-      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body: body as BodyInit | undefined });
+      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body: body as BodyInit | undefined, ...(redirect ? { redirect } : {}) });
       return fromResponse(res);
     };
   } else if (adapter === 'fetch') {

@@ -10,13 +10,15 @@ import type { TestClient } from './client.js';
 
 const UNKNOWN_UUID = '6f1c1c1e-0000-4000-8000-000000000000';
 
-const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
-const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
+/** The patient and address of every order the route-table requests and the conformance report place. */
+export const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
+export const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
 
 /** Query values that make a route's required query parameters valid. */
 const GOOD_QUERY: Readonly<Record<string, string>> = { start_date: '2025-12-20', end_date: '2026-01-04' };
 
-function list(body: any, ...keys: string[]): any[] {
+/** The list in an answer: the body itself, or the first of `keys` that holds one. */
+export function list(body: any, ...keys: string[]): any[] {
   if (Array.isArray(body)) return body;
   for (const k of keys) if (Array.isArray(body?.[k])) return body[k];
   return [];

@@ -22,7 +22,7 @@ export const ehrControlRoutes = [
     auth: 'control',
     summary: 'The session a dashboard URL opens (member, team, feature, modality, environment), until it expires.',
     request: { params: z.object({ token: z.string().min(1).max(100) }) },
-    responses: { 200: res(z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() }), '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'), 404: 'Unknown or expired' },
+    responses: { 200: res(z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string().nullable(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() }), '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'), 404: 'Unknown or expired' },
     handle(ctx, { params }) {
       const s = dashboardSession(ctx.world, params.token, ctx.now());
       if (!s) throw notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
