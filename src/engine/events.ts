@@ -34,6 +34,7 @@ export type EventSubscriber = (entry: JournalEntry, partition: Partition) => voi
  */
 type EventWatcher = (partition: Partition, prefix: string) => boolean;
 
+/** @public The filter of `EventBus.list` (the events API, `events()`). */
 export interface EventFilter {
   team_id?: string;
   environment?: string;

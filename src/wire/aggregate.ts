@@ -8,7 +8,7 @@ export const AggregationResult = z.object({ table: z.record(z.string(), z.array(
 export const AggregationResponse = z.object({ results: z.array(AggregationResult) });
 
 /** ContinuousQueryTaskHistoryEntry. */
-export const TaskHistoryEntry = z.object({
+const TaskHistoryEntry = z.object({
   query_id: uuidString,
   user_id: uuidString,
   status: z.string(),

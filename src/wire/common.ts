@@ -16,7 +16,7 @@ export const uuidString = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 export const JsonObject = z.record(z.string(), z.unknown());
 
 /** One FastAPI/pydantic validation item. */
-export const ValidationItem = z.object({
+const ValidationItem = z.object({
   type: z.string(),
   loc: z.array(z.union([z.string(), z.number()])),
   msg: z.string(),
@@ -28,7 +28,7 @@ export const ValidationItem = z.object({
 export const ValidationErrorBody = z.object({ detail: z.array(ValidationItem) });
 
 /** `{"detail": {"error_type", "error_message", ...}}`: the coded 400s. */
-export const CodedError = z.object({ error_type: z.string(), error_message: z.string() });
+const CodedError = z.object({ error_type: z.string(), error_message: z.string() });
 
 /** The house error body: `{"detail": text | validation items | coded error}`. */
 export const ErrorBody = z.object({

@@ -8,7 +8,7 @@ import { dateTime, JsonObject, ProviderRef, uuidString } from './common.js';
 import { Appointment, Order } from './labs.js';
 import { ResourceAvailability, TimeseriesSample } from './wearables.js';
 
-export const ConnectionEventData = z.object({
+const ConnectionEventData = z.object({
   user_id: uuidString,
   provider: ProviderRef,
   source: ProviderRef,
@@ -16,7 +16,7 @@ export const ConnectionEventData = z.object({
   resource_availability: ResourceAvailability.optional(),
 });
 
-export const CriticalResultEventData = z.object({
+const CriticalResultEventData = z.object({
   order_id: uuidString,
   sample_id: z.string().nullable(),
   status: z.string(),
@@ -28,9 +28,9 @@ export const CriticalResultEventData = z.object({
 });
 
 /** `daily.data.<timeseries>.*`: a batch of samples of one source. */
-export const TimeseriesEventData = z.object({ user_id: uuidString, source: JsonObject, data: z.array(TimeseriesSample) }).loose();
+const TimeseriesEventData = z.object({ user_id: uuidString, source: JsonObject, data: z.array(TimeseriesSample) }).loose();
 /** `daily.data.<summary>.*` and `historical.data.*`: a summary or a pull's completion. */
-export const DataEventData = JsonObject;
+const DataEventData = JsonObject;
 
 export const EventEnvelope = z.object({
   event_type: z.string(),
@@ -41,7 +41,7 @@ export const EventEnvelope = z.object({
 });
 
 /** The `data` schema of each event type with a dedicated shape. */
-export const EVENT_DATA = {
+const EVENT_DATA = {
   'labtest.order.created': Order,
   'labtest.order.updated': Order,
   'labtest.appointment.created': Appointment,

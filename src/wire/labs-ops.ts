@@ -10,7 +10,7 @@ import { Address } from './users.js';
 import { ResultMarker, ResultMetadata } from './labs.js';
 
 /** ClientFacingOrderTransaction: the transaction as a raw result carries it (not GetOrderTransactionResponse). */
-export const ResultOrderTransaction = z.object({
+const ResultOrderTransaction = z.object({
   id: uuidString,
   status: z.string(),
   orders: z.array(z.object({
@@ -50,7 +50,7 @@ export const IcdValidation = z.object({
 const strings = z.array(z.string());
 
 /** CanonicalCandidate: one canonical test of the compendium. */
-export const CanonicalCandidate = z.object({
+const CanonicalCandidate = z.object({
   loinc_set_hash: z.string(),
   display_name: z.string(),
   aliases: strings.optional(),
@@ -64,7 +64,7 @@ export const CanonicalCandidate = z.object({
 });
 
 /** PerLabCandidate: a lab's marker for a canonical test. */
-export const PerLabCandidate = z.object({
+const PerLabCandidate = z.object({
   marker_id: z.number().int(),
   lab_id: z.number().int(),
   lab_slug: z.string().nullish(),
@@ -156,7 +156,7 @@ export const UnmatchedResult = z.object({
 export const UnmatchedResultList = z.object({ data: z.array(UnmatchedResult).optional(), next_cursor: z.string().nullish(), total: z.number().int() });
 
 /** LabReportResult: one parsed line of a lab report. */
-export const LabReportResult = z.object({
+const LabReportResult = z.object({
   test_name: z.string(),
   value: z.string(),
   sample_type: z.string().optional(),
@@ -175,7 +175,7 @@ export const LabReportResult = z.object({
 });
 
 /** ResultMetadata of a parsed lab report (not the LabResultsMetadata of order results). */
-export const ParsedReportMetadata = z.object({
+const ParsedReportMetadata = z.object({
   patient_first_name: z.string().nullish(),
   patient_last_name: z.string().nullish(),
   dob: z.string().nullish(),

@@ -56,9 +56,10 @@ export const LabTest = z.object({
 
 export const LabTestPage = z.object({ data: z.array(LabTest), next_cursor: z.string().nullable(), pricing: z.unknown().nullable() });
 
+/** @public Read as `typeof W.OrderEvent` by the type modules (src/wire/types.ts, src/testing/types.ts), which knip does not trace. */
 export const OrderEvent = z.object({ id: z.number().int(), created_at: dateTime, status: z.string(), status_detail: z.string().nullable() });
 
-export const PatientDetails = z.object({
+const PatientDetails = z.object({
   first_name: z.string(),
   last_name: z.string(),
   dob: z.string(),
@@ -67,9 +68,9 @@ export const PatientDetails = z.object({
   email: z.string(),
 });
 
-export const PatientAddress = Address.extend({ receiver_name: z.string().nullish(), phone_number: z.string().nullish() });
+const PatientAddress = Address.extend({ receiver_name: z.string().nullish(), phone_number: z.string().nullish() });
 
-export const OrderTransactionRef = z.object({
+const OrderTransactionRef = z.object({
   id: uuidString,
   status: z.string(),
   orders: z.array(z.object({ id: uuidString, created_at: dateTime, updated_at: dateTime, low_level_status: z.string().nullable(), origin: z.string().nullable(), parent_id: uuidString.nullable() })),
@@ -199,7 +200,7 @@ export const AppointmentAvailability = z.object({
 
 export const CancellationReason = z.object({ id: z.string(), name: z.string(), is_refundable: z.boolean() });
 
-export const PatientServiceCenter = z.object({
+const PatientServiceCenter = z.object({
   metadata: JsonObject,
   distance: z.number(),
   site_code: z.string(),

@@ -4,7 +4,7 @@ import { dateTime, JsonObject, listOf, uuidString } from './common.js';
 
 export const Org = z.object({ id: uuidString, name: z.string(), expires_at: dateTime.nullable() });
 
-export const TeamSettings = z.object({
+const TeamSettings = z.object({
   lab_tests_patient_sms_communication_enabled: z.boolean(),
   lab_tests_patient_email_communication_enabled: z.boolean(),
   critical_result_notification_email: z.string().nullable(),
@@ -16,11 +16,11 @@ export const TeamSettings = z.object({
   minor_ordering_enabled: z.boolean().nullable(),
 });
 
-export const TeamSummary = z.object({ id: uuidString, name: z.string(), created_on: dateTime, region: z.string(), integration_team_id: z.string().nullable() });
+const TeamSummary = z.object({ id: uuidString, name: z.string(), created_on: dateTime, region: z.string(), integration_team_id: z.string().nullable() });
 export const ManagementTeam = TeamSummary.extend({ environments: z.array(z.string()), sandbox: TeamSettings.nullish(), production: TeamSettings.nullish() });
 export const TeamList = z.object({ teams: z.array(TeamSummary), next_cursor: z.string().nullable() });
 
-export const TeamRoleBindings = z.array(z.object({ team_id: uuidString }).loose()).nullable();
+const TeamRoleBindings = z.array(z.object({ team_id: uuidString }).loose()).nullable();
 
 export const ManagementKey = z.object({
   id: uuidString,

@@ -16,6 +16,7 @@ export const SandboxCredentials = z.object({
   teams: z.array(z.object({ team_id: uuidString, name: z.string(), region: z.string(), api_keys: z.object({ sandbox: z.string(), production: z.string() }) })),
 });
 
+/** @public Read as `typeof W.JournalEntry` by the type modules (src/wire/types.ts, src/testing/types.ts), which knip does not trace. */
 export const JournalEntry = z.object({ seq: z.number().int(), occurred_at: dateTime, team_id: uuidString, environment: z.string(), envelope: EventEnvelope });
 export const JournalPage = z.object({ events: z.array(JournalEntry), total: z.number().int() });
 export const JobList = z.object({ jobs: z.array(z.object({ at: dateTime, label: z.string() })), pending: z.number().int() });

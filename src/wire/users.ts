@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { calendarDate, dateTime, ProviderRef, uuidString } from './common.js';
 
+/** @public Read as `typeof W.ConnectedSource` by the type modules (src/wire/types.ts, src/testing/types.ts), which knip does not trace. */
 export const ConnectedSource = z.object({ created_on: dateTime, provider: ProviderRef, source: ProviderRef });
 
 const Fallback = z.object({ source_slug: z.string(), updated_at: dateTime });

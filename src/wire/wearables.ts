@@ -92,7 +92,7 @@ export const BodySummary = z.object({
   waist_circumference_centimeter: z.number().nullable(),
 });
 
-export const Sport = z.object({ id: z.number().int(), name: z.string(), slug: z.string() });
+const Sport = z.object({ id: z.number().int(), name: z.string(), slug: z.string() });
 
 export const WorkoutSummary = z.object({
   ...summaryBase,
