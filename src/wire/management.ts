@@ -105,7 +105,7 @@ export const SandboxOrgList = listOf('orgs', SandboxOrg);
 /** `GET /_sandbox/orgs/:org_id/mail`. */
 export const OrgMail = listOf('mail', z.object({ to: z.string(), subject: z.string(), kind: z.string(), sent_at: z.string(), ref_id: z.string().nullable() }));
 /** `GET /_sandbox/ehr_dashboard/:token`. */
-export const EhrDashboardSession = z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() });
+export const EhrDashboardSession = z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string().nullable(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() });
 /** `GET /_sandbox/ehr_pipelines/:team_id/:environment`. */
 export const EhrDeliveries = listOf('deliveries', JsonObject);
 
