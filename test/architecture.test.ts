@@ -61,6 +61,32 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  // ENGINE.md rule 3: a handler parses, calls one domain function and presents its result; it
+  // does not check state. So a route file neither takes a store out of the world (a store slot:
+  // `export const xOf = partitionSlot(...)` / `worldSlot(...)` of src/state) nor reads a store's
+  // keyed Map (`.byId`, `.byX`); the lookups and their 404/409 live in the area's domain functions.
+  it('no handler imports a store slot or reads a keyed Map (state lookups live in domain functions)', () => {
+    const slots = new Map<string, Set<string>>();
+    for (const f of files) {
+      if (!rel(f).startsWith('src/state/')) continue;
+      const names = [...(text.get(f) ?? '').matchAll(/export const (\w+) = (?:partitionSlot|worldSlot)\(/g)].map((m) => m[1] as string);
+      if (names.length) slots.set(f, new Set(names));
+    }
+    expect(slots.size).toBeGreaterThan(5);
+    const bad: string[] = [];
+    for (const f of files) {
+      if (!rel(f).startsWith('src/handlers/') || f.endsWith('/area.ts')) continue;
+      const source = text.get(f) ?? '';
+      for (const m of source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']+)'/g)) {
+        const names = slots.get(resolve(dirname(f), (m[2] as string).replace(/\.js$/, '.ts')));
+        if (!names) continue;
+        for (const n of (m[1] as string).split(',').map((x) => x.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] as string)) if (names.has(n)) bad.push(`${rel(f)} imports the store slot ${n}`);
+      }
+      for (const m of source.matchAll(/\.(by[A-Z]\w*)\b/g)) bad.push(`${rel(f)} reads .${m[1] as string}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {
     const all = [...files, ...['test', 'scripts', 'examples'].flatMap((d) => walk(join(root, d)).filter((f) => !f.includes('node_modules')))];
     const big = all.map((f) => [rel(f), (text.get(f) ?? readFileSync(f, 'utf8')).split('\n').length] as const).filter(([, n]) => n > MAX_LINES * 1.1);

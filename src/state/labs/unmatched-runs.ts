@@ -118,7 +118,7 @@ function enterStage(env: OrderEnv, run: TestRun, stage: RunStage): void {
 function teamLabTest(env: OrderEnv, id: string | null): LabTest {
   const store = labTestsOf(env.partition, env.world);
   if (id) {
-    const test = store.byId.get(id);
+    const test = store.get(id);
     if (!test) throw new RunFailure('lab_test_not_found', LAB_TEXTS.runLabTestNotFound(id));
     return test;
   }

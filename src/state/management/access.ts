@@ -49,6 +49,14 @@ export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
   return team;
 }
 
+/** The team of the org with this integration_team_id that the caller's key may act on (404 none, 403 not bound). */
+export function requireTeamByIntegrationId(ctx: Ctx, org: Org, integrationTeamId: string): Team {
+  const team = ctx.world.tenancy.teamByIntegrationId(org.id, integrationTeamId);
+  if (!team) throw notFound(ACCESS_MESSAGES.teamNotFound);
+  if (!canAccessTeam(ctx, team.id)) throw forbidden(ACCESS_MESSAGES.teamNotBound);
+  return team;
+}
+
 /** Whether the caller holds an org management key. */
 function isOrgKey(ctx: Ctx): boolean {
   return ctx.management.key.role === 'org_admin';

@@ -4,7 +4,9 @@
  * members the EHR manages (by `integration_member_id`), and dashboard sessions that a dashboard
  * URL opens. Sessions are readable through the control plane until they expire on the sandbox clock.
  */
-import { badRequest, notFound } from '../../engine/errors.js';
+import { badRequest, notFound, valueError } from '../../engine/errors.js';
+import type { Ctx } from '../../engine/route.js';
+import { requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from './access.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Org, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -165,6 +167,30 @@ export function dropEhrTeam(world: World, orgId: string, teamId: string): void {
   }
 }
 
+export interface DashboardRequest {
+  member_id?: string | null | undefined;
+  integration_member_id?: string | null | undefined;
+  team_id?: string | null | undefined;
+  integration_team_id?: string | null | undefined;
+  feature: string;
+  modality: Modality;
+  environment: Environment;
+}
+
+/**
+ * `POST .../ehr_integration/create_dashboard_url`: the team (by id or integration id, one the
+ * key may act on; none needs an org key), then the member (by id or integration id), then the URL.
+ */
+export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { url: string; expires_in: number } {
+  let team: Team | null = null;
+  if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
+  else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);
+  else requireOrgAdmin(ctx, org.id);
+  if (!body.member_id && !body.integration_member_id) throw valueError(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
+  const member = body.member_id ? getIntegrationMember(ctx.world, org, body.member_id) : resolveIntegrationMember(ctx.world, org, body.integration_member_id ?? '');
+  return createDashboardUrl(ctx.world, org, { member, team, feature: body.feature, modality: body.modality, environment: body.environment }, ctx.now());
+}
+
 /**
  * Opens a dashboard session for a member (and optionally a team) and answers its URL. Needs the
  * configuration, with the modality enabled.
@@ -200,8 +226,15 @@ export function createDashboardUrl(
   return { url, expires_in: DASHBOARD_URL_TTL_S };
 }
 
+/** The live session behind a dashboard URL token (control plane), or 404 when unknown or expired. */
+export function liveDashboardSession(world: World, token: string, nowMs: number): DashboardSession {
+  const s = dashboardSession(world, token, nowMs);
+  if (!s) throw notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
+  return s;
+}
+
 /** The live session behind a dashboard URL token, or null when unknown or expired (control plane). */
-export function dashboardSession(world: World, token: string, nowMs: number): DashboardSession | null {
+function dashboardSession(world: World, token: string, nowMs: number): DashboardSession | null {
   for (const e of ehrStore(world).values()) {
     const s = e.sessions.get(token);
     if (s) return s.expires_ms > nowMs ? s : null;

@@ -7,6 +7,8 @@
 import { ApiError, badRequest, conflict, notFound, valueError } from '../../engine/errors.js';
 
 export const MANAGEMENT_ERRORS = {
+  orgNotFound: 'Org not found',
+  teamNotFound: 'Team not found',
   memberNotFound: 'Member not found',
   inviteNotFound: 'Invite not found',
   domainNotFound: 'Domain not found',

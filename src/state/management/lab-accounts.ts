@@ -5,7 +5,9 @@
  * the org id; the allowlist starts with the org's teams in the region when the accounts are made.
  */
 import { stableInt, stableUuid } from '../../engine/ids.js';
-import { ENVIRONMENTS, type Environment, type Org, type Region, type Team } from '../../engine/tenancy.js';
+import { ENVIRONMENTS, type Environment, type Org, type Partition, type Region, type Team } from '../../engine/tenancy.js';
+import type { Ctx } from '../../engine/route.js';
+import { requireOrgAdmin, requireTeam } from './access.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { assertBeta, closedBetaError } from '../../engine/beta.js';
 import { validationError, type ValidationItem } from '../../engine/errors.js';
@@ -142,4 +144,39 @@ export function updateLabAccountAllowlist(world: World, org: Org, env: Environme
   else assertOrgLabAccountBeta(world, org, region);
   account.team_id_allowlist = ids;
   return account;
+}
+
+interface LabAccountFilter {
+  lab_account_id?: string | null | undefined;
+  team_id?: string | null | undefined;
+  status?: LabAccount['status'] | null | undefined;
+}
+
+function filtered(world: World, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
+  return labAccountsOf(world)
+    .of(orgId, env, region)
+    .filter((a) => (!q.lab_account_id || a.id === q.lab_account_id) && (!q.team_id || a.team_id_allowlist.includes(q.team_id)) && (!q.status || a.status === q.status));
+}
+
+/**
+ * `GET /v1/org/:org_id/lab_account/:env/:region`: with `team_id`, the team's access and its beta;
+ * without, an org key and the org's beta; then the org's accounts, filtered.
+ */
+export function listOrgLabAccounts(ctx: Ctx, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
+  let org: Org;
+  if (q.team_id) {
+    const team = requireTeam(ctx, orgId, q.team_id);
+    org = ctx.management.org;
+    assertBeta(team, LAB_ACCOUNT_FEATURE);
+  } else {
+    org = requireOrgAdmin(ctx, orgId);
+    assertOrgLabAccountBeta(ctx.world, org, region);
+  }
+  return filtered(ctx.world, org.id, env, region, q);
+}
+
+/** `GET /v3/lab_test/lab_account`: the accounts of the caller's org whose allowlist holds the calling team. */
+export function listTeamLabAccounts(world: World, partition: Partition, q: LabAccountFilter): LabAccount[] {
+  const { team, environment } = partition;
+  return filtered(world, team.org_id, environment, team.region, { ...q, team_id: team.id });
 }

@@ -3,9 +3,9 @@
  * replaced as a whole on each PATCH (the latest wins); insurances are kept in the order
  * added and the latest primary (or non-primary) one is answered. Dropped when the user is purged.
  */
-import { platformPayors, type PayorRecord } from '../../fixtures/labs/payors.js';
+import { type PayorRecord } from '../../fixtures/labs/payors.js';
 import { partitionSlot } from '../../engine/world.js';
-import { teamPayorsOf } from '../labs/payors.js';
+import { payorByCode } from '../labs/payors.js';
 import { usersError } from './errors.js';
 import { liveUser, type UsersScope } from './user-ops.js';
 
@@ -96,11 +96,8 @@ export function latestDemographics(scope: UsersScope, userId: string): UserInfo 
   return info;
 }
 
-let platformByCode: Map<string, PayorRecord> | undefined;
-
 function payor(scope: UsersScope, code: string): PayorRecord | undefined {
-  platformByCode ??= new Map(platformPayors().map((p) => [p.payor_code, p]));
-  return teamPayorsOf(scope.partition, scope.world).byCode.get(code) ?? platformByCode.get(code);
+  return payorByCode(scope.world, scope.partition, code);
 }
 
 /** `POST /v2/user/{id}/insurance`: the payor code must be known (platform or the team's own payors). */

@@ -77,6 +77,12 @@ export function createUser(scope: UsersScope, input: NewUser): User {
 }
 
 /** The live user with this id; `missing` picks the 404 text for an unknown id. */
+/** `GET /v2/user`: a page of live users, oldest first, and how many live users there are. */
+export function listUsers(scope: UsersScope, offset: number, limit: number): { users: User[]; total: number } {
+  const store = usersOf(scope.partition, scope.world);
+  return { users: store.page(offset, limit), total: store.liveCount };
+}
+
 export function liveUser(scope: UsersScope, userId: string, missing: 'notFound' | 'gone' = 'notFound'): User {
   const user = store(scope).byId.get(userId);
   if (!user) throw missing === 'gone' ? usersError.userGone() : usersError.userNotFound();

@@ -68,6 +68,18 @@ export class UserStore {
     return this.live;
   }
 
+  /** The index in the live list of the first user created at or after `seq` (cursor pages). */
+  liveIndexFrom(seq: number): number {
+    let lo = 0;
+    let hi = this.live.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.live[mid] as User).seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** The live user with this id, if any. */
   liveUser(userId: string): User | undefined {
     const u = this.byId.get(userId);

@@ -10,7 +10,7 @@ import { PIPELINE_ERRORS } from './errors.js';
 import { pipelinesOf, type AzureAmqp, type BlobStorage, type DestinationKind, type EventHubMatcher, type Pipeline } from './pipelines.js';
 
 /** The upsert body (management OpenAPI `UpsertTeamETLPipelinesBody`), parsed. */
-interface PipelineInput {
+export interface PipelineInput {
   push_historical_data?: boolean | null | undefined;
   provider_raw_data?: boolean | null | undefined;
   preferences?: { preferred: DestinationKind; enabled: DestinationKind[] } | null | undefined;
