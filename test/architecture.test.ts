@@ -87,6 +87,19 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  // A store other modules can reach (its slot is exported) keeps its keyed Maps private and
+  // offers keyed accessors (`get(id)`, `has(id)`, iteration helpers), as OrderStore does; stores
+  // behind a module-private slot are reachable only by their own module's domain functions.
+  it('stores with an exported slot keep their keyed Maps (by*) private', () => {
+    const bad: string[] = [];
+    for (const f of files) {
+      const source = text.get(f) ?? '';
+      if (!rel(f).startsWith('src/state/') || !/export const \w+ = (?:partitionSlot|worldSlot)\(/.test(source)) continue;
+      for (const m of source.matchAll(/^\s+(?:public\s+)?readonly (by[A-Z]\w*)\s*(?::[^=]+)?= new Map/gm)) bad.push(`${rel(f)}: ${m[1] as string}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {
     const all = [...files, ...['test', 'scripts', 'examples'].flatMap((d) => walk(join(root, d)).filter((f) => !f.includes('node_modules')))];
     const big = all.map((f) => [rel(f), (text.get(f) ?? readFileSync(f, 'utf8')).split('\n').length] as const).filter(([, n]) => n > MAX_LINES * 1.1);

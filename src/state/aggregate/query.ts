@@ -24,7 +24,7 @@ const MAX_QUERIES = 20;
 
 /** A live user of the partition, or the data API's 404. */
 export function aggregateUser(world: World, partition: Partition, userId: string): User {
-  const user = usersOf(partition, world).byId.get(userId);
+  const user = usersOf(partition, world).get(userId);
   if (!user) throw notFound(MESSAGES.userNotFound);
   if (user.deletion) throw notFound(MESSAGES.userScheduledForDeletion);
   return user;

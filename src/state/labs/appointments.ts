@@ -39,7 +39,17 @@ export interface Appointment {
 export const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
 
 class AppointmentStore {
-  readonly byOrder = new Map<string, Appointment>();
+  private readonly byOrder = new Map<string, Appointment>();
+
+  /** The order's appointment, if it has one. */
+  forOrder(orderId: string): Appointment | undefined {
+    return this.byOrder.get(orderId);
+  }
+
+  setForOrder(orderId: string, appt: Appointment): void {
+    this.byOrder.set(orderId, appt);
+  }
+
   readonly taken = new Set<string>();
   readonly usedKeys = new Set<string>();
   /** How many times each slot was freed again (its booking key's generation). */
@@ -135,7 +145,7 @@ function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
 export const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_pending', 'appointment_cancelled']);
 
 export function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
-  const user = usersOf(env.partition, env.world).byId.get(appt.user_id);
+  const user = usersOf(env.partition, env.world).get(appt.user_id);
   env.world.events.emit(env.partition, { event_type: type, data: appointmentView(env, appt), team_id: env.partition.team.id, user_id: appt.user_id, client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '' });
 }
 
@@ -160,7 +170,7 @@ export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
 export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { booking_key: string; appointment_notes: string | null }): Appointment {
   const order = orderFor(env, kind, orderId);
   const store = appointmentsOf(env.partition, env.world);
-  const existing = store.byOrder.get(order.id);
+  const existing = store.forOrder(order.id);
   if (existing && existing.status !== 'cancelled') throw labBadRequest(LAB_MESSAGES.appointmentExists);
   const cur = currentStatus(order);
   if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
@@ -179,7 +189,7 @@ export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: s
     events: [{ at: now, status: 'scheduled', data: null }],
     job: null,
   };
-  store.byOrder.set(order.id, appt);
+  store.setForOrder(order.id, appt);
   emit(env, appt, 'labtest.appointment.created');
   planAppointment(env, order, slot.end, appt.id);
   scheduleProgress(env, appt);
@@ -188,7 +198,7 @@ export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: s
 
 function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, allowPending = false): { order: Order; appt: Appointment } {
   const order = orderFor(env, kind, orderId);
-  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
   if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending')) throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
   return { order, appt };
@@ -232,13 +242,13 @@ export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId:
 
 /** A cancelled order takes its phlebotomy appointment along (not its PSC appointment, as the reference). */
 export function orderCancelled(env: OrderEnv, order: Order): void {
-  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (appt && appt.kind === 'phlebotomy' && (appt.status === 'confirmed' || appt.status === 'pending')) cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
 }
 
 export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
   const order = orderFor(env, kind, orderId);
-  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
   return appt;
 }

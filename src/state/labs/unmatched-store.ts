@@ -69,7 +69,11 @@ export interface TestRun {
 }
 
 class UnmatchedStore {
-  readonly byId = new Map<string, UnmatchedResult>();
+  private readonly byId = new Map<string, UnmatchedResult>();
+
+  get(id: string): UnmatchedResult | undefined {
+    return this.byId.get(id);
+  }
   /** Creation order. */
   readonly list: UnmatchedResult[] = [];
   private readonly byStatusMap = new Map<ReviewStatus, Set<UnmatchedResult>>();

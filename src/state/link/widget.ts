@@ -24,7 +24,7 @@ export interface WidgetModel {
 type WidgetView = { ok: true; model: WidgetModel } | { ok: false; error: LinkErrorType; text: string; redirect: string | null };
 
 export function widgetView(world: World, value: string, provider: string | null): WidgetView {
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const problem = tokenProblem(world, token);
   if (problem || !token) {
     const error = problem ?? 'invalid_token';

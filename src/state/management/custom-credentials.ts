@@ -63,11 +63,15 @@ export interface CustomCredential {
 }
 
 class CustomCredentialStore {
-  readonly byId = new Map<string, CustomCredential>();
+  private readonly byId = new Map<string, CustomCredential>();
   /** `team:env:provider` -> credential id. */
   private readonly byKey = new Map<string, string>();
   /** team id -> credential ids in creation order. */
   private readonly byTeam = new Map<string, Set<string>>();
+
+  get(id: string): CustomCredential | undefined {
+    return this.byId.get(id);
+  }
 
   find(teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
     const id = this.byKey.get(`${teamId}:${environment}:${provider}`);
@@ -205,7 +209,7 @@ export function deleteCustomCredentials(
   const failure: string[] = [];
   const not_found: string[] = [];
   for (const id of new Set(ids)) {
-    const c = store.byId.get(id);
+    const c = store.get(id);
     const team = c ? world.tenancy.teams.get(c.team_id) : undefined;
     if (!c || !team || team.org_id !== orgId || c.environment !== env || c.region !== region) not_found.push(id);
     // Another team's ids answer exactly like unknown ids (issue 11): no existence leak.

@@ -45,7 +45,11 @@ const LAB_ACCOUNT_TEMPLATES: ReadonlyArray<{ lab: string; label: string; region:
 ];
 
 class LabAccountStore {
-  readonly byId = new Map<string, LabAccount>();
+  private readonly byId = new Map<string, LabAccount>();
+
+  get(id: string): LabAccount | undefined {
+    return this.byId.get(id);
+  }
   /** `org:env:region` -> account ids. */
   private readonly byScope = new Map<string, string[]>();
 
@@ -126,7 +130,7 @@ export function assertOrgLabAccountBeta(world: World, org: Org, region: Region):
  * region) have the beta (403); then the one change.
  */
 export function updateLabAccountAllowlist(world: World, org: Org, env: Environment, region: Region, accountId: string, allowlist: readonly string[]): LabAccount {
-  const account = labAccountsOf(world).byId.get(accountId);
+  const account = labAccountsOf(world).get(accountId);
   if (!account || account.org_id !== org.id || account.environment !== env || account.region !== region) {
     throw labNotFound(LAB_MESSAGES.labAccountNotFound);
   }

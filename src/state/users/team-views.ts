@@ -22,7 +22,7 @@ export function searchUsers(scope: UsersScope, query: string): User[] {
   const out: User[] = [];
   const byId = users.liveUser(query);
   if (byId) out.push(byId);
-  const clientId = users.byClientId.get(query);
+  const clientId = users.clientIdHolder(query);
   const byClient = clientId ? users.liveUser(clientId) : undefined;
   if (byClient && byClient !== byId) out.push(byClient);
   return out;

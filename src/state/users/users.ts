@@ -37,9 +37,9 @@ export interface User {
 }
 
 export class UserStore {
-  readonly byId = new Map<string, User>();
+  private readonly users = new Map<string, User>();
   /** client_user_id -> user_id, for live users and users in their grace period. */
-  readonly byClientId = new Map<string, string>();
+  private readonly byClientId = new Map<string, string>();
   /** Live (not scheduled for deletion) users in creation order. */
   private readonly live: User[] = [];
   private seq = 0;
@@ -48,8 +48,36 @@ export class UserStore {
     return ++this.seq;
   }
 
+  /**
+   * @deprecated Read-only view for the one reader outside the users area not yet moved to
+   * `has(id)` / `get(id)` (state/labs/order-listing.ts, being changed by the orders work).
+   */
+  get byId(): ReadonlyMap<string, User> {
+    return this.users;
+  }
+
+  /** Canonical state for world snapshots (the field names of the plain store). */
+  toJSON(): unknown {
+    return { byId: this.users, byClientId: this.byClientId, live: this.live, seq: this.seq };
+  }
+
+  /** The user with this id, live or in its grace period. */
+  get(userId: string): User | undefined {
+    return this.users.get(userId);
+  }
+
+  /** Whether a user with this id exists (live or in its grace period). */
+  has(userId: string): boolean {
+    return this.users.has(userId);
+  }
+
+  /** The id of the user (live or in its grace period) holding this client_user_id. */
+  clientIdHolder(clientUserId: string): string | undefined {
+    return this.byClientId.get(clientUserId);
+  }
+
   add(user: User): void {
-    this.byId.set(user.user_id, user);
+    this.users.set(user.user_id, user);
     this.byClientId.set(user.client_user_id, user.user_id);
     this.insertLive(user);
   }
@@ -82,7 +110,7 @@ export class UserStore {
 
   /** The live user with this id, if any. */
   liveUser(userId: string): User | undefined {
-    const u = this.byId.get(userId);
+    const u = this.users.get(userId);
     return u && !u.deletion ? u : undefined;
   }
 
@@ -104,7 +132,7 @@ export class UserStore {
   }
 
   purge(user: User): void {
-    this.byId.delete(user.user_id);
+    this.users.delete(user.user_id);
     if (this.byClientId.get(user.client_user_id) === user.user_id) this.byClientId.delete(user.client_user_id);
     const i = this.indexOf(user);
     if (i >= 0) this.live.splice(i, 1);

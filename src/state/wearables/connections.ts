@@ -292,7 +292,7 @@ export function connectedSources(world: World, partition: Partition, userId: str
 
 /** Emits a wearable event for a user through the world's event bus. */
 export function emitUserEvent(world: World, partition: Partition, userId: string, eventType: string, data: unknown): void {
-  const user = usersOf(partition, world).byId.get(userId);
+  const user = usersOf(partition, world).get(userId);
   const envelope: EventEnvelope = {
     event_type: eventType,
     data,

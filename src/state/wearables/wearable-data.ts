@@ -32,7 +32,7 @@ export function subjectOf(world: World, user: User): Subject {
 
 /** A live user of the caller's partition, or 404. */
 export function requireUser(ctx: Ctx, userId: string): User {
-  const user = usersOf(ctx.partition, ctx.world).byId.get(userId);
+  const user = usersOf(ctx.partition, ctx.world).get(userId);
   if (!user) throw notFound(MESSAGES.userNotFound);
   if (user.deletion) throw notFound(MESSAGES.userScheduledForDeletion);
   return user;

@@ -32,7 +32,7 @@ function messageView(msg: Message, world: World, endpointId?: string) {
     user_id: msg.user_id,
     created_at: msg.created_at,
     payload: JSON.parse(msg.body) as unknown,
-    destinations: dests.map((d) => destinationView(d, store.byId.get(d.endpoint_id))),
+    destinations: dests.map((d) => destinationView(d, store.endpoint(d.endpoint_id))),
   };
 }
 

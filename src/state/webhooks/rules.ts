@@ -152,7 +152,7 @@ export function headersView(ep: WebhookEndpoint): { headers: Record<string, stri
 
 /** Any endpoint by id (control plane: every team). */
 function endpointById(world: World, id: string): WebhookEndpoint {
-  const ep = webhooksOf(world).byId.get(id);
+  const ep = webhooksOf(world).endpoint(id);
   if (!ep) throw endpointNotFound();
   return ep;
 }
@@ -245,7 +245,7 @@ export function listWebhooks(world: World, partition: Partition, cursor: string 
 /** Every endpoint (control plane), optionally of one team and environment. */
 export function allEndpoints(world: World, filter: { team_id?: string | undefined; environment?: string | undefined }): WebhookEndpoint[] {
   const out: WebhookEndpoint[] = [];
-  for (const ep of webhooksOf(world).byId.values()) {
+  for (const ep of webhooksOf(world).all()) {
     if (filter.team_id !== undefined && ep.team_id !== filter.team_id) continue;
     if (filter.environment !== undefined && ep.environment !== filter.environment) continue;
     out.push(ep);
