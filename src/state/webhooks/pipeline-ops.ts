@@ -3,19 +3,18 @@
  * and the control plane's stream reads: the teams a request names (each checked for access and
  * region first), then the store.
  */
-import { notFound } from '../../engine/errors.js';
 import type { Ctx } from '../../engine/route.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { canAccessTeam, requireOrg, requireTeam } from '../management/access.js';
-import { PIPELINE_ERRORS } from './errors.js';
+import { pipelineTeamNotFound } from './errors.js';
 import { upsertPipelines, type PipelineInput } from './pipeline-rules.js';
 import { pipelinesOf, type Pipeline, type StreamRecord } from './pipelines.js';
 
 /** A team of the org the key may act on, in the path's region (404 otherwise: regions are separate deployments). */
 function teamInRegion(ctx: Ctx, orgId: string, teamId: string, region: Region): Team {
   const team = requireTeam(ctx, orgId, teamId);
-  if (team.region !== region) throw notFound(PIPELINE_ERRORS.teamNotFound);
+  if (team.region !== region) throw pipelineTeamNotFound();
   return team;
 }
 

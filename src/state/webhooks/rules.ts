@@ -9,7 +9,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { deliveryOf } from './delivery.js';
 import { destinationProblem } from './destinations.js';
-import { endpointDisabled, endpointNotFound, invalidField, messageNotFound, WEBHOOK_ERRORS } from './errors.js';
+import { endpointDisabled, endpointNotFound, endpointOtherTeam, invalidField, messageNotFound, ndjsonNoDataDir, ndjsonWriteFailed, WEBHOOK_ERRORS } from './errors.js';
 import type { AttemptRecord } from './message.js';
 import { errorText, pipelinesOf } from './pipelines.js';
 import { webhookOptionsOf } from './options.js';
@@ -17,7 +17,6 @@ import { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 import { normaliseSecret } from './signing.js';
 import { defaultReceiverConfig, receiversOf, type Receiver } from './webhook-receiver.js';
 import { headerProblem, headerSyntaxProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
-import { apiError, conflict, notFound, valueError } from '../../engine/errors.js';
 
 const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
 // eslint-disable-next-line no-control-regex
@@ -26,7 +25,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A webhook URL the sandbox may deliver to, or a 422 on `loc`. */
 function checkUrl(world: World, url: string, loc: Array<string | number> = ['body', 'url']): string {
   const problem = destinationProblem(world, url);
-  if (problem !== null) throw valueError(loc, problem, url);
+  if (problem !== null) throw invalidField(loc, problem, url);
   return url;
 }
 
@@ -52,7 +51,7 @@ function checkFilterTypes(types: string[] | null): string[] | null {
 /** A signing secret as given (`whsec_` + base64 of 24..64 bytes), or a 422 on `field`. */
 function checkSecret(secret: string, field: string): string {
   const result = normaliseSecret(secret);
-  if ('error' in result) throw valueError(['body', field], result.error, secret);
+  if ('error' in result) throw invalidField(['body', field], result.error, secret);
   return result.key;
 }
 
@@ -130,7 +129,7 @@ export function replaceHeaders(world: World, ep: WebhookEndpoint, headers: Recor
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     const problem = headerProblem(name, value);
-    if (problem) throw valueError(['body', 'headers', name], problem, value);
+    if (problem) throw invalidField(['body', 'headers', name], problem, value);
     const lower = name.toLowerCase();
     if (seen.has(lower)) throw invalidField(['body', 'headers', name], WEBHOOK_ERRORS.headerDuplicate, value);
     seen.add(lower);
@@ -163,7 +162,7 @@ export async function resendMessage(world: World, msgId: string, endpointId: str
   const msg = engine.log.messages.get(msgId);
   if (!msg) throw messageNotFound();
   const ep = endpointById(world, endpointId);
-  if (ep.partition_id !== msg.partition_id) throw notFound(WEBHOOK_ERRORS.endpointOtherTeam);
+  if (ep.partition_id !== msg.partition_id) throw endpointOtherTeam();
   if (ep.disabled) throw endpointDisabled();
   checkUrl(world, ep.url, ['path', 'endpoint_id']);
   return engine.resend(msg, ep);
@@ -174,8 +173,8 @@ export async function recoverEndpoint(world: World, endpointId: string, since: n
   const ep = endpointById(world, endpointId);
   const now = world.clock.now();
   const end = until ?? now + 1;
-  if (since < now - RECOVER_MAX_WINDOW_MS) throw valueError(['body', 'since'], WEBHOOK_ERRORS.recoverTooOld);
-  if (end <= since) throw valueError(['body', 'until'], WEBHOOK_ERRORS.recoverWindow);
+  if (since < now - RECOVER_MAX_WINDOW_MS) throw invalidField(['body', 'since'], WEBHOOK_ERRORS.recoverTooOld);
+  if (end <= since) throw invalidField(['body', 'until'], WEBHOOK_ERRORS.recoverWindow);
   if (ep.disabled) throw endpointDisabled();
   checkUrl(world, ep.url, ['path', 'endpoint_id']);
   return deliveryOf(world).recover(ep, since, end);
@@ -216,11 +215,11 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
     throw invalidField(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, name);
   }
   const sink = webhookOptionsOf(world).fileSink;
-  if (sink === null) throw conflict(WEBHOOK_ERRORS.ndjsonNoDataDir);
+  if (sink === null) throw ndjsonNoDataDir();
   try {
     await sink.append(name, '');
   } catch (error) {
-    throw apiError(500, `${WEBHOOK_ERRORS.ndjsonWriteFailed}: ${errorText(error)}`);
+    throw ndjsonWriteFailed(errorText(error));
   }
   store.ndjsonFile = name;
   store.ndjsonError = null;
@@ -261,7 +260,7 @@ export function configureReceiver(
 ): Receiver {
   for (const [header, value] of Object.entries(body.headers ?? {})) {
     const problem = headerSyntaxProblem(header, value);
-    if (problem) throw valueError(['body', 'headers', header], problem, value);
+    if (problem) throw invalidField(['body', 'headers', header], problem, value);
   }
   const r = receiversOf(world).get(name);
   r.config = {
