@@ -4,10 +4,10 @@
  * pydantic-shaped messages.
  */
 import { z } from 'zod';
-import { badRequest, valueError } from '../../engine/errors.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { ENVIRONMENTS, REGIONS, type Environment, type Region, type Team } from '../../engine/tenancy.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 
 /** The reference's name pattern for teams and orgs (letters incl. Latin-1, digits, `(),/:'|&_-`, space, ’; 0 to 80). */
 export const NAME_PATTERN_SOURCE = "^[A-Za-zÀ-ÖØ-öø-ÿ0-9(),/:'|&_\\- ’]{0,80}$";
@@ -47,7 +47,7 @@ export const brandInformation = () =>
 /** Throws 400 unless the team is in the region of the path. */
 export function assertTeamRegion(team: Team, region: Region): void {
   if (team.region !== region) {
-    throw badRequest(`Team ${team.id} is in region ${team.region}, not ${region}: use /${team.region}/ in the path.`);
+    throw managementError.badRequest(MANAGEMENT_ERRORS.wrongRegion(team.id, team.region, region));
   }
 }
 
@@ -67,7 +67,7 @@ function cursorSeq(kind: string, cursor: string): number | null {
 /** Decodes a cursor made by `encodeCursor`; 422 when it is not one of ours. */
 export function decodeCursor(kind: string, cursor: string): number {
   const seq = cursorSeq(kind, cursor);
-  if (seq === null) throw valueError(['query', 'next_cursor'], INVALID_CURSOR, cursor);
+  if (seq === null) throw managementError.invalid(['query', 'next_cursor'], INVALID_CURSOR, cursor);
   return seq;
 }
 

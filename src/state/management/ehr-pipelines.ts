@@ -8,8 +8,7 @@
 import type { JournalEntry } from '../../engine/events.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { notFound } from '../../engine/errors.js';
-import { MANAGEMENT_ERRORS } from './errors.js';
+import { MANAGEMENT_ERRORS, managementError } from './errors.js';
 
 type EhrType = 'fhir' | 'hint_health';
 type EhrAuthentication =
@@ -156,6 +155,6 @@ export function ehrDeliveriesOf(world: World, partition: Partition): readonly Eh
 /** What the EHR pipelines of a live team's environment received (control plane), or 404. */
 export function teamEhrDeliveries(world: World, teamId: string, environment: Environment): readonly EhrDelivery[] {
   const team = world.tenancy.teams.get(teamId);
-  if (!team || team.deleted) throw notFound(MANAGEMENT_ERRORS.teamNotFound);
+  if (!team || team.deleted) throw managementError.notFound(MANAGEMENT_ERRORS.teamNotFound);
   return ehrDeliveriesOf(world, world.tenancy.partition(team, environment));
 }

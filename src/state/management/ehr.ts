@@ -4,13 +4,12 @@
  * members the EHR manages (by `integration_member_id`), and dashboard sessions that a dashboard
  * URL opens. Sessions are readable through the control plane until they expire on the sandbox clock.
  */
-import { badRequest, notFound, valueError } from '../../engine/errors.js';
 import type { Ctx } from '../../engine/route.js';
 import { requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from './access.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Org, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam } from './errors.js';
+import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam, managementError } from './errors.js';
 
 type Modality = 'feature_embed' | 'link_out';
 
@@ -70,7 +69,7 @@ function ehrOf(world: World, org: Org): OrgEhr {
 
 export function getEhrConfig(world: World, org: Org): EhrConfig {
   const config = ehrOf(world, org).config;
-  if (!config) throw notFound(MANAGEMENT_ERRORS.ehrConfigurationNotFound);
+  if (!config) throw managementError.notFound(MANAGEMENT_ERRORS.ehrConfigurationNotFound);
   return config;
 }
 
@@ -186,7 +185,7 @@ export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { 
   if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
   else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);
   else requireOrgAdmin(ctx, org.id);
-  if (!body.member_id && !body.integration_member_id) throw valueError(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
+  if (!body.member_id && !body.integration_member_id) throw managementError.invalid(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
   const member = body.member_id ? getIntegrationMember(ctx.world, org, body.member_id) : resolveIntegrationMember(ctx.world, org, body.integration_member_id ?? '');
   return createDashboardUrl(ctx.world, org, { member, team, feature: body.feature, modality: body.modality, environment: body.environment }, ctx.now());
 }
@@ -202,8 +201,8 @@ export function createDashboardUrl(
   nowMs: number,
 ): { url: string; expires_in: number } {
   const e = ehrOf(world, org);
-  if (!e.config) throw badRequest(MANAGEMENT_ERRORS.ehrNotConfigured);
-  if (!e.config.modalities.includes(input.modality)) throw badRequest(MANAGEMENT_ERRORS.modalityNotEnabled(input.modality));
+  if (!e.config) throw managementError.badRequest(MANAGEMENT_ERRORS.ehrNotConfigured);
+  if (!e.config.modalities.includes(input.modality)) throw managementError.badRequest(MANAGEMENT_ERRORS.modalityNotEnabled(input.modality));
   const n = world.ids.nextSeq('ehr-dashboard-session', org.id);
   const token = stableToken(40, world.seed, 'ehr-dashboard-session', org.id, n);
   for (const [t, s] of e.sessions) if (s.expires_ms <= nowMs) e.sessions.delete(t);
@@ -229,7 +228,7 @@ export function createDashboardUrl(
 /** The live session behind a dashboard URL token (control plane), or 404 when unknown or expired. */
 export function liveDashboardSession(world: World, token: string, nowMs: number): DashboardSession {
   const s = dashboardSession(world, token, nowMs);
-  if (!s) throw notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
+  if (!s) throw managementError.notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
   return s;
 }
 

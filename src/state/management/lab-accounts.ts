@@ -10,8 +10,9 @@ import type { Ctx } from '../../engine/route.js';
 import { requireOrgAdmin, requireTeam } from './access.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { assertBeta, closedBetaError } from '../../engine/beta.js';
-import { validationError, type ValidationItem } from '../../engine/errors.js';
+import { type ValidationItem } from '../../engine/errors.js';
 import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../labs/errors.js';
+import { managementError } from './errors.js';
 
 type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
 
@@ -143,7 +144,7 @@ export function updateLabAccountAllowlist(world: World, org: Org, env: Environme
     items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
     return [];
   });
-  if (items.length > 0) throw validationError(items);
+  if (items.length > 0) throw managementError.invalidItems(items);
   if (teams.length > 0) for (const team of teams) assertBeta(team, LAB_ACCOUNT_FEATURE);
   else assertOrgLabAccountBeta(world, org, region);
   account.team_id_allowlist = ids;
