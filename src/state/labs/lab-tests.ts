@@ -4,7 +4,6 @@
  * (`POST /v3/lab_tests`), and orders placed with an order set get an auto-generated test.
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
-import { badRequest, valueError } from '../../engine/errors.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
@@ -190,16 +189,16 @@ function resolveMarkers(
   const ids = input.marker_ids ?? [];
   const codes = input.provider_ids ?? [];
   if (ids.length === 0 && codes.length === 0) {
-    throw valueError(where, 'Either marker_ids or provider_ids must be provided');
+    throw labInvalid(where, LAB_MESSAGES.markersOrProviderIds);
   }
   let lab: Lab | undefined;
   if (input.lab_slug) {
     lab = LAB_BY_SLUG.get(input.lab_slug);
-    if (!lab) throw badRequest(`Unknown lab: ${input.lab_slug}`);
+    if (!lab) throw labBadRequest(LAB_TEXTS.unknownLab(input.lab_slug));
   }
   const found: CatalogueMarker[] = [];
   const missingIds = ids.filter((id) => !cat.byId.has(id));
-  if (missingIds.length > 0) throw badRequest(`Markers not found: ${missingIds.join(', ')}`);
+  if (missingIds.length > 0) throw labBadRequest(LAB_TEXTS.markersNotFound(missingIds));
   for (const id of ids) found.push(cat.byId.get(id) as CatalogueMarker);
   const missingCodes: string[] = [];
   for (const code of codes) {
@@ -208,17 +207,17 @@ function resolveMarkers(
     else missingCodes.push(code);
   }
   if (missingCodes.length > 0) {
-    throw badRequest(`Lab test codes not found${lab ? ` at ${lab.name}` : ''}: ${missingCodes.join(', ')}`);
+    throw labBadRequest(LAB_TEXTS.labTestCodesNotFound(lab ? lab.name : null, missingCodes));
   }
   const labs = new Set(found.map((mk) => mk.lab.id));
-  if (labs.size > 1) throw badRequest('All markers of a lab test must belong to the same lab');
+  if (labs.size > 1) throw labBadRequest(LAB_MESSAGES.markersOneLab);
   const markerLab = (found[0] as CatalogueMarker).lab;
   if (lab && markerLab.id !== lab.id) {
-    throw badRequest(`Marker ${(found[0] as CatalogueMarker).id} is not offered by ${lab.name}`);
+    throw labBadRequest(LAB_TEXTS.markerNotAtLab((found[0] as CatalogueMarker).id, lab.name));
   }
   lab = markerLab;
   if (method && !lab.collection_methods.includes(method)) {
-    throw badRequest(`${lab.name} does not support collection method ${method}`);
+    throw labBadRequest(LAB_TEXTS.labMethodUnsupported(lab.name, method));
   }
   const seen = new Set<number>();
   const markers = found.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true)));
