@@ -100,6 +100,21 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  // Domain functions raise their area's typed errors (a DomainError subclass from the area's
+  // errors.ts, one kind->status table in src/state/domain-error.ts); only the catalogues build
+  // HTTP answers. `ApiError` itself stays importable (instanceof checks, idempotent replays).
+  it('domain code builds no HTTP error outside the error catalogues', () => {
+    const HTTP_HELPERS = new Set(['apiError', 'badRequest', 'unauthorized', 'forbidden', 'notFound', 'conflict', 'validationError', 'valueError', 'invalidRequest']);
+    const bad: string[] = [];
+    for (const f of files) {
+      if (!rel(f).startsWith('src/state/') || f.endsWith('/errors.ts')) continue;
+      for (const m of (text.get(f) ?? '').matchAll(/import\s*\{([^}]*)\}\s*from\s*'[./]*engine\/errors\.js'/g)) {
+        for (const n of (m[1] as string).split(',').map((x) => x.trim())) if (HTTP_HELPERS.has(n)) bad.push(`${rel(f)} imports ${n}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {
     const all = [...files, ...['test', 'scripts', 'examples'].flatMap((d) => walk(join(root, d)).filter((f) => !f.includes('node_modules')))];
     const big = all.map((f) => [rel(f), (text.get(f) ?? readFileSync(f, 'utf8')).split('\n').length] as const).filter(([, n]) => n > MAX_LINES * 1.1);
