@@ -16,6 +16,7 @@ import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView } from '../../state/users/users.js';
 import { createUser, deleteUser, listUsers, liveUser, looksPersonal, patchUser, resolveUser, undoDelete } from '../../state/users/user-ops.js';
 import { Success, User, UserList, res } from '../../wire/schemas.js';
+import { USERS_ERRORS } from '../../state/users/errors.js';
 
 const clientUserId = z
   .string()
@@ -26,7 +27,7 @@ const clientUserId = z
     if (kind) {
       ctx.addIssue({
         code: 'custom',
-        message: `client_user_id must not contain personal data: it looks like ${kind === 'email' ? 'an e-mail address' : 'a phone number'}. Use an opaque id from your own system.`,
+        message: USERS_ERRORS.personalDataCreate(kind),
       });
     }
   });

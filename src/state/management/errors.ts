@@ -33,6 +33,7 @@ export const MANAGEMENT_ERRORS = {
   historicalDaysLimit: (provider: string, limit: number) => `historical_days_to_pull for ${provider} must be between 0 and ${limit}.`,
   queryArchived: 'This continuous query is archived.',
   querySlugTaken: (slug: string) => `A continuous query with slug "${slug}" already exists in this team environment.`,
+  scopeInBothLists: (scope: string) => `Scope ${scope} is already in user_must_grant.`,
   notPremium: (orgId: string, plan: string) => `Org management is available only on the premium plan; org ${orgId} is on the ${plan} plan.`,
   wrongRegion: (teamId: string, region: string, wanted: string) => `Team ${teamId} is in region ${region}, not ${wanted}: use /${region}/ in the path.`,
   integrationTeamTaken: (integrationTeamId: string, teamId: string) => `integration_team_id "${integrationTeamId}" is already used by team ${teamId} in this org.`,

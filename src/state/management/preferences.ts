@@ -115,7 +115,7 @@ export function scopeRequirementsRule(body: Record<string, ScopeRequirement | nu
     if (!req) continue;
     const must = new Set(req.user_must_grant);
     const both = req.user_may_grant.find((s) => must.has(s));
-    if (both !== undefined) return { path: [provider, 'user_may_grant'], message: `Scope ${both} is already in user_must_grant.`, input: both };
+    if (both !== undefined) return { path: [provider, 'user_may_grant'], message: MANAGEMENT_ERRORS.scopeInBothLists(both), input: both };
   }
   return undefined;
 }

@@ -22,6 +22,9 @@ export const USERS_ERRORS = {
   clientUserIdEmpty: 'client_user_id must not be empty',
   personalData: (kind: 'email' | 'phone') =>
     `client_user_id must not contain personal data: it looks like ${kind === 'email' ? 'an e-mail address' : 'a phone number'}`,
+  personalDataCreate: (kind: 'email' | 'phone') =>
+    `client_user_id must not contain personal data: it looks like ${kind === 'email' ? 'an e-mail address' : 'a phone number'}. Use an opaque id from your own system.`,
+  notSupplied: (slug: string, dataType: string) => `${slug} does not supply ${dataType}`,
   badTimeZone: (tz: string) => `Invalid time zone: ${tz} is not an IANA time zone identifier`,
   boundsOrder: (start: string, end: string) => `ingestion_start (${start}) must be on or before ingestion_end (${end})`,
   noDemographics: 'No demographics recorded for this user',

@@ -12,6 +12,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
+import { USERS_ERRORS } from './errors.js';
 
 export const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
 type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
@@ -69,7 +70,7 @@ export function sourcePriorities(scope: UsersScope, dataType: PriorityResource |
 export function sourcePrioritiesRule(changes: Array<{ data_type: PriorityResource; providers: string[] }>): RuleFailure | null {
   for (const [i, c] of changes.entries()) {
     for (const [j, slug] of c.providers.entries()) {
-      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) return { path: [i, 'providers', j], message: `${slug} does not supply ${c.data_type}`, input: slug };
+      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) return { path: [i, 'providers', j], message: USERS_ERRORS.notSupplied(slug, c.data_type), input: slug };
     }
   }
   return null;
