@@ -24,7 +24,7 @@
  * - Deleting a team deletes its pipelines; what they already published stays in the streams.
  */
 import { z } from 'zod';
-import { setNdjsonFile } from '../../state/webhooks/rules.js';
+import { ndjsonNameRule, setNdjsonFile } from '../../state/webhooks/rules.js';
 import { PIPELINE_ERRORS } from '../../state/webhooks/errors.js';
 import { clearStreams, deletePipelines, listPipelines, pipelineStreams, readStream, upsertTeamPipelines } from '../../state/webhooks/pipeline-ops.js';
 import { json } from '../../engine/http-types.js';
@@ -170,7 +170,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/ndjson',
     auth: 'control',
     summary: 'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
-    request: { body: z.object({ path: z.string().min(1).nullable() }) },
+    request: { body: withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule) },
     responses: { 200: res(z.object({ ndjson_file: z.string().nullable() }), '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {
       return json(await setNdjsonFile(ctx.world, body.path));

@@ -15,8 +15,8 @@
 import { z } from 'zod';
 import { json, noContent, type Reply } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { int } from '../../engine/schemas.js';
-import { clearReceiver, configureReceiver } from '../../state/webhooks/rules.js';
+import { int, withRules } from '../../engine/schemas.js';
+import { clearReceiver, configureReceiver, receiverHeadersRule } from '../../state/webhooks/rules.js';
 import { receiveDelivery, receiverDeliveries } from '../../state/webhooks/webhook-receiver.js';
 import { JsonObject, ReceiverDelivery, res } from '../../wire/schemas.js';
 
@@ -68,13 +68,16 @@ export const receiverRoutes = [
     summary: 'Sets what the receiver answers: {status, body?, retry_after?, headers?, times?} (defaults 200, {"ok":true}; times: only the next N deliveries, then 200).',
     request: {
       params: nameParams,
-      body: z.object({
-        status: int({ min: 200, max: 599 }),
-        body: z.unknown().optional(),
-        retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
-        headers: z.record(z.string(), z.string()).optional(),
-        times: int({ min: 1, max: 1000 }).optional(),
-      }),
+      body: withRules(
+        z.object({
+          status: int({ min: 200, max: 599 }),
+          body: z.unknown().optional(),
+          retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
+          headers: z.record(z.string(), z.string()).optional(),
+          times: int({ min: 1, max: 1000 }).optional(),
+        }),
+        receiverHeadersRule,
+      ),
     },
     responses: { 200: res(z.object({ name: z.string(), config: JsonObject }), 'OK') },
     handle(ctx, { params, body }) {

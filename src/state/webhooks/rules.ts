@@ -7,6 +7,7 @@
  */
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import type { RuleFailure } from '../../engine/schemas.js';
 import { deliveryOf } from './delivery.js';
 import { destinationProblem } from './destinations.js';
 import { endpointDisabled, endpointNotFound, endpointOtherTeam, invalidField, messageNotFound, ndjsonNoDataDir, ndjsonWriteFailed, WEBHOOK_ERRORS } from './errors.js';
@@ -198,6 +199,15 @@ export function deliverySettings(world: World): { jitter: boolean; retention: nu
 
 const FILE_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
+/** The NDJSON body's rule (`withRules`, the route's schema): a file name inside the data directory, never a path out of it. */
+export function ndjsonNameRule(body: { path: string | null }): RuleFailure | null {
+  const name = body.path;
+  if (name === null) return null;
+  const segments = name.split('/');
+  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..')) return { path: ['path'], message: WEBHOOK_ERRORS.ndjsonBadName, input: name };
+  return null;
+}
+
 /**
  * Sets (or, with null, stops) the NDJSON file every pipeline stream record is appended to: a
  * name inside the data directory given at start, never a path from the request. A probe append
@@ -209,10 +219,6 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
     store.ndjsonFile = null;
     store.ndjsonError = null;
     return { ndjson_file: null };
-  }
-  const segments = name.split('/');
-  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..')) {
-    throw invalidField(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, name);
   }
   const sink = webhookOptionsOf(world).fileSink;
   if (sink === null) throw ndjsonNoDataDir();
@@ -252,16 +258,21 @@ export function allEndpoints(world: World, filter: { team_id?: string | undefine
   return out;
 }
 
-/** Sets what a test receiver answers; header syntax checked first. */
+/** The receiver configuration's rule (`withRules`, the route's schema): headers HTTP can send (the first broken one is reported). */
+export function receiverHeadersRule(body: { headers?: Record<string, string> | undefined }): RuleFailure | null {
+  for (const [header, value] of Object.entries(body.headers ?? {})) {
+    const problem = headerSyntaxProblem(header, value);
+    if (problem) return { path: ['headers', header], message: problem, input: value };
+  }
+  return null;
+}
+
+/** Sets what a test receiver answers (the header syntax is the route schema's rule). */
 export function configureReceiver(
   world: World,
   name: string,
   body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined; times?: number | undefined },
 ): Receiver {
-  for (const [header, value] of Object.entries(body.headers ?? {})) {
-    const problem = headerSyntaxProblem(header, value);
-    if (problem) throw invalidField(['body', 'headers', header], problem, value);
-  }
   const r = receiversOf(world).get(name);
   r.config = {
     status: body.status,
