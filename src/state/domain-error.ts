@@ -16,7 +16,7 @@ import { ApiError, type ValidationItem } from '../engine/errors.js';
  */
 export type DomainErrorKind = 'not_found' | 'bad_request' | 'forbidden' | 'conflict' | 'rate_limited' | 'invalid' | 'invalid_request' | 'transition' | 'failed';
 
-export const DOMAIN_ERROR_STATUS: Readonly<Record<DomainErrorKind, number>> = {
+const DOMAIN_ERROR_STATUS: Readonly<Record<DomainErrorKind, number>> = {
   not_found: 404,
   bad_request: 400,
   forbidden: 403,

@@ -46,7 +46,7 @@ export const AGGREGATE_PLAN_ERRORS = {
 const E = AGGREGATE_ERRORS;
 
 /** An aggregate domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-export class AggregateError extends DomainError {
+class AggregateError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('aggregate', kind, text, details);
     this.name = 'AggregateError';

@@ -38,7 +38,7 @@ export function payorByCode(world: World, partition: Partition, code: string): P
   return teamPayorsOf(partition, world).get(code) ?? platformByCode.get(code);
 }
 
-export interface NewTeamPayor {
+interface NewTeamPayor {
   name: string;
   address: { first_line: string; second_line?: string | null | undefined; country: string; zip: string; city: string; state: string };
   provider?: PayorProvider | null | undefined;

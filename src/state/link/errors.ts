@@ -55,7 +55,7 @@ export const LINK_ERRORS = {
 const E = LINK_ERRORS;
 
 /** A link domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-export class LinkError extends DomainError {
+class LinkError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('link', kind, text, details);
     this.name = 'LinkError';

@@ -148,7 +148,7 @@ export function onEhrEvent(world: World, entry: JournalEntry, partition: Partiti
 }
 
 /** What a team environment's EHR pipelines received, oldest first (control plane). */
-export function ehrDeliveriesOf(world: World, partition: Partition): readonly EhrDelivery[] {
+function ehrDeliveriesOf(world: World, partition: Partition): readonly EhrDelivery[] {
   return store(world).deliveries.get(partition.id) ?? [];
 }
 

@@ -166,7 +166,7 @@ export function dropEhrTeam(world: World, orgId: string, teamId: string): void {
   }
 }
 
-export interface DashboardRequest {
+interface DashboardRequest {
   member_id?: string | null | undefined;
   integration_member_id?: string | null | undefined;
   team_id?: string | null | undefined;
@@ -194,7 +194,7 @@ export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { 
  * Opens a dashboard session for a member (and optionally a team) and answers its URL. Needs the
  * configuration, with the modality enabled.
  */
-export function createDashboardUrl(
+function createDashboardUrl(
   world: World,
   org: Org,
   input: { member: IntegrationMember; team: Team | null; feature: string; modality: Modality; environment: Environment },

@@ -119,7 +119,7 @@ export function labAccountView(a: LabAccount) {
 }
 
 /** Passes when at least one live team of the org in the region is enabled for the lab accounts beta. */
-export function assertOrgLabAccountBeta(world: World, org: Org, region: Region): void {
+function assertOrgLabAccountBeta(world: World, org: Org, region: Region): void {
   const teams = world.tenancy.orgTeamsInRegion(org.id, region);
   if (!teams.some((t) => t.beta_features.has(LAB_ACCOUNT_FEATURE))) throw closedBetaError(LAB_ACCOUNT_FEATURE);
 }

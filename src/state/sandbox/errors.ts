@@ -16,7 +16,7 @@ export const CLOCK_MESSAGES = {
   tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
 } as const;
 
-export class SandboxError extends DomainError {
+class SandboxError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('sandbox', kind, text, details);
     this.name = 'SandboxError';

@@ -41,7 +41,7 @@ export const USERS_ERRORS = {
 const E = USERS_ERRORS;
 
 /** A users domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-export class UsersError extends DomainError {
+class UsersError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('users', kind, text, details);
     this.name = 'UsersError';

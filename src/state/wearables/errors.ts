@@ -29,7 +29,7 @@ export const WEARABLES_ERRORS = {
 const E = WEARABLES_ERRORS;
 
 /** A wearables domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-export class WearablesError extends DomainError {
+class WearablesError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('wearables', kind, text, details);
     this.name = 'WearablesError';

@@ -14,7 +14,7 @@ const SCAN_LIMIT = 5000;
 /** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
 const MAX_USER_LIMIT = 1000;
 
-export interface IntrospectQuery {
+interface IntrospectQuery {
   user_id?: string | null | undefined;
   provider?: string | null | undefined;
   user_limit: number;

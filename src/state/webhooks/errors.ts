@@ -58,7 +58,7 @@ export const WEBHOOK_TEXTS = {
 } as const;
 
 /** A webhooks domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-export class WebhooksError extends DomainError {
+class WebhooksError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('webhooks', kind, text, details);
     this.name = 'WebhooksError';
