@@ -36,6 +36,7 @@ export const USERS_ERRORS = {
   refreshAllFailed: 'Every connected source of the user is in error',
   portalOrderNotFound: 'Order not found',
   portalLinkExpired: 'This portal link is unknown or has expired',
+  otherTeam: 'This API key belongs to another team: a team API key can only read its own team.',
 } as const;
 
 const E = USERS_ERRORS;
@@ -77,4 +78,5 @@ export const usersError = {
   refreshRateLimited: (retryAfterSeconds: number): UsersError => new UsersError('rate_limited', E.refreshRateLimited, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   portalOrderNotFound: (): UsersError => notFound(E.portalOrderNotFound),
   portalLinkExpired: (): UsersError => notFound(E.portalLinkExpired),
+  otherTeam: (): UsersError => new UsersError('forbidden', E.otherTeam),
 } as const;

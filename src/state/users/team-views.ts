@@ -12,12 +12,18 @@ import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
-import { USERS_ERRORS } from './errors.js';
+import { USERS_ERRORS, usersError } from './errors.js';
 
 export const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
 type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
 
 /** Users whose user_id or client_user_id is `query` (live users only). */
+/** The caller's own team when the path names it; a team API key reads only its own team (403). */
+export function requireOwnTeam(scope: UsersScope, teamId: string): UsersScope['partition']['team'] {
+  if (teamId !== scope.partition.team.id) throw usersError.otherTeam();
+  return scope.partition.team;
+}
+
 export function searchUsers(scope: UsersScope, query: string): User[] {
   const users = usersOf(scope.partition, scope.world);
   const out: User[] = [];
