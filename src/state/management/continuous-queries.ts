@@ -38,6 +38,11 @@ class QueryStore {
 const store = worldSlot('management-continuous-queries', () => new QueryStore());
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 
+/** Only team queries are managed through the API: platform queries answer 403. */
+export function requireTeamQueries(queryType: 'team' | 'platform'): void {
+  if (queryType === 'platform') throw managementError.forbidden(MANAGEMENT_ERRORS.platformQueries);
+}
+
 /** What a query's result table looks like and which resources it reads (the validate answer). */
 export function analyseQuery(query: Query): { result_table_schema: Record<string, string>; resource_dependencies: string[] } {
   const plan = planQuery(query as Record<string, unknown>, ['body', 'query']);

@@ -32,6 +32,7 @@ export const MANAGEMENT_ERRORS = {
   teamsNotInRegion: (teamId: string, region: string) => `Team ${teamId} is not a team of this org in region ${region}.`,
   historicalDaysLimit: (provider: string, limit: number) => `historical_days_to_pull for ${provider} must be between 0 and ${limit}.`,
   queryArchived: 'This continuous query is archived.',
+  platformQueries: 'Platform continuous queries are managed by the service; use query_type=team.',
   querySlugTaken: (slug: string) => `A continuous query with slug "${slug}" already exists in this team environment.`,
   scopeInBothLists: (scope: string) => `Scope ${scope} is already in user_must_grant.`,
   notPremium: (orgId: string, plan: string) => `Org management is available only on the premium plan; org ${orgId} is on the ${plan} plan.`,
