@@ -16,6 +16,12 @@ export const CLOCK_MESSAGES = {
   tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
 } as const;
 
+/** The documentation page's asset texts (`GET /docs/assets/:file`). */
+export const DOCS_MESSAGES = {
+  unknownAsset: 'Not Found',
+  noAssets: 'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
+} as const;
+
 class SandboxError extends DomainError {
   constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
     super('sandbox', kind, text, details);
@@ -25,5 +31,7 @@ class SandboxError extends DomainError {
 
 export const sandboxError = {
   clockBackwards: (until: string): SandboxError => new SandboxError('invalid', CLOCK_MESSAGES.backwards, { loc: ['body', 'until'], input: until }),
+  unknownAsset: (): SandboxError => new SandboxError('not_found', DOCS_MESSAGES.unknownAsset),
+  noAssets: (): SandboxError => new SandboxError('not_found', DOCS_MESSAGES.noAssets),
   clockTooFar: (until: string): SandboxError => new SandboxError('invalid', CLOCK_MESSAGES.tooFar, { loc: ['body', 'until'], input: until }),
 } as const;
