@@ -39,7 +39,7 @@ export function retainedCounts(world: World): Record<string, number> {
     jobsHeld: world.scheduler.held(),
     users,
     grace,
-    wearableUsers: wearables.users.size,
+    wearableUsers: wearables.userCount,
     feedRing: wearables.ring.length,
   };
 }

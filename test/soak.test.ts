@@ -43,7 +43,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       heldJobs: sandbox.world.scheduler.held(),
       users: usersOf(partition, sandbox.world).byId.size,
       grace: pendingDeletions(sandbox.world, partition),
-      wearables: wearablesOf(sandbox.world).users.size,
+      wearables: wearablesOf(sandbox.world).userCount,
       active: wearablesOf(sandbox.world).active.size,
     });
     // 20 users a simulated 12 hours: the 7-day grace holds at most 15 steps' users at steady state.
@@ -83,7 +83,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     await sandbox.advance(8 * DAY);
     expect(pendingDeletions(sandbox.world, partition)).toBe(0);
     expect(usersOf(partition, sandbox.world).byId.size).toBe(3);
-    expect(wearablesOf(sandbox.world).users.size).toBe(before.wearables);
+    expect(wearablesOf(sandbox.world).userCount).toBe(before.wearables);
     sandbox.close();
   });
 

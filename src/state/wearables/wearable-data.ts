@@ -110,7 +110,7 @@ export interface DataSource {
  * team source priorities for the resource's data type, the preferred source comes first.
  */
 export function dataSources(world: World, user: User, resource: string, provider: string, now: number): DataSource[] {
-  const rec = wearablesOf(world).users.get(user.user_id);
+  const rec = wearablesOf(world).forUser(user.user_id);
   if (!rec) return [];
   const subject = subjectOf(world, user);
   const ranks = customSourceOrder(world, rec.partition, resource);
