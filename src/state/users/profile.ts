@@ -59,8 +59,25 @@ interface Insurance {
 }
 
 class ProfileStore {
-  readonly info = new Map<string, UserInfo>();
-  readonly insurances = new Map<string, Insurance[]>();
+  private readonly info = new Map<string, UserInfo>();
+  private readonly insurances = new Map<string, Insurance[]>();
+
+  demographics(userId: string): UserInfo | undefined {
+    return this.info.get(userId);
+  }
+
+  setDemographics(userId: string, info: UserInfo): void {
+    this.info.set(userId, info);
+  }
+
+  /** The user's insurances, oldest first (empty when none). */
+  insurancesOf(userId: string): Insurance[] {
+    return this.insurances.get(userId) ?? [];
+  }
+
+  setInsurances(userId: string, list: Insurance[]): void {
+    this.insurances.set(userId, list);
+  }
 
   drop(userId: string): void {
     this.info.delete(userId);
@@ -84,14 +101,14 @@ export function setDemographics(scope: UsersScope, userId: string, info: UserInf
     sexual_orientation: info.sexual_orientation ?? null,
     gender_identity: info.gender_identity ?? null,
   };
-  profiles(scope).info.set(userId, stored);
+  profiles(scope).setDemographics(userId, stored);
   return stored;
 }
 
 /** `GET /v2/user/{id}/info/latest`. */
 export function latestDemographics(scope: UsersScope, userId: string): UserInfo {
   liveUser(scope, userId);
-  const info = profiles(scope).info.get(userId);
+  const info = profiles(scope).demographics(userId);
   if (!info) throw usersError.noDemographics();
   return info;
 }
@@ -116,17 +133,17 @@ export function addInsurance(scope: UsersScope, userId: string, input: NewInsura
     is_primary: input.is_primary,
   };
   const store = profiles(scope);
-  const list = store.insurances.get(userId) ?? [];
+  const list = store.insurancesOf(userId);
   list.push(insurance);
   if (list.length > INSURANCES_PER_USER) list.shift();
-  store.insurances.set(userId, list);
+  store.setInsurances(userId, list);
   return insurance;
 }
 
 /** `GET /v2/user/{id}/insurance/latest`: the latest with this `is_primary` (any when null). */
 export function latestInsurance(scope: UsersScope, userId: string, isPrimary: boolean | null): Insurance {
   liveUser(scope, userId);
-  const list = profiles(scope).insurances.get(userId) ?? [];
+  const list = profiles(scope).insurancesOf(userId);
   for (let i = list.length - 1; i >= 0; i--) {
     const ins = list[i] as Insurance;
     if (isPrimary === null || ins.is_primary === isPrimary) return ins;
