@@ -10,7 +10,7 @@
  */
 import { stableUuid } from '../../engine/ids.js';
 import { PHLEBOTOMY_AREAS, dateRange, type Slot } from '../../fixtures/labs/appointment-slots.js';
-import { BOOKABLE, appointmentsOf, emit, openSlots, orderFor, scheduleProgress, slotId, type Appointment } from './appointments.js';
+import { BOOKABLE, appointmentsOf, emit, openSlots, orderFor, scheduleProgress, type Appointment } from './appointments.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
 import { planAppointment } from './order-changes.js';
 import { HOUR } from './order-lifecycle.js';
@@ -51,7 +51,7 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
   if (!slot) throw labNotFound(LAB_MESSAGES.noPscSlots);
 
   const now = env.world.clock.now();
-  store.taken.add(slotId(slot));
+  store.take(slot, null);
   const appt: Appointment = {
     id: stableUuid(env.world.seed, 'lab_appointment', env.partition.id, ++store.seq),
     kind: 'phlebotomy',
