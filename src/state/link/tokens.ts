@@ -47,7 +47,7 @@ class LinkTokenStore {
   get(value: string): LinkToken | undefined {
     return this.byToken.get(value);
   }
-  readonly codes = new Map<string, LinkCode>();
+  private readonly codes = new Map<string, LinkCode>();
 
   addCode(code: LinkCode): void {
     this.codes.set(code.code, code);
