@@ -13,7 +13,7 @@ export function retainedCounts(world: World): Record<string, number> {
   let users = 0;
   let grace = 0;
   for (const p of world.tenancy.allPartitions()) {
-    users += usersOf(p, world).byId.size;
+    users += usersOf(p, world).size;
     grace += pendingDeletions(world, p);
   }
   const wearables = wearablesOf(world);
@@ -39,7 +39,7 @@ export function retainedCounts(world: World): Record<string, number> {
     jobsHeld: world.scheduler.held(),
     users,
     grace,
-    wearableUsers: wearables.users.size,
+    wearableUsers: wearables.userCount,
     feedRing: wearables.ring.length,
   };
 }

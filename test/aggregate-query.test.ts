@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { expectWire } from './support/wire.js';
+import { USERS_ERRORS } from '../src/state/users/errors.js';
 
 const oas = oasValidator('data');
 const TF = { type: 'relative', anchor: '2026-01-04', past: { value: 14, unit: 'day' } };
@@ -131,7 +132,7 @@ forEachAdapter('aggregate query', (adapter) => {
     expect(badAccept.body.detail[0].loc).toEqual(['header', 'accept']);
     const unknown = await c.post('/aggregate/v1/user/00000000-0000-4000-8000-000000000001/query', { timeframe: TF, queries: [] });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: 'Not found' });
+    expect(unknown.body).toEqual({ detail: USERS_ERRORS.userNotFound });
   });
 
   it('the Parquet variant: a tar.gz of one Parquet file per query, typed columns, the same values', async () => {

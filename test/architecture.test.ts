@@ -61,6 +61,60 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  // ENGINE.md rule 3: a handler parses, calls one domain function and presents its result; it
+  // does not check state. So a route file neither takes a store out of the world (a store slot:
+  // `export const xOf = partitionSlot(...)` / `worldSlot(...)` of src/state) nor reads a store's
+  // keyed Map (`.byId`, `.byX`); the lookups and their 404/409 live in the area's domain functions.
+  it('no handler imports a store slot or reads a keyed Map (state lookups live in domain functions)', () => {
+    const slots = new Map<string, Set<string>>();
+    for (const f of files) {
+      if (!rel(f).startsWith('src/state/')) continue;
+      const names = [...(text.get(f) ?? '').matchAll(/export const (\w+) = (?:partitionSlot|worldSlot)\(/g)].map((m) => m[1] as string);
+      if (names.length) slots.set(f, new Set(names));
+    }
+    expect(slots.size).toBeGreaterThan(5);
+    const bad: string[] = [];
+    for (const f of files) {
+      if (!rel(f).startsWith('src/handlers/') || f.endsWith('/area.ts')) continue;
+      const source = text.get(f) ?? '';
+      for (const m of source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']+)'/g)) {
+        const names = slots.get(resolve(dirname(f), (m[2] as string).replace(/\.js$/, '.ts')));
+        if (!names) continue;
+        for (const n of (m[1] as string).split(',').map((x) => x.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] as string)) if (names.has(n)) bad.push(`${rel(f)} imports the store slot ${n}`);
+      }
+      for (const m of source.matchAll(/\.(by[A-Z]\w*)\b/g)) bad.push(`${rel(f)} reads .${m[1] as string}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  // A store other modules can reach (its slot is exported) keeps its keyed Maps private and
+  // offers keyed accessors (`get(id)`, `has(id)`, iteration helpers), as OrderStore does; stores
+  // behind a module-private slot are reachable only by their own module's domain functions.
+  it('stores with an exported slot keep their keyed Maps (by*) private', () => {
+    const bad: string[] = [];
+    for (const f of files) {
+      const source = text.get(f) ?? '';
+      if (!rel(f).startsWith('src/state/') || !/export const \w+ = (?:partitionSlot|worldSlot)\(/.test(source)) continue;
+      for (const m of source.matchAll(/^\s+(?:public\s+)?readonly (by[A-Z]\w*)\s*(?::[^=]+)?= new Map/gm)) bad.push(`${rel(f)}: ${m[1] as string}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  // Domain functions raise their area's typed errors (a DomainError subclass from the area's
+  // errors.ts, one kind->status table in src/state/domain-error.ts); only the catalogues build
+  // HTTP answers. `ApiError` itself stays importable (instanceof checks, idempotent replays).
+  it('domain code builds no HTTP error outside the error catalogues', () => {
+    const HTTP_HELPERS = new Set(['apiError', 'badRequest', 'unauthorized', 'forbidden', 'notFound', 'conflict', 'validationError', 'valueError', 'invalidRequest']);
+    const bad: string[] = [];
+    for (const f of files) {
+      if (!rel(f).startsWith('src/state/') || f.endsWith('/errors.ts')) continue;
+      for (const m of (text.get(f) ?? '').matchAll(/import\s*\{([^}]*)\}\s*from\s*'[./]*engine\/errors\.js'/g)) {
+        for (const n of (m[1] as string).split(',').map((x) => x.trim())) if (HTTP_HELPERS.has(n)) bad.push(`${rel(f)} imports ${n}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {
     const all = [...files, ...['test', 'scripts', 'examples'].flatMap((d) => walk(join(root, d)).filter((f) => !f.includes('node_modules')))];
     const big = all.map((f) => [rel(f), (text.get(f) ?? readFileSync(f, 'utf8')).split('\n').length] as const).filter(([, n]) => n > MAX_LINES * 1.1);

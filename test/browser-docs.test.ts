@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import { createNodeServer } from '../src/node.js';
-import { DOCS_MESSAGES } from '../src/handlers/sandbox/docs.js';
+import { DOCS_MESSAGES } from '../src/state/sandbox/errors.js';
 import { CHROMIUM, haveChromium, newChromiumContext } from './support/chromium.js';
 import { createClient } from './support/client.js';
 

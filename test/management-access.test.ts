@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { ROUTES } from '../src/routes.js';
 import type { Route } from '../src/engine/route.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
+import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
 
 type Scope = 'org' | 'team' | 'any';
 /** Query or body keys that name the team(s) a request acts on. */
@@ -270,7 +271,7 @@ forEachAdapter('management key-scope matrix', (adapter) => {
       await c.put(`/_sandbox/orgs/${c.orgId}/plan`, { plan: 'scale' });
       const planned = await send(w.bound, {});
       expect(planned.status, label('scale plan', planned)).toBe(403);
-      expect(planned.body.detail).toContain('scale plan');
+      expect(planned.body.detail).toBe(MANAGEMENT_ERRORS.notPremium(c.orgId, 'scale'));
     });
   }
 });

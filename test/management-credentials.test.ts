@@ -5,6 +5,7 @@
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
+import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
 
 /** The smallest world these tests need: the org, its teams, keys and lab accounts, no users (the default world builds 25 per team). */
 const SMALL = { world: 'empty' } as const;
@@ -225,7 +226,7 @@ forEachAdapter('management control plane', (adapter) => {
       expect(set.body.plan).toBe(plan);
       const res = await c.mgmt('GET', `/v1/org/${c.orgId}/team`);
       expect(res.status).toBe(403);
-      expect(res.body.detail).toContain(`${plan} plan`);
+      expect(res.body.detail).toBe(MANAGEMENT_ERRORS.notPremium(c.orgId, plan));
     }
     expect((await c.put(`/_sandbox/orgs/${c.orgId}/plan`, { plan: 'gold' })).status).toBe(422);
     expect((await c.put('/_sandbox/orgs/00000000-0000-4000-8000-000000000006/plan', { plan: 'grow' })).status).toBe(404);
@@ -267,7 +268,7 @@ forEachAdapter('management control plane', (adapter) => {
     expect(cheap.body.name).toBe('Sandbox Org 3');
     const refused = await c.mgmt('GET', `/v1/org/${cheap.body.org_id}`, { headers: { 'x-management-key': cheap.body.management_key } });
     expect(refused.status).toBe(403);
-    expect(refused.body.detail).toContain('grow plan');
+    expect(refused.body.detail).toBe(MANAGEMENT_ERRORS.notPremium(cheap.body.org_id, 'grow'));
     expect((await c.post('/_sandbox/orgs', { plan: 'mega' })).status).toBe(422);
     expect((await c.post('/_sandbox/orgs')).status).toBe(200);
   });

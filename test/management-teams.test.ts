@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { startServer } from './support/server.js';
+import { ACCESS_MESSAGES } from '../src/state/management/access.js';
 
 /** The smallest world these tests need: the org, its teams, keys and lab accounts, no users (the default world builds 25 per team). */
 const SMALL = { world: 'empty' } as const;
@@ -230,7 +231,7 @@ forEachAdapter('management teams', (adapter) => {
     expect(bad.status).toBe(422);
     const unknown = await c.mgmt('GET', `/v1/org/${c.orgId}/team/00000000-0000-4000-8000-000000000001`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: 'Team not found' });
+    expect(unknown.body).toEqual({ detail: ACCESS_MESSAGES.teamNotFound });
   });
 
   it('updates per-environment settings and brand information; enforces the logo_url rule', async () => {

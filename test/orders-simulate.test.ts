@@ -59,13 +59,13 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
         else expect(res.body.detail).toBe(where);
       }
       const state = await placeOrder(c, 'walk_in_test', { address: { state: 'XX' } });
-      expect(state.body.detail[0].msg).toBe('Value error, Invalid state: XX');
+      expect(state.body.detail[0].msg).toBe(`Value error, ${LAB_TEXTS.invalidState('XX')}`);
       const phone = await placeOrder(c, 'walk_in_test', { patient: { phone_number: 'call me' } });
-      expect(phone.body.detail[0].msg).toBe('Value error, Invalid phone number: call me');
+      expect(phone.body.detail[0].msg).toBe(`Value error, ${LAB_TEXTS.invalidPhone('call me')}`);
       const user = await firstUserId(c);
       const unknownUser = await c.post('/v3/order', { user_id: '00000000-0000-4000-8000-000000000000', lab_test_id: (await standardTests(c)).testkit, patient_details: PATIENT, patient_address: ADDRESS });
       expect(unknownUser.status).toBe(404);
-      expect(unknownUser.body).toEqual({ detail: 'User does not exist on this team' });
+      expect(unknownUser.body).toEqual({ detail: LAB_MESSAGES.userNotOnTeam });
       const noTest = await c.post('/v3/order', { user_id: user, patient_details: PATIENT, patient_address: ADDRESS });
       expect(noTest.status).toBe(422);
       expect(noTest.body.detail[0].loc).toEqual(['body', 'order_set']);
@@ -140,7 +140,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(refused.status).toBe(400);
       const replayed = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-4' } });
       expect(replayed.status).toBe(400);
-      expect(replayed.body).toEqual({ detail: 'Phone number is not correct' });
+      expect(replayed.body).toEqual({ detail: LAB_MESSAGES.fictionalPhone });
       const noCache = { 'X-Idempotency-Key': 'order-5', 'X-Idempotency-Error': 'no-cache' };
       expect((await placeOrder(c, 'testkit', { headers: noCache, patient: { phone_number: '+15555550100' } })).status).toBe(400);
       expect((await placeOrder(c, 'testkit', { headers: noCache })).status).toBe(200);
@@ -216,7 +216,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(negative.status).toBe(422);
       const unknown = await c.post('/v3/order/00000000-0000-4000-8000-000000000000/test');
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ detail: "Order doesn't exist" });
+      expect(unknown.body).toEqual({ detail: LAB_MESSAGES.orderActionNotFound });
       const flags = await c.post(`/v3/order/${order.id}/test`, { interpretation: 'weird' });
       expect(flags.status).toBe(422);
       expect(lows(await getOrder(c, order.id))).toEqual(['ordered']);
@@ -253,7 +253,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       await c.advance(2 * 3600);
       const shipped = await c.post(`/v3/order/${kit.id}/cancel`);
       expect(shipped.status).toBe(400);
-      expect(shipped.body).toEqual({ detail: 'Transition from transit_customer to cancelled is not allowed', error: 'Bad Request', message: 'Transition from transit_customer to cancelled is not allowed', status_code: 400 });
+      expect(shipped.body).toEqual({ detail: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'), error: 'Bad Request', message: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'), status_code: 400 });
 
       const walk = await newOrder(c, 'walk_in_test');
       await c.advance(3 * DAY);
@@ -262,7 +262,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect((await c.post(`/v3/order/${fresh.id}/cancel`)).status).toBe(200);
       const events = await labEvents(c, fresh.id);
       expect(events.map((e) => e.status)).toEqual(['received.walk_in_test.ordered', 'cancelled.walk_in_test.cancelled']);
-      expect((await c.post('/v3/order/00000000-0000-4000-8000-000000000000/cancel')).body).toEqual({ detail: "Order doesn't exist" });
+      expect((await c.post('/v3/order/00000000-0000-4000-8000-000000000000/cancel')).body).toEqual({ detail: LAB_MESSAGES.orderActionNotFound });
       expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000')).body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
       expect((await c.get('/v3/order/not-a-uuid')).status).toBe(422);
     });

@@ -2,6 +2,7 @@
 import { Vital, VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './support/server.js';
+import { USERS_ERRORS } from '../src/state/users/errors.js';
 
 let server: RunningServer;
 let client: VitalClient;
@@ -45,7 +46,7 @@ describe('official SDK @tryvital/vital-node against the sandbox', () => {
     expect(after.ingestionStart).toBe('2025-01-01');
 
     expect(await client.user.delete(created.userId)).toEqual({ success: true });
-    await expect(client.user.get(created.userId)).rejects.toMatchObject({ statusCode: 404, body: { detail: 'You have scheduled this user for deletion.' } });
+    await expect(client.user.get(created.userId)).rejects.toMatchObject({ statusCode: 404, body: { detail: USERS_ERRORS.userScheduledForDeletion } });
     expect(await client.user.undoDelete({ userId: created.userId })).toEqual({ success: true });
     expect((await client.user.get(created.userId)).userId).toBe(created.userId);
   });

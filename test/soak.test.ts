@@ -41,9 +41,9 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       journal: sandbox.world.events.size,
       liveJobs: sandbox.world.scheduler.pending(),
       heldJobs: sandbox.world.scheduler.held(),
-      users: usersOf(partition, sandbox.world).byId.size,
+      users: usersOf(partition, sandbox.world).size,
       grace: pendingDeletions(sandbox.world, partition),
-      wearables: wearablesOf(sandbox.world).users.size,
+      wearables: wearablesOf(sandbox.world).userCount,
       active: wearablesOf(sandbox.world).active.size,
     });
     // 20 users a simulated 12 hours: the 7-day grace holds at most 15 steps' users at steady state.
@@ -82,8 +82,8 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     // And everything goes once the grace period ends.
     await sandbox.advance(8 * DAY);
     expect(pendingDeletions(sandbox.world, partition)).toBe(0);
-    expect(usersOf(partition, sandbox.world).byId.size).toBe(3);
-    expect(wearablesOf(sandbox.world).users.size).toBe(before.wearables);
+    expect(usersOf(partition, sandbox.world).size).toBe(3);
+    expect(wearablesOf(sandbox.world).userCount).toBe(before.wearables);
     sandbox.close();
   });
 
@@ -106,8 +106,8 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     }
     expect(pendingDeletions(sandbox.world, partition)).toBe(LIMIT);
     const store = usersOf(partition, sandbox.world);
-    expect(store.byId.has(ids[0] as string)).toBe(false);
-    expect(store.byId.has(ids[1] as string)).toBe(true);
+    expect(store.has(ids[0] as string)).toBe(false);
+    expect(store.has(ids[1] as string)).toBe(true);
     // The one purged early cannot be undone; the next one can.
     expect(() => undoDelete(scope, { user_id: ids[0] as string })).toThrow();
     expect(undoDelete(scope, { user_id: ids[1] as string }).deletion).toBeNull();

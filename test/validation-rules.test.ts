@@ -17,7 +17,8 @@ import { ACCESS_MESSAGES } from '../src/state/management/access.js';
 import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
 import { MANAGEMENT_KEY_MESSAGES } from '../src/state/management/management-keys.js';
 import { USERS_ERRORS } from '../src/state/users/errors.js';
-import { PIPELINE_ERRORS } from '../src/state/webhooks/errors.js';
+import { PIPELINE_ERRORS, WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
+import { headerSyntaxProblem } from '../src/state/webhooks/webhooks.js';
 import { createClient, type CallOptions, type TestClient } from './support/client.js';
 
 const UNKNOWN = '7d3c1a52-9b1e-4c2f-8a6d-0e5f4b3a2c1d';
@@ -101,6 +102,9 @@ const CASES: Case[] = [
     expected: () => valueError(['body', 'fitbit', 'user_may_grant'], 'Scope sleep is already in user_must_grant.', 'sleep').body,
   },
   { name: 'pipelines need a team', method: 'POST', path: (_c, ids) => `/v1/org/${ids.org}/team_etl_pipelines/sandbox/us`, options: () => mgmtBody({ team_ids: [] }), expected: () => valueError(['body', 'team_ids'], PIPELINE_ERRORS.noTeams, []).body },
+  // control plane: test receivers and the pipelines' NDJSON file
+  { name: 'receiver: header syntax', method: 'PUT', path: () => '/_sandbox/receiver/rules', options: () => body({ status: 200, headers: { 'bad name': 'x' } }), expected: () => valueError(['body', 'headers', 'bad name'], headerSyntaxProblem('bad name', 'x') as string, 'x').body },
+  { name: 'NDJSON file: a name inside the data directory', method: 'PUT', path: () => '/_sandbox/pipelines/ndjson', options: () => body({ path: '../escape.ndjson' }), expected: () => valueError(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, '../escape.ndjson').body },
   // control plane: clock
   { name: 'advance: exactly one amount', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ seconds: 1, duration: '1h' }), expected: () => valueError(['body'], 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)').body },
   { name: 'advance: a duration', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ duration: 'soon' }), expected: () => valueError(['body', 'duration'], `Invalid duration: ${DURATION_HELP}`, 'soon').body },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
+import { WEARABLES_ERRORS } from '../src/state/wearables/errors.js';
 
 const oas = oasValidator('data');
 
@@ -45,7 +46,7 @@ forEachAdapter('wearables: providers and connections', (adapter) => {
     const userId = await newUser(c, 'demo-a');
     const res = await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'fitbit' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, detail: `Connected user ${userId} to provider fitbit` });
+    expect(res.body).toEqual({ success: true, detail: WEARABLES_ERRORS.demoConnected(userId, 'fitbit') });
     oas?.expectValid('DemoConnectionStatus', res.body);
 
     const providers = await c.get(`/v2/user/providers/${userId}`);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createExpressApp } from '../src/adapters/express.js';
 import { directorySink } from '../src/adapters/file-sink.js';
-import { WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
+import { WEBHOOK_ERRORS, WEBHOOK_TEXTS } from '../src/state/webhooks/errors.js';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../src/state/webhooks/transport.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -266,7 +266,7 @@ forEachAdapter('webhook hardening', (adapter) => {
     });
     const failed = await broken.put('/_sandbox/pipelines/ndjson', { path: 'events.ndjson' });
     expect(failed.status).toBe(500);
-    expect(failed.body).toEqual({ detail: `${WEBHOOK_ERRORS.ndjsonWriteFailed}: EACCES` });
+    expect(failed.body).toEqual({ detail: WEBHOOK_TEXTS.ndjsonWriteFailed('EACCES') });
     expect((await broken.get('/_sandbox/pipelines/streams')).body.ndjson_file).toBeNull();
   });
 });

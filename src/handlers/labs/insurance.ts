@@ -20,11 +20,11 @@
 import { z } from 'zod';
 import { LAB_MESSAGES } from '../../state/labs/errors.js';
 import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
-import { PAYOR_PROVIDERS, type PayorRecord } from '../../fixtures/labs/payors.js';
+import { PAYOR_PROVIDERS } from '../../fixtures/labs/payors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { withRules } from '../../engine/schemas.js';
-import { payorView, searchPayors, teamPayorsOf } from '../../state/labs/payors.js';
+import { createTeamPayor, payorView, searchPayors } from '../../state/labs/payors.js';
 import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
 
 const PROVIDER = z.enum(PAYOR_PROVIDERS);
@@ -72,7 +72,7 @@ export const insuranceRoutes = [
     request: { query: searchQuery },
     responses: { 200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'), 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
     handle(ctx, { query }) {
-      const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), query);
+      const found = searchPayors(ctx.world, ctx.partition, query);
       return json(found.map(payorView));
     },
   }),
@@ -86,7 +86,7 @@ export const insuranceRoutes = [
     request: { body: deprecatedSearchBody },
     responses: { 200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'), 422: 'Validation error, or neither insurance_name nor provider_id' },
     handle(ctx, { body }) {
-      const found = searchPayors(teamPayorsOf(ctx.partition, ctx.world), { insurance_name: body.insurance_name, provider: body.provider, provider_payor_id: body.provider_id });
+      const found = searchPayors(ctx.world, ctx.partition, { insurance_name: body.insurance_name, provider: body.provider, provider_payor_id: body.provider_id });
       return json(found.map((p) => {
         const { payor_code, ...rest } = payorView(p);
         return { code: payor_code, ...rest };
@@ -124,25 +124,6 @@ export const insuranceRoutes = [
     summary: 'Create a team payor (source: team) that payor search then finds.',
     request: { body: payorCreateBody },
     responses: { 200: res(Payor, 'ClientFacingPayor'), 422: 'Validation error' },
-    handle(ctx, { body }) {
-      const store = teamPayorsOf(ctx.partition, ctx.world);
-      const payor: PayorRecord = {
-        payor_code: `TEAM_${ctx.world.ids.token('team_payor', 8, ctx.partition.id).toUpperCase()}`,
-        name: body.name.trim(),
-        aliases: [],
-        org_address: {
-          first_line: body.address.first_line,
-          second_line: body.address.second_line ?? '',
-          country: body.address.country,
-          zip: body.address.zip,
-          city: body.address.city,
-          state: body.address.state,
-        },
-        source: 'team',
-        provider_ids: body.provider && body.provider_payor_id ? { [body.provider]: body.provider_payor_id } : {},
-      };
-      store.add(payor);
-      return json(payorView(payor));
-    },
+    handle: (ctx, { body }) => json(payorView(createTeamPayor(ctx.world, ctx.partition, body))),
   }),
 ];

@@ -19,14 +19,12 @@
  * - Teams created later are not added to allowlists by themselves.
  */
 import { z } from 'zod';
-import { assertBeta } from '../../engine/beta.js';
 import { json } from '../../engine/http-types.js';
-import { requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
+import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { envRegionParams } from '../../state/management/common.js';
-import { LAB_ACCOUNT_FEATURE, assertOrgLabAccountBeta, labAccountView, labAccountsOf, updateLabAccountAllowlist } from '../../state/management/lab-accounts.js';
-import type { Org } from '../../engine/tenancy.js';
+import { LAB_ACCOUNT_FEATURE, labAccountView, listOrgLabAccounts, listTeamLabAccounts, updateLabAccountAllowlist } from '../../state/management/lab-accounts.js';
 import { LabAccount, listOf, res } from '../../wire/schemas.js';
 
 const statusEnum = z.enum(['active', 'pending', 'suspended', 'ready_to_launch']);
@@ -42,27 +40,7 @@ export const labAccountRoutes = [
     request: { params: envRegionParams, query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }) },
     responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle(ctx, { params, query }) {
-      let org: Org;
-      if (query.team_id) {
-        const team = requireTeam(ctx, params.org_id, query.team_id);
-        org = ctx.management.org;
-        assertBeta(team, LAB_ACCOUNT_FEATURE);
-      } else {
-        org = requireOrgAdmin(ctx, params.org_id);
-        assertOrgLabAccountBeta(ctx.world, org, params.region);
-      }
-      const data = labAccountsOf(ctx.world)
-        .of(org.id, params.env, params.region)
-        .filter(
-          (a) =>
-            (!query.lab_account_id || a.id === query.lab_account_id) &&
-            (!query.team_id || a.team_id_allowlist.includes(query.team_id)) &&
-            (!query.status || a.status === query.status),
-        )
-        .map(labAccountView);
-      return json({ data });
-    },
+    handle: (ctx, { params, query }) => json({ data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
   }),
 
   defineRoute({
@@ -92,18 +70,6 @@ export const labAccountRoutes = [
     summary: 'Closed beta (lab_accounts). The lab accounts the calling team may use in its environment; filters lab_account_id, status.',
     request: { query: z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() }) },
     responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta' },
-    handle(ctx, { query }) {
-      const { team, environment } = ctx.partition;
-      const data = labAccountsOf(ctx.world)
-        .of(team.org_id, environment, team.region)
-        .filter(
-          (a) =>
-            a.team_id_allowlist.includes(team.id) &&
-            (!query.lab_account_id || a.id === query.lab_account_id) &&
-            (!query.status || a.status === query.status),
-        )
-        .map(labAccountView);
-      return json({ data });
-    },
+    handle: (ctx, { query }) => json({ data: listTeamLabAccounts(ctx.world, ctx.partition, query).map(labAccountView) }),
   }),
 ];

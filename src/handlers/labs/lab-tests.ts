@@ -15,13 +15,12 @@
  * - New lab tests are `active` at once (no approval step).
  */
 import { z } from 'zod';
-import { LABS, LAB_BY_ID, LAB_BY_SLUG, labView } from '../../fixtures/labs/labs.js';
+import { LABS, labView } from '../../fixtures/labs/labs.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
-import { catalogue, markerView, markersPage, type CatalogueMarker } from '../../state/labs/lab-catalogue.js';
-import { createLabTest, findLabTest, labTestView, labTestsOf, listLabTests, orderSetMarkers, pageLabTests, updateLabTest } from '../../state/labs/lab-tests.js';
-import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
+import { markerByCode, markerView, searchMarkers, markersPage } from '../../state/labs/lab-catalogue.js';
+import { createLabTest, findLabTest, labTestView, listLabTests, pageLabTests, teamOrderSetMarkers, updateLabTest } from '../../state/labs/lab-tests.js';
 import { LAB_SLUG, METHOD } from './lab-schemas.js';
 import { Lab, LabTest, LabTestPage, Marker, MarkerPage, res } from '../../wire/schemas.js';
 
@@ -72,12 +71,6 @@ const orderSetBody = z.object({
 
 const testParams = z.object({ lab_test_id: uuid() });
 
-function pricing(markers: readonly CatalogueMarker[]): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const mk of markers) data[String(mk.id)] = { base_amount_minor: Math.round(mk.price * 100), modifiers: null };
-  return { currency: 'USD', data };
-}
-
 export const labTestRoutes = [
   defineRoute({
     id: 'lab_tests.list',
@@ -88,7 +81,7 @@ export const labTestRoutes = [
     request: { query: listQuery },
     responses: { 200: res(z.array(LabTest), 'ClientFacingLabTest[]'), 422: 'Validation error' },
     handle(ctx, { query }) {
-      return json(listLabTests(labTestsOf(ctx.partition, ctx.world), query).map(labTestView));
+      return json(listLabTests(ctx.world, ctx.partition, query).map(labTestView));
     },
   }),
 
@@ -125,25 +118,7 @@ export const labTestRoutes = [
     summary: 'Search the marker catalogue by lab, name or test code; paginated.',
     request: { query: markersQuery },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 422: 'Validation error (page >= 1, size 1 to 100)' },
-    handle(_ctx, { query }) {
-      let list: readonly CatalogueMarker[] = catalogue().markers;
-      if (query.lab_slug) {
-        const lab = LAB_BY_SLUG.get(query.lab_slug);
-        list = lab ? (catalogue().byLab.get(lab.id) ?? []) : [];
-      } else if (query.lab_id && query.lab_id.length > 0) {
-        const ids = new Set(query.lab_id);
-        list = list.filter((mk) => ids.has(mk.lab.id));
-      }
-      const name = query.name.trim().toLowerCase();
-      if (name) list = list.filter((mk) => mk.def.name.toLowerCase().includes(name) || mk.def.slug.includes(name) || mk.provider_id.toLowerCase() === name);
-      if (query.a_la_carte_enabled !== undefined) list = list.filter((mk) => mk.a_la_carte_enabled === query.a_la_carte_enabled);
-      const page = markersPage(list, query.page, query.size);
-      if (query.include_pricing) {
-        const start = (query.page - 1) * query.size;
-        page.pricing = pricing(list.slice(start, start + query.size));
-      }
-      return json(page);
-    },
+    handle: (_ctx, { query }) => json(searchMarkers(query)),
   }),
 
   defineRoute({
@@ -154,14 +129,7 @@ export const labTestRoutes = [
     summary: 'The markers of an order set (lab tests plus add-on markers), paginated.',
     request: { query: z.object(pageQuery), body: orderSetBody },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 400: 'Mixed labs or unknown markers', 404: 'Unknown lab test', 422: 'Validation error' },
-    handle(ctx, { query, body }) {
-      const store = labTestsOf(ctx.partition, ctx.world);
-      const hasTests = (body.lab_test_ids?.length ?? 0) > 0;
-      const hasAddOn = (body.add_on?.marker_ids?.length ?? 0) > 0 || (body.add_on?.provider_ids?.length ?? 0) > 0;
-      if (!hasTests && !hasAddOn) return json(markersPage([], query.page, query.size));
-      const { markers } = orderSetMarkers((id) => store.byId.get(id), body, ['body']);
-      return json(markersPage(markers, query.page, query.size));
-    },
+    handle: (ctx, { query, body }) => json(markersPage(teamOrderSetMarkers(ctx.world, ctx.partition, body), query.page, query.size)),
   }),
 
   defineRoute({
@@ -173,7 +141,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return json(labTestView(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id)));
+      return json(labTestView(findLabTest(ctx.world, ctx.partition, params.lab_test_id)));
     },
   }),
 
@@ -199,7 +167,7 @@ export const labTestRoutes = [
     request: { query: listQuery.extend({ lab_test_limit: int({ min: 1, max: 1000 }).default(50), next_cursor: z.string().optional(), include_pricing: bool().default(false), lab_account_id: uuid().optional() }) },
     responses: { 200: res(LabTestPage, 'LabTestResourcesResponse'), 422: 'Validation error or invalid cursor' },
     handle(ctx, { query }) {
-      const page = pageLabTests(labTestsOf(ctx.partition, ctx.world), query, query.lab_test_limit, query.next_cursor ?? null);
+      const page = pageLabTests(ctx.world, ctx.partition, query, query.lab_test_limit, query.next_cursor ?? null);
       return json({ data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
     },
   }),
@@ -213,7 +181,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional(), ...pageQuery }) },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return json(markersPage(findLabTest(labTestsOf(ctx.partition, ctx.world), params.lab_test_id).markers, query.page, query.size));
+      return json(markersPage(findLabTest(ctx.world, ctx.partition, params.lab_test_id).markers, query.page, query.size));
     },
   }),
 
@@ -225,11 +193,6 @@ export const labTestRoutes = [
     summary: 'One marker by lab id and the lab\'s test code.',
     request: { params: z.object({ lab_id: int(), provider_id: z.string().min(1) }), query: z.object({ lab_account_id: uuid().optional() }) },
     responses: { 200: res(Marker, 'ClientFacingMarker'), 404: 'Unknown lab or test code', 422: 'Validation error' },
-    handle(_ctx, { params }) {
-      const lab = LAB_BY_ID.get(params.lab_id);
-      const mk = lab ? catalogue().byLab.get(lab.id)?.find((x) => x.provider_id === params.provider_id) : undefined;
-      if (!mk) throw labNotFound(LAB_MESSAGES.markerNotFound);
-      return json(markerView(mk));
-    },
+    handle: (_ctx, { params }) => json(markerView(markerByCode(params.lab_id, params.provider_id))),
   }),
 ];

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
-import { LAB_MESSAGES, labNotFound } from '../../state/labs/errors.js';
+import { LAB_MESSAGES } from '../../state/labs/errors.js';
 import { cancelOrderById, communicationSettings, completeDraw, findOrder, rescheduleOrder, resendEvents, setCommunicationSettings } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
@@ -137,11 +137,6 @@ export const orderActionRoutes = [
     summary: 'An order transaction with a summary of its orders.',
     request: { params: z.object({ transaction_id: uuid() }) },
     responses: { 200: res(OrderTransaction, 'GetOrderTransactionResponse'), 404: 'Unknown transaction', 422: 'Malformed id' },
-    handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      const view = transactionResponse(env.store, params.transaction_id);
-      if (!view) throw labNotFound(LAB_MESSAGES.transactionNotFound);
-      return json(view);
-    },
+    handle: (ctx, { params }) => json(transactionResponse(ctx.world, ctx.partition, params.transaction_id)),
   }),
 ];

@@ -57,9 +57,7 @@ export const linkWidgetRoutes = [
     request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1) }) },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown OAuth session' },
     handle(ctx, { query }) {
-      const view = consentView(ctx.world, query.state, query.provider);
-      if (!view) throw linkError.sessionNotFound();
-      return html(consentPage(view));
+      return html(consentPage(consentView(ctx.world, query.state, query.provider)));
     },
   }),
   defineRoute({

@@ -14,7 +14,6 @@
  * - `fhir_observation_mappers` is always empty and `fhir_observation_previews` null.
  */
 import { z } from 'zod';
-import { forbidden } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
@@ -26,12 +25,12 @@ import {
   continuousQueryView,
   createContinuousQuery,
   listContinuousQueries,
+  requireTeamQueries,
   updateContinuousQuery,
 } from '../../state/management/continuous-queries.js';
 import { exportSchema, queryConfigSchema, querySchema, schedulingSchema } from '../../state/management/query-schema.js';
 import { ContinuousQuery, QueryValidation, cursorPage, res } from '../../wire/schemas.js';
 
-const PLATFORM_QUERY_MESSAGE = 'Platform continuous queries are managed by the service; use query_type=team.';
 const BASE = '/v1/org/:org_id/team/:team_id/:environment';
 const params = z.object({ org_id: uuid(), team_id: uuid(), environment: environmentParam() });
 const queryParams = params.extend({ query_id: uuid() });
@@ -46,9 +45,6 @@ const createBody = z.object({
   export_preferences: exportSchema.default({ data_events: { enabled: true }, fhir_observations: false }),
 });
 
-function teamQueries(queryTypeValue: 'team' | 'platform'): void {
-  if (queryTypeValue === 'platform') throw forbidden(PLATFORM_QUERY_MESSAGE);
-}
 
 export const continuousQueryRoutes = [
   defineRoute({
@@ -75,7 +71,7 @@ export const continuousQueryRoutes = [
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 403: 'query_type=platform', 409: 'Slug taken', 422: 'Invalid query' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, query, body, access: team }) {
-      teamQueries(query.query_type);
+      requireTeamQueries(query.query_type);
       return json(continuousQueryView(createContinuousQuery(ctx.world, team, p.environment, body)));
     },
   }),
@@ -90,7 +86,7 @@ export const continuousQueryRoutes = [
     responses: { 200: res(QueryValidation, 'ValidateContinuousQueryResponse'), 403: 'query_type=platform', 422: 'Invalid query' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, query, body }) {
-      teamQueries(query.query_type);
+      requireTeamQueries(query.query_type);
       return json({ ...analyseQuery(body.query), fhir_observation_previews: null });
     },
   }),

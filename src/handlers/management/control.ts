@@ -8,12 +8,11 @@
  *   management API with the returned key).
  */
 import { z } from 'zod';
-import { notFound } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
-import { createOrg, setBetaFeatures, setOrgPlan } from '../../state/management/orgs.js';
+import { createOrg, orgById, setBetaFeatures, setOrgPlan, teamById } from '../../state/management/orgs.js';
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
 import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
 import { BetaFeatures, Member, SandboxOrg, SandboxOrgCreated, listOf, res } from '../../wire/schemas.js';
@@ -37,17 +36,8 @@ function betaView(team: Team) {
   return { team_id: team.id, beta_features: [...team.beta_features].sort() };
 }
 
-function orgOf(ctx: Ctx, orgId: string): Org {
-  const org = ctx.world.tenancy.orgs.get(orgId);
-  if (!org) throw notFound('Org not found');
-  return org;
-}
-
-function teamOf(ctx: Ctx, teamId: string): Team {
-  const team = ctx.world.tenancy.teams.get(teamId);
-  if (!team) throw notFound('Team not found');
-  return team;
-}
+const orgOf = (ctx: Ctx, orgId: string): Org => orgById(ctx.world, orgId);
+const teamOf = (ctx: Ctx, teamId: string): Team => teamById(ctx.world, teamId);
 
 export const managementControlRoutes = [
   defineRoute({

@@ -23,7 +23,7 @@
  *   change what the simulated link flow does.
  */
 import { z } from 'zod';
-import { badRequest, validationError, valueError } from '../../engine/errors.js';
+import { managementError } from '../../state/management/errors.js';
 import { json } from '../../engine/http-types.js';
 import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
@@ -31,6 +31,7 @@ import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
   APPOINTMENT_PROVIDERS,
+  CUSTOM_CREDENTIAL_MESSAGES,
   LABS,
   LAB_SERVICE_PROVIDERS,
   MANUAL_VERIFICATION_PROVIDERS,
@@ -109,12 +110,12 @@ function credentialView(c: CustomCredential) {
 function checkedDetails(provider: string, details: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   const schema = DETAILS[provider];
   if (MANUAL_VERIFICATION_PROVIDERS.has(provider) && !details) {
-    throw valueError(['body', 'details'], `${provider} needs details.${provider} with its webhook subscriber verify tokens`, details ?? null);
+    throw managementError.invalid(['body', 'details'], CUSTOM_CREDENTIAL_MESSAGES.detailsRequired(provider), details ?? null);
   }
   if (!details) return null;
   const result = (schema ?? ANY_DETAILS).safeParse(details, { reportInput: true });
   if (!result.success) {
-    throw validationError(
+    throw managementError.invalidItems(
       result.error.issues.map((issue) => {
         const item = toItem(issue, 'body', details);
         item.loc = ['body', 'details', ...item.loc.slice(1)];
@@ -139,7 +140,7 @@ export const customCredentialRoutes = [
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
       const kind = credentialKind(body.provider);
-      if (kind === 'unsupported') throw badRequest(`Provider ${body.provider} does not connect through OAuth and takes no custom credentials.`);
+      if (kind === 'unsupported') throw managementError.badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(body.provider));
       if (kind === 'lab') return json({ status: 'no_action_needed', preparation_steps: [] });
       const base = ctx.world.urls.base;
       const steps = [

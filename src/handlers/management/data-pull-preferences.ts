@@ -14,12 +14,12 @@
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { accessibleTeams, requireOrg, requireTeam } from '../../state/management/access.js';
-import { assertTeamRegion, CLIENT_FACING_RESOURCES, decodeCursor, encodeCursor, envRegionParams } from '../../state/management/common.js';
+import { requireOrg } from '../../state/management/access.js';
+import { CLIENT_FACING_RESOURCES, decodeCursor, encodeCursor, envRegionParams, regionTeams } from '../../state/management/common.js';
 import { deletePullPreferences, pullPreferencesView, upsertPullPreferences } from '../../state/management/preferences.js';
-import type { Region, Team } from '../../engine/tenancy.js';
+import type { Team } from '../../engine/tenancy.js';
 import { DataPullPreferences, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_data_pull_preferences/:env/:region';
@@ -31,15 +31,6 @@ const PULL_PROVIDERS = [
 const provider = z.enum(PULL_PROVIDERS);
 const days = z.object({ historical_days_to_pull: z.number().int() });
 const providerPreference = z.object({ default: days, resource_overrides: z.partialRecord(z.enum(CLIENT_FACING_RESOURCES), days).nullish() });
-
-/** The teams named (each accessible and in the region), or every accessible team of the region. */
-function teamsOf(ctx: Ctx, orgId: string, region: Region, teamIds: readonly string[] | null | undefined): Team[] {
-  const org = requireOrg(ctx, orgId);
-  if (!teamIds || teamIds.length === 0) return accessibleTeams(ctx, org).filter((t) => t.region === region);
-  const teams = [...new Set(teamIds)].map((id) => requireTeam(ctx, orgId, id));
-  for (const t of teams) assertTeamRegion(t, region);
-  return teams;
-}
 
 export const dataPullPreferenceRoutes = [
   defineRoute({
@@ -55,7 +46,7 @@ export const dataPullPreferenceRoutes = [
     responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
-      const teams = teamsOf(ctx, params.org_id, params.region, query.team_id);
+      const teams = regionTeams(ctx, params.org_id, params.region, query.team_id);
       const seqOf = (t: Team) => ctx.world.tenancy.teamSequence(t.id) ?? 0;
       const after = query.next_cursor ? decodeCursor('pull_preferences', query.next_cursor) : 0;
       const rest = teams.filter((t) => seqOf(t) > after);
@@ -78,7 +69,7 @@ export const dataPullPreferenceRoutes = [
     responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body or day count' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
-      const teams = teamsOf(ctx, params.org_id, params.region, body.team_ids);
+      const teams = regionTeams(ctx, params.org_id, params.region, body.team_ids);
       const providers = Object.fromEntries(
         Object.entries(body.providers).map(([p, v]) => [p, { default: v.default, resource_overrides: v.resource_overrides ?? null }]),
       );
@@ -97,7 +88,7 @@ export const dataPullPreferenceRoutes = [
     responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
-      const teams = teamsOf(ctx, params.org_id, params.region, query.team_id);
+      const teams = regionTeams(ctx, params.org_id, params.region, query.team_id);
       deletePullPreferences(ctx.world, teams, params.env, query.provider);
       return json(null);
     },

@@ -3,15 +3,12 @@
  * what a team environment's EHR pipelines received.
  */
 import { z } from 'zod';
-import { notFound } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { environmentParam } from '../../state/management/common.js';
-import { dashboardSession } from '../../state/management/ehr.js';
-import { ehrDeliveriesOf } from '../../state/management/ehr-pipelines.js';
-import { MANAGEMENT_ERRORS } from '../../state/management/errors.js';
-import { ACCESS_MESSAGES } from '../../state/management/access.js';
+import { liveDashboardSession } from '../../state/management/ehr.js';
+import { teamEhrDeliveries } from '../../state/management/ehr-pipelines.js';
 import { JsonObject, listOf, res } from '../../wire/schemas.js';
 
 export const ehrControlRoutes = [
@@ -24,9 +21,7 @@ export const ehrControlRoutes = [
     request: { params: z.object({ token: z.string().min(1).max(100) }) },
     responses: { 200: res(z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string().nullable(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() }), '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'), 404: 'Unknown or expired' },
     handle(ctx, { params }) {
-      const s = dashboardSession(ctx.world, params.token, ctx.now());
-      if (!s) throw notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
-      const { token: _token, expires_ms, ...rest } = s;
+      const { token: _token, expires_ms, ...rest } = liveDashboardSession(ctx.world, params.token, ctx.now());
       return json({ ...rest, expires_at: new Date(expires_ms).toISOString() });
     },
   }),
@@ -39,10 +34,6 @@ export const ehrControlRoutes = [
     summary: 'Lab results the team environment\'s EHR pipelines received, oldest first (the last 1000).',
     request: { params: z.object({ team_id: uuid(), environment: environmentParam() }) },
     responses: { 200: res(listOf('deliveries', JsonObject), '{deliveries: [...]}'), 404: 'Team not found' },
-    handle(ctx, { params }) {
-      const team = ctx.world.tenancy.teams.get(params.team_id);
-      if (!team || team.deleted) throw notFound(ACCESS_MESSAGES.teamNotFound);
-      return json({ deliveries: ehrDeliveriesOf(ctx.world, ctx.world.tenancy.partition(team, params.environment)).map((d) => ({ ...d })) });
-    },
+    handle: (ctx, { params }) => json({ deliveries: teamEhrDeliveries(ctx.world, params.team_id, params.environment).map((d) => ({ ...d })) }),
   }),
 ];

@@ -12,12 +12,12 @@
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { accessibleTeams, requireOrg, requireTeam } from '../../state/management/access.js';
-import { assertTeamRegion, environmentParam, regionParam } from '../../state/management/common.js';
+import { requireOrg } from '../../state/management/access.js';
+import { environmentParam, regionParam, regionTeams } from '../../state/management/common.js';
 import { deleteEhrPipelines, ehrPipelinesOf, ehrPipelineView, upsertEhrPipelines } from '../../state/management/ehr-pipelines.js';
-import type { Region, Team } from '../../engine/tenancy.js';
+import type { Team } from '../../engine/tenancy.js';
 import { EhrPipeline, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_ehr_pipelines/:environment/:region';
@@ -30,14 +30,6 @@ const authentication = z.discriminatedUnion('type', [
   z.object({ type: z.literal('api_key'), api_key: z.string() }),
 ]);
 
-function teamsOf(ctx: Ctx, orgId: string, region: Region, teamIds: readonly string[] | null | undefined): Team[] {
-  const org = requireOrg(ctx, orgId);
-  if (!teamIds || teamIds.length === 0) return accessibleTeams(ctx, org).filter((t) => t.region === region);
-  const teams = [...new Set(teamIds)].map((id) => requireTeam(ctx, orgId, id));
-  for (const t of teams) assertTeamRegion(t, region);
-  return teams;
-}
-
 export const ehrPipelineRoutes = [
   defineRoute({
     id: 'management.ehr_pipelines.get',
@@ -49,7 +41,7 @@ export const ehrPipelineRoutes = [
     responses: { 200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
-      const teams = teamsOf(ctx, p.org_id, p.region, query.team_id ? [query.team_id] : null);
+      const teams = regionTeams(ctx, p.org_id, p.region, query.team_id ? [query.team_id] : null);
       return json({ data: teams.flatMap((t) => ehrPipelinesOf(ctx.world, t, p.environment)).map(ehrPipelineView), next_token: null });
     },
   }),
@@ -67,7 +59,7 @@ export const ehrPipelineRoutes = [
     responses: { 200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, body }) {
-      const teams = teamsOf(ctx, p.org_id, p.region, body.team_ids);
+      const teams = regionTeams(ctx, p.org_id, p.region, body.team_ids);
       const made = upsertEhrPipelines(ctx.world, teams, p.environment, {
         ehr_type: body.ehr_type,
         base_url: body.base_url,
@@ -88,7 +80,7 @@ export const ehrPipelineRoutes = [
     responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
-      deleteEhrPipelines(ctx.world, teamsOf(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);
+      deleteEhrPipelines(ctx.world, regionTeams(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);
       return json(null);
     },
   }),

@@ -11,26 +11,13 @@
  * - Member delete answers the deleted member; members are listed in pages of 50.
  */
 import { z } from 'zod';
-import { forbidden, notFound, valueError } from '../../engine/errors.js';
-import { MANAGEMENT_ERRORS } from '../../state/management/errors.js';
 import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
-import { ACCESS_MESSAGES, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
+import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
 import { cursorRule, decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
-import {
-  createDashboardUrl,
-  createIntegrationMember,
-  deleteIntegrationMember,
-  getEhrConfig,
-  getIntegrationMember,
-  integrationMemberView,
-  listIntegrationMembers,
-  resolveIntegrationMember,
-  updateIntegrationMember,
-  upsertEhrConfig,
-} from '../../state/management/ehr.js';
-import type { Org, Team } from '../../engine/tenancy.js';
+import { openDashboardUrl, createIntegrationMember, deleteIntegrationMember, getEhrConfig, getIntegrationMember, integrationMemberView, listIntegrationMembers, resolveIntegrationMember, updateIntegrationMember, upsertEhrConfig } from '../../state/management/ehr.js';
+import type { Org } from '../../engine/tenancy.js';
 import { EhrConfiguration, EhrMember, ExpiringUrl, cursorPage, res } from '../../wire/schemas.js';
 
 const INTEGRATION_MEMBER_PAGE_SIZE = 50;
@@ -56,19 +43,6 @@ const dashboardBody = z.object({
   modality,
   environment: environmentParam(),
 });
-
-/** The team a dashboard URL is for: by id or integration id, one the key may act on; none needs an org key. */
-function dashboardTeam(ctx: Ctx, org: Org, body: z.infer<typeof dashboardBody>): Team | null {
-  if (body.team_id) return requireTeam(ctx, org.id, body.team_id);
-  if (body.integration_team_id) {
-    const team = ctx.world.tenancy.teamByIntegrationId(org.id, body.integration_team_id);
-    if (!team) throw notFound(ACCESS_MESSAGES.teamNotFound);
-    if (!canAccessTeam(ctx, team.id)) throw forbidden(ACCESS_MESSAGES.teamNotBound);
-    return team;
-  }
-  requireOrgAdmin(ctx, org.id);
-  return null;
-}
 
 export const ehrIntegrationRoutes = [
   defineRoute({
@@ -109,14 +83,7 @@ export const ehrIntegrationRoutes = [
     request: { params: orgParams, body: dashboardBody },
     responses: { 200: res(ExpiringUrl, 'CreateDashboardURLResponse'), 400: 'Not configured, or modality not enabled', 404: 'Member or team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle(ctx, { params, body, access: org }) {
-      const team = dashboardTeam(ctx, org, body);
-      if (!body.member_id && !body.integration_member_id) throw valueError(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
-      const member = body.member_id
-        ? getIntegrationMember(ctx.world, org, body.member_id)
-        : resolveIntegrationMember(ctx.world, org, body.integration_member_id ?? '');
-      return json(createDashboardUrl(ctx.world, org, { member, team, feature: body.feature, modality: body.modality, environment: body.environment }, ctx.now()));
-    },
+    handle: (ctx, { body, access: org }) => json(openDashboardUrl(ctx, org, body)),
   }),
 
   defineRoute({

@@ -22,20 +22,15 @@
  *   gives only "an object"); see docs/simulated/link.md.
  */
 import { z } from 'zod';
-import { forbidden } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
 import { userView } from '../../state/users/users.js';
-import { PRIORITY_RESOURCES, searchUsers, sourcePriorities, sourcePrioritiesRule, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
+import { PRIORITY_RESOURCES, requireOwnTeam, searchUsers, sourcePriorities, sourcePrioritiesRule, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
 import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../wire/schemas.js';
 
 const priorityChanges = withRules(z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })), sourcePrioritiesRule).nullish();
-
-const TEAM_MESSAGES = {
-  otherTeam: 'This API key belongs to another team: a team API key can only read its own team.',
-} as const;
 
 export const teamRoutes = [
   defineRoute({
@@ -47,8 +42,8 @@ export const teamRoutes = [
     request: { params: z.object({ team_id: uuid() }) },
     responses: { 200: res(Team, 'ClientFacingTeam'), 403: 'Another team' },
     handle(ctx, { params }) {
-      const { team, environment } = ctx.partition;
-      if (params.team_id !== team.id) throw forbidden(TEAM_MESSAGES.otherTeam);
+      const team = requireOwnTeam(ctx, params.team_id);
+      const { environment } = ctx.partition;
       const s = team.settings[environment];
       const keys = ctx.world.tenancy.teamApiKeys(team.id, environment);
       return json({
@@ -136,7 +131,7 @@ export const teamRoutes = [
     request: { params: z.object({ team_id: uuid() }) },
     responses: { 200: res(z.array(JsonObject), 'Array of ClientFacingPhysician'), 403: 'Another team' },
     handle(ctx, { params }) {
-      if (params.team_id !== ctx.partition.team.id) throw forbidden(TEAM_MESSAGES.otherTeam);
+      requireOwnTeam(ctx, params.team_id);
       return json(teamPhysicians(ctx));
     },
   }),

@@ -20,33 +20,12 @@
  * - Scope requirements, API access tokens and event delivery metrics: `team-settings.ts`.
  */
 import { z } from 'zod';
-import { forbidden, notFound } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
-import { ACCESS_MESSAGES, accessibleTeams, canAccessTeam, requireOrg, requireOrgAdmin, requireTeam } from '../../state/management/access.js';
+import { accessibleTeams, requireOrg, requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
-import {
-  brandInformation,
-  cursorRule,
-  decodeCursor,
-  email,
-  encodeCursor,
-  environmentParam,
-  logoUrl,
-  patterned,
-  NAME_PATTERN_SOURCE,
-  regionParam,
-  teamName,
-} from '../../state/management/common.js';
-import {
-  assertTeamCreatable,
-  createTeam,
-  deleteTeam,
-  filterTeams,
-  updateTeam,
-  orgTeamListItem,
-  orgTeamView,
-} from '../../state/management/teams.js';
+import { brandInformation, cursorRule, decodeCursor, email, encodeCursor, environmentParam, logoUrl, patterned, NAME_PATTERN_SOURCE, regionParam, teamName } from '../../state/management/common.js';
+import { assertTeamCreatable, createTeam, deleteTeam, filterTeams, updateTeam, orgTeamListItem, orgTeamView } from '../../state/management/teams.js';
 import { defaultEnvironmentSettings, type EnvironmentSettings } from '../../engine/tenancy.js';
 import { ManagementTeam, TeamList, res } from '../../wire/schemas.js';
 
@@ -217,11 +196,6 @@ export const managementTeamRoutes = [
     request: { params: orgParams, body: z.object({ integration_team_id: z.string().max(256) }) },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to it', 404: 'No team has it' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle(ctx, { params, body, access: org }) {
-      const team = ctx.world.tenancy.teamByIntegrationId(org.id, body.integration_team_id);
-      if (!team) throw notFound(ACCESS_MESSAGES.teamNotFound);
-      if (!canAccessTeam(ctx, team.id)) throw forbidden(ACCESS_MESSAGES.teamNotBound);
-      return json(orgTeamView(team));
-    },
+    handle: (ctx, { body, access: org }) => json(orgTeamView(requireTeamByIntegrationId(ctx, org, body.integration_team_id))),
   }),
 ];

@@ -7,24 +7,11 @@
  * `/docs/assets/*` answers 404 saying so, and the page says where to look instead.
  */
 import { z } from 'zod';
+import { docsAsset } from '../../state/sandbox/docs-assets.js';
 import { binary } from '../../engine/http-types.js';
-import { notFound } from '../../engine/errors.js';
 import { defineRoute } from '../../engine/route.js';
 
 const encoder = new TextEncoder();
-
-/** The files of swagger-ui-dist the page uses, and their content types (nothing else is served). */
-const DOCS_ASSETS: Readonly<Record<string, string>> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
-
-export const DOCS_MESSAGES = {
-  unknownAsset: 'Not Found',
-  noAssets: 'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
-} as const;
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -85,11 +72,7 @@ export const docsRoutes = [
       404: 'Unknown file, or no documentation assets in this runtime (msw, browser)',
     },
     async handle(ctx, { params }) {
-      const type = Object.hasOwn(DOCS_ASSETS, params.file) ? DOCS_ASSETS[params.file] : undefined;
-      if (!type) throw notFound(DOCS_MESSAGES.unknownAsset);
-      const read = ctx.world.assets.docs;
-      const bytes = read ? await read(params.file) : undefined;
-      if (!bytes) throw notFound(DOCS_MESSAGES.noAssets);
+      const { bytes, type } = await docsAsset(ctx.world, params.file);
       return binary(bytes, type, { 'cache-control': 'public, max-age=3600' });
     },
   }),

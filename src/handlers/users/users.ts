@@ -13,9 +13,10 @@ import { z } from 'zod';
 import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
-import { userView, usersOf } from '../../state/users/users.js';
-import { createUser, deleteUser, liveUser, looksPersonal, patchUser, resolveUser, undoDelete } from '../../state/users/user-ops.js';
+import { userView } from '../../state/users/users.js';
+import { createUser, deleteUser, listUsers, liveUser, looksPersonal, patchUser, resolveUser, undoDelete } from '../../state/users/user-ops.js';
 import { Success, User, UserList, res } from '../../wire/schemas.js';
+import { USERS_ERRORS } from '../../state/users/errors.js';
 
 const clientUserId = z
   .string()
@@ -26,7 +27,7 @@ const clientUserId = z
     if (kind) {
       ctx.addIssue({
         code: 'custom',
-        message: `client_user_id must not contain personal data: it looks like ${kind === 'email' ? 'an e-mail address' : 'a phone number'}. Use an opaque id from your own system.`,
+        message: USERS_ERRORS.personalDataCreate(kind),
       });
     }
   });
@@ -84,9 +85,8 @@ export const userRoutes = [
     request: { query: listQuery },
     responses: { 200: res(UserList, '{users, total, offset, limit}'), 422: 'offset or limit out of bounds' },
     handle(ctx, { query }) {
-      const store = usersOf(ctx.partition, ctx.world);
-      const users = store.page(query.offset, query.limit).map((u) => userView(ctx.world, ctx.partition, u));
-      return json({ users, total: store.liveCount, offset: query.offset, limit: query.limit });
+      const { users, total } = listUsers(ctx, query.offset, query.limit);
+      return json({ users: users.map((u) => userView(ctx.world, ctx.partition, u)), total, offset: query.offset, limit: query.limit });
     },
   }),
 

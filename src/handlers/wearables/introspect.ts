@@ -17,7 +17,6 @@
  *   return an empty page with a `next_cursor`.
  */
 import { z } from 'zod';
-import { valueError } from '../../engine/errors.js';
 import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
@@ -26,15 +25,11 @@ import { IntrospectPage, res } from '../../wire/schemas.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { historyStart, notPulledResources, pulledResources, type Connection } from '../../state/wearables/connections.js';
-import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
-import { connectionDataRanges, connectionsOf } from '../../state/wearables/operations.js';
+import { connectionDataRanges } from '../../state/wearables/operations.js';
 import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../../state/wearables/pulls.js';
-import { usersOf, type User } from '../../state/users/users.js';
-import { checkProvider, subjectOf } from '../../state/wearables/wearable-data.js';
-
-const SCAN_LIMIT = 5000;
-/** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
-const MAX_USER_LIMIT = 1000;
+import type { User } from '../../state/users/users.js';
+import { introspectPage } from '../../state/wearables/introspect.js';
+import { subjectOf } from '../../state/wearables/wearable-data.js';
 
 const query = z.object({
   user_id: uuid().nullish(),
@@ -44,38 +39,6 @@ const query = z.object({
   next_cursor: z.string().nullish(),
 });
 type Query = z.output<typeof query>;
-
-/** The page of (user, connections) a query selects. */
-function page(ctx: Ctx, q: Query): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
-  if (q.provider) checkProvider(q.provider, 'query', true);
-  const fromSeq = decodeCursor('u', q.next_cursor, 'next_cursor') || decodeCursor('u', q.cursor, 'cursor') || 0;
-  const store = usersOf(ctx.partition, ctx.world);
-  const select = (user: User): Connection[] => connectionsOf(ctx.world, ctx.partition, user.user_id, q.provider);
-  if (q.user_id) {
-    const user = store.liveUser(q.user_id);
-    const conns = user ? select(user) : [];
-    return { rows: user && conns.length ? [{ user, conns }] : [], next: null };
-  }
-  const all = store.all();
-  let lo = 0;
-  let hi = all.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((all[mid] as User).seq < fromSeq) lo = mid + 1;
-    else hi = mid;
-  }
-  const rows: Array<{ user: User; conns: Connection[] }> = [];
-  let i = lo;
-  for (; i < all.length && i - lo < SCAN_LIMIT; i++) {
-    const user = all[i] as User;
-    const conns = select(user);
-    if (!conns.length) continue;
-    if (rows.length === Math.min(q.user_limit, MAX_USER_LIMIT)) break;
-    rows.push({ user, conns });
-  }
-  const nextUser = all[i];
-  return { rows, next: nextUser ? encodeCursor('u', nextUser.seq) : null };
-}
 
 function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
   const seed = ctx.world.seed;
@@ -137,7 +100,7 @@ function introspectRoute(id: string, path: string, summary: string, view: View):
     request: { query },
     responses: { 200: res(IntrospectPage, '{data, next, next_cursor}'), 422: 'Bad user_id, provider, user_limit or cursor' },
     handle(ctx, { query: q }) {
-      const { rows, next } = page(ctx, q);
+      const { rows, next } = introspectPage(ctx.world, ctx.partition, q);
       const data = rows.map(({ user, conns }) => ({
         user_id: user.user_id,
         provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx, user, c)])),

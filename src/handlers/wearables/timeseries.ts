@@ -26,24 +26,18 @@ import { z } from 'zod';
 import { ECG_SECONDS, ecgDeviceId, ecgSessionOn, ecgVoltages, type EcgSession } from '../../fixtures/wearables/ecg.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { clip, sourceObject } from '../../fixtures/wearables/summaries.js';
-import { TIMESERIES, renderSample, samplesOf, sourceCtx, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
-import { workoutStream } from '../../fixtures/wearables/workouts.js';
+import { TIMESERIES, renderSample, samplesOf, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
 import { DAY, localDay } from '../../fixtures/wearables/wearable-time.js';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
-import { wearablesError } from '../../state/wearables/errors.js';
-import { sleepRef, workoutRef } from '../../state/wearables/operations.js';
-import { sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
-import { usersOf, type User } from '../../state/users/users.js';
-import { checkProvider, dataSources, type DataSource, groupedQuery, queryWindow, rangeQuery, requireUser, subjectOf } from '../../state/wearables/wearable-data.js';
+import { sleepStreamOf, workoutStreamOf } from '../../state/wearables/streams.js';
+import { type User } from '../../state/users/users.js';
+import { checkProvider, dataSources, type DataSource, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, SleepStream, TimeseriesSample, WorkoutStream, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
-
-/** What a provider that records no streams answers (the reference's defaults). */
-const EMPTY_STREAM = { time: [], heartrate: [], velocity_smooth: [], distance: [], altitude: [], lat: [], lng: [], cadence: [], power: [], resistance: [], temperature: [] };
 
 /** Samples a grouped page aims at (pages are whole days). */
 const PAGE_SAMPLES = 10_000;
@@ -201,15 +195,7 @@ export const timeseriesRoutes: Route[] = [
     summary: 'The stream of a sleep (ClientFacingSleepStream): hrv, heart rate, hypnogram and respiratory rate samples of the night.',
     request: { params: z.object({ sleep_id: uuid() }) },
     responses: { 200: res(SleepStream, 'ClientFacingSleepStream'), 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
-    handle(ctx, { params: p }) {
-      const ref = sleepRef(ctx.world, ctx.partition, p.sleep_id);
-      const provider = ref ? providerBySlug(ref.provider) : undefined;
-      const user = ref ? usersOf(ctx.partition, ctx.world).liveUser(ref.userId) : undefined;
-      if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
-      const night = subjectOf(ctx.world, user).night(ref.day);
-      if (!night) throw wearablesError.sleepNotFound();
-      return json(sleepStream(sourceCtx(subjectOf(ctx.world, user), provider), night, ctx.now()));
-    },
+    handle: (ctx, { params: p }) => json(sleepStreamOf(ctx.world, ctx.partition, p.sleep_id)),
   }),
   ...rowRoutes,
   rawRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage', `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`, (ctx, user, provider, from, to) => voltageSamples(ctx, user, provider, from, to, MAX_VOLTAGE_SESSIONS)),
@@ -222,16 +208,6 @@ export const timeseriesRoutes: Route[] = [
     summary: 'The stream of a workout (ClientFacingStream): time, heart rate, speed, distance, GPS, cadence, power.',
     request: { params: z.object({ workout_id: uuid() }) },
     responses: { 200: res(WorkoutStream, 'ClientFacingStream'), 404: 'Unknown workout', 422: 'Malformed workout_id' },
-    handle(ctx, { params: p }) {
-      const ref = workoutRef(ctx.world, ctx.partition, p.workout_id);
-      const provider = ref ? providerBySlug(ref.provider) : undefined;
-      const user = ref ? usersOf(ctx.partition, ctx.world).liveUser(ref.userId) : undefined;
-      if (!ref || !provider || !user) throw wearablesError.workoutNotFound();
-      const subject = subjectOf(ctx.world, user);
-      const w = subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
-      if (!w) throw wearablesError.workoutNotFound();
-      if (!provider.resources.includes('workout_stream')) return json(EMPTY_STREAM);
-      return json(workoutStream(sourceCtx(subject, provider), w));
-    },
+    handle: (ctx, { params: p }) => json(workoutStreamOf(ctx.world, ctx.partition, p.workout_id)),
   }),
 ];

@@ -18,9 +18,8 @@ import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, int } from '../../engine/schemas.js';
-import { deliveryOf, MAX_RETENTION } from '../../state/webhooks/delivery.js';
-import { endpointState, messageDetail, messageView } from '../../state/webhooks/delivery-views.js';
-import { messageNotFound } from '../../state/webhooks/errors.js';
+import { MAX_RETENTION } from '../../state/webhooks/delivery.js';
+import { endpointState, listAttempts, listMessages, messageDetail, operationalEvents } from '../../state/webhooks/delivery-views.js';
 import { allEndpoints, deliverySettings, recoverEndpoint, resendMessage, updateDeliverySettings } from '../../state/webhooks/rules.js';
 import { DeliveryAttempt, DeliveryMessage, JsonObject, WebhookEndpoint, listOf, res } from '../../wire/schemas.js';
 
@@ -60,9 +59,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() }), 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
-      const found = deliveryOf(ctx.world).log.listMessages(filter, limit);
-      const messages = found.map((m) => messageView(m, ctx.world, filter.endpoint_id));
-      return json({ messages, next_after: found.length === limit ? (found[found.length - 1]?.seq ?? null) : null });
+      return json(listMessages(ctx.world, filter, limit));
     },
   }),
 
@@ -74,11 +71,7 @@ export const deliveryControlRoutes = [
     summary: 'One message with its destinations and every attempt.',
     request: { params: z.object({ msg_id: z.string() }) },
     responses: { 200: res(DeliveryMessage.extend({ attempts: z.array(DeliveryAttempt) }), 'OK'), 404: 'Message not found' },
-    handle(ctx, { params }) {
-      const detail = messageDetail(ctx.world, params.msg_id);
-      if (!detail) throw messageNotFound();
-      return json(detail);
-    },
+    handle: (ctx, { params }) => json(messageDetail(ctx.world, params.msg_id)),
   }),
 
   defineRoute({
@@ -103,8 +96,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(z.object({ attempts: z.array(DeliveryAttempt), next_after: z.number().int().nullable() }), 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
-      const attempts = deliveryOf(ctx.world).log.listAttempts(filter, limit);
-      return json({ attempts, next_after: attempts.length === limit ? (attempts[attempts.length - 1]?.seq ?? null) : null });
+      return json(listAttempts(ctx.world, filter, limit));
     },
   }),
 
@@ -173,11 +165,6 @@ export const deliveryControlRoutes = [
     summary: 'What Svix would tell Vital: message.attempt.failing / exhausted / recovered, endpoint.disabled.',
     request: { query: z.object({ endpoint_id: z.string().optional(), type: z.string().optional() }) },
     responses: { 200: res(listOf('events', JsonObject), 'OK') },
-    handle(ctx, { query }) {
-      const events = deliveryOf(ctx.world).log.operational.filter(
-        (e) => (query.endpoint_id === undefined || e.endpoint_id === query.endpoint_id) && (query.type === undefined || e.type === query.type),
-      );
-      return json({ events });
-    },
+    handle: (ctx, { query }) => json({ events: operationalEvents(ctx.world, query) }),
   }),
 ];

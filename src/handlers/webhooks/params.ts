@@ -8,8 +8,7 @@ import type { Ctx } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { requireTeam } from '../../state/management/access.js';
-import { webhookNotFound } from '../../state/webhooks/errors.js';
-import { webhooksOf, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
+import { endpointById, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
 
 export const teamEnvParams = z.object({
   org_id: uuid(),
@@ -31,8 +30,6 @@ export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
 
 /** The endpoint named in the path, within the team environment the access hook resolved (404 otherwise). */
 export function managedEndpoint(ctx: Ctx, partition: Partition, webhookId: string): WebhookEndpoint {
-  const ep = webhooksOf(ctx.world).get(partition, webhookId);
-  if (!ep) throw webhookNotFound();
-  return ep;
+  return endpointById(ctx.world, partition, webhookId);
 }
 

@@ -24,16 +24,14 @@
  * - Deleting a team deletes its pipelines; what they already published stays in the streams.
  */
 import { z } from 'zod';
-import { notFound } from '../../engine/errors.js';
-import { setNdjsonFile } from '../../state/webhooks/rules.js';
+import { ndjsonNameRule, setNdjsonFile } from '../../state/webhooks/rules.js';
 import { PIPELINE_ERRORS } from '../../state/webhooks/errors.js';
-import { upsertPipelines } from '../../state/webhooks/pipeline-rules.js';
+import { clearStreams, deletePipelines, listPipelines, pipelineStreams, readStream, upsertTeamPipelines } from '../../state/webhooks/pipeline-ops.js';
 import { json } from '../../engine/http-types.js';
-import { requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { requireOrg } from '../../state/management/access.js';
+import { defineRoute } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
-import { DESTINATIONS, pipelinesOf, pipelineView } from '../../state/webhooks/pipelines.js';
-import type { Region, Team } from '../../engine/tenancy.js';
+import { DESTINATIONS, pipelineView } from '../../state/webhooks/pipelines.js';
 import { JsonObject, Pipeline, PipelineList, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
@@ -67,18 +65,6 @@ const upsertBody = z.object({
   event_type_prefixes: z.array(z.string()).optional(),
 });
 
-function teamInRegion(ctx: Ctx, orgId: string, teamId: string, region: Region): Team {
-  const team = requireTeam(ctx, orgId, teamId);
-  // Regions are separate deployments: a team of the other region does not exist here.
-  if (team.region !== region) throw notFound(PIPELINE_ERRORS.teamNotFound);
-  return team;
-}
-
-function accessibleTeams(ctx: Ctx, orgId: string, region: Region): Team[] {
-  const org = requireOrg(ctx, orgId);
-  return ctx.world.tenancy.orgTeams(org.id).filter((t) => t.region === region && canAccessTeam(ctx, t.id));
-}
-
 export const pipelineRoutes = [
   defineRoute({
     id: 'pipelines.get',
@@ -89,16 +75,7 @@ export const pipelineRoutes = [
     request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
     responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle(ctx, { params: p, query }) {
-      const teams = query.team_id !== undefined ? [teamInRegion(ctx, p.org_id, query.team_id, p.region)] : accessibleTeams(ctx, p.org_id, p.region);
-      const store = pipelinesOf(ctx.world);
-      const pipelines = [];
-      for (const team of teams) {
-        const found = store.get(team.id, p.env);
-        if (found) pipelines.push(pipelineView(found));
-      }
-      return json({ pipelines, next_cursor: null });
-    },
+    handle: (ctx, { params: p, query }) => json({ pipelines: listPipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView), next_cursor: null }),
   }),
 
   defineRoute({
@@ -110,11 +87,7 @@ export const pipelineRoutes = [
     request: { params, body: withRules(upsertBody, (b) => (b.team_ids ?? []).length === 0 && { path: ['team_ids'], message: PIPELINE_ERRORS.noTeams, input: b.team_ids }) },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle(ctx, { params: p, body }) {
-      const ids = [...new Set(body.team_ids ?? [])];
-      const teams = ids.map((id) => teamInRegion(ctx, p.org_id, id, p.region));
-      return json(upsertPipelines(ctx.world, teams, p.env, body).map(pipelineView));
-    },
+    handle: (ctx, { params: p, body }) => json(upsertTeamPipelines(ctx, p.org_id, p.region, p.env, body).map(pipelineView)),
   }),
 
   defineRoute({
@@ -126,18 +99,7 @@ export const pipelineRoutes = [
     request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle(ctx, { params: p, query }) {
-      const teams = query.team_id !== undefined && query.team_id.length > 0
-        ? query.team_id.map((id) => teamInRegion(ctx, p.org_id, id, p.region))
-        : accessibleTeams(ctx, p.org_id, p.region);
-      const store = pipelinesOf(ctx.world);
-      const deleted = [];
-      for (const team of teams) {
-        const gone = store.delete(team.id, p.env);
-        if (gone) deleted.push(pipelineView(gone));
-      }
-      return json(deleted);
-    },
+    handle: (ctx, { params: p, query }) => json(deletePipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView)),
   }),
 ];
 
@@ -151,10 +113,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'Every pipeline stream (event hub name, blob:<container>, pubsub:<project>/<topic>, rabbitmq:<exchange>) with its size.',
     responses: { 200: res(z.object({ streams: z.array(JsonObject), ndjson_file: z.string().nullable(), ndjson_error: z.string().nullable() }), 'OK') },
-    handle(ctx) {
-      const store = pipelinesOf(ctx.world);
-      return json({ streams: store.streamNames(), ndjson_file: store.ndjsonFile, ndjson_error: store.ndjsonError });
-    },
+    handle: (ctx) => json(pipelineStreams(ctx.world)),
   }),
 
   defineRoute({
@@ -175,7 +134,7 @@ export const pipelineControlRoutes = [
     responses: { 200: res(z.object({ stream: z.string(), records: z.array(JsonObject) }), 'OK') },
     handle(ctx, { params: p, query }) {
       const { limit, ...filter } = query;
-      const records = pipelinesOf(ctx.world).read(p.stream, filter, limit);
+      const records = readStream(ctx.world, p.stream, filter, limit);
       return json({ stream: p.stream, records });
     },
   }),
@@ -189,7 +148,7 @@ export const pipelineControlRoutes = [
     request: { params: z.object({ stream: z.string() }) },
     responses: { 200: res(z.object({ stream: z.string(), cleared: z.number().int() }), 'OK') },
     handle(ctx, { params: p }) {
-      return json({ stream: p.stream, cleared: pipelinesOf(ctx.world).clear(p.stream) });
+      return json({ stream: p.stream, cleared: clearStreams(ctx.world, p.stream) });
     },
   }),
 
@@ -201,7 +160,7 @@ export const pipelineControlRoutes = [
     summary: 'Empties every stream.',
     responses: { 200: res(z.object({ cleared: z.number().int() }), 'OK') },
     handle(ctx) {
-      return json({ cleared: pipelinesOf(ctx.world).clear() });
+      return json({ cleared: clearStreams(ctx.world) });
     },
   }),
 
@@ -211,7 +170,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/ndjson',
     auth: 'control',
     summary: 'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
-    request: { body: z.object({ path: z.string().min(1).nullable() }) },
+    request: { body: withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule) },
     responses: { 200: res(z.object({ ndjson_file: z.string().nullable() }), '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {
       return json(await setNdjsonFile(ctx.world, body.path));

@@ -15,9 +15,9 @@
 import { z } from 'zod';
 import { json, noContent, type Reply } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { int } from '../../engine/schemas.js';
-import { clearReceiver, configureReceiver } from '../../state/webhooks/rules.js';
-import { receiversOf } from '../../state/webhooks/webhook-receiver.js';
+import { int, withRules } from '../../engine/schemas.js';
+import { clearReceiver, configureReceiver, receiverHeadersRule } from '../../state/webhooks/rules.js';
+import { receiveDelivery, receiverDeliveries } from '../../state/webhooks/webhook-receiver.js';
 import { JsonObject, ReceiverDelivery, res } from '../../wire/schemas.js';
 
 const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
@@ -32,10 +32,7 @@ export const receiverRoutes = [
     request: { params: nameParams },
     responses: { 200: res(JsonObject, 'The configured answer: 200 {ok: true} unless PUT /_sandbox/receiver/:name set another status and JSON body') },
     handle(ctx, { params }): Reply {
-      const store = receiversOf(ctx.world);
-      // The answer is the configuration this delivery met (a `times` countdown may end with it).
-      const { config } = store.get(params.name);
-      store.receive(params.name, ctx.request.headers, ctx.request.rawBody);
+      const config = receiveDelivery(ctx.world, params.name, ctx.request.headers, ctx.request.rawBody);
       const headers: Record<string, string> = { ...config.headers };
       if (config.retry_after !== null) headers['retry-after'] = config.retry_after;
       if (config.body === null || config.status === 204 || config.status === 304) return { status: config.status, headers };
@@ -52,9 +49,7 @@ export const receiverRoutes = [
     request: { params: nameParams, query: z.object({ after: int({ min: 0 }).optional() }) },
     responses: { 200: res(z.object({ name: z.string(), url: z.string(), config: JsonObject, count: z.number().int(), deliveries: z.array(ReceiverDelivery) }), 'OK') },
     handle(ctx, { params, query }) {
-      const r = receiversOf(ctx.world).get(params.name);
-      const after = query.after ?? 0;
-      const deliveries = r.deliveries.filter((d) => d.seq > after);
+      const { receiver: r, deliveries } = receiverDeliveries(ctx.world, params.name, query.after ?? 0);
       return json({
         name: r.name,
         url: `${ctx.world.urls.base}/_sandbox/receiver/${encodeURIComponent(r.name)}`,
@@ -73,13 +68,16 @@ export const receiverRoutes = [
     summary: 'Sets what the receiver answers: {status, body?, retry_after?, headers?, times?} (defaults 200, {"ok":true}; times: only the next N deliveries, then 200).',
     request: {
       params: nameParams,
-      body: z.object({
-        status: int({ min: 200, max: 599 }),
-        body: z.unknown().optional(),
-        retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
-        headers: z.record(z.string(), z.string()).optional(),
-        times: int({ min: 1, max: 1000 }).optional(),
-      }),
+      body: withRules(
+        z.object({
+          status: int({ min: 200, max: 599 }),
+          body: z.unknown().optional(),
+          retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
+          headers: z.record(z.string(), z.string()).optional(),
+          times: int({ min: 1, max: 1000 }).optional(),
+        }),
+        receiverHeadersRule,
+      ),
     },
     responses: { 200: res(z.object({ name: z.string(), config: JsonObject }), 'OK') },
     handle(ctx, { params, body }) {

@@ -6,7 +6,7 @@
  * before any data is read. The same plan serves `POST /aggregate/v1/user/{id}/query`,
  * continuous-query validation and continuous-query runs.
  */
-import { valueError } from '../../engine/errors.js';
+import { AGGREGATE_PLAN_ERRORS as P, aggregateError } from './errors.js';
 import { MACROS, MC_LISTS, SOURCE_COLUMNS, TABLE_COLUMNS, TABLE_RESOURCE, TIMESERIES_FIELDS, type Column, type ColumnType, type TableName } from './columns.js';
 import { nominalMs, type Period } from './time.js';
 import { parseWhere, WhereSyntaxError, type Predicate } from './where.js';
@@ -81,7 +81,7 @@ function binding(): Binding {
       if (b.table !== table || b.resource !== resource) {
         const has = b.resource ? `timeseries ${b.resource}` : b.table;
         const got = resource ? `timeseries ${resource}` : table;
-        throw valueError(loc, `A query reads one table: it already reads ${has} and cannot also read ${got}.`);
+        throw aggregateError.invalid(loc, P.oneTable(has, got));
       }
     },
   };
@@ -96,26 +96,26 @@ function bindValue(expr: Expr, loc: Loc, b: Binding): Value | null {
     const name = expr[table];
     if (typeof name !== 'string') continue;
     const column = TABLE_COLUMNS[table][name];
-    if (!column) throw valueError([...loc, table], `Unknown ${table} column: ${name}`, name);
+    if (!column) throw aggregateError.invalid([...loc, table], P.unknownColumn(table, name), name);
     b.set(table, null, loc);
     return { kind: 'column', name, column, key: `${table}.${name}` };
   }
   if (typeof expr.value_macro === 'string') {
     const column = MACROS[expr.value_macro];
-    if (!column) throw valueError([...loc, 'value_macro'], `Unrecognized value macro: ${expr.value_macro}`, expr.value_macro);
+    if (!column) throw aggregateError.invalid([...loc, 'value_macro'], P.unknownValueMacro(expr.value_macro), expr.value_macro);
     b.set('sleep', null, loc);
     return { kind: 'column', name: expr.value_macro, column, key: `macro.${expr.value_macro}` };
   }
   if (typeof expr.timeseries === 'string') {
     const field = String(expr.field);
     const column = TIMESERIES_FIELDS[field];
-    if (!column) throw valueError([...loc, 'field'], `Unknown timeseries field: ${field}`, field);
+    if (!column) throw aggregateError.invalid([...loc, 'field'], P.unknownTimeseriesField(field), field);
     b.set('timeseries', expr.timeseries, loc);
     return { kind: 'column', name: field, column, key: `timeseries.${expr.timeseries}.${field}` };
   }
   if (typeof expr.index === 'string') {
     if (expr.index === 'timeseries') {
-      if (b.table !== 'timeseries') throw valueError([...loc, 'index'], 'The timeseries index needs a timeseries expression naming the resource in the same query.', expr.index);
+      if (b.table !== 'timeseries') throw aggregateError.invalid([...loc, 'index'], P.indexNeedsTimeseries, expr.index);
     } else b.set(expr.index as TableName, null, loc);
     return { kind: 'index', key: `index.${expr.index}` };
   }
@@ -132,10 +132,10 @@ function isPlaceholder(x: unknown): boolean {
 
 /** `{select: AggregateFieldExpr, from: {unnest: list column}, where}`: one scalar per row. */
 function bindSubquery(expr: Expr, loc: Loc, b: Binding): Value {
-  if (isPlaceholder(expr.select) || isPlaceholder(expr.from)) throw valueError(loc, 'Placeholders are only resolved in templated queries; give the subquery select and from.');
+  if (isPlaceholder(expr.select) || isPlaceholder(expr.from)) throw aggregateError.invalid(loc, P.subqueryPlaceholder);
   const from = (expr.from as Expr).unnest as Expr;
   const list = bindValue(from, [...loc, 'from', 'unnest'], b);
-  if (!list || list.kind !== 'column' || list.column.type !== 'list') throw valueError([...loc, 'from', 'unnest'], 'UNNEST needs a list column.');
+  if (!list || list.kind !== 'column' || list.column.type !== 'list') throw aggregateError.invalid([...loc, 'from', 'unnest'], P.unnestNeedsList);
   const fields = MC_LISTS[list.name] ?? null;
   const sel = expr.select as Expr;
   const func = sel.func as Func;
@@ -143,10 +143,10 @@ function bindSubquery(expr: Expr, loc: Loc, b: Binding): Value {
   let field: string | null = null;
   if (arg && arg.element !== true) {
     const key = Object.keys(arg).find((k) => k !== 'field_for') as string;
-    if (key !== list.name) throw valueError([...loc, 'select', 'arg'], `The field names ${key} but the subquery unnests ${list.name}.`);
+    if (key !== list.name) throw aggregateError.invalid([...loc, 'select', 'arg'], P.unnestFieldMismatch(key, list.name));
     field = String(arg[key]);
   } else if (arg?.element === true && fields) {
-    throw valueError([...loc, 'select', 'arg'], `${list.name} is a list of structs; name one of its fields (${fields.join(', ')}).`);
+    throw aggregateError.invalid([...loc, 'select', 'arg'], P.unnestNameField(list.name, fields));
   }
   const elementType: ColumnType = field === 'value' ? 'float64' : field === 'protection_used' ? 'boolean' : field === 'date' ? 'date' : 'string';
   checkReducer(func, field === null && fields ? 'list' : elementType, [...loc, 'select', 'func'], func === 'count');
@@ -154,7 +154,7 @@ function bindSubquery(expr: Expr, loc: Loc, b: Binding): Value {
   if (typeof expr.where === 'string') {
     const allowed = new Set(fields ?? ['element']);
     where = whereOf(expr.where, [...loc, 'where'], (id) => {
-      if (!allowed.has(id)) throw new WhereSyntaxError(`unknown field ${id}; the elements of ${list.name} have ${[...allowed].join(', ')}`);
+      if (!allowed.has(id)) throw new WhereSyntaxError(P.whereUnknownElementField(id, list.name, [...allowed]));
       return id;
     });
   }
@@ -166,14 +166,14 @@ function checkReducer(func: Func, type: ColumnType, loc: Loc, anyType = false): 
   if (anyType || func === 'count' || func === 'oldest' || func === 'newest') return;
   if ((func === 'min' || func === 'max') && ORDERED.has(type)) return;
   if (NUMERIC.has(type)) return;
-  throw valueError(loc, `${func} needs a numeric column; this one is ${type}.`, func);
+  throw aggregateError.invalid(loc, P.needsNumeric(func, type), func);
 }
 
 function whereOf(text: string, loc: Loc, resolve: (id: string) => string): Predicate {
   try {
     return parseWhere(text, resolve);
   } catch (e) {
-    if (e instanceof WhereSyntaxError) throw valueError(loc, `Invalid WHERE clause: ${e.message}`, text);
+    if (e instanceof WhereSyntaxError) throw aggregateError.invalid(loc, P.invalidWhere(e.message), text);
     throw e;
   }
 }
@@ -187,7 +187,7 @@ export function planQuery(query: Expr, loc: Loc): Plan {
   const b = binding();
   const selectsIn = (query.select ?? []) as Expr[];
   const groupsIn = (query.group_by ?? []) as Expr[];
-  if (selectsIn.length === 0) throw valueError([...loc, 'select'], 'A query selects at least one column.', []);
+  if (selectsIn.length === 0) throw aggregateError.invalid([...loc, 'select'], P.selectSomething, []);
 
   // Bind tables first (timeseries expressions name their resource), so `index` can follow.
   const firstPass = (e: Expr, l: Loc) => {
@@ -207,8 +207,8 @@ export function planQuery(query: Expr, loc: Loc): Plan {
       return { kind: 'part', part: String(g.date_part), key: `part.${String(g.date_part)}` };
     }
     const v = bindValue(g, l, b);
-    if (!v || v.kind !== 'column') throw valueError(l, 'Group by a column, a source, date_trunc or date_part.');
-    if (v.column.type === 'list') throw valueError(l, `Cannot group by the list column ${v.name}.`);
+    if (!v || v.kind !== 'column') throw aggregateError.invalid(l, P.groupByWhat);
+    if (v.column.type === 'list') throw aggregateError.invalid(l, P.groupByList(v.name));
     return { kind: 'value', value: v, key: v.key };
   });
 
@@ -216,10 +216,10 @@ export function planQuery(query: Expr, loc: Loc): Plan {
   const pending: Array<{ item: Expr; l: Loc }> = selectsIn.map((item, i) => ({ item, l: [...loc, 'select', i] }));
   const selects: SelectItem[] = pending.map(({ item, l }) => {
     if ('group_key' in item) {
-      if (groups.length === 0) throw valueError([...l, 'group_key'], 'group_key needs a group_by clause.', item.group_key);
+      if (groups.length === 0) throw aggregateError.invalid([...l, 'group_key'], P.groupKeyNeedsGroupBy, item.group_key);
       if (item.group_key === '*') return { kind: 'group_key', index: -1 };
       const k = item.group_key as number;
-      if (k < 0 || k >= groups.length) throw valueError([...l, 'group_key'], `group_key ${k} is not a group_by index (the query has ${groups.length}).`, k);
+      if (k < 0 || k >= groups.length) throw aggregateError.invalid([...l, 'group_key'], P.groupKeyIndex(k, groups.length), k);
       return { kind: 'group_key', index: k };
     }
     if ('func' in item && 'arg' in item) {
@@ -227,23 +227,23 @@ export function planQuery(query: Expr, loc: Loc): Plan {
       const argLoc = [...l, 'arg'];
       const arg = item.arg as Expr;
       const value = 'from' in arg && 'select' in arg ? bindSubquery(arg, argLoc, b) : bindValue(arg, argLoc, b);
-      if (!value) throw valueError(argLoc, 'Unsupported aggregate argument.');
+      if (!value) throw aggregateError.invalid(argLoc, P.unsupportedAggregateArgument);
       checkReducer(item.func as Func, valueType(value), [...l, 'func']);
       return { kind: 'agg', func: item.func as Func, value };
     }
     const value = 'from' in item && 'select' in item ? bindSubquery(item, l, b) : bindValue(item, l, b);
-    if (!value) throw valueError(l, 'Unsupported select expression.');
+    if (!value) throw aggregateError.invalid(l, P.unsupportedSelect);
     return { kind: 'plain', value, group: null };
   });
 
-  if (b.table === null) throw valueError([...loc, 'select'], 'The query reads no table: select or group by at least one column of sleep, activity, workout, body, meal, menstrual_cycle, profile, derived_readiness or a timeseries.');
+  if (b.table === null) throw aggregateError.invalid([...loc, 'select'], P.readsNoTable);
 
   // Plain columns in an aggregated query must be group_by expressions.
   for (const [i, s] of selects.entries()) {
     if (s.kind !== 'plain') continue;
     if (!aggregated) continue;
     const g = groups.findIndex((x) => x.kind === 'value' && x.value.key === s.value.key);
-    if (g < 0) throw valueError([...loc, 'select', i], 'In a query with group_by or aggregates, a plain column must be one of the group_by expressions; aggregate it instead.');
+    if (g < 0) throw aggregateError.invalid([...loc, 'select', i], P.plainColumnInGroupedQuery);
     s.group = g;
   }
 
@@ -266,7 +266,7 @@ function whereResolver(table: TableName, resource: string | null, columns: Recor
   const prefix = table === 'timeseries' ? `${resource as string}.` : `${table}.`;
   return (id) => {
     const name = id.startsWith(prefix) ? id.slice(prefix.length) : id;
-    if (!columns[name]) throw new WhereSyntaxError(`unknown column ${id}`);
+    if (!columns[name]) throw new WhereSyntaxError(P.whereUnknownColumn(id));
     return name;
   };
 }
@@ -274,11 +274,11 @@ function whereResolver(table: TableName, resource: string | null, columns: Recor
 function alignOf(align: Expr | null | undefined, groups: GroupExpr[], loc: Loc): Carry | null {
   if (!align) return null;
   const trunc = groups.find((g) => g.kind === 'trunc');
-  if (!trunc || trunc.kind !== 'trunc') throw valueError(loc, 'align needs a date_trunc group_by expression: it fills the empty time buckets.');
+  if (!trunc || trunc.kind !== 'trunc') throw aggregateError.invalid(loc, P.alignNeedsTrunc);
   const carry = align.carry as Expr;
   const limit = (carry.max_age ?? carry.span ?? null) as Period | null;
   if (limit && nominalMs(limit) < nominalMs(trunc.period)) {
-    throw valueError([...loc, 'carry', carry.mode === 'carry_nearest' ? 'span' : 'max_age'], 'The carry limit must be at least the group_by period.', limit);
+    throw aggregateError.invalid([...loc, 'carry', carry.mode === 'carry_nearest' ? 'span' : 'max_age'], P.carryLimit, limit);
   }
   return { mode: carry.mode as Carry['mode'], limitMs: limit ? nominalMs(limit) : null };
 }
@@ -297,7 +297,7 @@ function nameColumns(selects: SelectItem[], groups: GroupExpr[], loc: Loc): Arra
   const out: Array<{ name: string; type: ColumnType }> = [];
   const seen = new Set<string>();
   const add = (name: string, type: ColumnType, i: number) => {
-    if (seen.has(name)) throw valueError([...loc, 'select', i], `Duplicate result column ${name}: select each column once.`, name);
+    if (seen.has(name)) throw aggregateError.invalid([...loc, 'select', i], P.duplicateColumn(name), name);
     seen.add(name);
     out.push({ name, type });
   };

@@ -3,11 +3,11 @@
  * every query of the batch is planned first (a 422 for any invalid one, nothing read), then run
  * over the user's data in the batch's timeframe, one result table per query, in order.
  */
-import { MESSAGES, notFound } from '../../engine/errors.js';
+import { liveUser } from '../users/user-ops.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import type { QueryBatch } from '../management/query-schema.js';
-import { usersOf, type User } from '../users/users.js';
+import { type User } from '../users/users.js';
 import { zoneOf } from '../wearables/wearable-data.js';
 import { aggregateError } from './errors.js';
 import { execute, type Table } from './execute.js';
@@ -24,10 +24,7 @@ const MAX_QUERIES = 20;
 
 /** A live user of the partition, or the data API's 404. */
 export function aggregateUser(world: World, partition: Partition, userId: string): User {
-  const user = usersOf(partition, world).byId.get(userId);
-  if (!user) throw notFound(MESSAGES.userNotFound);
-  if (user.deletion) throw notFound(MESSAGES.userScheduledForDeletion);
-  return user;
+  return liveUser({ world, partition }, userId);
 }
 
 /** Runs one plan for a user over `[from, to)` as of `now`. */

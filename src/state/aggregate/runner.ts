@@ -123,8 +123,8 @@ function usersToRun(world: World, partition: Partition, runs: QueryRuns): User[]
   let batch = store.page(start, USERS_PER_RUN);
   if (batch.length < USERS_PER_RUN && start > 0) batch = batch.concat(store.page(0, Math.min(USERS_PER_RUN - batch.length, start)));
   runs.offset = start + batch.length;
-  const wearables = wearablesOf(world).users;
-  return batch.filter((u) => wearables.has(u.user_id));
+  const wearables = wearablesOf(world);
+  return batch.filter((u) => wearables.hasUser(u.user_id));
 }
 
 /** Tables computed from runs (outside the world's state: a read does not change the world). */

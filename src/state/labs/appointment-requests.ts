@@ -10,7 +10,7 @@
  */
 import { stableUuid } from '../../engine/ids.js';
 import { PHLEBOTOMY_AREAS, dateRange, type Slot } from '../../fixtures/labs/appointment-slots.js';
-import { BOOKABLE, appointmentsOf, emit, openSlots, orderFor, scheduleProgress, slotId, type Appointment } from './appointments.js';
+import { BOOKABLE, appointmentsOf, emit, openSlots, orderFor, scheduleProgress, type Appointment } from './appointments.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
 import { planAppointment } from './order-changes.js';
 import { HOUR } from './order-lifecycle.js';
@@ -39,7 +39,7 @@ function firstFreeSlot(env: OrderEnv, zip: string): Slot | null {
 export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, input: AppointmentRequestInput): Appointment {
   const order = orderFor(env, 'phlebotomy', orderId);
   const store = appointmentsOf(env.partition, env.world);
-  const existing = store.byOrder.get(order.id);
+  const existing = store.forOrder(order.id);
   if (existing && existing.status !== 'cancelled' && existing.status !== 'completed') throw labBadRequest(LAB_MESSAGES.appointmentExists);
   const cur = currentStatus(order);
   if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
@@ -51,7 +51,7 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
   if (!slot) throw labNotFound(LAB_MESSAGES.noPscSlots);
 
   const now = env.world.clock.now();
-  store.taken.add(slotId(slot));
+  store.take(slot, null);
   const appt: Appointment = {
     id: stableUuid(env.world.seed, 'lab_appointment', env.partition.id, ++store.seq),
     kind: 'phlebotomy',
@@ -64,7 +64,7 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
     events: [{ at: now, status: 'pending', data: { origin: 'request' } }],
     job: null,
   };
-  store.byOrder.set(order.id, appt);
+  store.setForOrder(order.id, appt);
   order.appointment_id = appt.id;
   emit(env, appt, 'labtest.appointment.created');
   const handle = env.world.scheduler.at(now + PROVIDER_CONFIRMS_AFTER, `labtest.appointment ${appt.id} -> confirmed`, () => {

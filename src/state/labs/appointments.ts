@@ -39,11 +39,40 @@ export interface Appointment {
 export const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
 
 class AppointmentStore {
-  readonly byOrder = new Map<string, Appointment>();
-  readonly taken = new Set<string>();
-  readonly usedKeys = new Set<string>();
+  private readonly byOrder = new Map<string, Appointment>();
+
+  /** The order's appointment, if it has one. */
+  forOrder(orderId: string): Appointment | undefined {
+    return this.byOrder.get(orderId);
+  }
+
+  setForOrder(orderId: string, appt: Appointment): void {
+    this.byOrder.set(orderId, appt);
+  }
+
+  private readonly taken = new Set<string>();
+  private readonly usedKeys = new Set<string>();
   /** How many times each slot was freed again (its booking key's generation). */
-  readonly generation = new Map<string, number>();
+  private readonly generation = new Map<string, number>();
+
+  isTaken(slot: Slot): boolean {
+    return this.taken.has(slotId(slot));
+  }
+
+  /** A slot booked with its booking key (the key cannot book again). */
+  take(slot: Slot, bookingKey: string | null): void {
+    if (bookingKey !== null) this.usedKeys.add(bookingKey);
+    this.taken.add(slotId(slot));
+  }
+
+  keyUsed(key: string): boolean {
+    return this.usedKeys.has(key);
+  }
+
+  /** The slot's booking key generation (how many times it was freed again). */
+  generationOf(slot: Slot): number {
+    return this.generation.get(slotId(slot)) ?? 0;
+  }
   release(slot: Slot): void {
     const id = slotId(slot);
     if (this.taken.delete(id)) this.generation.set(id, (this.generation.get(id) ?? 0) + 1);
@@ -61,7 +90,7 @@ export function cancellationReasons(): ReadonlyArray<{ id: string; name: string;
 
 function slotView(env: OrderEnv, slot: Slot): Record<string, unknown> {
   return {
-    booking_key: bookingKey(env.world.seed, env.partition.id, slot, appointmentsOf(env.partition, env.world).generation.get(slotId(slot)) ?? 0),
+    booking_key: bookingKey(env.world.seed, env.partition.id, slot, appointmentsOf(env.partition, env.world).generationOf(slot)),
     start: iso(slot.start),
     end: iso(slot.end),
     expires_at: iso(keyExpiry(slot)),
@@ -74,7 +103,7 @@ function slotView(env: OrderEnv, slot: Slot): Record<string, unknown> {
 export function openSlots(env: OrderEnv, kind: AppointmentKind, location: string, date: string): Slot[] {
   const store = appointmentsOf(env.partition, env.world);
   const now = env.world.clock.now();
-  return daySlots(env.world.seed, kind, location, date, now).filter((s) => !store.taken.has(slotId(s)) && keyExpiry(s) > now);
+  return daySlots(env.world.seed, kind, location, date, now).filter((s) => !store.isTaken(s) && keyExpiry(s) > now);
 }
 
 const today = (env: OrderEnv) => new Date(env.world.clock.now()).toISOString().slice(0, 10);
@@ -125,9 +154,9 @@ function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
   const store = appointmentsOf(env.partition, env.world);
   const slot = slotOfKey(env.world.seed, env.partition.id, key);
   if (!slot || slot.kind !== kind) throw labBadRequest(LAB_MESSAGES.bookingKeyInvalid);
-  if (store.usedKeys.has(key) || key !== bookingKey(env.world.seed, env.partition.id, slot, store.generation.get(slotId(slot)) ?? 0)) throw labBadRequest(LAB_MESSAGES.bookingKeyUsed);
+  if (store.keyUsed(key) || key !== bookingKey(env.world.seed, env.partition.id, slot, store.generationOf(slot))) throw labBadRequest(LAB_MESSAGES.bookingKeyUsed);
   if (env.world.clock.now() >= keyExpiry(slot)) throw labBadRequest(LAB_MESSAGES.bookingKeyExpired);
-  if (store.taken.has(slotId(slot))) throw labBadRequest(LAB_MESSAGES.slotTaken);
+  if (store.isTaken(slot)) throw labBadRequest(LAB_MESSAGES.slotTaken);
   const real = daySlots(env.world.seed, kind, slot.location, new Date(slot.start + (kind === 'psc' ? -5 : (PHLEBOTOMY_AREAS[slot.location]?.offset ?? 0)) * 3_600_000).toISOString().slice(0, 10), env.world.clock.now()).find((s) => s.start === slot.start);
   return real ?? slot;
 }
@@ -135,7 +164,7 @@ function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
 export const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_pending', 'appointment_cancelled']);
 
 export function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
-  const user = usersOf(env.partition, env.world).byId.get(appt.user_id);
+  const user = usersOf(env.partition, env.world).get(appt.user_id);
   env.world.events.emit(env.partition, { event_type: type, data: appointmentView(env, appt), team_id: env.partition.team.id, user_id: appt.user_id, client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '' });
 }
 
@@ -160,14 +189,13 @@ export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
 export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { booking_key: string; appointment_notes: string | null }): Appointment {
   const order = orderFor(env, kind, orderId);
   const store = appointmentsOf(env.partition, env.world);
-  const existing = store.byOrder.get(order.id);
+  const existing = store.forOrder(order.id);
   if (existing && existing.status !== 'cancelled') throw labBadRequest(LAB_MESSAGES.appointmentExists);
   const cur = currentStatus(order);
   if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
   const slot = slotForKey(env, kind, input.booking_key);
   const now = env.world.clock.now();
-  store.usedKeys.add(input.booking_key);
-  store.taken.add(slotId(slot));
+  store.take(slot, input.booking_key);
   const appt: Appointment = {
     id: stableUuid(env.world.seed, 'lab_appointment', env.partition.id, ++store.seq),
     kind,
@@ -179,7 +207,7 @@ export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: s
     events: [{ at: now, status: 'scheduled', data: null }],
     job: null,
   };
-  store.byOrder.set(order.id, appt);
+  store.setForOrder(order.id, appt);
   emit(env, appt, 'labtest.appointment.created');
   planAppointment(env, order, slot.end, appt.id);
   scheduleProgress(env, appt);
@@ -188,7 +216,7 @@ export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: s
 
 function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, allowPending = false): { order: Order; appt: Appointment } {
   const order = orderFor(env, kind, orderId);
-  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
   if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending')) throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
   return { order, appt };
@@ -199,9 +227,8 @@ export function rescheduleAppointment(env: OrderEnv, kind: AppointmentKind, orde
   const { order, appt } = activeAppointment(env, kind, orderId);
   const slot = slotForKey(env, kind, input.booking_key);
   const store = appointmentsOf(env.partition, env.world);
-  store.usedKeys.add(input.booking_key);
   store.release(appt.slot);
-  store.taken.add(slotId(slot));
+  store.take(slot, input.booking_key);
   appt.slot = slot;
   if (input.appointment_notes !== null) appt.notes = input.appointment_notes;
   appt.events.push({ at: env.world.clock.now(), status: 'scheduled', data: { rescheduled: true } });
@@ -232,13 +259,13 @@ export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId:
 
 /** A cancelled order takes its phlebotomy appointment along (not its PSC appointment, as the reference). */
 export function orderCancelled(env: OrderEnv, order: Order): void {
-  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (appt && appt.kind === 'phlebotomy' && (appt.status === 'confirmed' || appt.status === 'pending')) cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
 }
 
 export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
   const order = orderFor(env, kind, orderId);
-  const appt = appointmentsOf(env.partition, env.world).byOrder.get(order.id);
+  const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
   return appt;
 }

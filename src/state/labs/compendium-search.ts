@@ -7,7 +7,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { COMPENDIUM_LABS, type CompendiumLab } from '../../fixtures/labs/compendium.js';
 import { catalogue } from './lab-catalogue.js';
-import { findLabTest, labTestsOf } from './lab-tests.js';
+import { findLabTest } from './lab-tests.js';
 import { canonicalOf, canonicalView, compendiumLab, labCandidates, matchCanonicals, perLabView, relatedOf } from './compendium.js';
 
 interface SearchCompendiumInput {
@@ -65,7 +65,7 @@ export function convertCompendium(world: World, partition: Partition, input: Con
   let sourceLabId: number | null = null;
   let sourceIds: string[];
   if (input.lab_test_id) {
-    const test = findLabTest(labTestsOf(partition, world), input.lab_test_id);
+    const test = findLabTest(world, partition, input.lab_test_id);
     sourceIds = test.markers.map((mk) => mk.provider_id);
     sourceLabId = test.lab.id;
   } else {

@@ -1,10 +1,11 @@
 /**
  * The labs error catalogue: every error text of the lab area as a constant, and the typed
- * domain error the labs domain functions throw. One table (`LAB_ERROR_STATUS`) maps each kind to
- * the real service's status and body shape; dispatch renders it like any other `ApiError`.
+ * domain error the labs domain functions throw. One table (`DOMAIN_ERROR_STATUS`,
+ * src/state/domain-error.ts) maps each kind to the real service's status and body shape; dispatch
+ * renders it like any other `ApiError`.
  * Tests import these constants instead of repeating literal texts.
  */
-import { ApiError } from '../../engine/errors.js';
+import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
 
 export const LAB_MESSAGES = {
   orderGetNotFound: "This order doesn't exist",
@@ -51,6 +52,8 @@ export const LAB_MESSAGES = {
   noPscSlots: 'No appointment slots available',
   pscNeedsPlace: 'Provide zip_code or site_codes',
   labNotFound: 'Lab not found',
+  markersOrProviderIds: 'Either marker_ids or provider_ids must be provided',
+  markersOneLab: 'All markers of a lab test must belong to the same lab',
   markerNotFound: 'Marker not found',
   invalidCursor: 'Invalid cursor',
   orderWithoutAddress: 'The order has no address to search around',
@@ -91,6 +94,12 @@ export const LAB_TEXTS = {
   unreachable: (method: string, from: string, to: string) => `An order of method ${method} cannot move from ${from} to ${to}`,
   unknownFinalStatus: (status: string) => `Unknown final_status ${status}`,
   finalStatusOtherMethod: (status: string, method: string) => `final_status ${status} does not match the order's collection method ${method}`,
+  invalidPhone: (value: string) => `Invalid phone number: ${value}`,
+  invalidState: (value: string) => `Invalid state: ${value}`,
+  unknownLab: (slug: string) => `Unknown lab: ${slug}`,
+  markersNotFound: (ids: readonly number[]) => `Markers not found: ${ids.join(', ')}`,
+  labTestCodesNotFound: (labName: string | null, codes: readonly string[]) => `Lab test codes not found${labName ? ` at ${labName}` : ''}: ${codes.join(', ')}`,
+  markerNotAtLab: (markerId: number, labName: string) => `Marker ${markerId} is not offered by ${labName}`,
   labNotInCatalogue: (slug: string) => `Lab ${slug} is not available in the sandbox catalogue`,
   requisitionNotAvailable: (orderId: string) => `Requisition form is not available for order - ${orderId}. It is created once the order is sent to the lab.`,
   labelsNotForMethod: (method: string) => `Labels are only available for at_home_phlebotomy and on_site_collection orders, not ${method}`,
@@ -113,35 +122,10 @@ export const LAB_TEXTS = {
   icdUnknown: (code: string) => `Unknown ICD-10 code: ${code}`,
 } as const;
 
-/**
- * - `not_found`: 404 `{detail}`.
- * - `bad_request`: 400 `{detail}`.
- * - `transition`: 400 with `detail` and the documented `{error, message, status_code}` fields
- *   (the API's order transitions: cancel, draw completed).
- * - `invalid`: 422 with one pydantic `value_error` item at `loc`.
- */
-type LabErrorKind = 'not_found' | 'bad_request' | 'transition' | 'invalid';
-
-const LAB_ERROR_STATUS: Record<LabErrorKind, number> = { not_found: 404, bad_request: 400, transition: 400, invalid: 422 };
-
-function body(kind: LabErrorKind, message: string, loc: Array<string | number>, input: unknown): unknown {
-  if (kind === 'transition') return { detail: message, error: 'Bad Request', message, status_code: 400 };
-  if (kind === 'invalid') {
-    const item = input === undefined ? { type: 'value_error', loc, msg: `Value error, ${message}`, ctx: { error: message } } : { type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: message } };
-    return { detail: [item] };
-  }
-  return { detail: message };
-}
-
-/** A labs domain error: a kind and a catalogue text, rendered in the real wire shape. */
-class LabError extends ApiError {
-  constructor(
-    readonly kind: LabErrorKind,
-    readonly text: string,
-    readonly loc: Array<string | number> = ['body'],
-    input?: unknown,
-  ) {
-    super(LAB_ERROR_STATUS[kind], body(kind, text, loc, input));
+/** A labs domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+class LabError extends DomainError {
+  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
+    super('labs', kind, text, details);
     this.name = 'LabError';
   }
 }
@@ -149,4 +133,4 @@ class LabError extends ApiError {
 export const labNotFound = (text: string) => new LabError('not_found', text);
 export const labBadRequest = (text: string) => new LabError('bad_request', text);
 export const labTransition = (text: string) => new LabError('transition', text);
-export const labInvalid = (loc: Array<string | number>, text: string, input?: unknown) => new LabError('invalid', text, loc, input);
+export const labInvalid = (loc: Array<string | number>, text: string, input?: unknown) => new LabError('invalid', text, { loc, input });

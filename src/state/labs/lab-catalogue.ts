@@ -4,7 +4,8 @@
  * Built once from the fixed fixtures (it is immutable and the same in every world) and indexed
  * by id, by lab and by provider id.
  */
-import { LABS, type Lab } from '../../fixtures/labs/labs.js';
+import { LABS, LAB_BY_ID, LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
+import { LAB_MESSAGES, labNotFound } from './errors.js';
 import { ANALYTE_BY_SLUG, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
 
 export interface ExpectedResult {
@@ -116,6 +117,14 @@ function expectedResultView(r: ExpectedResult): Record<string, unknown> {
 }
 
 /** `ClientFacingMarker` (no expected results). */
+/** One marker by lab id and the lab's test code (`GET /v3/lab_tests/:lab_id/markers/:provider_id`), or the 404. */
+export function markerByCode(labId: number, providerId: string): CatalogueMarker {
+  const lab = LAB_BY_ID.get(labId);
+  const mk = lab ? catalogue().byLab.get(lab.id)?.find((x) => x.provider_id === providerId) : undefined;
+  if (!mk) throw labNotFound(LAB_MESSAGES.markerNotFound);
+  return mk;
+}
+
 export function markerView(mk: CatalogueMarker): Record<string, unknown> {
   const single = mk.def.type === 'biomarker' ? mk.expected_results[0]?.analyte : undefined;
   return {
@@ -151,4 +160,41 @@ export function markersPage(list: readonly CatalogueMarker[], page: number, size
     size,
     pages: Math.ceil(list.length / size),
   };
+}
+
+function pricing(markers: readonly CatalogueMarker[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const mk of markers) data[String(mk.id)] = { base_amount_minor: Math.round(mk.price * 100), modifiers: null };
+  return { currency: 'USD', data };
+}
+
+interface MarkerSearch {
+  lab_id?: number[] | undefined;
+  lab_slug?: string | undefined;
+  name: string;
+  a_la_carte_enabled?: boolean | undefined;
+  include_pricing: boolean;
+  page: number;
+  size: number;
+}
+
+/** `GET /v3/lab_tests/markers`: the catalogue by lab, name or test code; one page, with prices when asked. */
+export function searchMarkers(query: MarkerSearch): Record<string, unknown> {
+  let list: readonly CatalogueMarker[] = catalogue().markers;
+  if (query.lab_slug) {
+    const lab = LAB_BY_SLUG.get(query.lab_slug);
+    list = lab ? (catalogue().byLab.get(lab.id) ?? []) : [];
+  } else if (query.lab_id && query.lab_id.length > 0) {
+    const ids = new Set(query.lab_id);
+    list = list.filter((mk) => ids.has(mk.lab.id));
+  }
+  const name = query.name.trim().toLowerCase();
+  if (name) list = list.filter((mk) => mk.def.name.toLowerCase().includes(name) || mk.def.slug.includes(name) || mk.provider_id.toLowerCase() === name);
+  if (query.a_la_carte_enabled !== undefined) list = list.filter((mk) => mk.a_la_carte_enabled === query.a_la_carte_enabled);
+  const page = markersPage(list, query.page, query.size);
+  if (query.include_pricing) {
+    const start = (query.page - 1) * query.size;
+    page.pricing = pricing(list.slice(start, start + query.size));
+  }
+  return page;
 }

@@ -37,7 +37,19 @@ interface ParsingJob {
 }
 
 class ParsingJobStore {
-  readonly byId = new Map<string, ParsingJob>();
+  private readonly byId = new Map<string, ParsingJob>();
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): ParsingJob | undefined {
+    return this.byId.get(id);
+  }
+
+  add(job: ParsingJob): void {
+    this.byId.set(job.id, job);
+  }
   nonFailed = 0;
 }
 
@@ -97,7 +109,7 @@ export function createParsingJob(world: World, partition: Partition, input: { fi
   });
   const store = parsingJobsOf(partition, world);
   if (store.nonFailed >= NON_FAILED_LIMIT) throw labBadRequest(LAB_MESSAGES.parserLimit);
-  if (store.byId.size >= JOB_LIMIT) throw labBadRequest(LAB_MESSAGES.parserJobLimit);
+  if (store.size >= JOB_LIMIT) throw labBadRequest(LAB_MESSAGES.parserJobLimit);
   const hash = toHex(sha256(concatBytes(files.map((f) => f.bytes))));
   const failure = failureOf(files);
   const job: ParsingJob = {
@@ -111,7 +123,7 @@ export function createParsingJob(world: World, partition: Partition, input: { fi
     hash,
     created_at: world.clock.now(),
   };
-  store.byId.set(job.id, job);
+  store.add(job);
   store.nonFailed++;
   emit(world, partition, user, job, 'lab_report.parsing_job.created');
   world.scheduler.after(PARSE_MS, `lab_report.parsing_job ${job.id} -> parsed`, () => {
@@ -137,7 +149,7 @@ export function createParsingJob(world: World, partition: Partition, input: { fi
 }
 
 export function findParsingJob(world: World, partition: Partition, id: string): ParsingJob {
-  const job = parsingJobsOf(partition, world).byId.get(id);
+  const job = parsingJobsOf(partition, world).get(id);
   if (!job) throw labNotFound(LAB_MESSAGES.parserJobNotFound);
   return job;
 }

@@ -4,7 +4,6 @@
  * (`POST /v3/lab_tests`), and orders placed with an order set get an auto-generated test.
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
-import { badRequest, valueError } from '../../engine/errors.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
@@ -32,7 +31,7 @@ export interface LabTest {
 }
 
 class LabTestStore {
-  readonly byId = new Map<string, LabTest>();
+  private readonly byId = new Map<string, LabTest>();
   private readonly list: LabTest[] = [];
   private readonly slugs = new Set<string>();
 
@@ -44,6 +43,10 @@ class LabTestStore {
 
   all(): readonly LabTest[] {
     return this.list;
+  }
+
+  get(id: string): LabTest | undefined {
+    return this.byId.get(id);
   }
 
   get size(): number {
@@ -186,16 +189,16 @@ function resolveMarkers(
   const ids = input.marker_ids ?? [];
   const codes = input.provider_ids ?? [];
   if (ids.length === 0 && codes.length === 0) {
-    throw valueError(where, 'Either marker_ids or provider_ids must be provided');
+    throw labInvalid(where, LAB_MESSAGES.markersOrProviderIds);
   }
   let lab: Lab | undefined;
   if (input.lab_slug) {
     lab = LAB_BY_SLUG.get(input.lab_slug);
-    if (!lab) throw badRequest(`Unknown lab: ${input.lab_slug}`);
+    if (!lab) throw labBadRequest(LAB_TEXTS.unknownLab(input.lab_slug));
   }
   const found: CatalogueMarker[] = [];
   const missingIds = ids.filter((id) => !cat.byId.has(id));
-  if (missingIds.length > 0) throw badRequest(`Markers not found: ${missingIds.join(', ')}`);
+  if (missingIds.length > 0) throw labBadRequest(LAB_TEXTS.markersNotFound(missingIds));
   for (const id of ids) found.push(cat.byId.get(id) as CatalogueMarker);
   const missingCodes: string[] = [];
   for (const code of codes) {
@@ -204,17 +207,17 @@ function resolveMarkers(
     else missingCodes.push(code);
   }
   if (missingCodes.length > 0) {
-    throw badRequest(`Lab test codes not found${lab ? ` at ${lab.name}` : ''}: ${missingCodes.join(', ')}`);
+    throw labBadRequest(LAB_TEXTS.labTestCodesNotFound(lab ? lab.name : null, missingCodes));
   }
   const labs = new Set(found.map((mk) => mk.lab.id));
-  if (labs.size > 1) throw badRequest('All markers of a lab test must belong to the same lab');
+  if (labs.size > 1) throw labBadRequest(LAB_MESSAGES.markersOneLab);
   const markerLab = (found[0] as CatalogueMarker).lab;
   if (lab && markerLab.id !== lab.id) {
-    throw badRequest(`Marker ${(found[0] as CatalogueMarker).id} is not offered by ${lab.name}`);
+    throw labBadRequest(LAB_TEXTS.markerNotAtLab((found[0] as CatalogueMarker).id, lab.name));
   }
   lab = markerLab;
   if (method && !lab.collection_methods.includes(method)) {
-    throw badRequest(`${lab.name} does not support collection method ${method}`);
+    throw labBadRequest(LAB_TEXTS.labMethodUnsupported(lab.name, method));
   }
   const seen = new Set<number>();
   const markers = found.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true)));
@@ -247,9 +250,18 @@ export function orderSetMarkers(
   return { markers: markers.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true))), tests: found };
 }
 
+/** The markers of an order set of the team's lab tests (`POST /v3/lab_tests/list_order_set_markers`): none for an empty set. */
+export function teamOrderSetMarkers(world: World, partition: Partition, body: Parameters<typeof orderSetMarkers>[1]): CatalogueMarker[] {
+  const hasTests = (body.lab_test_ids?.length ?? 0) > 0;
+  const hasAddOn = (body.add_on?.marker_ids?.length ?? 0) > 0 || (body.add_on?.provider_ids?.length ?? 0) > 0;
+  if (!hasTests && !hasAddOn) return [];
+  const store = labTestsOf(partition, world);
+  return orderSetMarkers((id) => store.get(id), body, ['body']).markers;
+}
+
 /** The team's lab test with this id, or the reference's 404. */
-export function findLabTest(store: LabTestStore, id: string): LabTest {
-  const test = store.byId.get(id);
+export function findLabTest(world: World, partition: Partition, id: string): LabTest {
+  const test = labTestsOf(partition, world).get(id);
   if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
   return test;
 }
@@ -267,9 +279,9 @@ interface LabTestListQuery {
 }
 
 /** The team's lab tests matching a query (`GET /v3/lab_tests`). */
-export function listLabTests(store: LabTestStore, query: LabTestListQuery): LabTest[] {
+export function listLabTests(world: World, partition: Partition, query: LabTestListQuery): LabTest[] {
   const name = query.name?.toLowerCase();
-  let list = store.all().filter((t) => {
+  let list = labTestsOf(partition, world).all().filter((t) => {
     if (query.generation_method === 'manual' && t.auto_generated) return false;
     if (query.generation_method === 'auto' && !t.auto_generated) return false;
     if (query.lab_slug && t.lab.slug !== query.lab_slug) return false;
@@ -314,7 +326,7 @@ export function createLabTest(
 
 /** Renames a lab test and/or (de)activates it (`PATCH /v3/lab_tests/{id}`). */
 export function updateLabTest(world: World, partition: Partition, id: string, input: { name: string | null; active: boolean | null }): LabTest {
-  const test = findLabTest(labTestsOf(partition, world), id);
+  const test = findLabTest(world, partition, id);
   if (input.name === null && input.active === null) return test;
   if (input.name !== null) test.name = input.name;
   if (input.active !== null) test.status = input.active ? 'active' : 'inactive';
@@ -334,10 +346,10 @@ function decodeCursor(cursor: string): number | null {
 }
 
 /** One page of `listLabTests` by cursor (`GET /v3/lab_test`): the page and the next page's cursor. */
-export function pageLabTests(store: LabTestStore, query: LabTestListQuery, limit: number, cursor: string | null): { data: LabTest[]; next_cursor: string | null } {
+export function pageLabTests(world: World, partition: Partition, query: LabTestListQuery, limit: number, cursor: string | null): { data: LabTest[]; next_cursor: string | null } {
   const offset = cursor === null ? 0 : decodeCursor(cursor);
   if (offset === null) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, cursor);
-  const list = listLabTests(store, query);
+  const list = listLabTests(world, partition, query);
   const data = list.slice(offset, offset + limit);
   return { data, next_cursor: offset + limit < list.length ? encodeCursor(offset + limit) : null };
 }

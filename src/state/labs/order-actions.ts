@@ -85,14 +85,14 @@ export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | 
   const store = labTestsOf(env.partition, env.world);
   if (input.lab_test_id && input.order_set) throw labInvalid(['body'], LAB_MESSAGES.bothLabTestAndOrderSet);
   if (input.lab_test_id) {
-    const test = store.byId.get(input.lab_test_id);
+    const test = store.get(input.lab_test_id);
     if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
     if (test.status !== 'active') throw labBadRequest(LAB_TEXTS.labTestInactive(test.id));
     if (input.collection_method && input.collection_method !== test.method) throw labBadRequest(LAB_TEXTS.methodMismatch(input.collection_method, test.method));
     return test;
   }
   if (!input.order_set) throw labInvalid(['body', 'order_set'], LAB_MESSAGES.labTestOrOrderSetRequired);
-  const { markers, tests } = orderSetMarkers((id) => store.byId.get(id), input.order_set, ['body', 'order_set']);
+  const { markers, tests } = orderSetMarkers((id) => store.get(id), input.order_set, ['body', 'order_set']);
   if (markers.length === 0) throw labInvalid(['body', 'order_set'], LAB_MESSAGES.emptyOrderSet);
   if (new Set(tests.map((t) => t.method)).size > 1) throw labBadRequest(LAB_MESSAGES.mixedOrderSetMethods);
   const method = input.collection_method ?? tests[0]?.method;
@@ -180,7 +180,7 @@ export function placeOrder(env: OrderEnv, input: PlaceOrderInput): Order {
 export function orderTestkit(env: OrderEnv, input: { user_id: string; lab_test_id: string; shipping_details: ShippingDetails; passthrough: string | null }): Order {
   const user = liveUser(env, input.user_id);
   checkRealPhone(input.shipping_details.phone_number);
-  const test = labTestsOf(env.partition, env.world).byId.get(input.lab_test_id);
+  const test = labTestsOf(env.partition, env.world).get(input.lab_test_id);
   if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
   if (test.method !== 'testkit') throw labBadRequest(LAB_TEXTS.notTestkit(test.id));
   if (test.status !== 'active') throw labBadRequest(LAB_TEXTS.labTestInactive(test.id));

@@ -19,7 +19,7 @@ import { orderView } from './order-views.js';
 
 
 function clientUserId(env: OrderEnv, order: Order): string {
-  return usersOf(env.partition, env.world).byId.get(order.user_id)?.client_user_id ?? order.client_user_id;
+  return usersOf(env.partition, env.world).get(order.user_id)?.client_user_id ?? order.client_user_id;
 }
 
 function emitOrder(env: OrderEnv, order: Order, eventType: 'labtest.order.created' | 'labtest.order.updated'): void {

@@ -131,7 +131,7 @@ function checkInstructions(test: LabTest): void {
 
 /** Collection instructions of a lab test (testkit tests: `has_collection_instructions`). */
 export function labTestInstructionsDocument(env: OrderEnv, labTestId: string): DocSpec {
-  const test = labTestsOf(env.partition, env.world).byId.get(labTestId);
+  const test = labTestsOf(env.partition, env.world).get(labTestId);
   if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
   checkInstructions(test);
   return { title: `${test.name} - Collection instructions`, subject: `Collection instructions for lab test ${test.id}`, author: test.lab.name, date: new Date(test.created_at), blocks: instructionsOf(test) };

@@ -190,7 +190,7 @@ const ALL: Predicate = () => true;
 
 /** One page of the partition's orders matching the query, and how many match in all. */
 export function listOrders(env: OrderEnv, q: OrderListQuery): { orders: Order[]; total: number } {
-  if (q.user_id && !usersOf(env.partition, env.world).byId.has(q.user_id)) throw labNotFound(LAB_MESSAGES.userNotOnTeam);
+  if (q.user_id && !usersOf(env.partition, env.world).has(q.user_id)) throw labNotFound(LAB_MESSAGES.userNotOnTeam);
   const today = new Date(env.world.clock.now()).toISOString().slice(0, 10);
   const p = choosePool(env, q);
   const tests = predicates(q, today);

@@ -8,7 +8,9 @@ import { labTestView } from './lab-tests.js';
 import { hasAbn } from './order-abn.js';
 import { currentStatus, iso, lastEvent, type Order, type OrderEvent, type Shipment, type ShippingDetails, type Transaction } from './order-model.js';
 import { orderResults } from './order-results.js';
-import type { OrderStore } from './order-store.js';
+import { ordersOf, type OrderStore } from './order-store.js';
+import { LAB_MESSAGES, labNotFound } from './errors.js';
+import type { Partition } from '../../engine/tenancy.js';
 
 function transactionStatus(tx: Transaction): 'active' | 'completed' | 'cancelled' {
   let allCancelled = true;
@@ -39,9 +41,10 @@ export function transactionView(store: OrderStore, transactionId: string): Recor
 }
 
 /** `GetOrderTransactionResponse`. */
-export function transactionResponse(store: OrderStore, transactionId: string): Record<string, unknown> | null {
+export function transactionResponse(world: World, partition: Partition, transactionId: string): Record<string, unknown> {
+  const store = ordersOf(partition, world);
   const tx = store.transaction(transactionId);
-  if (!tx) return null;
+  if (!tx) throw labNotFound(LAB_MESSAGES.transactionNotFound);
   return {
     id: tx.id,
     team_id: tx.team_id,

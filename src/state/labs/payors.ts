@@ -5,21 +5,66 @@
  * clearinghouse's payor id.
  */
 import { platformPayors, type PayorProvider, type PayorRecord } from '../../fixtures/labs/payors.js';
-import { partitionSlot } from '../../engine/world.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { partitionSlot, type World } from '../../engine/world.js';
 
 const SEARCH_LIMIT = 50;
 
 class TeamPayorStore {
-  readonly list: PayorRecord[] = [];
-  readonly byCode = new Map<string, PayorRecord>();
+  private readonly list: PayorRecord[] = [];
+  private readonly byCode = new Map<string, PayorRecord>();
 
   add(payor: PayorRecord): void {
     this.list.push(payor);
     this.byCode.set(payor.payor_code, payor);
   }
+
+  get(code: string): PayorRecord | undefined {
+    return this.byCode.get(code);
+  }
+
+  all(): readonly PayorRecord[] {
+    return this.list;
+  }
 }
 
-export const teamPayorsOf = partitionSlot('team_payors', () => new TeamPayorStore());
+const teamPayorsOf = partitionSlot('team_payors', () => new TeamPayorStore());
+
+let platformByCode: Map<string, PayorRecord> | undefined;
+
+/** A payor by code: the team's own payors, then the platform catalogue. */
+export function payorByCode(world: World, partition: Partition, code: string): PayorRecord | undefined {
+  platformByCode ??= new Map(platformPayors().map((p) => [p.payor_code, p]));
+  return teamPayorsOf(partition, world).get(code) ?? platformByCode.get(code);
+}
+
+interface NewTeamPayor {
+  name: string;
+  address: { first_line: string; second_line?: string | null | undefined; country: string; zip: string; city: string; state: string };
+  provider?: PayorProvider | null | undefined;
+  provider_payor_id?: string | null | undefined;
+}
+
+/** Creates a team payor (`POST /v3/payor`, source `team`) that payor search then finds. */
+export function createTeamPayor(world: World, partition: Partition, input: NewTeamPayor): PayorRecord {
+  const payor: PayorRecord = {
+    payor_code: `TEAM_${world.ids.token('team_payor', 8, partition.id).toUpperCase()}`,
+    name: input.name.trim(),
+    aliases: [],
+    org_address: {
+      first_line: input.address.first_line,
+      second_line: input.address.second_line ?? '',
+      country: input.address.country,
+      zip: input.address.zip,
+      city: input.address.city,
+      state: input.address.state,
+    },
+    source: 'team',
+    provider_ids: input.provider && input.provider_payor_id ? { [input.provider]: input.provider_payor_id } : {},
+  };
+  teamPayorsOf(partition, world).add(payor);
+  return payor;
+}
 
 function words(text: string): string[] {
   return text
@@ -90,8 +135,8 @@ interface PayorQuery {
 }
 
 /** Searches the platform catalogue and a team's payors. */
-export function searchPayors(team: TeamPayorStore, query: PayorQuery): PayorRecord[] {
-  const all = [...platformPayors(), ...team.list];
+export function searchPayors(world: World, partition: Partition, query: PayorQuery): PayorRecord[] {
+  const all = [...platformPayors(), ...teamPayorsOf(partition, world).all()];
   let pool = all;
   if (query.provider) {
     const p = query.provider;

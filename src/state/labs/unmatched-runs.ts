@@ -47,9 +47,9 @@ class RunFailure extends Error {
 /** Creates a run (queued) and schedules its stages; the same key gives back the same run. */
 export function createRun(env: OrderEnv, input: CreateRunInput, key: string): TestRun {
   const store = unmatchedOf(env.partition, env.world);
-  const existing = store.runKeys.get(key);
-  if (existing) return store.runs.get(existing) as TestRun;
-  if (store.runs.size >= RUN_LIMIT) throw labBadRequest(LAB_MESSAGES.unmatchedRunLimit);
+  const existing = store.runOfKey(key);
+  if (existing) return existing;
+  if (store.runCount >= RUN_LIMIT) throw labBadRequest(LAB_MESSAGES.unmatchedRunLimit);
   const now = env.world.clock.now();
   const run: TestRun = {
     run_id: env.world.ids.uuid('unmatched_run', env.partition.id),
@@ -69,14 +69,13 @@ export function createRun(env: OrderEnv, input: CreateRunInput, key: string): Te
     started_at: null,
     completed_at: null,
   };
-  store.runs.set(run.run_id, run);
-  store.runKeys.set(key, run.run_id);
+  store.addRun(run, key);
   scheduleStage(env, run, now);
   return run;
 }
 
 export function findRun(env: OrderEnv, runId: string): TestRun {
-  const run = unmatchedOf(env.partition, env.world).runs.get(runId);
+  const run = unmatchedOf(env.partition, env.world).run(runId);
   if (!run) throw labNotFound(LAB_MESSAGES.unmatchedRunNotFound);
   return run;
 }
@@ -118,7 +117,7 @@ function enterStage(env: OrderEnv, run: TestRun, stage: RunStage): void {
 function teamLabTest(env: OrderEnv, id: string | null): LabTest {
   const store = labTestsOf(env.partition, env.world);
   if (id) {
-    const test = store.byId.get(id);
+    const test = store.get(id);
     if (!test) throw new RunFailure('lab_test_not_found', LAB_TEXTS.runLabTestNotFound(id));
     return test;
   }

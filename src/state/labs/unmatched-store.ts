@@ -69,14 +69,37 @@ export interface TestRun {
 }
 
 class UnmatchedStore {
-  readonly byId = new Map<string, UnmatchedResult>();
+  private readonly byId = new Map<string, UnmatchedResult>();
+
+  get(id: string): UnmatchedResult | undefined {
+    return this.byId.get(id);
+  }
   /** Creation order. */
   readonly list: UnmatchedResult[] = [];
   private readonly byStatusMap = new Map<ReviewStatus, Set<UnmatchedResult>>();
-  readonly runs = new Map<string, TestRun>();
+  private readonly runs = new Map<string, TestRun>();
   /** X-Idempotency-Key -> run id. */
-  readonly runKeys = new Map<string, string>();
+  private readonly runKeys = new Map<string, string>();
   private seq = 0;
+
+  run(runId: string): TestRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** The run an idempotency key already started, if any. */
+  runOfKey(key: string): TestRun | undefined {
+    const id = this.runKeys.get(key);
+    return id ? this.runs.get(id) : undefined;
+  }
+
+  get runCount(): number {
+    return this.runs.size;
+  }
+
+  addRun(run: TestRun, key: string): void {
+    this.runs.set(run.run_id, run);
+    this.runKeys.set(key, run.run_id);
+  }
 
   add(result: Omit<UnmatchedResult, 'seq'>): UnmatchedResult {
     const item: UnmatchedResult = { ...result, seq: ++this.seq };

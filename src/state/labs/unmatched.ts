@@ -71,7 +71,7 @@ export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): Record<stri
 }
 
 export function findUnmatched(env: OrderEnv, id: string): UnmatchedResult {
-  const item = unmatchedOf(env.partition, env.world).byId.get(id);
+  const item = unmatchedOf(env.partition, env.world).get(id);
   if (!item) throw labNotFound(LAB_MESSAGES.unmatchedNotFound);
   return item;
 }

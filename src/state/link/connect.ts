@@ -25,7 +25,7 @@ const WEB_AUTH = new Set(['oauth', 'team_oauth', 'password', 'email']);
 const MANUAL_PROVIDERS: readonly string[] = ['beurer_ble', 'omron_ble', 'accuchek_ble', 'contour_ble', 'freestyle_libre_ble', 'onetouch_ble', 'apple_health_kit', 'manual', 'health_connect'];
 
 function requireUser(scope: TeamScope, userId: string): void {
-  const user = usersOf(scope.partition, scope.world).byId.get(userId);
+  const user = usersOf(scope.partition, scope.world).get(userId);
   if (!user || user.deletion) throw linkError.userNotFound();
 }
 
@@ -145,7 +145,7 @@ export function outcomeUrl(world: World, token: LinkToken | undefined, error: Li
 
 function connectWithToken(world: World, token: LinkToken, partition: Partition, provider: ProviderInfo, granted: readonly string[] | null = null): LinkErrorType | null {
   if (hasDemoConnection(world, partition, token.user_id)) return 'provider_api_error';
-  const user = usersOf(partition, world).byId.get(token.user_id);
+  const user = usersOf(partition, world).get(token.user_id);
   if (!user || user.deletion) return 'invalid_token';
   const scopes = checkScopes(world, partition, provider, granted);
   if (!scopes.ok) return scopes.error;
@@ -161,7 +161,7 @@ function connectWithToken(world: World, token: LinkToken, partition: Partition, 
  * ends with `user_cancelled`. Answers where the browser goes next.
  */
 export function decideOAuth(world: World, value: string, slug: string, allow: boolean, granted: readonly string[] | null = null): string {
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const provider = providerBySlug(slug);
   const problem = tokenProblem(world, token);
   if (problem || !token) return outcomeUrl(world, token, problem ?? 'invalid_token');
@@ -173,7 +173,7 @@ export function decideOAuth(world: World, value: string, slug: string, allow: bo
 
 /** The consent page's view of an OAuth session (null when the session is unknown). */
 export function oauthSession(world: World, value: string, slug: string): { provider: ProviderInfo; user_id: string; partition: Partition | null } | null {
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const provider = providerBySlug(slug);
   if (!token || !provider || !token.oauth_started.includes(slug)) return null;
   const team = world.tenancy.teams.get(token.team_id);
@@ -206,7 +206,7 @@ function result(token: LinkToken | undefined, slug: string, outcome: CredentialO
 /** A token, checked; token problems become an error result rather than an HTTP error. */
 function tokenFor(world: World, value: string | undefined): { token?: LinkToken; partition?: Partition; problem: LinkErrorType | null } {
   if (value === undefined || value === '') throw linkError.missingLinkToken();
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const problem = tokenProblem(world, token);
   if (problem || !token) return { ...(token ? { token } : {}), problem: problem ?? 'invalid_token' };
   return { token, partition: usableToken(world, value).partition, problem: null };

@@ -19,7 +19,7 @@ export function tokenValidity(world: World, value: string): { success: true } {
 /** `GET /v2/link/state`: the token's state and what it was made for. */
 export function tokenState(world: World, value: string | undefined): Record<string, unknown> {
   if (value === undefined || value === '') throw linkError.missingLinkToken();
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const state = tokenStatus(world, token);
   if (!token) throw linkError.token('invalid_token');
   return {
@@ -48,7 +48,7 @@ export function startConnect(world: World, value: string, slug: string): Record<
 
 /** `POST /v2/link/code/create`: a one-hour (by default) code the mobile SDK exchanges for a sign-in. */
 export function createLinkCode(scope: TeamScope, userId: string, expiresAt: number | null): { code: string; exchange_url: string; expires_at: string } {
-  const user = usersOf(scope.partition, scope.world).byId.get(userId);
+  const user = usersOf(scope.partition, scope.world).get(userId);
   if (!user || user.deletion) throw linkError.userNotFound();
   const now = scope.world.clock.now();
   const expires = expiresAt ?? now + 3600 * 1000;

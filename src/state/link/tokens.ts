@@ -42,8 +42,12 @@ interface LinkCode {
 }
 
 class LinkTokenStore {
-  readonly byToken = new Map<string, LinkToken>();
-  readonly codes = new Map<string, LinkCode>();
+  private readonly byToken = new Map<string, LinkToken>();
+
+  get(value: string): LinkToken | undefined {
+    return this.byToken.get(value);
+  }
+  private readonly codes = new Map<string, LinkCode>();
 
   addCode(code: LinkCode): void {
     this.codes.set(code.code, code);
@@ -82,7 +86,7 @@ export function tokenProblem(world: World, token: LinkToken | undefined): LinkEr
 /** The usable token with this value, or the Link error (400) that says why not. */
 export function usableToken(world: World, value: string | undefined): { token: LinkToken; partition: Partition } {
   if (value === undefined || value === '') throw linkError.missingLinkToken();
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const problem = tokenProblem(world, token);
   if (problem || !token) throw linkError.token(problem ?? 'invalid_token');
   return { token, partition: tokenPartition(world, token) as Partition };

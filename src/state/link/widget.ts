@@ -5,7 +5,7 @@
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { World } from '../../engine/world.js';
 import { oauthSession, outcomeUrl, tokenProviders } from './connect.js';
-import { LINK_ERROR_TEXTS, type LinkErrorType } from './errors.js';
+import { LINK_ERROR_TEXTS, linkError, type LinkErrorType } from './errors.js';
 import { linkTokensOf, tokenProblem } from './tokens.js';
 import { teamScopeRequirement } from './scopes.js';
 import { offeredScopes } from '../../fixtures/link/scopes.js';
@@ -24,7 +24,7 @@ export interface WidgetModel {
 type WidgetView = { ok: true; model: WidgetModel } | { ok: false; error: LinkErrorType; text: string; redirect: string | null };
 
 export function widgetView(world: World, value: string, provider: string | null): WidgetView {
-  const token = linkTokensOf(world).byToken.get(value);
+  const token = linkTokensOf(world).get(value);
   const problem = tokenProblem(world, token);
   if (problem || !token) {
     const error = problem ?? 'invalid_token';
@@ -49,9 +49,9 @@ export interface ConsentView {
 }
 
 /** The consent page of an OAuth session (null when unknown: the page says so). */
-export function consentView(world: World, value: string, slug: string): ConsentView | null {
+export function consentView(world: World, value: string, slug: string): ConsentView {
   const session = oauthSession(world, value, slug);
-  if (!session) return null;
+  if (!session) throw linkError.sessionNotFound();
   const q = (decision: string) => `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision }).toString()}`;
   const must = session.partition ? teamScopeRequirement(world, session.partition, session.provider).must : [];
   const scopes = session.provider.auth_type === 'oauth' ? offeredScopes(session.provider).map((scope) => ({ scope, required: must.includes(scope) })) : [];

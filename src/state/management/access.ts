@@ -4,9 +4,9 @@
  * never on org-level resources. Management handlers (teams, keys, webhooks, pipelines, ...)
  * call these first.
  */
-import { ApiError, forbidden, notFound } from '../../engine/errors.js';
 import type { Ctx } from '../../engine/route.js';
 import type { Org, Team } from '../../engine/tenancy.js';
+import { managementError, MANAGEMENT_ERRORS, type ManagementError } from './errors.js';
 
 export const ACCESS_MESSAGES = {
   wrongOrg: 'This management key does not belong to this org.',
@@ -15,14 +15,14 @@ export const ACCESS_MESSAGES = {
   teamNotFound: 'Team not found',
 } as const;
 
-function planError(org: Org): ApiError {
-  return forbidden(`Org management is available only on the premium plan; org ${org.id} is on the ${org.plan} plan.`);
+function planError(org: Org): ManagementError {
+  return managementError.forbidden(MANAGEMENT_ERRORS.notPremium(org.id, org.plan));
 }
 
 /** The caller's org, if `orgId` is it and it is on the premium plan. */
 export function requireOrg(ctx: Ctx, orgId: string): Org {
   const { org } = ctx.management;
-  if (org.id !== orgId) throw forbidden(ACCESS_MESSAGES.wrongOrg);
+  if (org.id !== orgId) throw managementError.forbidden(ACCESS_MESSAGES.wrongOrg);
   if (org.plan !== 'premium') throw planError(org);
   return org;
 }
@@ -30,7 +30,7 @@ export function requireOrg(ctx: Ctx, orgId: string): Org {
 /** Like requireOrg, and the key must be an org key (org-level resources and actions). */
 export function requireOrgAdmin(ctx: Ctx, orgId: string): Org {
   const org = requireOrg(ctx, orgId);
-  if (ctx.management.key.role !== 'org_admin') throw forbidden(ACCESS_MESSAGES.teamKeyOrgLevel);
+  if (ctx.management.key.role !== 'org_admin') throw managementError.forbidden(ACCESS_MESSAGES.teamKeyOrgLevel);
   return org;
 }
 
@@ -44,8 +44,16 @@ export function canAccessTeam(ctx: Ctx, teamId: string): boolean {
 export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
   const org = requireOrg(ctx, orgId);
   const team = ctx.world.tenancy.teams.get(teamId);
-  if (!team || team.org_id !== org.id) throw notFound(ACCESS_MESSAGES.teamNotFound);
-  if (!canAccessTeam(ctx, teamId)) throw forbidden(ACCESS_MESSAGES.teamNotBound);
+  if (!team || team.org_id !== org.id) throw managementError.notFound(ACCESS_MESSAGES.teamNotFound);
+  if (!canAccessTeam(ctx, teamId)) throw managementError.forbidden(ACCESS_MESSAGES.teamNotBound);
+  return team;
+}
+
+/** The team of the org with this integration_team_id that the caller's key may act on (404 none, 403 not bound). */
+export function requireTeamByIntegrationId(ctx: Ctx, org: Org, integrationTeamId: string): Team {
+  const team = ctx.world.tenancy.teamByIntegrationId(org.id, integrationTeamId);
+  if (!team) throw managementError.notFound(ACCESS_MESSAGES.teamNotFound);
+  if (!canAccessTeam(ctx, team.id)) throw managementError.forbidden(ACCESS_MESSAGES.teamNotBound);
   return team;
 }
 

@@ -4,10 +4,12 @@
  * pydantic-shaped messages.
  */
 import { z } from 'zod';
-import { badRequest, valueError } from '../../engine/errors.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { ENVIRONMENTS, REGIONS, type Environment, type Region, type Team } from '../../engine/tenancy.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
+import type { Ctx } from '../../engine/route.js';
+import { accessibleTeams, requireOrg, requireTeam } from './access.js';
 
 /** The reference's name pattern for teams and orgs (letters incl. Latin-1, digits, `(),/:'|&_-`, space, ’; 0 to 80). */
 export const NAME_PATTERN_SOURCE = "^[A-Za-zÀ-ÖØ-öø-ÿ0-9(),/:'|&_\\- ’]{0,80}$";
@@ -44,10 +46,19 @@ export const brandInformation = () =>
     brand_color: z.string().default(''),
   });
 
+/** The teams named (each accessible and in the path's region, 404/403/400), or every accessible team of the region. */
+export function regionTeams(ctx: Ctx, orgId: string, region: Region, teamIds: readonly string[] | null | undefined): Team[] {
+  const org = requireOrg(ctx, orgId);
+  if (!teamIds || teamIds.length === 0) return accessibleTeams(ctx, org).filter((t) => t.region === region);
+  const teams = [...new Set(teamIds)].map((id) => requireTeam(ctx, orgId, id));
+  for (const t of teams) assertTeamRegion(t, region);
+  return teams;
+}
+
 /** Throws 400 unless the team is in the region of the path. */
 export function assertTeamRegion(team: Team, region: Region): void {
   if (team.region !== region) {
-    throw badRequest(`Team ${team.id} is in region ${team.region}, not ${region}: use /${team.region}/ in the path.`);
+    throw managementError.badRequest(MANAGEMENT_ERRORS.wrongRegion(team.id, team.region, region));
   }
 }
 
@@ -67,7 +78,7 @@ function cursorSeq(kind: string, cursor: string): number | null {
 /** Decodes a cursor made by `encodeCursor`; 422 when it is not one of ours. */
 export function decodeCursor(kind: string, cursor: string): number {
   const seq = cursorSeq(kind, cursor);
-  if (seq === null) throw valueError(['query', 'next_cursor'], INVALID_CURSOR, cursor);
+  if (seq === null) throw managementError.invalid(['query', 'next_cursor'], INVALID_CURSOR, cursor);
   return seq;
 }
 

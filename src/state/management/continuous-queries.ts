@@ -8,8 +8,7 @@
  */
 import type { Environment, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { MANAGEMENT_ERRORS, queryNotFound } from './errors.js';
-import { badRequest, conflict } from '../../engine/errors.js';
+import { MANAGEMENT_ERRORS, queryNotFound, managementError } from './errors.js';
 import type { Query } from './query-schema.js';
 import { planQuery } from '../aggregate/plan.js';
 import { scheduleQuery } from '../aggregate/runner.js';
@@ -38,6 +37,11 @@ class QueryStore {
 }
 const store = worldSlot('management-continuous-queries', () => new QueryStore());
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
+
+/** Only team queries are managed through the API: platform queries answer 403. */
+export function requireTeamQueries(queryType: 'team' | 'platform'): void {
+  if (queryType === 'platform') throw managementError.forbidden(MANAGEMENT_ERRORS.platformQueries);
+}
 
 /** What a query's result table looks like and which resources it reads (the validate answer). */
 export function analyseQuery(query: Query): { result_table_schema: Record<string, string>; resource_dependencies: string[] } {
@@ -80,7 +84,7 @@ export function createContinuousQuery(world: World, team: Team, env: Environment
   const analysis = analyseQuery(input.query);
   const s = store(world);
   const pk = key(team.id, env);
-  if (s.activeBySlug.get(pk)?.has(input.slug)) throw conflict(MANAGEMENT_ERRORS.querySlugTaken(input.slug));
+  if (s.activeBySlug.get(pk)?.has(input.slug)) throw managementError.conflict(MANAGEMENT_ERRORS.querySlugTaken(input.slug));
   const q: ContinuousQuery = { id: world.ids.uuid('continuous-query', team.id), status: 'active', team_id: team.id, environment: env, ...structuredClone(input), ...analysis };
   let m = s.byPartition.get(pk);
   if (!m) {
@@ -113,7 +117,7 @@ export function updateContinuousQuery(
   update: { title?: string | null; scheduling_preferences?: { minimum_gap_duration_second?: number | null } | null },
 ): ContinuousQuery {
   const q = getQuery(world, team, env, queryId);
-  if (q.status === 'archived') throw badRequest(MANAGEMENT_ERRORS.queryArchived);
+  if (q.status === 'archived') throw managementError.badRequest(MANAGEMENT_ERRORS.queryArchived);
   if (update.title != null) q.title = update.title;
   if (update.scheduling_preferences != null) q.scheduling_preferences = { ...update.scheduling_preferences };
   return q;

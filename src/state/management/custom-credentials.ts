@@ -5,9 +5,9 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex, utf8Encode } from '../../engine/bytes.js';
-import { badRequest, valueError } from '../../engine/errors.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { managementError } from './errors.js';
 
 /** OAuth providers that accept custom credentials (management OpenAPI `OAuthProviders` plus map_my_fitness). */
 export const OAUTH_PROVIDERS = [
@@ -63,11 +63,15 @@ export interface CustomCredential {
 }
 
 class CustomCredentialStore {
-  readonly byId = new Map<string, CustomCredential>();
+  private readonly byId = new Map<string, CustomCredential>();
   /** `team:env:provider` -> credential id. */
   private readonly byKey = new Map<string, string>();
   /** team id -> credential ids in creation order. */
   private readonly byTeam = new Map<string, Set<string>>();
+
+  get(id: string): CustomCredential | undefined {
+    return this.byId.get(id);
+  }
 
   find(teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
     const id = this.byKey.get(`${teamId}:${environment}:${provider}`);
@@ -122,7 +126,8 @@ function hashSecret(secret: string): string {
   return toHex(sha256(utf8Encode(secret)));
 }
 
-const CUSTOM_CREDENTIAL_MESSAGES = {
+export const CUSTOM_CREDENTIAL_MESSAGES = {
+  detailsRequired: (provider: string) => `${provider} needs details.${provider} with its webhook subscriber verify tokens`,
   noOAuth: (provider: string) => `Provider ${provider} does not connect through OAuth and takes no custom credentials.`,
   clientIdRequired: (provider: string) => `client_id is required to set ${provider} OAuth credentials`,
   clientSecretRequired: (provider: string) => `client_secret is required to set ${provider} OAuth credentials`,
@@ -150,12 +155,12 @@ export function setCustomCredential(
   now: string,
 ): CustomCredential {
   const kind = credentialKind(input.provider);
-  if (kind === 'unsupported') throw badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(input.provider));
+  if (kind === 'unsupported') throw managementError.badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(input.provider));
   const store = customCredentialsOf(world);
   const existing = store.find(team.id, env, input.provider);
   if (kind === 'oauth' && !existing) {
-    if (!input.client_id) throw valueError(['body', 'client_id'], CUSTOM_CREDENTIAL_MESSAGES.clientIdRequired(input.provider), input.client_id ?? null);
-    if (!input.client_secret) throw valueError(['body', 'client_secret'], CUSTOM_CREDENTIAL_MESSAGES.clientSecretRequired(input.provider), input.client_secret ?? null);
+    if (!input.client_id) throw managementError.invalid(['body', 'client_id'], CUSTOM_CREDENTIAL_MESSAGES.clientIdRequired(input.provider), input.client_id ?? null);
+    if (!input.client_secret) throw managementError.invalid(['body', 'client_secret'], CUSTOM_CREDENTIAL_MESSAGES.clientSecretRequired(input.provider), input.client_secret ?? null);
   }
   const details = input.details ? checkDetails(input.details) : existing ? existing.details : checkDetails(null);
   if (existing) {
@@ -205,7 +210,7 @@ export function deleteCustomCredentials(
   const failure: string[] = [];
   const not_found: string[] = [];
   for (const id of new Set(ids)) {
-    const c = store.byId.get(id);
+    const c = store.get(id);
     const team = c ? world.tenancy.teams.get(c.team_id) : undefined;
     if (!c || !team || team.org_id !== orgId || c.environment !== env || c.region !== region) not_found.push(id);
     // Another team's ids answer exactly like unknown ids (issue 11): no existence leak.

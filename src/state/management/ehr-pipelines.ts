@@ -8,6 +8,7 @@
 import type { JournalEntry } from '../../engine/events.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { MANAGEMENT_ERRORS, managementError } from './errors.js';
 
 type EhrType = 'fhir' | 'hint_health';
 type EhrAuthentication =
@@ -147,6 +148,13 @@ export function onEhrEvent(world: World, entry: JournalEntry, partition: Partiti
 }
 
 /** What a team environment's EHR pipelines received, oldest first (control plane). */
-export function ehrDeliveriesOf(world: World, partition: Partition): readonly EhrDelivery[] {
+function ehrDeliveriesOf(world: World, partition: Partition): readonly EhrDelivery[] {
   return store(world).deliveries.get(partition.id) ?? [];
+}
+
+/** What the EHR pipelines of a live team's environment received (control plane), or 404. */
+export function teamEhrDeliveries(world: World, teamId: string, environment: Environment): readonly EhrDelivery[] {
+  const team = world.tenancy.teams.get(teamId);
+  if (!team || team.deleted) throw managementError.notFound(MANAGEMENT_ERRORS.teamNotFound);
+  return ehrDeliveriesOf(world, world.tenancy.partition(team, environment));
 }

@@ -4,11 +4,12 @@
  * members the EHR manages (by `integration_member_id`), and dashboard sessions that a dashboard
  * URL opens. Sessions are readable through the control plane until they expire on the sandbox clock.
  */
-import { badRequest, notFound } from '../../engine/errors.js';
+import type { Ctx } from '../../engine/route.js';
+import { requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from './access.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Org, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam } from './errors.js';
+import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam, managementError } from './errors.js';
 
 type Modality = 'feature_embed' | 'link_out';
 
@@ -68,7 +69,7 @@ function ehrOf(world: World, org: Org): OrgEhr {
 
 export function getEhrConfig(world: World, org: Org): EhrConfig {
   const config = ehrOf(world, org).config;
-  if (!config) throw notFound(MANAGEMENT_ERRORS.ehrConfigurationNotFound);
+  if (!config) throw managementError.notFound(MANAGEMENT_ERRORS.ehrConfigurationNotFound);
   return config;
 }
 
@@ -165,19 +166,43 @@ export function dropEhrTeam(world: World, orgId: string, teamId: string): void {
   }
 }
 
+interface DashboardRequest {
+  member_id?: string | null | undefined;
+  integration_member_id?: string | null | undefined;
+  team_id?: string | null | undefined;
+  integration_team_id?: string | null | undefined;
+  feature: string;
+  modality: Modality;
+  environment: Environment;
+}
+
+/**
+ * `POST .../ehr_integration/create_dashboard_url`: the team (by id or integration id, one the
+ * key may act on; none needs an org key), then the member (by id or integration id), then the URL.
+ */
+export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { url: string; expires_in: number } {
+  let team: Team | null = null;
+  if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
+  else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);
+  else requireOrgAdmin(ctx, org.id);
+  if (!body.member_id && !body.integration_member_id) throw managementError.invalid(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
+  const member = body.member_id ? getIntegrationMember(ctx.world, org, body.member_id) : resolveIntegrationMember(ctx.world, org, body.integration_member_id ?? '');
+  return createDashboardUrl(ctx.world, org, { member, team, feature: body.feature, modality: body.modality, environment: body.environment }, ctx.now());
+}
+
 /**
  * Opens a dashboard session for a member (and optionally a team) and answers its URL. Needs the
  * configuration, with the modality enabled.
  */
-export function createDashboardUrl(
+function createDashboardUrl(
   world: World,
   org: Org,
   input: { member: IntegrationMember; team: Team | null; feature: string; modality: Modality; environment: Environment },
   nowMs: number,
 ): { url: string; expires_in: number } {
   const e = ehrOf(world, org);
-  if (!e.config) throw badRequest(MANAGEMENT_ERRORS.ehrNotConfigured);
-  if (!e.config.modalities.includes(input.modality)) throw badRequest(MANAGEMENT_ERRORS.modalityNotEnabled(input.modality));
+  if (!e.config) throw managementError.badRequest(MANAGEMENT_ERRORS.ehrNotConfigured);
+  if (!e.config.modalities.includes(input.modality)) throw managementError.badRequest(MANAGEMENT_ERRORS.modalityNotEnabled(input.modality));
   const n = world.ids.nextSeq('ehr-dashboard-session', org.id);
   const token = stableToken(40, world.seed, 'ehr-dashboard-session', org.id, n);
   for (const [t, s] of e.sessions) if (s.expires_ms <= nowMs) e.sessions.delete(t);
@@ -200,8 +225,15 @@ export function createDashboardUrl(
   return { url, expires_in: DASHBOARD_URL_TTL_S };
 }
 
+/** The live session behind a dashboard URL token (control plane), or 404 when unknown or expired. */
+export function liveDashboardSession(world: World, token: string, nowMs: number): DashboardSession {
+  const s = dashboardSession(world, token, nowMs);
+  if (!s) throw managementError.notFound(MANAGEMENT_ERRORS.dashboardSessionNotFound);
+  return s;
+}
+
 /** The live session behind a dashboard URL token, or null when unknown or expired (control plane). */
-export function dashboardSession(world: World, token: string, nowMs: number): DashboardSession | null {
+function dashboardSession(world: World, token: string, nowMs: number): DashboardSession | null {
   for (const e of ehrStore(world).values()) {
     const s = e.sessions.get(token);
     if (s) return s.expires_ms > nowMs ? s : null;

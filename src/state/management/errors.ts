@@ -4,9 +4,12 @@
  * Statuses follow the real service where its document names them (404 not found, 409 conflict
  * with the holder's id, 422 validation); rules it is silent about answer 400 with a `detail`.
  */
-import { ApiError, badRequest, conflict, notFound, valueError } from '../../engine/errors.js';
+import type { ValidationItem } from '../../engine/errors.js';
+import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
 
 export const MANAGEMENT_ERRORS = {
+  orgNotFound: 'Org not found',
+  teamNotFound: 'Team not found',
   memberNotFound: 'Member not found',
   inviteNotFound: 'Invite not found',
   domainNotFound: 'Domain not found',
@@ -29,19 +32,50 @@ export const MANAGEMENT_ERRORS = {
   teamsNotInRegion: (teamId: string, region: string) => `Team ${teamId} is not a team of this org in region ${region}.`,
   historicalDaysLimit: (provider: string, limit: number) => `historical_days_to_pull for ${provider} must be between 0 and ${limit}.`,
   queryArchived: 'This continuous query is archived.',
+  platformQueries: 'Platform continuous queries are managed by the service; use query_type=team.',
   querySlugTaken: (slug: string) => `A continuous query with slug "${slug}" already exists in this team environment.`,
+  scopeInBothLists: (scope: string) => `Scope ${scope} is already in user_must_grant.`,
+  notPremium: (orgId: string, plan: string) => `Org management is available only on the premium plan; org ${orgId} is on the ${plan} plan.`,
+  wrongRegion: (teamId: string, region: string, wanted: string) => `Team ${teamId} is in region ${region}, not ${wanted}: use /${region}/ in the path.`,
+  integrationTeamTaken: (integrationTeamId: string, teamId: string) => `integration_team_id "${integrationTeamId}" is already used by team ${teamId} in this org.`,
+  teamIdTaken: (teamId: string) => `A team with id ${teamId} already exists or existed; team ids are never reused.`,
 } as const;
 
-export const memberNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.memberNotFound);
-export const inviteNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.inviteNotFound);
-export const domainNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.domainNotFound);
-export const integrationMemberNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.integrationMemberNotFound);
-export const queryNotFound = (): ApiError => notFound(MANAGEMENT_ERRORS.queryNotFound);
-export const lastOwner = (): ApiError => badRequest(MANAGEMENT_ERRORS.lastOwner);
-export const domainTaken = (domain: string): ApiError => conflict(MANAGEMENT_ERRORS.domainTaken(domain));
-export const unknownTeam = (loc: Array<string | number>, teamId: string): ApiError => valueError(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
+/** A management domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+export class ManagementError extends DomainError {
+  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
+    super('management', kind, text, details);
+    this.name = 'ManagementError';
+  }
+}
+
+/** Typed management errors of a kind, with a text of the area's catalogues (this file, ACCESS_MESSAGES, the key and credential messages). */
+export const managementError = {
+  notFound: (text: string): ManagementError => new ManagementError('not_found', text),
+  badRequest: (text: string): ManagementError => new ManagementError('bad_request', text),
+  forbidden: (text: string): ManagementError => new ManagementError('forbidden', text),
+  conflict: (text: string, extra?: Record<string, unknown>): ManagementError => new ManagementError('conflict', text, extra ? { extra } : {}),
+  invalid: (loc: Array<string | number>, text: string, input?: unknown): ManagementError => new ManagementError('invalid', text, { loc, input }),
+  /** 422 with several items (every problem of a request at once). */
+  invalidItems: (items: ValidationItem[]): ManagementError => new ManagementError('invalid', items[0]?.msg ?? '', { items }),
+} as const;
+const M = managementError;
+
+export const memberNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.memberNotFound);
+export const inviteNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.inviteNotFound);
+export const domainNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.domainNotFound);
+export const integrationMemberNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.integrationMemberNotFound);
+export const queryNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.queryNotFound);
+export const lastOwner = (): ManagementError => M.badRequest(MANAGEMENT_ERRORS.lastOwner);
+export const domainTaken = (domain: string): ManagementError => M.conflict(MANAGEMENT_ERRORS.domainTaken(domain));
+export const unknownTeam = (loc: Array<string | number>, teamId: string): ManagementError => M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
 
 /** 409 with the reference's `IntegrationMemberIDConflictResponse` (`member_id` of the holder) and a `detail`. */
-export function integrationMemberConflict(integrationMemberId: string, holderId: string): ApiError {
-  return new ApiError(409, { detail: MANAGEMENT_ERRORS.integrationMemberTaken(integrationMemberId), member_id: holderId });
+export function integrationMemberConflict(integrationMemberId: string, holderId: string): ManagementError {
+  return M.conflict(MANAGEMENT_ERRORS.integrationMemberTaken(integrationMemberId), { member_id: holderId });
+}
+
+/** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
+export function integrationTeamConflict(integrationTeamId: string, holderId: string): ManagementError {
+  return M.conflict(MANAGEMENT_ERRORS.integrationTeamTaken(integrationTeamId, holderId), { team_id: holderId });
 }

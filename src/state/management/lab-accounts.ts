@@ -5,11 +5,14 @@
  * the org id; the allowlist starts with the org's teams in the region when the accounts are made.
  */
 import { stableInt, stableUuid } from '../../engine/ids.js';
-import { ENVIRONMENTS, type Environment, type Org, type Region, type Team } from '../../engine/tenancy.js';
+import { ENVIRONMENTS, type Environment, type Org, type Partition, type Region, type Team } from '../../engine/tenancy.js';
+import type { Ctx } from '../../engine/route.js';
+import { requireOrgAdmin, requireTeam } from './access.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { assertBeta, closedBetaError } from '../../engine/beta.js';
-import { validationError, type ValidationItem } from '../../engine/errors.js';
+import { type ValidationItem } from '../../engine/errors.js';
 import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../labs/errors.js';
+import { managementError } from './errors.js';
 
 type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
 
@@ -43,7 +46,11 @@ const LAB_ACCOUNT_TEMPLATES: ReadonlyArray<{ lab: string; label: string; region:
 ];
 
 class LabAccountStore {
-  readonly byId = new Map<string, LabAccount>();
+  private readonly byId = new Map<string, LabAccount>();
+
+  get(id: string): LabAccount | undefined {
+    return this.byId.get(id);
+  }
   /** `org:env:region` -> account ids. */
   private readonly byScope = new Map<string, string[]>();
 
@@ -112,7 +119,7 @@ export function labAccountView(a: LabAccount) {
 }
 
 /** Passes when at least one live team of the org in the region is enabled for the lab accounts beta. */
-export function assertOrgLabAccountBeta(world: World, org: Org, region: Region): void {
+function assertOrgLabAccountBeta(world: World, org: Org, region: Region): void {
   const teams = world.tenancy.orgTeamsInRegion(org.id, region);
   if (!teams.some((t) => t.beta_features.has(LAB_ACCOUNT_FEATURE))) throw closedBetaError(LAB_ACCOUNT_FEATURE);
 }
@@ -124,7 +131,7 @@ export function assertOrgLabAccountBeta(world: World, org: Org, region: Region):
  * region) have the beta (403); then the one change.
  */
 export function updateLabAccountAllowlist(world: World, org: Org, env: Environment, region: Region, accountId: string, allowlist: readonly string[]): LabAccount {
-  const account = labAccountsOf(world).byId.get(accountId);
+  const account = labAccountsOf(world).get(accountId);
   if (!account || account.org_id !== org.id || account.environment !== env || account.region !== region) {
     throw labNotFound(LAB_MESSAGES.labAccountNotFound);
   }
@@ -137,9 +144,44 @@ export function updateLabAccountAllowlist(world: World, org: Org, env: Environme
     items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
     return [];
   });
-  if (items.length > 0) throw validationError(items);
+  if (items.length > 0) throw managementError.invalidItems(items);
   if (teams.length > 0) for (const team of teams) assertBeta(team, LAB_ACCOUNT_FEATURE);
   else assertOrgLabAccountBeta(world, org, region);
   account.team_id_allowlist = ids;
   return account;
+}
+
+interface LabAccountFilter {
+  lab_account_id?: string | null | undefined;
+  team_id?: string | null | undefined;
+  status?: LabAccount['status'] | null | undefined;
+}
+
+function filtered(world: World, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
+  return labAccountsOf(world)
+    .of(orgId, env, region)
+    .filter((a) => (!q.lab_account_id || a.id === q.lab_account_id) && (!q.team_id || a.team_id_allowlist.includes(q.team_id)) && (!q.status || a.status === q.status));
+}
+
+/**
+ * `GET /v1/org/:org_id/lab_account/:env/:region`: with `team_id`, the team's access and its beta;
+ * without, an org key and the org's beta; then the org's accounts, filtered.
+ */
+export function listOrgLabAccounts(ctx: Ctx, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
+  let org: Org;
+  if (q.team_id) {
+    const team = requireTeam(ctx, orgId, q.team_id);
+    org = ctx.management.org;
+    assertBeta(team, LAB_ACCOUNT_FEATURE);
+  } else {
+    org = requireOrgAdmin(ctx, orgId);
+    assertOrgLabAccountBeta(ctx.world, org, region);
+  }
+  return filtered(ctx.world, org.id, env, region, q);
+}
+
+/** `GET /v3/lab_test/lab_account`: the accounts of the caller's org whose allowlist holds the calling team. */
+export function listTeamLabAccounts(world: World, partition: Partition, q: LabAccountFilter): LabAccount[] {
+  const { team, environment } = partition;
+  return filtered(world, team.org_id, environment, team.region, { ...q, team_id: team.id });
 }

@@ -3,9 +3,10 @@
  * list, create (`org_admin`, or `team_admin` bound to live teams of the org), update (label,
  * bindings of team keys) and delete. Every rule is checked before anything changes.
  */
-import { notFound, validationError, valueError, type ValidationItem } from '../../engine/errors.js';
+import { type ValidationItem } from '../../engine/errors.js';
 import type { ManagementKey, ManagementRole, Org } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import { managementError } from './errors.js';
 
 export const MANAGEMENT_KEY_MESSAGES = {
   notFound: 'Management key not found',
@@ -30,7 +31,7 @@ function boundTeamIds(world: World, org: Org, list: Array<{ team_id: string }>):
       out.push(b.team_id);
     }
   });
-  if (items.length > 0) throw validationError(items);
+  if (items.length > 0) throw managementError.invalidItems(items);
   return out;
 }
 
@@ -75,12 +76,12 @@ export function createManagementKey(world: World, org: Org, input: { label: stri
 /** Changes the label and, for team keys, the bindings (null keeps a value). */
 export function updateManagementKey(world: World, org: Org, keyId: string, update: { label?: string | null; team_role_bindings?: Bindings }): ManagementKey {
   const key = findManagementKey(world, org, keyId);
-  if (!key) throw notFound(MANAGEMENT_KEY_MESSAGES.notFound);
+  if (!key) throw managementError.notFound(MANAGEMENT_KEY_MESSAGES.notFound);
   let teamIds: string[] | undefined;
   const b = update.team_role_bindings;
   if (b !== null && b !== undefined) {
-    if (key.role === 'org_admin') throw valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminNoBindings, b);
-    if (b.length === 0) throw valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, b);
+    if (key.role === 'org_admin') throw managementError.invalid(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminNoBindings, b);
+    if (b.length === 0) throw managementError.invalid(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, b);
     teamIds = boundTeamIds(world, org, b);
   }
   if (update.label !== null && update.label !== undefined) key.label = update.label;

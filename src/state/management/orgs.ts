@@ -4,7 +4,22 @@
  */
 import type { ManagementKey, Org, Plan, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import { MANAGEMENT_ERRORS, managementError } from './errors.js';
 import { seedLabAccounts } from './lab-accounts.js';
+
+/** An org by id (control plane), or 404. */
+export function orgById(world: World, orgId: string): Org {
+  const org = world.tenancy.orgs.get(orgId);
+  if (!org) throw managementError.notFound(MANAGEMENT_ERRORS.orgNotFound);
+  return org;
+}
+
+/** A team by id, deleted or not (control plane), or 404. */
+export function teamById(world: World, teamId: string): Team {
+  const team = world.tenancy.teams.get(teamId);
+  if (!team) throw managementError.notFound(MANAGEMENT_ERRORS.teamNotFound);
+  return team;
+}
 
 export function renameOrg(org: Org, name: string): Org {
   org.name = name;

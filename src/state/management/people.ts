@@ -8,8 +8,7 @@
 import { stableUuid } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { inviteNotFound, lastOwner, memberNotFound, MANAGEMENT_ERRORS, unknownTeam } from './errors.js';
-import { badRequest } from '../../engine/errors.js';
+import { inviteNotFound, lastOwner, memberNotFound, MANAGEMENT_ERRORS, unknownTeam, managementError } from './errors.js';
 
 type MemberRole = 'org_admin' | 'team_admin' | 'no_role';
 type Creator = Record<string, unknown>;
@@ -116,8 +115,8 @@ interface RoleInput {
 /** Checks a role with its team bindings: bindings only with team_admin, at least one, teams of the org. */
 function assertRole(world: World, org: Org, input: RoleInput): void {
   const teams = input.team_ids ?? [];
-  if (input.role === 'team_admin' && teams.length === 0) throw badRequest(MANAGEMENT_ERRORS.teamAdminNeedsBindings);
-  if (input.role !== 'team_admin' && teams.length > 0) throw badRequest(MANAGEMENT_ERRORS.bindingsNeedTeamAdmin);
+  if (input.role === 'team_admin' && teams.length === 0) throw managementError.badRequest(MANAGEMENT_ERRORS.teamAdminNeedsBindings);
+  if (input.role !== 'team_admin' && teams.length > 0) throw managementError.badRequest(MANAGEMENT_ERRORS.bindingsNeedTeamAdmin);
   teams.forEach((teamId, i) => {
     const team = world.tenancy.teams.get(teamId);
     if (!team || team.deleted || team.org_id !== org.id) throw unknownTeam([...input.loc, i, 'team_id'], teamId);

@@ -7,10 +7,9 @@
  * how many days a new connection backfills) and `scopeRequirementsOf` (Link: which scopes a user
  * must and may grant; connection `resource_availability`).
  */
-import { valueError } from '../../engine/errors.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { MANAGEMENT_ERRORS } from './errors.js';
+import { MANAGEMENT_ERRORS, managementError } from './errors.js';
 
 /** The most days of history a preference may ask for (the sandbox's limit, same for every provider and resource). */
 export const HISTORICAL_DAYS_LIMIT = 365;
@@ -45,7 +44,7 @@ const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 function assertPullPreferences(providers: Record<string, ProviderPullPreference>): void {
   for (const [provider, pref] of Object.entries(providers)) {
     const check = (days: number, loc: Array<string | number>) => {
-      if (days < 0 || days > HISTORICAL_DAYS_LIMIT) throw valueError(['body', 'providers', provider, ...loc], MANAGEMENT_ERRORS.historicalDaysLimit(provider, HISTORICAL_DAYS_LIMIT), days);
+      if (days < 0 || days > HISTORICAL_DAYS_LIMIT) throw managementError.invalid(['body', 'providers', provider, ...loc], MANAGEMENT_ERRORS.historicalDaysLimit(provider, HISTORICAL_DAYS_LIMIT), days);
     };
     check(pref.default.historical_days_to_pull, ['default', 'historical_days_to_pull']);
     for (const [resource, o] of Object.entries(pref.resource_overrides ?? {})) check(o.historical_days_to_pull, ['resource_overrides', resource, 'historical_days_to_pull']);
@@ -116,7 +115,7 @@ export function scopeRequirementsRule(body: Record<string, ScopeRequirement | nu
     if (!req) continue;
     const must = new Set(req.user_must_grant);
     const both = req.user_may_grant.find((s) => must.has(s));
-    if (both !== undefined) return { path: [provider, 'user_may_grant'], message: `Scope ${both} is already in user_must_grant.`, input: both };
+    if (both !== undefined) return { path: [provider, 'user_may_grant'], message: MANAGEMENT_ERRORS.scopeInBothLists(both), input: both };
   }
   return undefined;
 }

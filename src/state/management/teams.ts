@@ -2,7 +2,6 @@
  * Teams as the management interface shows and changes them (spec 2.7, management OpenAPI
  * `ClientFacingOrgTeam`): views, creation with fresh keys, per-environment settings updates.
  */
-import { ApiError, valueError } from '../../engine/errors.js';
 import { issueTeamKeys, newTeam } from '../../fixtures/management/tenancy.js';
 import {
   ENVIRONMENTS,
@@ -14,6 +13,7 @@ import {
   type Team,
 } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import { managementError, MANAGEMENT_ERRORS, integrationTeamConflict, type ManagementError } from './errors.js';
 
 /**
  * One environment block (management OpenAPI `ClientFacingOrgTeamEnvironment`). The team's
@@ -61,11 +61,8 @@ export function orgTeamListItem(team: Team) {
 }
 
 /** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
-function integrationConflict(holder: Team): ApiError {
-  return new ApiError(409, {
-    detail: `integration_team_id "${holder.integration_team_id ?? ''}" is already used by team ${holder.id} in this org.`,
-    team_id: holder.id,
-  });
+function integrationConflict(holder: Team): ManagementError {
+  return integrationTeamConflict(holder.integration_team_id ?? '', holder.id);
 }
 
 interface NewTeamInput {
@@ -79,7 +76,7 @@ interface NewTeamInput {
 /** Checks that a new team's id and integration_team_id are free (throws 409). */
 export function assertTeamCreatable(world: World, org: Org, input: NewTeamInput): void {
   if (input.id && world.tenancy.teamIdTaken(input.id)) {
-    throw new ApiError(409, { detail: `A team with id ${input.id} already exists or existed; team ids are never reused.`, team_id: input.id });
+    throw managementError.conflict(MANAGEMENT_ERRORS.teamIdTaken(input.id), { team_id: input.id });
   }
   if (input.integration_team_id) {
     const holder = world.tenancy.teamByIntegrationId(org.id, input.integration_team_id);
@@ -188,7 +185,7 @@ export function updateTeam(world: World, team: Team, update: TeamUpdate): Team {
     const result = applyEnvironmentUpdate(team.settings[env], u);
     if ('error' in result) {
       const [loc, message] = result.error;
-      throw valueError(['body', env, ...loc], message);
+      throw managementError.invalid(['body', env, ...loc], message);
     }
     next[env] = result.settings;
   }

@@ -6,7 +6,7 @@
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { deliveryOf } from '../../state/webhooks/delivery.js';
+import { listAttempts } from '../webhooks/delivery-views.js';
 
 /** Lifetime of an access token, in seconds of sandbox time. */
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -45,7 +45,7 @@ export function eventDeliveryMetric(world: World, team: Team, environment: Envir
   const lastStart = nowS - (nowS % step);
   const firstStart = lastStart - (METRIC_STEPS - 1) * step;
   const counts = { success: new Array<number>(METRIC_STEPS).fill(0), failed: new Array<number>(METRIC_STEPS).fill(0) };
-  for (const a of deliveryOf(world).log.listAttempts({ team_id: team.id, environment }, ATTEMPT_SCAN_LIMIT)) {
+  for (const a of listAttempts(world, { team_id: team.id, environment }, ATTEMPT_SCAN_LIMIT).attempts) {
     const t = Math.floor(Date.parse(a.created_at) / 1000);
     if (t < firstStart || t >= lastStart + step) continue;
     const i = Math.floor((t - firstStart) / step);

@@ -4,21 +4,10 @@
  * at most `MAX_ADVANCE_SECONDS`: `advanceRules`); this domain function holds the rules that need
  * the clock (an `until` in the past, or too far ahead of now), then moves it.
  */
-import { valueError } from '../../engine/errors.js';
-import { DURATION_HELP, parseDuration } from '../../engine/duration.js';
+import { parseDuration } from '../../engine/duration.js';
+import { CLOCK_MESSAGES, MAX_ADVANCE_SECONDS, sandboxError } from './errors.js';
 import { realCalendarDate, type RuleFailure } from '../../engine/schemas.js';
 import type { World } from '../../engine/world.js';
-
-/** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
-const MAX_ADVANCE_SECONDS = 366 * 86400;
-
-const CLOCK_MESSAGES = {
-  oneAmount: 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)',
-  badDuration: `Invalid duration: ${DURATION_HELP}`,
-  badUntil: 'Invalid ISO time',
-  backwards: 'The clock only moves forward',
-  tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
-} as const;
 
 interface AdvanceBody {
   seconds?: number | undefined;
@@ -54,9 +43,9 @@ export async function advanceClock(world: World, body: AdvanceBody): Promise<voi
   } else if (body.until !== undefined) {
     const target = Date.parse(body.until);
     const now = world.clock.now();
-    if (target < now) throw valueError(['body', 'until'], CLOCK_MESSAGES.backwards, body.until);
+    if (target < now) throw sandboxError.clockBackwards(body.until);
     seconds = (target - now) / 1000;
-    if (!(seconds <= MAX_ADVANCE_SECONDS)) throw valueError(['body', 'until'], CLOCK_MESSAGES.tooFar, body.until);
+    if (!(seconds <= MAX_ADVANCE_SECONDS)) throw sandboxError.clockTooFar(body.until);
   } else {
     seconds = body.seconds as number;
   }

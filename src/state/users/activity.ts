@@ -140,13 +140,14 @@ function portalLink(scope: UsersScope, code: string): PortalLink | null {
 }
 
 /** The portal page's view: the link and its user, or null (unknown, expired, or the user is gone). */
-export function portalView(world: UsersScope['world'], teamId: string, environment: string, code: string): { link: PortalLink; client_user_id: string } | null {
+export function portalView(world: UsersScope['world'], teamId: string, environment: string, code: string): { link: PortalLink; client_user_id: string } {
   const team = world.tenancy.teams.get(teamId);
-  if (!team || (environment !== 'sandbox' && environment !== 'production')) return null;
+  if (!team || (environment !== 'sandbox' && environment !== 'production')) throw usersError.portalLinkExpired();
   const scope: UsersScope = { world, partition: world.tenancy.partition(team, environment) };
   const link = portalLink(scope, code);
   const user = link ? usersOf(scope.partition, world).liveUser(link.user_id) : undefined;
-  return link && user ? { link, client_user_id: user.client_user_id } : null;
+  if (!link || !user) throw usersError.portalLinkExpired();
+  return { link, client_user_id: user.client_user_id };
 }
 
 /** Forgets a purged user's refresh window (portal links expire on their own). */

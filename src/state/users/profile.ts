@@ -3,9 +3,9 @@
  * replaced as a whole on each PATCH (the latest wins); insurances are kept in the order
  * added and the latest primary (or non-primary) one is answered. Dropped when the user is purged.
  */
-import { platformPayors, type PayorRecord } from '../../fixtures/labs/payors.js';
+import { type PayorRecord } from '../../fixtures/labs/payors.js';
 import { partitionSlot } from '../../engine/world.js';
-import { teamPayorsOf } from '../labs/payors.js';
+import { payorByCode } from '../labs/payors.js';
 import { usersError } from './errors.js';
 import { liveUser, type UsersScope } from './user-ops.js';
 
@@ -59,8 +59,25 @@ interface Insurance {
 }
 
 class ProfileStore {
-  readonly info = new Map<string, UserInfo>();
-  readonly insurances = new Map<string, Insurance[]>();
+  private readonly info = new Map<string, UserInfo>();
+  private readonly insurances = new Map<string, Insurance[]>();
+
+  demographics(userId: string): UserInfo | undefined {
+    return this.info.get(userId);
+  }
+
+  setDemographics(userId: string, info: UserInfo): void {
+    this.info.set(userId, info);
+  }
+
+  /** The user's insurances, oldest first (empty when none). */
+  insurancesOf(userId: string): Insurance[] {
+    return this.insurances.get(userId) ?? [];
+  }
+
+  setInsurances(userId: string, list: Insurance[]): void {
+    this.insurances.set(userId, list);
+  }
 
   drop(userId: string): void {
     this.info.delete(userId);
@@ -84,23 +101,20 @@ export function setDemographics(scope: UsersScope, userId: string, info: UserInf
     sexual_orientation: info.sexual_orientation ?? null,
     gender_identity: info.gender_identity ?? null,
   };
-  profiles(scope).info.set(userId, stored);
+  profiles(scope).setDemographics(userId, stored);
   return stored;
 }
 
 /** `GET /v2/user/{id}/info/latest`. */
 export function latestDemographics(scope: UsersScope, userId: string): UserInfo {
   liveUser(scope, userId);
-  const info = profiles(scope).info.get(userId);
+  const info = profiles(scope).demographics(userId);
   if (!info) throw usersError.noDemographics();
   return info;
 }
 
-let platformByCode: Map<string, PayorRecord> | undefined;
-
 function payor(scope: UsersScope, code: string): PayorRecord | undefined {
-  platformByCode ??= new Map(platformPayors().map((p) => [p.payor_code, p]));
-  return teamPayorsOf(scope.partition, scope.world).byCode.get(code) ?? platformByCode.get(code);
+  return payorByCode(scope.world, scope.partition, code);
 }
 
 /** `POST /v2/user/{id}/insurance`: the payor code must be known (platform or the team's own payors). */
@@ -119,17 +133,17 @@ export function addInsurance(scope: UsersScope, userId: string, input: NewInsura
     is_primary: input.is_primary,
   };
   const store = profiles(scope);
-  const list = store.insurances.get(userId) ?? [];
+  const list = store.insurancesOf(userId);
   list.push(insurance);
   if (list.length > INSURANCES_PER_USER) list.shift();
-  store.insurances.set(userId, list);
+  store.setInsurances(userId, list);
   return insurance;
 }
 
 /** `GET /v2/user/{id}/insurance/latest`: the latest with this `is_primary` (any when null). */
 export function latestInsurance(scope: UsersScope, userId: string, isPrimary: boolean | null): Insurance {
   liveUser(scope, userId);
-  const list = profiles(scope).insurances.get(userId) ?? [];
+  const list = profiles(scope).insurancesOf(userId);
   for (let i = list.length - 1; i >= 0; i--) {
     const ins = list[i] as Insurance;
     if (isPrimary === null || ins.is_primary === isPrimary) return ins;

@@ -12,17 +12,24 @@ import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
+import { USERS_ERRORS, usersError } from './errors.js';
 
 export const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
 type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
 
 /** Users whose user_id or client_user_id is `query` (live users only). */
+/** The caller's own team when the path names it; a team API key reads only its own team (403). */
+export function requireOwnTeam(scope: UsersScope, teamId: string): UsersScope['partition']['team'] {
+  if (teamId !== scope.partition.team.id) throw usersError.otherTeam();
+  return scope.partition.team;
+}
+
 export function searchUsers(scope: UsersScope, query: string): User[] {
   const users = usersOf(scope.partition, scope.world);
   const out: User[] = [];
   const byId = users.liveUser(query);
   if (byId) out.push(byId);
-  const clientId = users.byClientId.get(query);
+  const clientId = users.clientIdHolder(query);
   const byClient = clientId ? users.liveUser(clientId) : undefined;
   if (byClient && byClient !== byId) out.push(byClient);
   return out;
@@ -69,7 +76,7 @@ export function sourcePriorities(scope: UsersScope, dataType: PriorityResource |
 export function sourcePrioritiesRule(changes: Array<{ data_type: PriorityResource; providers: string[] }>): RuleFailure | null {
   for (const [i, c] of changes.entries()) {
     for (const [j, slug] of c.providers.entries()) {
-      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) return { path: [i, 'providers', j], message: `${slug} does not supply ${c.data_type}`, input: slug };
+      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) return { path: [i, 'providers', j], message: USERS_ERRORS.notSupplied(slug, c.data_type), input: slug };
     }
   }
   return null;

@@ -54,8 +54,8 @@ interface NewUser {
 /** Creates a user; 400 with the existing user's id when client_user_id is taken. */
 export function createUser(scope: UsersScope, input: NewUser): User {
   const users = store(scope);
-  const existingId = users.byClientId.get(input.client_user_id);
-  const existing = existingId ? users.byId.get(existingId) : undefined;
+  const existingId = users.clientIdHolder(input.client_user_id);
+  const existing = existingId ? users.get(existingId) : undefined;
   if (existing) throw usersError.clientUserIdExists(existing.user_id, existing.created_on);
   checkCap(scope, users);
   checkBounds(input.ingestion_start ?? null, input.ingestion_end ?? null);
@@ -77,8 +77,14 @@ export function createUser(scope: UsersScope, input: NewUser): User {
 }
 
 /** The live user with this id; `missing` picks the 404 text for an unknown id. */
+/** `GET /v2/user`: a page of live users, oldest first, and how many live users there are. */
+export function listUsers(scope: UsersScope, offset: number, limit: number): { users: User[]; total: number } {
+  const store = usersOf(scope.partition, scope.world);
+  return { users: store.page(offset, limit), total: store.liveCount };
+}
+
 export function liveUser(scope: UsersScope, userId: string, missing: 'notFound' | 'gone' = 'notFound'): User {
-  const user = store(scope).byId.get(userId);
+  const user = store(scope).get(userId);
   if (!user) throw missing === 'gone' ? usersError.userGone() : usersError.userNotFound();
   if (user.deletion) throw usersError.userScheduledForDeletion();
   return user;
@@ -87,8 +93,8 @@ export function liveUser(scope: UsersScope, userId: string, missing: 'notFound' 
 /** The live user with this client_user_id. */
 export function resolveUser(scope: UsersScope, clientUserId: string): User {
   const users = store(scope);
-  const id = users.byClientId.get(clientUserId);
-  const user = id ? users.byId.get(id) : undefined;
+  const id = users.clientIdHolder(clientUserId);
+  const user = id ? users.get(id) : undefined;
   if (!user) throw usersError.userResolveNotFound();
   if (user.deletion) throw usersError.userScheduledForDeletion();
   return user;
@@ -116,7 +122,7 @@ export function patchUser(scope: UsersScope, userId: string, patch: UserPatch): 
     const kind = looksPersonal(clientId);
     if (kind) throw usersError.personalData(kind, clientId);
     if (clientId.length === 0) throw usersError.clientUserIdEmpty(clientId);
-    const holder = users.byClientId.get(clientId);
+    const holder = users.clientIdHolder(clientId);
     if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
   }
   const start = patch.ingestion_start !== undefined ? patch.ingestion_start : user.ingestion_start;
@@ -136,7 +142,7 @@ export function patchUser(scope: UsersScope, userId: string, patch: UserPatch): 
 /** Schedules a user's deletion: connections go at once (userDeleted), data after the grace period. */
 export function deleteUser(scope: UsersScope, userId: string): void {
   const users = store(scope);
-  const user = users.byId.get(userId);
+  const user = users.get(userId);
   if (!user) throw usersError.userGone();
   if (user.deletion) throw usersError.userAlreadyScheduled();
   const { world, partition } = scope;
@@ -148,10 +154,10 @@ export function deleteUser(scope: UsersScope, userId: string): void {
 export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_user_id?: string }): User {
   if ((ids.user_id === undefined) === (ids.client_user_id === undefined)) throw usersError.undoNeedsOneId();
   const users = store(scope);
-  const resolvedId = ids.user_id ?? users.byClientId.get(ids.client_user_id as string);
-  const user = resolvedId ? users.byId.get(resolvedId) : undefined;
+  const resolvedId = ids.user_id ?? users.clientIdHolder(ids.client_user_id as string);
+  const user = resolvedId ? users.get(resolvedId) : undefined;
   if (!user || !user.deletion) throw usersError.noDeletionToUndo();
-  const holder = users.byClientId.get(user.client_user_id);
+  const holder = users.clientIdHolder(user.client_user_id);
   if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
   checkCap(scope, users);
   endGrace(scope.world, scope.partition, user);

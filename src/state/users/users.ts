@@ -37,9 +37,9 @@ export interface User {
 }
 
 export class UserStore {
-  readonly byId = new Map<string, User>();
+  private readonly users = new Map<string, User>();
   /** client_user_id -> user_id, for live users and users in their grace period. */
-  readonly byClientId = new Map<string, string>();
+  private readonly byClientId = new Map<string, string>();
   /** Live (not scheduled for deletion) users in creation order. */
   private readonly live: User[] = [];
   private seq = 0;
@@ -48,8 +48,33 @@ export class UserStore {
     return ++this.seq;
   }
 
+  /** Canonical state for world snapshots (the field names of the plain store). */
+  toJSON(): unknown {
+    return { byId: this.users, byClientId: this.byClientId, live: this.live, seq: this.seq };
+  }
+
+  /** The user with this id, live or in its grace period. */
+  get(userId: string): User | undefined {
+    return this.users.get(userId);
+  }
+
+  /** How many users the store holds (live or in their grace period). */
+  get size(): number {
+    return this.users.size;
+  }
+
+  /** Whether a user with this id exists (live or in its grace period). */
+  has(userId: string): boolean {
+    return this.users.has(userId);
+  }
+
+  /** The id of the user (live or in its grace period) holding this client_user_id. */
+  clientIdHolder(clientUserId: string): string | undefined {
+    return this.byClientId.get(clientUserId);
+  }
+
   add(user: User): void {
-    this.byId.set(user.user_id, user);
+    this.users.set(user.user_id, user);
     this.byClientId.set(user.client_user_id, user.user_id);
     this.insertLive(user);
   }
@@ -68,9 +93,21 @@ export class UserStore {
     return this.live;
   }
 
+  /** The index in the live list of the first user created at or after `seq` (cursor pages). */
+  liveIndexFrom(seq: number): number {
+    let lo = 0;
+    let hi = this.live.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.live[mid] as User).seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** The live user with this id, if any. */
   liveUser(userId: string): User | undefined {
-    const u = this.byId.get(userId);
+    const u = this.users.get(userId);
     return u && !u.deletion ? u : undefined;
   }
 
@@ -92,7 +129,7 @@ export class UserStore {
   }
 
   purge(user: User): void {
-    this.byId.delete(user.user_id);
+    this.users.delete(user.user_id);
     if (this.byClientId.get(user.client_user_id) === user.user_id) this.byClientId.delete(user.client_user_id);
     const i = this.indexOf(user);
     if (i >= 0) this.live.splice(i, 1);

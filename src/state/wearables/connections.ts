@@ -157,7 +157,7 @@ export class ByUserMap<V extends { userId: string }> extends Map<string, V> {
 }
 
 class WearablesState {
-  readonly users = new Map<string, UserWearables>();
+  private readonly users = new Map<string, UserWearables>();
   /** Round-robin order of the periodic feed. */
   readonly ring: UserWearables[] = [];
   ringPos = 0;
@@ -184,6 +184,26 @@ class WearablesState {
       this.ring.push(rec);
     }
     return rec;
+  }
+
+  /** The user's record in any partition (user ids are unique across the world). */
+  forUser(userId: string): UserWearables | undefined {
+    return this.users.get(userId);
+  }
+
+  /** How many users have a record (memory accounting: soak tests, census). */
+  get userCount(): number {
+    return this.users.size;
+  }
+
+  /** Whether the user has (or had, until purged) connections. */
+  hasUser(userId: string): boolean {
+    return this.users.has(userId);
+  }
+
+  /** Canonical state for world snapshots (the field names of the plain store). */
+  toJSON(): unknown {
+    return { users: this.users, ring: this.ring, ringPos: this.ringPos, active: this.active, feedMode: this.feedMode, presets: this.presets, workouts: this.workouts, sleeps: this.sleeps };
   }
 
   /** The user's record, if it belongs to this partition. */
@@ -292,7 +312,7 @@ export function connectedSources(world: World, partition: Partition, userId: str
 
 /** Emits a wearable event for a user through the world's event bus. */
 export function emitUserEvent(world: World, partition: Partition, userId: string, eventType: string, data: unknown): void {
-  const user = usersOf(partition, world).byId.get(userId);
+  const user = usersOf(partition, world).get(userId);
   const envelope: EventEnvelope = {
     event_type: eventType,
     data,

@@ -42,7 +42,7 @@ function sexOf(src: SourceCtx): 'female' | 'male' {
 }
 
 function firstConnection(world: World, user: User, p: ProviderInfo): Connection | undefined {
-  const link = wearablesOf(world).users.get(user.user_id)?.links.find((l) => l.provider === p);
+  const link = wearablesOf(world).forUser(user.user_id)?.links.find((l) => l.provider === p);
   if (!link) return undefined;
   const all = link.current ? [...link.past, link.current] : link.past;
   return all.reduce<Connection | undefined>((a, c) => (!a || c.created_at < a.created_at ? c : a), undefined);
@@ -102,7 +102,7 @@ export function rawUserProfile(world: World, user: User, provider: string): Reco
 export function rawUserDevices(world: World, user: User, provider: string): Record<string, unknown> {
   const subject = subjectOf(world, user);
   const devices: Array<Record<string, unknown>> = [];
-  const links = [...(wearablesOf(world).users.get(user.user_id)?.links ?? [])].sort((a, b) => a.provider.id - b.provider.id);
+  const links = [...(wearablesOf(world).forUser(user.user_id)?.links ?? [])].sort((a, b) => a.provider.id - b.provider.id);
   for (const link of links) {
     if (provider !== '' && link.provider.slug !== provider) continue;
     const src = sourceCtx(subject, link.provider);

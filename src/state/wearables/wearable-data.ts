@@ -5,7 +5,7 @@
  * (user lookup, date bounds, provider filter).
  */
 import { z } from 'zod';
-import { MESSAGES, notFound, validationError } from '../../engine/errors.js';
+import { liveUser } from '../users/user-ops.js';
 import { wearablesError } from './errors.js';
 import { LAB_SLUGS, PROVIDER_SLUGS, providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
@@ -16,7 +16,7 @@ import type { Ctx } from '../../engine/route.js';
 import { dateOrDateTime } from '../../engine/schemas.js';
 import { disabledByPreference, historyStart, wearablesOf, type Connection, type ProviderLink } from './connections.js';
 import { historyPulled } from './pulls.js';
-import { usersOf, type User } from '../users/users.js';
+import { type User } from '../users/users.js';
 import { customSourceOrder } from '../users/team-views.js';
 import type { World } from '../../engine/world.js';
 
@@ -32,10 +32,7 @@ export function subjectOf(world: World, user: User): Subject {
 
 /** A live user of the caller's partition, or 404. */
 export function requireUser(ctx: Ctx, userId: string): User {
-  const user = usersOf(ctx.partition, ctx.world).byId.get(userId);
-  if (!user) throw notFound(MESSAGES.userNotFound);
-  if (user.deletion) throw notFound(MESSAGES.userScheduledForDeletion);
-  return user;
+  return liveUser(ctx, userId);
 }
 
 /** The user's ingestion bounds as an instant range (local days of the user's zone). */
@@ -113,7 +110,7 @@ export interface DataSource {
  * team source priorities for the resource's data type, the preferred source comes first.
  */
 export function dataSources(world: World, user: User, resource: string, provider: string, now: number): DataSource[] {
-  const rec = wearablesOf(world).users.get(user.user_id);
+  const rec = wearablesOf(world).forUser(user.user_id);
   if (!rec) return [];
   const subject = subjectOf(world, user);
   const ranks = customSourceOrder(world, rec.partition, resource);
@@ -155,7 +152,7 @@ function expected(values: readonly string[]): string {
 export function checkProvider(provider: string, where: 'query' | 'path' = 'query', labs = false): void {
   if (provider === '' || providerBySlug(provider) || (labs && LAB_SLUGS.includes(provider))) return;
   const values = labs ? [...PROVIDER_SLUGS, ...LAB_SLUGS.filter((s) => !PROVIDER_SLUGS.includes(s))] : PROVIDER_SLUGS;
-  throw validationError([{ type: 'enum', loc: [where, 'provider'], msg: `Input should be ${expected(values)}`, input: provider, ctx: { expected: expected(values) } }]);
+  throw wearablesError.unknownProvider(where, provider, expected(values));
 }
 
 /** The inclusive instant window of a query (end defaults to now); 422 when end < start. */

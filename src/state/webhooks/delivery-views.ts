@@ -1,6 +1,8 @@
 /** What the control plane shows of the delivery log: messages, destinations, endpoint state. */
 import type { World } from '../../engine/world.js';
+import type { DeliveryLog } from './attempt-log.js';
 import { deliveryOf } from './delivery.js';
+import { messageNotFound } from './errors.js';
 import type { Destination, Message } from './message.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
 
@@ -18,7 +20,7 @@ function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
   };
 }
 
-export function messageView(msg: Message, world: World, endpointId?: string) {
+function messageView(msg: Message, world: World, endpointId?: string) {
   const store = webhooksOf(world);
   const dests = [...msg.destinations.values()].filter((d) => endpointId === undefined || d.endpoint_id === endpointId);
   return {
@@ -30,15 +32,38 @@ export function messageView(msg: Message, world: World, endpointId?: string) {
     user_id: msg.user_id,
     created_at: msg.created_at,
     payload: JSON.parse(msg.body) as unknown,
-    destinations: dests.map((d) => destinationView(d, store.byId.get(d.endpoint_id))),
+    destinations: dests.map((d) => destinationView(d, store.endpoint(d.endpoint_id))),
   };
 }
 
-/** One message with its destinations and every attempt, or undefined. */
+type MessageFilter = Parameters<DeliveryLog['listMessages']>[0];
+type AttemptFilter = Parameters<DeliveryLog['listAttempts']>[0];
+
+/** A page of messages (oldest first) as the control plane shows them, and the `after` of the next page. */
+export function listMessages(world: World, filter: MessageFilter, limit: number) {
+  const found = deliveryOf(world).log.listMessages(filter, limit);
+  const messages = found.map((m) => messageView(m, world, filter.endpoint_id));
+  return { messages, next_after: found.length === limit ? (found[found.length - 1]?.seq ?? null) : null };
+}
+
+/** A page of delivery attempts (oldest first), and the `after` of the next page. */
+export function listAttempts(world: World, filter: AttemptFilter, limit: number) {
+  const attempts = deliveryOf(world).log.listAttempts(filter, limit);
+  return { attempts, next_after: attempts.length === limit ? (attempts[attempts.length - 1]?.seq ?? null) : null };
+}
+
+/** The operational events (what Svix would tell Vital), filtered by endpoint and type. */
+export function operationalEvents(world: World, filter: { endpoint_id?: string | undefined; type?: string | undefined }): DeliveryLog['operational'] {
+  return deliveryOf(world).log.operational.filter(
+    (e) => (filter.endpoint_id === undefined || e.endpoint_id === filter.endpoint_id) && (filter.type === undefined || e.type === filter.type),
+  );
+}
+
+/** One message with its destinations and every attempt, or the 404. */
 export function messageDetail(world: World, msgId: string) {
   const engine = deliveryOf(world);
   const msg = engine.log.messages.get(msgId);
-  if (!msg) return undefined;
+  if (!msg) throw messageNotFound();
   return { ...messageView(msg, world), attempts: engine.log.listAttempts({ msg_id: msg.id }, 10_000) };
 }
 

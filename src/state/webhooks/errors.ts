@@ -3,7 +3,7 @@
  * and by the tests. Statuses follow the management OpenAPI (a bad webhook body is a 422
  * `HTTPValidationError`); control-plane answers use the same `{"detail": ...}` shapes.
  */
-import { conflict, notFound, valueError, type ApiError } from '../../engine/errors.js';
+import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
 
 export const WEBHOOK_ERRORS = {
   // Management API: endpoints.
@@ -50,14 +50,35 @@ export const PIPELINE_ERRORS = {
   enabledNotConfigured: 'is enabled in preferences but not configured',
 } as const;
 
-type WebhookErrorText = (typeof WEBHOOK_ERRORS)[keyof typeof WEBHOOK_ERRORS];
+/** Texts with a variable part. */
+export const WEBHOOK_TEXTS = {
+  ndjsonWriteFailed: (reason: string) => `${WEBHOOK_ERRORS.ndjsonWriteFailed}: ${reason}`,
+  badRegex: (reason: string) => `${PIPELINE_ERRORS.badRegex}: ${reason}`,
+  enabledNotConfigured: (kind: string) => `${kind} ${PIPELINE_ERRORS.enabledNotConfigured}`,
+} as const;
 
-/** 422 on a body field (the FastAPI shape the management OpenAPI declares). */
-export function invalidField(loc: Array<string | number>, text: WebhookErrorText, input?: unknown): ApiError {
-  return valueError(loc, text, input);
+/** A webhooks domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+class WebhooksError extends DomainError {
+  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
+    super('webhooks', kind, text, details);
+    this.name = 'WebhooksError';
+  }
 }
 
-export const webhookNotFound = (): ApiError => notFound(WEBHOOK_ERRORS.notFound);
-export const endpointNotFound = (): ApiError => notFound(WEBHOOK_ERRORS.endpointNotFound);
-export const messageNotFound = (): ApiError => notFound(WEBHOOK_ERRORS.messageNotFound);
-export const endpointDisabled = (): ApiError => conflict(WEBHOOK_ERRORS.endpointDisabled);
+/**
+ * 422 on a field (the FastAPI shape the management OpenAPI declares). `text` is a catalogue
+ * text, or a problem text of the area's checks (`destinationProblem`, `headerProblem`,
+ * `normaliseSecret`), each built from catalogue pieces.
+ */
+export function invalidField(loc: Array<string | number>, text: string, input?: unknown): WebhooksError {
+  return new WebhooksError('invalid', text, { loc, input });
+}
+
+export const webhookNotFound = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.notFound);
+export const endpointNotFound = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.endpointNotFound);
+export const messageNotFound = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.messageNotFound);
+export const endpointDisabled = (): WebhooksError => new WebhooksError('conflict', WEBHOOK_ERRORS.endpointDisabled);
+export const endpointOtherTeam = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.endpointOtherTeam);
+export const ndjsonNoDataDir = (): WebhooksError => new WebhooksError('conflict', WEBHOOK_ERRORS.ndjsonNoDataDir);
+export const ndjsonWriteFailed = (reason: string): WebhooksError => new WebhooksError('failed', WEBHOOK_TEXTS.ndjsonWriteFailed(reason));
+export const pipelineTeamNotFound = (): WebhooksError => new WebhooksError('not_found', PIPELINE_ERRORS.teamNotFound);

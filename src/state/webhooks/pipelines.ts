@@ -52,7 +52,7 @@ export interface Pipeline {
 }
 
 /** One published message as the sandbox keeps it. */
-interface StreamRecord {
+export interface StreamRecord {
   seq: number;
   stream: string;
   destination: Exclude<DestinationKind, 'svix'>;

@@ -7,9 +7,10 @@
  */
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import type { RuleFailure } from '../../engine/schemas.js';
 import { deliveryOf } from './delivery.js';
 import { destinationProblem } from './destinations.js';
-import { endpointDisabled, endpointNotFound, invalidField, messageNotFound, WEBHOOK_ERRORS } from './errors.js';
+import { endpointDisabled, endpointNotFound, endpointOtherTeam, invalidField, messageNotFound, ndjsonNoDataDir, ndjsonWriteFailed, WEBHOOK_ERRORS } from './errors.js';
 import type { AttemptRecord } from './message.js';
 import { errorText, pipelinesOf } from './pipelines.js';
 import { webhookOptionsOf } from './options.js';
@@ -17,7 +18,6 @@ import { RECOVER_MAX_WINDOW_MS } from './retry-policy.js';
 import { normaliseSecret } from './signing.js';
 import { defaultReceiverConfig, receiversOf, type Receiver } from './webhook-receiver.js';
 import { headerProblem, headerSyntaxProblem, isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
-import { apiError, conflict, notFound, valueError } from '../../engine/errors.js';
 
 const EVENT_TYPE = /^[a-zA-Z0-9\-_.]+$/;
 // eslint-disable-next-line no-control-regex
@@ -26,7 +26,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A webhook URL the sandbox may deliver to, or a 422 on `loc`. */
 function checkUrl(world: World, url: string, loc: Array<string | number> = ['body', 'url']): string {
   const problem = destinationProblem(world, url);
-  if (problem !== null) throw valueError(loc, problem, url);
+  if (problem !== null) throw invalidField(loc, problem, url);
   return url;
 }
 
@@ -52,7 +52,7 @@ function checkFilterTypes(types: string[] | null): string[] | null {
 /** A signing secret as given (`whsec_` + base64 of 24..64 bytes), or a 422 on `field`. */
 function checkSecret(secret: string, field: string): string {
   const result = normaliseSecret(secret);
-  if ('error' in result) throw valueError(['body', field], result.error, secret);
+  if ('error' in result) throw invalidField(['body', field], result.error, secret);
   return result.key;
 }
 
@@ -130,7 +130,7 @@ export function replaceHeaders(world: World, ep: WebhookEndpoint, headers: Recor
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     const problem = headerProblem(name, value);
-    if (problem) throw valueError(['body', 'headers', name], problem, value);
+    if (problem) throw invalidField(['body', 'headers', name], problem, value);
     const lower = name.toLowerCase();
     if (seen.has(lower)) throw invalidField(['body', 'headers', name], WEBHOOK_ERRORS.headerDuplicate, value);
     seen.add(lower);
@@ -152,7 +152,7 @@ export function headersView(ep: WebhookEndpoint): { headers: Record<string, stri
 
 /** Any endpoint by id (control plane: every team). */
 function endpointById(world: World, id: string): WebhookEndpoint {
-  const ep = webhooksOf(world).byId.get(id);
+  const ep = webhooksOf(world).endpoint(id);
   if (!ep) throw endpointNotFound();
   return ep;
 }
@@ -163,7 +163,7 @@ export async function resendMessage(world: World, msgId: string, endpointId: str
   const msg = engine.log.messages.get(msgId);
   if (!msg) throw messageNotFound();
   const ep = endpointById(world, endpointId);
-  if (ep.partition_id !== msg.partition_id) throw notFound(WEBHOOK_ERRORS.endpointOtherTeam);
+  if (ep.partition_id !== msg.partition_id) throw endpointOtherTeam();
   if (ep.disabled) throw endpointDisabled();
   checkUrl(world, ep.url, ['path', 'endpoint_id']);
   return engine.resend(msg, ep);
@@ -174,8 +174,8 @@ export async function recoverEndpoint(world: World, endpointId: string, since: n
   const ep = endpointById(world, endpointId);
   const now = world.clock.now();
   const end = until ?? now + 1;
-  if (since < now - RECOVER_MAX_WINDOW_MS) throw valueError(['body', 'since'], WEBHOOK_ERRORS.recoverTooOld);
-  if (end <= since) throw valueError(['body', 'until'], WEBHOOK_ERRORS.recoverWindow);
+  if (since < now - RECOVER_MAX_WINDOW_MS) throw invalidField(['body', 'since'], WEBHOOK_ERRORS.recoverTooOld);
+  if (end <= since) throw invalidField(['body', 'until'], WEBHOOK_ERRORS.recoverWindow);
   if (ep.disabled) throw endpointDisabled();
   checkUrl(world, ep.url, ['path', 'endpoint_id']);
   return deliveryOf(world).recover(ep, since, end);
@@ -199,6 +199,15 @@ export function deliverySettings(world: World): { jitter: boolean; retention: nu
 
 const FILE_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
+/** The NDJSON body's rule (`withRules`, the route's schema): a file name inside the data directory, never a path out of it. */
+export function ndjsonNameRule(body: { path: string | null }): RuleFailure | null {
+  const name = body.path;
+  if (name === null) return null;
+  const segments = name.split('/');
+  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..')) return { path: ['path'], message: WEBHOOK_ERRORS.ndjsonBadName, input: name };
+  return null;
+}
+
 /**
  * Sets (or, with null, stops) the NDJSON file every pipeline stream record is appended to: a
  * name inside the data directory given at start, never a path from the request. A probe append
@@ -211,16 +220,12 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
     store.ndjsonError = null;
     return { ndjson_file: null };
   }
-  const segments = name.split('/');
-  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..')) {
-    throw invalidField(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, name);
-  }
   const sink = webhookOptionsOf(world).fileSink;
-  if (sink === null) throw conflict(WEBHOOK_ERRORS.ndjsonNoDataDir);
+  if (sink === null) throw ndjsonNoDataDir();
   try {
     await sink.append(name, '');
   } catch (error) {
-    throw apiError(500, `${WEBHOOK_ERRORS.ndjsonWriteFailed}: ${errorText(error)}`);
+    throw ndjsonWriteFailed(errorText(error));
   }
   store.ndjsonFile = name;
   store.ndjsonError = null;
@@ -245,7 +250,7 @@ export function listWebhooks(world: World, partition: Partition, cursor: string 
 /** Every endpoint (control plane), optionally of one team and environment. */
 export function allEndpoints(world: World, filter: { team_id?: string | undefined; environment?: string | undefined }): WebhookEndpoint[] {
   const out: WebhookEndpoint[] = [];
-  for (const ep of webhooksOf(world).byId.values()) {
+  for (const ep of webhooksOf(world).all()) {
     if (filter.team_id !== undefined && ep.team_id !== filter.team_id) continue;
     if (filter.environment !== undefined && ep.environment !== filter.environment) continue;
     out.push(ep);
@@ -253,16 +258,21 @@ export function allEndpoints(world: World, filter: { team_id?: string | undefine
   return out;
 }
 
-/** Sets what a test receiver answers; header syntax checked first. */
+/** The receiver configuration's rule (`withRules`, the route's schema): headers HTTP can send (the first broken one is reported). */
+export function receiverHeadersRule(body: { headers?: Record<string, string> | undefined }): RuleFailure | null {
+  for (const [header, value] of Object.entries(body.headers ?? {})) {
+    const problem = headerSyntaxProblem(header, value);
+    if (problem) return { path: ['headers', header], message: problem, input: value };
+  }
+  return null;
+}
+
+/** Sets what a test receiver answers (the header syntax is the route schema's rule). */
 export function configureReceiver(
   world: World,
   name: string,
   body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined; times?: number | undefined },
 ): Receiver {
-  for (const [header, value] of Object.entries(body.headers ?? {})) {
-    const problem = headerSyntaxProblem(header, value);
-    if (problem) throw valueError(['body', 'headers', header], problem, value);
-  }
   const r = receiversOf(world).get(name);
   r.config = {
     status: body.status,

@@ -162,3 +162,17 @@ class ReceiverStore {
 }
 
 export const receiversOf = worldSlot('webhook-receivers', (world) => new ReceiverStore(world));
+
+/** `POST /_sandbox/receiver/:name`: records and verifies a delivery; answers the configuration it met (a `times` countdown may end with it). */
+export function receiveDelivery(world: World, name: string, headers: Record<string, string>, rawBody: Uint8Array): ReceiverConfig {
+  const store = receiversOf(world);
+  const { config } = store.get(name);
+  store.receive(name, headers, rawBody);
+  return config;
+}
+
+/** What a receiver got after a sequence number, oldest first, and its configuration. */
+export function receiverDeliveries(world: World, name: string, after: number): { receiver: Receiver; deliveries: ReceivedDelivery[] } {
+  const receiver = receiversOf(world).get(name);
+  return { receiver, deliveries: receiver.deliveries.filter((d) => d.seq > after) };
+}

@@ -6,6 +6,7 @@
 import { generateSecret, svixId } from './signing.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { webhookNotFound } from './errors.js';
 
 /** The previous key keeps signing this long after a rotation (sandbox time). */
 const OLD_KEY_GRACE_MS = 24 * 3600 * 1000;
@@ -100,7 +101,7 @@ interface NewEndpoint {
 }
 
 class WebhookStore {
-  readonly byId = new Map<string, WebhookEndpoint>();
+  private readonly endpoints = new Map<string, WebhookEndpoint>();
   /** Partition id -> endpoint ids in creation order. */
   private readonly byPartition = new Map<string, string[]>();
   /** Test-receiver name -> endpoint ids whose URL points at it. */
@@ -129,7 +130,7 @@ class WebhookStore {
       failing_since: null,
       disabled_reason: null,
     };
-    this.byId.set(ep.id, ep);
+    this.endpoints.set(ep.id, ep);
     const list = this.byPartition.get(partition.id);
     if (list) list.push(ep.id);
     else this.byPartition.set(partition.id, [ep.id]);
@@ -137,9 +138,27 @@ class WebhookStore {
     return ep;
   }
 
+  /**
+   * @deprecated Read-only view for the delivery path (state/webhooks/delivery.ts, changed by the
+   * delivery work), which has not moved to `endpoint(id)` / `all()` yet.
+   */
+  get byId(): ReadonlyMap<string, WebhookEndpoint> {
+    return this.endpoints;
+  }
+
+  /** The endpoint with this id, in any partition. */
+  endpoint(id: string): WebhookEndpoint | undefined {
+    return this.endpoints.get(id);
+  }
+
+  /** Every endpoint, in creation order. */
+  all(): IterableIterator<WebhookEndpoint> {
+    return this.endpoints.values();
+  }
+
   /** The endpoint if it belongs to the partition. */
   get(partition: Partition, id: string): WebhookEndpoint | undefined {
-    const ep = this.byId.get(id);
+    const ep = this.endpoints.get(id);
     return ep && ep.partition_id === partition.id ? ep : undefined;
   }
 
@@ -147,7 +166,7 @@ class WebhookStore {
   list(partitionId: string): WebhookEndpoint[] {
     const out: WebhookEndpoint[] = [];
     for (const id of this.byPartition.get(partitionId) ?? []) {
-      const ep = this.byId.get(id);
+      const ep = this.endpoints.get(id);
       if (ep) out.push(ep);
     }
     return out;
@@ -165,7 +184,7 @@ class WebhookStore {
   }
 
   delete(ep: WebhookEndpoint): void {
-    this.byId.delete(ep.id);
+    this.endpoints.delete(ep.id);
     this.unindexReceiver(ep);
     const list = this.byPartition.get(ep.partition_id);
     if (list) {
@@ -180,7 +199,7 @@ class WebhookStore {
     for (const env of ['sandbox', 'production'] as const) {
       const partitionId = `${teamId}:${env}`;
       for (const ep of this.list(partitionId)) {
-        this.byId.delete(ep.id);
+        this.endpoints.delete(ep.id);
         this.unindexReceiver(ep);
         gone.push(ep);
       }
@@ -209,7 +228,7 @@ class WebhookStore {
   forReceiver(name: string): WebhookEndpoint[] {
     const out: WebhookEndpoint[] = [];
     for (const id of this.byReceiver.get(name) ?? []) {
-      const ep = this.byId.get(id);
+      const ep = this.endpoints.get(id);
       if (ep) out.push(ep);
     }
     return out;
@@ -217,7 +236,7 @@ class WebhookStore {
 
   /** Canonical state for world snapshots (no back-references). */
   toJSON(): unknown {
-    return { endpoints: [...this.byId.values()] };
+    return { endpoints: [...this.endpoints.values()] };
   }
 
   private indexReceiver(ep: WebhookEndpoint): void {
@@ -235,6 +254,13 @@ class WebhookStore {
 }
 
 export const webhooksOf = worldSlot('webhooks', (world) => new WebhookStore(world));
+
+/** The endpoint with this id in the team environment, or the 404. */
+export function endpointById(world: World, partition: Partition, webhookId: string): WebhookEndpoint {
+  const ep = webhooksOf(world).get(partition, webhookId);
+  if (!ep) throw webhookNotFound();
+  return ep;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Custom headers (Svix rules: forbidden names and prefixes, 4096-byte values; sensitive names are

@@ -1,0 +1,37 @@
+/**
+ * The sandbox (control plane) area's error catalogue: the clock's texts, and the typed error its
+ * domain functions raise (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts).
+ */
+import { DURATION_HELP } from '../../engine/duration.js';
+import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+
+/** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
+export const MAX_ADVANCE_SECONDS = 366 * 86400;
+
+export const CLOCK_MESSAGES = {
+  oneAmount: 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)',
+  badDuration: `Invalid duration: ${DURATION_HELP}`,
+  badUntil: 'Invalid ISO time',
+  backwards: 'The clock only moves forward',
+  tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
+} as const;
+
+/** The documentation page's asset texts (`GET /docs/assets/:file`). */
+export const DOCS_MESSAGES = {
+  unknownAsset: 'Not Found',
+  noAssets: 'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
+} as const;
+
+class SandboxError extends DomainError {
+  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
+    super('sandbox', kind, text, details);
+    this.name = 'SandboxError';
+  }
+}
+
+export const sandboxError = {
+  clockBackwards: (until: string): SandboxError => new SandboxError('invalid', CLOCK_MESSAGES.backwards, { loc: ['body', 'until'], input: until }),
+  unknownAsset: (): SandboxError => new SandboxError('not_found', DOCS_MESSAGES.unknownAsset),
+  noAssets: (): SandboxError => new SandboxError('not_found', DOCS_MESSAGES.noAssets),
+  clockTooFar: (until: string): SandboxError => new SandboxError('invalid', CLOCK_MESSAGES.tooFar, { loc: ['body', 'until'], input: until }),
+} as const;
