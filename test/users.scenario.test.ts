@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../src/engine/errors.js';
+import { USERS_ERRORS } from '../src/state/users/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 
@@ -37,7 +37,7 @@ forEachAdapter('users', (adapter) => {
       const again = await c.post('/v2/user', { client_user_id: 'dup-1' });
       expect(again.status).toBe(400);
       expect(again.body).toEqual({
-        detail: { error_type: 'INVALID_REQUEST', error_message: MESSAGES.clientUserIdExists, user_id: first.user_id, created_on: first.created_on },
+        detail: { error_type: 'INVALID_REQUEST', error_message: USERS_ERRORS.clientUserIdExists, user_id: first.user_id, created_on: first.created_on },
       });
       oas?.expectValid('ClientUserIDConflictResponse', again.body);
       const list = await c.get('/v2/user', { query: { limit: 500 } });
@@ -138,13 +138,13 @@ forEachAdapter('users', (adapter) => {
       const c = createClient(adapter, SMALL);
       const unknown = await c.get('/v2/user/00000000-0000-4000-8000-000000000000');
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ detail: MESSAGES.userNotFound });
+      expect(unknown.body).toEqual({ detail: USERS_ERRORS.userNotFound });
       const bad = await c.get('/v2/user/not-a-uuid');
       expect(bad.status).toBe(422);
       expect(bad.body.detail[0]).toMatchObject({ type: 'uuid_parsing', loc: ['path', 'user_id'], input: 'not-a-uuid' });
       const unresolved = await c.get('/v2/user/resolve/nobody');
       expect(unresolved.status).toBe(404);
-      expect(unresolved.body).toEqual({ detail: MESSAGES.userResolveNotFound });
+      expect(unresolved.body).toEqual({ detail: USERS_ERRORS.userResolveNotFound });
     });
   });
 
@@ -177,7 +177,7 @@ forEachAdapter('users', (adapter) => {
       await create(c, 'patch-b');
       const taken = await c.patch(`/v2/user/${a.user_id}`, { client_user_id: 'patch-b' });
       expect(taken.status).toBe(409);
-      expect(taken.body).toEqual({ detail: MESSAGES.clientUserIdTaken });
+      expect(taken.body).toEqual({ detail: USERS_ERRORS.clientUserIdTaken });
       const ok = await c.patch(`/v2/user/${a.user_id}`, { client_user_id: 'patch-c' });
       expect(ok.status).toBe(204);
       expect((await c.get('/v2/user/resolve/patch-c')).body.user_id).toBe(a.user_id);
@@ -202,7 +202,7 @@ forEachAdapter('users', (adapter) => {
         expect(res.status, JSON.stringify(body)).toBe(status);
         expect(res.body.detail).toBeDefined();
       }
-      expect((await c.patch(`/v2/user/${user.user_id}`, {})).body).toEqual({ detail: MESSAGES.nothingToPatch });
+      expect((await c.patch(`/v2/user/${user.user_id}`, {})).body).toEqual({ detail: USERS_ERRORS.nothingToPatch });
       expect((await c.get(`/v2/user/${user.user_id}`)).text).toBe(before);
       const badZone = await c.patch(`/v2/user/${user.user_id}`, { fallback_time_zone: 'Not/AZone' });
       expect(badZone.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'fallback_time_zone'] });
@@ -212,7 +212,7 @@ forEachAdapter('users', (adapter) => {
       const c = createClient(adapter, SMALL);
       const res = await c.patch('/v2/user/00000000-0000-4000-8000-000000000000', { fallback_time_zone: 'Europe/Paris' });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: MESSAGES.userGone });
+      expect(res.body).toEqual({ detail: USERS_ERRORS.userGone });
     });
   });
 
@@ -223,11 +223,11 @@ forEachAdapter('users', (adapter) => {
       const del = await c.delete(`/v2/user/${user.user_id}`);
       expect(del.status).toBe(200);
       expect(del.body).toEqual({ success: true });
-      expect((await c.get(`/v2/user/${user.user_id}`)).body).toEqual({ detail: MESSAGES.userScheduledForDeletion });
-      expect((await c.get('/v2/user/resolve/del-1')).body).toEqual({ detail: MESSAGES.userScheduledForDeletion });
+      expect((await c.get(`/v2/user/${user.user_id}`)).body).toEqual({ detail: USERS_ERRORS.userScheduledForDeletion });
+      expect((await c.get('/v2/user/resolve/del-1')).body).toEqual({ detail: USERS_ERRORS.userScheduledForDeletion });
       const again = await c.delete(`/v2/user/${user.user_id}`);
       expect(again.status).toBe(404);
-      expect(again.body).toEqual({ detail: MESSAGES.userAlreadyScheduled });
+      expect(again.body).toEqual({ detail: USERS_ERRORS.userAlreadyScheduled });
       const list = await c.get('/v2/user');
       expect(list.body.total).toBe(SMALL.users);
       expect(list.body.users.some((u: { user_id: string }) => u.user_id === user.user_id)).toBe(false);
@@ -247,12 +247,12 @@ forEachAdapter('users', (adapter) => {
       const user = await create(c, 'del-2');
       await c.delete(`/v2/user/${user.user_id}`);
       await c.advance(7 * DAY - 1);
-      expect((await c.get(`/v2/user/${user.user_id}`)).body).toEqual({ detail: MESSAGES.userScheduledForDeletion });
+      expect((await c.get(`/v2/user/${user.user_id}`)).body).toEqual({ detail: USERS_ERRORS.userScheduledForDeletion });
       await c.advance(1);
       const gone = await c.get(`/v2/user/${user.user_id}`);
       expect(gone.status).toBe(404);
-      expect(gone.body).toEqual({ detail: MESSAGES.userNotFound });
-      expect((await c.delete(`/v2/user/${user.user_id}`)).body).toEqual({ detail: MESSAGES.userGone });
+      expect(gone.body).toEqual({ detail: USERS_ERRORS.userNotFound });
+      expect((await c.delete(`/v2/user/${user.user_id}`)).body).toEqual({ detail: USERS_ERRORS.userGone });
       expect((await c.post('/v2/user/undo_delete', { user_id: user.user_id })).status).toBe(404);
       const reborn = await create(c, 'del-2');
       expect(reborn.user_id).not.toBe(user.user_id);
@@ -279,7 +279,7 @@ forEachAdapter('users', (adapter) => {
       for (let i = 0; i < 2; i++) await create(c, `cap-${i}`);
       const over = await c.post('/v2/user', { client_user_id: 'cap-over' });
       expect(over.status).toBe(400);
-      expect(over.body).toEqual({ detail: { error_type: 'INVALID_REQUEST', error_message: MESSAGES.sandboxUserCap } });
+      expect(over.body).toEqual({ detail: { error_type: 'INVALID_REQUEST', error_message: USERS_ERRORS.sandboxUserCap } });
       const victim = (await c.get('/v2/user/resolve/cap-0')).body;
       await c.delete(`/v2/user/${victim.user_id}`);
       expect((await c.post('/v2/user', { client_user_id: 'cap-over' })).status).toBe(200);

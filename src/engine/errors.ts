@@ -29,11 +29,8 @@ export function apiError(status: number, detail: unknown, headers?: Record<strin
   return new ApiError(status, { detail }, headers);
 }
 
-export const badRequest = (detail: unknown): ApiError => apiError(400, detail);
 export const unauthorized = (detail: unknown): ApiError => apiError(401, detail);
 export const forbidden = (detail: unknown): ApiError => apiError(403, detail);
-export const notFound = (detail: unknown = 'Not Found'): ApiError => apiError(404, detail);
-export const conflict = (detail: unknown): ApiError => apiError(409, detail);
 
 /** 422 with a list of validation items. */
 export function validationError(items: ValidationItem[]): ApiError {
@@ -47,24 +44,9 @@ export function valueError(loc: Array<string | number>, message: string, input?:
   return validationError([item]);
 }
 
-/** `{"detail":{"error_type":"INVALID_REQUEST","error_message":...}}` with status 400. */
-export function invalidRequest(message: string, extra: Record<string, unknown> = {}): ApiError {
-  return new ApiError(400, { detail: { error_type: 'INVALID_REQUEST', error_message: message, ...extra } });
-}
-
-/** Error texts the real service uses, kept in one place. */
+/** The engine's own error texts (routing and internal errors); each area's are in its catalogue. */
 export const MESSAGES = {
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
   internal: 'Internal error',
-  userNotFound: 'Not found',
-  userResolveNotFound: 'User not found',
-  userGone: 'The user does not or no longer exists in this team',
-  userScheduledForDeletion: 'You have scheduled this user for deletion.',
-  userAlreadyScheduled: 'The user has been scheduled for deletion as per your previous request',
-  clientUserIdExists: 'Client user id already exists.',
-  clientUserIdTaken: 'Client user id already exists',
-  nothingToPatch: 'Nothing to patch',
-  sandboxUserCap: 'You have reached the maximum of 50 Sandbox users',
-  userNotOnTeam: 'User does not exist on this team',
 } as const;

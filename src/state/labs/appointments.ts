@@ -36,7 +36,7 @@ export interface Appointment {
   job: JobHandle | null;
 }
 
-export const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
+const slotId = (s: Slot) => `${s.kind}|${s.location}|${s.start}`;
 
 class AppointmentStore {
   private readonly byOrder = new Map<string, Appointment>();

@@ -3,19 +3,18 @@
  * typed errors built from them (each an ApiError with the real service's status and body).
  * Code and tests import from here; nothing in the area writes an error text inline.
  */
-import { MESSAGES } from '../../engine/errors.js';
 import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
 
 export const USERS_ERRORS = {
-  userNotFound: MESSAGES.userNotFound,
-  userResolveNotFound: MESSAGES.userResolveNotFound,
-  userGone: MESSAGES.userGone,
-  userScheduledForDeletion: MESSAGES.userScheduledForDeletion,
-  userAlreadyScheduled: MESSAGES.userAlreadyScheduled,
-  clientUserIdExists: MESSAGES.clientUserIdExists,
-  clientUserIdTaken: MESSAGES.clientUserIdTaken,
-  nothingToPatch: MESSAGES.nothingToPatch,
-  sandboxUserCap: MESSAGES.sandboxUserCap,
+  userNotFound: 'Not found',
+  userResolveNotFound: 'User not found',
+  userGone: 'The user does not or no longer exists in this team',
+  userScheduledForDeletion: 'You have scheduled this user for deletion.',
+  userAlreadyScheduled: 'The user has been scheduled for deletion as per your previous request',
+  clientUserIdExists: 'Client user id already exists.',
+  clientUserIdTaken: 'Client user id already exists',
+  nothingToPatch: 'Nothing to patch',
+  sandboxUserCap: 'You have reached the maximum of 50 Sandbox users',
   noDeletionToUndo: 'No user scheduled for deletion matches this id',
   undoNeedsOneId: 'Provide exactly one of user_id or client_user_id',
   clientUserIdNull: 'client_user_id cannot be reset to null',
