@@ -72,6 +72,28 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     expect((await attempts(c, { endpoint_id: good.id })).every((a) => a.status === 'success')).toBe(true);
   });
 
+  it('new events due within 60 s of sandbox time after a timeout are not sent either: a 60 s advance costs two timeouts', async () => {
+    const { transport, counts } = hangingTransport();
+    const c = createClient(adapter, { ...QUIET, webhookTransport: transport, deliveryTimeout: 0.02 });
+    const hang = await createEndpoint(c, { url: 'http://127.0.0.1:9/hang' });
+    emit(c, 'daily.data.steps.created', { i: 0 });
+    // Jobs of the advance emit one event every 10 s (as demo connections' pulls do).
+    for (let k = 1; k <= 5; k++) c.sandbox.world.scheduler.at(T0 + k * 10_000, 'test: own event', () => void emit(c, 'daily.data.steps.created', { i: k }));
+    const res = await c.advance(60);
+    expect(res.status, res.text).toBe(200);
+    // At 0 s the first times out; the events at 10..50 s are not sent; at 60 s the retries are due:
+    // one is sent (and times out), the others are not. Without the 60 s window: one per event time.
+    expect(counts.hung).toBe(2);
+    const log = await attempts(c, { endpoint_id: hang.id });
+    expect(log.map((a) => [a.created_at, JSON.parse(a.request.body).data.i, a.error === TIMEOUT_ERROR ? 'sent' : a.error === NOT_SENT_AFTER_TIMEOUT ? 'not sent' : a.error])).toEqual([
+      [iso(0), 0, 'sent'],
+      ...[1, 2, 3, 4, 5].map((k) => [iso(k * 10), k, 'not sent']),
+      [iso(60), 0, 'sent'],
+    ]);
+    // Their retries: 60 s after each (throttled like a timeout), so they follow at 70..110 s.
+    expect(log.slice(1, 6).map((a) => a.next_attempt_at)).toEqual([70, 80, 90, 100, 110].map(iso));
+  });
+
   it('an advance answers while writers keep adding messages to the hanging endpoint; it waits one timeout per step of its own', async () => {
     let writes = 0;
     let hungBeforeAnswer = -1;
@@ -111,8 +133,8 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     const extra = 25;
     for (let i = 1; i < MAX_PENDING_PER_ENDPOINT + extra; i++) emit(c, 'daily.data.steps.created', { i });
     await c.sandbox.settle();
-    // The queue behind the hanging attempt was drained by its timeout, not sent.
-    expect(counts.hung).toBe(2);
+    // The clock stands still within the 60 s after the timeout: nothing more was sent.
+    expect(counts.hung).toBe(1);
     const failed = await c.get('/_sandbox/webhooks/messages', { query: { endpoint_id: hang.id, status: 'failed', limit: 1000 } });
     expect(failed.status, failed.text).toBe(200);
     const list = failed.body.messages as Array<Record<string, any>>;

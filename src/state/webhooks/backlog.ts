@@ -2,16 +2,18 @@
  * What bounds the work queued to one endpoint that does not answer (issue 11; invented, the real
  * service documents neither rule; docs/simulated/webhooks.md "A receiver that hangs"):
  *
- * - **The timeout breaker.** When an attempt to an endpoint times out, the scheduled attempts that
- *   were queued to that endpoint before that moment and have not started are *not sent*: each is
- *   recorded at once as a failed attempt with `error: NOT_SENT_AFTER_TIMEOUT` and no response,
- *   and gets its retry as a timed-out attempt would (the ladder, throttled to at least 60 s). The
- *   attempts queued after the timeout (the next retry step, new events) are sent for real again:
- *   the first of them that times out opens the breaker once more. So a receiver that never
- *   answers costs one attempt timeout per endpoint per sandbox time at which attempts to it are
- *   due, however many messages wait for it, in manual and realtime mode alike, and the queue
- *   behind it empties at each timeout. Manual attempts (resend, recover) are always sent; their
- *   timeouts open the breaker too. An HTTP answer from the endpoint closes it.
+ * - **The timeout breaker.** When an attempt to an endpoint times out at sandbox time t, the
+ *   breaker of that endpoint opens: every scheduled attempt to it that was queued before that
+ *   moment, or that starts before t + 60 s (THROTTLE_MIN_MS, the least retry delay after a
+ *   timeout), is *not sent*: it is recorded at once as a failed attempt with
+ *   `error: NOT_SENT_AFTER_TIMEOUT` and no response, and gets its retry as a timed-out attempt
+ *   would (the ladder, at least 60 s later). The first attempt queued after the timeout and due
+ *   at t + 60 s or later (the next retry step) is sent for real: if it times out too, the breaker
+ *   opens again. So a receiver that never answers costs one attempt timeout per endpoint per
+ *   retry step (and at most one per 60 s of sandbox time), however many messages wait for it,
+ *   in manual and realtime mode alike, and the queue behind it empties at each timeout. Manual
+ *   attempts (resend, recover) are always sent; their timeouts open the breaker too. An HTTP
+ *   answer from the endpoint closes it.
  * - **The pending cap.** A *failing* endpoint (its last attempt failed: `failing_since` is set)
  *   holds at most MAX_PENDING_PER_ENDPOINT messages still to be delivered (queued, in flight or
  *   waiting for a retry). A message that finds it full is not queued to it: its destination fails
@@ -20,6 +22,7 @@
  *   process without bound: in manual mode with no advance a pending message never retires. A
  *   healthy endpoint is not capped (a burst of events to a receiver that answers drains).
  */
+import { THROTTLE_MIN_MS } from './retry-policy.js';
 
 /** The error recorded for an attempt the breaker did not send. */
 export const NOT_SENT_AFTER_TIMEOUT = 'not sent: the previous attempt to this endpoint timed out';
@@ -33,27 +36,30 @@ export const BACKLOG_FULL = 'endpoint_backlog_full';
 export class TimeoutBreaker {
   /** Tickets handed out so far (one per queued scheduled attempt, in queue order). */
   private issued = 0;
-  /** Endpoint id -> the last ticket the breaker stops (every ticket up to it, queued before the timeout). */
-  private readonly openUpTo = new Map<string, number>();
+  /**
+   * Endpoint id -> what the open breaker stops: every ticket up to `upTo` (queued before the
+   * timeout), and every attempt starting before sandbox time `until`.
+   */
+  private readonly open = new Map<string, { upTo: number; until: number }>();
 
   /** A ticket for a scheduled attempt queued now. */
   ticket(): number {
     return ++this.issued;
   }
 
-  /** An attempt to the endpoint timed out: the attempts queued to it so far are not sent. */
-  timedOut(endpointId: string): void {
-    this.openUpTo.set(endpointId, this.issued);
+  /** An attempt to the endpoint timed out at sandbox time `now`: opens its breaker. */
+  timedOut(endpointId: string, now: number): void {
+    this.open.set(endpointId, { upTo: this.issued, until: now + THROTTLE_MIN_MS });
   }
 
-  /** Whether the attempt holding `ticket` must not be sent. */
-  stops(endpointId: string, ticket: number): boolean {
-    const upTo = this.openUpTo.get(endpointId);
-    return upTo !== undefined && ticket <= upTo;
+  /** Whether the attempt holding `ticket`, starting at sandbox time `now`, must not be sent. */
+  stops(endpointId: string, ticket: number, now: number): boolean {
+    const open = this.open.get(endpointId);
+    return open !== undefined && (ticket <= open.upTo || now < open.until);
   }
 
   /** The endpoint answered, or is gone: later attempts are sent. */
   close(endpointId: string): void {
-    this.openUpTo.delete(endpointId);
+    this.open.delete(endpointId);
   }
 }

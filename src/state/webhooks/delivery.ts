@@ -15,9 +15,9 @@
  * only tracked, so a slow receiver never blocks the clock.
  *
  * A receiver that never answers (`backlog.ts`): once an attempt to an endpoint times out, the
- * scheduled attempts queued to it before then are recorded as failed without being sent (one
- * timeout per endpoint per step, not one per message), and an endpoint holds at most
- * MAX_PENDING_PER_ENDPOINT pending messages.
+ * scheduled attempts queued to it before then, or starting within 60 s of sandbox time, are
+ * recorded as failed without being sent (one timeout per endpoint per retry step, not one per
+ * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages.
  *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
@@ -277,7 +277,7 @@ class DeliveryEngine {
     // Checked again at send time: the sandbox's own address may have changed since registration.
     const refused = destinationProblem(world, url);
     // Queued before an attempt to this endpoint timed out: failed like a timeout, not sent (backlog.ts).
-    const stopped = !refused && trigger === 'scheduled' && this.breaker.stops(ep.id, ticket);
+    const stopped = !refused && trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, clock.now());
     const outcome: SendOutcome = refused
       ? { response: null, error: `refused: ${refused}`, timedOut: false }
       : stopped
@@ -285,7 +285,7 @@ class DeliveryEngine {
         : await send(options.transport, { url, method: 'POST', headers, body: msg.body }, options.attemptTimeoutMs);
     const { response: res, error, timedOut } = outcome;
     if (!refused && !stopped) {
-      if (timedOut) this.breaker.timedOut(ep.id);
+      if (timedOut) this.breaker.timedOut(ep.id, clock.now());
       else if (res !== null) this.breaker.close(ep.id);
     }
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
