@@ -94,6 +94,32 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     expect(log.slice(1, 6).map((a) => a.next_attempt_at)).toEqual([70, 80, 90, 100, 110].map(iso));
   });
 
+  it('once the receiver answers again, the breaker closes: the attempts behind the answer are sent', async () => {
+    let calls = 0;
+    let hungOnce = false;
+    const transport: WebhookTransport = (request) => {
+      calls++;
+      if (hungOnce) return Promise.resolve(ok);
+      hungOnce = true;
+      return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    };
+    const c = createClient(adapter, { ...QUIET, webhookTransport: transport, deliveryTimeout: 0.02 });
+    const ep = await createEndpoint(c, { url: 'http://127.0.0.1:9/hang' });
+    for (let i = 0; i < 3; i++) emit(c, 'daily.data.steps.created', { i });
+    const res = await c.advance(60);
+    expect(res.status, res.text).toBe(200);
+    expect(calls).toBe(4);
+    const log = await attempts(c, { endpoint_id: ep.id });
+    expect(log.map((a) => [a.created_at, JSON.parse(a.request.body).data.i, a.status, a.error])).toEqual([
+      [iso(0), 0, 'failed', TIMEOUT_ERROR],
+      [iso(0), 1, 'failed', NOT_SENT_AFTER_TIMEOUT],
+      [iso(0), 2, 'failed', NOT_SENT_AFTER_TIMEOUT],
+      [iso(60), 0, 'success', null],
+      [iso(60), 1, 'success', null],
+      [iso(60), 2, 'success', null],
+    ]);
+  });
+
   it('an advance answers while writers keep adding messages to the hanging endpoint; it waits one timeout per step of its own', async () => {
     let writes = 0;
     let hungBeforeAnswer = -1;

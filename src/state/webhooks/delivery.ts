@@ -104,11 +104,11 @@ class DeliveryEngine {
 
   /** Stops every pending attempt of an endpoint (disabled or deleted). */
   stopPending(endpointId: string, reason: string): void {
+    this.breaker.close(endpointId);
     const pending = this.pendingByEndpoint.get(endpointId);
     if (!pending) return;
     for (const dest of [...pending]) this.finish(dest, 'failed', reason);
     this.pendingByEndpoint.delete(endpointId);
-    this.breaker.close(endpointId);
   }
 
   /** Re-delivers one message to one endpoint now (a manual attempt: not retried if it fails). */
@@ -276,7 +276,7 @@ class DeliveryEngine {
     const wallStart = clock.wall();
     // Checked again at send time: the sandbox's own address may have changed since registration.
     const refused = destinationProblem(world, url);
-    // Queued before an attempt to this endpoint timed out: failed like a timeout, not sent (backlog.ts).
+    // Queued before an attempt to this endpoint timed out, or due within 60 s of it: failed like a timeout, not sent (backlog.ts).
     const stopped = !refused && trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, clock.now());
     const outcome: SendOutcome = refused
       ? { response: null, error: `refused: ${refused}`, timedOut: false }
