@@ -7,7 +7,10 @@ import type { Scenario } from './scenario/schema.js';
 import type { Sandbox } from './sandbox.js';
 import type { Credentials } from './engine/credentials.js';
 
-/** How long the first signal waits for requests in flight before closing them (tests may raise it). */
+/**
+ * How long the first signal waits for requests in flight before closing them: a fallback, as the
+ * server closes by itself once their answers are out (tests raise it to prove that).
+ */
 const SHUTDOWN_GRACE_MS = Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) : 900;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
     return;
   }
   // The sandbox and the server load only now: --help and a bad flag answer without them.
-  const [{ directorySink }, { createNodeServer }, { createNodeTransport }, { readScenarioFile }, { ScenarioError }, { createSandbox, DEFAULT_START_AT }, { SANDBOX_USER_CAP }] = await Promise.all([
+  const [{ directorySink }, { createNodeServer, stopServer }, { createNodeTransport }, { readScenarioFile }, { ScenarioError }, { createSandbox, DEFAULT_START_AT }, { SANDBOX_USER_CAP }] = await Promise.all([
     import('./adapters/file-sink.js'),
     import('./adapters/node-http.js'),
     import('./adapters/node-transport.js'),
@@ -160,8 +163,8 @@ async function main(): Promise<void> {
     if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
     stopping = true;
     if (!options.quiet) process.stderr.write(`health-sandbox: ${signal}: stopping (requests in flight finish, deliveries are aborted; signal again to exit at once)\n`);
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
+    // Requests in flight get their answer, then their connections close: the exit needs no timer.
+    stopServer(server, () => process.exit(0));
     sandbox.close();
     deliveries.close();
     setTimeout(() => {

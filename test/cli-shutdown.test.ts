@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,7 +30,9 @@ interface Started {
 
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
+const agents: Agent[] = [];
 afterEach(() => {
+  for (const a of agents.splice(0)) a.destroy();
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
   for (const s of servers.splice(0)) s.closeAllConnections(), s.close();
 });
@@ -78,13 +80,13 @@ async function call(cli: Started, method: string, path: string, body: unknown, h
 }
 
 /** POSTs and resolves with the answer, or with the error if the connection is cut. */
-function post(cli: Started, path: string, body: string): Promise<{ status: number; text: string } | Error> {
+function post(cli: Started, path: string, body: string, agent?: Agent): Promise<{ status: number; text: string; connection: string | undefined } | Error> {
   const url = new URL(cli.url);
   return new Promise((resolveAnswer) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'POST', ...(agent ? { agent } : {}), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
     });
     req.on('error', (error) => resolveAnswer(error));
     req.end(body);
@@ -92,10 +94,12 @@ function post(cli: Started, path: string, body: string): Promise<{ status: numbe
 }
 
 describe('health-sandbox shutdown', () => {
-  it('on SIGTERM aborts a delivery to a receiver that never answers: the advance waiting on it answers, and the process exits 0', async () => {
+  it('on SIGTERM aborts a delivery to a receiver that never answers: the advance waiting on it answers, and the process exits 0 by itself', { timeout: 30_000 }, async () => {
     const receiver = await hangingReceiver();
-    // An attempt timeout far beyond the test's: only the abort can end this delivery in time.
-    const cli = await startCli(['--clock', 'manual', '--world', 'empty', '--delivery-timeout', '300']);
+    // An attempt timeout far beyond the test's: only the abort can end this delivery in time. A
+    // fallback grace (2 min) beyond the test's timeout (30 s): the process must exit on its own,
+    // once the advance's keep-alive connection has carried its answer and closed.
+    const cli = await startCli(['--clock', 'manual', '--world', 'empty', '--delivery-timeout', '300'], { HEALTH_SANDBOX_SHUTDOWN_GRACE_MS: '120000' });
     const user = await call(cli, 'POST', '/v2/user', { client_user_id: 'shutdown-1' }, { 'x-service-api-key': cli.apiKey });
     expect(user.status).toBe(200);
     const connect = await call(cli, 'POST', '/v2/link/connect/demo', { user_id: user.body.user_id, provider: 'oura' }, { 'x-service-api-key': cli.apiKey });
@@ -103,14 +107,20 @@ describe('health-sandbox shutdown', () => {
     // The endpoint comes after the connection: its first delivery is caused by the advance below.
     const ep = await call(cli, 'POST', `/management/v1/org/${cli.org}/team/${cli.team}/sandbox/webhook`, { url: receiver.url }, { 'x-management-key': cli.mgmtKey });
     expect(ep.status).toBe(200);
-    const advance = post(cli, '/_sandbox/clock/advance', '{"seconds": 86400}');
-    // A delivery reaches the receiver while the advance waits for it: both are in flight.
+    // Keep-alive with no idle timeout (the global agent drops idle sockets after 5 s): the
+    // connection stays open after the answer unless the server closes it.
+    const agent = new Agent({ keepAlive: true });
+    agents.push(agent);
+    const advance = post(cli, '/_sandbox/clock/advance', '{"seconds": 86400}', agent);
+    // A delivery reaches the receiver while the advance waits for it: both are in flight (the
+    // advance over a keep-alive connection).
     const delivery = await receiver.first;
     const aborted = once(delivery.socket, 'close');
     cli.proc.kill('SIGTERM');
     const answer = await advance;
     expect(answer).not.toBeInstanceOf(Error);
     expect((answer as { status: number }).status).toBe(200);
+    expect((answer as { connection: string | undefined }).connection).toBe('close');
     await aborted;
     expect(await cli.exited).toBe(0);
     await cli.stderrLine(/SIGTERM: stopping/);

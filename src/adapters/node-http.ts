@@ -35,7 +35,35 @@ export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions
  * larger ones get the same JSON 431 from the parser's error handler.
  */
 export function createNodeServer(sandbox: Sandbox, options: NodeAdapterOptions = {}): Server {
-  const server = createServer({ maxHeaderSize: LIMITS.transportHeaderBytes }, createNodeListener(sandbox, options));
+  const server = createServer({ maxHeaderSize: LIMITS.transportHeaderBytes });
+  // Registered first: a response written synchronously by the listener is already tracked.
+  const open = new Set<ServerResponse>();
+  inFlight.set(server, open);
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    if (!server.listening && !res.headersSent) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      open.delete(res);
+      // Stopping: the connection that carried this request is idle now (or closing): close it.
+      if (!server.listening) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  server.on('request', createNodeListener(sandbox, options));
   answerClientErrors(server);
   return server;
+}
+
+/** Each server's responses not finished yet (for `stopServer`). */
+const inFlight = new WeakMap<Server, Set<ServerResponse>>();
+
+/**
+ * Stops a server made by `createNodeServer` without cutting anything: no new connections, idle
+ * keep-alive connections close now, each request in flight gets its answer with
+ * `connection: close` (when its head is not written yet) and its connection closes once the
+ * answer is out. `done` runs when the last connection has closed, without any timer.
+ */
+export function stopServer(server: Server, done: () => void): void {
+  server.close(() => done());
+  for (const res of inFlight.get(server) ?? []) if (!res.headersSent) res.setHeader('connection', 'close');
+  server.closeIdleConnections();
 }

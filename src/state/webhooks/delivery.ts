@@ -14,6 +14,11 @@
  * are deferred behind the advance's own in their endpoint's lane; in realtime mode attempts are
  * only tracked, so a slow receiver never blocks the clock.
  *
+ * A receiver that never answers (`backlog.ts`): once an attempt to an endpoint times out, the
+ * scheduled attempts queued to it before then, or starting within 60 s of sandbox time, are
+ * recorded as failed without being sent (one timeout per endpoint per retry step, not one per
+ * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages.
+ *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
  */
@@ -23,6 +28,7 @@ import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalType } from './attempt-log.js';
+import { BACKLOG_FULL, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
 import { destinationProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
 import { createMessage, recordedHeaders, signedHeaders, type AttemptRecord, type Destination, type DestinationStatus, type Message, type Trigger } from './message.js';
@@ -55,6 +61,7 @@ class DeliveryEngine {
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
   private readonly queues: EndpointQueues;
   private readonly steps: Steps;
+  private readonly breaker = new TimeoutBreaker();
   /**
    * Svix's +-20% retry jitter. Off by default so attempt times are round; when on, it is drawn
    * from the seed (message, endpoint, attempt), so runs stay reproducible.
@@ -82,12 +89,22 @@ class DeliveryEngine {
     if (targets === null) return;
     const msg = createMessage(this.world, ++this.msgSeq, entry, partition);
     this.log.addMessage(msg);
-    for (const ep of targets) this.start(this.destination(msg, ep.id), 'scheduled');
+    let refused = false;
+    for (const ep of targets) {
+      if (ep.failing_since === null || (this.pendingByEndpoint.get(ep.id)?.size ?? 0) < MAX_PENDING_PER_ENDPOINT) this.start(this.destination(msg, ep.id), 'scheduled');
+      else {
+        // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
+        this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
+        refused = true;
+      }
+    }
+    if (refused) this.log.finished(msg);
     this.log.prune(partition.id);
   }
 
   /** Stops every pending attempt of an endpoint (disabled or deleted). */
   stopPending(endpointId: string, reason: string): void {
+    this.breaker.close(endpointId);
     const pending = this.pendingByEndpoint.get(endpointId);
     if (!pending) return;
     for (const dest of [...pending]) this.finish(dest, 'failed', reason);
@@ -169,10 +186,11 @@ class DeliveryEngine {
     const { world } = this;
     const own = this.steps.ownsNow();
     const release = world.clock.mode === 'manual' && own ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+    const ticket = this.breaker.ticket();
     this.begin();
     this.queues.schedule(
       dest.endpoint_id,
-      () => this.perform(dest, trigger, own),
+      () => this.perform(dest, trigger, own, ticket),
       () => {
         release?.();
         this.end();
@@ -214,9 +232,10 @@ class DeliveryEngine {
     this.log.addOperational({ type, at: this.world.clock.iso(), team_id: ep.team_id, environment: ep.environment, endpoint_id: ep.id, msg_id: msgId, detail });
   }
 
-  private async perform(dest: Destination, trigger: Trigger, own = true): Promise<AttemptRecord | null> {
+  /** `ticket`: the breaker's ticket of a scheduled attempt (when it was queued); 0 for a manual one. */
+  private async perform(dest: Destination, trigger: Trigger, own = true, ticket = 0): Promise<AttemptRecord | null> {
     try {
-      return await this.attempt(dest, trigger, own);
+      return await this.attempt(dest, trigger, own, ticket);
     } catch (error) {
       this.world.log(`Webhook attempt for ${dest.message.id} -> ${dest.endpoint_id} failed inside the sandbox`, error);
       if (dest.status === 'sending') this.finish(dest, 'failed', 'internal_error');
@@ -224,7 +243,7 @@ class DeliveryEngine {
     }
   }
 
-  private async attempt(dest: Destination, trigger: Trigger, own: boolean): Promise<AttemptRecord | null> {
+  private async attempt(dest: Destination, trigger: Trigger, own: boolean, ticket: number): Promise<AttemptRecord | null> {
     const { world } = this;
     const { clock } = world;
     const msg = dest.message;
@@ -257,10 +276,18 @@ class DeliveryEngine {
     const wallStart = clock.wall();
     // Checked again at send time: the sandbox's own address may have changed since registration.
     const refused = destinationProblem(world, url);
+    // Queued before an attempt to this endpoint timed out, or due within 60 s of it: failed like a timeout, not sent (backlog.ts).
+    const stopped = !refused && trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, clock.now());
     const outcome: SendOutcome = refused
       ? { response: null, error: `refused: ${refused}`, timedOut: false }
-      : await send(options.transport, { url, method: 'POST', headers, body: msg.body }, options.attemptTimeoutMs);
+      : stopped
+        ? { response: null, error: NOT_SENT_AFTER_TIMEOUT, timedOut: true }
+        : await send(options.transport, { url, method: 'POST', headers, body: msg.body }, options.attemptTimeoutMs);
     const { response: res, error, timedOut } = outcome;
+    if (!refused && !stopped) {
+      if (timedOut) this.breaker.timedOut(ep.id, clock.now());
+      else if (res !== null) this.breaker.close(ep.id);
+    }
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
     const latency = Math.max(0, clock.wall() - wallStart);
     const ok = response !== null && response.status_code >= 200 && response.status_code < 300;

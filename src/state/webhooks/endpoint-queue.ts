@@ -9,7 +9,8 @@
  * with one barrier job per sandbox time: every attempt started at time t joins the step of t, and
  * the barrier (a scheduler job at t, after the jobs that started them) waits for all of them
  * together. An advance over a hanging receiver therefore costs at most one attempt timeout per
- * retry step, however many endpoints are due at once.
+ * retry step, however many endpoints are due at once (and, with the timeout breaker of
+ * `backlog.ts`, however many messages wait for each).
  *
  * Only work the advance caused joins a step: attempts started by its jobs, and attempts started
  * before it (a barrier already on the clock). These are the clock's own attempts. A request served
