@@ -45,7 +45,7 @@ export async function feedRun(window: number, days: number, target: { url: strin
   if (target) {
     // The endpoint's signing keys go to the receiver (through the store of the code under test).
     const store = lib.webhooks.webhooksOf(sandbox.world);
-    await target.receiver.reset([...store.byId.values()].flatMap((ep) => store.signingKeys(ep)));
+    await target.receiver.reset([...store.all()].flatMap((ep) => store.signingKeys(ep)));
   }
   const before = sandbox.world.events.emitted;
   const cpu = process.cpuUsage();

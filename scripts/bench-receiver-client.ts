@@ -73,6 +73,6 @@ export class Receiver {
 export async function listen(sandbox: Sandbox, url: string, receiver: Receiver): Promise<void> {
   await createEndpoint(sandbox, url);
   const store = webhooksOf(sandbox.world);
-  const keys = [...store.byId.values()].flatMap((ep) => store.signingKeys(ep));
+  const keys = [...store.all()].flatMap((ep) => store.signingKeys(ep));
   await receiver.reset(keys);
 }

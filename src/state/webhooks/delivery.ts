@@ -252,7 +252,7 @@ class DeliveryEngine {
       dest.job = null;
     }
     const store = webhooksOf(world);
-    const ep = store.byId.get(dest.endpoint_id);
+    const ep = store.endpoint(dest.endpoint_id);
     if (!ep) {
       this.finish(dest, 'failed', 'endpoint_deleted');
       return null;
@@ -315,7 +315,7 @@ class DeliveryEngine {
     };
     this.log.addAttempt(dest, record);
     const now = clock.now();
-    const live = store.byId.get(ep.id) === ep;
+    const live = store.endpoint(ep.id) === ep;
 
     if (ok) {
       if (live) ep.failing_since = null;

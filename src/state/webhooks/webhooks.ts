@@ -138,14 +138,6 @@ class WebhookStore {
     return ep;
   }
 
-  /**
-   * @deprecated Read-only view for the delivery path (state/webhooks/delivery.ts, changed by the
-   * delivery work), which has not moved to `endpoint(id)` / `all()` yet.
-   */
-  get byId(): ReadonlyMap<string, WebhookEndpoint> {
-    return this.endpoints;
-  }
-
   /** The endpoint with this id, in any partition. */
   endpoint(id: string): WebhookEndpoint | undefined {
     return this.endpoints.get(id);
