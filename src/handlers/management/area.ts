@@ -4,7 +4,7 @@
  */
 import type { Area } from '../../engine/area.js';
 import { customCredentialRoutes } from './custom-credentials.js';
-import { labAccountRoutes } from '../labs/lab-accounts.js';
+import { labAccountRoutes } from './lab-accounts.js';
 import { managementControlRoutes } from './control.js';
 import { managementKeyRoutes } from './keys.js';
 import { managementOrgRoutes } from './org.js';
