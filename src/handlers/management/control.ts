@@ -15,7 +15,7 @@ import { teamName } from '../../state/management/common.js';
 import { createOrg, orgById, setBetaFeatures, setOrgPlan, teamById } from '../../state/management/orgs.js';
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
 import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
-import { BetaFeatures, Member, SandboxOrg, SandboxOrgCreated, listOf, res } from '../../wire/schemas.js';
+import { BetaFeatures, Member, OrgMail, SandboxOrg, SandboxOrgCreated, SandboxOrgList, listOf, res } from '../../wire/schemas.js';
 
 const PLANS: readonly Plan[] = ['launch', 'grow', 'scale', 'premium'];
 const planEnum = z.enum(PLANS as [Plan, ...Plan[]]);
@@ -46,7 +46,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/orgs',
     auth: 'control',
     summary: 'Every org with its plan and team ids.',
-    responses: { 200: res(listOf('orgs', SandboxOrg), 'OK') },
+    responses: { 200: res(SandboxOrgList, 'OK') },
     handle: (ctx) => json({ orgs: [...ctx.world.tenancy.orgs.values()].map((o) => orgControlView(ctx, o)) }),
   }),
 
@@ -135,7 +135,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'E-mails the org\'s service would have sent (invites, domain instructions), oldest first; the last 200.',
     request: { params: z.object({ org_id: uuid() }) },
-    responses: { 200: res(listOf('mail', z.object({ to: z.string(), subject: z.string(), kind: z.string(), sent_at: z.string(), ref_id: z.string().nullable() })), '{mail: [{to, subject, kind, sent_at, ref_id}]}'), 404: 'Org not found' },
+    responses: { 200: res(OrgMail, '{mail: [{to, subject, kind, sent_at, ref_id}]}'), 404: 'Org not found' },
     handle: (ctx, { params }) => json({ mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),
   }),
 ];

@@ -21,7 +21,7 @@ import { dateOrDateTime, int } from '../../engine/schemas.js';
 import { MAX_RETENTION } from '../../state/webhooks/delivery.js';
 import { endpointState, listAttempts, listMessages, messageDetail, operationalEvents } from '../../state/webhooks/delivery-views.js';
 import { allEndpoints, deliverySettings, recoverEndpoint, resendMessage, updateDeliverySettings } from '../../state/webhooks/rules.js';
-import { DeliveryAttempt, DeliveryMessage, JsonObject, WebhookEndpoint, listOf, res } from '../../wire/schemas.js';
+import { ControlEndpointList, DeliveryAttempt, DeliveryAttemptPage, DeliveryMessage, DeliveryMessageDetail, DeliveryMessagePage, DeliverySettings, JsonObject, OperationalEvents, RecoverDone, ResendDone, WebhookEndpoint, listOf, res } from '../../wire/schemas.js';
 
 const environment = z.enum(['sandbox', 'production']);
 
@@ -33,7 +33,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary: 'Every webhook endpoint with its delivery state (failing_since, disabled_reason, signing key count).',
     request: { query: z.object({ team_id: z.string().optional(), environment: environment.optional() }) },
-    responses: { 200: res(listOf('endpoints', WebhookEndpoint.extend({ team_id: z.string(), environment: z.string() })), 'OK') },
+    responses: { 200: res(ControlEndpointList, 'OK') },
     handle(ctx, { query }) {
       return json({ endpoints: allEndpoints(ctx.world, query).map((ep) => endpointState(ctx.world, ep)) });
     },
@@ -56,7 +56,7 @@ export const deliveryControlRoutes = [
         limit: int({ min: 1, max: 1000 }).default(100),
       }),
     },
-    responses: { 200: res(z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() }), 'OK') },
+    responses: { 200: res(DeliveryMessagePage, 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
       return json(listMessages(ctx.world, filter, limit));
@@ -70,7 +70,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary: 'One message with its destinations and every attempt.',
     request: { params: z.object({ msg_id: z.string() }) },
-    responses: { 200: res(DeliveryMessage.extend({ attempts: z.array(DeliveryAttempt) }), 'OK'), 404: 'Message not found' },
+    responses: { 200: res(DeliveryMessageDetail, 'OK'), 404: 'Message not found' },
     handle: (ctx, { params }) => json(messageDetail(ctx.world, params.msg_id)),
   }),
 
@@ -93,7 +93,7 @@ export const deliveryControlRoutes = [
         limit: int({ min: 1, max: 1000 }).default(100),
       }),
     },
-    responses: { 200: res(z.object({ attempts: z.array(DeliveryAttempt), next_after: z.number().int().nullable() }), 'OK') },
+    responses: { 200: res(DeliveryAttemptPage, 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
       return json(listAttempts(ctx.world, filter, limit));
@@ -107,7 +107,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary: 'Re-deliver one message to one endpoint now: same msg id, fresh timestamp and signature; a failed manual attempt is not retried. Answers the attempt.',
     request: { params: z.object({ msg_id: z.string(), endpoint_id: z.string() }) },
-    responses: { 200: res(z.object({ attempt: DeliveryAttempt }), '{attempt}'), 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
+    responses: { 200: res(ResendDone, '{attempt}'), 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
     async handle(ctx, { params }) {
       const attempt = await resendMessage(ctx.world, params.msg_id, params.endpoint_id);
       return json({ attempt });
@@ -124,7 +124,7 @@ export const deliveryControlRoutes = [
       params: z.object({ endpoint_id: z.string() }),
       body: z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').nullish() }),
     },
-    responses: { 200: res(z.object({ recovered: z.number().int(), attempts: z.array(DeliveryAttempt) }), '{recovered, attempts}'), 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
+    responses: { 200: res(RecoverDone, '{recovered, attempts}'), 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
     async handle(ctx, { params, body }) {
       const attempts = await recoverEndpoint(ctx.world, params.endpoint_id, body.since, body.until ?? null);
       return json({ recovered: attempts.length, attempts });
@@ -137,7 +137,7 @@ export const deliveryControlRoutes = [
     path: '/_sandbox/webhooks/settings',
     auth: 'control',
     summary: 'Delivery settings: {jitter, retention, evicted}.',
-    responses: { 200: res(z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() }), 'OK') },
+    responses: { 200: res(DeliverySettings, 'OK') },
     handle(ctx) {
       return json(deliverySettings(ctx.world));
     },
@@ -150,7 +150,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary: 'Delivery settings: {jitter} turns Svix\'s +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).',
     request: { body: z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() }) },
-    responses: { 200: res(z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() }), 'OK') },
+    responses: { 200: res(DeliverySettings, 'OK') },
     handle(ctx, { body }) {
       updateDeliverySettings(ctx.world, body);
       return json(deliverySettings(ctx.world));
@@ -164,7 +164,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary: 'What Svix would tell Vital: message.attempt.failing / exhausted / recovered, endpoint.disabled.',
     request: { query: z.object({ endpoint_id: z.string().optional(), type: z.string().optional() }) },
-    responses: { 200: res(listOf('events', JsonObject), 'OK') },
+    responses: { 200: res(OperationalEvents, 'OK') },
     handle: (ctx, { query }) => json({ events: operationalEvents(ctx.world, query) }),
   }),
 ];

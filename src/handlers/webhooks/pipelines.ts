@@ -32,7 +32,7 @@ import { requireOrg } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
 import { DESTINATIONS, pipelineView } from '../../state/webhooks/pipelines.js';
-import { JsonObject, Pipeline, PipelineList, res } from '../../wire/schemas.js';
+import { JsonObject, Pipeline, PipelineList, PipelineNdjson, PipelineStreamCleared, PipelineStreamRecords, PipelineStreams, PipelineStreamsCleared, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
 const params = z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) });
@@ -112,7 +112,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/streams',
     auth: 'control',
     summary: 'Every pipeline stream (event hub name, blob:<container>, pubsub:<project>/<topic>, rabbitmq:<exchange>) with its size.',
-    responses: { 200: res(z.object({ streams: z.array(JsonObject), ndjson_file: z.string().nullable(), ndjson_error: z.string().nullable() }), 'OK') },
+    responses: { 200: res(PipelineStreams, 'OK') },
     handle: (ctx) => json(pipelineStreams(ctx.world)),
   }),
 
@@ -131,7 +131,7 @@ export const pipelineControlRoutes = [
         limit: int({ min: 1, max: 10000 }).default(1000),
       }),
     },
-    responses: { 200: res(z.object({ stream: z.string(), records: z.array(JsonObject) }), 'OK') },
+    responses: { 200: res(PipelineStreamRecords, 'OK') },
     handle(ctx, { params: p, query }) {
       const { limit, ...filter } = query;
       const records = readStream(ctx.world, p.stream, filter, limit);
@@ -146,7 +146,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'Empties one stream.',
     request: { params: z.object({ stream: z.string() }) },
-    responses: { 200: res(z.object({ stream: z.string(), cleared: z.number().int() }), 'OK') },
+    responses: { 200: res(PipelineStreamCleared, 'OK') },
     handle(ctx, { params: p }) {
       return json({ stream: p.stream, cleared: clearStreams(ctx.world, p.stream) });
     },
@@ -158,7 +158,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/streams',
     auth: 'control',
     summary: 'Empties every stream.',
-    responses: { 200: res(z.object({ cleared: z.number().int() }), 'OK') },
+    responses: { 200: res(PipelineStreamsCleared, 'OK') },
     handle(ctx) {
       return json({ cleared: clearStreams(ctx.world) });
     },
@@ -171,7 +171,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
     request: { body: withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule) },
-    responses: { 200: res(z.object({ ndjson_file: z.string().nullable() }), '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
+    responses: { 200: res(PipelineNdjson, '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {
       return json(await setNdjsonFile(ctx.world, body.path));
     },

@@ -18,7 +18,7 @@ import { defineRoute } from '../../engine/route.js';
 import { int, withRules } from '../../engine/schemas.js';
 import { clearReceiver, configureReceiver, receiverHeadersRule } from '../../state/webhooks/rules.js';
 import { receiveDelivery, receiverDeliveries } from '../../state/webhooks/webhook-receiver.js';
-import { JsonObject, ReceiverDelivery, res } from '../../wire/schemas.js';
+import { JsonObject, ReceiverConfigured, ReceiverDelivery, ReceiverState, res } from '../../wire/schemas.js';
 
 const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
 
@@ -47,7 +47,7 @@ export const receiverRoutes = [
     auth: 'control',
     summary: 'What the test receiver got, oldest first, each with verified true/false; and its configuration.',
     request: { params: nameParams, query: z.object({ after: int({ min: 0 }).optional() }) },
-    responses: { 200: res(z.object({ name: z.string(), url: z.string(), config: JsonObject, count: z.number().int(), deliveries: z.array(ReceiverDelivery) }), 'OK') },
+    responses: { 200: res(ReceiverState, 'OK') },
     handle(ctx, { params, query }) {
       const { receiver: r, deliveries } = receiverDeliveries(ctx.world, params.name, query.after ?? 0);
       return json({
@@ -79,7 +79,7 @@ export const receiverRoutes = [
         receiverHeadersRule,
       ),
     },
-    responses: { 200: res(z.object({ name: z.string(), config: JsonObject }), 'OK') },
+    responses: { 200: res(ReceiverConfigured, 'OK') },
     handle(ctx, { params, body }) {
       const r = configureReceiver(ctx.world, params.name, body);
       return json({ name: r.name, config: r.config });
