@@ -1,8 +1,8 @@
 /**
  * The typed domain errors every area raises (issue 10): a kind and a catalogue text, never a
  * status. One table (`DOMAIN_ERROR_STATUS`) maps each kind to the real service's status, and
- * `bodyOf` to its body shape; dispatch renders them like any other `ApiError`. Each area
- * subclasses `DomainError` in its `errors.ts` (the area's catalogue) and builds its errors there.
+ * `bodyOf` to its body shape; dispatch renders them like any other `ApiError`. Each area builds
+ * its errors in its `errors.ts` (the area's catalogue) with `domainErrorOf(area)`.
  */
 import { ApiError, type ValidationItem } from '../engine/errors.js';
 
@@ -71,6 +71,12 @@ export class DomainError extends ApiError {
     details: DomainErrorDetails = {},
   ) {
     super(DOMAIN_ERROR_STATUS[kind], bodyOf(kind, text, details), details.headers);
-    this.name = 'DomainError';
+    this.name = `${area.charAt(0).toUpperCase()}${area.slice(1)}Error`;
   }
 }
+
+/** The error builder of one area (`err('not_found', text)`); its errors are named after it (`LinkError`). */
+export const domainErrorOf =
+  (area: string) =>
+  (kind: DomainErrorKind, text: string, details?: DomainErrorDetails): DomainError =>
+    new DomainError(area, kind, text, details);

@@ -3,7 +3,7 @@
  * built from them. Query-shape errors are 422 `value_error` items at the offending location
  * (plan.ts builds them with these texts where they are shared).
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 export const AGGREGATE_ERRORS = {
   queryNotFound: 'Continuous query not found',
@@ -46,23 +46,18 @@ export const AGGREGATE_PLAN_ERRORS = {
 const E = AGGREGATE_ERRORS;
 
 /** An aggregate domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-class AggregateError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('aggregate', kind, text, details);
-    this.name = 'AggregateError';
-  }
-}
+const err = domainErrorOf('aggregate');
 
-const valueError = (loc: Array<string | number>, text: string, input?: unknown): AggregateError => new AggregateError('invalid', text, { loc, input });
+const valueError = (loc: Array<string | number>, text: string, input?: unknown): DomainError => err('invalid', text, { loc, input });
 
 export const aggregateError = {
-  queryNotFound: (): AggregateError => new AggregateError('not_found', E.queryNotFound),
-  tooManyQueries: (max: number): AggregateError => valueError(['body', 'queries'], E.tooManyQueries(max)),
-  placeholderTimeframe: (): AggregateError => valueError(['body', 'timeframe'], E.placeholderTimeframe, { placeholder: true }),
-  windowTooLong: (days: number, what: string): AggregateError => valueError(['body', 'timeframe', 'past'], E.windowTooLong(days, what)),
+  queryNotFound: (): DomainError => err('not_found', E.queryNotFound),
+  tooManyQueries: (max: number): DomainError => valueError(['body', 'queries'], E.tooManyQueries(max)),
+  placeholderTimeframe: (): DomainError => valueError(['body', 'timeframe'], E.placeholderTimeframe, { placeholder: true }),
+  windowTooLong: (days: number, what: string): DomainError => valueError(['body', 'timeframe', 'past'], E.windowTooLong(days, what)),
   /** A 422 of the query planner at `loc`, with a text of AGGREGATE_PLAN_ERRORS. */
   invalid: valueError,
   /** The pydantic enum error of the `accept` header. */
-  badAccept: (value: string, expected: string): AggregateError =>
-    new AggregateError('invalid', `Input should be ${expected}`, { items: [{ type: 'enum', loc: ['header', 'accept'], msg: `Input should be ${expected}`, input: value, ctx: { expected } }] }),
+  badAccept: (value: string, expected: string): DomainError =>
+    err('invalid', `Input should be ${expected}`, { items: [{ type: 'enum', loc: ['header', 'accept'], msg: `Input should be ${expected}`, input: value, ctx: { expected } }] }),
 };

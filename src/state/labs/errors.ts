@@ -5,7 +5,7 @@
  * renders it like any other `ApiError`.
  * Tests import these constants instead of repeating literal texts.
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf } from '../domain-error.js';
 
 export const LAB_MESSAGES = {
   orderGetNotFound: "This order doesn't exist",
@@ -122,15 +122,10 @@ export const LAB_TEXTS = {
   icdUnknown: (code: string) => `Unknown ICD-10 code: ${code}`,
 } as const;
 
-/** A labs domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-class LabError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('labs', kind, text, details);
-    this.name = 'LabError';
-  }
-}
+/** Builds a labs domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+const err = domainErrorOf('labs');
 
-export const labNotFound = (text: string) => new LabError('not_found', text);
-export const labBadRequest = (text: string) => new LabError('bad_request', text);
-export const labTransition = (text: string) => new LabError('transition', text);
-export const labInvalid = (loc: Array<string | number>, text: string, input?: unknown) => new LabError('invalid', text, { loc, input });
+export const labNotFound = (text: string) => err('not_found', text);
+export const labBadRequest = (text: string) => err('bad_request', text);
+export const labTransition = (text: string) => err('transition', text);
+export const labInvalid = (loc: Array<string | number>, text: string, input?: unknown) => err('invalid', text, { loc, input });

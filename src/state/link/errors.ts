@@ -3,7 +3,7 @@
  * human texts, the API errors of the link endpoints, and the typed errors built from them.
  * Code and tests import from here; nothing in the area writes an error text inline.
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 /** Link error types (ProviderLinkResponse.error_type; the redirect's `error_type`). */
 export const LINK_ERROR_TYPES = [
@@ -54,35 +54,30 @@ export const LINK_ERRORS = {
 
 const E = LINK_ERRORS;
 
-/** A link domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-class LinkError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('link', kind, text, details);
-    this.name = 'LinkError';
-  }
-}
+/** Builds a link domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+const err = domainErrorOf('link');
 
-const notFound = (text: string): LinkError => new LinkError('not_found', text);
-const badRequest = (text: string): LinkError => new LinkError('bad_request', text);
+const notFound = (text: string): DomainError => err('not_found', text);
+const badRequest = (text: string): DomainError => err('bad_request', text);
 
 /** A link-token failure as the API answers it (400 `{detail: {error_type, error_message}}`). */
-function linkTokenError(type: LinkErrorType): LinkError {
-  return new LinkError('bad_request', LINK_ERROR_TEXTS[type], { detail: { error_type: type, error_message: LINK_ERROR_TEXTS[type] } });
+function linkTokenError(type: LinkErrorType): DomainError {
+  return err('bad_request', LINK_ERROR_TEXTS[type], { detail: { error_type: type, error_message: LINK_ERROR_TEXTS[type] } });
 }
 
 /** Typed link errors. */
 export const linkError = {
-  missingLinkToken: (): LinkError => new LinkError('invalid', 'Field required', { items: [{ type: 'missing', loc: ['header', 'x-vital-link-token'], msg: 'Field required', input: null }] }),
+  missingLinkToken: (): DomainError => err('invalid', 'Field required', { items: [{ type: 'missing', loc: ['header', 'x-vital-link-token'], msg: 'Field required', input: null }] }),
   token: linkTokenError,
-  userNotFound: (): LinkError => notFound(E.userNotFound),
-  providerNotFound: (): LinkError => notFound(E.providerNotFound),
-  notOAuth: (slug: string): LinkError => badRequest(E.notOAuth(slug)),
-  notPassword: (slug: string): LinkError => badRequest(E.notPassword(slug)),
-  notEmail: (slug: string): LinkError => badRequest(E.notEmail(slug)),
-  notManual: (slug: string): LinkError => badRequest(E.notManual(slug)),
-  noPendingMfa: (): LinkError => badRequest(E.noPendingMfa),
-  sessionNotFound: (): LinkError => notFound(E.sessionNotFound),
-  demoMixed: (): LinkError => badRequest(E.demoMixed),
-  badNextToken: (): LinkError => badRequest(E.badNextToken),
-  expiresInPast: (): LinkError => new LinkError('invalid', E.expiresInPast, { loc: ['query', 'expires_at'] }),
+  userNotFound: (): DomainError => notFound(E.userNotFound),
+  providerNotFound: (): DomainError => notFound(E.providerNotFound),
+  notOAuth: (slug: string): DomainError => badRequest(E.notOAuth(slug)),
+  notPassword: (slug: string): DomainError => badRequest(E.notPassword(slug)),
+  notEmail: (slug: string): DomainError => badRequest(E.notEmail(slug)),
+  notManual: (slug: string): DomainError => badRequest(E.notManual(slug)),
+  noPendingMfa: (): DomainError => badRequest(E.noPendingMfa),
+  sessionNotFound: (): DomainError => notFound(E.sessionNotFound),
+  demoMixed: (): DomainError => badRequest(E.demoMixed),
+  badNextToken: (): DomainError => badRequest(E.badNextToken),
+  expiresInPast: (): DomainError => err('invalid', E.expiresInPast, { loc: ['query', 'expires_at'] }),
 } as const;

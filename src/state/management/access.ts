@@ -6,7 +6,8 @@
  */
 import type { Ctx } from '../../engine/route.js';
 import type { Org, Team } from '../../engine/tenancy.js';
-import { managementError, MANAGEMENT_ERRORS, type ManagementError } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
+import type { DomainError } from '../domain-error.js';
 
 export const ACCESS_MESSAGES = {
   wrongOrg: 'This management key does not belong to this org.',
@@ -15,7 +16,7 @@ export const ACCESS_MESSAGES = {
   teamNotFound: 'Team not found',
 } as const;
 
-function planError(org: Org): ManagementError {
+function planError(org: Org): DomainError {
   return managementError.forbidden(MANAGEMENT_ERRORS.notPremium(org.id, org.plan));
 }
 

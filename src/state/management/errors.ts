@@ -5,7 +5,7 @@
  * with the holder's id, 422 validation); rules it is silent about answer 400 with a `detail`.
  */
 import type { ValidationItem } from '../../engine/errors.js';
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 export const MANAGEMENT_ERRORS = {
   orgNotFound: 'Org not found',
@@ -41,41 +41,36 @@ export const MANAGEMENT_ERRORS = {
   teamIdTaken: (teamId: string) => `A team with id ${teamId} already exists or existed; team ids are never reused.`,
 } as const;
 
-/** A management domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-export class ManagementError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('management', kind, text, details);
-    this.name = 'ManagementError';
-  }
-}
+/** Builds a management domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+const err = domainErrorOf('management');
 
 /** Typed management errors of a kind, with a text of the area's catalogues (this file, ACCESS_MESSAGES, the key and credential messages). */
 export const managementError = {
-  notFound: (text: string): ManagementError => new ManagementError('not_found', text),
-  badRequest: (text: string): ManagementError => new ManagementError('bad_request', text),
-  forbidden: (text: string): ManagementError => new ManagementError('forbidden', text),
-  conflict: (text: string, extra?: Record<string, unknown>): ManagementError => new ManagementError('conflict', text, extra ? { extra } : {}),
-  invalid: (loc: Array<string | number>, text: string, input?: unknown): ManagementError => new ManagementError('invalid', text, { loc, input }),
+  notFound: (text: string): DomainError => err('not_found', text),
+  badRequest: (text: string): DomainError => err('bad_request', text),
+  forbidden: (text: string): DomainError => err('forbidden', text),
+  conflict: (text: string, extra?: Record<string, unknown>): DomainError => err('conflict', text, extra ? { extra } : {}),
+  invalid: (loc: Array<string | number>, text: string, input?: unknown): DomainError => err('invalid', text, { loc, input }),
   /** 422 with several items (every problem of a request at once). */
-  invalidItems: (items: ValidationItem[]): ManagementError => new ManagementError('invalid', items[0]?.msg ?? '', { items }),
+  invalidItems: (items: ValidationItem[]): DomainError => err('invalid', items[0]?.msg ?? '', { items }),
 } as const;
 const M = managementError;
 
-export const memberNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.memberNotFound);
-export const inviteNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.inviteNotFound);
-export const domainNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.domainNotFound);
-export const integrationMemberNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.integrationMemberNotFound);
-export const queryNotFound = (): ManagementError => M.notFound(MANAGEMENT_ERRORS.queryNotFound);
-export const lastOwner = (): ManagementError => M.badRequest(MANAGEMENT_ERRORS.lastOwner);
-export const domainTaken = (domain: string): ManagementError => M.conflict(MANAGEMENT_ERRORS.domainTaken(domain));
-export const unknownTeam = (loc: Array<string | number>, teamId: string): ManagementError => M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
+export const memberNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.memberNotFound);
+export const inviteNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.inviteNotFound);
+export const domainNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.domainNotFound);
+export const integrationMemberNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.integrationMemberNotFound);
+export const queryNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.queryNotFound);
+export const lastOwner = (): DomainError => M.badRequest(MANAGEMENT_ERRORS.lastOwner);
+export const domainTaken = (domain: string): DomainError => M.conflict(MANAGEMENT_ERRORS.domainTaken(domain));
+export const unknownTeam = (loc: Array<string | number>, teamId: string): DomainError => M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
 
 /** 409 with the reference's `IntegrationMemberIDConflictResponse` (`member_id` of the holder) and a `detail`. */
-export function integrationMemberConflict(integrationMemberId: string, holderId: string): ManagementError {
+export function integrationMemberConflict(integrationMemberId: string, holderId: string): DomainError {
   return M.conflict(MANAGEMENT_ERRORS.integrationMemberTaken(integrationMemberId), { member_id: holderId });
 }
 
 /** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
-export function integrationTeamConflict(integrationTeamId: string, holderId: string): ManagementError {
+export function integrationTeamConflict(integrationTeamId: string, holderId: string): DomainError {
   return M.conflict(MANAGEMENT_ERRORS.integrationTeamTaken(integrationTeamId, holderId), { team_id: holderId });
 }

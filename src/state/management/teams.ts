@@ -13,7 +13,8 @@ import {
   type Team,
 } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { managementError, MANAGEMENT_ERRORS, integrationTeamConflict, type ManagementError } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS, integrationTeamConflict } from './errors.js';
+import type { DomainError } from '../domain-error.js';
 
 /**
  * One environment block (management OpenAPI `ClientFacingOrgTeamEnvironment`). The team's
@@ -61,7 +62,7 @@ export function orgTeamListItem(team: Team) {
 }
 
 /** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
-function integrationConflict(holder: Team): ManagementError {
+function integrationConflict(holder: Team): DomainError {
   return integrationTeamConflict(holder.integration_team_id ?? '', holder.id);
 }
 

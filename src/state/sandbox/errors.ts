@@ -3,7 +3,7 @@
  * domain functions raise (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts).
  */
 import { DURATION_HELP } from '../../engine/duration.js';
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 /** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
 export const MAX_ADVANCE_SECONDS = 366 * 86400;
@@ -22,16 +22,11 @@ export const DOCS_MESSAGES = {
   noAssets: 'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
 } as const;
 
-class SandboxError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('sandbox', kind, text, details);
-    this.name = 'SandboxError';
-  }
-}
+const err = domainErrorOf('sandbox');
 
 export const sandboxError = {
-  clockBackwards: (until: string): SandboxError => new SandboxError('invalid', CLOCK_MESSAGES.backwards, { loc: ['body', 'until'], input: until }),
-  unknownAsset: (): SandboxError => new SandboxError('not_found', DOCS_MESSAGES.unknownAsset),
-  noAssets: (): SandboxError => new SandboxError('not_found', DOCS_MESSAGES.noAssets),
-  clockTooFar: (until: string): SandboxError => new SandboxError('invalid', CLOCK_MESSAGES.tooFar, { loc: ['body', 'until'], input: until }),
+  clockBackwards: (until: string): DomainError => err('invalid', CLOCK_MESSAGES.backwards, { loc: ['body', 'until'], input: until }),
+  unknownAsset: (): DomainError => err('not_found', DOCS_MESSAGES.unknownAsset),
+  noAssets: (): DomainError => err('not_found', DOCS_MESSAGES.noAssets),
+  clockTooFar: (until: string): DomainError => err('invalid', CLOCK_MESSAGES.tooFar, { loc: ['body', 'until'], input: until }),
 } as const;

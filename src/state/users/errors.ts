@@ -3,7 +3,7 @@
  * typed errors built from them (each an ApiError with the real service's status and body).
  * Code and tests import from here; nothing in the area writes an error text inline.
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 export const USERS_ERRORS = {
   userNotFound: 'Not found',
@@ -40,42 +40,37 @@ export const USERS_ERRORS = {
 
 const E = USERS_ERRORS;
 
-/** A users domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-class UsersError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('users', kind, text, details);
-    this.name = 'UsersError';
-  }
-}
+/** Builds a users domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+const err = domainErrorOf('users');
 
-const notFound = (text: string): UsersError => new UsersError('not_found', text);
-const invalid = (loc: Array<string | number>, text: string, input?: unknown): UsersError => new UsersError('invalid', text, { loc, input });
+const notFound = (text: string): DomainError => err('not_found', text);
+const invalid = (loc: Array<string | number>, text: string, input?: unknown): DomainError => err('invalid', text, { loc, input });
 
 /** Typed users errors. */
 export const usersError = {
-  userNotFound: (): UsersError => notFound(E.userNotFound),
-  userResolveNotFound: (): UsersError => notFound(E.userResolveNotFound),
-  userGone: (): UsersError => notFound(E.userGone),
-  userScheduledForDeletion: (): UsersError => notFound(E.userScheduledForDeletion),
-  userAlreadyScheduled: (): UsersError => notFound(E.userAlreadyScheduled),
-  clientUserIdExists: (userId: string, createdOn: string): UsersError =>
-    new UsersError('invalid_request', E.clientUserIdExists, { extra: { user_id: userId, created_on: createdOn } }),
-  clientUserIdTaken: (): UsersError => new UsersError('conflict', E.clientUserIdTaken),
-  nothingToPatch: (): UsersError => new UsersError('bad_request', E.nothingToPatch),
-  sandboxUserCap: (): UsersError => new UsersError('invalid_request', E.sandboxUserCap),
-  noDeletionToUndo: (): UsersError => notFound(E.noDeletionToUndo),
-  undoNeedsOneId: (): UsersError => invalid(['query'], E.undoNeedsOneId),
-  clientUserIdNull: (): UsersError => invalid(['body', 'client_user_id'], E.clientUserIdNull, null),
-  clientUserIdEmpty: (value: string): UsersError => invalid(['body', 'client_user_id'], E.clientUserIdEmpty, value),
-  personalData: (kind: 'email' | 'phone', value: string): UsersError => invalid(['body', 'client_user_id'], E.personalData(kind), value),
-  badTimeZone: (tz: string): UsersError => invalid(['body', 'fallback_time_zone'], E.badTimeZone(tz), tz),
-  boundsOrder: (start: string, end: string): UsersError => invalid(['body', 'ingestion_start'], E.boundsOrder(start, end), start),
-  noDemographics: (): UsersError => notFound(E.noDemographics),
-  noInsurance: (): UsersError => notFound(E.noInsurance),
-  deviceNotFound: (): UsersError => notFound(E.deviceNotFound),
-  unknownPayor: (code: string): UsersError => invalid(['body', 'payor_code'], E.unknownPayor(code), code),
-  refreshRateLimited: (retryAfterSeconds: number): UsersError => new UsersError('rate_limited', E.refreshRateLimited, { headers: { 'retry-after': String(retryAfterSeconds) } }),
-  portalOrderNotFound: (): UsersError => notFound(E.portalOrderNotFound),
-  portalLinkExpired: (): UsersError => notFound(E.portalLinkExpired),
-  otherTeam: (): UsersError => new UsersError('forbidden', E.otherTeam),
+  userNotFound: (): DomainError => notFound(E.userNotFound),
+  userResolveNotFound: (): DomainError => notFound(E.userResolveNotFound),
+  userGone: (): DomainError => notFound(E.userGone),
+  userScheduledForDeletion: (): DomainError => notFound(E.userScheduledForDeletion),
+  userAlreadyScheduled: (): DomainError => notFound(E.userAlreadyScheduled),
+  clientUserIdExists: (userId: string, createdOn: string): DomainError =>
+    err('invalid_request', E.clientUserIdExists, { extra: { user_id: userId, created_on: createdOn } }),
+  clientUserIdTaken: (): DomainError => err('conflict', E.clientUserIdTaken),
+  nothingToPatch: (): DomainError => err('bad_request', E.nothingToPatch),
+  sandboxUserCap: (): DomainError => err('invalid_request', E.sandboxUserCap),
+  noDeletionToUndo: (): DomainError => notFound(E.noDeletionToUndo),
+  undoNeedsOneId: (): DomainError => invalid(['query'], E.undoNeedsOneId),
+  clientUserIdNull: (): DomainError => invalid(['body', 'client_user_id'], E.clientUserIdNull, null),
+  clientUserIdEmpty: (value: string): DomainError => invalid(['body', 'client_user_id'], E.clientUserIdEmpty, value),
+  personalData: (kind: 'email' | 'phone', value: string): DomainError => invalid(['body', 'client_user_id'], E.personalData(kind), value),
+  badTimeZone: (tz: string): DomainError => invalid(['body', 'fallback_time_zone'], E.badTimeZone(tz), tz),
+  boundsOrder: (start: string, end: string): DomainError => invalid(['body', 'ingestion_start'], E.boundsOrder(start, end), start),
+  noDemographics: (): DomainError => notFound(E.noDemographics),
+  noInsurance: (): DomainError => notFound(E.noInsurance),
+  deviceNotFound: (): DomainError => notFound(E.deviceNotFound),
+  unknownPayor: (code: string): DomainError => invalid(['body', 'payor_code'], E.unknownPayor(code), code),
+  refreshRateLimited: (retryAfterSeconds: number): DomainError => err('rate_limited', E.refreshRateLimited, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  portalOrderNotFound: (): DomainError => notFound(E.portalOrderNotFound),
+  portalLinkExpired: (): DomainError => notFound(E.portalLinkExpired),
+  otherTeam: (): DomainError => err('forbidden', E.otherTeam),
 } as const;

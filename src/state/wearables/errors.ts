@@ -3,7 +3,7 @@
  * errors built from them (ApiError carries the real service's status and body). Code and tests
  * import from here; nothing in the area writes an error text inline.
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 export const WEARABLES_ERRORS = {
   demoSandboxOnly: 'Demo connections are only available in the sandbox environment',
@@ -28,39 +28,34 @@ export const WEARABLES_ERRORS = {
 
 const E = WEARABLES_ERRORS;
 
-/** A wearables domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-class WearablesError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('wearables', kind, text, details);
-    this.name = 'WearablesError';
-  }
-}
+/** Builds a wearables domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+const err = domainErrorOf('wearables');
 
-const notFound = (text: string): WearablesError => new WearablesError('not_found', text);
-const conflict = (text: string): WearablesError => new WearablesError('conflict', text);
-const invalidRequest = (text: string): WearablesError => new WearablesError('invalid_request', text);
-const valueError = (loc: Array<string | number>, text: string, input?: unknown): WearablesError => new WearablesError('invalid', text, { loc, input });
+const notFound = (text: string): DomainError => err('not_found', text);
+const conflict = (text: string): DomainError => err('conflict', text);
+const invalidRequest = (text: string): DomainError => err('invalid_request', text);
+const valueError = (loc: Array<string | number>, text: string, input?: unknown): DomainError => err('invalid', text, { loc, input });
 
 /** Typed wearables errors (each an ApiError with the status and body the real service uses). */
 export const wearablesError = {
-  demoSandboxOnly: (): WearablesError => invalidRequest(E.demoSandboxOnly),
-  demoAlreadyConnected: (userId: string, provider: string): WearablesError => invalidRequest(E.demoAlreadyConnected(userId, provider)),
-  demoMixed: (): WearablesError => invalidRequest(E.demoMixed),
-  providerNotFound: (): WearablesError => notFound(E.providerNotFound),
-  userNotFound: (): WearablesError => notFound(E.userNotFound),
-  notConnected: (userId: string, provider: string): WearablesError => notFound(E.notConnected(userId, provider)),
-  notInError: (): WearablesError => conflict(E.notInError),
-  retriableNeedsRetry: (detail: string): WearablesError => valueError(['body', 'error_details'], E.retriableNeedsRetry(detail), detail),
-  nonRetriableNeedsFailure: (detail: string): WearablesError => valueError(['body', 'error_details'], E.nonRetriableNeedsFailure(detail), detail),
-  unknownResource: (resource: string): WearablesError => valueError(['body', 'resources'], E.unknownResource(resource), resource),
-  resourceNotPulled: (provider: string, resource: string): WearablesError => valueError(['body', 'resources'], E.resourceNotPulled(provider, resource), resource),
-  pullFinished: (resources: readonly string[]): WearablesError => conflict(E.pullFinished(resources)),
-  workoutNotFound: (): WearablesError => notFound(E.workoutNotFound),
-  sleepNotFound: (): WearablesError => notFound(E.sleepNotFound),
-  profileNotFound: (): WearablesError => notFound(E.profileNotFound),
-  invalidCursor: (where: string, cursor: string): WearablesError => valueError(['query', where], E.invalidCursor, cursor),
+  demoSandboxOnly: (): DomainError => invalidRequest(E.demoSandboxOnly),
+  demoAlreadyConnected: (userId: string, provider: string): DomainError => invalidRequest(E.demoAlreadyConnected(userId, provider)),
+  demoMixed: (): DomainError => invalidRequest(E.demoMixed),
+  providerNotFound: (): DomainError => notFound(E.providerNotFound),
+  userNotFound: (): DomainError => notFound(E.userNotFound),
+  notConnected: (userId: string, provider: string): DomainError => notFound(E.notConnected(userId, provider)),
+  notInError: (): DomainError => conflict(E.notInError),
+  retriableNeedsRetry: (detail: string): DomainError => valueError(['body', 'error_details'], E.retriableNeedsRetry(detail), detail),
+  nonRetriableNeedsFailure: (detail: string): DomainError => valueError(['body', 'error_details'], E.nonRetriableNeedsFailure(detail), detail),
+  unknownResource: (resource: string): DomainError => valueError(['body', 'resources'], E.unknownResource(resource), resource),
+  resourceNotPulled: (provider: string, resource: string): DomainError => valueError(['body', 'resources'], E.resourceNotPulled(provider, resource), resource),
+  pullFinished: (resources: readonly string[]): DomainError => conflict(E.pullFinished(resources)),
+  workoutNotFound: (): DomainError => notFound(E.workoutNotFound),
+  sleepNotFound: (): DomainError => notFound(E.sleepNotFound),
+  profileNotFound: (): DomainError => notFound(E.profileNotFound),
+  invalidCursor: (where: string, cursor: string): DomainError => valueError(['query', where], E.invalidCursor, cursor),
   /** pydantic's enum error for an unknown provider slug. */
-  unknownProvider: (where: 'query' | 'path', provider: string, expected: string): WearablesError =>
-    new WearablesError('invalid', `Input should be ${expected}`, { items: [{ type: 'enum', loc: [where, 'provider'], msg: `Input should be ${expected}`, input: provider, ctx: { expected } }] }),
-  endBeforeStart: (end: number): WearablesError => valueError(['query', 'end_date'], E.endBeforeStart, new Date(end).toISOString()),
+  unknownProvider: (where: 'query' | 'path', provider: string, expected: string): DomainError =>
+    err('invalid', `Input should be ${expected}`, { items: [{ type: 'enum', loc: [where, 'provider'], msg: `Input should be ${expected}`, input: provider, ctx: { expected } }] }),
+  endBeforeStart: (end: number): DomainError => valueError(['query', 'end_date'], E.endBeforeStart, new Date(end).toISOString()),
 } as const;

@@ -3,7 +3,7 @@
  * and by the tests. Statuses follow the management OpenAPI (a bad webhook body is a 422
  * `HTTPValidationError`); control-plane answers use the same `{"detail": ...}` shapes.
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../domain-error.js';
+import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 export const WEBHOOK_ERRORS = {
   // Management API: endpoints.
@@ -57,28 +57,23 @@ export const WEBHOOK_TEXTS = {
   enabledNotConfigured: (kind: string) => `${kind} ${PIPELINE_ERRORS.enabledNotConfigured}`,
 } as const;
 
-/** A webhooks domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
-class WebhooksError extends DomainError {
-  constructor(kind: DomainErrorKind, text: string, details?: DomainErrorDetails) {
-    super('webhooks', kind, text, details);
-    this.name = 'WebhooksError';
-  }
-}
+/** Builds a webhooks domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
+const err = domainErrorOf('webhooks');
 
 /**
  * 422 on a field (the FastAPI shape the management OpenAPI declares). `text` is a catalogue
  * text, or a problem text of the area's checks (`destinationProblem`, `headerProblem`,
  * `normaliseSecret`), each built from catalogue pieces.
  */
-export function invalidField(loc: Array<string | number>, text: string, input?: unknown): WebhooksError {
-  return new WebhooksError('invalid', text, { loc, input });
+export function invalidField(loc: Array<string | number>, text: string, input?: unknown): DomainError {
+  return err('invalid', text, { loc, input });
 }
 
-export const webhookNotFound = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.notFound);
-export const endpointNotFound = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.endpointNotFound);
-export const messageNotFound = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.messageNotFound);
-export const endpointDisabled = (): WebhooksError => new WebhooksError('conflict', WEBHOOK_ERRORS.endpointDisabled);
-export const endpointOtherTeam = (): WebhooksError => new WebhooksError('not_found', WEBHOOK_ERRORS.endpointOtherTeam);
-export const ndjsonNoDataDir = (): WebhooksError => new WebhooksError('conflict', WEBHOOK_ERRORS.ndjsonNoDataDir);
-export const ndjsonWriteFailed = (reason: string): WebhooksError => new WebhooksError('failed', WEBHOOK_TEXTS.ndjsonWriteFailed(reason));
-export const pipelineTeamNotFound = (): WebhooksError => new WebhooksError('not_found', PIPELINE_ERRORS.teamNotFound);
+export const webhookNotFound = (): DomainError => err('not_found', WEBHOOK_ERRORS.notFound);
+export const endpointNotFound = (): DomainError => err('not_found', WEBHOOK_ERRORS.endpointNotFound);
+export const messageNotFound = (): DomainError => err('not_found', WEBHOOK_ERRORS.messageNotFound);
+export const endpointDisabled = (): DomainError => err('conflict', WEBHOOK_ERRORS.endpointDisabled);
+export const endpointOtherTeam = (): DomainError => err('not_found', WEBHOOK_ERRORS.endpointOtherTeam);
+export const ndjsonNoDataDir = (): DomainError => err('conflict', WEBHOOK_ERRORS.ndjsonNoDataDir);
+export const ndjsonWriteFailed = (reason: string): DomainError => err('failed', WEBHOOK_TEXTS.ndjsonWriteFailed(reason));
+export const pipelineTeamNotFound = (): DomainError => err('not_found', PIPELINE_ERRORS.teamNotFound);
