@@ -14,6 +14,7 @@ import { ROUTES } from '../src/routes.js';
 import type { Route } from '../src/engine/route.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
+import { jsonSchemaOf } from '../scripts/conformance/writes.js';
 
 type Scope = 'org' | 'team' | 'any';
 /** Query or body keys that name the team(s) a request acts on. */
@@ -115,22 +116,7 @@ function sample(schema: Json, team: TeamRef, key = ''): unknown {
   }
 }
 
-/** JSON schemas of the routes' zod schemas, converted once (each route's requests are built several times). */
-const jsonSchemas = new WeakMap<z.ZodType, Json>();
-
-function jsonSchema(schema: z.ZodType | undefined): Json | undefined {
-  if (!schema) return undefined;
-  let json = jsonSchemas.get(schema);
-  if (!json) {
-    try {
-      json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
-    } catch {
-      json = {};
-    }
-    jsonSchemas.set(schema, json);
-  }
-  return json;
-}
+const jsonSchema = (schema: z.ZodType | undefined): Json | undefined => (schema ? (jsonSchemaOf(schema) as Json) : undefined);
 
 function shapeKeys(schema: Json | undefined): string[] {
   return Object.keys((schema?.properties ?? {}) as Json);

@@ -8,6 +8,7 @@ import type { Route } from '../../src/engine/route.js';
 import type { World } from '../../src/engine/world.js';
 import { ADDRESS, PATIENT } from '../lab-helpers.js';
 import type { TestClient } from './client.js';
+import { jsonSchemaOf } from '../../scripts/conformance/writes.js';
 
 export const UNKNOWN_UUID = '7d3c1a52-9b1e-4c2f-8a6d-0e5f4b3a2c1d';
 
@@ -30,20 +31,7 @@ export interface JsonSchema {
   const?: unknown;
 }
 
-const jsonCache = new WeakMap<z.ZodType, JsonSchema>();
-
-export function toJson(schema: z.ZodType): JsonSchema {
-  let js = jsonCache.get(schema);
-  if (!js) {
-    try {
-      js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-    } catch {
-      js = {};
-    }
-    jsonCache.set(schema, js);
-  }
-  return js;
-}
+export const toJson = (schema: z.ZodType): JsonSchema => jsonSchemaOf(schema) as JsonSchema;
 
 /** The properties of an (optionally nullable / union-wrapped) object schema. */
 export function propertiesOf(js: JsonSchema): Record<string, JsonSchema> {
