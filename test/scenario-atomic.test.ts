@@ -14,6 +14,7 @@ import type { JournalEntry } from '../src/engine/events.js';
 import type { WebhookTransport } from '../src/state/webhooks/transport.js';
 import { OutputGate } from '../src/scenario/gate.js';
 import { parseScenario, ScenarioError } from '../src/scenario/parse.js';
+import { createClient } from './support/client.js';
 import type { ScenarioInput } from '../src/scenario/schema.js';
 
 const schemaFile = resolve(dirname(fileURLToPath(import.meta.url)), '../scenarios/scenario.schema.json');
@@ -192,5 +193,23 @@ describe('the org plan', () => {
     await set.ready;
     expect(set.credentials().teams.map((t) => t.name)).toContain('New team');
     expect(await plan(set)).toBe('launch');
+  });
+});
+
+describe('a sandbox whose scenario failed, through the adapters', () => {
+  it('express and msw answer the same 503 naming the error, and DELETE /_sandbox/scenario recovers on both', async () => {
+    const seen: string[] = [];
+    for (const adapter of ['express', 'msw'] as const) {
+      const c = createClient(adapter, { ...watchers(), scenario: failsLate });
+      await expect(c.sandbox.ready).rejects.toThrow(LATE_ERROR);
+      const res = await c.get('/v2/user');
+      expect(res.status).toBe(503);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.body.detail).toContain(LATE_ERROR);
+      seen.push(res.text);
+      expect((await c.delete('/_sandbox/scenario')).status).toBe(200);
+      expect((await c.get('/v2/user')).body.total).toBe(25);
+    }
+    expect(seen[1]).toBe(seen[0]);
   });
 });
