@@ -29,7 +29,10 @@ class SlowFirst extends BaseSequencer {
       const at = SLOW_FIRST.findIndex((path) => spec.moduleId.endsWith(`/${path}`));
       return at < 0 ? SLOW_FIRST.length : at;
     };
-    return sorted.map((spec, index) => ({ spec, index })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index).map(({ spec }) => spec);
+    return sorted
+      .map((spec, index) => ({ spec, index }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index)
+      .map(({ spec }) => spec);
   }
 }
 

@@ -37,9 +37,17 @@ describe('recipe: CI with the CLI server', () => {
 
   it('moves the clock and sees the events', async () => {
     const { apiKey } = await ownTeam(control);
-    const res = await fetch(`${control.url}/v2/user`, { method: 'POST', headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ client_user_id: 'ci-user' }) });
+    const res = await fetch(`${control.url}/v2/user`, {
+      method: 'POST',
+      headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_user_id: 'ci-user' }),
+    });
     const { user_id } = (await res.json()) as { user_id: string };
-    await fetch(`${control.url}/v2/link/connect/demo`, { method: 'POST', headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ user_id, provider: 'fitbit' }) });
+    await fetch(`${control.url}/v2/link/connect/demo`, {
+      method: 'POST',
+      headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id, provider: 'fitbit' }),
+    });
     const clock = await control.advance('2h');
     expect(clock.now).toBe('2026-01-05T11:00:00.000Z');
     const events = await control.events({ user_id, event_type: 'provider.connection.created' });

@@ -49,8 +49,14 @@ describe.skipIf(!available)('recipe: Playwright against the CLI server', () => {
     await page.goto(`${control.url}/_sandbox/health`);
     const userId = await page.evaluate(async (key) => {
       const headers = { 'x-vital-api-key': key, 'content-type': 'application/json' };
-      const user = await (await fetch('/v2/user', { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'browser-user' }) })).json();
-      await fetch('/v2/link/connect/demo', { method: 'POST', headers, body: JSON.stringify({ user_id: user.user_id, provider: 'apple_health_kit' }) });
+      const user = await (
+        await fetch('/v2/user', { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'browser-user' }) })
+      ).json();
+      await fetch('/v2/link/connect/demo', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ user_id: user.user_id, provider: 'apple_health_kit' }),
+      });
       return user.user_id as string;
     }, apiKey);
     await control.advance('1h');

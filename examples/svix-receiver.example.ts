@@ -27,7 +27,10 @@ function startReceiver(secret: () => string): Promise<Receiver> {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         try {
-          const event = new Webhook(secret()).verify(body, req.headers as Record<string, string>) as { event_type: string; user_id: string };
+          const event = new Webhook(secret()).verify(body, req.headers as Record<string, string>) as {
+            event_type: string;
+            user_id: string;
+          };
           receiver.accepted.push({ type: event.event_type, user: event.user_id });
           res.writeHead(204).end();
         } catch {
@@ -52,7 +55,11 @@ async function teamWithEndpoint(url: string): Promise<{ apiKey: string; secret: 
   const creds = await sandbox.credentials();
   const headers = { 'x-management-key': creds.management_key, 'content-type': 'application/json' };
   const base = `${creds.management_url}/v1/org/${creds.org_id}/team/${teamId}/sandbox/webhook`;
-  const created = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ url, filter_types: ['provider.connection.created'] }) });
+  const created = await fetch(base, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url, filter_types: ['provider.connection.created'] }),
+  });
   const endpoint = (await created.json()) as { id: string };
   const secret = ((await (await fetch(`${base}/${endpoint.id}/secret`, { headers })).json()) as { key: string }).key;
   return { apiKey, secret };
@@ -61,8 +68,14 @@ async function teamWithEndpoint(url: string): Promise<{ apiKey: string; secret: 
 /** Creates a user in the team and connects a demo provider (the service then sends provider.connection.created). */
 async function connectedUser(apiKey: string, clientUserId: string): Promise<string> {
   const headers = { 'x-vital-api-key': apiKey, 'content-type': 'application/json' };
-  const user = (await (await fetch(`${sandbox.url}/v2/user`, { method: 'POST', headers, body: JSON.stringify({ client_user_id: clientUserId }) })).json()) as { user_id: string };
-  await fetch(`${sandbox.url}/v2/link/connect/demo`, { method: 'POST', headers, body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }) });
+  const user = (await (
+    await fetch(`${sandbox.url}/v2/user`, { method: 'POST', headers, body: JSON.stringify({ client_user_id: clientUserId }) })
+  ).json()) as { user_id: string };
+  await fetch(`${sandbox.url}/v2/link/connect/demo`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }),
+  });
   return user.user_id;
 }
 

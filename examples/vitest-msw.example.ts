@@ -17,7 +17,11 @@ const BASE = 'https://api.sandbox.example.test';
 /** The code under test: a tiny client of the service. */
 function healthClient(apiKey: string) {
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${BASE}${path}`, { method, headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${BASE}${path}`, {
+      method,
+      headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   return {
@@ -52,7 +56,7 @@ describe('recipe: vitest with msw/node', () => {
     expect(providers.body.providers.map((p: { slug: string }) => p.slug)).toEqual(['oura']);
   });
 
-  it('starts from a fresh world: the previous test\'s team is gone, the keys stay', async () => {
+  it("starts from a fresh world: the previous test's team is gone, the keys stay", async () => {
     expect(previousTeam).not.toBe('');
     expect(sandbox.credentials().teams.map((t) => t.team_id)).not.toContain(previousTeam);
     expect(sandbox.credentials().management_key).toBe(managementKey);

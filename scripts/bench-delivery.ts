@@ -46,7 +46,15 @@ export function emitter(sandbox: Sandbox, stamp = true): (seq: number) => void {
 
 export async function deliveryCost(window: number, n: number, batch: number, url: string, receiver: Receiver): Promise<DeliveryCost> {
   const node = createNodeTransport();
-  const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: window, webhookTransport: node.transport, world: 'empty', feed: 'off', clock: 'realtime' });
+  const sandbox = createSandbox({
+    seed: 1,
+    logger: () => undefined,
+    deliveryWindow: window,
+    webhookTransport: node.transport,
+    world: 'empty',
+    feed: 'off',
+    clock: 'realtime',
+  });
   await listen(sandbox, url, receiver);
   const emit = emitter(sandbox);
   const cpu = process.cpuUsage();
@@ -64,13 +72,27 @@ export async function deliveryCost(window: number, n: number, batch: number, url
   sandbox.close();
   node.close();
   if (process.env.SPLIT) console.log(`user ${(used.user / n).toFixed(1)} sys ${(used.system / n).toFixed(1)}`);
-  return { events: n, rate: r.verified / seconds, sandboxUsPerEvent: (used.user + used.system) / n, receiverUsPerEvent: r.cpuUs / Math.max(1, r.received), r };
+  return {
+    events: n,
+    rate: r.verified / seconds,
+    sandboxUsPerEvent: (used.user + used.system) / n,
+    receiverUsPerEvent: r.cpuUs / Math.max(1, r.received),
+    r,
+  };
 }
 
 /** The engine alone: a transport answering 204 at once, no network. */
 async function engineCost(window: number, n: number, batch: number): Promise<number> {
   const transport = async () => ({ status: 204, headers: {}, body: '' });
-  const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: window, webhookTransport: transport, world: 'empty', feed: 'off', clock: 'realtime' });
+  const sandbox = createSandbox({
+    seed: 1,
+    logger: () => undefined,
+    deliveryWindow: window,
+    webhookTransport: transport,
+    world: 'empty',
+    feed: 'off',
+    clock: 'realtime',
+  });
   await createEndpoint(sandbox, 'http://127.0.0.1:9/hook');
   const emit = emitter(sandbox, false);
   const cpu = process.cpuUsage();
@@ -91,7 +113,10 @@ if (process.argv[1]?.endsWith('bench-delivery.ts')) {
     return at > 0 ? Number(process.argv[at + 1]) : fallback;
   };
   if (process.argv.includes('--null')) {
-    for (let i = 0; i < arg('rounds', 5); i++) console.log(`engine only (null transport): ${(await engineCost(arg('window', 32), arg('n', 20_000), arg('batch', 500))).toFixed(1)} us CPU/event`);
+    for (let i = 0; i < arg('rounds', 5); i++)
+      console.log(
+        `engine only (null transport): ${(await engineCost(arg('window', 32), arg('n', 20_000), arg('batch', 500))).toFixed(1)} us CPU/event`,
+      );
     process.exit(0);
   }
   const { receiver, url } = await Receiver.start();
@@ -99,7 +124,9 @@ if (process.argv[1]?.endsWith('bench-delivery.ts')) {
     const rounds = arg('rounds', 3);
     for (let i = 0; i < rounds; i++) {
       const c = await deliveryCost(arg('window', 32), arg('n', 20_000), arg('batch', 500), url, receiver);
-      console.log(`${c.events} events: ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event, receiver ${c.receiverUsPerEvent.toFixed(1)} us CPU/event, verified ${c.r.verified}/${c.r.received}, out of order ${c.r.outOfOrder}`);
+      console.log(
+        `${c.events} events: ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event, receiver ${c.receiverUsPerEvent.toFixed(1)} us CPU/event, verified ${c.r.verified}/${c.r.received}, out of order ${c.r.outOfOrder}`,
+      );
     }
   } finally {
     receiver.stop();

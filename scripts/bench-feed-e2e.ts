@@ -11,12 +11,21 @@
  * the compiled package (`dist/`, what the CLI runs; build it first with `npx tsc -b`) instead of
  * the TypeScript sources through tsx (whose `keepNames` transform names every closure at creation).
  */
-type Lib = { index: typeof import('../src/index.js'); node: typeof import('../src/adapters/node-transport.js'); webhooks: typeof import('../src/state/webhooks/webhooks.js') };
+type Lib = {
+  index: typeof import('../src/index.js');
+  node: typeof import('../src/adapters/node-transport.js');
+  webhooks: typeof import('../src/state/webhooks/webhooks.js');
+};
 
 /** The sandbox code under test: the sources (tsx) or the compiled package. */
 export async function loadLib(dist: boolean): Promise<Lib> {
   const base = dist ? '../dist/' : '../src/';
-  const [index, node, webhooks] = await Promise.all([import(`${base}index.js`), import(`${base}adapters/node-transport.js`), import(`${base}state/webhooks/webhooks.js`), import(`${base}adapters/node-crypto.js`)]);
+  const [index, node, webhooks] = await Promise.all([
+    import(`${base}index.js`),
+    import(`${base}adapters/node-transport.js`),
+    import(`${base}state/webhooks/webhooks.js`),
+    import(`${base}adapters/node-crypto.js`),
+  ]);
   return { index, node, webhooks } as Lib;
 }
 let lib: Lib | null = null;
@@ -34,7 +43,12 @@ export interface FeedRun {
   r: Report | null;
 }
 
-export async function feedRun(window: number, days: number, target: { url: string; receiver: Receiver } | null, dist = false): Promise<FeedRun> {
+export async function feedRun(
+  window: number,
+  days: number,
+  target: { url: string; receiver: Receiver } | null,
+  dist = false,
+): Promise<FeedRun> {
   lib ??= await loadLib(dist);
   const { createSandbox } = lib.index;
   const node = target ? lib.node.createNodeTransport() : null;
@@ -58,7 +72,14 @@ export async function feedRun(window: number, days: number, target: { url: strin
   const r = target ? await target.receiver.report() : null;
   sandbox.close();
   node?.close();
-  return { events, rate: events / seconds, sandboxUsPerEvent: (used.user + used.system) / events, sandboxSysUsPerEvent: used.system / events, receiverUsPerEvent: r ? r.cpuUs / Math.max(1, r.received) : 0, r };
+  return {
+    events,
+    rate: events / seconds,
+    sandboxUsPerEvent: (used.user + used.system) / events,
+    sandboxSysUsPerEvent: used.system / events,
+    receiverUsPerEvent: r ? r.cpuUs / Math.max(1, r.received) : 0,
+    r,
+  };
 }
 
 if (process.argv[1]?.endsWith('bench-feed-e2e.ts')) {
@@ -70,7 +91,8 @@ if (process.argv[1]?.endsWith('bench-feed-e2e.ts')) {
   // `--profile <file>`: a CPU profile of the warm runs only (every run after the first).
   const profileAt = process.argv.indexOf('--profile');
   const session = profileAt > 0 ? new (await import('node:inspector')).Session() : null;
-  const post = (method: string, params?: object): Promise<unknown> => new Promise((ok, fail) => session!.post(method, params ?? {}, (err, res) => (err ? fail(err) : ok(res))));
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((ok, fail) => session!.post(method, params ?? {}, (err, res) => (err ? fail(err) : ok(res))));
   if (session) session.connect();
   try {
     for (let i = 0; i < arg('rounds', 4); i++) {
@@ -80,7 +102,9 @@ if (process.argv[1]?.endsWith('bench-feed-e2e.ts')) {
       }
       const c = await feedRun(arg('window', 32), arg('days', 1), target, process.argv.includes('--dist'));
       const v = c.r ? `, receiver ${c.receiverUsPerEvent.toFixed(1)} us CPU/event, verified ${c.r.verified}/${c.r.received}` : '';
-      console.log(`run ${i + 1}: ${c.events} events, ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event (system ${c.sandboxSysUsPerEvent.toFixed(1)})${v}`);
+      console.log(
+        `run ${i + 1}: ${c.events} events, ${Math.round(c.rate)}/s, sandbox ${c.sandboxUsPerEvent.toFixed(1)} us CPU/event (system ${c.sandboxSysUsPerEvent.toFixed(1)})${v}`,
+      );
     }
     if (session) {
       const { profile } = (await post('Profiler.stop')) as { profile: unknown };

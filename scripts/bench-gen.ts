@@ -26,7 +26,9 @@ export async function benchGeneration(quick: boolean): Promise<void> {
   const median = warm[Math.floor(warm.length / 2)] as number;
   const best = warm[0] as number;
   const rate = (us: number) => Math.round(1e6 / us).toLocaleString('en');
-  console.log(`\nFeed generation alone: default world, feed on, no delivery, 1 simulated day (${events} events), ${runs} sandboxes in turn`);
+  console.log(
+    `\nFeed generation alone: default world, feed on, no delivery, 1 simulated day (${events} events), ${runs} sandboxes in turn`,
+  );
   console.log(`${'run'.padEnd(22)} ${'CPU us/event'.padStart(14)} ${'events/s of CPU'.padStart(16)}`);
   console.log(`${'1st (cold)'.padEnd(22)} ${(perRun[0] as number).toFixed(1).padStart(14)} ${rate(perRun[0] as number).padStart(16)}`);
   console.log(`${'2nd'.padEnd(22)} ${(perRun[1] as number).toFixed(1).padStart(14)} ${rate(perRun[1] as number).padStart(16)}`);

@@ -39,7 +39,14 @@ export async function benchHttp(quick: boolean): Promise<void> {
   // The bare server answers the same bodies from a Map keyed by path.
   const bodies = new Map<string, Buffer>();
   for (const u of users) {
-    const res = await sandbox.dispatch({ method: 'GET', surface: 'data', path: `/v2/user/${u.user_id}`, query: {}, headers: { 'x-service-api-key': apiKey }, rawBody: new Uint8Array(0) });
+    const res = await sandbox.dispatch({
+      method: 'GET',
+      surface: 'data',
+      path: `/v2/user/${u.user_id}`,
+      query: {},
+      headers: { 'x-service-api-key': apiKey },
+      rawBody: new Uint8Array(0),
+    });
     bodies.set(`/v2/user/${u.user_id}`, Buffer.from(res.body));
   }
   const bare = createServer((req, res) => {
@@ -65,7 +72,22 @@ export async function benchHttp(quick: boolean): Promise<void> {
     for (const name of Object.keys(servers)) {
       const urls = users.map((u) => `http://127.0.0.1:${ports[name]}/v2/user/${u.user_id}`).join(',');
       const cpu = process.cpuUsage();
-      const { stdout: out } = await promisify(execFile)(process.execPath, [tsxCli, resolve(here, 'bench-load.ts'), '--urls', urls, '--seconds', String(seconds), '--connections', '32', '--headers', JSON.stringify({ 'x-service-api-key': apiKey })], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      const { stdout: out } = await promisify(execFile)(
+        process.execPath,
+        [
+          tsxCli,
+          resolve(here, 'bench-load.ts'),
+          '--urls',
+          urls,
+          '--seconds',
+          String(seconds),
+          '--connections',
+          '32',
+          '--headers',
+          JSON.stringify({ 'x-service-api-key': apiKey }),
+        ],
+        { encoding: 'utf8', maxBuffer: 1 << 20 },
+      );
       const used = process.cpuUsage(cpu);
       const { rps, errors, total } = JSON.parse(out) as { rps: number; errors: number; total: number };
       if (errors > 0) throw new Error(`${name}: ${errors} errors`);
@@ -76,12 +98,18 @@ export async function benchHttp(quick: boolean): Promise<void> {
   const baseline = best['bare node:http (Map)'] ?? 1;
   console.log(`\nGET /v2/user/:id over HTTP (keep-alive, 32 connections, load from a second process, best of ${rounds} x ${seconds} s)`);
   const cpuBase = cpuPerReq['bare node:http (Map)'] ?? 1;
-  console.log(`${'server'.padEnd(24)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)} ${'server CPU us/req'.padStart(18)} ${'capacity x bare'.padStart(16)}`);
+  console.log(
+    `${'server'.padEnd(24)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)} ${'server CPU us/req'.padStart(18)} ${'capacity x bare'.padStart(16)}`,
+  );
   for (const [name, rps] of Object.entries(best)) {
     const cpu = cpuPerReq[name] ?? NaN;
-    console.log(`${name.padEnd(24)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)} ${cpu.toFixed(0).padStart(18)} ${(cpuBase / cpu).toFixed(2).padStart(16)}`);
+    console.log(
+      `${name.padEnd(24)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)} ${cpu.toFixed(0).padStart(18)} ${(cpuBase / cpu).toFixed(2).padStart(16)}`,
+    );
   }
-  console.log('  (capacity x bare = bare server CPU per request / this server CPU per request: the share of the bare server\'s throughput it reaches when the CPU is the limit)');
+  console.log(
+    "  (capacity x bare = bare server CPU per request / this server CPU per request: the share of the bare server's throughput it reaches when the CPU is the limit)",
+  );
   for (const server of Object.values(servers)) {
     server.closeAllConnections();
     server.close();

@@ -25,7 +25,10 @@ const CONCURRENCY = 16;
 function install(): boolean {
   if (existsSync(join(cache, 'node_modules/.bin/prism')) && existsSync(join(cache, 'node_modules/.bin/mockoon-cli'))) return true;
   mkdirSync(cache, { recursive: true });
-  const res = spawnSync('npm', ['install', '--prefix', cache, '--no-audit', '--no-fund', '--loglevel=error', PEERS.prism, PEERS.mockoon], { stdio: 'inherit', timeout: 600_000 });
+  const res = spawnSync('npm', ['install', '--prefix', cache, '--no-audit', '--no-fund', '--loglevel=error', PEERS.prism, PEERS.mockoon], {
+    stdio: 'inherit',
+    timeout: 600_000,
+  });
   return res.status === 0;
 }
 
@@ -87,7 +90,20 @@ export async function benchPeers(): Promise<void> {
   await new Promise<void>((done) => server.once('listening', () => done()));
   const ours = (server.address() as { port: number }).port;
   const key = sandbox.credentials().teams[0]?.api_keys.sandbox ?? '';
-  const users = JSON.parse(new TextDecoder().decode((await sandbox.dispatch({ method: 'GET', surface: 'data', path: '/v2/user', query: { limit: ['1'] }, headers: { 'x-service-api-key': key }, rawBody: new Uint8Array() })).body)) as { users: Array<{ user_id: string }> };
+  const users = JSON.parse(
+    new TextDecoder().decode(
+      (
+        await sandbox.dispatch({
+          method: 'GET',
+          surface: 'data',
+          path: '/v2/user',
+          query: { limit: ['1'] },
+          headers: { 'x-service-api-key': key },
+          rawBody: new Uint8Array(),
+        })
+      ).body,
+    ),
+  ) as { users: Array<{ user_id: string }> };
   const userId = users.users[0]?.user_id ?? '';
   const headers = { 'x-vital-api-key': key, 'content-type': 'application/json', accept: 'application/json' };
   const peers: Array<{ name: string; port: number; child: ChildProcess }> = [];

@@ -113,7 +113,9 @@ lines.on('line', (line) => {
     const used = process.cpuUsage(cpu);
     const sorted = [...latencies].sort((a, b) => a - b);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? null;
-    process.stdout.write(`${JSON.stringify({ received, verified, outOfOrder, p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? null, cpuUs: used.user + used.system })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ received, verified, outOfOrder, p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? null, cpuUs: used.user + used.system })}\n`,
+    );
   }
   if (!msg.keys && !msg.report && !msg.reset) process.exit(0);
 });

@@ -20,7 +20,9 @@ const sandbox = createSandbox({
   webhookPrivateNetworks: true,
   // `--delivery-window` of the CLI (default 1): attempts to one endpoint pipelined N at a time.
   ...(process.env.SOAK_DELIVERY_WINDOW ? { deliveryWindow: Number(process.env.SOAK_DELIVERY_WINDOW) } : {}),
-  logger: () => { logged++; },
+  logger: () => {
+    logged++;
+  },
 });
 const server = createNodeServer(sandbox);
 server.listen(0, '127.0.0.1');

@@ -52,7 +52,11 @@ const arg = (name: string, fallback: number): number => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+  return s.length === 0
+    ? NaN
+    : s.length % 2
+      ? (s[(s.length - 1) / 2] as number)
+      : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
 function startServer(): Promise<{ child: ChildProcess; base: string; creds: Credentials }> {
@@ -65,7 +69,9 @@ function startServer(): Promise<{ child: ChildProcess; base: string; creds: Cred
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`soak server exited (${code})`)));
-    child.once('message', (m: { type: string; base: string; credentials: Credentials }) => resolve({ child, base: m.base, creds: m.credentials }));
+    child.once('message', (m: { type: string; base: string; credentials: Credentials }) =>
+      resolve({ child, base: m.base, creds: m.credentials }),
+    );
   });
 }
 
@@ -78,10 +84,11 @@ function sampler(child: ChildProcess) {
       w(m);
     }
   });
-  return (census = false) => new Promise<Sample>((resolve) => {
-    waiting = resolve;
-    child.send({ type: 'sample', census });
-  });
+  return (census = false) =>
+    new Promise<Sample>((resolve) => {
+      waiting = resolve;
+      child.send({ type: 'sample', census });
+    });
 }
 
 export async function benchSoak(seconds: number): Promise<void> {
@@ -113,7 +120,12 @@ export async function benchSoak(seconds: number): Promise<void> {
     try {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { 'x-service-api-key': key, 'x-management-key': creds.management_key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          'x-service-api-key': key,
+          'x-management-key': creds.management_key,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await res.text();
@@ -142,11 +154,28 @@ export async function benchSoak(seconds: number): Promise<void> {
     slow.unref();
     receiverUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
   }
-  await call('POST', `/management/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`, { url: receiverUrl, filter_types: ['labtest.order.created', 'labtest.order.updated', 'provider.connection.created'] }, {}, false);
-  const tests = (await call('GET', '/v3/lab_tests', undefined, {}, false)) as Array<{ id: string; method: string; auto_generated: boolean }>;
+  await call(
+    'POST',
+    `/management/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`,
+    { url: receiverUrl, filter_types: ['labtest.order.created', 'labtest.order.updated', 'provider.connection.created'] },
+    {},
+    false,
+  );
+  const tests = (await call('GET', '/v3/lab_tests', undefined, {}, false)) as Array<{
+    id: string;
+    method: string;
+    auto_generated: boolean;
+  }>;
   const labTest = tests.find((t) => t.method === 'walk_in_test' && !t.auto_generated) ?? tests[0];
   if (!labTest) throw new Error('no lab test');
-  const patient = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
+  const patient = {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    dob: '1985-12-10',
+    gender: 'female',
+    phone_number: '+14155551234',
+    email: 'ada@example.com',
+  };
   const address = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
 
   const start = performance.now();
@@ -166,7 +195,12 @@ export async function benchSoak(seconds: number): Promise<void> {
       await call('POST', '/v2/link/connect/demo', { user_id: id, provider: 'oura' });
       await call('GET', `/v2/user/providers/${id}`);
       await call('GET', `/v2/summary/sleep/${id}?start_date=2026-01-01&end_date=2026-01-03`);
-      const order = await call('POST', '/v3/order', { user_id: id, lab_test_id: labTest.id, patient_details: patient, patient_address: address }, { 'x-idempotency-key': `soak-${i}` });
+      const order = await call(
+        'POST',
+        '/v3/order',
+        { user_id: id, lab_test_id: labTest.id, patient_details: patient, patient_address: address },
+        { 'x-idempotency-key': `soak-${i}` },
+      );
       if (order?.order?.id) await call('GET', `/v3/order/${order.order.id}`);
       await call('GET', '/v2/user?limit=10');
       await call('GET', `/_sandbox/events?limit=20&team_id=${team.team_id}&environment=sandbox`);
@@ -210,20 +244,30 @@ export async function benchSoak(seconds: number): Promise<void> {
         warmRequests = requests;
       }
       if (atWarm || samples.length % 3 === 0) {
-        console.log(`  ${t.toFixed(0).padStart(5)} s  ${requests} requests  ${s.sandboxTime.slice(0, 16)}  RSS ${(s.rss / MB).toFixed(0)} MB  heap ${(s.heapUsed / MB).toFixed(0)}/${(s.heapTotal / MB).toFixed(0)} MB  ext ${(s.external / MB).toFixed(0)} MB  ${JSON.stringify(s.counts)}${atWarm ? '  <- end of warm-up' : ''}`);
+        console.log(
+          `  ${t.toFixed(0).padStart(5)} s  ${requests} requests  ${s.sandboxTime.slice(0, 16)}  RSS ${(s.rss / MB).toFixed(0)} MB  heap ${(s.heapUsed / MB).toFixed(0)}/${(s.heapTotal / MB).toFixed(0)} MB  ext ${(s.external / MB).toFixed(0)} MB  ${JSON.stringify(s.counts)}${atWarm ? '  <- end of warm-up' : ''}`,
+        );
       }
     }
   };
-  console.log(`soak: ${seconds} s at ${rate} requests/s (${clients} clients), clock +${step / 3600} h ${advanceEvery > 0 ? `every ${advanceEvery} requests` : 'every 2 s at most'}, warm-up ${warmup} s; server ${base} (pid ${child.pid})`);
+  console.log(
+    `soak: ${seconds} s at ${rate} requests/s (${clients} clients), clock +${step / 3600} h ${advanceEvery > 0 ? `every ${advanceEvery} requests` : 'every 2 s at most'}, warm-up ${warmup} s; server ${base} (pid ${child.pid})`,
+  );
   await Promise.all([...Array.from({ length: clients }, client), clock(), watch()]);
   const elapsed = (performance.now() - start) / 1000;
   const last = { ...(await sample(wantCensus)), t: elapsed };
   samples.push(last);
   child.send({ type: 'stop' });
 
-  console.log(`\n${requests} requests in ${elapsed.toFixed(0)} s (${(requests / elapsed).toFixed(0)}/s; ${failures} transport failures), ${n} iterations, ${advances} clock advances of ${step / 3600} h (mean ${(advanceMs / Math.max(1, advances)).toFixed(0)} ms wall, max ${advanceMaxMs.toFixed(0)} ms; the last answered ${((lastAnswered - end) / 1000).toFixed(1)} s after the load's end)`);
-  console.log(`non-2xx answers: ${statuses.size === 0 ? 'none' : [...statuses].map(([k, v]) => `${k} x${v}`).join('; ')}; engine log lines: ${last.logged}`);
-  console.log(`server CPU: ${((last.cpu.user + last.cpu.system) / 1e6).toFixed(0)} s (user ${(last.cpu.user / 1e6).toFixed(0)}, sys ${(last.cpu.system / 1e6).toFixed(0)})`);
+  console.log(
+    `\n${requests} requests in ${elapsed.toFixed(0)} s (${(requests / elapsed).toFixed(0)}/s; ${failures} transport failures), ${n} iterations, ${advances} clock advances of ${step / 3600} h (mean ${(advanceMs / Math.max(1, advances)).toFixed(0)} ms wall, max ${advanceMaxMs.toFixed(0)} ms; the last answered ${((lastAnswered - end) / 1000).toFixed(1)} s after the load's end)`,
+  );
+  console.log(
+    `non-2xx answers: ${statuses.size === 0 ? 'none' : [...statuses].map(([k, v]) => `${k} x${v}`).join('; ')}; engine log lines: ${last.logged}`,
+  );
+  console.log(
+    `server CPU: ${((last.cpu.user + last.cpu.system) / 1e6).toFixed(0)} s (user ${(last.cpu.user / 1e6).toFixed(0)}, sys ${(last.cpu.system / 1e6).toFixed(0)})`,
+  );
   const warm = warmSample as Sample | undefined;
   if (!warm) {
     console.log('the run ended before the warm-up did: no verdict');
@@ -233,17 +277,30 @@ export async function benchSoak(seconds: number): Promise<void> {
   const rss = after.map((s) => s.rss / MB);
   const heap = after.map((s) => s.heapUsed / MB);
   const fmt = (xs: number[]) => `min ${Math.min(...xs).toFixed(0)}, median ${median(xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)} MB`;
-  console.log(`after warm-up (${warm.t.toFixed(0)} s, ${warmRequests} requests): RSS ${(warm.rss / MB).toFixed(0)} MB, live heap ${(warm.heapUsed / MB).toFixed(0)} MB (reserved ${(warm.heapTotal / MB).toFixed(0)}), external ${(warm.external / MB).toFixed(0)} MB; ${JSON.stringify(warm.counts)}`);
-  console.log(`at the end (${elapsed.toFixed(0)} s): RSS ${(last.rss / MB).toFixed(0)} MB, live heap ${(last.heapUsed / MB).toFixed(0)} MB (reserved ${(last.heapTotal / MB).toFixed(0)}), external ${(last.external / MB).toFixed(0)} MB; ${JSON.stringify(last.counts)}`);
+  console.log(
+    `after warm-up (${warm.t.toFixed(0)} s, ${warmRequests} requests): RSS ${(warm.rss / MB).toFixed(0)} MB, live heap ${(warm.heapUsed / MB).toFixed(0)} MB (reserved ${(warm.heapTotal / MB).toFixed(0)}), external ${(warm.external / MB).toFixed(0)} MB; ${JSON.stringify(warm.counts)}`,
+  );
+  console.log(
+    `at the end (${elapsed.toFixed(0)} s): RSS ${(last.rss / MB).toFixed(0)} MB, live heap ${(last.heapUsed / MB).toFixed(0)} MB (reserved ${(last.heapTotal / MB).toFixed(0)}), external ${(last.external / MB).toFixed(0)} MB; ${JSON.stringify(last.counts)}`,
+  );
   console.log(`after warm-up, ${after.length} samples: RSS ${fmt(rss)}; live heap ${fmt(heap)}`);
   const endRatio = last.rss / warm.rss;
   const maxRatio = Math.max(...rss) / (warm.rss / MB);
-  console.log(`RSS end / warm-up ${endRatio.toFixed(2)}, max / warm-up ${maxRatio.toFixed(2)}; live heap end / warm-up ${(last.heapUsed / warm.heapUsed).toFixed(2)} (target: RSS within 1.20)`);
-  console.log(`verdict: ${maxRatio <= 1.2 && endRatio >= 0.8 ? 'MET' : 'NOT MET'} (every RSS sample after warm-up within 20% of the warm-up value: ${after.every((s) => Math.abs(s.rss / warm.rss - 1) <= 0.2)})`);
+  console.log(
+    `RSS end / warm-up ${endRatio.toFixed(2)}, max / warm-up ${maxRatio.toFixed(2)}; live heap end / warm-up ${(last.heapUsed / warm.heapUsed).toFixed(2)} (target: RSS within 1.20)`,
+  );
+  console.log(
+    `verdict: ${maxRatio <= 1.2 && endRatio >= 0.8 ? 'MET' : 'NOT MET'} (every RSS sample after warm-up within 20% of the warm-up value: ${after.every((s) => Math.abs(s.rss / warm.rss - 1) <= 0.2)})`,
+  );
   if (wantCensus && warm.census && last.census) {
     console.log('census, the paths that grew most after warm-up:');
     for (const line of growth(new Map(warm.census), new Map(last.census), 25)) console.log(`  ${line}`);
     const wanted = /pending|lanes|waiting|steps|inflight|connections/i;
-    console.log(`census, backlog paths at the end: ${last.census.filter(([p]) => wanted.test(p)).map(([p, v]) => `${p}=${v}`).join(', ')}`);
+    console.log(
+      `census, backlog paths at the end: ${last.census
+        .filter(([p]) => wanted.test(p))
+        .map(([p, v]) => `${p}=${v}`)
+        .join(', ')}`,
+    );
   }
 }

@@ -35,10 +35,15 @@ const SETUPS: Setup[] = [
 
 function build(setup: Setup, options: SandboxOptions): { sandbox: Sandbox; node: NodeTransport | null } {
   const node = setup.transport === 'node' ? createNodeTransport() : null;
-  const sandbox = createSandbox({ seed: 1, logger: () => undefined, deliveryWindow: setup.window, ...(node ? { webhookTransport: node.transport } : {}), ...options });
+  const sandbox = createSandbox({
+    seed: 1,
+    logger: () => undefined,
+    deliveryWindow: setup.window,
+    ...(node ? { webhookTransport: node.transport } : {}),
+    ...options,
+  });
   return { sandbox, node };
 }
-
 
 async function deliveryPath(setup: Setup, n: number, url: string, receiver: Receiver): Promise<{ rate: number; r: Report }> {
   const { sandbox, node } = build(setup, { world: 'empty', feed: 'off', clock: 'realtime' });
@@ -54,7 +59,13 @@ async function deliveryPath(setup: Setup, n: number, url: string, receiver: Rece
   return { rate: r.verified / seconds, r };
 }
 
-async function latency(setup: Setup, perSecond: number, seconds: number, url: string, receiver: Receiver): Promise<{ sent: number; secs: number; r: Report }> {
+async function latency(
+  setup: Setup,
+  perSecond: number,
+  seconds: number,
+  url: string,
+  receiver: Receiver,
+): Promise<{ sent: number; secs: number; r: Report }> {
   const { sandbox, node } = build(setup, { world: 'empty', feed: 'off', clock: 'realtime' });
   await listen(sandbox, url, receiver);
   const emit = emitter(sandbox);
@@ -80,7 +91,12 @@ async function latency(setup: Setup, perSecond: number, seconds: number, url: st
   return { sent, secs, r };
 }
 
-async function feed(setup: Setup, duration: string, url: string, receiver: Receiver): Promise<{ events: number; rate: number; r: Report; cpuMs: number }> {
+async function feed(
+  setup: Setup,
+  duration: string,
+  url: string,
+  receiver: Receiver,
+): Promise<{ events: number; rate: number; r: Report; cpuMs: number }> {
   const { sandbox, node } = build(setup, { clock: 'manual' });
   await listen(sandbox, url, receiver);
   const before = sandbox.world.events.emitted;
@@ -104,8 +120,12 @@ export async function benchWebhooks(quick: boolean): Promise<void> {
   try {
     const n = quick ? 2_000 : 10_000;
     const rounds = quick ? 1 : 3;
-    console.log(`\nWebhooks: delivery path, ${fmt(n)} synthetic 1 KB events in one batch, one endpoint, receiver in another process verifying signatures (best of ${rounds})`);
-    console.log(`${'transport'.padEnd(34)} ${'verified/s'.padStart(12)} ${'x baseline'.padStart(11)} ${'verified'.padStart(9)} ${'out of order'.padStart(13)}`);
+    console.log(
+      `\nWebhooks: delivery path, ${fmt(n)} synthetic 1 KB events in one batch, one endpoint, receiver in another process verifying signatures (best of ${rounds})`,
+    );
+    console.log(
+      `${'transport'.padEnd(34)} ${'verified/s'.padStart(12)} ${'x baseline'.padStart(11)} ${'verified'.padStart(9)} ${'out of order'.padStart(13)}`,
+    );
     const best = new Map<string, { rate: number; r: Report }>();
     for (let round = 0; round < rounds; round++) {
       for (const setup of SETUPS) {
@@ -117,20 +137,30 @@ export async function benchWebhooks(quick: boolean): Promise<void> {
     const base = best.get(SETUPS[0]!.name)?.rate ?? 1;
     for (const setup of SETUPS) {
       const b = best.get(setup.name)!;
-      console.log(`${setup.name.padEnd(34)} ${fmt(b.rate).padStart(12)} ${(b.rate / base).toFixed(2).padStart(11)} ${`${b.r.verified}/${b.r.received}`.padStart(9)} ${String(b.r.outOfOrder).padStart(13)}`);
+      console.log(
+        `${setup.name.padEnd(34)} ${fmt(b.rate).padStart(12)} ${(b.rate / base).toFixed(2).padStart(11)} ${`${b.r.verified}/${b.r.received}`.padStart(9)} ${String(b.r.outOfOrder).padStart(13)}`,
+      );
     }
 
     const seconds = quick ? 2 : 4;
     console.log(`\nWebhooks: event-to-receipt at 500 events/s for ${seconds} s (ms)`);
-    console.log(`${'transport'.padEnd(34)} ${'sent/s'.padStart(8)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'max'.padStart(6)} ${'verified'.padStart(11)}`);
+    console.log(
+      `${'transport'.padEnd(34)} ${'sent/s'.padStart(8)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'max'.padStart(6)} ${'verified'.padStart(11)}`,
+    );
     for (const setup of SETUPS) {
       const { sent, secs, r } = await latency(setup, 500, seconds, url, receiver);
-      console.log(`${setup.name.padEnd(34)} ${fmt(sent / secs).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${String(r.max).padStart(6)} ${`${r.verified}/${sent}`.padStart(11)}`);
+      console.log(
+        `${setup.name.padEnd(34)} ${fmt(sent / secs).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${String(r.max).padStart(6)} ${`${r.verified}/${sent}`.padStart(11)}`,
+      );
     }
 
     const costN = quick ? 5_000 : 20_000;
-    console.log(`\nWebhooks: delivery cost without generation, ${fmt(costN)} synthetic 1 KB events emitted 500 per turn, node transport, receiver verifying every signature (best of ${rounds + 1} by sandbox CPU)`);
-    console.log(`${'window'.padEnd(34)} ${'events/s'.padStart(9)} ${'sandbox us/event'.padStart(17)} ${'receiver us/event'.padStart(18)} ${'verified'.padStart(13)} ${'out of order'.padStart(13)}`);
+    console.log(
+      `\nWebhooks: delivery cost without generation, ${fmt(costN)} synthetic 1 KB events emitted 500 per turn, node transport, receiver verifying every signature (best of ${rounds + 1} by sandbox CPU)`,
+    );
+    console.log(
+      `${'window'.padEnd(34)} ${'events/s'.padStart(9)} ${'sandbox us/event'.padStart(17)} ${'receiver us/event'.padStart(18)} ${'verified'.padStart(13)} ${'out of order'.padStart(13)}`,
+    );
     for (const window of [1, 32, 256]) {
       let best: Awaited<ReturnType<typeof deliveryCost>> | null = null;
       for (let round = 0; round < rounds + 1; round++) {
@@ -138,16 +168,24 @@ export async function benchWebhooks(quick: boolean): Promise<void> {
         if (best === null || got.sandboxUsPerEvent < best.sandboxUsPerEvent) best = got;
       }
       const b = best!;
-      console.log(`${`node transport, window ${window}`.padEnd(34)} ${fmt(b.rate).padStart(9)} ${b.sandboxUsPerEvent.toFixed(1).padStart(17)} ${b.receiverUsPerEvent.toFixed(1).padStart(18)} ${`${b.r.verified}/${b.r.received}`.padStart(13)} ${String(b.r.outOfOrder).padStart(13)}`);
+      console.log(
+        `${`node transport, window ${window}`.padEnd(34)} ${fmt(b.rate).padStart(9)} ${b.sandboxUsPerEvent.toFixed(1).padStart(17)} ${b.receiverUsPerEvent.toFixed(1).padStart(18)} ${`${b.r.verified}/${b.r.received}`.padStart(13)} ${String(b.r.outOfOrder).padStart(13)}`,
+      );
     }
 
-    console.log(`\nWebhooks: default world, one endpoint listening to everything, 1 simulated day (feed events generated, signed, delivered); headline: the CLI's best settings, node transport with --delivery-window 32`);
-    console.log(`${'transport'.padEnd(34)} ${'events'.padStart(7)} ${'events/s'.padStart(9)} ${'x baseline'.padStart(11)} ${'cpu us/event'.padStart(13)} ${'verified'.padStart(11)}`);
+    console.log(
+      `\nWebhooks: default world, one endpoint listening to everything, 1 simulated day (feed events generated, signed, delivered); headline: the CLI's best settings, node transport with --delivery-window 32`,
+    );
+    console.log(
+      `${'transport'.padEnd(34)} ${'events'.padStart(7)} ${'events/s'.padStart(9)} ${'x baseline'.padStart(11)} ${'cpu us/event'.padStart(13)} ${'verified'.padStart(11)}`,
+    );
     let feedBase = 0;
     for (const setup of SETUPS) {
       const f = await feed(setup, '1d', url, receiver);
       if (feedBase === 0) feedBase = f.rate;
-      console.log(`${setup.name.padEnd(34)} ${String(f.events).padStart(7)} ${fmt(f.rate).padStart(9)} ${(f.rate / feedBase).toFixed(2).padStart(11)} ${((f.cpuMs * 1000) / f.events).toFixed(0).padStart(13)} ${`${f.r.verified}/${f.r.received}`.padStart(11)}`);
+      console.log(
+        `${setup.name.padEnd(34)} ${String(f.events).padStart(7)} ${fmt(f.rate).padStart(9)} ${(f.rate / feedBase).toFixed(2).padStart(11)} ${((f.cpuMs * 1000) / f.events).toFixed(0).padStart(13)} ${`${f.r.verified}/${f.r.received}`.padStart(11)}`,
+      );
     }
     // The rows above are each the first run of its setup (the generator's code still cold); a
     // sandbox running for a while runs warm: the headline setup again, fresh sandboxes, best of 3.
@@ -158,7 +196,9 @@ export async function benchWebhooks(quick: boolean): Promise<void> {
       if (warm === null || f.rate > warm.rate) warm = f;
     }
     const w = warm!;
-    console.log(`${`${head.name}, warm (best of 3)`.padEnd(34)} ${String(w.events).padStart(7)} ${fmt(w.rate).padStart(9)} ${(w.rate / feedBase).toFixed(2).padStart(11)} ${((w.cpuMs * 1000) / w.events).toFixed(0).padStart(13)} ${`${w.r.verified}/${w.r.received}`.padStart(11)}`);
+    console.log(
+      `${`${head.name}, warm (best of 3)`.padEnd(34)} ${String(w.events).padStart(7)} ${fmt(w.rate).padStart(9)} ${(w.rate / feedBase).toFixed(2).padStart(11)} ${((w.cpuMs * 1000) / w.events).toFixed(0).padStart(13)} ${`${w.r.verified}/${w.r.received}`.padStart(11)}`,
+    );
   } finally {
     receiver.stop();
   }

@@ -77,13 +77,25 @@ let created = 0;
 const CASES: Case[] = [
   { name: 'GET /v2/user/:id', make: (s, i) => request(s, 'GET', `/v2/user/${someUserId(s, i)}`) },
   { name: 'GET /v2/user/resolve/:cid', make: (s) => request(s, 'GET', '/v2/user/resolve/bench-missing') },
-  { name: 'GET /v2/user?offset=mid&limit=100', make: (s) => request(s, 'GET', '/v2/user', { offset: [String(Math.floor(s.options.users / 2))], limit: ['100'] }) },
+  {
+    name: 'GET /v2/user?offset=mid&limit=100',
+    make: (s) => request(s, 'GET', '/v2/user', { offset: [String(Math.floor(s.options.users / 2))], limit: ['100'] }),
+  },
   { name: 'GET /v2/user/providers/:id', make: (s) => request(s, 'GET', `/v2/user/providers/${fx(s).firstUser}`) },
-  { name: 'GET /v2/timeseries/:id/heartrate (1 day)', make: (s) => request(s, 'GET', `/v2/timeseries/${fx(s).firstUser}/heartrate`, { start_date: ['2026-01-03'], end_date: ['2026-01-03'] }) },
-  { name: 'GET /v2/summary/sleep/:id (7 days)', make: (s) => request(s, 'GET', `/v2/summary/sleep/${fx(s).firstUser}`, { start_date: ['2025-12-28'], end_date: ['2026-01-03'] }) },
+  {
+    name: 'GET /v2/timeseries/:id/heartrate (1 day)',
+    make: (s) => request(s, 'GET', `/v2/timeseries/${fx(s).firstUser}/heartrate`, { start_date: ['2026-01-03'], end_date: ['2026-01-03'] }),
+  },
+  {
+    name: 'GET /v2/summary/sleep/:id (7 days)',
+    make: (s) => request(s, 'GET', `/v2/summary/sleep/${fx(s).firstUser}`, { start_date: ['2025-12-28'], end_date: ['2026-01-03'] }),
+  },
   { name: 'GET /v3/order/:id', make: (s) => request(s, 'GET', `/v3/order/${fx(s).orderId}`) },
   { name: 'GET /v3/orders?size=50', make: (s) => request(s, 'GET', '/v3/orders', { size: ['50'] }) },
-  { name: 'GET /v3/insurance/search/payor?insurance_name=aetna', make: (s) => request(s, 'GET', '/v3/insurance/search/payor', { insurance_name: ['aetna'] }) },
+  {
+    name: 'GET /v3/insurance/search/payor?insurance_name=aetna',
+    make: (s) => request(s, 'GET', '/v3/insurance/search/payor', { insurance_name: ['aetna'] }),
+  },
   { name: 'POST /v2/user', make: (s) => request(s, 'POST', '/v2/user', {}, { client_user_id: `bench-${++created}` }) },
 ];
 
@@ -116,9 +128,20 @@ async function main(): Promise<void> {
   const large = build(100_000);
   await prepare(small.sandbox);
   await prepare(large.sandbox);
-  console.log(`World build: 1k users ${small.ms.toFixed(0)} ms, ${small.heapMb.toFixed(1)} MB; 100k users ${large.ms.toFixed(0)} ms, ${large.heapMb.toFixed(1)} MB`);
-  console.log(`  per user: 1k ${((small.ms / 1000) * 1000).toFixed(1)} us, 100k ${((large.ms / 100_000) * 1000).toFixed(1)} us (ratio ${(large.ms / 100 / small.ms).toFixed(2)}); heap/user ratio ${(large.heapMb / 100 / Math.max(small.heapMb, 0.001)).toFixed(2)}${global.gc ? '' : ' (run with --expose-gc for exact heap)'}`);
-  const health = (): SimRequest => ({ method: 'GET', surface: 'data', path: '/_sandbox/health', query: {}, headers: {}, rawBody: new Uint8Array(0) });
+  console.log(
+    `World build: 1k users ${small.ms.toFixed(0)} ms, ${small.heapMb.toFixed(1)} MB; 100k users ${large.ms.toFixed(0)} ms, ${large.heapMb.toFixed(1)} MB`,
+  );
+  console.log(
+    `  per user: 1k ${((small.ms / 1000) * 1000).toFixed(1)} us, 100k ${((large.ms / 100_000) * 1000).toFixed(1)} us (ratio ${(large.ms / 100 / small.ms).toFixed(2)}); heap/user ratio ${(large.heapMb / 100 / Math.max(small.heapMb, 0.001)).toFixed(2)}${global.gc ? '' : ' (run with --expose-gc for exact heap)'}`,
+  );
+  const health = (): SimRequest => ({
+    method: 'GET',
+    surface: 'data',
+    path: '/_sandbox/health',
+    query: {},
+    headers: {},
+    rawBody: new Uint8Array(0),
+  });
   // Interleave the two worlds and keep the best of three rounds: the machines are noisy.
   const best = async (make: (s: Sandbox, i: number) => SimRequest): Promise<[number, number]> => {
     let t1 = Infinity;
@@ -130,11 +153,15 @@ async function main(): Promise<void> {
     return [t1, t2];
   };
   const [baseSmall, baseLarge] = await best(() => health());
-  console.log(`\nBaseline GET /_sandbox/health: ${(baseSmall / 1000).toFixed(1)} us/op (1k world), ${(baseLarge / 1000).toFixed(1)} us/op (100k world)\n`);
+  console.log(
+    `\nBaseline GET /_sandbox/health: ${(baseSmall / 1000).toFixed(1)} us/op (1k world), ${(baseLarge / 1000).toFixed(1)} us/op (100k world)\n`,
+  );
   console.log(`${'case'.padEnd(52)} ${'x baseline (1k)'.padStart(16)} ${'x baseline (100k)'.padStart(18)} ${'100k / 1k'.padStart(10)}`);
   for (const c of CASES) {
     const [t1, t2] = await best(c.make);
-    console.log(`${c.name.padEnd(52)} ${(t1 / baseSmall).toFixed(2).padStart(16)} ${(t2 / baseLarge).toFixed(2).padStart(18)} ${(t2 / t1).toFixed(2).padStart(10)}`);
+    console.log(
+      `${c.name.padEnd(52)} ${(t1 / baseSmall).toFixed(2).padStart(16)} ${(t2 / baseLarge).toFixed(2).padStart(18)} ${(t2 / t1).toFixed(2).padStart(10)}`,
+    );
   }
   await browserBundleSize();
 }
@@ -146,10 +173,13 @@ async function browserBundleSize(): Promise<void> {
   const kb = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
   const lazy = [...b.chunks.values()].reduce((n, c) => n + c.length, 0);
   const pdf = b.entryInputs.some((p) => p.includes('node_modules/pdf-lib/'));
-  console.log(`\nBrowser bundle (health-sandbox + health-sandbox/msw, esbuild --minify): initial ${kb(b.gzipBytes)} gzip (${kb(b.bytes)} raw), lazy chunks ${kb(lazy)} raw`);
-  console.log(`  PDF writer (pdf-lib) in the initial bundle: ${pdf ? 'yes' : 'no'}; Node built-ins reached: ${b.nodeBuiltins.join(', ') || 'none'}`);
+  console.log(
+    `\nBrowser bundle (health-sandbox + health-sandbox/msw, esbuild --minify): initial ${kb(b.gzipBytes)} gzip (${kb(b.bytes)} raw), lazy chunks ${kb(lazy)} raw`,
+  );
+  console.log(
+    `  PDF writer (pdf-lib) in the initial bundle: ${pdf ? 'yes' : 'no'}; Node built-ins reached: ${b.nodeBuiltins.join(', ') || 'none'}`,
+  );
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // GET /v3/orders at 100k orders: the same requests against a team environment holding 1k and
@@ -178,14 +208,25 @@ async function benchOrders(): Promise<void> {
       const at = now - ((k * 7919) % (180 * 86_400)) * 1000;
       const withResults = k % 50 === 0;
       const order = buildOrder(store, {
-        seed: 1, id: stableUuid(1, 'bench_order', k), team_id: team.id, user_id: user.user_id, client_user_id: user.client_user_id,
-        lab_test: test, at, details_id: stableUuid(1, 'bench_details', k), shipment_id: null, transaction_id: stableUuid(1, 'bench_tx', k),
-        patient_details: null, patient_address: null, fate: 'happy',
+        seed: 1,
+        id: stableUuid(1, 'bench_order', k),
+        team_id: team.id,
+        user_id: user.user_id,
+        client_user_id: user.client_user_id,
+        lab_test: test,
+        at,
+        details_id: stableUuid(1, 'bench_details', k),
+        shipment_id: null,
+        transaction_id: stableUuid(1, 'bench_tx', k),
+        patient_details: null,
+        patient_address: null,
+        fate: 'happy',
         flags: { interpretation: withResults && k % 150 === 0 ? 'critical' : 'normal', result_types: null, has_missing_results: false },
       });
       if (withResults) {
         const path = buildPath('walk_in_test', 'happy', false);
-        for (let i = 1; i < path.length; i++) order.events.push({ id: store.nextEventId(), at: at + i * 3_600_000, status: path[i]?.status ?? 'ordered' });
+        for (let i = 1; i < path.length; i++)
+          order.events.push({ id: store.nextEventId(), at: at + i * 3_600_000, status: path[i]?.status ?? 'ordered' });
         order.pathIndex = path.length - 1;
       }
       refreshSummary(world, store, order);
@@ -225,7 +266,9 @@ async function benchOrders(): Promise<void> {
       t1 = Math.min(t1, await cpuTime(small, () => request(small, 'GET', '/v3/orders', query), Math.ceil(ITER / 10)));
       t2 = Math.min(t2, await cpuTime(large, () => request(large, 'GET', '/v3/orders', query), Math.ceil(ITER / 10)));
     }
-    console.log(`${name.padEnd(62)} ${(t1 / 1000).toFixed(1).padStart(10)} ${(t2 / 1000).toFixed(1).padStart(12)} ${(t2 / t1).toFixed(2).padStart(10)}`);
+    console.log(
+      `${name.padEnd(62)} ${(t1 / 1000).toFixed(1).padStart(10)} ${(t2 / 1000).toFixed(1).padStart(12)} ${(t2 / t1).toFixed(2).padStart(10)}`,
+    );
   }
 }
 
@@ -256,7 +299,9 @@ async function advanceCase(name: string, options: SandboxOptions, duration: stri
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
   const events = sandbox.world.events.emitted - seqBefore;
   const rate = events > 0 ? `, ${Math.round(events / (ms / 1000)).toLocaleString('en')} events/s` : '';
-  console.log(`${name.padEnd(58)} ${`${ms.toFixed(ms < 10 ? 2 : 0)} ms`.padStart(10)} ${`${heapMb >= 0 ? '+' : ''}${heapMb.toFixed(1)} MB`.padStart(10)} ${String(events).padStart(8)} events${rate}`);
+  console.log(
+    `${name.padEnd(58)} ${`${ms.toFixed(ms < 10 ? 2 : 0)} ms`.padStart(10)} ${`${heapMb >= 0 ? '+' : ''}${heapMb.toFixed(1)} MB`.padStart(10)} ${String(events).padStart(8)} events${rate}`,
+  );
   sandbox.close();
 }
 
@@ -292,9 +337,13 @@ async function timeCases(): Promise<void> {
     await advanceCase('default world, one endpoint listening to everything, 1 day', {}, '1d', (s) => createEndpoint(s, receiver.url));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const got = receiver.count() - before;
-    console.log(`${'  delivered to the 127.0.0.1 receiver'.padEnd(58)} ${String(got).padStart(8)} deliveries, ${Math.round(got / seconds).toLocaleString('en')} deliveries/s (signed, POSTed, recorded)`);
+    console.log(
+      `${'  delivered to the 127.0.0.1 receiver'.padEnd(58)} ${String(got).padStart(8)} deliveries, ${Math.round(got / seconds).toLocaleString('en')} deliveries/s (signed, POSTed, recorded)`,
+    );
     if (process.argv.includes('--slow')) {
-      await advanceCase('250 users, one endpoint listening to everything, 7 days', { users: 250 }, '7d', (s) => createEndpoint(s, receiver.url));
+      await advanceCase('250 users, one endpoint listening to everything, 7 days', { users: 250 }, '7d', (s) =>
+        createEndpoint(s, receiver.url),
+      );
     }
   } finally {
     await receiver.close();
@@ -307,4 +356,9 @@ else if (process.argv.includes('--time')) void timeCases();
 else if (process.argv.includes('--http')) void benchHttp(quick);
 else if (process.argv.includes('--webhooks')) void benchWebhooks(quick);
 else if (process.argv.includes('--soak')) void main();
-else void main().then(benchOrders).then(timeCases).then(() => benchHttp(quick)).then(() => benchWebhooks(quick));
+else
+  void main()
+    .then(benchOrders)
+    .then(timeCases)
+    .then(() => benchHttp(quick))
+    .then(() => benchWebhooks(quick));

@@ -16,7 +16,10 @@ if (!report) {
   console.log(`conformance: ${dir} is absent; nothing to compare against (skipped).`);
   process.exit(0);
 }
-const byTag = new Map<string, { total: number; served: number; live: number; ok: number; valid: number; strict: number; mismatches: number }>();
+const byTag = new Map<
+  string,
+  { total: number; served: number; live: number; ok: number; valid: number; strict: number; mismatches: number }
+>();
 for (const op of report.operations) {
   const key = `${op.doc}:${op.tag}`;
   const row = byTag.get(key) ?? { total: 0, served: 0, live: 0, ok: 0, valid: 0, strict: 0, mismatches: 0 };
@@ -33,26 +36,35 @@ for (const op of report.operations) {
 }
 console.log('| tag | operations | served | live-checked | answered 2xx | schema-valid | strict-valid | parameter mismatches |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const [tag, r] of [...byTag].sort()) console.log(`| ${tag} | ${r.total} | ${r.served} | ${r.live} | ${r.ok} | ${r.valid} | ${r.strict} | ${r.mismatches} |`);
+for (const [tag, r] of [...byTag].sort())
+  console.log(`| ${tag} | ${r.total} | ${r.served} | ${r.live} | ${r.ok} | ${r.valid} | ${r.strict} | ${r.mismatches} |`);
 const t = report.totals;
-console.log(`| **total** | ${t.operations} | ${t.served} | ${t.checkedLive} | ${t.succeeded} | ${t.schemaValid} | ${t.strictValid} | ${t.parameterMismatches} |`);
+console.log(
+  `| **total** | ${t.operations} | ${t.served} | ${t.checkedLive} | ${t.succeeded} | ${t.schemaValid} | ${t.strictValid} | ${t.parameterMismatches} |`,
+);
 console.log(`error answers also checked: ${t.errorChecked}`);
 for (const op of report.operations) {
   for (const m of op.parameterMismatches) console.log(`mismatch ${op.method} ${op.path}: ${m}`);
-  if (op.live && (!op.live.valid || !op.live.strictValid)) console.log(`${op.live.valid ? 'strict-invalid' : 'invalid'} ${op.method} ${op.path} (${op.live.status}): ${op.live.errors.join('; ')}`);
+  if (op.live && (!op.live.valid || !op.live.strictValid))
+    console.log(
+      `${op.live.valid ? 'strict-invalid' : 'invalid'} ${op.method} ${op.path} (${op.live.status}): ${op.live.errors.join('; ')}`,
+    );
 }
 const failed = report.operations.filter((o) => o.live?.reason);
-if (failed.length) console.log(`\nchecked live on an error answer only (${failed.length}; status and error shape checked, success body not):`);
+if (failed.length)
+  console.log(`\nchecked live on an error answer only (${failed.length}; status and error shape checked, success body not):`);
 for (const op of failed) console.log(`- ${op.method} ${op.path}: ${op.live?.reason}`);
 const arranged = report.operations.filter((o) => o.errorLive);
-if (arranged.length) console.log(`\nchecked on an error answer, then on the success answer after arranging its precondition (${arranged.length}):`);
+if (arranged.length)
+  console.log(`\nchecked on an error answer, then on the success answer after arranging its precondition (${arranged.length}):`);
 for (const op of arranged) {
   const e = op.errorLive;
-  const shape = e && e.valid && e.strictValid ? 'error shape valid' : `error shape INVALID: ${e?.errors.join('; ')}`;
+  const shape = e?.valid && e.strictValid ? 'error shape valid' : `error shape INVALID: ${e?.errors.join('; ')}`;
   console.log(`- ${op.method} ${op.path}: ${e?.reason ?? `answered ${e?.status}`} (${shape}); then ${op.live?.status}`);
 }
 const unchecked = report.operations.filter((o) => !o.live);
-for (const op of unchecked) console.log(`not checked live: ${op.method} ${op.path}: ${op.routeId ? 'served but not called' : 'not served'}`);
+for (const op of unchecked)
+  console.log(`not checked live: ${op.method} ${op.path}: ${op.routeId ? 'served but not called' : 'not served'}`);
 if (report.extraRoutes.length) console.log(`served beyond the documents: ${report.extraRoutes.join(', ')}`);
 writeFileSync(resolve(root, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
 console.log('wrote conformance.json');

@@ -9,7 +9,8 @@ import { ROUTES } from '../src/routes.js';
 import { buildOpenApiDocument, DOCUMENT_KINDS } from '../src/wire/openapi.js';
 
 const BASE = 'http://127.0.0.1:4250';
-const text = (kind: (typeof DOCUMENT_KINDS)[number]) => `${JSON.stringify(buildOpenApiDocument(ROUTES, kind, kind === 'management' ? `${BASE}/management` : BASE), null, 2)}\n`;
+const text = (kind: (typeof DOCUMENT_KINDS)[number]) =>
+  `${JSON.stringify(buildOpenApiDocument(ROUTES, kind, kind === 'management' ? `${BASE}/management` : BASE), null, 2)}\n`;
 const out = process.argv[2];
 if (out) {
   mkdirSync(out, { recursive: true });

@@ -89,6 +89,6 @@ export function growth(before: Map<string, number>, after: Map<string, number>, 
     const was = before.get(path) ?? 0;
     if (n > was) rows.push([path, was, n]);
   }
-  rows.sort((a, b) => (b[2] - b[1]) - (a[2] - a[1]));
+  rows.sort((a, b) => b[2] - b[1] - (a[2] - a[1]));
   return rows.slice(0, top).map(([p, a, b]) => `${p}: ${a} -> ${b}`);
 }

@@ -27,9 +27,17 @@ let checked = '';
 tsc.stdout.on('data', (d) => (checked += d));
 tsc.stderr.on('data', (d) => (checked += d));
 
-const vitest = spawn(process.execPath, [join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs'), 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
+const vitest = spawn(
+  process.execPath,
+  [join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs'), 'run', ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 // An interrupted run stops both.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { tsc.kill(signal); vitest.kill(signal); });
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    tsc.kill(signal);
+    vitest.kill(signal);
+  });
 
 const [testsCode, checkCode] = await Promise.all([exited(vitest), exited(tsc)]);
 if (checkCode === 0) process.stdout.write('\ntsc -b tsconfig.json: the tests, scripts and examples type-check\n');

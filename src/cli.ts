@@ -11,7 +11,8 @@ import type { Credentials } from './engine/credentials.js';
  * How long the first signal waits for requests in flight before closing them: a fallback, as the
  * server closes by itself once their answers are out (tests raise it to prove that).
  */
-const SHUTDOWN_GRACE_MS = Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) : 900;
+const SHUTDOWN_GRACE_MS =
+  Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.HEALTH_SANDBOX_SHUTDOWN_GRACE_MS) : 900;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function isLoopback(host: string): boolean {
@@ -74,7 +75,15 @@ async function main(): Promise<void> {
     return;
   }
   // The sandbox and the server load only now: --help and a bad flag answer without them.
-  const [{ directorySink }, { createNodeServer, stopServer }, { createNodeTransport }, { readScenarioFile }, { ScenarioError }, { createSandbox, DEFAULT_START_AT }, { SANDBOX_USER_CAP }] = await Promise.all([
+  const [
+    { directorySink },
+    { createNodeServer, stopServer },
+    { createNodeTransport },
+    { readScenarioFile },
+    { ScenarioError },
+    { createSandbox, DEFAULT_START_AT },
+    { SANDBOX_USER_CAP },
+  ] = await Promise.all([
     import('./adapters/file-sink.js'),
     import('./adapters/node-http.js'),
     import('./adapters/node-transport.js'),
@@ -101,7 +110,8 @@ async function main(): Promise<void> {
   } else if (adminToken !== undefined) {
     notes.push('  Control plane: /_sandbox/* needs Authorization: Bearer <admin token>');
   }
-  const startAt = options.startAt ?? (options.clock === 'realtime' ? new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() : DEFAULT_START_AT);
+  const startAt =
+    options.startAt ?? (options.clock === 'realtime' ? new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() : DEFAULT_START_AT);
   // Deliveries go through a pipelined keep-alive transport the shutdown can abort.
   const deliveries = createNodeTransport();
   const sandbox = createSandbox({
@@ -122,7 +132,9 @@ async function main(): Promise<void> {
     webhookPrivateNetworks: isLoopback(options.host),
   });
   if (options.users > SANDBOX_USER_CAP) {
-    notes.push(`  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`);
+    notes.push(
+      `  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`,
+    );
   } else if (!options.limits) {
     notes.push('  Note: limits are off (no 50-user cap).');
   }
@@ -131,7 +143,8 @@ async function main(): Promise<void> {
   const server = createNodeServer(sandbox, { cors: options.cors });
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
-    const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message);
+    const why =
+      error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message);
     process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${why}\n`);
     process.exit(1);
   });
@@ -144,14 +157,18 @@ async function main(): Promise<void> {
       try {
         await sandbox.loadScenario(scenario);
       } catch (error) {
-        process.stderr.write(`health-sandbox: --scenario ${options.scenario}: ${error instanceof ScenarioError ? error.problems.join('; ') : String(error)}\n`);
+        process.stderr.write(
+          `health-sandbox: --scenario ${options.scenario}: ${error instanceof ScenarioError ? error.problems.join('; ') : String(error)}\n`,
+        );
         process.exit(2);
       }
       notes.push(`  Scenario ${options.scenario}`);
     }
     // Read from the world built (a scenario sets its own seed, world, feed and clock start).
     const w = sandbox.world;
-    notes.push(`  Seed ${w.seed}, world ${w.options.world}, feed ${w.options.feed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${w.clock.iso()}`);
+    notes.push(
+      `  Seed ${w.seed}, world ${w.options.world}, feed ${w.options.feed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${w.clock.iso()}`,
+    );
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
     else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });
@@ -162,7 +179,10 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
     stopping = true;
-    if (!options.quiet) process.stderr.write(`health-sandbox: ${signal}: stopping (requests in flight finish, deliveries are aborted; signal again to exit at once)\n`);
+    if (!options.quiet)
+      process.stderr.write(
+        `health-sandbox: ${signal}: stopping (requests in flight finish, deliveries are aborted; signal again to exit at once)\n`,
+      );
     // Requests in flight get their answer, then their connections close: the exit needs no timer.
     stopServer(server, () => process.exit(0));
     sandbox.close();

@@ -210,13 +210,27 @@ function isoNow(clock: { now(): number }): () => string {
 }
 
 /** `gate`: what the world may let out (held while a scenario is applied to it). */
-function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['urls'], subscribers: EventSubscriber[], assets: AssetSources, gate: OutputGate): World {
+function buildWorld(
+  options: ResolvedSandboxOptions,
+  seed: number,
+  urls: World['urls'],
+  subscribers: EventSubscriber[],
+  assets: AssetSources,
+  gate: OutputGate,
+): World {
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
   const log = options.logger;
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
   const ids = new IdFactory(seed);
   const inflight = new Set<Promise<unknown>>();
-  const worldOptions: WorldOptions = { seed, users: options.users, usersElsewhere: options.usersElsewhere, limits: options.limits, feed: options.feed, world: options.world };
+  const worldOptions: WorldOptions = {
+    seed,
+    users: options.users,
+    usersElsewhere: options.usersElsewhere,
+    limits: options.limits,
+    feed: options.feed,
+    world: options.world,
+  };
   const world: World = {
     options: worldOptions,
     seed,
@@ -239,7 +253,10 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
     assets,
   };
   const { transport, fileSink } = options.webhooks;
-  configureWebhooks(world, gate.holding ? { ...options.webhooks, transport: gate.transport(transport), fileSink: gate.sink(fileSink) } : options.webhooks);
+  configureWebhooks(
+    world,
+    gate.holding ? { ...options.webhooks, transport: gate.transport(transport), fileSink: gate.sink(fileSink) } : options.webhooks,
+  );
   for (const area of AREAS) area.install?.(world);
   seedTenancy(world);
   // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
@@ -252,13 +269,23 @@ function buildWorld(options: ResolvedSandboxOptions, seed: number, urls: World['
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options);
   const subscribers: EventSubscriber[] = options.onEvent ? [options.onEvent] : [];
-  const urls = { base: options.baseUrl ?? 'http://127.0.0.1:4250', management: options.managementUrl ?? 'http://127.0.0.1:4250/management' };
+  const urls = {
+    base: options.baseUrl ?? 'http://127.0.0.1:4250',
+    management: options.managementUrl ?? 'http://127.0.0.1:4250/management',
+  };
   let scenario: Scenario | undefined = options.scenario === undefined ? undefined : parseScenario(options.scenario);
   let seedOverride: number | undefined; // the last seed given to reset (until a scenario with its own seed loads)
   const seedOf = (s: Scenario | undefined, override: number | undefined): number => override ?? s?.seed ?? resolved.seed;
   /** The options a world is built with: the scenario's world, clock start and feed win. */
   const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
-    s ? { ...resolved, world: s.world, feed: s.feed ?? resolved.feed, startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt } : resolved;
+    s
+      ? {
+          ...resolved,
+          world: s.world,
+          feed: s.feed ?? resolved.feed,
+          startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt,
+        }
+      : resolved;
   const assets: AssetSources = {};
   /** A world for a scenario; its gate holds all output while the scenario is applied. */
   const build = (s: Scenario | undefined, seed: number): { world: World; gate: OutputGate } => {
@@ -270,7 +297,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!s) return;
     const own = { world: built.world, router: env.router, adminToken: undefined, reset: () => undefined };
     try {
-      await applyScenario(s, (request) => dispatch(own, request), () => credentialsOf(built.world));
+      await applyScenario(
+        s,
+        (request) => dispatch(own, request),
+        () => credentialsOf(built.world),
+      );
     } catch (error) {
       built.gate.discard();
       throw error;
@@ -314,7 +345,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     router: router(),
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),
-    loadScenario: async (input: unknown) => (await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }),
+    loadScenario: async (input: unknown) => (
+      await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
+    ),
   };
 
   const startTimer = () => {

@@ -18,7 +18,7 @@ async function mint(c: TestClient, team: number, env: 'sandbox' | 'production'):
 const bearer = (token: string) => ({ anonymous: true, headers: { authorization: `Bearer ${token}` } });
 
 forEachAdapter('data API access tokens', (adapter) => {
-  it('act for their team environment: reads and writes land where that environment\'s API key sees them', async () => {
+  it("act for their team environment: reads and writes land where that environment's API key sees them", async () => {
     const c = createClient(adapter, QUIET);
     const token = await mint(c, 0, 'production');
     const production = c.creds.teams[0]?.api_keys.production as string;
@@ -47,7 +47,8 @@ forEachAdapter('data API access tokens', (adapter) => {
     const c = createClient(adapter, QUIET);
     const badKey = await c.get('/v2/user', { headers: { 'x-service-api-key': 'sk_us_not_a_key' } });
     expect(badKey.status).toBe(401);
-    const like = (res: { status: number; text: string }) => expect({ status: res.status, text: res.text }).toEqual({ status: 401, text: badKey.text });
+    const like = (res: { status: number; text: string }) =>
+      expect({ status: res.status, text: res.text }).toEqual({ status: 401, text: badKey.text });
 
     like(await c.get('/v2/user', bearer('vat_us_made_up')));
     expect((await c.get('/v2/user', { anonymous: true, headers: { authorization: 'Bearer' } })).status).toBe(401);

@@ -27,7 +27,8 @@ const NO_SUCCESS: Record<string, { status: number; why: string }> = {
 };
 
 /** Every delivery fails at once, as a refused connection: the same attempt log on every adapter. */
-const refused: WebhookTransport = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+const refused: WebhookTransport = () =>
+  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 
 interface Line {
   answer: Answer;
@@ -40,12 +41,21 @@ async function run(c: TestClient): Promise<Line[]> {
   await runRouteCases(c, (answer) => {
     const { route, kind, res } = answer;
     // Served URLs differ by adapter, and measured delivery latencies are wall time.
-    let text = res.bytes.toString('latin1').split(c.sandbox.world.urls.base).join('<base>').replace(/"(latency_ms|duration_ms)":\d+/g, '"$1":0');
+    let text = res.bytes
+      .toString('latin1')
+      .split(c.sandbox.world.urls.base)
+      .join('<base>')
+      .replace(/"(latency_ms|duration_ms)":\d+/g, '"$1":0');
     // The test receivers echo the request headers each client library sent: transport, not engine.
     if (route.id.startsWith('sandbox.receiver')) text = text.replace(/"headers":\{[^{}]*\}/g, '"headers":{}');
     // Content-Length: the same presence on every adapter, and the length of the bytes received.
     const length = res.headers['content-length'];
-    const declared = length === undefined ? 'no content-length' : length === String(res.bytes.length) ? 'content-length of the body' : `content-length ${length} for ${res.bytes.length} bytes`;
+    const declared =
+      length === undefined
+        ? 'no content-length'
+        : length === String(res.bytes.length)
+          ? 'content-length of the body'
+          : `content-length ${length} for ${res.bytes.length} bytes`;
     out.push({ answer, text: `${route.id} ${kind} ${res.status} ${res.headers['content-type'] ?? ''} ${declared} ${text}` });
   });
   return out;
@@ -64,7 +74,15 @@ describe('adapter parity over the route table', () => {
   let answers: Line[][] = [];
   beforeAll(async () => {
     // A fixed wall clock: signature timestamps are wall time. A file sink, so the NDJSON route can succeed.
-    const options = { seed: 8, users: 1, usersElsewhere: 1, feed: 'off' as const, wallClock: () => Date.parse('2026-01-05T09:00:00Z'), webhookTransport: refused, fileSink: { append: async () => undefined } };
+    const options = {
+      seed: 8,
+      users: 1,
+      usersElsewhere: 1,
+      feed: 'off' as const,
+      wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
+      webhookTransport: refused,
+      fileSink: { append: async () => undefined },
+    };
     answers = [];
     for (const adapter of ALL_ADAPTERS) answers.push(await run(createClient(adapter, options)));
   }, 180_000);
@@ -76,7 +94,10 @@ describe('adapter parity over the route table', () => {
     for (const { answer: a } of reference.filter((l) => l.answer.kind === 'valid')) {
       const known = NO_SUCCESS[a.route.id];
       if (known) {
-        if (a.res.status !== known.status) problems.push(`${a.route.id}: listed in NO_SUCCESS with ${known.status} but answered ${a.res.status}: remove or update the entry`);
+        if (a.res.status !== known.status)
+          problems.push(
+            `${a.route.id}: listed in NO_SUCCESS with ${known.status} but answered ${a.res.status}: remove or update the entry`,
+          );
         continue;
       }
       if (succeeded(a.route, a.res.status)) continue;
@@ -84,7 +105,8 @@ describe('adapter parity over the route table', () => {
         `${a.route.id} (${operationKey(a.route)}): the valid request answered ${a.res.status} ${detail(a)}. Add what its success needs: an entry '${a.route.id}' in ROUTE_OVERRIDES (test/support/route-overrides.ts: body, query, params, headers), or, for a precondition another route creates, in ARRANGE (scripts/conformance/arrange.ts)`,
       );
     }
-    for (const id of Object.keys(NO_SUCCESS)) if (!ROUTES.some((r) => r.id === id)) problems.push(`NO_SUCCESS names ${id}, which is not a route`);
+    for (const id of Object.keys(NO_SUCCESS))
+      if (!ROUTES.some((r) => r.id === id)) problems.push(`NO_SUCCESS names ${id}, which is not a route`);
     expect(problems).toEqual([]);
   });
 
@@ -93,7 +115,10 @@ describe('adapter parity over the route table', () => {
     for (const { answer: a } of (answers[0] ?? []).filter((l) => l.answer.kind === 'invalid')) {
       const validation = a.breaks === 'body' || a.breaks === 'query';
       const ok = validation ? a.res.status === 422 : a.res.status >= 400 && a.res.status < 500;
-      if (!ok) problems.push(`${a.route.id} (${operationKey(a.route)}): the invalid request (bad ${a.breaks}) answered ${a.res.status} ${detail(a)}, expected ${validation ? 422 : '4xx'}`);
+      if (!ok)
+        problems.push(
+          `${a.route.id} (${operationKey(a.route)}): the invalid request (bad ${a.breaks}) answered ${a.res.status} ${detail(a)}, expected ${validation ? 422 : '4xx'}`,
+        );
     }
     expect(problems).toEqual([]);
   });

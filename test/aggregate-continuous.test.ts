@@ -33,7 +33,9 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     c.sandbox.subscribe((e) => events.push(e));
     const teamId = c.creds.teams[0]?.team_id as string;
     // A uuid client_user_id: the reference's event schema declares the field as a uuid.
-    const userId = (await c.post('/v2/user', { client_user_id: '5f0c2a9e-1b7d-4c3e-9a8f-2d6e4b1c0a73', fallback_time_zone: 'America/New_York' })).body.user_id as string;
+    const userId = (
+      await c.post('/v2/user', { client_user_id: '5f0c2a9e-1b7d-4c3e-9a8f-2d6e4b1c0a73', fallback_time_zone: 'America/New_York' })
+    ).body.user_id as string;
     const glucoseOnly = (await c.post('/v2/user', { client_user_id: 'cq-b' })).body.user_id as string;
     const idle = (await c.post('/v2/user', { client_user_id: 'cq-c' })).body.user_id as string;
     expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'oura' })).status).toBe(200);
@@ -60,12 +62,28 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     oas?.expectValid('ContinuousQueryTaskHistoryResponse', history.body);
     expectWire('aggregate.continuous_query.task_history', history);
     const runAt = new Date(Date.parse('2026-01-05T09:00:00Z') + 3600_000).toISOString();
-    expect(history.body).toEqual({ data: [{ query_id: q.id, user_id: userId, status: 'completed', scheduled_at: runAt, started_at: runAt, ended_at: runAt, error_details: null }], next_cursor: null });
+    expect(history.body).toEqual({
+      data: [
+        {
+          query_id: q.id,
+          user_id: userId,
+          status: 'completed',
+          scheduled_at: runAt,
+          started_at: runAt,
+          ended_at: runAt,
+          error_details: null,
+        },
+      ],
+      next_cursor: null,
+    });
 
     // The run's table is the query's answer over the trailing 30 local days.
     const table = (await c.get(`${base}/weekly-sleep/result_table`)).body;
     oas?.expectValid('AggregationResult', table);
-    const direct = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: { type: 'relative', anchor: '2026-01-05', past: { value: 30, unit: 'day' } }, queries: [QUERY] });
+    const direct = await c.post(`/aggregate/v1/user/${userId}/query`, {
+      timeframe: { type: 'relative', anchor: '2026-01-05', past: { value: 30, unit: 'day' } },
+      queries: [QUERY],
+    });
     expect(direct.status, direct.text).toBe(200);
     expect(table).toEqual(direct.body.results[0]);
     expect(table.table['count.index'].reduce((a: number, b: number) => a + b, 0)).toBeGreaterThan(20);
@@ -73,7 +91,11 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     // The event went out once (the table changed), to the user; other users: skipped or not run.
     const changed = events.filter((e) => e.envelope.event_type === 'continuous_query.result_table.changed');
     expect(changed).toHaveLength(1);
-    expect(changed[0]?.envelope).toMatchObject({ user_id: userId, team_id: teamId, data: [{ query_id: q.id, query_slug: 'weekly-sleep', data: table.table }] });
+    expect(changed[0]?.envelope).toMatchObject({
+      user_id: userId,
+      team_id: teamId,
+      data: [{ query_id: q.id, query_slug: 'weekly-sleep', data: table.table }],
+    });
     oas?.expectValid('ClientFacingContinuousQueryResultTableChanged', changed[0]?.envelope);
     const skipped = (await c.get(`/aggregate/v1/user/${glucoseOnly}/continuous_query/${q.id}/task_history`)).body.data;
     expect(skipped.map((e: any) => [e.status, e.started_at])).toEqual([['skipped', null]]);
@@ -82,7 +104,10 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     // Two more runs; pages newest first through next_cursor.
     await c.advance(2 * 3600);
     const page1 = await c.get(`${base}/${q.id}/task_history`, { query: { limit: 2 } });
-    expect(page1.body.data.map((e: any) => e.scheduled_at)).toEqual([new Date(Date.parse(runAt) + 7200_000).toISOString(), new Date(Date.parse(runAt) + 3600_000).toISOString()]);
+    expect(page1.body.data.map((e: any) => e.scheduled_at)).toEqual([
+      new Date(Date.parse(runAt) + 7200_000).toISOString(),
+      new Date(Date.parse(runAt) + 3600_000).toISOString(),
+    ]);
     expect(page1.body.next_cursor).toEqual(expect.any(String));
     const page2 = await c.get(`${base}/${q.id}/task_history`, { query: { limit: 2, next_cursor: page1.body.next_cursor } });
     expect(page2.body).toEqual({ data: [expect.objectContaining({ scheduled_at: runAt })], next_cursor: null });
@@ -99,7 +124,7 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     expect(gone.body).toEqual({ detail: AGGREGATE_ERRORS.queryNotFound });
   });
 
-  it('another team\'s query, unknown queries and users answer 404; parquet and accept', async () => {
+  it("another team's query, unknown queries and users answer 404; parquet and accept", async () => {
     const c = createClient(adapter, { seed: 8, users: 1, usersElsewhere: 1 });
     const teams = c.creds.teams.map((t) => t.team_id);
     expect(teams.length).toBeGreaterThan(1);
@@ -122,8 +147,17 @@ forEachAdapter('continuous queries on the clock', (adapter) => {
     const demo = (await c.post('/v2/user', { client_user_id: 'cq-quiet' })).body.user_id as string;
     expect((await c.post('/v2/link/connect/demo', { user_id: demo, provider: 'oura' })).status).toBe(200);
     await c.advance(1800);
-    expect((await c.get(`/aggregate/v1/user/${demo}/continuous_query/${quiet.id}/task_history`)).body.data.map((e: any) => e.status)).toEqual(['completed']);
-    expect(events.filter((e) => e.envelope.event_type === 'continuous_query.result_table.changed' && e.envelope.user_id === demo && (e.envelope.data as any[])[0].query_id === quiet.id)).toEqual([]);
+    expect(
+      (await c.get(`/aggregate/v1/user/${demo}/continuous_query/${quiet.id}/task_history`)).body.data.map((e: any) => e.status),
+    ).toEqual(['completed']);
+    expect(
+      events.filter(
+        (e) =>
+          e.envelope.event_type === 'continuous_query.result_table.changed' &&
+          e.envelope.user_id === demo &&
+          (e.envelope.data as any[])[0].query_id === quiet.id,
+      ),
+    ).toEqual([]);
 
     const parquet = await c.get(`${base}/mine/result_table`, { headers: { accept: 'application/vnd.apache.parquet' } });
     expect(parquet.status).toBe(200);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient, type TestClient } from './support/client.js';
 
 const TF = { type: 'relative', anchor: '2026-01-04', past: { value: 21, unit: 'day' } };
-const q = (c: TestClient, userId: string, queries: unknown[], timeframe: unknown = TF) => c.post(`/aggregate/v1/user/${userId}/query`, { timeframe, queries });
+const q = (c: TestClient, userId: string, queries: unknown[], timeframe: unknown = TF) =>
+  c.post(`/aggregate/v1/user/${userId}/query`, { timeframe, queries });
 
 async function demoUser(c: TestClient, provider: string, clientUserId: string): Promise<string> {
   const userId = (await c.post('/v2/user', { client_user_id: clientUserId })).body.user_id as string;
@@ -20,19 +21,25 @@ describe('aggregate engine', () => {
     const c = createClient('express', { seed: 21, users: 0, usersElsewhere: 0 });
     const userId = await demoUser(c, 'oura', 'align');
     await c.advance(3 * 3600);
-    const base = { select: [{ group_key: 0 }, { func: 'max', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }], where: 'score >= 88' };
+    const base = {
+      select: [{ group_key: 0 }, { func: 'max', arg: { sleep: 'score' } }],
+      group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }],
+      where: 'score >= 88',
+    };
     const plain = (await q(c, userId, [base])).body.results[0].table;
     const days: string[] = [];
-    for (let d = Date.parse('2025-12-15T00:00:00Z'); d <= Date.parse('2026-01-04T00:00:00Z'); d += 86_400_000) days.push(new Date(d).toISOString().slice(0, 19));
+    for (let d = Date.parse('2025-12-15T00:00:00Z'); d <= Date.parse('2026-01-04T00:00:00Z'); d += 86_400_000)
+      days.push(new Date(d).toISOString().slice(0, 19));
     const seen = new Map<string, number>(plain['group_key.0'].map((k: string, i: number) => [k, plain['max.score'][i]]));
     expect(seen.size).toBeGreaterThan(2);
     expect(seen.size).toBeLessThan(days.length);
 
     const run = async (carry: Record<string, unknown>) => (await q(c, userId, [{ ...base, align: { carry } }])).body.results[0].table;
-    const expected = (pick: (i: number) => number | undefined) => days.map((_, i) => {
-      const j = pick(i);
-      return j === undefined ? null : (seen.get(days[j] as string) ?? null);
-    });
+    const expected = (pick: (i: number) => number | undefined) =>
+      days.map((_, i) => {
+        const j = pick(i);
+        return j === undefined ? null : (seen.get(days[j] as string) ?? null);
+      });
     const prev = (i: number, limit = Infinity) => {
       for (let j = i; j >= 0 && i - j <= limit; j--) if (seen.has(days[j] as string)) return j;
       return undefined;
@@ -64,12 +71,21 @@ describe('aggregate engine', () => {
     const userId = await demoUser(c, 'fitbit', 'weeks');
     await c.advance(3 * 3600);
     const res = await q(c, userId, [
-      { select: [{ group_key: '*' }, { func: 'count', arg: { index: 'activity' } }], group_by: [{ date_trunc: { unit: 'week' }, arg: { index: 'activity' } }] },
-      { select: [{ group_key: '*' }, { func: 'count', arg: { index: 'activity' } }], group_by: [{ date_part: 'week', arg: { index: 'activity' } }] },
+      {
+        select: [{ group_key: '*' }, { func: 'count', arg: { index: 'activity' } }],
+        group_by: [{ date_trunc: { unit: 'week' }, arg: { index: 'activity' } }],
+      },
+      {
+        select: [{ group_key: '*' }, { func: 'count', arg: { index: 'activity' } }],
+        group_by: [{ date_part: 'week', arg: { index: 'activity' } }],
+      },
     ]);
     const [weeks, parts] = res.body.results.map((r: any) => r.table);
     // 2025-12-15 .. 2026-01-04: three whole ISO weeks (Mondays 15, 22, 29 December).
-    expect(weeks).toEqual({ 'group_key.0': ['2025-12-15T00:00:00', '2025-12-22T00:00:00', '2025-12-29T00:00:00'], 'count.index': [7, 7, 7] });
+    expect(weeks).toEqual({
+      'group_key.0': ['2025-12-15T00:00:00', '2025-12-22T00:00:00', '2025-12-29T00:00:00'],
+      'count.index': [7, 7, 7],
+    });
     expect(parts).toEqual({ 'group_key.0': [1, 51, 52], 'count.index': [7, 7, 7] });
   });
 
@@ -80,26 +96,55 @@ describe('aggregate engine', () => {
     for (let i = 0; i < 12 && cycles.length === 0; i++) {
       userId = await demoUser(c, 'apple_health_kit', `cycle-${i}`);
       await c.advance(3600);
-      cycles = (await c.get(`/v2/summary/menstrual_cycle/${userId}`, { query: { start_date: '2025-12-06', end_date: '2026-01-04' } })).body.menstrual_cycle;
+      cycles = (await c.get(`/v2/summary/menstrual_cycle/${userId}`, { query: { start_date: '2025-12-06', end_date: '2026-01-04' } })).body
+        .menstrual_cycle;
     }
     expect(cycles.length).toBeGreaterThan(0);
     const tf = { type: 'relative', anchor: '2026-01-04', past: { value: 30, unit: 'day' } };
-    const res = await q(c, userId, [{
-      select: [
-        { menstrual_cycle: 'period_start' },
-        { select: { func: 'count', arg: { menstrual_flow: 'flow' } }, from: { unnest: { menstrual_cycle: 'menstrual_flow' } }, where: "flow = 'heavy'" },
+    const res = await q(
+      c,
+      userId,
+      [
+        {
+          select: [
+            { menstrual_cycle: 'period_start' },
+            {
+              select: { func: 'count', arg: { menstrual_flow: 'flow' } },
+              from: { unnest: { menstrual_cycle: 'menstrual_flow' } },
+              where: "flow = 'heavy'",
+            },
+          ],
+        },
+        {
+          select: [
+            {
+              func: 'max',
+              arg: {
+                select: { func: 'mean', arg: { basal_body_temperature: 'value' } },
+                from: { unnest: { menstrual_cycle: 'basal_body_temperature' } },
+              },
+            },
+          ],
+        },
       ],
-    }, {
-      select: [{ func: 'max', arg: { select: { func: 'mean', arg: { basal_body_temperature: 'value' } }, from: { unnest: { menstrual_cycle: 'basal_body_temperature' } } } }],
-    }], tf);
+      tf,
+    );
     expect(res.status, res.text).toBe(200);
     const [perCycle, overall] = res.body.results.map((r: any) => r.table);
     expect(perCycle.period_start).toEqual(cycles.map((x) => x.period_start));
     expect(perCycle.menstrual_flow).toEqual(cycles.map((x) => x.menstrual_flow.filter((f: any) => f.flow === 'heavy').length));
-    const means = cycles.map((x) => x.basal_body_temperature.map((b: any) => b.value)).filter((v: number[]) => v.length).map((v: number[]) => v.reduce((a, b) => a + b, 0) / v.length);
+    const means = cycles
+      .map((x) => x.basal_body_temperature.map((b: any) => b.value))
+      .filter((v: number[]) => v.length)
+      .map((v: number[]) => v.reduce((a, b) => a + b, 0) / v.length);
     expect(overall['max.basal_body_temperature'][0]).toBeCloseTo(Math.max(...means), 5);
     // A struct list needs a field; the field must belong to the list unnested.
-    const bad = await q(c, userId, [{ select: [{ select: { func: 'count', arg: { element: true } }, from: { unnest: { menstrual_cycle: 'menstrual_flow' } } }] }], tf);
+    const bad = await q(
+      c,
+      userId,
+      [{ select: [{ select: { func: 'count', arg: { element: true } }, from: { unnest: { menstrual_cycle: 'menstrual_flow' } } }] }],
+      tf,
+    );
     expect(bad.status).toBe(422);
   });
 });

@@ -27,11 +27,15 @@ forEachAdapter('aggregate query', (adapter) => {
   it('rows and reducers agree with the summaries; group by day, date_part and source', async () => {
     const c = createClient(adapter, { seed: 5, users: 1, usersElsewhere: 0 });
     const userId = await demoUser(c, ['oura', 'fitbit']);
-    const sleeps = (await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'oura' } })).body.sleep as any[];
+    const sleeps = (
+      await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'oura' } })
+    ).body.sleep as any[];
     expect(sleeps.length).toBeGreaterThan(10);
 
     // Row listing of one source (the priority override picks oura).
-    const rows = await query(c, userId, [{ select: [{ sleep: 'id' }, { sleep: 'score' }, { source: 'source_provider' }] }], { config: { provider_priority_overrides: ['oura'] } });
+    const rows = await query(c, userId, [{ select: [{ sleep: 'id' }, { sleep: 'score' }, { source: 'source_provider' }] }], {
+      config: { provider_priority_overrides: ['oura'] },
+    });
     expect(rows.status, rows.text).toBe(200);
     oas?.expectValid('AggregationResponse', rows.body);
     expectWire('aggregate.query_one', rows);
@@ -41,13 +45,31 @@ forEachAdapter('aggregate query', (adapter) => {
     expect(new Set(t0.source_provider)).toEqual(new Set(['oura']));
 
     // A WHERE on the source reads every provider (not only the preferred one).
-    const fitbit = await query(c, userId, [{ select: [{ sleep: 'id' }], where: "source_provider = 'fitbit'" }], { config: { provider_priority_overrides: ['oura'] } });
-    const fitbitSleeps = (await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'fitbit' } })).body.sleep as any[];
+    const fitbit = await query(c, userId, [{ select: [{ sleep: 'id' }], where: "source_provider = 'fitbit'" }], {
+      config: { provider_priority_overrides: ['oura'] },
+    });
+    const fitbitSleeps = (
+      await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'fitbit' } })
+    ).body.sleep as any[];
     expect(fitbit.body.results[0].table.id).toEqual(fitbitSleeps.map((s) => s.id));
 
     // Reducers over the whole window.
     const scores = sleeps.map((s) => s.score as number);
-    const agg = await query(c, userId, [{ select: [{ func: 'count', arg: { index: 'sleep' } }, { func: 'mean', arg: { value_macro: 'sleep_score' } }, { func: 'max', arg: { sleep: 'score' } }, { func: 'newest', arg: { sleep: 'id' } }] }], { config: { provider_priority_overrides: ['oura'] } });
+    const agg = await query(
+      c,
+      userId,
+      [
+        {
+          select: [
+            { func: 'count', arg: { index: 'sleep' } },
+            { func: 'mean', arg: { value_macro: 'sleep_score' } },
+            { func: 'max', arg: { sleep: 'score' } },
+            { func: 'newest', arg: { sleep: 'id' } },
+          ],
+        },
+      ],
+      { config: { provider_priority_overrides: ['oura'] } },
+    );
     const t1 = agg.body.results[0].table;
     expect(t1).toEqual({
       'count.index': [scores.length],
@@ -57,14 +79,23 @@ forEachAdapter('aggregate query', (adapter) => {
     });
 
     // Group by day (local dates) and by source: both providers, one row per (day, provider).
-    const grouped = await query(c, userId, [{ select: [{ group_key: '*' }, { func: 'sum', arg: { activity: 'steps' } }], group_by: [{ date_trunc: { value: 1, unit: 'day' }, arg: { index: 'activity' } }, { source: 'source_provider' }] }]);
+    const grouped = await query(c, userId, [
+      {
+        select: [{ group_key: '*' }, { func: 'sum', arg: { activity: 'steps' } }],
+        group_by: [{ date_trunc: { value: 1, unit: 'day' }, arg: { index: 'activity' } }, { source: 'source_provider' }],
+      },
+    ]);
     expect(grouped.status, grouped.text).toBe(200);
     const t2 = grouped.body.results[0].table;
     expect(Object.keys(t2)).toEqual(['group_key.0', 'group_key.1', 'sum.steps']);
     expect(new Set(t2['group_key.1'])).toEqual(new Set(['fitbit', 'oura']));
-    const activity = (await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'fitbit' } })).body.activity as any[];
+    const activity = (
+      await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2025-12-22', end_date: '2026-01-04', provider: 'fitbit' } })
+    ).body.activity as any[];
     for (const a of activity) {
-      const i = t2['group_key.0'].findIndex((k: string, j: number) => k === `${a.calendar_date}T00:00:00` && t2['group_key.1'][j] === 'fitbit');
+      const i = t2['group_key.0'].findIndex(
+        (k: string, j: number) => k === `${a.calendar_date}T00:00:00` && t2['group_key.1'][j] === 'fitbit',
+      );
       expect(i, a.calendar_date).toBeGreaterThanOrEqual(0);
       expect(t2['sum.steps'][i]).toBe(a.steps);
     }
@@ -72,7 +103,18 @@ forEachAdapter('aggregate query', (adapter) => {
     expect(t2['group_key.0']).toEqual(sorted);
 
     // date_part: weekday 1..7, WHERE filters before grouping.
-    const parts = await query(c, userId, [{ select: [{ group_key: 0 }, { func: 'count', arg: { index: 'sleep' } }], group_by: [{ date_part: 'weekday', arg: { index: 'sleep' } }], where: 'score >= 80 AND NOT (state = \'nap\')' }], { config: { provider_priority_overrides: ['oura'] } });
+    const parts = await query(
+      c,
+      userId,
+      [
+        {
+          select: [{ group_key: 0 }, { func: 'count', arg: { index: 'sleep' } }],
+          group_by: [{ date_part: 'weekday', arg: { index: 'sleep' } }],
+          where: "score >= 80 AND NOT (state = 'nap')",
+        },
+      ],
+      { config: { provider_priority_overrides: ['oura'] } },
+    );
     const t3 = parts.body.results[0].table;
     expect(t3['group_key.0'].every((d: number) => d >= 1 && d <= 7)).toBe(true);
     expect(t3['count.index'].reduce((a: number, b: number) => a + b, 0)).toBe(scores.filter((s) => s >= 80).length);
@@ -85,16 +127,40 @@ forEachAdapter('aggregate query', (adapter) => {
     const res = await c.post(`/aggregate/v1/user/${userId}/query`, {
       timeframe: tf,
       queries: [
-        { select: [{ group_key: 0 }, { func: 'mean', arg: { timeseries: 'glucose', field: 'value' } }, { func: 'count', arg: { timeseries: 'glucose', field: 'value' } }], group_by: [{ date_trunc: { value: 6, unit: 'hour' }, arg: { index: 'timeseries' } }] },
-        { select: [{ group_key: 0 }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { value: 1, unit: 'hour' }, arg: { index: 'sleep' } }], align: { carry: { mode: 'carry_forward' } } },
+        {
+          select: [
+            { group_key: 0 },
+            { func: 'mean', arg: { timeseries: 'glucose', field: 'value' } },
+            { func: 'count', arg: { timeseries: 'glucose', field: 'value' } },
+          ],
+          group_by: [{ date_trunc: { value: 6, unit: 'hour' }, arg: { index: 'timeseries' } }],
+        },
+        {
+          select: [{ group_key: 0 }, { func: 'mean', arg: { sleep: 'score' } }],
+          group_by: [{ date_trunc: { value: 1, unit: 'hour' }, arg: { index: 'sleep' } }],
+          align: { carry: { mode: 'carry_forward' } },
+        },
       ],
     });
     expect(res.status, res.text).toBe(200);
     oas?.expectValid('AggregationResponse', res.body);
     expectWire('aggregate.query_one', res);
     const [glucose, aligned] = res.body.results.map((r: any) => r.table);
-    expect(glucose['group_key.0']).toEqual(['2026-01-03T00:00:00', '2026-01-03T06:00:00', '2026-01-03T12:00:00', '2026-01-03T18:00:00', '2026-01-04T00:00:00', '2026-01-04T06:00:00', '2026-01-04T12:00:00', '2026-01-04T18:00:00']);
-    const samples = (await c.get(`/v2/timeseries/${userId}/glucose`, { query: { start_date: '2026-01-02T23:00:00Z', end_date: '2026-01-03T04:59:59.999Z' } })).body as any[];
+    expect(glucose['group_key.0']).toEqual([
+      '2026-01-03T00:00:00',
+      '2026-01-03T06:00:00',
+      '2026-01-03T12:00:00',
+      '2026-01-03T18:00:00',
+      '2026-01-04T00:00:00',
+      '2026-01-04T06:00:00',
+      '2026-01-04T12:00:00',
+      '2026-01-04T18:00:00',
+    ]);
+    const samples = (
+      await c.get(`/v2/timeseries/${userId}/glucose`, {
+        query: { start_date: '2026-01-02T23:00:00Z', end_date: '2026-01-03T04:59:59.999Z' },
+      })
+    ).body as any[];
     expect(glucose['count.value'][0]).toBe(samples.length);
     // Alignment materialises every hour of the window after the first night, carrying its score.
     expect(aligned['group_key.0'].length).toBeGreaterThan(24);
@@ -116,18 +182,41 @@ forEachAdapter('aggregate query', (adapter) => {
     await bad({ select: [{ sleep: 'score' }], where: 'score >>> 3' }, ['body', 'queries', 0, 'where']);
     await bad({ select: [{ sleep: 'score' }], where: 'nope = 1' }, ['body', 'queries', 0, 'where']);
     await bad({ select: [{ value_macro: 'moon_phase' }] }, ['body', 'queries', 0, 'select', 0, 'value_macro']);
-    await bad({ select: [{ func: 'mean', arg: { sleep: 'score' } }], align: { carry: { mode: 'carry_forward' } } }, ['body', 'queries', 0, 'align']);
+    await bad({ select: [{ func: 'mean', arg: { sleep: 'score' } }], align: { carry: { mode: 'carry_forward' } } }, [
+      'body',
+      'queries',
+      0,
+      'align',
+    ]);
     await bad({ select: [{ sleep: 'nope' }] }, ['body', 'queries', 0, 'select', 0]);
-    const placeholder = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: { placeholder: true }, queries: [{ select: [{ sleep: 'score' }] }] });
+    const placeholder = await c.post(`/aggregate/v1/user/${userId}/query`, {
+      timeframe: { placeholder: true },
+      queries: [{ select: [{ sleep: 'score' }] }],
+    });
     expect(placeholder.status).toBe(422);
-    const many = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries: Array.from({ length: 21 }, () => ({ select: [{ sleep: 'score' }] })) });
+    const many = await c.post(`/aggregate/v1/user/${userId}/query`, {
+      timeframe: TF,
+      queries: Array.from({ length: 21 }, () => ({ select: [{ sleep: 'score' }] })),
+    });
     expect(many.status).toBe(422);
     expect(many.body.detail[0].loc).toEqual(['body', 'queries']);
-    const long = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: { ...TF, past: { value: 2, unit: 'year' } }, queries: [{ select: [{ sleep: 'score' }] }] });
+    const long = await c.post(`/aggregate/v1/user/${userId}/query`, {
+      timeframe: { ...TF, past: { value: 2, unit: 'year' } },
+      queries: [{ select: [{ sleep: 'score' }] }],
+    });
     expect(long.status).toBe(422);
-    const accept = await query(c, userId, [{ select: [{ sleep: 'score' }] }].map((q) => q), {});
+    const accept = await query(
+      c,
+      userId,
+      [{ select: [{ sleep: 'score' }] }].map((q) => q),
+      {},
+    );
     expect(accept.status).toBe(200);
-    const badAccept = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries: [] }, { headers: { accept: 'text/csv' } });
+    const badAccept = await c.post(
+      `/aggregate/v1/user/${userId}/query`,
+      { timeframe: TF, queries: [] },
+      { headers: { accept: 'text/csv' } },
+    );
     expect(badAccept.status).toBe(422);
     expect(badAccept.body.detail[0].loc).toEqual(['header', 'accept']);
     const unknown = await c.post('/aggregate/v1/user/00000000-0000-4000-8000-000000000001/query', { timeframe: TF, queries: [] });
@@ -138,16 +227,27 @@ forEachAdapter('aggregate query', (adapter) => {
   it('the Parquet variant: a tar.gz of one Parquet file per query, typed columns, the same values', async () => {
     const c = createClient(adapter, { seed: 5, users: 1, usersElsewhere: 0 });
     const userId = await demoUser(c, ['oura']);
-    const queries = [{ select: [{ sleep: 'score' }, { sleep: 'efficiency' }, { sleep: 'id' }] }, { select: [{ func: 'count', arg: { index: 'sleep' } }] }];
+    const queries = [
+      { select: [{ sleep: 'score' }, { sleep: 'efficiency' }, { sleep: 'id' }] },
+      { select: [{ func: 'count', arg: { index: 'sleep' } }] },
+    ];
     const json = await query(c, userId, queries);
     const res = await query(c, userId, queries, {});
     expect(res.body).toEqual(json.body);
-    const tgz = await c.post(`/aggregate/v1/user/${userId}/query`, { timeframe: TF, queries }, { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } });
+    const tgz = await c.post(
+      `/aggregate/v1/user/${userId}/query`,
+      { timeframe: TF, queries },
+      { headers: { accept: 'application/vnd.vital.tar+gzip+parquet' } },
+    );
     expect(tgz.status).toBe(200);
     expect(tgz.headers['content-type']).toContain('application/vnd.vital.tar+gzip+parquet');
     expectWire('aggregate.query_one', tgz);
     const tar = gunzipSync(tgz.bytes);
-    const name = (offset: number) => tar.subarray(offset, offset + 100).toString('latin1').replace(/\0.*$/s, '');
+    const name = (offset: number) =>
+      tar
+        .subarray(offset, offset + 100)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
     expect(name(0)).toBe('query_0.parquet');
     const size0 = Number.parseInt(tar.subarray(124, 135).toString('latin1'), 8);
     const file0 = tar.subarray(512, 512 + size0);

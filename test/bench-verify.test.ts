@@ -31,13 +31,29 @@ it('accepts exactly what svix accepts: signed bodies (non-ASCII too), rotated ke
     for (const ts of [now, now - 200, now - 400, now + 400]) {
       const good = signatureHeader([SECRET], 'msg_abc', ts, body);
       const rotated = signatureHeader([OTHER, SECRET], 'msg_abc', ts, body);
-      for (const sig of [good, rotated, signatureHeader([OTHER], 'msg_abc', ts, body), `v2,${good.slice(3)}`, `${good.slice(0, -2)}AA`, 'v1,', '']) {
+      for (const sig of [
+        good,
+        rotated,
+        signatureHeader([OTHER], 'msg_abc', ts, body),
+        `v2,${good.slice(3)}`,
+        `${good.slice(0, -2)}AA`,
+        'v1,',
+        '',
+      ]) {
         cases.push({ secret: SECRET, body, headers: { 'svix-id': 'msg_abc', 'svix-timestamp': String(ts), 'svix-signature': sig } });
-        cases.push({ secret: SECRET, body, headers: { 'webhook-id': 'msg_abc', 'webhook-timestamp': String(ts), 'webhook-signature': sig } });
+        cases.push({
+          secret: SECRET,
+          body,
+          headers: { 'webhook-id': 'msg_abc', 'webhook-timestamp': String(ts), 'webhook-signature': sig },
+        });
       }
       // Signed for another id or body.
       cases.push({ secret: SECRET, body, headers: { 'svix-id': 'msg_xyz', 'svix-timestamp': String(ts), 'svix-signature': good } });
-      cases.push({ secret: SECRET, body: `${body} `, headers: { 'svix-id': 'msg_abc', 'svix-timestamp': String(ts), 'svix-signature': good } });
+      cases.push({
+        secret: SECRET,
+        body: `${body} `,
+        headers: { 'svix-id': 'msg_abc', 'svix-timestamp': String(ts), 'svix-signature': good },
+      });
     }
   }
   let accepted = 0;

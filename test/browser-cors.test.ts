@@ -39,7 +39,9 @@ describe.skipIf(!haveChromium)('--cors from a page on another origin (Chromium)'
   });
 
   /** Starts a sandbox server and returns what the page's cross-origin fetch saw. */
-  async function fetchFromPage(cors: true | string[] | undefined): Promise<{ ok: boolean; status?: number; users?: number; error?: string }> {
+  async function fetchFromPage(
+    cors: true | string[] | undefined,
+  ): Promise<{ ok: boolean; status?: number; users?: number; error?: string }> {
     const sandbox = createSandbox({ seed: 2, users: 2, usersElsewhere: 0, logger: () => undefined });
     const server = createNodeServer(sandbox, cors === undefined ? {} : { cors });
     servers.push(server);

@@ -28,7 +28,9 @@ describe.skipIf(!haveChromium)('/docs in Chromium', () => {
   beforeAll(async () => {
     sandbox = createSandbox({ seed: 3, users: 2, usersElsewhere: 0, feed: 'off', logger: () => undefined });
     server = createNodeServer(sandbox);
-    const port = await new Promise<number>((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
+    const port = await new Promise<number>((done) =>
+      server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)),
+    );
     api = `http://127.0.0.1:${port}`;
     sandbox.setUrls({ base: api, management: `${api}/management` });
     // Only the sandbox is reachable; anything else the page asks for (a CDN) is recorded and refused.

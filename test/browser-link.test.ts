@@ -19,7 +19,11 @@ const api = async (method: string, path: string, body?: unknown, surface: 'data'
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (surface === 'data') headers['x-vital-api-key'] = apiKey;
   else headers['x-vital-org-key'] = server.sandbox.credentials().management_key;
-  const res = await fetch(`${surface === 'data' ? server.baseUrl : server.managementUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${surface === 'data' ? server.baseUrl : server.managementUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -46,7 +50,12 @@ describe.skipIf(!haveChromium)('Link widget in headless Chromium', () => {
   it('connects an OAuth provider: widget, consent Allow, redirect, connection, webhook', async () => {
     const team = server.sandbox.credentials().teams[0]?.team_id ?? '';
     const receiver = `${server.baseUrl}/_sandbox/receiver/link-browser`;
-    const endpoint = await api('POST', `/v1/org/${server.sandbox.credentials().org_id}/team/${team}/sandbox/webhook`, { url: receiver, filter_types: ['provider.connection.created'] }, 'management');
+    const endpoint = await api(
+      'POST',
+      `/v1/org/${server.sandbox.credentials().org_id}/team/${team}/sandbox/webhook`,
+      { url: receiver, filter_types: ['provider.connection.created'] },
+      'management',
+    );
     expect(endpoint.status).toBe(200);
 
     const { userId, url } = await userWithToken('browser-oauth', { filter_on_providers: ['oura', 'peloton'] });
@@ -91,9 +100,14 @@ describe.skipIf(!haveChromium)('Link widget in headless Chromium', () => {
     expect(user.body.connected_sources.map((s: { provider: { slug: string } }) => s.provider.slug)).toEqual(['peloton']);
   }, 60_000);
 
-  it('honours the team\'s scope requirements on the consent page: leaving a required scope out fails, an optional one makes its resources unavailable', async () => {
+  it("honours the team's scope requirements on the consent page: leaving a required scope out fails, an optional one makes its resources unavailable", async () => {
     const creds = server.sandbox.credentials();
-    const req = await api('POST', `/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/scope_requirements`, { oura: { user_must_grant: ['daily'], user_may_grant: ['heartrate'] } }, 'management');
+    const req = await api(
+      'POST',
+      `/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/scope_requirements`,
+      { oura: { user_must_grant: ['daily'], user_may_grant: ['heartrate'] } },
+      'management',
+    );
     expect(req.status).toBe(200);
     const refused = await userWithToken('browser-scopes-1', { provider: 'oura' });
     const page = await context.newPage();
@@ -113,7 +127,10 @@ describe.skipIf(!haveChromium)('Link widget in headless Chromium', () => {
     await page.waitForURL(/\/link\/done\?state=success$/);
     await page.close();
     const [oura] = (await api('GET', `/v2/user/providers/${partial.userId}`)).body.providers;
-    expect(oura.resource_availability.heartrate).toEqual({ status: 'unavailable', scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: [], optional: ['heartrate'] } } });
+    expect(oura.resource_availability.heartrate).toEqual({
+      status: 'unavailable',
+      scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: [], optional: ['heartrate'] } },
+    });
     expect(oura.resource_availability.activity.status).toBe('available');
     await api('POST', `/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/scope_requirements`, { oura: null }, 'management');
   }, 60_000);

@@ -44,7 +44,7 @@ afterAll(async () => {
 /** Serves the files of `files` on 127.0.0.1 (a secure context, so service workers run). */
 async function serve(files: Map<string, { type: string; body: string }>): Promise<string> {
   server = createServer((req, res) => {
-    const name = (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : (req.url ?? '').slice(1).split('?')[0] ?? '';
+    const name = (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : ((req.url ?? '').slice(1).split('?')[0] ?? '');
     const file = files.get(name);
     if (!file) {
       res.writeHead(404).end();
@@ -67,46 +67,57 @@ async function inNode(): Promise<Step[]> {
   }
 }
 
-it.skipIf(!haveChromium)('setupWorker in headless Chromium answers the scenario exactly as setupServer in Node', async () => {
-  const bundle = await bundleBrowser(PAGE, { minify: false });
-  expect(bundle.nodeBuiltins).toEqual([]);
-  // The PDF writer is loaded on first use: it is a lazy chunk, not part of the page's bundle.
-  expect(bundle.entryInputs.filter((p) => p.includes('node_modules/pdf-lib/'))).toEqual([]);
-  const js = 'text/javascript';
-  const files = new Map<string, { type: string; body: string }>([
-    ['index.html', { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>health-sandbox</title><script type="module" src="/page.js"></script>' }],
-    ['page.js', { type: js, body: bundle.code }],
-    ['mockServiceWorker.js', { type: js, body: readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8') }],
-  ]);
-  for (const [name, code] of bundle.chunks) files.set(name, { type: js, body: code });
-  const origin = await serve(files);
+it.skipIf(!haveChromium)(
+  'setupWorker in headless Chromium answers the scenario exactly as setupServer in Node',
+  async () => {
+    const bundle = await bundleBrowser(PAGE, { minify: false });
+    expect(bundle.nodeBuiltins).toEqual([]);
+    // The PDF writer is loaded on first use: it is a lazy chunk, not part of the page's bundle.
+    expect(bundle.entryInputs.filter((p) => p.includes('node_modules/pdf-lib/'))).toEqual([]);
+    const js = 'text/javascript';
+    const files = new Map<string, { type: string; body: string }>([
+      [
+        'index.html',
+        {
+          type: 'text/html',
+          body: '<!doctype html><meta charset="utf-8"><title>health-sandbox</title><script type="module" src="/page.js"></script>',
+        },
+      ],
+      ['page.js', { type: js, body: bundle.code }],
+      [
+        'mockServiceWorker.js',
+        { type: js, body: readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8') },
+      ],
+    ]);
+    for (const [name, code] of bundle.chunks) files.set(name, { type: js, body: code });
+    const origin = await serve(files);
 
-  // No request routing here: the page's requests go to its service worker (msw), which routing would bypass.
-  const context = await newChromiumContext({ onlyLoopback: false });
-  let inBrowser: Step[];
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${origin}/`);
-    await page.waitForFunction(() => typeof (window as any).runScenario === 'function');
-    inBrowser = (await page.evaluate(() => (window as any).runScenario())) as Step[];
-    expect(errors).toEqual([]);
-  } finally {
-    await context.close();
-  }
+    // No request routing here: the page's requests go to its service worker (msw), which routing would bypass.
+    const context = await newChromiumContext({ onlyLoopback: false });
+    let inBrowser: Step[];
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => typeof (window as any).runScenario === 'function');
+      inBrowser = (await page.evaluate(() => (window as any).runScenario())) as Step[];
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
 
-  expect(inBrowser.map((s) => [s.step, s.status])).toEqual([
-    ['create user', 200],
-    ['duplicate user', 400],
-    ['connect demo', 200],
-    ['advance clock', 200],
-    ['ecg summaries', 200],
-    ['no api key', 401],
-  ]);
-  expect(((inBrowser[4]?.body as { electrocardiogram: unknown[] }).electrocardiogram ?? []).length).toBeGreaterThan(0);
-  expect(JSON.stringify(inBrowser)).toBe(JSON.stringify(await inNode()));
-}, 120_000);
-
-
+    expect(inBrowser.map((s) => [s.step, s.status])).toEqual([
+      ['create user', 200],
+      ['duplicate user', 400],
+      ['connect demo', 200],
+      ['advance clock', 200],
+      ['ecg summaries', 200],
+      ['no api key', 401],
+    ]);
+    expect(((inBrowser[4]?.body as { electrocardiogram: unknown[] }).electrocardiogram ?? []).length).toBeGreaterThan(0);
+    expect(JSON.stringify(inBrowser)).toBe(JSON.stringify(await inNode()));
+  },
+  120_000,
+);

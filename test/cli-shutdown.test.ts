@@ -38,7 +38,10 @@ afterEach(() => {
 });
 
 async function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const proc = spawn(process.execPath, cliArgs(['--port', '0', '--json', ...args]), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '', ...env } });
+  const proc = spawn(process.execPath, cliArgs(['--port', '0', '--json', ...args]), {
+    cwd: root,
+    env: { ...process.env, HEALTH_SANDBOX_PORT: '', ...env },
+  });
   children.push(proc);
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const errLines: string[] = [];
@@ -57,10 +60,24 @@ async function startCli(args: string[], env: Record<string, string> = {}): Promi
     createInterface({ input: proc.stdout! }).once('line', r);
     proc.once('exit', () => reject(new Error(`CLI exited at start: ${errLines.join('\n')}`)));
   });
-  const line = JSON.parse(await first) as { url: string; org_id: string; management_key: string; teams: Array<{ team_id: string; api_keys: { sandbox: string } }> };
+  const line = JSON.parse(await first) as {
+    url: string;
+    org_id: string;
+    management_key: string;
+    teams: Array<{ team_id: string; api_keys: { sandbox: string } }>;
+  };
   const team = line.teams[0];
   if (!team) throw new Error('no team');
-  return { proc, url: line.url, org: line.org_id, mgmtKey: line.management_key, team: team.team_id, apiKey: team.api_keys.sandbox, exited, stderrLine };
+  return {
+    proc,
+    url: line.url,
+    org: line.org_id,
+    mgmtKey: line.management_key,
+    team: team.team_id,
+    apiKey: team.api_keys.sandbox,
+    exited,
+    stderrLine,
+  };
 }
 
 /** A 127.0.0.1 receiver that never answers; resolves `first` with the first request it gets. */
@@ -75,37 +92,72 @@ async function hangingReceiver(): Promise<{ url: string; first: Promise<Incoming
 }
 
 async function call(cli: Started, method: string, path: string, body: unknown, headers: Record<string, string>) {
-  const res = await fetch(`${cli.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${cli.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 /** POSTs and resolves with the answer, or with the error if the connection is cut. */
-function post(cli: Started, path: string, body: string, agent?: Agent): Promise<{ status: number; text: string; connection: string | undefined } | Error> {
+function post(
+  cli: Started,
+  path: string,
+  body: string,
+  agent?: Agent,
+): Promise<{ status: number; text: string; connection: string | undefined } | Error> {
   const url = new URL(cli.url);
   return new Promise((resolveAnswer) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'POST', ...(agent ? { agent } : {}), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        ...(agent ? { agent } : {}),
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
+      },
+    );
     req.on('error', (error) => resolveAnswer(error));
     req.end(body);
   });
 }
 
 describe('health-sandbox shutdown', () => {
-  it('on SIGTERM aborts a delivery to a receiver that never answers: the advance waiting on it answers, and the process exits 0 by itself', { timeout: 30_000 }, async () => {
+  it('on SIGTERM aborts a delivery to a receiver that never answers: the advance waiting on it answers, and the process exits 0 by itself', {
+    timeout: 30_000,
+  }, async () => {
     const receiver = await hangingReceiver();
     // An attempt timeout far beyond the test's: only the abort can end this delivery in time. A
     // fallback grace (2 min) beyond the test's timeout (30 s): the process must exit on its own,
     // once the advance's keep-alive connection has carried its answer and closed.
-    const cli = await startCli(['--clock', 'manual', '--world', 'empty', '--delivery-timeout', '300'], { HEALTH_SANDBOX_SHUTDOWN_GRACE_MS: '120000' });
+    const cli = await startCli(['--clock', 'manual', '--world', 'empty', '--delivery-timeout', '300'], {
+      HEALTH_SANDBOX_SHUTDOWN_GRACE_MS: '120000',
+    });
     const user = await call(cli, 'POST', '/v2/user', { client_user_id: 'shutdown-1' }, { 'x-service-api-key': cli.apiKey });
     expect(user.status).toBe(200);
-    const connect = await call(cli, 'POST', '/v2/link/connect/demo', { user_id: user.body.user_id, provider: 'oura' }, { 'x-service-api-key': cli.apiKey });
+    const connect = await call(
+      cli,
+      'POST',
+      '/v2/link/connect/demo',
+      { user_id: user.body.user_id, provider: 'oura' },
+      { 'x-service-api-key': cli.apiKey },
+    );
     expect(connect.status).toBe(200);
     // The endpoint comes after the connection: its first delivery is caused by the advance below.
-    const ep = await call(cli, 'POST', `/management/v1/org/${cli.org}/team/${cli.team}/sandbox/webhook`, { url: receiver.url }, { 'x-management-key': cli.mgmtKey });
+    const ep = await call(
+      cli,
+      'POST',
+      `/management/v1/org/${cli.org}/team/${cli.team}/sandbox/webhook`,
+      { url: receiver.url },
+      { 'x-management-key': cli.mgmtKey },
+    );
     expect(ep.status).toBe(200);
     // Keep-alive with no idle timeout (the global agent drops idle sockets after 5 s): the
     // connection stays open after the answer unless the server closes it.
@@ -131,7 +183,13 @@ describe('health-sandbox shutdown', () => {
     const cli = await startCli(['--clock', 'manual', '--world', 'empty'], { HEALTH_SANDBOX_SHUTDOWN_GRACE_MS: '120000' });
     const url = new URL(cli.url);
     // Expect: 100-continue: the server answers 100 once the request is in its hands; the body never comes.
-    const req = httpRequest({ host: url.hostname, port: url.port, path: '/_sandbox/clock/advance', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 20, expect: '100-continue' } });
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: '/_sandbox/clock/advance',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': 20, expect: '100-continue' },
+    });
     const cut = new Promise<unknown>((r) => req.on('error', r));
     req.flushHeaders();
     await once(req, 'continue');

@@ -33,14 +33,66 @@ describe('parseCli', () => {
   });
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
-    const argv = ['--port', '0', '--host', '0.0.0.0', '--seed', '7', '--users', '60', '--clock', 'manual', '--time-scale', '60', '--start-at', '2026-02-01T00:00:00Z', '--limits', 'off', '--admin-token', 'tok', '--world', 'empty', '--feed', 'off', '--scenario', 'scenarios/empty-team.yaml', '--cors', 'https://app.example.com,http://localhost:5173'];
-    argv.push('--data-dir', '/tmp/hs-data', '--delivery-timeout', '2', '--delivery-window', '8', '--webhook-allow', 'hooks.example.com,127.0.0.1');
+    const argv = [
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--seed',
+      '7',
+      '--users',
+      '60',
+      '--clock',
+      'manual',
+      '--time-scale',
+      '60',
+      '--start-at',
+      '2026-02-01T00:00:00Z',
+      '--limits',
+      'off',
+      '--admin-token',
+      'tok',
+      '--world',
+      'empty',
+      '--feed',
+      'off',
+      '--scenario',
+      'scenarios/empty-team.yaml',
+      '--cors',
+      'https://app.example.com,http://localhost:5173',
+    ];
+    argv.push(
+      '--data-dir',
+      '/tmp/hs-data',
+      '--delivery-timeout',
+      '2',
+      '--delivery-window',
+      '8',
+      '--webhook-allow',
+      'hooks.example.com,127.0.0.1',
+    );
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
     expect(envName('time-scale')).toBe('HEALTH_SANDBOX_TIME_SCALE');
     expect(parseCli([], env)).toEqual(fromFlags);
-    expect(fromFlags).toMatchObject({ port: 0, host: '0.0.0.0', seed: 7, users: 60, clock: 'manual', timeScale: 60, limits: false, adminToken: 'tok', world: 'empty', feed: 'off' });
-    expect(fromFlags).toMatchObject({ dataDir: '/tmp/hs-data', deliveryTimeout: 2, deliveryWindow: 8, webhookAllow: ['hooks.example.com', '127.0.0.1'] });
+    expect(fromFlags).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      seed: 7,
+      users: 60,
+      clock: 'manual',
+      timeScale: 60,
+      limits: false,
+      adminToken: 'tok',
+      world: 'empty',
+      feed: 'off',
+    });
+    expect(fromFlags).toMatchObject({
+      dataDir: '/tmp/hs-data',
+      deliveryTimeout: 2,
+      deliveryWindow: 8,
+      webhookAllow: ['hooks.example.com', '127.0.0.1'],
+    });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
   });
@@ -115,7 +167,11 @@ describe('health-sandbox process', () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(base).not.toMatch(/:0$/);
     expect(out).toContain(`Management URL:  ${base}/management`);
-    const creds = (await (await fetch(`${base}/_sandbox/credentials`)).json()) as { org_id: string; management_key: string; teams: Array<{ team_id: string; region: string; api_keys: { sandbox: string; production: string } }> };
+    const creds = (await (await fetch(`${base}/_sandbox/credentials`)).json()) as {
+      org_id: string;
+      management_key: string;
+      teams: Array<{ team_id: string; region: string; api_keys: { sandbox: string; production: string } }>;
+    };
     expect(out).toContain(creds.org_id);
     expect(out).toContain(creds.management_key);
     for (const team of creds.teams) {
@@ -145,11 +201,22 @@ describe('health-sandbox process', () => {
     const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
     const body = '{"seconds": 60}';
     const answer = new Promise<{ status: number; text: string }>((resolveAnswer, reject) => {
-      const req = httpRequest({ host: base.hostname, port: base.port, path: '/_sandbox/clock/advance', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => { text += d.toString(); });
-        res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
-      });
+      const req = httpRequest(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: '/_sandbox/clock/advance',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': body.length },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       // Half the body now: the request is in flight when the signal arrives.
       req.write(body.slice(0, 5), () => {

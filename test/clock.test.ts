@@ -66,7 +66,13 @@ describe('realtime clock', () => {
     expect(sandbox.world.clock.now()).toBe(START);
     sandbox.close();
     {
-      const c = createClient('express', { clock: 'realtime', timeScale: 3600, startAt: START, wallClock: () => wall, logger: () => undefined });
+      const c = createClient('express', {
+        clock: 'realtime',
+        timeScale: 3600,
+        startAt: START,
+        wallClock: () => wall,
+        logger: () => undefined,
+      });
       expect((await c.get('/_sandbox/clock')).body).toEqual({ now: '2026-01-05T09:00:00.000Z', mode: 'realtime', scale: 3600 });
       const user = (await c.post('/v2/user', { client_user_id: 'rt-1' })).body;
       await c.delete(`/v2/user/${user.user_id}`);

@@ -31,7 +31,11 @@ forEachAdapter('compendium', (adapter) => {
       ['T4, Free', 'contains', ['loinc_overlap']],
     ]);
 
-    const byHash = await c.post('/v3/compendium/search', { mode: 'canonical', loinc_set_hash: lipid.loinc_set_hash, include_related: false });
+    const byHash = await c.post('/v3/compendium/search', {
+      mode: 'canonical',
+      loinc_set_hash: lipid.loinc_set_hash,
+      include_related: false,
+    });
     expect(byHash.body.selected_canonical).toEqual({ ...lipid, confidence: 1 });
     expect(byHash.body.related).toEqual([]);
     const byQuest = await c.post('/v3/compendium/search', { mode: 'canonical', query: '7600' });
@@ -45,7 +49,13 @@ forEachAdapter('compendium', (adapter) => {
     oas?.expectValid('SearchCompendiumResponse', cross.body);
     expectWire('compendium.search', cross);
     expect(Object.keys(cross.body.per_lab)).toEqual(['quest', 'labcorp']);
-    expect(cross.body.per_lab.quest[0]).toMatchObject({ provider_id: '899', lab_slug: 'quest', relation: 'exact', confidence: 1, lab_id: 3 });
+    expect(cross.body.per_lab.quest[0]).toMatchObject({
+      provider_id: '899',
+      lab_slug: 'quest',
+      relation: 'exact',
+      confidence: 1,
+      lab_id: 3,
+    });
     expect(cross.body.per_lab.labcorp[0]).toMatchObject({ provider_id: '004259', relation: 'exact' });
     expect(cross.body.per_lab.quest[1]).toMatchObject({ name: 'Thyroid Panel (TSH, Free T4)', relation: 'contained_in' });
 
@@ -78,22 +88,39 @@ forEachAdapter('compendium', (adapter) => {
 
     const walkIn = (await standardTests(c)).walk_in_test;
     const fromTest = await c.post('/v3/compendium/convert', { lab_test_id: walkIn, target_lab: 'sonora_quest', limit: 1 });
-    expect(fromTest.body).toMatchObject({ source_lab_test_id: walkIn, source_lab_id: 3, target_lab_slug: 'sonora_quest', unresolved_provider_ids: [] });
+    expect(fromTest.body).toMatchObject({
+      source_lab_test_id: walkIn,
+      source_lab_id: 3,
+      target_lab_slug: 'sonora_quest',
+      unresolved_provider_ids: [],
+    });
     expect(fromTest.body.converted_provider_ids).toHaveLength(4);
     for (const v of Object.values(fromTest.body.by_source_provider_id) as any[]) expect(v.candidates).toHaveLength(1);
     const unknown = await c.post('/v3/compendium/convert', { lab_test_id: UNKNOWN_UUID, target_lab: 'quest' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: LAB_MESSAGES.labTestNotFound });
-    expect((await c.post('/v3/compendium/convert', { target_lab: 'quest' })).body.detail[0].ctx.error).toBe(LAB_MESSAGES.convertNeedsSource);
-    expect((await c.post('/v3/compendium/convert', { lab_test_id: walkIn, provider_ids: ['7600'], target_lab: 'quest' })).body.detail[0].ctx.error).toBe(LAB_MESSAGES.convertOneSource);
+    expect((await c.post('/v3/compendium/convert', { target_lab: 'quest' })).body.detail[0].ctx.error).toBe(
+      LAB_MESSAGES.convertNeedsSource,
+    );
+    expect(
+      (await c.post('/v3/compendium/convert', { lab_test_id: walkIn, provider_ids: ['7600'], target_lab: 'quest' })).body.detail[0].ctx
+        .error,
+    ).toBe(LAB_MESSAGES.convertOneSource);
 
-    const orderable = await c.post('/v3/compendium/search_orderable_tests', { provider_ids: ['004259', 'X1'], target_lab: 'quest', per_provider_limit: 2 });
+    const orderable = await c.post('/v3/compendium/search_orderable_tests', {
+      provider_ids: ['004259', 'X1'],
+      target_lab: 'quest',
+      per_provider_limit: 2,
+    });
     expect(orderable.status).toBe(200);
     oas?.expectValid('SearchOrderableTestsResponse', orderable.body);
     expectWire('compendium.search_orderable_tests', orderable);
     expect(orderable.body.candidates['004259'].map((x: any) => x.provider_id)).toEqual(['899', '36127']);
     expect(orderable.body.candidates.X1).toEqual([]);
-    const tooMany = await c.post('/v3/compendium/search_orderable_tests', { provider_ids: Array.from({ length: 101 }, (_, i) => String(i)), target_lab: 'quest' });
+    const tooMany = await c.post('/v3/compendium/search_orderable_tests', {
+      provider_ids: Array.from({ length: 101 }, (_, i) => String(i)),
+      target_lab: 'quest',
+    });
     expect(tooMany.status).toBe(422);
   });
 });

@@ -20,9 +20,9 @@ const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/refer
  */
 const KNOWN_STRICT: Record<string, string> = {
   'GET /lab_report/v1/parser/job/{job_id}':
-    '`job_id` (same value as `id`) is not in the document\'s ParsingJob, but the official SDK (3.1.551) requires it to parse the answer; kept for the SDK.',
+    "`job_id` (same value as `id`) is not in the document's ParsingJob, but the official SDK (3.1.551) requires it to parse the answer; kept for the SDK.",
   'POST /lab_report/v1/parser/job':
-    '`job_id` (same value as `id`) is not in the document\'s ParsingJob, but the official SDK (3.1.551) requires it to parse the answer; kept for the SDK.',
+    "`job_id` (same value as `id`) is not in the document's ParsingJob, but the official SDK (3.1.551) requires it to parse the answer; kept for the SDK.",
 };
 /** Known parameter drift, same rule. */
 const KNOWN_PARAMETERS: Record<string, string> = {};
@@ -41,7 +41,9 @@ describe('conformance with the real OpenAPI documents', async () => {
     expect(r.operations.filter((o) => o.routeId && !o.live).map((o) => `${o.method} ${o.path}`)).toEqual([]);
     expect(r.totals.checkedLive).toBe(r.totals.served);
     // Every served operation is checked on its success answer (a 2xx the document declares).
-    const notOk = r.operations.filter((o) => o.live && (o.live.status >= 300 || !o.live.declared)).map((o) => `${o.method} ${o.path}: ${o.live?.reason ?? o.live?.status}`);
+    const notOk = r.operations
+      .filter((o) => o.live && (o.live.status >= 300 || !o.live.declared))
+      .map((o) => `${o.method} ${o.path}: ${o.live?.reason ?? o.live?.status}`);
     expect(notOk).toEqual([]);
     expect(r.totals.succeeded).toBe(r.totals.served);
   });
@@ -60,12 +62,14 @@ describe('conformance with the real OpenAPI documents', async () => {
   });
 
   it('every live answer validates against the real response schema', () => {
-    const bad = r.operations.filter((o) => o.live && !o.live.valid).map((o) => `${o.method} ${o.path} (${o.live?.status}): ${o.live?.errors.join('; ')}`);
+    const bad = r.operations
+      .filter((o) => o.live && !o.live.valid)
+      .map((o) => `${o.method} ${o.path} (${o.live?.status}): ${o.live?.errors.join('; ')}`);
     expect(bad).toEqual([]);
   });
 
   it('read strictly, only the known drift remains', () => {
-    const failing = r.operations.filter((o) => o.live && o.live.valid && !o.live.strictValid).map((o) => `${o.method} ${o.path}`);
+    const failing = r.operations.filter((o) => o.live?.valid && !o.live.strictValid).map((o) => `${o.method} ${o.path}`);
     expect(failing.sort()).toEqual(Object.keys(KNOWN_STRICT).sort());
   });
 

@@ -9,7 +9,17 @@ import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotWorld } from '../src/engine/snapshot.js';
 import { createClient, forEachAdapter } from './support/client.js';
-import { attempts, createEndpoint, emit, flush, scriptedTransport, startReceiver, webhookBase, type TestReceiver, QUIET } from './webhooks-support.js';
+import {
+  attempts,
+  createEndpoint,
+  emit,
+  flush,
+  scriptedTransport,
+  startReceiver,
+  webhookBase,
+  type TestReceiver,
+  QUIET,
+} from './webhooks-support.js';
 
 let rx: TestReceiver;
 beforeAll(async () => {
@@ -200,7 +210,13 @@ forEachAdapter('webhook retries', (adapter) => {
     s.script.push({ status: 500 });
     const failed = await c.post(`/_sandbox/webhooks/messages/${msgId}/endpoints/${id}/resend`);
     expect(failed.status).toBe(200);
-    expect(failed.body.attempt).toMatchObject({ msg_id: msgId, trigger: 'manual', status: 'failed', next_attempt_at: null, attempt_number: 9 });
+    expect(failed.body.attempt).toMatchObject({
+      msg_id: msgId,
+      trigger: 'manual',
+      status: 'failed',
+      next_attempt_at: null,
+      attempt_number: 9,
+    });
     await c.advance(DAY);
     expect(await attempts(c, { endpoint_id: id })).toHaveLength(9);
     const ok = await c.post(`/_sandbox/webhooks/messages/${msgId}/endpoints/${id}/resend`);
@@ -340,13 +356,22 @@ describe('webhook retries in realtime mode', () => {
     // The wall clock is injected: moving it moves the realtime sandbox clock (x200), no sleeping.
     let wall = T0;
     const scripted = scriptedTransport();
-    const c = createClient('express', { ...QUIET, clock: 'realtime', timeScale: 200, startAt: T0, wallClock: () => wall, webhookTransport: scripted.transport });
+    const c = createClient('express', {
+      ...QUIET,
+      clock: 'realtime',
+      timeScale: 200,
+      startAt: T0,
+      wallClock: () => wall,
+      webhookTransport: scripted.transport,
+    });
     try {
       const { id } = await createEndpoint(c, { url: 'http://127.0.0.1:9/realtime/retry' });
       scripted.script.push({ status: 500 });
       emit(c, 'daily.data.steps.created');
       await c.sandbox.settle();
-      expect((await attempts(c, { endpoint_id: id })).map((a) => [a.created_at, a.status, a.next_attempt_at])).toEqual([[iso(0), 'failed', iso(5)]]);
+      expect((await attempts(c, { endpoint_id: id })).map((a) => [a.created_at, a.status, a.next_attempt_at])).toEqual([
+        [iso(0), 'failed', iso(5)],
+      ]);
       wall += 4000 / 200;
       // Any request lets due jobs run (the timer does too); nothing is due 4 s in.
       await c.get('/_sandbox/clock');
@@ -356,7 +381,10 @@ describe('webhook retries in realtime mode', () => {
       await c.get('/_sandbox/clock');
       await c.sandbox.settle();
       const log = await attempts(c, { endpoint_id: id });
-      expect(log.map((a) => [a.created_at, a.status])).toEqual([[iso(0), 'failed'], [iso(5), 'success']]);
+      expect(log.map((a) => [a.created_at, a.status])).toEqual([
+        [iso(0), 'failed'],
+        [iso(5), 'success'],
+      ]);
       expect(scripted.received).toHaveLength(2);
     } finally {
       c.sandbox.close();

@@ -25,7 +25,8 @@ const NO_DATA: Record<string, string> = {
   'meta.docs.asset': 'The Swagger UI files are served by the Node adapters only; this test reads through `fetch` (404 by design).',
 };
 /** Every delivery fails at once, as a refused connection: the same attempt log in every run. */
-const refused: WebhookTransport = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+const refused: WebhookTransport = () =>
+  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 /**
  * The dated routes read a three-day window (the route-table tests' window): whether an
  * answer depends on the order of reads does not depend on how many days it spans, and each of
@@ -41,7 +42,15 @@ function narrowQuery(route: Route): Record<string, string> {
 // URL for every sandbox, so answers naming it (webhook endpoints, documents) compare equal. The
 // live feed is off: the set-up advances two days (results, continuous-query runs), and two days of
 // feed would cost most of the run (the feed's determinism is determinism.test.ts's).
-const OPTIONS = { seed: 5, users: 3, usersElsewhere: 1, feed: 'off', wallClock: () => Date.parse('2026-01-05T09:00:00Z'), baseUrl: 'http://determinism.fetch.test', webhookTransport: refused } as const;
+const OPTIONS = {
+  seed: 5,
+  users: 3,
+  usersElsewhere: 1,
+  feed: 'off',
+  wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
+  baseUrl: 'http://determinism.fetch.test',
+  webhookTransport: refused,
+} as const;
 
 async function answers(order: readonly Route[]): Promise<{ byRoute: Map<string, string>; client: TestClient }> {
   const c = createClient('fetch', OPTIONS);
@@ -85,7 +94,12 @@ describe('determinism: every GET route of the table', () => {
     const errors = [...forward.byRoute].filter(([, text]) => Number(text.slice(0, 3)) >= 500).map(([id]) => id);
     expect(errors).toEqual([]);
     // Every read answers with data, but for the named exceptions.
-    const failed = GETS.filter((r) => !(forward.byRoute.get(r.id) ?? '').startsWith('2') && !(r.id in NO_DATA)).map((r) => `${r.id}: ${forward.byRoute.get(r.id)?.slice(0, 3)}`);
-    expect(failed, 'GET routes whose valid request did not succeed: add an entry in ROUTE_OVERRIDES (test/support/route-overrides.ts)').toEqual([]);
+    const failed = GETS.filter((r) => !(forward.byRoute.get(r.id) ?? '').startsWith('2') && !(r.id in NO_DATA)).map(
+      (r) => `${r.id}: ${forward.byRoute.get(r.id)?.slice(0, 3)}`,
+    );
+    expect(
+      failed,
+      'GET routes whose valid request did not succeed: add an entry in ROUTE_OVERRIDES (test/support/route-overrides.ts)',
+    ).toEqual([]);
   }, 180_000);
 });

@@ -52,8 +52,22 @@ async function script(sandbox: Sandbox): Promise<string[]> {
   const order = await send('POST', '/v3/order', {
     user_id: cid,
     lab_test_id: testkit?.id,
-    patient_details: { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' },
-    patient_address: { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+    patient_details: {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      dob: '1985-12-10',
+      gender: 'female',
+      phone_number: '+14155551234',
+      email: 'ada@example.com',
+    },
+    patient_address: {
+      receiver_name: 'Ada Lovelace',
+      first_line: '1 Main Street',
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+      country: 'US',
+    },
   });
   const orderId = String((order['order'] as Record<string, unknown> | undefined)?.['id']);
   await send('POST', `/v3/order/${orderId}/test`, {}, { final_status: ['completed.testkit.completed'] });

@@ -50,8 +50,22 @@ forEachAdapter('e2e webhooks', (adapter) => {
     const order = await c.post('/v3/order', {
       user_id: userId,
       lab_test_id: labTest!.id,
-      patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1990-02-03', gender: 'female', phone_number: '+14155550100', email: 'jane.doe@example.com' },
-      patient_address: { receiver_name: 'Jane Doe', first_line: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+      patient_details: {
+        first_name: 'Jane',
+        last_name: 'Doe',
+        dob: '1990-02-03',
+        gender: 'female',
+        phone_number: '+14155550100',
+        email: 'jane.doe@example.com',
+      },
+      patient_address: {
+        receiver_name: 'Jane Doe',
+        first_line: '1 Market St',
+        city: 'San Francisco',
+        state: 'CA',
+        zip: '94105',
+        country: 'US',
+      },
     });
     expect(order.status, order.text).toBe(200);
 

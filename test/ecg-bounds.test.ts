@@ -37,7 +37,9 @@ describe('ECG voltage bounds', () => {
     let cursor: string | null = null;
     let seen = 0;
     for (let page = 0; page < 60; page++) {
-      const res = await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage/grouped`, { query: { ...query, ...(cursor ? { next_cursor: cursor } : {}) } });
+      const res = await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage/grouped`, {
+        query: { ...query, ...(cursor ? { next_cursor: cursor } : {}) },
+      });
       expect(res.status).toBe(200);
       for (const groups of Object.values(res.body.groups) as any[]) for (const g of groups) seen += g.data.length;
       cursor = res.body.next_cursor;

@@ -59,19 +59,25 @@ describe('ECG traces', () => {
     const classes = new Set(sessions.map((s) => s.classification));
     expect([...classes].sort()).toEqual(['atrial_fibrillation', 'inconclusive', 'sinus_rhythm']);
     for (const s of sessions) {
-      if (s.classification === 'inconclusive') expect(['high_heart_rate', 'low_heart_rate', 'poor_reading']).toContain(s.inconclusive_cause);
+      if (s.classification === 'inconclusive')
+        expect(['high_heart_rate', 'low_heart_rate', 'poor_reading']).toContain(s.inconclusive_cause);
       else expect(s.inconclusive_cause).toBeNull();
     }
     const measured = { sinus_rhythm: 0, atrial_fibrillation: 0, inconclusive: 0 } as Record<string, number>;
     for (const s of sessions.slice(0, 12)) {
-      const v = await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage`, { query: { start_date: s.session_start, end_date: s.session_end } });
+      const v = await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage`, {
+        query: { start_date: s.session_start, end_date: s.session_end },
+      });
       expect(v.status).toBe(200);
       const samples = v.body as any[];
       expect(samples.length).toBe(s.voltage_sample_count);
       expect(samples.every((x) => x.type === 'lead_1' && x.unit === 'mV')).toBe(true);
       const span = (Date.parse(samples[samples.length - 1].timestamp) - Date.parse(samples[0].timestamp)) / 1000;
       expect(Math.abs(span - (samples.length - 1) / s.sampling_frequency_hz)).toBeLessThan(0.002);
-      const peaks = rPeaks(samples.map((x) => x.value), s.sampling_frequency_hz);
+      const peaks = rPeaks(
+        samples.map((x) => x.value),
+        s.sampling_frequency_hz,
+      );
       const { hr, cv } = rrStats(peaks);
       expect(Math.abs(hr - s.heart_rate_mean), `${s.classification} ${s.inconclusive_cause}`).toBeLessThanOrEqual(3);
       if (s.classification === 'atrial_fibrillation') expect(cv).toBeGreaterThan(0.12);

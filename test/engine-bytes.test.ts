@@ -1,6 +1,16 @@
 /** src/engine/bytes.ts agrees with Node's Buffer (the reference) on every encoding it replaces. */
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual, decodeText64, encodeText64, fromBase64, toBase64, toBase64Url, toHex, utf8Decode, utf8Length } from '../src/engine/bytes.js';
+import {
+  constantTimeEqual,
+  decodeText64,
+  encodeText64,
+  fromBase64,
+  toBase64,
+  toBase64Url,
+  toHex,
+  utf8Decode,
+  utf8Length,
+} from '../src/engine/bytes.js';
 import { stableBytes } from '../src/engine/ids.js';
 
 const samples: Uint8Array[] = [new Uint8Array(0)];

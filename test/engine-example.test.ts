@@ -39,8 +39,13 @@ it('docs/ENGINE.md quotes every piece of its worked example verbatim, in order',
 it('docs/ENGINE.md says nothing twice (no two sentences of its prose open alike)', () => {
   // Prose only: code blocks and table rows repeat by nature. A repeated opening (34 characters)
   // caught the paragraph the page once said twice ("`responses` declares every answer: ...").
-  const prose = read('docs/ENGINE.md').replace(/```[\s\S]*?```/g, '').replace(/\s+/g, ' ');
-  const sentences = prose.split(/(?<=[.;])\s+/).map((x) => x.trim()).filter((x) => x.length > 60 && !x.startsWith('|'));
+  const prose = read('docs/ENGINE.md')
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/\s+/g, ' ');
+  const sentences = prose
+    .split(/(?<=[.;])\s+/)
+    .map((x) => x.trim())
+    .filter((x) => x.length > 60 && !x.startsWith('|'));
   const seen = new Set<string>();
   const repeated = sentences.map((x) => x.slice(0, 34)).filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
   expect(repeated).toEqual([]);

@@ -5,7 +5,10 @@ import { FORM_MESSAGES, parseMultipart, readForm } from '../src/engine/multipart
 
 const enc = new TextEncoder();
 
-function multipart(boundary: string, parts: Array<{ name: string; filename?: string; type?: string; data: Uint8Array | string }>): Uint8Array {
+function multipart(
+  boundary: string,
+  parts: Array<{ name: string; filename?: string; type?: string; data: Uint8Array | string }>,
+): Uint8Array {
   const chunks: Uint8Array[] = [];
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;

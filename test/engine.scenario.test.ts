@@ -106,7 +106,12 @@ forEachAdapter('engine', (adapter) => {
       const creds = (await c.get('/_sandbox/credentials')).body;
       expect(Object.keys(creds)).toEqual(['base_url', 'management_url', 'org_id', 'management_key', 'teams']);
       expect(creds.org_id).toBe(c.orgId);
-      expect(creds.teams[0]).toEqual({ team_id: c.creds.teams[0]?.team_id, name: 'Sandbox Team US', region: 'us', api_keys: c.creds.teams[0]?.api_keys });
+      expect(creds.teams[0]).toEqual({
+        team_id: c.creds.teams[0]?.team_id,
+        name: 'Sandbox Team US',
+        region: 'us',
+        api_keys: c.creds.teams[0]?.api_keys,
+      });
       expect(creds.management_url).toBe(`${creds.base_url}/management`);
       expect((await c.get('/_sandbox/clock')).body).toEqual({ now: '2026-03-01T00:00:00.000Z', mode: 'manual', scale: 1 });
     });
@@ -116,7 +121,15 @@ forEachAdapter('engine', (adapter) => {
       expect((await c.post('/_sandbox/clock/advance', { seconds: 90 })).body.now).toBe('2026-03-01T00:01:30.000Z');
       expect((await c.post('/_sandbox/clock/advance', { duration: 'P1DT2H' })).body.now).toBe('2026-03-02T02:01:30.000Z');
       expect((await c.post('/_sandbox/clock/advance', { until: '2026-03-05T00:00:00Z' })).body.now).toBe('2026-03-05T00:00:00.000Z');
-      for (const body of [{}, { seconds: -1 }, { seconds: 'soon' }, { duration: 'P1Y' }, { duration: 'tomorrow' }, { until: '2020-01-01T00:00:00Z' }, { seconds: 1, duration: 'PT1S' }]) {
+      for (const body of [
+        {},
+        { seconds: -1 },
+        { seconds: 'soon' },
+        { duration: 'P1Y' },
+        { duration: 'tomorrow' },
+        { until: '2020-01-01T00:00:00Z' },
+        { seconds: 1, duration: 'PT1S' },
+      ]) {
         const res = await c.post('/_sandbox/clock/advance', body);
         expect(res.status, JSON.stringify(body)).toBe(422);
         expect(res.body.detail).toBeDefined();
@@ -151,7 +164,9 @@ forEachAdapter('engine', (adapter) => {
       const user = (await c.post('/v2/user', { client_user_id: 'jobs-1' })).body;
       await c.delete(`/v2/user/${user.user_id}`);
       const jobs = (await c.get('/_sandbox/jobs')).body;
-      expect(jobs.jobs.some((j: { label: string; at: string }) => j.label === 'users.purge' && j.at === '2026-01-12T09:00:00.000Z')).toBe(true);
+      expect(jobs.jobs.some((j: { label: string; at: string }) => j.label === 'users.purge' && j.at === '2026-01-12T09:00:00.000Z')).toBe(
+        true,
+      );
       const events = await c.get('/_sandbox/events', { query: { limit: 5 } });
       expect(events.status).toBe(200);
       expect(Array.isArray(events.body.events)).toBe(true);
@@ -166,9 +181,17 @@ forEachAdapter('self-description', (adapter) => {
     const { ROUTES } = await import('../src/routes.js');
     const listing = (await c.get('/_sandbox/routes')).body;
     expect(listing.routes.map((r: { id: string }) => r.id)).toEqual(ROUTES.map((r) => r.id));
-    const docs = [(await c.get('/_sandbox/openapi.json')).body, (await c.get('/openapi.json')).body, (await c.get('/openapi.json', { surface: 'management' })).body];
+    const docs = [
+      (await c.get('/_sandbox/openapi.json')).body,
+      (await c.get('/openapi.json')).body,
+      (await c.get('/openapi.json', { surface: 'management' })).body,
+    ];
     for (const doc of docs) expect(doc.openapi).toBe('3.1.0');
-    const ops = docs.flatMap((doc) => Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId)));
+    const ops = docs.flatMap((doc) =>
+      Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+        Object.values(p).map((o) => o.operationId),
+      ),
+    );
     expect(ops.sort()).toEqual(ROUTES.map((r) => r.id).sort());
     expect(docs[1].paths['/v2/user/{user_id}'].get.parameters[0]).toMatchObject({ name: 'user_id', in: 'path', required: true });
   });

@@ -61,7 +61,13 @@ function nullTransport(sent: string[]): WebhookTransport {
 async function feedDay(seed: number): Promise<{ sandbox: Sandbox; sent: string[]; seen: Map<number, string> }> {
   const sent: string[] = [];
   const seen = new Map<number, string>();
-  const sandbox = createSandbox({ seed, logger: () => undefined, clock: 'manual', webhookTransport: nullTransport(sent), onEvent: (entry) => seen.set(entry.seq, JSON.stringify(entry.envelope)) });
+  const sandbox = createSandbox({
+    seed,
+    logger: () => undefined,
+    clock: 'manual',
+    webhookTransport: nullTransport(sent),
+    onEvent: (entry) => seen.set(entry.seq, JSON.stringify(entry.envelope)),
+  });
   await createEndpoint(sandbox, 'http://127.0.0.1:9/hook');
   await sandbox.advance('6h');
   await sandbox.settle();
@@ -93,7 +99,10 @@ describe('the journal keeps the rendered JSON of delivered events', () => {
     const runs = [await feedDay(5), await feedDay(5)];
     const [a, b] = runs.map(({ sandbox }) => {
       const log = deliveryOf(sandbox.world).log;
-      return JSON.stringify({ m: [...log.messages.values()].map((m) => [m.id, m.body]), a: log.listAttempts({}, 100_000).map((r) => [r.id, r.msg_id]) });
+      return JSON.stringify({
+        m: [...log.messages.values()].map((m) => [m.id, m.body]),
+        a: log.listAttempts({}, 100_000).map((r) => [r.id, r.msg_id]),
+      });
     });
     expect(a).toBe(b);
     const ids = [...deliveryOf(runs[0]!.sandbox.world).log.messages.keys()];

@@ -17,7 +17,9 @@ describe('feed memos', () => {
   it('hashParts equals hash32 of the joined parts', () => {
     const parts: Array<string | number> = ['', 'hr', 'g1', 0, -0, -7, 1.25, T0, 1e21, Number.NaN, '\u241f', 'é漢'];
     for (const prefix of ['', '1\u241fuser', '7\u241fabc\u241foura']) {
-      for (const a of parts) for (const b of parts) for (const c of parts) expect(hashParts(prefix, a, b, c)).toBe(hash32(`${prefix}\u241f${a}\u241f${b}\u241f${c}`));
+      for (const a of parts)
+        for (const b of parts)
+          for (const c of parts) expect(hashParts(prefix, a, b, c)).toBe(hash32(`${prefix}\u241f${a}\u241f${b}\u241f${c}`));
     }
   });
 
@@ -34,7 +36,10 @@ describe('feed memos', () => {
     const plain = sourceCtx(subject, provider);
     const memo = { ...sourceCtx(new Subject(5, 'memo-person', 'Europe/Berlin', 1980), provider), memo: { values: new Map(), size: 0 } };
     const now = T0 + 13 * 3_600_000 + 17 * 60_000;
-    const ranges = [[T0 - 3_600_000, T0 + 5 * 3_600_000], [T0 + 6 * 3_600_000 + 1, now]] as const;
+    const ranges = [
+      [T0 - 3_600_000, T0 + 5 * 3_600_000],
+      [T0 + 6 * 3_600_000 + 1, now],
+    ] as const;
     for (const resource of ['heartrate', 'steps', 'calories_active', 'distance', 'floors_climbed', 'hrv']) {
       const row = rowByResource(resource)!;
       const expected = ranges.flatMap(([a, b]) => samplesOf(row, plain, a, b, now).map((s) => s.value));
@@ -42,7 +47,10 @@ describe('feed memos', () => {
       // Twice through the memo: filled, then read back.
       expect(valuesOf(row, memo, ranges, now), resource).toEqual(expected);
       expect(valuesOf(row, memo, ranges, now), resource).toEqual(expected);
-      expect(ranges.flatMap(([a, b]) => samplesOf(row, memo, a, b, now)), resource).toEqual(ranges.flatMap(([a, b]) => samplesOf(row, plain, a, b, now)));
+      expect(
+        ranges.flatMap(([a, b]) => samplesOf(row, memo, a, b, now)),
+        resource,
+      ).toEqual(ranges.flatMap(([a, b]) => samplesOf(row, plain, a, b, now)));
     }
     expect(memo.memo.size).toBeGreaterThan(0);
   });

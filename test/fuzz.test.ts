@@ -35,11 +35,40 @@ const ids: Record<string, string> = {
 };
 
 const segment = fc.oneof(
-  fc.constantFrom(UNKNOWN_UUID, 'x', '%00', '..%2F..', '%ZZ', 'constructor', '__proto__', 'a'.repeat(300), '-1', '0', '1e309', other?.team_id ?? 'x'),
+  fc.constantFrom(
+    UNKNOWN_UUID,
+    'x',
+    '%00',
+    '..%2F..',
+    '%ZZ',
+    'constructor',
+    '__proto__',
+    'a'.repeat(300),
+    '-1',
+    '0',
+    '1e309',
+    other?.team_id ?? 'x',
+  ),
   fc.string({ maxLength: 40 }).map((s) => encodeURIComponent(s)),
 );
 
-const scalar = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', 'abc', '-1', '0', '99999999999999999999', '1e309', 'true', 'null', '2026-13-45', 'constructor', '__proto__', '2026-01-05'));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom(
+    '',
+    'abc',
+    '-1',
+    '0',
+    '99999999999999999999',
+    '1e309',
+    'true',
+    'null',
+    '2026-13-45',
+    'constructor',
+    '__proto__',
+    '2026-01-05',
+  ),
+);
 
 function deep(depth: number): string {
   return `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`;
@@ -49,7 +78,18 @@ const body = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => ({ raw: JSON.stringify(v) ?? 'null', type: 'application/json' })) },
   { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((s) => ({ raw: s, type: 'application/json' })) },
   { weight: 1, arbitrary: fc.integer({ min: 65, max: 5000 }).map((d) => ({ raw: deep(d), type: 'application/json' })) },
-  { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '').map((type) => ({ raw: '{"a":1}', type })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        '',
+      )
+      .map((type) => ({ raw: '{"a":1}', type })),
+  },
   { weight: 1, arbitrary: fc.constant({ raw: '', type: '' }) },
 );
 
@@ -126,9 +166,11 @@ it(`${RUNS} hostile requests over every route: no 5xx, errors in JSON, rejection
         if (res.headers['content-type'] !== 'application/json') problems.push(`${where}: ${res.status} as ${res.headers['content-type']}`);
         else if (req.method !== 'HEAD') {
           const parsed = JSON.parse(decoder.decode(res.body)) as unknown;
-          if (parsed === null || typeof parsed !== 'object' || !('detail' in parsed)) problems.push(`${where}: ${res.status} without detail`);
+          if (parsed === null || typeof parsed !== 'object' || !('detail' in parsed))
+            problems.push(`${where}: ${res.status} without detail`);
         }
-        if (sandbox.world !== world || fingerprint(world) !== before) problems.push(`${where}: rejected with ${res.status} but the world changed`);
+        if (sandbox.world !== world || fingerprint(world) !== before)
+          problems.push(`${where}: rejected with ${res.status} but the world changed`);
       }
       return problems.length === 0;
     }),

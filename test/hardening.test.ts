@@ -91,10 +91,17 @@ describe('bounds, byte-identical on express, msw and node:http', () => {
   });
 
   it('a text/plain body on a data route is validated as text, like FastAPI (422 model_attributes_type)', async () => {
-    const res = sameBytes(await onAll('POST', '/v2/user', { body: '{"client_user_id":"plain"}', headers: { 'content-type': 'text/plain' } }));
+    const res = sameBytes(
+      await onAll('POST', '/v2/user', { body: '{"client_user_id":"plain"}', headers: { 'content-type': 'text/plain' } }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([
-      { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: '{"client_user_id":"plain"}' },
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: '{"client_user_id":"plain"}',
+      },
     ]);
   });
 });
@@ -105,21 +112,37 @@ describe('the control plane over the network', () => {
 
   async function listen(kind: 'express' | 'node', options: { cors?: true | string[] } = {}): Promise<number> {
     const sandbox = createSandbox({ seed: 2, users: 1, usersElsewhere: 0, logger: () => undefined });
-    const server = kind === 'node' ? createNodeServer(sandbox, options) : answerHeadErrorsWithJson(createExpressApp(sandbox, options).listen(0, '127.0.0.1'));
+    const server =
+      kind === 'node'
+        ? createNodeServer(sandbox, options)
+        : answerHeadErrorsWithJson(createExpressApp(sandbox, options).listen(0, '127.0.0.1'));
     if (kind === 'node') server.listen(0, '127.0.0.1');
     await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
-    servers.push({ close: () => { server.closeAllConnections(); server.close(); } });
+    servers.push({
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    });
     const port = (server.address() as AddressInfo).port;
     sandbox.setUrls({ base: `http://127.0.0.1:${port}` });
     return port;
   }
 
   /** Raw request so that Host and Origin go out exactly as given. */
-  function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  function raw(
+    port: number,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
         let text = '';
-        res.on('data', (d: Buffer) => { text += d.toString(); });
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
       });
       req.on('error', reject);
@@ -136,13 +159,23 @@ describe('the control plane over the network', () => {
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
         expect((await raw(port, 'GET', '/_sandbox/health', { host })).status).toBe(200);
       }
-      const page = await raw(port, 'POST', '/_sandbox/reset', { host: `127.0.0.1:${port}`, origin: 'https://evil.example', 'content-type': 'application/json' }, '{}');
+      const page = await raw(
+        port,
+        'POST',
+        '/_sandbox/reset',
+        { host: `127.0.0.1:${port}`, origin: 'https://evil.example', 'content-type': 'application/json' },
+        '{}',
+      );
       expect(page.status).toBe(403);
       expect(JSON.parse(page.text)).toEqual({ detail: GUARD_MESSAGES.crossOrigin });
       const self = await raw(port, 'GET', '/_sandbox/health', { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` });
       expect(self.status).toBe(200);
       // Without --cors a preflight is not answered (405 as any unknown method) and no CORS header is sent.
-      const pre = await raw(port, 'OPTIONS', '/v2/user', { host: `127.0.0.1:${port}`, origin: 'https://app.example', 'access-control-request-method': 'GET' });
+      const pre = await raw(port, 'OPTIONS', '/v2/user', {
+        host: `127.0.0.1:${port}`,
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+      });
       expect(pre.status).toBe(405);
       expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     });
@@ -150,14 +183,26 @@ describe('the control plane over the network', () => {
     it(`[${kind}] with cors answers preflights and tags answers for the listed origins only`, async () => {
       const port = await listen(kind, { cors: ['https://app.example'] });
       const host = `127.0.0.1:${port}`;
-      const pre = await raw(port, 'OPTIONS', '/v2/user', { host, origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-service-api-key, content-type' });
+      const pre = await raw(port, 'OPTIONS', '/v2/user', {
+        host,
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-service-api-key, content-type',
+      });
       expect(pre.status).toBe(204);
-      expect(pre.headers).toMatchObject({ 'access-control-allow-origin': 'https://app.example', 'access-control-allow-headers': 'x-service-api-key, content-type' });
+      expect(pre.headers).toMatchObject({
+        'access-control-allow-origin': 'https://app.example',
+        'access-control-allow-headers': 'x-service-api-key, content-type',
+      });
       expect(String(pre.headers['access-control-allow-methods'])).toContain('POST');
       const get = await raw(port, 'GET', '/_sandbox/health', { host, origin: 'https://app.example' });
       expect(get.status).toBe(200);
       expect(get.headers['access-control-allow-origin']).toBe('https://app.example');
-      const other = await raw(port, 'OPTIONS', '/v2/user', { host, origin: 'https://other.example', 'access-control-request-method': 'GET' });
+      const other = await raw(port, 'OPTIONS', '/v2/user', {
+        host,
+        origin: 'https://other.example',
+        'access-control-request-method': 'GET',
+      });
       expect(other.status).toBe(403);
       expect((await raw(port, 'GET', '/_sandbox/health', { host, origin: 'https://other.example' })).status).toBe(403);
     });

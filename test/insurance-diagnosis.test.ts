@@ -17,7 +17,9 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     for (const d of byCode.body) oas?.expectValid('ClientFacingDiagnosisInformation', d);
     expectWire('insurance.diagnosis_search', byCode);
     const noDot = await c.get('/v3/insurance/search/diagnosis', { query: { diagnosis_query: 'E116' } });
-    expect(noDot.body).toEqual([{ diagnosis_code: 'E11.65', description: 'Type 2 diabetes mellitus with hyperglycemia', is_secondary: false }]);
+    expect(noDot.body).toEqual([
+      { diagnosis_code: 'E11.65', description: 'Type 2 diabetes mellitus with hyperglycemia', is_secondary: false },
+    ]);
     const words = await c.get('/v3/insurance/search/diagnosis', { query: { diagnosis_query: 'vitamin defic' } });
     expect(words.body.map((d: any) => d.diagnosis_code)).toEqual(['E55.9', 'E53.8', 'D51.9']);
     const insulin = await c.get('/v3/insurance/search/diagnosis', { query: { diagnosis_query: 'insulin' } });
@@ -46,7 +48,12 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     oas?.expectValid('ValidateICDCodesResponse', bad.body);
     expectWire('insurance.validate_icd_codes', bad);
     const conflict = await c.post('/v3/insurance/validate_icd_codes', { codes: ['E11.65', 'E10.9'] });
-    expect(conflict.body).toEqual({ valid: false, errors: [], violations: [{ code: 'E11.65', conflicts_with: 'E10.9', type: 'excludes1' }], warnings: [] });
+    expect(conflict.body).toEqual({
+      valid: false,
+      errors: [],
+      violations: [{ code: 'E11.65', conflicts_with: 'E10.9', type: 'excludes1' }],
+      warnings: [],
+    });
     const prediabetes = await c.post('/v3/insurance/validate_icd_codes', { codes: ['R73.03', 'E11.9'] });
     expect(prediabetes.body.violations).toEqual([{ code: 'R73.03', conflicts_with: 'E11.9', type: 'excludes1' }]);
     expect((await c.post('/v3/insurance/validate_icd_codes', { codes: 'E11.9' })).status).toBe(422);
@@ -69,7 +76,11 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     expect(empty.status).toBe(422);
     expect(empty.body.detail[0].ctx.error).toBe(LAB_MESSAGES.payorDeprecatedSearchNeedsName);
     expect((await c.get('/v3/insurance/search/payor')).body.detail[0].ctx.error).toBe(LAB_MESSAGES.payorSearchNeedsName);
-    const pair = await c.post('/v3/payor', { name: 'X', address: { first_line: '1', country: 'US', zip: '1', city: 'A', state: 'NY' }, provider: 'availity' });
+    const pair = await c.post('/v3/payor', {
+      name: 'X',
+      address: { first_line: '1', country: 'US', zip: '1', city: 'A', state: 'NY' },
+      provider: 'availity',
+    });
     expect(pair.body.detail[0].ctx.error).toBe(LAB_MESSAGES.payorProviderPair);
   });
 
@@ -77,7 +88,9 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     const c = createClient(adapter, { seed: 134, ...SMALL });
     const us = c.creds.teams[0]?.team_id as string;
     await c.put(`/_sandbox/teams/${us}/beta_features`, { beta_features: ['lab_accounts'] });
-    const missing = await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/00000000-0000-4000-8000-000000000004`, { body: { team_id_allowlist: [] } });
+    const missing = await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/00000000-0000-4000-8000-000000000004`, {
+      body: { team_id_allowlist: [] },
+    });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ detail: LAB_MESSAGES.labAccountNotFound });
     const account = (await c.mgmt('GET', `/v1/org/${c.orgId}/lab_account/sandbox/us`)).body.data[0].id as string;

@@ -15,7 +15,12 @@ forEachAdapter('insurance payors', (adapter) => {
     expect(blue.body).toHaveLength(50);
     for (const p of blue.body) oas?.expectValid('ClientFacingPayorSearchResponse', p);
     const typo = await c.get(search, { query: { insurance_name: 'blu cros texas' } });
-    expect(typo.body[0]).toMatchObject({ name: 'Blue Cross Blue Shield of Texas', payor_code: 'BCBS_TX', source: 'platform', aliases: ['BCBS TX', 'BCBS of Texas', 'Blue Cross Texas'] });
+    expect(typo.body[0]).toMatchObject({
+      name: 'Blue Cross Blue Shield of Texas',
+      payor_code: 'BCBS_TX',
+      source: 'platform',
+      aliases: ['BCBS TX', 'BCBS of Texas', 'Blue Cross Texas'],
+    });
     expect(typo.body[0].org_address).toMatchObject({ city: 'Austin', state: 'TX', zip: '78701', country: 'US' });
     const alias = await c.get(search, { query: { insurance_name: 'UHC' } });
     expect(alias.body[0].name).toBe('UnitedHealthcare');
@@ -59,6 +64,14 @@ forEachAdapter('insurance payors', (adapter) => {
     const eu = c.creds.teams[1]?.api_keys.sandbox ?? '';
     expect((await c.get(search, { query: { insurance_name: 'acme' }, headers: { 'x-service-api-key': eu } })).body).toEqual([]);
     expect((await c.post('/v3/payor', { name: 'x' })).status).toBe(422);
-    expect((await c.post('/v3/payor', { name: 'x', address: { first_line: 'a', country: 'US', zip: '1', city: 'c', state: 'NY' }, provider: 'availity' })).status).toBe(422);
+    expect(
+      (
+        await c.post('/v3/payor', {
+          name: 'x',
+          address: { first_line: 'a', country: 'US', zip: '1', city: 'c', state: 'NY' },
+          provider: 'availity',
+        })
+      ).status,
+    ).toBe(422);
   });
 });

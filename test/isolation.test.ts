@@ -33,8 +33,23 @@ const decoder = new TextDecoder();
 type Ids = Record<string, string>;
 type Headers = Record<string, string>;
 
-async function call(s: Sandbox, surface: 'data' | 'management', method: string, path: string, headers: Headers, body?: unknown, query: Record<string, string[]> = {}) {
-  const res = await s.dispatch({ method, surface, path, query, headers: { 'content-type': 'application/json', ...headers }, rawBody: body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(body)) });
+async function call(
+  s: Sandbox,
+  surface: 'data' | 'management',
+  method: string,
+  path: string,
+  headers: Headers,
+  body?: unknown,
+  query: Record<string, string[]> = {},
+) {
+  const res = await s.dispatch({
+    method,
+    surface,
+    path,
+    query,
+    headers: { 'content-type': 'application/json', ...headers },
+    rawBody: body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(body)),
+  });
   const text = decoder.decode(res.body);
   let json: any;
   try {
@@ -52,8 +67,17 @@ const list = (body: any, ...keys: string[]): any[] => {
 };
 
 /** Ids a tenant owns, read and made through the API with its own credentials. */
-async function tenantIds(s: Sandbox, apiKey: string, orgId: string, mgmtKey: string, teamId: string, environment: 'sandbox' | 'production', tag: string): Promise<Ids> {
-  const data = (method: string, path: string, body?: unknown, query?: Record<string, string[]>) => call(s, 'data', method, path, { 'x-service-api-key': apiKey }, body, query);
+async function tenantIds(
+  s: Sandbox,
+  apiKey: string,
+  orgId: string,
+  mgmtKey: string,
+  teamId: string,
+  environment: 'sandbox' | 'production',
+  tag: string,
+): Promise<Ids> {
+  const data = (method: string, path: string, body?: unknown, query?: Record<string, string[]>) =>
+    call(s, 'data', method, path, { 'x-service-api-key': apiKey }, body, query);
   const mgmt = (method: string, path: string, body?: unknown) => call(s, 'management', method, path, { 'x-management-key': mgmtKey }, body);
   let user = list((await data('GET', '/v2/user', undefined, { limit: ['5'] })).json, 'users')[0];
   if (!user) user = (await data('POST', '/v2/user', { client_user_id: `iso-${tag}` })).json;
@@ -61,16 +85,28 @@ async function tenantIds(s: Sandbox, apiKey: string, orgId: string, mgmtKey: str
   await data('POST', '/v2/link/connect/demo', { user_id: userId, provider: 'oura' });
   const tests = list((await data('GET', '/v3/lab_tests')).json) as Array<{ id: string; method: string; auto_generated: boolean }>;
   const walkIn = tests.find((t) => t.method === 'walk_in_test' && !t.auto_generated) ?? tests[0];
-  const order = walkIn ? (await data('POST', '/v3/order', { user_id: userId, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS })).json?.order : undefined;
-  const workout = list((await data('GET', `/v2/summary/workouts/${userId}`, undefined, { start_date: ['2025-12-01'] })).json, 'workouts')[0];
+  const order = walkIn
+    ? (await data('POST', '/v3/order', { user_id: userId, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS }))
+        .json?.order
+    : undefined;
+  const workout = list(
+    (await data('GET', `/v2/summary/workouts/${userId}`, undefined, { start_date: ['2025-12-01'] })).json,
+    'workouts',
+  )[0];
   const sleep = list((await data('GET', `/v2/summary/sleep/${userId}`, undefined, { start_date: ['2025-12-01'] })).json, 'sleep')[0];
   const device = list((await data('GET', `/v2/user/${userId}/device`)).json, 'devices')[0];
-  const hook = (await mgmt('POST', `/v1/org/${orgId}/team/${teamId}/${environment}/webhook`, { url: `https://example.com/iso-${tag}` })).json;
-  const query = (await mgmt('POST', `/v1/org/${orgId}/team/${teamId}/${environment}/continuous_query`, {
-    slug: `iso-${tag}`,
-    title: `Iso ${tag}`,
-    query: { group_by: [{ arg: { index: 'sleep' }, date_trunc: { unit: 'month', value: 1 } }], select: [{ group_key: '*' }, { arg: { value_macro: 'sleep_score', version: 'automatic' }, func: 'mean' }] },
-  })).json;
+  const hook = (await mgmt('POST', `/v1/org/${orgId}/team/${teamId}/${environment}/webhook`, { url: `https://example.com/iso-${tag}` }))
+    .json;
+  const query = (
+    await mgmt('POST', `/v1/org/${orgId}/team/${teamId}/${environment}/continuous_query`, {
+      slug: `iso-${tag}`,
+      title: `Iso ${tag}`,
+      query: {
+        group_by: [{ arg: { index: 'sleep' }, date_trunc: { unit: 'month', value: 1 } }],
+        select: [{ group_key: '*' }, { arg: { value_macro: 'sleep_score', version: 'automatic' }, func: 'mean' }],
+      },
+    })
+  ).json;
   const key = list((await mgmt('GET', `/v1/org/${orgId}/management_key`)).json, 'data', 'management_keys')[0];
   await mgmt('POST', `/v1/org/${orgId}/invite`, { email: `iso-${tag}@example.com` });
   const invite = list((await mgmt('GET', `/v1/org/${orgId}/invite`)).json, 'invites', 'data')[0];
@@ -126,7 +162,14 @@ function build(route: Route, ids: Ids, headers: Headers): { req: SimRequest; car
     for (const [n, v] of Object.entries(ids)) if (text.includes(v)) carried.add(n);
   }
   return {
-    req: { method: route.method, surface: surfaceOf(route), path, query: queryOf(route), headers: { 'content-type': 'application/json', ...headers }, rawBody: body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(body)) },
+    req: {
+      method: route.method,
+      surface: surfaceOf(route),
+      path,
+      query: queryOf(route),
+      headers: { 'content-type': 'application/json', ...headers },
+      rawBody: body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(body)),
+    },
     carried: [...carried],
   };
 }
@@ -147,26 +190,73 @@ it("another tenant's ids answer exactly like unknown ids on every route, for eve
   // A second org with one team and its own management key.
   const w = s.world;
   const created = new Date(w.clock.now()).toISOString();
-  const orgC = w.tenancy.addOrg({ id: stableUuid(w.seed, 'iso-org', 1), name: 'Other Org', plan: 'premium', created_at: created, expires_at: null });
-  const teamC = w.tenancy.addTeam(newTeam({ id: stableUuid(w.seed, 'iso-team', 1), org_id: orgC.id, name: 'Other Team', region: 'us', created_on: created }));
+  const orgC = w.tenancy.addOrg({
+    id: stableUuid(w.seed, 'iso-org', 1),
+    name: 'Other Org',
+    plan: 'premium',
+    created_at: created,
+    expires_at: null,
+  });
+  const teamC = w.tenancy.addTeam(
+    newTeam({ id: stableUuid(w.seed, 'iso-team', 1), org_id: orgC.id, name: 'Other Team', region: 'us', created_on: created }),
+  );
   const [keyC] = issueTeamKeys(w, teamC, created, [w.seed, 'iso-team', 1]);
-  const mgmtC = w.tenancy.addManagementKey({ id: stableUuid(w.seed, 'iso-mk', 1), org_id: orgC.id, label: 'other', key: managementKeyValue(w.seed, 'iso-mk', 1), role: 'org_admin', team_ids: null, created_at: created, creator: { type: 'vital_staff' } });
+  const mgmtC = w.tenancy.addManagementKey({
+    id: stableUuid(w.seed, 'iso-mk', 1),
+    org_id: orgC.id,
+    label: 'other',
+    key: managementKeyValue(w.seed, 'iso-mk', 1),
+    role: 'org_admin',
+    team_ids: null,
+    created_at: created,
+    creator: { type: 'vital_staff' },
+  });
   const newKey = async (bindings: Array<{ team_id: string }>) => {
-    const res = await call(s, 'management', 'POST', `/v1/org/${orgId}/management_key`, { 'x-management-key': org }, { label: `iso-${bindings.length}`, role: 'team_admin', team_role_bindings: bindings });
+    const res = await call(
+      s,
+      'management',
+      'POST',
+      `/v1/org/${orgId}/management_key`,
+      { 'x-management-key': org },
+      { label: `iso-${bindings.length}`, role: 'team_admin', team_role_bindings: bindings },
+    );
     expect(res.status, res.text).toBeLessThan(300);
     return res.json.key as string;
   };
   const bound = await newKey([{ team_id: a.team_id }]);
   // An unbound team-scoped key: bound to a team that is then deleted (the binding goes with it).
-  const doomed = await call(s, 'management', 'POST', `/v1/org/${orgId}/team`, { 'x-management-key': org }, { name: 'Doomed Team', region: 'us' });
+  const doomed = await call(
+    s,
+    'management',
+    'POST',
+    `/v1/org/${orgId}/team`,
+    { 'x-management-key': org },
+    { name: 'Doomed Team', region: 'us' },
+  );
   expect(doomed.status, doomed.text).toBeLessThan(300);
   const unbound = await newKey([{ team_id: doomed.json.id }]);
-  expect((await call(s, 'management', 'DELETE', `/v1/org/${orgId}/team/${doomed.json.id}`, { 'x-management-key': org })).status).toBeLessThan(300);
+  expect(
+    (await call(s, 'management', 'DELETE', `/v1/org/${orgId}/team/${doomed.json.id}`, { 'x-management-key': org })).status,
+  ).toBeLessThan(300);
   expect(w.tenancy.managementKeysBySecret.get(unbound)?.team_ids ?? []).toEqual([]);
   const aSandbox = await tenantIds(s, a.api_keys.sandbox, orgId, org, a.team_id, 'sandbox', 'a');
-  const link = await call(s, 'data', 'POST', '/v2/link/token', { 'x-service-api-key': a.api_keys.sandbox }, { user_id: aSandbox.user_id, provider: 'oura' });
+  const link = await call(
+    s,
+    'data',
+    'POST',
+    '/v2/link/token',
+    { 'x-service-api-key': a.api_keys.sandbox },
+    { user_id: aSandbox.user_id, provider: 'oura' },
+  );
   const linkToken: string = link.json?.link_token ?? 'missing-link-token';
-  const access = await call(s, 'management', 'POST', `/v1/org/${orgId}/team/${a.team_id}/create_api_access_token`, { 'x-management-key': org }, { environment: 'sandbox' });
+  const access = await call(
+    s,
+    'management',
+    'POST',
+    `/v1/org/${orgId}/team/${a.team_id}/create_api_access_token`,
+    { 'x-management-key': org },
+    { environment: 'sandbox' },
+  );
   const accessToken: string = access.json?.access_token ?? 'vat_us_missing';
 
   const ids = {
@@ -187,17 +277,79 @@ it("another tenant's ids answer exactly like unknown ids on every route, for eve
     forbiddenOk?: boolean;
   }
   const callers: Caller[] = [
-    { label: 'team A sandbox key', headers: { 'x-service-api-key': a.api_keys.sandbox }, own: ids.aSandbox, victims: [ids.bSandbox, ids.cSandbox], serves: ['team'] },
-    { label: 'team A production key', headers: { 'x-service-api-key': a.api_keys.production }, own: ids.aProduction, victims: [ids.aSandbox], serves: ['team'] },
-    { label: "other team's key (B)", headers: { 'x-service-api-key': b.api_keys.sandbox }, own: ids.bSandbox, victims: [ids.aSandbox], serves: ['team'] },
-    { label: 'org management key', headers: { 'x-management-key': org }, own: ids.aSandbox, victims: [ids.cSandbox], serves: ['management'] },
-    { label: 'management key bound to team A', headers: { 'x-management-key': bound }, own: ids.aSandbox, victims: [ids.bSandbox, ids.cSandbox], serves: ['management'], forbiddenOk: true },
-    { label: 'team-scoped management key, unbound', headers: { 'x-management-key': unbound }, own: { org_id: orgId }, victims: [ids.aSandbox, ids.bSandbox], serves: [], forbiddenOk: true },
-    { label: 'link token of team A', headers: { 'x-vital-link-token': linkToken }, own: ids.aSandbox, victims: [ids.bSandbox], serves: ['none'] },
-    { label: 'API access token (Bearer)', headers: { authorization: `Bearer ${accessToken}` }, own: ids.aSandbox, victims: [ids.bSandbox], serves: ['none'] },
-    { label: 'API access token as an API key', headers: { 'x-vital-api-key': accessToken }, own: ids.aSandbox, victims: [ids.bSandbox], serves: ['none'] },
+    {
+      label: 'team A sandbox key',
+      headers: { 'x-service-api-key': a.api_keys.sandbox },
+      own: ids.aSandbox,
+      victims: [ids.bSandbox, ids.cSandbox],
+      serves: ['team'],
+    },
+    {
+      label: 'team A production key',
+      headers: { 'x-service-api-key': a.api_keys.production },
+      own: ids.aProduction,
+      victims: [ids.aSandbox],
+      serves: ['team'],
+    },
+    {
+      label: "other team's key (B)",
+      headers: { 'x-service-api-key': b.api_keys.sandbox },
+      own: ids.bSandbox,
+      victims: [ids.aSandbox],
+      serves: ['team'],
+    },
+    {
+      label: 'org management key',
+      headers: { 'x-management-key': org },
+      own: ids.aSandbox,
+      victims: [ids.cSandbox],
+      serves: ['management'],
+    },
+    {
+      label: 'management key bound to team A',
+      headers: { 'x-management-key': bound },
+      own: ids.aSandbox,
+      victims: [ids.bSandbox, ids.cSandbox],
+      serves: ['management'],
+      forbiddenOk: true,
+    },
+    {
+      label: 'team-scoped management key, unbound',
+      headers: { 'x-management-key': unbound },
+      own: { org_id: orgId },
+      victims: [ids.aSandbox, ids.bSandbox],
+      serves: [],
+      forbiddenOk: true,
+    },
+    {
+      label: 'link token of team A',
+      headers: { 'x-vital-link-token': linkToken },
+      own: ids.aSandbox,
+      victims: [ids.bSandbox],
+      serves: ['none'],
+    },
+    {
+      label: 'API access token (Bearer)',
+      headers: { authorization: `Bearer ${accessToken}` },
+      own: ids.aSandbox,
+      victims: [ids.bSandbox],
+      serves: ['none'],
+    },
+    {
+      label: 'API access token as an API key',
+      headers: { 'x-vital-api-key': accessToken },
+      own: ids.aSandbox,
+      victims: [ids.bSandbox],
+      serves: ['none'],
+    },
     { label: 'no credential', headers: {}, own: ids.aSandbox, victims: [ids.bSandbox], serves: ['none'] },
-    { label: 'bad key', headers: { 'x-service-api-key': 'sk_us_0000000000000000', 'x-management-key': 'sk_bad' }, own: ids.aSandbox, victims: [ids.bSandbox], serves: ['none'] },
+    {
+      label: 'bad key',
+      headers: { 'x-service-api-key': 'sk_us_0000000000000000', 'x-management-key': 'sk_bad' },
+      own: ids.aSandbox,
+      victims: [ids.bSandbox],
+      serves: ['none'],
+    },
   ];
 
   const leaks: string[] = [];
@@ -225,12 +377,19 @@ it("another tenant's ids answer exactly like unknown ids on every route, for eve
         const u = await s.dispatch(unknown.req);
         compared++;
         routesCompared.add(route.id);
-        const tm = mask(decoder.decode(t.body), carried.map((n) => theirIds[n] as string));
-        const um = mask(decoder.decode(u.body), carried.map((n) => unknownIds[n] as string));
+        const tm = mask(
+          decoder.decode(t.body),
+          carried.map((n) => theirIds[n] as string),
+        );
+        const um = mask(
+          decoder.decode(u.body),
+          carried.map((n) => unknownIds[n] as string),
+        );
         const where = `${route.method} ${route.path} [${caller.label}] carrying ${carried.join(',')}`;
         if (t.status < 300) leaks.push(`${where}: another tenant's ids answered ${t.status} ${tm.slice(0, 160)}`);
         const forbidden = caller.forbiddenOk && t.status === 403;
-        if (!forbidden && (t.status !== u.status || tm !== um)) leaks.push(`${where}: theirs ${t.status} ${tm.slice(0, 160)} | unknown ${u.status} ${um.slice(0, 160)}`);
+        if (!forbidden && (t.status !== u.status || tm !== um))
+          leaks.push(`${where}: theirs ${t.status} ${tm.slice(0, 160)} | unknown ${u.status} ${um.slice(0, 160)}`);
         // A refused request changes nothing (ids minted, events, jobs).
         if (t.status >= 400 && u.status >= 400 && fingerprint(w) !== before) leaks.push(`${where}: a refused request changed the world`);
       }
@@ -239,14 +398,21 @@ it("another tenant's ids answer exactly like unknown ids on every route, for eve
         const { req } = build(route, caller.own, caller.headers);
         const res = await s.dispatch(req);
         refusedChecked++;
-        if (res.status !== 401 && res.status !== 403) leaks.push(`${route.method} ${route.path} [${caller.label}]: not refused (${res.status})`);
+        if (res.status !== 401 && res.status !== 403)
+          leaks.push(`${route.method} ${route.path} [${caller.label}]: not refused (${res.status})`);
       }
     }
   }
   if (process.env.ISO_DEBUG) console.log(JSON.stringify(ids), compared, refusedChecked, routesCompared.size);
   expect(leaks).toEqual([]);
   // Every team and management route that takes an id of a tenant was compared.
-  const withTenantIds = tenantRoutes.filter((r) => r.auth !== 'none' && /:(user_id|client_user_id|order_id|transaction_id|team_id|webhook_id|query_id|org_id|key_id|invite_id|member_id|domain_id|workout_id|sleep_id|device_id)\b/.test(r.path));
+  const withTenantIds = tenantRoutes.filter(
+    (r) =>
+      r.auth !== 'none' &&
+      /:(user_id|client_user_id|order_id|transaction_id|team_id|webhook_id|query_id|org_id|key_id|invite_id|member_id|domain_id|workout_id|sleep_id|device_id)\b/.test(
+        r.path,
+      ),
+  );
   for (const r of withTenantIds) expect(routesCompared.has(r.id), `${r.method} ${r.path} compared`).toBe(true);
   expect(compared).toBeGreaterThan(500);
   expect(refusedChecked).toBeGreaterThan(1000);
@@ -278,7 +444,8 @@ it('with an admin token, the control plane refuses every other credential on eve
       // The same two answers on every route: no Bearer token, or a Bearer token that is not the admin one.
       const expected = headers.authorization ? invalid : missing;
       const got = decoder.decode(res.body);
-      if (res.status !== 401 || got !== expected) problems.push(`${route.method} ${route.path} [${label}]: ${res.status} ${got.slice(0, 160)}`);
+      if (res.status !== 401 || got !== expected)
+        problems.push(`${route.method} ${route.path} [${label}]: ${res.status} ${got.slice(0, 160)}`);
     }
   }
   expect(problems).toEqual([]);

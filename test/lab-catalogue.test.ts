@@ -18,7 +18,10 @@ forEachAdapter('lab catalogue', (adapter) => {
     for (const t of tests.body) {
       oas?.expectValid('ClientFacingLabTest', t);
       expect(t.status).toBe('active');
-      expect(t.price).toBeCloseTo(t.markers.reduce((s: number, m: any) => s + Number(m.price), 0), 2);
+      expect(t.price).toBeCloseTo(
+        t.markers.reduce((s: number, m: any) => s + Number(m.price), 0),
+        2,
+      );
       expect(t.markers.every((m: any) => m.lab_id === t.lab.id)).toBe(true);
     }
     expect(tests.body[0].sample_type).toBe('dried_blood_spot');
@@ -35,13 +38,31 @@ forEachAdapter('lab catalogue', (adapter) => {
 
   it('creates lab tests from marker ids or lab test codes and filters them', async () => {
     const c = createClient(adapter, { seed: 42, ...SMALL });
-    const created = await c.post('/v3/lab_tests', { name: 'Thyroid Check', method: 'walk_in_test', description: 'TSH and free T4', provider_ids: ['899', '866'] });
+    const created = await c.post('/v3/lab_tests', {
+      name: 'Thyroid Check',
+      method: 'walk_in_test',
+      description: 'TSH and free T4',
+      provider_ids: ['899', '866'],
+    });
     expect(created.status, created.text).toBe(200);
-    expect(created.body).toMatchObject({ name: 'Thyroid Check', slug: 'thyroid-check', method: 'walk_in_test', auto_generated: false, status: 'active', fasting: false });
+    expect(created.body).toMatchObject({
+      name: 'Thyroid Check',
+      slug: 'thyroid-check',
+      method: 'walk_in_test',
+      auto_generated: false,
+      status: 'active',
+      fasting: false,
+    });
     expect(created.body.lab.slug).toBe('quest');
     expect(created.body.markers.map((m: any) => m.provider_id)).toEqual(['899', '866']);
     oas?.expectValid('ClientFacingLabTest', created.body);
-    const byIds = await c.post('/v3/lab_tests', { name: 'Thyroid Check', method: 'testkit', description: 'x', marker_ids: [1005, 1007], fasting: true });
+    const byIds = await c.post('/v3/lab_tests', {
+      name: 'Thyroid Check',
+      method: 'testkit',
+      description: 'x',
+      marker_ids: [1005, 1007],
+      fasting: true,
+    });
     expect(byIds.status, byIds.text).toBe(200);
     expect(byIds.body.slug).toBe('thyroid-check-2');
     expect(byIds.body.lab.slug).toBe('spiriplex');
@@ -60,10 +81,21 @@ forEachAdapter('lab catalogue', (adapter) => {
 
     expect((await c.get('/v3/lab_tests', { query: { name: 'thyroid' } })).body).toHaveLength(2);
     expect((await c.get('/v3/lab_tests', { query: { collection_method: 'testkit' } })).body).toHaveLength(2);
-    expect((await c.get('/v3/lab_tests', { query: { lab_slug: 'quest' } })).body.map((t: any) => t.name)).toEqual(['Essentials Walk-In Panel', 'Essentials On-Site Collection Panel', 'Thyroid Check']);
-    expect((await c.get('/v3/lab_tests', { query: { provider_ids: ['899', '866'] } })).body.map((t: any) => t.id)).toEqual([created.body.id]);
-    expect((await c.get('/v3/lab_tests', { query: { marker_ids: 1005 } })).body.map((t: any) => t.slug)).toEqual(['essentials-testkit', 'thyroid-check-2']);
-    const byPrice = (await c.get('/v3/lab_tests', { query: { order_key: 'price', order_direction: 'desc' } })).body.map((t: any) => t.price);
+    expect((await c.get('/v3/lab_tests', { query: { lab_slug: 'quest' } })).body.map((t: any) => t.name)).toEqual([
+      'Essentials Walk-In Panel',
+      'Essentials On-Site Collection Panel',
+      'Thyroid Check',
+    ]);
+    expect((await c.get('/v3/lab_tests', { query: { provider_ids: ['899', '866'] } })).body.map((t: any) => t.id)).toEqual([
+      created.body.id,
+    ]);
+    expect((await c.get('/v3/lab_tests', { query: { marker_ids: 1005 } })).body.map((t: any) => t.slug)).toEqual([
+      'essentials-testkit',
+      'thyroid-check-2',
+    ]);
+    const byPrice = (await c.get('/v3/lab_tests', { query: { order_key: 'price', order_direction: 'desc' } })).body.map(
+      (t: any) => t.price,
+    );
     expect(byPrice).toEqual([...byPrice].sort((a: number, b: number) => b - a));
     expect((await c.get('/v3/lab_tests', { query: { generation_method: 'bogus' } })).status).toBe(422);
   });
@@ -81,7 +113,15 @@ forEachAdapter('lab catalogue', (adapter) => {
     const glucose = quest.body.markers[0];
     expect(glucose).toMatchObject({ provider_id: '483', type: 'biomarker', unit: 'mg/dL', lab_id: 3, price: '5.00' });
     expect(glucose.expected_results).toEqual([
-      { id: glucose.id * 100 + 1, name: 'Glucose', slug: 'glucose', lab_id: 3, provider_id: '483-1', required: true, loinc: { id: 23457, name: 'Glucose [Mass/volume] in Serum or Plasma', slug: 'glucose', code: '2345-7', unit: 'mg/dL' } },
+      {
+        id: glucose.id * 100 + 1,
+        name: 'Glucose',
+        slug: 'glucose',
+        lab_id: 3,
+        provider_id: '483-1',
+        required: true,
+        loinc: { id: 23457, name: 'Glucose [Mass/volume] in Serum or Plasma', slug: 'glucose', code: '2345-7', unit: 'mg/dL' },
+      },
     ]);
     const byCode = await c.get('/v3/lab_tests/markers', { query: { name: '004259' } });
     expect(byCode.body.markers.map((m: any) => [m.lab_id, m.name])).toEqual([[4, 'TSH']]);
@@ -89,8 +129,15 @@ forEachAdapter('lab catalogue', (adapter) => {
     expect(new Set(labIds.body.markers.map((m: any) => m.lab_id))).toEqual(new Set([1, 2]));
     expect(labIds.body.markers.every((m: any) => m.a_la_carte_enabled === false)).toBe(true);
     const priced = await c.get('/v3/lab_tests/markers', { query: { lab_slug: 'quest', size: 2, include_pricing: 'true' } });
-    expect(priced.body.pricing).toEqual({ currency: 'USD', data: { '3001': { base_amount_minor: 1200, modifiers: null }, '3002': { base_amount_minor: 1400, modifiers: null } } });
-    for (const [key, value] of [['page', 0], ['size', 0], ['size', 101]] as const) {
+    expect(priced.body.pricing).toEqual({
+      currency: 'USD',
+      data: { '3001': { base_amount_minor: 1200, modifiers: null }, '3002': { base_amount_minor: 1400, modifiers: null } },
+    });
+    for (const [key, value] of [
+      ['page', 0],
+      ['size', 0],
+      ['size', 101],
+    ] as const) {
       const res = await c.get('/v3/lab_tests/markers', { query: { [key]: value } });
       expect(res.status).toBe(422);
       expect(res.body.detail[0].loc).toEqual(['query', key]);
@@ -113,7 +160,11 @@ forEachAdapter('lab catalogue', (adapter) => {
     expect(cmp.expected_results.find((r: any) => r.slug === 'egfr').required).toBe(false);
     expect((await c.get('/v3/lab_tests/00000000-0000-4000-8000-000000000000/markers')).status).toBe(404);
 
-    const set = await c.post('/v3/lab_tests/list_order_set_markers', { lab_test_ids: [tests.walk_in_test], add_on: { marker_ids: [3009], provider_ids: ['899', '10231'] } }, { query: { page: 2, size: 4 } });
+    const set = await c.post(
+      '/v3/lab_tests/list_order_set_markers',
+      { lab_test_ids: [tests.walk_in_test], add_on: { marker_ids: [3009], provider_ids: ['899', '10231'] } },
+      { query: { page: 2, size: 4 } },
+    );
     expect(set.status, set.text).toBe(200);
     expect(set.body).toMatchObject({ total: 6, page: 2, size: 4, pages: 2 });
     expect(set.body.markers.map((m: any) => m.provider_id)).toEqual(['17306', '899']);
@@ -121,8 +172,13 @@ forEachAdapter('lab catalogue', (adapter) => {
     oas?.expectValid('GetMarkersResponse', set.body);
     const empty = await c.post('/v3/lab_tests/list_order_set_markers', {});
     expect(empty.body).toEqual({ markers: [], total: 0, page: 1, size: 50, pages: 0 });
-    expect((await c.post('/v3/lab_tests/list_order_set_markers', { lab_test_ids: ['00000000-0000-4000-8000-000000000000'] })).status).toBe(404);
-    expect((await c.post('/v3/lab_tests/list_order_set_markers', { lab_test_ids: [tests.walk_in_test], add_on: { provider_ids: ['004259'] } })).status).toBe(400);
+    expect((await c.post('/v3/lab_tests/list_order_set_markers', { lab_test_ids: ['00000000-0000-4000-8000-000000000000'] })).status).toBe(
+      404,
+    );
+    expect(
+      (await c.post('/v3/lab_tests/list_order_set_markers', { lab_test_ids: [tests.walk_in_test], add_on: { provider_ids: ['004259'] } }))
+        .status,
+    ).toBe(400);
     expect((await c.post('/v3/lab_tests/list_order_set_markers', { lab_test_ids: ['nope'] })).status).toBe(422);
     expect((await c.post('/v3/lab_tests/list_order_set_markers', {}, { query: { size: 101 } })).status).toBe(422);
   });

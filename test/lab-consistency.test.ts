@@ -18,8 +18,23 @@ const RESULT_LOWS = new Set(['partial_results', 'completed', 'corrected']);
 /** Cancellation rules of api-facts B.4 (docs: lab/workflow/cancelling-an-order), written out independently. */
 const CANCEL_FROM: Record<Method, string[]> = {
   testkit: ['ordered', 'requisition_created', 'requisition_bypassed', 'awaiting_registration', 'registered'],
-  walk_in_test: ['ordered', 'requisition_created', 'requisition_bypassed', 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled'],
-  at_home_phlebotomy: ['ordered', 'requisition_created', 'requisition_bypassed', 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled', 'draw_completed'],
+  walk_in_test: [
+    'ordered',
+    'requisition_created',
+    'requisition_bypassed',
+    'appointment_pending',
+    'appointment_scheduled',
+    'appointment_cancelled',
+  ],
+  at_home_phlebotomy: [
+    'ordered',
+    'requisition_created',
+    'requisition_bypassed',
+    'appointment_pending',
+    'appointment_scheduled',
+    'appointment_cancelled',
+    'draw_completed',
+  ],
   on_site_collection: ['ordered', 'requisition_created', 'requisition_bypassed', 'draw_completed'],
 };
 
@@ -45,7 +60,14 @@ function problemsOf(o: any, checked = false): string[] {
   if (o.updated_at < last.created_at || o.details.data.updated_at !== o.updated_at) out.push(`${tag}: updated_at behind the last event`);
   const mine = o.order_transaction.orders.find((x: any) => x.id === o.id);
   if (mine?.low_level_status !== low || mine?.low_level_status_created_at !== last.created_at) out.push(`${tag}: transaction summary lags`);
-  const txStatus = ['completed', 'corrected', 'sample_error', 'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab', 'lost'].includes(low as string)
+  const txStatus = [
+    'completed',
+    'corrected',
+    'sample_error',
+    'failure_to_deliver_to_customer',
+    'failure_to_deliver_to_lab',
+    'lost',
+  ].includes(low as string)
     ? 'completed'
     : ['cancelled', 'do_not_process'].includes(low as string)
       ? 'cancelled'
@@ -67,7 +89,13 @@ function journalProblems(events: LabEvent[]): string[] {
   const out: string[] = [];
   const seen = new Map<string, number>();
   for (const e of events) {
-    const envelope = { event_type: e.type, user_id: e.data.user_id, team_id: e.data.team_id, client_user_id: '00000000-0000-4000-8000-000000000000', data: e.data };
+    const envelope = {
+      event_type: e.type,
+      user_id: e.data.user_id,
+      team_id: e.data.team_id,
+      client_user_id: '00000000-0000-4000-8000-000000000000',
+      data: e.data,
+    };
     if (e.type === 'labtest.result.critical') {
       for (const err of oas?.errors('ClientFacingCriticalResultIdentified', envelope) ?? []) out.push(`critical: ${err}`);
       if (!['partial', 'final'].includes(e.data.status)) out.push(`critical: status ${e.data.status}`);
@@ -76,7 +104,11 @@ function journalProblems(events: LabEvent[]): string[] {
     for (const err of oas?.errors('ClientFacingOrderChanged', envelope) ?? []) out.push(`order event: ${err}`);
     out.push(...problemsOf(e.data, oas !== null));
     const before = seen.get(e.data.id);
-    if (e.type === 'labtest.order.created' ? before !== undefined || e.data.events.length !== 1 : before === undefined || e.data.events.length <= before) {
+    if (
+      e.type === 'labtest.order.created'
+        ? before !== undefined || e.data.events.length !== 1
+        : before === undefined || e.data.events.length <= before
+    ) {
       out.push(`${e.data.id}: ${e.type} with ${e.data.events.length} events after ${before}`);
     }
     seen.set(e.data.id, e.data.events.length);
@@ -101,7 +133,8 @@ forEachAdapter('lab order consistency', (adapter) => {
     for (const method of METHODS) for (const zip of zips) orders.push(await newOrder(c, method, { address: { zip }, targets }));
     for (const method of METHODS) orders.push(await newOrder(c, method, { patient: { last_name: 'Critical' }, targets }));
     await c.advance(3600);
-    for (const o of orders) if (o.lab_test.method === 'on_site_collection') expect((await c.patch(`/v3/order/${o.id}/draw_completed`)).status).toBe(200);
+    for (const o of orders)
+      if (o.lab_test.method === 'on_site_collection') expect((await c.patch(`/v3/order/${o.id}/draw_completed`)).status).toBe(200);
     await c.advance(30 * DAY);
 
     const events = await labEvents(c);
@@ -158,8 +191,16 @@ forEachAdapter('lab order consistency', (adapter) => {
     it('partial results are announced only once the team turns partial_webhooks_enabled on (management API)', async () => {
       const c = createClient(adapter, { seed: 53, ...SMALL });
       const before = await newOrder(c, 'at_home_phlebotomy');
-      await c.post(`/v3/order/${before.id}/test`, undefined, { query: { final_status: 'sample_with_lab.at_home_phlebotomy.partial_results' } });
-      expect((await labEvents(c, before.id)).map((e) => e.status?.split('.')[2])).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled', 'draw_completed']);
+      await c.post(`/v3/order/${before.id}/test`, undefined, {
+        query: { final_status: 'sample_with_lab.at_home_phlebotomy.partial_results' },
+      });
+      expect((await labEvents(c, before.id)).map((e) => e.status?.split('.')[2])).toEqual([
+        'ordered',
+        'requisition_created',
+        'appointment_pending',
+        'appointment_scheduled',
+        'draw_completed',
+      ]);
       await enablePartialWebhooks(c);
       await c.post(`/v3/order/${before.id}/test`);
       const after = await newOrder(c, 'at_home_phlebotomy');

@@ -94,7 +94,11 @@ export async function labEvents(c: TestClient, orderId?: string): Promise<LabEve
   expect(res.status).toBe(200);
   return (res.body.events as Array<{ envelope: { event_type: string; data: any } }>)
     .filter((e) => orderId === undefined || e.envelope.data.id === orderId || e.envelope.data.order_id === orderId)
-    .map((e) => ({ type: e.envelope.event_type, status: e.envelope.data.last_event?.status ?? e.envelope.data.status, data: e.envelope.data }));
+    .map((e) => ({
+      type: e.envelope.event_type,
+      status: e.envelope.data.last_event?.status ?? e.envelope.data.status,
+      data: e.envelope.data,
+    }));
 }
 
 export async function getOrder(c: TestClient, id: string): Promise<any> {

@@ -10,7 +10,6 @@ import { pdfStrings } from './pdf-helpers.js';
 const DAY = 86400;
 const oas = oasValidator('data');
 
-
 forEachAdapter('lab results', (adapter) => {
   it('answers the reference 404s before results exist and for unknown orders', async () => {
     const c = createClient(adapter, { seed: 51, ...SMALL });
@@ -19,7 +18,9 @@ forEachAdapter('lab results', (adapter) => {
       const res = await c.get(`/v3/order/${order.id}/${suffix}`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ detail: LAB_TEXTS.resultsNotAvailable(order.id) });
-      expect((await c.get(`/v3/order/00000000-0000-4000-8000-000000000000/${suffix}`)).body).toEqual({ detail: LAB_MESSAGES.orderResultNotFound });
+      expect((await c.get(`/v3/order/00000000-0000-4000-8000-000000000000/${suffix}`)).body).toEqual({
+        detail: LAB_MESSAGES.orderResultNotFound,
+      });
     }
   });
 
@@ -57,7 +58,14 @@ forEachAdapter('lab results', (adapter) => {
     expect(flagged.map((r: any) => r.interpretation)).toEqual(['abnormal']);
     const meta = await c.get(`/v3/order/${order.id}/result/metadata`);
     expect(meta.body).toEqual(final.body.metadata);
-    expect(meta.body).toMatchObject({ patient: 'Grace Abnormal', dob: '1985-12-09', age: '40', laboratory: 'Quest Diagnostics', specimen_number: order.sample_id, interpretation: 'abnormal' });
+    expect(meta.body).toMatchObject({
+      patient: 'Grace Abnormal',
+      dob: '1985-12-09',
+      age: '40',
+      laboratory: 'Quest Diagnostics',
+      specimen_number: order.sample_id,
+      interpretation: 'abnormal',
+    });
     oas?.expectValid('LabResultsMetadata', meta.body);
     expect((await getOrder(c, order.id)).interpretation).toBe('abnormal');
     // same seed, same requests: same bytes

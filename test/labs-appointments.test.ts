@@ -36,7 +36,14 @@ forEachAdapter('lab appointments', (adapter) => {
     const booked = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: slots[0].booking_key });
     expect(booked.status, booked.text).toBe(200);
     oas?.expectValid('ClientFacingAppointment', booked.body);
-    expect(booked.body).toMatchObject({ order_id: order.id, type: 'phlebotomy', provider: 'getlabs', status: 'confirmed', start_at: slots[0].start, end_at: slots[0].end });
+    expect(booked.body).toMatchObject({
+      order_id: order.id,
+      type: 'phlebotomy',
+      provider: 'getlabs',
+      status: 'confirmed',
+      start_at: slots[0].start,
+      end_at: slots[0].end,
+    });
     let now = await getOrder(c, order.id);
     expect(low(now)).toBe('appointment_scheduled');
     expect(now.details.data.appointment_id).toBe(booked.body.id);
@@ -46,7 +53,9 @@ forEachAdapter('lab appointments', (adapter) => {
     const reused = await c.post(`/v3/order/${other.id}/phlebotomy/appointment/book`, { booking_key: slots[0].booking_key });
     expect(reused.status).toBe(400);
     expect(reused.body.detail).toBe(LAB_MESSAGES.bookingKeyUsed);
-    expect((await c.post(`/v3/order/${other.id}/phlebotomy/appointment/book`, { booking_key: 'nope' })).body.detail).toBe(LAB_MESSAGES.bookingKeyInvalid);
+    expect((await c.post(`/v3/order/${other.id}/phlebotomy/appointment/book`, { booking_key: 'nope' })).body.detail).toBe(
+      LAB_MESSAGES.bookingKeyInvalid,
+    );
     const moved = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/reschedule`, { booking_key: slots[1].booking_key });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body.start_at).toBe(slots[1].start);
@@ -58,7 +67,10 @@ forEachAdapter('lab appointments', (adapter) => {
     expect(got.body).toEqual(moved.body);
     const reasons = await c.get('/v3/order/phlebotomy/appointment/cancellation-reasons');
     for (const r of reasons.body) oas?.expectValid('ClientFacingAppointmentCancellationReason', r);
-    const cancelled = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, { cancellation_reason_id: REASON, notes: 'travel' });
+    const cancelled = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, {
+      cancellation_reason_id: REASON,
+      notes: 'travel',
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     now = await getOrder(c, order.id);
@@ -67,7 +79,9 @@ forEachAdapter('lab appointments', (adapter) => {
     const types = events.filter((e) => e.type.startsWith('labtest.appointment.')).map((e) => e.type);
     expect(types).toEqual(['labtest.appointment.created', 'labtest.appointment.updated', 'labtest.appointment.updated']);
     for (const e of events.filter((x) => x.type.startsWith('labtest.appointment.'))) oas?.expectValid('ClientFacingAppointment', e.data);
-    expect((await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, { cancellation_reason_id: REASON })).body.detail).toBe(LAB_MESSAGES.appointmentNotActive);
+    expect((await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, { cancellation_reason_id: REASON })).body.detail).toBe(
+      LAB_MESSAGES.appointmentNotActive,
+    );
   });
 
   it('moves the appointment and then the order on the clock', async () => {
@@ -93,7 +107,12 @@ forEachAdapter('lab appointments', (adapter) => {
     expect(low(await getOrder(c, order.id))).toBe('ordered');
     await c.advance(600);
     const now = await getOrder(c, order.id);
-    expect(now.events.map((e: any) => e.status.split('.')[2])).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled']);
+    expect(now.events.map((e: any) => e.status.split('.')[2])).toEqual([
+      'ordered',
+      'requisition_created',
+      'appointment_pending',
+      'appointment_scheduled',
+    ]);
   });
 
   it('an expired key is refused; cancelling the order cancels a phlebotomy appointment', async () => {
@@ -103,7 +122,9 @@ forEachAdapter('lab appointments', (adapter) => {
     const last = slots[slots.length - 1];
     const clock = await c.get('/_sandbox/clock');
     await c.advance(Math.ceil((Date.parse(slots[0].expires_at) - Date.parse(clock.body.now)) / 1000) + 1);
-    expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: slots[0].booking_key })).body.detail).toBe(LAB_MESSAGES.bookingKeyExpired);
+    expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: slots[0].booking_key })).body.detail).toBe(
+      LAB_MESSAGES.bookingKeyExpired,
+    );
     expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: last.booking_key })).status).toBe(200);
     expect((await c.post(`/v3/order/${order.id}/cancel`)).status).toBe(200);
     expect((await c.get(`/v3/order/${order.id}/phlebotomy/appointment`)).body.status).toBe('cancelled');
@@ -121,7 +142,9 @@ forEachAdapter('lab appointments', (adapter) => {
     expect(first.body).toMatchObject({ type: 'patient_service_center', provider: 'quest', iana_timezone: 'America/New_York' });
     const replay = await c.post(`/v3/order/${order.id}/psc/appointment/book`, { booking_key: slots[0].booking_key }, { headers });
     expect(replay.text).toBe(first.text);
-    expect((await c.post(`/v3/order/${order.id}/psc/appointment/book`, { booking_key: slots[1].booking_key })).body.detail).toBe(LAB_MESSAGES.appointmentExists);
+    expect((await c.post(`/v3/order/${order.id}/psc/appointment/book`, { booking_key: slots[1].booking_key })).body.detail).toBe(
+      LAB_MESSAGES.appointmentExists,
+    );
     expect(low(await getOrder(c, order.id))).toBe('appointment_scheduled');
     const phleb = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: slots[1].booking_key });
     expect(phleb.body.detail).toBe(LAB_MESSAGES.notPhlebotomyOrder);
@@ -129,7 +152,9 @@ forEachAdapter('lab appointments', (adapter) => {
     expect((await c.get(`/v3/order/${order.id}/psc/appointment`)).body.status).toBe('confirmed');
     const nope = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'sonora_quest', zip_code: '10001' } });
     expect(nope.status).toBe(404);
-    const bad = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'quest', radius: '7', zip_code: '10001' } });
+    const bad = await c.post('/v3/order/psc/appointment/availability', undefined, {
+      query: { lab: 'quest', radius: '7', zip_code: '10001' },
+    });
     expect(bad.status).toBe(422);
     const cancelled = await c.patch(`/v3/order/${order.id}/psc/appointment/cancel`, { cancellationReasonId: REASON });
     expect(cancelled.body.status).toBe('cancelled');
@@ -153,7 +178,9 @@ forEachAdapter('area and PSC info', (adapter) => {
     expect(psc.body.patient_service_centers.length).toBe(3);
     expect(psc.body.patient_service_centers.map((s: any) => s.site_code)).toEqual(['QSBX100011', 'QSBX100012', 'QSBX100013']);
     // The site codes are the ones PSC availability answers for.
-    const avail = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'quest', site_codes: [psc.body.patient_service_centers[0].site_code] } });
+    const avail = await c.post('/v3/order/psc/appointment/availability', undefined, {
+      query: { lab: 'quest', site_codes: [psc.body.patient_service_centers[0].site_code] },
+    });
     expect(avail.status, avail.text).toBe(200);
     expect(new Set(avail.body.slots.map((d: any) => d.location.code))).toEqual(new Set([psc.body.patient_service_centers[0].site_code]));
     expect((await c.get('/v3/order/psc/info', { query: { zip_code: '10001', lab_id: 999 } })).body.detail).toBe(LAB_MESSAGES.labNotFound);

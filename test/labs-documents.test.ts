@@ -7,7 +7,11 @@ import { UNKNOWN_UUID } from './support/route-requests.js';
 import { pdfStrings } from './pdf-helpers.js';
 import { SMALL, newOrder, standardTests } from './lab-helpers.js';
 
-async function expectPdf(c: TestClient, path: string, query?: Record<string, string>): Promise<{ bytes: Buffer; doc: PDFDocument; drawn: string[] }> {
+async function expectPdf(
+  c: TestClient,
+  path: string,
+  query?: Record<string, string>,
+): Promise<{ bytes: Buffer; doc: PDFDocument; drawn: string[] }> {
   const res = await c.get(path, query ? { query } : undefined);
   expect(res.status, res.text).toBe(200);
   expect(res.headers['content-type']).toBe('application/pdf');
@@ -18,7 +22,9 @@ async function expectPdf(c: TestClient, path: string, query?: Record<string, str
 forEachAdapter('order documents', (adapter) => {
   it('requisition: 404 before the order reaches the lab, then a deterministic PDF dated by the requisition', async () => {
     const c = createClient(adapter, { seed: 131, ...SMALL });
-    const order = await newOrder(c, 'walk_in_test', { extra: { physician: { first_name: 'Ada', last_name: 'Byron', npi: '1234567893' }, icd_codes: ['Z00.00'] } });
+    const order = await newOrder(c, 'walk_in_test', {
+      extra: { physician: { first_name: 'Ada', last_name: 'Byron', npi: '1234567893' }, icd_codes: ['Z00.00'] },
+    });
     const before = await c.get(`/v3/order/${order.id}/requisition/pdf`);
     expect(before.status).toBe(404);
     expect(before.body).toEqual({ detail: LAB_TEXTS.requisitionNotAvailable(order.id) });
@@ -86,7 +92,9 @@ forEachAdapter('order documents', (adapter) => {
     const none = await c.get(`/v3/order/${walkIn.id}/collection_instruction_pdf`);
     expect(none.status).toBe(404);
     expect(none.body).toEqual({ detail: LAB_MESSAGES.noCollectionInstructions });
-    expect((await c.get(`/v3/lab_test/${tests.walk_in_test}/collection_instruction_pdf`)).body).toEqual({ detail: LAB_MESSAGES.noCollectionInstructions });
+    expect((await c.get(`/v3/lab_test/${tests.walk_in_test}/collection_instruction_pdf`)).body).toEqual({
+      detail: LAB_MESSAGES.noCollectionInstructions,
+    });
     const unknownTest = await c.get(`/v3/lab_test/${UNKNOWN_UUID}/collection_instruction_pdf`);
     expect(unknownTest.status).toBe(404);
     expect(unknownTest.body).toEqual({ detail: LAB_MESSAGES.labTestNotFound });

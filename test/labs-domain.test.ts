@@ -37,7 +37,9 @@ forEachAdapter('labs domain layer', (adapter) => {
     expect((await c.get(`/v3/order_transaction/${UNKNOWN}`)).body.detail).toBe(LAB_MESSAGES.transactionNotFound);
     const order = await newOrder(c, 'walk_in_test');
     expect((await c.get(`/v3/order/${order.id}/result`)).body.detail).toBe(LAB_TEXTS.resultsNotAvailable(order.id));
-    expect((await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'completed.walk_in_test.completed' } })).status).toBe(200);
+    expect(
+      (await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'completed.walk_in_test.completed' } })).status,
+    ).toBe(200);
     const refused = await c.post(`/v3/order/${order.id}/cancel`);
     expect(refused.status).toBe(400);
     const text = LAB_TEXTS.transitionNotAllowed('completed', 'cancelled');
@@ -54,9 +56,15 @@ forEachAdapter('labs domain layer', (adapter) => {
     const tests = (await c.get('/v3/lab_tests')).body as any[];
     const testkit = tests.find((t) => t.method === 'testkit' && !t.auto_generated);
     const users = (await c.get('/v2/user')).body.users;
-    const created = await c.post('/v3/order/testkit', { user_id: users[0].user_id, lab_test_id: testkit.id, shipping_details: { ...ADDRESS, phone_number: '+14155550123' } });
+    const created = await c.post('/v3/order/testkit', {
+      user_id: users[0].user_id,
+      lab_test_id: testkit.id,
+      shipping_details: { ...ADDRESS, phone_number: '+14155550123' },
+    });
     expect(created.status, created.text).toBe(200);
-    const sim = await c.post(`/v3/order/${created.body.order.id}/test`, undefined, { query: { final_status: 'received.testkit.awaiting_registration' } });
+    const sim = await c.post(`/v3/order/${created.body.order.id}/test`, undefined, {
+      query: { final_status: 'received.testkit.awaiting_registration' },
+    });
     expect(sim.status, sim.text).toBe(200);
     const before = await getOrder(c, created.body.order.id);
     const bad = await c.post('/v3/order/testkit/register', {
@@ -69,16 +77,29 @@ forEachAdapter('labs domain layer', (adapter) => {
     expect(bad.body.detail).toBe(LAB_MESSAGES.fictionalPhone);
     expect(await getOrder(c, before.id)).toEqual(before);
     expect(ids(await everyOrder(c, { user_id: users[1].user_id }))).not.toContain(before.id);
-    const good = await c.post('/v3/order/testkit/register', { sample_id: before.sample_id, user_id: users[1].user_id, patient_details: PATIENT, patient_address: ADDRESS });
+    const good = await c.post('/v3/order/testkit/register', {
+      sample_id: before.sample_id,
+      user_id: users[1].user_id,
+      patient_details: PATIENT,
+      patient_address: ADDRESS,
+    });
     expect(good.status, good.text).toBe(200);
     expect(ids(await everyOrder(c, { user_id: users[1].user_id }))).toContain(before.id);
     expect(ids(await everyOrder(c, { user_id: users[0].user_id }))).not.toContain(before.id);
-    expect((await c.post('/v3/order/testkit/register', { sample_id: before.sample_id, patient_details: PATIENT, patient_address: ADDRESS })).body.detail).toBe(LAB_MESSAGES.testkitAlreadyRegistered);
+    expect(
+      (await c.post('/v3/order/testkit/register', { sample_id: before.sample_id, patient_details: PATIENT, patient_address: ADDRESS })).body
+        .detail,
+    ).toBe(LAB_MESSAGES.testkitAlreadyRegistered);
   });
 
   it('status, date and critical filters agree with a full scan after changes', async () => {
     const c = createClient(adapter, { seed: 43, ...SMALL });
-    const placed = [await newOrder(c, 'walk_in_test'), await newOrder(c, 'walk_in_test', { patient: { last_name: 'Critical' } }), await newOrder(c, 'testkit'), await newOrder(c, 'at_home_phlebotomy')];
+    const placed = [
+      await newOrder(c, 'walk_in_test'),
+      await newOrder(c, 'walk_in_test', { patient: { last_name: 'Critical' } }),
+      await newOrder(c, 'testkit'),
+      await newOrder(c, 'at_home_phlebotomy'),
+    ];
     await c.post(`/v3/order/${placed[0].id}/test`);
     await c.post(`/v3/order/${placed[1].id}/test`, { interpretation: 'critical' });
     await c.post(`/v3/order/${placed[2].id}/cancel`);
@@ -95,7 +116,9 @@ forEachAdapter('labs domain layer', (adapter) => {
     const notCritical = await everyOrder(c, { is_critical: 'false' });
     expect(critical.length + notCritical.length).toBe(scan.length);
     for (const interpretation of ['normal', 'abnormal', 'critical']) {
-      expect(ids(await everyOrder(c, { interpretation })).sort()).toEqual(ids(scan.filter((o) => o.interpretation === interpretation)).sort());
+      expect(ids(await everyOrder(c, { interpretation })).sort()).toEqual(
+        ids(scan.filter((o) => o.interpretation === interpretation)).sort(),
+      );
     }
     // The default listing is newest first (ties: the later placed first), so its reverse is oldest first.
     const sorted = [...scan].reverse();

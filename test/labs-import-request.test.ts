@@ -6,7 +6,18 @@ import { LAB_MESSAGES } from '../src/state/labs/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
-import { ADDRESS, PATIENT, SMALL, expectConsistent, firstUserId, getOrder, labEvents, lows, newOrder, standardTests } from './lab-helpers.js';
+import {
+  ADDRESS,
+  PATIENT,
+  SMALL,
+  expectConsistent,
+  firstUserId,
+  getOrder,
+  labEvents,
+  lows,
+  newOrder,
+  standardTests,
+} from './lab-helpers.js';
 import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
@@ -38,7 +49,12 @@ forEachAdapter('order import', (adapter) => {
     expectWire('orders.import', res);
     const order = res.body.order;
     expect(res.body).toMatchObject({ status: 'SUCCESS', message: 'Order imported' });
-    expect(order).toMatchObject({ sample_id: 'EXT-0042', origin: 'initial', billing_type: 'client_bill', details: { type: 'walk_in_test' } });
+    expect(order).toMatchObject({
+      sample_id: 'EXT-0042',
+      origin: 'initial',
+      billing_type: 'client_bill',
+      details: { type: 'walk_in_test' },
+    });
     expect(lows(order)).toEqual(['ordered']);
     await c.advance(600);
     const later = await getOrder(c, order.id);
@@ -82,11 +98,24 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     const c = createClient(adapter, { seed: 153, ...SMALL });
     const order = await newOrder(c, 'at_home_phlebotomy', { address: PHOENIX });
     await c.advance(600);
-    const res = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs', appointment_notes: 'ring twice' });
+    const res = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, {
+      address: HOME,
+      provider: 'getlabs',
+      appointment_notes: 'ring twice',
+    });
     expect(res.status, res.text).toBe(200);
     oas?.expectValid('ClientFacingAppointment', res.body);
     expectWire('appointments.phlebotomy.request', res);
-    expect(res.body).toMatchObject({ order_id: order.id, type: 'phlebotomy', provider: 'getlabs', status: 'pending', event_status: 'pending', start_at: null, end_at: null, can_reschedule: false });
+    expect(res.body).toMatchObject({
+      order_id: order.id,
+      type: 'phlebotomy',
+      provider: 'getlabs',
+      status: 'pending',
+      event_status: 'pending',
+      start_at: null,
+      end_at: null,
+      can_reschedule: false,
+    });
     expect(res.body.address).toMatchObject({ first_line: HOME.first_line, zip_code: '85004' });
     expect((await getOrder(c, order.id)).details.data.appointment_id).toBe(res.body.id);
     // A second request or a booking is refused while one is pending.
@@ -128,24 +157,34 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: LAB_MESSAGES.appointmentOrderNotFound });
     const order = await newOrder(c, 'at_home_phlebotomy', { address: PHOENIX });
-    const nowhere = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: { ...HOME, zip_code: '10001' }, provider: 'getlabs' });
+    const nowhere = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, {
+      address: { ...HOME, zip_code: '10001' },
+      provider: 'getlabs',
+    });
     expect(nowhere.body).toEqual({ detail: LAB_MESSAGES.appointmentRequestZip });
     const provider = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: CHICAGO_AREA, provider: 'getlabs' });
     expect(provider.body).toEqual({ detail: LAB_MESSAGES.appointmentRequestProvider });
-    expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: { ...HOME, zip_code: '850' }, provider: 'getlabs' })).status).toBe(422);
+    expect(
+      (await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: { ...HOME, zip_code: '850' }, provider: 'getlabs' }))
+        .status,
+    ).toBe(422);
     expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'nobody' })).status).toBe(422);
     expect((await c.get(`/v3/order/${order.id}/phlebotomy/appointment`)).status).toBe(404);
 
     const req = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: CHICAGO_AREA, provider: 'phlebfinders' });
     expect(req.status, req.text).toBe(200);
     expect(req.body.provider).toBe('phlebfinders');
-    const cancelled = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, { cancellation_reason_id: CANCELLATION_REASONS[0]?.id });
+    const cancelled = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, {
+      cancellation_reason_id: CANCELLATION_REASONS[0]?.id,
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     await c.advance(PROVIDER_CONFIRMS_AFTER / 1000 + 60);
     expect((await c.get(`/v3/order/${order.id}/phlebotomy/appointment`)).body.status).toBe('cancelled');
     // A new request is accepted after the cancellation.
-    expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: CHICAGO_AREA, provider: 'phlebfinders' })).status).toBe(200);
+    expect(
+      (await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: CHICAGO_AREA, provider: 'phlebfinders' })).status,
+    ).toBe(200);
     // Cancelling the order cancels the pending request; the provider never confirms it.
     expect((await c.post(`/v3/order/${order.id}/cancel`)).status).toBe(200);
     await c.advance(PROVIDER_CONFIRMS_AFTER / 1000 + 60);

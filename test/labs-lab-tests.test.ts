@@ -19,13 +19,18 @@ forEachAdapter('lab tests: update and cursor pages', (adapter) => {
     expect((await c.get(`/v3/lab_tests/${target.id}`)).body.name).toBe('Renamed Panel');
     expect(((await c.get('/v3/lab_tests', { query: { status: 'inactive' } })).body as any[]).map((t) => t.id)).toEqual([target.id]);
     expect((await c.patch(`/v3/lab_tests/${target.id}`, { name: '' })).status).toBe(422);
-    expect((await c.patch('/v3/lab_tests/00000000-0000-4000-8000-000000000000', { active: true })).body.detail).toBe(LAB_MESSAGES.labTestNotFound);
+    expect((await c.patch('/v3/lab_tests/00000000-0000-4000-8000-000000000000', { active: true })).body.detail).toBe(
+      LAB_MESSAGES.labTestNotFound,
+    );
     expect((await c.patch(`/v3/lab_tests/${target.id}`, { active: true })).body.status).toBe('active');
   });
 
   it('pages through the lab tests by cursor, in the order of GET /v3/lab_tests', async () => {
     const c = createClient(adapter, { seed: 62, ...SMALL });
-    for (let i = 0; i < 3; i++) expect((await c.post('/v3/lab_tests', { name: `Panel ${i}`, method: 'walk_in_test', description: 'x', marker_ids: [3005] })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await c.post('/v3/lab_tests', { name: `Panel ${i}`, method: 'walk_in_test', description: 'x', marker_ids: [3005] })).status,
+      ).toBe(200);
     const all = ((await c.get('/v3/lab_tests')).body as any[]).map((t) => t.id);
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -55,6 +60,8 @@ forEachAdapter('lab tests: update and cursor pages', (adapter) => {
     expect(off.body.sms_enabled).toBe(false);
     expect((await c.get(`/v3/order/${order.id}/communication_settings`)).body.sms_enabled).toBe(false);
     expect((await c.patch(`/v3/order/${order.id}/communication_settings`, {})).status).toBe(422);
-    expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000/communication_settings')).body.detail).toBe(LAB_MESSAGES.orderGetNotFound);
+    expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000/communication_settings')).body.detail).toBe(
+      LAB_MESSAGES.orderGetNotFound,
+    );
   });
 });

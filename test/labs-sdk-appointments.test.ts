@@ -9,20 +9,36 @@ let client: VitalClient;
 
 beforeAll(async () => {
   server = await startServer({ seed: 72, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {
   await server.close();
 });
 
-const patientDetails = { firstName: 'Sdk', lastName: 'Appointment', dob: '1979-03-04', gender: 'male' as const, phoneNumber: '+12125550188', email: 'sdk@example.com' };
+const patientDetails = {
+  firstName: 'Sdk',
+  lastName: 'Appointment',
+  dob: '1979-03-04',
+  gender: 'male' as const,
+  phoneNumber: '+12125550188',
+  email: 'sdk@example.com',
+};
 const reason = CANCELLATION_REASONS[0]?.id ?? '';
 
 async function place(method: 'at_home_phlebotomy' | 'walk_in_test', zip: string, state: string): Promise<string> {
   const userId = (await client.user.getAll({ limit: 1 })).users[0]?.userId ?? '';
   const tests = await client.labTests.get({ collectionMethod: method });
-  const placed = await client.labTests.createOrder({ userId, labTestId: tests[0]?.id ?? '', patientDetails, patientAddress: { receiverName: 'Sdk Appointment', firstLine: '1 Main Street', city: 'Somewhere', state, zip, country: 'US' } });
+  const placed = await client.labTests.createOrder({
+    userId,
+    labTestId: tests[0]?.id ?? '',
+    patientDetails,
+    patientAddress: { receiverName: 'Sdk Appointment', firstLine: '1 Main Street', city: 'Somewhere', state, zip, country: 'US' },
+  });
   await server.sandbox.advance(600); // past requisition_created
   return placed.order.id;
 }
@@ -30,7 +46,9 @@ async function place(method: 'at_home_phlebotomy' | 'walk_in_test', zip: string,
 describe('official SDK @tryvital/vital-node: lab appointments', () => {
   it('phlebotomy: availability, book, reschedule, get, reasons, cancel', async () => {
     const orderId = await place('at_home_phlebotomy', '85004', 'AZ');
-    const availability = await client.labTests.getPhlebotomyAppointmentAvailability({ body: { firstLine: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zipCode: '85004' } });
+    const availability = await client.labTests.getPhlebotomyAppointmentAvailability({
+      body: { firstLine: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zipCode: '85004' },
+    });
     const slots = availability.slots.flatMap((d) => d.slots);
     expect(slots.length).toBeGreaterThan(1);
     const booked = await client.labTests.bookPhlebotomyAppointment(orderId, { bookingKey: slots[0]?.bookingKey ?? '' });

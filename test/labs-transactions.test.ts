@@ -54,9 +54,19 @@ function addRedraw(c: TestClient, first: Order, id: string): Order {
   if (!team) throw new Error('no team');
   const env = orderEnv(world, world.tenancy.partition(team, 'sandbox'));
   const redraw = buildOrder(env.store, {
-    seed: world.seed, id, team_id: first.team_id, user_id: first.user_id, client_user_id: first.client_user_id, lab_test: first.lab_test,
-    at: world.clock.now(), details_id: `${id.slice(0, -4)}beef`, shipment_id: null, transaction_id: first.transaction_id,
-    patient_details: first.patient_details, patient_address: first.patient_address, fate: 'happy',
+    seed: world.seed,
+    id,
+    team_id: first.team_id,
+    user_id: first.user_id,
+    client_user_id: first.client_user_id,
+    lab_test: first.lab_test,
+    at: world.clock.now(),
+    details_id: `${id.slice(0, -4)}beef`,
+    shipment_id: null,
+    transaction_id: first.transaction_id,
+    patient_details: first.patient_details,
+    patient_address: first.patient_address,
+    fate: 'happy',
     flags: { interpretation: 'abnormal', result_types: null, has_missing_results: false },
   });
   redraw.origin = 'redraw';

@@ -15,7 +15,13 @@ async function setup(adapter: Parameters<typeof createClient>[0]): Promise<{ c: 
   const c = createClient(adapter, { seed: 7, users: 0, usersElsewhere: 0 });
   const ids: string[] = [];
   for (const name of ['bp-a', 'bp-b']) ids.push((await c.post('/v2/user', { client_user_id: name })).body.user_id as string);
-  const recipe = (userId: string) => ({ user_id: userId, access_token: 'at', refresh_token: 'rt', provider_id: 'p', expires_at: 1_800_000_000 });
+  const recipe = (userId: string) => ({
+    user_id: userId,
+    access_token: 'at',
+    refresh_token: 'rt',
+    provider_id: 'p',
+    expires_at: 1_800_000_000,
+  });
   expect((await c.post('/v2/link/bulk_import', { provider: 'oura', connections: ids.map(recipe) })).status).toBe(202);
   await c.advance(24 * 3600);
   return { c, a: ids[0] as string, b: ids[1] as string };
@@ -34,7 +40,14 @@ forEachAdapter('link bulk trigger: the op tracks its pulls', (adapter) => {
     const res = await c.post('/v2/link/bulk_trigger_historical_pull', { user_ids: [a, b, MISSING, a], provider: 'oura' });
     expect(res.status, res.text).toBe(202);
     oas?.expectValid('BulkOp', res.body);
-    expect(res.body).toMatchObject({ type: 'link_bulk_historical_trigger', status: 'in_progress', provider: 'oura', pending: 2, processed: 1, ended_at: null });
+    expect(res.body).toMatchObject({
+      type: 'link_bulk_historical_trigger',
+      status: 'in_progress',
+      provider: 'oura',
+      pending: 2,
+      processed: 1,
+      ended_at: null,
+    });
     expect(await latestOp(c)).toEqual(res.body);
     const started = Date.parse(res.body.started_at);
     // a's pulls finish in a minute, b's (failing) in an hour.
@@ -46,7 +59,13 @@ forEachAdapter('link bulk trigger: the op tracks its pulls', (adapter) => {
     expect(await latestOp(c)).toMatchObject({ status: 'in_progress', pending: 1, processed: 2, ended_at: null });
     await c.advance(3600);
     const done = await latestOp(c);
-    expect(done).toEqual({ ...res.body, status: 'success', pending: 0, processed: 3, ended_at: new Date(started + 3600_000).toISOString() });
+    expect(done).toEqual({
+      ...res.body,
+      status: 'success',
+      pending: 0,
+      processed: 3,
+      ended_at: new Date(started + 3600_000).toISOString(),
+    });
     // It stays so.
     await c.advance(24 * 3600);
     expect(await latestOp(c)).toEqual(done);
@@ -70,7 +89,12 @@ forEachAdapter('link bulk trigger: the op tracks its pulls', (adapter) => {
     expect((await latestOp(c)).pending).toBe(1);
     expect((await c.post('/v2/link/bulk_pause', { user_ids: [a], provider: 'oura' })).body.user_ids_paused).toEqual([a]);
     const op = await latestOp(c);
-    expect(op).toMatchObject({ status: 'success', pending: 0, processed: 1, ended_at: new Date(Date.parse(res.body.started_at) + 10_000).toISOString() });
+    expect(op).toMatchObject({
+      status: 'success',
+      pending: 0,
+      processed: 1,
+      ended_at: new Date(Date.parse(res.body.started_at) + 10_000).toISOString(),
+    });
     // Settled by the clock later: the same answer.
     await c.advance(24 * 3600);
     expect(await latestOp(c)).toEqual(op);
@@ -78,7 +102,11 @@ forEachAdapter('link bulk trigger: the op tracks its pulls', (adapter) => {
 
   it('wait_for_completion: 200 only when no pull could start (a finished failure), 202 while pulls run', async () => {
     const { c, a } = await setup(adapter);
-    const failed = await c.post('/v2/link/bulk_trigger_historical_pull', { user_ids: [MISSING], provider: 'oura', wait_for_completion: true });
+    const failed = await c.post('/v2/link/bulk_trigger_historical_pull', {
+      user_ids: [MISSING],
+      provider: 'oura',
+      wait_for_completion: true,
+    });
     expect(failed.status).toBe(200);
     oas?.expectValid('BulkOp', failed.body);
     expect(failed.body).toMatchObject({ status: 'failure', pending: 0, processed: 1 });

@@ -17,7 +17,8 @@ async function setup(adapter: 'express' | 'msw', tokenBody: Record<string, unkno
 }
 
 const withToken = (token: string) => ({ headers: { 'x-vital-link-token': token }, anonymous: true });
-const connected = async (c: TestClient, userId: string) => (await c.get(`/v2/user/${userId}`)).body.connected_sources.map((s: { provider: { slug: string } }) => s.provider.slug);
+const connected = async (c: TestClient, userId: string) =>
+  (await c.get(`/v2/user/${userId}`)).body.connected_sources.map((s: { provider: { slug: string } }) => s.provider.slug);
 const createdEvents = async (c: TestClient, userId: string) =>
   (await c.get('/_sandbox/events', { query: { event_type: 'provider.connection.created', user_id: userId } })).body.events;
 
@@ -40,7 +41,7 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect((await c.post('/v2/link/token', { user_id: '00000000-0000-4000-8000-000000000000', provider: 'nokia' })).status).toBe(422);
   });
 
-  it('lists the token\'s providers (filter honoured) and expires the token after 60 minutes of sandbox time', async () => {
+  it("lists the token's providers (filter honoured) and expires the token after 60 minutes of sandbox time", async () => {
     const { c, token } = await setup(adapter, { filter_on_providers: ['oura', 'peloton', 'freestyle_libre'] });
     const list = await c.get('/v2/link/providers', withToken(token));
     expect(list.status).toBe(200);
@@ -59,14 +60,21 @@ forEachAdapter('link tokens and connects', (adapter) => {
     const page = await c.get('/link', { query: { token: 'not-a-token' }, anonymous: true });
     expect(page.status).toBe(400);
     expect(page.body).toEqual({ detail: { error_type: 'invalid_token', error_message: LINK_ERROR_TEXTS.invalid_token } });
-    expect((await c.get('/link/oauth/authorize', { query: { provider: 'oura', state: token }, anonymous: true })).body).toEqual({ detail: LINK_ERRORS.sessionNotFound });
+    expect((await c.get('/link/oauth/authorize', { query: { provider: 'oura', state: token }, anonymous: true })).body).toEqual({
+      detail: LINK_ERRORS.sessionNotFound,
+    });
   });
 
   it('connects an OAuth provider through the consent page: Allow creates the connection, emits the event and consumes the token', async () => {
     const { c, token, userId } = await setup(adapter, { redirect_url: 'https://app.example/done?x=1' });
-    const early = await c.post('/link/oauth/decide', undefined, { query: { provider: 'garmin', state: token, decision: 'allow' }, redirect: 'manual' });
+    const early = await c.post('/link/oauth/decide', undefined, {
+      query: { provider: 'garmin', state: token, decision: 'allow' },
+      redirect: 'manual',
+    });
     expect(early.status).toBe(303);
-    expect(early.headers['location']).toBe(`https://app.example/done?x=1&${new URLSearchParams({ state: 'error', error_type: 'token_not_validated', error: LINK_ERROR_TEXTS.token_not_validated })}`);
+    expect(early.headers['location']).toBe(
+      `https://app.example/done?x=1&${new URLSearchParams({ state: 'error', error_type: 'token_not_validated', error: LINK_ERROR_TEXTS.token_not_validated })}`,
+    );
     const source = await c.get('/v2/link/provider/oauth/garmin', withToken(token));
     expect(source.status).toBe(200);
     oas?.expectValid('Source', source.body);
@@ -76,7 +84,10 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect(consent.status).toBe(200);
     expect(consent.headers['content-type']).toMatch(/^text\/html/);
     expect(consent.text).toContain('Allow');
-    const allow = await c.post('/link/oauth/decide', undefined, { query: { provider: 'garmin', state: token, decision: 'allow' }, redirect: 'manual' });
+    const allow = await c.post('/link/oauth/decide', undefined, {
+      query: { provider: 'garmin', state: token, decision: 'allow' },
+      redirect: 'manual',
+    });
     expect(allow.status).toBe(303);
     expect(allow.headers['location']).toBe('https://app.example/done?x=1&state=success');
     expect(await connected(c, userId)).toEqual(['garmin']);
@@ -89,7 +100,10 @@ forEachAdapter('link tokens and connects', (adapter) => {
   it('Deny ends with user_cancelled and connects nothing', async () => {
     const { c, token, userId } = await setup(adapter, { redirect_url: 'https://app.example/cb' });
     await c.get('/v2/link/provider/oauth/oura', withToken(token));
-    const deny = await c.post('/link/oauth/decide', undefined, { query: { provider: 'oura', state: token, decision: 'deny' }, redirect: 'manual' });
+    const deny = await c.post('/link/oauth/decide', undefined, {
+      query: { provider: 'oura', state: token, decision: 'deny' },
+      redirect: 'manual',
+    });
     expect(new URL(deny.headers['location'] as string).searchParams.get('error_type')).toBe('user_cancelled');
     expect(await connected(c, userId)).toEqual([]);
   });
@@ -98,9 +112,18 @@ forEachAdapter('link tokens and connects', (adapter) => {
     const { c, token, userId } = await setup(adapter);
     const wrong = await c.post('/v2/link/provider/password/peloton', { username: 'u', password: 'nope' }, withToken(token));
     expect(wrong.status).toBe(200);
-    expect(wrong.body).toMatchObject({ state: 'error', error_type: 'provider_credential_error', error: LINK_ERROR_TEXTS.provider_credential_error, connected: false });
+    expect(wrong.body).toMatchObject({
+      state: 'error',
+      error_type: 'provider_credential_error',
+      error: LINK_ERROR_TEXTS.provider_credential_error,
+      connected: false,
+    });
     oas?.expectValid('ProviderLinkResponse', wrong.body);
-    const expired = await c.post('/v2/link/provider/password/abbott_libreview', { username: 'u', password: 'provider_password_expired' }, withToken(token));
+    const expired = await c.post(
+      '/v2/link/provider/password/abbott_libreview',
+      { username: 'u', password: 'provider_password_expired' },
+      withToken(token),
+    );
     expect(expired.body.error_type).toBe('provider_password_expired');
     const mfa = await c.post('/v2/link/provider/password/peloton', { username: 'u', password: 'sandbox-mfa-sms' }, withToken(token));
     expect(mfa.body).toMatchObject({ state: 'pending_provider_mfa', provider_mfa: { method: 'sms' } });
@@ -112,8 +135,12 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect(ok.body).toMatchObject({ state: 'success', connected: true, provider: 'peloton' });
     oas?.expectValid('ProviderLinkResponse', ok.body);
     expect(await connected(c, userId)).toEqual(['peloton']);
-    expect((await c.post('/v2/link/provider/password/oura', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body).toEqual({ detail: LINK_ERRORS.notPassword('oura') });
-    expect((await c.post('/v2/link/provider/password/zwift', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body.error_type).toBe('token_consumed');
+    expect((await c.post('/v2/link/provider/password/oura', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body).toEqual(
+      { detail: LINK_ERRORS.notPassword('oura') },
+    );
+    expect(
+      (await c.post('/v2/link/provider/password/zwift', { username: 'u', password: SANDBOX_PASSWORD }, withToken(token))).body.error_type,
+    ).toBe('token_consumed');
   });
 
   it('duplicate_connection fails a connect only when the team rejects duplicate connections', async () => {
@@ -149,6 +176,8 @@ forEachAdapter('link tokens and connects', (adapter) => {
     expect(code.body.code).toMatch(/^sk(eu|us)[\da-f]{8}$/);
     expect(Number.isNaN(Date.parse(code.body.expires_at))).toBe(false);
     expect(code.body.exchange_url).toBe(`tryvital://tryvital?code=${code.body.code}`);
-    expect((await c.post('/v2/link/code/create', undefined, { query: { user_id: userId, expires_at: '2020-01-01T00:00:00Z' } })).status).toBe(422);
+    expect(
+      (await c.post('/v2/link/code/create', undefined, { query: { user_id: userId, expires_at: '2020-01-01T00:00:00Z' } })).status,
+    ).toBe(422);
   });
 });

@@ -18,16 +18,30 @@ let sessions = 0;
 
 async function oauthSession(c: TestClient, provider: string, options: { headers?: Record<string, string> } = {}) {
   const user = (await c.post('/v2/user', { client_user_id: `scopes-${provider}-${++sessions}` }, options)).body.user_id as string;
-  const token = (await c.post('/v2/link/token', { user_id: user, redirect_url: 'https://app.example/done' }, options)).body.link_token as string;
+  const token = (await c.post('/v2/link/token', { user_id: user, redirect_url: 'https://app.example/done' }, options)).body
+    .link_token as string;
   const source = await c.get(`/v2/link/provider/oauth/${provider}`, { anonymous: true, headers: { 'x-vital-link-token': token } });
   expect(source.status).toBe(200);
   const decide = (form: string | undefined) =>
-    c.post('/link/oauth/decide', form, { query: { provider, state: token, decision: 'allow' }, redirect: 'manual', anonymous: true, headers: form === undefined ? {} : FORM });
-  const outcome = (res: { headers: Record<string, string | undefined> }) => Object.fromEntries(new URL(res.headers['location'] as string).searchParams);
-  return { user, token, consent: () => c.get('/link/oauth/authorize', { query: { provider, state: token }, anonymous: true }), decide, outcome };
+    c.post('/link/oauth/decide', form, {
+      query: { provider, state: token, decision: 'allow' },
+      redirect: 'manual',
+      anonymous: true,
+      headers: form === undefined ? {} : FORM,
+    });
+  const outcome = (res: { headers: Record<string, string | undefined> }) =>
+    Object.fromEntries(new URL(res.headers['location'] as string).searchParams);
+  return {
+    user,
+    token,
+    consent: () => c.get('/link/oauth/authorize', { query: { provider, state: token }, anonymous: true }),
+    decide,
+    outcome,
+  };
 }
 
-const providersOf = async (c: TestClient, userId: string, options: { headers?: Record<string, string> } = {}) => (await c.get(`/v2/user/providers/${userId}`, options)).body.providers;
+const providersOf = async (c: TestClient, userId: string, options: { headers?: Record<string, string> } = {}) =>
+  (await c.get(`/v2/user/providers/${userId}`, options)).body.providers;
 
 forEachAdapter('team scope requirements in Link', (adapter) => {
   it('the OAuth consent fails with required_scopes_not_granted when a required scope is left out, and connects otherwise', async () => {
@@ -48,10 +62,20 @@ forEachAdapter('team scope requirements in Link', (adapter) => {
     expect(s.outcome(ok)).toEqual({ state: 'success' });
     const [oura] = await providersOf(c, s.user);
     oas?.expectValid('ClientFacingProviderWithStatus', oura);
-    expect(oura.resource_availability.activity).toEqual({ status: 'available', scope_requirements: { user_granted: { required: ['daily'], optional: [] }, user_denied: { required: [], optional: [] } } });
-    expect(oura.resource_availability.heartrate).toEqual({ status: 'unavailable', scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: [], optional: ['heartrate'] } } });
-    expect(oura.resource_availability.workouts).toEqual({ status: 'unavailable', scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: ['workout'], optional: [] } } });
-    const created = (await c.get('/_sandbox/events', { query: { event_type: 'provider.connection.created', user_id: s.user } })).body.events[0].envelope.data;
+    expect(oura.resource_availability.activity).toEqual({
+      status: 'available',
+      scope_requirements: { user_granted: { required: ['daily'], optional: [] }, user_denied: { required: [], optional: [] } },
+    });
+    expect(oura.resource_availability.heartrate).toEqual({
+      status: 'unavailable',
+      scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: [], optional: ['heartrate'] } },
+    });
+    expect(oura.resource_availability.workouts).toEqual({
+      status: 'unavailable',
+      scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: ['workout'], optional: [] } },
+    });
+    const created = (await c.get('/_sandbox/events', { query: { event_type: 'provider.connection.created', user_id: s.user } })).body
+      .events[0].envelope.data;
     expect(created.resource_availability).toEqual(oura.resource_availability);
     // Denied resources deliver no data: no heartrate pulls.
     const pulled = (await c.get('/v2/introspect/historical_pull', { query: { user_id: s.user } })).body.data[0].provider.oura;
@@ -79,12 +103,30 @@ forEachAdapter('team scope requirements in Link', (adapter) => {
 
     const users: string[] = [];
     for (const name of ['bi-a', 'bi-b', 'bi-c']) users.push((await c.post('/v2/user', { client_user_id: name })).body.user_id);
-    const recipe = (userId: string, scopes: string[] | null) => ({ user_id: userId, access_token: 'a', refresh_token: 'r', provider_id: 'p', expires_at: 1_800_000_000, oauth_scopes: scopes });
-    const res = await c.post('/v2/link/bulk_import', { provider: 'fitbit', wait_for_completion: true, connections: [recipe(users[0] as string, ['sleep']), recipe(users[1] as string, ['sleep', 'heartrate']), recipe(users[2] as string, null)] });
+    const recipe = (userId: string, scopes: string[] | null) => ({
+      user_id: userId,
+      access_token: 'a',
+      refresh_token: 'r',
+      provider_id: 'p',
+      expires_at: 1_800_000_000,
+      oauth_scopes: scopes,
+    });
+    const res = await c.post('/v2/link/bulk_import', {
+      provider: 'fitbit',
+      wait_for_completion: true,
+      connections: [
+        recipe(users[0] as string, ['sleep']),
+        recipe(users[1] as string, ['sleep', 'heartrate']),
+        recipe(users[2] as string, null),
+      ],
+    });
     expect(res.body).toEqual({ user_ids_imported: [users[1], users[2]], user_ids_failed: [users[0]] });
     const [partial] = await providersOf(c, users[1] as string);
     expect(partial.resource_availability.sleep.status).toBe('available');
-    expect(partial.resource_availability.activity).toEqual({ status: 'unavailable', scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: ['activity'], optional: [] } } });
+    expect(partial.resource_availability.activity).toEqual({
+      status: 'unavailable',
+      scope_requirements: { user_granted: { required: [], optional: [] }, user_denied: { required: ['activity'], optional: [] } },
+    });
     const [full] = await providersOf(c, users[2] as string);
     expect(full.resource_availability.activity.status).toBe('available');
   });

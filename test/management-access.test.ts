@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ACCESS_MESSAGES } from '../src/state/management/access.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ROUTES } from '../src/routes.js';
 import type { Route } from '../src/engine/route.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
@@ -53,22 +53,38 @@ interface TeamRef {
 /** Hand-made valid inputs for the management area's routes (others are generated). */
 function ownInput(route: Route, team: TeamRef): { query?: Record<string, string | string[]>; body?: unknown } | undefined {
   switch (route.id) {
-    case 'management.org.update': return { body: { name: 'Matrix' } };
-    case 'management.team.create': return { body: { name: 'Matrix', region: 'us' } };
-    case 'management.team.update': return { body: { name: 'Matrix' } };
-    case 'management.team.resolve': return { body: { integration_team_id: team.integration } };
-    case 'management.key.create': return { body: { label: 'm', role: 'org_admin' } };
-    case 'management.key.update': return { body: { label: 'm' } };
-    case 'management.team_api_keys.list': return { query: { team_id: team.id } };
-    case 'management.team_api_keys.create': return { body: { label: 'm', team_id: team.id } };
-    case 'management.team_api_keys.delete': return { query: { api_key_id: [OTHER_ID] } };
-    case 'management.custom_credentials.prepare': return { body: { team_id: team.id, provider: 'oura' } };
-    case 'management.custom_credentials.set': return { body: { team_id: team.id, provider: 'oura', client_id: 'a', client_secret: 'b' } };
-    case 'management.custom_credentials.list': return { query: { team_id: [team.id] } };
-    case 'management.custom_credentials.delete': return { query: { credential_id: [OTHER_ID] } };
-    case 'management.lab_account.list': return { query: { team_id: team.id } };
-    case 'management.lab_account.update': return { body: { team_id_allowlist: [] } };
-    default: return undefined;
+    case 'management.org.update':
+      return { body: { name: 'Matrix' } };
+    case 'management.team.create':
+      return { body: { name: 'Matrix', region: 'us' } };
+    case 'management.team.update':
+      return { body: { name: 'Matrix' } };
+    case 'management.team.resolve':
+      return { body: { integration_team_id: team.integration } };
+    case 'management.key.create':
+      return { body: { label: 'm', role: 'org_admin' } };
+    case 'management.key.update':
+      return { body: { label: 'm' } };
+    case 'management.team_api_keys.list':
+      return { query: { team_id: team.id } };
+    case 'management.team_api_keys.create':
+      return { body: { label: 'm', team_id: team.id } };
+    case 'management.team_api_keys.delete':
+      return { query: { api_key_id: [OTHER_ID] } };
+    case 'management.custom_credentials.prepare':
+      return { body: { team_id: team.id, provider: 'oura' } };
+    case 'management.custom_credentials.set':
+      return { body: { team_id: team.id, provider: 'oura', client_id: 'a', client_secret: 'b' } };
+    case 'management.custom_credentials.list':
+      return { query: { team_id: [team.id] } };
+    case 'management.custom_credentials.delete':
+      return { query: { credential_id: [OTHER_ID] } };
+    case 'management.lab_account.list':
+      return { query: { team_id: team.id } };
+    case 'management.lab_account.update':
+      return { body: { team_id_allowlist: [] } };
+    default:
+      return undefined;
   }
 }
 
@@ -130,7 +146,11 @@ function scopeOf(route: Route): Scope {
   return named.some((k) => TEAM_KEYS.includes(k)) ? 'team' : 'org';
 }
 
-function buildRequest(route: Route, orgId: string, team: TeamRef): { path: string; query?: Record<string, string | string[]>; body?: unknown } {
+function buildRequest(
+  route: Route,
+  orgId: string,
+  team: TeamRef,
+): { path: string; query?: Record<string, string | string[]>; body?: unknown } {
   const path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (name === 'org_id') return orgId;
     if (name === 'team_id') return team.id;
@@ -177,9 +197,22 @@ interface World {
  * `management-credentials.test.ts` the beta-features control route.
  */
 async function setUp(c: TestClient): Promise<World> {
-  const direct = async (method: string, surface: 'data' | 'management', path: string, body: unknown, headers: Record<string, string> = {}) => {
+  const direct = async (
+    method: string,
+    surface: 'data' | 'management',
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const rawBody = new TextEncoder().encode(JSON.stringify(body));
-    const res = await c.sandbox.dispatch({ method, surface, path, query: {}, headers: { 'content-type': 'application/json', ...headers }, rawBody });
+    const res = await c.sandbox.dispatch({
+      method,
+      surface,
+      path,
+      query: {},
+      headers: { 'content-type': 'application/json', ...headers },
+      rawBody,
+    });
     const text = new TextDecoder().decode(res.body);
     expect(res.status, `${method} ${path}: ${text}`).toBe(200);
     return JSON.parse(text) as Record<string, any>;
@@ -193,12 +226,18 @@ async function setUp(c: TestClient): Promise<World> {
     // Closed beta is a separate rule: enable every team so it never answers first here.
     await direct('PUT', 'data', `/_sandbox/teams/${t.id}/beta_features`, { beta_features: ['lab_accounts'] });
   }
-  const key = await direct('POST', 'management', `/v1/org/${c.orgId}/management_key`, { label: 'matrix', role: 'team_admin', team_role_bindings: [{ team_id: bound.id }] }, mgmt);
+  const key = await direct(
+    'POST',
+    'management',
+    `/v1/org/${c.orgId}/management_key`,
+    { label: 'matrix', role: 'team_admin', team_role_bindings: [{ team_id: bound.id }] },
+    mgmt,
+  );
   return { c, bound, unbound, teamKey: key.key, teamApiKey: us?.api_keys.sandbox as string };
 }
 
 forEachAdapter('management key-scope matrix', (adapter) => {
-  it('covers the management area\'s routes and those of other areas', () => {
+  it("covers the management area's routes and those of other areas", () => {
     const ids = MANAGEMENT_ROUTES.map((r) => r.id);
     for (const id of Object.keys(SCOPES)) expect(ids).toContain(id);
     expect(MANAGEMENT_ROUTES.length).toBeGreaterThanOrEqual(21);
@@ -286,7 +325,13 @@ describe('the access hook answers before a query or body that does not parse', (
       ...MANAGEMENT_ROUTES.filter((r) => r.id === 'webhooks.list').map((route) => ({ route, bad: { query: { limit: '0' } } })),
     ];
     const webhookIds = cases.filter((k) => k.route.id.startsWith('webhooks.')).map((k) => k.route.id);
-    expect(webhookIds.sort()).toEqual(['webhooks.create', 'webhooks.headers.put', 'webhooks.list', 'webhooks.patch', 'webhooks.secret.rotate']);
+    expect(webhookIds.sort()).toEqual([
+      'webhooks.create',
+      'webhooks.headers.put',
+      'webhooks.list',
+      'webhooks.patch',
+      'webhooks.secret.rotate',
+    ]);
     const got: unknown[] = [];
     const want: unknown[] = [];
     for (const { route, bad } of cases) {

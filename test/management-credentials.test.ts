@@ -66,38 +66,76 @@ forEachAdapter('custom credentials', (adapter) => {
     const noSecret = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'oura', client_id: 'cid' } });
     expect(noSecret.status).toBe(422);
     expect(noSecret.body.detail[0].loc).toEqual(['body', 'client_secret']);
-    const fitbitNoDetails = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'fitbit', client_id: 'a', client_secret: 'b' } });
+    const fitbitNoDetails = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: { team_id: us, provider: 'fitbit', client_id: 'a', client_secret: 'b' },
+    });
     expect(fitbitNoDetails.status).toBe(422);
     expect(fitbitNoDetails.body.detail[0].loc).toEqual(['body', 'details']);
-    const fitbitBadDetails = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'fitbit', client_id: 'a', client_secret: 'b', details: { fitbit: { workout_verify_token: 'w' } } } });
+    const fitbitBadDetails = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: { team_id: us, provider: 'fitbit', client_id: 'a', client_secret: 'b', details: { fitbit: { workout_verify_token: 'w' } } },
+    });
     expect(fitbitBadDetails.status).toBe(422);
-    expect(fitbitBadDetails.body.detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(['body', 'details', 'fitbit', 'sleep_verify_token']);
+    expect(fitbitBadDetails.body.detail.map((d: { loc: unknown }) => d.loc)).toContainEqual([
+      'body',
+      'details',
+      'fitbit',
+      'sleep_verify_token',
+    ]);
     expect((await c.mgmt('GET', path('sandbox', 'us'))).body.credentials).toEqual([]);
 
-    const oura = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'oura', client_id: 'cid', client_secret: 'shh', redirect_url_override: 'https://acme.test/oauth_callback/oura' } });
+    const oura = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: {
+        team_id: us,
+        provider: 'oura',
+        client_id: 'cid',
+        client_secret: 'shh',
+        redirect_url_override: 'https://acme.test/oauth_callback/oura',
+      },
+    });
     expect(oura.status).toBe(200);
     expectSchema(mg, 'ClientFacingTeamProviderCredentials', oura.body);
-    expect(oura.body).toMatchObject({ source: 'oura', team_id: us, client_id: 'cid', redirect_url_override: 'https://acme.test/oauth_callback/oura', details: null });
+    expect(oura.body).toMatchObject({
+      source: 'oura',
+      team_id: us,
+      client_id: 'cid',
+      redirect_url_override: 'https://acme.test/oauth_callback/oura',
+      details: null,
+    });
     expect(oura.body.client_secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(oura.text).not.toContain('shh');
 
     await c.advance(60);
     const updated = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'oura', client_id: 'cid2' } });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: oura.body.id, client_id: 'cid2', client_secret_hash: oura.body.client_secret_hash, created_at: oura.body.created_at });
+    expect(updated.body).toMatchObject({
+      id: oura.body.id,
+      client_id: 'cid2',
+      client_secret_hash: oura.body.client_secret_hash,
+      created_at: oura.body.created_at,
+    });
     expect(updated.body.updated_at).not.toBe(oura.body.updated_at);
 
-    const fitbit = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'fitbit', client_id: 'f', client_secret: 'g', details: FITBIT_DETAILS } });
+    const fitbit = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: { team_id: us, provider: 'fitbit', client_id: 'f', client_secret: 'g', details: FITBIT_DETAILS },
+    });
     expect(fitbit.status).toBe(200);
     expect(fitbit.body.details.fitbit).toMatchObject({ is_hr_enabled: false, workout_verify_token: 'w' });
     expectSchema(mg, 'ClientFacingTeamProviderCredentials', fitbit.body);
-    const labcorp = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'labcorp', details: { labcorp: { account_number: '1234', billing_method: 'CM' } } } });
+    const labcorp = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: { team_id: us, provider: 'labcorp', details: { labcorp: { account_number: '1234', billing_method: 'CM' } } },
+    });
     expect(labcorp.status).toBe(200);
-    const badLab = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'quest', details: { labcorp: { account: '1' } } } });
+    const badLab = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: { team_id: us, provider: 'quest', details: { labcorp: { account: '1' } } },
+    });
     expect(badLab.status).toBe(422);
-    const prod = await c.mgmt('POST', path('production', 'us'), { body: { team_id: us, provider: 'oura', client_id: 'p', client_secret: 'q' } });
+    const prod = await c.mgmt('POST', path('production', 'us'), {
+      body: { team_id: us, provider: 'oura', client_id: 'p', client_secret: 'q' },
+    });
     expect(prod.body.id).not.toBe(oura.body.id);
-    const euCred = await c.mgmt('POST', path('sandbox', 'eu'), { body: { team_id: eu, provider: 'withings', client_id: 'w', client_secret: 'x' } });
+    const euCred = await c.mgmt('POST', path('sandbox', 'eu'), {
+      body: { team_id: eu, provider: 'withings', client_id: 'w', client_secret: 'x' },
+    });
     expect(euCred.status).toBe(200);
     expect((await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'manual_upload' } })).status).toBe(422);
     expect((await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: us, provider: 'apple_health_kit' } })).status).toBe(400);
@@ -116,28 +154,39 @@ forEachAdapter('custom credentials', (adapter) => {
     expect(del.status).toBe(200);
     expectSchema(mg, 'DeleteTeamCustomCredentialsResponse', del.body);
     expect(del.body).toEqual({ success: [oura.body.id], failure: [], not_found: [missing, prod.body.id] });
-    expect((await c.mgmt('GET', path('sandbox', 'us'))).body.credentials.map((x: { source: string }) => x.source)).toEqual(['fitbit', 'labcorp']);
+    expect((await c.mgmt('GET', path('sandbox', 'us'))).body.credentials.map((x: { source: string }) => x.source)).toEqual([
+      'fitbit',
+      'labcorp',
+    ]);
     expect((await c.mgmt('DELETE', path('sandbox', 'us'))).status).toBe(422);
 
     // A deleted team's credentials go with it.
     const team = await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Temp', region: 'us' } });
-    const temp = await c.mgmt('POST', path('sandbox', 'us'), { body: { team_id: team.body.id, provider: 'oura', client_id: 'a', client_secret: 'b' } });
+    const temp = await c.mgmt('POST', path('sandbox', 'us'), {
+      body: { team_id: team.body.id, provider: 'oura', client_id: 'a', client_secret: 'b' },
+    });
     await c.mgmt('DELETE', `/v1/org/${c.orgId}/team/${team.body.id}`);
     const gone = await c.mgmt('DELETE', path('sandbox', 'us'), { query: { credential_id: temp.body.id } });
     expect(gone.body.not_found).toEqual([temp.body.id]);
   });
 
-  it('a team key sets and lists only its bound teams\' credentials', async () => {
+  it("a team key sets and lists only its bound teams' credentials", async () => {
     const c = createClient(adapter, SMALL);
     const { us } = ids(c);
     const other = (await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Other', region: 'us' } })).body.id;
-    const key = (await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 't', role: 'team_admin', team_role_bindings: [{ team_id: us }] } })).body.key;
+    const key = (
+      await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, {
+        body: { label: 't', role: 'team_admin', team_role_bindings: [{ team_id: us }] },
+      })
+    ).body.key;
     const headers = { 'x-management-key': key };
     const path = `/v1/org/${c.orgId}/team_custom_credentials/sandbox/us`;
     const mine = await c.mgmt('POST', path, { headers, body: { team_id: us, provider: 'oura', client_id: 'a', client_secret: 'b' } });
     expect(mine.status).toBe(200);
     const theirs = await c.mgmt('POST', path, { body: { team_id: other, provider: 'oura', client_id: 'a', client_secret: 'b' } });
-    expect((await c.mgmt('POST', path, { headers, body: { team_id: other, provider: 'oura', client_id: 'a', client_secret: 'b' } })).status).toBe(403);
+    expect(
+      (await c.mgmt('POST', path, { headers, body: { team_id: other, provider: 'oura', client_id: 'a', client_secret: 'b' } })).status,
+    ).toBe(403);
     expect((await c.mgmt('GET', path, { headers })).body.credentials.map((x: { id: string }) => x.id)).toEqual([mine.body.id]);
     expect((await c.mgmt('GET', path, { headers, query: { team_id: other } })).status).toBe(403);
     const del = await c.mgmt('DELETE', path, { headers, query: { credential_id: [theirs.body.id] } });
@@ -151,7 +200,9 @@ forEachAdapter('closed beta: lab accounts', (adapter) => {
     const { us } = ids(c);
     const expectBeta = (res: { status: number; body: { detail: unknown } }) => {
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ detail: { error_type: 'closed_beta', error_message: expect.stringContaining('closed beta'), feature: 'lab_accounts' } });
+      expect(res.body).toEqual({
+        detail: { error_type: 'closed_beta', error_message: expect.stringContaining('closed beta'), feature: 'lab_accounts' },
+      });
     };
     expectBeta(await c.get('/v3/lab_test/lab_account'));
     expectBeta(await c.mgmt('GET', `/v1/org/${c.orgId}/lab_account/sandbox/us`));
@@ -174,7 +225,9 @@ forEachAdapter('closed beta: lab accounts', (adapter) => {
     expect((await c.mgmt('GET', `/v1/org/${c.orgId}/lab_account/sandbox/eu`)).status).toBe(403);
 
     // Other key of the same team, production environment: same beta, its own accounts.
-    const prod = await c.get('/v3/lab_test/lab_account', { headers: { 'x-service-api-key': c.creds.teams[0]?.api_keys.production as string } });
+    const prod = await c.get('/v3/lab_test/lab_account', {
+      headers: { 'x-service-api-key': c.creds.teams[0]?.api_keys.production as string },
+    });
     expect(prod.status).toBe(200);
     expect(prod.body.data[0].id).not.toBe(dataSide.body.data[0].id);
 
@@ -196,9 +249,23 @@ forEachAdapter('closed beta: lab accounts', (adapter) => {
     // A new team must be in the beta before it can be allowed; teams of another region never.
     const fresh = (await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Fresh', region: 'us' } })).body.id;
     expectBeta(await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/${questId}`, { body: { team_id_allowlist: [us, fresh] } }));
-    expect((await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/${questId}`, { body: { team_id_allowlist: [c.creds.teams[1]?.team_id] } })).status).toBe(422);
-    expect((await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/00000000-0000-4000-8000-000000000004`, { body: { team_id_allowlist: [] } })).status).toBe(404);
-    expect((await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/production/us/${questId}`, { body: { team_id_allowlist: [] } })).status).toBe(404);
+    expect(
+      (
+        await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/${questId}`, {
+          body: { team_id_allowlist: [c.creds.teams[1]?.team_id] },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/00000000-0000-4000-8000-000000000004`, {
+          body: { team_id_allowlist: [] },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/production/us/${questId}`, { body: { team_id_allowlist: [] } })).status,
+    ).toBe(404);
     expect((await c.mgmt('GET', `/v1/org/${c.orgId}/lab_account/sandbox/us`)).body.data[0].team_id_allowlist).toEqual([us]);
 
     // Disabling the beta closes the endpoints again.
@@ -218,7 +285,7 @@ forEachAdapter('closed beta: lab accounts', (adapter) => {
 });
 
 forEachAdapter('management control plane', (adapter) => {
-  it('sets an org\'s plan: only premium may use org management', async () => {
+  it("sets an org's plan: only premium may use org management", async () => {
     const c = createClient(adapter, SMALL);
     for (const plan of ['launch', 'grow', 'scale']) {
       const set = await c.put(`/_sandbox/orgs/${c.orgId}/plan`, { plan });
@@ -249,10 +316,15 @@ forEachAdapter('management control plane', (adapter) => {
     expect(org.status).toBe(200);
     expect(org.body).toEqual({ id: orgId, name: 'Second Org', expires_at: null });
     expect((await c.mgmt('GET', `/v1/org/${orgId}/team`, { headers })).body.teams).toEqual([]);
-    const team = await c.mgmt('POST', `/v1/org/${orgId}/team`, { headers, body: { name: 'Theirs', region: 'eu', integration_team_id: 'same' } });
+    const team = await c.mgmt('POST', `/v1/org/${orgId}/team`, {
+      headers,
+      body: { name: 'Theirs', region: 'eu', integration_team_id: 'same' },
+    });
     expect(team.status).toBe(200);
     // integration_team_id is unique per org only.
-    expect((await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Ours', region: 'us', integration_team_id: 'same' } })).status).toBe(200);
+    expect(
+      (await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Ours', region: 'us', integration_team_id: 'same' } })).status,
+    ).toBe(200);
     // Keys of one org are refused on the other.
     expect((await c.mgmt('GET', `/v1/org/${orgId}/team`)).status).toBe(403);
     expect((await c.mgmt('GET', `/v1/org/${c.orgId}/team/${team.body.id}`)).status).toBe(404);

@@ -21,7 +21,13 @@ forEachAdapter('management keys', (adapter) => {
     const created = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 'CI', role: 'org_admin' } });
     expect(created.status).toBe(200);
     expectSchema('ClientFacingManagementKeyUnhashed', created.body);
-    expect(created.body).toMatchObject({ label: 'CI', role: 'org_admin', team_role_bindings: null, creator: { type: 'management_key' }, created_at: '2026-01-05T09:00:00.000Z' });
+    expect(created.body).toMatchObject({
+      label: 'CI',
+      role: 'org_admin',
+      team_role_bindings: null,
+      creator: { type: 'management_key' },
+      created_at: '2026-01-05T09:00:00.000Z',
+    });
     expect(created.body.key).toMatch(/^mg_[A-Za-z0-9]{40}$/);
     const secret = created.body.key;
 
@@ -57,7 +63,9 @@ forEachAdapter('management keys', (adapter) => {
     });
     expect(multi.status).toBe(200);
     expect(multi.body.team_role_bindings).toEqual([{ team_id: us }, { team_id: eu }]);
-    const single = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 'Extra only', role: 'team_admin', team_role_bindings: [{ team_id: extra }] } });
+    const single = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, {
+      body: { label: 'Extra only', role: 'team_admin', team_role_bindings: [{ team_id: extra }] },
+    });
     expect(single.status).toBe(200);
 
     const byTeam = await c.mgmt('GET', `/v1/org/${c.orgId}/management_key`, { query: { team_id: eu } });
@@ -76,7 +84,9 @@ forEachAdapter('management keys', (adapter) => {
     const visible = await c.mgmt('GET', `/v1/org/${c.orgId}/team`, { headers });
     expect(visible.body.teams.map((t: { id: string }) => t.id)).toEqual([us, eu]);
 
-    const patched = await c.mgmt('PATCH', `/v1/org/${c.orgId}/management_key/${multi.body.id}`, { body: { label: 'Now extra', team_role_bindings: [{ team_id: extra }] } });
+    const patched = await c.mgmt('PATCH', `/v1/org/${c.orgId}/management_key/${multi.body.id}`, {
+      body: { label: 'Now extra', team_role_bindings: [{ team_id: extra }] },
+    });
     expect(patched.status).toBe(200);
     expectSchema('ClientFacingManagementKey', patched.body);
     expect(patched.body).toMatchObject({ label: 'Now extra', team_role_bindings: [{ team_id: extra }] });
@@ -99,7 +109,10 @@ forEachAdapter('management keys', (adapter) => {
       [{ label: 'x', role: 'team_admin' }, ['body', 'team_role_bindings']],
       [{ label: 'x', role: 'team_admin', team_role_bindings: [] }, ['body', 'team_role_bindings']],
       [{ label: 'x', role: 'org_admin', team_role_bindings: [{ team_id: us }] }, ['body', 'team_role_bindings']],
-      [{ label: 'x', role: 'team_admin', team_role_bindings: [{ team_id: us }, { team_id: '00000000-0000-4000-8000-000000000009' }] }, ['body', 'team_role_bindings', 1, 'team_id']],
+      [
+        { label: 'x', role: 'team_admin', team_role_bindings: [{ team_id: us }, { team_id: '00000000-0000-4000-8000-000000000009' }] },
+        ['body', 'team_role_bindings', 1, 'team_id'],
+      ],
       [{ label: 'x', role: 'superuser' }, ['body', 'role']],
       [{ role: 'org_admin' }, ['body', 'label']],
     ];
@@ -148,7 +161,9 @@ forEachAdapter('team API keys', (adapter) => {
     const wrongRegion = await c.mgmt('POST', `${base}/sandbox/us`, { body: { label: 'x', team_id: eu } });
     expect(wrongRegion.status).toBe(400);
     expect(typeof wrongRegion.body.detail).toBe('string');
-    expect((await c.mgmt('POST', `${base}/sandbox/us`, { body: { label: 'x', team_id: '00000000-0000-4000-8000-000000000001' } })).status).toBe(404);
+    expect(
+      (await c.mgmt('POST', `${base}/sandbox/us`, { body: { label: 'x', team_id: '00000000-0000-4000-8000-000000000001' } })).status,
+    ).toBe(404);
     expect((await c.mgmt('POST', `${base}/staging/us`, { body: { label: 'x', team_id: us } })).status).toBe(422);
     expect((await c.mgmt('POST', `${base}/sandbox/asia`, { body: { label: 'x', team_id: us } })).status).toBe(422);
     expect((await c.mgmt('POST', `${base}/sandbox/us`, { body: { team_id: us } })).status).toBe(422);
@@ -164,11 +179,13 @@ forEachAdapter('team API keys', (adapter) => {
     expect((await c.mgmt('DELETE', `${base}/production/us`)).status).toBe(422);
   });
 
-  it('a team management key sees and deletes only its bound teams\' keys', async () => {
+  it("a team management key sees and deletes only its bound teams' keys", async () => {
     const c = createClient(adapter);
     const [us] = c.creds.teams.map((t) => t.team_id) as [string, string];
     const other = await newTeam(c, 'Other US');
-    const key = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, { body: { label: 't', role: 'team_admin', team_role_bindings: [{ team_id: us }] } });
+    const key = await c.mgmt('POST', `/v1/org/${c.orgId}/management_key`, {
+      body: { label: 't', role: 'team_admin', team_role_bindings: [{ team_id: us }] },
+    });
     const headers = { 'x-management-key': key.body.key };
     const base = `/v1/org/${c.orgId}/team_api_keys/sandbox/us`;
     const all = await c.mgmt('GET', base);

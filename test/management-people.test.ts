@@ -55,7 +55,9 @@ forEachAdapter('management members and invites', (adapter) => {
     const c = createClient(adapter);
     const team = c.creds.teams[0]?.team_id as string;
     const base = `/v1/org/${c.orgId}/invite`;
-    const first = await c.mgmt('POST', base, { body: { email: 'bob@example.com', role: 'team_admin', team_role_bindings: [{ team_id: team }] } });
+    const first = await c.mgmt('POST', base, {
+      body: { email: 'bob@example.com', role: 'team_admin', team_role_bindings: [{ team_id: team }] },
+    });
     expect(first.body).toEqual({ status: 'invite_created' });
     schema('OrgInviteAPICreateResponse', first.body);
     await c.advance(60);
@@ -67,7 +69,10 @@ forEachAdapter('management members and invites', (adapter) => {
     expect(inv).toMatchObject({ email: 'bob@example.com', role: 'no_role', team_role_bindings: null, creator: { type: 'management_key' } });
     expect(Date.parse(inv.resent_at) - Date.parse(inv.invited_at)).toBe(60_000);
     const mail = await c.get(`/_sandbox/orgs/${c.orgId}/mail`);
-    expect(mail.body.mail.map((m: { kind: string; to: string }) => [m.kind, m.to])).toEqual([['org_invite', 'bob@example.com'], ['org_invite', 'bob@example.com']]);
+    expect(mail.body.mail.map((m: { kind: string; to: string }) => [m.kind, m.to])).toEqual([
+      ['org_invite', 'bob@example.com'],
+      ['org_invite', 'bob@example.com'],
+    ]);
 
     const owner = (await members(c))[0];
     expect((await c.mgmt('POST', base, { body: { email: owner?.email } })).body).toEqual({ status: 'already_in_org' });
@@ -77,7 +82,9 @@ forEachAdapter('management members and invites', (adapter) => {
     expect(noTeams.status).toBe(400);
     expect(noTeams.body.detail).toBe(MANAGEMENT_ERRORS.teamAdminNeedsBindings);
     const stranger = '00000000-0000-4000-8000-000000000001';
-    const badTeam = await c.mgmt('POST', base, { body: { email: 'x@example.com', role: 'team_admin', team_role_bindings: [{ team_id: stranger }] } });
+    const badTeam = await c.mgmt('POST', base, {
+      body: { email: 'x@example.com', role: 'team_admin', team_role_bindings: [{ team_id: stranger }] },
+    });
     expect(badTeam.status).toBe(422);
     expect(badTeam.body.detail[0].loc).toEqual(['body', 'team_role_bindings', 0, 'team_id']);
     expect((await c.mgmt('POST', base, { body: { email: 'not-an-email' } })).status).toBe(422);

@@ -27,18 +27,28 @@ forEachAdapter('management continuous queries', (adapter) => {
     const v = await c.mgmt('POST', `${base}/validate_continuous_query`, { body: EXAMPLE });
     expect(v.status, v.text).toBe(200);
     schema('ValidateContinuousQueryResponse', v.body);
-    expect(v.body).toEqual({ result_table_schema: { 'group_key.0': 'string', 'mean.sleep_score': 'float64' }, resource_dependencies: ['sleep'], fhir_observation_previews: null });
+    expect(v.body).toEqual({
+      result_table_schema: { 'group_key.0': 'string', 'mean.sleep_score': 'float64' },
+      resource_dependencies: ['sleep'],
+      fhir_observation_previews: null,
+    });
     expect((await c.mgmt('GET', `${base}/continuous_query`)).body.data).toEqual([]);
 
     const created = await c.mgmt('POST', `${base}/continuous_query`, { body: EXAMPLE });
     expect(created.status, created.text).toBe(200);
     schema('ContinuousQuery', created.body);
-    expect(created.body).toMatchObject({ status: 'active', slug: EXAMPLE.slug, resource_dependencies: ['sleep'], team_id: c.creds.teams[0]?.team_id });
+    expect(created.body).toMatchObject({
+      status: 'active',
+      slug: EXAMPLE.slug,
+      resource_dependencies: ['sleep'],
+      team_id: c.creds.teams[0]?.team_id,
+    });
     expect((await c.mgmt('POST', `${base}/continuous_query`, { body: EXAMPLE })).status).toBe(409);
     expect((await c.mgmt('GET', `/v1/org/${c.orgId}/team/${c.creds.teams[0]?.team_id}/production/continuous_query`)).body.data).toEqual([]);
 
     // Invalid: unknown column, unknown macro, group_key out of range, bad slug, platform queries.
-    const bad = (query: unknown, extra: Record<string, unknown> = {}) => c.mgmt('POST', `${base}/continuous_query`, { body: { ...EXAMPLE, slug: 'other', query, ...extra } });
+    const bad = (query: unknown, extra: Record<string, unknown> = {}) =>
+      c.mgmt('POST', `${base}/continuous_query`, { body: { ...EXAMPLE, slug: 'other', query, ...extra } });
     expect((await bad({ select: [{ sleep: 'nope' }] })).status).toBe(422);
     const macro = await bad({ select: [{ value_macro: 'moon_phase' }] });
     expect(macro.status).toBe(422);
@@ -46,7 +56,9 @@ forEachAdapter('management continuous queries', (adapter) => {
     expect((await bad({ select: [{ group_key: 3 }] })).status).toBe(422);
     expect((await bad(EXAMPLE.query, { slug: 'Bad Slug' })).status).toBe(422);
     expect((await bad(EXAMPLE.query, { scheduling_preferences: { minimum_gap_duration_second: 60 } })).status).toBe(422);
-    expect((await c.mgmt('POST', `${base}/continuous_query`, { query: { query_type: 'platform' }, body: { ...EXAMPLE, slug: 'p' } })).status).toBe(403);
+    expect(
+      (await c.mgmt('POST', `${base}/continuous_query`, { query: { query_type: 'platform' }, body: { ...EXAMPLE, slug: 'p' } })).status,
+    ).toBe(403);
     const list = await c.mgmt('GET', `${base}/continuous_query`);
     schema('ContinuousQueryResponse', list.body);
     expect(list.body.data).toHaveLength(1);

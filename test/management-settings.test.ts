@@ -28,13 +28,18 @@ forEachAdapter('management team settings', (adapter) => {
     const empty = await c.mgmt('GET', path);
     expect(empty.body).toEqual({ requirements: [] });
     const up = await c.mgmt('POST', path, {
-      body: { oura: { user_must_grant: ['daily', 'heartrate'], user_may_grant: ['workout'] }, fitbit: { user_must_grant: ['sleep'], user_may_grant: [] } },
+      body: {
+        oura: { user_must_grant: ['daily', 'heartrate'], user_may_grant: ['workout'] },
+        fitbit: { user_must_grant: ['sleep'], user_may_grant: [] },
+      },
     });
     expect(up.status, up.text).toBe(200);
     schema('TeamScopeRequirementsResponse', up.body);
     expect(up.body.requirements.map((r: { provider: string }) => r.provider)).toEqual(['fitbit', 'oura']);
     const oura = await c.mgmt('GET', path, { query: { provider: 'oura' } });
-    expect(oura.body.requirements).toEqual([{ user_must_grant: ['daily', 'heartrate'], user_may_grant: ['workout'], team_id: c.creds.teams[0]?.team_id, provider: 'oura' }]);
+    expect(oura.body.requirements).toEqual([
+      { user_must_grant: ['daily', 'heartrate'], user_may_grant: ['workout'], team_id: c.creds.teams[0]?.team_id, provider: 'oura' },
+    ]);
     expect(scopeRequirementsOf(c.sandbox.world, c.creds.teams[0]?.team_id as string).get('fitbit')?.user_must_grant).toEqual(['sleep']);
 
     expect((await c.mgmt('POST', path, { body: { oura: { user_must_grant: ['nope'], user_may_grant: [] } } })).status).toBe(422);
@@ -60,7 +65,7 @@ forEachAdapter('management team settings', (adapter) => {
     expect((await c.mgmt('POST', `${teamPath(c)}/create_api_access_token`, { body: { env: 'staging' } })).status).toBe(422);
   });
 
-  it('event delivery metrics count the team environment\'s delivery attempts by outcome', async () => {
+  it("event delivery metrics count the team environment's delivery attempts by outcome", async () => {
     const c = createClient(adapter, QUIET);
     const path = `${teamPath(c)}/sandbox/event_delivery_metric`;
     const before = await c.mgmt('GET', path, { query: { interval: '5m' } });
@@ -93,7 +98,10 @@ forEachAdapter('management data-pull preferences', (adapter) => {
     const us = c.creds.teams[0]?.team_id as string;
     const eu = c.creds.teams[1]?.team_id as string;
     const base = `/v1/org/${c.orgId}/team_data_pull_preferences/sandbox/us`;
-    const providers = { oura: { default: { historical_days_to_pull: 90 }, resource_overrides: { sleep: { historical_days_to_pull: 30 } } }, fitbit: { default: { historical_days_to_pull: 10 } } };
+    const providers = {
+      oura: { default: { historical_days_to_pull: 90 }, resource_overrides: { sleep: { historical_days_to_pull: 30 } } },
+      fitbit: { default: { historical_days_to_pull: 10 } },
+    };
     const up = await c.mgmt('POST', base, { body: { team_ids: [us], providers } });
     expect(up.status, up.text).toBe(200);
     schema('TeamDataPullPreferencesResponse', up.body);
@@ -108,20 +116,35 @@ forEachAdapter('management data-pull preferences', (adapter) => {
 
     const got = await c.mgmt('GET', base, { query: { provider: ['fitbit'] } });
     schema('TeamDataPullPreferencesResponse', got.body);
-    expect(got.body.data_pull_preferences).toEqual([{ team_id: us, providers: { fitbit: { default: { historical_days_to_pull: 10, historical_days_to_pull_limit: HISTORICAL_DAYS_LIMIT }, resource_overrides: null } } }]);
+    expect(got.body.data_pull_preferences).toEqual([
+      {
+        team_id: us,
+        providers: {
+          fitbit: {
+            default: { historical_days_to_pull: 10, historical_days_to_pull_limit: HISTORICAL_DAYS_LIMIT },
+            resource_overrides: null,
+          },
+        },
+      },
+    ]);
 
     // Rejected: too many days, a team of another region, an unknown provider; nothing changes.
-    const tooMany = await c.mgmt('POST', base, { body: { team_ids: [us], providers: { oura: { default: { historical_days_to_pull: HISTORICAL_DAYS_LIMIT + 1 } } } } });
+    const tooMany = await c.mgmt('POST', base, {
+      body: { team_ids: [us], providers: { oura: { default: { historical_days_to_pull: HISTORICAL_DAYS_LIMIT + 1 } } } },
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail[0].loc).toEqual(['body', 'providers', 'oura', 'default', 'historical_days_to_pull']);
     expect((await c.mgmt('POST', base, { body: { team_ids: [eu], providers } })).status).toBe(400);
     expect((await c.mgmt('POST', base, { body: { team_ids: [us], providers: { nope: providers.fitbit } } })).status).toBe(422);
-    const badResource = { oura: { default: { historical_days_to_pull: 1 }, resource_overrides: { moonlight: { historical_days_to_pull: 1 } } } };
+    const badResource = {
+      oura: { default: { historical_days_to_pull: 1 }, resource_overrides: { moonlight: { historical_days_to_pull: 1 } } },
+    };
     expect((await c.mgmt('POST', base, { body: { team_ids: [us], providers: badResource } })).status).toBe(422);
     expect(historicalDaysToPull(c.sandbox.world, p, 'oura')).toBe(90);
 
     // Paging over teams: add teams in the region, limit 1.
-    for (const name of ['A', 'B']) expect((await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name, region: 'us' } })).status).toBe(200);
+    for (const name of ['A', 'B'])
+      expect((await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name, region: 'us' } })).status).toBe(200);
     const page1 = await c.mgmt('GET', base, { query: { limit: '2' } });
     expect(page1.body.data_pull_preferences).toHaveLength(2);
     const page2 = await c.mgmt('GET', base, { query: { limit: '2', next_cursor: page1.body.next_cursor } });
@@ -129,7 +152,9 @@ forEachAdapter('management data-pull preferences', (adapter) => {
     expect(page2.body.next_cursor).toBeNull();
 
     expect((await c.mgmt('DELETE', base, { query: { team_id: [us], provider: ['oura'] } })).status).toBe(200);
-    expect(Object.keys((await c.mgmt('GET', base, { query: { team_id: [us] } })).body.data_pull_preferences[0].providers)).toEqual(['fitbit']);
+    expect(Object.keys((await c.mgmt('GET', base, { query: { team_id: [us] } })).body.data_pull_preferences[0].providers)).toEqual([
+      'fitbit',
+    ]);
     expect((await c.mgmt('DELETE', base)).status).toBe(200);
     expect((await c.mgmt('GET', base, { query: { team_id: [us] } })).body.data_pull_preferences[0].providers).toEqual({});
   });

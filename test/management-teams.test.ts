@@ -50,7 +50,7 @@ forEachAdapter('management org', (adapter) => {
     expect((await c.mgmt('GET', `/v1/org/${c.orgId}`)).body.name).toBe('Acme Health (QA)');
   });
 
-  it('refuses another org\'s id and a malformed org id', async () => {
+  it("refuses another org's id and a malformed org id", async () => {
     const c = createClient(adapter, SMALL);
     const other = await c.mgmt('GET', '/v1/org/00000000-0000-4000-8000-000000000000');
     expect(other.status).toBe(403);
@@ -73,7 +73,14 @@ forEachAdapter('management teams', (adapter) => {
         lab_tests_patient_sms_communication_enabled: true,
         lab_tests_patient_email_communication_enabled: true,
         critical_result_notification_email: null,
-        brand_information: { company_name: 'Acme', company_website: '', support_email: 'help@tryvital.io', support_contact: '', company_address: '', brand_color: '' },
+        brand_information: {
+          company_name: 'Acme',
+          company_website: '',
+          support_email: 'help@tryvital.io',
+          support_contact: '',
+          company_address: '',
+          brand_color: '',
+        },
         logo_url: null,
         reject_duplicate_connection: false,
         sdk_per_device_activity_timeseries: false,
@@ -92,7 +99,7 @@ forEachAdapter('management teams', (adapter) => {
     expect(await sandboxKeyOf(c, eu.id, 'eu')).toMatch(/^sk_eu_/);
   });
 
-  it('keeps teams apart: a user created with one team\'s key is invisible to another', async () => {
+  it("keeps teams apart: a user created with one team's key is invisible to another", async () => {
     const c = createClient(adapter, SMALL);
     const a = await createTeam(c, { name: 'Suite A', region: 'us' });
     const b = await createTeam(c, { name: 'Suite B', region: 'us' });
@@ -136,7 +143,14 @@ forEachAdapter('management teams', (adapter) => {
       sdk_per_device_activity_timeseries: true,
       partial_webhooks_enabled: true,
       minor_ordering_enabled: true,
-      brand_information: { company_name: 'Acme', company_website: '', support_email: 'care@acme.test', support_contact: null, company_address: '', brand_color: '#ff0000' },
+      brand_information: {
+        company_name: 'Acme',
+        company_website: '',
+        support_email: 'care@acme.test',
+        support_contact: null,
+        company_address: '',
+        brand_color: '#ff0000',
+      },
     });
     expect(team.production).toEqual(team.sandbox);
     expect(team.sandbox).not.toHaveProperty('event_type_prefixes');
@@ -146,7 +160,9 @@ forEachAdapter('management teams', (adapter) => {
     const dupId = await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { id, name: 'x', region: 'us' } });
     expect(dupId.status).toBe(409);
     expect(dupId.body.team_id).toBe(id);
-    const dupIntegration = await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'y', region: 'us', integration_team_id: 'ext-1' } });
+    const dupIntegration = await c.mgmt('POST', `/v1/org/${c.orgId}/team`, {
+      body: { name: 'y', region: 'us', integration_team_id: 'ext-1' },
+    });
     expect(dupIntegration.status).toBe(409);
     expect(dupIntegration.body.team_id).toBe(id);
     expectSchema(mg, 'IntegrationTeamIDConflictResponse', dupIntegration.body);
@@ -163,7 +179,11 @@ forEachAdapter('management teams', (adapter) => {
       [{ name: 'ok', region: 'asia' }, 'enum', ['body', 'region']],
       [{ name: 'semi;colon', region: 'us' }, 'string_pattern_mismatch', ['body', 'name']],
       [{ name: 'x'.repeat(81), region: 'us' }, 'string_pattern_mismatch', ['body', 'name']],
-      [{ name: 'ok', region: 'us', critical_result_notification_email: 'nope' }, 'value_error', ['body', 'critical_result_notification_email']],
+      [
+        { name: 'ok', region: 'us', critical_result_notification_email: 'nope' },
+        'value_error',
+        ['body', 'critical_result_notification_email'],
+      ],
       [{ name: 'ok', region: 'us', logo_url: 'not a url' }, 'url_parsing', ['body', 'logo_url']],
       [{ name: 'ok', region: 'us', brand_information: { company_website: 'x' } }, 'missing', ['body', 'brand_information', 'company_name']],
       [{ name: 'ok', region: 'us', id: 'abc' }, 'uuid_parsing', ['body', 'id']],
@@ -202,7 +222,9 @@ forEachAdapter('management teams', (adapter) => {
     const both = await c.mgmt('GET', `/v1/org/${c.orgId}/team`, { query: { region: ['eu', 'us'] } });
     expect(both.body.teams).toHaveLength(50);
     const search = await c.mgmt('GET', `/v1/org/${c.orgId}/team`, { query: { search_query: 'batch 1' } });
-    expect(search.body.teams.map((t: { name: string }) => t.name).sort()).toEqual(['Batch 1', ...Array.from({ length: 10 }, (_, i) => `Batch 1${i}`)].sort());
+    expect(search.body.teams.map((t: { name: string }) => t.name).sort()).toEqual(
+      ['Batch 1', ...Array.from({ length: 10 }, (_, i) => `Batch 1${i}`)].sort(),
+    );
     const one = await c.mgmt('GET', `/v1/org/${c.orgId}/team`, { query: { team_id: created[3] as string } });
     expect(one.body.teams.map((t: { id: string }) => t.id)).toEqual([created[3]]);
 
@@ -267,7 +289,14 @@ forEachAdapter('management teams', (adapter) => {
     expect(ok.body.name).toBe('Renamed');
     expect(ok.body.integration_team_id).toBe('suite-7');
     expect(ok.body.sandbox).toMatchObject({
-      brand_information: { company_name: 'Acme', company_website: '', support_email: 'help@acme.test', support_contact: '', company_address: '', brand_color: '' },
+      brand_information: {
+        company_name: 'Acme',
+        company_website: '',
+        support_email: 'help@acme.test',
+        support_contact: '',
+        company_address: '',
+        brand_color: '',
+      },
       logo_url: 'https://acme.test/logo.png',
       partial_webhooks_enabled: true,
       lab_tests_patient_email_communication_enabled: false,
@@ -277,10 +306,16 @@ forEachAdapter('management teams', (adapter) => {
     expect(ok.body.production.brand_information).toBeNull();
 
     // Null keeps a value; a later brand change merges into the stored one.
-    const merge = await c.mgmt('PATCH', path, { body: { name: null, sandbox: { brand_information: { brand_color: '#123456', company_name: null }, logo_url: null } } });
+    const merge = await c.mgmt('PATCH', path, {
+      body: { name: null, sandbox: { brand_information: { brand_color: '#123456', company_name: null }, logo_url: null } },
+    });
     expect(merge.status).toBe(200);
     expect(merge.body.name).toBe('Renamed');
-    expect(merge.body.sandbox.brand_information).toMatchObject({ company_name: 'Acme', brand_color: '#123456', support_email: 'help@acme.test' });
+    expect(merge.body.sandbox.brand_information).toMatchObject({
+      company_name: 'Acme',
+      brand_color: '#123456',
+      support_email: 'help@acme.test',
+    });
     expect(merge.body.sandbox.logo_url).toBe('https://acme.test/logo.png');
 
     const got = await c.mgmt('GET', path);
@@ -330,17 +365,32 @@ forEachAdapter('management teams', (adapter) => {
     // The id is never reused, and the integration id is free again.
     const reuse = await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { id: team.id, name: 'Again', region: 'us' } });
     expect(reuse.status).toBe(409);
-    expect((await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Again', region: 'us', integration_team_id: 'doomed' } })).status).toBe(200);
+    expect(
+      (await c.mgmt('POST', `/v1/org/${c.orgId}/team`, { body: { name: 'Again', region: 'us', integration_team_id: 'doomed' } })).status,
+    ).toBe(200);
     // Data of other teams is untouched.
     expect((await c.get('/v2/user')).status).toBe(200);
   });
 });
 
 forEachAdapter('data-side team', (adapter) => {
-  it('GET /v2/team/:team_id shows the caller\'s team consistent with the management view', async () => {
+  it("GET /v2/team/:team_id shows the caller's team consistent with the management view", async () => {
     const c = createClient(adapter, SMALL);
-    const team = await createTeam(c, { name: 'Consistent', region: 'us', critical_result_notification_email: 'a@b.test', logo_url: 'https://x.test/l.png' });
-    await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${team.id}`, { body: { production: { lab_tests_patient_sms_communication_enabled: false, lab_tests_patient_email_communication_enabled: false, minor_ordering_enabled: true } } });
+    const team = await createTeam(c, {
+      name: 'Consistent',
+      region: 'us',
+      critical_result_notification_email: 'a@b.test',
+      logo_url: 'https://x.test/l.png',
+    });
+    await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${team.id}`, {
+      body: {
+        production: {
+          lab_tests_patient_sms_communication_enabled: false,
+          lab_tests_patient_email_communication_enabled: false,
+          minor_ordering_enabled: true,
+        },
+      },
+    });
     const sandboxKey = await sandboxKeyOf(c, team.id, 'us', 'sandbox');
     const productionKey = await sandboxKeyOf(c, team.id, 'us', 'production');
     const sb = await c.get(`/v2/team/${team.id}`, { headers: { 'x-service-api-key': sandboxKey } });

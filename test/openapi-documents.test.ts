@@ -22,7 +22,11 @@ const docs: Record<string, any> = {};
 
 beforeAll(async () => {
   server = await startServer({ seed: 5, users: 2, feed: 'off' });
-  for (const [kind, url] of Object.entries({ data: `${server.baseUrl}/openapi.json`, management: `${server.managementUrl}/openapi.json`, control: `${server.baseUrl}/_sandbox/openapi.json` })) {
+  for (const [kind, url] of Object.entries({
+    data: `${server.baseUrl}/openapi.json`,
+    management: `${server.managementUrl}/openapi.json`,
+    control: `${server.baseUrl}/_sandbox/openapi.json`,
+  })) {
     const res = await fetch(url);
     expect(res.status, url).toBe(200);
     docs[kind] = await res.json();
@@ -42,15 +46,21 @@ describe('OpenAPI documents', () => {
   });
 
   it('cover every route once, with request and response schemas', () => {
-    const ops = Object.values(docs).flatMap((d) => Object.values(d.paths as Record<string, Record<string, any>>).flatMap((p) => Object.values(p)));
+    const ops = Object.values(docs).flatMap((d) =>
+      Object.values(d.paths as Record<string, Record<string, any>>).flatMap((p) => Object.values(p)),
+    );
     expect(ops.map((o) => o.operationId).sort()).toEqual(ROUTES.map((r) => r.id).sort());
     const create = docs.data.paths['/v2/user'].post;
     expect(create.requestBody.content['application/json'].schema.properties.client_user_id).toBeDefined();
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/User' });
     expect(create.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationErrorBody' });
     expect(docs.data.components.schemas.User.required).toContain('client_user_id');
-    expect(docs.management.paths['/v1/org/{org_id}/team/{team_id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ManagementTeam' });
-    expect(docs.control.paths['/_sandbox/clock/advance'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClockState' });
+    expect(docs.management.paths['/v1/org/{org_id}/team/{team_id}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ManagementTeam',
+    });
+    expect(docs.control.paths['/_sandbox/clock/advance'].post.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ClockState',
+    });
   });
 
   it('declare form bodies as multipart/form-data and binary answers by their content type', () => {
@@ -89,14 +99,22 @@ describe('an OpenAPI-driven client (openapi-typescript + openapi-fetch)', () => 
         "  return (data?.client_user_id ?? '') + (created.data?.user_id ?? '');",
         '}',
         'export async function wrong(): Promise<void> {',
-        "  // @ts-expect-error client_user_id is required",
+        '  // @ts-expect-error client_user_id is required',
         "  await client.POST('/v2/user', { body: {} });",
-        "  // @ts-expect-error no such path",
+        '  // @ts-expect-error no such path',
         "  await client.GET('/v2/no_such_path');",
         '}',
       ].join('\n'),
     );
-    const program = ts.createProgram([join(dir, 'client.ts')], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, types: [] });
+    const program = ts.createProgram([join(dir, 'client.ts')], {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      skipLibCheck: true,
+      types: [],
+    });
     const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(errors).toEqual([]);
   }, 120_000);

@@ -19,7 +19,7 @@ describe.skipIf(!data)('OpenAPI oracle', () => {
 });
 
 describe('document formats', () => {
-  it('checks `uuid4` fields as version-4 UUIDs (the documents name pydantic\'s UUID4 so)', async () => {
+  it("checks `uuid4` fields as version-4 UUIDs (the documents name pydantic's UUID4 so)", async () => {
     const { Ajv2020 } = await import('ajv/dist/2020.js');
     const { addDocumentFormats } = await import('./support/ajv-formats.js');
     const check = addDocumentFormats(new Ajv2020({ strict: false })).compile({ type: 'string', format: 'uuid4' });

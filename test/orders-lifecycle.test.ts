@@ -34,7 +34,16 @@ forEachAdapter('lab order lifecycle', (adapter) => {
 
     await c.advance(9 * DAY);
     now = await getOrder(c, order.id);
-    expect(lows(now)).toEqual(['ordered', 'requisition_created', 'transit_customer', 'out_for_delivery', 'with_customer', 'transit_lab', 'delivered_to_lab', 'completed']);
+    expect(lows(now)).toEqual([
+      'ordered',
+      'requisition_created',
+      'transit_customer',
+      'out_for_delivery',
+      'with_customer',
+      'transit_lab',
+      'delivered_to_lab',
+      'completed',
+    ]);
     expect(now.status).toBe('completed');
     expect(now.details.data.shipment.inbound_tracking_number).toMatch(/^9400\d{18}$/);
     expect(now.order_transaction.status).toBe('completed');
@@ -94,11 +103,26 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     expect(now.last_event.status).toBe('collecting_sample.at_home_phlebotomy.draw_completed');
     await c.advance(3 * DAY);
     now = await getOrder(c, order.id);
-    expect(lows(now)).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled', 'draw_completed', 'partial_results', 'completed']);
+    expect(lows(now)).toEqual([
+      'ordered',
+      'requisition_created',
+      'appointment_pending',
+      'appointment_scheduled',
+      'draw_completed',
+      'partial_results',
+      'completed',
+    ]);
     expect(now.details.data.appointment_id).toBeNull();
     expectConsistent(now);
     const events = await labEvents(c, order.id);
-    expect(events.map((e) => e.status?.split('.')[2])).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled', 'draw_completed', 'completed']);
+    expect(events.map((e) => e.status?.split('.')[2])).toEqual([
+      'ordered',
+      'requisition_created',
+      'appointment_pending',
+      'appointment_scheduled',
+      'draw_completed',
+      'completed',
+    ]);
   });
 
   it('on-site collection waits for PATCH draw_completed, then completes', async () => {
@@ -166,7 +190,15 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     const created = await c.post('/v3/order/testkit', {
       user_id: user,
       lab_test_id: tests[0].id,
-      shipping_details: { receiver_name: 'Kit Holder', first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US', phone_number: '+13035550100' },
+      shipping_details: {
+        receiver_name: 'Kit Holder',
+        first_line: '5 Oak Avenue',
+        city: 'Denver',
+        state: 'CO',
+        zip: '80202',
+        country: 'US',
+        phone_number: '+13035550100',
+      },
     });
     expect(created.status, created.text).toBe(200);
     const order = created.body.order;
@@ -177,21 +209,61 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     let now = await getOrder(c, order.id);
     expect(lows(now)).toEqual(['ordered', 'awaiting_registration', 'transit_customer', 'out_for_delivery', 'with_customer']);
 
-    const unknown = await c.post('/v3/order/testkit/register', { sample_id: 'nope', patient_details: { first_name: 'A', last_name: 'B', dob: '1990-01-01', gender: 'male', phone_number: '+13035550101', email: 'a@example.com' }, patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' } });
+    const unknown = await c.post('/v3/order/testkit/register', {
+      sample_id: 'nope',
+      patient_details: {
+        first_name: 'A',
+        last_name: 'B',
+        dob: '1990-01-01',
+        gender: 'male',
+        phone_number: '+13035550101',
+        email: 'a@example.com',
+      },
+      patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
+    });
     expect(unknown.status).toBe(404);
     const reg = await c.post('/v3/order/testkit/register', {
       sample_id: order.sample_id,
-      patient_details: { first_name: 'Kit', last_name: 'Holder', dob: '1990-01-01', gender: 'male', phone_number: '+13035550101', email: 'kit@example.com' },
+      patient_details: {
+        first_name: 'Kit',
+        last_name: 'Holder',
+        dob: '1990-01-01',
+        gender: 'male',
+        phone_number: '+13035550101',
+        email: 'kit@example.com',
+      },
       patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
     });
     expect(reg.status, reg.text).toBe(200);
     expect(reg.body.order.last_event.status).toBe('received.testkit.registered');
     expect(reg.body.order.patient_details.first_name).toBe('Kit');
-    const again = await c.post('/v3/order/testkit/register', { sample_id: order.sample_id, patient_details: { first_name: 'Kit', last_name: 'Holder', dob: '1990-01-01', gender: 'male', phone_number: '+13035550101', email: 'kit@example.com' }, patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' } });
+    const again = await c.post('/v3/order/testkit/register', {
+      sample_id: order.sample_id,
+      patient_details: {
+        first_name: 'Kit',
+        last_name: 'Holder',
+        dob: '1990-01-01',
+        gender: 'male',
+        phone_number: '+13035550101',
+        email: 'kit@example.com',
+      },
+      patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
+    });
     expect(again.status).toBe(400);
     await c.advance(7 * DAY);
     now = await getOrder(c, order.id);
-    expect(lows(now)).toEqual(['ordered', 'awaiting_registration', 'transit_customer', 'out_for_delivery', 'with_customer', 'registered', 'requisition_created', 'transit_lab', 'delivered_to_lab', 'completed']);
+    expect(lows(now)).toEqual([
+      'ordered',
+      'awaiting_registration',
+      'transit_customer',
+      'out_for_delivery',
+      'with_customer',
+      'registered',
+      'requisition_created',
+      'transit_lab',
+      'delivered_to_lab',
+      'completed',
+    ]);
     expectConsistent(now);
   });
 
@@ -213,7 +285,18 @@ forEachAdapter('lab order lifecycle', (adapter) => {
       expect(l.last_event.status).toBe('failed.testkit.lost');
       expect(l.details.data.shipment.notes).toBe('Package lost in transit');
       const r = await getOrder(c, resched.id);
-      expect(lows(r)).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled', 'appointment_pending', 'appointment_scheduled', 'draw_completed', 'partial_results', 'completed']);
+      expect(lows(r)).toEqual([
+        'ordered',
+        'requisition_created',
+        'appointment_pending',
+        'appointment_scheduled',
+        'appointment_cancelled',
+        'appointment_pending',
+        'appointment_scheduled',
+        'draw_completed',
+        'partial_results',
+        'completed',
+      ]);
       const scenarios = await c.get('/_sandbox/labs/scenarios');
       expect(scenarios.body.zip_hints.map((h: any) => h.zip)).toContain('00020');
     });
@@ -231,7 +314,13 @@ forEachAdapter('lab order lifecycle', (adapter) => {
         'labtest.result.critical final',
       ]);
       const critical = events[4]?.data;
-      expect(critical).toMatchObject({ order_id: order.id, sample_id: order.sample_id, interpretation: 'critical', team_id: order.team_id, user_id: order.user_id });
+      expect(critical).toMatchObject({
+        order_id: order.id,
+        sample_id: order.sample_id,
+        interpretation: 'critical',
+        team_id: order.team_id,
+        user_id: order.user_id,
+      });
       oas?.expectValid('ClientFacingCriticalResult', critical);
       const now = await getOrder(c, order.id);
       expect(now.interpretation).toBe('critical');

@@ -35,12 +35,34 @@ forEachAdapter('list lab orders', (adapter) => {
 
   it('the seeded world has orders of every method at many lifecycle points', () => {
     expect(seeded.length).toBeGreaterThanOrEqual(25);
-    expect(new Set(seeded.map((o) => o.lab_test.method))).toEqual(new Set(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']));
+    expect(new Set(seeded.map((o) => o.lab_test.method))).toEqual(
+      new Set(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']),
+    );
     const statuses = new Set(seeded.map(low));
-    for (const s of ['ordered', 'requisition_created', 'transit_customer', 'with_customer', 'delivered_to_lab', 'completed', 'corrected', 'cancelled', 'sample_error', 'lost', 'failure_to_deliver_to_customer', 'awaiting_registration', 'appointment_scheduled', 'appointment_cancelled', 'draw_completed', 'partial_results', 'redraw_available']) {
+    for (const s of [
+      'ordered',
+      'requisition_created',
+      'transit_customer',
+      'with_customer',
+      'delivered_to_lab',
+      'completed',
+      'corrected',
+      'cancelled',
+      'sample_error',
+      'lost',
+      'failure_to_deliver_to_customer',
+      'awaiting_registration',
+      'appointment_scheduled',
+      'appointment_cancelled',
+      'draw_completed',
+      'partial_results',
+      'redraw_available',
+    ]) {
       expect(statuses, s).toContain(s);
     }
-    expect(new Set(seeded.map((o) => o.status))).toEqual(new Set(['received', 'collecting_sample', 'sample_with_lab', 'completed', 'cancelled', 'failed']));
+    expect(new Set(seeded.map((o) => o.status))).toEqual(
+      new Set(['received', 'collecting_sample', 'sample_with_lab', 'completed', 'cancelled', 'failed']),
+    );
     expect(new Set(seeded.map((o) => o.interpretation))).toEqual(new Set([null, 'normal', 'abnormal', 'critical']));
     for (const o of seeded) oas?.expectValid('ClientFacingOrder', o);
   });
@@ -87,7 +109,9 @@ forEachAdapter('list lab orders', (adapter) => {
     expect(byName.map((o) => o.id)).toContain(withPatient.id);
     expect(byName.every((o) => `${o.patient_details?.first_name} ${o.patient_details?.last_name}` === name)).toBe(true);
     const unregistered = seeded.find((o) => !o.patient_details);
-    expect((await all(c, { shipping_recipient_name: unregistered.shipping_details.receiver_name })).map((o) => o.id)).toContain(unregistered.id);
+    expect((await all(c, { shipping_recipient_name: unregistered.shipping_details.receiver_name })).map((o) => o.id)).toContain(
+      unregistered.id,
+    );
     expect((await all(c, { search_input: withPatient.id.slice(0, 13) })).map((o) => o.id)).toEqual([withPatient.id]);
     expect((await all(c, { search_input: withPatient.patient_details.dob.slice(0, 10) })).map((o) => o.id)).toContain(withPatient.id);
     const ids = [seeded[1].id, seeded[2].id];
@@ -122,7 +146,10 @@ forEachAdapter('list lab orders', (adapter) => {
     const asc = (await all(c, { order_direction: 'asc' })).map((o) => o.created_at);
     expect(asc).toEqual([...asc].sort());
     const byName = (await all(c, { order_key: 'patient_name', order_direction: 'asc' })).map((o) =>
-      (o.patient_details ? `${o.patient_details.first_name} ${o.patient_details.last_name}` : o.shipping_details.receiver_name).toLowerCase(),
+      (o.patient_details
+        ? `${o.patient_details.first_name} ${o.patient_details.last_name}`
+        : o.shipping_details.receiver_name
+      ).toLowerCase(),
     );
     expect(byName).toEqual([...byName].sort((a, b) => a.localeCompare(b, 'en')));
     const byLast = (await all(c, { order_key: 'last_status', order_direction: 'desc' })).map((o) => o.last_event.created_at);
@@ -135,7 +162,12 @@ forEachAdapter('list lab orders', (adapter) => {
     expect(p1.body).toMatchObject({ total: seeded.length, page: 1, size: 10 });
     expect(p2.body.orders.map((o: any) => o.id)).toEqual(seeded.slice(10, 20).map((o) => o.id));
     expect((await c.get('/v3/orders', { query: { page: 99 } })).body.orders).toEqual([]);
-    for (const [key, value, type] of [['page', 0, 'greater_than_equal'], ['size', 0, 'greater_than_equal'], ['size', 101, 'less_than_equal'], ['size', 'x', 'int_parsing']] as const) {
+    for (const [key, value, type] of [
+      ['page', 0, 'greater_than_equal'],
+      ['size', 0, 'greater_than_equal'],
+      ['size', 101, 'less_than_equal'],
+      ['size', 'x', 'int_parsing'],
+    ] as const) {
       const res = await c.get('/v3/orders', { query: { [key]: value } });
       expect(res.status).toBe(422);
       expect(res.body.detail[0]).toMatchObject({ loc: ['query', key], type });
@@ -192,14 +224,25 @@ describe('GET /v3/orders from the creation-ordered indexes (status, date, critic
       if (!user) throw new Error('no user');
       const at = now - ((k * 7919) % (60 * 86_400)) * 1000;
       const order = buildOrder(env.store, {
-        seed: 31, id: stableUuid(31, 'list_order', k), team_id: team.id, user_id: user.user_id, client_user_id: user.client_user_id,
-        lab_test: test, at, details_id: stableUuid(31, 'list_details', k), shipment_id: null, transaction_id: stableUuid(31, 'list_tx', k),
-        patient_details: null, patient_address: null, fate: 'happy',
+        seed: 31,
+        id: stableUuid(31, 'list_order', k),
+        team_id: team.id,
+        user_id: user.user_id,
+        client_user_id: user.client_user_id,
+        lab_test: test,
+        at,
+        details_id: stableUuid(31, 'list_details', k),
+        shipment_id: null,
+        transaction_id: stableUuid(31, 'list_tx', k),
+        patient_details: null,
+        patient_address: null,
+        fate: 'happy',
         flags: { interpretation: k % 6 === 0 ? 'critical' : 'normal', result_types: null, has_missing_results: false },
       });
       if (k % 3 === 0) {
         const path = buildPath('walk_in_test', 'happy', false);
-        for (let i = 1; i < path.length; i++) order.events.push({ id: env.store.nextEventId(), at: at + i * 60_000, status: path[i]?.status ?? 'ordered' });
+        for (let i = 1; i < path.length; i++)
+          order.events.push({ id: env.store.nextEventId(), at: at + i * 60_000, status: path[i]?.status ?? 'ordered' });
         order.pathIndex = path.length - 1;
       }
       refreshSummary(world, env.store, order);
@@ -217,17 +260,32 @@ describe('GET /v3/orders from the creation-ordered indexes (status, date, critic
     env.store.removeUser(c.user_id);
 
     const day = (d: number) => now - d * 86_400_000;
-    const statuses: Array<LowStatus[] | undefined> = [undefined, ['completed'], ['ordered'], ['completed', 'ordered', 'cancelled'], ['cancelled', 'sample_error'], ['lost']];
+    const statuses: Array<LowStatus[] | undefined> = [
+      undefined,
+      ['completed'],
+      ['ordered'],
+      ['completed', 'ordered', 'cancelled'],
+      ['cancelled', 'sample_error'],
+      ['lost'],
+    ];
     const ranges = [{}, { start_date: day(20) }, { end_date: day(10) }, { start_date: day(45), end_date: day(5) }];
     let answered = 0;
-    for (const status of statuses) for (const range of ranges) for (const is_critical of [undefined, true, false]) for (const user_id of [undefined, a.user_id, b.user_id, c.user_id]) {
-      for (const [page, size, order_direction] of [[1, 5, 'desc'], [3, 4, 'desc'], [2, 7, 'asc'], [1, 100, 'asc']] as const) {
-        const q = { status, ...range, is_critical, user_id, page, size, order_direction };
-        const expected = scanned(env.store.all(), q);
-        expect(listOrders(env, q), JSON.stringify(q)).toEqual(expected);
-        if (expected.orders.length > 0) answered++;
-      }
-    }
+    for (const status of statuses)
+      for (const range of ranges)
+        for (const is_critical of [undefined, true, false])
+          for (const user_id of [undefined, a.user_id, b.user_id, c.user_id]) {
+            for (const [page, size, order_direction] of [
+              [1, 5, 'desc'],
+              [3, 4, 'desc'],
+              [2, 7, 'asc'],
+              [1, 100, 'asc'],
+            ] as const) {
+              const q = { status, ...range, is_critical, user_id, page, size, order_direction };
+              const expected = scanned(env.store.all(), q);
+              expect(listOrders(env, q), JSON.stringify(q)).toEqual(expected);
+              if (expected.orders.length > 0) answered++;
+            }
+          }
     expect(answered).toBeGreaterThan(300);
     expect(scanned(env.store.all(), { is_critical: true, page: 1, size: 100 }).total).toBeGreaterThan(10);
     sandbox.close();

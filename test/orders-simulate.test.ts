@@ -3,7 +3,19 @@ import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
-import { ADDRESS, PATIENT, SMALL, expectConsistent, firstUserId, getOrder, labEvents, lows, newOrder, placeOrder, standardTests } from './lab-helpers.js';
+import {
+  ADDRESS,
+  PATIENT,
+  SMALL,
+  expectConsistent,
+  firstUserId,
+  getOrder,
+  labEvents,
+  lows,
+  newOrder,
+  placeOrder,
+  standardTests,
+} from './lab-helpers.js';
 
 const DAY = 86400;
 const oas = oasValidator('data');
@@ -12,13 +24,23 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
   describe('create', () => {
     it('answers PostOrderResponse and emits labtest.order.created', async () => {
       const c = createClient(adapter, { seed: 21, ...SMALL });
-      const res = await placeOrder(c, 'walk_in_test', { extra: { passthrough: 'abc', icd_codes: ['Z00.00'], physician: { first_name: 'Jo', last_name: 'Doc', npi: '1234567890' } } });
+      const res = await placeOrder(c, 'walk_in_test', {
+        extra: { passthrough: 'abc', icd_codes: ['Z00.00'], physician: { first_name: 'Jo', last_name: 'Doc', npi: '1234567890' } },
+      });
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('SUCCESS');
       expect(res.body.message).toBe('Order submitted');
       oas?.expectValid('PostOrderResponse', res.body);
       const order = res.body.order;
-      expect(order).toMatchObject({ has_abn: false, priority: false, billing_type: 'client_bill', passthrough: 'abc', icd_codes: ['Z00.00'], origin: 'initial', interpretation: null });
+      expect(order).toMatchObject({
+        has_abn: false,
+        priority: false,
+        billing_type: 'client_bill',
+        passthrough: 'abc',
+        icd_codes: ['Z00.00'],
+        origin: 'initial',
+        interpretation: null,
+      });
       expect(order.physician).toEqual({ first_name: 'Jo', last_name: 'Doc', npi: '1234567890' });
       expect(order.patient_details.dob).toBe('1985-12-09T00:00:00+00:00');
       expect(order.patient_address.zip).toBe('78701');
@@ -63,7 +85,12 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       const phone = await placeOrder(c, 'walk_in_test', { patient: { phone_number: 'call me' } });
       expect(phone.body.detail[0].msg).toBe(`Value error, ${LAB_TEXTS.invalidPhone('call me')}`);
       const user = await firstUserId(c);
-      const unknownUser = await c.post('/v3/order', { user_id: '00000000-0000-4000-8000-000000000000', lab_test_id: (await standardTests(c)).testkit, patient_details: PATIENT, patient_address: ADDRESS });
+      const unknownUser = await c.post('/v3/order', {
+        user_id: '00000000-0000-4000-8000-000000000000',
+        lab_test_id: (await standardTests(c)).testkit,
+        patient_details: PATIENT,
+        patient_address: ADDRESS,
+      });
       expect(unknownUser.status).toBe(404);
       expect(unknownUser.body).toEqual({ detail: LAB_MESSAGES.userNotOnTeam });
       const noTest = await c.post('/v3/order', { user_id: user, patient_details: PATIENT, patient_address: ADDRESS });
@@ -76,7 +103,11 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       const mismatch = await placeOrder(c, 'testkit', { extra: { collection_method: 'walk_in_test' } });
       expect(mismatch.status).toBe(400);
       // nothing of the refusals was stored
-      expect((await c.get('/v3/orders', { query: { user_id: user } })).body.orders.filter((o: any) => o.patient_details?.email === PATIENT.email)).toHaveLength(0);
+      expect(
+        (await c.get('/v3/orders', { query: { user_id: user } })).body.orders.filter(
+          (o: any) => o.patient_details?.email === PATIENT.email,
+        ),
+      ).toHaveLength(0);
       expect(await labEvents(c)).toHaveLength(0);
     });
 
@@ -99,13 +130,29 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(auto.body.map((t: any) => t.id)).toEqual([test.id]);
       const manual = await c.get('/v3/lab_tests');
       expect(manual.body.map((t: any) => t.id)).not.toContain(test.id);
-      const addOnOnly = await c.post('/v3/order', { user_id: user, order_set: { add_on: { provider_ids: ['899'] } }, patient_details: PATIENT, patient_address: ADDRESS });
+      const addOnOnly = await c.post('/v3/order', {
+        user_id: user,
+        order_set: { add_on: { provider_ids: ['899'] } },
+        patient_details: PATIENT,
+        patient_address: ADDRESS,
+      });
       expect(addOnOnly.status).toBe(422);
       expect(addOnOnly.body.detail[0].loc).toEqual(['body', 'collection_method']);
-      const ok = await c.post('/v3/order', { user_id: user, collection_method: 'walk_in_test', order_set: { add_on: { provider_ids: ['899'] } }, patient_details: PATIENT, patient_address: ADDRESS });
+      const ok = await c.post('/v3/order', {
+        user_id: user,
+        collection_method: 'walk_in_test',
+        order_set: { add_on: { provider_ids: ['899'] } },
+        patient_details: PATIENT,
+        patient_address: ADDRESS,
+      });
       expect(ok.status).toBe(200);
       expect(ok.body.order.lab_test.lab.slug).toBe('quest');
-      const mixed = await c.post('/v3/order', { user_id: user, order_set: { lab_test_ids: [tests.walk_in_test], add_on: { provider_ids: ['004259'] } }, patient_details: PATIENT, patient_address: ADDRESS });
+      const mixed = await c.post('/v3/order', {
+        user_id: user,
+        order_set: { lab_test_ids: [tests.walk_in_test], add_on: { provider_ids: ['004259'] } },
+        patient_details: PATIENT,
+        patient_address: ADDRESS,
+      });
       expect(mixed.status).toBe(400);
     });
 
@@ -122,13 +169,25 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       // keys are per endpoint: the same key on POST /v3/order/testkit is another request
       const kit = await c.post(
         '/v3/order/testkit',
-        { user_id: first.body.order.user_id, lab_test_id: first.body.order.lab_test.id, shipping_details: { ...ADDRESS, phone_number: '+14155550100' } },
+        {
+          user_id: first.body.order.user_id,
+          lab_test_id: first.body.order.lab_test.id,
+          shipping_details: { ...ADDRESS, phone_number: '+14155550100' },
+        },
         { headers },
       );
       expect(kit.status, kit.text).toBe(200);
       expect(kit.body.order.id).not.toBe(first.body.order.id);
       expect(kit.body.order.patient_details).toBeNull();
-      const kitAgain = await c.post('/v3/order/testkit', { user_id: first.body.order.user_id, lab_test_id: first.body.order.lab_test.id, shipping_details: { ...ADDRESS, phone_number: '+14155550100' } }, { headers });
+      const kitAgain = await c.post(
+        '/v3/order/testkit',
+        {
+          user_id: first.body.order.user_id,
+          lab_test_id: first.body.order.lab_test.id,
+          shipping_details: { ...ADDRESS, phone_number: '+14155550100' },
+        },
+        { headers },
+      );
       expect(kitAgain.text).toBe(kit.text);
 
       const invalid = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-3' }, patient: { gender: 'x' } });
@@ -136,7 +195,10 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       const valid = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-3' } });
       expect(valid.status).toBe(200);
 
-      const refused = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-4' }, patient: { phone_number: '+15555550100' } });
+      const refused = await placeOrder(c, 'testkit', {
+        headers: { 'X-Idempotency-Key': 'order-4' },
+        patient: { phone_number: '+15555550100' },
+      });
       expect(refused.status).toBe(400);
       const replayed = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-4' } });
       expect(replayed.status).toBe(400);
@@ -155,7 +217,9 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
     it('walks to final_status at once, answers "Success", emits each step in order', async () => {
       const c = createClient(adapter, { seed: 25, ...SMALL });
       const order = await newOrder(c, 'testkit');
-      const res = await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'collecting_sample.testkit.with_customer' } });
+      const res = await c.post(`/v3/order/${order.id}/test`, undefined, {
+        query: { final_status: 'collecting_sample.testkit.with_customer' },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toBe('Success');
       let now = await getOrder(c, order.id);
@@ -177,18 +241,40 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
     it('reaches side statuses, spaces steps with delay, and applies the result flags', async () => {
       const c = createClient(adapter, { seed: 26, ...SMALL });
       const lost = await newOrder(c, 'testkit');
-      expect((await c.post(`/v3/order/${lost.id}/test`, undefined, { query: { final_status: 'failed.testkit.failure_to_deliver_to_lab' } })).status).toBe(200);
-      expect(lows(await getOrder(c, lost.id))).toEqual(['ordered', 'requisition_created', 'transit_customer', 'out_for_delivery', 'with_customer', 'transit_lab', 'failure_to_deliver_to_lab']);
+      expect(
+        (await c.post(`/v3/order/${lost.id}/test`, undefined, { query: { final_status: 'failed.testkit.failure_to_deliver_to_lab' } }))
+          .status,
+      ).toBe(200);
+      expect(lows(await getOrder(c, lost.id))).toEqual([
+        'ordered',
+        'requisition_created',
+        'transit_customer',
+        'out_for_delivery',
+        'with_customer',
+        'transit_lab',
+        'failure_to_deliver_to_lab',
+      ]);
 
       const slow = await newOrder(c, 'at_home_phlebotomy');
       const flags = { interpretation: 'abnormal', result_types: ['range', 'coded_value'], has_missing_results: true };
-      expect((await c.post(`/v3/order/${slow.id}/test`, flags, { query: { final_status: 'completed.at_home_phlebotomy.completed', delay: 60 } })).status).toBe(200);
+      expect(
+        (await c.post(`/v3/order/${slow.id}/test`, flags, { query: { final_status: 'completed.at_home_phlebotomy.completed', delay: 60 } }))
+          .status,
+      ).toBe(200);
       expect(lows(await getOrder(c, slow.id))).toEqual(['ordered']);
       await c.advance(60);
       expect(lows(await getOrder(c, slow.id))).toEqual(['ordered', 'requisition_created']);
       await c.advance(60 * 5);
       const now = await getOrder(c, slow.id);
-      expect(lows(now)).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled', 'draw_completed', 'partial_results', 'completed']);
+      expect(lows(now)).toEqual([
+        'ordered',
+        'requisition_created',
+        'appointment_pending',
+        'appointment_scheduled',
+        'draw_completed',
+        'partial_results',
+        'completed',
+      ]);
       const times = now.events.map((e: any) => Date.parse(e.created_at));
       expect(times.slice(1).map((t: number, i: number) => (t - times[i]) / 1000)).toEqual([60, 60, 60, 60, 60, 60]);
       expect(now.interpretation).toBe('abnormal');
@@ -200,7 +286,13 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(result.results.some((r: any) => r.interpretation === 'critical')).toBe(false);
 
       const walk = await newOrder(c, 'walk_in_test');
-      expect((await c.post(`/v3/order/${walk.id}/test`, undefined, { query: { final_status: 'collecting_sample.walk_in_test.redraw_available' } })).status).toBe(200);
+      expect(
+        (
+          await c.post(`/v3/order/${walk.id}/test`, undefined, {
+            query: { final_status: 'collecting_sample.walk_in_test.redraw_available' },
+          })
+        ).status,
+      ).toBe(200);
       expect(lows(await getOrder(c, walk.id))).toEqual(['ordered', 'requisition_created', 'redraw_available']);
     });
 
@@ -224,7 +316,11 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect((await c.post(`/v3/order/${order.id}/test`, undefined, { headers: prodKey })).status).toBe(404);
       const prodUser = await c.post('/v2/user', { client_user_id: 'prod-patient' }, { headers: prodKey });
       const tests = await c.get('/v3/lab_tests', { headers: prodKey });
-      const prodOrder = await c.post('/v3/order', { user_id: prodUser.body.user_id, lab_test_id: tests.body[0].id, patient_details: PATIENT, patient_address: ADDRESS }, { headers: prodKey });
+      const prodOrder = await c.post(
+        '/v3/order',
+        { user_id: prodUser.body.user_id, lab_test_id: tests.body[0].id, patient_details: PATIENT, patient_address: ADDRESS },
+        { headers: prodKey },
+      );
       expect(prodOrder.status).toBe(200);
       const prod = await c.post(`/v3/order/${prodOrder.body.order.id}/test`, undefined, { headers: prodKey });
       expect(prod.status).toBe(400);
@@ -236,7 +332,9 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
     it('cancels from allowed statuses and refuses others with a 400 JSON body', async () => {
       const c = createClient(adapter, { seed: 28, ...SMALL });
       const order = await newOrder(c, 'at_home_phlebotomy');
-      await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'collecting_sample.at_home_phlebotomy.draw_completed' } });
+      await c.post(`/v3/order/${order.id}/test`, undefined, {
+        query: { final_status: 'collecting_sample.at_home_phlebotomy.draw_completed' },
+      });
       const res = await c.post(`/v3/order/${order.id}/cancel`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'SUCCESS', message: 'Order cancelled' });
@@ -253,7 +351,12 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       await c.advance(2 * 3600);
       const shipped = await c.post(`/v3/order/${kit.id}/cancel`);
       expect(shipped.status).toBe(400);
-      expect(shipped.body).toEqual({ detail: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'), error: 'Bad Request', message: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'), status_code: 400 });
+      expect(shipped.body).toEqual({
+        detail: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'),
+        error: 'Bad Request',
+        message: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'),
+        status_code: 400,
+      });
 
       const walk = await newOrder(c, 'walk_in_test');
       await c.advance(3 * DAY);
@@ -262,7 +365,9 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect((await c.post(`/v3/order/${fresh.id}/cancel`)).status).toBe(200);
       const events = await labEvents(c, fresh.id);
       expect(events.map((e) => e.status)).toEqual(['received.walk_in_test.ordered', 'cancelled.walk_in_test.cancelled']);
-      expect((await c.post('/v3/order/00000000-0000-4000-8000-000000000000/cancel')).body).toEqual({ detail: LAB_MESSAGES.orderActionNotFound });
+      expect((await c.post('/v3/order/00000000-0000-4000-8000-000000000000/cancel')).body).toEqual({
+        detail: LAB_MESSAGES.orderActionNotFound,
+      });
       expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000')).body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
       expect((await c.get('/v3/order/not-a-uuid')).status).toBe(422);
     });

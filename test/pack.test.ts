@@ -23,7 +23,12 @@ const CONSUMER_MSW = '~2.12.0';
 const OFFLINE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ENOTCACHED)\b/;
 
 async function npm(args: string[], cwd: string, timeout: number): Promise<string> {
-  const { stdout } = await run('npm', args, { cwd, timeout, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+  const { stdout } = await run('npm', args, {
+    cwd,
+    timeout,
+    maxBuffer: 32 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+  });
   return stdout;
 }
 
@@ -146,12 +151,29 @@ export const app: Express = createExpressApp(sandbox, { managementPath: '/manage
 app.notAnExpressMethod();
 `;
 
-it('installs from the packed tarball beside the consumer\'s own msw and works with it', async (ctx) => {
+it("installs from the packed tarball beside the consumer's own msw and works with it", async (ctx) => {
   if (!existsSync(join(root, 'dist/index.js'))) await npm(['run', 'build', '--silent'], root, 240_000);
-  const packed = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root, 120_000)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root, 120_000)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   const files = packed[0]?.files.map((f) => f.path) ?? [];
-  for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/msw.js', 'dist/msw.d.ts', 'dist/express.js', 'dist/express.d.ts', 'dist/cli.js']) expect(files).toContain(f);
-  expect(files.filter((f) => !/^(dist\/|docs\/simulated\/|docs\/testing\.md$|scenarios\/|LICENSE$|README\.md$|package\.json$)/.test(f))).toEqual([]);
+  for (const f of [
+    'LICENSE',
+    'README.md',
+    'package.json',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/msw.js',
+    'dist/msw.d.ts',
+    'dist/express.js',
+    'dist/express.d.ts',
+    'dist/cli.js',
+  ])
+    expect(files).toContain(f);
+  expect(
+    files.filter((f) => !/^(dist\/|docs\/simulated\/|docs\/testing\.md$|scenarios\/|LICENSE$|README\.md$|package\.json$)/.test(f)),
+  ).toEqual([]);
   // The build's incremental state stays out of the package.
   expect(files.filter((f) => f.endsWith('.tsbuildinfo'))).toEqual([]);
 
@@ -159,7 +181,19 @@ it('installs from the packed tarball beside the consumer\'s own msw and works wi
   mkdirSync(consumer, { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
-  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', `msw@${CONSUMER_MSW}`, join(dir, packed[0]?.filename ?? '')], consumer, 240_000).then(
+  const installed = await npm(
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      `msw@${CONSUMER_MSW}`,
+      join(dir, packed[0]?.filename ?? ''),
+    ],
+    consumer,
+    240_000,
+  ).then(
     () => true,
     (e: { stderr?: string; message?: string }) => {
       const text = `${e.stderr ?? ''}\n${e.message ?? ''}`;
@@ -176,7 +210,10 @@ it('installs from the packed tarball beside the consumer\'s own msw and works wi
   expect(versions[0]).toMatch(/^2\.12\./);
   expect(existsSync(join(consumer, 'node_modules/health-sandbox/node_modules/msw'))).toBe(false);
   expect(existsSync(join(consumer, 'node_modules/express'))).toBe(false);
-  expect(JSON.parse(readFileSync(join(consumer, 'node_modules/health-sandbox/package.json'), 'utf8')).peerDependencies).toMatchObject({ msw: '^2', express: '^5' });
+  expect(JSON.parse(readFileSync(join(consumer, 'node_modules/health-sandbox/package.json'), 'utf8')).peerDependencies).toMatchObject({
+    msw: '^2',
+    express: '^5',
+  });
 
   // The consumer script and the consumer's own tests (the msw entry with an empty world, and
   // startSandbox/connectSandbox, with node's own runner) run side by side, both without express.
@@ -189,7 +226,12 @@ it('installs from the packed tarball beside the consumer\'s own msw and works wi
       (e: { stdout?: string; stderr?: string }) => `FAILED\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
     ),
   ]);
-  const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { statuses: number[]; user: string; msw: string; expressError: string | null };
+  const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+    statuses: number[];
+    user: string;
+    msw: string;
+    expressError: string | null;
+  };
   expect(result.statuses).toEqual([200, 400, 401]);
   expect(result.user).toBe('consumer-1');
   expect(result.msw).toMatch(/^2\.12\./);
@@ -207,7 +249,11 @@ it('installs from the packed tarball beside the consumer\'s own msw and works wi
   }
   writeFileSync(join(consumer, 'typed.ts'), TYPED);
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const typed = await run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'typed.ts'], { cwd: consumer, timeout: 120_000 }).then(
+  const typed = await run(
+    process.execPath,
+    [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'typed.ts'],
+    { cwd: consumer, timeout: 120_000 },
+  ).then(
     () => 'ok',
     (e: { stdout?: string }) => e.stdout ?? 'tsc failed',
   );

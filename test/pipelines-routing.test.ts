@@ -44,7 +44,10 @@ function azureBody(c: TestClient, extra: Record<string, unknown> = {}) {
         { event_type_prefix: 'labtest.', event_hub: 'labtest-events' },
         { event_type_prefix: 'daily.data.steps.', event_hub: 'steps-events' },
         { event_type_regex: '^(daily|historical)\\.', event_hub: 'wearable-events' },
-        { event_type_prefix: 'raw.', blob_storage: { connection_string: 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=k', container_name: 'raw-blobs' } },
+        {
+          event_type_prefix: 'raw.',
+          blob_storage: { connection_string: 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=k', container_name: 'raw-blobs' },
+        },
       ],
     },
     ...extra,
@@ -109,16 +112,32 @@ forEachAdapter('etl pipelines', (adapter) => {
     ]);
     const [lab] = await stream(c, 'labtest-events');
     expect(lab).toMatchObject({
-      destination: 'azure_amqp', team_id: teamOf(c), environment: 'sandbox', event_type: 'labtest.order.created', user_id: USER_ID,
-      partition_key: USER_ID, compressed: false, enqueued_at: '2026-01-05T09:00:00.000Z',
+      destination: 'azure_amqp',
+      team_id: teamOf(c),
+      environment: 'sandbox',
+      event_type: 'labtest.order.created',
+      user_id: USER_ID,
+      partition_key: USER_ID,
+      compressed: false,
+      enqueued_at: '2026-01-05T09:00:00.000Z',
       body: { event_type: 'labtest.order.created', data: { id: 'o1' }, team_id: teamOf(c), user_id: USER_ID, client_user_id: 'client-1' },
     });
-    expect(lab!.properties).toEqual({ 'event-type': 'labtest.order.created', 'user-id': USER_ID, 'team-id': teamOf(c), 'idempotency-key': expect.any(String) });
-    expect((await stream(c, 'wearable-events')).map((r) => r.event_type)).toEqual(['daily.data.sleep.created', 'historical.data.sleep.created']);
+    expect(lab!.properties).toEqual({
+      'event-type': 'labtest.order.created',
+      'user-id': USER_ID,
+      'team-id': teamOf(c),
+      'idempotency-key': expect.any(String),
+    });
+    expect((await stream(c, 'wearable-events')).map((r) => r.event_type)).toEqual([
+      'daily.data.sleep.created',
+      'historical.data.sleep.created',
+    ]);
     expect((await stream(c, 'other-events')).map((r) => r.event_type)).toEqual(['provider.connection.created']);
     const [blob] = await stream(c, 'blob:raw-blobs');
     expect(blob).toMatchObject({ compressed: true, partition_key: null, properties: { 'content-encoding': 'gzip' } });
-    expect(blob!.blob_name).toMatch(new RegExp(`^${teamOf(c)}/${USER_ID}/2026-01-05T09:00:00.000Z#raw\\.data\\.created#[0-9A-Za-z]+\\.json\\.gz$`));
+    expect(blob!.blob_name).toMatch(
+      new RegExp(`^${teamOf(c)}/${USER_ID}/2026-01-05T09:00:00.000Z#raw\\.data\\.created#[0-9A-Za-z]+\\.json\\.gz$`),
+    );
     // Read and clear.
     const cleared = await c.delete('/_sandbox/pipelines/streams/wearable-events');
     expect(cleared.body).toEqual({ stream: 'wearable-events', cleared: 2 });
@@ -134,7 +153,9 @@ forEachAdapter('etl pipelines', (adapter) => {
     emit(c, 'labtest.order.created');
     await flush(c);
     expect(rx.received.filter((r) => r.path === path)).toHaveLength(1);
-    await c.mgmt('POST', pipelinesPath(c), { body: { team_ids: [teamOf(c)], preferences: { preferred: 'azure_amqp', enabled: ['azure_amqp'] } } });
+    await c.mgmt('POST', pipelinesPath(c), {
+      body: { team_ids: [teamOf(c)], preferences: { preferred: 'azure_amqp', enabled: ['azure_amqp'] } },
+    });
     emit(c, 'labtest.order.updated');
     await flush(c);
     expect(rx.received.filter((r) => r.path === path)).toHaveLength(1);
@@ -162,7 +183,11 @@ forEachAdapter('etl pipelines', (adapter) => {
     emit(c, 'daily.data.steps.created');
     await flush(c);
     const [ps] = await stream(c, 'pubsub:proj/events');
-    expect(ps).toMatchObject({ destination: 'cloud_pubsub', partition_key: USER_ID, properties: { 'event-type': 'daily.data.steps.created', 'blob-type': 'json' } });
+    expect(ps).toMatchObject({
+      destination: 'cloud_pubsub',
+      partition_key: USER_ID,
+      properties: { 'event-type': 'daily.data.steps.created', 'blob-type': 'json' },
+    });
     const [mq] = await stream(c, 'rabbitmq:vital');
     expect(mq).toMatchObject({ destination: 'rabbitmq', routing_key: 'daily.data.steps.created' });
   });
@@ -176,8 +201,14 @@ forEachAdapter('etl pipelines', (adapter) => {
     emit(c, 'daily.data.sleep.created');
     emit(c, 'provider.connection.created');
     await flush(c);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { stream: string; event_type: string });
-    expect(lines.map((l) => [l.stream, l.event_type])).toEqual([['wearable-events', 'daily.data.sleep.created'], ['other-events', 'provider.connection.created']]);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { stream: string; event_type: string });
+    expect(lines.map((l) => [l.stream, l.event_type])).toEqual([
+      ['wearable-events', 'daily.data.sleep.created'],
+      ['other-events', 'provider.connection.created'],
+    ]);
     await c.put('/_sandbox/pipelines/ndjson', { path: null });
     emit(c, 'labtest.order.updated');
     await flush(c);

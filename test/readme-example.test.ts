@@ -36,7 +36,9 @@ it('works as the README shows, from the compiled package', async () => {
   const created = await vital.user.create({ clientUserId: 'readme-1' });
   expect((await vital.user.get(created.userId)).clientUserId).toBe('readme-1');
 
-  const team = await fetch(`https://api.management.junction.com/v1/org/${org_id}/team/${teams[0]?.team_id}`, { headers: { 'X-Management-Key': management_key } });
+  const team = await fetch(`https://api.management.junction.com/v1/org/${org_id}/team/${teams[0]?.team_id}`, {
+    headers: { 'X-Management-Key': management_key },
+  });
   expect(team.status).toBe(200);
   expect(((await team.json()) as { region: string }).region).toBe('us');
 

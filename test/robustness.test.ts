@@ -14,7 +14,16 @@ import type { Route } from '../src/engine/route.js';
 import { surfaceOf } from '../src/engine/router.js';
 import { queryObject } from '../src/engine/validation.js';
 import { baselineOf, destructive, fingerprint, UNKNOWN_UUID, type Baseline } from './support/route-requests.js';
-import { baseQuery, bodyVariants, pathVariants, queryVariants, semanticCases, semanticVariants, transportVariants, type Variant } from './support/hostile-requests.js';
+import {
+  baseQuery,
+  bodyVariants,
+  pathVariants,
+  queryVariants,
+  semanticCases,
+  semanticVariants,
+  transportVariants,
+  type Variant,
+} from './support/hostile-requests.js';
 import { createClient, type AnyAdapter, type CallOptions, type TestClient, type TestResponse } from './support/client.js';
 
 const DEBUG = Boolean(process.env.FUZZ_DEBUG);
@@ -38,7 +47,10 @@ async function newRunner(adapter: AnyAdapter): Promise<Runner> {
   const c = createClient(adapter, {
     users: 3,
     usersElsewhere: 1,
-    logger: (message, error) => errors.push(`${message}: ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 4).join(' | ') : String(error)}`),
+    logger: (message, error) =>
+      errors.push(
+        `${message}: ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 4).join(' | ') : String(error)}`,
+      ),
   });
   const base = await baselineOf(c);
   // The baseline user's data starts on 2026-01-01: variants that widen the window (a start in
@@ -78,8 +90,10 @@ function problems(route: Route, v: Variant, res: TestResponse, logged: string[],
   const snippet = res.text.slice(0, 200);
   if (res.status >= 500) out.push(`${where}: status ${res.status} ${snippet}${logged.length ? ` -- logged: ${logged.join(' || ')}` : ''}`);
   if (res.status >= 400) {
-    if (!/application\/json/.test(res.headers['content-type'] ?? '')) out.push(`${where}: ${res.status} with content-type ${res.headers['content-type']}`);
-    if (res.body === null || typeof res.body !== 'object' || !('detail' in res.body)) out.push(`${where}: ${res.status} without a JSON detail: ${snippet}`);
+    if (!/application\/json/.test(res.headers['content-type'] ?? ''))
+      out.push(`${where}: ${res.status} with content-type ${res.headers['content-type']}`);
+    if (res.body === null || typeof res.body !== 'object' || !('detail' in res.body))
+      out.push(`${where}: ${res.status} without a JSON detail: ${snippet}`);
   }
   const text = (res.headers['content-type'] ?? '').startsWith('application/pdf') ? '' : res.text;
   if (text.includes('    at ') || text.includes('.ts:')) out.push(`${where}: stack trace in response: ${snippet}`);
@@ -176,10 +190,20 @@ function passesSchemas(route: Route, v: Variant, base: Baseline): boolean {
 }
 
 async function fuzzRoute(r: Runner, route: Route): Promise<string[]> {
-  let variants = [...pathVariants(route), ...bodyVariants(route, r.base), ...queryVariants(route), ...semanticVariants(route), ...transportVariants(route)];
+  let variants = [
+    ...pathVariants(route),
+    ...bodyVariants(route, r.base),
+    ...queryVariants(route),
+    ...semanticVariants(route),
+    ...transportVariants(route),
+  ];
   if (REPEATS.has(route)) {
     const transport = new Set(transportVariants(route).map((v) => v.name));
-    variants = variants.filter((v) => !transport.has(v.name) && ((!v.params && !v.query) || v.name.startsWith('end_date') || v.name.startsWith('start_date') || passesSchemas(route, v, r.base)));
+    variants = variants.filter(
+      (v) =>
+        !transport.has(v.name) &&
+        ((!v.params && !v.query) || v.name.startsWith('end_date') || v.name.startsWith('start_date') || passesSchemas(route, v, r.base)),
+    );
   }
   return runVariants(r, route, variants);
 }
@@ -193,40 +217,44 @@ async function fuzzRoute(r: Runner, route: Route): Promise<string[]> {
  */
 const ROBUSTNESS_ADAPTERS: readonly AnyAdapter[] = process.env['ROBUSTNESS_ADAPTERS'] === 'all' ? ['express', 'msw', 'fetch'] : ['fetch'];
 
-for (const adapter of ROBUSTNESS_ADAPTERS) describe(`robustness: every route survives hostile input [${adapter}]`, () => {
-  let shared: Runner;
-  beforeAll(async () => {
-    shared = await newRunner(adapter);
-  });
+for (const adapter of ROBUSTNESS_ADAPTERS)
+  describe(`robustness: every route survives hostile input [${adapter}]`, () => {
+    let shared: Runner;
+    beforeAll(async () => {
+      shared = await newRunner(adapter);
+    });
 
-  for (const route of ROUTES) {
-    it(`${route.method} ${route.path} (${route.id})`, async () => {
-      const r = destructive(route) ? await newRunner(adapter) : shared;
-      const failures = await fuzzRoute(r, route);
+    for (const route of ROUTES) {
+      it(`${route.method} ${route.path} (${route.id})`, async () => {
+        const r = destructive(route) ? await newRunner(adapter) : shared;
+        const failures = await fuzzRoute(r, route);
+        expect(failures, failures.join('\n')).toEqual([]);
+      });
+    }
+
+    it('semantically wrong requests, per area, are refused cleanly and change nothing', async () => {
+      const r = await newRunner(adapter);
+      const failures: string[] = [];
+      for (const sc of semanticCases(r.base)) {
+        const world = r.c.sandbox.world;
+        const before = fingerprint(world);
+        r.errors.length = 0;
+        requests[adapter]++;
+        const res = await r.c.call(sc.method, sc.path, { surface: sc.surface, body: sc.body, query: sc.query });
+        const changed = res.status >= 400 && (r.c.sandbox.world !== world || fingerprint(world) !== before);
+        const route = { method: sc.method, path: sc.path, id: sc.area } as Route;
+        failures.push(...problems(route, { name: sc.name }, res, [...r.errors], changed));
+        if (res.status < 400 || res.status >= 500)
+          failures.push(
+            `${sc.area} ${sc.method} ${sc.path} [${sc.name}]: expected a 4xx refusal, got ${res.status} ${res.text.slice(0, 200)}`,
+          );
+      }
       expect(failures, failures.join('\n')).toEqual([]);
     });
-  }
 
-  it('semantically wrong requests, per area, are refused cleanly and change nothing', async () => {
-    const r = await newRunner(adapter);
-    const failures: string[] = [];
-    for (const sc of semanticCases(r.base)) {
-      const world = r.c.sandbox.world;
-      const before = fingerprint(world);
-      r.errors.length = 0;
-      requests[adapter]++;
-      const res = await r.c.call(sc.method, sc.path, { surface: sc.surface, body: sc.body, query: sc.query });
-      const changed = res.status >= 400 && (r.c.sandbox.world !== world || fingerprint(world) !== before);
-      const route = { method: sc.method, path: sc.path, id: sc.area } as Route;
-      failures.push(...problems(route, { name: sc.name }, res, [...r.errors], changed));
-      if (res.status < 400 || res.status >= 500) failures.push(`${sc.area} ${sc.method} ${sc.path} [${sc.name}]: expected a 4xx refusal, got ${res.status} ${res.text.slice(0, 200)}`);
-    }
-    expect(failures, failures.join('\n')).toEqual([]);
+    it('sent a bounded number of requests', () => {
+      if (DEBUG) console.log('STATS', adapter, requests[adapter], JSON.stringify([...stats].sort()));
+      expect(requests[adapter]).toBeGreaterThan(ROUTES.length * 10);
+      expect(requests[adapter]).toBeLessThan(ROUTES.length * 60);
+    });
   });
-
-  it('sent a bounded number of requests', () => {
-    if (DEBUG) console.log('STATS', adapter, requests[adapter], JSON.stringify([...stats].sort()));
-    expect(requests[adapter]).toBeGreaterThan(ROUTES.length * 10);
-    expect(requests[adapter]).toBeLessThan(ROUTES.length * 60);
-  });
-});

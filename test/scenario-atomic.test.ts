@@ -41,7 +41,13 @@ function watchers() {
     sent.push(`${request.url} ${JSON.parse(request.body).event_type}`);
     return { status: 200, headers: {}, body: '' };
   };
-  return { events, sent, onEvent: (entry: JournalEntry) => events.push(entry.envelope.event_type), webhookTransport: transport, logger: () => undefined };
+  return {
+    events,
+    sent,
+    onEvent: (entry: JournalEntry) => events.push(entry.envelope.event_type),
+    webhookTransport: transport,
+    logger: () => undefined,
+  };
 }
 
 /**
@@ -57,16 +63,43 @@ const LATE_ERROR = 'users[25]: the sandbox refused it (400): You have reached th
 
 describe('references checked before anything is built', () => {
   it('refuses unknown teams, a seeded team in another region, and a status the order never reaches, naming the path', () => {
-    const nope = { users: [{ client_user_id: 'x', connections: [{ provider: 'oura' as const }] }, { client_user_id: 'y', team: 'Nope' }] };
-    expect(() => createSandbox({ scenario: nope })).toThrow('users[1].team: unknown team "Nope" (declare it under teams, or use "Sandbox Team US", "Sandbox Team EU")');
-    expect(() => parseScenario({ teams: [{ name: 'Mine' }], webhooks: [{ team: 'Yours', receiver: 'r' }] })).toThrow('webhooks[0].team: unknown team "Yours" (declare it under teams, or use "Sandbox Team US", "Sandbox Team EU", "Mine")');
-    expect(parseScenario({ teams: [{ name: 'Mine' }], users: [{ client_user_id: 'a', team: 'Mine' }, { client_user_id: 'b', team: 'Sandbox Team EU' }] }).users).toHaveLength(2);
-    expect(() => parseScenario({ teams: [{ name: 'Sandbox Team EU', region: 'us' }] })).toThrow("teams[0].region: the seeded team \"Sandbox Team EU\" is in region eu; a team's region cannot change");
-    expect(() => parseScenario({ users: [{ client_user_id: 'a', lab_orders: [{ method: 'walk_in_test', status: 'transit_lab' }] }] })).toThrow(
+    const nope = {
+      users: [
+        { client_user_id: 'x', connections: [{ provider: 'oura' as const }] },
+        { client_user_id: 'y', team: 'Nope' },
+      ],
+    };
+    expect(() => createSandbox({ scenario: nope })).toThrow(
+      'users[1].team: unknown team "Nope" (declare it under teams, or use "Sandbox Team US", "Sandbox Team EU")',
+    );
+    expect(() => parseScenario({ teams: [{ name: 'Mine' }], webhooks: [{ team: 'Yours', receiver: 'r' }] })).toThrow(
+      'webhooks[0].team: unknown team "Yours" (declare it under teams, or use "Sandbox Team US", "Sandbox Team EU", "Mine")',
+    );
+    expect(
+      parseScenario({
+        teams: [{ name: 'Mine' }],
+        users: [
+          { client_user_id: 'a', team: 'Mine' },
+          { client_user_id: 'b', team: 'Sandbox Team EU' },
+        ],
+      }).users,
+    ).toHaveLength(2);
+    expect(() => parseScenario({ teams: [{ name: 'Sandbox Team EU', region: 'us' }] })).toThrow(
+      'teams[0].region: the seeded team "Sandbox Team EU" is in region eu; a team\'s region cannot change',
+    );
+    expect(() =>
+      parseScenario({ users: [{ client_user_id: 'a', lab_orders: [{ method: 'walk_in_test', status: 'transit_lab' }] }] }),
+    ).toThrow(
       'users[0].lab_orders[0].status: a walk_in_test order on the happy path never reaches "transit_lab" (it goes through ordered, requisition_created, partial_results, completed, or is cancelled)',
     );
-    expect(() => parseScenario({ users: [{ client_user_id: 'a', lab_orders: [{ method: 'testkit', path: 'lost_in_transit', status: 'completed' }] }] })).toThrow('users[0].lab_orders[0].status: a testkit order on the lost_in_transit path never reaches "completed"');
-    expect(() => parseScenario({ users: [{ client_user_id: 'a', lab_orders: [{ method: 'testkit', status: 'completed.walk_in_test.completed' }] }] })).toThrow('users[0].lab_orders[0].status: "completed.walk_in_test.completed" is a walk_in_test status, not testkit');
+    expect(() =>
+      parseScenario({
+        users: [{ client_user_id: 'a', lab_orders: [{ method: 'testkit', path: 'lost_in_transit', status: 'completed' }] }],
+      }),
+    ).toThrow('users[0].lab_orders[0].status: a testkit order on the lost_in_transit path never reaches "completed"');
+    expect(() =>
+      parseScenario({ users: [{ client_user_id: 'a', lab_orders: [{ method: 'testkit', status: 'completed.walk_in_test.completed' }] }] }),
+    ).toThrow('users[0].lab_orders[0].status: "completed.walk_in_test.completed" is a walk_in_test status, not testkit');
   });
 
   it('keeps the unknown-provider message, and the published JSON Schema refuses "fitbitt" and knows the start status', () => {
@@ -75,22 +108,46 @@ describe('references checked before anything is built', () => {
     );
     const validate = new Ajv2020({ strict: false, logger: false }).compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
     expect(validate({ users: [{ client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }] })).toBe(false);
-    expect(validate({ users: [{ client_user_id: 'c', connections: [{ provider: 'fitbit' }], lab_orders: [{ method: 'walk_in_test', status: 'partial_results' }] }] })).toBe(true);
-    expect(validate({ users: [{ client_user_id: 'c', lab_orders: [{ status: 'sample_with_lab.walk_in_test.partial_results' }] }] })).toBe(true);
+    expect(
+      validate({
+        users: [
+          {
+            client_user_id: 'c',
+            connections: [{ provider: 'fitbit' }],
+            lab_orders: [{ method: 'walk_in_test', status: 'partial_results' }],
+          },
+        ],
+      }),
+    ).toBe(true);
+    expect(validate({ users: [{ client_user_id: 'c', lab_orders: [{ status: 'sample_with_lab.walk_in_test.partial_results' }] }] })).toBe(
+      true,
+    );
     expect(validate({ users: [{ client_user_id: 'c', lab_orders: [{ status: 'halfway' }] }] })).toBe(false);
   });
 
   it('refuses an unknown lab test by path before any user exists', async () => {
     const w = watchers();
     const sandbox = createSandbox({ world: 'empty', ...w });
-    const bad = { webhooks: [{ url: 'http://127.0.0.1:9/hook' }], users: [{ client_user_id: 'a', connections: [{ provider: 'oura' as const }], lab_orders: [{ lab_test: '00000000-0000-4000-8000-000000000000' }] }] };
-    await expect(sandbox.loadScenario(bad)).rejects.toThrow('users[0].lab_orders[0].lab_test: team "Sandbox Team US" has no lab test "00000000-0000-4000-8000-000000000000"');
+    const bad = {
+      webhooks: [{ url: 'http://127.0.0.1:9/hook' }],
+      users: [
+        {
+          client_user_id: 'a',
+          connections: [{ provider: 'oura' as const }],
+          lab_orders: [{ lab_test: '00000000-0000-4000-8000-000000000000' }],
+        },
+      ],
+    };
+    await expect(sandbox.loadScenario(bad)).rejects.toThrow(
+      'users[0].lab_orders[0].lab_test: team "Sandbox Team US" has no lab test "00000000-0000-4000-8000-000000000000"',
+    );
     await sandbox.settle();
     expect([w.events, w.sent]).toEqual([[], []]);
   });
 
   it('says to pass the text or an object when given a file path', () => {
-    const hint = "(file): a scenario is an object, not the string \"scenarios/empty-team.yaml\": pass the file's text or an object (to load a file by its path, use startSandbox({ scenario: path }) or readScenarioFile(path)";
+    const hint =
+      '(file): a scenario is an object, not the string "scenarios/empty-team.yaml": pass the file\'s text or an object (to load a file by its path, use startSandbox({ scenario: path }) or readScenarioFile(path)';
     expect(() => createSandbox({ scenario: 'scenarios/empty-team.yaml' })).toThrow(hint);
     expect(() => parseScenario('x.yaml')).toThrow(ScenarioError);
     // loadScenario always answers with a promise, a parse error included.
@@ -107,7 +164,11 @@ describe('a scenario that fails while applying loads nothing', () => {
     await sandbox.settle();
     expect([w.events, w.sent]).toEqual([[], []]);
     const key = sandbox.credentials().teams[0]?.api_keys.sandbox ?? '';
-    for (const [method, path] of [['GET', '/v2/user'], ['GET', '/_sandbox/clock'], ['GET', '/_sandbox/events']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v2/user'],
+      ['GET', '/_sandbox/clock'],
+      ['GET', '/_sandbox/events'],
+    ] as const) {
       const res = await call(sandbox, method, path, { key });
       expect(res.status, path).toBe(503);
       expect(res.body.detail).toContain(`The sandbox's scenario failed to load, so the sandbox serves no world: ${LATE_ERROR}`);
@@ -155,7 +216,13 @@ describe('a scenario that fails while applying loads nothing', () => {
     await Promise.all([sending, appending]);
     expect(out).toEqual(['event 1', 'send b', 'append f x']);
     const dropped = new OutputGate(true);
-    const lost = dropped.transport(async () => ({ status: 200, headers: {}, body: '' }))({ url: 'u', method: 'POST', headers: {}, body: 'b', signal: new AbortController().signal });
+    const lost = dropped.transport(async () => ({ status: 200, headers: {}, body: '' }))({
+      url: 'u',
+      method: 'POST',
+      headers: {},
+      body: 'b',
+      signal: new AbortController().signal,
+    });
     dropped.discard();
     await expect(lost).rejects.toThrow('the scenario that caused it failed to load');
   });

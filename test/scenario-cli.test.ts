@@ -65,20 +65,39 @@ describe('--scenario from the CLI', () => {
     // Every shipped file loads into a CLI server (PUT /_sandbox/scenario, one after another) with its teams and users.
     for (const file of FILES) {
       const text = readFileSync(resolve(root, 'scenarios', file), 'utf8');
-      const put = await fetch(`${afib.url}/_sandbox/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(parseScenarioText(text)) });
+      const put = await fetch(`${afib.url}/_sandbox/scenario`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(parseScenarioText(text)),
+      });
       expect(put.status, `${file}: ${await put.clone().text()}`).toBe(200);
       const scenario = parseScenario(text);
       expect(((await put.json()) as { seed: number }).seed, file).toBe(scenario.seed ?? 1);
       const creds = (await (await fetch(`${afib.url}/_sandbox/credentials`)).json()) as StartLine;
-      for (const t of scenario.teams) expect(creds.teams.map((x) => x.name), file).toContain(t.name);
-      const res = await fetch(`${afib.url}/v2/user?limit=100`, { headers: { 'x-service-api-key': creds.teams[0]?.api_keys.sandbox ?? '' } });
+      for (const t of scenario.teams)
+        expect(
+          creds.teams.map((x) => x.name),
+          file,
+        ).toContain(t.name);
+      const res = await fetch(`${afib.url}/v2/user?limit=100`, {
+        headers: { 'x-service-api-key': creds.teams[0]?.api_keys.sandbox ?? '' },
+      });
       const users = ((await res.json()) as { users: Array<{ client_user_id: string }> }).users.map((u) => u.client_user_id);
-      expect(users.sort(), file).toEqual(scenario.users.filter((u) => u.team === undefined).map((u) => u.client_user_id).sort());
+      expect(users.sort(), file).toEqual(
+        scenario.users
+          .filter((u) => u.team === undefined)
+          .map((u) => u.client_user_id)
+          .sort(),
+      );
     }
   });
 
   it('the banner names the seed, world and feed of the world built, after the scenario loaded', async () => {
-    const run = await cli(['--port', '0', '--clock', 'manual', '--scenario', 'scenarios/afib-apple-health.yaml'], (out) => out.includes('sandbox time'));
-    expect(run.out).toContain('  Scenario scenarios/afib-apple-health.yaml\n  Seed 7, world empty, feed auto, clock manual, sandbox time 2026-03-02T08:00:00.000Z');
+    const run = await cli(['--port', '0', '--clock', 'manual', '--scenario', 'scenarios/afib-apple-health.yaml'], (out) =>
+      out.includes('sandbox time'),
+    );
+    expect(run.out).toContain(
+      '  Scenario scenarios/afib-apple-health.yaml\n  Seed 7, world empty, feed auto, clock manual, sandbox time 2026-03-02T08:00:00.000Z',
+    );
   });
 });

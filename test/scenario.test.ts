@@ -24,16 +24,22 @@ describe('scenario schema', () => {
   });
 
   it('names the path of every problem and applies nothing', () => {
-    const bad = { users: [{ client_user_id: 'a' }, { client_user_id: 'b' }, { client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }] };
+    const bad = {
+      users: [{ client_user_id: 'a' }, { client_user_id: 'b' }, { client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }],
+    };
     expect(() => parseScenario(bad)).toThrow('users[2].connections[0].provider: unknown provider "fitbitt"');
     expect(() => parseScenario({ users: [{ client_user_id: 'x', lab_orders: [{ method: 'testkit', path: 'redraw' }] }] })).toThrow(
       'users[0].lab_orders[0].path: path "redraw" applies to walk_in_test orders, not testkit',
     );
     expect(() => parseScenario({ webhooks: [{ filter_types: ['labtest.'] }] })).toThrow('webhooks[0]: give exactly one of receiver or url');
     expect(() => parseScenario('users: [ {client_user_id: ')).toThrow(ScenarioError);
-    expect(() => parseScenario({ users: [{ client_user_id: 'x', time_zone: 'Mars/Olympus' }] })).toThrow('users[0].time_zone: unknown time zone "Mars/Olympus"');
+    expect(() => parseScenario({ users: [{ client_user_id: 'x', time_zone: 'Mars/Olympus' }] })).toThrow(
+      'users[0].time_zone: unknown time zone "Mars/Olympus"',
+    );
     expect(() => createSandbox({ scenario: JSON.stringify(bad) })).toThrow(ScenarioError);
-    expect(() => parseScenario({ users: [{ client_user_id: 'x', ecg: ['atrial_fibrillation'], connections: [{ provider: 'oura' }] }] })).toThrow('users[0].ecg: needs a connection that records ECGs');
+    expect(() =>
+      parseScenario({ users: [{ client_user_id: 'x', ecg: ['atrial_fibrillation'], connections: [{ provider: 'oura' }] }] }),
+    ).toThrow('users[0].ecg: needs a connection that records ECGs');
   });
 });
 
@@ -57,13 +63,23 @@ forEachAdapter('scenario files', (adapter) => {
         if (u.time_zone) expect(user.fallback_time_zone?.id ?? user.fallback_time_zone).toBe(u.time_zone);
         const providers = (await c.get(`/v2/user/providers/${user.user_id}`)).body.providers as Array<{ slug: string; status: string }>;
         expect(providers.map((p) => p.slug).sort()).toEqual(u.connections.map((x) => x.provider).sort());
-        for (const conn of u.connections) expect(providers.find((p) => p.slug === conn.provider)?.status).toBe(conn.state === 'error' ? 'error' : 'connected');
+        for (const conn of u.connections)
+          expect(providers.find((p) => p.slug === conn.provider)?.status).toBe(conn.state === 'error' ? 'error' : 'connected');
         if (u.ecg) {
-          const ecg = (await c.get(`/v2/summary/electrocardiogram/${user.user_id}`, { query: { start_date: new Date(Date.parse(clock.now) - 60 * 86400_000).toISOString().slice(0, 10), end_date: clock.now.slice(0, 10) } })).body;
+          const ecg = (
+            await c.get(`/v2/summary/electrocardiogram/${user.user_id}`, {
+              query: {
+                start_date: new Date(Date.parse(clock.now) - 60 * 86400_000).toISOString().slice(0, 10),
+                end_date: clock.now.slice(0, 10),
+              },
+            })
+          ).body;
           const seen = new Set(ecg.electrocardiogram.map((e: { classification: string }) => e.classification));
           for (const cls of u.ecg) expect(seen.has(cls), cls).toBe(true);
         }
-        const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{ patient_details?: unknown }>;
+        const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{
+          patient_details?: unknown;
+        }>;
         expect(orders.length).toBe(u.lab_orders.length);
       }
       const endpoints = (await c.get('/_sandbox/webhooks/endpoints')).body;
@@ -94,7 +110,10 @@ forEachAdapter('scenario files', (adapter) => {
     });
     await c.sandbox.ready;
     const user = (await c.get('/v2/user/resolve/starts')).body;
-    const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{ id: string; events: Array<{ status: string }> }>;
+    const orders = (await c.get('/v3/orders', { query: { user_id: user.user_id, size: 50 } })).body.orders as Array<{
+      id: string;
+      events: Array<{ status: string }>;
+    }>;
     expect(orders.map((o) => o.events.at(-1)?.status).sort()).toEqual([
       'cancelled.testkit.cancelled',
       'collecting_sample.at_home_phlebotomy.appointment_scheduled',
@@ -104,7 +123,8 @@ forEachAdapter('scenario files', (adapter) => {
     ]);
     const walkIn = orders.find((o) => o.events.at(-1)?.status.endsWith('.partial_results'));
     expect(walkIn?.events.map((e) => e.status.split('.')[2])).toEqual(['ordered', 'requisition_created', 'partial_results']);
-    const updated = (await c.get('/_sandbox/events', { query: { event_type: 'labtest.order.updated', limit: 1000 } })).body.events as Array<{ envelope: { data: { id: string } } }>;
+    const updated = (await c.get('/_sandbox/events', { query: { event_type: 'labtest.order.updated', limit: 1000 } })).body
+      .events as Array<{ envelope: { data: { id: string } } }>;
     // One labtest.order.updated per step (partial results only with partial_webhooks_enabled, off here).
     expect(updated.filter((e) => e.envelope.data.id === walkIn?.id)).toHaveLength(1);
     const visit = orders.find((o) => o.events.at(-1)?.status.endsWith('.appointment_scheduled'));
@@ -115,7 +135,10 @@ forEachAdapter('scenario files', (adapter) => {
     const walk = createClient(adapter, { scenario: readFileSync(resolve(dir, 'lab-walk-in-redraw.yaml'), 'utf8') });
     const lost = createClient(adapter, { scenario: readFileSync(resolve(dir, 'lab-testkit-lost.yaml'), 'utf8') });
     for (const c of [walk, lost]) expect((await c.post('/_sandbox/clock/advance', { duration: '30d' })).status).toBe(200);
-    const types = async (c: typeof walk) => ((await c.get('/_sandbox/events', { query: { event_type_prefix: 'labtest.', limit: 10000 } })).body.events as Array<{ envelope: { event_type: string; data: { last_event?: { status: string } } } }>);
+    const types = async (c: typeof walk) =>
+      (await c.get('/_sandbox/events', { query: { event_type_prefix: 'labtest.', limit: 10000 } })).body.events as Array<{
+        envelope: { event_type: string; data: { last_event?: { status: string } } };
+      }>;
     const walkEvents = await types(walk);
     expect(walkEvents.some((e) => e.envelope.event_type === 'labtest.result.critical')).toBe(true);
     expect(walkEvents.some((e) => e.envelope.data.last_event?.status?.endsWith('.redraw_available'))).toBe(true);
@@ -130,7 +153,13 @@ forEachAdapter('scenario files', (adapter) => {
       const server = createExpressApp(c.sandbox).listen(0, '127.0.0.1');
       await new Promise<void>((done) => server.once('listening', () => done()));
       c.sandbox.setUrls({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-      onTestFinished(() => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }));
+      onTestFinished(
+        () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      );
     }
     await c.sandbox.loadScenario(readFileSync(resolve(dir, 'webhook-fails-twice.yaml'), 'utf8'));
     await c.sandbox.settle();
@@ -161,9 +190,13 @@ forEachAdapter('scenario files', (adapter) => {
     const ok = await c.put('/_sandbox/scenario', { users: [{ client_user_id: 'only-one', connections: [{ provider: 'oura' }] }] });
     expect(ok.status, ok.text).toBe(200);
     expect((await c.get('/v2/user')).body.total).toBe(1);
-    const bad = await c.put('/_sandbox/scenario', { users: [{ client_user_id: 'a' }, { client_user_id: 'b' }, { client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }] });
+    const bad = await c.put('/_sandbox/scenario', {
+      users: [{ client_user_id: 'a' }, { client_user_id: 'b' }, { client_user_id: 'c', connections: [{ provider: 'fitbitt' }] }],
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body.detail[0].msg).toBe('users[2].connections[0].provider: unknown provider "fitbitt" (demo providers: apple_health_kit, fitbit, freestyle_libre, oura)');
+    expect(bad.body.detail[0].msg).toBe(
+      'users[2].connections[0].provider: unknown provider "fitbitt" (demo providers: apple_health_kit, fitbit, freestyle_libre, oura)',
+    );
     expect((await c.get('/v2/user/resolve/only-one')).status).toBe(200);
     expect((await c.post('/_sandbox/reset', {})).status).toBe(200);
     expect((await c.get('/v2/user')).body.total).toBe(1);

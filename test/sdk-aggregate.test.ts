@@ -14,9 +14,14 @@ let userId: string;
 
 beforeAll(async () => {
   server = await startServer({ seed: 12, users: 1 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
   userId = (await client.user.create({ clientUserId: 'sdk-aggregate', fallbackTimeZone: 'Europe/London' })).userId;
-  for (const provider of ['oura', 'fitbit'] as const) expect((await client.link.connectDemoProvider({ userId, provider })).success).toBe(true);
+  for (const provider of ['oura', 'fitbit'] as const)
+    expect((await client.link.connectDemoProvider({ userId, provider })).success).toBe(true);
   await server.sandbox.advance(3 * 3600);
 });
 
@@ -25,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('official SDK: aggregate', () => {
-  it('queryOne: rows, grouped reducers, the SDK\'s 422', async () => {
+  it("queryOne: rows, grouped reducers, the SDK's 422", async () => {
     const res = await client.aggregate.queryOne(userId, {
       timeframe: { type: 'relative', anchor: '2026-01-04', past: { value: 2, unit: 'week' } },
       queries: [
@@ -45,10 +50,12 @@ describe('official SDK: aggregate', () => {
     expect(rows?.sleep_score?.length).toBeGreaterThan(10);
     expect(Object.keys(grouped ?? {})).toEqual(['group_key.0', 'group_key.1', 'mean.steps', 'max.calories_total']);
     expect(new Set(grouped?.['group_key.1'])).toEqual(new Set(['fitbit', 'oura']));
-    await expect(client.aggregate.queryOne(userId, {
-      timeframe: { type: 'relative', anchor: '2026-01-04', past: { unit: 'day' } },
-      queries: [{ select: [{ func: 'mean', arg: { sleep: 'id' } }] }],
-    })).rejects.toSatisfy((e: unknown) => e instanceof VitalError && e.statusCode === 422);
+    await expect(
+      client.aggregate.queryOne(userId, {
+        timeframe: { type: 'relative', anchor: '2026-01-04', past: { unit: 'day' } },
+        queries: [{ select: [{ func: 'mean', arg: { sleep: 'id' } }] }],
+      }),
+    ).rejects.toSatisfy((e: unknown) => e instanceof VitalError && e.statusCode === 422);
   });
 
   it('continuous query: result table and task history after runs', async () => {
@@ -59,7 +66,10 @@ describe('official SDK: aggregate', () => {
       body: JSON.stringify({
         slug: 'daily-steps',
         title: 'Daily steps',
-        query: { select: [{ group_key: 0 }, { func: 'sum', arg: { activity: 'steps' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'activity' } }] },
+        query: {
+          select: [{ group_key: 0 }, { func: 'sum', arg: { activity: 'steps' } }],
+          group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'activity' } }],
+        },
         query_config: { provider_priority_overrides: ['oura'] },
         scheduling_preferences: { minimum_gap_duration_second: 1800 },
       }),
@@ -76,7 +86,10 @@ describe('official SDK: aggregate', () => {
     expect(history.data[0]?.queryId).toBe(id);
     expect(history.data[0]?.scheduledAt).toBeInstanceOf(Date);
     expect(history.nextCursor).toBeTruthy();
-    const rest = await client.aggregate.getTaskHistoryForContinuousQuery(userId, id, { limit: 2, nextCursor: history.nextCursor ?? undefined });
+    const rest = await client.aggregate.getTaskHistoryForContinuousQuery(userId, id, {
+      limit: 2,
+      nextCursor: history.nextCursor ?? undefined,
+    });
     expect(rest.data).toHaveLength(1);
     expect(rest.nextCursor ?? null).toBeNull();
   });

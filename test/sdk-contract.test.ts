@@ -26,7 +26,11 @@ const ids: Record<string, string> = {};
 
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const key = server.sandbox.credentials().teams[0]!.api_keys.sandbox;
-  const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { 'x-vital-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { 'x-vital-api-key': key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.json();
 }
 
@@ -38,12 +42,26 @@ beforeAll(async () => {
   const providers = (await api('GET', `/v2/user/providers/${user.user_id}`)).providers;
   const tests = (await api('GET', '/v3/lab_tests')) as Array<{ id: string; method: string; auto_generated: boolean }>;
   const walkIn = tests.find((t) => t.method === 'walk_in_test' && !t.auto_generated)!;
-  const order = (await api('POST', '/v3/order', { user_id: user.user_id, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS })).order;
+  const order = (
+    await api('POST', '/v3/order', { user_id: user.user_id, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS })
+  ).order;
   const workouts = (await api('GET', `/v2/summary/workouts/${user.user_id}?start_date=2026-01-01`)).workouts ?? [];
   const sleeps = (await api('GET', `/v2/summary/sleep/${user.user_id}?start_date=2026-01-01`)).sleep ?? [];
   const devices = (await api('GET', `/v2/user/${user.user_id}/device`)) ?? [];
-  for (const [key, value] of [['workout_id', workouts[0]?.id], ['sleep_id', sleeps[0]?.id], ['device_id', devices[0]?.id]] as const) if (value) ids[key] = value;
-  Object.assign(ids, { user_id: user.user_id, client_user_id: user.client_user_id, provider: providers[0]?.slug ?? 'oura', order_id: order.id, lab_test_id: walkIn.id, team_id: creds.teams[0]!.team_id });
+  for (const [key, value] of [
+    ['workout_id', workouts[0]?.id],
+    ['sleep_id', sleeps[0]?.id],
+    ['device_id', devices[0]?.id],
+  ] as const)
+    if (value) ids[key] = value;
+  Object.assign(ids, {
+    user_id: user.user_id,
+    client_user_id: user.client_user_id,
+    provider: providers[0]?.slug ?? 'oura',
+    order_id: order.id,
+    lab_test_id: walkIn.id,
+    team_id: creds.teams[0]!.team_id,
+  });
   plan = [];
   for (const m of sdkMethods()) {
     const e = await endpointOf(m);
@@ -88,7 +106,8 @@ describe('official SDK contract', () => {
         await runUsage(concrete(p.m.usage), client);
         parsed.push(p.m.name);
       } catch (error) {
-        if (error instanceof VitalError && typeof error.statusCode === 'number') apiErrors.push(`${p.m.name} (${p.endpoint}): ${error.statusCode}`);
+        if (error instanceof VitalError && typeof error.statusCode === 'number')
+          apiErrors.push(`${p.m.name} (${p.endpoint}): ${error.statusCode}`);
         else failures.push(`${p.m.name} (${p.endpoint}): ${String(error).slice(0, 300)}`);
       }
     }

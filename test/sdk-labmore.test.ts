@@ -8,7 +8,11 @@ let client: VitalClient;
 
 beforeAll(async () => {
   server = await startServer({ seed: 171, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {
@@ -21,7 +25,10 @@ describe('official SDK @tryvital/vital-node: labReport, insurance, labTests.vali
   it('uploads a lab report with labReport.parserCreateJob and reads it with parserGetJob', async () => {
     const users = await client.user.getAll();
     const userId = users.users[0]?.userId ?? '';
-    const job = await client.labReport.parserCreateJob({ data: Buffer.from(PDF), filename: 'report.pdf', contentType: 'application/pdf' }, { userId, needsHumanReview: false });
+    const job = await client.labReport.parserCreateJob(
+      { data: Buffer.from(PDF), filename: 'report.pdf', contentType: 'application/pdf' },
+      { userId, needsHumanReview: false },
+    );
     expect(job.status).toBe('started');
     expect(job.needsHumanReview).toBe(false);
     await server.sandbox.advance(60);
@@ -30,7 +37,9 @@ describe('official SDK @tryvital/vital-node: labReport, insurance, labTests.vali
     expect(done.data?.results.length).toBeGreaterThanOrEqual(4);
     expect(done.data?.results[0]?.loincMatches?.[0]?.loincCode).toMatch(/^\d+-\d$/);
     expect(done.data?.metadata.specimenNumber).toMatch(/^[0-9A-F]{10}$/);
-    const wrong = await client.labReport.parserCreateJob({ data: Buffer.from('hello'), filename: 'notes.txt' }, { userId }).catch((e: unknown) => e);
+    const wrong = await client.labReport
+      .parserCreateJob({ data: Buffer.from('hello'), filename: 'notes.txt' }, { userId })
+      .catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(VitalError);
     expect((wrong as VitalError).statusCode).toBe(400);
   });

@@ -11,15 +11,33 @@ let client: VitalClient;
 
 beforeAll(async () => {
   server = await startServer({ seed: 73, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {
   await server.close();
 });
 
-const patientDetails = { firstName: 'Sdk', lastName: 'Documents', dob: '1950-03-04', gender: 'male' as const, phoneNumber: '+12125550188', email: 'sdk@example.com' };
-const patientAddress = { receiverName: 'Sdk Documents', firstLine: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip: '85004', country: 'US' };
+const patientDetails = {
+  firstName: 'Sdk',
+  lastName: 'Documents',
+  dob: '1950-03-04',
+  gender: 'male' as const,
+  phoneNumber: '+12125550188',
+  email: 'sdk@example.com',
+};
+const patientAddress = {
+  receiverName: 'Sdk Documents',
+  firstLine: '1 West Lincoln Street',
+  city: 'Phoenix',
+  state: 'AZ',
+  zip: '85004',
+  country: 'US',
+};
 
 type Method = 'testkit' | 'walk_in_test' | 'at_home_phlebotomy' | 'on_site_collection';
 
@@ -32,7 +50,15 @@ async function labTestId(method: Method): Promise<string> {
 }
 
 async function place(method: Method, extra: Record<string, unknown> = {}) {
-  return (await client.labTests.createOrder({ userId: await userId(), labTestId: await labTestId(method), patientDetails, patientAddress, ...extra })).order;
+  return (
+    await client.labTests.createOrder({
+      userId: await userId(),
+      labTestId: await labTestId(method),
+      patientDetails,
+      patientAddress,
+      ...extra,
+    })
+  ).order;
 }
 
 async function pdfOf(response: { arrayBuffer(): Promise<ArrayBuffer> }): Promise<PDFDocument> {
@@ -59,18 +85,34 @@ describe('official SDK @tryvital/vital-node: order documents, import, appointmen
     expect(early).toEqual({ statusCode: 404, body: { detail: LAB_TEXTS.requisitionNotAvailable(onSite.id) } });
     await server.sandbox.advance(600);
     expect((await pdfOf(await client.labTests.getOrderRequistionPdf(onSite.id))).getTitle()).toBe('Quest Diagnostics Requisition');
-    const labels = await pdfOf(await client.labTests.getLabelsPdf(onSite.id, { numberOfLabels: 2, collectionDate: new Date('2026-01-06T10:30:00Z') }));
+    const labels = await pdfOf(
+      await client.labTests.getLabelsPdf(onSite.id, { numberOfLabels: 2, collectionDate: new Date('2026-01-06T10:30:00Z') }),
+    );
     expect(labels.getPageCount()).toBe(1);
-    expect((await pdfOf(await client.labTests.getOrderAbnPdf(onSite.id))).getTitle()).toBe('Advance Beneficiary Notice of Noncoverage (ABN)');
-    expect(await statusOf(client.labTests.getOrderCollectionInstructionPdf(onSite.id))).toEqual({ statusCode: 404, body: { detail: LAB_MESSAGES.noCollectionInstructions } });
+    expect((await pdfOf(await client.labTests.getOrderAbnPdf(onSite.id))).getTitle()).toBe(
+      'Advance Beneficiary Notice of Noncoverage (ABN)',
+    );
+    expect(await statusOf(client.labTests.getOrderCollectionInstructionPdf(onSite.id))).toEqual({
+      statusCode: 404,
+      body: { detail: LAB_MESSAGES.noCollectionInstructions },
+    });
 
     const kit = await place('testkit');
     expect(kit.hasAbn).toBe(false);
-    expect((await pdfOf(await client.labTests.getOrderCollectionInstructionPdf(kit.id))).getSubject()).toBe(`Collection instructions for order ${kit.id}`);
+    expect((await pdfOf(await client.labTests.getOrderCollectionInstructionPdf(kit.id))).getSubject()).toBe(
+      `Collection instructions for order ${kit.id}`,
+    );
     const kitTest = await labTestId('testkit');
-    expect((await pdfOf(await client.labTests.getLabTestCollectionInstructionPdf(kitTest))).getSubject()).toBe(`Collection instructions for lab test ${kitTest}`);
-    expect(await statusOf(client.labTests.getOrderAbnPdf(kit.id))).toEqual({ statusCode: 404, body: { detail: LAB_TEXTS.abnNotAvailable(kit.id) } });
-    expect((await statusOf(client.labTests.getLabelsPdf(kit.id, { collectionDate: new Date('2026-01-06T10:30:00Z') }))).statusCode).toBe(400);
+    expect((await pdfOf(await client.labTests.getLabTestCollectionInstructionPdf(kitTest))).getSubject()).toBe(
+      `Collection instructions for lab test ${kitTest}`,
+    );
+    expect(await statusOf(client.labTests.getOrderAbnPdf(kit.id))).toEqual({
+      statusCode: 404,
+      body: { detail: LAB_TEXTS.abnNotAvailable(kit.id) },
+    });
+    expect((await statusOf(client.labTests.getLabelsPdf(kit.id, { collectionDate: new Date('2026-01-06T10:30:00Z') }))).statusCode).toBe(
+      400,
+    );
   });
 
   it('imports an order and parses the PostOrderResponse', async () => {
@@ -94,7 +136,10 @@ describe('official SDK @tryvital/vital-node: order documents, import, appointmen
   it('requests an at-home appointment and reads it confirmed by the provider', async () => {
     const order = await place('at_home_phlebotomy');
     await server.sandbox.advance(600);
-    const requested = await client.labTests.requestPhlebotomyAppointment(order.id, { address: { firstLine: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zipCode: '85004' }, provider: 'getlabs' });
+    const requested = await client.labTests.requestPhlebotomyAppointment(order.id, {
+      address: { firstLine: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zipCode: '85004' },
+      provider: 'getlabs',
+    });
     expect(requested.status).toBe('pending');
     expect(requested.startAt).toBeUndefined();
     expect(requested.events.map((e) => e.status)).toEqual(['pending']);
@@ -102,6 +147,8 @@ describe('official SDK @tryvital/vital-node: order documents, import, appointmen
     const confirmed = await client.labTests.getPhlebotomyAppointment(order.id);
     expect(confirmed.status).toBe('confirmed');
     expect(confirmed.startAt).toBeDefined();
-    expect((await client.labTests.getOrder(order.id)).events.at(-1)?.status).toBe('collecting_sample.at_home_phlebotomy.appointment_scheduled');
+    expect((await client.labTests.getOrder(order.id)).events.at(-1)?.status).toBe(
+      'collecting_sample.at_home_phlebotomy.appointment_scheduled',
+    );
   });
 });

@@ -9,15 +9,33 @@ let client: VitalClient;
 
 beforeAll(async () => {
   server = await startServer({ seed: 71, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {
   await server.close();
 });
 
-const patientDetails = { firstName: 'Sdk', lastName: 'Critical', dob: '1979-03-04', gender: 'male' as const, phoneNumber: '+12125550188', email: 'sdk@example.com' };
-const patientAddress = { receiverName: 'Sdk Critical', firstLine: '10 Market Street', city: 'Philadelphia', state: 'PA', zip: '19103', country: 'US' };
+const patientDetails = {
+  firstName: 'Sdk',
+  lastName: 'Critical',
+  dob: '1979-03-04',
+  gender: 'male' as const,
+  phoneNumber: '+12125550188',
+  email: 'sdk@example.com',
+};
+const patientAddress = {
+  receiverName: 'Sdk Critical',
+  firstLine: '10 Market Street',
+  city: 'Philadelphia',
+  state: 'PA',
+  zip: '19103',
+  country: 'US',
+};
 
 describe('official SDK @tryvital/vital-node against the lab testing area', () => {
   it('parses labs, lab tests, markers and order-set markers', async () => {
@@ -27,7 +45,12 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     expect(tests.map((t) => t.method)).toEqual(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']);
     const one = await client.labTests.getById(tests[1]?.id ?? '');
     expect(one.lab?.slug).toBe('quest');
-    const created = await client.labTests.create({ name: 'SDK Panel', method: 'walk_in_test', description: 'from the SDK', markerIds: [3005, 3009] });
+    const created = await client.labTests.create({
+      name: 'SDK Panel',
+      method: 'walk_in_test',
+      description: 'from the SDK',
+      markerIds: [3005, 3009],
+    });
     expect(created.markers?.map((m) => m.id)).toEqual([3005, 3009]);
     const markers = await client.labTests.getMarkers({ labId: 4, size: 5 });
     expect(markers.markers).toHaveLength(5);
@@ -36,7 +59,11 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     expect(markers.markers[0]?.expectedResults[0]?.loinc?.code).toBe('2093-3');
     const forTest = await client.labTests.getMarkersForLabTest(tests[0]?.id ?? '');
     expect(forTest.total).toBe(4);
-    const set = await client.labTests.getMarkersForOrderSet({ page: 1, size: 10, body: { labTestIds: [tests[1]?.id ?? ''], addOn: { providerIds: ['899'] } } });
+    const set = await client.labTests.getMarkersForOrderSet({
+      page: 1,
+      size: 10,
+      body: { labTestIds: [tests[1]?.id ?? ''], addOn: { providerIds: ['899'] } },
+    });
     expect(set.total).toBe(5);
     expect(set.pages).toBe(1);
     const single = await client.labTests.getMarkersByLabAndProviderId('7600', 3);
@@ -80,7 +107,12 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     const since = await client.labTests.getOrders({ startDate: new Date('2026-01-05T00:00:00Z'), isCritical: true });
     expect(since.orders.map((o) => o.id)).toEqual([order.id]);
 
-    const other = await client.labTests.createOrder({ userId, labTestId: tests[0]?.id ?? '', patientDetails: { ...patientDetails, lastName: 'Smith' }, patientAddress });
+    const other = await client.labTests.createOrder({
+      userId,
+      labTestId: tests[0]?.id ?? '',
+      patientDetails: { ...patientDetails, lastName: 'Smith' },
+      patientAddress,
+    });
     const cancelled = await client.labTests.cancelOrder(other.order.id);
     expect(cancelled.order.status).toBe('cancelled');
     const refused = await client.labTests.cancelOrder(order.id).catch((e: unknown) => e);
@@ -97,7 +129,15 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     const kit = await client.testkit.createOrder({
       userId,
       labTestId: kits[0]?.id ?? '',
-      shippingDetails: { receiverName: 'Kit Person', firstLine: '2 Pine Street', city: 'Boise', state: 'ID', zip: '83702', country: 'US', phoneNumber: '+12085550111' },
+      shippingDetails: {
+        receiverName: 'Kit Person',
+        firstLine: '2 Pine Street',
+        city: 'Boise',
+        state: 'ID',
+        zip: '83702',
+        country: 'US',
+        phoneNumber: '+12085550111',
+      },
     });
     expect(kit.order.patientDetails).toBeUndefined();
     await server.sandbox.advance(4 * 86400);
@@ -110,7 +150,9 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     const drawn = await client.labTests.updateOnSiteCollectionOrderDrawCompleted(placed.order.id);
     expect(drawn.order.status).toBe('sample_with_lab');
 
-    const invalid = await client.labTests.createOrder({ userId, labTestId: onSite[0]?.id ?? '', patientDetails: { ...patientDetails, email: 'nope' }, patientAddress }).catch((e: unknown) => e);
+    const invalid = await client.labTests
+      .createOrder({ userId, labTestId: onSite[0]?.id ?? '', patientDetails: { ...patientDetails, email: 'nope' }, patientAddress })
+      .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(Vital.UnprocessableEntityError);
   });
 
@@ -118,7 +160,10 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     const found = await client.insurance.searchGetPayorInfo({ insuranceName: 'cigna' });
     expect(found[0]?.payorCode).toBe('CIGNA');
     expect(found[0]?.orgAddress.firstLine).toBe('900 Cottage Grove Road');
-    const mine = await client.payor.createPayor({ name: 'SDK Health Plan', address: { firstLine: '1 Way', country: 'US', zip: '10001', city: 'New York', state: 'NY' } });
+    const mine = await client.payor.createPayor({
+      name: 'SDK Health Plan',
+      address: { firstLine: '1 Way', country: 'US', zip: '10001', city: 'New York', state: 'NY' },
+    });
     expect(mine.source).toBe('team');
     const again = await client.insurance.searchGetPayorInfo({ insuranceName: 'sdk health' });
     expect(again.map((p) => p.payorCode)).toEqual([mine.payorCode]);

@@ -27,11 +27,27 @@ describe('official SDK user, team and devices resources against the sandbox', ()
     const metrics = await client.user.getTeamMetrics();
     expect(metrics.teamId).toBe(teamId);
     expect(metrics.numberOfUsers).toBe(3);
-    const info = await client.user.upsertUserInfo(user.userId, { firstName: 'Ada', lastName: 'L', email: 'ada@example.com', phoneNumber: '+14155550100', gender: 'female', dob: '1990-12-10', address });
+    const info = await client.user.upsertUserInfo(user.userId, {
+      firstName: 'Ada',
+      lastName: 'L',
+      email: 'ada@example.com',
+      phoneNumber: '+14155550100',
+      gender: 'female',
+      dob: '1990-12-10',
+      address,
+    });
     expect(info.address.firstLine).toBe('1 Market St');
     expect((await client.user.getLatestUserInfo(user.userId)).firstName).toBe('Ada');
     const payor = platformPayors()[0]?.payor_code ?? '';
-    const insured = { firstName: 'Ada', lastName: 'L', gender: 'female' as const, address, dob: '1990-12-10', email: 'ada@example.com', phoneNumber: '+14155550100' };
+    const insured = {
+      firstName: 'Ada',
+      lastName: 'L',
+      gender: 'female' as const,
+      address,
+      dob: '1990-12-10',
+      email: 'ada@example.com',
+      phoneNumber: '+14155550100',
+    };
     const ins = await client.user.createInsurance(user.userId, { payorCode: payor, memberId: 'M-1', relationship: 'Self', insured });
     expect(ins.company.name.length).toBeGreaterThan(0);
     expect((await client.user.getLatestInsurance(user.userId)).memberId).toBe('M-1');

@@ -9,7 +9,11 @@ let client: VitalClient;
 
 beforeAll(async () => {
   server = await startServer({ seed: 5 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {
@@ -18,7 +22,11 @@ afterAll(async () => {
 
 describe('official SDK @tryvital/vital-node against the sandbox', () => {
   it('creates, reads, lists, resolves, patches, deletes and restores a user', async () => {
-    const created = await client.user.create({ clientUserId: 'sdk-user-1', fallbackTimeZone: 'Europe/Berlin', fallbackBirthDate: '1991-04-05' });
+    const created = await client.user.create({
+      clientUserId: 'sdk-user-1',
+      fallbackTimeZone: 'Europe/Berlin',
+      fallbackBirthDate: '1991-04-05',
+    });
     expect(created.clientUserId).toBe('sdk-user-1');
     expect(created.userId).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -46,7 +54,10 @@ describe('official SDK @tryvital/vital-node against the sandbox', () => {
     expect(after.ingestionStart).toBe('2025-01-01');
 
     expect(await client.user.delete(created.userId)).toEqual({ success: true });
-    await expect(client.user.get(created.userId)).rejects.toMatchObject({ statusCode: 404, body: { detail: USERS_ERRORS.userScheduledForDeletion } });
+    await expect(client.user.get(created.userId)).rejects.toMatchObject({
+      statusCode: 404,
+      body: { detail: USERS_ERRORS.userScheduledForDeletion },
+    });
     expect(await client.user.undoDelete({ userId: created.userId })).toEqual({ success: true });
     expect((await client.user.get(created.userId)).userId).toBe(created.userId);
   });

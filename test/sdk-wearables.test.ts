@@ -19,7 +19,11 @@ const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUp
 
 beforeAll(async () => {
   server = await startServer({ seed: 11 });
-  client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+  client = new VitalClient({
+    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
   const users = await client.user.getAll({ limit: 1 });
   seeded = users.users[0]?.userId ?? '';
   demo = (await client.user.create({ clientUserId: 'sdk-wearables-demo', fallbackTimeZone: 'Europe/Berlin' })).userId;
@@ -37,7 +41,9 @@ afterAll(async () => {
 describe('official SDK parses the wearable endpoints', () => {
   it('providers, connections, introspection', async () => {
     const providers = await client.providers.getAll();
-    expect(providers.map((p) => p.slug)).toEqual(expect.arrayContaining(['oura', 'fitbit', 'apple_health_kit', 'freestyle_libre', 'garmin']));
+    expect(providers.map((p) => p.slug)).toEqual(
+      expect.arrayContaining(['oura', 'fitbit', 'apple_health_kit', 'freestyle_libre', 'garmin']),
+    );
     const connected = await client.user.getConnectedProviders(demo);
     expect(connected.providers?.map((p) => p.slug).sort()).toEqual(['apple_health_kit', 'fitbit', 'freestyle_libre', 'oura']);
     const user = await client.user.get(demo);
@@ -134,10 +140,26 @@ describe('official SDK parses the wearable endpoints', () => {
 
   it('lab-derived vitals: cholesterol (and its deprecated sub-paths), IgE, IgG, raw and grouped', async () => {
     const tests = await client.labTests.get({ collectionMethod: 'walk_in_test' });
-    const patientDetails = { firstName: 'Ada', lastName: 'Lovelace', dob: '1980-02-03', gender: 'female' as const, phoneNumber: '+12125550123', email: 'ada@example.com' };
-    const patientAddress = { receiverName: 'Ada Lovelace', firstLine: '10 Market Street', city: 'Philadelphia', state: 'PA', zip: '19103', country: 'US' };
+    const patientDetails = {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dob: '1980-02-03',
+      gender: 'female' as const,
+      phoneNumber: '+12125550123',
+      email: 'ada@example.com',
+    };
+    const patientAddress = {
+      receiverName: 'Ada Lovelace',
+      firstLine: '10 Market Street',
+      city: 'Philadelphia',
+      state: 'PA',
+      zip: '19103',
+      country: 'US',
+    };
     const placed = await client.labTests.createOrder({ userId: demo, labTestId: tests[0]?.id ?? '', patientDetails, patientAddress });
-    expect(await client.labTests.simulateOrderProcess(placed.order.id, { finalStatus: 'completed.walk_in_test.completed' })).toBe('Success');
+    expect(await client.labTests.simulateOrderProcess(placed.order.id, { finalStatus: 'completed.walk_in_test.completed' })).toBe(
+      'Success',
+    );
     const q = { startDate: '2025-12-01' };
     const all = await client.vitals.cholesterol(demo, q);
     expect(all.map((s) => s.type).sort()).toEqual(['cholesterol/hdl', 'cholesterol/ldl', 'cholesterol/total', 'cholesterol/triglycerides']);
@@ -178,9 +200,22 @@ describe('official SDK parses the wearable endpoints', () => {
       const own = Object.getOwnPropertyNames(Object.getPrototypeOf(obj)).filter((m) => m !== 'constructor' && !m.startsWith('_'));
       expect(own.sort(), resource).toEqual([...methods].sort());
     }
-    const vitals = Object.getOwnPropertyNames(Object.getPrototypeOf(client.vitals)).filter((m) => m !== 'constructor' && !m.startsWith('_'));
+    const vitals = Object.getOwnPropertyNames(Object.getPrototypeOf(client.vitals)).filter(
+      (m) => m !== 'constructor' && !m.startsWith('_'),
+    );
     const rows = new Set(TIMESERIES.flatMap((r) => (r.raw ? [camel(r.path), `${camel(r.path)}Grouped`] : [`${camel(r.path)}Grouped`])));
-    const labs = ['ige', 'igg', 'igeGrouped', 'iggGrouped', 'cholesterol', 'cholesterolGrouped', 'cholesterolTotal', 'cholesterolLdl', 'cholesterolHdl', 'cholesterolTriglycerides'];
+    const labs = [
+      'ige',
+      'igg',
+      'igeGrouped',
+      'iggGrouped',
+      'cholesterol',
+      'cholesterolGrouped',
+      'cholesterolTotal',
+      'cholesterolLdl',
+      'cholesterolHdl',
+      'cholesterolTriglycerides',
+    ];
     const special = ['electrocardiogramVoltage', 'electrocardiogramVoltageGrouped'];
     expect(vitals.filter((m) => !rows.has(m) && !labs.includes(m) && !special.includes(m))).toEqual([]);
   });

@@ -32,11 +32,15 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     const teamRecord = sandbox.world.tenancy.teams.get(team.team_id);
     if (!teamRecord) throw new Error('team record');
     const partition = sandbox.world.tenancy.partition(teamRecord, 'sandbox');
-    const req = (method: string, path: string, body?: unknown) => sandbox.dispatch({
-      method, surface: 'data', path, query: {},
-      headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
-      rawBody: body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(body)),
-    });
+    const req = (method: string, path: string, body?: unknown) =>
+      sandbox.dispatch({
+        method,
+        surface: 'data',
+        path,
+        query: {},
+        headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
+        rawBody: body === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(body)),
+      });
     const counts = () => ({
       journal: sandbox.world.events.size,
       liveJobs: sandbox.world.scheduler.pending(),
@@ -118,7 +122,12 @@ describe('soak: retained structures stay bounded under steady writes', () => {
 
   it('the journal is a ring of its capacity; after_seq still pages through what is kept', () => {
     const bus = new EventBus(() => '2026-01-01T00:00:00.000Z', 5);
-    const partition = { id: 'p', environment: 'sandbox', team: { id: 't', settings: { sandbox: { event_type_prefixes: null } } }, slots: new Map() } as unknown as Partition;
+    const partition = {
+      id: 'p',
+      environment: 'sandbox',
+      team: { id: 't', settings: { sandbox: { event_type_prefixes: null } } },
+      slots: new Map(),
+    } as unknown as Partition;
     for (let i = 0; i < 12; i++) bus.emit(partition, { event_type: `e.${i}`, data: {}, team_id: 't', user_id: 'u', client_user_id: 'c' });
     expect(bus.size).toBe(5);
     expect(bus.emitted).toBe(12);
@@ -134,7 +143,9 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     const s = new Scheduler(clock);
     const ran: number[] = [];
     for (let i = 0; i < 10 * CANCELLED_SLACK; i++) s.at(1_000_000 + i, 'x', () => undefined).cancel();
-    s.at(500, 'kept', () => { ran.push(500); });
+    s.at(500, 'kept', () => {
+      ran.push(500);
+    });
     expect(s.pending()).toBe(1);
     expect(s.held()).toBeLessThanOrEqual(CANCELLED_SLACK + 2);
     await s.advance(2_000_000);
@@ -169,10 +180,15 @@ describe('soak: retained structures stay bounded under steady writes', () => {
 
   it('test receivers are capped in number (the oldest-created goes) and in body bytes kept', async () => {
     const sandbox = createSandbox({ seed: 4, world: 'empty', limits: false, logger: () => undefined });
-    const post = (name: string, body: string) => sandbox.dispatch({
-      method: 'POST', surface: 'data', path: `/_sandbox/receiver/${name}`, query: {},
-      headers: { 'content-type': 'application/json' }, rawBody: encoder.encode(body),
-    });
+    const post = (name: string, body: string) =>
+      sandbox.dispatch({
+        method: 'POST',
+        surface: 'data',
+        path: `/_sandbox/receiver/${name}`,
+        query: {},
+        headers: { 'content-type': 'application/json' },
+        rawBody: encoder.encode(body),
+      });
     for (let i = 0; i < MAX_RECEIVERS + 5; i++) expect((await post(`r${i}`, '{"n":1}')).status).toBe(200);
     const store = receiversOf(sandbox.world);
     expect(store.names()).toHaveLength(MAX_RECEIVERS);
@@ -191,4 +207,3 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     sandbox.close();
   });
 });
-

@@ -7,13 +7,22 @@ import { createClient, forEachAdapter, type TestClient } from './support/client.
 
 async function twoProviderUser(c: TestClient, headers: Record<string, string> = {}): Promise<string> {
   const user = (await c.post('/v2/user', { client_user_id: 'prio' }, { headers })).body.user_id as string;
-  for (const provider of ['fitbit', 'oura']) expect((await c.post('/v2/link/connect/demo', { user_id: user, provider }, { headers })).status).toBe(200);
+  for (const provider of ['fitbit', 'oura'])
+    expect((await c.post('/v2/link/connect/demo', { user_id: user, provider }, { headers })).status).toBe(200);
   return user;
 }
 
 /** Per date with both providers, the slug listed first. */
-async function firstPerDate(c: TestClient, resource: 'activity' | 'sleep', user: string, headers: Record<string, string> = {}): Promise<string[]> {
-  const items = (await c.get(`/v2/summary/${resource}/${user}`, { query: { start_date: '2025-12-20' }, headers })).body[resource] as Array<{ calendar_date: string; source: { slug: string } }>;
+async function firstPerDate(
+  c: TestClient,
+  resource: 'activity' | 'sleep',
+  user: string,
+  headers: Record<string, string> = {},
+): Promise<string[]> {
+  const items = (await c.get(`/v2/summary/${resource}/${user}`, { query: { start_date: '2025-12-20' }, headers })).body[resource] as Array<{
+    calendar_date: string;
+    source: { slug: string };
+  }>;
   const firsts = new Map<string, string>();
   for (const i of items) if (!firsts.has(i.calendar_date)) firsts.set(i.calendar_date, i.source.slug);
   const both = [...firsts.keys()].filter((d) => items.filter((i) => i.calendar_date === d).length === 2);
@@ -21,10 +30,11 @@ async function firstPerDate(c: TestClient, resource: 'activity' | 'sleep', user:
   return [...new Set(both.map((d) => firsts.get(d) as string))];
 }
 
-const groups = async (c: TestClient, user: string) => Object.keys((await c.get(`/v2/timeseries/${user}/heartrate/grouped`, { query: { start_date: '2026-01-04' } })).body.groups);
+const groups = async (c: TestClient, user: string) =>
+  Object.keys((await c.get(`/v2/timeseries/${user}/heartrate/grouped`, { query: { start_date: '2026-01-04' } })).body.groups);
 
 forEachAdapter('source priorities in merged answers', (adapter) => {
-  it('changing a data type\'s priority reorders that data type only, per team environment, deterministically', async () => {
+  it("changing a data type's priority reorders that data type only, per team environment, deterministically", async () => {
     const c = createClient(adapter, { seed: 9, users: 0, usersElsewhere: 0 });
     const user = await twoProviderUser(c);
     const otherKey = { 'x-service-api-key': c.creds.teams[1]?.api_keys.sandbox as string };
@@ -36,7 +46,14 @@ forEachAdapter('source priorities in merged answers', (adapter) => {
     expect(await groups(c, user)).toEqual(['fitbit', 'oura']);
     const before = (await c.get(`/v2/summary/activity/${user}`, { query: { start_date: '2025-12-20' } })).body.activity.length;
 
-    expect((await c.patch('/v2/team/source/priorities', [{ data_type: 'activity', providers: ['fitbit'] }, { data_type: 'timeseries', providers: ['oura'] }])).status).toBe(200);
+    expect(
+      (
+        await c.patch('/v2/team/source/priorities', [
+          { data_type: 'activity', providers: ['fitbit'] },
+          { data_type: 'timeseries', providers: ['oura'] },
+        ])
+      ).status,
+    ).toBe(200);
     expect(await firstPerDate(c, 'activity', user)).toEqual(['fitbit']);
     expect(await firstPerDate(c, 'sleep', user)).toEqual(['oura']);
     expect(await groups(c, user)).toEqual(['oura', 'fitbit']);

@@ -33,7 +33,8 @@ forEachAdapter('summaries: menstrual cycles', (adapter) => {
     expect((await c.get(`/v2/summary/profile/${userId}`)).body.sex).toBe('female');
     // Five more weeks: a whole cycle.
     await c.advance(35 * 24 * 3600);
-    cycles = (await c.get(`/v2/summary/menstrual_cycle/${userId}`, { query: { start_date: '2025-10-01', end_date: '2026-02-20' } })).body.menstrual_cycle;
+    cycles = (await c.get(`/v2/summary/menstrual_cycle/${userId}`, { query: { start_date: '2025-10-01', end_date: '2026-02-20' } })).body
+      .menstrual_cycle;
     expect(cycles.filter((x) => x.cycle_end).length).toBeGreaterThan(0);
     for (const [i, cycle] of cycles.entries()) {
       expect(cycle.source_provider).toBe('apple_health_kit');
@@ -55,6 +56,8 @@ forEachAdapter('summaries: menstrual cycles', (adapter) => {
         expect(i).toBe(cycles.length - 1);
       }
     }
-    expect((await c.get(`/v2/summary/menstrual_cycle/${cycles[0].user_id}`, { query: { ...q, provider: 'oura' } })).body).toEqual({ menstrual_cycle: [] });
+    expect((await c.get(`/v2/summary/menstrual_cycle/${cycles[0].user_id}`, { query: { ...q, provider: 'oura' } })).body).toEqual({
+      menstrual_cycle: [],
+    });
   });
 });

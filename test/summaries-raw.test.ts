@@ -12,7 +12,8 @@ const oas = oasValidator('data');
 async function demoUser(c: TestClient, id: string, providers: string[], extra: Record<string, unknown> = {}): Promise<string> {
   const res = await c.post('/v2/user', { client_user_id: id, ...extra });
   expect(res.status).toBe(200);
-  for (const provider of providers) expect((await c.post('/v2/link/connect/demo', { user_id: res.body.user_id, provider })).status).toBe(200);
+  for (const provider of providers)
+    expect((await c.post('/v2/link/connect/demo', { user_id: res.body.user_id, provider })).status).toBe(200);
   await c.advance(6 * 3600);
   return res.body.user_id;
 }
@@ -30,7 +31,12 @@ forEachAdapter('summaries: profile, devices and raw variants', (adapter) => {
     expect(profile.body).toMatchObject({ user_id: userId, birth_date: '1984-03-07', gender: null, source: { provider: 'oura' } });
     expect(profile.body.height).toBeGreaterThan(150);
     const fitbit = await c.get(`/v2/summary/profile/${userId}`, { query: { provider: 'fitbit' } });
-    expect(fitbit.body).toMatchObject({ height: profile.body.height, sex: profile.body.sex, gender: profile.body.sex, source: { provider: 'fitbit' } });
+    expect(fitbit.body).toMatchObject({
+      height: profile.body.height,
+      sex: profile.body.sex,
+      gender: profile.body.sex,
+      source: { provider: 'fitbit' },
+    });
     const raw = await c.get(`/v2/summary/profile/${userId}/raw`, { query: { provider: 'fitbit' } });
     oas?.expectValid('RawProfile', raw.body);
     expect(raw.body.profile).toMatchObject({ id: fitbit.body.id, user_id: userId, source: { slug: 'fitbit' } });
@@ -52,7 +58,12 @@ forEachAdapter('summaries: profile, devices and raw variants', (adapter) => {
   it('raw activity, sleep, body and workouts wrap the summaries one to one', async () => {
     const c = createClient(adapter, { seed: 8, users: 2, usersElsewhere: 0 });
     const userId = await demoUser(c, 'raw-b', ['oura', 'fitbit']);
-    const schemas: Record<string, string> = { activity: 'RawActivityResponse', sleep: 'RawSleepResponse', body: 'RawBodyResponse', workouts: 'RawWorkoutResponse' };
+    const schemas: Record<string, string> = {
+      activity: 'RawActivityResponse',
+      sleep: 'RawSleepResponse',
+      body: 'RawBodyResponse',
+      workouts: 'RawWorkoutResponse',
+    };
     for (const resource of ['activity', 'sleep', 'body', 'workouts']) {
       const summary = await c.get(`/v2/summary/${resource}/${userId}`, { query: q });
       const raw = await c.get(`/v2/summary/${resource}/${userId}/raw`, { query: q });
@@ -74,6 +85,8 @@ forEachAdapter('summaries: profile, devices and raw variants', (adapter) => {
     }
     const ouraOnly = await c.get(`/v2/summary/sleep/${userId}/raw`, { query: { ...q, provider: 'oura' } });
     expect(ouraOnly.body.sleep.every((r: any) => r.source.slug === 'oura')).toBe(true);
-    expect((await c.get(`/v2/summary/sleep/${userId}/raw`, { query: { start_date: '2026-01-05', end_date: '2026-01-01' } })).status).toBe(422);
+    expect((await c.get(`/v2/summary/sleep/${userId}/raw`, { query: { start_date: '2026-01-05', end_date: '2026-01-01' } })).status).toBe(
+      422,
+    );
   });
 });

@@ -15,7 +15,8 @@ forEachAdapter('summaries: sleep cycles and sleep streams', (adapter) => {
   it('cycles match the sleep summaries; streams hold the night; 404 for unknown sleeps', async () => {
     const c = createClient(adapter, { seed: 8, users: 2, usersElsewhere: 0 });
     const userId = (await c.post('/v2/user', { client_user_id: 'sleep-a' })).body.user_id as string;
-    for (const provider of ['oura', 'freestyle_libre']) expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider })).status).toBe(200);
+    for (const provider of ['oura', 'freestyle_libre'])
+      expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider })).status).toBe(200);
     await c.advance(6 * 3600);
 
     const sleeps = (await c.get(`/v2/summary/sleep/${userId}`, { query: q })).body.sleep as any[];
@@ -29,7 +30,8 @@ forEachAdapter('summaries: sleep cycles and sleep streams', (adapter) => {
       const s = sleeps[i];
       expect(cycle).toMatchObject({ session_start: s.bedtime_start, session_end: s.bedtime_stop, source_provider: 'oura' });
       const secs: Record<number, number> = {};
-      for (const [k, type] of cycle.stage_type.entries()) secs[type] = (secs[type] ?? 0) + cycle.stage_end_offset_second[k] - cycle.stage_start_offset_second[k];
+      for (const [k, type] of cycle.stage_type.entries())
+        secs[type] = (secs[type] ?? 0) + cycle.stage_end_offset_second[k] - cycle.stage_start_offset_second[k];
       expect([secs[1] ?? 0, secs[2] ?? 0, secs[3] ?? 0, secs[4] ?? 0]).toEqual([s.deep, s.light, s.rem, s.awake]);
     }
 
@@ -37,7 +39,9 @@ forEachAdapter('summaries: sleep cycles and sleep streams', (adapter) => {
     const stream = await c.get(`/v2/timeseries/sleep/${first.id}/stream`);
     expect(stream.status).toBe(200);
     oas?.expectValid('ClientFacingSleepStream', stream.body);
-    const hypnogram = await c.get(`/v2/timeseries/${userId}/hypnogram`, { query: { start_date: first.bedtime_start, end_date: first.bedtime_stop, provider: 'oura' } });
+    const hypnogram = await c.get(`/v2/timeseries/${userId}/hypnogram`, {
+      query: { start_date: first.bedtime_start, end_date: first.bedtime_stop, provider: 'oura' },
+    });
     expect(stream.body.hypnogram).toEqual(hypnogram.body);
     expect(stream.body.heartrate.length).toBeGreaterThan(10);
     for (const x of stream.body.heartrate) expect(Date.parse(x.timestamp)).toBeGreaterThanOrEqual(Date.parse(first.bedtime_start));

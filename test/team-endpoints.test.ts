@@ -30,13 +30,16 @@ forEachAdapter('team endpoints', (adapter) => {
     const after = (await c.get('/v2/team/source/priorities', { query: { data_type: 'sleep' } })).body;
     expect(after[0]).toMatchObject({ provider: { slug: 'garmin' }, priority: 1 });
     expect(after).toHaveLength(sleep.body.length);
-    const bad = await c.patch('/v2/team/source/priorities', [{ data_type: 'sleep', providers: ['oura'] }, { data_type: 'body', providers: ['strava'] }]);
+    const bad = await c.patch('/v2/team/source/priorities', [
+      { data_type: 'sleep', providers: ['oura'] },
+      { data_type: 'body', providers: ['strava'] },
+    ]);
     expect(bad.status).toBe(422);
     expect((await c.get('/v2/team/source/priorities', { query: { data_type: 'sleep' } })).body).toEqual(after);
     expect((await c.get('/v2/team/source/priorities', { query: { data_type: 'nope' } })).status).toBe(422);
   });
 
-  it('answers physicians of the caller\'s team only, the svix url and the link config (narrowed by a token)', async () => {
+  it("answers physicians of the caller's team only, the svix url and the link config (narrowed by a token)", async () => {
     const c = createClient(adapter, { seed: 3, users: 1, usersElsewhere: 0 });
     const team = c.creds.teams[0]?.team_id ?? '';
     const physicians = await c.get(`/v2/team/${team}/physicians`);

@@ -50,7 +50,7 @@ describe.each([
     creds = await c.credentials();
   });
 
-  it('health and the control plane\'s OpenAPI document', async () => {
+  it("health and the control plane's OpenAPI document", async () => {
     expect(await c.health()).toEqual({ status: 'ok' });
     const doc = await c.openapi();
     expect(doc.openapi).toMatch(/^3\.1/);
@@ -82,18 +82,43 @@ describe.each([
   it('teams: beta features', async () => {
     const before = await c.teams.betaFeatures(teamId());
     expect(before.team_id).toBe(teamId());
-    expect(await c.teams.setBetaFeatures(teamId(), ['zeta_feature', 'lab_accounts'])).toEqual({ team_id: teamId(), beta_features: ['lab_accounts', 'zeta_feature'] });
+    expect(await c.teams.setBetaFeatures(teamId(), ['zeta_feature', 'lab_accounts'])).toEqual({
+      team_id: teamId(),
+      beta_features: ['lab_accounts', 'zeta_feature'],
+    });
     expect((await c.teams.betaFeatures(teamId())).beta_features).toEqual(['lab_accounts', 'zeta_feature']);
     await expect(c.teams.setBetaFeatures(teamId(), ['Not A Name'])).rejects.toMatchObject({ status: 422 });
   });
 
-  it('ehr: the session a dashboard URL opens; the pipelines\' deliveries', async () => {
+  it("ehr: the session a dashboard URL opens; the pipelines' deliveries", async () => {
     const base = `/v1/org/${creds.org_id}/ehr_integration`;
-    const member = await mgmt('POST', `${base}/member`, { integration_member_id: 'kit-ehr', name: 'Dr Kit', email: 'dr@example.com', team_role_bindings: [{ team_id: teamId() }] });
-    await mgmt('PUT', `${base}/configuration`, { slug: 'kit-ehr', modalities: ['feature_embed'], origin_configs: [{ origin: 'https://ehr.example.com' }] });
-    const url = await mgmt('POST', `${base}/create_dashboard_url`, { member_id: member.id, team_id: teamId(), feature: 'lab_orders', modality: 'feature_embed', environment: 'sandbox' });
+    const member = await mgmt('POST', `${base}/member`, {
+      integration_member_id: 'kit-ehr',
+      name: 'Dr Kit',
+      email: 'dr@example.com',
+      team_role_bindings: [{ team_id: teamId() }],
+    });
+    await mgmt('PUT', `${base}/configuration`, {
+      slug: 'kit-ehr',
+      modalities: ['feature_embed'],
+      origin_configs: [{ origin: 'https://ehr.example.com' }],
+    });
+    const url = await mgmt('POST', `${base}/create_dashboard_url`, {
+      member_id: member.id,
+      team_id: teamId(),
+      feature: 'lab_orders',
+      modality: 'feature_embed',
+      environment: 'sandbox',
+    });
     const token = decodeURIComponent(new URL(url.url as string).pathname.split('/').pop() ?? '');
-    expect(await c.ehr.dashboard(token)).toMatchObject({ org_id: creds.org_id, member_id: member.id, team_id: teamId(), feature: 'lab_orders', modality: 'feature_embed', environment: 'sandbox' });
+    expect(await c.ehr.dashboard(token)).toMatchObject({
+      org_id: creds.org_id,
+      member_id: member.id,
+      team_id: teamId(),
+      feature: 'lab_orders',
+      modality: 'feature_embed',
+      environment: 'sandbox',
+    });
     await expect(c.ehr.dashboard('no-such-token')).rejects.toMatchObject({ status: 404 });
     expect(await c.ehr.deliveries(teamId(), 'sandbox')).toEqual({ deliveries: [] });
   });
@@ -103,11 +128,20 @@ describe.each([
     await mgmt('POST', `/v1/org/${creds.org_id}/team_etl_pipelines/sandbox/${team?.region}`, {
       team_ids: [teamId()],
       preferences: { preferred: 'azure_amqp', enabled: ['azure_amqp'] },
-      azure_amqp: { connection_string: 'Endpoint=sb://kit.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abc123=', default_event_hub: 'kit-events' },
+      azure_amqp: {
+        connection_string: 'Endpoint=sb://kit.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abc123=',
+        default_event_hub: 'kit-events',
+      },
     });
     const headers = { 'x-vital-api-key': team?.api_keys.sandbox ?? '', 'content-type': 'application/json' };
-    const user = (await (await fetch(`${c.url}/v2/user`, { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'piped' }) })).json()) as { user_id: string };
-    await fetch(`${c.url}/v2/link/connect/demo`, { method: 'POST', headers, body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }) });
+    const user = (await (
+      await fetch(`${c.url}/v2/user`, { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'piped' }) })
+    ).json()) as { user_id: string };
+    await fetch(`${c.url}/v2/link/connect/demo`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }),
+    });
     await server.sandbox.settle();
     const streams = await c.pipelines.streams();
     expect(streams).toMatchObject({ ndjson_file: null, streams: [{ stream: 'kit-events' }] });

@@ -10,7 +10,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } f
 import { z } from 'zod';
 import type { Connection as WireConnection } from '../src/index.js';
 import { ROUTES } from '../src/routes.js';
-import { ControlError, connectSandbox, startSandbox, type SandboxControl, type ScenarioInput, type StartedSandbox } from '../src/testing.js';
+import {
+  ControlError,
+  connectSandbox,
+  startSandbox,
+  type SandboxControl,
+  type ScenarioInput,
+  type StartedSandbox,
+} from '../src/testing.js';
 import type * as T from '../src/testing.js';
 import * as W from '../src/wire/schemas.js';
 
@@ -111,8 +118,8 @@ async function settled(): Promise<void> {
   await server.sandbox.settle();
 }
 
-describe('the control client answers its routes\' declared schemas', () => {
-  it('each method\'s schema is the one its route declares; every control route has a method', () => {
+describe("the control client answers its routes' declared schemas", () => {
+  it("each method's schema is the one its route declares; every control route has a method", () => {
     const control = ROUTES.filter((r) => r.path.startsWith('/_sandbox') && r.auth === 'control');
     expect(control.map((r) => r.id).filter((id) => !(id in CLIENT_SCHEMAS))).toEqual([]);
     for (const [id, schema] of Object.entries(CLIENT_SCHEMAS)) {
@@ -155,7 +162,10 @@ describe.each([
     expect(await c.reset()).toEqual({ status: 'ok', seed: null });
     await settled();
     expect((await c.clock()).now).toBe(start.now);
-    expect((await c.events({ event_type: 'provider.connection.created' })).map((e) => e.envelope.client_user_id).sort()).toEqual(['hooked', 'quiet']);
+    expect((await c.events({ event_type: 'provider.connection.created' })).map((e) => e.envelope.client_user_id).sort()).toEqual([
+      'hooked',
+      'quiet',
+    ]);
     expect(await c.events({ event_type: 'provider.connection.created', limit: 1 })).toHaveLength(1);
     const jobs = await c.jobs(2);
     expect(jobs.jobs.length).toBeLessThanOrEqual(2);
@@ -165,7 +175,7 @@ describe.each([
     expect(loaded).toEqual({ status: 'ok', seed: 1, now: start.now });
   });
 
-  it('bad input is a rejected promise with the control plane\'s status, never a synchronous throw', async () => {
+  it("bad input is a rejected promise with the control plane's status, never a synchronous throw", async () => {
     const hooked = await userId('hooked');
     const calls: Array<[string, () => Promise<unknown>, number]> = [
       ['advance(-1)', () => c.advance(-1), 422],
@@ -173,7 +183,11 @@ describe.each([
       ["advance('soon')", () => c.advance('soon'), 422],
       ['advance(400 days)', () => c.advance('400d'), 422],
       ['reset(seed 1.5)', () => c.reset({ seed: 1.5 }), 422],
-      ['loadScenario(unknown provider)', () => c.loadScenario({ users: [{ client_user_id: 'x', connections: [{ provider: 'fitbitt' as never }] }] }), 422],
+      [
+        'loadScenario(unknown provider)',
+        () => c.loadScenario({ users: [{ client_user_id: 'x', connections: [{ provider: 'fitbitt' as never }] }] }),
+        422,
+      ],
       ['events(limit 0)', () => c.events({ limit: 0 }), 422],
       ['jobs(0)', () => c.jobs(0), 422],
       ['feed(sometimes)', () => c.feed('sometimes' as never), 422],
@@ -211,7 +225,11 @@ describe.each([
   it('connection controls: connectionError, reconnect, historicalPull', async () => {
     const quiet = await userId('quiet');
     const failed = await c.connectionError(quiet, 'oura', { error_type: 'user_not_found', message: 'Revoked in a test' });
-    expect(failed).toMatchObject({ slug: 'oura', status: 'error', error_details: { error_type: 'user_not_found', error_message: 'Revoked in a test' } });
+    expect(failed).toMatchObject({
+      slug: 'oura',
+      status: 'error',
+      error_details: { error_type: 'user_not_found', error_message: 'Revoked in a test' },
+    });
     expect(await c.events({ user_id: quiet, event_type: 'provider.connection.error' })).toHaveLength(1);
     const back = await c.reconnect(quiet, 'oura');
     expect(back).toMatchObject({ slug: 'oura', status: 'connected', error_details: null });
@@ -264,7 +282,9 @@ describe.each([
       ['manual', 'success'],
     ]);
     expect((await c.webhookAttempts({ endpoint_id: endpointId })).attempts).toHaveLength(3);
-    expect((await c.webhooks.attempts({ endpoint_id: endpointId, trigger: 'manual', status: 'failed' })).attempts.map((a) => a.id)).toEqual([resent.attempt.id]);
+    expect((await c.webhooks.attempts({ endpoint_id: endpointId, trigger: 'manual', status: 'failed' })).attempts.map((a) => a.id)).toEqual(
+      [resent.attempt.id],
+    );
     expect((await hook.deliveries()).map((d) => [d.answered_status, d.verified])).toEqual([
       [200, true],
       [429, true],

@@ -18,7 +18,9 @@ afterAll(async () => {
 });
 
 /** Starts the CLI and resolves with its stdout's first line (and the rest of stdout, collected). */
-function cli(args: string[]): Promise<{ line: string; child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> }> {
+function cli(
+  args: string[],
+): Promise<{ line: string; child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> }> {
   const child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, HEALTH_SANDBOX_PORT: '' } });
   children.push(child);
   let out = '';
@@ -70,9 +72,12 @@ describe('startSandbox', () => {
     const eps = await s.webhooks.endpoints();
     const ep = eps.endpoints.find((e) => e.url === broken.url);
     expect(ep).toBeDefined();
-    const secret = await fetch(`${creds.management_url}/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/sandbox/webhook/${ep?.id}/secret`, {
-      headers: { 'x-management-key': creds.management_key },
-    });
+    const secret = await fetch(
+      `${creds.management_url}/v1/org/${creds.org_id}/team/${creds.teams[0]?.team_id}/sandbox/webhook/${ep?.id}/secret`,
+      {
+        headers: { 'x-management-key': creds.management_key },
+      },
+    );
     expect(secret.status).toBe(200);
     const key = ((await secret.json()) as { key: string }).key;
     expect(() => new Webhook(key).verify(got[0]?.body ?? '', got[0]?.headers ?? {})).not.toThrow();
@@ -86,8 +91,18 @@ describe('waitForEvent', () => {
     started.push(s);
     const key = (await s.credentials()).teams[0]?.api_keys.sandbox ?? '';
     const waiting = s.waitForEvent((e) => e.envelope.event_type === 'provider.connection.created', { timeout: 10_000 });
-    const user = (await (await fetch(`${s.url}/v2/user`, { method: 'POST', headers: { 'x-vital-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ client_user_id: 'waited' }) })).json()) as { user_id: string };
-    await fetch(`${s.url}/v2/link/connect/demo`, { method: 'POST', headers: { 'x-vital-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }) });
+    const user = (await (
+      await fetch(`${s.url}/v2/user`, {
+        method: 'POST',
+        headers: { 'x-vital-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ client_user_id: 'waited' }),
+      })
+    ).json()) as { user_id: string };
+    await fetch(`${s.url}/v2/link/connect/demo`, {
+      method: 'POST',
+      headers: { 'x-vital-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id: user.user_id, provider: 'oura' }),
+    });
     const got = await waiting;
     expect(got.envelope.user_id).toBe(user.user_id);
     await expect(s.waitForEvent(() => false, { timeout: 1 })).rejects.toThrow('No matching event within 1 ms');
@@ -97,9 +112,21 @@ describe('waitForEvent', () => {
 describe('connectSandbox against the CLI', () => {
   it('--port 0 --json prints one JSON line with URLs, org, keys, teams, seed and clock, and nothing else', async () => {
     const run = await cli(['--port', '0', '--json', '--clock', 'manual', '--world', 'empty', '--seed', '3']);
-    const info = JSON.parse(run.line) as { url: string; management_url: string; org_id: string; management_key: string; teams: unknown[]; seed: number; clock: { now: string; mode: string } };
+    const info = JSON.parse(run.line) as {
+      url: string;
+      management_url: string;
+      org_id: string;
+      management_key: string;
+      teams: unknown[];
+      seed: number;
+      clock: { now: string; mode: string };
+    };
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(info).toMatchObject({ management_url: `${info.url}/management`, seed: 3, clock: { mode: 'manual', now: '2026-01-05T09:00:00.000Z' } });
+    expect(info).toMatchObject({
+      management_url: `${info.url}/management`,
+      seed: 3,
+      clock: { mode: 'manual', now: '2026-01-05T09:00:00.000Z' },
+    });
     expect(info.teams.length).toBeGreaterThanOrEqual(2);
     const control = connectSandbox(info.url);
     expect((await control.credentials()).management_key).toBe(info.management_key);
@@ -131,6 +158,8 @@ describe('connectSandbox against the CLI', () => {
     expect(((await users.json()) as { total: number }).total).toBe(3);
     const bad = await cli(['--port', '0', '--scenario', 'package.json']);
     expect(await bad.exit).toBe(2);
-    expect(bad.stderr()).toMatch(/^health-sandbox: --scenario: package\.json: name: Unrecognized key|^health-sandbox: --scenario: package\.json: \(file\)/);
+    expect(bad.stderr()).toMatch(
+      /^health-sandbox: --scenario: package\.json: name: Unrecognized key|^health-sandbox: --scenario: package\.json: \(file\)/,
+    );
   });
 });

@@ -16,13 +16,20 @@ forEachAdapter('timeseries: waist circumference and body temperature', (adapter)
     const found = { waist_circumference: 0, body_temperature: 0 };
     for (let i = 0; i < 4; i++) {
       const userId = (await c.post('/v2/user', { client_user_id: `measures-${i}` })).body.user_id as string;
-      for (const provider of ['apple_health_kit', 'oura']) expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider })).status).toBe(200);
+      for (const provider of ['apple_health_kit', 'oura'])
+        expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider })).status).toBe(200);
       await c.advance(3 * 3600);
-      for (const [resource, schema, unit] of [['waist_circumference', 'GroupedWaistCircumferenceResponse', 'cm'], ['body_temperature', 'GroupedBodyTemperatureResponse', '°C']] as const) {
+      for (const [resource, schema, unit] of [
+        ['waist_circumference', 'GroupedWaistCircumferenceResponse', 'cm'],
+        ['body_temperature', 'GroupedBodyTemperatureResponse', '°C'],
+      ] as const) {
         const res = await c.get(`/v2/timeseries/${userId}/${resource}/grouped`, { query: q });
         expect(res.status).toBe(200);
         oas?.expectValid(schema, res.body);
-        expect(Object.keys(res.body.groups).every((p) => p === 'apple_health_kit'), resource).toBe(true);
+        expect(
+          Object.keys(res.body.groups).every((p) => p === 'apple_health_kit'),
+          resource,
+        ).toBe(true);
         const data = Object.values(res.body.groups).flatMap((g: any) => g.flatMap((x: any) => x.data));
         for (const s of data) expect(s.unit).toBe(unit);
         if (resource === 'body_temperature') for (const s of data) expect(s.value).toBeGreaterThan(35.5);

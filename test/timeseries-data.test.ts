@@ -14,8 +14,10 @@ const oas = oasValidator('data');
 /** Schema names of each row's sample and grouped response in the reference. */
 function schemaNames(path: string): { grouped: string } {
   const doc = oas?.doc;
-  const ref = doc?.paths[`/v2/timeseries/{user_id}/${path}/grouped`]?.get.responses['200'].content['application/json'].schema.$ref as string | undefined;
-  return { grouped: ref ? ref.split('/').pop() as string : '' };
+  const ref = doc?.paths[`/v2/timeseries/{user_id}/${path}/grouped`]?.get.responses['200'].content['application/json'].schema.$ref as
+    | string
+    | undefined;
+  return { grouped: ref ? (ref.split('/').pop() as string) : '' };
 }
 
 async function demo(c: TestClient, id: string, providers: string[], extra: Record<string, unknown> = {}): Promise<string> {
@@ -34,7 +36,9 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     expect(hr.body[0].timestamp).toBe('2026-01-01T00:00:00.000Z');
     expect(hr.body[hr.body.length - 1].timestamp).toBe('2026-01-02T23:55:00.000Z');
     expect(hr.body).toHaveLength(2 * 288);
-    const exact = await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-01T10:00:00Z', end_date: '2026-01-01T11:00:00Z' } });
+    const exact = await c.get(`/v2/timeseries/${userId}/heartrate`, {
+      query: { start_date: '2026-01-01T10:00:00Z', end_date: '2026-01-01T11:00:00Z' },
+    });
     expect(exact.body.map((s: any) => s.timestamp)).toHaveLength(13);
     const act = await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2026-01-01', end_date: '2026-01-03' } });
     expect(act.body.activity.map((a: any) => a.calendar_date)).toEqual(['2026-01-01', '2026-01-02', '2026-01-03']);
@@ -47,19 +51,28 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     expect(reversed.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['query', 'end_date'] });
     expect((await c.get(`/v2/summary/sleep/${userId}`, { query: { start_date: '2026-01-03', end_date: '2026-01-01' } })).status).toBe(422);
     expect((await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '01/02/2026' } })).status).toBe(422);
-    expect((await c.get(`/v2/timeseries/${userId}/heartrate`, {})).body.detail[0]).toMatchObject({ type: 'missing', loc: ['query', 'start_date'] });
+    expect((await c.get(`/v2/timeseries/${userId}/heartrate`, {})).body.detail[0]).toMatchObject({
+      type: 'missing',
+      loc: ['query', 'start_date'],
+    });
     expect((await c.get(`/v2/summary/electrocardiogram/${userId}`, { query: { start_date: '2026-01-01T00:00:00Z' } })).status).toBe(422);
     const badProvider = await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-01', provider: 'spaceship' } });
     expect(badProvider.status).toBe(422);
     expect(badProvider.body.detail[0]).toMatchObject({ type: 'enum', loc: ['query', 'provider'] });
-    expect((await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2026-01-01', provider: 'spaceship' } })).status).toBe(422);
+    expect((await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2026-01-01', provider: 'spaceship' } })).status).toBe(
+      422,
+    );
     const unknown = await c.get('/v2/timeseries/6f1c1c1e-0000-4000-8000-000000000000/heartrate', { query: { start_date: '2026-01-01' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toBeDefined();
     expect((await c.get('/v2/summary/sleep/not-a-uuid', { query: { start_date: '2026-01-01' } })).status).toBe(422);
-    expect((await c.get(`/v2/timeseries/${userId}/heartrate/grouped`, { query: { start_date: '2026-01-01', next_cursor: 'garbage' } })).status).toBe(422);
+    expect(
+      (await c.get(`/v2/timeseries/${userId}/heartrate/grouped`, { query: { start_date: '2026-01-01', next_cursor: 'garbage' } })).status,
+    ).toBe(422);
     // A provider the user is not connected to: empty, not an error.
-    expect((await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-01', provider: 'garmin' } })).body).toEqual([]);
+    expect((await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-01', provider: 'garmin' } })).body).toEqual(
+      [],
+    );
   });
 
   it('summaries agree with samples; provider filter; CGM every 5 minutes; steps unit count', async () => {
@@ -78,7 +91,11 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     expect(both.map((a: any) => a.source.provider).sort()).toEqual(['apple_health_kit', 'oura']);
 
     const sleep = (await c.get(`/v2/summary/sleep/${userId}`, { query: { ...q, provider: 'oura' } })).body.sleep[0];
-    const hyp = (await c.get(`/v2/timeseries/${userId}/hypnogram`, { query: { start_date: sleep.bedtime_start, end_date: sleep.bedtime_stop, provider: 'oura' } })).body;
+    const hyp = (
+      await c.get(`/v2/timeseries/${userId}/hypnogram`, {
+        query: { start_date: sleep.bedtime_start, end_date: sleep.bedtime_stop, provider: 'oura' },
+      })
+    ).body;
     expect(hyp.filter((s: any) => s.value === 1).length * 300).toBe(sleep.deep);
     expect(hyp.filter((s: any) => s.value === 3).length * 300).toBe(sleep.rem);
     expect(sleep.total).toBe(sleep.deep + sleep.light + sleep.rem);
@@ -97,8 +114,13 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
 
   it('fallback_time_zone sets local days and offsets; ingestion bounds clip the data', async () => {
     const c = createClient(adapter, { seed: 6 });
-    const userId = await demo(c, 'data-c', ['oura'], { fallback_time_zone: 'America/Los_Angeles', ingestion_start: '2025-12-20', ingestion_end: '2026-01-03' });
-    const act = (await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2025-12-01', end_date: '2026-01-10' } })).body.activity;
+    const userId = await demo(c, 'data-c', ['oura'], {
+      fallback_time_zone: 'America/Los_Angeles',
+      ingestion_start: '2025-12-20',
+      ingestion_end: '2026-01-03',
+    });
+    const act = (await c.get(`/v2/summary/activity/${userId}`, { query: { start_date: '2025-12-01', end_date: '2026-01-10' } })).body
+      .activity;
     expect(act[0].calendar_date).toBe('2025-12-20');
     expect(act[act.length - 1].calendar_date).toBe('2026-01-03');
     expect(act[0]).toMatchObject({ time_zone: 'America/Los_Angeles', timezone_offset: -28800 });
@@ -120,7 +142,9 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = await c.get(`/v2/timeseries/${userId}/heartrate/grouped`, { query: { ...q, ...(cursor ? { next_cursor: cursor } : {}) } });
+      const res: any = await c.get(`/v2/timeseries/${userId}/heartrate/grouped`, {
+        query: { ...q, ...(cursor ? { next_cursor: cursor } : {}) },
+      });
       expect(res.status).toBe(200);
       oas?.expectValid('GroupedHeartRateResponse', res.body);
       for (const g of Object.values(res.body.groups) as any[]) paged.push(...g[0].data);
@@ -135,7 +159,8 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     const c = createClient(adapter, { seed: 6 });
     const userId = (await c.get('/v2/user', { query: { limit: 1 } })).body.users[0].user_id;
     // A month: about 20 workouts, of which the first 8 are checked with their streams.
-    const workouts = (await c.get(`/v2/summary/workouts/${userId}`, { query: { start_date: '2025-12-06', end_date: '2026-01-05' } })).body.workouts;
+    const workouts = (await c.get(`/v2/summary/workouts/${userId}`, { query: { start_date: '2025-12-06', end_date: '2026-01-05' } })).body
+      .workouts;
     expect(workouts.length).toBeGreaterThan(5);
     const sports = new Set<string>();
     for (const w of workouts.slice(0, 8)) {
@@ -149,7 +174,10 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
       for (const [key, arr] of Object.entries(s) as Array<[string, any[]]>) if (arr.length) expect(arr.length, key).toBe(n);
       expect(s.time[0]).toBe(Date.parse(w.time_start) / 1000);
       // One assertion over the whole stream (an expect per point costs more than the stream).
-      expect(s.distance.flatMap((d: number, i: number) => (i > 0 && d < s.distance[i - 1] ? [i] : [])), 'indexes where distance decreases').toEqual([]);
+      expect(
+        s.distance.flatMap((d: number, i: number) => (i > 0 && d < s.distance[i - 1] ? [i] : [])),
+        'indexes where distance decreases',
+      ).toEqual([]);
       if (s.distance.length) expect(w.distance).toBe(s.distance[n - 1]);
       expect(Math.min(...s.heartrate)).toBeGreaterThan(40);
       expect(Math.max(...s.heartrate)).toBeLessThan(210);
@@ -163,7 +191,9 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
     expect((await c.get('/v2/timeseries/workouts/nope/stream')).status).toBe(422);
     // Another team environment cannot read the stream.
     const prodKey = c.creds.teams[0]?.api_keys.production ?? '';
-    expect((await c.get(`/v2/timeseries/workouts/${workouts[0].id}/stream`, { headers: { 'x-service-api-key': prodKey } })).status).toBe(404);
+    expect((await c.get(`/v2/timeseries/workouts/${workouts[0].id}/stream`, { headers: { 'x-service-api-key': prodKey } })).status).toBe(
+      404,
+    );
   });
 
   it('every row and summary matches the reference schemas', async () => {
@@ -184,16 +214,28 @@ forEachAdapter('wearables: summaries and timeseries', (adapter) => {
           const raw = await c.get(`/v2/timeseries/${u.user_id}/${row.path}`, { query: q });
           if (raw.body.length) {
             seen.add(`raw:${row.path}`);
-            const item = oas.doc.paths[`/v2/timeseries/{user_id}/${row.path}`].get.responses['200'].content['application/json'].schema.items.$ref.split('/').pop();
+            const item = oas.doc.paths[`/v2/timeseries/{user_id}/${row.path}`].get.responses['200'].content[
+              'application/json'
+            ].schema.items.$ref
+              .split('/')
+              .pop();
             for (const s of raw.body.slice(0, 50)) oas.expectValid(item, s);
           }
         }
       }
-      for (const [path, schema] of [['activity', 'ClientActivityResponse'], ['sleep', 'ClientSleepResponse'], ['body', 'ClientBodyResponse'], ['workouts', 'ClientWorkoutResponse']] as const) {
+      for (const [path, schema] of [
+        ['activity', 'ClientActivityResponse'],
+        ['sleep', 'ClientSleepResponse'],
+        ['body', 'ClientBodyResponse'],
+        ['workouts', 'ClientWorkoutResponse'],
+      ] as const) {
         const res = await c.get(`/v2/summary/${path}/${u.user_id}`, { query: q });
         oas.expectValid(schema, res.body);
       }
-      oas.expectValid('ClientFacingElectrocardiogramResponse', (await c.get(`/v2/summary/electrocardiogram/${u.user_id}`, { query: q })).body);
+      oas.expectValid(
+        'ClientFacingElectrocardiogramResponse',
+        (await c.get(`/v2/summary/electrocardiogram/${u.user_id}`, { query: q })).body,
+      );
     }
     // Rare rows (falls: a trait of 30% of people, on 15% of their days) may need two weeks.
     const wide = { start_date: '2025-12-22', end_date: '2026-01-05' };

@@ -25,12 +25,27 @@ async function markerId(c: TestClient, lab: string, slug: string): Promise<numbe
 }
 
 /** Creates a walk-in lab test of the given markers at Quest, orders it for the user and completes it. */
-async function completedOrder(c: TestClient, userId: string, slugs: string[], flags?: Record<string, unknown>): Promise<{ order: any; results: any[] }> {
+async function completedOrder(
+  c: TestClient,
+  userId: string,
+  slugs: string[],
+  flags?: Record<string, unknown>,
+): Promise<{ order: any; results: any[] }> {
   const marker_ids = [];
   for (const s of slugs) marker_ids.push(await markerId(c, 'quest', s));
-  const test = await c.post('/v3/lab_tests', { name: 'Allergy and Immunology', method: 'walk_in_test', description: 'IgE, IgG', marker_ids });
+  const test = await c.post('/v3/lab_tests', {
+    name: 'Allergy and Immunology',
+    method: 'walk_in_test',
+    description: 'IgE, IgG',
+    marker_ids,
+  });
   expect(test.status, test.text).toBe(200);
-  const placed = await c.post('/v3/order', { user_id: userId, lab_test_id: test.body.id, patient_details: PATIENT, patient_address: ADDRESS });
+  const placed = await c.post('/v3/order', {
+    user_id: userId,
+    lab_test_id: test.body.id,
+    patient_details: PATIENT,
+    patient_address: ADDRESS,
+  });
   expect(placed.status, placed.text).toBe(200);
   const order = placed.body.order;
   const sim = await c.post(`/v3/order/${order.id}/test`, flags, { query: { final_status: 'completed.walk_in_test.completed' } });
@@ -63,7 +78,7 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
     expect((await c.get('/v3/lab_tests/markers', { query: { lab_slug: 'spiriplex', name: 'ige-total' } })).body.total).toBe(0);
   });
 
-  it('a completed order brings its IgE and IgG results as samples, by lab, with the results\' values and units', async () => {
+  it("a completed order brings its IgE and IgG results as samples, by lab, with the results' values and units", async () => {
     const c = createClient(adapter, { seed: 62, users: 2, usersElsewhere: 0 });
     const userId = await firstUserId(c);
     const other = await firstUserId(c, 1);
@@ -71,7 +86,15 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
 
     const { order, results } = await completedOrder(c, userId, ['allergen-panel-ige', 'igg-total']);
     const byslug = new Map(results.map((r: any) => [r.slug, r]));
-    expect([...byslug.keys()].sort()).toEqual(['ige-baha-grass', 'ige-cat-dander', 'ige-common-ragweed', 'ige-dog-dander', 'ige-peanut', 'ige-total', 'igg-total']);
+    expect([...byslug.keys()].sort()).toEqual([
+      'ige-baha-grass',
+      'ige-cat-dander',
+      'ige-common-ragweed',
+      'ige-dog-dander',
+      'ige-peanut',
+      'ige-total',
+      'igg-total',
+    ]);
     for (const r of results) expect(r.interpretation, r.slug).toBe('normal');
     const when = new Date(Date.parse(results[0].timestamp)).toISOString();
 
@@ -86,7 +109,9 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
     }
     const igg = await c.get(`/v2/timeseries/${userId}/igg`, { query: Q });
     for (const s of igg.body) oas?.expectValid('ClientFacingIggTimeseries', s);
-    expect(igg.body).toEqual([expect.objectContaining({ type: 'total', unit: 'mg/dL', value: byslug.get('igg-total').value, timestamp: when })]);
+    expect(igg.body).toEqual([
+      expect.objectContaining({ type: 'total', unit: 'mg/dL', value: byslug.get('igg-total').value, timestamp: when }),
+    ]);
 
     const lab = order.lab_test.lab.slug as string;
     expect(lab).toBe('quest');
@@ -113,22 +138,38 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
     const flagged = results.filter((r: any) => r.interpretation === 'abnormal');
     expect(flagged).toHaveLength(1);
     expect(flagged[0].is_above_max_range || flagged[0].is_below_min_range).toBe(true);
-    const served = [...(await c.get(`/v2/timeseries/${userId}/ige`, { query: Q })).body, ...(await c.get(`/v2/timeseries/${userId}/igg`, { query: Q })).body];
+    const served = [
+      ...(await c.get(`/v2/timeseries/${userId}/ige`, { query: Q })).body,
+      ...(await c.get(`/v2/timeseries/${userId}/igg`, { query: Q })).body,
+    ];
     expect(served.map((s: any) => s.value).sort()).toEqual(results.map((r: any) => r.value).sort());
     // Reference ranges as labs print them.
-    expect(results.find((r: any) => r.slug === 'ige-total')).toMatchObject({ min_range_value: null, max_range_value: 114, reference_range: '<115' });
-    expect(results.find((r: any) => r.slug === 'igg-total')).toMatchObject({ min_range_value: 600, max_range_value: 1640, reference_range: '600-1640' });
+    expect(results.find((r: any) => r.slug === 'ige-total')).toMatchObject({
+      min_range_value: null,
+      max_range_value: 114,
+      reference_range: '<115',
+    });
+    expect(results.find((r: any) => r.slug === 'igg-total')).toMatchObject({
+      min_range_value: 600,
+      max_range_value: 1640,
+      reference_range: '600-1640',
+    });
   });
 
   it('final results announce daily.data.ige.created and daily.data.igg.created with the served samples', async () => {
     const c = createClient(adapter, { seed: 64, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = await firstUserId(c);
     await completedOrder(c, userId, ['allergen-panel-ige', 'igg-total']);
-    const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.ig' } })).body.events.map((e: any) => e.envelope);
+    const journal = (
+      await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.ig' } })
+    ).body.events.map((e: any) => e.envelope);
     expect(journal.map((e: any) => e.event_type).sort()).toEqual(['daily.data.ige.created', 'daily.data.igg.created']);
     for (const e of journal) {
       const resource = e.event_type.split('.')[2] as 'ige' | 'igg';
-      oas?.expectValid(resource === 'ige' ? 'ClientFacingIgeChanged' : 'ClientFacingIggChanged', { ...e, client_user_id: '00000000-0000-4000-8000-000000000000' });
+      oas?.expectValid(resource === 'ige' ? 'ClientFacingIgeChanged' : 'ClientFacingIggChanged', {
+        ...e,
+        client_user_id: '00000000-0000-4000-8000-000000000000',
+      });
       const served = (await c.get(`/v2/timeseries/${userId}/${resource}`, { query: Q })).body;
       expect(e.data.data).toEqual(served);
     }
@@ -138,15 +179,40 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
 it('the official SDK parses vitals.ige / vitals.igg and their grouped forms', async () => {
   const server = await startServer({ seed: 65, users: 1, usersElsewhere: 0 });
   try {
-    const client = new VitalClient({ apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '', baseUrl: server.baseUrl, maxRetries: 0 });
+    const client = new VitalClient({
+      apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
+      baseUrl: server.baseUrl,
+      maxRetries: 0,
+    });
     const userId = (await client.user.getAll({ limit: 1 })).users[0]?.userId ?? '';
     const markers = await client.labTests.getMarkers({ labId: 3, name: 'allergen-panel-ige' });
     const igg = await client.labTests.getMarkers({ labId: 3, name: 'igg-total' });
-    const test = await client.labTests.create({ name: 'Allergy', method: 'walk_in_test', description: 'IgE panel and IgG', markerIds: [markers.markers[0]?.id ?? 0, igg.markers[0]?.id ?? 0] });
-    const patientDetails = { firstName: 'Ada', lastName: 'Lovelace', dob: '1980-02-03', gender: 'female' as const, phoneNumber: '+12125550123', email: 'ada@example.com' };
-    const patientAddress = { receiverName: 'Ada Lovelace', firstLine: '10 Market Street', city: 'Philadelphia', state: 'PA', zip: '19103', country: 'US' };
+    const test = await client.labTests.create({
+      name: 'Allergy',
+      method: 'walk_in_test',
+      description: 'IgE panel and IgG',
+      markerIds: [markers.markers[0]?.id ?? 0, igg.markers[0]?.id ?? 0],
+    });
+    const patientDetails = {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dob: '1980-02-03',
+      gender: 'female' as const,
+      phoneNumber: '+12125550123',
+      email: 'ada@example.com',
+    };
+    const patientAddress = {
+      receiverName: 'Ada Lovelace',
+      firstLine: '10 Market Street',
+      city: 'Philadelphia',
+      state: 'PA',
+      zip: '19103',
+      country: 'US',
+    };
     const placed = await client.labTests.createOrder({ userId, labTestId: test.id, patientDetails, patientAddress });
-    expect(await client.labTests.simulateOrderProcess(placed.order.id, { finalStatus: 'completed.walk_in_test.completed' })).toBe('Success');
+    expect(await client.labTests.simulateOrderProcess(placed.order.id, { finalStatus: 'completed.walk_in_test.completed' })).toBe(
+      'Success',
+    );
     const q = { startDate: '2025-01-01' };
     const ige = await client.vitals.ige(userId, q);
     expect(ige.map((s) => s.type).sort()).toEqual([...ALLERGENS, 'total'].sort());

@@ -11,7 +11,12 @@ import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const SLUG: Record<string, string> = { 'cholesterol-total': 'cholesterol/total', 'ldl-cholesterol': 'cholesterol/ldl', 'hdl-cholesterol': 'cholesterol/hdl', triglycerides: 'cholesterol/triglycerides' };
+const SLUG: Record<string, string> = {
+  'cholesterol-total': 'cholesterol/total',
+  'ldl-cholesterol': 'cholesterol/ldl',
+  'hdl-cholesterol': 'cholesterol/hdl',
+  triglycerides: 'cholesterol/triglycerides',
+};
 
 forEachAdapter('timeseries: lab-derived resources', (adapter) => {
   it('cholesterol comes from completed lab results, by lab, in mmol/L', async () => {
@@ -65,7 +70,9 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     expect(otherLab.body.every((s: any) => !mine.some((m: any) => m.timestamp === s.timestamp))).toBe(true);
     expect((await c.get(`/v2/timeseries/${userId}/cholesterol/grouped`, { query: { ...q, provider: 'oura' } })).body.groups).toEqual({});
     // A window before the collection has none of it.
-    const early = await c.get(`/v2/timeseries/${userId}/cholesterol/total`, { query: { start_date: '2025-01-01', end_date: '2025-01-02' } });
+    const early = await c.get(`/v2/timeseries/${userId}/cholesterol/total`, {
+      query: { start_date: '2025-01-01', end_date: '2025-01-02' },
+    });
     expect(early.body).toEqual([]);
   });
 
@@ -105,7 +112,12 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
       oas?.expectValid('ClientFacingCholesterolChanged', { ...e, client_user_id: '00000000-0000-4000-8000-000000000000' });
       expect(e.data.source).toMatchObject({ provider: lab });
       expect(e.data.user_id).toBe(userId);
-      expect(e.data.data.map((s: any) => s.type).sort()).toEqual(['cholesterol/hdl', 'cholesterol/ldl', 'cholesterol/total', 'cholesterol/triglycerides']);
+      expect(e.data.data.map((s: any) => s.type).sort()).toEqual([
+        'cholesterol/hdl',
+        'cholesterol/ldl',
+        'cholesterol/total',
+        'cholesterol/triglycerides',
+      ]);
     }
     const key = (s: any) => `${s.type}|${s.timestamp}`;
     expect(chol[1].data.data.map(key)).toEqual(chol[0].data.data.map(key));
@@ -122,9 +134,12 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const userId = await firstUserId(c);
     const order = await newOrder(c, 'walk_in_test');
     await c.post(`/v3/order/${order.id}/test`);
-    const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.' } })).body.events;
+    const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.' } })).body
+      .events;
     expect(journal).toEqual([]);
-    expect((await c.get(`/v2/timeseries/${userId}/cholesterol`, { query: { start_date: '2025-01-01' } })).body.length).toBeGreaterThanOrEqual(4);
+    expect(
+      (await c.get(`/v2/timeseries/${userId}/cholesterol`, { query: { start_date: '2025-01-01' } })).body.length,
+    ).toBeGreaterThanOrEqual(4);
   });
 
   it('errors like the other timeseries', async () => {

@@ -30,7 +30,8 @@ forEachAdapter('timeseries: issue 14 resources', (adapter) => {
     const found: Record<string, number> = {};
     for (let i = 0; i < 8; i++) {
       const userId = (await c.post('/v2/user', { client_user_id: `more-${i}` })).body.user_id as string;
-      for (const provider of ['apple_health_kit', 'freestyle_libre']) expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider })).status).toBe(200);
+      for (const provider of ['apple_health_kit', 'freestyle_libre'])
+        expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider })).status).toBe(200);
       await c.advance(3 * 3600);
       const data: Record<string, any[]> = {};
       for (const resource of Object.keys(SCHEMA)) {
@@ -56,7 +57,15 @@ forEachAdapter('timeseries: issue 14 resources', (adapter) => {
       expect((data.peak_expiratory_flow_rate ?? []).every((s) => s.unit === 'L/min' && s.value > 100)).toBe(true);
     }
     // Over eight people, every resource but the rare ones (falls, wheelchair, apnea) has data.
-    for (const r of ['inhaler_usage', 'peak_expiratory_flow_rate', 'forced_vital_capacity', 'note', 'insulin_injection', 'body_temperature']) expect(found[r], r).toBeGreaterThan(0);
+    for (const r of [
+      'inhaler_usage',
+      'peak_expiratory_flow_rate',
+      'forced_vital_capacity',
+      'note',
+      'insulin_injection',
+      'body_temperature',
+    ])
+      expect(found[r], r).toBeGreaterThan(0);
   });
 
   it('a provider that does not record a resource answers no group for it', async () => {

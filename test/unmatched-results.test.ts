@@ -25,13 +25,26 @@ forEachAdapter('unmatched results', (adapter) => {
     expectWire('unmatched.test_cases', cases);
     expect(cases.body.data).toHaveLength(8);
     expect(cases.body.data.find((d: any) => d.case === 'multiple_demo_match')).toEqual({
-      case: 'multiple_demo_match', order_roles: ['first', 'second'], required_statuses: { first: 'requisition_created', second: 'requisition_created' }, lab_constraints: ['same_lab'],
+      case: 'multiple_demo_match',
+      order_roles: ['first', 'second'],
+      required_statuses: { first: 'requisition_created', second: 'requisition_created' },
+      lab_constraints: ['same_lab'],
     });
 
     const runId = await run(c, { case: 'match_completed', order_source: 'managed', interpretation: 'abnormal' }, 'run-1');
     expect(await run(c, { case: 'match_completed', order_source: 'managed' }, 'run-1')).toBe(runId);
     const queued = await c.get(`/v3/unmatched_result_test/${runId}`);
-    expect(queued.body).toMatchObject({ run_id: runId, status: 'queued', stage: 'queued', case: 'match_completed', order_source: 'managed', result_status: 'final', orders: {}, raw_result_id: null, started_at: null });
+    expect(queued.body).toMatchObject({
+      run_id: runId,
+      status: 'queued',
+      stage: 'queued',
+      case: 'match_completed',
+      order_source: 'managed',
+      result_status: 'final',
+      orders: {},
+      raw_result_id: null,
+      started_at: null,
+    });
     oas?.expectValid('GetUnmatchedResultTestResponse', queued.body);
     expectWire('unmatched.test_run.get', queued);
     await c.advance(5);
@@ -48,11 +61,28 @@ forEachAdapter('unmatched results', (adapter) => {
     oas?.expectValid('GetUnmatchedResultResponse', raw.body);
     expectWire('unmatched.get', raw);
     expect(raw.body).toMatchObject({
-      status: 'pending_customer_review', decision_code: 'match_completed', interpretation: 'abnormal', result_status: 'final',
-      lab: { slug: 'quest' }, allowed_actions: ['accept', 'reject', 'unsure'], resolution_action: null,
+      status: 'pending_customer_review',
+      decision_code: 'match_completed',
+      interpretation: 'abnormal',
+      result_status: 'final',
+      lab: { slug: 'quest' },
+      allowed_actions: ['accept', 'reject', 'unsure'],
+      resolution_action: null,
       patient: { first_name: 'Riley', last_name: 'Matcher', dob: '1984-05-17T00:00:00+00:00' },
     });
-    expect(raw.body.candidate_groups).toEqual([{ user_id: target.user_id, candidates: [expect.objectContaining({ candidate_type: 'provenance_order', order_id: target.order_id, last_status: 'completed', confidence_level: 'high' })] }]);
+    expect(raw.body.candidate_groups).toEqual([
+      {
+        user_id: target.user_id,
+        candidates: [
+          expect.objectContaining({
+            candidate_type: 'provenance_order',
+            order_id: target.order_id,
+            last_status: 'completed',
+            confidence_level: 'high',
+          }),
+        ],
+      },
+    ]);
     expect(raw.body.markers.length).toBeGreaterThan(0);
 
     // Accepting onto the completed order corrects it.
@@ -63,7 +93,14 @@ forEachAdapter('unmatched results', (adapter) => {
     expect(accepted.body).toMatchObject({ id: target.order_id, status: 'completed' });
     expect(accepted.body.events.at(-1).status).toBe('completed.walk_in_test.corrected');
     const after = await c.get(`/v3/unmatched_result/${raw.body.id}`);
-    expect(after.body).toMatchObject({ status: 'matched', resolution_action: 'accept', resolved_order_id: target.order_id, resolved_user_id: target.user_id, note: 'ours', allowed_actions: [] });
+    expect(after.body).toMatchObject({
+      status: 'matched',
+      resolution_action: 'accept',
+      resolved_order_id: target.order_id,
+      resolved_user_id: target.user_id,
+      note: 'ours',
+      allowed_actions: [],
+    });
     const again = await c.post(`/v3/unmatched_result/${raw.body.id}/accept`, {});
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ detail: LAB_MESSAGES.unmatchedAlreadyResolved });
@@ -76,7 +113,11 @@ forEachAdapter('unmatched results', (adapter) => {
     const done = (await c.get(`/v3/unmatched_result_test/${runId}`)).body;
     const target = done.orders.target;
     const raw = (await c.get(`/v3/unmatched_result/${done.raw_result_id}`)).body;
-    expect(raw.candidate_groups[0].candidates[0]).toMatchObject({ candidate_type: 'order_option', confidence_level: 'medium', last_status: 'requisition_created' });
+    expect(raw.candidate_groups[0].candidates[0]).toMatchObject({
+      candidate_type: 'order_option',
+      confidence_level: 'medium',
+      last_status: 'requisition_created',
+    });
     const wrongUser = await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: target.order_id, user_id: UNKNOWN_UUID });
     expect(wrongUser.body).toEqual({ detail: LAB_MESSAGES.unmatchedOrderOtherUser });
     expect((await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: UNKNOWN_UUID })).status).toBe(404);
@@ -104,11 +145,14 @@ forEachAdapter('unmatched results', (adapter) => {
   it('resolves, lists with filters and cursors, fails runs with bad orders, and answers the real errors', async () => {
     const c = createClient(adapter, { seed: 153, ...SMALL });
     const ids: string[] = [];
-    for (const [i, kase] of (['no_match', 'wrong_lab', 'multiple_demo_match'] as const).entries()) ids.push(await run(c, { case: kase, order_source: 'managed' }, `k${i}`));
+    for (const [i, kase] of (['no_match', 'wrong_lab', 'multiple_demo_match'] as const).entries())
+      ids.push(await run(c, { case: kase, order_source: 'managed' }, `k${i}`));
     await c.advance(60);
     const runs = await Promise.all(ids.map(async (id) => (await c.get(`/v3/unmatched_result_test/${id}`)).body));
     expect(runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-    const [noMatch, wrongLab, multi] = await Promise.all(runs.map(async (r) => (await c.get(`/v3/unmatched_result/${r.raw_result_id}`)).body));
+    const [noMatch, wrongLab, multi] = await Promise.all(
+      runs.map(async (r) => (await c.get(`/v3/unmatched_result/${r.raw_result_id}`)).body),
+    );
     expect(noMatch.candidate_groups).toEqual([]);
     expect(noMatch.patient.first_name).not.toBe('Riley');
     expect(wrongLab).toMatchObject({ lab: { slug: 'labcorp' }, sub_reason_codes: ['lab_account_mismatch'] });
@@ -133,13 +177,21 @@ forEachAdapter('unmatched results', (adapter) => {
     const second = await c.get('/v3/unmatched_result', { query: { limit: 2, next_cursor: first.body.next_cursor } });
     expect(second.body).toMatchObject({ total: 3, next_cursor: null });
     expect(second.body.data.map((d: any) => d.id)).toEqual([noMatch.id]);
-    expect((await c.get('/v3/unmatched_result', { query: { status: 'pending_ops_review' } })).body.data.map((d: any) => d.id)).toEqual([noMatch.id]);
+    expect((await c.get('/v3/unmatched_result', { query: { status: 'pending_ops_review' } })).body.data.map((d: any) => d.id)).toEqual([
+      noMatch.id,
+    ]);
     expect((await c.get('/v3/unmatched_result', { query: { status: 'resolved' } })).body.data.map((d: any) => d.id)).toEqual([wrongLab.id]);
     expect((await c.get('/v3/unmatched_result', { query: { decision_code: 'multiple_demo_match' } })).body.total).toBe(1);
-    expect((await c.get('/v3/unmatched_result', { query: { lab_slug: 'labcorp' } })).body.data.map((d: any) => d.id)).toEqual([wrongLab.id]);
+    expect((await c.get('/v3/unmatched_result', { query: { lab_slug: 'labcorp' } })).body.data.map((d: any) => d.id)).toEqual([
+      wrongLab.id,
+    ]);
     expect((await c.get('/v3/unmatched_result', { query: { search_input: 'riley' } })).body.total).toBe(2);
     expect((await c.get('/v3/unmatched_result', { query: { search_input: '1984-05-17' } })).body.total).toBe(2);
-    expect((await c.get('/v3/unmatched_result', { query: { created_at_start: '2999-01-01' } })).body).toEqual({ data: [], next_cursor: null, total: 0 });
+    expect((await c.get('/v3/unmatched_result', { query: { created_at_start: '2999-01-01' } })).body).toEqual({
+      data: [],
+      next_cursor: null,
+      total: 0,
+    });
     expect((await c.get('/v3/unmatched_result', { query: { next_cursor: 'nope' } })).status).toBe(422);
 
     // Provided orders must be in the case's status.
@@ -150,12 +202,23 @@ forEachAdapter('unmatched results', (adapter) => {
     const badRun = (await c.get(`/v3/unmatched_result_test/${bad}`)).body;
     oas?.expectValid('GetUnmatchedResultTestResponse', badRun);
     expect(badRun).toMatchObject({ status: 'failed', stage: 'failed', raw_result_id: null, error: { code: 'order_status_mismatch' } });
-    expect((await c.get(`/v3/unmatched_result_test/${missing}`)).body.error).toEqual({ code: 'invalid_orders', message: LAB_TEXTS.runRoleMissing('target') });
+    expect((await c.get(`/v3/unmatched_result_test/${missing}`)).body.error).toEqual({
+      code: 'invalid_orders',
+      message: LAB_TEXTS.runRoleMissing('target'),
+    });
 
     const noKey = await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' });
     expect(noKey.status).toBe(422);
     expect(noKey.body.detail[0]).toMatchObject({ type: 'missing', loc: ['header', 'X-Idempotency-Key'] });
-    expect((await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed', extra: 1 }, { headers: { 'x-idempotency-key': 'x' } })).status).toBe(422);
+    expect(
+      (
+        await c.post(
+          '/v3/unmatched_result_test',
+          { case: 'no_match', order_source: 'managed', extra: 1 },
+          { headers: { 'x-idempotency-key': 'x' } },
+        )
+      ).status,
+    ).toBe(422);
     expect((await c.get(`/v3/unmatched_result_test/${UNKNOWN_UUID}`)).body).toEqual({ detail: LAB_MESSAGES.unmatchedRunNotFound });
     expect((await c.get(`/v3/unmatched_result/${UNKNOWN_UUID}`)).body).toEqual({ detail: LAB_MESSAGES.unmatchedNotFound });
     // Another team sees none of it.

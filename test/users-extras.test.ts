@@ -7,7 +7,15 @@ import { oasValidator } from './support/openapi.js';
 
 const oas = oasValidator('data');
 const address = { first_line: '1 Market St', country: 'US', zip: '94105', city: 'San Francisco', state: 'CA' };
-const info = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_number: '+14155550100', gender: 'female', dob: '1990-12-10', address };
+const info = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone_number: '+14155550100',
+  gender: 'female',
+  dob: '1990-12-10',
+  address,
+};
 
 async function setup(adapter: 'express' | 'msw') {
   const c = createClient(adapter, { seed: 8, users: 3, usersElsewhere: 0 });
@@ -92,9 +100,13 @@ forEachAdapter('users: demographics, insurance and more', (adapter) => {
     expect((await c.get(`/v2/user/${userId}/device/${list.body[0].id}`)).body).toEqual(list.body[0]);
     const raw = await c.get(`/v2/summary/devices/${userId}/raw`);
     oas?.expectValid('RawDevicesResponse', raw.body);
-    expect(raw.body.devices.map((d: { id: string; source: { slug: string } }) => [d.id, d.source.slug])).toEqual([[list.body[0].id, 'oura']]);
+    expect(raw.body.devices.map((d: { id: string; source: { slug: string } }) => [d.id, d.source.slug])).toEqual([
+      [list.body[0].id, 'oura'],
+    ]);
     expect((await c.get(`/v2/summary/devices/${userId}/raw`, { query: { provider: 'fitbit' } })).body).toEqual({ devices: [] });
-    expect((await c.get(`/v2/user/${userId}/device/00000000-0000-4000-8000-000000000000`)).body).toEqual({ detail: USERS_ERRORS.deviceNotFound });
+    expect((await c.get(`/v2/user/${userId}/device/00000000-0000-4000-8000-000000000000`)).body).toEqual({
+      detail: USERS_ERRORS.deviceNotFound,
+    });
   });
 
   it('issues sign-in tokens and portal URLs whose page opens until it expires', async () => {

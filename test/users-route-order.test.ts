@@ -7,7 +7,16 @@ import { Router } from '../src/engine/router.js';
 import { createClient, forEachAdapter } from './support/client.js';
 
 const route = (id: string, method: 'GET' | 'POST' | 'DELETE', path: string) =>
-  defineRoute({ id, method, path, auth: 'team', summary: id, request: { params: z.object({}).passthrough() }, responses: { 200: 'ok' }, handle: () => json({ id }) });
+  defineRoute({
+    id,
+    method,
+    path,
+    auth: 'team',
+    summary: id,
+    request: { params: z.object({}).passthrough() },
+    responses: { 200: 'ok' },
+    handle: () => json({ id }),
+  });
 
 describe('router', () => {
   const router = new Router([

@@ -7,7 +7,17 @@ import { oasValidator } from './support/openapi.js';
 const SMALL = { users: 2 } as const;
 
 const oas = oasValidator('data');
-const SDK_USER_KEYS = ['user_id', 'team_id', 'client_user_id', 'created_on', 'connected_sources', 'fallback_time_zone', 'fallback_birth_date', 'ingestion_start', 'ingestion_end'];
+const SDK_USER_KEYS = [
+  'user_id',
+  'team_id',
+  'client_user_id',
+  'created_on',
+  'connected_sources',
+  'fallback_time_zone',
+  'fallback_birth_date',
+  'ingestion_start',
+  'ingestion_end',
+];
 const DAY = 86400;
 
 async function create(c: TestClient, clientUserId: string, extra: Record<string, unknown> = {}) {
@@ -37,7 +47,12 @@ forEachAdapter('users', (adapter) => {
       const again = await c.post('/v2/user', { client_user_id: 'dup-1' });
       expect(again.status).toBe(400);
       expect(again.body).toEqual({
-        detail: { error_type: 'INVALID_REQUEST', error_message: USERS_ERRORS.clientUserIdExists, user_id: first.user_id, created_on: first.created_on },
+        detail: {
+          error_type: 'INVALID_REQUEST',
+          error_message: USERS_ERRORS.clientUserIdExists,
+          user_id: first.user_id,
+          created_on: first.created_on,
+        },
       });
       oas?.expectValid('ClientUserIDConflictResponse', again.body);
       const list = await c.get('/v2/user', { query: { limit: 500 } });
@@ -97,7 +112,9 @@ forEachAdapter('users', (adapter) => {
       const slash = await c.get('/v2/user/');
       expect(slash.text).toBe(all.text);
       const page = await c.get('/v2/user', { query: { offset: 10, limit: 5 } });
-      expect(page.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(all.body.users.slice(10, 15).map((u: { user_id: string }) => u.user_id));
+      expect(page.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(
+        all.body.users.slice(10, 15).map((u: { user_id: string }) => u.user_id),
+      );
       expect(page.body).toMatchObject({ total: 15, offset: 10, limit: 5 });
       const extra = await create(c, 'newest');
       const after = await c.get('/v2/user', { query: { offset: 15 } });
@@ -267,7 +284,9 @@ forEachAdapter('users', (adapter) => {
       expect((await c.post('/v2/user/undo_delete', undefined, { query: { client_user_id: 'undo-a' } })).status).toBe(200);
       expect((await c.post('/v2/user/undo_delete', { client_user_id: 'undo-b' })).status).toBe(200);
       expect((await c.post('/v2/user/undo_delete')).status).toBe(422);
-      expect((await c.post('/v2/user/undo_delete', undefined, { query: { client_user_id: 'undo-a', user_id: a.user_id } })).status).toBe(422);
+      expect((await c.post('/v2/user/undo_delete', undefined, { query: { client_user_id: 'undo-a', user_id: a.user_id } })).status).toBe(
+        422,
+      );
       expect((await c.post('/v2/user/undo_delete', undefined, { query: { user_id: a.user_id } })).status).toBe(404);
     });
   });
@@ -305,7 +324,7 @@ forEachAdapter('users', (adapter) => {
   });
 
   describe('tenancy', () => {
-    it('never shows one team environment\'s users to another', async () => {
+    it("never shows one team environment's users to another", async () => {
       const c = createClient(adapter, SMALL);
       const user = await create(c, 'tenant-1');
       const others = [c.creds.teams[0]?.api_keys.production, c.creds.teams[1]?.api_keys.sandbox, c.creds.teams[1]?.api_keys.production];

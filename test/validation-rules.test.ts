@@ -47,21 +47,68 @@ const mgmtQuery = (q: CallOptions['query']): CallOptions => ({ query: q, surface
 
 const CASES: Case[] = [
   // labs: insurance
-  { name: 'payor search needs a name', method: 'GET', path: () => '/v3/insurance/search/payor', options: () => query({ insurance_name: '  ' }), expected: () => valueError(['query'], LAB_MESSAGES.payorSearchNeedsName).body },
-  { name: 'deprecated payor search needs a name', method: 'POST', path: () => '/v3/insurance/search/payor', options: () => body({ provider: 'change_healthcare' }), expected: () => valueError(['body'], LAB_MESSAGES.payorDeprecatedSearchNeedsName).body },
+  {
+    name: 'payor search needs a name',
+    method: 'GET',
+    path: () => '/v3/insurance/search/payor',
+    options: () => query({ insurance_name: '  ' }),
+    expected: () => valueError(['query'], LAB_MESSAGES.payorSearchNeedsName).body,
+  },
+  {
+    name: 'deprecated payor search needs a name',
+    method: 'POST',
+    path: () => '/v3/insurance/search/payor',
+    options: () => body({ provider: 'change_healthcare' }),
+    expected: () => valueError(['body'], LAB_MESSAGES.payorDeprecatedSearchNeedsName).body,
+  },
   {
     name: 'payor provider and id go together',
     method: 'POST',
     path: () => '/v3/payor',
-    options: () => body({ name: 'Acme', address: { first_line: '1 Main', country: 'US', zip: '78701', city: 'Austin', state: 'TX' }, provider_payor_id: 'X1' }),
+    options: () =>
+      body({
+        name: 'Acme',
+        address: { first_line: '1 Main', country: 'US', zip: '78701', city: 'Austin', state: 'TX' },
+        provider_payor_id: 'X1',
+      }),
     expected: () => valueError(['body', 'provider'], LAB_MESSAGES.payorProviderPair).body,
   },
   // labs: compendium, resend, PSC availability
-  { name: 'compendium search needs a criterion', method: 'POST', path: () => '/v3/compendium/search', options: () => body({ mode: 'canonical', query: ' ' }), expected: () => valueError(['body'], LAB_MESSAGES.compendiumNeedsCriteria).body },
-  { name: 'compendium convert needs a source', method: 'POST', path: () => '/v3/compendium/convert', options: () => body({ target_lab: 'quest', provider_ids: [] }), expected: () => valueError(['body'], LAB_MESSAGES.convertNeedsSource).body },
-  { name: 'compendium convert takes one source', method: 'POST', path: () => '/v3/compendium/convert', options: () => body({ target_lab: 'quest', lab_test_id: UNKNOWN, provider_ids: ['1'] }), expected: () => valueError(['body'], LAB_MESSAGES.convertOneSource).body },
-  { name: 'resend events needs a selection', method: 'POST', path: () => '/v3/order/resend_events', options: () => body({}), expected: () => valueError(['body'], LAB_MESSAGES.resendNeedsSelection).body },
-  { name: 'PSC availability needs a place', method: 'POST', path: () => '/v3/order/psc/appointment/availability', options: () => query({ lab: 'quest' }), expected: () => valueError(['query', 'zip_code'], LAB_MESSAGES.pscNeedsPlace).body },
+  {
+    name: 'compendium search needs a criterion',
+    method: 'POST',
+    path: () => '/v3/compendium/search',
+    options: () => body({ mode: 'canonical', query: ' ' }),
+    expected: () => valueError(['body'], LAB_MESSAGES.compendiumNeedsCriteria).body,
+  },
+  {
+    name: 'compendium convert needs a source',
+    method: 'POST',
+    path: () => '/v3/compendium/convert',
+    options: () => body({ target_lab: 'quest', provider_ids: [] }),
+    expected: () => valueError(['body'], LAB_MESSAGES.convertNeedsSource).body,
+  },
+  {
+    name: 'compendium convert takes one source',
+    method: 'POST',
+    path: () => '/v3/compendium/convert',
+    options: () => body({ target_lab: 'quest', lab_test_id: UNKNOWN, provider_ids: ['1'] }),
+    expected: () => valueError(['body'], LAB_MESSAGES.convertOneSource).body,
+  },
+  {
+    name: 'resend events needs a selection',
+    method: 'POST',
+    path: () => '/v3/order/resend_events',
+    options: () => body({}),
+    expected: () => valueError(['body'], LAB_MESSAGES.resendNeedsSelection).body,
+  },
+  {
+    name: 'PSC availability needs a place',
+    method: 'POST',
+    path: () => '/v3/order/psc/appointment/availability',
+    options: () => query({ lab: 'quest' }),
+    expected: () => valueError(['query', 'zip_code'], LAB_MESSAGES.pscNeedsPlace).body,
+  },
   // users
   {
     name: 'ingestion bounds in order (create)',
@@ -70,29 +117,138 @@ const CASES: Case[] = [
     options: () => body({ client_user_id: 'bounds-1', ingestion_start: '2026-02-01', ingestion_end: '2026-01-01' }),
     expected: () => valueError(['body', 'ingestion_start'], USERS_ERRORS.boundsOrder('2026-02-01', '2026-01-01'), '2026-02-01').body,
   },
-  { name: 'patch: a real time zone', method: 'PATCH', path: (_c, ids) => `/v2/user/${ids.user}`, options: () => body({ fallback_time_zone: 'Mars/Olympus' }), expected: () => valueError(['body', 'fallback_time_zone'], USERS_ERRORS.badTimeZone('Mars/Olympus'), 'Mars/Olympus').body },
-  { name: 'patch: client_user_id not null', method: 'PATCH', path: (_c, ids) => `/v2/user/${ids.user}`, options: () => body({ client_user_id: null }), expected: () => valueError(['body', 'client_user_id'], USERS_ERRORS.clientUserIdNull, null).body },
-  { name: 'patch: client_user_id not personal', method: 'PATCH', path: (_c, ids) => `/v2/user/${ids.user}`, options: () => body({ client_user_id: 'ada@example.com' }), expected: () => valueError(['body', 'client_user_id'], USERS_ERRORS.personalData('email'), 'ada@example.com').body },
-  { name: 'patch: client_user_id not empty', method: 'PATCH', path: (_c, ids) => `/v2/user/${ids.user}`, options: () => body({ client_user_id: '' }), expected: () => valueError(['body', 'client_user_id'], USERS_ERRORS.clientUserIdEmpty, '').body },
-  { name: 'source priorities: a provider of the data type', method: 'PATCH', path: () => '/v2/team/source/priorities', options: () => body([{ data_type: 'sleep', providers: ['oura'] }, { data_type: 'sleep', providers: ['oura', 'nope'] }]), expected: () => valueError(['body', 1, 'providers', 1], 'nope does not supply sleep', 'nope').body },
+  {
+    name: 'patch: a real time zone',
+    method: 'PATCH',
+    path: (_c, ids) => `/v2/user/${ids.user}`,
+    options: () => body({ fallback_time_zone: 'Mars/Olympus' }),
+    expected: () => valueError(['body', 'fallback_time_zone'], USERS_ERRORS.badTimeZone('Mars/Olympus'), 'Mars/Olympus').body,
+  },
+  {
+    name: 'patch: client_user_id not null',
+    method: 'PATCH',
+    path: (_c, ids) => `/v2/user/${ids.user}`,
+    options: () => body({ client_user_id: null }),
+    expected: () => valueError(['body', 'client_user_id'], USERS_ERRORS.clientUserIdNull, null).body,
+  },
+  {
+    name: 'patch: client_user_id not personal',
+    method: 'PATCH',
+    path: (_c, ids) => `/v2/user/${ids.user}`,
+    options: () => body({ client_user_id: 'ada@example.com' }),
+    expected: () => valueError(['body', 'client_user_id'], USERS_ERRORS.personalData('email'), 'ada@example.com').body,
+  },
+  {
+    name: 'patch: client_user_id not empty',
+    method: 'PATCH',
+    path: (_c, ids) => `/v2/user/${ids.user}`,
+    options: () => body({ client_user_id: '' }),
+    expected: () => valueError(['body', 'client_user_id'], USERS_ERRORS.clientUserIdEmpty, '').body,
+  },
+  {
+    name: 'source priorities: a provider of the data type',
+    method: 'PATCH',
+    path: () => '/v2/team/source/priorities',
+    options: () =>
+      body([
+        { data_type: 'sleep', providers: ['oura'] },
+        { data_type: 'sleep', providers: ['oura', 'nope'] },
+      ]),
+    expected: () => valueError(['body', 1, 'providers', 1], 'nope does not supply sleep', 'nope').body,
+  },
   // management
-  { name: 'EHR dashboard URL names a member', method: 'POST', path: (_c, ids) => `/v1/org/${ids.org}/ehr_integration/create_dashboard_url`, options: () => mgmtBody({ feature: 'x', modality: 'link_out', environment: 'sandbox' }), expected: () => valueError(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired).body },
-  { name: 'custom credentials: one page', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/team_custom_credentials/sandbox/us`, options: () => mgmtQuery({ next_cursor: 'abc' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'abc').body },
-  { name: 'team API keys: one page', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/team_api_keys/sandbox/us`, options: () => mgmtQuery({ next_cursor: 'abc' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'abc').body },
-  { name: 'teams: a cursor of ours', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/team`, options: () => mgmtQuery({ next_cursor: 'bm90LWEtY3Vyc29y' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'bm90LWEtY3Vyc29y').body },
-  { name: 'members: a member cursor', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/member`, options: () => mgmtQuery({ next_cursor: 'dGVhbToz' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'dGVhbToz').body },
-  { name: 'invites: an invite cursor', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/invite`, options: () => mgmtQuery({ next_cursor: 'dGVhbToz' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'dGVhbToz').body },
-  { name: 'EHR members: a member cursor', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/ehr_integration/member`, options: () => mgmtQuery({ next_cursor: 'x' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'x').body },
-  { name: 'pull preferences: a cursor of ours', method: 'GET', path: (_c, ids) => `/v1/org/${ids.org}/team_data_pull_preferences/sandbox/us`, options: () => mgmtQuery({ next_cursor: 'dGVhbToz' }), expected: () => valueError(['query', 'next_cursor'], CURSOR, 'dGVhbToz').body },
-  { name: 'domain: a real domain name', method: 'POST', path: (_c, ids) => `/v1/org/${ids.org}/domain`, options: () => mgmtBody({ domain: 'not a domain' }), expected: () => valueError(['body', 'domain'], MANAGEMENT_ERRORS.invalidDomain, 'not a domain').body },
-  { name: 'team key needs bindings', method: 'POST', path: (_c, ids) => `/v1/org/${ids.org}/management_key`, options: () => mgmtBody({ label: 'k', role: 'team_admin' }), expected: () => valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, null).body },
-  { name: 'org key takes no bindings', method: 'POST', path: (_c, ids) => `/v1/org/${ids.org}/management_key`, options: (ids) => mgmtBody({ label: 'k', role: 'org_admin', team_role_bindings: [{ team_id: ids.team }] }), expected: () => undefined },
+  {
+    name: 'EHR dashboard URL names a member',
+    method: 'POST',
+    path: (_c, ids) => `/v1/org/${ids.org}/ehr_integration/create_dashboard_url`,
+    options: () => mgmtBody({ feature: 'x', modality: 'link_out', environment: 'sandbox' }),
+    expected: () => valueError(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired).body,
+  },
+  {
+    name: 'custom credentials: one page',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/team_custom_credentials/sandbox/us`,
+    options: () => mgmtQuery({ next_cursor: 'abc' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'abc').body,
+  },
+  {
+    name: 'team API keys: one page',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/team_api_keys/sandbox/us`,
+    options: () => mgmtQuery({ next_cursor: 'abc' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'abc').body,
+  },
+  {
+    name: 'teams: a cursor of ours',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/team`,
+    options: () => mgmtQuery({ next_cursor: 'bm90LWEtY3Vyc29y' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'bm90LWEtY3Vyc29y').body,
+  },
+  {
+    name: 'members: a member cursor',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/member`,
+    options: () => mgmtQuery({ next_cursor: 'dGVhbToz' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'dGVhbToz').body,
+  },
+  {
+    name: 'invites: an invite cursor',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/invite`,
+    options: () => mgmtQuery({ next_cursor: 'dGVhbToz' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'dGVhbToz').body,
+  },
+  {
+    name: 'EHR members: a member cursor',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/ehr_integration/member`,
+    options: () => mgmtQuery({ next_cursor: 'x' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'x').body,
+  },
+  {
+    name: 'pull preferences: a cursor of ours',
+    method: 'GET',
+    path: (_c, ids) => `/v1/org/${ids.org}/team_data_pull_preferences/sandbox/us`,
+    options: () => mgmtQuery({ next_cursor: 'dGVhbToz' }),
+    expected: () => valueError(['query', 'next_cursor'], CURSOR, 'dGVhbToz').body,
+  },
+  {
+    name: 'domain: a real domain name',
+    method: 'POST',
+    path: (_c, ids) => `/v1/org/${ids.org}/domain`,
+    options: () => mgmtBody({ domain: 'not a domain' }),
+    expected: () => valueError(['body', 'domain'], MANAGEMENT_ERRORS.invalidDomain, 'not a domain').body,
+  },
+  {
+    name: 'team key needs bindings',
+    method: 'POST',
+    path: (_c, ids) => `/v1/org/${ids.org}/management_key`,
+    options: () => mgmtBody({ label: 'k', role: 'team_admin' }),
+    expected: () => valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, null).body,
+  },
+  {
+    name: 'org key takes no bindings',
+    method: 'POST',
+    path: (_c, ids) => `/v1/org/${ids.org}/management_key`,
+    options: (ids) => mgmtBody({ label: 'k', role: 'org_admin', team_role_bindings: [{ team_id: ids.team }] }),
+    expected: () => undefined,
+  },
   {
     name: 'pull preferences: days in range',
     method: 'POST',
     path: (_c, ids) => `/v1/org/${ids.org}/team_data_pull_preferences/sandbox/us`,
-    options: (ids) => mgmtBody({ team_ids: [ids.team], providers: { oura: { default: { historical_days_to_pull: 30 }, resource_overrides: { sleep: { historical_days_to_pull: 9999 } } } } }),
-    expected: () => valueError(['body', 'providers', 'oura', 'resource_overrides', 'sleep', 'historical_days_to_pull'], MANAGEMENT_ERRORS.historicalDaysLimit('oura', 365), 9999).body,
+    options: (ids) =>
+      mgmtBody({
+        team_ids: [ids.team],
+        providers: { oura: { default: { historical_days_to_pull: 30 }, resource_overrides: { sleep: { historical_days_to_pull: 9999 } } } },
+      }),
+    expected: () =>
+      valueError(
+        ['body', 'providers', 'oura', 'resource_overrides', 'sleep', 'historical_days_to_pull'],
+        MANAGEMENT_ERRORS.historicalDaysLimit('oura', 365),
+        9999,
+      ).body,
   },
   {
     name: 'scope requirements: not in both lists',
@@ -101,18 +257,79 @@ const CASES: Case[] = [
     options: () => mgmtBody({ fitbit: { user_must_grant: ['sleep'], user_may_grant: ['sleep'] } }),
     expected: () => valueError(['body', 'fitbit', 'user_may_grant'], 'Scope sleep is already in user_must_grant.', 'sleep').body,
   },
-  { name: 'pipelines need a team', method: 'POST', path: (_c, ids) => `/v1/org/${ids.org}/team_etl_pipelines/sandbox/us`, options: () => mgmtBody({ team_ids: [] }), expected: () => valueError(['body', 'team_ids'], PIPELINE_ERRORS.noTeams, []).body },
+  {
+    name: 'pipelines need a team',
+    method: 'POST',
+    path: (_c, ids) => `/v1/org/${ids.org}/team_etl_pipelines/sandbox/us`,
+    options: () => mgmtBody({ team_ids: [] }),
+    expected: () => valueError(['body', 'team_ids'], PIPELINE_ERRORS.noTeams, []).body,
+  },
   // control plane: test receivers and the pipelines' NDJSON file
-  { name: 'receiver: header syntax', method: 'PUT', path: () => '/_sandbox/receiver/rules', options: () => body({ status: 200, headers: { 'bad name': 'x' } }), expected: () => valueError(['body', 'headers', 'bad name'], headerSyntaxProblem('bad name', 'x') as string, 'x').body },
-  { name: 'NDJSON file: a name inside the data directory', method: 'PUT', path: () => '/_sandbox/pipelines/ndjson', options: () => body({ path: '../escape.ndjson' }), expected: () => valueError(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, '../escape.ndjson').body },
+  {
+    name: 'receiver: header syntax',
+    method: 'PUT',
+    path: () => '/_sandbox/receiver/rules',
+    options: () => body({ status: 200, headers: { 'bad name': 'x' } }),
+    expected: () => valueError(['body', 'headers', 'bad name'], headerSyntaxProblem('bad name', 'x') as string, 'x').body,
+  },
+  {
+    name: 'NDJSON file: a name inside the data directory',
+    method: 'PUT',
+    path: () => '/_sandbox/pipelines/ndjson',
+    options: () => body({ path: '../escape.ndjson' }),
+    expected: () => valueError(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, '../escape.ndjson').body,
+  },
   // control plane: clock
-  { name: 'advance: exactly one amount', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ seconds: 1, duration: '1h' }), expected: () => valueError(['body'], 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)').body },
-  { name: 'advance: a duration', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ duration: 'soon' }), expected: () => valueError(['body', 'duration'], `Invalid duration: ${DURATION_HELP}`, 'soon').body },
-  { name: 'advance: an ISO time', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ until: '2026-02-30T00:00:00Z' }), expected: () => valueError(['body', 'until'], 'Invalid ISO time', '2026-02-30T00:00:00Z').body },
-  { name: 'advance: at most 366 days (seconds)', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ seconds: 366 * 86400 + 1 }), expected: () => valueError(['body', 'seconds'], MAX_ADVANCE, 366 * 86400 + 1).body },
-  { name: 'advance: until not in the past (domain)', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ until: '2000-01-01T00:00:00Z' }), expected: () => valueError(['body', 'until'], 'The clock only moves forward', '2000-01-01T00:00:00Z').body },
-  { name: 'advance: until at most 366 days ahead (domain)', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ until: '2199-01-01T00:00:00Z' }), expected: () => valueError(['body', 'until'], MAX_ADVANCE, '2199-01-01T00:00:00Z').body },
-  { name: 'advance: at most 366 days (duration)', method: 'POST', path: () => '/_sandbox/clock/advance', options: () => body({ duration: '400d' }), expected: () => valueError(['body', 'duration'], MAX_ADVANCE, '400d').body },
+  {
+    name: 'advance: exactly one amount',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ seconds: 1, duration: '1h' }),
+    expected: () =>
+      valueError(['body'], 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)').body,
+  },
+  {
+    name: 'advance: a duration',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ duration: 'soon' }),
+    expected: () => valueError(['body', 'duration'], `Invalid duration: ${DURATION_HELP}`, 'soon').body,
+  },
+  {
+    name: 'advance: an ISO time',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ until: '2026-02-30T00:00:00Z' }),
+    expected: () => valueError(['body', 'until'], 'Invalid ISO time', '2026-02-30T00:00:00Z').body,
+  },
+  {
+    name: 'advance: at most 366 days (seconds)',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ seconds: 366 * 86400 + 1 }),
+    expected: () => valueError(['body', 'seconds'], MAX_ADVANCE, 366 * 86400 + 1).body,
+  },
+  {
+    name: 'advance: until not in the past (domain)',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ until: '2000-01-01T00:00:00Z' }),
+    expected: () => valueError(['body', 'until'], 'The clock only moves forward', '2000-01-01T00:00:00Z').body,
+  },
+  {
+    name: 'advance: until at most 366 days ahead (domain)',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ until: '2199-01-01T00:00:00Z' }),
+    expected: () => valueError(['body', 'until'], MAX_ADVANCE, '2199-01-01T00:00:00Z').body,
+  },
+  {
+    name: 'advance: at most 366 days (duration)',
+    method: 'POST',
+    path: () => '/_sandbox/clock/advance',
+    options: () => body({ duration: '400d' }),
+    expected: () => valueError(['body', 'duration'], MAX_ADVANCE, '400d').body,
+  },
 ];
 
 async function idsOf(c: TestClient): Promise<Ids> {
@@ -164,7 +381,9 @@ describe('request rules carried by the route schemas', () => {
     const want: unknown[] = [];
     for (const k of CASES) {
       const res = await c.call(k.method, k.path(c, ids), k.options(ids));
-      const expected = k.expected() ?? valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminCreateNoBindings, [{ team_id: ids.team }]).body;
+      const expected =
+        k.expected() ??
+        valueError(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminCreateNoBindings, [{ team_id: ids.team }]).body;
       got.push({ name: k.name, status: res.status, text: res.text });
       want.push({ name: k.name, status: 422, text: JSON.stringify(expected) });
     }
@@ -189,7 +408,10 @@ describe('request rules carried by the route schemas', () => {
   it('the access hook answers before a query or body that does not parse', async () => {
     const ids = await idsOf(c);
     const otherOrg = await c.call('POST', `/v1/org/${UNKNOWN}/team`, mgmtBody({}));
-    expect({ status: otherOrg.status, text: otherOrg.text }).toEqual({ status: 403, text: JSON.stringify(forbidden(ACCESS_MESSAGES.wrongOrg).body) });
+    expect({ status: otherOrg.status, text: otherOrg.text }).toEqual({
+      status: 403,
+      text: JSON.stringify(forbidden(ACCESS_MESSAGES.wrongOrg).body),
+    });
     const unknownTeam = await c.call('PATCH', `/v1/org/${ids.org}/team/${UNKNOWN}`, mgmtBody({ name: 5 }));
     expect(unknownTeam.status).toBe(404);
     expect(unknownTeam.body).toEqual({ detail: ACCESS_MESSAGES.teamNotFound });

@@ -27,11 +27,25 @@ forEachAdapter('wearables: providers and connections', (adapter) => {
     const res = await c.get('/v2/providers');
     expect(res.status).toBe(200);
     const slugs = res.body.map((p: any) => p.slug);
-    for (const slug of ['oura', 'fitbit', 'garmin', 'apple_health_kit', 'freestyle_libre', 'withings', 'dexcom_v3', 'kardia', 'whoop_v2', 'health_connect']) expect(slugs).toContain(slug);
+    for (const slug of [
+      'oura',
+      'fitbit',
+      'garmin',
+      'apple_health_kit',
+      'freestyle_libre',
+      'withings',
+      'dexcom_v3',
+      'kardia',
+      'whoop_v2',
+      'health_connect',
+    ])
+      expect(slugs).toContain(slug);
     const oura = res.body.find((p: any) => p.slug === 'oura');
     expect(oura).toMatchObject({ name: 'Oura', auth_type: 'oauth', logo: 'https://storage.googleapis.com/vital-assets/oura.png' });
     expect(oura.supported_resources).toEqual(expect.arrayContaining(['sleep', 'activity', 'heartrate']));
-    expect(res.body.find((p: any) => p.slug === 'apple_health_kit').logo).toBe('https://storage.googleapis.com/vital-assets/apple_health.png');
+    expect(res.body.find((p: any) => p.slug === 'apple_health_kit').logo).toBe(
+      'https://storage.googleapis.com/vital-assets/apple_health.png',
+    );
     for (const p of res.body) oas?.expectValid('ClientFacingProviderDetailed', p);
     const apps = await c.get('/v2/providers', { query: { source_type: 'app' } });
     expect(apps.body.map((p: any) => p.slug)).toContain('apple_health_kit');
@@ -53,19 +67,39 @@ forEachAdapter('wearables: providers and connections', (adapter) => {
     expect(providers.status).toBe(200);
     expect(providers.body.providers).toHaveLength(1);
     const fitbit = providers.body.providers[0];
-    expect(fitbit).toMatchObject({ name: 'Fitbit', slug: 'fitbit', status: 'connected', error_details: null, created_on: '2026-01-05T09:00:00.000Z' });
+    expect(fitbit).toMatchObject({
+      name: 'Fitbit',
+      slug: 'fitbit',
+      status: 'connected',
+      error_details: null,
+      created_on: '2026-01-05T09:00:00.000Z',
+    });
     expect(fitbit.resource_availability.sleep.status).toBe('available');
     expect(fitbit.resource_availability.sleep.scope_requirements.user_granted.required).toEqual(['sleep']);
     oas?.expectValid('ClientFacingProviderWithStatus', fitbit);
 
     const user = await c.get(`/v2/user/${userId}`);
     expect(user.body.connected_sources).toEqual([
-      { created_on: '2026-01-05T09:00:00.000Z', provider: { name: 'Fitbit', slug: 'fitbit', logo: fitbit.logo }, source: { name: 'Fitbit', slug: 'fitbit', logo: fitbit.logo } },
+      {
+        created_on: '2026-01-05T09:00:00.000Z',
+        provider: { name: 'Fitbit', slug: 'fitbit', logo: fitbit.logo },
+        source: { name: 'Fitbit', slug: 'fitbit', logo: fitbit.logo },
+      },
     ]);
     const created = await events(c, userId, 'provider.connection.created');
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ event_type: 'provider.connection.created', user_id: userId, client_user_id: 'demo-a', team_id: user.body.team_id });
-    expect(created[0].data).toMatchObject({ user_id: userId, provider: { slug: 'fitbit', name: 'Fitbit' }, source: { slug: 'fitbit' }, external_user_id: null });
+    expect(created[0]).toMatchObject({
+      event_type: 'provider.connection.created',
+      user_id: userId,
+      client_user_id: 'demo-a',
+      team_id: user.body.team_id,
+    });
+    expect(created[0].data).toMatchObject({
+      user_id: userId,
+      provider: { slug: 'fitbit', name: 'Fitbit' },
+      source: { slug: 'fitbit' },
+      external_user_id: null,
+    });
     expect(created[0].data.resource_availability.activity.status).toBe('available');
     oas?.expectValid('ProviderConnectionCreated', created[0].data);
   });
@@ -90,7 +124,11 @@ forEachAdapter('wearables: providers and connections', (adapter) => {
     // Production environment: no demo connections.
     const prodKey = c.creds.teams[0]?.api_keys.production ?? '';
     const prodUser = await c.post('/v2/user', { client_user_id: 'prod-1' }, { headers: { 'x-service-api-key': prodKey } });
-    const prod = await c.post('/v2/link/connect/demo', { user_id: prodUser.body.user_id, provider: 'oura' }, { headers: { 'x-service-api-key': prodKey } });
+    const prod = await c.post(
+      '/v2/link/connect/demo',
+      { user_id: prodUser.body.user_id, provider: 'oura' },
+      { headers: { 'x-service-api-key': prodKey } },
+    );
     expect(prod.status).toBe(400);
     // Another team environment cannot see the user.
     const other = await c.get(`/v2/user/providers/${userId}`, { headers: { 'x-service-api-key': prodKey } });

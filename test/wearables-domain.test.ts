@@ -29,7 +29,10 @@ forEachAdapter('wearables: domain rules and error catalogue', (adapter) => {
     const notInError = await c.post(`/_sandbox/connections/${userId}/oura/reconnect`);
     expect(notInError.status).toBe(409);
     expect(notInError.body.detail).toBe(E.notInError);
-    const badDetail = await c.post(`/_sandbox/historical_pulls/${userId}/oura`, { outcome: 'success', error_details: 'provider_unavailable' });
+    const badDetail = await c.post(`/_sandbox/historical_pulls/${userId}/oura`, {
+      outcome: 'success',
+      error_details: 'provider_unavailable',
+    });
     expect(badDetail.status).toBe(422);
     expect(badDetail.body.detail[0].msg).toBe(`Value error, ${E.retriableNeedsRetry('provider_unavailable')}`);
     const unknown = await c.post(`/_sandbox/historical_pulls/${userId}/oura`, { outcome: 'failure', resources: ['teleportation'] });
@@ -51,9 +54,15 @@ forEachAdapter('wearables: domain rules and error catalogue', (adapter) => {
   it('invalid cursors and reversed windows answer 422 with the catalogue text', async () => {
     const c = createClient(adapter, { seed: 5, users: 2, usersElsewhere: 0 });
     const userId = await newUser(c, 'domain-b');
-    const bad = await c.get(`/v2/timeseries/${userId}/heartrate/grouped`, { query: { start_date: '2026-01-01', next_cursor: 'not-a-cursor' } });
+    const bad = await c.get(`/v2/timeseries/${userId}/heartrate/grouped`, {
+      query: { start_date: '2026-01-01', next_cursor: 'not-a-cursor' },
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['query', 'next_cursor'], msg: `Value error, ${E.invalidCursor}` });
+    expect(bad.body.detail[0]).toMatchObject({
+      type: 'value_error',
+      loc: ['query', 'next_cursor'],
+      msg: `Value error, ${E.invalidCursor}`,
+    });
     const reversed = await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-03', end_date: '2026-01-01' } });
     expect(reversed.status).toBe(422);
     expect(reversed.body.detail[0].msg).toBe(`Value error, ${E.endBeforeStart}`);

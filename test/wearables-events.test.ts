@@ -48,7 +48,18 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
     await c.advance(2 * 24 * 3600);
     const events = await allEvents(c);
     const types = new Set(events.map((e) => e.event_type));
-    for (const t of ['provider.connection.created', 'provider.connection.error', 'historical.data.sleep.created', 'daily.data.steps.updated', 'daily.data.workout_stream.created', 'daily.data.electrocardiogram.created', 'daily.data.glucose.created', 'daily.data.body_temperature_delta.created', 'daily.data.sleep_breathing_disturbance.created', 'daily.data.workout_duration.created']) {
+    for (const t of [
+      'provider.connection.created',
+      'provider.connection.error',
+      'historical.data.sleep.created',
+      'daily.data.steps.updated',
+      'daily.data.workout_stream.created',
+      'daily.data.electrocardiogram.created',
+      'daily.data.glucose.created',
+      'daily.data.body_temperature_delta.created',
+      'daily.data.sleep_breathing_disturbance.created',
+      'daily.data.workout_duration.created',
+    ]) {
       expect(types, t).toContain(t);
     }
     const failures: string[] = [];
@@ -60,7 +71,11 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
       if (errors.length && failures.length < 10) failures.push(`${e.event_type}: ${errors.join('; ')}`);
       if (e.event_type.startsWith('daily.data.')) {
         expect(e.data.user_id).toBe(e.user_id);
-        expect(e.data.source).toMatchObject({ name: expect.any(String), slug: expect.any(String), logo: expect.stringMatching(/^https:\/\//) });
+        expect(e.data.source).toMatchObject({
+          name: expect.any(String),
+          slug: expect.any(String),
+          logo: expect.stringMatching(/^https:\/\//),
+        });
       }
     }
     expect(failures).toEqual([]);
@@ -75,24 +90,42 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
     const q = { start_date: '2026-01-05T09:00:00Z', end_date: '2026-01-05T09:40:00Z' };
     for (const path of ['stand_hour', 'uv_exposure']) {
       const body = (await c.get(`/v2/timeseries/${userId}/${path}/grouped`, { query: q })).body;
-      for (const g of Object.values(body.groups) as any[]) for (const s of g[0].data) expect(Date.parse(s.end), path).toBeLessThanOrEqual(Date.parse('2026-01-05T09:40:00Z'));
+      for (const g of Object.values(body.groups) as any[])
+        for (const s of g[0].data) expect(Date.parse(s.end), path).toBeLessThanOrEqual(Date.parse('2026-01-05T09:40:00Z'));
     }
     await c.advance(3 * 24 * 3600 - 40 * 60);
     const events = await allEvents(c, userId);
     const since = Date.parse('2026-01-05T09:00:00Z');
     const now = Date.parse('2026-01-08T08:30:00Z'); // the last feed tick
     const mustHave = new Set(['sleep_breathing_disturbance', 'workout_duration', 'stand_hour', 'uv_exposure']);
-    for (const resource of ['sleep_breathing_disturbance', 'workout_duration', 'workout_distance', 'stand_hour', 'uv_exposure', 'heart_rate_recovery_one_minute', 'mindfulness_minutes']) {
+    for (const resource of [
+      'sleep_breathing_disturbance',
+      'workout_duration',
+      'workout_distance',
+      'stand_hour',
+      'uv_exposure',
+      'heart_rate_recovery_one_minute',
+      'mindfulness_minutes',
+    ]) {
       const sent = events.filter((e) => e.event_type.startsWith(`daily.data.${resource}.`));
-      expect(sent.every((e) => e.event_type.endsWith('.created')), resource).toBe(true);
-      const samples = sent.flatMap((e) => e.data.data.map((s: any) => ({ ...s, provider: e.data.source.provider, source_type: e.data.source.type })));
+      expect(
+        sent.every((e) => e.event_type.endsWith('.created')),
+        resource,
+      ).toBe(true);
+      const samples = sent.flatMap((e) =>
+        e.data.data.map((s: any) => ({ ...s, provider: e.data.source.provider, source_type: e.data.source.type })),
+      );
       // Compound key (spec 6.3): resource, provider, source type, timestamp. Each once.
       const keys = samples.map((s) => `${s.provider}|${s.source_type}|${s.timestamp}`);
       expect(new Set(keys).size, resource).toBe(keys.length);
       // Every span that ended since the connection was announced, with the value the API serves.
       const path = resource;
-      const api = (await c.get(`/v2/timeseries/${userId}/${path}/grouped`, { query: { start_date: '2026-01-04', end_date: '2026-01-08T09:00:00Z' } })).body;
-      const served = ((api.groups.apple_health_kit?.[0]?.data ?? []) as any[]).filter((s) => Date.parse(s.end) > since && Date.parse(s.end) <= now && Date.parse(s.start) >= since);
+      const api = (
+        await c.get(`/v2/timeseries/${userId}/${path}/grouped`, { query: { start_date: '2026-01-04', end_date: '2026-01-08T09:00:00Z' } })
+      ).body;
+      const served = ((api.groups.apple_health_kit?.[0]?.data ?? []) as any[]).filter(
+        (s) => Date.parse(s.end) > since && Date.parse(s.end) <= now && Date.parse(s.start) >= since,
+      );
       if (mustHave.has(resource)) expect(served.length, resource).toBeGreaterThan(0);
       const byKey = new Map(samples.map((s) => [s.timestamp, s]));
       for (const s of served) {
@@ -131,7 +164,8 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
     expect(pages).toBeLessThanOrEqual(2);
     expect(paged).toEqual(raw);
     // Nothing visible in the window: one empty page, no cursor.
-    const empty = (await c.get(`/v2/timeseries/${userId}/glucose/grouped`, { query: { start_date: '2001-01-01', end_date: '2001-02-01' } })).body;
+    const empty = (await c.get(`/v2/timeseries/${userId}/glucose/grouped`, { query: { start_date: '2001-01-01', end_date: '2001-02-01' } }))
+      .body;
     expect(empty).toEqual({ groups: {}, next: null, next_cursor: null });
 
     // Introspection: `next` mirrors `next_cursor`; a user_limit above the cap is served, not refused.
@@ -147,7 +181,8 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
   it('ECG summaries and their voltages carry the recording device id (spec 2.3)', async () => {
     const c = createClient(adapter, { seed: 17, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.get('/v2/user', { query: { limit: 1 } })).body.users[0].user_id as string;
-    const ecg = (await c.get(`/v2/summary/electrocardiogram/${userId}`, { query: { start_date: '2025-12-20', end_date: '2026-01-05' } })).body.electrocardiogram;
+    const ecg = (await c.get(`/v2/summary/electrocardiogram/${userId}`, { query: { start_date: '2025-12-20', end_date: '2026-01-05' } }))
+      .body.electrocardiogram;
     expect(ecg.length).toBeGreaterThan(2);
     const device = ecg[0].source.device_id;
     expect(device).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -158,7 +193,11 @@ forEachAdapter('wearables: events against the reference', (adapter) => {
     }
     // The session's first second (every sample of a session is served: ecg-traces.test.ts).
     const end = new Date(Date.parse(ecg[0].session_start) + 999).toISOString();
-    const volts = (await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage/grouped`, { query: { start_date: ecg[0].session_start, end_date: end } })).body;
+    const volts = (
+      await c.get(`/v2/timeseries/${userId}/electrocardiogram_voltage/grouped`, {
+        query: { start_date: ecg[0].session_start, end_date: end },
+      })
+    ).body;
     expect(volts.groups.apple_health_kit[0].source.device_id).toBe(device);
     expect(volts.groups.apple_health_kit[0].data.length).toBe(ecg[0].sampling_frequency_hz);
   });

@@ -7,7 +7,14 @@ import { hashAt } from '../src/engine/rng.js';
 import { cadenceStats, feedCadence, type Cadence } from '../src/fixtures/wearables/cadence.js';
 import { providerBySlug } from '../src/fixtures/wearables/providers.js';
 import { activitySummary } from '../src/fixtures/wearables/summaries.js';
-import { renderSample, rowByResource, samplesOf, scheduleOf, sourceCtx, type SourceCtx } from '../src/fixtures/wearables/timeseries-table.js';
+import {
+  renderSample,
+  rowByResource,
+  samplesOf,
+  scheduleOf,
+  sourceCtx,
+  type SourceCtx,
+} from '../src/fixtures/wearables/timeseries-table.js';
 import { Subject, gaussAt, uAt } from '../src/fixtures/wearables/wearable-profile.js';
 import { localDay } from '../src/fixtures/wearables/wearable-time.js';
 import { workoutStream, workoutSummary } from '../src/fixtures/wearables/workouts.js';
@@ -26,7 +33,17 @@ describe('generator v2: feed fast paths', () => {
   it('feedCadence renders what samplesOf + renderSample give, split into created and updated like the feed', () => {
     const { plain, memo } = sources('apple_health_kit', 'gen-user');
     let checked = 0;
-    for (const resource of ['heartrate', 'steps', 'calories_active', 'hrv', 'floors_climbed', 'stand_hour', 'daylight_exposure', 'stand_duration', 'stress_level']) {
+    for (const resource of [
+      'heartrate',
+      'steps',
+      'calories_active',
+      'hrv',
+      'floors_climbed',
+      'stand_hour',
+      'daylight_exposure',
+      'stand_duration',
+      'stress_level',
+    ]) {
       const row = rowByResource(resource)!;
       const sched = scheduleOf(row, plain.provider) as Cadence;
       expect(sched.kind).toBe('cadence');
@@ -71,7 +88,10 @@ describe('generator v2: feed fast paths', () => {
     const row = rowByResource('heartrate')!;
     const sched = scheduleOf(row, plain.provider) as Cadence;
     const now = T0 + 30 * HOUR;
-    const parts = [[T0, T0 + 5 * HOUR], [T0 + 9 * HOUR, now]] as const;
+    const parts = [
+      [T0, T0 + 5 * HOUR],
+      [T0 + 9 * HOUR, now],
+    ] as const;
     const stats = (src: SourceCtx) => {
       const st = { n: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
       for (const [a, b] of parts) cadenceStats(row, src, sched, a, b, now, st);
@@ -92,7 +112,8 @@ describe('generator v2: feed fast paths', () => {
     for (const resource of ['weight', 'fat', 'blood_pressure', 'water', 'caffeine']) {
       const row = rowByResource(resource)!;
       const now = T0 + 10 * 24 * HOUR;
-      for (let i = 0; i < 2; i++) expect(JSON.stringify(samplesOf(row, memo, T0, now, now)), resource).toBe(JSON.stringify(samplesOf(row, plain, T0, now, now)));
+      for (let i = 0; i < 2; i++)
+        expect(JSON.stringify(samplesOf(row, memo, T0, now, now)), resource).toBe(JSON.stringify(samplesOf(row, plain, T0, now, now)));
     }
   });
 

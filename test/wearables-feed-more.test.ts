@@ -88,16 +88,26 @@ forEachAdapter('data-pull preferences in pulls and the feed', (adapter) => {
     const team = c.creds.teams[0]?.team_id as string;
     const base = `/v1/org/${c.orgId}/team_data_pull_preferences/sandbox/us`;
     const before = await demoUser(c, 'prefs-before', 'oura');
-    const up = await c.mgmt('POST', base, { body: { team_ids: [team], providers: { oura: { default: { historical_days_to_pull: 7 }, resource_overrides: { steps: { historical_days_to_pull: 0 } } } } } });
+    const up = await c.mgmt('POST', base, {
+      body: {
+        team_ids: [team],
+        providers: { oura: { default: { historical_days_to_pull: 7 }, resource_overrides: { steps: { historical_days_to_pull: 0 } } } },
+      },
+    });
     expect(up.status, up.text).toBe(200);
     const after = await demoUser(c, 'prefs-after', 'oura');
-    await c.advance(2 * DAY / 1000);
+    await c.advance((2 * DAY) / 1000);
 
-    const pulls = async (userId: string) => (await c.get('/v2/introspect/historical_pull', { query: { user_id: userId } })).body.data[0].provider.oura;
+    const pulls = async (userId: string) =>
+      (await c.get('/v2/introspect/historical_pull', { query: { user_id: userId } })).body.data[0].provider.oura;
     const p = await pulls(after);
     expect(p.not_pulled).toContain('steps');
     expect(p.pulled.steps).toBeUndefined();
-    expect(p.pulled.sleep).toMatchObject({ status: 'success', range_start: '2025-12-29T09:00:00.000Z', range_end: '2026-01-05T09:00:00.000Z' });
+    expect(p.pulled.sleep).toMatchObject({
+      status: 'success',
+      range_start: '2025-12-29T09:00:00.000Z',
+      range_end: '2026-01-05T09:00:00.000Z',
+    });
     // A connection made before the preference keeps its 30 days.
     expect((await pulls(before)).pulled.sleep.range_start).toBe('2025-12-06T09:00:00.000Z');
     expect((await pulls(before)).pulled.steps).toBeDefined();

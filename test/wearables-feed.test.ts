@@ -30,8 +30,18 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
     expect(updated.length).toBe(1);
     const e = created[0];
     expect(e).toMatchObject({ user_id: userId, client_user_id: 'feed-a' });
-    expect(e.data).toMatchObject({ user_id: userId, source_id: expect.any(Number), source: { name: 'Apple HealthKit', slug: 'apple_health_kit', logo: expect.stringMatching(/^https:\/\//), provider: 'apple_health_kit' } });
-    for (const s of e.data.data) expect(Object.keys(s).sort()).toEqual(['end', 'start', 'timestamp', 'timezone_offset', 'type', 'unit', 'value']);
+    expect(e.data).toMatchObject({
+      user_id: userId,
+      source_id: expect.any(Number),
+      source: {
+        name: 'Apple HealthKit',
+        slug: 'apple_health_kit',
+        logo: expect.stringMatching(/^https:\/\//),
+        provider: 'apple_health_kit',
+      },
+    });
+    for (const s of e.data.data)
+      expect(Object.keys(s).sort()).toEqual(['end', 'start', 'timestamp', 'timezone_offset', 'type', 'unit', 'value']);
     oas?.expectValid('GroupedStepsResponse', { groups: { apple_health_kit: [{ source: e.data.source, data: e.data.data }] } });
     // The 10:00 bucket was open at the 10:30 tick (partial) and is re-sent complete at 12:30.
     const open = created[0].data.data.find((s: any) => s.timestamp === '2026-01-05T10:00:00.000Z');
@@ -39,7 +49,9 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
     expect(open.end).toBe('2026-01-05T10:30:00.000Z');
     expect(resent.end).toBe('2026-01-05T11:00:00.000Z');
     expect(resent.value).not.toBe(open.value);
-    const now = (await c.get(`/v2/timeseries/${userId}/steps`, { query: { start_date: '2026-01-05T10:00:00Z', end_date: '2026-01-05T10:00:00Z' } })).body;
+    const now = (
+      await c.get(`/v2/timeseries/${userId}/steps`, { query: { start_date: '2026-01-05T10:00:00Z', end_date: '2026-01-05T10:00:00Z' } })
+    ).body;
     expect(now[0].value).toBe(resent.value);
 
     const activity = await journal(c, { user_id: userId, event_type_prefix: 'daily.data.activity.' });
@@ -67,7 +79,13 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
     expect(streams.length).toBeGreaterThan(0);
     {
       const s = streams[0].data;
-      expect(s).toMatchObject({ user_id: userId, workout_id: workouts[0].data.id, provider_id: workouts[0].data.provider_id, source: { slug: 'apple_health_kit' }, sport: { slug: workouts[0].data.sport.slug } });
+      expect(s).toMatchObject({
+        user_id: userId,
+        workout_id: workouts[0].data.id,
+        provider_id: workouts[0].data.provider_id,
+        source: { slug: 'apple_health_kit' },
+        sport: { slug: workouts[0].data.sport.slug },
+      });
       expect(s.message).toContain('/v2/timeseries/workouts/{workout_id}/stream');
       oas?.expectValid('ClientFacingShallowWorkoutStream', s);
       const stream = await c.get(`/v2/timeseries/workouts/${s.workout_id}/stream`);
@@ -92,7 +110,15 @@ describe('wearables: determinism', () => {
     await c.advance(5 * 3600);
     for (const u of [...users.map((x: any) => x.user_id), demo]) {
       const q = { query: { start_date: '2026-01-03', end_date: '2026-01-05' } };
-      for (const path of [`/v2/user/providers/${u}`, `/v2/summary/activity/${u}`, `/v2/summary/sleep/${u}`, `/v2/summary/workouts/${u}`, `/v2/summary/electrocardiogram/${u}`, `/v2/timeseries/${u}/heartrate`, `/v2/timeseries/${u}/glucose/grouped`]) {
+      for (const path of [
+        `/v2/user/providers/${u}`,
+        `/v2/summary/activity/${u}`,
+        `/v2/summary/sleep/${u}`,
+        `/v2/summary/workouts/${u}`,
+        `/v2/summary/electrocardiogram/${u}`,
+        `/v2/timeseries/${u}/heartrate`,
+        `/v2/timeseries/${u}/glucose/grouped`,
+      ]) {
         out.push((await c.get(path, path.includes('providers') ? {} : q)).text);
       }
     }
@@ -146,7 +172,11 @@ describe('wearables: the feed costs what is observed (design rule 11)', () => {
     const userId = (await c.post('/v2/user', { client_user_id: 'listened' })).body.user_id;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     await c.advance(4 * 3600);
-    const types = new Set((await c.get('/_sandbox/events', { query: { user_id: userId, event_type_prefix: 'daily.data.', limit: 10000 } })).body.events.map((e: any) => e.envelope.event_type));
+    const types = new Set(
+      (await c.get('/_sandbox/events', { query: { user_id: userId, event_type_prefix: 'daily.data.', limit: 10000 } })).body.events.map(
+        (e: any) => e.envelope.event_type,
+      ),
+    );
     expect([...types].sort()).toEqual(['daily.data.steps.created', 'daily.data.steps.updated']);
   });
 

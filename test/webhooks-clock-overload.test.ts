@@ -36,7 +36,9 @@ const FLOOD = 60;
 for (const adapter of ['msw', 'node'] as const satisfies readonly AnyAdapter[]) {
   for (const window of [1, 3]) {
     describe(`the clock under a flood of request deliveries [${adapter}, window ${window}]`, () => {
-      it('an advance answers while request-caused deliveries to the same endpoint hang; they follow in order; settle() waits for them', { timeout: 20_000 }, async () => {
+      it('an advance answers while request-caused deliveries to the same endpoint hang; they follow in order; settle() waits for them', {
+        timeout: 20_000,
+      }, async () => {
         const firstGate = gate();
         const firstCalled = gate();
         const floodGate = gate();
@@ -93,7 +95,12 @@ for (const adapter of ['msw', 'node'] as const satisfies readonly AnyAdapter[]) 
         floodGate.open();
         await settling;
         expect(floodFinished).toBe(FLOOD);
-        expect(started.filter((s) => !s.startsWith('own'))).toEqual([...Array.from({ length: FLOOD }, (_, i) => `flood ${i}`), 'after.created', 'after.created', 'after.created']);
+        expect(started.filter((s) => !s.startsWith('own'))).toEqual([
+          ...Array.from({ length: FLOOD }, (_, i) => `flood ${i}`),
+          'after.created',
+          'after.created',
+          'after.created',
+        ]);
         const log = await attempts(c, { endpoint_id: ep.id });
         const own = log.filter((a) => String(a.event_type).startsWith('own'));
         expect(own.map((a) => [a.event_type, a.created_at, a.status])).toEqual([
@@ -108,7 +115,9 @@ for (const adapter of ['msw', 'node'] as const satisfies readonly AnyAdapter[]) 
 }
 
 describe('jobs that requests schedule during an advance', () => {
-  it('run in that advance when due, but the advance waits neither for their deliveries nor for those of the jobs they schedule', { timeout: 20_000 }, async () => {
+  it('run in that advance when due, but the advance waits neither for their deliveries nor for those of the jobs they schedule', {
+    timeout: 20_000,
+  }, async () => {
     const firstGate = gate();
     const firstCalled = gate();
     const lateGate = gate();
@@ -162,7 +171,9 @@ describe('jobs that requests schedule during an advance', () => {
     expect(started.filter((t) => t.startsWith('req.'))).toEqual(['req.job.created', 'req.child.created']);
   });
 
-  it('a lab order placed through the API while the advance waits: the advance walks its whole lifecycle without waiting for its deliveries', { timeout: 30_000 }, async () => {
+  it('a lab order placed through the API while the advance waits: the advance walks its whole lifecycle without waiting for its deliveries', {
+    timeout: 30_000,
+  }, async () => {
     const firstGate = gate();
     const firstCalled = gate();
     const orderGate = gate();
@@ -181,7 +192,10 @@ describe('jobs that requests schedule during an advance', () => {
       return ok;
     };
     const c = createClient('node', { ...QUIET, webhookTransport: transport, deliveryTimeout: 300 });
-    await createEndpoint(c, { url: 'http://127.0.0.1:9/orders', filter_types: ['own.first.created', 'labtest.order.created', 'labtest.order.updated'] });
+    await createEndpoint(c, {
+      url: 'http://127.0.0.1:9/orders',
+      filter_types: ['own.first.created', 'labtest.order.created', 'labtest.order.updated'],
+    });
     const user = await c.post('/v2/user', { client_user_id: 'overload-order' });
     expect(user.status, user.text).toBe(200);
     const tests = await c.get('/v3/lab_tests');
@@ -196,8 +210,22 @@ describe('jobs that requests schedule during an advance', () => {
       const order = await c.post('/v3/order', {
         user_id: user.body.user_id,
         lab_test_id: labTest!.id,
-        patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1990-02-03', gender: 'female', phone_number: '+14155550100', email: 'jane.doe@example.com' },
-        patient_address: { receiver_name: 'Jane Doe', first_line: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+        patient_details: {
+          first_name: 'Jane',
+          last_name: 'Doe',
+          dob: '1990-02-03',
+          gender: 'female',
+          phone_number: '+14155550100',
+          email: 'jane.doe@example.com',
+        },
+        patient_address: {
+          receiver_name: 'Jane Doe',
+          first_line: '1 Market St',
+          city: 'San Francisco',
+          state: 'CA',
+          zip: '94105',
+          country: 'US',
+        },
       });
       expect(order.status, order.text).toBe(200);
       placed = order.body.order.id;
@@ -214,14 +242,18 @@ describe('jobs that requests schedule during an advance', () => {
     // ... and its deliveries follow, in event order, once the receiver answers.
     orderGate.open();
     await c.sandbox.settle();
-    const journal = await c.get('/_sandbox/events', { query: { team_id: c.creds.teams[0]!.team_id, environment: 'sandbox', limit: 10000 } });
-    const emitted = (journal.body.events as Array<{ envelope: { event_type: string } }>).map((e) => e.envelope.event_type).filter((t) => t.startsWith('labtest.order.'));
+    const journal = await c.get('/_sandbox/events', {
+      query: { team_id: c.creds.teams[0]!.team_id, environment: 'sandbox', limit: 10000 },
+    });
+    const emitted = (journal.body.events as Array<{ envelope: { event_type: string } }>)
+      .map((e) => e.envelope.event_type)
+      .filter((t) => t.startsWith('labtest.order.'));
     expect(emitted.length).toBeGreaterThan(3);
     expect(orderEvents).toEqual(emitted);
     expect(orderFinished).toBe(emitted.length);
   });
 
-  it('a job a request scheduled during one advance is the next advance\'s own work', async () => {
+  it("a job a request scheduled during one advance is the next advance's own work", async () => {
     const c = createClient('msw', { ...QUIET, webhookTransport: async () => ok });
     const { scheduler } = c.sandbox.world;
     const seen: boolean[] = [];
@@ -274,14 +306,23 @@ describe('EndpointQueues: the lane rules', () => {
   /** A lane harness: each queued attempt records its start and waits for the test to finish it. */
   function harness(window: number) {
     let advancing = false;
-    const q = new EndpointQueues(() => window, () => advancing);
+    const q = new EndpointQueues(
+      () => window,
+      () => advancing,
+    );
     const started: string[] = [];
     const finish = new Map<string, () => void>();
     const add = (name: string, own: boolean) =>
-      q.schedule('ep', () => new Promise<void>((resolve) => {
-        started.push(name);
-        finish.set(name, resolve);
-      }), () => undefined, own);
+      q.schedule(
+        'ep',
+        () =>
+          new Promise<void>((resolve) => {
+            started.push(name);
+            finish.set(name, resolve);
+          }),
+        () => undefined,
+        own,
+      );
     const done = async (name: string) => {
       finish.get(name)?.();
       await turn();

@@ -8,7 +8,17 @@ import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../src/index.js';
 import { createClient, forEachAdapter } from './support/client.js';
-import { attempts, createEndpoint, emit, flush, startReceiver, USER_ID, webhookBase, type TestReceiver, QUIET } from './webhooks-support.js';
+import {
+  attempts,
+  createEndpoint,
+  emit,
+  flush,
+  startReceiver,
+  USER_ID,
+  webhookBase,
+  type TestReceiver,
+  QUIET,
+} from './webhooks-support.js';
 
 let rx: TestReceiver;
 beforeAll(async () => {
@@ -66,7 +76,13 @@ forEachAdapter('webhook delivery', (adapter) => {
       // Signed at the injected wall clock (Unix seconds), not at the virtual clock's time.
       expect(r.headers['svix-timestamp']).toBe(String(Math.floor(WALL / 1000)));
       const payload = verifiedAt(WALL, () => new Webhook(secret).verify(r.body, r.headers)) as Record<string, unknown>;
-      expect(payload).toEqual({ event_type: 'daily.data.steps.created', data: { steps: 1200 }, team_id: c.creds.teams[0]!.team_id, user_id: USER_ID, client_user_id: 'client-1' });
+      expect(payload).toEqual({
+        event_type: 'daily.data.steps.created',
+        data: { steps: 1200 },
+        team_id: c.creds.teams[0]!.team_id,
+        user_id: USER_ID,
+        client_user_id: 'client-1',
+      });
       expect(r.body).toBe(JSON.stringify(entry!.envelope));
       expect(r.headers['svix-id']).toMatch(/^msg_[0-9A-Za-z]{27}$/);
       expect(r.headers['svix-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
@@ -85,8 +101,15 @@ forEachAdapter('webhook delivery', (adapter) => {
       const log = await attempts(c, { endpoint_id: id });
       expect(log).toHaveLength(1);
       expect(log[0]).toMatchObject({
-        msg_id: r.headers['svix-id'], endpoint_id: id, trigger: 'scheduled', attempt_number: 1, status: 'success',
-        created_at: '2026-01-05T09:00:00.000Z', response: { status_code: 200, body: 'ok' }, error: null, next_attempt_at: null,
+        msg_id: r.headers['svix-id'],
+        endpoint_id: id,
+        trigger: 'scheduled',
+        attempt_number: 1,
+        status: 'success',
+        created_at: '2026-01-05T09:00:00.000Z',
+        response: { status_code: 200, body: 'ok' },
+        error: null,
+        next_attempt_at: null,
       });
       expect(log[0]!.request.body).toBe(r.body);
       expect(log[0]!.request.headers['svix-signature']).toBe(r.headers['svix-signature']);
@@ -117,7 +140,12 @@ forEachAdapter('webhook delivery', (adapter) => {
       await flush(c);
       const [r] = receivedAt(path);
       expect(new Webhook(`whsec_${raw}`).verify(r!.body, r!.headers)).toMatchObject({ event_type: 'provider.connection.created' });
-      for (const bad of ['short', `whsec_${Buffer.alloc(16).toString('base64')}`, `whsec_${Buffer.alloc(65).toString('base64')}`, 'whsec_not base64!!']) {
+      for (const bad of [
+        'short',
+        `whsec_${Buffer.alloc(16).toString('base64')}`,
+        `whsec_${Buffer.alloc(65).toString('base64')}`,
+        'whsec_not base64!!',
+      ]) {
         const res = await c.mgmt('POST', webhookBase(c), { body: { url: `${rx.url}/x`, secret: bad } });
         expect(res.status, bad).toBe(422);
         expect(res.body.detail[0].loc).toEqual(['body', 'secret']);
@@ -140,11 +168,18 @@ forEachAdapter('webhook delivery', (adapter) => {
       expect(receivedAt(`/${adapter}/route-off`)).toHaveLength(0);
       const idAll = receivedAt(`/${adapter}/route-all`)[0]!.headers['svix-id'];
       expect(receivedAt(`/${adapter}/route-steps`)[0]!.headers['svix-id']).toBe(idAll);
-      expect(new Webhook(steps.secret).verify(receivedAt(`/${adapter}/route-steps`)[0]!.body, receivedAt(`/${adapter}/route-steps`)[0]!.headers)).toBeTruthy();
+      expect(
+        new Webhook(steps.secret).verify(receivedAt(`/${adapter}/route-steps`)[0]!.body, receivedAt(`/${adapter}/route-steps`)[0]!.headers),
+      ).toBeTruthy();
       const msgs = await c.get('/_sandbox/webhooks/messages', { query: { endpoint_id: all.id } });
-      expect(msgs.body.messages.map((m: { event_type: string }) => m.event_type)).toEqual(['daily.data.steps.created', 'daily.data.sleep.created']);
-      expect(msgs.body.messages[0].destinations).toEqual([expect.objectContaining({ endpoint_id: all.id, status: 'success', attempts: 1 })]);
-      expect((await attempts(c, { endpoint_id: off.id }))).toHaveLength(0);
+      expect(msgs.body.messages.map((m: { event_type: string }) => m.event_type)).toEqual([
+        'daily.data.steps.created',
+        'daily.data.sleep.created',
+      ]);
+      expect(msgs.body.messages[0].destinations).toEqual([
+        expect.objectContaining({ endpoint_id: all.id, status: 'success', attempts: 1 }),
+      ]);
+      expect(await attempts(c, { endpoint_id: off.id })).toHaveLength(0);
     });
 
     it('applies the team allowlist (event_type_prefixes) before filter_types', async () => {
@@ -172,7 +207,7 @@ forEachAdapter('webhook delivery', (adapter) => {
       expect(receivedAt(path).map((r) => JSON.parse(r.body).event_type)).toEqual(['daily.data.sleep.created']);
     });
 
-    it('delivers one endpoint\'s events in the order they happened, one at a time, even when the receiver is slow', async () => {
+    it("delivers one endpoint's events in the order they happened, one at a time, even when the receiver is slow", async () => {
       // The receiver answers only when the test says so: each request stays unanswered while the
       // test checks that nothing overtook it.
       const gate = gatedTransport();
@@ -199,7 +234,9 @@ forEachAdapter('webhook delivery', (adapter) => {
       const { id, secret } = await createEndpoint(c, { url: `${rx.url}${path}` });
       const url = `${webhookBase(c)}/${id}/headers`;
       expect((await c.mgmt('GET', url)).body).toEqual({ headers: {}, sensitive: [] });
-      const put = await c.mgmt('PUT', url, { body: { headers: { 'X-Tenant': 'acme', Authorization: 'Bearer s3cret', 'X-Api-Key': 'k1' } } });
+      const put = await c.mgmt('PUT', url, {
+        body: { headers: { 'X-Tenant': 'acme', Authorization: 'Bearer s3cret', 'X-Api-Key': 'k1' } },
+      });
       expect(put.status).toBe(204);
       expect(put.text).toBe('');
       const read = await c.mgmt('GET', url);

@@ -78,18 +78,21 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     const hang = await createEndpoint(c, { url: 'http://127.0.0.1:9/hang' });
     emit(c, 'daily.data.steps.created', { i: 0 });
     // Jobs of the advance emit one event every 10 s (as demo connections' pulls do).
-    for (let k = 1; k <= 5; k++) c.sandbox.world.scheduler.at(T0 + k * 10_000, 'test: own event', () => void emit(c, 'daily.data.steps.created', { i: k }));
+    for (let k = 1; k <= 5; k++)
+      c.sandbox.world.scheduler.at(T0 + k * 10_000, 'test: own event', () => void emit(c, 'daily.data.steps.created', { i: k }));
     const res = await c.advance(60);
     expect(res.status, res.text).toBe(200);
     // At 0 s the first times out; the events at 10..50 s are not sent; at 60 s the retries are due:
     // one is sent (and times out), the others are not. Without the 60 s window: one per event time.
     expect(counts.hung).toBe(2);
     const log = await attempts(c, { endpoint_id: hang.id });
-    expect(log.map((a) => [a.created_at, JSON.parse(a.request.body).data.i, a.error === TIMEOUT_ERROR ? 'sent' : a.error === NOT_SENT_AFTER_TIMEOUT ? 'not sent' : a.error])).toEqual([
-      [iso(0), 0, 'sent'],
-      ...[1, 2, 3, 4, 5].map((k) => [iso(k * 10), k, 'not sent']),
-      [iso(60), 0, 'sent'],
-    ]);
+    expect(
+      log.map((a) => [
+        a.created_at,
+        JSON.parse(a.request.body).data.i,
+        a.error === TIMEOUT_ERROR ? 'sent' : a.error === NOT_SENT_AFTER_TIMEOUT ? 'not sent' : a.error,
+      ]),
+    ).toEqual([[iso(0), 0, 'sent'], ...[1, 2, 3, 4, 5].map((k) => [iso(k * 10), k, 'not sent']), [iso(60), 0, 'sent']]);
     // Their retries: 60 s after each (throttled like a timeout), so they follow at 70..110 s.
     expect(log.slice(1, 6).map((a) => a.next_attempt_at)).toEqual([70, 80, 90, 100, 110].map(iso));
   });
@@ -131,7 +134,8 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     const hang = await createEndpoint(c, { url: 'http://127.0.0.1:9/hang' });
     // 20 messages queued before the advance (its own work), and jobs of the advance adding more.
     for (let i = 0; i < 20; i++) emit(c, 'daily.data.steps.created', { i });
-    for (const at of [600, 1200, 1800]) c.sandbox.world.scheduler.at(T0 + at * 1000, 'test: own event', () => void emit(c, 'daily.data.sleep.created'));
+    for (const at of [600, 1200, 1800])
+      c.sandbox.world.scheduler.at(T0 + at * 1000, 'test: own event', () => void emit(c, 'daily.data.sleep.created'));
     const res = await c.advance(3600);
     hungBeforeAnswer = counts.hung;
     expect(res.status, res.text).toBe(200);
@@ -144,7 +148,9 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     expect(hungBeforeAnswer).toBeLessThanOrEqual(2 * 12);
     await c.sandbox.settle();
     const log = await attempts(c, { endpoint_id: hang.id });
-    expect(log.filter((a) => a.error === NOT_SENT_AFTER_TIMEOUT).length).toBeGreaterThan(log.filter((a) => a.error === TIMEOUT_ERROR).length);
+    expect(log.filter((a) => a.error === NOT_SENT_AFTER_TIMEOUT).length).toBeGreaterThan(
+      log.filter((a) => a.error === TIMEOUT_ERROR).length,
+    );
   });
 
   it('a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages; more fail at once, unsent', async () => {
@@ -166,7 +172,10 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     const list = failed.body.messages as Array<Record<string, any>>;
     // The last ones, once 10,000 were pending (message 0 waits for its retry, 1..9,999 too).
     expect(list.map((m) => m.payload.data.i)).toEqual(Array.from({ length: extra }, (_, k) => MAX_PENDING_PER_ENDPOINT + k));
-    for (const m of list) expect(m.destinations).toEqual([expect.objectContaining({ endpoint_id: hang.id, status: 'failed', failure_reason: BACKLOG_FULL, attempts: 0 })]);
+    for (const m of list)
+      expect(m.destinations).toEqual([
+        expect.objectContaining({ endpoint_id: hang.id, status: 'failed', failure_reason: BACKLOG_FULL, attempts: 0 }),
+      ]);
     // The healthy endpoint is not capped: it got every message.
     expect(counts.answered).toBe(MAX_PENDING_PER_ENDPOINT + extra);
     expect((await attempts(c, { endpoint_id: good.id, status: 'success' })).length).toBe(1000);

@@ -145,21 +145,39 @@ forEachAdapter('webhook hardening', (adapter) => {
     expect(trace.indexOf('start flaky')).toBeLessThan(trace.indexOf('timeout hang-a'));
     expect(trace.lastIndexOf('start flaky')).toBeLessThan(trace.indexOf('start hang-a', 3));
     const flakyLog = await attempts(c, { endpoint_id: flaky.id });
-    expect(flakyLog.map((a) => [a.created_at, a.status])).toEqual([[iso(0), 'failed'], [iso(5), 'success']]);
+    expect(flakyLog.map((a) => [a.created_at, a.status])).toEqual([
+      [iso(0), 'failed'],
+      [iso(5), 'success'],
+    ]);
     const hangLog = await attempts(c, { endpoint_id: hangs[0]!.id });
     expect(hangLog).toHaveLength(8);
-    expect(hangLog[0]).toMatchObject({ status: 'failed', response: null, error: 'timeout: no answer within 0.02 s', next_attempt_at: iso(60) });
+    expect(hangLog[0]).toMatchObject({
+      status: 'failed',
+      response: null,
+      error: 'timeout: no answer within 0.02 s',
+      next_attempt_at: iso(60),
+    });
   });
 
   it('finding 2: refuses the sandbox itself as a destination, but keeps its test receivers and loopback', async () => {
     const c = createClient(adapter, QUIET);
     const { base, management } = c.sandbox.world.urls;
-    for (const url of [`${base}/_sandbox/reset`, `${base}/_sandbox/clock/advance`, `${base}/v2/user`, `${management}/v1/org`, `${base.replace('127.0.0.1', 'localhost')}/_sandbox/reset`]) {
+    for (const url of [
+      `${base}/_sandbox/reset`,
+      `${base}/_sandbox/clock/advance`,
+      `${base}/v2/user`,
+      `${management}/v1/org`,
+      `${base.replace('127.0.0.1', 'localhost')}/_sandbox/reset`,
+    ]) {
       expect422(await c.mgmt('POST', webhookBase(c), { body: { url } }), ['body', 'url'], WEBHOOK_ERRORS.urlSelf);
     }
     await createEndpoint(c, { url: `${base}/_sandbox/receiver/mine` });
     const local = await createEndpoint(c, { url: 'http://127.0.0.1:9/hooks' });
-    expect422(await c.mgmt('PATCH', `${webhookBase(c)}/${local.id}`, { body: { url: `${base}/_sandbox/reset`, description: 'changed' } }), ['body', 'url'], WEBHOOK_ERRORS.urlSelf);
+    expect422(
+      await c.mgmt('PATCH', `${webhookBase(c)}/${local.id}`, { body: { url: `${base}/_sandbox/reset`, description: 'changed' } }),
+      ['body', 'url'],
+      WEBHOOK_ERRORS.urlSelf,
+    );
     const after = await c.mgmt('GET', `${webhookBase(c)}/${local.id}`);
     expect(after.body).toMatchObject({ url: 'http://127.0.0.1:9/hooks', description: '' });
     const list = await c.mgmt('GET', webhookBase(c));
@@ -168,7 +186,14 @@ forEachAdapter('webhook hardening', (adapter) => {
 
   it('finding 2: refuses link-local, metadata and (off loopback) private addresses; --webhook-allow restricts further', async () => {
     const c = createClient(adapter, QUIET);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://[fe80::1]/hook', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/computeMetadata/v1/', 'http://[fd00:ec2::254]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2852039166/',
+      'http://[fe80::1]/hook',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://[fd00:ec2::254]/',
+    ]) {
       expect422(await c.mgmt('POST', webhookBase(c), { body: { url } }), ['body', 'url'], WEBHOOK_ERRORS.urlLinkLocal);
     }
     expect((await c.mgmt('GET', webhookBase(c))).body.data).toHaveLength(0);
@@ -183,8 +208,16 @@ forEachAdapter('webhook hardening', (adapter) => {
     await createEndpoint(exposed, { url: 'http://127.0.0.1:9/still-local' });
 
     const pinned = createClient(adapter, { ...QUIET, webhookAllow: ['hooks.example.com', '*.partner.test'] });
-    expect422(await pinned.mgmt('POST', webhookBase(pinned), { body: { url: 'https://evil.example.net/' } }), ['body', 'url'], WEBHOOK_ERRORS.urlNotAllowed);
-    expect422(await pinned.mgmt('POST', webhookBase(pinned), { body: { url: 'http://127.0.0.1:9/x' } }), ['body', 'url'], WEBHOOK_ERRORS.urlNotAllowed);
+    expect422(
+      await pinned.mgmt('POST', webhookBase(pinned), { body: { url: 'https://evil.example.net/' } }),
+      ['body', 'url'],
+      WEBHOOK_ERRORS.urlNotAllowed,
+    );
+    expect422(
+      await pinned.mgmt('POST', webhookBase(pinned), { body: { url: 'http://127.0.0.1:9/x' } }),
+      ['body', 'url'],
+      WEBHOOK_ERRORS.urlNotAllowed,
+    );
     await createEndpoint(pinned, { url: 'https://hooks.example.com/in' });
     await createEndpoint(pinned, { url: 'https://eu.partner.test/in' });
     await createEndpoint(pinned, { url: `${pinned.sandbox.world.urls.base}/_sandbox/receiver/ok` });
@@ -204,9 +237,14 @@ forEachAdapter('webhook hardening', (adapter) => {
 
   it('finding 7: custom header values the management API hides are masked in every control-plane answer', async () => {
     const received: Array<Record<string, string>> = [];
-    const c = createClient(adapter, { ...QUIET, webhookTransport: async (r) => (received.push(r.headers), { status: 500, headers: {}, body: '' }) });
+    const c = createClient(adapter, {
+      ...QUIET,
+      webhookTransport: async (r) => (received.push(r.headers), { status: 500, headers: {}, body: '' }),
+    });
     const { id } = await createEndpoint(c, { url: 'http://127.0.0.1:9/masked' });
-    const put = await c.mgmt('PUT', `${webhookBase(c)}/${id}/headers`, { body: { headers: { Authorization: 'Bearer s3cret-token', 'X-Api-Key': 'k-s3cret', 'X-Trace': 'visible' } } });
+    const put = await c.mgmt('PUT', `${webhookBase(c)}/${id}/headers`, {
+      body: { headers: { Authorization: 'Bearer s3cret-token', 'X-Api-Key': 'k-s3cret', 'X-Trace': 'visible' } },
+    });
     expect(put.status).toBe(204);
     const hidden = await c.mgmt('GET', `${webhookBase(c)}/${id}/headers`);
     expect(hidden.body).toEqual({ headers: { 'X-Trace': 'visible' }, sensitive: ['Authorization', 'X-Api-Key'] });
@@ -222,7 +260,8 @@ forEachAdapter('webhook hardening', (adapter) => {
     const resend = await c.post(`/_sandbox/webhooks/messages/${attempt.msg_id}/endpoints/${id}/resend`);
     expect(resend.status).toBe(200);
     expect(received).toHaveLength(2);
-    for (const text of [list.text, detail.text, resend.text, (await c.get('/_sandbox/webhooks/attempts')).text]) expect(text).not.toContain('s3cret');
+    for (const text of [list.text, detail.text, resend.text, (await c.get('/_sandbox/webhooks/attempts')).text])
+      expect(text).not.toContain('s3cret');
   });
 
   it('finding 7: the built-in test receiver masks them in what it recorded', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EventEnvelope } from '../src/engine/events.js';
 import { receiversOf } from '../src/state/webhooks/webhook-receiver.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
-import { attempts, createEndpoint, emit, flush, startReceiver, teamOf, USER_ID, webhookBase, type TestReceiver, QUIET } from './webhooks-support.js';
+import { attempts, createEndpoint, emit, flush, startReceiver, teamOf, USER_ID, type TestReceiver, QUIET } from './webhooks-support.js';
 import { WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
 
 let rx: TestReceiver;
@@ -67,7 +67,11 @@ forEachAdapter('webhooks of a deleted team', (adapter) => {
     expect(await jobs()).toHaveLength(0);
     const msgs = await c.get('/_sandbox/webhooks/messages', { query: { team_id: teamId } });
     expect(msgs.body.messages).toHaveLength(1);
-    expect(msgs.body.messages[0].destinations[0]).toMatchObject({ status: 'failed', failure_reason: 'team_deleted', next_attempt_at: null });
+    expect(msgs.body.messages[0].destinations[0]).toMatchObject({
+      status: 'failed',
+      failure_reason: 'team_deleted',
+      next_attempt_at: null,
+    });
     expect((await c.get('/_sandbox/webhooks/endpoints', { query: { team_id: teamId } })).body.endpoints).toEqual([]);
     expect((await c.mgmt('GET', `${base}/${epId}`)).status).toBe(404);
     expect((await c.mgmt('GET', pipelines)).body.pipelines.some((p: { team_id: string }) => p.team_id === teamId)).toBe(false);
@@ -83,7 +87,7 @@ forEachAdapter('webhooks of a deleted team', (adapter) => {
     expect((await attempts(c, { endpoint_id: other.id })).map((a) => a.status)).toEqual(['success']);
   });
 
-  it('the built-in receiver stops verifying for a deleted team\'s endpoint', async () => {
+  it("the built-in receiver stops verifying for a deleted team's endpoint", async () => {
     const c = createClient(adapter, QUIET);
     const teamId = await newTeam(c, `Receiver ${adapter}`);
     const name = `deleted-${adapter}`;
@@ -92,7 +96,11 @@ forEachAdapter('webhooks of a deleted team', (adapter) => {
     expect(created.status).toBe(200);
     expect(c.sandbox.world.tenancy.teams.has(teamId)).toBe(true);
     expect((await c.mgmt('DELETE', `/v1/org/${c.orgId}/team/${teamId}`)).status).toBe(200);
-    const delivery = receiversOf(c.sandbox.world).receive(name, { 'svix-id': 'msg_x', 'svix-timestamp': '1', 'svix-signature': 'v1,x' }, new Uint8Array());
+    const delivery = receiversOf(c.sandbox.world).receive(
+      name,
+      { 'svix-id': 'msg_x', 'svix-timestamp': '1', 'svix-signature': 'v1,x' },
+      new Uint8Array(),
+    );
     expect(delivery).toMatchObject({ verified: false, verification_error: `No webhook endpoint points at /_sandbox/receiver/${name}` });
   });
 });
@@ -113,8 +121,16 @@ forEachAdapter('delivery log retention', (adapter) => {
     await flush(c);
     // e0 is still pending (retry at +5 s): kept; of the finished ones only the newest fit.
     const msgs = await c.get('/_sandbox/webhooks/messages', { query: { team_id: teamOf(c), environment: 'sandbox' } });
-    expect(msgs.body.messages.map((m: { event_type: string }) => m.event_type)).toEqual(['daily.data.e0.created', 'daily.data.e4.created', 'daily.data.e5.created']);
-    expect((await attempts(c, { endpoint_id: id })).map((a) => a.event_type)).toEqual(['daily.data.e0.created', 'daily.data.e4.created', 'daily.data.e5.created']);
+    expect(msgs.body.messages.map((m: { event_type: string }) => m.event_type)).toEqual([
+      'daily.data.e0.created',
+      'daily.data.e4.created',
+      'daily.data.e5.created',
+    ]);
+    expect((await attempts(c, { endpoint_id: id })).map((a) => a.event_type)).toEqual([
+      'daily.data.e0.created',
+      'daily.data.e4.created',
+      'daily.data.e5.created',
+    ]);
     expect((await c.get('/_sandbox/webhooks/settings')).body.evicted).toBe(3);
     await c.advance(10);
     const e0 = msgs.body.messages[0];

@@ -81,9 +81,25 @@ forEachAdapter('webhook management', (adapter) => {
     const { id } = await createEndpoint(c, { url: 'https://example.com/a', filter_types: ['daily.data.steps.created'], rate_limit: 10 });
     await c.advance(60);
     const url = `${webhookBase(c)}/${id}`;
-    const res = await c.mgmt('PATCH', url, { body: { url: 'https://example.com/b', description: 'hooks', disabled: true, filter_types: ['labtest.order.created', 'labtest.order.updated'], rate_limit: 5 } });
+    const res = await c.mgmt('PATCH', url, {
+      body: {
+        url: 'https://example.com/b',
+        description: 'hooks',
+        disabled: true,
+        filter_types: ['labtest.order.created', 'labtest.order.updated'],
+        rate_limit: 5,
+      },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ url: 'https://example.com/b', description: 'hooks', disabled: true, filter_types: ['labtest.order.created', 'labtest.order.updated'], rate_limit: 5, updated_at: '2026-01-05T09:01:00.000Z', created_at: '2026-01-05T09:00:00.000Z' });
+    expect(res.body).toMatchObject({
+      url: 'https://example.com/b',
+      description: 'hooks',
+      disabled: true,
+      filter_types: ['labtest.order.created', 'labtest.order.updated'],
+      rate_limit: 5,
+      updated_at: '2026-01-05T09:01:00.000Z',
+      created_at: '2026-01-05T09:00:00.000Z',
+    });
     oas?.expectValid('Webhook', res.body);
     const before = (await c.mgmt('GET', url)).text;
     for (const [body, field] of [
@@ -135,7 +151,9 @@ forEachAdapter('webhook management', (adapter) => {
       expect(res.body.detail[0].loc).toEqual(loc);
     }
     expect((await c.mgmt('POST', webhookBase(c))).status).toBe(422);
-    expect((await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamOf(c)}/staging/webhook`, { body: { url: 'https://example.com' } })).status).toBe(422);
+    expect(
+      (await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamOf(c)}/staging/webhook`, { body: { url: 'https://example.com' } })).status,
+    ).toBe(422);
     expect((await c.mgmt('GET', `/v1/org/not-a-uuid/team/${teamOf(c)}/sandbox/webhook`)).status).toBe(422);
     expect((await c.mgmt('GET', webhookBase(c))).body.data).toEqual([]);
   });

@@ -50,10 +50,24 @@ async function withEndpoint(sandbox: Sandbox, url: string): Promise<string> {
   if (!team) throw new Error('no team');
   const base = `/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`;
   const headers = { 'x-management-key': creds.management_key, 'content-type': 'application/json' };
-  const res = await sandbox.dispatch({ method: 'POST', surface: 'management', path: base, query: {}, headers, rawBody: encoder.encode(JSON.stringify({ url })) });
+  const res = await sandbox.dispatch({
+    method: 'POST',
+    surface: 'management',
+    path: base,
+    query: {},
+    headers,
+    rawBody: encoder.encode(JSON.stringify({ url })),
+  });
   expect(res.status).toBe(200);
   const id = (JSON.parse(new TextDecoder().decode(res.body)) as { id: string }).id;
-  const secret = await sandbox.dispatch({ method: 'GET', surface: 'management', path: `${base}/${id}/secret`, query: {}, headers, rawBody: new Uint8Array(0) });
+  const secret = await sandbox.dispatch({
+    method: 'GET',
+    surface: 'management',
+    path: `${base}/${id}/secret`,
+    query: {},
+    headers,
+    rawBody: new Uint8Array(0),
+  });
   return (JSON.parse(new TextDecoder().decode(secret.body)) as { key: string }).key;
 }
 
@@ -63,7 +77,13 @@ function emit(sandbox: Sandbox, n: number): void {
   if (!team) throw new Error('no team');
   const partition = world.tenancy.partition(team, 'sandbox');
   for (let seq = 0; seq < n; seq++) {
-    world.events.emit(partition, { event_type: 'daily.data.steps.created', data: { seq }, team_id: team.id, user_id: '00000000-0000-4000-8000-000000000001', client_user_id: 'window' });
+    world.events.emit(partition, {
+      event_type: 'daily.data.steps.created',
+      data: { seq },
+      team_id: team.id,
+      user_id: '00000000-0000-4000-8000-000000000001',
+      client_user_id: 'window',
+    });
   }
 }
 
@@ -76,7 +96,14 @@ it('with a window of 4, four attempts are in flight at once on one connection, a
     if (all.length === 4) for (const g of all) g.res.writeHead(204).end();
     else if (all.length > 4) _got.res.writeHead(204).end();
   });
-  const sandbox = createSandbox({ seed: 3, world: 'empty', feed: 'off', logger: () => undefined, webhookTransport: node.transport, deliveryWindow: 4 });
+  const sandbox = createSandbox({
+    seed: 3,
+    world: 'empty',
+    feed: 'off',
+    logger: () => undefined,
+    webhookTransport: node.transport,
+    deliveryWindow: 4,
+  });
   const secret = await withEndpoint(sandbox, r.url);
   emit(sandbox, 12);
   await sandbox.settle();
@@ -103,12 +130,30 @@ it('a receiver that closes the connection mid-pipeline (chunked answer, connecti
     }
     got.res.writeHead(204).end();
   });
-  const sandbox = createSandbox({ seed: 3, world: 'empty', feed: 'off', logger: () => undefined, webhookTransport: node.transport, deliveryWindow: 3 });
+  const sandbox = createSandbox({
+    seed: 3,
+    world: 'empty',
+    feed: 'off',
+    logger: () => undefined,
+    webhookTransport: node.transport,
+    deliveryWindow: 3,
+  });
   await withEndpoint(sandbox, r.url);
   emit(sandbox, 6);
   await sandbox.settle();
-  const res = await sandbox.dispatch({ method: 'GET', surface: 'data', path: '/_sandbox/webhooks/attempts', query: { limit: ['50'] }, headers: {}, rawBody: new Uint8Array(0) });
-  const list = (JSON.parse(new TextDecoder().decode(res.body)) as { attempts: Array<{ status: string; response: { status_code: number; body: string } | null }> }).attempts;
+  const res = await sandbox.dispatch({
+    method: 'GET',
+    surface: 'data',
+    path: '/_sandbox/webhooks/attempts',
+    query: { limit: ['50'] },
+    headers: {},
+    rawBody: new Uint8Array(0),
+  });
+  const list = (
+    JSON.parse(new TextDecoder().decode(res.body)) as {
+      attempts: Array<{ status: string; response: { status_code: number; body: string } | null }>;
+    }
+  ).attempts;
   expect(list).toHaveLength(6);
   expect(list.every((a) => a.status === 'success')).toBe(true);
   expect(list[0]?.response).toMatchObject({ status_code: 200, body: 'hello' });

@@ -69,15 +69,30 @@ describe('destination addresses', () => {
 
 describe('bounded transport call', () => {
   it('ends an attempt at its timeout even when the transport ignores the abort signal', async () => {
-    const outcome = await send(() => new Promise(() => undefined), { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, body: '{}' }, 5);
+    const outcome = await send(
+      () => new Promise(() => undefined),
+      { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, body: '{}' },
+      5,
+    );
     expect(outcome).toEqual({ response: null, error: 'timeout: no answer within 0.005 s', timedOut: true });
   });
 
   it('keeps the first 1 KiB of a body, lower-cases header names, and describes transport errors', async () => {
-    const long = await send(async () => ({ status: 200, headers: { 'Retry-After': '3' }, body: 'x'.repeat(5000) }), { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, body: '' }, 1000);
+    const long = await send(
+      async () => ({ status: 200, headers: { 'Retry-After': '3' }, body: 'x'.repeat(5000) }),
+      { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, body: '' },
+      1000,
+    );
     expect(long.response?.body).toHaveLength(RESPONSE_EXCERPT_BYTES);
     expect(long.response?.headers).toEqual({ 'retry-after': '3' });
-    const refused = await send(() => Promise.reject(Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })), { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, body: '' }, 1000);
+    const refused = await send(
+      () =>
+        Promise.reject(
+          Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+        ),
+      { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, body: '' },
+      1000,
+    );
     expect(refused).toEqual({ response: null, error: 'connection error (ECONNREFUSED): connect ECONNREFUSED', timedOut: false });
   });
 });

@@ -44,16 +44,29 @@ forEachAdapter('test receiver', (adapter) => {
     let got = await c.get(`/_sandbox/receiver/${name}`);
     expect(got.body.url).toBe(url);
     expect(got.body.deliveries).toHaveLength(1);
-    expect(got.body.deliveries[0]).toMatchObject({ verified: true, endpoint_id: id, verification_error: null, answered_status: 503, event_type: 'labtest.order.created' });
+    expect(got.body.deliveries[0]).toMatchObject({
+      verified: true,
+      endpoint_id: id,
+      verification_error: null,
+      answered_status: 503,
+      event_type: 'labtest.order.created',
+    });
     const first = got.body.deliveries[0];
     expect(new Webhook(secret).verify(first.body, first.headers)).toMatchObject({ data: { id: 'o-9' } });
     const [a1] = await attempts(c, { endpoint_id: id });
-    expect(a1).toMatchObject({ status: 'failed', response: { status_code: 503, body: '{"busy":true}' }, next_attempt_at: '2026-01-05T09:00:07.000Z' });
+    expect(a1).toMatchObject({
+      status: 'failed',
+      response: { status_code: 503, body: '{"busy":true}' },
+      next_attempt_at: '2026-01-05T09:00:07.000Z',
+    });
     expect(a1!.response.headers['retry-after']).toBe('7');
     await c.put(`/_sandbox/receiver/${name}`, { status: 200 });
     await c.advance(60);
     got = await c.get(`/_sandbox/receiver/${name}`);
-    expect(got.body.deliveries.map((d: { verified: boolean; answered_status: number }) => [d.verified, d.answered_status])).toEqual([[true, 503], [true, 200]]);
+    expect(got.body.deliveries.map((d: { verified: boolean; answered_status: number }) => [d.verified, d.answered_status])).toEqual([
+      [true, 503],
+      [true, 200],
+    ]);
     expect(got.body.deliveries[1].msg_id).toBe(first.msg_id);
     expect(got.body.deliveries[1].received_at).toBe('2026-01-05T09:00:07.000Z');
     // After a rotation the receiver still verifies (old and new keys both sign for 24 h).
@@ -71,12 +84,16 @@ forEachAdapter('test receiver', (adapter) => {
     await createEndpoint(c, { url: `${c.sandbox.world.urls.base}/_sandbox/receiver/${name}` });
     const body = JSON.stringify({ event_type: 'labtest.order.created', data: {} });
     const ts = String(Math.floor(Date.now() / 1000));
-    const forged = await c.post(`/_sandbox/receiver/${name}`, body, { headers: { 'svix-id': 'msg_x', 'svix-timestamp': ts, 'svix-signature': 'v1,AAAA' } });
+    const forged = await c.post(`/_sandbox/receiver/${name}`, body, {
+      headers: { 'svix-id': 'msg_x', 'svix-timestamp': ts, 'svix-signature': 'v1,AAAA' },
+    });
     expect(forged.status).toBe(200);
     expect(forged.body).toEqual({ ok: true });
     await c.post(`/_sandbox/receiver/${name}`, body);
     const stale = new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).sign('msg_y', new Date(Date.now() - 3600_000), body);
-    await c.post(`/_sandbox/receiver/${name}`, body, { headers: { 'svix-id': 'msg_y', 'svix-timestamp': String(Math.floor(Date.now() / 1000) - 3600), 'svix-signature': stale } });
+    await c.post(`/_sandbox/receiver/${name}`, body, {
+      headers: { 'svix-id': 'msg_y', 'svix-timestamp': String(Math.floor(Date.now() / 1000) - 3600), 'svix-signature': stale },
+    });
     const got = await c.get(`/_sandbox/receiver/${name}`);
     expect(got.body.deliveries.map((d: { verified: boolean; verification_error: string }) => [d.verified, d.verification_error])).toEqual([
       [false, 'No matching signature found'],
@@ -85,14 +102,16 @@ forEachAdapter('test receiver', (adapter) => {
     ]);
     const nobody = await c.post('/_sandbox/receiver/nobody-points-here', body);
     expect(nobody.status).toBe(200);
-    expect((await c.get('/_sandbox/receiver/nobody-points-here')).body.deliveries[0].verification_error).toMatch(/No webhook endpoint points at/);
+    expect((await c.get('/_sandbox/receiver/nobody-points-here')).body.deliveries[0].verification_error).toMatch(
+      /No webhook endpoint points at/,
+    );
     expect((await c.delete(`/_sandbox/receiver/${name}`)).status).toBe(204);
     expect((await c.get(`/_sandbox/receiver/${name}`)).body.deliveries).toEqual([]);
     expect((await c.put(`/_sandbox/receiver/${name}`, { status: 99 })).status).toBe(422);
   });
 });
 
-it('the receiver\'s configuration routes follow the control-plane token; its POST needs none', async () => {
+it("the receiver's configuration routes follow the control-plane token; its POST needs none", async () => {
   const c = createClient('express', { ...QUIET, adminToken: 't0ken' });
   expect((await c.post('/_sandbox/receiver/open', '{}')).status).toBe(200);
   expect((await c.get('/_sandbox/receiver/open')).status).toBe(401);

@@ -91,7 +91,13 @@ export function partitionOf(c: TestClient, environment: Environment = 'sandbox',
 }
 
 /** Emits an event straight onto the bus (no other area needed). */
-export function emit(c: TestClient, eventType: string, data: Record<string, unknown> = {}, environment: Environment = 'sandbox', teamIndex = 0) {
+export function emit(
+  c: TestClient,
+  eventType: string,
+  data: Record<string, unknown> = {},
+  environment: Environment = 'sandbox',
+  teamIndex = 0,
+) {
   const partition = partitionOf(c, environment, teamIndex);
   const envelope: EventEnvelope = { event_type: eventType, data, team_id: partition.team.id, user_id: USER_ID, client_user_id: 'client-1' };
   return c.sandbox.world.events.emit(partition, envelope);

@@ -25,7 +25,8 @@ it('every route declares a schema for each 2xx JSON answer', () => {
 });
 
 /** Every delivery fails at once (the parity test's transport): the same answers as there. */
-const refused: WebhookTransport = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+const refused: WebhookTransport = () =>
+  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 
 /**
  * A compressed body is refused (415) before routing, on every route (engine/limits.ts); the
@@ -40,27 +41,44 @@ const WIRE_ADAPTERS: readonly AnyAdapter[] = process.env['WIRE_ADAPTERS'] === 'a
 for (const adapter of WIRE_ADAPTERS) {
   describe(`${adapter}: live answers match their declared schemas`, () => {
     it('valid and invalid request to every route', async () => {
-      const c = createClient(adapter, { seed: 8, users: 3, usersElsewhere: 1, feed: 'off', wallClock: () => Date.parse('2026-01-05T09:00:00Z'), webhookTransport: refused, fileSink: { append: async () => undefined } });
+      const c = createClient(adapter, {
+        seed: 8,
+        users: 3,
+        usersElsewhere: 1,
+        feed: 'off',
+        wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
+        webhookTransport: refused,
+        fileSink: { append: async () => undefined },
+      });
       const problems: string[] = [];
       let checked = 0;
       await runRouteCases(c, ({ route, kind, breaks, res }) => {
         const where = `${route.id} (${kind}) ${res.status}`;
-        const spec = routeResponses(route)[String(res.status)] ?? (breaks === 'encoding' && res.status === 415 ? ENCODING_REFUSED : undefined);
+        const spec =
+          routeResponses(route)[String(res.status)] ?? (breaks === 'encoding' && res.status === 415 ? ENCODING_REFUSED : undefined);
         if (!spec) return void problems.push(`${where}: status not declared`);
         const type = res.headers['content-type'] ?? '';
         if (spec.contentType) {
-          if (spec.contentType !== '*/*' && !type.startsWith(spec.contentType)) problems.push(`${where}: content type ${type}, declared ${spec.contentType}`);
+          if (spec.contentType !== '*/*' && !type.startsWith(spec.contentType))
+            problems.push(`${where}: content type ${type}, declared ${spec.contentType}`);
           return;
         }
         if (!spec.schema) {
-          if (res.bytes.length > 0 && res.status !== 204 && !(res.status >= 300 && res.status < 400)) problems.push(`${where}: a body, but no schema declared`);
+          if (res.bytes.length > 0 && res.status !== 204 && !(res.status >= 300 && res.status < 400))
+            problems.push(`${where}: a body, but no schema declared`);
           return;
         }
         if (spec.alternatives?.some((t) => type.startsWith(t))) return;
         if (!type.startsWith('application/json')) return void problems.push(`${where}: ${type}, declared JSON`);
         const parsed = spec.schema.safeParse(JSON.parse(res.text));
         checked++;
-        if (!parsed.success) problems.push(`${where}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        if (!parsed.success)
+          problems.push(
+            `${where}: ${parsed.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join('.')}: ${i.message}`)
+              .join('; ')}`,
+          );
       });
       expect(problems).toEqual([]);
       expect(checked).toBeGreaterThan(ROUTES.length);

@@ -73,7 +73,9 @@ describe('exported wire types', () => {
     expect(UserSchema.safeParse(live).success).toBe(true);
     const order = await newOrder(c, 'walk_in_test');
     await c.post(`/v3/order/${order.id}/cancel`);
-    const events = (await c.get('/_sandbox/events', { query: { event_type: 'labtest.order.updated' } })).body.events as Array<{ envelope: WebhookEvent<'labtest.order.updated'> }>;
+    const events = (await c.get('/_sandbox/events', { query: { event_type: 'labtest.order.updated' } })).body.events as Array<{
+      envelope: WebhookEvent<'labtest.order.updated'>;
+    }>;
     expect(events.length).toBeGreaterThan(0);
     for (const { envelope } of events) {
       expect(eventSchema('labtest.order.updated').safeParse(envelope).success).toBe(true);

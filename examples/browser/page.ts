@@ -16,7 +16,11 @@ export const MANAGEMENT = 'https://api.sandbox.example.test/management';
 /** The code under test: your app's tiny client of the service. */
 export function healthClient(apiKey: string) {
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${BASE}${path}`, { method, headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${BASE}${path}`, {
+      method,
+      headers: { 'x-vital-api-key': apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   return {

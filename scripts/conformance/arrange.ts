@@ -18,7 +18,6 @@ type Json = Record<string, any>;
 
 const EHR = (c: TestClient) => `/v1/org/${c.orgId}/ehr_integration`;
 
-
 /** A body built from the route's own request schema, as the generic builder does. */
 function builtBody(method: string, path: string, ids: Ids, serial: number): Json {
   const route = ROUTES.find((r) => r.method === method && r.path === path);
@@ -27,18 +26,28 @@ function builtBody(method: string, path: string, ids: Ids, serial: number): Json
 
 /** Sets the org's EHR configuration (both modalities), answers nothing. */
 export async function configureEhr(c: TestClient): Promise<void> {
-  await c.mgmt('PUT', `${EHR(c)}/configuration`, { body: { slug: 'conformance', modalities: ['feature_embed', 'link_out'], origin_configs: [{ origin: 'https://ehr.example.com' }] } });
+  await c.mgmt('PUT', `${EHR(c)}/configuration`, {
+    body: { slug: 'conformance', modalities: ['feature_embed', 'link_out'], origin_configs: [{ origin: 'https://ehr.example.com' }] },
+  });
 }
 
 /** Creates an integration-managed member; answers its id. */
 export async function ehrMember(c: TestClient, serial: number): Promise<string> {
-  const res = await c.mgmt('POST', `${EHR(c)}/member`, { body: { integration_member_id: `conformance-member-${serial}`, name: `Conformance ${serial}`, email: `ehr-${serial}@example.com` } });
+  const res = await c.mgmt('POST', `${EHR(c)}/member`, {
+    body: { integration_member_id: `conformance-member-${serial}`, name: `Conformance ${serial}`, email: `ehr-${serial}@example.com` },
+  });
   return String(res.body?.id ?? '');
 }
 
 /** Places a walk-in order with extra fields; answers its id. */
 async function placeOrder(c: TestClient, ids: Ids, extra: Json, patient: Json = {}): Promise<string> {
-  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: ids['lab_test_id'], patient_details: { ...PATIENT, ...patient }, patient_address: ADDRESS, ...extra });
+  const res = await c.post('/v3/order', {
+    user_id: ids['user_id'],
+    lab_test_id: ids['lab_test_id'],
+    patient_details: { ...PATIENT, ...patient },
+    patient_address: ADDRESS,
+    ...extra,
+  });
   return String(res.body?.order?.id ?? '');
 }
 
@@ -53,7 +62,10 @@ export const ARRANGE: Record<string, (ids: Ids, serial: number, c: TestClient) =
   },
   // A sleep id the sandbox handed out in the sleep summaries.
   'GET /v2/timeseries/sleep/{sleep_id}/stream': async (ids, _n, c) => {
-    const sleeps = list((await c.get(`/v2/summary/sleep/${ids['user_id']}`, { query: { start_date: '2025-12-20', end_date: '2026-01-04' } })).body, 'sleep');
+    const sleeps = list(
+      (await c.get(`/v2/summary/sleep/${ids['user_id']}`, { query: { start_date: '2025-12-20', end_date: '2026-01-04' } })).body,
+      'sleep',
+    );
     return { params: { sleep_id: String(sleeps[0]?.id ?? '') } };
   },
   'GET /v2/user/{user_id}/info/latest': async (ids, n, c) => {
@@ -66,7 +78,13 @@ export const ARRANGE: Record<string, (ids: Ids, serial: number, c: TestClient) =
   },
   // An unregistered testkit, delivered to the point where it awaits its registration.
   'POST /v3/order/testkit/register': async (ids, _n, c) => {
-    const kit = (await c.post('/v3/order/testkit', { user_id: ids['user_id'], lab_test_id: ids['lab_test_id:testkit'], shipping_details: { ...ADDRESS, phone_number: '+14155551234' } })).body?.order;
+    const kit = (
+      await c.post('/v3/order/testkit', {
+        user_id: ids['user_id'],
+        lab_test_id: ids['lab_test_id:testkit'],
+        shipping_details: { ...ADDRESS, phone_number: '+14155551234' },
+      })
+    ).body?.order;
     await c.post(`/v3/order/${kit?.id}/test`, undefined, { query: { final_status: 'received.testkit.awaiting_registration' } });
     return { body: { sample_id: kit?.sample_id, user_id: ids['user_id'], patient_details: PATIENT, patient_address: ADDRESS } };
   },
@@ -77,7 +95,14 @@ export const ARRANGE: Record<string, (ids: Ids, serial: number, c: TestClient) =
   },
   // An order billed to insurance for a patient of Medicare age has an ABN (docs/simulated/labs.md).
   'GET /v3/order/{order_id}/abn_pdf': async (ids, _n, c) => ({
-    params: { order_id: await placeOrder(c, ids, { billing_type: 'commercial_insurance', health_insurance: { payor_code: 'MEDICARE', member_id: 'M123' } }, { dob: '1950-02-01' }) },
+    params: {
+      order_id: await placeOrder(
+        c,
+        ids,
+        { billing_type: 'commercial_insurance', health_insurance: { payor_code: 'MEDICARE', member_id: 'M123' } },
+        { dob: '1950-02-01' },
+      ),
+    },
   }),
   // A scheduled order (activate_by), rescheduled to a later day.
   'PATCH /v3/order/{order_id}': async (ids, _n, c) => ({
@@ -85,7 +110,12 @@ export const ARRANGE: Record<string, (ids: Ids, serial: number, c: TestClient) =
     body: { activate_by: '2026-02-02' },
   }),
   'POST /v3/order/import': async (ids, n) => ({
-    body: { order_set: { lab_test_ids: [ids['lab_test_id']] }, collection_method: 'walk_in_test', billing_type: 'client_bill', sample_id: `CONF-${n}` },
+    body: {
+      order_set: { lab_test_ids: [ids['lab_test_id']] },
+      collection_method: 'walk_in_test',
+      billing_type: 'client_bill',
+      sample_id: `CONF-${n}`,
+    },
   }),
   // The on-site order of the error check, once its requisition exists and it waits for the draw.
   'PATCH /v3/order/{order_id}/draw_completed': async (_ids, _n, c) => {
@@ -94,7 +124,17 @@ export const ARRANGE: Record<string, (ids: Ids, serial: number, c: TestClient) =
   },
   'POST /v1/org/{org_id}/ehr_integration/create_dashboard_url': async (_ids, n, c) => {
     await configureEhr(c);
-    return { body: { member_id: await ehrMember(c, n), integration_member_id: null, team_id: null, integration_team_id: null, feature: 'lab_results', modality: 'feature_embed', environment: 'sandbox' } };
+    return {
+      body: {
+        member_id: await ehrMember(c, n),
+        integration_member_id: null,
+        team_id: null,
+        integration_team_id: null,
+        feature: 'lab_results',
+        modality: 'feature_embed',
+        environment: 'sandbox',
+      },
+    };
   },
   'POST /v1/org/{org_id}/resolve_team': async (ids, n, c) => {
     await c.mgmt('PATCH', `/v1/org/${c.orgId}/team/${ids['team_id']}`, { body: { integration_team_id: `conformance-team-${n}` } });
@@ -111,7 +151,8 @@ export const ARRANGE: Record<string, (ids: Ids, serial: number, c: TestClient) =
   'DELETE /v1/org/{org_id}/member/{member_id}': async (_ids, n, c) => {
     const email = `member-${n}@example.com`;
     const invite = (await c.mgmt('POST', `/v1/org/${c.orgId}/invite`, { body: { email } })).body;
-    const inviteId = invite?.id ?? list((await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body, 'data', 'invites').find((i) => i.email === email)?.id;
+    const inviteId =
+      invite?.id ?? list((await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body, 'data', 'invites').find((i) => i.email === email)?.id;
     const member = (await c.post(`/_sandbox/orgs/${c.orgId}/invites/${inviteId}/accept`, { name: `Member ${n}` })).body;
     return { params: { member_id: String(member?.id ?? '') } };
   },

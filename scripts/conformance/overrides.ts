@@ -20,7 +20,10 @@ type Ids = Record<string, string>;
 
 /** At-home phlebotomy is served in zip 85004 (and 54650) only. */
 const PHOENIX = { first_line: '1 Main Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
-const QUERY = { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] };
+const QUERY = {
+  select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }],
+  group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }],
+};
 
 /** Per operation (`METHOD /doc/path`): the pieces of the request the generic builder gets wrong. */
 export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient) => Override | Promise<Override>> = {
@@ -28,27 +31,43 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
   'PATCH /v2/user/{user_id}': () => ({ body: { fallback_time_zone: 'Europe/London' } }),
   'POST /v3/compendium/search': () => ({ body: { query: 'glucose' } }),
   'POST /v3/compendium/convert': (ids) => ({ body: { lab_test_id: ids['lab_test_id'] } }),
-  'POST /v3/order': (ids) => ({ body: { user_id: ids['user_id'], lab_test_id: ids['lab_test_id'], patient_details: PATIENT, patient_address: ADDRESS } }),
+  'POST /v3/order': (ids) => ({
+    body: { user_id: ids['user_id'], lab_test_id: ids['lab_test_id'], patient_details: PATIENT, patient_address: ADDRESS },
+  }),
   'GET /v3/order/area/info': () => ({ query: { zip_code: '78701' } }),
   'GET /v3/order/{order_id}/labels/pdf': () => ({ query: { collection_date: '2026-01-05' } }),
   'GET /v3/insurance/search/payor': () => ({ query: { insurance_name: 'aetna' } }),
   'POST /v3/insurance/search/payor': () => ({ body: { insurance_name: 'aetna' } }),
   'GET /v3/insurance/search/diagnosis': () => ({ query: { diagnosis_query: 'diabetes' } }),
   'POST /v3/order/resend_events': (ids) => ({ body: { order_ids: [ids['order_id']] } }),
-  'POST /v1/org/{org_id}/team/{team_id}/{environment}/continuous_query': (_ids, n) => ({ body: { slug: `conformance-${n}`, title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } }),
+  'POST /v1/org/{org_id}/team/{team_id}/{environment}/continuous_query': (_ids, n) => ({
+    body: { slug: `conformance-${n}`, title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } },
+  }),
   'POST /v1/org/{org_id}/team/{team_id}/{environment}/validate_continuous_query': () => ({ body: { query: QUERY } }),
   'POST /v1/org/{org_id}/domain': (_ids, n) => ({ body: { domain: `conformance${n}.example.com` } }),
   'GET /v2/link/providers': (ids) => ({ headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
-  'GET /v2/link/provider/oauth/{oauth_provider}': (ids) => ({ params: { provider: 'oura' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
-  'POST /v2/link/provider/password/{provider}': (ids) => ({ params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'GET /v2/link/provider/oauth/{oauth_provider}': (ids) => ({
+    params: { provider: 'oura' },
+    headers: { 'x-vital-link-token': ids['link_token'] ?? '' },
+  }),
+  'POST /v2/link/provider/password/{provider}': (ids) => ({
+    params: { provider: 'beurer_api' },
+    headers: { 'x-vital-link-token': ids['link_token'] ?? '' },
+  }),
   // A token of its own (the shared one may be consumed by then): no MFA step is pending on it.
   'POST /v2/link/provider/password/{provider}/complete_mfa': async (ids, _n, c) => {
     const token = (await c.post('/v2/link/token', { user_id: ids['user_id'] })).body?.link_token;
     return { params: { provider: 'beurer_api' }, headers: { 'x-vital-link-token': String(token ?? '') } };
   },
-  'POST /v2/link/provider/email/{provider}': (ids) => ({ params: { provider: 'freestyle_libre' }, headers: { 'x-vital-link-token': ids['link_token'] ?? '' } }),
+  'POST /v2/link/provider/email/{provider}': (ids) => ({
+    params: { provider: 'freestyle_libre' },
+    headers: { 'x-vital-link-token': ids['link_token'] ?? '' },
+  }),
   'GET /v3/order/psc/info': (ids) => ({ query: { zip_code: '78701', lab_id: ids['lab_id'] ?? '' } }),
-  'POST /v3/order/psc/appointment/availability': () => ({ query: { lab: 'quest', zip_code: '78701', start_date: '2026-01-08' }, body: undefined }),
+  'POST /v3/order/psc/appointment/availability': () => ({
+    query: { lab: 'quest', zip_code: '78701', start_date: '2026-01-08' },
+    body: undefined,
+  }),
   'GET /v3/order/{order_id}/psc/appointment': async (ids, _n, c) => {
     await bookPsc(c, ids);
     return {};
@@ -62,7 +81,9 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
     return { body: { booking_key: firstOf(slots.body, 'booking_key') } };
   },
   'POST /v3/order/{order_id}/phlebotomy/appointment/request': () => ({ body: { address: PHOENIX } }),
-  'PATCH /v3/order/{order_id}/phlebotomy/appointment/reschedule': async (ids, _n, c) => ({ body: { booking_key: await bookPhlebotomy(c, ids) } }),
+  'PATCH /v3/order/{order_id}/phlebotomy/appointment/reschedule': async (ids, _n, c) => ({
+    body: { booking_key: await bookPhlebotomy(c, ids) },
+  }),
   'PATCH /v3/order/{order_id}/phlebotomy/appointment/cancel': async (ids, _n, c) => {
     await bookPhlebotomy(c, ids);
     const reasons = (await c.get('/v3/order/phlebotomy/appointment/cancellation-reasons')).body;
@@ -92,7 +113,13 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
     return {};
   },
   'POST /v3/unmatched_result/{raw_result_id}/resolve': async (_ids, n, c) => {
-    const run = (await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' }, { headers: { 'x-idempotency-key': `conformance-run-${n}` } })).body;
+    const run = (
+      await c.post(
+        '/v3/unmatched_result_test',
+        { case: 'no_match', order_source: 'managed' },
+        { headers: { 'x-idempotency-key': `conformance-run-${n}` } },
+      )
+    ).body;
     await c.advance(60);
     const raw = (await c.get(`/v3/unmatched_result_test/${run?.run_id}`)).body?.raw_result_id;
     return { params: { raw_result_id: raw ?? '' } };
@@ -117,11 +144,17 @@ export const OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestClient)
     return { body: { payor_code: firstOf(payors.body, 'payor_code') } };
   },
   'POST /v3/order/testkit': (ids) => ({ body: { lab_test_id: ids['lab_test_id:testkit'] } }),
-  'POST /v1/org/{org_id}/team_etl_pipelines/{env}/{region}': (ids) => ({ body: { team_ids: [ids['team_id']], preferences: { preferred: 'svix', enabled: ['svix'] } } }),
+  'POST /v1/org/{org_id}/team_etl_pipelines/{env}/{region}': (ids) => ({
+    body: { team_ids: [ids['team_id']], preferences: { preferred: 'svix', enabled: ['svix'] } },
+  }),
   'DELETE /v1/org/{org_id}/team_api_keys/{env}/{region}': () => ({ query: { api_key_id: '6f1c1c1e-0000-4000-8000-000000000001' } }),
-  'DELETE /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({ query: { credential_id: '6f1c1c1e-0000-4000-8000-000000000002' } }),
+  'DELETE /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({
+    query: { credential_id: '6f1c1c1e-0000-4000-8000-000000000002' },
+  }),
   'DELETE /v1/org/{org_id}/team_ehr_pipelines/{environment}/{region}': () => ({ query: { ehr_type: 'fhir' } }),
-  'POST /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({ body: { client_id: 'conformance-client', client_secret: 'conformance-secret' } }),
+  'POST /v1/org/{org_id}/team_custom_credentials/{env}/{region}': () => ({
+    body: { client_id: 'conformance-client', client_secret: 'conformance-secret' },
+  }),
 };
 
 /** The first value of `key` anywhere in a JSON answer (depth first). */
@@ -159,20 +192,36 @@ async function bookPsc(c: TestClient, ids: Ids): Promise<unknown> {
 
 function allOf(body: unknown, key: string, out: unknown[] = []): unknown[] {
   if (Array.isArray(body)) for (const v of body) allOf(v, key, out);
-  else if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) (k === key ? out.push(v) : allOf(v, key, out));
+  else if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) k === key ? out.push(v) : allOf(v, key, out);
   return out;
 }
 
-
 /** Ids beyond `worldParams`: a parsing job, an unmatched-result run and its raw result, a continuous query. */
 export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
-  const run = (await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' }, { headers: { 'x-idempotency-key': 'conformance-run' } })).body;
+  const run = (
+    await c.post(
+      '/v3/unmatched_result_test',
+      { case: 'no_match', order_source: 'managed' },
+      { headers: { 'x-idempotency-key': 'conformance-run' } },
+    )
+  ).body;
   const boundary = 'conformance-boundary';
   const upload =
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7 conformance\r\n` +
     `--${boundary}\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n${ids['user_id']}\r\n--${boundary}--\r\n`;
-  const job = (await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })).body;
-  const query = (await c.mgmt('POST', `/v1/org/${c.orgId}/team/${ids['team_id']}/sandbox/continuous_query`, { body: { slug: 'conformance-query', title: 'Conformance', query: QUERY, scheduling_preferences: { minimum_gap_duration_second: 86_400 } } })).body;
+  const job = (
+    await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })
+  ).body;
+  const query = (
+    await c.mgmt('POST', `/v1/org/${c.orgId}/team/${ids['team_id']}/sandbox/continuous_query`, {
+      body: {
+        slug: 'conformance-query',
+        title: 'Conformance',
+        query: QUERY,
+        scheduling_preferences: { minimum_gap_duration_second: 86_400 },
+      },
+    })
+  ).body;
   const domain = (await c.mgmt('POST', `/v1/org/${c.orgId}/domain`, { body: { domain: 'conformance.example.com' } })).body;
   // Two days: the runs finish, the continuous query runs, the walk-in order has its results.
   await c.advance(2 * 86_400 + 600);
@@ -210,6 +259,11 @@ export function methodFor(path: string): string | undefined {
 export async function freshOrder(c: TestClient, ids: Ids, method?: string): Promise<string | undefined> {
   const labTestId = (method ? ids[`lab_test_id:${method}`] : undefined) ?? ids['lab_test_id'];
   const address = method === 'at_home_phlebotomy' ? { ...ADDRESS, city: 'Phoenix', state: 'AZ', zip: '85004' } : ADDRESS;
-  const res = await c.post('/v3/order', { user_id: ids['user_id'], lab_test_id: labTestId, patient_details: PATIENT, patient_address: address });
+  const res = await c.post('/v3/order', {
+    user_id: ids['user_id'],
+    lab_test_id: labTestId,
+    patient_details: PATIENT,
+    patient_address: address,
+  });
   return res.body?.order?.id;
 }

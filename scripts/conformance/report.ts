@@ -58,20 +58,38 @@ export interface ConformanceReport {
   operations: OperationReport[];
   /** Routes the sandbox serves on the real surfaces that neither document has. */
   extraRoutes: string[];
-  totals: { operations: number; served: number; checkedLive: number; succeeded: number; schemaValid: number; strictValid: number; parameterMismatches: number; errorChecked: number };
+  totals: {
+    operations: number;
+    served: number;
+    checkedLive: number;
+    succeeded: number;
+    schemaValid: number;
+    strictValid: number;
+    parameterMismatches: number;
+    errorChecked: number;
+  };
 }
 
 type Json = Record<string, any>;
 
-const keyOf = (method: string, surface: string, path: string) => `${method.toUpperCase()} ${surface} ${path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}').replace(/\/+$/, '')}`;
+const keyOf = (method: string, surface: string, path: string) =>
+  `${method.toUpperCase()} ${surface} ${path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}').replace(/\/+$/, '')}`;
 
 /** Makes every object schema that lists its properties refuse undeclared ones (strict reading). */
 function strictCopy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strictCopy);
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node as Json)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strictCopy(s)])) : strictCopy(v);
-  if (out['properties'] && out['additionalProperties'] === undefined && out['unevaluatedProperties'] === undefined && !out['allOf'] && !out['anyOf'] && !out['oneOf']) {
+  for (const [k, v] of Object.entries(node as Json))
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strictCopy(s)])) : strictCopy(v);
+  if (
+    out['properties'] &&
+    out['additionalProperties'] === undefined &&
+    out['unevaluatedProperties'] === undefined &&
+    !out['allOf'] &&
+    !out['anyOf'] &&
+    !out['oneOf']
+  ) {
     out['unevaluatedProperties'] = false;
   }
   return out;
@@ -100,7 +118,11 @@ function load(dir: string, name: DocName): Loaded {
     };
   };
   const strictDoc = { components: strictCopy(doc['components']), paths: doc['paths'] } as Json;
-  return { doc, lenient: make(doc, `https://conformance.test/${name}.json`), strict: make(strictDoc, `https://conformance.test/${name}-strict.json`) };
+  return {
+    doc,
+    lenient: make(doc, `https://conformance.test/${name}.json`),
+    strict: make(strictDoc, `https://conformance.test/${name}-strict.json`),
+  };
 }
 
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -109,7 +131,9 @@ const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 function compareParameters(op: Json, route: Route): string[] {
   const out: string[] = [];
   const docQuery = ((op['parameters'] ?? []) as Json[]).filter((p) => p['in'] === 'query');
-  const ours = route.request.query ? (z.toJSONSchema(route.request.query, { io: 'input', unrepresentable: 'any' }) as Json) : { properties: {}, required: [] };
+  const ours = route.request.query
+    ? (z.toJSONSchema(route.request.query, { io: 'input', unrepresentable: 'any' }) as Json)
+    : { properties: {}, required: [] };
   const props = (ours['properties'] ?? {}) as Json;
   const required = new Set<string>((ours['required'] ?? []) as string[]);
   for (const p of docQuery) {
@@ -119,12 +143,15 @@ function compareParameters(op: Json, route: Route): string[] {
       out.push(`query ${name}: not accepted`);
       continue;
     }
-    if (Boolean(p['required']) !== required.has(name)) out.push(`query ${name}: required ${Boolean(p['required'])} in the document, ${required.has(name)} here`);
+    if (Boolean(p['required']) !== required.has(name))
+      out.push(`query ${name}: required ${Boolean(p['required'])} in the document, ${required.has(name)} here`);
     const theirs = flatten(p['schema'] as Json);
     const here = flatten(mine);
-    if (theirs.enum && here.enum && [...theirs.enum].sort().join() !== [...here.enum].sort().join()) out.push(`query ${name}: enum differs`);
+    if (theirs.enum && here.enum && [...theirs.enum].sort().join() !== [...here.enum].sort().join())
+      out.push(`query ${name}: enum differs`);
     for (const bound of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
-      if (theirs[bound] !== undefined && here[bound] !== undefined && theirs[bound] !== here[bound]) out.push(`query ${name}: ${bound} ${theirs[bound]} in the document, ${here[bound]} here`);
+      if (theirs[bound] !== undefined && here[bound] !== undefined && theirs[bound] !== here[bound])
+        out.push(`query ${name}: ${bound} ${theirs[bound]} in the document, ${here[bound]} here`);
     }
   }
   const docNames = new Set(docQuery.map((p) => p['name'] as string));
@@ -133,16 +160,36 @@ function compareParameters(op: Json, route: Route): string[] {
 }
 
 /** The enum and numeric bounds of a schema, looking through anyOf with null and arrays. */
-function flatten(schema: Json | undefined): { enum?: unknown[]; minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number } {
+function flatten(schema: Json | undefined): {
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+} {
   if (!schema) return {};
   const alt = ((schema['anyOf'] ?? schema['oneOf'] ?? []) as Json[]).find((s) => s['type'] !== 'null');
   if (alt) return flatten(alt);
   if (schema['type'] === 'array') return flatten(schema['items'] as Json);
-  return { enum: schema['enum'] as unknown[] | undefined, minimum: schema['minimum'], maximum: schema['maximum'], exclusiveMinimum: schema['exclusiveMinimum'], exclusiveMaximum: schema['exclusiveMaximum'] };
+  return {
+    enum: schema['enum'] as unknown[] | undefined,
+    minimum: schema['minimum'],
+    maximum: schema['maximum'],
+    exclusiveMinimum: schema['exclusiveMinimum'],
+    exclusiveMaximum: schema['exclusiveMaximum'],
+  };
 }
 
 /** The first call (and, for an arranged operation, the success call after its precondition). */
-async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, params: Record<string, string>, serial: number): Promise<{ live: LiveCheck; errorLive: LiveCheck | null }> {
+async function liveCheck(
+  client: ReturnType<typeof dispatchClient>,
+  loaded: Loaded,
+  docPath: string,
+  method: string,
+  route: Route,
+  params: Record<string, string>,
+  serial: number,
+): Promise<{ live: LiveCheck; errorLive: LiveCheck | null }> {
   const key = `${method.toUpperCase()} ${docPath}`;
   const ids = await idsFor(client, route, params);
   const extra = (await OVERRIDES[key]?.(ids, serial, client)) ?? {};
@@ -151,20 +198,38 @@ async function liveCheck(client: ReturnType<typeof dispatchClient>, loaded: Load
   if (!arrange) return { live: first, errorLive: null };
   // The plain request stays checked on its error answer; the precondition then makes it succeed.
   const merged = mergeOverride(extra, await arrange({ ...ids, ...extra.params }, serial, client));
-  return { live: await callAndJudge(client, loaded, docPath, method, route, ids, merged, serial, `conformance-${serial}-arranged`), errorLive: first };
+  return {
+    live: await callAndJudge(client, loaded, docPath, method, route, ids, merged, serial, `conformance-${serial}-arranged`),
+    errorLive: first,
+  };
 }
 
-async function callAndJudge(client: ReturnType<typeof dispatchClient>, loaded: Loaded, docPath: string, method: string, route: Route, base: Record<string, string>, extra: Override, serial: number, idempotencyKey: string): Promise<LiveCheck> {
+async function callAndJudge(
+  client: ReturnType<typeof dispatchClient>,
+  loaded: Loaded,
+  docPath: string,
+  method: string,
+  route: Route,
+  base: Record<string, string>,
+  extra: Override,
+  serial: number,
+  idempotencyKey: string,
+): Promise<LiveCheck> {
   const request = requestOf(route, base, extra, serial, idempotencyKey);
   const res = await client.call(route.method, request.path, request.options);
-  const reason = res.status >= 300 ? `${res.status}: ${typeof res.body === 'object' ? JSON.stringify((res.body as Json)?.['detail'] ?? res.body).slice(0, 160) : res.text.slice(0, 160)}` : undefined;
+  const reason =
+    res.status >= 300
+      ? `${res.status}: ${typeof res.body === 'object' ? JSON.stringify((res.body as Json)?.['detail'] ?? res.body).slice(0, 160) : res.text.slice(0, 160)}`
+      : undefined;
   const check = await judge(loaded, docPath, method, res);
   if (!reason) return check;
   // An error answer carries the house error body: `{detail}` (a text, or FastAPI's items on a 422).
   const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
   const detail = isObj(res.body) ? res.body['detail'] : undefined;
   const shaped = typeof detail === 'string' || (Array.isArray(detail) && detail.length > 0);
-  return shaped ? { ...check, reason } : { ...check, valid: false, strictValid: false, errors: [...check.errors, 'error answer without a `detail`'], reason };
+  return shaped
+    ? { ...check, reason }
+    : { ...check, valid: false, strictValid: false, errors: [...check.errors, 'error answer without a `detail`'], reason };
 }
 
 async function judge(loaded: Loaded, docPath: string, method: string, res: TestResponse): Promise<LiveCheck> {
@@ -172,8 +237,20 @@ async function judge(loaded: Loaded, docPath: string, method: string, res: TestR
   const status = String(res.status);
   const declaredContent = (op['responses']?.[status]?.['content'] ?? {}) as Json;
   const contentType = (res.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-  if (res.status < 400 && contentType && !contentType.includes('json') && Object.keys(declaredContent).length > 0 && !(contentType in declaredContent)) {
-    return { status: res.status, declared: true, valid: false, strictValid: false, errors: [`content type ${contentType} is not declared (${Object.keys(declaredContent).join(', ')})`] };
+  if (
+    res.status < 400 &&
+    contentType &&
+    !contentType.includes('json') &&
+    Object.keys(declaredContent).length > 0 &&
+    !(contentType in declaredContent)
+  ) {
+    return {
+      status: res.status,
+      declared: true,
+      valid: false,
+      strictValid: false,
+      errors: [`content type ${contentType} is not declared (${Object.keys(declaredContent).join(', ')})`],
+    };
   }
   const content = declaredContent['application/json'];
   if (!content?.['schema'] || !contentType.includes('json')) {
@@ -188,7 +265,9 @@ async function judge(loaded: Loaded, docPath: string, method: string, res: TestR
   const strict = loaded.strict(pointer);
   const valid = lenient(res.body) as boolean;
   const strictValid = strict(res.body) as boolean;
-  const errors = [...(lenient.errors ?? []), ...(valid ? (strict.errors ?? []) : [])].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  const errors = [...(lenient.errors ?? []), ...(valid ? (strict.errors ?? []) : [])]
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   return { status: res.status, declared: true, valid, strictValid, errors };
 }
 
@@ -197,7 +276,14 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
   if (!existsSync(resolve(openapiDir, FILES.data))) return null;
   const byKey = new Map<string, Route>();
   for (const r of ROUTES) if (!r.path.startsWith('/_sandbox')) byKey.set(keyOf(r.method, surfaceOf(r), r.path), r);
-  const sandbox = createSandbox({ seed: 5, users: 1, usersElsewhere: 0, logger: () => undefined, wallClock: () => Date.parse('2026-01-05T09:00:00Z'), webhookTransport: loopbackOnly });
+  const sandbox = createSandbox({
+    seed: 5,
+    users: 1,
+    usersElsewhere: 0,
+    logger: () => undefined,
+    wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
+    webhookTransport: loopbackOnly,
+  });
   const client = dispatchClient(sandbox);
   const base = await worldParams(client);
   const params = { ...base, ...(await extraParams(client, base)) };
@@ -239,7 +325,9 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
     p.report.live = checked.live;
     p.report.errorLive = checked.errorLive;
   }
-  const extraRoutes = ROUTES.filter((r) => !r.path.startsWith('/_sandbox') && !matched.has(r)).map((r) => `${r.method} ${r.path} (${r.id})`);
+  const extraRoutes = ROUTES.filter((r) => !r.path.startsWith('/_sandbox') && !matched.has(r)).map(
+    (r) => `${r.method} ${r.path} (${r.id})`,
+  );
   const served = operations.filter((o) => o.routeId);
   const live = served.filter((o) => o.live);
   return {

@@ -10,7 +10,6 @@ import { PATIENT, ADDRESS } from '../../test/support/world-params.js';
 
 type Js = Record<string, any>;
 
-
 /** Values by field name, tried before the type-driven default. */
 function named(key: string, ids: Record<string, string>, serial: number): unknown {
   switch (key) {
@@ -66,7 +65,8 @@ export function bodyFrom(js: Js, key: string, ids: Record<string, string>, seria
   const type = Array.isArray(js['type']) ? js['type'].find((t: string) => t !== 'null') : js['type'];
   switch (type) {
     case 'string': {
-      if (js['format'] === 'uuid') return ids[key] ?? (key.endsWith('user_id') ? ids['user_id'] : undefined) ?? '6f1c1c1e-0000-4000-8000-000000000000';
+      if (js['format'] === 'uuid')
+        return ids[key] ?? (key.endsWith('user_id') ? ids['user_id'] : undefined) ?? '6f1c1c1e-0000-4000-8000-000000000000';
       if (js['format'] === 'date') return '2026-01-05';
       if (js['format'] === 'date-time') return '2026-01-05T09:00:00Z';
       if (js['format'] === 'email') return `conformance-${serial}@example.com`;
@@ -89,7 +89,8 @@ export function bodyFrom(js: Js, key: string, ids: Record<string, string>, seria
       const required = new Set((js['required'] ?? []) as string[]);
       const out: Record<string, unknown> = {};
       // Required fields, and optional ones that name a world id (user, lab test, team, ...).
-      for (const [k, v] of Object.entries(props)) if (required.has(k) || (ids[k] !== undefined && k !== 'provider' && k !== 'name')) out[k] = bodyFrom(v, k, ids, serial, depth + 1);
+      for (const [k, v] of Object.entries(props))
+        if (required.has(k) || (ids[k] !== undefined && k !== 'provider' && k !== 'name')) out[k] = bodyFrom(v, k, ids, serial, depth + 1);
       return out;
     }
     default:
@@ -100,7 +101,11 @@ export function bodyFrom(js: Js, key: string, ids: Record<string, string>, seria
 const encoder = new TextEncoder();
 
 /** The body and extra headers of a write, or nothing for a route without a body. */
-export function requestBody(route: Route, ids: Record<string, string>, serial: number): { body?: unknown; headers: Record<string, string> } {
+export function requestBody(
+  route: Route,
+  ids: Record<string, string>,
+  serial: number,
+): { body?: unknown; headers: Record<string, string> } {
   const headers: Record<string, string> = { 'x-idempotency-key': `conformance-${serial}` };
   const schema = route.request.body;
   if (!schema) return { headers };

@@ -53,19 +53,43 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'start-at', value: '<ISO time>', help: 'Sandbox time at start. Default: now (realtime) or 2026-01-05T09:00:00Z (manual).' },
   { name: 'limits', value: 'on|off', help: 'Enforce the real sandbox limits (50 users per team). Default on.' },
   { name: 'admin-token', value: '<token>', help: 'Require Authorization: Bearer <token> on /_sandbox/*.' },
-  { name: 'data-dir', value: '<dir>', help: 'Directory for file outputs (PUT /_sandbox/pipelines/ndjson names a file inside it). Default: none, file outputs refused.' },
+  {
+    name: 'data-dir',
+    value: '<dir>',
+    help: 'Directory for file outputs (PUT /_sandbox/pipelines/ndjson names a file inside it). Default: none, file outputs refused.',
+  },
   { name: 'delivery-timeout', value: '<seconds>', help: 'Timeout of one webhook attempt (wall clock). Default 15, like the real service.' },
-  { name: 'delivery-window', value: '<n>', help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order. Default 1.' },
-  { name: 'webhook-allow', value: '<hosts>', help: 'Comma list of hosts webhook URLs may point at (*.example.com for subdomains). Default: any but the sandbox itself, link-local and metadata addresses.' },
-  { name: 'cors', value: '[origins]', help: 'Answer browsers from other origins: alone any origin, or a comma-separated list. Default off.' },
+  {
+    name: 'delivery-window',
+    value: '<n>',
+    help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order. Default 1.',
+  },
+  {
+    name: 'webhook-allow',
+    value: '<hosts>',
+    help: 'Comma list of hosts webhook URLs may point at (*.example.com for subdomains). Default: any but the sandbox itself, link-local and metadata addresses.',
+  },
+  {
+    name: 'cors',
+    value: '[origins]',
+    help: 'Answer browsers from other origins: alone any origin, or a comma-separated list. Default off.',
+  },
   { name: 'world', value: 'default|empty', help: 'default: the seeded demo world; empty: the org, teams and keys only. Default default.' },
-  { name: 'feed', value: 'auto|on|off', help: 'Periodic wearable data events: auto (only where a webhook, pipeline or subscriber listens), on, off. Default auto.' },
+  {
+    name: 'feed',
+    value: 'auto|on|off',
+    help: 'Periodic wearable data events: auto (only where a webhook, pipeline or subscriber listens), on, off. Default auto.',
+  },
   { name: 'scenario', value: '<file>', help: 'A scenario file (JSON or YAML, see scenarios/) applied at start and after every reset.' },
 ];
 
 /** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
 const SWITCHES: readonly FlagSpec[] = [
-  { name: 'json', value: '', help: 'Print one JSON line at start (URLs, org id, management key, teams and keys, seed, clock) and nothing else on stdout.' },
+  {
+    name: 'json',
+    value: '',
+    help: 'Print one JSON line at start (URLs, org id, management key, teams and keys, seed, clock) and nothing else on stdout.',
+  },
   { name: 'quiet', value: '', help: 'Print nothing on stdout; errors still go to stderr.' },
 ];
 
@@ -104,7 +128,16 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   // `--cors` may stand alone (any origin): give it the value `*` when no value follows.
   const args = argv.map((a, i) => (a === '--cors' && (i + 1 >= argv.length || (argv[i + 1] ?? '').startsWith('--')) ? '--cors=*' : a));
   try {
-    parsed = parseArgs({ args: [...args], options: { ...options, ...Object.fromEntries(SWITCHES.map((f) => [f.name, { type: 'boolean' as const }])), help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        ...options,
+        ...Object.fromEntries(SWITCHES.map((f) => [f.name, { type: 'boolean' as const }])),
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+      strict: true,
+    });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
@@ -155,7 +188,9 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   };
 }
 
-function webhookFlags(get: (name: string) => string | undefined): Pick<CliOptions, 'dataDir' | 'deliveryTimeout' | 'deliveryWindow' | 'webhookAllow'> {
+function webhookFlags(
+  get: (name: string) => string | undefined,
+): Pick<CliOptions, 'dataDir' | 'deliveryTimeout' | 'deliveryWindow' | 'webhookAllow'> {
   const dataDir = get('data-dir');
   const timeoutRaw = get('delivery-timeout');
   let deliveryTimeout: number | undefined;
@@ -174,14 +209,28 @@ function webhookFlags(get: (name: string) => string | undefined): Pick<CliOption
     }
   }
   const allowRaw = get('webhook-allow');
-  const webhookAllow = allowRaw === undefined ? undefined : allowRaw.split(',').map((h) => h.trim()).filter((h) => h.length > 0);
+  const webhookAllow =
+    allowRaw === undefined
+      ? undefined
+      : allowRaw
+          .split(',')
+          .map((h) => h.trim())
+          .filter((h) => h.length > 0);
   if (webhookAllow !== undefined && webhookAllow.length === 0) throw new CliError('--webhook-allow needs at least one host');
-  return { dataDir: dataDir === '' ? undefined : dataDir, deliveryTimeout, ...(deliveryWindow !== undefined ? { deliveryWindow } : {}), webhookAllow };
+  return {
+    dataDir: dataDir === '' ? undefined : dataDir,
+    deliveryTimeout,
+    ...(deliveryWindow !== undefined ? { deliveryWindow } : {}),
+    webhookAllow,
+  };
 }
 
 function parseCors(raw: string | undefined): true | string[] | undefined {
   if (raw === undefined || raw.trim() === '' || raw.trim() === 'off') return undefined;
-  const list = raw.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter((o) => o !== '');
+  const list = raw
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter((o) => o !== '');
   if (list.includes('*')) return true;
   for (const origin of list) {
     if (!/^https?:\/\/[^/?#\s]+$/i.test(origin)) throw new CliError(`--cors takes origins like https://app.example.com, got "${origin}"`);

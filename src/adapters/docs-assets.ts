@@ -27,7 +27,12 @@ function readDocsAsset(file: string): Promise<Uint8Array | undefined> {
   let hit = files.get(file);
   if (!hit) {
     const root = packageDir();
-    hit = root ? readFile(join(root, file)).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength), () => undefined) : Promise.resolve(undefined);
+    hit = root
+      ? readFile(join(root, file)).then(
+          (b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength),
+          () => undefined,
+        )
+      : Promise.resolve(undefined);
     files.set(file, hit);
   }
   return hit;

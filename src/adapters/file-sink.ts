@@ -13,7 +13,8 @@ export function directorySink(directory: string): FileSink {
     async append(name, text) {
       const target = resolve(root, name);
       const rel = relative(root, target);
-      if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw Object.assign(new Error(`${name} is outside the data directory`), { code: 'EOUTSIDE' });
+      if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+        throw Object.assign(new Error(`${name} is outside the data directory`), { code: 'EOUTSIDE' });
       await mkdir(dirname(target), { recursive: true });
       await appendFile(target, text, 'utf8');
     },

@@ -14,7 +14,12 @@
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { RESPONSE_EXCERPT_BYTES, type TransportRequest, type TransportResponse, type WebhookTransport } from '../state/webhooks/transport.js';
+import {
+  RESPONSE_EXCERPT_BYTES,
+  type TransportRequest,
+  type TransportResponse,
+  type WebhookTransport,
+} from '../state/webhooks/transport.js';
 
 export interface NodeTransport {
   readonly transport: WebhookTransport;
@@ -97,7 +102,10 @@ class Connection {
   ) {
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    this.socket = url.protocol === 'https:' ? tlsConnect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host }) : netConnect({ host, port });
+    this.socket =
+      url.protocol === 'https:'
+        ? tlsConnect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host })
+        : netConnect({ host, port });
     this.socket.setNoDelay(true);
     this.socket.on('data', (chunk: Buffer) => this.read(chunk));
     this.socket.on('error', (error) => this.fail(error));
@@ -271,7 +279,12 @@ class Connection {
     this.head = null;
     const p = this.pending.shift();
     if (this.pending.length === 0) this.socket.unref();
-    const body = this.excerpt.length === 0 ? '' : this.excerpt.length === 1 ? (this.excerpt[0] as Buffer).toString('utf8') : Buffer.concat(this.excerpt).toString('utf8');
+    const body =
+      this.excerpt.length === 0
+        ? ''
+        : this.excerpt.length === 1
+          ? (this.excerpt[0] as Buffer).toString('utf8')
+          : Buffer.concat(this.excerpt).toString('utf8');
     p?.resolve({ status: head.status, headers: head.headers, body });
     if (head.close) this.fail(new Error('the receiver closed the connection'));
   }
@@ -307,7 +320,11 @@ export function createNodeTransport(): NodeTransport {
       const url = new URL(raw);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
       if (HEADER_BREAK.test(url.host)) throw new TypeError('Invalid host');
-      target = { url, origin: `${url.protocol}//${url.host}`, start: `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` };
+      target = {
+        url,
+        origin: `${url.protocol}//${url.host}`,
+        start: `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`,
+      };
       if (targets.size >= 1024) targets.clear();
       targets.set(raw, target);
     }

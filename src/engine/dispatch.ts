@@ -15,7 +15,6 @@ import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.
 import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { readForm } from './multipart.js';
 
-
 interface DispatchEnv {
   world: World;
   router: Router;
@@ -91,13 +90,19 @@ function buildCtx(env: DispatchEnv, req: SimRequest, route: Route): Ctx {
       return management;
     },
     reset: (seed?: number) => env.reset(seed),
-    loadScenario: (scenario: unknown) => (env.loadScenario ? env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios'))),
+    loadScenario: (scenario: unknown) =>
+      env.loadScenario ? env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios')),
     routes: env.router.routes,
   };
 }
 
 /** Path params, then the route's access hook, then query, then body: each stops at its own error. */
-function parseInput(ctx: Ctx, route: Route, params: Record<string, string>, req: SimRequest): { params: unknown; query: unknown; body: unknown; access: unknown } {
+function parseInput(
+  ctx: Ctx,
+  route: Route,
+  params: Record<string, string>,
+  req: SimRequest,
+): { params: unknown; query: unknown; body: unknown; access: unknown } {
   const { request } = route;
   const parsedParams = request.params ? parseWith(request.params, params, 'path') : params;
   const access = route.access ? route.access(ctx, parsedParams) : undefined;
@@ -144,14 +149,18 @@ function readJsonBody(req: SimRequest): unknown {
   if (text.trim() === '') return undefined;
   if (jsonDepthExceeds(text)) {
     const input = text.length > LIMITS.echoString ? `${text.slice(0, LIMITS.echoString)}...` : text;
-    throw validationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input, ctx: { error: LIMIT_MESSAGES.tooDeep } }]);
+    throw validationError([
+      { type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input, ctx: { error: LIMIT_MESSAGES.tooDeep } },
+    ]);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : 'Invalid JSON';
     const pos = /position (\d+)/.exec(message);
-    throw validationError([{ type: 'json_invalid', loc: ['body', pos ? Number(pos[1]) : 0], msg: 'JSON decode error', input: {}, ctx: { error: message } }]);
+    throw validationError([
+      { type: 'json_invalid', loc: ['body', pos ? Number(pos[1]) : 0], msg: 'JSON decode error', input: {}, ctx: { error: message } },
+    ]);
   }
 }
 
@@ -162,4 +171,3 @@ function serialise(reply: Reply): SimResponse {
   headers['content-type'] ??= JSON_TYPE;
   return { status: reply.status, headers, body: encoder.encode(JSON.stringify(reply.body)) };
 }
-

@@ -66,7 +66,13 @@ interface KeptEntry {
 }
 
 function materialise(k: KeptEntry): JournalEntry {
-  return { seq: k.seq, occurred_at: k.occurred_at, team_id: k.team_id, environment: k.environment, envelope: k.envelope ?? (JSON.parse(k.json as string) as EventEnvelope) };
+  return {
+    seq: k.seq,
+    occurred_at: k.occurred_at,
+    team_id: k.team_id,
+    environment: k.environment,
+    envelope: k.envelope ?? (JSON.parse(k.json as string) as EventEnvelope),
+  };
 }
 
 /**

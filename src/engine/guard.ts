@@ -78,7 +78,12 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 export function guardRequest(req: SimRequest, options: NetworkOptions, context: GuardContext): SimResponse | undefined {
   const origin = req.headers['origin'];
   const allowed = origin !== undefined && originAllowed(origin, options.cors);
-  if (req.method === 'OPTIONS' && options.cors !== undefined && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+  if (
+    req.method === 'OPTIONS' &&
+    options.cors !== undefined &&
+    origin !== undefined &&
+    req.headers['access-control-request-method'] !== undefined
+  ) {
     if (!allowed) return detailResponse(403, GUARD_MESSAGES.crossOrigin);
     const headers: Record<string, string> = {
       ...corsHeaders(origin),
@@ -102,7 +107,8 @@ export function guardRequest(req: SimRequest, options: NetworkOptions, context: 
         if (!ok) return detailResponse(403, GUARD_MESSAGES.badHost);
       }
     }
-    if (origin !== undefined && !allowed && !sameOrigin(origin, req.headers['host'])) return detailResponse(403, GUARD_MESSAGES.crossOrigin);
+    if (origin !== undefined && !allowed && !sameOrigin(origin, req.headers['host']))
+      return detailResponse(403, GUARD_MESSAGES.crossOrigin);
   }
   return undefined;
 }

@@ -40,7 +40,7 @@ export function stableUuid(...parts: ReadonlyArray<string | number>): string {
 
 /** A base62 token of the given length derived from the parts. */
 export function stableToken(length: number, ...parts: ReadonlyArray<string | number>): string {
-  const prefix = parts.length === 0 ? '' : parts.join('\u241f') + '\u241f';
+  const prefix = parts.length === 0 ? '' : `${parts.join('\u241f')}\u241f`;
   let out = '';
   let round = 0;
   while (out.length < length) {

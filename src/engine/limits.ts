@@ -43,8 +43,10 @@ function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }
@@ -81,7 +83,8 @@ export function jsonDepthExceeds(text: string, limit: number = LIMITS.jsonDepth)
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped char
+      if (c === 92)
+        i++; // backslash: skip the escaped char
       else if (c === 34) inString = false;
       continue;
     }
@@ -106,7 +109,10 @@ export function truncateEcho(value: unknown, depth: number = LIMITS.echoDepth): 
   const out = Object.create(null) as Record<string, unknown>;
   let n = 0;
   for (const key of Object.keys(value)) {
-    if (n++ >= LIMITS.echoItems) { out['...'] = '...'; break; }
+    if (n++ >= LIMITS.echoItems) {
+      out['...'] = '...';
+      break;
+    }
     out[key] = truncateEcho((value as Record<string, unknown>)[key], depth - 1);
   }
   return out;

@@ -104,7 +104,12 @@ export function readForm(body: Uint8Array, contentType: string | undefined): For
 }
 
 function isUpload(value: unknown): value is UploadedFile {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'upload' && (value as { bytes?: unknown }).bytes instanceof Uint8Array;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'upload' &&
+    (value as { bytes?: unknown }).bytes instanceof Uint8Array
+  );
 }
 
 /** A scalar form field: the last value given, checked by `inner` (a file where text is expected reads as its name). */

@@ -208,8 +208,14 @@ export class Scheduler {
       let best = last;
       const left = h[l];
       const right = h[r];
-      if (left !== undefined && compare(left, best) < 0) { m = l; best = left; }
-      if (right !== undefined && compare(right, best) < 0) { m = r; best = right; }
+      if (left !== undefined && compare(left, best) < 0) {
+        m = l;
+        best = left;
+      }
+      if (right !== undefined && compare(right, best) < 0) {
+        m = r;
+        best = right;
+      }
       if (m === i) break;
       h[i] = best;
       i = m;

@@ -103,36 +103,69 @@ export function toItem(issue: z.core.$ZodIssue, where: Where, data: unknown): Va
     case 'invalid_type': {
       if (input === undefined) return item('missing', 'Field required');
       switch (issue.expected) {
-        case 'string': return item('string_type', 'Input should be a valid string');
-        case 'int': return item('int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
-        case 'number': return item('float_parsing', 'Input should be a valid number, unable to parse string as a number');
-        case 'boolean': return item('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
-        case 'array': return item('list_type', 'Input should be a valid list');
-        case 'object': return item(issue.path.length === 0 ? 'model_attributes_type' : 'dict_type', 'Input should be a valid dictionary or object to extract fields from');
-        default: return item(`${issue.expected}_type`, `Input should be a valid ${issue.expected}`);
+        case 'string':
+          return item('string_type', 'Input should be a valid string');
+        case 'int':
+          return item('int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
+        case 'number':
+          return item('float_parsing', 'Input should be a valid number, unable to parse string as a number');
+        case 'boolean':
+          return item('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
+        case 'array':
+          return item('list_type', 'Input should be a valid list');
+        case 'object':
+          return item(
+            issue.path.length === 0 ? 'model_attributes_type' : 'dict_type',
+            'Input should be a valid dictionary or object to extract fields from',
+          );
+        default:
+          return item(`${issue.expected}_type`, `Input should be a valid ${issue.expected}`);
       }
     }
     case 'too_small': {
-      if (issue.origin === 'string') return item('string_too_short', `String should have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? '' : 's'}`, { min_length: Number(issue.minimum) });
-      if (issue.origin === 'array' || issue.origin === 'set') return item('too_short', `List should have at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'} after validation`, { min_length: Number(issue.minimum) });
+      if (issue.origin === 'string')
+        return item('string_too_short', `String should have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? '' : 's'}`, {
+          min_length: Number(issue.minimum),
+        });
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return item(
+          'too_short',
+          `List should have at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'} after validation`,
+          { min_length: Number(issue.minimum) },
+        );
       return issue.inclusive === false
         ? item('greater_than', `Input should be greater than ${issue.minimum}`, { gt: Number(issue.minimum) })
         : item('greater_than_equal', `Input should be greater than or equal to ${issue.minimum}`, { ge: Number(issue.minimum) });
     }
     case 'too_big': {
-      if (issue.origin === 'string') return item('string_too_long', `String should have at most ${issue.maximum} character${Number(issue.maximum) === 1 ? '' : 's'}`, { max_length: Number(issue.maximum) });
-      if (issue.origin === 'array' || issue.origin === 'set') return item('too_long', `List should have at most ${issue.maximum} item${Number(issue.maximum) === 1 ? '' : 's'} after validation`, { max_length: Number(issue.maximum) });
+      if (issue.origin === 'string')
+        return item('string_too_long', `String should have at most ${issue.maximum} character${Number(issue.maximum) === 1 ? '' : 's'}`, {
+          max_length: Number(issue.maximum),
+        });
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return item(
+          'too_long',
+          `List should have at most ${issue.maximum} item${Number(issue.maximum) === 1 ? '' : 's'} after validation`,
+          { max_length: Number(issue.maximum) },
+        );
       return issue.inclusive === false
         ? item('less_than', `Input should be less than ${issue.maximum}`, { lt: Number(issue.maximum) })
         : item('less_than_equal', `Input should be less than or equal to ${issue.maximum}`, { le: Number(issue.maximum) });
     }
     case 'invalid_format': {
-      if (issue.format === 'uuid' || issue.format === 'guid') return item('uuid_parsing', 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-]');
-      if (issue.format === 'date') return item('date_from_datetime_parsing', 'Input should be a valid date or datetime, invalid date format');
-      if (issue.format === 'datetime') return item('datetime_from_date_parsing', 'Input should be a valid datetime or date, invalid datetime format');
+      if (issue.format === 'uuid' || issue.format === 'guid')
+        return item(
+          'uuid_parsing',
+          'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-]',
+        );
+      if (issue.format === 'date')
+        return item('date_from_datetime_parsing', 'Input should be a valid date or datetime, invalid date format');
+      if (issue.format === 'datetime')
+        return item('datetime_from_date_parsing', 'Input should be a valid datetime or date, invalid datetime format');
       if (issue.format === 'email') return item('value_error', 'value is not a valid email address: An email address must have an @-sign.');
       if (issue.format === 'url') return item('url_parsing', 'Input should be a valid URL');
-      if (issue.format === 'regex') return item('string_pattern_mismatch', `String should match pattern '${(issue as { pattern?: string }).pattern ?? ''}'`);
+      if (issue.format === 'regex')
+        return item('string_pattern_mismatch', `String should match pattern '${(issue as { pattern?: string }).pattern ?? ''}'`);
       return item('value_error', `Value error, ${issue.message}`);
     }
     case 'invalid_value':

@@ -36,7 +36,12 @@ function detailOf(body: unknown): string {
 }
 
 export async function applyScenario(scenario: Scenario, dispatch: Dispatch, credentials: () => Credentials): Promise<void> {
-  const call = async (at: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; surface?: 'data' | 'management' } = {}): Promise<Record<string, unknown>> => {
+  const call = async (
+    at: string,
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string>; surface?: 'data' | 'management' } = {},
+  ): Promise<Record<string, unknown>> => {
     const [pathname = path, search = ''] = path.split('?');
     const query: Record<string, string[]> = {};
     for (const [k, v] of new URLSearchParams(search)) (query[k] ??= []).push(v);
@@ -67,7 +72,11 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     const at = `teams[${i}]`;
     let ref = teams.get(t.name);
     if (!ref) {
-      const created = await call(at, 'POST', `/v1/org/${creds.org_id}/team`, { surface: 'management', headers: mgmt, body: { name: t.name, region: t.region ?? 'us' } });
+      const created = await call(at, 'POST', `/v1/org/${creds.org_id}/team`, {
+        surface: 'management',
+        headers: mgmt,
+        body: { name: t.name, region: t.region ?? 'us' },
+      });
       const id = created.id as string;
       const key = (credentials().teams.find((x) => x.team_id === id)?.api_keys.sandbox ?? '') as string;
       ref = { team_id: id, api_key: key };
@@ -75,15 +84,25 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     }
     if (t.event_type_prefixes) {
       const env = { event_type_prefixes: t.event_type_prefixes };
-      await call(`${at}.event_type_prefixes`, 'PATCH', `/v1/org/${creds.org_id}/team/${ref.team_id}`, { surface: 'management', headers: mgmt, body: { sandbox: env, production: env } });
+      await call(`${at}.event_type_prefixes`, 'PATCH', `/v1/org/${creds.org_id}/team/${ref.team_id}`, {
+        surface: 'management',
+        headers: mgmt,
+        body: { sandbox: env, production: env },
+      });
     }
-    if (t.beta_features) await call(`${at}.beta_features`, 'PUT', `/_sandbox/teams/${ref.team_id}/beta_features`, { body: { beta_features: t.beta_features } });
+    if (t.beta_features)
+      await call(`${at}.beta_features`, 'PUT', `/_sandbox/teams/${ref.team_id}/beta_features`, {
+        body: { beta_features: t.beta_features },
+      });
   }
   if (plan) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan } });
   const teamOf = (at: string, name: string | undefined): TeamRef => {
     if (name === undefined) return firstRef;
     const ref = teams.get(name);
-    if (!ref) throw new ScenarioError([`${at}.team: unknown team "${name}" (declare it under teams, or use ${[...teams.keys()].map((n) => `"${n}"`).join(', ')})`]);
+    if (!ref)
+      throw new ScenarioError([
+        `${at}.team: unknown team "${name}" (declare it under teams, or use ${[...teams.keys()].map((n) => `"${n}"`).join(', ')})`,
+      ]);
     return ref;
   };
 
@@ -96,14 +115,24 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
       const oat = `users[${i}].lab_orders[${j}]`;
       let tests = labTests.get(ref.team_id);
       if (!tests) {
-        tests = (await call(oat, 'GET', '/v3/lab_tests', { headers: { 'x-vital-api-key': ref.api_key } })) as unknown as Array<{ id: string; method: string; auto_generated: boolean }>;
+        tests = (await call(oat, 'GET', '/v3/lab_tests', { headers: { 'x-vital-api-key': ref.api_key } })) as unknown as Array<{
+          id: string;
+          method: string;
+          auto_generated: boolean;
+        }>;
         labTests.set(ref.team_id, tests);
       }
       const team = u.team ?? first.name;
       if (o.lab_test !== undefined) {
         const test = tests.find((t) => t.id === o.lab_test);
-        if (!test) throw new ScenarioError([`${oat}.lab_test: team "${team}" has no lab test "${o.lab_test}" (its tests: ${tests.map((t) => `${t.id} (${t.method})`).join(', ') || 'none'})`]);
-        if (test.method !== o.method) throw new ScenarioError([`${oat}.lab_test: "${o.lab_test}" is a ${test.method} test, not ${o.method}: set method: ${test.method}`]);
+        if (!test)
+          throw new ScenarioError([
+            `${oat}.lab_test: team "${team}" has no lab test "${o.lab_test}" (its tests: ${tests.map((t) => `${t.id} (${t.method})`).join(', ') || 'none'})`,
+          ]);
+        if (test.method !== o.method)
+          throw new ScenarioError([
+            `${oat}.lab_test: "${o.lab_test}" is a ${test.method} test, not ${o.method}: set method: ${test.method}`,
+          ]);
         testIds.set(oat, test.id);
       } else {
         const test = tests.find((t) => t.method === o.method && !t.auto_generated);
@@ -119,9 +148,19 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     const ref = teamOf(at, w.team);
     const url = w.url ?? `${credentials().base_url}/_sandbox/receiver/${w.receiver}`;
     if (w.receiver && w.answers) {
-      await call(`${at}.answers`, 'PUT', `/_sandbox/receiver/${w.receiver}`, { body: { status: w.answers.status, retry_after: w.answers.retry_after ?? null, ...(w.answers.times === undefined ? {} : { times: w.answers.times }) } });
+      await call(`${at}.answers`, 'PUT', `/_sandbox/receiver/${w.receiver}`, {
+        body: {
+          status: w.answers.status,
+          retry_after: w.answers.retry_after ?? null,
+          ...(w.answers.times === undefined ? {} : { times: w.answers.times }),
+        },
+      });
     }
-    await call(at, 'POST', `/v1/org/${creds.org_id}/team/${ref.team_id}/sandbox/webhook`, { surface: 'management', headers: mgmt, body: { url, filter_types: w.filter_types ?? null } });
+    await call(at, 'POST', `/v1/org/${creds.org_id}/team/${ref.team_id}/sandbox/webhook`, {
+      surface: 'management',
+      headers: mgmt,
+      body: { url, filter_types: w.filter_types ?? null },
+    });
   }
 
   for (const [i, u] of scenario.users.entries()) {
@@ -143,16 +182,26 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
       }
       await call(cat, 'POST', '/v2/link/connect/demo', { headers: key, body: { user_id: userId, provider: c.provider } });
       if (c.state === 'error') {
-        await call(`${cat}.state`, 'POST', `/_sandbox/connections/${userId}/${c.provider}/error`, { body: { error_type: c.error?.type ?? 'token_refresh_failed', message: c.error?.message } });
+        await call(`${cat}.state`, 'POST', `/_sandbox/connections/${userId}/${c.provider}/error`, {
+          body: { error_type: c.error?.type ?? 'token_refresh_failed', message: c.error?.message },
+        });
       }
     }
     if (u.ecg && u.ecg.length > 0) {
       const now = Date.parse(String((await call(`${at}.ecg`, 'GET', '/_sandbox/clock')).now));
       const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-      const got = await call(`${at}.ecg`, 'GET', `/v2/summary/electrocardiogram/${userId}?start_date=${day(now - 60 * 86400_000)}&end_date=${day(now)}`, { headers: key });
+      const got = await call(
+        `${at}.ecg`,
+        'GET',
+        `/v2/summary/electrocardiogram/${userId}?start_date=${day(now - 60 * 86400_000)}&end_date=${day(now)}`,
+        { headers: key },
+      );
       const seen = new Set(((got.electrocardiogram ?? []) as Array<{ classification: string | null }>).map((e) => e.classification));
       const missing = u.ecg.filter((c) => !seen.has(c));
-      if (missing.length > 0) throw new ScenarioError([`${at}.ecg: no ${missing.join(', ')} reading in the last 60 days for this user (seen: ${[...seen].join(', ') || 'none'}); try another seed or client_user_id`]);
+      if (missing.length > 0)
+        throw new ScenarioError([
+          `${at}.ecg: no ${missing.join(', ')} reading in the last 60 days for this user (seen: ${[...seen].join(', ') || 'none'}); try another seed or client_user_id`,
+        ]);
     }
     for (const [j, o] of u.lab_orders.entries()) {
       const oat = `${at}.lab_orders[${j}]`;
@@ -167,12 +216,24 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
         phone_number: '+14155551234',
         email: `${u.client_user_id.replace(/[^A-Za-z0-9._-]/g, '') || 'patient'}@example.com`,
       };
-      const address = { receiver_name: `${patient.first_name} ${patient.last_name}`, first_line: '1 Main Street', city: 'Austin', state: 'TX', zip, country: 'US' };
-      const placed = await call(oat, 'POST', '/v3/order', { headers: key, body: { user_id: userId, lab_test_id: testId, patient_details: patient, patient_address: address } });
+      const address = {
+        receiver_name: `${patient.first_name} ${patient.last_name}`,
+        first_line: '1 Main Street',
+        city: 'Austin',
+        state: 'TX',
+        zip,
+        country: 'US',
+      };
+      const placed = await call(oat, 'POST', '/v3/order', {
+        headers: key,
+        body: { user_id: userId, lab_test_id: testId, patient_details: patient, patient_address: address },
+      });
       const start = startStatus(o).low;
       if (start !== null && start !== 'ordered') {
         const orderId = (placed.order as { id: string }).id;
-        await call(`${oat}.status`, 'POST', `/v3/order/${orderId}/test?final_status=${encodeURIComponent(fullStatus(o.method, start))}`, { headers: key });
+        await call(`${oat}.status`, 'POST', `/v3/order/${orderId}/test?final_status=${encodeURIComponent(fullStatus(o.method, start))}`, {
+          headers: key,
+        });
       }
     }
   }

@@ -104,6 +104,8 @@ export function scenarioFailed(error: unknown): SimResponse {
 /** Requests answered even while the scenario failed: the ways out. */
 export function isRecovery(request: SimRequest): boolean {
   const method = request.method.toUpperCase();
-  return (request.path === '/_sandbox/scenario' && (method === 'PUT' || method === 'DELETE')) || (request.path === '/_sandbox/reset' && method === 'POST');
+  return (
+    (request.path === '/_sandbox/scenario' && (method === 'PUT' || method === 'DELETE')) ||
+    (request.path === '/_sandbox/reset' && method === 'POST')
+  );
 }
-

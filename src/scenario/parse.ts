@@ -17,7 +17,11 @@ export class ScenarioError extends Error {
     /** Every problem, each `path: message`. */
     readonly problems: string[],
   ) {
-    super(problems.length === 1 ? (problems[0] as string) : `${problems.length} problems in the scenario:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    super(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${problems.length} problems in the scenario:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    );
     this.name = 'ScenarioError';
   }
 }
@@ -46,7 +50,8 @@ export function pathZip(path: LabOrder['path'], method: string): { zip: string |
   const fate = fateOf(path);
   const hint = ZIP_HINTS.find((h) => h.fate === fate);
   if (!hint) return { zip: null, problem: `unknown path "${path}"` };
-  if (!(hint.methods as readonly string[]).includes(method)) return { zip: null, problem: `path "${path}" applies to ${hint.methods.join(', ')} orders, not ${method}` };
+  if (!(hint.methods as readonly string[]).includes(method))
+    return { zip: null, problem: `path "${path}" applies to ${hint.methods.join(', ')} orders, not ${method}` };
   return { zip: hint.zip, problem: null };
 }
 
@@ -56,12 +61,16 @@ export function startStatus(o: LabOrder): { low: LowStatus | null; problem: stri
   let low = o.status as LowStatus;
   if (o.status.includes('.')) {
     const parsed = parseFullStatus(o.status);
-    if (!parsed || parsed.method !== o.method) return { low: null, problem: `"${o.status}" is a ${parsed?.method ?? 'other'} status, not ${o.method}` };
+    if (!parsed || parsed.method !== o.method)
+      return { low: null, problem: `"${o.status}" is a ${parsed?.method ?? 'other'} status, not ${o.method}` };
     low = parsed.low;
   }
   const steps = buildPath(o.method, fateOf(o.path), false).map((step) => step.status);
   if (low === 'cancelled' || steps.includes(low)) return { low, problem: null };
-  return { low: null, problem: `a ${o.method} order on the ${o.path} path never reaches "${low}" (it goes through ${[...new Set(steps)].join(', ')}, or is cancelled)` };
+  return {
+    low: null,
+    problem: `a ${o.method} order on the ${o.path} path never reaches "${low}" (it goes through ${[...new Set(steps)].join(', ')}, or is cancelled)`,
+  };
 }
 
 /** Team names a scenario may refer to: the seeded teams and those it declares. */
@@ -112,9 +121,13 @@ function semanticProblems(s: Scenario): string[] {
       if (pull?.error_details) {
         const retry = pull.outcome.startsWith('retry');
         const failing = pull.outcome === 'failure' || pull.outcome === 'retry_then_failure';
-        const retriable = ['provider_rate_limit_exceeded', 'provider_unavailable', 'transport_failure', 'resource_contention'].includes(pull.error_details);
-        if (retriable && !retry) problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is retriable: use a retry_then_* outcome`);
-        if (!retriable && !failing) problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is not retriable: use a failure outcome`);
+        const retriable = ['provider_rate_limit_exceeded', 'provider_unavailable', 'transport_failure', 'resource_contention'].includes(
+          pull.error_details,
+        );
+        if (retriable && !retry)
+          problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is retriable: use a retry_then_* outcome`);
+        if (!retriable && !failing)
+          problems.push(`${at}.historical_pull.error_details: ${pull.error_details} is not retriable: use a failure outcome`);
       }
     });
     if (u.ecg && u.ecg.length > 0 && !u.connections.some((c) => ECG_PROVIDERS.includes(c.provider))) {
@@ -143,7 +156,9 @@ export function parseScenarioText(text: string, source = 'scenario'): unknown {
   try {
     return parseYaml(text, { prettyErrors: true });
   } catch (error) {
-    throw new ScenarioError([`(file): ${source} is neither JSON nor YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
+    throw new ScenarioError([
+      `(file): ${source} is neither JSON nor YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    ]);
   }
 }
 

@@ -36,7 +36,9 @@ const LAB_METHODS = ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_c
 const connection = z
   .object({
     provider: z
-      .enum(DEMO_PROVIDERS, { error: (issue) => `unknown provider ${JSON.stringify(issue.input)} (demo providers: ${DEMO_PROVIDERS.join(', ')})` })
+      .enum(DEMO_PROVIDERS, {
+        error: (issue) => `unknown provider ${JSON.stringify(issue.input)} (demo providers: ${DEMO_PROVIDERS.join(', ')})`,
+      })
       .describe(`A demo provider: ${DEMO_PROVIDERS.join(', ')}`),
     state: z.enum(['connected', 'error']).default('connected').describe('connected, or error (provider.connection.error after connecting)'),
     error: z
@@ -59,7 +61,7 @@ const connection = z
 const labOrder = z
   .object({
     method: z.enum(LAB_METHODS).default('walk_in_test'),
-    lab_test: z.string().optional().describe('A lab test id of the team; default: the team\'s standard test for the method'),
+    lab_test: z.string().optional().describe("A lab test id of the team; default: the team's standard test for the method"),
     path: z.enum(LAB_PATHS).default('happy').describe('The scripted path the order follows as the clock moves'),
     result: z.enum(LAB_RESULTS).optional().describe('What the results show (critical emits labtest.result.critical)'),
     status: z
@@ -69,7 +71,12 @@ const labOrder = z
         'The status to start at: the order is placed, then moved at once along its path up to this status (as POST /v3/order/{order_id}/test does), and goes on from there at its usual pace. A low-level status such as partial_results, or the full <high>.<method>.<low> form; default: ordered',
       ),
     patient: z
-      .object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional(), dob: isoDate.optional(), gender: z.enum(['female', 'male', 'other']).optional() })
+      .object({
+        first_name: z.string().min(1).optional(),
+        last_name: z.string().min(1).optional(),
+        dob: isoDate.optional(),
+        gender: z.enum(['female', 'male', 'other']).optional(),
+      })
       .strict()
       .optional(),
   })
@@ -85,7 +92,9 @@ const user = z
     ecg: z
       .array(z.enum(['sinus_rhythm', 'atrial_fibrillation', 'inconclusive']))
       .optional()
-      .describe('ECG classifications the user must have among readings of the last 60 days (needs an apple_health_kit or fitbit connection)'),
+      .describe(
+        'ECG classifications the user must have among readings of the last 60 days (needs an apple_health_kit or fitbit connection)',
+      ),
     lab_orders: z.array(labOrder).default([]),
   })
   .strict();
@@ -102,14 +111,24 @@ const team = z
 const webhook = z
   .object({
     team: z.string().optional().describe('Team name; default: the first team'),
-    receiver: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/).optional().describe('Deliver to the built-in test receiver of this name'),
+    receiver: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{1,100}$/)
+      .optional()
+      .describe('Deliver to the built-in test receiver of this name'),
     url: z.string().url().optional().describe('Or deliver to this URL'),
     filter_types: z.array(z.string().min(1)).optional(),
     answers: z
       .object({
         status: z.number().int().min(200).max(599),
         retry_after: z.number().int().min(0).optional(),
-        times: z.number().int().min(1).max(1000).optional().describe('Answer this for the first N deliveries only, then 200 (a receiver that fails N times, then succeeds)'),
+        times: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Answer this for the first N deliveries only, then 200 (a receiver that fails N times, then succeeds)'),
       })
       .strict()
       .optional()
@@ -121,7 +140,10 @@ export const scenarioSchema = z
   .object({
     $schema: z.string().optional(),
     description: z.string().optional(),
-    world: z.enum(['empty', 'default']).default('empty').describe('empty (default): the org, teams and keys only; default: the seeded demo world'),
+    world: z
+      .enum(['empty', 'default'])
+      .default('empty')
+      .describe('empty (default): the org, teams and keys only; default: the seeded demo world'),
     seed: z.number().int().optional(),
     clock: z.object({ start_at: isoTime.optional() }).strict().optional(),
     feed: z.enum(['auto', 'on', 'off']).optional(),

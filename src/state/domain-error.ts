@@ -14,7 +14,16 @@ import { ApiError, type ValidationItem } from '../engine/errors.js';
  * - `transition` 400: `detail` with the documented `{error, message, status_code}` fields.
  * - `failed` 500: `{detail}` (a control-plane action the host refused, such as a file write).
  */
-type DomainErrorKind = 'not_found' | 'bad_request' | 'forbidden' | 'conflict' | 'rate_limited' | 'invalid' | 'invalid_request' | 'transition' | 'failed';
+type DomainErrorKind =
+  | 'not_found'
+  | 'bad_request'
+  | 'forbidden'
+  | 'conflict'
+  | 'rate_limited'
+  | 'invalid'
+  | 'invalid_request'
+  | 'transition'
+  | 'failed';
 
 const DOMAIN_ERROR_STATUS: Readonly<Record<DomainErrorKind, number>> = {
   not_found: 404,

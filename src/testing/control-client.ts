@@ -7,8 +7,25 @@ import type { Duration } from '../engine/duration.js';
 import type { ScenarioInput } from '../scenario/schema.js';
 import type { ERROR_TYPES } from '../state/wearables/connections.js';
 import type { PULL_ERROR_DETAILS, PULL_OUTCOMES } from '../state/wearables/operations.js';
-import { labControls, queryOf, seg, webhookControls, type AttemptFilter, type LabControls, type WebhookControls } from './control-groups.js';
-import { ehrControls, orgControls, pipelineControls, teamControls, type EhrControls, type OrgControls, type PipelineControls, type TeamControls } from './control-org.js';
+import {
+  labControls,
+  queryOf,
+  seg,
+  webhookControls,
+  type AttemptFilter,
+  type LabControls,
+  type WebhookControls,
+} from './control-groups.js';
+import {
+  ehrControls,
+  orgControls,
+  pipelineControls,
+  teamControls,
+  type EhrControls,
+  type OrgControls,
+  type PipelineControls,
+  type TeamControls,
+} from './control-org.js';
 import type {
   ClockView,
   Connection,
@@ -240,7 +257,11 @@ export class SandboxControl {
   }
 
   /** Puts a connection into error (emits provider.connection.error); answers the connection. */
-  async connectionError(userId: string, provider: string, body: { error_type?: (typeof ERROR_TYPES)[number]; message?: string } = {}): Promise<Connection> {
+  async connectionError(
+    userId: string,
+    provider: string,
+    body: { error_type?: (typeof ERROR_TYPES)[number]; message?: string } = {},
+  ): Promise<Connection> {
     return this.request('POST', `/_sandbox/connections/${seg(userId)}/${seg(provider)}/error`, body);
   }
 

@@ -55,7 +55,10 @@ export interface PipelineControls {
   /** Every pipeline stream with its size, and the NDJSON file in use. */
   streams(): Promise<PipelineStreams>;
   /** The records routed to one stream, oldest first. */
-  records(stream: string, filter?: { team_id?: string; environment?: Environment; after?: number; limit?: number }): Promise<PipelineStreamRecords>;
+  records(
+    stream: string,
+    filter?: { team_id?: string; environment?: Environment; after?: number; limit?: number },
+  ): Promise<PipelineStreamRecords>;
   /** Empties one stream. */
   clear(stream: string): Promise<PipelineStreamCleared>;
   /** Empties every stream. */
@@ -71,7 +74,8 @@ export function orgControls(request: Requester): OrgControls {
     create: async (org = {}) => request('POST', base, org),
     get: async (orgId) => request('GET', `${base}/${seg(orgId)}`),
     setPlan: async (orgId, plan) => request('PUT', `${base}/${seg(orgId)}/plan`, { plan }),
-    acceptInvite: async (orgId, inviteId, invitee = {}) => request('POST', `${base}/${seg(orgId)}/invites/${seg(inviteId)}/accept`, invitee),
+    acceptInvite: async (orgId, inviteId, invitee = {}) =>
+      request('POST', `${base}/${seg(orgId)}/invites/${seg(inviteId)}/accept`, invitee),
     mail: async (orgId) => request('GET', `${base}/${seg(orgId)}/mail`),
   };
 }
@@ -79,7 +83,8 @@ export function orgControls(request: Requester): OrgControls {
 export function teamControls(request: Requester): TeamControls {
   return {
     betaFeatures: async (teamId) => request('GET', `/_sandbox/teams/${seg(teamId)}/beta_features`),
-    setBetaFeatures: async (teamId, features) => request('PUT', `/_sandbox/teams/${seg(teamId)}/beta_features`, { beta_features: features }),
+    setBetaFeatures: async (teamId, features) =>
+      request('PUT', `/_sandbox/teams/${seg(teamId)}/beta_features`, { beta_features: features }),
   };
 }
 

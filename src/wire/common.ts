@@ -10,7 +10,10 @@ import { z } from 'zod';
 /** An ISO 8601 timestamp as the service writes it. */
 export const dateTime = z.string().describe('ISO 8601 date-time');
 /** A calendar date, YYYY-MM-DD. */
-export const calendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('YYYY-MM-DD');
+export const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe('YYYY-MM-DD');
 export const uuidString = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 /** Any JSON object (bodies the sandbox passes through: raw provider data, configurations). */
 export const JsonObject = z.record(z.string(), z.unknown());
@@ -51,7 +54,8 @@ export const Source = ProviderRef.partial().extend({
 /** `{data: [...], next_cursor}` pages. */
 export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 /** `{<key>: [...]}` lists. */
-export const listOf = <K extends string, T extends z.ZodType>(key: K, item: T) => z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> });
+export const listOf = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> });
 
 /** Shorthand for a declared answer on a route entry. */
 export const res = (schema: z.ZodType, description: string) => ({ description, schema });

@@ -12,8 +12,10 @@ function engineResponses(route: Route): Record<number, ResponseSpec> {
   const out: Record<number, ResponseSpec> = {};
   if (route.auth !== 'none') out[401] = { description: 'Missing or invalid credentials', schema: ErrorBody };
   if (route.beta) out[403] = { description: `Closed beta: the team is not enabled for ${route.beta}`, schema: ErrorBody };
-  if (route.request.params || route.request.query || route.request.body) out[422] = { description: 'Validation error', schema: ValidationErrorBody };
-  if (route.auth === 'control' && route.request.body) out[415] = { description: 'The control plane accepts only JSON bodies', schema: ErrorBody };
+  if (route.request.params || route.request.query || route.request.body)
+    out[422] = { description: 'Validation error', schema: ValidationErrorBody };
+  if (route.auth === 'control' && route.request.body)
+    out[415] = { description: 'The control plane accepts only JSON bodies', schema: ErrorBody };
   return out;
 }
 

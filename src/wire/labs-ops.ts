@@ -13,15 +13,17 @@ import { ResultMarker, ResultMetadata } from './labs.js';
 const ResultOrderTransaction = z.object({
   id: uuidString,
   status: z.string(),
-  orders: z.array(z.object({
-    id: uuidString,
-    low_level_status: z.string().nullish(),
-    low_level_status_created_at: dateTime.nullish(),
-    origin: z.string().nullish(),
-    parent_id: uuidString.nullish(),
-    created_at: dateTime,
-    updated_at: dateTime,
-  })),
+  orders: z.array(
+    z.object({
+      id: uuidString,
+      low_level_status: z.string().nullish(),
+      low_level_status_created_at: dateTime.nullish(),
+      origin: z.string().nullish(),
+      parent_id: uuidString.nullish(),
+      created_at: dateTime,
+      updated_at: dateTime,
+    }),
+  ),
 });
 
 /** `GET /v3/order_transaction/{id}/result` (LabResultsRaw). */
@@ -34,7 +36,13 @@ export const LabResultsRaw = z.object({
 });
 
 /** ClientFacingPayorSearchResponseDeprecated. */
-export const PayorSearchDeprecated = z.object({ code: z.string(), name: z.string(), aliases: z.array(z.string()), org_address: Address, source: z.string() });
+export const PayorSearchDeprecated = z.object({
+  code: z.string(),
+  name: z.string(),
+  aliases: z.array(z.string()),
+  org_address: Address,
+  source: z.string(),
+});
 
 /** ClientFacingDiagnosisInformation. */
 export const DiagnosisInformation = z.object({ diagnosis_code: z.string(), description: z.string(), is_secondary: z.boolean().optional() });
@@ -88,7 +96,9 @@ export const CompendiumSearch = z.object({
   selected_canonical: CanonicalCandidate.nullish(),
   canonical_candidates: z.array(CanonicalCandidate).optional(),
   per_lab: z.record(z.string(), z.array(PerLabCandidate)).optional(),
-  related: z.array(z.object({ canonical: CanonicalCandidate, relation: z.string(), confidence: z.number(), reason_codes: strings.optional() })).optional(),
+  related: z
+    .array(z.object({ canonical: CanonicalCandidate, relation: z.string(), confidence: z.number(), reason_codes: strings.optional() }))
+    .optional(),
 });
 
 /** ConvertCompendiumResponse. */
@@ -100,7 +110,9 @@ export const CompendiumConversion = z.object({
   source_provider_ids: strings.optional(),
   converted_provider_ids: strings.optional(),
   unresolved_provider_ids: strings.optional(),
-  by_source_provider_id: z.record(z.string(), z.object({ source_provider_id: z.string(), candidates: z.array(PerLabCandidate).optional() })).optional(),
+  by_source_provider_id: z
+    .record(z.string(), z.object({ source_provider_id: z.string(), candidates: z.array(PerLabCandidate).optional() }))
+    .optional(),
 });
 
 /** SearchOrderableTestsResponse. */
@@ -108,7 +120,9 @@ export const OrderableTestsSearch = z.object({ candidates: z.record(z.string(), 
 
 /** ListUnmatchedResultTestCasesResponse. */
 export const UnmatchedTestCases = z.object({
-  data: z.array(z.object({ case: z.string(), order_roles: strings, required_statuses: z.record(z.string(), z.string()), lab_constraints: strings })),
+  data: z.array(
+    z.object({ case: z.string(), order_roles: strings, required_statuses: z.record(z.string(), z.string()), lab_constraints: strings }),
+  ),
 });
 
 /** CreateUnmatchedResultTestResponse. */
@@ -136,7 +150,9 @@ export const UnmatchedResult = z.object({
   decision_code: z.string(),
   sub_reason_codes: strings.optional(),
   reason: z.string(),
-  patient: z.object({ first_name: z.string().nullish(), last_name: z.string().nullish(), dob: dateTime.nullish(), gender: z.string().nullish() }).nullish(),
+  patient: z
+    .object({ first_name: z.string().nullish(), last_name: z.string().nullish(), dob: dateTime.nullish(), gender: z.string().nullish() })
+    .nullish(),
   lab: z.object({ id: z.number().int(), name: z.string(), slug: z.string() }),
   markers: z.array(z.object({ provider_id: z.string().nullish(), name: z.string().nullish() })).optional(),
   interpretation: z.string().nullish(),
@@ -153,7 +169,11 @@ export const UnmatchedResult = z.object({
 });
 
 /** ListUnmatchedResultResponse. */
-export const UnmatchedResultList = z.object({ data: z.array(UnmatchedResult).optional(), next_cursor: z.string().nullish(), total: z.number().int() });
+export const UnmatchedResultList = z.object({
+  data: z.array(UnmatchedResult).optional(),
+  next_cursor: z.string().nullish(),
+  total: z.number().int(),
+});
 
 /** LabReportResult: one parsed line of a lab report. */
 const LabReportResult = z.object({

@@ -33,7 +33,13 @@ export const Marker = z.object({
   expected_results: z.array(JsonObject).optional(),
 });
 
-export const MarkerPage = z.object({ markers: z.array(Marker), total: z.number().int(), page: z.number().int(), size: z.number().int(), pages: z.number().int() });
+export const MarkerPage = z.object({
+  markers: z.array(Marker),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+  pages: z.number().int(),
+});
 
 export const LabTest = z.object({
   id: uuidString,
@@ -57,7 +63,12 @@ export const LabTest = z.object({
 export const LabTestPage = z.object({ data: z.array(LabTest), next_cursor: z.string().nullable(), pricing: z.unknown().nullable() });
 
 /** @public Read as `typeof W.OrderEvent` by the type modules (src/wire/types.ts, src/testing/types.ts), which knip does not trace. */
-export const OrderEvent = z.object({ id: z.number().int(), created_at: dateTime, status: z.string(), status_detail: z.string().nullable() });
+export const OrderEvent = z.object({
+  id: z.number().int(),
+  created_at: dateTime,
+  status: z.string(),
+  status_detail: z.string().nullable(),
+});
 
 const PatientDetails = z.object({
   first_name: z.string(),
@@ -73,7 +84,16 @@ const PatientAddress = Address.extend({ receiver_name: z.string().nullish(), pho
 const OrderTransactionRef = z.object({
   id: uuidString,
   status: z.string(),
-  orders: z.array(z.object({ id: uuidString, created_at: dateTime, updated_at: dateTime, low_level_status: z.string().nullable(), origin: z.string().nullable(), parent_id: uuidString.nullable() })),
+  orders: z.array(
+    z.object({
+      id: uuidString,
+      created_at: dateTime,
+      updated_at: dateTime,
+      low_level_status: z.string().nullable(),
+      origin: z.string().nullable(),
+      parent_id: uuidString.nullable(),
+    }),
+  ),
 });
 
 export const Order = z.object({
@@ -118,7 +138,17 @@ export const OrderTransaction = z.object({
   id: uuidString,
   team_id: uuidString,
   status: z.string(),
-  orders: z.array(z.object({ id: uuidString, origin: z.string().nullable(), parent_id: uuidString.nullable(), last_status: z.string(), last_status_created_at: dateTime, updated_at: dateTime, created_at: dateTime })),
+  orders: z.array(
+    z.object({
+      id: uuidString,
+      origin: z.string().nullable(),
+      parent_id: uuidString.nullable(),
+      last_status: z.string(),
+      last_status_created_at: dateTime,
+      updated_at: dateTime,
+      created_at: dateTime,
+    }),
+  ),
 });
 
 export const ResultMetadata = z.object({
@@ -172,7 +202,15 @@ export const Appointment = z.object({
   user_id: uuidString,
   order_id: uuidString,
   order_transaction_id: uuidString.nullable(),
-  address: z.object({ first_line: z.string(), second_line: z.string().nullable(), city: z.string(), state: z.string(), zip_code: z.string(), unit: z.string().nullable(), access_notes: z.string().nullable() }),
+  address: z.object({
+    first_line: z.string(),
+    second_line: z.string().nullable(),
+    city: z.string(),
+    state: z.string(),
+    zip_code: z.string(),
+    unit: z.string().nullable(),
+    access_notes: z.string().nullable(),
+  }),
   location: z.object({ lng: z.number(), lat: z.number() }),
   start_at: dateTime.nullable(),
   end_at: dateTime.nullable(),
@@ -190,11 +228,23 @@ export const Appointment = z.object({
 });
 
 export const AppointmentAvailability = z.object({
-  slots: z.array(z.object({
-    date: calendarDate,
-    slots: z.array(z.object({ booking_key: z.string(), start: dateTime, end: dateTime, expires_at: dateTime.nullable(), price: z.number(), is_priority: z.boolean(), num_appointments_available: z.number().int() })),
-    location: JsonObject.nullable(),
-  })),
+  slots: z.array(
+    z.object({
+      date: calendarDate,
+      slots: z.array(
+        z.object({
+          booking_key: z.string(),
+          start: dateTime,
+          end: dateTime,
+          expires_at: dateTime.nullable(),
+          price: z.number(),
+          is_priority: z.boolean(),
+          num_appointments_available: z.number().int(),
+        }),
+      ),
+      location: JsonObject.nullable(),
+    }),
+  ),
   timezone: z.string().nullable(),
 });
 
@@ -214,7 +264,10 @@ export const PscInfo = z.object({ lab_id: z.number().int(), slug: z.string(), pa
 export const AreaInfo = z.object({
   zip_code: z.string(),
   phlebotomy: z.object({ is_served: z.boolean(), providers: z.array(z.object({ name: z.string(), service_types: z.array(z.string()) })) }),
-  central_labs: z.record(z.string(), z.object({ patient_service_centers: JsonObject, supported_bill_types: z.array(z.string()), lab_id: z.number().int() })),
+  central_labs: z.record(
+    z.string(),
+    z.object({ patient_service_centers: JsonObject, supported_bill_types: z.array(z.string()), lab_id: z.number().int() }),
+  ),
 });
 
 export const Payor = z.object({
@@ -241,5 +294,10 @@ export const LabAccount = z.object({
   team_id_allowlist: z.array(z.string()).nullable(),
 });
 
-export const LabLifecycle = z.object({ methods: z.record(z.string(), z.object({ statuses: z.record(z.string(), z.string()), cancellable_from: z.array(z.string()), paths: z.unknown() })) });
+export const LabLifecycle = z.object({
+  methods: z.record(
+    z.string(),
+    z.object({ statuses: z.record(z.string(), z.string()), cancellable_from: z.array(z.string()), paths: z.unknown() }),
+  ),
+});
 export const LabScenarios = z.object({ zip_hints: z.array(JsonObject), last_name_hints: z.array(JsonObject) });

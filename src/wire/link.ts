@@ -52,16 +52,38 @@ export const LinkState = z.object({
   pending_mfa: JsonObject.nullable(),
 });
 
-export const LinkStart = z.object({ provider: z.string(), auth_type: z.string(), oauth_url: z.string().nullable(), link_web_url: z.string() });
+export const LinkStart = z.object({
+  provider: z.string(),
+  auth_type: z.string(),
+  oauth_url: z.string().nullable(),
+  link_web_url: z.string(),
+});
 export const LinkCode = z.object({ code: z.string(), exchange_url: z.string(), expires_at: dateTime });
 export const DemoConnected = z.object({ success: z.boolean(), detail: z.string() });
 
 export const BulkImport = z.object({ user_ids_imported: z.array(z.string()), user_ids_failed: z.array(z.string()) });
 export const BulkExport = z.object({
-  data: z.array(z.object({ user_id: uuidString, access_token: z.string(), refresh_token: z.string().nullable(), provider_id: z.string().nullable(), expires_at: z.number().nullable(), oauth_scopes: z.unknown() })),
+  data: z.array(
+    z.object({
+      user_id: uuidString,
+      access_token: z.string(),
+      refresh_token: z.string().nullable(),
+      provider_id: z.string().nullable(),
+      expires_at: z.number().nullable(),
+      oauth_scopes: z.unknown(),
+    }),
+  ),
   next_token: z.string().nullable(),
 });
-export const BulkOp = z.object({ type: z.string(), status: z.string(), provider: z.string(), pending: z.number().int(), processed: z.number().int(), started_at: dateTime, ended_at: dateTime.nullable() });
+export const BulkOp = z.object({
+  type: z.string(),
+  status: z.string(),
+  provider: z.string(),
+  pending: z.number().int(),
+  processed: z.number().int(),
+  started_at: dateTime,
+  ended_at: dateTime.nullable(),
+});
 export const BulkOps = z.object({ data: z.array(BulkOp), next_cursor: z.string().nullable() });
 /** `POST /v2/link/bulk_pause` (the reference declares no schema): users paused, users without that connection. */
 export const BulkPause = z.object({ user_ids_paused: z.array(z.string()), user_ids_failed: z.array(z.string()) });

@@ -16,8 +16,18 @@ const TeamSettings = z.object({
   minor_ordering_enabled: z.boolean().nullable(),
 });
 
-const TeamSummary = z.object({ id: uuidString, name: z.string(), created_on: dateTime, region: z.string(), integration_team_id: z.string().nullable() });
-export const ManagementTeam = TeamSummary.extend({ environments: z.array(z.string()), sandbox: TeamSettings.nullish(), production: TeamSettings.nullish() });
+const TeamSummary = z.object({
+  id: uuidString,
+  name: z.string(),
+  created_on: dateTime,
+  region: z.string(),
+  integration_team_id: z.string().nullable(),
+});
+export const ManagementTeam = TeamSummary.extend({
+  environments: z.array(z.string()),
+  sandbox: TeamSettings.nullish(),
+  production: TeamSettings.nullish(),
+});
 export const TeamList = z.object({ teams: z.array(TeamSummary), next_cursor: z.string().nullable() });
 
 const TeamRoleBindings = z.array(z.object({ team_id: uuidString }).loose()).nullable();
@@ -34,8 +44,23 @@ export const ManagementKeyCreated = ManagementKey.extend({ key: z.string() });
 
 export const TeamApiKey = z.object({ id: uuidString, label: z.string(), value: z.string(), team_id: uuidString, created_at: dateTime });
 
-export const Member = z.object({ id: uuidString, name: z.string(), email: z.string(), created_on: dateTime, role: z.string(), team_role_bindings: TeamRoleBindings });
-export const Invite = z.object({ id: uuidString, email: z.string(), invited_at: dateTime, resent_at: dateTime.nullable(), creator: JsonObject, role: z.string(), team_role_bindings: TeamRoleBindings });
+export const Member = z.object({
+  id: uuidString,
+  name: z.string(),
+  email: z.string(),
+  created_on: dateTime,
+  role: z.string(),
+  team_role_bindings: TeamRoleBindings,
+});
+export const Invite = z.object({
+  id: uuidString,
+  email: z.string(),
+  invited_at: dateTime,
+  resent_at: dateTime.nullable(),
+  creator: JsonObject,
+  role: z.string(),
+  team_role_bindings: TeamRoleBindings,
+});
 
 export const Domain = z.object({
   id: uuidString,
@@ -58,11 +83,32 @@ export const CustomCredential = z.object({
   redirect_url_override: z.string().nullable(),
 });
 
-export const DataPullPreferences = z.object({ data_pull_preferences: z.array(z.object({ team_id: uuidString, providers: z.unknown() })), next_cursor: z.string().nullable() });
+export const DataPullPreferences = z.object({
+  data_pull_preferences: z.array(z.object({ team_id: uuidString, providers: z.unknown() })),
+  next_cursor: z.string().nullable(),
+});
 
-export const EhrMember = z.object({ id: uuidString, integration_member_id: z.string(), name: z.string(), email: z.string(), avatar: z.string().nullable(), team_role_bindings: TeamRoleBindings });
-export const EhrConfiguration = z.object({ slug: z.string(), modalities: z.array(z.string()), origin_configs: z.array(z.object({ origin: z.string(), session_continuation_url: z.string().nullable() })) });
-export const EhrPipeline = z.object({ team_id: uuidString, type: z.string(), ehr_type: z.string(), base_url: z.string(), authentication: JsonObject, allowed_mappers: z.array(z.string()).nullable() });
+export const EhrMember = z.object({
+  id: uuidString,
+  integration_member_id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  avatar: z.string().nullable(),
+  team_role_bindings: TeamRoleBindings,
+});
+export const EhrConfiguration = z.object({
+  slug: z.string(),
+  modalities: z.array(z.string()),
+  origin_configs: z.array(z.object({ origin: z.string(), session_continuation_url: z.string().nullable() })),
+});
+export const EhrPipeline = z.object({
+  team_id: uuidString,
+  type: z.string(),
+  ehr_type: z.string(),
+  base_url: z.string(),
+  authentication: JsonObject,
+  allowed_mappers: z.array(z.string()).nullable(),
+});
 
 export const ContinuousQuery = z.object({
   id: uuidString,
@@ -78,7 +124,11 @@ export const ContinuousQuery = z.object({
   export_preferences: JsonObject.nullable(),
   fhir_observation_mappers: z.array(JsonObject).nullable(),
 });
-export const QueryValidation = z.object({ result_table_schema: z.record(z.string(), z.string()), resource_dependencies: z.array(z.string()), fhir_observation_previews: z.unknown().nullable() });
+export const QueryValidation = z.object({
+  result_table_schema: z.record(z.string(), z.string()),
+  resource_dependencies: z.array(z.string()),
+  fhir_observation_previews: z.unknown().nullable(),
+});
 
 /** The deprecated data-surface team object (`GET /v2/team/{team_id}`). */
 export const Team = z.object({
@@ -87,25 +137,69 @@ export const Team = z.object({
   name: z.string(),
   svix_app_id: z.string().nullable(),
   webhook_secret: z.string().nullable(),
-  api_keys: z.array(z.object({ label: z.string(), value: z.string(), team_id: uuidString, id: uuidString, created_at: dateTime, deleted_at: dateTime.nullable() })),
+  api_keys: z.array(
+    z.object({
+      label: z.string(),
+      value: z.string(),
+      team_id: uuidString,
+      id: uuidString,
+      created_at: dateTime,
+      deleted_at: dateTime.nullable(),
+    }),
+  ),
   configuration: JsonObject,
   logo_url: z.string().nullable(),
   delegated_flow: z.string(),
 });
 
-export const SourcePriority = z.object({ data_type: z.string(), provider: z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }), priority: z.number().int() });
-export const LinkConfig = z.object({ team_id: uuidString, name: z.string(), logo_url: z.string().nullable(), reject_duplicate_connection: z.boolean(), providers: z.array(JsonObject) });
+export const SourcePriority = z.object({
+  data_type: z.string(),
+  provider: z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }),
+  priority: z.number().int(),
+});
+export const LinkConfig = z.object({
+  team_id: uuidString,
+  name: z.string(),
+  logo_url: z.string().nullable(),
+  reject_duplicate_connection: z.boolean(),
+  providers: z.array(JsonObject),
+});
 
 /** Control plane: an org as the sandbox keeps it. */
-export const SandboxOrg = z.object({ id: uuidString, name: z.string(), plan: z.string(), created_at: dateTime, expires_at: dateTime.nullable(), team_ids: z.array(uuidString) });
-export const SandboxOrgCreated = z.object({ org_id: uuidString, name: z.string(), plan: z.string(), management_key_id: uuidString, management_key: z.string() });
+export const SandboxOrg = z.object({
+  id: uuidString,
+  name: z.string(),
+  plan: z.string(),
+  created_at: dateTime,
+  expires_at: dateTime.nullable(),
+  team_ids: z.array(uuidString),
+});
+export const SandboxOrgCreated = z.object({
+  org_id: uuidString,
+  name: z.string(),
+  plan: z.string(),
+  management_key_id: uuidString,
+  management_key: z.string(),
+});
 export const BetaFeatures = z.object({ team_id: uuidString, beta_features: z.array(z.string()) });
 /** `GET /_sandbox/orgs`. */
 export const SandboxOrgList = listOf('orgs', SandboxOrg);
 /** `GET /_sandbox/orgs/:org_id/mail`. */
-export const OrgMail = listOf('mail', z.object({ to: z.string(), subject: z.string(), kind: z.string(), sent_at: z.string(), ref_id: z.string().nullable() }));
+export const OrgMail = listOf(
+  'mail',
+  z.object({ to: z.string(), subject: z.string(), kind: z.string(), sent_at: z.string(), ref_id: z.string().nullable() }),
+);
 /** `GET /_sandbox/ehr_dashboard/:token`. */
-export const EhrDashboardSession = z.object({ org_id: z.string(), member_id: z.string(), team_id: z.string().nullable(), feature: z.string(), modality: z.string(), environment: z.string(), created_at: z.string(), expires_at: z.string() });
+export const EhrDashboardSession = z.object({
+  org_id: z.string(),
+  member_id: z.string(),
+  team_id: z.string().nullable(),
+  feature: z.string(),
+  modality: z.string(),
+  environment: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
 /** `GET /_sandbox/ehr_pipelines/:team_id/:environment`. */
 export const EhrDeliveries = listOf('deliveries', JsonObject);
 

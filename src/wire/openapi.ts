@@ -32,7 +32,10 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 
 function parameters(route: Route): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [['path', route.request.params], ['query', route.request.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.request.params],
+    ['query', route.request.query],
+  ] as const) {
     if (!schema) continue;
     const json = schemaOf(schema, 'input');
     const props = (json['properties'] ?? {}) as Record<string, Json>;
@@ -71,7 +74,11 @@ class Components {
 
   /** The schemas the document refers to (transitively), and no others. */
   schemas(paths: Json): Record<string, Json> {
-    const all = (z.toJSONSchema(this.registry, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> }).schemas;
+    const all = (
+      z.toJSONSchema(this.registry, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }) as {
+        schemas: Record<string, Json>;
+      }
+    ).schemas;
     const out: Record<string, Json> = {};
     const visit = (value: unknown): void => {
       if (Array.isArray(value)) for (const v of value) visit(v);
@@ -119,7 +126,9 @@ const SECURITY: Record<Route['auth'], Json[]> = {
 };
 
 const SCHEMES: Record<DocumentKind, Json> = {
-  data: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-vital-api-key', description: 'A team API key (alias header x-service-api-key)' } },
+  data: {
+    ApiKey: { type: 'apiKey', in: 'header', name: 'x-vital-api-key', description: 'A team API key (alias header x-service-api-key)' },
+  },
   management: { ManagementKey: { type: 'apiKey', in: 'header', name: 'X-Management-Key', description: 'An org management key' } },
   control: { AdminToken: { type: 'http', scheme: 'bearer', description: 'Only when the sandbox was started with an admin token' } },
 };
@@ -164,12 +173,24 @@ function buildDocument(routes: readonly Route[], kind: DocumentKind): Json {
       responses: responses(route, components),
     };
     if (route.beta) op['x-closed-beta'] = route.beta;
-    if (route.request.body) op['requestBody'] = { required: true, content: { [route.request.bodyKind === 'form' ? 'multipart/form-data' : 'application/json']: { schema: schemaOf(route.request.body, 'input') } } };
+    if (route.request.body)
+      op['requestBody'] = {
+        required: true,
+        content: {
+          [route.request.bodyKind === 'form' ? 'multipart/form-data' : 'application/json']: {
+            schema: schemaOf(route.request.body, 'input'),
+          },
+        },
+      };
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op };
   }
   const doc: Json = {
     openapi: '3.1.0',
-    info: { title: TITLES[kind], version: '0.1.0', description: 'What the health-sandbox simulator serves, generated from its route table.' },
+    info: {
+      title: TITLES[kind],
+      version: '0.1.0',
+      description: 'What the health-sandbox simulator serves, generated from its route table.',
+    },
     servers: [],
     components: { securitySchemes: SCHEMES[kind], schemas: components.schemas(paths) },
     paths,

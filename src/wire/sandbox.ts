@@ -13,16 +13,39 @@ export const SandboxCredentials = z.object({
   management_url: z.string(),
   org_id: uuidString,
   management_key: z.string(),
-  teams: z.array(z.object({ team_id: uuidString, name: z.string(), region: z.string(), api_keys: z.object({ sandbox: z.string(), production: z.string() }) })),
+  teams: z.array(
+    z.object({
+      team_id: uuidString,
+      name: z.string(),
+      region: z.string(),
+      api_keys: z.object({ sandbox: z.string(), production: z.string() }),
+    }),
+  ),
 });
 
 /** @public Read as `typeof W.JournalEntry` by the type modules (src/wire/types.ts, src/testing/types.ts), which knip does not trace. */
-export const JournalEntry = z.object({ seq: z.number().int(), occurred_at: dateTime, team_id: uuidString, environment: z.string(), envelope: EventEnvelope });
+export const JournalEntry = z.object({
+  seq: z.number().int(),
+  occurred_at: dateTime,
+  team_id: uuidString,
+  environment: z.string(),
+  envelope: EventEnvelope,
+});
 export const JournalPage = z.object({ events: z.array(JournalEntry), total: z.number().int() });
 export const JobList = z.object({ jobs: z.array(z.object({ at: dateTime, label: z.string() })), pending: z.number().int() });
 
 export const RouteListing = z.object({
-  routes: z.array(z.object({ id: z.string(), method: z.string(), surface: z.string(), path: z.string(), auth: z.string(), beta: z.string().nullable(), summary: z.string() })),
+  routes: z.array(
+    z.object({
+      id: z.string(),
+      method: z.string(),
+      surface: z.string(),
+      path: z.string(),
+      auth: z.string(),
+      beta: z.string().nullable(),
+      summary: z.string(),
+    }),
+  ),
 });
 
 /** An OpenAPI 3.1 document (checked in full by a real OpenAPI parser in the tests). */

@@ -50,7 +50,15 @@ export const Insurance = z.object({
   member_id: z.string(),
   payor_code: z.string(),
   relationship: z.string(),
-  insured: z.object({ first_name: z.string(), last_name: z.string(), gender: z.string(), address: Address, dob: z.string(), email: z.string().nullish(), phone_number: z.string().nullish() }),
+  insured: z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    gender: z.string(),
+    address: Address,
+    dob: z.string(),
+    email: z.string().nullish(),
+    phone_number: z.string().nullish(),
+  }),
   company: z.object({ name: z.string(), address: Address.nullish() }),
   group_id: z.string().nullable(),
   guarantor: z.unknown().nullable(),
@@ -87,7 +95,12 @@ export const RefreshResult = z.object({
 });
 
 /** The 400 of a refresh with nothing to refresh: not the house error body. */
-export const RefreshRefused = z.object({ success: z.literal(false), user_id: uuidString, error: z.string(), failed_sources: z.array(z.string()) });
+export const RefreshRefused = z.object({
+  success: z.literal(false),
+  user_id: uuidString,
+  error: z.string(),
+  failed_sources: z.array(z.string()),
+});
 
 export const SignInToken = z.object({ user_id: uuidString, sign_in_token: z.string() });
 export const ExpiringUrl = z.object({ url: z.string(), expires_in: z.number().int() });

@@ -44,7 +44,15 @@ export const ActivitySummary = z.object({
   timezone_offset: z.number().int().nullable(),
   wheelchair_use: z.boolean().nullable(),
   wheelchair_push: z.number().nullable(),
-  heart_rate: z.object({ avg_bpm: z.number().nullable(), min_bpm: z.number().nullable(), max_bpm: z.number().nullable(), resting_bpm: z.number().nullable(), avg_walking_bpm: z.number().nullable() }).nullable(),
+  heart_rate: z
+    .object({
+      avg_bpm: z.number().nullable(),
+      min_bpm: z.number().nullable(),
+      max_bpm: z.number().nullable(),
+      resting_bpm: z.number().nullable(),
+      avg_walking_bpm: z.number().nullable(),
+    })
+    .nullable(),
 });
 
 export const SleepSummary = z.object({
@@ -206,7 +214,18 @@ export const Profile = z.object({
 });
 
 export const RawProfile = z.object({ profile: RawSummary.omit({ timestamp: true, provider_id: true }) });
-export const RawDevices = z.object({ devices: z.array(z.object({ data: JsonObject, provider_id: z.string(), user_id: uuidString, source_id: z.number().int(), id: uuidString, source: ProviderRef })) });
+export const RawDevices = z.object({
+  devices: z.array(
+    z.object({
+      data: JsonObject,
+      provider_id: z.string(),
+      user_id: uuidString,
+      source_id: z.number().int(),
+      id: uuidString,
+      source: ProviderRef,
+    }),
+  ),
+});
 
 /** One timeseries sample: a value at a time (or over `start`..`end`); blood pressure has systolic/diastolic. */
 export const TimeseriesSample = z.object({
@@ -240,4 +259,10 @@ export const IntrospectPage = z.object({
 });
 
 export const FeedState = z.object({ enabled: z.boolean(), mode: z.string(), interval_seconds: z.number().int() });
-export const HistoricalPullForced = z.object({ applies_to: z.string(), user_id: uuidString, provider: z.string(), resources: z.array(z.string()).nullable(), outcome: z.string() });
+export const HistoricalPullForced = z.object({
+  applies_to: z.string(),
+  user_id: uuidString,
+  provider: z.string(),
+  resources: z.array(z.string()).nullable(),
+  outcome: z.string(),
+});

@@ -88,12 +88,22 @@ export const ResendDone = z.object({ attempt: DeliveryAttempt });
 export const RecoverDone = z.object({ recovered: z.number().int(), attempts: z.array(DeliveryAttempt) });
 export const DeliverySettings = z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() });
 export const OperationalEvents = listOf('events', JsonObject);
-export const ReceiverState = z.object({ name: z.string(), url: z.string(), config: JsonObject, count: z.number().int(), deliveries: z.array(ReceiverDelivery) });
+export const ReceiverState = z.object({
+  name: z.string(),
+  url: z.string(),
+  config: JsonObject,
+  count: z.number().int(),
+  deliveries: z.array(ReceiverDelivery),
+});
 export const ReceiverConfigured = z.object({ name: z.string(), config: JsonObject });
 
 // The control plane's pipeline streams (`/_sandbox/pipelines/*`).
 
-export const PipelineStreams = z.object({ streams: z.array(JsonObject), ndjson_file: z.string().nullable(), ndjson_error: z.string().nullable() });
+export const PipelineStreams = z.object({
+  streams: z.array(JsonObject),
+  ndjson_file: z.string().nullable(),
+  ndjson_error: z.string().nullable(),
+});
 export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(JsonObject) });
 export const PipelineStreamCleared = z.object({ stream: z.string(), cleared: z.number().int() });
 export const PipelineStreamsCleared = z.object({ cleared: z.number().int() });

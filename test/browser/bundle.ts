@@ -29,13 +29,16 @@ export async function bundleBrowser(source: string, options: { minify?: boolean 
   const aliases: Plugin = {
     name: 'health-sandbox-aliases',
     setup(b) {
-      b.onResolve({ filter: /^health-sandbox(\/msw)?$/ }, (args) => ({ path: `${root}src/${args.path.endsWith('/msw') ? 'msw' : 'index'}.ts` }));
+      b.onResolve({ filter: /^health-sandbox(\/msw)?$/ }, (args) => ({
+        path: `${root}src/${args.path.endsWith('/msw') ? 'msw' : 'index'}.ts`,
+      }));
       b.onResolve({ filter: /^node:/ }, (args) => {
         builtins.add(args.path);
         return { path: args.path, namespace: 'node-builtin' };
       });
       b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-        contents: `const fail = () => { throw new Error(${JSON.stringify(`${args.path} is not available in a browser`)}); };\n` +
+        contents:
+          `const fail = () => { throw new Error(${JSON.stringify(`${args.path} is not available in a browser`)}); };\n` +
           'export default new Proxy({}, { get: () => fail });\nexport const appendFile = fail, readFile = fail, writeFile = fail;',
         loader: 'js',
       }));
@@ -67,7 +70,14 @@ export async function bundleBrowser(source: string, options: { minify?: boolean 
       entryInputs = Object.keys(out[1].inputs);
     } else chunks.set(name, file.text);
   }
-  return { code, chunks, nodeBuiltins: [...builtins].sort(), entryInputs, bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code).byteLength };
+  return {
+    code,
+    chunks,
+    nodeBuiltins: [...builtins].sort(),
+    entryInputs,
+    bytes: Buffer.byteLength(code),
+    gzipBytes: gzipSync(code).byteLength,
+  };
 }
 
 /** The page the bench measures: what a browser test suite imports. */

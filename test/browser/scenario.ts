@@ -16,7 +16,11 @@ export async function runScenario(baseUrl: string, apiKey: string): Promise<Step
     const key = init.key === undefined ? apiKey : init.key;
     if (key !== null) headers['x-vital-api-key'] = key;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
     const body: unknown = await res.json();
     steps.push({ step, status: res.status, body });
     return body;

@@ -13,18 +13,33 @@ import type { Browser, BrowserContext } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Promise<Browser> | undefined;
 
 /** The worker's Chromium, launched on first use (again if it went away). */
 export function sharedChromium(): Promise<Browser> {
   if (!browser) {
-    const launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 30_000, args: ARGS }));
+    const launching = import('playwright-core').then(({ chromium }) =>
+      chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 30_000, args: ARGS }),
+    );
     browser = launching;
     launching.then(
-      (b) => b.on('disconnected', () => { if (browser === launching) browser = undefined; }),
-      () => { if (browser === launching) browser = undefined; },
+      (b) =>
+        b.on('disconnected', () => {
+          if (browser === launching) browser = undefined;
+        }),
+      () => {
+        if (browser === launching) browser = undefined;
+      },
     );
   }
   return browser;
@@ -34,7 +49,9 @@ export function sharedChromium(): Promise<Browser> {
  * A fresh context in the worker's Chromium. With `onlyLoopback` (the default) every request to a
  * host other than 127.0.0.1 is refused, and its URL handed to `outside` when given.
  */
-export async function newChromiumContext(options: { onlyLoopback?: boolean; outside?: (url: string) => void } = {}): Promise<BrowserContext> {
+export async function newChromiumContext(
+  options: { onlyLoopback?: boolean; outside?: (url: string) => void } = {},
+): Promise<BrowserContext> {
   const context = await (await sharedChromium()).newContext();
   if (options.onlyLoopback ?? true) {
     await context.route('**/*', (route) => {

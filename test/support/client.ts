@@ -162,7 +162,11 @@ function reportWire(surface: 'data' | 'management', method: string, path: string
   if (!spec) problem = 'status not declared';
   else if (spec.schema && (res.headers['content-type'] ?? '').startsWith('application/json')) {
     const parsed = spec.schema.safeParse(res.body);
-    if (!parsed.success) problem = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    if (!parsed.success)
+      problem = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ');
   }
   if (problem) appendFileSync(WIRE_REPORT, `${JSON.stringify({ route: route.id, status: res.status, problem })}\n`);
 }
@@ -179,7 +183,14 @@ async function fromResponse(res: Response): Promise<TestResponse> {
 
 export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}): TestClient {
   const sandbox = createSandbox({ logger: () => undefined, webhookTransport: loopbackOnly, ...options });
-  let send: (method: string, url: string, surface: 'data' | 'management', headers: Record<string, string>, body: string | Uint8Array | undefined, redirect?: 'manual') => Promise<TestResponse>;
+  let send: (
+    method: string,
+    url: string,
+    surface: 'data' | 'management',
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    redirect?: 'manual',
+  ) => Promise<TestResponse>;
 
   if (adapter === 'express') {
     const app = createExpressApp(sandbox);
@@ -194,11 +205,14 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     };
     send = async (method, url, surface, headers, body) => {
       const full = surface === 'management' ? `/management${url}` : url;
-      let req = request(target())[method.toLowerCase() as 'get'](full).buffer(true).parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      let req = request(target())
+        [method.toLowerCase() as 'get'](full)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
       const res = body !== undefined ? await req.send(typeof body === 'string' ? body : Buffer.from(body)) : await req;
       const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
@@ -214,7 +228,12 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     });
     send = async (method, url, surface, headers, body, redirect) => {
       const base = await ready;
-      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, { method, headers, body: body as BodyInit | undefined, ...(redirect ? { redirect } : {}) });
+      const res = await fetch(`${base}${surface === 'management' ? '/management' : ''}${url}`, {
+        method,
+        headers,
+        body: body as BodyInit | undefined,
+        ...(redirect ? { redirect } : {}),
+      });
       return fromResponse(res);
     };
   } else if (adapter === 'fetch') {
@@ -228,7 +247,12 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
       const bodyless = method === 'GET' || method === 'HEAD';
       const request =
         bodyless && body !== undefined
-          ? ({ url: full, method, headers: new Headers(headers), arrayBuffer: async () => (typeof body === 'string' ? new TextEncoder().encode(body) : body).slice().buffer } as unknown as Request)
+          ? ({
+              url: full,
+              method,
+              headers: new Headers(headers),
+              arrayBuffer: async () => (typeof body === 'string' ? new TextEncoder().encode(body) : body).slice().buffer,
+            } as unknown as Request)
           : new Request(full, { method, headers, body: body as BodyInit | undefined });
       const res = await handler(request);
       return fromResponse(res);

@@ -5,7 +5,18 @@
  */
 import type { Route } from '../../src/engine/route.js';
 import { ADDRESS, PATIENT } from '../lab-helpers.js';
-import { DEEP, GOOD_QUERY, plausible, propertiesOf, toJson, UNKNOWN_UUID, wrongScalar, wrongStructured, type Baseline, type JsonSchema } from './route-requests.js';
+import {
+  DEEP,
+  GOOD_QUERY,
+  plausible,
+  propertiesOf,
+  toJson,
+  UNKNOWN_UUID,
+  wrongScalar,
+  wrongStructured,
+  type Baseline,
+  type JsonSchema,
+} from './route-requests.js';
 import type { CallOptions } from './client.js';
 
 /** Garbage path segments, already URL-encoded as they go on the wire. */
@@ -130,9 +141,13 @@ export function baseQuery(route: Route): Record<string, string> {
 }
 
 export function pathVariants(route: Route): Variant[] {
-  const names = route.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  const names = route.path
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
   const out: Variant[] = [];
-  for (const name of names) for (const [label, value] of BAD_SEGMENTS) out.push({ name: `path :${name}=${label}`, params: { [name]: value } });
+  for (const name of names)
+    for (const [label, value] of BAD_SEGMENTS) out.push({ name: `path :${name}=${label}`, params: { [name]: value } });
   return out;
 }
 
@@ -151,8 +166,17 @@ export function semanticVariants(route: Route): Variant[] {
       { name: 'start_date with bad offset', query: { ...base, start_date: '2026-01-01T25:61:00+99:99' } },
     );
   }
-  if (q.includes('cursor')) out.push({ name: 'cursor not base64', query: { ...baseQuery(route), cursor: '!!!@@@' } }, { name: 'cursor far future', query: { ...baseQuery(route), cursor: Buffer.from('t:99999999999999999999999').toString('base64url') } });
-  if (q.includes('page')) out.push({ name: 'page 0', query: { page: '0' } }, { name: 'size 0', query: { size: '0' } }, { name: 'size huge', query: { size: '1000000' } });
+  if (q.includes('cursor'))
+    out.push(
+      { name: 'cursor not base64', query: { ...baseQuery(route), cursor: '!!!@@@' } },
+      { name: 'cursor far future', query: { ...baseQuery(route), cursor: Buffer.from('t:99999999999999999999999').toString('base64url') } },
+    );
+  if (q.includes('page'))
+    out.push(
+      { name: 'page 0', query: { page: '0' } },
+      { name: 'size 0', query: { size: '0' } },
+      { name: 'size huge', query: { size: '1000000' } },
+    );
   if (q.includes('limit')) out.push({ name: 'limit 0', query: { limit: '0' } }, { name: 'limit huge', query: { limit: '1000000000' } });
   if (q.includes('after')) out.push({ name: 'after negative', query: { after: '-5' } });
   if (q.includes('delay')) out.push({ name: 'delay negative', query: { delay: '-10' } });
@@ -164,19 +188,27 @@ export function semanticVariants(route: Route): Variant[] {
     out.push({ name: 'body dates not dates', body: Object.fromEntries(dated.map((k) => [k, 'yesterday'])) });
   }
   if (b.includes('ingestion_start') && b.includes('ingestion_end')) {
-    out.push({ name: 'ingestion_end before ingestion_start', body: { client_user_id: 'fuzz-semantic', ingestion_start: '2026-01-04', ingestion_end: '2025-01-01' } });
+    out.push({
+      name: 'ingestion_end before ingestion_start',
+      body: { client_user_id: 'fuzz-semantic', ingestion_start: '2026-01-04', ingestion_end: '2025-01-01' },
+    });
   }
-  if (b.includes('start_at') && b.includes('end_at')) out.push({ name: 'end_at before start_at', body: { start_at: '2026-01-04T00:00:00Z', end_at: '2025-01-01T00:00:00Z' } });
+  if (b.includes('start_at') && b.includes('end_at'))
+    out.push({ name: 'end_at before start_at', body: { start_at: '2026-01-04T00:00:00Z', end_at: '2025-01-01T00:00:00Z' } });
   if (b.includes('since')) out.push({ name: 'until before since', body: { since: '2026-01-04T00:00:00Z', until: '2025-01-01T00:00:00Z' } });
-  if (b.includes('seconds')) out.push({ name: 'seconds negative', body: { seconds: -60 } }, { name: 'seconds huge', body: { seconds: 1e300 } });
+  if (b.includes('seconds'))
+    out.push({ name: 'seconds negative', body: { seconds: -60 } }, { name: 'seconds huge', body: { seconds: 1e300 } });
   if (b.includes('duration')) out.push({ name: 'duration junk', body: { duration: 'PT-5H' } });
   if (b.includes('until') && !b.includes('since')) out.push({ name: 'until in the past', body: { until: '2000-01-01T00:00:00Z' } });
-  if (b.includes('url')) out.push({ name: 'url not a URL', body: { url: 'not a url' } }, { name: 'url javascript:', body: { url: 'javascript:alert(1)' } });
-  if (b.includes('fallback_time_zone')) out.push({ name: 'time zone unknown', body: { client_user_id: 'fuzz-tz', fallback_time_zone: 'Mars/Olympus' } });
+  if (b.includes('url'))
+    out.push({ name: 'url not a URL', body: { url: 'not a url' } }, { name: 'url javascript:', body: { url: 'javascript:alert(1)' } });
+  if (b.includes('fallback_time_zone'))
+    out.push({ name: 'time zone unknown', body: { client_user_id: 'fuzz-tz', fallback_time_zone: 'Mars/Olympus' } });
   if (b.includes('user_id')) out.push({ name: 'body user_id unknown', body: { user_id: UNKNOWN_UUID } });
   if (b.includes('rate_limit')) out.push({ name: 'rate_limit negative', body: { url: 'https://example.com/x', rate_limit: -1 } });
   if (b.includes('status')) out.push({ name: 'status 999', body: { status: 999 } }, { name: 'status 0', body: { status: 0 } });
-  if (b.includes('headers')) out.push({ name: 'headers values not strings', body: { headers: { 'x-a': { b: 1 }, '': 'x', 'bad header': 'v\r\nx: y' } } });
+  if (b.includes('headers'))
+    out.push({ name: 'headers values not strings', body: { headers: { 'x-a': { b: 1 }, '': 'x', 'bad header': 'v\r\nx: y' } } });
   return out;
 }
 
@@ -200,49 +232,229 @@ export function semanticCases(base: Baseline): SemanticCase[] {
   const hooks = `/v1/org/${p.org_id}/team/${p.team_id}/sandbox/webhook`;
   const m = 'management' as const;
   return [
-    { area: 'users', name: 'birth date 2025-02-30', method: 'POST', path: '/v2/user', body: { client_user_id: 'sem-1', fallback_birth_date: '2025-02-30' } },
-    { area: 'users', name: 'ingestion_end before ingestion_start', method: 'POST', path: '/v2/user', body: { client_user_id: 'sem-2', ingestion_start: '2026-01-04', ingestion_end: '2025-01-01' } },
-    { area: 'users', name: 'unknown time zone', method: 'POST', path: '/v2/user', body: { client_user_id: 'sem-3', fallback_time_zone: 'Mars/Olympus' } },
+    {
+      area: 'users',
+      name: 'birth date 2025-02-30',
+      method: 'POST',
+      path: '/v2/user',
+      body: { client_user_id: 'sem-1', fallback_birth_date: '2025-02-30' },
+    },
+    {
+      area: 'users',
+      name: 'ingestion_end before ingestion_start',
+      method: 'POST',
+      path: '/v2/user',
+      body: { client_user_id: 'sem-2', ingestion_start: '2026-01-04', ingestion_end: '2025-01-01' },
+    },
+    {
+      area: 'users',
+      name: 'unknown time zone',
+      method: 'POST',
+      path: '/v2/user',
+      body: { client_user_id: 'sem-3', fallback_time_zone: 'Mars/Olympus' },
+    },
     { area: 'users', name: 'client_user_id is an e-mail', method: 'POST', path: '/v2/user', body: { client_user_id: 'grace@example.com' } },
-    { area: 'users', name: 'patch: unknown time zone', method: 'PATCH', path: `/v2/user/${u}`, body: { fallback_time_zone: 'Mars/Olympus' } },
-    { area: 'users', name: 'patch: birth date 2025-02-30', method: 'PATCH', path: `/v2/user/${u}`, body: { fallback_birth_date: '2025-02-30' } },
-    { area: 'users', name: 'patch: ingestion_end before ingestion_start', method: 'PATCH', path: `/v2/user/${u}`, body: { ingestion_start: '2026-01-04', ingestion_end: '2025-01-01' } },
+    {
+      area: 'users',
+      name: 'patch: unknown time zone',
+      method: 'PATCH',
+      path: `/v2/user/${u}`,
+      body: { fallback_time_zone: 'Mars/Olympus' },
+    },
+    {
+      area: 'users',
+      name: 'patch: birth date 2025-02-30',
+      method: 'PATCH',
+      path: `/v2/user/${u}`,
+      body: { fallback_birth_date: '2025-02-30' },
+    },
+    {
+      area: 'users',
+      name: 'patch: ingestion_end before ingestion_start',
+      method: 'PATCH',
+      path: `/v2/user/${u}`,
+      body: { ingestion_start: '2026-01-04', ingestion_end: '2025-01-01' },
+    },
     { area: 'users', name: 'patch: empty client_user_id', method: 'PATCH', path: `/v2/user/${u}`, body: { client_user_id: '' } },
     { area: 'users', name: 'undo delete of a live user', method: 'POST', path: '/v2/user/undo_delete', query: { user_id: u } },
-    { area: 'wearables', name: 'demo connection for an unknown user', method: 'POST', path: '/v2/link/connect/demo', body: { user_id: UNKNOWN_UUID, provider: 'oura' } },
-    { area: 'wearables', name: 'summary: end before start', method: 'GET', path: `/v2/summary/sleep/${u}`, query: { start_date: '2026-01-04', end_date: '2026-01-01' } },
-    { area: 'wearables', name: 'summary: start 2025-02-30', method: 'GET', path: `/v2/summary/activity/${u}`, query: { start_date: '2025-02-30' } },
-    { area: 'wearables', name: 'timeseries: end before start', method: 'GET', path: `/v2/timeseries/${u}/heartrate`, query: { start_date: '2026-01-04', end_date: '2026-01-01' } },
-    { area: 'wearables', name: 'timeseries: unknown provider', method: 'GET', path: `/v2/timeseries/${u}/steps/grouped`, query: { start_date: '2026-01-01', provider: 'garmin_v9' } },
-    { area: 'wearables', name: 'force a pull of an unknown provider', method: 'POST', path: `/_sandbox/historical_pulls/${u}/garmin_v9`, body: { outcome: 'success' } },
-    { area: 'wearables', name: 'pull finishing in negative seconds', method: 'POST', path: `/_sandbox/historical_pulls/${u}/${p.provider}`, body: { outcome: 'success', finish_in_seconds: -5 } },
-    { area: 'labs', name: 'order: patient born 2025-02-30', method: 'POST', path: '/v3/order', body: { ...order, patient_details: { ...PATIENT, dob: '2025-02-30' } } },
-    { area: 'labs', name: 'order: activate_by 2025-02-30', method: 'POST', path: '/v3/order', body: { ...order, activate_by: '2025-02-30' } },
+    {
+      area: 'wearables',
+      name: 'demo connection for an unknown user',
+      method: 'POST',
+      path: '/v2/link/connect/demo',
+      body: { user_id: UNKNOWN_UUID, provider: 'oura' },
+    },
+    {
+      area: 'wearables',
+      name: 'summary: end before start',
+      method: 'GET',
+      path: `/v2/summary/sleep/${u}`,
+      query: { start_date: '2026-01-04', end_date: '2026-01-01' },
+    },
+    {
+      area: 'wearables',
+      name: 'summary: start 2025-02-30',
+      method: 'GET',
+      path: `/v2/summary/activity/${u}`,
+      query: { start_date: '2025-02-30' },
+    },
+    {
+      area: 'wearables',
+      name: 'timeseries: end before start',
+      method: 'GET',
+      path: `/v2/timeseries/${u}/heartrate`,
+      query: { start_date: '2026-01-04', end_date: '2026-01-01' },
+    },
+    {
+      area: 'wearables',
+      name: 'timeseries: unknown provider',
+      method: 'GET',
+      path: `/v2/timeseries/${u}/steps/grouped`,
+      query: { start_date: '2026-01-01', provider: 'garmin_v9' },
+    },
+    {
+      area: 'wearables',
+      name: 'force a pull of an unknown provider',
+      method: 'POST',
+      path: `/_sandbox/historical_pulls/${u}/garmin_v9`,
+      body: { outcome: 'success' },
+    },
+    {
+      area: 'wearables',
+      name: 'pull finishing in negative seconds',
+      method: 'POST',
+      path: `/_sandbox/historical_pulls/${u}/${p.provider}`,
+      body: { outcome: 'success', finish_in_seconds: -5 },
+    },
+    {
+      area: 'labs',
+      name: 'order: patient born 2025-02-30',
+      method: 'POST',
+      path: '/v3/order',
+      body: { ...order, patient_details: { ...PATIENT, dob: '2025-02-30' } },
+    },
+    {
+      area: 'labs',
+      name: 'order: activate_by 2025-02-30',
+      method: 'POST',
+      path: '/v3/order',
+      body: { ...order, activate_by: '2025-02-30' },
+    },
     { area: 'labs', name: 'order: unknown lab test', method: 'POST', path: '/v3/order', body: { ...order, lab_test_id: UNKNOWN_UUID } },
     { area: 'labs', name: 'order: unknown user', method: 'POST', path: '/v3/order', body: { ...order, user_id: UNKNOWN_UUID } },
-    { area: 'labs', name: 'order: zip not a zip', method: 'POST', path: '/v3/order', body: { ...order, patient_address: { ...ADDRESS, zip: 'ABCDE' } } },
-    { area: 'labs', name: 'update: activate_by 2025-02-30', method: 'PATCH', path: `/v3/order/${p.order_id}`, body: { activate_by: '2025-02-30' } },
+    {
+      area: 'labs',
+      name: 'order: zip not a zip',
+      method: 'POST',
+      path: '/v3/order',
+      body: { ...order, patient_address: { ...ADDRESS, zip: 'ABCDE' } },
+    },
+    {
+      area: 'labs',
+      name: 'update: activate_by 2025-02-30',
+      method: 'PATCH',
+      path: `/v3/order/${p.order_id}`,
+      body: { activate_by: '2025-02-30' },
+    },
     { area: 'labs', name: 'orders: page 0', method: 'GET', path: '/v3/orders', query: { page: 0 } },
     { area: 'labs', name: 'markers: size 0', method: 'GET', path: '/v3/lab_tests/markers', query: { size: 0 } },
     { area: 'labs', name: 'simulate: negative delay', method: 'POST', path: `/v3/order/${p.order_id}/test`, query: { delay: -10 } },
     { area: 'labs', name: 'result of an order without results', method: 'GET', path: `/v3/order/${p.order_id}/result` },
-    { area: 'management', name: 'team in region mars', method: 'POST', path: `/v1/org/${p.org_id}/team`, surface: m, body: { name: 'Sem', region: 'mars' } },
-    { area: 'management', name: 'team with an unknown environment', method: 'GET', path: `/v1/org/${p.org_id}/team/${p.team_id}`, surface: m, query: { include_environment: 'staging' } },
-    { area: 'management', name: 'key bound to an unknown team', method: 'POST', path: `/v1/org/${p.org_id}/management_key`, surface: m, body: { label: 'sem', role: 'team_admin', team_role_bindings: [{ team_id: UNKNOWN_UUID }] } },
-    { area: 'management', name: 'team API key for an unknown team', method: 'POST', path: `/v1/org/${p.org_id}/team_api_keys/sandbox/us`, surface: m, body: { label: 'sem', team_id: UNKNOWN_UUID } },
+    {
+      area: 'management',
+      name: 'team in region mars',
+      method: 'POST',
+      path: `/v1/org/${p.org_id}/team`,
+      surface: m,
+      body: { name: 'Sem', region: 'mars' },
+    },
+    {
+      area: 'management',
+      name: 'team with an unknown environment',
+      method: 'GET',
+      path: `/v1/org/${p.org_id}/team/${p.team_id}`,
+      surface: m,
+      query: { include_environment: 'staging' },
+    },
+    {
+      area: 'management',
+      name: 'key bound to an unknown team',
+      method: 'POST',
+      path: `/v1/org/${p.org_id}/management_key`,
+      surface: m,
+      body: { label: 'sem', role: 'team_admin', team_role_bindings: [{ team_id: UNKNOWN_UUID }] },
+    },
+    {
+      area: 'management',
+      name: 'team API key for an unknown team',
+      method: 'POST',
+      path: `/v1/org/${p.org_id}/team_api_keys/sandbox/us`,
+      surface: m,
+      body: { label: 'sem', team_id: UNKNOWN_UUID },
+    },
     { area: 'management', name: 'webhook with a non-URL', method: 'POST', path: hooks, surface: m, body: { url: 'not a url' } },
-    { area: 'management', name: 'webhook with a negative rate limit', method: 'POST', path: hooks, surface: m, body: { url: 'https://example.com/a', rate_limit: -1 } },
-    { area: 'management', name: 'pipeline for an unknown team', method: 'POST', path: `/v1/org/${p.org_id}/team_etl_pipelines/sandbox/us`, surface: m, body: { team_ids: [UNKNOWN_UUID], event_type_prefixes: [] } },
-    { area: 'control', name: 'advance until the past', method: 'POST', path: '/_sandbox/clock/advance', body: { until: '2000-01-01T00:00:00Z' } },
-    { area: 'control', name: 'advance until 2026-02-30', method: 'POST', path: '/_sandbox/clock/advance', body: { until: '2026-02-30T00:00:00Z' } },
-    { area: 'wearables', name: 'summary: start 2025-11-31 as a date-time', method: 'GET', path: `/v2/summary/body/${u}`, query: { start_date: '2025-11-31T00:00:00Z' } },
-    { area: 'wearables', name: 'timeseries: end 2025-12-32 as a date-time', method: 'GET', path: `/v2/timeseries/${u}/steps`, query: { start_date: '2025-12-20', end_date: '2025-12-32T00:00:00Z' } },
-    { area: 'labs', name: 'resend events: start_at 2025-11-31', method: 'POST', path: '/v3/order/resend_events', body: { start_at: '2025-11-31T00:00:00Z' } },
+    {
+      area: 'management',
+      name: 'webhook with a negative rate limit',
+      method: 'POST',
+      path: hooks,
+      surface: m,
+      body: { url: 'https://example.com/a', rate_limit: -1 },
+    },
+    {
+      area: 'management',
+      name: 'pipeline for an unknown team',
+      method: 'POST',
+      path: `/v1/org/${p.org_id}/team_etl_pipelines/sandbox/us`,
+      surface: m,
+      body: { team_ids: [UNKNOWN_UUID], event_type_prefixes: [] },
+    },
+    {
+      area: 'control',
+      name: 'advance until the past',
+      method: 'POST',
+      path: '/_sandbox/clock/advance',
+      body: { until: '2000-01-01T00:00:00Z' },
+    },
+    {
+      area: 'control',
+      name: 'advance until 2026-02-30',
+      method: 'POST',
+      path: '/_sandbox/clock/advance',
+      body: { until: '2026-02-30T00:00:00Z' },
+    },
+    {
+      area: 'wearables',
+      name: 'summary: start 2025-11-31 as a date-time',
+      method: 'GET',
+      path: `/v2/summary/body/${u}`,
+      query: { start_date: '2025-11-31T00:00:00Z' },
+    },
+    {
+      area: 'wearables',
+      name: 'timeseries: end 2025-12-32 as a date-time',
+      method: 'GET',
+      path: `/v2/timeseries/${u}/steps`,
+      query: { start_date: '2025-12-20', end_date: '2025-12-32T00:00:00Z' },
+    },
+    {
+      area: 'labs',
+      name: 'resend events: start_at 2025-11-31',
+      method: 'POST',
+      path: '/v3/order/resend_events',
+      body: { start_at: '2025-11-31T00:00:00Z' },
+    },
     { area: 'control', name: 'advance a year-long duration', method: 'POST', path: '/_sandbox/clock/advance', body: { duration: 'P1Y' } },
     { area: 'control', name: 'advance 10 years', method: 'POST', path: '/_sandbox/clock/advance', body: { duration: 'P520W' } },
     { area: 'control', name: 'advance 1e300 seconds', method: 'POST', path: '/_sandbox/clock/advance', body: { seconds: 1e300 } },
     { area: 'control', name: 'reset with a fractional seed', method: 'POST', path: '/_sandbox/reset', body: { seed: 1.5 } },
     { area: 'control', name: 'receiver answering status 99', method: 'PUT', path: '/_sandbox/receiver/sem', body: { status: 99 } },
-    { area: 'control', name: 'recover until before since', method: 'POST', path: `/_sandbox/webhooks/endpoints/${p.webhook_id}/recover`, body: { since: '2026-01-04T00:00:00Z', until: '2025-01-01T00:00:00Z' } },
+    {
+      area: 'control',
+      name: 'recover until before since',
+      method: 'POST',
+      path: `/_sandbox/webhooks/endpoints/${p.webhook_id}/recover`,
+      body: { since: '2026-01-04T00:00:00Z', until: '2025-01-01T00:00:00Z' },
+    },
   ];
 }

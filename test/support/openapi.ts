@@ -24,7 +24,6 @@ interface OasValidator {
 
 const cache = new Map<string, OasValidator | null>();
 
-
 export function oasValidator(which: keyof typeof FILES): OasValidator | null {
   if (cache.has(which)) return cache.get(which) ?? null;
   const file = resolve(OPENAPI_DIR, FILES[which]);

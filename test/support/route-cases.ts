@@ -51,17 +51,27 @@ function narrowQuery(route: Route): Record<string, string> {
 function plainString(js: JsonSchema & Record<string, unknown>): boolean {
   const alts = (js.anyOf ?? []) as Array<JsonSchema & Record<string, unknown>>;
   if (alts.length > 0) return alts.every((a) => a.type === 'null' || plainString(a));
-  return js.type === 'string' && !js['format'] && !js['pattern'] && !js.enum && !(typeof js['minLength'] === 'number' && js['minLength'] > 1);
+  return (
+    js.type === 'string' && !js['format'] && !js['pattern'] && !js.enum && !(typeof js['minLength'] === 'number' && js['minLength'] > 1)
+  );
 }
 
 /** A query the route's schema refuses: its required keys left out, else its typed keys given a word. */
-function brokenQuery(route: Route, valid: Record<string, unknown>): Record<string, string | number | boolean | Array<string | number>> | undefined {
+function brokenQuery(
+  route: Route,
+  valid: Record<string, unknown>,
+): Record<string, string | number | boolean | Array<string | number>> | undefined {
   if (!route.request.query) return undefined;
   const js = toJson(route.request.query) as JsonSchema & { required?: string[] };
   const required = js.required ?? [];
-  if (required.length > 0) return Object.fromEntries(Object.entries(valid).filter(([k]) => !required.includes(k))) as Record<string, string>;
-  const typed = Object.entries(propertiesOf(js)).filter(([, p]) => !plainString(p as JsonSchema & Record<string, unknown>)).map(([k]) => k);
-  return typed.length > 0 ? { ...(valid as Record<string, string>), ...Object.fromEntries(typed.map((k) => [k, 'not-a-value'])) } : undefined;
+  if (required.length > 0)
+    return Object.fromEntries(Object.entries(valid).filter(([k]) => !required.includes(k))) as Record<string, string>;
+  const typed = Object.entries(propertiesOf(js))
+    .filter(([, p]) => !plainString(p as JsonSchema & Record<string, unknown>))
+    .map(([k]) => k);
+  return typed.length > 0
+    ? { ...(valid as Record<string, string>), ...Object.fromEntries(typed.map((k) => [k, 'not-a-value'])) }
+    : undefined;
 }
 
 /** Path parameters any value of which names something (a stream exists, empty, until written). */
@@ -75,7 +85,8 @@ function breakableParam(route: Route): string | undefined {
 function invalidCase(route: Route, valid: Case): Case {
   const surface = surfaceOf(route);
   const base = { surface, redirect: 'manual' as const };
-  if (route.request.body && route.request.bodyKind !== 'form') return { kind: 'invalid', breaks: 'body', path: valid.path, options: { ...base, query: valid.options.query, body: '{"truncated":' } };
+  if (route.request.body && route.request.bodyKind !== 'form')
+    return { kind: 'invalid', breaks: 'body', path: valid.path, options: { ...base, query: valid.options.query, body: '{"truncated":' } };
   const query = brokenQuery(route, valid.options.query ?? {});
   if (query) return { kind: 'invalid', breaks: 'query', path: valid.path, options: { ...base, query } };
   const needed = Object.keys(valid.options.headers ?? {}).filter((h) => h !== 'x-idempotency-key');
@@ -85,13 +96,32 @@ function invalidCase(route: Route, valid: Case): Case {
     const names = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
     const at = names.indexOf(param);
     const segments = valid.path.split('/');
-    const indexes = route.path.split('/').map((s, i) => (s.startsWith(':') ? i : -1)).filter((i) => i >= 0);
+    const indexes = route.path
+      .split('/')
+      .map((s, i) => (s.startsWith(':') ? i : -1))
+      .filter((i) => i >= 0);
     segments[indexes[at] as number] = 'not-an-id%00';
     return { kind: 'invalid', breaks: 'param', path: segments.join('/'), options: { ...base, query: valid.options.query } };
   }
-  if (route.auth === 'team' || route.auth === 'management') return { kind: 'invalid', breaks: 'auth', path: valid.path, options: { ...base, query: valid.options.query, anonymous: true, headers: { 'x-service-api-key': 'sk_us_not_a_key', 'x-management-key': 'not-a-key' } } };
+  if (route.auth === 'team' || route.auth === 'management')
+    return {
+      kind: 'invalid',
+      breaks: 'auth',
+      path: valid.path,
+      options: {
+        ...base,
+        query: valid.options.query,
+        anonymous: true,
+        headers: { 'x-service-api-key': 'sk_us_not_a_key', 'x-management-key': 'not-a-key' },
+      },
+    };
   // No body: a GET with one is no standard request (fetch refuses to send it); the header alone is refused.
-  return { kind: 'invalid', breaks: 'encoding', path: valid.path, options: { ...base, query: valid.options.query, headers: { 'content-encoding': 'br' } } };
+  return {
+    kind: 'invalid',
+    breaks: 'encoding',
+    path: valid.path,
+    options: { ...base, query: valid.options.query, headers: { 'content-encoding': 'br' } },
+  };
 }
 
 /** Run order: reads, then writes, then the destructive routes, the ones that lock the rest out last. */

@@ -39,7 +39,9 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
     const email = `route-invitee-${n}@example.com`;
     await c.mgmt('POST', `/v1/org/${c.orgId}/invite`, { body: { email } });
     const invites = (await c.mgmt('GET', `/v1/org/${c.orgId}/invite`)).body;
-    const invite = (Array.isArray(invites) ? invites : (invites?.data ?? invites?.invites ?? [])).find((i: { email?: string }) => i.email === email);
+    const invite = (Array.isArray(invites) ? invites : (invites?.data ?? invites?.invites ?? [])).find(
+      (i: { email?: string }) => i.email === email,
+    );
     return { params: { invite_id: String(invite?.id ?? '') }, body: { name: `Invitee ${n}` } };
   },
   // A user without connections: the forced outcome applies to its next connection.
@@ -50,7 +52,11 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
   'sandbox.ehr_dashboard.get': async (_ids, n, c) => {
     await configureEhr(c);
     const member = await ehrMember(c, n);
-    const made = (await c.mgmt('POST', `/v1/org/${c.orgId}/ehr_integration/create_dashboard_url`, { body: { member_id: member, feature: 'lab_results', modality: 'feature_embed', environment: 'sandbox' } })).body;
+    const made = (
+      await c.mgmt('POST', `/v1/org/${c.orgId}/ehr_integration/create_dashboard_url`, {
+        body: { member_id: member, feature: 'lab_results', modality: 'feature_embed', environment: 'sandbox' },
+      })
+    ).body;
     return { params: { token: segments(made?.url ?? made?.dashboard_url).at(-1) ?? '' } };
   },
   // The 14-day link: a 10-minute launch link would expire behind a later arrangement's clock advance.
@@ -61,14 +67,25 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
     return { params: { team_id, environment, code } };
   },
   // The run's users are read by later routes: delete one of its own.
-  'users.delete': async (_ids, n, c) => ({ params: { user_id: String((await c.post('/v2/user', { client_user_id: `route-delete-${n}` })).body?.user_id ?? '') } }),
+  'users.delete': async (_ids, n, c) => ({
+    params: { user_id: String((await c.post('/v2/user', { client_user_id: `route-delete-${n}` })).body?.user_id ?? '') },
+  }),
   'team.link_config': async (ids, _n, c) => ({ headers: { 'x-vital-link-token': await linkToken(c, ids) } }),
   'link.state': async (ids, _n, c) => ({ headers: { 'x-vital-link-token': await linkToken(c, ids) } }),
   'link.token_is_valid': async (ids, _n, c) => ({ body: { token: await linkToken(c, ids) } }),
-  'link.auth_password': async (ids, _n, c) => ({ headers: { 'x-vital-link-token': await linkToken(c, ids) }, body: { provider: 'beurer_api', auth_type: 'password', username: 'route', password: 'route' } }),
-  'link.auth_email': async (ids, _n, c) => ({ headers: { 'x-vital-link-token': await linkToken(c, ids) }, body: { provider: 'freestyle_libre', auth_type: 'email', email: 'route@example.com' } }),
+  'link.auth_password': async (ids, _n, c) => ({
+    headers: { 'x-vital-link-token': await linkToken(c, ids) },
+    body: { provider: 'beurer_api', auth_type: 'password', username: 'route', password: 'route' },
+  }),
+  'link.auth_email': async (ids, _n, c) => ({
+    headers: { 'x-vital-link-token': await linkToken(c, ids) },
+    body: { provider: 'freestyle_libre', auth_type: 'email', email: 'route@example.com' },
+  }),
   'link.widget': async (ids, _n, c) => ({ query: { token: await linkToken(c, ids) } }),
   'link.oauth_authorize': async (ids, _n, c) => ({ query: { provider: 'oura', state: await oauthStarted(c, ids) } }),
-  'link.oauth_decide': async (ids, _n, c) => ({ query: { provider: 'oura', state: await oauthStarted(c, ids), decision: 'allow' }, body: undefined }),
+  'link.oauth_decide': async (ids, _n, c) => ({
+    query: { provider: 'oura', state: await oauthStarted(c, ids), decision: 'allow' },
+    body: undefined,
+  }),
   'link.done': () => ({ query: { state: 'success' } }),
 };

@@ -3,7 +3,7 @@
  * types read from each route's zod schemas, plausible bodies, and a baseline world whose ids fill
  * path parameters.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
 import type { World } from '../../src/engine/world.js';
 import { ADDRESS, PATIENT } from '../lab-helpers.js';
@@ -79,7 +79,13 @@ type Flavor = 'edge' | 'minimal';
  * past validation: `edge` fills every property with awkward but well-typed values (strings
  * like `constructor`, bounds, unknown ids); `minimal` sends required properties only, empty.
  */
-export function plausible(js: JsonSchema & Record<string, unknown>, key: string, flavor: Flavor, ids: Record<string, string>, depth = 0): unknown {
+export function plausible(
+  js: JsonSchema & Record<string, unknown>,
+  key: string,
+  flavor: Flavor,
+  ids: Record<string, string>,
+  depth = 0,
+): unknown {
   if (depth > 6) return null;
   const alts = (js.anyOf ?? js.oneOf ?? []) as Array<JsonSchema & Record<string, unknown>>;
   if (alts.length > 0) {
@@ -116,7 +122,8 @@ export function plausible(js: JsonSchema & Record<string, unknown>, key: string,
       const props = (js.properties ?? {}) as Record<string, JsonSchema & Record<string, unknown>>;
       const required = new Set((js.required ?? []) as string[]);
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(props)) if (flavor === 'edge' || required.has(k)) out[k] = plausible(v, k, flavor, ids, depth + 1);
+      for (const [k, v] of Object.entries(props))
+        if (flavor === 'edge' || required.has(k)) out[k] = plausible(v, k, flavor, ids, depth + 1);
       if (Object.keys(props).length === 0 && flavor === 'edge') Object.assign(out, { constructor: 'x', toString: 'y', 'x-fuzz': 'z' });
       return out;
     }
@@ -145,7 +152,12 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
   const providers = await c.get(`/v2/user/providers/${userId}`);
   const provider: string = providers.body?.providers?.[0]?.slug ?? 'oura';
   const tests = await c.get('/v3/lab_tests');
-  const labTests = (Array.isArray(tests.body) ? tests.body : []) as Array<{ id: string; method: string; auto_generated: boolean; lab?: { id: number } }>;
+  const labTests = (Array.isArray(tests.body) ? tests.body : []) as Array<{
+    id: string;
+    method: string;
+    auto_generated: boolean;
+    lab?: { id: number };
+  }>;
   const walkIn = labTests.find((t) => t.method === 'walk_in_test' && !t.auto_generated) ?? labTests[0];
   const labs = await c.get('/v3/lab_tests/labs');
   const labId = String((Array.isArray(labs.body) ? labs.body[0]?.id : undefined) ?? walkIn?.lab?.id ?? 1);
@@ -157,7 +169,8 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
   const orderId: string = order?.body?.order?.id ?? UNKNOWN_UUID;
   const transactionId: string = order?.body?.order?.order_transaction?.id ?? order?.body?.order?.transaction_id ?? UNKNOWN_UUID;
   // The last two weeks first (a month of workouts costs more to generate), then the month.
-  const workoutsIn = async (start: string): Promise<string | undefined> => (await c.get(`/v2/summary/workouts/${userId}`, { query: { start_date: start } })).body?.workouts?.[0]?.id;
+  const workoutsIn = async (start: string): Promise<string | undefined> =>
+    (await c.get(`/v2/summary/workouts/${userId}`, { query: { start_date: start } })).body?.workouts?.[0]?.id;
   const workoutId: string = (await workoutsIn('2025-12-22')) ?? (await workoutsIn('2025-12-01')) ?? UNKNOWN_UUID;
   const keys = await c.mgmt('GET', `/v1/org/${c.orgId}/management_key`);
   const keyId: string = keys.body?.data?.[0]?.id ?? keys.body?.management_keys?.[0]?.id ?? keys.body?.[0]?.id ?? UNKNOWN_UUID;
@@ -167,18 +180,32 @@ export async function baselineOf(c: TestClient, hookUrl = 'https://example.com/f
   const hook = await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/webhook`, { body: { url: hookUrl } });
   const webhookId: string = hook.body?.id ?? UNKNOWN_UUID;
   // An unmatched-result test run and a lab report parsing job (both finish during the advance below).
-  const run = await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' }, { headers: { 'x-idempotency-key': 'fuzz-baseline' } });
+  const run = await c.post(
+    '/v3/unmatched_result_test',
+    { case: 'no_match', order_source: 'managed' },
+    { headers: { 'x-idempotency-key': 'fuzz-baseline' } },
+  );
   const runId: string = run.body?.run_id ?? UNKNOWN_UUID;
   const boundary = 'fuzz-baseline-boundary';
   const upload = new TextEncoder().encode(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7 fuzz\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n${userId}\r\n--${boundary}--\r\n`,
   );
-  const job = await c.post('/lab_report/v1/parser/job', upload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const job = await c.post('/lab_report/v1/parser/job', upload, {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
   const jobId: string = job.body?.id ?? UNKNOWN_UUID;
   // A continuous query (daily runs) for the aggregate result-table and task-history reads.
   await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/continuous_query`, {
-    body: { slug: 'fuzz-query', title: 'Fuzz', query: { select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }] }, scheduling_preferences: { minimum_gap_duration_second: 86_400 } },
+    body: {
+      slug: 'fuzz-query',
+      title: 'Fuzz',
+      query: {
+        select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }],
+        group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }],
+      },
+      scheduling_preferences: { minimum_gap_duration_second: 86_400 },
+    },
   });
   // Something to deliver, so there are messages and attempts to point at.
   const created = await c.post('/v2/user', { client_user_id: 'fuzz-baseline-user' });

@@ -34,7 +34,10 @@ export function sdkMethods(): SdkMethod[] {
 /** Runs a usage example with `client` (and `Vital`, for enum references) in scope. */
 export function runUsage(usage: string, client: VitalClient): Promise<unknown> {
   const body = usage.replace(/^await /, 'return await ');
-  const fn = new Function('client', 'Vital', `return (async () => { ${body} })();`) as (c: VitalClient, v: typeof Vital) => Promise<unknown>;
+  const fn = new Function('client', 'Vital', `return (async () => { ${body} })();`) as (
+    c: VitalClient,
+    v: typeof Vital,
+  ) => Promise<unknown>;
   return fn(client, Vital);
 }
 

@@ -52,7 +52,14 @@ export function mergeOverride(a: Override, b: Override): Override {
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The path and call options of a route's request: the built body with the override's pieces on top. */
-export function requestOf(route: Route, base: Ids, extra: Override, serial: number, idempotencyKey: string, query: Record<string, string> = queryFor(route)): { path: string; options: CallOptions } {
+export function requestOf(
+  route: Route,
+  base: Ids,
+  extra: Override,
+  serial: number,
+  idempotencyKey: string,
+  query: Record<string, string> = queryFor(route),
+): { path: string; options: CallOptions } {
   const ids = extra.params ? { ...base, ...extra.params } : base;
   const built = requestBody(route, ids, serial);
   // An override's body adds to (and wins over) the generated one.
@@ -76,7 +83,13 @@ export async function idsFor(c: TestClient, route: Route, ids: Ids): Promise<Ids
  * checks the plain request on its error answer before arranging; the route-table tests want the
  * success only). `query`: the route's base query (the tests narrow the dated windows).
  */
-export async function validRequest(c: TestClient, route: Route, all: Ids, serial: number, query?: Record<string, string>): Promise<{ path: string; options: CallOptions }> {
+export async function validRequest(
+  c: TestClient,
+  route: Route,
+  all: Ids,
+  serial: number,
+  query?: Record<string, string>,
+): Promise<{ path: string; options: CallOptions }> {
   const ids = await idsFor(c, route, all);
   const steps = stepsOf(route);
   let extra: Override = (await steps.override?.(ids, serial, c)) ?? {};

@@ -25,5 +25,8 @@ export function expectWire(routeId: string, res: TestResponse): void {
   expect(res.headers['content-type'] ?? '', `${routeId} ${res.status}`).toContain('application/json');
   expect(spec.schema, `${routeId} ${res.status}: no schema`).toBeDefined();
   const parsed = spec.schema!.safeParse(JSON.parse(res.text));
-  expect(parsed.success ? [] : parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`), `${routeId} ${res.status}`).toEqual([]);
+  expect(
+    parsed.success ? [] : parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`),
+    `${routeId} ${res.status}`,
+  ).toEqual([]);
 }

@@ -11,8 +11,22 @@ import type { TestClient } from './client.js';
 const UNKNOWN_UUID = '6f1c1c1e-0000-4000-8000-000000000000';
 
 /** The patient and address of every order the route-table requests and the conformance report place. */
-export const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', dob: '1985-12-10', gender: 'female', phone_number: '+14155551234', email: 'ada@example.com' };
-export const ADDRESS = { receiver_name: 'Ada Lovelace', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
+export const PATIENT = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  dob: '1985-12-10',
+  gender: 'female',
+  phone_number: '+14155551234',
+  email: 'ada@example.com',
+};
+export const ADDRESS = {
+  receiver_name: 'Ada Lovelace',
+  first_line: '1 Main Street',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  country: 'US',
+};
 
 /** Query values that make a route's required query parameters valid. */
 const GOOD_QUERY: Readonly<Record<string, string>> = { start_date: '2025-12-20', end_date: '2026-01-04' };
@@ -30,16 +44,28 @@ export async function worldParams(c: TestClient): Promise<Record<string, string>
   const user = list((await c.get('/v2/user', { query: { limit: 10 } })).body, 'users')[0] ?? {};
   const userId: string = user.user_id ?? UNKNOWN_UUID;
   const provider: string = list((await c.get(`/v2/user/providers/${userId}`)).body, 'providers')[0]?.slug ?? 'oura';
-  const labTests = list((await c.get('/v3/lab_tests')).body) as Array<{ id: string; method: string; auto_generated: boolean; lab?: { id: number } }>;
+  const labTests = list((await c.get('/v3/lab_tests')).body) as Array<{
+    id: string;
+    method: string;
+    auto_generated: boolean;
+    lab?: { id: number };
+  }>;
   const walkIn = labTests.find((t) => t.method === 'walk_in_test' && !t.auto_generated) ?? labTests[0];
   const labId = String(list((await c.get('/v3/lab_tests/labs')).body)[0]?.id ?? walkIn?.lab?.id ?? 1);
   const markers = walkIn ? list((await c.get(`/v3/lab_tests/${walkIn.id}/markers`)).body, 'markers') : [];
-  const order = walkIn ? (await c.post('/v3/order', { user_id: userId, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS })).body?.order : undefined;
+  const order = walkIn
+    ? (await c.post('/v3/order', { user_id: userId, lab_test_id: walkIn.id, patient_details: PATIENT, patient_address: ADDRESS })).body
+        ?.order
+    : undefined;
   const workout = list((await c.get(`/v2/summary/workouts/${userId}`, { query: { start_date: '2025-12-01' } })).body, 'workouts')[0];
   const key = list((await c.mgmt('GET', `/v1/org/${c.orgId}/management_key`)).body, 'data', 'management_keys')[0];
   await c.put(`/_sandbox/teams/${teamId}/beta_features`, { beta_features: ['lab_accounts'] });
   const account = list((await c.mgmt('GET', `/v1/org/${c.orgId}/lab_account/sandbox/us`)).body, 'data', 'lab_accounts')[0];
-  const hook = (await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/webhook`, { body: { url: `${c.sandbox.world.urls.base}/_sandbox/receiver/params` } })).body;
+  const hook = (
+    await c.mgmt('POST', `/v1/org/${c.orgId}/team/${teamId}/sandbox/webhook`, {
+      body: { url: `${c.sandbox.world.urls.base}/_sandbox/receiver/params` },
+    })
+  ).body;
   const created = (await c.post('/v2/user', { client_user_id: 'route-params-user' })).body;
   await c.post('/v2/link/connect/demo', { user_id: created?.user_id, provider: 'oura' });
   await c.advance(60);

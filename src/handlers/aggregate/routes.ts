@@ -38,9 +38,16 @@ export const aggregateRoutes = [
     method: 'POST',
     path: '/aggregate/v1/user/:user_id/query',
     auth: 'team',
-    summary: 'Runs a batch of aggregate queries over the user\'s wearable data in a relative timeframe (AggregationResponse).',
+    summary: "Runs a batch of aggregate queries over the user's wearable data in a relative timeframe (AggregationResponse).",
     request: { params: userParams, body: queryBatchSchema },
-    responses: { 200: { ...res(AggregationResponse, 'AggregationResponse (JSON by default; a tar.gz of Parquet files when the accept header asks for it)'), alternatives: [QUERY_PARQUET] }, 404: 'Unknown user', 422: 'Invalid query, timeframe or accept header' },
+    responses: {
+      200: {
+        ...res(AggregationResponse, 'AggregationResponse (JSON by default; a tar.gz of Parquet files when the accept header asks for it)'),
+        alternatives: [QUERY_PARQUET],
+      },
+      404: 'Unknown user',
+      422: 'Invalid query, timeframe or accept header',
+    },
     async handle(ctx, { params, body }): Promise<Reply> {
       const format = acceptOf(ctx, QUERY_PARQUET, AGGREGATE_ERRORS.acceptExpected);
       if (format === 'json') return json(queryOne(ctx.world, ctx.partition, params.user_id, body));
@@ -53,9 +60,17 @@ export const aggregateRoutes = [
     method: 'GET',
     path: '/aggregate/v1/user/:user_id/continuous_query/:query_id_or_slug/result_table',
     auth: 'team',
-    summary: 'The user\'s latest result table of a continuous query (by id or slug), filled by its runs on the sandbox clock (AggregationResult).',
+    summary:
+      "The user's latest result table of a continuous query (by id or slug), filled by its runs on the sandbox clock (AggregationResult).",
     request: { params: queryParams },
-    responses: { 200: { ...res(AggregationResult, 'AggregationResult (JSON by default; a Parquet file when the accept header asks for it)'), alternatives: [RESULT_PARQUET] }, 404: 'Unknown user or query', 422: 'Invalid user id or accept header' },
+    responses: {
+      200: {
+        ...res(AggregationResult, 'AggregationResult (JSON by default; a Parquet file when the accept header asks for it)'),
+        alternatives: [RESULT_PARQUET],
+      },
+      404: 'Unknown user or query',
+      422: 'Invalid user id or accept header',
+    },
     async handle(ctx, { params }): Promise<Reply> {
       const format = acceptOf(ctx, RESULT_PARQUET, AGGREGATE_ERRORS.resultAcceptExpected);
       if (format === 'json') return json(resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug));
@@ -69,9 +84,14 @@ export const aggregateRoutes = [
     method: 'GET',
     path: '/aggregate/v1/user/:user_id/continuous_query/:query_id_or_slug/task_history',
     auth: 'team',
-    summary: 'The user\'s task history of a continuous query, newest first (ContinuousQueryTaskHistoryResponse).',
+    summary: "The user's task history of a continuous query, newest first (ContinuousQueryTaskHistoryResponse).",
     request: { params: queryParams, query: z.object({ next_cursor: z.string().nullish(), limit: int({ min: 1, max: 1000 }).default(50) }) },
-    responses: { 200: res(TaskHistory, 'ContinuousQueryTaskHistoryResponse'), 404: 'Unknown user or query', 422: 'Invalid cursor or limit' },
-    handle: (ctx, { params, query }) => json(taskHistory(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
+    responses: {
+      200: res(TaskHistory, 'ContinuousQueryTaskHistoryResponse'),
+      404: 'Unknown user or query',
+      422: 'Invalid cursor or limit',
+    },
+    handle: (ctx, { params, query }) =>
+      json(taskHistory(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
   }),
 ];

@@ -41,12 +41,24 @@ export const appointmentRequestRoutes = [
     auth: 'team',
     summary: 'Ask the provider to schedule an at-home phlebotomy appointment (pending until it confirms).',
     request: { params: z.object({ order_id: uuid() }), body: requestBody },
-    responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Not a phlebotomy order, not bookable, address or provider not served, appointment exists', 404: "This order doesn't exist.", 422: 'Validation error' },
+    responses: {
+      200: res(Appointment, 'ClientFacingAppointment'),
+      400: 'Not a phlebotomy order, not bookable, address or provider not served, appointment exists',
+      404: "This order doesn't exist.",
+      422: 'Validation error',
+    },
     handle(ctx, { params, body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const a = body.address;
       const appt = requestPhlebotomyAppointment(env, params.order_id, {
-        address: { first_line: a.first_line, second_line: a.second_line ?? a.unit ?? null, city: a.city, state: a.state, zip_code: a.zip_code, access_notes: a.access_notes ?? null },
+        address: {
+          first_line: a.first_line,
+          second_line: a.second_line ?? a.unit ?? null,
+          city: a.city,
+          state: a.state,
+          zip_code: a.zip_code,
+          access_notes: a.access_notes ?? null,
+        },
         provider: body.provider,
         appointment_notes: body.appointment_notes ?? null,
       });

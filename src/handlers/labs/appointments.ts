@@ -19,7 +19,14 @@ import { defineRoute, type Route } from '../../engine/route.js';
 import { isoDate, uuid, withRules } from '../../engine/schemas.js';
 import type { AppointmentKind } from '../../fixtures/labs/appointment-slots.js';
 import {
-  appointmentView, bookAppointment, cancelAppointment, cancellationReasons, getAppointment, phlebotomyAvailability, pscAvailability, rescheduleAppointment,
+  appointmentView,
+  bookAppointment,
+  cancelAppointment,
+  cancellationReasons,
+  getAppointment,
+  phlebotomyAvailability,
+  pscAvailability,
+  rescheduleAppointment,
 } from '../../state/labs/appointments.js';
 import { LAB_MESSAGES } from '../../state/labs/errors.js';
 import { idempotent } from '../../state/labs/order-actions.js';
@@ -54,7 +61,10 @@ const pscQuery = withRules(
     lab: z.enum(['quest', 'sonora_quest']),
     start_date: isoDate().optional(),
     site_codes: z.array(z.string()).optional(),
-    zip_code: z.string().regex(/^\d{5}$/).optional(),
+    zip_code: z
+      .string()
+      .regex(/^\d{5}$/)
+      .optional(),
     radius: z.enum(['10', '20', '25', '50', '100']).default('25'),
     allow_stale: z.enum(['true', 'false']).optional(),
   }),
@@ -72,12 +82,33 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `Book a ${label} appointment with a booking key from availability.`,
       request: { params: orderParams, body: bookingBody },
-      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Key invalid, used, expired or slot taken; order not bookable', 404: "This order doesn't exist.", 422: 'Validation error' },
+      responses: {
+        200: res(Appointment, 'ClientFacingAppointment'),
+        400: 'Key invalid, used, expired or slot taken; order not bookable',
+        404: "This order doesn't exist.",
+        422: 'Validation error',
+      },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
-        const book = () => ({ at: ctx.now(), status: 200, body: appointmentView(env, bookAppointment(env, kind, params.order_id, { booking_key: body.booking_key, appointment_notes: body.appointment_notes ?? null })) });
+        const book = () => ({
+          at: ctx.now(),
+          status: 200,
+          body: appointmentView(
+            env,
+            bookAppointment(env, kind, params.order_id, {
+              booking_key: body.booking_key,
+              appointment_notes: body.appointment_notes ?? null,
+            }),
+          ),
+        });
         if (kind !== 'psc') return json(book().body);
-        const reply = idempotent(env, `psc_book ${params.order_id}`, ctx.request.headers['x-idempotency-key'], ctx.request.headers['x-idempotency-error'] === 'no-cache', book);
+        const reply = idempotent(
+          env,
+          `psc_book ${params.order_id}`,
+          ctx.request.headers['x-idempotency-key'],
+          ctx.request.headers['x-idempotency-error'] === 'no-cache',
+          book,
+        );
         return json(reply.body, reply.status);
       },
     }),
@@ -88,10 +119,23 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `Move a ${label} appointment to the slot of a new booking key.`,
       request: { params: orderParams, body: rescheduleBody },
-      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Key invalid, used, expired or slot taken; appointment not active', 404: 'Unknown order or no appointment', 422: 'Validation error' },
+      responses: {
+        200: res(Appointment, 'ClientFacingAppointment'),
+        400: 'Key invalid, used, expired or slot taken; appointment not active',
+        404: 'Unknown order or no appointment',
+        422: 'Validation error',
+      },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
-        return json(appointmentView(env, rescheduleAppointment(env, kind, params.order_id, { booking_key: body.booking_key, appointment_notes: body.appointment_notes ?? null })));
+        return json(
+          appointmentView(
+            env,
+            rescheduleAppointment(env, kind, params.order_id, {
+              booking_key: body.booking_key,
+              appointment_notes: body.appointment_notes ?? null,
+            }),
+          ),
+        );
       },
     }),
     defineRoute({
@@ -101,7 +145,12 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `Cancel a ${label} appointment with a cancellation reason.`,
       request: { params: orderParams, body: cancelBody },
-      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'Unknown reason; appointment not active', 404: 'Unknown order or no appointment', 422: 'Validation error' },
+      responses: {
+        200: res(Appointment, 'ClientFacingAppointment'),
+        400: 'Unknown reason; appointment not active',
+        404: 'Unknown order or no appointment',
+        422: 'Validation error',
+      },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
         return json(appointmentView(env, cancelAppointment(env, kind, params.order_id, body)));
@@ -114,7 +163,12 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       auth: 'team',
       summary: `The order's ${label} appointment.`,
       request: { params: orderParams },
-      responses: { 200: res(Appointment, 'ClientFacingAppointment'), 400: 'The order is not of this appointment kind', 404: 'Unknown order or no appointment', 422: 'Malformed id' },
+      responses: {
+        200: res(Appointment, 'ClientFacingAppointment'),
+        400: 'The order is not of this appointment kind',
+        404: 'Unknown order or no appointment',
+        422: 'Malformed id',
+      },
       handle(ctx, { params }) {
         const env = orderEnv(ctx.world, ctx.partition);
         return json(appointmentView(env, getAppointment(env, kind, params.order_id)));
@@ -159,6 +213,16 @@ export const appointmentRoutes: Route[] = [
       return json(pscAvailability(orderEnv(ctx.world, ctx.partition), { ...query, radius: Number(query.radius) }));
     },
   }),
-  ...perKind('phlebotomy', z.object({ cancellation_reason_id: uuid(), notes: z.string().nullish() }).transform((b) => ({ reason_id: b.cancellation_reason_id, note: b.notes ?? null }))),
-  ...perKind('psc', z.object({ cancellationReasonId: uuid(), note: z.string().nullish() }).transform((b) => ({ reason_id: b.cancellationReasonId, note: b.note ?? null }))),
+  ...perKind(
+    'phlebotomy',
+    z
+      .object({ cancellation_reason_id: uuid(), notes: z.string().nullish() })
+      .transform((b) => ({ reason_id: b.cancellation_reason_id, note: b.notes ?? null })),
+  ),
+  ...perKind(
+    'psc',
+    z
+      .object({ cancellationReasonId: uuid(), note: z.string().nullish() })
+      .transform((b) => ({ reason_id: b.cancellationReasonId, note: b.note ?? null })),
+  ),
 ];

@@ -21,7 +21,24 @@ import { ordersOf } from '../../state/labs/order-store.js';
 
 export const labsArea: Area = {
   name: 'labs',
-  routes: [...labTestRoutes, ...orderCreateRoutes, ...orderImportRoutes, ...orderActionRoutes, ...orderListRoutes, ...orderResultRoutes, ...orderDocumentRoutes, ...orderTransactionRoutes, ...appointmentRoutes, ...appointmentRequestRoutes, ...labLocationRoutes, ...insuranceRoutes, ...compendiumRoutes, ...unmatchedRoutes, ...labReportRoutes, ...labControlRoutes],
+  routes: [
+    ...labTestRoutes,
+    ...orderCreateRoutes,
+    ...orderImportRoutes,
+    ...orderActionRoutes,
+    ...orderListRoutes,
+    ...orderResultRoutes,
+    ...orderDocumentRoutes,
+    ...orderTransactionRoutes,
+    ...appointmentRoutes,
+    ...appointmentRequestRoutes,
+    ...labLocationRoutes,
+    ...insuranceRoutes,
+    ...compendiumRoutes,
+    ...unmatchedRoutes,
+    ...labReportRoutes,
+    ...labControlRoutes,
+  ],
   install(world) {
     world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
   },

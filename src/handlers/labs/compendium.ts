@@ -33,7 +33,8 @@ export const compendiumRoutes = [
           include_related: z.boolean().default(true),
           limit: limit(3),
         }),
-        (b) => !b.query?.trim() && b.cpt_codes.length === 0 && !b.loinc_set_hash?.trim() && { message: LAB_MESSAGES.compendiumNeedsCriteria },
+        (b) =>
+          !b.query?.trim() && b.cpt_codes.length === 0 && !b.loinc_set_hash?.trim() && { message: LAB_MESSAGES.compendiumNeedsCriteria },
       ),
     },
     responses: { 200: res(CompendiumSearch, 'SearchCompendiumResponse'), 422: 'Validation error, or no search criterion' },
@@ -53,7 +54,11 @@ export const compendiumRoutes = [
         (b) => !b.lab_test_id && (b.provider_ids?.length ?? 0) === 0 && { message: LAB_MESSAGES.convertNeedsSource },
       ),
     },
-    responses: { 200: res(CompendiumConversion, 'ConvertCompendiumResponse'), 404: 'Unknown lab test', 422: 'Validation error, or neither or both sources' },
+    responses: {
+      200: res(CompendiumConversion, 'ConvertCompendiumResponse'),
+      404: 'Unknown lab test',
+      422: 'Validation error, or neither or both sources',
+    },
     handle: (ctx, { body }) => json(convertCompendium(ctx.world, ctx.partition, body)),
   }),
 

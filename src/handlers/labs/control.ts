@@ -37,7 +37,7 @@ import {
 } from '../../state/labs/order-lifecycle.js';
 import { simulateOrder } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
-import { LabLifecycle, LabScenarios, Success, res } from '../../wire/schemas.js';
+import { LabLifecycle, LabScenarios, res } from '../../wire/schemas.js';
 
 const simulateQuery = z.object({
   final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
@@ -60,9 +60,18 @@ export const labControlRoutes = [
     auth: 'team',
     summary: 'Sandbox: move an order to final_status (default completed), optionally delay seconds per step.',
     request: { params: z.object({ order_id: uuid() }), query: simulateQuery, body: simulateBody },
-    responses: { 200: res(z.literal('Success'), '"Success"'), 400: 'Unreachable status, other method, or production', 404: "Order doesn't exist", 422: 'Validation error' },
+    responses: {
+      200: res(z.literal('Success'), '"Success"'),
+      400: 'Unreachable status, other method, or production',
+      404: "Order doesn't exist",
+      422: 'Validation error',
+    },
     handle(ctx, { params, query, body }) {
-      simulateOrder(orderEnv(ctx.world, ctx.partition), params.order_id, { final_status: query.final_status, delay_seconds: query.delay ?? 0, flags: body ?? null });
+      simulateOrder(orderEnv(ctx.world, ctx.partition), params.order_id, {
+        final_status: query.final_status,
+        delay_seconds: query.delay ?? 0,
+        flags: body ?? null,
+      });
       return json('Success');
     },
   }),
@@ -82,7 +91,10 @@ export const labControlRoutes = [
             statuses: Object.fromEntries((Object.keys(HIGH_LEVEL[method]) as LowStatus[]).map((low) => [low, fullStatus(method, low)])),
             cancellable_from: [...CANCELLABLE[method]],
             paths: Object.fromEntries(
-              [...FATES[method].map((fate) => [fate, false] as const), ...(method === 'testkit' ? [['registrable', true] as const] : [])].map(([fate, registrable]) => [
+              [
+                ...FATES[method].map((fate) => [fate, false] as const),
+                ...(method === 'testkit' ? [['registrable', true] as const] : []),
+              ].map(([fate, registrable]) => [
                 fate,
                 buildPath(method, registrable ? 'happy' : (fate as (typeof FATES)[typeof method][number]), registrable).map((step) => ({
                   status: step.status,

@@ -59,7 +59,11 @@ const createBody = z.object({
 });
 const payorCreateBody = withRules(
   createBody,
-  (b) => (b.provider == null) !== (b.provider_payor_id == null) && { path: [b.provider == null ? 'provider' : 'provider_payor_id'], message: LAB_MESSAGES.payorProviderPair },
+  (b) =>
+    (b.provider == null) !== (b.provider_payor_id == null) && {
+      path: [b.provider == null ? 'provider' : 'provider_payor_id'],
+      message: LAB_MESSAGES.payorProviderPair,
+    },
 );
 
 export const insuranceRoutes = [
@@ -70,7 +74,10 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Search insurance payors by fuzzy name, clearinghouse or clearinghouse payor id.',
     request: { query: searchQuery },
-    responses: { 200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'), 422: 'Validation error, or neither insurance_name nor provider_payor_id' },
+    responses: {
+      200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'),
+      422: 'Validation error, or neither insurance_name nor provider_payor_id',
+    },
     handle(ctx, { query }) {
       const found = searchPayors(ctx.world, ctx.partition, query);
       return json(found.map(payorView));
@@ -84,13 +91,22 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Deprecated payor search (body insurance_name, provider, provider_id); items carry code instead of payor_code.',
     request: { body: deprecatedSearchBody },
-    responses: { 200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'), 422: 'Validation error, or neither insurance_name nor provider_id' },
+    responses: {
+      200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'),
+      422: 'Validation error, or neither insurance_name nor provider_id',
+    },
     handle(ctx, { body }) {
-      const found = searchPayors(ctx.world, ctx.partition, { insurance_name: body.insurance_name, provider: body.provider, provider_payor_id: body.provider_id });
-      return json(found.map((p) => {
-        const { payor_code, ...rest } = payorView(p);
-        return { code: payor_code, ...rest };
-      }));
+      const found = searchPayors(ctx.world, ctx.partition, {
+        insurance_name: body.insurance_name,
+        provider: body.provider,
+        provider_payor_id: body.provider_id,
+      });
+      return json(
+        found.map((p) => {
+          const { payor_code, ...rest } = payorView(p);
+          return { code: payor_code, ...rest };
+        }),
+      );
     },
   }),
 
@@ -110,7 +126,8 @@ export const insuranceRoutes = [
     method: 'POST',
     path: '/v3/insurance/validate_icd_codes',
     auth: 'team',
-    summary: 'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
+    summary:
+      'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
     request: { body: z.object({ codes: z.array(z.string()) }) },
     responses: { 200: res(IcdValidation, 'ValidateICDCodesResponse'), 422: 'Validation error' },
     handle: (_ctx, { body }) => json(validateIcdCodes(body.codes)),

@@ -27,7 +27,9 @@ export const labLocationRoutes = [
     path: '/v3/order/area/info',
     auth: 'team',
     summary: 'Phlebotomy coverage and lab PSCs around a zip code.',
-    request: { query: z.object({ zip_code: zip, radius, lab: LABS.optional(), labs: z.array(LABS).optional(), lab_account_id: uuid().optional() }) },
+    request: {
+      query: z.object({ zip_code: zip, radius, lab: LABS.optional(), labs: z.array(LABS).optional(), lab_account_id: uuid().optional() }),
+    },
     responses: { 200: res(AreaInfo, 'AreaInfo'), 422: 'Validation error' },
     handle(ctx, { query }) {
       const labs = query.labs ?? (query.lab ? [query.lab] : LABS.options);

@@ -22,9 +22,22 @@ export const labReportRoutes = [
       bodyKind: 'form',
       body: z.object({ file: formFiles(), user_id: formField(uuid()), needs_human_review: formField(bool()).optional() }),
     },
-    responses: { 200: res(ParsingJob, 'ParsingJob'), 400: 'Empty, unsupported or too large file; malformed multipart; parsing cap', 404: 'Unknown user', 422: 'Validation error (not a form: every field missing)' },
+    responses: {
+      200: res(ParsingJob, 'ParsingJob'),
+      400: 'Empty, unsupported or too large file; malformed multipart; parsing cap',
+      404: 'Unknown user',
+      422: 'Validation error (not a form: every field missing)',
+    },
     handle: (ctx, { body }) =>
-      json(parsingJobView(createParsingJob(ctx.world, ctx.partition, { files: body.file, user_id: body.user_id, needs_human_review: body.needs_human_review ?? false }))),
+      json(
+        parsingJobView(
+          createParsingJob(ctx.world, ctx.partition, {
+            files: body.file,
+            user_id: body.user_id,
+            needs_human_review: body.needs_human_review ?? false,
+          }),
+        ),
+      ),
   }),
 
   defineRoute({

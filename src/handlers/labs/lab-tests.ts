@@ -20,10 +20,17 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
 import { markerByCode, markerView, searchMarkers, markersPage } from '../../state/labs/lab-catalogue.js';
-import { createLabTest, findLabTest, labTestView, listLabTests, pageLabTests, teamOrderSetMarkers, updateLabTest } from '../../state/labs/lab-tests.js';
+import {
+  createLabTest,
+  findLabTest,
+  labTestView,
+  listLabTests,
+  pageLabTests,
+  teamOrderSetMarkers,
+  updateLabTest,
+} from '../../state/labs/lab-tests.js';
 import { LAB_SLUG, METHOD } from './lab-schemas.js';
 import { Lab, LabTest, LabTestPage, Marker, MarkerPage, res } from '../../wire/schemas.js';
-
 
 const pageQuery = {
   page: int({ min: 1 }).default(1),
@@ -77,7 +84,7 @@ export const labTestRoutes = [
     method: 'GET',
     path: '/v3/lab_tests',
     auth: 'team',
-    summary: 'The team\'s lab tests (standard, created and auto-generated), filtered and sorted.',
+    summary: "The team's lab tests (standard, created and auto-generated), filtered and sorted.",
     request: { query: listQuery },
     responses: { 200: res(z.array(LabTest), 'ClientFacingLabTest[]'), 422: 'Validation error' },
     handle(ctx, { query }) {
@@ -92,7 +99,11 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'Create a lab test from marker ids or lab test codes of one lab.',
     request: { body: createBody },
-    responses: { 200: res(LabTest, 'ClientFacingLabTest'), 400: 'Unknown markers, mixed labs, or a lab without that method', 422: 'Validation error' },
+    responses: {
+      200: res(LabTest, 'ClientFacingLabTest'),
+      400: 'Unknown markers, mixed labs, or a lab without that method',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       return json(labTestView(createLabTest(ctx.world, ctx.partition, body)));
     },
@@ -128,7 +139,12 @@ export const labTestRoutes = [
     auth: 'team',
     summary: 'The markers of an order set (lab tests plus add-on markers), paginated.',
     request: { query: z.object(pageQuery), body: orderSetBody },
-    responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 400: 'Mixed labs or unknown markers', 404: 'Unknown lab test', 422: 'Validation error' },
+    responses: {
+      200: res(MarkerPage, 'GetMarkersResponse'),
+      400: 'Mixed labs or unknown markers',
+      404: 'Unknown lab test',
+      422: 'Validation error',
+    },
     handle: (ctx, { query, body }) => json(markersPage(teamOrderSetMarkers(ctx.world, ctx.partition, body), query.page, query.size)),
   }),
 
@@ -137,7 +153,7 @@ export const labTestRoutes = [
     method: 'GET',
     path: '/v3/lab_tests/:lab_test_id',
     auth: 'team',
-    summary: 'One of the team\'s lab tests.',
+    summary: "One of the team's lab tests.",
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
@@ -154,7 +170,9 @@ export const labTestRoutes = [
     request: { params: testParams, body: z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() }) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, body }) {
-      return json(labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })));
+      return json(
+        labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })),
+      );
     },
   }),
 
@@ -164,7 +182,14 @@ export const labTestRoutes = [
     path: '/v3/lab_test',
     auth: 'team',
     summary: "The team's lab tests, filtered and sorted like GET /v3/lab_tests, by cursor.",
-    request: { query: listQuery.extend({ lab_test_limit: int({ min: 1, max: 1000 }).default(50), next_cursor: z.string().optional(), include_pricing: bool().default(false), lab_account_id: uuid().optional() }) },
+    request: {
+      query: listQuery.extend({
+        lab_test_limit: int({ min: 1, max: 1000 }).default(50),
+        next_cursor: z.string().optional(),
+        include_pricing: bool().default(false),
+        lab_account_id: uuid().optional(),
+      }),
+    },
     responses: { 200: res(LabTestPage, 'LabTestResourcesResponse'), 422: 'Validation error or invalid cursor' },
     handle(ctx, { query }) {
       const page = pageLabTests(ctx.world, ctx.partition, query, query.lab_test_limit, query.next_cursor ?? null);
@@ -190,8 +215,11 @@ export const labTestRoutes = [
     method: 'GET',
     path: '/v3/lab_tests/:lab_id/markers/:provider_id',
     auth: 'team',
-    summary: 'One marker by lab id and the lab\'s test code.',
-    request: { params: z.object({ lab_id: int(), provider_id: z.string().min(1) }), query: z.object({ lab_account_id: uuid().optional() }) },
+    summary: "One marker by lab id and the lab's test code.",
+    request: {
+      params: z.object({ lab_id: int(), provider_id: z.string().min(1) }),
+      query: z.object({ lab_account_id: uuid().optional() }),
+    },
     responses: { 200: res(Marker, 'ClientFacingMarker'), 404: 'Unknown lab or test code', 422: 'Validation error' },
     handle: (_ctx, { params }) => json(markerView(markerByCode(params.lab_id, params.provider_id))),
   }),

@@ -16,7 +16,15 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
 import { LAB_MESSAGES } from '../../state/labs/errors.js';
-import { cancelOrderById, communicationSettings, completeDraw, findOrder, rescheduleOrder, resendEvents, setCommunicationSettings } from '../../state/labs/order-actions.js';
+import {
+  cancelOrderById,
+  communicationSettings,
+  completeDraw,
+  findOrder,
+  rescheduleOrder,
+  resendEvents,
+  setCommunicationSettings,
+} from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
 import { CommunicationSettings, Order, OrderAnswer, OrderTransaction, res } from '../../wire/schemas.js';
@@ -42,7 +50,11 @@ export const orderActionRoutes = [
     request: { body: resendBody },
     responses: { 200: res(z.object({ order_ids: z.array(z.string()) }), '{order_ids}'), 422: 'No selection given' },
     handle(ctx, { body }) {
-      const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), { order_ids: body.order_ids ?? null, start: body.start_at ?? null, end: body.end_at ?? null });
+      const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), {
+        order_ids: body.order_ids ?? null,
+        start: body.start_at ?? null,
+        end: body.end_at ?? null,
+      });
       return json({ order_ids: chosen.map((o) => o.id) });
     },
   }),
@@ -68,7 +80,12 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Reschedule a scheduled order (activate_by; null activates it now).',
     request: { params: orderParams, body: z.object({ activate_by: isoDate().nullable() }) },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Not a scheduled order still waiting, or a past date', 404: 'Unknown order', 422: 'Validation error' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Not a scheduled order still waiting, or a past date',
+      404: 'Unknown order',
+      422: 'Validation error',
+    },
     handle(ctx, { params, body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, rescheduleOrder(env, params.order_id, body.activate_by), 'Order updated'));
@@ -82,7 +99,12 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Cancel an order (only from the statuses the reference allows).',
     request: { params: orderParams },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Transition not allowed', 404: "Order doesn't exist", 422: 'Malformed id' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Transition not allowed',
+      404: "Order doesn't exist",
+      422: 'Malformed id',
+    },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, cancelOrderById(env, params.order_id), 'Order cancelled'));
@@ -96,7 +118,12 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Record the draw of an on-site collection order.',
     request: { params: orderParams },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Not on-site, or not waiting for the draw', 404: "Order doesn't exist", 422: 'Malformed id' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Not on-site, or not waiting for the draw',
+      404: "Order doesn't exist",
+      422: 'Malformed id',
+    },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       return json(postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
@@ -108,9 +135,13 @@ export const orderActionRoutes = [
     method: 'GET',
     path: '/v3/order/:order_id/communication_settings',
     auth: 'team',
-    summary: "Whether the patient gets SMS about the order.",
+    summary: 'Whether the patient gets SMS about the order.',
     request: { params: orderParams },
-    responses: { 200: res(CommunicationSettings, 'GetOrderCommunicationSettingsResponse'), 404: "This order doesn't exist", 422: 'Malformed id' },
+    responses: {
+      200: res(CommunicationSettings, 'GetOrderCommunicationSettingsResponse'),
+      404: "This order doesn't exist",
+      422: 'Malformed id',
+    },
     handle(ctx, { params }) {
       return json(communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
     },
@@ -123,7 +154,11 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: "Turn the patient's SMS about the order on or off.",
     request: { params: orderParams, body: z.object({ sms_enabled: z.boolean() }) },
-    responses: { 200: res(CommunicationSettings, 'PatchOrderCommunicationSettingsResponse'), 404: "Order doesn't exist", 422: 'Validation error' },
+    responses: {
+      200: res(CommunicationSettings, 'PatchOrderCommunicationSettingsResponse'),
+      404: "Order doesn't exist",
+      422: 'Validation error',
+    },
     handle(ctx, { params, body }) {
       return json(setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
     },

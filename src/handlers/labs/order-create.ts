@@ -20,7 +20,15 @@ import { idempotent, orderTestkit, placeOrder, registerTestkit } from '../../sta
 import type { Order } from '../../state/labs/order-model.js';
 import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
 import { postOrderView } from '../../state/labs/order-views.js';
-import { createOrderBody, createTestkitBody, registerTestkitBody, toPatientAddress, toPatientDetails, toPhysician, toShippingDetails } from './order-requests.js';
+import {
+  createOrderBody,
+  createTestkitBody,
+  registerTestkitBody,
+  toPatientAddress,
+  toPatientDetails,
+  toPhysician,
+  toShippingDetails,
+} from './order-requests.js';
 import { OrderAnswer, res } from '../../wire/schemas.js';
 
 /** Runs `create` under the request's idempotency key and answers PostOrderResponse. */
@@ -28,7 +36,11 @@ async function replayable(ctx: Ctx, scope: 'order' | 'testkit', message: string,
   const env = orderEnv(ctx.world, ctx.partition);
   const key = ctx.request.headers['x-idempotency-key'];
   const noCache = ctx.request.headers['x-idempotency-error'] === 'no-cache';
-  const reply = idempotent(env, scope, key, noCache, () => ({ at: ctx.now(), status: 200, body: postOrderView(env.world, env.store, create(env), message) }));
+  const reply = idempotent(env, scope, key, noCache, () => ({
+    at: ctx.now(),
+    status: 200,
+    body: postOrderView(env.world, env.store, create(env), message),
+  }));
   return json(reply.body, reply.status);
 }
 
@@ -59,7 +71,12 @@ export const orderCreateRoutes = [
     auth: 'team',
     summary: 'Place a lab order (lab test or order set); honours X-Idempotency-Key.',
     request: { body: createOrderBody },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Business rule (fictional phone, minors, lab/method mismatch)', 404: 'Unknown user or lab test', 422: 'Validation error' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Business rule (fictional phone, minors, lab/method mismatch)',
+      404: 'Unknown user or lab test',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       return replayable(ctx, 'order', 'Order submitted', (env) => placeOrder(env, placeInput(body)));
     },
@@ -72,10 +89,20 @@ export const orderCreateRoutes = [
     auth: 'team',
     summary: 'Order an unregistered (registrable) testkit shipped to an address.',
     request: { body: createTestkitBody },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Not a testkit test', 404: 'Unknown user or lab test', 422: 'Validation error' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Not a testkit test',
+      404: 'Unknown user or lab test',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       return replayable(ctx, 'testkit', 'Order submitted', (env) =>
-        orderTestkit(env, { user_id: body.user_id, lab_test_id: body.lab_test_id, shipping_details: toShippingDetails(body.shipping_details), passthrough: body.passthrough ?? null }),
+        orderTestkit(env, {
+          user_id: body.user_id,
+          lab_test_id: body.lab_test_id,
+          shipping_details: toShippingDetails(body.shipping_details),
+          passthrough: body.passthrough ?? null,
+        }),
       );
     },
   }),
@@ -87,7 +114,12 @@ export const orderCreateRoutes = [
     auth: 'team',
     summary: "Register a testkit by its sample id with the patient's details.",
     request: { body: registerTestkitBody },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Already registered or past registration', 404: 'Unknown sample id or user', 422: 'Validation error' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Already registered or past registration',
+      404: 'Unknown sample id or user',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const order = registerTestkit(env, {

@@ -16,7 +16,13 @@ import { binary, type Reply } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, int, uuid } from '../../engine/schemas.js';
 import { renderDocument, type DocSpec } from '../../state/labs/document-pdf.js';
-import { abnDocument, labTestInstructionsDocument, labelsDocument, orderInstructionsDocument, requisitionDocument } from '../../state/labs/order-documents.js';
+import {
+  abnDocument,
+  labTestInstructionsDocument,
+  labelsDocument,
+  orderInstructionsDocument,
+  requisitionDocument,
+} from '../../state/labs/order-documents.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 
 const orderParams = z.object({ order_id: uuid() });
@@ -25,7 +31,7 @@ async function pdf(spec: DocSpec, filename: string): Promise<Reply> {
   return binary(await renderDocument(spec), 'application/pdf', { 'content-disposition': `inline; filename="${filename}.pdf"` });
 }
 
-const notFound = "Unknown order, or the document does not exist (yet) for it";
+const notFound = 'Unknown order, or the document does not exist (yet) for it';
 const PDF = { description: 'application/pdf', contentType: 'application/pdf' };
 
 export const orderDocumentRoutes = [
@@ -51,7 +57,10 @@ export const orderDocumentRoutes = [
     request: { params: orderParams, query: z.object({ number_of_labels: int().default(3), collection_date: dateOrDateTime('start') }) },
     responses: { 200: PDF, 400: 'Not an at-home phlebotomy or on-site collection order', 404: notFound, 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return pdf(labelsDocument(orderEnv(ctx.world, ctx.partition), params.order_id, query.number_of_labels, query.collection_date), `labels-${params.order_id}`);
+      return pdf(
+        labelsDocument(orderEnv(ctx.world, ctx.partition), params.order_id, query.number_of_labels, query.collection_date),
+        `labels-${params.order_id}`,
+      );
     },
   }),
 
@@ -64,7 +73,10 @@ export const orderDocumentRoutes = [
     request: { params: orderParams },
     responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(orderInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.order_id), `collection-instructions-${params.order_id}`);
+      return pdf(
+        orderInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.order_id),
+        `collection-instructions-${params.order_id}`,
+      );
     },
   }),
 
@@ -90,7 +102,10 @@ export const orderDocumentRoutes = [
     request: { params: z.object({ lab_test_id: uuid() }) },
     responses: { 200: PDF, 404: 'Unknown lab test, or a lab test without instructions', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(labTestInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.lab_test_id), `collection-instructions-${params.lab_test_id}`);
+      return pdf(
+        labTestInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.lab_test_id),
+        `collection-instructions-${params.lab_test_id}`,
+      );
     },
   }),
 ];

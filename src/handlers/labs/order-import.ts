@@ -50,7 +50,12 @@ export const orderImportRoutes = [
     auth: 'team',
     summary: 'Import an order placed outside the API, under its existing requisition and sample id.',
     request: { body: importBody },
-    responses: { 200: res(OrderAnswer, 'PostOrderResponse'), 400: 'Sample id already used; business rule (fictional phone, minors, order set)', 404: 'Unknown user or lab test', 422: 'Validation error' },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: 'Sample id already used; business rule (fictional phone, minors, order set)',
+      404: 'Unknown user or lab test',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const a = body.patient_address;
@@ -61,7 +66,17 @@ export const orderImportRoutes = [
         collection_method: body.collection_method,
         physician: toPhysician(body.physician),
         patient_details: toPatientDetails(body.patient_details),
-        patient_address: { receiver_name: a.receiver_name, first_line: a.first_line, second_line: a.second_line ?? null, city: a.city, state: a.state, zip: a.zip, country: a.country, access_notes: a.access_notes ?? null, phone_number: null },
+        patient_address: {
+          receiver_name: a.receiver_name,
+          first_line: a.first_line,
+          second_line: a.second_line ?? null,
+          city: a.city,
+          state: a.state,
+          zip: a.zip,
+          country: a.country,
+          access_notes: a.access_notes ?? null,
+          phone_number: null,
+        },
         sample_id: body.sample_id,
       });
       return json(postOrderView(env.world, env.store, order, 'Order imported'));

@@ -56,9 +56,13 @@ export const orderListRoutes = [
     method: 'GET',
     path: '/v3/orders',
     auth: 'team',
-    summary: 'Search, filter, sort and page the team\'s lab orders.',
+    summary: "Search, filter, sort and page the team's lab orders.",
     request: { query: listQuery },
-    responses: { 200: res(OrderList, '{orders, total, page, size}'), 404: 'user_id not on this team', 422: 'Validation error (page >= 1, size 1 to 100, enums)' },
+    responses: {
+      200: res(OrderList, '{orders, total, page, size}'),
+      404: 'user_id not on this team',
+      422: 'Validation error (page >= 1, size 1 to 100, enums)',
+    },
     handle(ctx, { query }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const { orders, total } = listOrders(env, query);

@@ -89,7 +89,14 @@ export const physicianSchema = z.object({
 });
 
 const consentSchema = z.object({
-  consentType: z.enum(['terms-of-use', 'telehealth-informed-consent', 'mobile-terms-and-conditions', 'notice-of-privacy-practices', 'privacy-policy', 'hipaa-authorization']),
+  consentType: z.enum([
+    'terms-of-use',
+    'telehealth-informed-consent',
+    'mobile-terms-and-conditions',
+    'notice-of-privacy-practices',
+    'privacy-policy',
+    'hipaa-authorization',
+  ]),
   version: z.string().default('1.0'),
   timeOfConsent: z.string().optional(),
 });
@@ -161,7 +168,15 @@ export function toPatientDetails(d: PatientDetailsInput): PatientDetails {
 }
 
 function toPostalAddress(a: Omit<PostalAddress, 'second_line'> & { second_line?: string | null }): PostalAddress {
-  return { receiver_name: a.receiver_name, first_line: a.first_line, second_line: a.second_line ?? null, city: a.city, state: a.state, zip: a.zip, country: a.country };
+  return {
+    receiver_name: a.receiver_name,
+    first_line: a.first_line,
+    second_line: a.second_line ?? null,
+    city: a.city,
+    state: a.state,
+    zip: a.zip,
+    country: a.country,
+  };
 }
 
 export function toPatientAddress(a: PatientAddressInput): PatientAddress {
@@ -173,5 +188,7 @@ export function toShippingDetails(s: z.output<typeof shippingDetailsSchema>): Sh
 }
 
 export function toPhysician(p: z.output<typeof physicianSchema> | null | undefined): Physician | null {
-  return p ? { first_name: p.first_name, last_name: p.last_name, npi: p.npi, email: p.email ?? null, licensed_states: p.licensed_states } : null;
+  return p
+    ? { first_name: p.first_name, last_name: p.last_name, npi: p.npi, email: p.email ?? null, licensed_states: p.licensed_states }
+    : null;
 }

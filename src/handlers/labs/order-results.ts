@@ -29,7 +29,7 @@ export const orderResultRoutes = [
     method: 'GET',
     path: '/v3/order/:order_id/result',
     auth: 'team',
-    summary: 'The order\'s results (LabResultsRaw) once partial or final results exist.',
+    summary: "The order's results (LabResultsRaw) once partial or final results exist.",
     request: { params: orderParams },
     responses: { 200: res(OrderResult, 'LabResultsRaw'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
@@ -50,7 +50,7 @@ export const orderResultRoutes = [
     method: 'GET',
     path: '/v3/order/:order_id/result/metadata',
     auth: 'team',
-    summary: 'The metadata of the order\'s results.',
+    summary: "The metadata of the order's results.",
     request: { params: orderParams },
     responses: { 200: res(ResultMetadata, 'LabResultsMetadata'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
@@ -64,13 +64,21 @@ export const orderResultRoutes = [
     method: 'GET',
     path: '/v3/order/:order_id/result/pdf',
     auth: 'team',
-    summary: 'The order\'s results as a PDF report.',
+    summary: "The order's results as a PDF report.",
     request: { params: orderParams },
-    responses: { 200: { description: 'application/pdf', contentType: 'application/pdf' }, 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
+    responses: {
+      200: { description: 'application/pdf', contentType: 'application/pdf' },
+      404: 'Unknown order, or results not available yet',
+      422: 'Malformed id',
+    },
     async handle(ctx, { params }) {
       const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
       const meta = metadata(order, set, times);
-      const pdf = await orderReportPdf(order, set, times, { title: `${order.lab_test.lab.name} Laboratory Report`, dob: String(meta.dob), age: String(meta.age) });
+      const pdf = await orderReportPdf(order, set, times, {
+        title: `${order.lab_test.lab.name} Laboratory Report`,
+        dob: String(meta.dob),
+        age: String(meta.age),
+      });
       return binary(pdf, 'application/pdf', { 'content-disposition': `inline; filename="${order.id}.pdf"` });
     },
   }),

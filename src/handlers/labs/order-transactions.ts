@@ -13,7 +13,6 @@ import { z } from 'zod';
 import { binary, json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { iso } from '../../state/labs/order-model.js';
 import { orderReportPdf } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
@@ -43,7 +42,11 @@ export const orderTransactionRoutes = [
     auth: 'team',
     summary: 'The results of all orders of a transaction as a PDF report.',
     request: { params },
-    responses: { 200: { description: 'application/pdf', contentType: 'application/pdf' }, 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
+    responses: {
+      200: { description: 'application/pdf', contentType: 'application/pdf' },
+      404: 'Unknown transaction, or no results yet',
+      422: 'Malformed id',
+    },
     async handle(ctx, { params: p }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const tr = transactionResults(env, p.transaction_id);
@@ -52,7 +55,11 @@ export const orderTransactionRoutes = [
       const { order, times } = latest;
       const dob = order.patient_details?.dob ?? '';
       const meta = transactionResultsView(env, tr).metadata as Record<string, unknown>;
-      const pdf = await orderReportPdf(order, tr.set, times, { title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`, dob, age: String(meta.age) });
+      const pdf = await orderReportPdf(order, tr.set, times, {
+        title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`,
+        dob,
+        age: String(meta.age),
+      });
       return binary(pdf, 'application/pdf', { 'content-disposition': `inline; filename="${tr.transactionId}.pdf"` });
     },
   }),

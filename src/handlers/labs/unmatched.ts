@@ -13,7 +13,15 @@ import { orderEnv } from '../../state/labs/order-store.js';
 import { acceptUnmatched, findUnmatched, listUnmatched, resolveUnmatched } from '../../state/labs/unmatched.js';
 import { createRun, findRun } from '../../state/labs/unmatched-runs.js';
 import { runStatus, runView, unmatchedView } from '../../state/labs/unmatched-store.js';
-import { Order, UnmatchedResult, UnmatchedResultList, UnmatchedTestCases, UnmatchedTestRun, UnmatchedTestRunCreated, res } from '../../wire/schemas.js';
+import {
+  Order,
+  UnmatchedResult,
+  UnmatchedResultList,
+  UnmatchedTestCases,
+  UnmatchedTestRun,
+  UnmatchedTestRunCreated,
+  res,
+} from '../../wire/schemas.js';
 
 const DECISION = z.enum([...UNMATCHED_CASES, 'match_sample_id']);
 const INTERPRETATION = z.enum(['normal', 'abnormal', 'critical', 'unknown']);
@@ -41,7 +49,15 @@ export const unmatchedRoutes = [
     summary: 'The unmatched-result test cases: order roles, required statuses, lab constraints.',
     request: {},
     responses: { 200: res(UnmatchedTestCases, 'ListUnmatchedResultTestCasesResponse') },
-    handle: () => json({ data: CASE_DEFINITIONS.map((d) => ({ case: d.case, order_roles: d.order_roles, required_statuses: d.required_statuses, lab_constraints: d.lab_constraints })) }),
+    handle: () =>
+      json({
+        data: CASE_DEFINITIONS.map((d) => ({
+          case: d.case,
+          order_roles: d.order_roles,
+          required_statuses: d.required_statuses,
+          lab_constraints: d.lab_constraints,
+        })),
+      }),
   }),
 
   defineRoute({
@@ -49,16 +65,27 @@ export const unmatchedRoutes = [
     method: 'POST',
     path: '/v3/unmatched_result_test',
     auth: 'team',
-    summary: 'Starts a test run that creates an unmatched result on the clock (X-Idempotency-Key required; the same key gives the same run).',
+    summary:
+      'Starts a test run that creates an unmatched result on the clock (X-Idempotency-Key required; the same key gives the same run).',
     request: { body: runBody },
-    responses: { 202: res(UnmatchedTestRunCreated, 'CreateUnmatchedResultTestResponse'), 400: 'Run limit reached', 422: 'Validation error or missing X-Idempotency-Key' },
+    responses: {
+      202: res(UnmatchedTestRunCreated, 'CreateUnmatchedResultTestResponse'),
+      400: 'Run limit reached',
+      422: 'Validation error or missing X-Idempotency-Key',
+    },
     handle(ctx, { body }) {
       const key = ctx.request.headers['x-idempotency-key'];
       if (key === undefined || key.length < 1 || key.length > 255) {
         throw validationError([
           key === undefined
             ? { type: 'missing', loc: ['header', 'X-Idempotency-Key'], msg: 'Field required', input: null }
-            : { type: key.length < 1 ? 'string_too_short' : 'string_too_long', loc: ['header', 'X-Idempotency-Key'], msg: key.length < 1 ? 'String should have at least 1 character' : 'String should have at most 255 characters', input: key, ctx: key.length < 1 ? { min_length: 1 } : { max_length: 255 } },
+            : {
+                type: key.length < 1 ? 'string_too_short' : 'string_too_long',
+                loc: ['header', 'X-Idempotency-Key'],
+                msg: key.length < 1 ? 'String should have at least 1 character' : 'String should have at most 255 characters',
+                input: key,
+                ctx: key.length < 1 ? { min_length: 1 } : { max_length: 255 },
+              },
         ]);
       }
       const run = createRun(orderEnv(ctx.world, ctx.partition), body, key);
@@ -82,7 +109,8 @@ export const unmatchedRoutes = [
     method: 'GET',
     path: '/v3/unmatched_result',
     auth: 'team',
-    summary: 'Unmatched results, newest first, cursor-paginated; filters decision_code, lab_slug, status, created_at_start/end, search_input.',
+    summary:
+      'Unmatched results, newest first, cursor-paginated; filters decision_code, lab_slug, status, created_at_start/end, search_input.',
     request: {
       query: z.object({
         limit: int({ min: 1, max: 100 }).default(50),
@@ -117,7 +145,11 @@ export const unmatchedRoutes = [
     auth: 'team',
     summary: 'Accepts the result onto an order (order_id, or the one candidate of user_id); the order gets its results.',
     request: { params: idParams, body: z.object({ user_id: uuid().nullish(), order_id: uuid().nullish(), note: z.string().nullish() }) },
-    responses: { 200: res(Order, 'ClientFacingOrder'), 400: 'Already resolved, or no order to accept onto', 404: 'Unknown unmatched result or order' },
+    responses: {
+      200: res(Order, 'ClientFacingOrder'),
+      400: 'Already resolved, or no order to accept onto',
+      404: 'Unknown unmatched result or order',
+    },
     handle: (ctx, { params, body }) => json(acceptUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
   }),
 

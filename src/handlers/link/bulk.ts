@@ -23,7 +23,25 @@ import { int, uuid } from '../../engine/schemas.js';
 import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
 import { BulkExport, BulkImport, BulkOp, BulkOps, BulkPause, res } from '../../wire/schemas.js';
 
-const OAUTH_PROVIDERS = ['oura', 'fitbit', 'garmin', 'strava', 'wahoo', 'ihealth', 'withings', 'google_fit', 'dexcom_v3', 'polar', 'cronometer', 'omron', 'whoop_v2', 'my_fitness_pal_v2', 'ultrahuman', 'runkeeper', 'google_health'] as const;
+const OAUTH_PROVIDERS = [
+  'oura',
+  'fitbit',
+  'garmin',
+  'strava',
+  'wahoo',
+  'ihealth',
+  'withings',
+  'google_fit',
+  'dexcom_v3',
+  'polar',
+  'cronometer',
+  'omron',
+  'whoop_v2',
+  'my_fitness_pal_v2',
+  'ultrahuman',
+  'runkeeper',
+  'google_health',
+] as const;
 const oauthProvider = z.enum(OAUTH_PROVIDERS);
 
 const recipe = z.object({
@@ -45,7 +63,11 @@ export const bulkRoutes = [
     request: { body: z.object({ provider: oauthProvider, connections: z.array(recipe), wait_for_completion: z.boolean().default(false) }) },
     responses: { 200: res(BulkImport, 'BulkImportConnectionsResponse'), 202: res(BulkImport, 'Same body'), 422: 'Validation error' },
     handle(ctx, { body }) {
-      const result = bulkImport(ctx, body.provider, body.connections.map((c) => ({ ...c, oauth_scopes: c.oauth_scopes ?? null })));
+      const result = bulkImport(
+        ctx,
+        body.provider,
+        body.connections.map((c) => ({ ...c, oauth_scopes: c.oauth_scopes ?? null })),
+      );
       return json(result, body.wait_for_completion ? 200 : 202);
     },
   }),
@@ -54,7 +76,7 @@ export const bulkRoutes = [
     method: 'POST',
     path: '/v2/link/bulk_export',
     auth: 'team',
-    summary: 'Export the credentials of a provider\'s connections, 100 a page.',
+    summary: "Export the credentials of a provider's connections, 100 a page.",
     request: { body: z.object({ user_ids: z.array(uuid()).nullish(), provider: oauthProvider, next_token: z.string().nullish() }) },
     responses: { 200: res(BulkExport, 'BulkExportConnectionsResponse'), 400: 'Invalid next_token', 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkExport(ctx, body.provider, body.user_ids ?? null, body.next_token ?? null)),
@@ -64,7 +86,8 @@ export const bulkRoutes = [
     method: 'POST',
     path: '/v2/link/bulk_pause',
     auth: 'team',
-    summary: 'Pause the provider\'s connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.',
+    summary:
+      "Pause the provider's connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.",
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider }) },
     responses: { 200: res(BulkPause, '{user_ids_paused, user_ids_failed} (sandbox shape)'), 422: 'Validation error' },
     handle: (ctx, { body }) => json(bulkPause(ctx, body.provider, body.user_ids)),
@@ -87,7 +110,7 @@ export const bulkRoutes = [
     method: 'GET',
     path: '/v2/link/bulk_op',
     auth: 'team',
-    summary: 'The team environment\'s bulk ops, newest first.',
+    summary: "The team environment's bulk ops, newest first.",
     request: { query: z.object({ next_cursor: z.string().nullish(), page_size: int({ min: 0, max: 50 }).default(10) }) },
     responses: { 200: res(BulkOps, 'BulkOpsResponse'), 400: 'Invalid cursor', 422: 'Validation error' },
     handle: (ctx, { query }) => json(listBulkOps(ctx, query.next_cursor ?? null, query.page_size)),

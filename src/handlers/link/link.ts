@@ -26,7 +26,17 @@ import {
   startOAuth,
 } from '../../state/link/connect.js';
 import { createLinkCode, startConnect, tokenState, tokenValidity } from '../../state/link/token-info.js';
-import { ConnectionResult, LinkCode, LinkProvider, LinkStart, LinkState, LinkToken, OAuthProvider, Success, res } from '../../wire/schemas.js';
+import {
+  ConnectionResult,
+  LinkCode,
+  LinkProvider,
+  LinkStart,
+  LinkState,
+  LinkToken,
+  OAuthProvider,
+  Success,
+  res,
+} from '../../wire/schemas.js';
 
 const provider = z.enum(PROVIDER_SLUGS as [string, ...string[]]);
 const providerParams = z.object({ provider: z.string().min(1) });
@@ -145,14 +155,15 @@ export const linkRoutes = [
     summary: 'Connect an e-mail provider (Freestyle Libre).',
     request: { params: providerParams, body: emailBody },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider', 404: 'Unknown provider' },
-    handle: (ctx, { params, body }) => json(connectEmail(ctx.world, linkToken(ctx), params.provider, { email: body.email, region: body.region ?? null })),
+    handle: (ctx, { params, body }) =>
+      json(connectEmail(ctx.world, linkToken(ctx), params.provider, { email: body.email, region: body.region ?? null })),
   }),
   defineRoute({
     id: 'link.auth_password',
     method: 'POST',
     path: '/v2/link/auth',
     auth: 'none',
-    summary: 'Password connect, provider in the body (the SDK\'s passwordAuth).',
+    summary: "Password connect, provider in the body (the SDK's passwordAuth).",
     request: { body: passwordBody.extend({ provider, auth_type: authType }) },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not a password provider' },
     handle: (ctx, { body }) => json(connectPassword(ctx.world, linkToken(ctx), body.provider, body)),
@@ -162,10 +173,11 @@ export const linkRoutes = [
     method: 'POST',
     path: '/v2/link/auth/email',
     auth: 'none',
-    summary: 'E-mail connect, provider in the body (the SDK\'s emailAuth).',
+    summary: "E-mail connect, provider in the body (the SDK's emailAuth).",
     request: { body: emailBody.extend({ provider, auth_type: authType }) },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider' },
-    handle: (ctx, { body }) => json(connectEmail(ctx.world, linkToken(ctx), body.provider, { email: body.email, region: body.region ?? null })),
+    handle: (ctx, { body }) =>
+      json(connectEmail(ctx.world, linkToken(ctx), body.provider, { email: body.email, region: body.region ?? null })),
   }),
   defineRoute({
     id: 'link.manual',

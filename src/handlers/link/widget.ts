@@ -20,7 +20,10 @@ import { consentView, widgetView } from '../../state/link/widget.js';
 import { consentPage, messagePage, widgetPage } from './pages.js';
 
 const encoder = new TextEncoder();
-const html = (text: string, status = 200): Reply => ({ ...binary(encoder.encode(text), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }), status });
+const html = (text: string, status = 200): Reply => ({
+  ...binary(encoder.encode(text), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }),
+  status,
+});
 const redirect = (location: string, status = 303): Reply => ({ status, headers: { location } });
 
 /** The scopes a consent form granted (its urlencoded body), or null (every scope) without the form's marker. */
@@ -39,8 +42,19 @@ export const linkWidgetRoutes = [
     path: '/link',
     auth: 'none',
     summary: 'The Link widget page of a link token (link_web_url).',
-    request: { query: z.object({ token: z.string().min(1), env: z.string().nullish(), region: z.string().nullish(), provider: z.string().nullish() }) },
-    responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 307: 'Unusable token: to its redirect_url with the error', 400: 'Unusable token (JSON, like every error)' },
+    request: {
+      query: z.object({
+        token: z.string().min(1),
+        env: z.string().nullish(),
+        region: z.string().nullish(),
+        provider: z.string().nullish(),
+      }),
+    },
+    responses: {
+      200: { description: 'HTML page', contentType: 'text/html' },
+      307: 'Unusable token: to its redirect_url with the error',
+      400: 'Unusable token (JSON, like every error)',
+    },
     handle(ctx, { query }) {
       const view = widgetView(ctx.world, query.token, query.provider ?? null);
       if (view.ok) return html(widgetPage(view.model));
@@ -53,7 +67,7 @@ export const linkWidgetRoutes = [
     method: 'GET',
     path: '/link/oauth/authorize',
     auth: 'none',
-    summary: 'The simulated provider\'s OAuth consent page (Allow / Deny).',
+    summary: "The simulated provider's OAuth consent page (Allow / Deny).",
     request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1) }) },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown OAuth session' },
     handle(ctx, { query }) {
@@ -65,10 +79,14 @@ export const linkWidgetRoutes = [
     method: 'POST',
     path: '/link/oauth/decide',
     auth: 'none',
-    summary: 'The consent decision: Allow connects, Deny cancels; redirects to the token\'s redirect_url.',
-    request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1), decision: z.enum(['allow', 'deny']) }), body: z.string().optional() },
+    summary: "The consent decision: Allow connects, Deny cancels; redirects to the token's redirect_url.",
+    request: {
+      query: z.object({ provider: z.string().min(1), state: z.string().min(1), decision: z.enum(['allow', 'deny']) }),
+      body: z.string().optional(),
+    },
     responses: { 303: 'To the redirect_url with state=success or state=error&error_type=...&error=...' },
-    handle: (ctx, { query, body }) => redirect(decideOAuth(ctx.world, query.state, query.provider, query.decision === 'allow', grantedScopes(body))),
+    handle: (ctx, { query, body }) =>
+      redirect(decideOAuth(ctx.world, query.state, query.provider, query.decision === 'allow', grantedScopes(body))),
   }),
   defineRoute({
     id: 'link.done',
@@ -78,6 +96,12 @@ export const linkWidgetRoutes = [
     summary: 'Where a flow ends when its token has no redirect_url.',
     request: { query: z.object({ state: z.enum(['success', 'error']), error_type: z.string().nullish(), error: z.string().nullish() }) },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
-    handle: (_ctx, { query }) => html(messagePage(DONE_TITLES[query.state], query.state === 'success' ? 'The provider is connected. You can close this page.' : (query.error ?? query.error_type ?? ''))),
+    handle: (_ctx, { query }) =>
+      html(
+        messagePage(
+          DONE_TITLES[query.state],
+          query.state === 'success' ? 'The provider is connected. You can close this page.' : (query.error ?? query.error_type ?? ''),
+        ),
+      ),
   }),
 ];

@@ -45,14 +45,13 @@ const createBody = z.object({
   export_preferences: exportSchema.default({ data_events: { enabled: true }, fhir_observations: false }),
 });
 
-
 export const continuousQueryRoutes = [
   defineRoute({
     id: 'management.continuous_query.list',
     method: 'GET',
     path: `${BASE}/continuous_query`,
     auth: 'management',
-    summary: 'The team environment\'s continuous queries (active and archived), oldest first.',
+    summary: "The team environment's continuous queries (active and archived), oldest first.",
     request: { params },
     responses: { 200: res(cursorPage(ContinuousQuery), 'ContinuousQueryResponse'), 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
@@ -97,7 +96,10 @@ export const continuousQueryRoutes = [
     path: `${BASE}/continuous_query/:query_id`,
     auth: 'management',
     summary: 'Changes the title and scheduling preferences (null keeps them); archived queries answer 400.',
-    request: { params: queryParams, body: z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() }) },
+    request: {
+      params: queryParams,
+      body: z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() }),
+    },
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, body, access: team }) {

@@ -15,11 +15,13 @@ import { teamName } from '../../state/management/common.js';
 import { createOrg, orgById, setBetaFeatures, setOrgPlan, teamById } from '../../state/management/orgs.js';
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
 import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
-import { BetaFeatures, Member, OrgMail, SandboxOrg, SandboxOrgCreated, SandboxOrgList, listOf, res } from '../../wire/schemas.js';
+import { BetaFeatures, Member, OrgMail, SandboxOrg, SandboxOrgCreated, SandboxOrgList, res } from '../../wire/schemas.js';
 
 const PLANS: readonly Plan[] = ['launch', 'grow', 'scale', 'premium'];
 const planEnum = z.enum(PLANS as [Plan, ...Plan[]]);
-const featureName = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"');
+const featureName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"');
 
 function orgControlView(ctx: Ctx, org: Org) {
   return {
@@ -80,7 +82,7 @@ export const managementControlRoutes = [
     method: 'PUT',
     path: '/_sandbox/orgs/:org_id/plan',
     auth: 'control',
-    summary: 'Sets an org\'s plan (launch, grow, scale, premium); only premium may use org management.',
+    summary: "Sets an org's plan (launch, grow, scale, premium); only premium may use org management.",
     request: { params: z.object({ org_id: uuid() }), body: z.object({ plan: planEnum }) },
     responses: { 200: res(SandboxOrg, 'The org'), 404: 'Org not found' },
     handle(ctx, { params, body }) {
@@ -119,8 +121,11 @@ export const managementControlRoutes = [
     method: 'POST',
     path: '/_sandbox/orgs/:org_id/invites/:invite_id/accept',
     auth: 'control',
-    summary: 'The invitee accepts an org invite ({name?}): it becomes a member with the invite\'s role and team bindings.',
-    request: { params: z.object({ org_id: uuid(), invite_id: uuid() }), body: z.object({ name: z.string().min(1).max(200).optional() }).nullish() },
+    summary: "The invitee accepts an org invite ({name?}): it becomes a member with the invite's role and team bindings.",
+    request: {
+      params: z.object({ org_id: uuid(), invite_id: uuid() }),
+      body: z.object({ name: z.string().min(1).max(200).optional() }).nullish(),
+    },
     responses: { 200: res(Member, 'ClientFacingOrgMember'), 404: 'Org or invite not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
@@ -133,7 +138,7 @@ export const managementControlRoutes = [
     method: 'GET',
     path: '/_sandbox/orgs/:org_id/mail',
     auth: 'control',
-    summary: 'E-mails the org\'s service would have sent (invites, domain instructions), oldest first; the last 200.',
+    summary: "E-mails the org's service would have sent (invites, domain instructions), oldest first; the last 200.",
     request: { params: z.object({ org_id: uuid() }) },
     responses: { 200: res(OrgMail, '{mail: [{to, subject, kind, sent_at, ref_id}]}'), 404: 'Org not found' },
     handle: (ctx, { params }) => json({ mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),

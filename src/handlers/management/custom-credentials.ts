@@ -57,7 +57,10 @@ const labCommon = {
   allowed_billing_types: z.array(billing).nullish(),
   disallowed_billing_states: z.record(billing, z.array(z.string())).nullish(),
 };
-const labcorpTeam = z.object({ ...labCommon, labcorp: z.object({ account_number: z.string(), billing_method: z.enum(['CM', 'PT', 'PI']) }) });
+const labcorpTeam = z.object({
+  ...labCommon,
+  labcorp: z.object({ account_number: z.string(), billing_method: z.enum(['CM', 'PT', 'PI']) }),
+});
 const labcorpHl7 = z.object({
   ...labCommon,
   sending_facility: z.string(),
@@ -86,7 +89,14 @@ const DETAILS: Record<string, z.ZodType> = {
   labcorp: z.union([labcorpTeam, labcorpHl7]),
   getlabs: z.object({ getlabs: z.object({ webhook_secret_key: z.string(), webhook_secret_token: z.string() }) }),
   phlebfinders: z.object({
-    phlebfinders: z.object({ account_id: z.string(), account_name: z.string(), team_id: z.string(), team_name: z.string(), webhook_token: z.string(), email: z.string() }),
+    phlebfinders: z.object({
+      account_id: z.string(),
+      account_name: z.string(),
+      team_id: z.string(),
+      team_name: z.string(),
+      webhook_token: z.string(),
+      email: z.string(),
+    }),
   }),
 };
 /** Providers without their own shape take any of the reference's shapes. */
@@ -132,9 +142,13 @@ export const customCredentialRoutes = [
     method: 'POST',
     path: '/v1/org/:org_id/prepare_team_custom_credentials/:env/:region',
     auth: 'management',
-    summary: 'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
+    summary:
+      'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
     request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
-    responses: { 200: res(z.object({ status: z.string(), preparation_steps: z.array(JsonObject) }), 'PrepareTeamCustomCredentialsResponse'), 400: 'Team in another region, or provider without OAuth' },
+    responses: {
+      200: res(z.object({ status: z.string(), preparation_steps: z.array(JsonObject) }), 'PrepareTeamCustomCredentialsResponse'),
+      400: 'Team in another region, or provider without OAuth',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
@@ -171,7 +185,7 @@ export const customCredentialRoutes = [
     method: 'POST',
     path: '/v1/org/:org_id/team_custom_credentials/:env/:region',
     auth: 'management',
-    summary: 'Sets (upserts) a team\'s custom credentials for a provider in the environment; active at once.',
+    summary: "Sets (upserts) a team's custom credentials for a provider in the environment; active at once.",
     request: {
       params: envRegionParams,
       body: z.object({
@@ -183,7 +197,11 @@ export const customCredentialRoutes = [
         redirect_url_override: z.string().nullish(),
       }),
     },
-    responses: { 200: res(CustomCredentialWire, 'ClientFacingTeamProviderCredentials'), 400: 'Team in another region, or provider without OAuth', 422: 'Missing client id/secret or details' },
+    responses: {
+      200: res(CustomCredentialWire, 'ClientFacingTeamProviderCredentials'),
+      400: 'Team in another region, or provider without OAuth',
+      422: 'Missing client id/secret or details',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
@@ -198,15 +216,23 @@ export const customCredentialRoutes = [
     method: 'GET',
     path: '/v1/org/:org_id/team_custom_credentials/:env/:region',
     auth: 'management',
-    summary: 'Custom credentials of the org\'s teams in the environment and region (the key\'s teams only for a team key); filters team_id (repeatable), provider.',
+    summary:
+      "Custom credentials of the org's teams in the environment and region (the key's teams only for a team key); filters team_id (repeatable), provider.",
     request: {
       params: envRegionParams,
-      query: withRules(z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }), onePageRule),
+      query: withRules(
+        z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
+        onePageRule,
+      ),
     },
-    responses: { 200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'), 403: 'Team key not bound to a team_id' },
+    responses: {
+      200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'),
+      403: 'Team key not bound to a team_id',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
-      const teams = query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
+      const teams =
+        query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
       const credentials = listCustomCredentials(ctx.world, teams, params.env, params.region, query.provider ?? null).map(credentialView);
       return json({ credentials, next_cursor: null });
     },
@@ -222,7 +248,9 @@ export const customCredentialRoutes = [
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
-      return json(deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)));
+      return json(
+        deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)),
+      );
     },
   }),
 ];

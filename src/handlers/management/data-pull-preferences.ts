@@ -24,13 +24,40 @@ import { DataPullPreferences, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_data_pull_preferences/:env/:region';
 const PULL_PROVIDERS = [
-  'oura', 'fitbit', 'garmin', 'strava', 'withings', 'peloton', 'wahoo', 'zwift', 'freestyle_libre', 'abbott_libreview',
-  'eight_sleep', 'renpho', 'omron', 'dexcom_v3', 'hammerhead', 'polar', 'cronometer', 'kardia', 'whoop_v2',
-  'my_fitness_pal_v2', 'map_my_fitness', 'runkeeper', 'apple_health_kit', 'google_fit', 'beurer_api', 'ultrahuman', 'google_health',
+  'oura',
+  'fitbit',
+  'garmin',
+  'strava',
+  'withings',
+  'peloton',
+  'wahoo',
+  'zwift',
+  'freestyle_libre',
+  'abbott_libreview',
+  'eight_sleep',
+  'renpho',
+  'omron',
+  'dexcom_v3',
+  'hammerhead',
+  'polar',
+  'cronometer',
+  'kardia',
+  'whoop_v2',
+  'my_fitness_pal_v2',
+  'map_my_fitness',
+  'runkeeper',
+  'apple_health_kit',
+  'google_fit',
+  'beurer_api',
+  'ultrahuman',
+  'google_health',
 ] as const;
 const provider = z.enum(PULL_PROVIDERS);
 const days = z.object({ historical_days_to_pull: z.number().int() });
-const providerPreference = z.object({ default: days, resource_overrides: z.partialRecord(z.enum(CLIENT_FACING_RESOURCES), days).nullish() });
+const providerPreference = z.object({
+  default: days,
+  resource_overrides: z.partialRecord(z.enum(CLIENT_FACING_RESOURCES), days).nullish(),
+});
 
 export const dataPullPreferenceRoutes = [
   defineRoute({
@@ -38,10 +65,15 @@ export const dataPullPreferenceRoutes = [
     method: 'GET',
     path: PATH,
     auth: 'management',
-    summary: 'Data-pull preferences of the region\'s teams (filters team_id, provider; limit teams per page, default 5).',
+    summary: "Data-pull preferences of the region's teams (filters team_id, provider; limit teams per page, default 5).",
     request: {
       params: envRegionParams,
-      query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]), next_cursor: z.string().nullish(), limit: int({ min: 1, max: 100 }).default(5) }),
+      query: z.object({
+        team_id: z.array(uuid()).default([]),
+        provider: z.array(provider).default([]),
+        next_cursor: z.string().nullish(),
+        limit: int({ min: 1, max: 100 }).default(5),
+      }),
     },
     responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
@@ -64,9 +96,18 @@ export const dataPullPreferenceRoutes = [
     method: 'POST',
     path: PATH,
     auth: 'management',
-    summary: 'Sets the named providers\' preferences (0 to 365 days, per-resource overrides) for each team; answers those teams\' preferences.',
-    request: { params: envRegionParams, body: z.object({ team_ids: z.array(uuid()).min(1), providers: z.partialRecord(provider, providerPreference) }) },
-    responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body or day count' },
+    summary:
+      "Sets the named providers' preferences (0 to 365 days, per-resource overrides) for each team; answers those teams' preferences.",
+    request: {
+      params: envRegionParams,
+      body: z.object({ team_ids: z.array(uuid()).min(1), providers: z.partialRecord(provider, providerPreference) }),
+    },
+    responses: {
+      200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'),
+      400: 'Team in another region',
+      404: 'Team not found',
+      422: 'Invalid body or day count',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const teams = regionTeams(ctx, params.org_id, params.region, body.team_ids);
@@ -84,7 +125,10 @@ export const dataPullPreferenceRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'Removes preferences (filters team_id, provider; none means all).',
-    request: { params: envRegionParams, query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) }) },
+    request: {
+      params: envRegionParams,
+      query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) }),
+    },
     responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {

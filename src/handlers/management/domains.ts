@@ -15,7 +15,16 @@ import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { email } from '../../state/management/common.js';
-import { addDomain, deleteDomain, domainNameRule, domainView, getDomain, listDomains, sendDomainInstructions, verifyDomain } from '../../state/management/domains.js';
+import {
+  addDomain,
+  deleteDomain,
+  domainNameRule,
+  domainView,
+  getDomain,
+  listDomains,
+  sendDomainInstructions,
+  verifyDomain,
+} from '../../state/management/domains.js';
 import { Domain, listOf, res } from '../../wire/schemas.js';
 
 const orgParams = z.object({ org_id: uuid() });
@@ -27,7 +36,7 @@ export const domainRoutes = [
     method: 'GET',
     path: '/v1/org/:org_id/domain',
     auth: 'management',
-    summary: 'The org\'s domains, oldest first.',
+    summary: "The org's domains, oldest first.",
     request: { params: orgParams },
     responses: { 200: res(listOf('data', Domain), 'ListOrgDomainResponse') },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -97,9 +106,13 @@ export const domainRoutes = [
     method: 'POST',
     path: '/v1/org/:org_id/domain/:domain_id/send_domain_instructions',
     auth: 'management',
-    summary: 'Sends the DNS instructions to an address (recorded in the org\'s sandbox outbox).',
+    summary: "Sends the DNS instructions to an address (recorded in the org's sandbox outbox).",
     request: { params: domainParams, body: z.object({ to_email: email() }) },
-    responses: { 200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'), 404: 'Domain not found', 422: 'Invalid e-mail' },
+    responses: {
+      200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'),
+      404: 'Domain not found',
+      422: 'Invalid e-mail',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       sendDomainInstructions(ctx.world, org, params.domain_id, body.to_email, ctx.iso());

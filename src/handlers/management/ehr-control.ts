@@ -9,7 +9,7 @@ import { uuid } from '../../engine/schemas.js';
 import { environmentParam } from '../../state/management/common.js';
 import { liveDashboardSession } from '../../state/management/ehr.js';
 import { teamEhrDeliveries } from '../../state/management/ehr-pipelines.js';
-import { EhrDashboardSession, EhrDeliveries, JsonObject, listOf, res } from '../../wire/schemas.js';
+import { EhrDashboardSession, EhrDeliveries, res } from '../../wire/schemas.js';
 
 export const ehrControlRoutes = [
   defineRoute({
@@ -19,7 +19,10 @@ export const ehrControlRoutes = [
     auth: 'control',
     summary: 'The session a dashboard URL opens (member, team, feature, modality, environment), until it expires.',
     request: { params: z.object({ token: z.string().min(1).max(100) }) },
-    responses: { 200: res(EhrDashboardSession, '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'), 404: 'Unknown or expired' },
+    responses: {
+      200: res(EhrDashboardSession, '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'),
+      404: 'Unknown or expired',
+    },
     handle(ctx, { params }) {
       const { token: _token, expires_ms, ...rest } = liveDashboardSession(ctx.world, params.token, ctx.now());
       return json({ ...rest, expires_at: new Date(expires_ms).toISOString() });
@@ -31,9 +34,10 @@ export const ehrControlRoutes = [
     method: 'GET',
     path: '/_sandbox/ehr_pipelines/:team_id/:environment',
     auth: 'control',
-    summary: 'Lab results the team environment\'s EHR pipelines received, oldest first (the last 1000).',
+    summary: "Lab results the team environment's EHR pipelines received, oldest first (the last 1000).",
     request: { params: z.object({ team_id: uuid(), environment: environmentParam() }) },
     responses: { 200: res(EhrDeliveries, '{deliveries: [...]}'), 404: 'Team not found' },
-    handle: (ctx, { params }) => json({ deliveries: teamEhrDeliveries(ctx.world, params.team_id, params.environment).map((d) => ({ ...d })) }),
+    handle: (ctx, { params }) =>
+      json({ deliveries: teamEhrDeliveries(ctx.world, params.team_id, params.environment).map((d) => ({ ...d })) }),
   }),
 ];

@@ -17,7 +17,6 @@ import { uuid } from '../../engine/schemas.js';
 import { requireOrg } from '../../state/management/access.js';
 import { environmentParam, regionParam, regionTeams } from '../../state/management/common.js';
 import { deleteEhrPipelines, ehrPipelinesOf, ehrPipelineView, upsertEhrPipelines } from '../../state/management/ehr-pipelines.js';
-import type { Team } from '../../engine/tenancy.js';
 import { EhrPipeline, res } from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_ehr_pipelines/:environment/:region';
@@ -36,9 +35,13 @@ export const ehrPipelineRoutes = [
     method: 'GET',
     path: PATH,
     auth: 'management',
-    summary: 'EHR pipelines of the region\'s teams the key may act on (filter team_id).',
+    summary: "EHR pipelines of the region's teams the key may act on (filter team_id).",
     request: { params, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
-    responses: { 200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'), 400: 'Team in another region', 404: 'Team not found' },
+    responses: {
+      200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'),
+      400: 'Team in another region',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = regionTeams(ctx, p.org_id, p.region, query.team_id ? [query.team_id] : null);
@@ -54,9 +57,20 @@ export const ehrPipelineRoutes = [
     summary: 'Sets the pipeline of this EHR type for each team (all the key may act on in the region when team_ids is absent).',
     request: {
       params,
-      body: z.object({ team_ids: z.array(uuid()).nullish(), ehr_type: ehrType, base_url: httpUrl, authentication, allowed_mappers: z.array(z.string()).nullish() }),
+      body: z.object({
+        team_ids: z.array(uuid()).nullish(),
+        ehr_type: ehrType,
+        base_url: httpUrl,
+        authentication,
+        allowed_mappers: z.array(z.string()).nullish(),
+      }),
     },
-    responses: { 200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'), 400: 'Team in another region', 404: 'Team not found', 422: 'Invalid body' },
+    responses: {
+      200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'),
+      400: 'Team in another region',
+      404: 'Team not found',
+      422: 'Invalid body',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, body }) {
       const teams = regionTeams(ctx, p.org_id, p.region, body.team_ids);

@@ -16,8 +16,18 @@ import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
 import { cursorRule, decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
-import { openDashboardUrl, createIntegrationMember, deleteIntegrationMember, getEhrConfig, getIntegrationMember, integrationMemberView, listIntegrationMembers, resolveIntegrationMember, updateIntegrationMember, upsertEhrConfig } from '../../state/management/ehr.js';
-import type { Org } from '../../engine/tenancy.js';
+import {
+  openDashboardUrl,
+  createIntegrationMember,
+  deleteIntegrationMember,
+  getEhrConfig,
+  getIntegrationMember,
+  integrationMemberView,
+  listIntegrationMembers,
+  resolveIntegrationMember,
+  updateIntegrationMember,
+  upsertEhrConfig,
+} from '../../state/management/ehr.js';
 import { EhrConfiguration, EhrMember, ExpiringUrl, cursorPage, res } from '../../wire/schemas.js';
 
 const INTEGRATION_MEMBER_PAGE_SIZE = 50;
@@ -50,7 +60,7 @@ export const ehrIntegrationRoutes = [
     method: 'GET',
     path: `${BASE}/configuration`,
     auth: 'management',
-    summary: 'The org\'s EHR integration configuration (404 until set).',
+    summary: "The org's EHR integration configuration (404 until set).",
     request: { params: orgParams },
     responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 404: 'Not configured' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -64,12 +74,18 @@ export const ehrIntegrationRoutes = [
     method: 'PUT',
     path: `${BASE}/configuration`,
     auth: 'management',
-    summary: 'Sets the org\'s EHR integration configuration (slug, modalities, allowed origins).',
+    summary: "Sets the org's EHR integration configuration (slug, modalities, allowed origins).",
     request: { params: orgParams, body: configBody },
     responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 422: 'Invalid body' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
-      const config = { ...body, origin_configs: body.origin_configs.map((o) => ({ origin: o.origin, session_continuation_url: o.session_continuation_url ?? null })) };
+      const config = {
+        ...body,
+        origin_configs: body.origin_configs.map((o) => ({
+          origin: o.origin,
+          session_continuation_url: o.session_continuation_url ?? null,
+        })),
+      };
       return json(upsertEhrConfig(ctx.world, org, config));
     },
   }),
@@ -81,7 +97,11 @@ export const ehrIntegrationRoutes = [
     auth: 'management',
     summary: 'A short-lived dashboard URL for an integration-managed member (by id or integration id), optionally for a team.',
     request: { params: orgParams, body: dashboardBody },
-    responses: { 200: res(ExpiringUrl, 'CreateDashboardURLResponse'), 400: 'Not configured, or modality not enabled', 404: 'Member or team not found' },
+    responses: {
+      200: res(ExpiringUrl, 'CreateDashboardURLResponse'),
+      400: 'Not configured, or modality not enabled',
+      404: 'Member or team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { body, access: org }) => json(openDashboardUrl(ctx, org, body)),
   }),
@@ -94,7 +114,13 @@ export const ehrIntegrationRoutes = [
     summary: 'Creates an integration-managed member (409 with member_id when the integration_member_id is taken).',
     request: {
       params: orgParams,
-      body: z.object({ integration_member_id: integrationId, name: z.string(), email: z.string(), avatar: z.string().nullish(), team_role_bindings: bindings.nullish() }),
+      body: z.object({
+        integration_member_id: integrationId,
+        name: z.string(),
+        email: z.string(),
+        avatar: z.string().nullish(),
+        team_role_bindings: bindings.nullish(),
+      }),
     },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 409: 'IntegrationMemberIDConflictResponse', 422: 'Invalid body or team' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -164,7 +190,12 @@ export const ehrIntegrationRoutes = [
     summary: 'Updates name, e-mail, avatar, team bindings (null keeps a value).',
     request: {
       params: memberParams,
-      body: z.object({ name: z.string().nullish(), email: z.string().nullish(), avatar: z.string().nullish(), team_role_bindings: bindings.nullish() }),
+      body: z.object({
+        name: z.string().nullish(),
+        email: z.string().nullish(),
+        avatar: z.string().nullish(),
+        team_role_bindings: bindings.nullish(),
+      }),
     },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found', 422: 'Invalid body or team' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),

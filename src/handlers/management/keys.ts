@@ -15,7 +15,13 @@
  * - Nothing stops an org from deleting its last org key; `/_sandbox/reset` recovers.
  */
 import { z } from 'zod';
-import { bindingsForRoleRule, createManagementKey, deleteManagementKey, listManagementKeys, updateManagementKey } from '../../state/management/management-keys.js';
+import {
+  bindingsForRoleRule,
+  createManagementKey,
+  deleteManagementKey,
+  listManagementKeys,
+  updateManagementKey,
+} from '../../state/management/management-keys.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
@@ -61,8 +67,14 @@ export const managementKeyRoutes = [
     path: '/v1/org/:org_id/management_key',
     auth: 'management',
     summary: 'Creates a management key (org key only); the secret `key` is shown only in this answer.',
-    request: { params: orgParams, body: withRules(z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }), bindingsForRoleRule) },
-    responses: { 200: res(ManagementKeyCreated, 'ClientFacingManagementKeyUnhashed'), 422: 'Bindings missing for team_admin, given for org_admin, or unknown team' },
+    request: {
+      params: orgParams,
+      body: withRules(z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }), bindingsForRoleRule),
+    },
+    responses: {
+      200: res(ManagementKeyCreated, 'ClientFacingManagementKeyUnhashed'),
+      422: 'Bindings missing for team_admin, given for org_admin, or unknown team',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const key = createManagementKey(ctx.world, org, body, ctx.iso());
@@ -75,7 +87,7 @@ export const managementKeyRoutes = [
     method: 'PATCH',
     path: '/v1/org/:org_id/management_key/:key_id',
     auth: 'management',
-    summary: 'Changes a key\'s label and, for team keys, its team bindings (null keeps a value).',
+    summary: "Changes a key's label and, for team keys, its team bindings (null keeps a value).",
     request: { params: keyParams, body: z.object({ label: z.string().nullish(), team_role_bindings: bindings }) },
     responses: { 200: res(ManagementKeyWire, 'ClientFacingManagementKey'), 404: 'Key not found', 422: 'Bindings on an org key, or empty' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),

@@ -24,11 +24,16 @@ import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { envRegionParams } from '../../state/management/common.js';
-import { LAB_ACCOUNT_FEATURE, labAccountView, listOrgLabAccounts, listTeamLabAccounts, updateLabAccountAllowlist } from '../../state/management/lab-accounts.js';
+import {
+  LAB_ACCOUNT_FEATURE,
+  labAccountView,
+  listOrgLabAccounts,
+  listTeamLabAccounts,
+  updateLabAccountAllowlist,
+} from '../../state/management/lab-accounts.js';
 import { LabAccount, listOf, res } from '../../wire/schemas.js';
 
 const statusEnum = z.enum(['active', 'pending', 'suspended', 'ready_to_launch']);
-
 
 export const labAccountRoutes = [
   defineRoute({
@@ -36,11 +41,15 @@ export const labAccountRoutes = [
     method: 'GET',
     path: '/v1/org/:org_id/lab_account/:env/:region',
     auth: 'management',
-    summary: 'Closed beta (lab_accounts). The org\'s lab accounts in the environment and region; filters lab_account_id, team_id, status.',
-    request: { params: envRegionParams, query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }) },
+    summary: "Closed beta (lab_accounts). The org's lab accounts in the environment and region; filters lab_account_id, team_id, status.",
+    request: {
+      params: envRegionParams,
+      query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }),
+    },
     responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle: (ctx, { params, query }) => json({ data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
+    handle: (ctx, { params, query }) =>
+      json({ data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
   }),
 
   defineRoute({
@@ -53,7 +62,12 @@ export const labAccountRoutes = [
       params: envRegionParams.extend({ account_id: uuid() }),
       body: z.object({ team_id_allowlist: z.array(uuid()) }),
     },
-    responses: { 200: res(z.object({ lab_account: LabAccount }), '{lab_account}'), 403: 'Closed beta or team key', 404: 'Lab account not found', 422: 'A team not in the org and region' },
+    responses: {
+      200: res(z.object({ lab_account: LabAccount }), '{lab_account}'),
+      403: 'Closed beta or team key',
+      404: 'Lab account not found',
+      422: 'A team not in the org and region',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const account = updateLabAccountAllowlist(ctx.world, org, params.env, params.region, params.account_id, body.team_id_allowlist);

@@ -49,7 +49,10 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Members of the org in joining order; search_query matches name or e-mail; pages of 50 with next_cursor.',
     request: { params: orgParams, query: withRules(listQuery, cursorRule('member')) },
-    responses: { 200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'), 422: 'Invalid cursor' },
+    responses: {
+      200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'),
+      422: 'Invalid cursor',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('member', query.next_cursor) : 0;
@@ -63,9 +66,14 @@ export const memberRoutes = [
     method: 'PATCH',
     path: '/v1/org/:org_id/member/:member_id',
     auth: 'management',
-    summary: 'Changes a member\'s role and team bindings (a null role keeps it); the last owner cannot be demoted.',
+    summary: "Changes a member's role and team bindings (a null role keeps it); the last owner cannot be demoted.",
     request: { params: memberParams, body: z.object({ role: role.nullable(), team_role_bindings: bindings.nullable() }) },
-    responses: { 200: res(Member, 'ClientFacingOrgMember'), 400: 'Last owner, or bindings that do not fit the role', 404: 'Member not found', 422: 'Invalid body or team' },
+    responses: {
+      200: res(Member, 'ClientFacingOrgMember'),
+      400: 'Last owner, or bindings that do not fit the role',
+      404: 'Member not found',
+      422: 'Invalid body or team',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
@@ -94,7 +102,10 @@ export const memberRoutes = [
     auth: 'management',
     summary: 'Pending invites, oldest first; search_query matches the e-mail; pages of 50 with next_cursor.',
     request: { params: orgParams, query: withRules(listQuery, cursorRule('invite')) },
-    responses: { 200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'), 422: 'Invalid cursor' },
+    responses: {
+      200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'),
+      422: 'Invalid cursor',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('invite', query.next_cursor) : 0;
@@ -113,11 +124,20 @@ export const memberRoutes = [
       params: orgParams,
       body: z.object({ email: email(), role: role.default('org_admin'), team_role_bindings: bindings.nullish() }),
     },
-    responses: { 200: res(z.object({ status: z.string() }), 'OrgInviteAPICreateResponse'), 400: 'Bindings that do not fit the role', 422: 'Invalid e-mail or team' },
+    responses: {
+      200: res(z.object({ status: z.string() }), 'OrgInviteAPICreateResponse'),
+      400: 'Bindings that do not fit the role',
+      422: 'Invalid e-mail or team',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
-      const { status } = inviteMember(ctx.world, org, { email: body.email, role: body.role, team_ids: teamIds, creator: { type: 'management_key' } }, ctx.iso());
+      const { status } = inviteMember(
+        ctx.world,
+        org,
+        { email: body.email, role: body.role, team_ids: teamIds, creator: { type: 'management_key' } },
+        ctx.iso(),
+      );
       return json({ status });
     },
   }),

@@ -33,9 +33,15 @@ export const teamApiKeyRoutes = [
     method: 'GET',
     path: '/v1/org/:org_id/team_api_keys/:env/:region',
     auth: 'management',
-    summary: 'API keys of the org\'s teams in one environment and region (the key\'s teams only for a team key); filter team_id.',
-    request: { params: envRegionParams, query: withRules(z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }), onePageRule) },
-    responses: { 200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'), 403: 'Team key not bound to team_id' },
+    summary: "API keys of the org's teams in one environment and region (the key's teams only for a team key); filter team_id.",
+    request: {
+      params: envRegionParams,
+      query: withRules(z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }), onePageRule),
+    },
+    responses: {
+      200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'),
+      403: 'Team key not bound to team_id',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const teams = query.team_id ? [requireTeam(ctx, params.org_id, query.team_id)] : accessibleTeams(ctx, org);
@@ -50,7 +56,12 @@ export const teamApiKeyRoutes = [
     auth: 'management',
     summary: 'Creates a team API key for the environment; it works on the data API at once.',
     request: { params: envRegionParams, body: z.object({ label: z.string(), team_id: uuid() }) },
-    responses: { 200: res(TeamApiKeyWire, 'ClientFacingTeamAPIKey'), 400: 'Team in another region', 403: 'Team key not bound', 404: 'Team not found' },
+    responses: {
+      200: res(TeamApiKeyWire, 'ClientFacingTeamAPIKey'),
+      400: 'Team in another region',
+      403: 'Team key not bound',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);

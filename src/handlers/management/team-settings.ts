@@ -32,7 +32,12 @@ function requirement(scopes: readonly string[]) {
   return z.object({ user_must_grant: z.array(scope), user_may_grant: z.array(scope) }).nullish();
 }
 
-const scopeBody = z.object(Object.fromEntries(Object.entries(SCOPES).map(([p, s]) => [p, requirement(s)])) as Record<keyof typeof SCOPES, ReturnType<typeof requirement>>);
+const scopeBody = z.object(
+  Object.fromEntries(Object.entries(SCOPES).map(([p, s]) => [p, requirement(s)])) as Record<
+    keyof typeof SCOPES,
+    ReturnType<typeof requirement>
+  >,
+);
 
 export const teamSettingRoutes = [
   defineRoute({
@@ -54,9 +59,13 @@ export const teamSettingRoutes = [
     method: 'POST',
     path: '/v1/org/:org_id/team/:team_id/scope_requirements',
     auth: 'management',
-    summary: 'Sets scope requirements per provider (null removes one, absent keeps it); answers the team\'s requirements.',
+    summary: "Sets scope requirements per provider (null removes one, absent keeps it); answers the team's requirements.",
     request: { params: teamParams, body: withRules(scopeBody, scopeRequirementsRule) },
-    responses: { 200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'), 404: 'Team not found', 422: 'Unknown scope, or a scope in both lists' },
+    responses: {
+      200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'),
+      404: 'Team not found',
+      422: 'Unknown scope, or a scope in both lists',
+    },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
       upsertScopeRequirements(ctx.world, team, body);
@@ -71,7 +80,10 @@ export const teamSettingRoutes = [
     auth: 'management',
     summary: 'A short-lived API access token for the team environment ({access_token, expires_in}).',
     request: { params: teamParams, body: z.object({ env: environmentParam() }) },
-    responses: { 200: res(z.object({ access_token: z.string(), expires_in: z.number().int() }), 'CreateTeamAccessTokenResponse'), 404: 'Team not found' },
+    responses: {
+      200: res(z.object({ access_token: z.string(), expires_in: z.number().int() }), 'CreateTeamAccessTokenResponse'),
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
       return json(createAccessToken(ctx.world, team, body.env, ctx.now()));
@@ -84,8 +96,17 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/:environment/event_delivery_metric',
     auth: 'management',
     summary: 'Webhook delivery attempts per step (5m, 15m, 1h, 1d) over the last 24 steps, by outcome, as a Prometheus matrix.',
-    request: { params: teamParams.extend({ environment: environmentParam() }), query: z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') }) },
-    responses: { 200: res(z.object({ status: z.string(), data: z.object({ resultType: z.string(), result: z.array(JsonObject) }) }), 'PrometheusQueryResponse'), 404: 'Team not found' },
+    request: {
+      params: teamParams.extend({ environment: environmentParam() }),
+      query: z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') }),
+    },
+    responses: {
+      200: res(
+        z.object({ status: z.string(), data: z.object({ resultType: z.string(), result: z.array(JsonObject) }) }),
+        'PrometheusQueryResponse',
+      ),
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
       return json(eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));

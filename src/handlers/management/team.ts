@@ -27,10 +27,21 @@ import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
 import { userView } from '../../state/users/users.js';
-import { PRIORITY_RESOURCES, requireOwnTeam, searchUsers, sourcePriorities, sourcePrioritiesRule, teamPhysicians, updateSourcePriorities } from '../../state/users/team-views.js';
+import {
+  PRIORITY_RESOURCES,
+  requireOwnTeam,
+  searchUsers,
+  sourcePriorities,
+  sourcePrioritiesRule,
+  teamPhysicians,
+  updateSourcePriorities,
+} from '../../state/users/team-views.js';
 import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../wire/schemas.js';
 
-const priorityChanges = withRules(z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })), sourcePrioritiesRule).nullish();
+const priorityChanges = withRules(
+  z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })),
+  sourcePrioritiesRule,
+).nullish();
 
 export const teamRoutes = [
   defineRoute({
@@ -38,7 +49,7 @@ export const teamRoutes = [
     method: 'GET',
     path: '/v2/team/:team_id',
     auth: 'team',
-    summary: 'The calling team (ClientFacingTeam) with its settings for the key\'s environment.',
+    summary: "The calling team (ClientFacingTeam) with its settings for the key's environment.",
     request: { params: z.object({ team_id: uuid() }) },
     responses: { 200: res(Team, 'ClientFacingTeam'), 403: 'Another team' },
     handle(ctx, { params }) {
@@ -57,7 +68,14 @@ export const teamRoutes = [
         airtable_base_id: null,
         webhook_secret: null,
         api_key: null,
-        api_keys: keys.map((k) => ({ label: k.label, value: k.value, team_id: k.team_id, id: k.id, created_at: k.created_at, deleted_at: null })),
+        api_keys: keys.map((k) => ({
+          label: k.label,
+          value: k.value,
+          team_id: k.team_id,
+          id: k.id,
+          created_at: k.created_at,
+          deleted_at: null,
+        })),
         configuration: {
           libreview: { practice_id: {} },
           texts_enabled: s.lab_tests_patient_sms_communication_enabled,
@@ -70,7 +88,8 @@ export const teamRoutes = [
           event_type_prefixes: s.event_type_prefixes ? [...s.event_type_prefixes] : null,
         },
         testkits_texts_enabled: s.lab_tests_patient_sms_communication_enabled,
-        lab_tests_patient_communication_enabled: s.lab_tests_patient_sms_communication_enabled || s.lab_tests_patient_email_communication_enabled,
+        lab_tests_patient_communication_enabled:
+          s.lab_tests_patient_sms_communication_enabled || s.lab_tests_patient_email_communication_enabled,
         lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
         lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
         logo_url: s.logo_url,
@@ -87,14 +106,15 @@ export const teamRoutes = [
     summary: 'Users whose user_id or client_user_id is query_id.',
     request: { query: z.object({ query_id: z.string().min(1).nullish() }) },
     responses: { 200: res(z.array(User), 'Array of ClientFacingUser') },
-    handle: (ctx, { query }) => json(query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
+    handle: (ctx, { query }) =>
+      json(query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
   }),
   defineRoute({
     id: 'team.svix_url',
     method: 'GET',
     path: '/v2/team/svix/url',
     auth: 'team',
-    summary: 'Where the team environment\'s webhooks are managed (deprecated in the reference).',
+    summary: "Where the team environment's webhooks are managed (deprecated in the reference).",
     request: {},
     responses: { 200: res(z.object({ url: z.string() }), '{url}') },
     handle(ctx) {
@@ -127,7 +147,7 @@ export const teamRoutes = [
     method: 'GET',
     path: '/v2/team/:team_id/physicians',
     auth: 'team',
-    summary: 'The physicians named on the team\'s lab orders (ClientFacingPhysician).',
+    summary: "The physicians named on the team's lab orders (ClientFacingPhysician).",
     request: { params: z.object({ team_id: uuid() }) },
     responses: { 200: res(z.array(JsonObject), 'Array of ClientFacingPhysician'), 403: 'Another team' },
     handle(ctx, { params }) {
@@ -142,7 +162,11 @@ export const teamRoutes = [
     auth: 'none',
     summary: 'What a Link widget shows for the team of the link token in x-vital-link-token.',
     request: {},
-    responses: { 200: res(LinkConfig, '{team_id, name, logo_url, reject_duplicate_connection, providers}'), 400: 'Unusable link token', 422: 'Missing header' },
+    responses: {
+      200: res(LinkConfig, '{team_id, name, logo_url, reject_duplicate_connection, providers}'),
+      400: 'Unusable link token',
+      422: 'Missing header',
+    },
     handle: (ctx) => json(linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
   }),
 ];

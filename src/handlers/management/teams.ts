@@ -24,8 +24,28 @@ import { json } from '../../engine/http-types.js';
 import { accessibleTeams, requireOrg, requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
-import { brandInformation, cursorRule, decodeCursor, email, encodeCursor, environmentParam, logoUrl, patterned, NAME_PATTERN_SOURCE, regionParam, teamName } from '../../state/management/common.js';
-import { assertTeamCreatable, createTeam, deleteTeam, filterTeams, updateTeam, orgTeamListItem, orgTeamView } from '../../state/management/teams.js';
+import {
+  brandInformation,
+  cursorRule,
+  decodeCursor,
+  email,
+  encodeCursor,
+  environmentParam,
+  logoUrl,
+  patterned,
+  NAME_PATTERN_SOURCE,
+  regionParam,
+  teamName,
+} from '../../state/management/common.js';
+import {
+  assertTeamCreatable,
+  createTeam,
+  deleteTeam,
+  filterTeams,
+  updateTeam,
+  orgTeamListItem,
+  orgTeamView,
+} from '../../state/management/teams.js';
 import { defaultEnvironmentSettings, type EnvironmentSettings } from '../../engine/tenancy.js';
 import { ManagementTeam, TeamList, res } from '../../wire/schemas.js';
 
@@ -95,14 +115,20 @@ export const managementTeamRoutes = [
     method: 'GET',
     path: '/v1/org/:org_id/team',
     auth: 'management',
-    summary: 'Teams of the org the key may see, oldest first; filters team_id, region (repeatable), search_query; pages of 50 with next_cursor.',
+    summary:
+      'Teams of the org the key may see, oldest first; filters team_id, region (repeatable), search_query; pages of 50 with next_cursor.',
     request: { params: orgParams, query: withRules(listQuery, cursorRule('team')) },
     responses: { 200: res(TeamList, '{teams, next_cursor}'), 422: 'Invalid filter or cursor' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('team', query.next_cursor) : 0;
       const tenancy = ctx.world.tenancy;
-      const teams = filterTeams(ctx.world, accessibleTeams(ctx, org), { afterSeq: after, team_id: query.team_id, regions: query.region, search: query.search_query });
+      const teams = filterTeams(ctx.world, accessibleTeams(ctx, org), {
+        afterSeq: after,
+        team_id: query.team_id,
+        regions: query.region,
+        search: query.search_query,
+      });
       const page = teams.slice(0, TEAM_PAGE_SIZE);
       const last = page[page.length - 1];
       const next = teams.length > TEAM_PAGE_SIZE && last ? encodeCursor('team', tenancy.teamSequence(last.id) ?? 0) : null;
@@ -117,7 +143,11 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Creates a team (org key only) with one API key per environment, usable at once.',
     request: { params: orgParams, body: createBody },
-    responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 409: '{detail, team_id}: integration_team_id or id taken', 422: 'Invalid body' },
+    responses: {
+      200: res(ManagementTeam, 'ClientFacingOrgTeam'),
+      409: '{detail, team_id}: integration_team_id or id taken',
+      422: 'Invalid body',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const settings: EnvironmentSettings = {
@@ -133,7 +163,13 @@ export const managementTeamRoutes = [
         minor_ordering_enabled: body.minor_ordering_enabled ?? false,
         event_type_prefixes: body.event_type_prefixes && body.event_type_prefixes.length > 0 ? body.event_type_prefixes : null,
       };
-      const input = { id: body.id ?? null, name: body.name, region: body.region, integration_team_id: body.integration_team_id ?? null, settings };
+      const input = {
+        id: body.id ?? null,
+        name: body.name,
+        region: body.region,
+        integration_team_id: body.integration_team_id ?? null,
+        settings,
+      };
       assertTeamCreatable(ctx.world, org, input);
       const team = createTeam(ctx.world, org, input, ctx.iso());
       return json(orgTeamView(team));
@@ -159,9 +195,14 @@ export const managementTeamRoutes = [
     method: 'PATCH',
     path: '/v1/org/:org_id/team/:team_id',
     auth: 'management',
-    summary: 'Updates name, integration_team_id and per-environment settings (null keeps a value); logo_url is required with brand company_name.',
+    summary:
+      'Updates name, integration_team_id and per-environment settings (null keeps a value); logo_url is required with brand company_name.',
     request: { params: teamParams, body: updateBody },
-    responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 409: '{detail, team_id}: integration_team_id taken', 422: 'Invalid body' },
+    responses: {
+      200: res(ManagementTeam, 'ClientFacingOrgTeam'),
+      409: '{detail, team_id}: integration_team_id taken',
+      422: 'Invalid body',
+    },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
       updateTeam(ctx.world, team, body);

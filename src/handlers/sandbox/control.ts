@@ -43,7 +43,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/_sandbox/credentials',
     auth: 'control',
-    summary: 'Base URL, management URL, org id, management key and each team\'s keys (first team first).',
+    summary: "Base URL, management URL, org id, management key and each team's keys (first team first).",
     responses: { 200: res(SandboxCredentials, 'OK') },
     handle: (ctx) => json(credentialsOf(ctx.world)),
   }),
@@ -63,7 +63,8 @@ export const controlRoutes = [
     method: 'POST',
     path: '/_sandbox/clock/advance',
     auth: 'control',
-    summary: 'Moves the clock forward ({"seconds": N}, {"duration": "2h" | "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
+    summary:
+      'Moves the clock forward ({"seconds": N}, {"duration": "2h" | "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
     request: { body: advanceBody },
     responses: { 200: res(ClockState, '{now, mode, scale}'), 422: 'No valid amount given, or more than 366 days' },
     async handle(ctx, { body }) {

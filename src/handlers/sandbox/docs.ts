@@ -58,7 +58,10 @@ export const docsRoutes = [
     auth: 'none',
     summary: 'The documentation page: the OpenAPI documents rendered with Swagger UI, "try it" against this sandbox.',
     responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
-    handle: (ctx) => binary(encoder.encode(docsPage(ctx.world.urls.base, ctx.world.urls.management)), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }),
+    handle: (ctx) =>
+      binary(encoder.encode(docsPage(ctx.world.urls.base, ctx.world.urls.management)), 'text/html; charset=utf-8', {
+        'cache-control': 'no-store',
+      }),
   }),
   defineRoute({
     id: 'meta.docs.asset',

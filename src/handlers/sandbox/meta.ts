@@ -18,7 +18,15 @@ export const metaRoutes = [
     responses: { 200: res(RouteListing, 'OK') },
     handle: (ctx) =>
       json({
-        routes: ctx.routes.map((r) => ({ id: r.id, method: r.method, surface: surfaceOf(r), path: r.path, auth: r.auth, beta: r.beta ?? null, summary: r.summary })),
+        routes: ctx.routes.map((r) => ({
+          id: r.id,
+          method: r.method,
+          surface: surfaceOf(r),
+          path: r.path,
+          auth: r.auth,
+          beta: r.beta ?? null,
+          summary: r.summary,
+        })),
       }),
   }),
   defineRoute({

@@ -22,7 +22,13 @@ const userIdParams = z.object({ user_id: uuid() });
 const encoder = new TextEncoder();
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, text: string, status: number) => ({
-  ...binary(encoder.encode(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`), 'text/html; charset=utf-8', { 'cache-control': 'no-store' }),
+  ...binary(
+    encoder.encode(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`,
+    ),
+    'text/html; charset=utf-8',
+    { 'cache-control': 'no-store' },
+  ),
   status,
 });
 
@@ -32,7 +38,7 @@ export const activityRoutes = [
     method: 'GET',
     path: '/v2/user/metrics',
     auth: 'team',
-    summary: 'Counts of the team environment\'s users, connections and lab orders (MetricsResult).',
+    summary: "Counts of the team environment's users, connections and lab orders (MetricsResult).",
     request: {},
     responses: { 200: res(TeamMetrics, 'MetricsResult') },
     handle: (ctx) => json(teamMetrics(ctx)),
@@ -44,7 +50,13 @@ export const activityRoutes = [
     auth: 'team',
     summary: 'On-demand refresh of every connected source (8 per user per hour).',
     request: { params: userIdParams, query: z.object({ timeout: num({ min: 5, max: 60 }).default(10) }) },
-    responses: { 200: res(RefreshResult, 'Refreshed'), 202: res(RefreshResult, 'Some sources still pulling'), 400: res(RefreshRefused, 'No sources, or all in error'), 404: 'Unknown user', 429: 'Rate limited' },
+    responses: {
+      200: res(RefreshResult, 'Refreshed'),
+      202: res(RefreshResult, 'Some sources still pulling'),
+      400: res(RefreshRefused, 'No sources, or all in error'),
+      404: 'Unknown user',
+      429: 'Rate limited',
+    },
     handle(ctx, { params }) {
       const answer = refreshUser(ctx, params.user_id);
       return json(answer.body, answer.status);
@@ -55,7 +67,7 @@ export const activityRoutes = [
     method: 'GET',
     path: '/v2/user/:user_id/device',
     auth: 'team',
-    summary: 'The user\'s devices (one per current connection).',
+    summary: "The user's devices (one per current connection).",
     request: { params: userIdParams },
     responses: { 200: res(z.array(Device), 'Array of ClientFacingDevice'), 404: 'Unknown user' },
     handle: (ctx, { params }) => json(userDevices(ctx, params.user_id)),
@@ -95,7 +107,7 @@ export const activityRoutes = [
     method: 'GET',
     path: '/portal/:team_id/:environment/:code',
     auth: 'none',
-    summary: 'The sandbox\'s user-portal page behind a portal URL (HTML).',
+    summary: "The sandbox's user-portal page behind a portal URL (HTML).",
     request: { params: z.object({ team_id: z.string(), environment: z.string(), code: z.string() }) },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown or expired link' },
     handle(ctx, { params }) {

@@ -38,10 +38,28 @@ const infoBody = z.object({
   dob: isoDate(),
   address,
   medical_proxy: guarantor.nullish(),
-  race: z.enum(['african_american_or_black', 'asian', 'indigenous_native_american_alaska_native', 'other', 'pacific_islander_or_hawaiian', 'white_caucasian']).nullish(),
+  race: z
+    .enum([
+      'african_american_or_black',
+      'asian',
+      'indigenous_native_american_alaska_native',
+      'other',
+      'pacific_islander_or_hawaiian',
+      'white_caucasian',
+    ])
+    .nullish(),
   ethnicity: z.enum(['hispanic', 'non_hispanic', 'ashkenazi_jewish', 'other']).nullish(),
   sexual_orientation: z.enum(['lesbian_gay_or_homosexual', 'heterosexual_or_straight', 'bisexual', 'dont_know', 'other']).nullish(),
-  gender_identity: z.enum(['male', 'female', 'female_to_male_ftm_transgender_male_trans_man', 'male_to_female_mtf_transgender_female_trans_woman', 'genderqueer', 'other']).nullish(),
+  gender_identity: z
+    .enum([
+      'male',
+      'female',
+      'female_to_male_ftm_transgender_male_trans_man',
+      'male_to_female_mtf_transgender_female_trans_woman',
+      'genderqueer',
+      'other',
+    ])
+    .nullish(),
 });
 
 const person = z.object({
@@ -70,7 +88,7 @@ export const profileRoutes = [
     method: 'PATCH',
     path: '/v2/user/:user_id/info',
     auth: 'team',
-    summary: 'Record the user\'s demographics (UserInfo); the latest replace the previous.',
+    summary: "Record the user's demographics (UserInfo); the latest replace the previous.",
     request: { params: userIdParams, body: infoBody },
     responses: { 200: res(UserInfo, 'UserInfo'), 404: 'Unknown user', 422: 'Validation error' },
     handle: (ctx, { params, body }) => json(setDemographics(ctx, params.user_id, body)),
@@ -80,7 +98,7 @@ export const profileRoutes = [
     method: 'GET',
     path: '/v2/user/:user_id/info/latest',
     auth: 'team',
-    summary: 'The user\'s latest demographics.',
+    summary: "The user's latest demographics.",
     request: { params: userIdParams },
     responses: { 200: res(UserInfo, 'UserInfo'), 404: 'Unknown user or none recorded' },
     handle: (ctx, { params }) => json(latestDemographics(ctx, params.user_id)),
@@ -100,7 +118,7 @@ export const profileRoutes = [
     method: 'GET',
     path: '/v2/user/:user_id/insurance/latest',
     auth: 'team',
-    summary: 'The user\'s latest insurance (is_primary, default true).',
+    summary: "The user's latest insurance (is_primary, default true).",
     request: { params: userIdParams, query: z.object({ is_primary: bool().default(true) }) },
     responses: { 200: res(Insurance, 'ClientFacingInsurance'), 404: 'Unknown user or none recorded' },
     handle: (ctx, { params, query }) => json(latestInsurance(ctx, params.user_id, query.is_primary)),

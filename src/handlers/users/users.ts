@@ -14,7 +14,16 @@ import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView } from '../../state/users/users.js';
-import { createUser, deleteUser, listUsers, liveUser, looksPersonal, patchUser, resolveUser, undoDelete } from '../../state/users/user-ops.js';
+import {
+  createUser,
+  deleteUser,
+  listUsers,
+  liveUser,
+  looksPersonal,
+  patchUser,
+  resolveUser,
+  undoDelete,
+} from '../../state/users/user-ops.js';
 import { Success, User, UserList, res } from '../../wire/schemas.js';
 import { USERS_ERRORS } from '../../state/users/errors.js';
 
@@ -70,7 +79,11 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Create a user (idempotent on client_user_id).',
     request: { body: createBody },
-    responses: { 200: res(User, 'The created user'), 400: 'client_user_id exists, or the sandbox user cap is reached', 422: 'Validation error' },
+    responses: {
+      200: res(User, 'The created user'),
+      400: 'client_user_id exists, or the sandbox user cap is reached',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       return json(userView(ctx.world, ctx.partition, createUser(ctx, body)));
     },
@@ -81,7 +94,7 @@ export const userRoutes = [
     method: 'GET',
     path: '/v2/user',
     auth: 'team',
-    summary: 'List the team environment\'s users, oldest first.',
+    summary: "List the team environment's users, oldest first.",
     request: { query: listQuery },
     responses: { 200: res(UserList, '{users, total, offset, limit}'), 422: 'offset or limit out of bounds' },
     handle(ctx, { query }) {
@@ -110,11 +123,19 @@ export const userRoutes = [
     auth: 'team',
     summary: 'Undo a deletion within its 7-day grace period (query or JSON body: user_id or client_user_id).',
     request: { query: undoQuery, body: undoQuery.nullish() },
-    responses: { 200: res(Success, '{success: true}'), 404: 'No deletion to undo', 409: 'client_user_id taken meanwhile', 422: 'Neither or both ids given' },
+    responses: {
+      200: res(Success, '{success: true}'),
+      404: 'No deletion to undo',
+      409: 'client_user_id taken meanwhile',
+      422: 'Neither or both ids given',
+    },
     handle(ctx, { query, body }) {
       const userId = query.user_id ?? body?.user_id;
       const clientId = query.client_user_id ?? body?.client_user_id;
-      undoDelete(ctx, { ...(userId !== undefined ? { user_id: userId } : {}), ...(clientId !== undefined ? { client_user_id: clientId } : {}) });
+      undoDelete(ctx, {
+        ...(userId !== undefined ? { user_id: userId } : {}),
+        ...(clientId !== undefined ? { client_user_id: clientId } : {}),
+      });
       return json({ success: true });
     },
   }),

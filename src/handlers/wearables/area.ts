@@ -22,7 +22,16 @@ import { deregisterAll } from '../../state/wearables/wearable-link.js';
 
 export const wearablesArea: Area = {
   name: 'wearables',
-  routes: [...providerRoutes, ...connectionRoutes, ...summaryRoutes, ...timeseriesRoutes, ...labTimeseriesRoutes, ...introspectRoutes, ...wearablesControlRoutes, ...profileRoutes],
+  routes: [
+    ...providerRoutes,
+    ...connectionRoutes,
+    ...summaryRoutes,
+    ...timeseriesRoutes,
+    ...labTimeseriesRoutes,
+    ...introspectRoutes,
+    ...wearablesControlRoutes,
+    ...profileRoutes,
+  ],
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));

@@ -32,7 +32,12 @@ export const connectionRoutes = [
     auth: 'team',
     summary: 'Connect a user to a demo provider (sandbox only): 30 days of history are pulled.',
     request: { body: z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDERS) }) },
-    responses: { 200: res(DemoConnected, '{success, detail}'), 400: 'Production environment, already connected, or mixing with real connections', 404: 'Unknown user', 422: 'Validation error' },
+    responses: {
+      200: res(DemoConnected, '{success, detail}'),
+      400: 'Production environment, already connected, or mixing with real connections',
+      404: 'Unknown user',
+      422: 'Validation error',
+    },
     handle(ctx, { body }) {
       const user = requireUser(ctx, body.user_id);
       connectDemoProvider(ctx.world, ctx.partition, user.user_id, body.provider);
@@ -45,7 +50,7 @@ export const connectionRoutes = [
     method: 'GET',
     path: '/v2/user/providers/:user_id',
     auth: 'team',
-    summary: 'The user\'s connections: status, resource availability, error details.',
+    summary: "The user's connections: status, resource availability, error details.",
     request: { params: z.object({ user_id: uuid() }) },
     responses: { 200: res(listOf('providers', Connection), '{providers: [...]}'), 404: 'Unknown user', 422: 'Malformed user_id' },
     handle(ctx, { params }) {

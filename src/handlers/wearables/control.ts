@@ -40,9 +40,17 @@ export const wearablesControlRoutes = [
     path: '/_sandbox/connections/:user_id/:provider/error',
     auth: 'control',
     summary: 'Puts a connection into error with a chosen error_type; emits provider.connection.error.',
-    request: { params: target, body: z.object({ error_type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() }).nullish() },
-    responses: { 200: res(Connection, 'The connection (ClientFacingProviderWithStatus)'), 404: 'Unknown user or not connected', 422: 'Bad provider or error_type' },
-    handle: (ctx, { params, body }) => json(failProviderConnection(ctx.world, params.user_id, params.provider, body?.error_type ?? 'token_refresh_failed', body?.message)),
+    request: {
+      params: target,
+      body: z.object({ error_type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() }).nullish(),
+    },
+    responses: {
+      200: res(Connection, 'The connection (ClientFacingProviderWithStatus)'),
+      404: 'Unknown user or not connected',
+      422: 'Bad provider or error_type',
+    },
+    handle: (ctx, { params, body }) =>
+      json(failProviderConnection(ctx.world, params.user_id, params.provider, body?.error_type ?? 'token_refresh_failed', body?.message)),
   }),
 
   defineRoute({
@@ -71,7 +79,12 @@ export const wearablesControlRoutes = [
         finish_in_seconds: num({ min: 0 }).optional(),
       }),
     },
-    responses: { 200: res(HistoricalPullForced, '{applies_to, resources, outcome}'), 404: 'Unknown user', 409: 'Those pulls already finished', 422: 'Bad outcome, resource or error detail' },
+    responses: {
+      200: res(HistoricalPullForced, '{applies_to, resources, outcome}'),
+      404: 'Unknown user',
+      409: 'Those pulls already finished',
+      422: 'Bad outcome, resource or error detail',
+    },
     async handle(ctx, { params, body }) {
       const result = forcePullOutcome(ctx.world, params.user_id, params.provider, body);
       if (result.applies_to === 'current_connection') await ctx.world.scheduler.runDue();
@@ -104,4 +117,3 @@ export const wearablesControlRoutes = [
     },
   }),
 ];
-

@@ -71,9 +71,10 @@ function resourcesView(ctx: Ctx, user: User, conn: Connection): Record<string, u
   const out: Record<string, unknown> = {};
   for (const r of pulledResources(conn)) {
     const end = finishedAt(pullPlan(ctx.world.seed, user.user_id, conn, r));
-    const attempt = conn.status === 'error' && conn.error
-      ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
-      : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
+    const attempt =
+      conn.status === 'error' && conn.error
+        ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
+        : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
     const ranges = connectionDataRanges(ctx.world, ctx.partition, user, conn, r, now);
     const first = ranges[0];
     const last = ranges[ranges.length - 1];

@@ -26,7 +26,7 @@ export const profileRoutes = [
     method: 'GET',
     path: '/v2/summary/profile/:user_id',
     auth: 'team',
-    summary: 'The user\'s profile as a provider reports it (ClientFacingProfile): height, birth date, sex.',
+    summary: "The user's profile as a provider reports it (ClientFacingProfile): height, birth date, sex.",
     request: { params, query },
     responses: { 200: res(Profile, 'ClientFacingProfile'), ...RESPONSES },
     handle(ctx, { params: p, query: q }) {
@@ -52,7 +52,7 @@ export const profileRoutes = [
     method: 'GET',
     path: '/v2/summary/devices/:user_id/raw',
     auth: 'team',
-    summary: 'The devices of the user\'s providers (RawDevicesResponse).',
+    summary: "The devices of the user's providers (RawDevicesResponse).",
     request: { params, query },
     responses: { 200: res(RawDevices, 'RawDevicesResponse'), 404: 'Unknown user', 422: 'Malformed user_id or unknown provider' },
     handle(ctx, { params: p, query: q }) {

@@ -36,8 +36,28 @@ import { sleepCycle, sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
 import type { User } from '../../state/users/users.js';
-import { checkProvider, dataSources, queryWindow, rangeQuery, requireUser, windowDays, type DataSource } from '../../state/wearables/wearable-data.js';
-import { ActivitySummary, BodySummary, ElectrocardiogramSummary, MealSummary, MenstrualCycle, RawSummary, SleepCycle, SleepSummary, WorkoutSummary, listOf, res } from '../../wire/schemas.js';
+import {
+  checkProvider,
+  dataSources,
+  queryWindow,
+  rangeQuery,
+  requireUser,
+  windowDays,
+  type DataSource,
+} from '../../state/wearables/wearable-data.js';
+import {
+  ActivitySummary,
+  BodySummary,
+  ElectrocardiogramSummary,
+  MealSummary,
+  MenstrualCycle,
+  RawSummary,
+  SleepCycle,
+  SleepSummary,
+  WorkoutSummary,
+  listOf,
+  res,
+} from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
 
@@ -86,7 +106,17 @@ type Raw = (src: SourceCtx, summary: Record<string, unknown>) => Record<string, 
  * `{<resource>: [...]}`: the user's summaries of a resource whose dates fall in `[start, end]`
  * (end defaults to today); with `raw`, each as the raw record it was derived from.
  */
-function summaryReply(ctx: Ctx, userId: string, resource: string, provider: string, start: number, end: number | null | undefined, build: Build, raw?: Raw, key = resource): Reply {
+function summaryReply(
+  ctx: Ctx,
+  userId: string,
+  resource: string,
+  provider: string,
+  start: number,
+  end: number | null | undefined,
+  build: Build,
+  raw?: Raw,
+  key = resource,
+): Reply {
   checkProvider(provider);
   const user = requireUser(ctx, userId);
   const [lo, hi] = windowDays(queryWindow(start, end, ctx.now()));
@@ -110,7 +140,8 @@ function summaryRoutePair(resource: string, summary: string, raw: Raw, build: Bu
       summary,
       request: { params, query: rangeQuery },
       responses: { 200: res(listOf(resource, item), `{${resource}: [...]}`), ...RESPONSES },
-      handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
+      handle: (ctx, { params: p, query }) =>
+        summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build),
     }),
     defineRoute({
       id: `summary.${resource}.raw`,
@@ -120,12 +151,16 @@ function summaryRoutePair(resource: string, summary: string, raw: Raw, build: Bu
       summary: `The provider-shaped records behind the ${resource} summaries (Raw${resource === 'workouts' ? 'Workout' : resource[0]?.toUpperCase() + resource.slice(1)}Response).`,
       request: { params, query: rangeQuery },
       responses: { 200: res(listOf(resource, RawSummary), `{${resource}: [...]}`), ...RESPONSES },
-      handle: (ctx, { params: p, query }) => summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build, raw),
+      handle: (ctx, { params: p, query }) =>
+        summaryReply(ctx, p.user_id, resource, query.provider, query.start_date, query.end_date, build, raw),
     }),
   ];
 }
 
-const rawAt = (field: string): Raw => (src, summary) => rawRecord(src, summary, summary[field] as string);
+const rawAt =
+  (field: string): Raw =>
+  (src, summary) =>
+    rawRecord(src, summary, summary[field] as string);
 
 export const summaryRoutes: Route[] = [
   ...summaryRoutePair('activity', 'Daily activity summaries (ClientActivityResponse).', rawAt('date'), (s, day, now) => {
@@ -133,30 +168,51 @@ export const summaryRoutes: Route[] = [
     return item(`${a?.calendar_date as string}|${s.order}`, a);
   }),
 
-  ...summaryRoutePair('sleep', 'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.', rawAt('bedtime_start'), (s, day, now, ctx, user) => {
-    const night = s.src.subject.night(day);
-    if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
-    rememberSleep(ctx.world, sleepId(s.src, night), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: night.day });
-    return item(`${night.end}|${s.order}`, sleepSummary(s.src, night));
-  }),
+  ...summaryRoutePair(
+    'sleep',
+    'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.',
+    rawAt('bedtime_start'),
+    (s, day, now, ctx, user) => {
+      const night = s.src.subject.night(day);
+      if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
+      rememberSleep(ctx.world, sleepId(s.src, night), {
+        partitionId: ctx.partition.id,
+        userId: user.user_id,
+        provider: s.link.provider.slug,
+        day: night.day,
+      });
+      return item(`${night.end}|${s.order}`, sleepSummary(s.src, night));
+    },
+  ),
 
   ...summaryRoutePair('body', 'Body summaries (ClientBodyResponse): one per weigh-in day.', rawAt('created_at'), (s, day, now) => {
     const b = bodySummary(s.src, day, s.ranges, now);
     return item(`${b?.created_at as string}|${s.order}`, b);
   }),
 
-  ...summaryRoutePair('workouts', 'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.', (src, w) => {
-    const sport = w.sport as { id: number };
-    return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
-  }, (s, day, now, ctx, user) => {
-    const out: Item[] = [];
-    for (const w of s.src.subject.workoutsOn(day)) {
-      if (w.end > now || !inRanges(s.ranges, w.end)) continue;
-      rememberWorkout(ctx.world, workoutId(s.src, w), { partitionId: ctx.partition.id, userId: user.user_id, provider: s.link.provider.slug, day: w.day, index: w.index });
-      out.push({ sort: `${w.start}|${s.order}`, body: workoutSummary(s.src, w) });
-    }
-    return out;
-  }),
+  ...summaryRoutePair(
+    'workouts',
+    'Workout summaries (ClientWorkoutResponse); streams via /v2/timeseries/workouts/:id/stream.',
+    (src, w) => {
+      const sport = w.sport as { id: number };
+      return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
+    },
+    (s, day, now, ctx, user) => {
+      const out: Item[] = [];
+      for (const w of s.src.subject.workoutsOn(day)) {
+        if (w.end > now || !inRanges(s.ranges, w.end)) continue;
+        rememberWorkout(ctx.world, workoutId(s.src, w), {
+          partitionId: ctx.partition.id,
+          userId: user.user_id,
+          provider: s.link.provider.slug,
+          day: w.day,
+          index: w.index,
+        });
+        out.push({ sort: `${w.start}|${s.order}`, body: workoutSummary(s.src, w) });
+      }
+      return out;
+    },
+  ),
 
   defineRoute({
     id: 'summary.meal',
@@ -167,8 +223,20 @@ export const summaryRoutes: Route[] = [
     request: { params, query: rangeQuery },
     responses: { 200: res(listOf('meals', MealSummary), '{meals: [...]}'), ...RESPONSES },
     handle: (ctx, { params: p, query }) =>
-      summaryReply(ctx, p.user_id, 'meal', query.provider, query.start_date, query.end_date, (s, day, now) =>
-        mealsOn(s.src, day).flatMap((m) => (m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, mealSummary(s.src, m)))), undefined, 'meals'),
+      summaryReply(
+        ctx,
+        p.user_id,
+        'meal',
+        query.provider,
+        query.start_date,
+        query.end_date,
+        (s, day, now) =>
+          mealsOn(s.src, day).flatMap((m) =>
+            m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, mealSummary(s.src, m)),
+          ),
+        undefined,
+        'meals',
+      ),
   }),
 
   defineRoute({
@@ -194,18 +262,28 @@ export const summaryRoutes: Route[] = [
     method: 'GET',
     path: '/v2/summary/sleep_cycle/:user_id',
     auth: 'team',
-    summary: 'Sleep cycles (ClientSleepCycleResponse): each night\'s stage runs, from the providers that record stages.',
+    summary: "Sleep cycles (ClientSleepCycleResponse): each night's stage runs, from the providers that record stages.",
     request: { params, query: z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }) },
     responses: { 200: res(listOf('sleep_cycle', SleepCycle), '{sleep_cycle: [...]}'), ...RESPONSES },
     handle(ctx, { params: p, query }) {
       const start = Date.parse(`${query.start_date}T00:00:00Z`);
       const end = query.end_date ? Date.parse(`${query.end_date}T23:59:59.999Z`) : null;
-      return summaryReply(ctx, p.user_id, 'sleep', query.provider, start, end, (s, day, now) => {
-        if (!s.link.provider.resources.includes('hypnogram')) return [];
-        const night = s.src.subject.night(day);
-        if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
-        return item(`${night.end}|${s.order}`, sleepCycle(s.src, night));
-      }, undefined, 'sleep_cycle');
+      return summaryReply(
+        ctx,
+        p.user_id,
+        'sleep',
+        query.provider,
+        start,
+        end,
+        (s, day, now) => {
+          if (!s.link.provider.resources.includes('hypnogram')) return [];
+          const night = s.src.subject.night(day);
+          if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
+          return item(`${night.end}|${s.order}`, sleepCycle(s.src, night));
+        },
+        undefined,
+        'sleep_cycle',
+      );
     },
   }),
 

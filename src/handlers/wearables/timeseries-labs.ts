@@ -47,7 +47,11 @@ function groupedRoute(resource: LabResource): Route {
     auth: 'team',
     summary: `${resource} samples (${UNITS[resource]}) from the user's completed lab results, grouped by lab.`,
     request: { params, query: groupedQuery },
-    responses: { 200: res(GroupedTimeseries, '{groups: {<lab>: [{source, data}]}, next, next_cursor}'), ...RESPONSES, 422: 'Bad dates, cursor, end before start, unknown provider' },
+    responses: {
+      200: res(GroupedTimeseries, '{groups: {<lab>: [{source, data}]}, next, next_cursor}'),
+      ...RESPONSES,
+      422: 'Bad dates, cursor, end before start, unknown provider',
+    },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider, 'query', true);
       const resume = decodeCursor('t', query.next_cursor, 'next_cursor') ?? decodeCursor('t', query.cursor, 'cursor');

@@ -33,8 +33,16 @@ import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
 import { sleepStreamOf, workoutStreamOf } from '../../state/wearables/streams.js';
-import { type User } from '../../state/users/users.js';
-import { checkProvider, dataSources, type DataSource, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
+import type { User } from '../../state/users/users.js';
+import {
+  checkProvider,
+  dataSources,
+  type DataSource,
+  groupedQuery,
+  queryWindow,
+  rangeQuery,
+  requireUser,
+} from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, SleepStream, TimeseriesSample, WorkoutStream, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
@@ -60,13 +68,21 @@ function pageDays(row: TimeseriesRow | 'ecg'): number {
 }
 
 /** Samples of a row for the user, per provider, in `[from, to]`. */
-function rowSamples(ctx: Ctx, user: User, row: TimeseriesRow, provider: string, from: number, to: number): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
+function rowSamples(
+  ctx: Ctx,
+  user: User,
+  row: TimeseriesRow,
+  provider: string,
+  from: number,
+  to: number,
+): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
   const now = ctx.now();
   const out = new Map<string, { source: Record<string, unknown>; data: Rendered[] }>();
   for (const s of dataSources(ctx.world, user, row.resource, provider, now)) {
     const data: Rendered[] = [];
     for (const [a, b] of clip(s.ranges, from, to)) {
-      for (const sample of samplesOf(row, s.src, a, b, now)) data.push({ t: sample.timestamp, order: s.order, body: renderSample(row, s.src, sample) });
+      for (const sample of samplesOf(row, s.src, a, b, now))
+        data.push({ t: sample.timestamp, order: s.order, body: renderSample(row, s.src, sample) });
     }
     if (data.length) out.set(s.link.provider.slug, { source: sourceObject(s.link.provider), data });
   }
@@ -81,7 +97,14 @@ function rowSamples(ctx: Ctx, user: User, row: TimeseriesRow, provider: string, 
 export const MAX_VOLTAGE_SESSIONS = 10;
 
 /** ECG voltage samples for the user, per provider, in `[from, to]`: at most `limit` sessions, oldest first. */
-function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to: number, limit = Number.POSITIVE_INFINITY): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
+function voltageSamples(
+  ctx: Ctx,
+  user: User,
+  provider: string,
+  from: number,
+  to: number,
+  limit = Number.POSITIVE_INFINITY,
+): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
   const now = ctx.now();
   const found: Array<{ s: DataSource; session: EcgSession }> = [];
   for (const s of dataSources(ctx.world, user, 'electrocardiogram_voltage', provider, now)) {
@@ -103,15 +126,29 @@ function voltageSamples(ctx: Ctx, user: User, provider: string, from: number, to
   for (const { s, session } of found.slice(0, limit)) {
     let group = out.get(s.link.provider.slug);
     if (!group) {
-      group = { source: { ...sourceObject(s.link.provider), type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device, device_id: ecgDeviceId(s.src) }, data: [] };
+      group = {
+        source: {
+          ...sourceObject(s.link.provider),
+          type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device,
+          device_id: ecgDeviceId(s.src),
+        },
+        data: [],
+      };
       out.set(s.link.provider.slug, group);
     }
-    for (const body of ecgVoltages(s.src, session, from, to)) group.data.push({ t: Date.parse(body.timestamp as string), order: s.order, body });
+    for (const body of ecgVoltages(s.src, session, from, to))
+      group.data.push({ t: Date.parse(body.timestamp as string), order: s.order, body });
   }
   return out;
 }
 
-type Fetch = (ctx: Ctx, user: User, provider: string, from: number, to: number) => Map<string, { source: Record<string, unknown>; data: Rendered[] }>;
+type Fetch = (
+  ctx: Ctx,
+  user: User,
+  provider: string,
+  from: number,
+  to: number,
+) => Map<string, { source: Record<string, unknown>; data: Rendered[] }>;
 
 function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Route {
   return defineRoute({
@@ -121,7 +158,11 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
     auth: 'team',
     summary,
     request: { params, query: rangeQuery },
-    responses: { 200: res(z.array(TimeseriesSample), 'Array of samples'), 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' },
+    responses: {
+      200: res(z.array(TimeseriesSample), 'Array of samples'),
+      404: 'Unknown user',
+      422: 'Bad dates, end before start, unknown provider',
+    },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider);
       const user = requireUser(ctx, p.user_id);
@@ -159,7 +200,11 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
     auth: 'team',
     summary,
     request: { params, query: groupedQuery },
-    responses: { 200: res(GroupedTimeseries, '{groups: {<provider>: [{source, data}]}, next, next_cursor}'), 404: 'Unknown user', 422: 'Bad dates, cursor, end before start, unknown provider' },
+    responses: {
+      200: res(GroupedTimeseries, '{groups: {<provider>: [{source, data}]}, next, next_cursor}'),
+      404: 'Unknown user',
+      422: 'Bad dates, cursor, end before start, unknown provider',
+    },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider);
       const resume = decodeCursor('t', query.next_cursor, 'next_cursor') ?? decodeCursor('t', query.cursor, 'cursor');
@@ -171,7 +216,8 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
       if (!span || span[0] > end) return json({ groups, next: null, next_cursor: null });
       const from = span[0];
       const to = Math.min(end, from + days * DAY - 1);
-      for (const [slug, g] of fetch(ctx, user, query.provider, from, to)) groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
+      for (const [slug, g] of fetch(ctx, user, query.provider, from, to))
+        groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
       // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
       const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
       return json({ groups, next, next_cursor: next });
@@ -182,8 +228,20 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
 const rowRoutes: Route[] = [];
 for (const row of TIMESERIES) {
   const fetch: Fetch = (ctx, user, provider, from, to) => rowSamples(ctx, user, row, provider, from, to);
-  if (row.raw) rowRoutes.push(rawRoute(row.path, `timeseries.${row.path}`, `${row.resource} samples (${row.unit}), all providers, oldest first.`, fetch));
-  rowRoutes.push(groupedRoute(row.path, row.resource, `timeseries.${row.path}.grouped`, `${row.resource} samples (${row.unit}) grouped by provider and source.`, pageDays(row), fetch));
+  if (row.raw)
+    rowRoutes.push(
+      rawRoute(row.path, `timeseries.${row.path}`, `${row.resource} samples (${row.unit}), all providers, oldest first.`, fetch),
+    );
+  rowRoutes.push(
+    groupedRoute(
+      row.path,
+      row.resource,
+      `timeseries.${row.path}.grouped`,
+      `${row.resource} samples (${row.unit}) grouped by provider and source.`,
+      pageDays(row),
+      fetch,
+    ),
+  );
 }
 
 export const timeseriesRoutes: Route[] = [
@@ -198,8 +256,20 @@ export const timeseriesRoutes: Route[] = [
     handle: (ctx, { params: p }) => json(sleepStreamOf(ctx.world, ctx.partition, p.sleep_id)),
   }),
   ...rowRoutes,
-  rawRoute('electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage', `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`, (ctx, user, provider, from, to) => voltageSamples(ctx, user, provider, from, to, MAX_VOLTAGE_SESSIONS)),
-  groupedRoute('electrocardiogram_voltage', 'electrocardiogram_voltage', 'timeseries.electrocardiogram_voltage.grouped', 'ECG voltage samples grouped by provider and source.', pageDays('ecg'), voltageSamples),
+  rawRoute(
+    'electrocardiogram_voltage',
+    'timeseries.electrocardiogram_voltage',
+    `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`,
+    (ctx, user, provider, from, to) => voltageSamples(ctx, user, provider, from, to, MAX_VOLTAGE_SESSIONS),
+  ),
+  groupedRoute(
+    'electrocardiogram_voltage',
+    'electrocardiogram_voltage',
+    'timeseries.electrocardiogram_voltage.grouped',
+    'ECG voltage samples grouped by provider and source.',
+    pageDays('ecg'),
+    voltageSamples,
+  ),
   defineRoute({
     id: 'timeseries.workout_stream',
     method: 'GET',

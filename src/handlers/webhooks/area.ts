@@ -16,7 +16,14 @@ import { webhooksOf } from '../../state/webhooks/webhooks.js';
 
 export const webhooksArea: Area = {
   name: 'webhooks',
-  routes: [...webhookRoutes, ...webhookHeaderRoutes, ...pipelineRoutes, ...deliveryControlRoutes, ...receiverRoutes, ...pipelineControlRoutes],
+  routes: [
+    ...webhookRoutes,
+    ...webhookHeaderRoutes,
+    ...pipelineRoutes,
+    ...deliveryControlRoutes,
+    ...receiverRoutes,
+    ...pipelineControlRoutes,
+  ],
   install(world) {
     const delivery = deliveryOf(world);
     const pipelines = pipelinesOf(world);
@@ -28,7 +35,9 @@ export const webhooksArea: Area = {
     world.events.watch(
       (partition, prefix) =>
         (pipelines.svixEnabled(partition.team.id, partition.environment) &&
-          store.list(partition.id).some((ep) => !ep.disabled && (ep.filter_types === null || ep.filter_types.some((t) => t.startsWith(prefix))))) ||
+          store
+            .list(partition.id)
+            .some((ep) => !ep.disabled && (ep.filter_types === null || ep.filter_types.some((t) => t.startsWith(prefix))))) ||
         pipelines.listens(partition, prefix),
     );
     world.tenancy.teamDeleted.add((team) => {

@@ -21,7 +21,17 @@ import { dateOrDateTime, int } from '../../engine/schemas.js';
 import { MAX_RETENTION } from '../../state/webhooks/delivery.js';
 import { endpointState, listAttempts, listMessages, messageDetail, operationalEvents } from '../../state/webhooks/delivery-views.js';
 import { allEndpoints, deliverySettings, recoverEndpoint, resendMessage, updateDeliverySettings } from '../../state/webhooks/rules.js';
-import { ControlEndpointList, DeliveryAttempt, DeliveryAttemptPage, DeliveryMessage, DeliveryMessageDetail, DeliveryMessagePage, DeliverySettings, JsonObject, OperationalEvents, RecoverDone, ResendDone, WebhookEndpoint, listOf, res } from '../../wire/schemas.js';
+import {
+  ControlEndpointList,
+  DeliveryAttemptPage,
+  DeliveryMessageDetail,
+  DeliveryMessagePage,
+  DeliverySettings,
+  OperationalEvents,
+  RecoverDone,
+  ResendDone,
+  res,
+} from '../../wire/schemas.js';
 
 const environment = z.enum(['sandbox', 'production']);
 
@@ -44,7 +54,8 @@ export const deliveryControlRoutes = [
     method: 'GET',
     path: '/_sandbox/webhooks/messages',
     auth: 'control',
-    summary: 'Webhook messages, oldest first, with each destination\'s status; filters team_id, environment, endpoint_id, event_type, status; page with after (seq).',
+    summary:
+      "Webhook messages, oldest first, with each destination's status; filters team_id, environment, endpoint_id, event_type, status; page with after (seq).",
     request: {
       query: z.object({
         team_id: z.string().optional(),
@@ -79,7 +90,8 @@ export const deliveryControlRoutes = [
     method: 'GET',
     path: '/_sandbox/webhooks/attempts',
     auth: 'control',
-    summary: 'Delivery attempts, oldest first (request headers and body, response status, headers and first 1 KiB, latency, next attempt time, trigger).',
+    summary:
+      'Delivery attempts, oldest first (request headers and body, response status, headers and first 1 KiB, latency, next attempt time, trigger).',
     request: {
       query: z.object({
         team_id: z.string().optional(),
@@ -105,7 +117,8 @@ export const deliveryControlRoutes = [
     method: 'POST',
     path: '/_sandbox/webhooks/messages/:msg_id/endpoints/:endpoint_id/resend',
     auth: 'control',
-    summary: 'Re-deliver one message to one endpoint now: same msg id, fresh timestamp and signature; a failed manual attempt is not retried. Answers the attempt.',
+    summary:
+      'Re-deliver one message to one endpoint now: same msg id, fresh timestamp and signature; a failed manual attempt is not retried. Answers the attempt.',
     request: { params: z.object({ msg_id: z.string(), endpoint_id: z.string() }) },
     responses: { 200: res(ResendDone, '{attempt}'), 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
     async handle(ctx, { params }) {
@@ -119,7 +132,8 @@ export const deliveryControlRoutes = [
     method: 'POST',
     path: '/_sandbox/webhooks/endpoints/:endpoint_id/recover',
     auth: 'control',
-    summary: 'Re-deliver every failed message of an endpoint created in [since, until) (until defaults to now; at most 14 days back), oldest first.',
+    summary:
+      'Re-deliver every failed message of an endpoint created in [since, until) (until defaults to now; at most 14 days back), oldest first.',
     request: {
       params: z.object({ endpoint_id: z.string() }),
       body: z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').nullish() }),
@@ -148,7 +162,8 @@ export const deliveryControlRoutes = [
     method: 'PUT',
     path: '/_sandbox/webhooks/settings',
     auth: 'control',
-    summary: 'Delivery settings: {jitter} turns Svix\'s +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).',
+    summary:
+      "Delivery settings: {jitter} turns Svix's +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).",
     request: { body: z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() }) },
     responses: { 200: res(DeliverySettings, 'OK') },
     handle(ctx, { body }) {

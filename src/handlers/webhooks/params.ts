@@ -32,4 +32,3 @@ export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
 export function managedEndpoint(ctx: Ctx, partition: Partition, webhookId: string): WebhookEndpoint {
   return endpointById(ctx.world, partition, webhookId);
 }
-

@@ -26,13 +26,29 @@
 import { z } from 'zod';
 import { ndjsonNameRule, setNdjsonFile } from '../../state/webhooks/rules.js';
 import { PIPELINE_ERRORS } from '../../state/webhooks/errors.js';
-import { clearStreams, deletePipelines, listPipelines, pipelineStreams, readStream, upsertTeamPipelines } from '../../state/webhooks/pipeline-ops.js';
+import {
+  clearStreams,
+  deletePipelines,
+  listPipelines,
+  pipelineStreams,
+  readStream,
+  upsertTeamPipelines,
+} from '../../state/webhooks/pipeline-ops.js';
 import { json } from '../../engine/http-types.js';
 import { requireOrg } from '../../state/management/access.js';
 import { defineRoute } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
 import { DESTINATIONS, pipelineView } from '../../state/webhooks/pipelines.js';
-import { JsonObject, Pipeline, PipelineList, PipelineNdjson, PipelineStreamCleared, PipelineStreamRecords, PipelineStreams, PipelineStreamsCleared, res } from '../../wire/schemas.js';
+import {
+  Pipeline,
+  PipelineList,
+  PipelineNdjson,
+  PipelineStreamCleared,
+  PipelineStreamRecords,
+  PipelineStreams,
+  PipelineStreamsCleared,
+  res,
+} from '../../wire/schemas.js';
 
 const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
 const params = z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) });
@@ -75,7 +91,8 @@ export const pipelineRoutes = [
     request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
     responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle: (ctx, { params: p, query }) => json({ pipelines: listPipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView), next_cursor: null }),
+    handle: (ctx, { params: p, query }) =>
+      json({ pipelines: listPipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView), next_cursor: null }),
   }),
 
   defineRoute({
@@ -84,8 +101,19 @@ export const pipelineRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'Create or update the ETL pipelines of team_ids (all validated before any is stored).',
-    request: { params, body: withRules(upsertBody, (b) => (b.team_ids ?? []).length === 0 && { path: ['team_ids'], message: PIPELINE_ERRORS.noTeams, input: b.team_ids }) },
-    responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
+    request: {
+      params,
+      body: withRules(
+        upsertBody,
+        (b) => (b.team_ids ?? []).length === 0 && { path: ['team_ids'], message: PIPELINE_ERRORS.noTeams, input: b.team_ids },
+      ),
+    },
+    responses: {
+      200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'),
+      403: 'Key not allowed',
+      404: 'Team not found',
+      422: 'Validation error',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params: p, body }) => json(upsertTeamPipelines(ctx, p.org_id, p.region, p.env, body).map(pipelineView)),
   }),
@@ -169,7 +197,8 @@ export const pipelineControlRoutes = [
     method: 'PUT',
     path: '/_sandbox/pipelines/ndjson',
     auth: 'control',
-    summary: 'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
+    summary:
+      'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
     request: { body: withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule) },
     responses: { 200: res(PipelineNdjson, '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {

@@ -18,7 +18,7 @@ import { defineRoute } from '../../engine/route.js';
 import { int, withRules } from '../../engine/schemas.js';
 import { clearReceiver, configureReceiver, receiverHeadersRule } from '../../state/webhooks/rules.js';
 import { receiveDelivery, receiverDeliveries } from '../../state/webhooks/webhook-receiver.js';
-import { JsonObject, ReceiverConfigured, ReceiverDelivery, ReceiverState, res } from '../../wire/schemas.js';
+import { JsonObject, ReceiverConfigured, ReceiverState, res } from '../../wire/schemas.js';
 
 const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
 
@@ -30,7 +30,9 @@ export const receiverRoutes = [
     auth: 'none',
     summary: 'Test receiver: records and verifies a delivery, answers the configured status.',
     request: { params: nameParams },
-    responses: { 200: res(JsonObject, 'The configured answer: 200 {ok: true} unless PUT /_sandbox/receiver/:name set another status and JSON body') },
+    responses: {
+      200: res(JsonObject, 'The configured answer: 200 {ok: true} unless PUT /_sandbox/receiver/:name set another status and JSON body'),
+    },
     handle(ctx, { params }): Reply {
       const config = receiveDelivery(ctx.world, params.name, ctx.request.headers, ctx.request.rawBody);
       const headers: Record<string, string> = { ...config.headers };
@@ -65,7 +67,8 @@ export const receiverRoutes = [
     method: 'PUT',
     path: '/_sandbox/receiver/:name',
     auth: 'control',
-    summary: 'Sets what the receiver answers: {status, body?, retry_after?, headers?, times?} (defaults 200, {"ok":true}; times: only the next N deliveries, then 200).',
+    summary:
+      'Sets what the receiver answers: {status, body?, retry_after?, headers?, times?} (defaults 200, {"ok":true}; times: only the next N deliveries, then 200).',
     request: {
       params: nameParams,
       body: withRules(

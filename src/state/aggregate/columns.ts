@@ -15,8 +15,27 @@ export interface Column {
   get(f: Fields): unknown;
 }
 
-export type TableName = 'sleep' | 'derived_readiness' | 'activity' | 'workout' | 'body' | 'meal' | 'menstrual_cycle' | 'profile' | 'timeseries';
-const TABLES: readonly TableName[] = ['sleep', 'derived_readiness', 'activity', 'workout', 'body', 'meal', 'menstrual_cycle', 'profile', 'timeseries'];
+export type TableName =
+  | 'sleep'
+  | 'derived_readiness'
+  | 'activity'
+  | 'workout'
+  | 'body'
+  | 'meal'
+  | 'menstrual_cycle'
+  | 'profile'
+  | 'timeseries';
+const TABLES: readonly TableName[] = [
+  'sleep',
+  'derived_readiness',
+  'activity',
+  'workout',
+  'body',
+  'meal',
+  'menstrual_cycle',
+  'profile',
+  'timeseries',
+];
 
 const path = (f: Fields, keys: string[]): unknown => {
   let v: unknown = f;
@@ -115,7 +134,7 @@ const ACTIVITY: Record<string, Column> = {
   time_zone_offset: i64('timezone_offset'),
 };
 
-const zone = (i: number): Column => ({ type: 'int64', get: (f) => ((f.hr_zones as number[] | undefined)?.[i] ?? null) });
+const zone = (i: number): Column => ({ type: 'int64', get: (f) => (f.hr_zones as number[] | undefined)?.[i] ?? null });
 const WORKOUT: Record<string, Column> = {
   session_start: col('datetime', 'time_start'),
   session_end: col('datetime', 'time_end'),
@@ -167,11 +186,34 @@ const BODY: Record<string, Column> = {
 };
 
 const MICROS = [
-  'sodium_milligram', 'potassium_milligram', 'calcium_milligram', 'phosphorus_milligram', 'magnesium_milligram', 'iron_milligram', 'zinc_milligram',
-  'fluoride_milligram', 'chloride_milligram', 'vitamin_a_milligram', 'vitamin_b1_milligram', 'riboflavin_milligram', 'niacin_milligram',
-  'pantothenic_acid_milligram', 'vitamin_b6_milligram', 'biotin_microgram', 'vitamin_b12_microgram', 'vitamin_c_milligram', 'vitamin_d_microgram',
-  'vitamin_e_milligram', 'vitamin_k_microgram', 'folic_acid_microgram', 'chromium_microgram', 'copper_milligram', 'iodine_microgram',
-  'manganese_milligram', 'molybdenum_microgram', 'selenium_microgram',
+  'sodium_milligram',
+  'potassium_milligram',
+  'calcium_milligram',
+  'phosphorus_milligram',
+  'magnesium_milligram',
+  'iron_milligram',
+  'zinc_milligram',
+  'fluoride_milligram',
+  'chloride_milligram',
+  'vitamin_a_milligram',
+  'vitamin_b1_milligram',
+  'riboflavin_milligram',
+  'niacin_milligram',
+  'pantothenic_acid_milligram',
+  'vitamin_b6_milligram',
+  'biotin_microgram',
+  'vitamin_b12_microgram',
+  'vitamin_c_milligram',
+  'vitamin_d_microgram',
+  'vitamin_e_milligram',
+  'vitamin_k_microgram',
+  'folic_acid_microgram',
+  'chromium_microgram',
+  'copper_milligram',
+  'iodine_microgram',
+  'manganese_milligram',
+  'molybdenum_microgram',
+  'selenium_microgram',
 ];
 const MEAL: Record<string, Column> = {
   calories: f64('energy', 'value'),

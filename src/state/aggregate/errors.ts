@@ -24,8 +24,10 @@ export const AGGREGATE_PLAN_ERRORS = {
   subqueryPlaceholder: 'Placeholders are only resolved in templated queries; give the subquery select and from.',
   unnestNeedsList: 'UNNEST needs a list column.',
   unnestFieldMismatch: (key: string, list: string) => `The field names ${key} but the subquery unnests ${list}.`,
-  unnestNameField: (list: string, fields: readonly string[]) => `${list} is a list of structs; name one of its fields (${fields.join(', ')}).`,
-  whereUnknownElementField: (id: string, list: string, allowed: readonly string[]) => `unknown field ${id}; the elements of ${list} have ${allowed.join(', ')}`,
+  unnestNameField: (list: string, fields: readonly string[]) =>
+    `${list} is a list of structs; name one of its fields (${fields.join(', ')}).`,
+  whereUnknownElementField: (id: string, list: string, allowed: readonly string[]) =>
+    `unknown field ${id}; the elements of ${list} have ${allowed.join(', ')}`,
   whereUnknownColumn: (id: string) => `unknown column ${id}`,
   needsNumeric: (func: string, type: string) => `${func} needs a numeric column; this one is ${type}.`,
   invalidWhere: (reason: string) => `Invalid WHERE clause: ${reason}`,
@@ -36,8 +38,10 @@ export const AGGREGATE_PLAN_ERRORS = {
   groupKeyIndex: (k: number, count: number) => `group_key ${k} is not a group_by index (the query has ${count}).`,
   unsupportedAggregateArgument: 'Unsupported aggregate argument.',
   unsupportedSelect: 'Unsupported select expression.',
-  readsNoTable: 'The query reads no table: select or group by at least one column of sleep, activity, workout, body, meal, menstrual_cycle, profile, derived_readiness or a timeseries.',
-  plainColumnInGroupedQuery: 'In a query with group_by or aggregates, a plain column must be one of the group_by expressions; aggregate it instead.',
+  readsNoTable:
+    'The query reads no table: select or group by at least one column of sleep, activity, workout, body, meal, menstrual_cycle, profile, derived_readiness or a timeseries.',
+  plainColumnInGroupedQuery:
+    'In a query with group_by or aggregates, a plain column must be one of the group_by expressions; aggregate it instead.',
   alignNeedsTrunc: 'align needs a date_trunc group_by expression: it fills the empty time buckets.',
   carryLimit: 'The carry limit must be at least the group_by period.',
   duplicateColumn: (name: string) => `Duplicate result column ${name}: select each column once.`,
@@ -59,5 +63,7 @@ export const aggregateError = {
   invalid: valueError,
   /** The pydantic enum error of the `accept` header. */
   badAccept: (value: string, expected: string): DomainError =>
-    err('invalid', `Input should be ${expected}`, { items: [{ type: 'enum', loc: ['header', 'accept'], msg: `Input should be ${expected}`, input: value, ctx: { expected } }] }),
+    err('invalid', `Input should be ${expected}`, {
+      items: [{ type: 'enum', loc: ['header', 'accept'], msg: `Input should be ${expected}`, input: value, ctx: { expected } }],
+    }),
 };

@@ -21,14 +21,18 @@ export type Table = Record<string, unknown[]>;
 
 const roundTo = (v: number, digits: number) => {
   const f = 10 ** digits;
-  return Math.sign(v) * Math.round(Math.abs(v) * f) / f;
+  return (Math.sign(v) * Math.round(Math.abs(v) * f)) / f;
 };
 
 function readValue(v: Value, row: Row): unknown {
   if (v.kind === 'column') return v.column.get(row.fields);
   if (v.kind === 'index') return new Date(row.at).toISOString();
   const list = (row.fields[v.list] as unknown[] | null) ?? [];
-  const elements = v.where ? list.filter((e) => evaluate(v.where as NonNullable<typeof v.where>, (name) => (name === 'element' ? e : (e as Fields)[name])) === true) : list;
+  const elements = v.where
+    ? list.filter(
+        (e) => evaluate(v.where as NonNullable<typeof v.where>, (name) => (name === 'element' ? e : (e as Fields)[name])) === true,
+      )
+    : list;
   const values = elements.map((e) => (v.field === null ? e : (e as Fields)[v.field]));
   return reduce(v.func, values, v.type);
 }
@@ -168,7 +172,11 @@ export function execute(plan: Plan, rows: Row[], zone: string, window: [number, 
     plan.selects.map((s) => {
       if (s.kind === 'group_key') return s.index === -1 ? g.keys : g.keys[s.index];
       if (s.kind === 'plain') return g.keys[s.group as number];
-      return reduce(s.func, g.rows.map((r) => readValue(s.value, r)), valueType(s.value));
+      return reduce(
+        s.func,
+        g.rows.map((r) => readValue(s.value, r)),
+        valueType(s.value),
+      );
     }),
   );
   if (plan.carry) carryValues(plan, ordered, cells, plan.carry);

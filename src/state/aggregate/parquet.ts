@@ -26,7 +26,10 @@ class Bytes {
     return this;
   }
   u32(v: number): this {
-    return this.byte(v).byte(v >>> 8).byte(v >>> 16).byte(v >>> 24);
+    return this.byte(v)
+      .byte(v >>> 8)
+      .byte(v >>> 16)
+      .byte(v >>> 24);
   }
   varint(v: number): this {
     let x = v;
@@ -173,7 +176,18 @@ function encodeParquet(table: Table, types: Record<string, string> = {}): Uint8A
     i32(1, 1),
     list(2, T.STRUCT, schema),
     i64(3, rows),
-    list(4, T.STRUCT, [(b) => writeStruct(b, [list(1, T.STRUCT, chunks.map((c) => (b2: Bytes) => writeStruct(b2, c))), i64(2, total), i64(3, rows)])]),
+    list(4, T.STRUCT, [
+      (b) =>
+        writeStruct(b, [
+          list(
+            1,
+            T.STRUCT,
+            chunks.map((c) => (b2: Bytes) => writeStruct(b2, c)),
+          ),
+          i64(2, total),
+          i64(3, rows),
+        ]),
+    ]),
     str(6, 'health-sandbox'),
   ]);
   const meta = footer.out();
@@ -226,11 +240,18 @@ function gzipStored(data: Uint8Array): Uint8Array {
   do {
     const len = Math.min(0xffff, data.length - pos);
     const final = pos + len >= data.length ? 1 : 0;
-    b.byte(final).byte(len).byte(len >>> 8).byte(~len).byte(~len >>> 8);
+    b.byte(final)
+      .byte(len)
+      .byte(len >>> 8)
+      .byte(~len)
+      .byte(~len >>> 8);
     b.bytes(data.subarray(pos, pos + len));
     pos += len;
   } while (pos < data.length);
-  return b.u32(crc32(data)).u32(data.length >>> 0).out();
+  return b
+    .u32(crc32(data))
+    .u32(data.length >>> 0)
+    .out();
 }
 
 /** `application/vnd.vital.tar+gzip+parquet`: `query_<i>.parquet` per result table. */

@@ -7,7 +7,17 @@
  * continuous-query validation and continuous-query runs.
  */
 import { AGGREGATE_PLAN_ERRORS as P, aggregateError } from './errors.js';
-import { MACROS, MC_LISTS, SOURCE_COLUMNS, TABLE_COLUMNS, TABLE_RESOURCE, TIMESERIES_FIELDS, type Column, type ColumnType, type TableName } from './columns.js';
+import {
+  MACROS,
+  MC_LISTS,
+  SOURCE_COLUMNS,
+  TABLE_COLUMNS,
+  TABLE_RESOURCE,
+  TIMESERIES_FIELDS,
+  type Column,
+  type ColumnType,
+  type TableName,
+} from './columns.js';
 import { nominalMs, type Period } from './time.js';
 import { parseWhere, WhereSyntaxError, type Predicate } from './where.js';
 
@@ -135,7 +145,7 @@ function bindSubquery(expr: Expr, loc: Loc, b: Binding): Value {
   if (isPlaceholder(expr.select) || isPlaceholder(expr.from)) throw aggregateError.invalid(loc, P.subqueryPlaceholder);
   const from = (expr.from as Expr).unnest as Expr;
   const list = bindValue(from, [...loc, 'from', 'unnest'], b);
-  if (!list || list.kind !== 'column' || list.column.type !== 'list') throw aggregateError.invalid([...loc, 'from', 'unnest'], P.unnestNeedsList);
+  if (list?.kind !== 'column' || list.column.type !== 'list') throw aggregateError.invalid([...loc, 'from', 'unnest'], P.unnestNeedsList);
   const fields = MC_LISTS[list.name] ?? null;
   const sel = expr.select as Expr;
   const func = sel.func as Func;
@@ -148,7 +158,8 @@ function bindSubquery(expr: Expr, loc: Loc, b: Binding): Value {
   } else if (arg?.element === true && fields) {
     throw aggregateError.invalid([...loc, 'select', 'arg'], P.unnestNameField(list.name, fields));
   }
-  const elementType: ColumnType = field === 'value' ? 'float64' : field === 'protection_used' ? 'boolean' : field === 'date' ? 'date' : 'string';
+  const elementType: ColumnType =
+    field === 'value' ? 'float64' : field === 'protection_used' ? 'boolean' : field === 'date' ? 'date' : 'string';
   checkReducer(func, field === null && fields ? 'list' : elementType, [...loc, 'select', 'func'], func === 'count');
   let where: Predicate | null = null;
   if (typeof expr.where === 'string') {
@@ -159,7 +170,15 @@ function bindSubquery(expr: Expr, loc: Loc, b: Binding): Value {
     });
   }
   const type: ColumnType = func === 'count' ? 'int64' : func === 'stddev' ? 'float64' : elementType;
-  return { kind: 'subquery', list: list.name, func, field, where, type, key: `subquery.${list.name}.${func}.${field ?? 'element'}.${String(expr.where)}` };
+  return {
+    kind: 'subquery',
+    list: list.name,
+    func,
+    field,
+    where,
+    type,
+    key: `subquery.${list.name}.${func}.${field ?? 'element'}.${String(expr.where)}`,
+  };
 }
 
 function checkReducer(func: Func, type: ColumnType, loc: Loc, anyType = false): void {
@@ -207,7 +226,7 @@ export function planQuery(query: Expr, loc: Loc): Plan {
       return { kind: 'part', part: String(g.date_part), key: `part.${String(g.date_part)}` };
     }
     const v = bindValue(g, l, b);
-    if (!v || v.kind !== 'column') throw aggregateError.invalid(l, P.groupByWhat);
+    if (v?.kind !== 'column') throw aggregateError.invalid(l, P.groupByWhat);
     if (v.column.type === 'list') throw aggregateError.invalid(l, P.groupByList(v.name));
     return { kind: 'value', value: v, key: v.key };
   });
@@ -250,12 +269,16 @@ export function planQuery(query: Expr, loc: Loc): Plan {
   const whereColumns = b.table === 'timeseries' ? TIMESERIES_FIELDS : { ...TABLE_COLUMNS[b.table], ...SOURCE_COLUMNS };
   const named = new Set<string>();
   const resolve = whereResolver(b.table, b.resource, whereColumns);
-  const where = typeof query.where === 'string' ? whereOf(query.where, [...loc, 'where'], (id) => {
-    const name = resolve(id);
-    named.add(name);
-    return name;
-  }) : null;
-  const allSources = groups.some((g) => g.kind === 'value' && g.value.key.startsWith('source.')) || [...named].some((n) => n.startsWith('source_'));
+  const where =
+    typeof query.where === 'string'
+      ? whereOf(query.where, [...loc, 'where'], (id) => {
+          const name = resolve(id);
+          named.add(name);
+          return name;
+        })
+      : null;
+  const allSources =
+    groups.some((g) => g.kind === 'value' && g.value.key.startsWith('source.')) || [...named].some((n) => n.startsWith('source_'));
   const carry = alignOf(query.align as Expr | null | undefined, groups, [...loc, 'align']);
   const columns = nameColumns(selects, groups, loc);
   const dependency = b.table === 'timeseries' ? (b.resource as string) : TABLE_RESOURCE[b.table];
@@ -274,7 +297,7 @@ function whereResolver(table: TableName, resource: string | null, columns: Recor
 function alignOf(align: Expr | null | undefined, groups: GroupExpr[], loc: Loc): Carry | null {
   if (!align) return null;
   const trunc = groups.find((g) => g.kind === 'trunc');
-  if (!trunc || trunc.kind !== 'trunc') throw aggregateError.invalid(loc, P.alignNeedsTrunc);
+  if (trunc?.kind !== 'trunc') throw aggregateError.invalid(loc, P.alignNeedsTrunc);
   const carry = align.carry as Expr;
   const limit = (carry.max_age ?? carry.span ?? null) as Period | null;
   if (limit && nominalMs(limit) < nominalMs(trunc.period)) {

@@ -7,7 +7,7 @@ import { liveUser } from '../users/user-ops.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import type { QueryBatch } from '../management/query-schema.js';
-import { type User } from '../users/users.js';
+import type { User } from '../users/users.js';
 import { zoneOf } from '../wearables/wearable-data.js';
 import { aggregateError } from './errors.js';
 import { execute, type Table } from './execute.js';
@@ -35,12 +35,18 @@ export function runPlan(world: World, user: User, plan: Plan, window: [number, n
 
 function checkWindow(plans: Plan[], window: [number, number]): void {
   const days = (window[1] - window[0]) / DAY;
-  if (plans.some((p) => p.table === 'timeseries') && days > MAX_TIMESERIES_DAYS + 1) throw aggregateError.windowTooLong(MAX_TIMESERIES_DAYS, 'a timeseries');
+  if (plans.some((p) => p.table === 'timeseries') && days > MAX_TIMESERIES_DAYS + 1)
+    throw aggregateError.windowTooLong(MAX_TIMESERIES_DAYS, 'a timeseries');
   if (days > MAX_SUMMARY_DAYS + 1) throw aggregateError.windowTooLong(MAX_SUMMARY_DAYS, 'a summary table');
 }
 
 /** The batch's result tables with their column types, in query order. */
-export function queryTables(world: World, partition: Partition, userId: string, batch: QueryBatch): Array<{ table: Table; types: Record<string, string> }> {
+export function queryTables(
+  world: World,
+  partition: Partition,
+  userId: string,
+  batch: QueryBatch,
+): Array<{ table: Table; types: Record<string, string> }> {
   if (batch.queries.length > MAX_QUERIES) throw aggregateError.tooManyQueries(MAX_QUERIES);
   const plans = batch.queries.map((q, i) => planQuery(q as Record<string, unknown>, ['body', 'queries', i]));
   if (!('type' in batch.timeframe)) throw aggregateError.placeholderTimeframe();
@@ -50,7 +56,10 @@ export function queryTables(world: World, partition: Partition, userId: string, 
   checkWindow(plans, window);
   const now = world.clock.now();
   const priority = (batch.config?.provider_priority_overrides ?? []) as string[];
-  return plans.map((plan) => ({ table: runPlan(world, user, plan, window, now, priority), types: Object.fromEntries(plan.columns.map((c) => [c.name, c.type])) }));
+  return plans.map((plan) => ({
+    table: runPlan(world, user, plan, window, now, priority),
+    types: Object.fromEntries(plan.columns.map((c) => [c.name, c.type])),
+  }));
 }
 
 /** `AggregationResponse`: the batch's result tables, in query order. */

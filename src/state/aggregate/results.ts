@@ -26,7 +26,12 @@ export function resultTable(world: World, partition: Partition, userId: string, 
 }
 
 /** The result table with the query's result schema (column types, for the Parquet answer). */
-export function typedResultTable(world: World, partition: Partition, userId: string, idOrSlug: string): { answer: { table: Table }; types: Record<string, string> } {
+export function typedResultTable(
+  world: World,
+  partition: Partition,
+  userId: string,
+  idOrSlug: string,
+): { answer: { table: Table }; types: Record<string, string> } {
   const user = aggregateUser(world, partition, userId);
   const q = requireQuery(world, partition, idOrSlug);
   const table = latestTable(world, user, q) ?? Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]]));
@@ -36,7 +41,14 @@ export function typedResultTable(world: World, partition: Partition, userId: str
 const CURSOR_TAG = 'cqtask';
 
 /** The user's task history for the query, newest first, `limit` per page. */
-export function taskHistory(world: World, partition: Partition, userId: string, idOrSlug: string, cursor: string | null | undefined, limit: number): { data: TaskEntry[]; next_cursor: string | null } {
+export function taskHistory(
+  world: World,
+  partition: Partition,
+  userId: string,
+  idOrSlug: string,
+  cursor: string | null | undefined,
+  limit: number,
+): { data: TaskEntry[]; next_cursor: string | null } {
   const before = decodeCursor(CURSOR_TAG, cursor, 'next_cursor');
   const user = aggregateUser(world, partition, userId);
   const q = requireQuery(world, partition, idOrSlug);
@@ -54,7 +66,10 @@ export function taskHistory(world: World, partition: Partition, userId: string, 
     end = lo;
   }
   const start = Math.max(0, end - limit);
-  const data = list.slice(start, end).reverse().map((e) => ({ ...e }));
+  const data = list
+    .slice(start, end)
+    .reverse()
+    .map((e) => ({ ...e }));
   const last = data[data.length - 1];
   return { data, next_cursor: start > 0 && last ? encodeCursor(CURSOR_TAG, Date.parse(last.scheduled_at)) : null };
 }

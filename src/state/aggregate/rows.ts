@@ -33,7 +33,14 @@ export interface Row {
 const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
 
 function sourceFields(p: ProviderInfo, extra: { workout?: string | null; sport?: string | null } = {}): Fields {
-  return { source_provider: p.slug, source_type: p.device, source_app_id: null, source_device_id: null, source_workout_id: extra.workout ?? null, source_sport: extra.sport ?? null };
+  return {
+    source_provider: p.slug,
+    source_type: p.device,
+    source_app_id: null,
+    source_device_id: null,
+    source_workout_id: extra.workout ?? null,
+    source_sport: extra.sport ?? null,
+  };
 }
 
 /** Local days of a source's visible data within `[from, to)`. */
@@ -79,7 +86,8 @@ function sleepFields(src: SourceCtx, night: Night, now: number, withActivity: bo
   const s = sleepSummary(src, night);
   const score = s.score as number;
   const hrv = (s.average_hrv as number | null) ?? src.subject.hrv;
-  const recovery = (s.recovery_readiness_score as number | null) ?? Math.round(Math.max(1, Math.min(99, score * 0.6 + (hrv / src.subject.hrv) * 35)));
+  const recovery =
+    (s.recovery_readiness_score as number | null) ?? Math.round(Math.max(1, Math.min(99, score * 0.6 + (hrv / src.subject.hrv) * 35)));
   const out: Fields = {
     ...s,
     _source: sourceFields(src.provider),
@@ -98,7 +106,9 @@ function sleepFields(src: SourceCtx, night: Night, now: number, withActivity: bo
     const strain = Math.round(Math.min(21, (21 * active) / (active + 600)) * 10) / 10;
     out._strain_score = act ? strain : null;
     out._strain_zone = act ? (strain >= 14 ? 'high' : strain >= 8 ? 'moderate' : 'light') : null;
-    out._stress_score = Math.round(Math.max(0, Math.min(100, ((s.hr_average as number) - src.subject.restingHr) * 6 + (100 - recovery) * 0.4)));
+    out._stress_score = Math.round(
+      Math.max(0, Math.min(100, ((s.hr_average as number) - src.subject.restingHr) * 6 + (100 - recovery) * 0.4)),
+    );
   }
   return out;
 }
@@ -117,7 +127,19 @@ const GENERATORS: Record<string, Gen> = {
       const a = activitySummary(s.src, day, s.ranges, now);
       if (!a) continue;
       const [low, medium, high] = [a.low as number, a.medium as number, a.high as number].map((m) => m * 60) as [number, number, number];
-      out.push({ at, provider: s.link.provider, fields: { ...a, _source: sourceFields(s.link.provider), _low_second: low, _medium_second: medium, _high_second: high, _active_second: low + medium + high, _sedentary_second: Math.max(0, 86_400 - low - medium - high) } });
+      out.push({
+        at,
+        provider: s.link.provider,
+        fields: {
+          ...a,
+          _source: sourceFields(s.link.provider),
+          _low_second: low,
+          _medium_second: medium,
+          _high_second: high,
+          _active_second: low + medium + high,
+          _sedentary_second: Math.max(0, 86_400 - low - medium - high),
+        },
+      });
     }
     return out;
   },
@@ -127,7 +149,17 @@ const GENERATORS: Record<string, Gen> = {
       for (const w of s.src.subject.workoutsOn(day)) {
         if (w.start < from || w.start >= to || w.end > now || !inRanges(s.ranges, w.end)) continue;
         const summary = workoutSummary(s.src, w);
-        out.push({ at: w.start, provider: s.link.provider, fields: { ...summary, _source: sourceFields(s.link.provider, { workout: summary.id as string, sport: w.sport.slug }), _zone: s.src.subject.zone, _hr_min: null, _power_source: null } });
+        out.push({
+          at: w.start,
+          provider: s.link.provider,
+          fields: {
+            ...summary,
+            _source: sourceFields(s.link.provider, { workout: summary.id as string, sport: w.sport.slug }),
+            _zone: s.src.subject.zone,
+            _hr_min: null,
+            _power_source: null,
+          },
+        });
       }
     }
     return out;
@@ -159,13 +191,19 @@ const GENERATORS: Record<string, Gen> = {
       const cycle = cycleStartingOn(s.src, day);
       const at = localMidnight(zone, day);
       if (!cycle || at < from || at >= to || at > now || !inRanges(s.ranges, at)) continue;
-      out.push({ at, provider: s.link.provider, fields: { ...menstrualCycle(s.src, cycle, localDay(zone, now)), _source: sourceFields(s.link.provider) } });
+      out.push({
+        at,
+        provider: s.link.provider,
+        fields: { ...menstrualCycle(s.src, cycle, localDay(zone, now)), _source: sourceFields(s.link.provider) },
+      });
     }
     return out;
   },
   profile(world, user, s) {
     const p = userProfile(world, user, s.link.provider.slug);
-    return [{ at: Date.parse(p.created_at as string), provider: s.link.provider, fields: { ...p, _source: sourceFields(s.link.provider) } }];
+    return [
+      { at: Date.parse(p.created_at as string), provider: s.link.provider, fields: { ...p, _source: sourceFields(s.link.provider) } },
+    ];
   },
 };
 
@@ -190,7 +228,11 @@ function timeseriesRows(resource: string, s: DataSource, from: number, to: numbe
     for (const sample of samplesOf(row, s.src, a, b, now)) {
       const body = renderSample(row, s.src, sample);
       const duration = sample.start !== undefined && sample.end !== undefined ? (sample.end - sample.start) / 1000 : 0;
-      out.push({ at: sample.timestamp, provider: s.link.provider, fields: { ...body, _duration: duration, _source: sourceFields(s.link.provider) } });
+      out.push({
+        at: sample.timestamp,
+        provider: s.link.provider,
+        fields: { ...body, _duration: duration, _source: sourceFields(s.link.provider) },
+      });
     }
   }
   return out;
@@ -201,10 +243,22 @@ function timeseriesRows(resource: string, s: DataSource, from: number, to: numbe
  * is read: the first of `priority` with rows, else the provider with rows that comes first in
  * the catalogue.
  */
-export function readRows(world: World, user: User, plan: Plan, from: number, to: number, now: number, priority: readonly string[], allSources: boolean): Row[] {
+export function readRows(
+  world: World,
+  user: User,
+  plan: Plan,
+  from: number,
+  to: number,
+  now: number,
+  priority: readonly string[],
+  allSources: boolean,
+): Row[] {
   const byProvider: Array<{ p: ProviderInfo; rows: Row[] }> = [];
   for (const s of dataSources(world, user, plan.dependency, '', now)) {
-    const rows = plan.table === 'timeseries' ? timeseriesRows(plan.resource as string, s, from, to, now) : (GENERATORS[plan.table] as Gen)(world, user, s, from, to, now);
+    const rows =
+      plan.table === 'timeseries'
+        ? timeseriesRows(plan.resource as string, s, from, to, now)
+        : (GENERATORS[plan.table] as Gen)(world, user, s, from, to, now);
     if (rows.length) byProvider.push({ p: s.link.provider, rows });
   }
   byProvider.sort((a, b) => a.p.id - b.p.id);

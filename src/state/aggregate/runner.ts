@@ -170,7 +170,13 @@ function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Pl
         previous = before ? tableOf(world, user, q, plan, before) : null;
       }
     } catch (e) {
-      record(runs, { ...base, status: 'error', started_at: when, ended_at: when, error_details: e instanceof Error ? e.message : String(e) });
+      record(runs, {
+        ...base,
+        status: 'error',
+        started_at: when,
+        ended_at: when,
+        error_details: e instanceof Error ? e.message : String(e),
+      });
       continue;
     }
     runs.latest.set(user.user_id, run);

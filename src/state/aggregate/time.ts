@@ -74,14 +74,22 @@ function isoWeek(d: Date): number {
 export function datePart(w: number, part: string): number {
   const d = new Date(w);
   switch (part) {
-    case 'minute': return d.getUTCMinutes();
-    case 'hour': return d.getUTCHours();
-    case 'day': return d.getUTCDate();
-    case 'month': return d.getUTCMonth() + 1;
-    case 'year': return d.getUTCFullYear();
-    case 'weekday': return ((d.getUTCDay() + 6) % 7) + 1;
-    case 'day_of_year': return Math.floor((w - Date.UTC(d.getUTCFullYear(), 0, 1)) / DAY) + 1;
-    default: return isoWeek(d);
+    case 'minute':
+      return d.getUTCMinutes();
+    case 'hour':
+      return d.getUTCHours();
+    case 'day':
+      return d.getUTCDate();
+    case 'month':
+      return d.getUTCMonth() + 1;
+    case 'year':
+      return d.getUTCFullYear();
+    case 'weekday':
+      return ((d.getUTCDay() + 6) % 7) + 1;
+    case 'day_of_year':
+      return Math.floor((w - Date.UTC(d.getUTCFullYear(), 0, 1)) / DAY) + 1;
+    default:
+      return isoWeek(d);
   }
 }
 

@@ -175,12 +175,18 @@ function compare(cmp: Cmp, a: Scalar, b: Scalar): boolean | null {
   if (typeof a !== typeof b) return null;
   const c = a < b ? -1 : a > b ? 1 : 0;
   switch (cmp) {
-    case '=': return c === 0;
-    case '!=': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
+    case '=':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
   }
 }
 

@@ -74,7 +74,8 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
     appt.events.push({ at: handle.at, status: 'scheduled', data: null });
     emit(env, appt, 'labtest.appointment.updated');
     const live = env.store.get(appt.order_id);
-    if (live && (BOOKABLE.has(currentStatus(live)) || currentStatus(live) === 'appointment_scheduled')) planAppointment(env, live, appt.slot.end, appt.id);
+    if (live && (BOOKABLE.has(currentStatus(live)) || currentStatus(live) === 'appointment_scheduled'))
+      planAppointment(env, live, appt.slot.end, appt.id);
     scheduleProgress(env, appt);
   });
   appt.job = handle;

@@ -12,8 +12,19 @@ import { partitionSlot } from '../../engine/world.js';
 import { stableUuid } from '../../engine/ids.js';
 import { usersOf } from '../users/users.js';
 import {
-  CANCELLATION_REASONS, PHLEBOTOMY_AREAS, PSC_TIMEZONE, bookingKey, dateRange, daySlots, keyExpiry, pscSite, pscSitesNear, slotOfKey,
-  type AppointmentKind, type PscSite, type Slot,
+  CANCELLATION_REASONS,
+  PHLEBOTOMY_AREAS,
+  PSC_TIMEZONE,
+  bookingKey,
+  dateRange,
+  daySlots,
+  keyExpiry,
+  pscSite,
+  pscSitesNear,
+  slotOfKey,
+  type AppointmentKind,
+  type PscSite,
+  type Slot,
 } from '../../fixtures/labs/appointment-slots.js';
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
 import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
@@ -31,8 +42,19 @@ export interface Appointment {
   status: AppointmentStatus;
   notes: string | null;
   /** The address an at-home appointment was requested at (`.../appointment/request`); else the order's. */
-  address?: { first_line: string; second_line: string | null; city: string; state: string; zip_code: string; access_notes: string | null } | null;
-  events: Array<{ at: number; status: 'pending' | 'scheduled' | 'in_progress' | 'completed' | 'cancelled'; data: Record<string, unknown> | null }>;
+  address?: {
+    first_line: string;
+    second_line: string | null;
+    city: string;
+    state: string;
+    zip_code: string;
+    access_notes: string | null;
+  } | null;
+  events: Array<{
+    at: number;
+    status: 'pending' | 'scheduled' | 'in_progress' | 'completed' | 'cancelled';
+    data: Record<string, unknown> | null;
+  }>;
   job: JobHandle | null;
 }
 
@@ -82,7 +104,13 @@ class AppointmentStore {
 
 export const appointmentsOf = partitionSlot('lab_appointments', () => new AppointmentStore());
 
-const STATUS_OF_EVENT = { pending: 'pending', scheduled: 'confirmed', in_progress: 'in_progress', completed: 'completed', cancelled: 'cancelled' } as const;
+const STATUS_OF_EVENT = {
+  pending: 'pending',
+  scheduled: 'confirmed',
+  in_progress: 'in_progress',
+  completed: 'completed',
+  cancelled: 'cancelled',
+} as const;
 
 export function cancellationReasons(): ReadonlyArray<{ id: string; name: string; is_refundable: boolean }> {
   return CANCELLATION_REASONS;
@@ -113,14 +141,29 @@ export function phlebotomyAvailability(env: OrderEnv, zip: string, startDate: st
   const area = PHLEBOTOMY_AREAS[zip.slice(0, 5)];
   if (!area) return { slots: [], timezone: null };
   const dates = dateRange(startDate ?? today(env), 5);
-  return { slots: dates.map((date) => ({ date, slots: openSlots(env, 'phlebotomy', zip.slice(0, 5), date).map((s) => slotView(env, s)), location: null })), timezone: area.timezone };
+  return {
+    slots: dates.map((date) => ({
+      date,
+      slots: openSlots(env, 'phlebotomy', zip.slice(0, 5), date).map((s) => slotView(env, s)),
+      location: null,
+    })),
+    timezone: area.timezone,
+  };
 }
 
 function siteView(site: PscSite): Record<string, unknown> {
   return {
     location: { lng: site.lng, lat: site.lat },
     distance: site.distance,
-    address: { first_line: site.first_line, second_line: null, city: 'Sandbox City', state: 'NY', zip_code: site.zip, unit: null, access_notes: null },
+    address: {
+      first_line: site.first_line,
+      second_line: null,
+      city: 'Sandbox City',
+      state: 'NY',
+      zip_code: site.zip,
+      unit: null,
+      access_notes: null,
+    },
     code: site.code,
     name: site.name,
     iana_timezone: PSC_TIMEZONE,
@@ -130,10 +173,19 @@ function siteView(site: PscSite): Record<string, unknown> {
 /** `AppointmentAvailabilitySlots` of Quest PSCs near a zip code or by site code: three days from `start_date`. */
 export function pscAvailability(
   env: OrderEnv,
-  q: { lab: 'quest' | 'sonora_quest'; start_date?: string | undefined; site_codes?: string[] | undefined; zip_code?: string | undefined; radius: number },
+  q: {
+    lab: 'quest' | 'sonora_quest';
+    start_date?: string | undefined;
+    site_codes?: string[] | undefined;
+    zip_code?: string | undefined;
+    radius: number;
+  },
 ): Record<string, unknown> {
   if (q.lab !== 'quest') throw labNotFound(LAB_MESSAGES.noPscSlots);
-  const sites = q.site_codes && q.site_codes.length > 0 ? q.site_codes.map((c) => pscSite(env.world.seed, c)).filter((s): s is PscSite => s !== null) : pscSitesNear(env.world.seed, q.zip_code ?? '', q.radius);
+  const sites =
+    q.site_codes && q.site_codes.length > 0
+      ? q.site_codes.map((c) => pscSite(env.world.seed, c)).filter((s): s is PscSite => s !== null)
+      : pscSitesNear(env.world.seed, q.zip_code ?? '', q.radius);
   const days = dateRange(q.start_date ?? today(env), 3).flatMap((date) =>
     sites.map((site) => ({ date, slots: openSlots(env, 'psc', site.code, date).map((s) => slotView(env, s)), location: siteView(site) })),
   );
@@ -154,10 +206,17 @@ function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
   const store = appointmentsOf(env.partition, env.world);
   const slot = slotOfKey(env.world.seed, env.partition.id, key);
   if (!slot || slot.kind !== kind) throw labBadRequest(LAB_MESSAGES.bookingKeyInvalid);
-  if (store.keyUsed(key) || key !== bookingKey(env.world.seed, env.partition.id, slot, store.generationOf(slot))) throw labBadRequest(LAB_MESSAGES.bookingKeyUsed);
+  if (store.keyUsed(key) || key !== bookingKey(env.world.seed, env.partition.id, slot, store.generationOf(slot)))
+    throw labBadRequest(LAB_MESSAGES.bookingKeyUsed);
   if (env.world.clock.now() >= keyExpiry(slot)) throw labBadRequest(LAB_MESSAGES.bookingKeyExpired);
   if (store.isTaken(slot)) throw labBadRequest(LAB_MESSAGES.slotTaken);
-  const real = daySlots(env.world.seed, kind, slot.location, new Date(slot.start + (kind === 'psc' ? -5 : (PHLEBOTOMY_AREAS[slot.location]?.offset ?? 0)) * 3_600_000).toISOString().slice(0, 10), env.world.clock.now()).find((s) => s.start === slot.start);
+  const real = daySlots(
+    env.world.seed,
+    kind,
+    slot.location,
+    new Date(slot.start + (kind === 'psc' ? -5 : (PHLEBOTOMY_AREAS[slot.location]?.offset ?? 0)) * 3_600_000).toISOString().slice(0, 10),
+    env.world.clock.now(),
+  ).find((s) => s.start === slot.start);
   return real ?? slot;
 }
 
@@ -165,14 +224,25 @@ export const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_
 
 export function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
   const user = usersOf(env.partition, env.world).get(appt.user_id);
-  env.world.events.emit(env.partition, { event_type: type, data: appointmentView(env, appt), team_id: env.partition.team.id, user_id: appt.user_id, client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '' });
+  env.world.events.emit(env.partition, {
+    event_type: type,
+    data: appointmentView(env, appt),
+    team_id: env.partition.team.id,
+    user_id: appt.user_id,
+    client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '',
+  });
 }
 
 /** Moves the appointment on the clock: in progress at its start, completed at its end. */
 export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
   appt.job?.cancel();
   appt.job = null;
-  const next = appt.status === 'confirmed' ? { at: appt.slot.start, status: 'in_progress' as const } : appt.status === 'in_progress' ? { at: appt.slot.end, status: 'completed' as const } : null;
+  const next =
+    appt.status === 'confirmed'
+      ? { at: appt.slot.start, status: 'in_progress' as const }
+      : appt.status === 'in_progress'
+        ? { at: appt.slot.end, status: 'completed' as const }
+        : null;
   if (!next) return;
   const handle = env.world.scheduler.at(next.at, `labtest.appointment ${appt.id} -> ${next.status}`, () => {
     if (appt.job !== handle) return;
@@ -186,7 +256,12 @@ export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
 }
 
 /** Books an appointment for an order with a booking key from availability. */
-export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { booking_key: string; appointment_notes: string | null }): Appointment {
+export function bookAppointment(
+  env: OrderEnv,
+  kind: AppointmentKind,
+  orderId: string,
+  input: { booking_key: string; appointment_notes: string | null },
+): Appointment {
   const order = orderFor(env, kind, orderId);
   const store = appointmentsOf(env.partition, env.world);
   const existing = store.forOrder(order.id);
@@ -214,16 +289,27 @@ export function bookAppointment(env: OrderEnv, kind: AppointmentKind, orderId: s
   return appt;
 }
 
-function activeAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, allowPending = false): { order: Order; appt: Appointment } {
+function activeAppointment(
+  env: OrderEnv,
+  kind: AppointmentKind,
+  orderId: string,
+  allowPending = false,
+): { order: Order; appt: Appointment } {
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
-  if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending')) throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
+  if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending'))
+    throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
   return { order, appt };
 }
 
 /** Moves an appointment to the slot of a new booking key. */
-export function rescheduleAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { booking_key: string; appointment_notes: string | null }): Appointment {
+export function rescheduleAppointment(
+  env: OrderEnv,
+  kind: AppointmentKind,
+  orderId: string,
+  input: { booking_key: string; appointment_notes: string | null },
+): Appointment {
   const { order, appt } = activeAppointment(env, kind, orderId);
   const slot = slotForKey(env, kind, input.booking_key);
   const store = appointmentsOf(env.partition, env.world);
@@ -248,7 +334,12 @@ function cancelRecord(env: OrderEnv, appt: Appointment, data: Record<string, unk
 }
 
 /** Cancels an appointment with a reason; the order goes to appointment_cancelled (unchanged before its requisition). */
-export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string, input: { reason_id: string; note: string | null }): Appointment {
+export function cancelAppointment(
+  env: OrderEnv,
+  kind: AppointmentKind,
+  orderId: string,
+  input: { reason_id: string; note: string | null },
+): Appointment {
   const { order, appt } = activeAppointment(env, kind, orderId, true);
   const reason = CANCELLATION_REASONS.find((r) => r.id === input.reason_id);
   if (!reason) throw labBadRequest(LAB_MESSAGES.unknownCancellationReason);
@@ -260,7 +351,8 @@ export function cancelAppointment(env: OrderEnv, kind: AppointmentKind, orderId:
 /** A cancelled order takes its phlebotomy appointment along (not its PSC appointment, as the reference). */
 export function orderCancelled(env: OrderEnv, order: Order): void {
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
-  if (appt && appt.kind === 'phlebotomy' && (appt.status === 'confirmed' || appt.status === 'pending')) cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
+  if (appt && appt.kind === 'phlebotomy' && (appt.status === 'confirmed' || appt.status === 'pending'))
+    cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
 }
 
 export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
@@ -280,14 +372,32 @@ export function appointmentView(env: OrderEnv, appt: Appointment): Record<string
   let timezone: string;
   if (appt.kind === 'psc') {
     const site = pscSite(env.world.seed, appt.slot.location);
-    address = { first_line: site?.first_line ?? '', second_line: null, city: 'Sandbox City', state: 'NY', zip_code: site?.zip ?? '', unit: null, access_notes: null };
+    address = {
+      first_line: site?.first_line ?? '',
+      second_line: null,
+      city: 'Sandbox City',
+      state: 'NY',
+      zip_code: site?.zip ?? '',
+      unit: null,
+      access_notes: null,
+    };
     location = { lng: site?.lng ?? 0, lat: site?.lat ?? 0 };
     provider = 'quest';
     timezone = PSC_TIMEZONE;
   } else {
     const area = PHLEBOTOMY_AREAS[appt.slot.location];
     const pa = order?.patient_address;
-    address = appt.address ? { ...appt.address, unit: null } : { first_line: pa?.first_line ?? '', second_line: pa?.second_line ?? null, city: pa?.city ?? '', state: pa?.state ?? '', zip_code: appt.slot.location, unit: null, access_notes: pa?.access_notes ?? null };
+    address = appt.address
+      ? { ...appt.address, unit: null }
+      : {
+          first_line: pa?.first_line ?? '',
+          second_line: pa?.second_line ?? null,
+          city: pa?.city ?? '',
+          state: pa?.state ?? '',
+          zip_code: appt.slot.location,
+          unit: null,
+          access_notes: pa?.access_notes ?? null,
+        };
     location = { lng: area?.lng ?? 0, lat: area?.lat ?? 0 };
     provider = area?.provider ?? 'getlabs';
     timezone = area?.timezone ?? 'America/Phoenix';

@@ -34,9 +34,17 @@ export function searchCompendium(input: SearchCompendiumInput): Record<string, u
       perLab[slug] = labCandidates(compendiumLab(slug), top.canonical, input.include_related, input.limit).map(perLabView);
     }
   }
-  const related = top && input.include_related
-    ? relatedOf(top.canonical).slice(0, input.limit).map((r) => ({ canonical: canonicalView(r.canonical, r.confidence), relation: r.relation, confidence: r.confidence, reason_codes: ['loinc_overlap'] }))
-    : [];
+  const related =
+    top && input.include_related
+      ? relatedOf(top.canonical)
+          .slice(0, input.limit)
+          .map((r) => ({
+            canonical: canonicalView(r.canonical, r.confidence),
+            relation: r.relation,
+            confidence: r.confidence,
+            reason_codes: ['loinc_overlap'],
+          }))
+      : [];
   return {
     mode: input.mode,
     selected_canonical: top ? canonicalView(top.canonical, top.confidence) : null,
@@ -97,7 +105,11 @@ export function convertCompendium(world: World, partition: Partition, input: Con
 }
 
 /** For each provider id, the target lab's orderable candidates (`per_provider_limit` each). */
-export function searchOrderableTests(input: { provider_ids: string[]; target_lab: CompendiumLab; per_provider_limit: number }): Record<string, unknown> {
+export function searchOrderableTests(input: {
+  provider_ids: string[];
+  target_lab: CompendiumLab;
+  per_provider_limit: number;
+}): Record<string, unknown> {
   const candidates: Record<string, unknown> = {};
   for (const id of input.provider_ids) candidates[id] = candidatesFor(id, input.target_lab, input.per_provider_limit);
   return { candidates };

@@ -41,7 +41,12 @@ interface Index {
   related: Map<Canonical, Relation[]>;
 }
 
-const wordsOf = (text: string): string[] => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').split(' ').filter((w) => w.length > 0);
+const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(' ')
+    .filter((w) => w.length > 0);
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -97,7 +102,9 @@ function index(): Index {
   for (const c of list) {
     const others = new Set(c.loinc.flatMap((code) => idx.byLoinc.get(code) ?? []));
     others.delete(c);
-    const rel = [...others].flatMap((o) => relationOf(c, o) ?? []).sort((x, y) => y.confidence - x.confidence || y.canonical.popularity - x.canonical.popularity);
+    const rel = [...others]
+      .flatMap((o) => relationOf(c, o) ?? [])
+      .sort((x, y) => y.confidence - x.confidence || y.canonical.popularity - x.canonical.popularity);
     idx.related.set(c, rel);
   }
   built = idx;
@@ -145,7 +152,12 @@ export function matchCanonicals(q: CompendiumQuery): Array<{ canonical: Canonica
   return [...scores.entries()]
     .filter(([, x]) => x > 0)
     .map(([canonical, confidence]) => ({ canonical, confidence }))
-    .sort((a, b) => b.confidence - a.confidence || b.canonical.popularity - a.canonical.popularity || a.canonical.def.name.localeCompare(b.canonical.def.name, 'en'));
+    .sort(
+      (a, b) =>
+        b.confidence - a.confidence ||
+        b.canonical.popularity - a.canonical.popularity ||
+        a.canonical.def.name.localeCompare(b.canonical.def.name, 'en'),
+    );
 }
 
 export function relatedOf(c: Canonical): readonly Relation[] {

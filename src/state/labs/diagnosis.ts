@@ -26,7 +26,11 @@ const compactOf = (code: string): string => code.replace(/\./g, '').toUpperCase(
 const dotted = (compact: string): string => (compact.length > 3 ? `${compact.slice(0, 3)}.${compact.slice(3)}` : compact);
 
 function wordsOf(text: string): string[] {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').split(' ').filter((w) => w.length > 0);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(' ')
+    .filter((w) => w.length > 0);
 }
 
 let built: Index | undefined;
@@ -81,7 +85,10 @@ export function searchDiagnosis(query: string): IcdCode[] {
   if (q === '') return [];
   const compact = compactOf(q);
   if (/^[A-Z][0-9][0-9A-Z]*$/.test(compact)) {
-    return prefixRange(idx.compact, compact).map((k) => idx.byCompact.get(k) as IcdCode).sort((a, b) => (idx.order.get(a) as number) - (idx.order.get(b) as number)).slice(0, DIAGNOSIS_LIMIT);
+    return prefixRange(idx.compact, compact)
+      .map((k) => idx.byCompact.get(k) as IcdCode)
+      .sort((a, b) => (idx.order.get(a) as number) - (idx.order.get(b) as number))
+      .slice(0, DIAGNOSIS_LIMIT);
   }
   let found: IcdCode[] | null = null;
   for (const w of new Set(wordsOf(q))) {

@@ -43,7 +43,13 @@ function wrap(text: string, max: number): string[] {
 }
 
 export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
-  const pdf = await PdfWriter.open({ title: spec.title, author: spec.author, subject: spec.subject, date: spec.date, continued: `${spec.title} - continued` });
+  const pdf = await PdfWriter.open({
+    title: spec.title,
+    author: spec.author,
+    subject: spec.subject,
+    date: spec.date,
+    continued: `${spec.title} - continued`,
+  });
   const { font, bold, rgb } = pdf;
   const text = pdf.text.bind(pdf);
   const line = pdf.line.bind(pdf);
@@ -98,7 +104,9 @@ export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
           if (i % cols === 0 && pdf.y - h < MARGIN) pdf.newPage();
           const x = MARGIN + (i % cols) * w;
           pdf.page.drawRectangle({ x, y: pdf.y - h + 10, width: w - 8, height: h - 4, borderWidth: 0.5, borderColor: rgb(0.4, 0.4, 0.4) });
-          label.forEach((l, j) => pdf.page.drawText(safe(l.slice(0, 34)), { x: x + 6, y: pdf.y - j * 11, size: j === 0 ? 9 : 8, font: j === 0 ? bold : font }));
+          label.forEach((l, j) =>
+            pdf.page.drawText(safe(l.slice(0, 34)), { x: x + 6, y: pdf.y - j * 11, size: j === 0 ? 9 : 8, font: j === 0 ? bold : font }),
+          );
         });
         line(h);
         break;

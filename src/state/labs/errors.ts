@@ -93,19 +93,23 @@ export const LAB_TEXTS = {
   alreadyFinal: (status: string) => `Order is already in a final status (${status})`,
   unreachable: (method: string, from: string, to: string) => `An order of method ${method} cannot move from ${from} to ${to}`,
   unknownFinalStatus: (status: string) => `Unknown final_status ${status}`,
-  finalStatusOtherMethod: (status: string, method: string) => `final_status ${status} does not match the order's collection method ${method}`,
+  finalStatusOtherMethod: (status: string, method: string) =>
+    `final_status ${status} does not match the order's collection method ${method}`,
   invalidPhone: (value: string) => `Invalid phone number: ${value}`,
   invalidState: (value: string) => `Invalid state: ${value}`,
   unknownLab: (slug: string) => `Unknown lab: ${slug}`,
   markersNotFound: (ids: readonly number[]) => `Markers not found: ${ids.join(', ')}`,
-  labTestCodesNotFound: (labName: string | null, codes: readonly string[]) => `Lab test codes not found${labName ? ` at ${labName}` : ''}: ${codes.join(', ')}`,
+  labTestCodesNotFound: (labName: string | null, codes: readonly string[]) =>
+    `Lab test codes not found${labName ? ` at ${labName}` : ''}: ${codes.join(', ')}`,
   markerNotAtLab: (markerId: number, labName: string) => `Marker ${markerId} is not offered by ${labName}`,
   labNotInCatalogue: (slug: string) => `Lab ${slug} is not available in the sandbox catalogue`,
-  requisitionNotAvailable: (orderId: string) => `Requisition form is not available for order - ${orderId}. It is created once the order is sent to the lab.`,
+  requisitionNotAvailable: (orderId: string) =>
+    `Requisition form is not available for order - ${orderId}. It is created once the order is sent to the lab.`,
   labelsNotForMethod: (method: string) => `Labels are only available for at_home_phlebotomy and on_site_collection orders, not ${method}`,
   labelCount: (max: number) => `number_of_labels must be between 1 and ${max}`,
   abnNotAvailable: (orderId: string) => `Order ${orderId} has no ABN form`,
-  transactionResultsNotAvailable: (id: string) => `Results are not available for order transaction - ${id}. Did you receive a webhook for its orders?`,
+  transactionResultsNotAvailable: (id: string) =>
+    `Results are not available for order transaction - ${id}. Did you receive a webhook for its orders?`,
   notBookable: (status: string) => `An order in status ${status} cannot book an appointment`,
   resultsNotAvailable: (orderId: string) => `Results are not available for order - ${orderId}. Did you receive a webhook for this order?`,
   teamNotInOrgRegion: (teamId: string, region: string) => `Team ${teamId} is not a team of this org in region ${region}`,

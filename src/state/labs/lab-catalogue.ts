@@ -29,7 +29,14 @@ export interface CatalogueMarker {
 }
 
 /** Results a lab computes from other results; their absence does not fail the order. */
-const CALCULATED = new Set(['ldl-cholesterol', 'cholesterol-hdl-ratio', 'non-hdl-cholesterol', 'globulin', 'albumin-globulin-ratio', 'egfr']);
+const CALCULATED = new Set([
+  'ldl-cholesterol',
+  'cholesterol-hdl-ratio',
+  'non-hdl-cholesterol',
+  'globulin',
+  'albumin-globulin-ratio',
+  'egfr',
+]);
 
 const PRICE_FACTOR: Record<string, number> = { quest: 1, labcorp: 1.05, bioreference: 0.95, sonora_quest: 0.9, spiriplex: 1.5, ussl: 1.6 };
 const CODE_PREFIX: Record<string, string> = { spiriplex: 'SPX-', ussl: 'USSL-', bioreference: 'BRL-', sonora_quest: 'SQL-' };
@@ -66,7 +73,15 @@ function build(): Catalogue {
         expected_results: def.analytes.map((slug, k) => {
           const analyte = ANALYTE_BY_SLUG.get(slug);
           if (!analyte) throw new Error(`Marker ${def.slug} names unknown analyte ${slug}`);
-          return { id: id * 100 + k + 1, name: analyte.name, slug: analyte.slug, lab_id: lab.id, provider_id: `${provider_id}-${k + 1}`, required: !CALCULATED.has(slug), analyte };
+          return {
+            id: id * 100 + k + 1,
+            name: analyte.name,
+            slug: analyte.slug,
+            lab_id: lab.id,
+            provider_id: `${provider_id}-${k + 1}`,
+            required: !CALCULATED.has(slug),
+            analyte,
+          };
         }),
       };
       if (byProviderId.has(provider_id)) throw new Error(`Duplicate lab test code ${provider_id}`);
@@ -98,7 +113,9 @@ export function catalogue(): Catalogue {
 
 /** The marker of a lab with this definition slug, if the lab offers it. */
 export function labMarker(lab: Lab, defSlug: string): CatalogueMarker | undefined {
-  return catalogue().byLab.get(lab.id)?.find((mk) => mk.def.slug === defSlug);
+  return catalogue()
+    .byLab.get(lab.id)
+    ?.find((mk) => mk.def.slug === defSlug);
 }
 
 function loincView(analyte: Analyte): Record<string, unknown> {
@@ -113,14 +130,26 @@ function loincView(analyte: Analyte): Record<string, unknown> {
 
 /** `ClientFacingResult` (an expected result; `required` is what the SDK insists on). */
 function expectedResultView(r: ExpectedResult): Record<string, unknown> {
-  return { id: r.id, name: r.name, slug: r.slug, lab_id: r.lab_id, provider_id: r.provider_id, required: r.required, loinc: loincView(r.analyte) };
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    lab_id: r.lab_id,
+    provider_id: r.provider_id,
+    required: r.required,
+    loinc: loincView(r.analyte),
+  };
 }
 
 /** `ClientFacingMarker` (no expected results). */
 /** One marker by lab id and the lab's test code (`GET /v3/lab_tests/:lab_id/markers/:provider_id`), or the 404. */
 export function markerByCode(labId: number, providerId: string): CatalogueMarker {
   const lab = LAB_BY_ID.get(labId);
-  const mk = lab ? catalogue().byLab.get(lab.id)?.find((x) => x.provider_id === providerId) : undefined;
+  const mk = lab
+    ? catalogue()
+        .byLab.get(lab.id)
+        ?.find((x) => x.provider_id === providerId)
+    : undefined;
   if (!mk) throw labNotFound(LAB_MESSAGES.markerNotFound);
   return mk;
 }
@@ -189,7 +218,10 @@ export function searchMarkers(query: MarkerSearch): Record<string, unknown> {
     list = list.filter((mk) => ids.has(mk.lab.id));
   }
   const name = query.name.trim().toLowerCase();
-  if (name) list = list.filter((mk) => mk.def.name.toLowerCase().includes(name) || mk.def.slug.includes(name) || mk.provider_id.toLowerCase() === name);
+  if (name)
+    list = list.filter(
+      (mk) => mk.def.name.toLowerCase().includes(name) || mk.def.slug.includes(name) || mk.provider_id.toLowerCase() === name,
+    );
   if (query.a_la_carte_enabled !== undefined) list = list.filter((mk) => mk.a_la_carte_enabled === query.a_la_carte_enabled);
   const page = markersPage(list, query.page, query.size);
   if (query.include_pricing) {

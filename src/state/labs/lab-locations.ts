@@ -16,13 +16,24 @@ const CAPABILITIES: Capability[] = ['appointment_scheduling_via_junction'];
 
 function sitesOf(env: OrderEnv, slug: string, zip: string, radius: number, wanted: Capability[] | undefined): PscSite[] {
   if (slug !== 'quest') return [];
-  if (wanted && wanted.some((c) => !CAPABILITIES.includes(c))) return [];
+  if (wanted?.some((c) => !CAPABILITIES.includes(c))) return [];
   return pscSitesNear(env.world.seed, zip, radius);
 }
 
 function locationView(site: PscSite): Record<string, unknown> {
   return {
-    metadata: { name: site.name, state: 'NY', city: 'Sandbox City', zip_code: site.zip, first_line: site.first_line, second_line: null, phone_number: null, fax_number: null, hours: null, website: null },
+    metadata: {
+      name: site.name,
+      state: 'NY',
+      city: 'Sandbox City',
+      zip_code: site.zip,
+      first_line: site.first_line,
+      second_line: null,
+      phone_number: null,
+      fax_number: null,
+      hours: null,
+      website: null,
+    },
     distance: site.distance,
     site_code: site.code,
     supported_bill_types: BILL_TYPES,
@@ -56,14 +67,24 @@ export function areaInfo(env: OrderEnv, zip: string, radius: number, labs: strin
     if (!lab) continue;
     const sites = sitesOf(env, slug, zip, radius, undefined);
     central[slug] = {
-      patient_service_centers: { appointment_with_vital: slug === 'quest', within_radius: sites.length, radius: String(radius), capabilities: sites.length > 0 ? CAPABILITIES : [] },
+      patient_service_centers: {
+        appointment_with_vital: slug === 'quest',
+        within_radius: sites.length,
+        radius: String(radius),
+        capabilities: sites.length > 0 ? CAPABILITIES : [],
+      },
       supported_bill_types: BILL_TYPES,
       lab_id: lab.id,
     };
   }
   return {
     zip_code: zip,
-    phlebotomy: { is_served: area !== undefined, providers: area ? [{ name: area.provider, service_types: [area.provider === 'getlabs' ? 'appointment-ready' : 'appointment-request'] }] : [] },
+    phlebotomy: {
+      is_served: area !== undefined,
+      providers: area
+        ? [{ name: area.provider, service_types: [area.provider === 'getlabs' ? 'appointment-ready' : 'appointment-request'] }]
+        : [],
+    },
     central_labs: central,
   };
 }

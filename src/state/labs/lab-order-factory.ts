@@ -7,7 +7,15 @@ import type { CollectionMethod } from '../../fixtures/labs/labs.js';
 import type { LabTest } from './lab-tests.js';
 import { DAY, buildPath, type Fate } from './order-lifecycle.js';
 import type { OrderStore } from './order-store.js';
-import { sampleIdFor, type Order, type PatientAddress, type PatientDetails, type Physician, type ResultFlags, type ShippingDetails } from './order-model.js';
+import {
+  sampleIdFor,
+  type Order,
+  type PatientAddress,
+  type PatientDetails,
+  type Physician,
+  type ResultFlags,
+  type ShippingDetails,
+} from './order-model.js';
 
 /** Days an order spends before the lab has the sample, per method. */
 const LOGISTICS_DAYS: Record<CollectionMethod, number> = { testkit: 6, walk_in_test: 2, at_home_phlebotomy: 4, on_site_collection: 1 };
@@ -91,14 +99,28 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
     appointment_id: null,
     sms_enabled: true,
     shipment: init.shipment_id
-      ? { id: init.shipment_id, outbound_tracking_number: null, outbound_tracking_url: null, inbound_tracking_number: null, inbound_tracking_url: null, outbound_courier: null, inbound_courier: null, notes: null }
+      ? {
+          id: init.shipment_id,
+          outbound_tracking_number: null,
+          outbound_tracking_url: null,
+          inbound_tracking_number: null,
+          inbound_tracking_url: null,
+          outbound_courier: null,
+          inbound_courier: null,
+          notes: null,
+        }
       : null,
     transaction_id: init.transaction_id,
     origin: 'initial',
     expected_result_by_date: dates.expected,
     worst_case_result_by_date: dates.worst,
     fate: init.fate,
-    path: init.requisition === 'bypassed' ? buildPath(method, init.fate, registrable).map((st) => (st.status === 'requisition_created' ? { ...st, status: 'requisition_bypassed' as const } : st)) : buildPath(method, init.fate, registrable),
+    path:
+      init.requisition === 'bypassed'
+        ? buildPath(method, init.fate, registrable).map((st) =>
+            st.status === 'requisition_created' ? { ...st, status: 'requisition_bypassed' as const } : st,
+          )
+        : buildPath(method, init.fate, registrable),
     pathIndex: 0,
     flags: init.flags,
     override: null,

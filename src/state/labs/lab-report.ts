@@ -60,7 +60,15 @@ const parsingJobsOf = partitionSlot('lab_report_jobs', () => new ParsingJobStore
  * OpenAPI document does not declare it; without it every SDK call would throw.
  */
 export function parsingJobView(job: ParsingJob): Record<string, unknown> {
-  return { id: job.id, job_id: job.id, status: job.status, failure_reason: job.failure_reason, data: job.data, needs_human_review: job.needs_human_review, is_reviewed: job.is_reviewed };
+  return {
+    id: job.id,
+    job_id: job.id,
+    status: job.status,
+    failure_reason: job.failure_reason,
+    data: job.data,
+    needs_human_review: job.needs_human_review,
+    is_reviewed: job.is_reviewed,
+  };
 }
 
 function kindOf(bytes: Uint8Array): ReportKind | null {
@@ -91,12 +99,28 @@ function failureOf(files: ReadonlyArray<{ kind: ReportKind; bytes: Uint8Array }>
   return null;
 }
 
-function emit(world: World, partition: Partition, user: User, job: ParsingJob, type: 'lab_report.parsing_job.created' | 'lab_report.parsing_job.updated'): void {
-  world.events.emit(partition, { event_type: type, data: parsingJobView(job), team_id: partition.team.id, user_id: user.user_id, client_user_id: user.client_user_id });
+function emit(
+  world: World,
+  partition: Partition,
+  user: User,
+  job: ParsingJob,
+  type: 'lab_report.parsing_job.created' | 'lab_report.parsing_job.updated',
+): void {
+  world.events.emit(partition, {
+    event_type: type,
+    data: parsingJobView(job),
+    team_id: partition.team.id,
+    user_id: user.user_id,
+    client_user_id: user.client_user_id,
+  });
 }
 
 /** Checks the upload (everything first), then creates the job and schedules its parse. */
-export function createParsingJob(world: World, partition: Partition, input: { files: UploadedFile[]; user_id: string; needs_human_review: boolean }): ParsingJob {
+export function createParsingJob(
+  world: World,
+  partition: Partition,
+  input: { files: UploadedFile[]; user_id: string; needs_human_review: boolean },
+): ParsingJob {
   if (input.files.length === 0) throw labInvalid(['body', 'file'], LAB_MESSAGES.parserNoFile);
   const user = usersOf(partition, world).liveUser(input.user_id);
   if (!user) throw labNotFound(LAB_MESSAGES.userNotOnTeam);

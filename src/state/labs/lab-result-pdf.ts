@@ -40,11 +40,16 @@ export async function renderResultPdf(header: ReportHeader, set: ResultSet): Pro
 
   w.heading(header.title, 'SANDBOX DOCUMENT - synthetic results, not for clinical use');
   const pairs: Array<[string, string]> = [
-    ['Patient', header.patient], ['Date of birth', `${header.dob} (age ${header.age})`],
-    ['Specimen', header.sampleId], ['Order', header.orderId],
-    ['Laboratory', `${header.laboratory} (CLIA ${header.clia})`], ['Report status', header.status],
-    ['Collected', header.collected], ['Received', header.received],
-    ['Reported', header.reported], ['Interpretation', header.interpretation],
+    ['Patient', header.patient],
+    ['Date of birth', `${header.dob} (age ${header.age})`],
+    ['Specimen', header.sampleId],
+    ['Order', header.orderId],
+    ['Laboratory', `${header.laboratory} (CLIA ${header.clia})`],
+    ['Report status', header.status],
+    ['Collected', header.collected],
+    ['Received', header.received],
+    ['Reported', header.reported],
+    ['Interpretation', header.interpretation],
   ];
   for (let i = 0; i < pairs.length; i += 2) {
     const left = pairs[i] as [string, string];

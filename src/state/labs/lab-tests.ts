@@ -5,7 +5,15 @@
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
 import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
-import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, labView, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
+import {
+  DEFAULT_LAB_SLUG,
+  LAB_BY_SLUG,
+  METHODS,
+  labView,
+  type CollectionMethod,
+  type Lab,
+  type SampleType,
+} from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -63,14 +71,26 @@ class LabTestStore {
 }
 
 function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 const STANDARD: Record<CollectionMethod, { name: string; markers: string[] }> = {
   testkit: { name: 'Essentials Testkit', markers: ['lipid-panel', 'hemoglobin-a1c', 'tsh', 'vitamin-d-25-oh'] },
-  walk_in_test: { name: 'Essentials Walk-In Panel', markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'hemoglobin-a1c'] },
-  at_home_phlebotomy: { name: 'Essentials At-Home Phlebotomy Panel', markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'hemoglobin-a1c'] },
-  on_site_collection: { name: 'Essentials On-Site Collection Panel', markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'tsh'] },
+  walk_in_test: {
+    name: 'Essentials Walk-In Panel',
+    markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'hemoglobin-a1c'],
+  },
+  at_home_phlebotomy: {
+    name: 'Essentials At-Home Phlebotomy Panel',
+    markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'hemoglobin-a1c'],
+  },
+  on_site_collection: {
+    name: 'Essentials On-Site Collection Panel',
+    markers: ['comprehensive-metabolic-panel', 'complete-blood-count', 'lipid-panel', 'tsh'],
+  },
 };
 
 function sampleTypeFor(lab: Lab, method: CollectionMethod, markers: readonly CatalogueMarker[]): SampleType {
@@ -281,17 +301,19 @@ interface LabTestListQuery {
 /** The team's lab tests matching a query (`GET /v3/lab_tests`). */
 export function listLabTests(world: World, partition: Partition, query: LabTestListQuery): LabTest[] {
   const name = query.name?.toLowerCase();
-  let list = labTestsOf(partition, world).all().filter((t) => {
-    if (query.generation_method === 'manual' && t.auto_generated) return false;
-    if (query.generation_method === 'auto' && !t.auto_generated) return false;
-    if (query.lab_slug && t.lab.slug !== query.lab_slug) return false;
-    if (query.collection_method && t.method !== query.collection_method) return false;
-    if (query.status && t.status !== query.status) return false;
-    if (name && !t.name.toLowerCase().includes(name)) return false;
-    if (query.marker_ids && !query.marker_ids.every((id) => t.markers.some((mk) => mk.id === id))) return false;
-    if (query.provider_ids && !query.provider_ids.every((id) => t.markers.some((mk) => mk.provider_id === id))) return false;
-    return true;
-  });
+  let list = labTestsOf(partition, world)
+    .all()
+    .filter((t) => {
+      if (query.generation_method === 'manual' && t.auto_generated) return false;
+      if (query.generation_method === 'auto' && !t.auto_generated) return false;
+      if (query.lab_slug && t.lab.slug !== query.lab_slug) return false;
+      if (query.collection_method && t.method !== query.collection_method) return false;
+      if (query.status && t.status !== query.status) return false;
+      if (name && !t.name.toLowerCase().includes(name)) return false;
+      if (query.marker_ids && !query.marker_ids.every((id) => t.markers.some((mk) => mk.id === id))) return false;
+      if (query.provider_ids && !query.provider_ids.every((id) => t.markers.some((mk) => mk.provider_id === id))) return false;
+      return true;
+    });
   const key = query.order_key;
   if (key) {
     const value = (t: LabTest) => (key === 'price' ? labTestPrice(t) : key === 'created_at' ? t.created_at : t.updated_at);
@@ -307,7 +329,15 @@ export function listLabTests(world: World, partition: Partition, query: LabTestL
 export function createLabTest(
   world: World,
   partition: Partition,
-  input: { name: string; description: string; method: CollectionMethod; marker_ids?: number[] | null; provider_ids?: string[] | null; fasting?: boolean | null; lab_slug?: string | null },
+  input: {
+    name: string;
+    description: string;
+    method: CollectionMethod;
+    marker_ids?: number[] | null;
+    provider_ids?: string[] | null;
+    fasting?: boolean | null;
+    lab_slug?: string | null;
+  },
 ): LabTest {
   if (input.lab_slug && !LAB_BY_SLUG.has(input.lab_slug)) throw labBadRequest(LAB_TEXTS.labNotInCatalogue(input.lab_slug));
   const { lab, markers } = resolveMarkers(input, input.method);
@@ -325,7 +355,12 @@ export function createLabTest(
 }
 
 /** Renames a lab test and/or (de)activates it (`PATCH /v3/lab_tests/{id}`). */
-export function updateLabTest(world: World, partition: Partition, id: string, input: { name: string | null; active: boolean | null }): LabTest {
+export function updateLabTest(
+  world: World,
+  partition: Partition,
+  id: string,
+  input: { name: string | null; active: boolean | null },
+): LabTest {
   const test = findLabTest(world, partition, id);
   if (input.name === null && input.active === null) return test;
   if (input.name !== null) test.name = input.name;
@@ -346,7 +381,13 @@ function decodeCursor(cursor: string): number | null {
 }
 
 /** One page of `listLabTests` by cursor (`GET /v3/lab_test`): the page and the next page's cursor. */
-export function pageLabTests(world: World, partition: Partition, query: LabTestListQuery, limit: number, cursor: string | null): { data: LabTest[]; next_cursor: string | null } {
+export function pageLabTests(
+  world: World,
+  partition: Partition,
+  query: LabTestListQuery,
+  limit: number,
+  cursor: string | null,
+): { data: LabTest[]; next_cursor: string | null } {
   const offset = cursor === null ? 0 : decodeCursor(cursor);
   if (offset === null) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, cursor);
   const list = listLabTests(world, partition, query);

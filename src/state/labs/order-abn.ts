@@ -11,5 +11,10 @@ const MEDICARE_AGE = 65;
 
 export function hasAbn(order: Order): boolean {
   const dob = order.patient_details?.dob;
-  return order.billing_type === 'commercial_insurance' && order.health_insurance_id !== null && dob !== undefined && ageAt(dob, order.created_at) >= MEDICARE_AGE;
+  return (
+    order.billing_type === 'commercial_insurance' &&
+    order.health_insurance_id !== null &&
+    dob !== undefined &&
+    ageAt(dob, order.created_at) >= MEDICARE_AGE
+  );
 }

@@ -12,9 +12,28 @@ import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from 
 import { buildOrder, resultDates, type OrderInit } from './lab-order-factory.js';
 import { addLabTest, labTestsOf, orderSetMarkers, type LabTest } from './lab-tests.js';
 import { checkActivateBy, checkPatient, checkRealPhone } from './order-checks.js';
-import { REGISTRABLE_FROM, cancelOrder, drawCompleted, markRegistered, planSimulation, resendOrder, runSimulation, scheduleNext, startOrder } from './order-changes.js';
+import {
+  REGISTRABLE_FROM,
+  cancelOrder,
+  drawCompleted,
+  markRegistered,
+  planSimulation,
+  resendOrder,
+  runSimulation,
+  scheduleNext,
+  startOrder,
+} from './order-changes.js';
 import { fateFromZip, nameHints, parseFullStatus, type Interpretation, type LowStatus } from './order-lifecycle.js';
-import { IDEMPOTENCY_TTL_MS, currentStatus, type IdempotentReply, type Order, type PatientAddress, type PatientDetails, type Physician, type ShippingDetails } from './order-model.js';
+import {
+  IDEMPOTENCY_TTL_MS,
+  currentStatus,
+  type IdempotentReply,
+  type Order,
+  type PatientAddress,
+  type PatientDetails,
+  type Physician,
+  type ShippingDetails,
+} from './order-model.js';
 import { resultStage } from './order-results.js';
 import type { OrderEnv } from './order-store.js';
 import type { ResultType } from '../../fixtures/labs/markers.js';
@@ -38,7 +57,13 @@ export function liveUser(env: OrderEnv, userId: string): User {
  * (success or business error; never a validation error, never when `noCache` is set for
  * errors). `scope` keeps keys per endpoint: the same key on two endpoints names two requests.
  */
-export function idempotent(env: OrderEnv, scope: string, key: string | undefined, noCache: boolean, create: () => IdempotentReply): IdempotentReply {
+export function idempotent(
+  env: OrderEnv,
+  scope: string,
+  key: string | undefined,
+  noCache: boolean,
+  create: () => IdempotentReply,
+): IdempotentReply {
   if (!key) return create();
   const scoped = `${scope} ${key}`;
   const now = env.world.clock.now();
@@ -52,7 +77,8 @@ export function idempotent(env: OrderEnv, scope: string, key: string | undefined
     env.store.remember(scoped, { at: now, status: reply.status, body: reply.body }, IDEMPOTENCY_TTL_MS);
     return reply;
   } catch (error) {
-    if (error instanceof ApiError && error.status !== 422 && !noCache) env.store.remember(scoped, { at: now, status: error.status, body: error.body }, IDEMPOTENCY_TTL_MS);
+    if (error instanceof ApiError && error.status !== 422 && !noCache)
+      env.store.remember(scoped, { at: now, status: error.status, body: error.body }, IDEMPOTENCY_TTL_MS);
     throw error;
   }
 }
@@ -88,7 +114,8 @@ export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | 
     const test = store.get(input.lab_test_id);
     if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
     if (test.status !== 'active') throw labBadRequest(LAB_TEXTS.labTestInactive(test.id));
-    if (input.collection_method && input.collection_method !== test.method) throw labBadRequest(LAB_TEXTS.methodMismatch(input.collection_method, test.method));
+    if (input.collection_method && input.collection_method !== test.method)
+      throw labBadRequest(LAB_TEXTS.methodMismatch(input.collection_method, test.method));
     return test;
   }
   if (!input.order_set) throw labInvalid(['body', 'order_set'], LAB_MESSAGES.labTestOrOrderSetRequired);
@@ -117,7 +144,10 @@ export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | 
 }
 
 /** The part of a new order a request fixes (ids, owner, lab test, time); the rest is per kind of order. */
-type Placed = Pick<OrderInit, 'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'>;
+type Placed = Pick<
+  OrderInit,
+  'seed' | 'id' | 'team_id' | 'user_id' | 'client_user_id' | 'lab_test' | 'at' | 'details_id' | 'shipment_id' | 'transaction_id'
+>;
 
 /** Builds and starts an order with fresh ids in the partition. */
 export function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: Placed) => OrderInit): Order {
@@ -144,14 +174,21 @@ export function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: P
 
 /** Places an order for a lab test or an order set (`POST /v3/order`). */
 /** What an order takes from its patient: details, address, physician, the zip's scripted path and the last name's result hints. */
-export function patientParts(input: { patient_details: PatientDetails; patient_address: PatientAddress; physician: Physician | null }, test: LabTest): Pick<OrderInit, 'patient_details' | 'patient_address' | 'physician' | 'fate' | 'flags'> {
+export function patientParts(
+  input: { patient_details: PatientDetails; patient_address: PatientAddress; physician: Physician | null },
+  test: LabTest,
+): Pick<OrderInit, 'patient_details' | 'patient_address' | 'physician' | 'fate' | 'flags'> {
   const hints = nameHints(input.patient_details.last_name);
   return {
     patient_details: input.patient_details,
     patient_address: input.patient_address,
     physician: input.physician,
     fate: fateFromZip(input.patient_address.zip, test.method),
-    flags: { interpretation: hints.interpretation ?? 'normal', result_types: null, has_missing_results: hints.has_missing_results ?? false },
+    flags: {
+      interpretation: hints.interpretation ?? 'normal',
+      result_types: null,
+      has_missing_results: hints.has_missing_results ?? false,
+    },
   };
 }
 
@@ -177,7 +214,10 @@ export function placeOrder(env: OrderEnv, input: PlaceOrderInput): Order {
 }
 
 /** Orders an unregistered (registrable) testkit shipped to an address (`POST /v3/order/testkit`). */
-export function orderTestkit(env: OrderEnv, input: { user_id: string; lab_test_id: string; shipping_details: ShippingDetails; passthrough: string | null }): Order {
+export function orderTestkit(
+  env: OrderEnv,
+  input: { user_id: string; lab_test_id: string; shipping_details: ShippingDetails; passthrough: string | null },
+): Order {
   const user = liveUser(env, input.user_id);
   checkRealPhone(input.shipping_details.phone_number);
   const test = labTestsOf(env.partition, env.world).get(input.lab_test_id);
@@ -199,10 +239,16 @@ export function orderTestkit(env: OrderEnv, input: { user_id: string; lab_test_i
 /** Registers a testkit by its sample id with the patient's details (`POST /v3/order/testkit/register`). */
 export function registerTestkit(
   env: OrderEnv,
-  input: { sample_id: string; user_id: string | null; patient_details: PatientDetails; patient_address: PatientAddress; physician: Physician | null },
+  input: {
+    sample_id: string;
+    user_id: string | null;
+    patient_details: PatientDetails;
+    patient_address: PatientAddress;
+    physician: Physician | null;
+  },
 ): Order {
   const order = env.store.bySample(input.sample_id);
-  if (!order || !order.registrable) throw labNotFound(LAB_MESSAGES.testkitNotFound);
+  if (!order?.registrable) throw labNotFound(LAB_MESSAGES.testkitNotFound);
   if (order.registered) throw labBadRequest(LAB_MESSAGES.testkitAlreadyRegistered);
   const cur = currentStatus(order);
   if (!REGISTRABLE_FROM.has(cur)) throw labBadRequest(LAB_TEXTS.testkitNotRegistrable(cur));
@@ -215,7 +261,11 @@ export function registerTestkit(
   order.physician = input.physician ?? order.physician;
   const hints = nameHints(input.patient_details.last_name);
   if (order.events.every((e) => e.status !== 'partial_results' && e.status !== 'completed')) {
-    order.flags = { ...order.flags, interpretation: hints.interpretation ?? order.flags.interpretation, has_missing_results: hints.has_missing_results ?? order.flags.has_missing_results };
+    order.flags = {
+      ...order.flags,
+      interpretation: hints.interpretation ?? order.flags.interpretation,
+      has_missing_results: hints.has_missing_results ?? order.flags.has_missing_results,
+    };
   }
   markRegistered(env, order);
   return order;

@@ -17,7 +17,6 @@ import { refreshSummary, resultTimes } from './order-results.js';
 import type { OrderEnv } from './order-store.js';
 import { orderView } from './order-views.js';
 
-
 function clientUserId(env: OrderEnv, order: Order): string {
   return usersOf(env.partition, env.world).get(order.user_id)?.client_user_id ?? order.client_user_id;
 }
@@ -51,7 +50,6 @@ function emitCritical(env: OrderEnv, order: Order, set: ResultSet): void {
     client_user_id: clientUserId(env, order),
   });
 }
-
 
 const COURIER_URL: Record<string, (n: string) => string> = {
   fedex: (n) => `https://www.fedex.com/fedextrack/?trknbr=${n}`,
@@ -153,7 +151,11 @@ export function startOrder(env: OrderEnv, order: Order): void {
 function cancelPlan(order: Order, refuse: (text: string) => Error): SimulationPlan {
   const cur = currentStatus(order);
   if (!CANCELLABLE[order.method].has(cur)) throw refuse(LAB_TEXTS.transitionNotAllowed(cur, 'cancelled'));
-  return { path: [...order.path.slice(0, order.pathIndex + 1), { status: 'cancelled', after: 0 }], from: order.pathIndex, to: order.pathIndex + 1 };
+  return {
+    path: [...order.path.slice(0, order.pathIndex + 1), { status: 'cancelled', after: 0 }],
+    from: order.pathIndex,
+    to: order.pathIndex + 1,
+  };
 }
 
 /** Cancels an order (a 400 transition error when its status does not allow it). */
@@ -166,7 +168,7 @@ export function drawCompleted(env: OrderEnv, order: Order): void {
   if (order.method !== 'on_site_collection') throw labTransition(LAB_MESSAGES.drawOnlyOnSite);
   const next = order.path[order.pathIndex + 1];
   const cur = currentStatus(order);
-  if (!next || next.gate !== 'draw') throw labTransition(LAB_TEXTS.transitionNotAllowed(cur, 'draw_completed'));
+  if (next?.gate !== 'draw') throw labTransition(LAB_TEXTS.transitionNotAllowed(cur, 'draw_completed'));
   order.job?.cancel();
   order.job = null;
   order.override = null;
@@ -175,7 +177,12 @@ export function drawCompleted(env: OrderEnv, order: Order): void {
 }
 
 /** Statuses in which a registrable testkit can be registered. */
-export const REGISTRABLE_FROM: ReadonlySet<LowStatus> = new Set<LowStatus>(['awaiting_registration', 'transit_customer', 'out_for_delivery', 'with_customer']);
+export const REGISTRABLE_FROM: ReadonlySet<LowStatus> = new Set<LowStatus>([
+  'awaiting_registration',
+  'transit_customer',
+  'out_for_delivery',
+  'with_customer',
+]);
 
 /** Marks a registrable testkit as registered; at `with_customer` it moves on at once. */
 export function markRegistered(env: OrderEnv, order: Order): void {
@@ -281,7 +288,9 @@ export function planAppointment(env: OrderEnv, order: Order, appointmentEnd: num
   if (cur === 'ordered') head.push({ status: 'requisition_created', after: 5 * 60_000 });
   if (cur !== 'appointment_pending' && cur !== 'appointment_scheduled') head.push({ status: 'appointment_pending', after: 0 });
   head.push({ status: 'appointment_scheduled', after: 0 });
-  const tail = afterAppointment(order).map((step, i) => (i === 0 ? { status: step.status, after: Math.max(0, appointmentEnd - now) + (order.method === 'walk_in_test' ? step.after : 0) } : step));
+  const tail = afterAppointment(order).map((step, i) =>
+    i === 0 ? { status: step.status, after: Math.max(0, appointmentEnd - now) + (order.method === 'walk_in_test' ? step.after : 0) } : step,
+  );
   order.appointment_id = appointmentId;
   order.updated_at = Math.max(order.updated_at, now);
   const path = [...done, ...head, ...tail];
@@ -292,7 +301,12 @@ export function planAppointment(env: OrderEnv, order: Order, appointmentEnd: num
 export function cancelAppointmentSteps(env: OrderEnv, order: Order): void {
   const cur = currentStatus(order);
   if (cur === 'ordered') {
-    runSimulation(env, order, { path: buildPath(order.method, order.fate, order.registrable), from: order.pathIndex, to: order.pathIndex }, 0);
+    runSimulation(
+      env,
+      order,
+      { path: buildPath(order.method, order.fate, order.registrable), from: order.pathIndex, to: order.pathIndex },
+      0,
+    );
     return;
   }
   if (!BOOKING_STEPS.has(cur) || cur === 'appointment_cancelled') return;

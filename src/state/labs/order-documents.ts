@@ -45,25 +45,48 @@ function patientBlock(order: Order): DocBlock {
 }
 
 function testsBlock(test: LabTest): DocBlock {
-  return { kind: 'table', heads: ['Test code', 'Test', 'Specimen'], rows: test.markers.map((mk) => [mk.provider_id, mk.def.name, mk.def.sample.replace(/_/g, ' ')]) };
+  return {
+    kind: 'table',
+    heads: ['Test code', 'Test', 'Specimen'],
+    rows: test.markers.map((mk) => [mk.provider_id, mk.def.name, mk.def.sample.replace(/_/g, ' ')]),
+  };
 }
 
 /** The requisition form: exists once the order was sent to the lab (`requisition_created`). */
 export function requisitionDocument(env: OrderEnv, orderId: string): DocSpec {
   const { order, at } = withRequisition(env, orderId);
   const lab = order.lab_test.lab;
-  const physician = order.physician ? `${order.physician.first_name} ${order.physician.last_name} (NPI ${order.physician.npi})` : 'Junction sandbox physician network';
+  const physician = order.physician
+    ? `${order.physician.first_name} ${order.physician.last_name} (NPI ${order.physician.npi})`
+    : 'Junction sandbox physician network';
   return {
     title: `${lab.name} Requisition`,
     subject: `Requisition for order ${order.id}`,
     author: lab.name,
     date: new Date(at),
     blocks: [
-      { kind: 'pairs', pairs: [['Order', order.id], ['Accession / sample id', order.sample_id], ['Requisition created', iso(at)], ['Collection method', order.method], ['Priority', order.priority ? 'STAT' : 'routine']] },
+      {
+        kind: 'pairs',
+        pairs: [
+          ['Order', order.id],
+          ['Accession / sample id', order.sample_id],
+          ['Requisition created', iso(at)],
+          ['Collection method', order.method],
+          ['Priority', order.priority ? 'STAT' : 'routine'],
+        ],
+      },
       { kind: 'heading', text: 'Patient' },
       patientBlock(order),
       { kind: 'heading', text: 'Ordering provider and billing' },
-      { kind: 'pairs', pairs: [['Physician', physician], ['Laboratory', `${lab.name} (CLIA ${lab.clia})`], ['Bill to', order.billing_type], ['Diagnosis codes', (order.icd_codes ?? []).join(', ') || 'none']] },
+      {
+        kind: 'pairs',
+        pairs: [
+          ['Physician', physician],
+          ['Laboratory', `${lab.name} (CLIA ${lab.clia})`],
+          ['Bill to', order.billing_type],
+          ['Diagnosis codes', (order.icd_codes ?? []).join(', ') || 'none'],
+        ],
+      },
       { kind: 'heading', text: 'Tests ordered' },
       testsBlock(order.lab_test),
       ...(order.lab_test.fasting ? [{ kind: 'text' as const, text: 'Fasting required: 8-12 hours, water only.' }] : []),
@@ -75,8 +98,10 @@ export function requisitionDocument(env: OrderEnv, orderId: string): DocSpec {
 /** Specimen labels (`number_of_labels`, default 3): for orders someone else draws (at home, on site), once the requisition exists. */
 export function labelsDocument(env: OrderEnv, orderId: string, count: number, collectionDate: number): DocSpec {
   const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
-  if (order.method !== 'at_home_phlebotomy' && order.method !== 'on_site_collection') throw labBadRequest(LAB_TEXTS.labelsNotForMethod(order.method));
-  if (!Number.isInteger(count) || count < 1 || count > MAX_LABELS) throw labInvalid(['query', 'number_of_labels'], LAB_TEXTS.labelCount(MAX_LABELS), count);
+  if (order.method !== 'at_home_phlebotomy' && order.method !== 'on_site_collection')
+    throw labBadRequest(LAB_TEXTS.labelsNotForMethod(order.method));
+  if (!Number.isInteger(count) || count < 1 || count > MAX_LABELS)
+    throw labInvalid(['query', 'number_of_labels'], LAB_TEXTS.labelCount(MAX_LABELS), count);
   const { at } = withRequisition(env, orderId);
   const pd = order.patient_details;
   const when = iso(collectionDate).slice(0, 16).replace('T', ' ');
@@ -104,9 +129,21 @@ const STEPS: Record<SampleType, string[]> = {
     'Let drops fall onto each circle of the collection card until every circle is full. Do not touch the card.',
     'Let the card dry flat for at least 3 hours, away from sunlight.',
   ],
-  arm_collector: ['Apply the collector to the upper arm as shown in the kit.', 'Press the button and hold for 10 seconds until the chamber is full.', 'Remove the collector and cap it.'],
-  saliva: ['Do not eat, drink, smoke or chew gum for 30 minutes before collecting.', 'Spit into the tube until the liquid (not bubbles) reaches the fill line.', 'Close the cap tightly to release the stabilising fluid and shake for 5 seconds.'],
-  urine: ['Collect the first urine of the morning.', 'Fill the collection cup to the line, then transfer to the tube with the pipette.', 'Close the tube tightly.'],
+  arm_collector: [
+    'Apply the collector to the upper arm as shown in the kit.',
+    'Press the button and hold for 10 seconds until the chamber is full.',
+    'Remove the collector and cap it.',
+  ],
+  saliva: [
+    'Do not eat, drink, smoke or chew gum for 30 minutes before collecting.',
+    'Spit into the tube until the liquid (not bubbles) reaches the fill line.',
+    'Close the cap tightly to release the stabilising fluid and shake for 5 seconds.',
+  ],
+  urine: [
+    'Collect the first urine of the morning.',
+    'Fill the collection cup to the line, then transfer to the tube with the pipette.',
+    'Close the tube tightly.',
+  ],
   stool: ['Collect the sample with the scoop provided.', 'Place it in the tube and close tightly.'],
   serum: ['A trained phlebotomist draws the blood sample.', 'Bring a photo ID and this form to your appointment.'],
 };
@@ -114,12 +151,37 @@ const STEPS: Record<SampleType, string[]> = {
 function instructionsOf(test: LabTest): DocBlock[] {
   const samples = [...new Set(test.markers.map((mk) => mk.def.sample))];
   return [
-    { kind: 'pairs', pairs: [['Lab test', test.name], ['Laboratory', test.lab.name], ['Specimen', samples.join(', ').replace(/_/g, ' ')], ['Fasting', test.fasting ? 'required (8-12 hours, water only)' : 'not required']] },
+    {
+      kind: 'pairs',
+      pairs: [
+        ['Lab test', test.name],
+        ['Laboratory', test.lab.name],
+        ['Specimen', samples.join(', ').replace(/_/g, ' ')],
+        ['Fasting', test.fasting ? 'required (8-12 hours, water only)' : 'not required'],
+      ],
+    },
     { kind: 'heading', text: 'Before you start' },
-    { kind: 'list', items: ['Register your kit before collecting, if your kit asks you to.', 'Collect on a Monday to Thursday so the sample does not wait over a weekend.', 'Check that the name on the tube labels is yours.'] },
-    ...samples.flatMap((s): DocBlock[] => [{ kind: 'heading', text: `Collecting: ${s.replace(/_/g, ' ')}` }, { kind: 'list', items: STEPS[s] }]),
+    {
+      kind: 'list',
+      items: [
+        'Register your kit before collecting, if your kit asks you to.',
+        'Collect on a Monday to Thursday so the sample does not wait over a weekend.',
+        'Check that the name on the tube labels is yours.',
+      ],
+    },
+    ...samples.flatMap((s): DocBlock[] => [
+      { kind: 'heading', text: `Collecting: ${s.replace(/_/g, ' ')}` },
+      { kind: 'list', items: STEPS[s] },
+    ]),
     { kind: 'heading', text: 'Sending your sample' },
-    { kind: 'list', items: ['Place the sample in the biohazard bag with the absorbent pad.', `Put the bag in the prepaid return box addressed to ${test.lab.name}, ${test.lab.first_line_address}, ${test.lab.city}, ${test.lab.state} ${test.lab.zipcode}.`, 'Drop it off the same day you collect.'] },
+    {
+      kind: 'list',
+      items: [
+        'Place the sample in the biohazard bag with the absorbent pad.',
+        `Put the bag in the prepaid return box addressed to ${test.lab.name}, ${test.lab.first_line_address}, ${test.lab.city}, ${test.lab.state} ${test.lab.zipcode}.`,
+        'Drop it off the same day you collect.',
+      ],
+    },
     { kind: 'heading', text: 'Tests in this kit' },
     testsBlock(test),
   ];
@@ -134,7 +196,13 @@ export function labTestInstructionsDocument(env: OrderEnv, labTestId: string): D
   const test = labTestsOf(env.partition, env.world).get(labTestId);
   if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
   checkInstructions(test);
-  return { title: `${test.name} - Collection instructions`, subject: `Collection instructions for lab test ${test.id}`, author: test.lab.name, date: new Date(test.created_at), blocks: instructionsOf(test) };
+  return {
+    title: `${test.name} - Collection instructions`,
+    subject: `Collection instructions for lab test ${test.id}`,
+    author: test.lab.name,
+    date: new Date(test.created_at),
+    blocks: instructionsOf(test),
+  };
 }
 
 /** Collection instructions of an order (its lab test's), addressed to its patient. */
@@ -146,7 +214,17 @@ export function orderInstructionsDocument(env: OrderEnv, orderId: string): DocSp
     subject: `Collection instructions for order ${order.id}`,
     author: order.lab_test.lab.name,
     date: new Date(order.created_at),
-    blocks: [{ kind: 'pairs', pairs: [['Order', order.id], ['Kit / sample id', order.sample_id]] }, patientBlock(order), ...instructionsOf(order.lab_test)],
+    blocks: [
+      {
+        kind: 'pairs',
+        pairs: [
+          ['Order', order.id],
+          ['Kit / sample id', order.sample_id],
+        ],
+      },
+      patientBlock(order),
+      ...instructionsOf(order.lab_test),
+    ],
   };
 }
 
@@ -162,16 +240,39 @@ export function abnDocument(env: OrderEnv, orderId: string): DocSpec {
     author: lab.name,
     date: new Date(order.created_at),
     blocks: [
-      { kind: 'pairs', pairs: [['A. Notifier', `${lab.name}, ${lab.first_line_address}, ${lab.city}, ${lab.state} ${lab.zipcode}`], ['B. Patient name', pd ? `${pd.first_name} ${pd.last_name}` : ''], ['C. Identification number', order.sample_id]] },
-      { kind: 'text', text: 'NOTE: If Medicare does not pay for the tests below, you may have to pay. Medicare does not pay for everything, even some care that you or your health care provider have good reason to think you need.' },
-      { kind: 'table', heads: ['D. Test', 'E. Reason Medicare may not pay', 'F. Estimated cost'], rows: [[order.lab_test.name, 'Frequency or diagnosis limits', `$${labTestPrice(order.lab_test).toFixed(2)}`]] },
+      {
+        kind: 'pairs',
+        pairs: [
+          ['A. Notifier', `${lab.name}, ${lab.first_line_address}, ${lab.city}, ${lab.state} ${lab.zipcode}`],
+          ['B. Patient name', pd ? `${pd.first_name} ${pd.last_name}` : ''],
+          ['C. Identification number', order.sample_id],
+        ],
+      },
+      {
+        kind: 'text',
+        text: 'NOTE: If Medicare does not pay for the tests below, you may have to pay. Medicare does not pay for everything, even some care that you or your health care provider have good reason to think you need.',
+      },
+      {
+        kind: 'table',
+        heads: ['D. Test', 'E. Reason Medicare may not pay', 'F. Estimated cost'],
+        rows: [[order.lab_test.name, 'Frequency or diagnosis limits', `$${labTestPrice(order.lab_test).toFixed(2)}`]],
+      },
       { kind: 'heading', text: 'G. Options: check only one box' },
-      { kind: 'list', items: [
-        'OPTION 1. I want the tests listed above. Bill Medicare for an official decision on payment; if Medicare does not pay, I am responsible for payment.',
-        'OPTION 2. I want the tests listed above, but do not bill Medicare. I am responsible for payment.',
-        'OPTION 3. I do not want the tests listed above. I am not responsible for payment.',
-      ] },
-      { kind: 'pairs', pairs: [['I. Signature', '______________________________'], ['J. Date', '______________']] },
+      {
+        kind: 'list',
+        items: [
+          'OPTION 1. I want the tests listed above. Bill Medicare for an official decision on payment; if Medicare does not pay, I am responsible for payment.',
+          'OPTION 2. I want the tests listed above, but do not bill Medicare. I am responsible for payment.',
+          'OPTION 3. I do not want the tests listed above. I am not responsible for payment.',
+        ],
+      },
+      {
+        kind: 'pairs',
+        pairs: [
+          ['I. Signature', '______________________________'],
+          ['J. Date', '______________'],
+        ],
+      },
       { kind: 'text', text: 'Form CMS-R-131 (sandbox rendering).' },
     ],
   };

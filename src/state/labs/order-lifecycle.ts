@@ -8,18 +8,62 @@
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
 
 export type LowStatus =
-  | 'ordered' | 'requisition_created' | 'requisition_bypassed' | 'transit_customer' | 'out_for_delivery' | 'with_customer'
-  | 'transit_lab' | 'delivered_to_lab' | 'completed' | 'failure_to_deliver_to_lab' | 'failure_to_deliver_to_customer'
-  | 'problem_in_transit_lab' | 'problem_in_transit_customer' | 'sample_error' | 'appointment_scheduled' | 'appointment_cancelled'
-  | 'appointment_pending' | 'draw_completed' | 'cancelled' | 'lost' | 'do_not_process' | 'partial_results'
-  | 'awaiting_registration' | 'registered' | 'redraw_available' | 'corrected' | 'lab_processing_blocked';
+  | 'ordered'
+  | 'requisition_created'
+  | 'requisition_bypassed'
+  | 'transit_customer'
+  | 'out_for_delivery'
+  | 'with_customer'
+  | 'transit_lab'
+  | 'delivered_to_lab'
+  | 'completed'
+  | 'failure_to_deliver_to_lab'
+  | 'failure_to_deliver_to_customer'
+  | 'problem_in_transit_lab'
+  | 'problem_in_transit_customer'
+  | 'sample_error'
+  | 'appointment_scheduled'
+  | 'appointment_cancelled'
+  | 'appointment_pending'
+  | 'draw_completed'
+  | 'cancelled'
+  | 'lost'
+  | 'do_not_process'
+  | 'partial_results'
+  | 'awaiting_registration'
+  | 'registered'
+  | 'redraw_available'
+  | 'corrected'
+  | 'lab_processing_blocked';
 
 export const LOW_STATUSES: readonly LowStatus[] = [
-  'ordered', 'requisition_created', 'requisition_bypassed', 'transit_customer', 'out_for_delivery', 'with_customer',
-  'transit_lab', 'delivered_to_lab', 'completed', 'failure_to_deliver_to_lab', 'failure_to_deliver_to_customer',
-  'problem_in_transit_lab', 'problem_in_transit_customer', 'sample_error', 'appointment_scheduled', 'appointment_cancelled',
-  'appointment_pending', 'draw_completed', 'cancelled', 'lost', 'do_not_process', 'partial_results',
-  'awaiting_registration', 'registered', 'redraw_available', 'corrected', 'lab_processing_blocked',
+  'ordered',
+  'requisition_created',
+  'requisition_bypassed',
+  'transit_customer',
+  'out_for_delivery',
+  'with_customer',
+  'transit_lab',
+  'delivered_to_lab',
+  'completed',
+  'failure_to_deliver_to_lab',
+  'failure_to_deliver_to_customer',
+  'problem_in_transit_lab',
+  'problem_in_transit_customer',
+  'sample_error',
+  'appointment_scheduled',
+  'appointment_cancelled',
+  'appointment_pending',
+  'draw_completed',
+  'cancelled',
+  'lost',
+  'do_not_process',
+  'partial_results',
+  'awaiting_registration',
+  'registered',
+  'redraw_available',
+  'corrected',
+  'lab_processing_blocked',
 ];
 
 type HighStatus = 'received' | 'collecting_sample' | 'sample_with_lab' | 'completed' | 'cancelled' | 'failed';
@@ -104,19 +148,33 @@ export function parseFullStatus(value: string): { method: CollectionMethod; low:
 
 /** Statuses after which nothing more happens to an order. */
 export const FINAL: ReadonlySet<LowStatus> = new Set<LowStatus>([
-  'completed', 'corrected', 'cancelled', 'do_not_process', 'sample_error', 'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab', 'lost',
+  'completed',
+  'corrected',
+  'cancelled',
+  'do_not_process',
+  'sample_error',
+  'failure_to_deliver_to_customer',
+  'failure_to_deliver_to_lab',
+  'lost',
 ]);
 
 const CANCEL_ALWAYS: LowStatus[] = ['ordered', 'requisition_created', 'requisition_bypassed', 'awaiting_registration'];
 
 /** The statuses of `list` that exist for the method (awaiting_registration is testkit-only). */
-const ofMethod = (method: CollectionMethod, list: LowStatus[]): ReadonlySet<LowStatus> => new Set(list.filter((low) => HIGH_LEVEL[method][low] !== undefined));
+const ofMethod = (method: CollectionMethod, list: LowStatus[]): ReadonlySet<LowStatus> =>
+  new Set(list.filter((low) => HIGH_LEVEL[method][low] !== undefined));
 
 /** Statuses an order may be cancelled from (docs: lab/workflow/cancelling-an-order). */
 export const CANCELLABLE: Readonly<Record<CollectionMethod, ReadonlySet<LowStatus>>> = {
   testkit: ofMethod('testkit', [...CANCEL_ALWAYS, 'registered']),
   walk_in_test: ofMethod('walk_in_test', [...CANCEL_ALWAYS, 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled']),
-  at_home_phlebotomy: ofMethod('at_home_phlebotomy', [...CANCEL_ALWAYS, 'appointment_pending', 'appointment_scheduled', 'appointment_cancelled', 'draw_completed']),
+  at_home_phlebotomy: ofMethod('at_home_phlebotomy', [
+    ...CANCEL_ALWAYS,
+    'appointment_pending',
+    'appointment_scheduled',
+    'appointment_cancelled',
+    'draw_completed',
+  ]),
   on_site_collection: ofMethod('on_site_collection', [...CANCEL_ALWAYS, 'draw_completed']),
 };
 
@@ -155,12 +213,32 @@ export interface Step {
 }
 
 export type Fate =
-  | 'happy' | 'failure_to_deliver_to_customer' | 'problem_in_transit' | 'failure_to_deliver_to_lab' | 'lost'
-  | 'lab_processing_blocked' | 'do_not_process' | 'sample_error' | 'redraw' | 'appointment' | 'appointment_cancelled' | 'corrected';
+  | 'happy'
+  | 'failure_to_deliver_to_customer'
+  | 'problem_in_transit'
+  | 'failure_to_deliver_to_lab'
+  | 'lost'
+  | 'lab_processing_blocked'
+  | 'do_not_process'
+  | 'sample_error'
+  | 'redraw'
+  | 'appointment'
+  | 'appointment_cancelled'
+  | 'corrected';
 
 /** Fates that apply to each method (a hint for another method falls back to `happy`). */
 export const FATES: Readonly<Record<CollectionMethod, readonly Fate[]>> = {
-  testkit: ['happy', 'problem_in_transit', 'lab_processing_blocked', 'corrected', 'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab', 'lost', 'do_not_process', 'sample_error'],
+  testkit: [
+    'happy',
+    'problem_in_transit',
+    'lab_processing_blocked',
+    'corrected',
+    'failure_to_deliver_to_customer',
+    'failure_to_deliver_to_lab',
+    'lost',
+    'do_not_process',
+    'sample_error',
+  ],
   walk_in_test: ['happy', 'appointment', 'appointment_cancelled', 'redraw', 'corrected', 'sample_error'],
   at_home_phlebotomy: ['happy', 'appointment_cancelled', 'corrected', 'sample_error'],
   on_site_collection: ['happy', 'corrected', 'sample_error'],
@@ -172,17 +250,48 @@ function happyPath(method: CollectionMethod, registrable: boolean): Step[] {
   switch (method) {
     case 'testkit':
       return registrable
-        ? [s('ordered', 0), s('awaiting_registration', 5 * MINUTE), s('transit_customer', HOUR), s('out_for_delivery', 2 * DAY), s('with_customer', 6 * HOUR),
-          s('registered', HOUR, 'registration'), s('requisition_created', 5 * MINUTE), s('transit_lab', DAY), s('delivered_to_lab', 2 * DAY), s('completed', 3 * DAY)]
-        : [s('ordered', 0), s('requisition_created', 5 * MINUTE), s('transit_customer', HOUR), s('out_for_delivery', 2 * DAY), s('with_customer', 6 * HOUR),
-          s('transit_lab', DAY), s('delivered_to_lab', 2 * DAY), s('completed', 3 * DAY)];
+        ? [
+            s('ordered', 0),
+            s('awaiting_registration', 5 * MINUTE),
+            s('transit_customer', HOUR),
+            s('out_for_delivery', 2 * DAY),
+            s('with_customer', 6 * HOUR),
+            s('registered', HOUR, 'registration'),
+            s('requisition_created', 5 * MINUTE),
+            s('transit_lab', DAY),
+            s('delivered_to_lab', 2 * DAY),
+            s('completed', 3 * DAY),
+          ]
+        : [
+            s('ordered', 0),
+            s('requisition_created', 5 * MINUTE),
+            s('transit_customer', HOUR),
+            s('out_for_delivery', 2 * DAY),
+            s('with_customer', 6 * HOUR),
+            s('transit_lab', DAY),
+            s('delivered_to_lab', 2 * DAY),
+            s('completed', 3 * DAY),
+          ];
     case 'walk_in_test':
       return [s('ordered', 0), s('requisition_created', 5 * MINUTE), s('partial_results', 2 * DAY), s('completed', DAY)];
     case 'at_home_phlebotomy':
-      return [s('ordered', 0), s('requisition_created', 5 * MINUTE), s('appointment_pending', HOUR), s('appointment_scheduled', DAY),
-        s('draw_completed', 2 * DAY), s('partial_results', DAY), s('completed', DAY)];
+      return [
+        s('ordered', 0),
+        s('requisition_created', 5 * MINUTE),
+        s('appointment_pending', HOUR),
+        s('appointment_scheduled', DAY),
+        s('draw_completed', 2 * DAY),
+        s('partial_results', DAY),
+        s('completed', DAY),
+      ];
     case 'on_site_collection':
-      return [s('ordered', 0), s('requisition_created', 5 * MINUTE), s('draw_completed', 0, 'draw'), s('partial_results', DAY), s('completed', DAY)];
+      return [
+        s('ordered', 0),
+        s('requisition_created', 5 * MINUTE),
+        s('draw_completed', 0, 'draw'),
+        s('partial_results', DAY),
+        s('completed', DAY),
+      ];
   }
 }
 
@@ -231,11 +340,25 @@ export function buildPath(method: CollectionMethod, fate: Fate, registrable = fa
       return happy;
     case 'appointment_cancelled':
       if (method === 'walk_in_test') {
-        return insertAfter(happy, 'requisition_created', [
-          s('appointment_pending', HOUR), s('appointment_scheduled', 4 * HOUR), s('appointment_cancelled', DAY), s('appointment_pending', HOUR), s('appointment_scheduled', 4 * HOUR),
-        ], 2 * DAY);
+        return insertAfter(
+          happy,
+          'requisition_created',
+          [
+            s('appointment_pending', HOUR),
+            s('appointment_scheduled', 4 * HOUR),
+            s('appointment_cancelled', DAY),
+            s('appointment_pending', HOUR),
+            s('appointment_scheduled', 4 * HOUR),
+          ],
+          2 * DAY,
+        );
       }
-      return insertAfter(happy, 'appointment_scheduled', [s('appointment_cancelled', DAY), s('appointment_pending', HOUR), s('appointment_scheduled', DAY)], 2 * DAY);
+      return insertAfter(
+        happy,
+        'appointment_scheduled',
+        [s('appointment_cancelled', DAY), s('appointment_pending', HOUR), s('appointment_scheduled', DAY)],
+        2 * DAY,
+      );
     case 'corrected':
       return [...happy, s('corrected', 2 * DAY)];
     default:
@@ -255,24 +378,74 @@ interface ZipHint {
 
 /** `patient_address.zip` (or `shipping_details.zip`) values that choose an order's fate. */
 export const ZIP_HINTS: readonly ZipHint[] = [
-  { zip: '00010', fate: 'failure_to_deliver_to_customer', methods: ['testkit'], description: 'The kit never reaches the patient: out_for_delivery -> failure_to_deliver_to_customer.' },
-  { zip: '00011', fate: 'problem_in_transit', methods: ['testkit'], description: 'Both legs hit a courier problem (problem_in_transit_customer, problem_in_transit_lab) and then recover to completed.' },
-  { zip: '00012', fate: 'failure_to_deliver_to_lab', methods: ['testkit'], description: 'The returned sample never reaches the lab: transit_lab -> failure_to_deliver_to_lab.' },
+  {
+    zip: '00010',
+    fate: 'failure_to_deliver_to_customer',
+    methods: ['testkit'],
+    description: 'The kit never reaches the patient: out_for_delivery -> failure_to_deliver_to_customer.',
+  },
+  {
+    zip: '00011',
+    fate: 'problem_in_transit',
+    methods: ['testkit'],
+    description: 'Both legs hit a courier problem (problem_in_transit_customer, problem_in_transit_lab) and then recover to completed.',
+  },
+  {
+    zip: '00012',
+    fate: 'failure_to_deliver_to_lab',
+    methods: ['testkit'],
+    description: 'The returned sample never reaches the lab: transit_lab -> failure_to_deliver_to_lab.',
+  },
   { zip: '00013', fate: 'lost', methods: ['testkit'], description: 'The returned sample is lost: transit_lab -> lost.' },
-  { zip: '00014', fate: 'lab_processing_blocked', methods: ['testkit'], description: 'The lab blocks processing for a day (demographic mismatch), then completes.' },
-  { zip: '00015', fate: 'do_not_process', methods: ['testkit'], description: 'The lab refuses the sample: delivered_to_lab -> do_not_process (cancelled).' },
-  { zip: '00020', fate: 'sample_error', methods: ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'], description: 'The sample is unusable: ends in sample_error (status_detail sample_hemolyzed).' },
-  { zip: '00021', fate: 'redraw', methods: ['walk_in_test'], description: 'Insufficient sample: redraw_available, then the redraw succeeds.' },
-  { zip: '00030', fate: 'appointment', methods: ['walk_in_test'], description: 'A patient service center appointment: appointment_pending -> appointment_scheduled before the draw.' },
-  { zip: '00031', fate: 'appointment_cancelled', methods: ['walk_in_test', 'at_home_phlebotomy'], description: 'The first appointment is cancelled, a second one is booked, then the draw happens.' },
-  { zip: '00040', fate: 'corrected', methods: ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'], description: 'Two days after completion the lab corrects one result: completed -> corrected.' },
+  {
+    zip: '00014',
+    fate: 'lab_processing_blocked',
+    methods: ['testkit'],
+    description: 'The lab blocks processing for a day (demographic mismatch), then completes.',
+  },
+  {
+    zip: '00015',
+    fate: 'do_not_process',
+    methods: ['testkit'],
+    description: 'The lab refuses the sample: delivered_to_lab -> do_not_process (cancelled).',
+  },
+  {
+    zip: '00020',
+    fate: 'sample_error',
+    methods: ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'],
+    description: 'The sample is unusable: ends in sample_error (status_detail sample_hemolyzed).',
+  },
+  {
+    zip: '00021',
+    fate: 'redraw',
+    methods: ['walk_in_test'],
+    description: 'Insufficient sample: redraw_available, then the redraw succeeds.',
+  },
+  {
+    zip: '00030',
+    fate: 'appointment',
+    methods: ['walk_in_test'],
+    description: 'A patient service center appointment: appointment_pending -> appointment_scheduled before the draw.',
+  },
+  {
+    zip: '00031',
+    fate: 'appointment_cancelled',
+    methods: ['walk_in_test', 'at_home_phlebotomy'],
+    description: 'The first appointment is cancelled, a second one is booked, then the draw happens.',
+  },
+  {
+    zip: '00040',
+    fate: 'corrected',
+    methods: ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'],
+    description: 'Two days after completion the lab corrects one result: completed -> corrected.',
+  },
 ];
 
 const ZIP_HINT_BY_ZIP = new Map(ZIP_HINTS.map((h) => [h.zip, h]));
 
 export function fateFromZip(zip: string | null | undefined, method: CollectionMethod): Fate {
   const hint = zip ? ZIP_HINT_BY_ZIP.get(zip.slice(0, 5)) : undefined;
-  return hint && hint.methods.includes(method) ? hint.fate : 'happy';
+  return hint?.methods.includes(method) ? hint.fate : 'happy';
 }
 
 export type Interpretation = 'normal' | 'abnormal' | 'critical' | 'unknown';
@@ -286,9 +459,21 @@ interface NameHint {
 /** Words in `patient_details.last_name` (split on spaces and hyphens) that shape the results. */
 export const NAME_HINTS: readonly NameHint[] = [
   { last_name: 'Normal', effect: { interpretation: 'normal' }, description: 'Every result within its reference range.' },
-  { last_name: 'Abnormal', effect: { interpretation: 'abnormal' }, description: 'At least one result outside its reference range (not critical).' },
-  { last_name: 'Critical', effect: { interpretation: 'critical' }, description: 'One result beyond its critical limit: labtest.result.critical is emitted.' },
-  { last_name: 'Missing', effect: { has_missing_results: true }, description: 'Some results are missing (missing_results, has_missing_results: true).' },
+  {
+    last_name: 'Abnormal',
+    effect: { interpretation: 'abnormal' },
+    description: 'At least one result outside its reference range (not critical).',
+  },
+  {
+    last_name: 'Critical',
+    effect: { interpretation: 'critical' },
+    description: 'One result beyond its critical limit: labtest.result.critical is emitted.',
+  },
+  {
+    last_name: 'Missing',
+    effect: { has_missing_results: true },
+    description: 'Some results are missing (missing_results, has_missing_results: true).',
+  },
 ];
 
 export function nameHints(lastName: string | null | undefined): NameHint['effect'] {

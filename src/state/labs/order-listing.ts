@@ -91,7 +91,10 @@ function predicates(q: OrderListQuery, today: string): Test[] {
   const recipient = q.shipping_recipient_name?.trim().toLowerCase();
   if (recipient) add('other', (o) => recipientName(o).toLowerCase().includes(recipient));
   const search = q.search_input?.trim().toLowerCase();
-  if (search) add('other', (o) => [o.id, o.user_id, patientName(o), o.patient_details?.dob ?? '', recipientName(o)].join('\n').toLowerCase().includes(search));
+  if (search)
+    add('other', (o) =>
+      [o.id, o.user_id, patientName(o), o.patient_details?.dob ?? '', recipientName(o)].join('\n').toLowerCase().includes(search),
+    );
   // Critical: a result beyond its critical limit (what labtest.result.critical reports), also
   // when the report's interpretation is `unknown`.
   if (q.is_critical !== undefined) add('critical', (o) => (o.summary?.hasCritical ?? false) === q.is_critical);
@@ -137,7 +140,13 @@ function choosePool(env: OrderEnv, q: OrderListQuery): Pool {
     const found = [...new Set(q.order_ids)].map((id) => store.get(id)).filter((o): o is Order => o !== undefined);
     pools.push(sortedPool(found, 'ids'));
   }
-  if (q.status) pools.push(pool([...new Set(q.status)].map((s) => indexed(store.withStatus(s), q)), ['status', 'date']));
+  if (q.status)
+    pools.push(
+      pool(
+        [...new Set(q.status)].map((s) => indexed(store.withStatus(s), q)),
+        ['status', 'date'],
+      ),
+    );
   if (q.is_critical === true) pools.push(pool([indexed(store.critical(), q)], ['critical', 'date']));
   // The smallest; on a tie, the one that answers more filters itself.
   return pools.reduce((best, p) => (p.size < best.size || (p.size === best.size && p.covers.size > best.covers.size) ? p : best));
@@ -204,7 +213,10 @@ export function listOrders(env: OrderEnv, q: OrderListQuery): { orders: Order[];
     const next = cursor(p.slices, false);
     for (let o = next(); o; o = next()) if (keep(o)) list.push(o);
     list.sort((a, b) => {
-      const d = key === 'patient_name' ? patientName(a).toLowerCase().localeCompare(patientName(b).toLowerCase(), 'en') : lastEvent(a).at - lastEvent(b).at;
+      const d =
+        key === 'patient_name'
+          ? patientName(a).toLowerCase().localeCompare(patientName(b).toLowerCase(), 'en')
+          : lastEvent(a).at - lastEvent(b).at;
       return d || a.seq - b.seq;
     });
     if (desc) list.reverse();

@@ -64,7 +64,14 @@ export function sampleInformation(order: Order, times: ResultTimes): Record<stri
           name: lab.name,
           phone_number: lab.phone_number,
           medical_director: lab.medical_director,
-          address: { first_line: lab.first_line_address, second_line: '', country: 'US', zip: lab.zipcode, city: lab.city, state: lab.state },
+          address: {
+            first_line: lab.first_line_address,
+            second_line: '',
+            country: 'US',
+            zip: lab.zipcode,
+            city: lab.city,
+            state: lab.state,
+          },
         },
       },
       clinical_information: null,
@@ -73,7 +80,12 @@ export function sampleInformation(order: Order, times: ResultTimes): Record<stri
 }
 
 /** The PDF report of a result set drawn for `order` (its header: patient, specimen, laboratory, times). */
-export function orderReportPdf(order: Order, set: ResultSet, times: ResultTimes, header: { title: string; dob: string; age: string }): Promise<Uint8Array> {
+export function orderReportPdf(
+  order: Order,
+  set: ResultSet,
+  times: ResultTimes,
+  header: { title: string; dob: string; age: string },
+): Promise<Uint8Array> {
   return renderResultPdf(
     {
       title: header.title,

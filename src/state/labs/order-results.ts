@@ -13,7 +13,11 @@ import type { OrderStore } from './order-store.js';
 function collectedAt(order: Order): number {
   const find = (s: LowStatus) => order.events.find((e) => e.status === s)?.at;
   const first = order.events.find((e) => RESULT_STAGE[e.status] !== undefined)?.at ?? lastEvent(order).at;
-  return find('draw_completed') ?? (find('transit_lab') !== undefined ? (find('transit_lab') as number) - 2 * 3_600_000 : undefined) ?? first - DAY;
+  return (
+    find('draw_completed') ??
+    (find('transit_lab') !== undefined ? (find('transit_lab') as number) - 2 * 3_600_000 : undefined) ??
+    first - DAY
+  );
 }
 
 /** The result stage the order has reached, if any (the latest of partial, final, corrected). */

@@ -126,7 +126,11 @@ export class OrderStore {
   /** Moves an order to another user of the team (testkit registration). */
   reassignUser(order: Order, userId: string, clientUserId: string): void {
     const previous = this.byUserMap.get(order.user_id);
-    if (previous) this.byUserMap.set(order.user_id, previous.filter((o) => o !== order));
+    if (previous)
+      this.byUserMap.set(
+        order.user_id,
+        previous.filter((o) => o !== order),
+      );
     this.userCreatedMap.get(order.user_id)?.remove(order);
     order.user_id = userId;
     this.indexOf(this.userCreatedMap, userId).add(order);

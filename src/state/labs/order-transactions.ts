@@ -48,7 +48,11 @@ export function transactionResults(env: OrderEnv, transactionId: string): Transa
     if ((SEVERITY[set.interpretation] ?? 0) > (SEVERITY[interpretation] ?? 0)) interpretation = set.interpretation;
     hasCritical ||= set.hasCritical;
   }
-  return { transactionId: tx.id, parts, set: { stage: latest.set.stage, results: [...results.values()], missing: [...missing.values()], interpretation, hasCritical } };
+  return {
+    transactionId: tx.id,
+    parts,
+    set: { stage: latest.set.stage, results: [...results.values()], missing: [...missing.values()], interpretation, hasCritical },
+  };
 }
 
 /** `LabResultsRaw` of a transaction. */
@@ -57,5 +61,11 @@ export function transactionResultsView(env: OrderEnv, tr: TransactionResults): R
   const meta = { ...metadata(latest.order, latest.set, latest.times), interpretation: tr.set.interpretation };
   const samples: Record<string, unknown> = {};
   for (const p of tr.parts) Object.assign(samples, sampleInformation(p.order, p.times));
-  return { metadata: meta, results: tr.set.results, missing_results: tr.set.missing, sample_information: samples, order_transaction: transactionView(env.store, tr.transactionId) };
+  return {
+    metadata: meta,
+    results: tr.set.results,
+    missing_results: tr.set.missing,
+    sample_information: samples,
+    order_transaction: transactionView(env.store, tr.transactionId),
+  };
 }

@@ -6,7 +6,16 @@ import type { World } from '../../engine/world.js';
 import { FINAL, STATUS_DETAIL, fullStatus, highLevel } from './order-lifecycle.js';
 import { labTestView } from './lab-tests.js';
 import { hasAbn } from './order-abn.js';
-import { currentStatus, iso, lastEvent, type Order, type OrderEvent, type Shipment, type ShippingDetails, type Transaction } from './order-model.js';
+import {
+  currentStatus,
+  iso,
+  lastEvent,
+  type Order,
+  type OrderEvent,
+  type Shipment,
+  type ShippingDetails,
+  type Transaction,
+} from './order-model.js';
 import { orderResults } from './order-results.js';
 import { ordersOf, type OrderStore } from './order-store.js';
 import { LAB_MESSAGES, labNotFound } from './errors.js';
@@ -80,7 +89,16 @@ function shipmentView(s: Shipment): Record<string, unknown> {
 
 /** `ShippingAddress`: exactly its declared fields. */
 function shippingView(s: ShippingDetails): Record<string, unknown> {
-  return { receiver_name: s.receiver_name, first_line: s.first_line, second_line: s.second_line, city: s.city, state: s.state, zip: s.zip, country: s.country, phone_number: s.phone_number };
+  return {
+    receiver_name: s.receiver_name,
+    first_line: s.first_line,
+    second_line: s.second_line,
+    city: s.city,
+    state: s.state,
+    zip: s.zip,
+    country: s.country,
+    phone_number: s.phone_number,
+  };
 }
 
 function detailsView(order: Order): Record<string, unknown> {
@@ -126,7 +144,9 @@ export function orderView(world: World, order: Order, store: OrderStore): Record
     events: order.events.map((e) => eventView(order, e)),
     status: highLevel(order.method, last.status),
     last_event: eventView(order, last),
-    physician: order.physician ? { first_name: order.physician.first_name, last_name: order.physician.last_name, npi: order.physician.npi } : null,
+    physician: order.physician
+      ? { first_name: order.physician.first_name, last_name: order.physician.last_name, npi: order.physician.npi }
+      : null,
     health_insurance_id: order.health_insurance_id,
     requisition_form_url: null,
     priority: order.priority,

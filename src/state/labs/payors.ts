@@ -145,7 +145,9 @@ export function searchPayors(world: World, partition: Partition, query: PayorQue
   if (query.provider_payor_id) {
     const id = query.provider_payor_id.trim().toUpperCase();
     pool = pool.filter((x) =>
-      query.provider ? x.provider_ids[query.provider]?.toUpperCase() === id : Object.values(x.provider_ids).some((v) => v.toUpperCase() === id),
+      query.provider
+        ? x.provider_ids[query.provider]?.toUpperCase() === id
+        : Object.values(x.provider_ids).some((v) => v.toUpperCase() === id),
     );
   }
   const name = query.insurance_name?.trim() ?? '';

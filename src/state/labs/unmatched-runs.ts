@@ -24,8 +24,14 @@ import { RUN_LIMIT, UNMATCHED_LIMIT, unmatchedOf, type Candidate, type RunStage,
 const STAGE_MS = 2_000;
 
 const NEXT: Partial<Record<RunStage, RunStage>> = {
-  queued: 'validating', validating: 'selecting_configuration', selecting_configuration: 'creating_orders', creating_orders: 'transitioning_orders',
-  transitioning_orders: 'writing_result', writing_result: 'matching_result', matching_result: 'verifying_review', verifying_review: 'succeeded',
+  queued: 'validating',
+  validating: 'selecting_configuration',
+  selecting_configuration: 'creating_orders',
+  creating_orders: 'transitioning_orders',
+  transitioning_orders: 'writing_result',
+  writing_result: 'matching_result',
+  matching_result: 'verifying_review',
+  verifying_review: 'succeeded',
 };
 
 interface CreateRunInput {
@@ -39,7 +45,10 @@ interface CreateRunInput {
 }
 
 class RunFailure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -129,25 +138,45 @@ function validate(env: OrderEnv, run: TestRun): void {
   if (!def) throw new RunFailure('unknown_case', run.case);
   teamLabTest(env, run.lab_test_id);
   if (run.wrong_lab_test_id) teamLabTest(env, run.wrong_lab_test_id);
-  if (unmatchedOf(env.partition, env.world).list.length >= UNMATCHED_LIMIT) throw new RunFailure('limit_reached', LAB_MESSAGES.runUnmatchedLimit);
+  if (unmatchedOf(env.partition, env.world).list.length >= UNMATCHED_LIMIT)
+    throw new RunFailure('limit_reached', LAB_MESSAGES.runUnmatchedLimit);
   if (run.order_source === 'managed') {
     if (def.order_roles.length > 0 && !usersOf(env.partition, env.world).all()[0]) throw new RunFailure('no_user', LAB_MESSAGES.runNoUser);
     return;
   }
-  for (const role of Object.keys(run.provided)) if (!def.order_roles.includes(role)) throw new RunFailure('invalid_orders', LAB_TEXTS.runUnknownRole(role));
+  for (const role of Object.keys(run.provided))
+    if (!def.order_roles.includes(role)) throw new RunFailure('invalid_orders', LAB_TEXTS.runUnknownRole(role));
   for (const role of def.order_roles) {
     const id = run.provided[role];
     if (!id) throw new RunFailure('invalid_orders', LAB_TEXTS.runRoleMissing(role));
     const order = env.store.get(id);
     if (!order) throw new RunFailure('invalid_orders', LAB_TEXTS.runOrderNotFound(role, id));
     const required = def.required_statuses[role] as LowStatus;
-    if (currentStatus(order) !== required) throw new RunFailure('order_status_mismatch', LAB_TEXTS.runOrderStatus(role, currentStatus(order), required));
+    if (currentStatus(order) !== required)
+      throw new RunFailure('order_status_mismatch', LAB_TEXTS.runOrderStatus(role, currentStatus(order), required));
     run.orders[role] = { order_id: order.id, user_id: order.user_id, order_transaction_id: order.transaction_id };
   }
 }
 
-const PATIENT = { first_name: 'Riley', last_name: 'Matcher', dob: '1984-05-17', gender: 'female', phone_number: '+14155551234', email: 'riley.matcher@example.com' };
-const ADDRESS = { receiver_name: 'Riley Matcher', first_line: '1 Main Street', second_line: null, city: 'Austin', state: 'TX', zip: '78701', country: 'US', access_notes: null, phone_number: null };
+const PATIENT = {
+  first_name: 'Riley',
+  last_name: 'Matcher',
+  dob: '1984-05-17',
+  gender: 'female',
+  phone_number: '+14155551234',
+  email: 'riley.matcher@example.com',
+};
+const ADDRESS = {
+  receiver_name: 'Riley Matcher',
+  first_line: '1 Main Street',
+  second_line: null,
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  country: 'US',
+  access_notes: null,
+  phone_number: null,
+};
 
 function createOrders(env: OrderEnv, run: TestRun): void {
   if (run.order_source !== 'managed') return;
@@ -160,8 +189,18 @@ function createOrders(env: OrderEnv, run: TestRun): void {
     let order: Order;
     try {
       order = placeOrder(env, {
-        user_id: user.user_id, lab_test_id: test.id, patient_details: { ...PATIENT }, patient_address: { ...ADDRESS }, physician: null, priority: false,
-        billing_type: 'client_bill', icd_codes: null, passthrough: `unmatched_result_test ${run.run_id}`, clinical_notes: null, activate_by: null, has_health_insurance: false,
+        user_id: user.user_id,
+        lab_test_id: test.id,
+        patient_details: { ...PATIENT },
+        patient_address: { ...ADDRESS },
+        physician: null,
+        priority: false,
+        billing_type: 'client_bill',
+        icd_codes: null,
+        passthrough: `unmatched_result_test ${run.run_id}`,
+        clinical_notes: null,
+        activate_by: null,
+        has_health_insurance: false,
       });
     } catch (error) {
       if (error instanceof ApiError) throw new RunFailure('order_creation_failed', error.message);
@@ -191,7 +230,12 @@ function transitionOrders(env: OrderEnv, run: TestRun): void {
   }
 }
 
-const SAMPLE_ID_CASES: ReadonlySet<UnmatchedCase> = new Set(['match_completed', 'match_cancelled', 'wrong_collection', 'match_sample_id_mismatch_demo']);
+const SAMPLE_ID_CASES: ReadonlySet<UnmatchedCase> = new Set([
+  'match_completed',
+  'match_cancelled',
+  'wrong_collection',
+  'match_sample_id_mismatch_demo',
+]);
 
 const REASONS: Record<UnmatchedCase, string[]> = {
   match_completed: ['sample_id_match', 'matched_completed_order', 'same_lab', 'marker_overlap_exact'],
@@ -220,7 +264,7 @@ function candidateFor(run: TestRun, order: Order): Candidate {
 }
 
 function otherLab(lab: Lab): Lab {
-  return (LAB_BY_SLUG.get(lab.slug === 'quest' ? 'labcorp' : 'quest') as Lab);
+  return LAB_BY_SLUG.get(lab.slug === 'quest' ? 'labcorp' : 'quest') as Lab;
 }
 
 function writeResult(env: OrderEnv, run: TestRun): void {
@@ -231,11 +275,18 @@ function writeResult(env: OrderEnv, run: TestRun): void {
   const test = first?.lab_test ?? teamLabTest(env, run.lab_test_id);
   let lab = test.lab;
   if (run.case === 'wrong_lab') lab = run.wrong_lab_test_id ? teamLabTest(env, run.wrong_lab_test_id).lab : otherLab(lab);
-  const markers = test.markers.map((mk) => labMarker(lab, mk.def.slug) ?? mk).map((mk) => ({ provider_id: mk.provider_id, name: mk.def.name }));
+  const markers = test.markers
+    .map((mk) => labMarker(lab, mk.def.slug) ?? mk)
+    .map((mk) => ({ provider_id: mk.provider_id, name: mk.def.name }));
   const stranger = STRANGERS[hashKey(env.world.seed, 'unmatched_stranger', run.run_id) % STRANGERS.length] as (typeof STRANGERS)[number];
   const pd = first?.patient_details;
   let patient = pd ? { first_name: pd.first_name, last_name: pd.last_name, dob: pd.dob, gender: pd.gender } : { ...stranger };
-  if (run.case === 'match_sample_id_mismatch_demo') patient = { ...patient, last_name: `${patient.last_name}-Ortega`, dob: `${Number(patient.dob.slice(0, 4)) - 1}${patient.dob.slice(4)}` };
+  if (run.case === 'match_sample_id_mismatch_demo')
+    patient = {
+      ...patient,
+      last_name: `${patient.last_name}-Ortega`,
+      dob: `${Number(patient.dob.slice(0, 4)) - 1}${patient.dob.slice(4)}`,
+    };
   const groups = new Map<string, Candidate[]>();
   for (const order of orders) {
     const list = groups.get(order.user_id) ?? [];

@@ -47,7 +47,16 @@ export interface UnmatchedResult {
 }
 
 export type RunStage =
-  | 'queued' | 'validating' | 'selecting_configuration' | 'creating_orders' | 'transitioning_orders' | 'writing_result' | 'matching_result' | 'verifying_review' | 'succeeded' | 'failed';
+  | 'queued'
+  | 'validating'
+  | 'selecting_configuration'
+  | 'creating_orders'
+  | 'transitioning_orders'
+  | 'writing_result'
+  | 'matching_result'
+  | 'verifying_review'
+  | 'succeeded'
+  | 'failed';
 
 export interface TestRun {
   run_id: string;
@@ -167,8 +176,16 @@ export function unmatchedView(item: UnmatchedResult): Record<string, unknown> {
 }
 
 const RUN_STATUS: Record<RunStage, 'queued' | 'running' | 'succeeded' | 'failed'> = {
-  queued: 'queued', validating: 'running', selecting_configuration: 'running', creating_orders: 'running', transitioning_orders: 'running',
-  writing_result: 'running', matching_result: 'running', verifying_review: 'running', succeeded: 'succeeded', failed: 'failed',
+  queued: 'queued',
+  validating: 'running',
+  selecting_configuration: 'running',
+  creating_orders: 'running',
+  transitioning_orders: 'running',
+  writing_result: 'running',
+  matching_result: 'running',
+  verifying_review: 'running',
+  succeeded: 'succeeded',
+  failed: 'failed',
 };
 
 export const runStatus = (run: TestRun) => RUN_STATUS[run.stage];

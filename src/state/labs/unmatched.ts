@@ -31,7 +31,11 @@ function matchesSearch(item: UnmatchedResult, search: string): boolean {
   const q = search.trim().toLowerCase();
   if (q === '') return true;
   if (/^\d{4}-\d{2}-\d{2}$/.test(q)) return item.patient.dob === q;
-  return item.patient.first_name.toLowerCase().startsWith(q) || item.patient.last_name.toLowerCase().startsWith(q) || `${item.patient.first_name} ${item.patient.last_name}`.toLowerCase().startsWith(q);
+  return (
+    item.patient.first_name.toLowerCase().startsWith(q) ||
+    item.patient.last_name.toLowerCase().startsWith(q) ||
+    `${item.patient.first_name} ${item.patient.last_name}`.toLowerCase().startsWith(q)
+  );
 }
 
 /**
@@ -90,7 +94,11 @@ function targetOrder(env: OrderEnv, item: UnmatchedResult, userId: string | null
 }
 
 /** Accepts the result onto an order (given, or the one candidate); answers the order. */
-export function acceptUnmatched(env: OrderEnv, id: string, body: { user_id?: string | null; order_id?: string | null; note?: string | null }): Record<string, unknown> {
+export function acceptUnmatched(
+  env: OrderEnv,
+  id: string,
+  body: { user_id?: string | null; order_id?: string | null; note?: string | null },
+): Record<string, unknown> {
   const item = findUnmatched(env, id);
   if (!allowedActions(item).includes('accept')) throw labBadRequest(LAB_MESSAGES.unmatchedAlreadyResolved);
   const order = targetOrder(env, item, body.user_id ?? null, body.order_id ?? null);
@@ -99,18 +107,37 @@ export function acceptUnmatched(env: OrderEnv, id: string, body: { user_id?: str
     cur === 'completed' || cur === 'corrected'
       ? [{ status: 'corrected', after: 0 }]
       : item.result_status === 'partial'
-        ? [{ status: 'partial_results', after: 0 }, { status: 'completed', after: DAY }]
+        ? [
+            { status: 'partial_results', after: 0 },
+            { status: 'completed', after: DAY },
+          ]
         : [{ status: 'completed', after: 0 }];
   const now = env.world.clock.now();
   order.flags = { ...order.flags, interpretation: item.interpretation };
-  runSimulation(env, order, { path: [...order.path.slice(0, order.pathIndex + 1), ...steps], from: order.pathIndex, to: order.pathIndex + 1 }, 0);
+  runSimulation(
+    env,
+    order,
+    { path: [...order.path.slice(0, order.pathIndex + 1), ...steps], from: order.pathIndex, to: order.pathIndex + 1 },
+    0,
+  );
   unmatchedOf(env.partition, env.world).setStatus(item, 'matched');
-  Object.assign(item, { resolution_action: 'accept', resolved_user_id: order.user_id, resolved_order_id: order.id, note: body.note ?? item.note, reviewed_at: now, updated_at: now });
+  Object.assign(item, {
+    resolution_action: 'accept',
+    resolved_user_id: order.user_id,
+    resolved_order_id: order.id,
+    note: body.note ?? item.note,
+    reviewed_at: now,
+    updated_at: now,
+  });
   return orderView(env.world, order, env.store);
 }
 
 /** Rejects the result (`resolved`) or escalates it to ops review (`unsure`). */
-export function resolveUnmatched(env: OrderEnv, id: string, body: { action: 'reject' | 'unsure'; note?: string | null }): Record<string, unknown> {
+export function resolveUnmatched(
+  env: OrderEnv,
+  id: string,
+  body: { action: 'reject' | 'unsure'; note?: string | null },
+): Record<string, unknown> {
   const item = findUnmatched(env, id);
   if (!allowedActions(item).includes(body.action)) throw labBadRequest(LAB_MESSAGES.unmatchedAlreadyResolved);
   const now = env.world.clock.now();

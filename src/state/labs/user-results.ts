@@ -48,5 +48,12 @@ function finalResults(world: World, order: Order): UserLabResults | null {
   const set = orderResults(world, order);
   const times = resultTimes(order);
   if (!set || !times) return null;
-  return { orderId: order.id, userId: order.user_id, lab: order.lab_test.lab.slug, collectedAt: times.collected, reportedAt: stage.at, results: set.results };
+  return {
+    orderId: order.id,
+    userId: order.user_id,
+    lab: order.lab_test.lab.slug,
+    collectedAt: times.collected,
+    reportedAt: stage.at,
+    results: set.results,
+  };
 }

@@ -22,7 +22,9 @@ export interface BulkPull {
 
 function connectionOf(world: World, partition: Partition, provider: string, pull: BulkPull): Connection | undefined {
   const info = providerBySlug(provider);
-  const link = wearablesOf(world).get(partition, pull.user_id)?.links.find((l) => l.provider === info);
+  const link = wearablesOf(world)
+    .get(partition, pull.user_id)
+    ?.links.find((l) => l.provider === info);
   if (!link) return undefined;
   if (link.current?.created_at === pull.created_at) return link.current;
   for (let i = link.past.length - 1; i >= 0; i--) if (link.past[i]?.created_at === pull.created_at) return link.past[i];
@@ -52,7 +54,13 @@ interface BulkProgress {
 }
 
 /** How many of the pulls are still running at `now`, when the finished ones ended, when the rest will. */
-export function bulkPullProgress(world: World, partition: Partition, provider: string, pulls: readonly BulkPull[], now: number): BulkProgress {
+export function bulkPullProgress(
+  world: World,
+  partition: Partition,
+  provider: string,
+  pulls: readonly BulkPull[],
+  now: number,
+): BulkProgress {
   let pending = 0;
   let lastEnd: number | null = null;
   let plannedEnd: number | null = null;

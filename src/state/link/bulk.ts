@@ -70,7 +70,11 @@ function record(store: BulkStore, op: StoredOp): void {
  * Imports credentials: a live user without demo connections whose `oauth_scopes` (when given)
  * include the team's required scopes gets the connection; others fail.
  */
-export function bulkImport(scope: TeamScope, provider: string, recipes: ConnectionRecipe[]): { user_ids_imported: string[]; user_ids_failed: string[] } {
+export function bulkImport(
+  scope: TeamScope,
+  provider: string,
+  recipes: ConnectionRecipe[],
+): { user_ids_imported: string[]; user_ids_failed: string[] } {
   const info = providerBySlug(provider);
   if (!info) throw linkError.providerNotFound();
   const users = usersOf(scope.partition, scope.world);
@@ -80,7 +84,8 @@ export function bulkImport(scope: TeamScope, provider: string, recipes: Connecti
     const user = users.liveUser(r.user_id);
     // Given `oauth_scopes` are the user's grant: the team's required scopes must be among them.
     const scopes = checkScopes(scope.world, scope.partition, info, r.oauth_scopes ?? null);
-    if (!user || !scopes.ok || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
+    if (!user || !scopes.ok || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id))
+      failed.push(r.user_id);
     else ok.push({ ...r, grant: scopes.grant });
   }
   const store = bulkOf(scope.partition, scope.world);
@@ -89,12 +94,25 @@ export function bulkImport(scope: TeamScope, provider: string, recipes: Connecti
     store.recipes.set(key(r.user_id, provider), { ...r, oauth_scopes: r.oauth_scopes ?? null });
   }
   const now = new Date(scope.world.clock.now()).toISOString();
-  record(store, { type: 'link_bulk_import', status: failed.length === 0 ? 'success' : ok.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: recipes.length, started_at: now, ended_at: now });
+  record(store, {
+    type: 'link_bulk_import',
+    status: failed.length === 0 ? 'success' : ok.length === 0 ? 'failure' : 'success',
+    provider,
+    pending: 0,
+    processed: recipes.length,
+    started_at: now,
+    ended_at: now,
+  });
   return { user_ids_imported: ok.map((r) => r.user_id), user_ids_failed: failed };
 }
 
 /** Applies `act` to each distinct listed user that is live in this team environment; the rest fail. */
-function eachUser(scope: TeamScope, provider: string, userIds: string[], act: (userId: string, info: ProviderInfo) => boolean): { done: string[]; failed: string[] } {
+function eachUser(
+  scope: TeamScope,
+  provider: string,
+  userIds: string[],
+  act: (userId: string, info: ProviderInfo) => boolean,
+): { done: string[]; failed: string[] } {
   const info = providerBySlug(provider);
   if (!info) throw linkError.providerNotFound();
   const users = usersOf(scope.partition, scope.world);
@@ -135,7 +153,16 @@ export function bulkTriggerHistoricalPull(scope: TeamScope, provider: string, us
     return true;
   });
   const now = new Date(at).toISOString();
-  const op: StoredOp = { type: 'link_bulk_historical_trigger', status: userIds.length > 0 && done.length === 0 ? 'failure' : 'success', provider, pending: 0, processed: new Set(userIds).size, started_at: now, ended_at: now, pulls };
+  const op: StoredOp = {
+    type: 'link_bulk_historical_trigger',
+    status: userIds.length > 0 && done.length === 0 ? 'failure' : 'success',
+    provider,
+    pending: 0,
+    processed: new Set(userIds).size,
+    started_at: now,
+    ended_at: now,
+    pulls,
+  };
   record(bulkOf(scope.partition, scope.world), op);
   if (pulls.length > 0) settleWhenDone(scope, op);
   return opView(scope, op);
@@ -174,7 +201,12 @@ function opView(scope: TeamScope, op: StoredOp): BulkOp {
 }
 
 /** Exports the credentials of the provider's current connections (optionally of some users), 100 a page. */
-export function bulkExport(scope: TeamScope, provider: string, userIds: string[] | null, nextToken: string | null): { data: ConnectionRecipe[]; next_token: string | null } {
+export function bulkExport(
+  scope: TeamScope,
+  provider: string,
+  userIds: string[] | null,
+  nextToken: string | null,
+): { data: ConnectionRecipe[]; next_token: string | null } {
   const info = providerBySlug(provider);
   if (!info) throw linkError.providerNotFound();
   const start = nextToken === null ? 0 : Number(nextToken);

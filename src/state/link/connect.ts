@@ -22,7 +22,17 @@ export interface TeamScope {
 /** Auth types a web widget connects (the others connect through the mobile SDK). */
 const WEB_AUTH = new Set(['oauth', 'team_oauth', 'password', 'email']);
 /** Providers connected through the mobile SDK or by hand (the SDK's ManualProviders). */
-const MANUAL_PROVIDERS: readonly string[] = ['beurer_ble', 'omron_ble', 'accuchek_ble', 'contour_ble', 'freestyle_libre_ble', 'onetouch_ble', 'apple_health_kit', 'manual', 'health_connect'];
+const MANUAL_PROVIDERS: readonly string[] = [
+  'beurer_ble',
+  'omron_ble',
+  'accuchek_ble',
+  'contour_ble',
+  'freestyle_libre_ble',
+  'onetouch_ble',
+  'apple_health_kit',
+  'manual',
+  'health_connect',
+];
 
 function requireUser(scope: TeamScope, userId: string): void {
   const user = usersOf(scope.partition, scope.world).get(userId);
@@ -143,7 +153,13 @@ export function outcomeUrl(world: World, token: LinkToken | undefined, error: Li
   return `${target}${target.includes('?') ? '&' : '?'}${q.toString()}`;
 }
 
-function connectWithToken(world: World, token: LinkToken, partition: Partition, provider: ProviderInfo, granted: readonly string[] | null = null): LinkErrorType | null {
+function connectWithToken(
+  world: World,
+  token: LinkToken,
+  partition: Partition,
+  provider: ProviderInfo,
+  granted: readonly string[] | null = null,
+): LinkErrorType | null {
   if (hasDemoConnection(world, partition, token.user_id)) return 'provider_api_error';
   const user = usersOf(partition, world).get(token.user_id);
   if (!user || user.deletion) return 'invalid_token';
@@ -172,7 +188,11 @@ export function decideOAuth(world: World, value: string, slug: string, allow: bo
 }
 
 /** The consent page's view of an OAuth session (null when the session is unknown). */
-export function oauthSession(world: World, value: string, slug: string): { provider: ProviderInfo; user_id: string; partition: Partition | null } | null {
+export function oauthSession(
+  world: World,
+  value: string,
+  slug: string,
+): { provider: ProviderInfo; user_id: string; partition: Partition | null } | null {
   const token = linkTokensOf(world).get(value);
   const provider = providerBySlug(slug);
   if (!token || !provider || !token.oauth_started.includes(slug)) return null;
@@ -195,10 +215,24 @@ interface ProviderLinkResult {
 function result(token: LinkToken | undefined, slug: string, outcome: CredentialOutcome): ProviderLinkResult {
   const base = { redirect_url: token?.redirect_url ?? null, provider: slug, provider_id: null };
   if (outcome.kind === 'error') {
-    return { ...base, state: 'error', error_type: outcome.type, error: LINK_ERROR_TEXTS[outcome.type], provider_mfa: null, connected: false };
+    return {
+      ...base,
+      state: 'error',
+      error_type: outcome.type,
+      error: LINK_ERROR_TEXTS[outcome.type],
+      provider_mfa: null,
+      connected: false,
+    };
   }
   if (outcome.kind === 'mfa') {
-    return { ...base, state: 'pending_provider_mfa', error_type: null, error: null, provider_mfa: { method: outcome.method, hint: MFA_HINTS[outcome.method] }, connected: false };
+    return {
+      ...base,
+      state: 'pending_provider_mfa',
+      error_type: null,
+      error: null,
+      provider_mfa: { method: outcome.method, hint: MFA_HINTS[outcome.method] },
+      connected: false,
+    };
   }
   return { ...base, state: 'success', error_type: null, error: null, provider_mfa: null, connected: true };
 }
@@ -217,12 +251,22 @@ function tokenFor(world: World, value: string | undefined): { token?: LinkToken;
  * (api-facts I); otherwise the same provider account may connect to several users.
  */
 function teamRule(partition: Partition, outcome: CredentialOutcome): CredentialOutcome {
-  if (outcome.kind === 'error' && outcome.type === 'duplicate_connection' && !partition.team.settings[partition.environment].reject_duplicate_connection) return { kind: 'success' };
+  if (
+    outcome.kind === 'error' &&
+    outcome.type === 'duplicate_connection' &&
+    !partition.team.settings[partition.environment].reject_duplicate_connection
+  )
+    return { kind: 'success' };
   return outcome;
 }
 
 /** Connects a password provider: success, an MFA step, or a Link error (api-facts I). */
-export function connectPassword(world: World, value: string | undefined, slug: string, creds: { username: string; password: string }): ProviderLinkResult {
+export function connectPassword(
+  world: World,
+  value: string | undefined,
+  slug: string,
+  creds: { username: string; password: string },
+): ProviderLinkResult {
   const provider = requireProvider(slug);
   if (provider.auth_type !== 'password') throw linkError.notPassword(slug);
   const { token, partition, problem } = tokenFor(world, value);
@@ -250,7 +294,12 @@ export function completeMfa(world: World, value: string | undefined, slug: strin
 }
 
 /** Connects an e-mail provider (Freestyle Libre: practice-based). */
-export function connectEmail(world: World, value: string | undefined, slug: string, input: { email: string; region: string | null }): ProviderLinkResult {
+export function connectEmail(
+  world: World,
+  value: string | undefined,
+  slug: string,
+  input: { email: string; region: string | null },
+): ProviderLinkResult {
   const provider = requireProvider(slug);
   if (provider.auth_type !== 'email') throw linkError.notEmail(slug);
   const { token, partition, problem } = tokenFor(world, value);

@@ -67,7 +67,10 @@ function linkTokenError(type: LinkErrorType): DomainError {
 
 /** Typed link errors. */
 export const linkError = {
-  missingLinkToken: (): DomainError => err('invalid', 'Field required', { items: [{ type: 'missing', loc: ['header', 'x-vital-link-token'], msg: 'Field required', input: null }] }),
+  missingLinkToken: (): DomainError =>
+    err('invalid', 'Field required', {
+      items: [{ type: 'missing', loc: ['header', 'x-vital-link-token'], msg: 'Field required', input: null }],
+    }),
   token: linkTokenError,
   userNotFound: (): DomainError => notFound(E.userNotFound),
   providerNotFound: (): DomainError => notFound(E.providerNotFound),

@@ -15,7 +15,11 @@ import type { ScopeGrant } from '../wearables/connections.js';
 type ScopeCheck = { ok: true; grant: ScopeGrant | undefined } | { ok: false; error: 'required_scopes_not_granted' };
 
 /** The team's requirement for a provider: scopes users must grant and may leave out. */
-export function teamScopeRequirement(world: World, partition: Partition, provider: ProviderInfo): { must: readonly string[]; may: readonly string[] } {
+export function teamScopeRequirement(
+  world: World,
+  partition: Partition,
+  provider: ProviderInfo,
+): { must: readonly string[]; may: readonly string[] } {
   const req = scopeRequirementsOf(world, partition.team.id).get(provider.slug);
   return { must: req?.user_must_grant ?? [], may: req?.user_may_grant ?? [] };
 }

@@ -41,13 +41,27 @@ export function startConnect(world: World, value: string, slug: string): Record<
   const { token, partition } = usableToken(world, value);
   if (provider.auth_type === 'oauth' || provider.auth_type === 'team_oauth') {
     startOAuth(world, value, slug);
-    return { provider: slug, auth_type: provider.auth_type, oauth_url: authorizationUrl(world, token.token, slug), link_web_url: linkWebUrl(world, partition, token.token) };
+    return {
+      provider: slug,
+      auth_type: provider.auth_type,
+      oauth_url: authorizationUrl(world, token.token, slug),
+      link_web_url: linkWebUrl(world, partition, token.token),
+    };
   }
-  return { provider: slug, auth_type: provider.auth_type, oauth_url: null, link_web_url: `${linkWebUrl(world, partition, token.token)}&provider=${encodeURIComponent(slug)}` };
+  return {
+    provider: slug,
+    auth_type: provider.auth_type,
+    oauth_url: null,
+    link_web_url: `${linkWebUrl(world, partition, token.token)}&provider=${encodeURIComponent(slug)}`,
+  };
 }
 
 /** `POST /v2/link/code/create`: a one-hour (by default) code the mobile SDK exchanges for a sign-in. */
-export function createLinkCode(scope: TeamScope, userId: string, expiresAt: number | null): { code: string; exchange_url: string; expires_at: string } {
+export function createLinkCode(
+  scope: TeamScope,
+  userId: string,
+  expiresAt: number | null,
+): { code: string; exchange_url: string; expires_at: string } {
   const user = usersOf(scope.partition, scope.world).get(userId);
   if (!user || user.deletion) throw linkError.userNotFound();
   const now = scope.world.clock.now();
@@ -59,4 +73,3 @@ export function createLinkCode(scope: TeamScope, userId: string, expiresAt: numb
   linkTokensOf(scope.world).addCode({ code, user_id: userId, team_id: scope.partition.team.id, expires_at: expires });
   return { code, exchange_url: `tryvital://tryvital?code=${code}`, expires_at: new Date(expires).toISOString() };
 }
-

@@ -30,11 +30,24 @@ export function widgetView(world: World, value: string, provider: string | null)
     const error = problem ?? 'invalid_token';
     return { ok: false, error, text: LINK_ERROR_TEXTS[error], redirect: token?.redirect_url ? outcomeUrl(world, token, error) : null };
   }
-  const providers = tokenProviders(token).map((p: ProviderInfo) => ({ slug: p.slug, name: p.name, logo: p.logo, auth_type: p.auth_type, description: p.description }));
+  const providers = tokenProviders(token).map((p: ProviderInfo) => ({
+    slug: p.slug,
+    name: p.name,
+    logo: p.logo,
+    auth_type: p.auth_type,
+    description: p.description,
+  }));
   const open = token.provider ?? (provider && providers.some((p) => p.slug === provider) ? provider : null);
   return {
     ok: true,
-    model: { token: token.token, base: world.urls.base, providers, finish: token.redirect_url ?? `${world.urls.base}/link/done`, on_error: token.on_error, open },
+    model: {
+      token: token.token,
+      base: world.urls.base,
+      providers,
+      finish: token.redirect_url ?? `${world.urls.base}/link/done`,
+      on_error: token.on_error,
+      open,
+    },
   };
 }
 
@@ -52,8 +65,12 @@ export interface ConsentView {
 export function consentView(world: World, value: string, slug: string): ConsentView {
   const session = oauthSession(world, value, slug);
   if (!session) throw linkError.sessionNotFound();
-  const q = (decision: string) => `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision }).toString()}`;
+  const q = (decision: string) =>
+    `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision }).toString()}`;
   const must = session.partition ? teamScopeRequirement(world, session.partition, session.provider).must : [];
-  const scopes = session.provider.auth_type === 'oauth' ? offeredScopes(session.provider).map((scope) => ({ scope, required: must.includes(scope) })) : [];
+  const scopes =
+    session.provider.auth_type === 'oauth'
+      ? offeredScopes(session.provider).map((scope) => ({ scope, required: must.includes(scope) }))
+      : [];
   return { provider: slug, name: session.provider.name, user_id: session.user_id, allow: q('allow'), deny: q('deny'), scopes };
 }

@@ -85,7 +85,14 @@ export function createContinuousQuery(world: World, team: Team, env: Environment
   const s = store(world);
   const pk = key(team.id, env);
   if (s.activeBySlug.get(pk)?.has(input.slug)) throw managementError.conflict(MANAGEMENT_ERRORS.querySlugTaken(input.slug));
-  const q: ContinuousQuery = { id: world.ids.uuid('continuous-query', team.id), status: 'active', team_id: team.id, environment: env, ...structuredClone(input), ...analysis };
+  const q: ContinuousQuery = {
+    id: world.ids.uuid('continuous-query', team.id),
+    status: 'active',
+    team_id: team.id,
+    environment: env,
+    ...structuredClone(input),
+    ...analysis,
+  };
   let m = s.byPartition.get(pk);
   if (!m) {
     m = new Map();

@@ -11,26 +11,105 @@ import { managementError } from './errors.js';
 
 /** OAuth providers that accept custom credentials (management OpenAPI `OAuthProviders` plus map_my_fitness). */
 export const OAUTH_PROVIDERS = [
-  'oura', 'fitbit', 'garmin', 'strava', 'wahoo', 'ihealth', 'withings', 'google_fit', 'dexcom_v3', 'polar',
-  'cronometer', 'omron', 'whoop_v2', 'my_fitness_pal_v2', 'ultrahuman', 'runkeeper', 'google_health', 'map_my_fitness',
+  'oura',
+  'fitbit',
+  'garmin',
+  'strava',
+  'wahoo',
+  'ihealth',
+  'withings',
+  'google_fit',
+  'dexcom_v3',
+  'polar',
+  'cronometer',
+  'omron',
+  'whoop_v2',
+  'my_fitness_pal_v2',
+  'ultrahuman',
+  'runkeeper',
+  'google_health',
+  'map_my_fitness',
 ] as const;
 
 /** Wearable providers the reference lists (`Providers`). */
 export const PROVIDERS = [
-  'oura', 'fitbit', 'garmin', 'whoop', 'strava', 'renpho', 'peloton', 'wahoo', 'zwift', 'freestyle_libre',
-  'abbott_libreview', 'tandem_source', 'freestyle_libre_ble', 'eight_sleep', 'withings', 'apple_health_kit', 'manual',
-  'ihealth', 'google_fit', 'beurer_api', 'beurer_ble', 'omron', 'omron_ble', 'onetouch_ble', 'accuchek_ble',
-  'contour_ble', 'dexcom', 'dexcom_v3', 'hammerhead', 'my_fitness_pal', 'health_connect', 'samsung_health', 'polar',
-  'cronometer', 'kardia', 'whoop_v2', 'ultrahuman', 'my_fitness_pal_v2', 'map_my_fitness', 'runkeeper', 'google_health',
+  'oura',
+  'fitbit',
+  'garmin',
+  'whoop',
+  'strava',
+  'renpho',
+  'peloton',
+  'wahoo',
+  'zwift',
+  'freestyle_libre',
+  'abbott_libreview',
+  'tandem_source',
+  'freestyle_libre_ble',
+  'eight_sleep',
+  'withings',
+  'apple_health_kit',
+  'manual',
+  'ihealth',
+  'google_fit',
+  'beurer_api',
+  'beurer_ble',
+  'omron',
+  'omron_ble',
+  'onetouch_ble',
+  'accuchek_ble',
+  'contour_ble',
+  'dexcom',
+  'dexcom_v3',
+  'hammerhead',
+  'my_fitness_pal',
+  'health_connect',
+  'samsung_health',
+  'polar',
+  'cronometer',
+  'kardia',
+  'whoop_v2',
+  'ultrahuman',
+  'my_fitness_pal_v2',
+  'map_my_fitness',
+  'runkeeper',
+  'google_health',
 ] as const;
 
 /** Labs (`Labs`), lab service providers (`LabsProviders`) and appointment providers (`AppointmentProvider`). */
-export const LABS = ['ayumetrix', 'spiriplex', 'ussl', 'quest', 'sonora_quest', 'labcorp', 'bioreference', 'us_biotek', 'manual', 'sanocardio', 'ihd', 'nexus', 'my_uti', 'crl', 'mtl'] as const;
+export const LABS = [
+  'ayumetrix',
+  'spiriplex',
+  'ussl',
+  'quest',
+  'sonora_quest',
+  'labcorp',
+  'bioreference',
+  'us_biotek',
+  'manual',
+  'sanocardio',
+  'ihd',
+  'nexus',
+  'my_uti',
+  'crl',
+  'mtl',
+] as const;
 export const LAB_SERVICE_PROVIDERS = ['aftership', 'shippo', 'sanocardio', 'supera', 'twilio', 'telnyx', 'mtl'] as const;
 export const APPOINTMENT_PROVIDERS = ['getlabs', 'phlebfinders', 'quest', 'sonora_quest'] as const;
 
 /** OAuth providers that push data to a webhook URI of the service (the sandbox's own list). */
-export const WEBHOOK_PROVIDERS: ReadonlySet<string> = new Set(['fitbit', 'garmin', 'oura', 'polar', 'strava', 'wahoo', 'whoop_v2', 'withings', 'dexcom_v3', 'ultrahuman']);
+export const WEBHOOK_PROVIDERS: ReadonlySet<string> = new Set([
+  'fitbit',
+  'garmin',
+  'oura',
+  'polar',
+  'strava',
+  'wahoo',
+  'whoop_v2',
+  'withings',
+  'dexcom_v3',
+  'ultrahuman',
+]);
 
 /** Providers whose webhook subscriber needs manual verification before data flows. */
 export const MANUAL_VERIFICATION_PROVIDERS: ReadonlySet<string> = new Set(['fitbit']);
@@ -159,15 +238,26 @@ export function setCustomCredential(
   const store = customCredentialsOf(world);
   const existing = store.find(team.id, env, input.provider);
   if (kind === 'oauth' && !existing) {
-    if (!input.client_id) throw managementError.invalid(['body', 'client_id'], CUSTOM_CREDENTIAL_MESSAGES.clientIdRequired(input.provider), input.client_id ?? null);
-    if (!input.client_secret) throw managementError.invalid(['body', 'client_secret'], CUSTOM_CREDENTIAL_MESSAGES.clientSecretRequired(input.provider), input.client_secret ?? null);
+    if (!input.client_id)
+      throw managementError.invalid(
+        ['body', 'client_id'],
+        CUSTOM_CREDENTIAL_MESSAGES.clientIdRequired(input.provider),
+        input.client_id ?? null,
+      );
+    if (!input.client_secret)
+      throw managementError.invalid(
+        ['body', 'client_secret'],
+        CUSTOM_CREDENTIAL_MESSAGES.clientSecretRequired(input.provider),
+        input.client_secret ?? null,
+      );
   }
   const details = input.details ? checkDetails(input.details) : existing ? existing.details : checkDetails(null);
   if (existing) {
     if (input.client_id) existing.client_id = input.client_id;
     if (input.client_secret) existing.client_secret_hash = hashSecret(input.client_secret);
     existing.details = details;
-    if (input.redirect_url_override !== undefined && input.redirect_url_override !== null) existing.redirect_url_override = input.redirect_url_override;
+    if (input.redirect_url_override !== undefined && input.redirect_url_override !== null)
+      existing.redirect_url_override = input.redirect_url_override;
     existing.updated_at = now;
     return existing;
   }
@@ -188,7 +278,13 @@ export function setCustomCredential(
 }
 
 /** Credentials of these teams in one environment and region, optionally of one provider. */
-export function listCustomCredentials(world: World, teams: readonly Team[], env: Environment, region: Region, provider: string | null): CustomCredential[] {
+export function listCustomCredentials(
+  world: World,
+  teams: readonly Team[],
+  env: Environment,
+  region: Region,
+  provider: string | null,
+): CustomCredential[] {
   const store = customCredentialsOf(world);
   return teams
     .filter((t) => t.region === region)

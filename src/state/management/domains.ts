@@ -74,7 +74,15 @@ export function addDomain(world: World, org: Org, raw: string, nowMs: number, no
   let names = store.byOrg.get(org.id);
   if (names?.has(domain)) throw domainTaken(domain);
   const id = world.ids.uuid('org-domain', org.id);
-  const d: OrgDomain = { id, org_id: org.id, domain, created_on: now, created_ms: nowMs, verified: false, token: stableToken(32, world.seed, 'org-domain-token', id) };
+  const d: OrgDomain = {
+    id,
+    org_id: org.id,
+    domain,
+    created_on: now,
+    created_ms: nowMs,
+    verified: false,
+    token: stableToken(32, world.seed, 'org-domain-token', id),
+  };
   if (!names) {
     names = new Map();
     store.byOrg.set(org.id, names);
@@ -85,7 +93,12 @@ export function addDomain(world: World, org: Org, raw: string, nowMs: number, no
 }
 
 /** Checks the TXT record: verified once it has propagated on the sandbox clock. */
-export function verifyDomain(world: World, org: Org, domainId: string, nowMs: number): { status: 'verified' | 'pending'; domain: OrgDomain } {
+export function verifyDomain(
+  world: World,
+  org: Org,
+  domainId: string,
+  nowMs: number,
+): { status: 'verified' | 'pending'; domain: OrgDomain } {
   const d = getDomain(world, org, domainId);
   if (!d.verified && nowMs - d.created_ms >= DOMAIN_PROPAGATION_MS) d.verified = true;
   return { status: d.verified ? 'verified' : 'pending', domain: d };

@@ -40,7 +40,11 @@ interface EhrDelivery {
 }
 
 /** Result stages of an order's last event and what they mean for the EHR. */
-const RESULT_STAGES: Record<string, EhrDelivery['result_status']> = { partial_results: 'partial', completed: 'final', corrected: 'amended' };
+const RESULT_STAGES: Record<string, EhrDelivery['result_status']> = {
+  partial_results: 'partial',
+  completed: 'final',
+  corrected: 'amended',
+};
 /** Records kept per team environment (oldest dropped first). */
 const EHR_DELIVERY_RETENTION = 1000;
 
@@ -56,8 +60,16 @@ const store = worldSlot('management-ehr-pipelines', () => new EhrPipelineStore()
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 
 export function ehrPipelineView(p: EhrPipeline) {
-  const auth = p.authentication.type === 'client_credentials' ? { ...p.authentication, client_secret: '**********' } : { ...p.authentication };
-  return { team_id: p.team_id, type: 'native' as const, ehr_type: p.ehr_type, base_url: p.base_url, authentication: auth, allowed_mappers: p.allowed_mappers ? [...p.allowed_mappers] : null };
+  const auth =
+    p.authentication.type === 'client_credentials' ? { ...p.authentication, client_secret: '**********' } : { ...p.authentication };
+  return {
+    team_id: p.team_id,
+    type: 'native' as const,
+    ehr_type: p.ehr_type,
+    base_url: p.base_url,
+    authentication: auth,
+    allowed_mappers: p.allowed_mappers ? [...p.allowed_mappers] : null,
+  };
 }
 
 /** The team environment's pipelines (one per EHR type). */
@@ -66,7 +78,12 @@ export function ehrPipelinesOf(world: World, team: Team, env: Environment): EhrP
 }
 
 /** Sets each team's pipeline of this EHR type (validated by the handler's schema). */
-export function upsertEhrPipelines(world: World, teams: readonly Team[], env: Environment, input: Omit<EhrPipeline, 'team_id' | 'environment'>): EhrPipeline[] {
+export function upsertEhrPipelines(
+  world: World,
+  teams: readonly Team[],
+  env: Environment,
+  input: Omit<EhrPipeline, 'team_id' | 'environment'>,
+): EhrPipeline[] {
   const s = store(world);
   return teams.map((team) => {
     let m = s.pipelines.get(key(team.id, env));
@@ -74,7 +91,13 @@ export function upsertEhrPipelines(world: World, teams: readonly Team[], env: En
       m = new Map();
       s.pipelines.set(key(team.id, env), m);
     }
-    const p: EhrPipeline = { team_id: team.id, environment: env, ...input, authentication: { ...input.authentication }, allowed_mappers: input.allowed_mappers ? [...input.allowed_mappers] : null };
+    const p: EhrPipeline = {
+      team_id: team.id,
+      environment: env,
+      ...input,
+      authentication: { ...input.authentication },
+      allowed_mappers: input.allowed_mappers ? [...input.allowed_mappers] : null,
+    };
     m.set(input.ehr_type, p);
     return p;
   });
@@ -109,7 +132,12 @@ export function onEhrEvent(world: World, entry: JournalEntry, partition: Partiti
   const s = store(world);
   const pipelines = s.pipelines.get(key(partition.team.id, partition.environment));
   if (!pipelines || pipelines.size === 0) return;
-  const order = entry.envelope.data as { id?: string; user_id?: string; last_event?: { status?: string }; lab_test?: { name?: string } } | null;
+  const order = entry.envelope.data as {
+    id?: string;
+    user_id?: string;
+    last_event?: { status?: string };
+    lab_test?: { name?: string };
+  } | null;
   // Event statuses read `<high>.<method>.<low>` (e.g. `completed.testkit.completed`).
   const low = order?.last_event?.status?.split('.').pop();
   const stage = low ? RESULT_STAGES[low] : undefined;

@@ -75,7 +75,11 @@ export function getEhrConfig(world: World, org: Org): EhrConfig {
 
 export function upsertEhrConfig(world: World, org: Org, config: EhrConfig): EhrConfig {
   const e = ehrOf(world, org);
-  e.config = { slug: config.slug, modalities: [...new Set(config.modalities)], origin_configs: config.origin_configs.map((o) => ({ ...o })) };
+  e.config = {
+    slug: config.slug,
+    modalities: [...new Set(config.modalities)],
+    origin_configs: config.origin_configs.map((o) => ({ ...o })),
+  };
   return e.config;
 }
 
@@ -110,7 +114,13 @@ export function createIntegrationMember(world: World, org: Org, input: Integrati
   const holder = e.byIntegrationId.get(input.integration_member_id);
   if (holder) throw integrationMemberConflict(input.integration_member_id, holder);
   assertTeams(world, org, input.team_ids, ['body', 'team_role_bindings']);
-  const m: IntegrationMember = { id: world.ids.uuid('integration-member', org.id), org_id: org.id, ...input, team_ids: input.team_ids ? [...new Set(input.team_ids)] : null, seq: ++e.seq };
+  const m: IntegrationMember = {
+    id: world.ids.uuid('integration-member', org.id),
+    org_id: org.id,
+    ...input,
+    team_ids: input.team_ids ? [...new Set(input.team_ids)] : null,
+    seq: ++e.seq,
+  };
   e.members.set(m.id, m);
   e.byIntegrationId.set(m.integration_member_id, m.id);
   return m;
@@ -185,9 +195,17 @@ export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { 
   if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
   else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);
   else requireOrgAdmin(ctx, org.id);
-  if (!body.member_id && !body.integration_member_id) throw managementError.invalid(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
-  const member = body.member_id ? getIntegrationMember(ctx.world, org, body.member_id) : resolveIntegrationMember(ctx.world, org, body.integration_member_id ?? '');
-  return createDashboardUrl(ctx.world, org, { member, team, feature: body.feature, modality: body.modality, environment: body.environment }, ctx.now());
+  if (!body.member_id && !body.integration_member_id)
+    throw managementError.invalid(['body', 'member_id'], MANAGEMENT_ERRORS.memberRequired);
+  const member = body.member_id
+    ? getIntegrationMember(ctx.world, org, body.member_id)
+    : resolveIntegrationMember(ctx.world, org, body.integration_member_id ?? '');
+  return createDashboardUrl(
+    ctx.world,
+    org,
+    { member, team, feature: body.feature, modality: body.modality, environment: body.environment },
+    ctx.now(),
+  );
 }
 
 /**

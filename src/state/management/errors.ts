@@ -36,8 +36,10 @@ export const MANAGEMENT_ERRORS = {
   querySlugTaken: (slug: string) => `A continuous query with slug "${slug}" already exists in this team environment.`,
   scopeInBothLists: (scope: string) => `Scope ${scope} is already in user_must_grant.`,
   notPremium: (orgId: string, plan: string) => `Org management is available only on the premium plan; org ${orgId} is on the ${plan} plan.`,
-  wrongRegion: (teamId: string, region: string, wanted: string) => `Team ${teamId} is in region ${region}, not ${wanted}: use /${region}/ in the path.`,
-  integrationTeamTaken: (integrationTeamId: string, teamId: string) => `integration_team_id "${integrationTeamId}" is already used by team ${teamId} in this org.`,
+  wrongRegion: (teamId: string, region: string, wanted: string) =>
+    `Team ${teamId} is in region ${region}, not ${wanted}: use /${region}/ in the path.`,
+  integrationTeamTaken: (integrationTeamId: string, teamId: string) =>
+    `integration_team_id "${integrationTeamId}" is already used by team ${teamId} in this org.`,
   teamIdTaken: (teamId: string) => `A team with id ${teamId} already exists or existed; team ids are never reused.`,
 } as const;
 
@@ -63,7 +65,8 @@ export const integrationMemberNotFound = (): DomainError => M.notFound(MANAGEMEN
 export const queryNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.queryNotFound);
 export const lastOwner = (): DomainError => M.badRequest(MANAGEMENT_ERRORS.lastOwner);
 export const domainTaken = (domain: string): DomainError => M.conflict(MANAGEMENT_ERRORS.domainTaken(domain));
-export const unknownTeam = (loc: Array<string | number>, teamId: string): DomainError => M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
+export const unknownTeam = (loc: Array<string | number>, teamId: string): DomainError =>
+  M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
 
 /** 409 with the reference's `IntegrationMemberIDConflictResponse` (`member_id` of the holder) and a `detail`. */
 export function integrationMemberConflict(integrationMemberId: string, holderId: string): DomainError {

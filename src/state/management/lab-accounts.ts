@@ -10,7 +10,7 @@ import type { Ctx } from '../../engine/route.js';
 import { requireOrgAdmin, requireTeam } from './access.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { assertBeta, closedBetaError } from '../../engine/beta.js';
-import { type ValidationItem } from '../../engine/errors.js';
+import type { ValidationItem } from '../../engine/errors.js';
 import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../labs/errors.js';
 import { managementError } from './errors.js';
 
@@ -33,9 +33,56 @@ interface LabAccount {
 export const LAB_ACCOUNT_FEATURE = 'lab_accounts';
 
 const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
-  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
-  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ];
 /** States where direct-to-consumer lab testing is restricted. */
 const RESTRICTED = new Set(['NY', 'NJ', 'RI']);
@@ -130,7 +177,14 @@ function assertOrgLabAccountBeta(world: World, org: Org, region: Region): void {
  * (one 422 naming each bad one), the teams (or, for an empty list, some team of the org in the
  * region) have the beta (403); then the one change.
  */
-export function updateLabAccountAllowlist(world: World, org: Org, env: Environment, region: Region, accountId: string, allowlist: readonly string[]): LabAccount {
+export function updateLabAccountAllowlist(
+  world: World,
+  org: Org,
+  env: Environment,
+  region: Region,
+  accountId: string,
+  allowlist: readonly string[],
+): LabAccount {
   const account = labAccountsOf(world).get(accountId);
   if (!account || account.org_id !== org.id || account.environment !== env || account.region !== region) {
     throw labNotFound(LAB_MESSAGES.labAccountNotFound);
@@ -141,7 +195,13 @@ export function updateLabAccountAllowlist(world: World, org: Org, env: Environme
     const team = world.tenancy.teams.get(id);
     if (team && team.org_id === org.id && team.region === region) return [team];
     const message = LAB_TEXTS.teamNotInOrgRegion(id, region);
-    items.push({ type: 'value_error', loc: ['body', 'team_id_allowlist', allowlist.indexOf(id)], msg: `Value error, ${message}`, input: id, ctx: { error: message } });
+    items.push({
+      type: 'value_error',
+      loc: ['body', 'team_id_allowlist', allowlist.indexOf(id)],
+      msg: `Value error, ${message}`,
+      input: id,
+      ctx: { error: message },
+    });
     return [];
   });
   if (items.length > 0) throw managementError.invalidItems(items);
@@ -160,7 +220,12 @@ interface LabAccountFilter {
 function filtered(world: World, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
   return labAccountsOf(world)
     .of(orgId, env, region)
-    .filter((a) => (!q.lab_account_id || a.id === q.lab_account_id) && (!q.team_id || a.team_id_allowlist.includes(q.team_id)) && (!q.status || a.status === q.status));
+    .filter(
+      (a) =>
+        (!q.lab_account_id || a.id === q.lab_account_id) &&
+        (!q.team_id || a.team_id_allowlist.includes(q.team_id)) &&
+        (!q.status || a.status === q.status),
+    );
 }
 
 /**

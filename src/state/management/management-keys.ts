@@ -3,7 +3,7 @@
  * list, create (`org_admin`, or `team_admin` bound to live teams of the org), update (label,
  * bindings of team keys) and delete. Every rule is checked before anything changes.
  */
-import { type ValidationItem } from '../../engine/errors.js';
+import type { ValidationItem } from '../../engine/errors.js';
 import type { ManagementKey, ManagementRole, Org } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { managementError } from './errors.js';
@@ -26,7 +26,13 @@ function boundTeamIds(world: World, org: Org, list: Array<{ team_id: string }>):
     const team = world.tenancy.teams.get(b.team_id);
     if (!team || team.org_id !== org.id) {
       const message = MANAGEMENT_KEY_MESSAGES.notATeam(b.team_id);
-      items.push({ type: 'value_error', loc: ['body', 'team_role_bindings', i, 'team_id'], msg: `Value error, ${message}`, input: b.team_id, ctx: { error: message } });
+      items.push({
+        type: 'value_error',
+        loc: ['body', 'team_role_bindings', i, 'team_id'],
+        msg: `Value error, ${message}`,
+        input: b.team_id,
+        ctx: { error: message },
+      });
     } else if (!out.includes(b.team_id)) {
       out.push(b.team_id);
     }
@@ -40,10 +46,18 @@ function findManagementKey(world: World, org: Org, keyId: string): ManagementKey
   return key && key.org_id === org.id ? key : undefined;
 }
 
-export function listManagementKeys(world: World, org: Org, filter: { role?: ManagementRole | null; team_id?: string | null }): ManagementKey[] {
+export function listManagementKeys(
+  world: World,
+  org: Org,
+  filter: { role?: ManagementRole | null; team_id?: string | null },
+): ManagementKey[] {
   return world.tenancy
     .orgManagementKeys(org.id)
-    .filter((k) => (!filter.role || k.role === filter.role) && (!filter.team_id || (k.role === 'team_admin' && (k.team_ids ?? []).includes(filter.team_id))));
+    .filter(
+      (k) =>
+        (!filter.role || k.role === filter.role) &&
+        (!filter.team_id || (k.role === 'team_admin' && (k.team_ids ?? []).includes(filter.team_id))),
+    );
 }
 
 /**
@@ -52,12 +66,19 @@ export function listManagementKeys(world: World, org: Org, filter: { role?: Mana
  */
 export const bindingsForRoleRule = (b: { role: ManagementRole; team_role_bindings?: Bindings }) => {
   const list = b.team_role_bindings ?? [];
-  if (b.role === 'team_admin' && list.length === 0) return { path: ['team_role_bindings'], message: MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, input: b.team_role_bindings ?? null };
-  if (b.role !== 'team_admin' && list.length > 0) return { path: ['team_role_bindings'], message: MANAGEMENT_KEY_MESSAGES.orgAdminCreateNoBindings, input: b.team_role_bindings };
+  if (b.role === 'team_admin' && list.length === 0)
+    return { path: ['team_role_bindings'], message: MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, input: b.team_role_bindings ?? null };
+  if (b.role !== 'team_admin' && list.length > 0)
+    return { path: ['team_role_bindings'], message: MANAGEMENT_KEY_MESSAGES.orgAdminCreateNoBindings, input: b.team_role_bindings };
   return undefined;
 };
 
-export function createManagementKey(world: World, org: Org, input: { label: string; role: ManagementRole; team_role_bindings?: Bindings }, now: string): ManagementKey {
+export function createManagementKey(
+  world: World,
+  org: Org,
+  input: { label: string; role: ManagementRole; team_role_bindings?: Bindings },
+  now: string,
+): ManagementKey {
   const list = input.team_role_bindings ?? [];
   let teamIds: string[] | null = null;
   if (input.role === 'team_admin') teamIds = boundTeamIds(world, org, list);
@@ -74,13 +95,19 @@ export function createManagementKey(world: World, org: Org, input: { label: stri
 }
 
 /** Changes the label and, for team keys, the bindings (null keeps a value). */
-export function updateManagementKey(world: World, org: Org, keyId: string, update: { label?: string | null; team_role_bindings?: Bindings }): ManagementKey {
+export function updateManagementKey(
+  world: World,
+  org: Org,
+  keyId: string,
+  update: { label?: string | null; team_role_bindings?: Bindings },
+): ManagementKey {
   const key = findManagementKey(world, org, keyId);
   if (!key) throw managementError.notFound(MANAGEMENT_KEY_MESSAGES.notFound);
   let teamIds: string[] | undefined;
   const b = update.team_role_bindings;
   if (b !== null && b !== undefined) {
-    if (key.role === 'org_admin') throw managementError.invalid(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminNoBindings, b);
+    if (key.role === 'org_admin')
+      throw managementError.invalid(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.orgAdminNoBindings, b);
     if (b.length === 0) throw managementError.invalid(['body', 'team_role_bindings'], MANAGEMENT_KEY_MESSAGES.teamAdminNeedsBindings, b);
     teamIds = boundTeamIds(world, org, b);
   }

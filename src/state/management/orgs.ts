@@ -29,7 +29,13 @@ export function renameOrg(org: Org, name: string): Org {
 /** Creates an org (starting without teams) and its org management key. */
 export function createOrg(world: World, input: { name: string | null; plan: Plan }, now: string): { org: Org; key: ManagementKey } {
   const n = world.tenancy.orgs.size + 1;
-  const org = world.tenancy.addOrg({ id: world.ids.uuid('org'), name: input.name ?? `Sandbox Org ${n}`, plan: input.plan, created_at: now, expires_at: null });
+  const org = world.tenancy.addOrg({
+    id: world.ids.uuid('org'),
+    name: input.name ?? `Sandbox Org ${n}`,
+    plan: input.plan,
+    created_at: now,
+    expires_at: null,
+  });
   const key = world.tenancy.addManagementKey({
     id: world.ids.uuid('management-key', org.id),
     org_id: org.id,

@@ -198,7 +198,13 @@ export function inviteMember(
     pending.resent_at = now;
     pending.role = input.role;
     pending.team_ids = teamIds;
-    sendMail(p, { to: pending.email, subject: `You are invited to join ${org.name}`, kind: 'org_invite', sent_at: now, ref_id: pending.id });
+    sendMail(p, {
+      to: pending.email,
+      subject: `You are invited to join ${org.name}`,
+      kind: 'org_invite',
+      sent_at: now,
+      ref_id: pending.id,
+    });
     return { status: 'invite_resent', invite: pending };
   }
   const invite: Invite = {

@@ -44,15 +44,26 @@ const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 function assertPullPreferences(providers: Record<string, ProviderPullPreference>): void {
   for (const [provider, pref] of Object.entries(providers)) {
     const check = (days: number, loc: Array<string | number>) => {
-      if (days < 0 || days > HISTORICAL_DAYS_LIMIT) throw managementError.invalid(['body', 'providers', provider, ...loc], MANAGEMENT_ERRORS.historicalDaysLimit(provider, HISTORICAL_DAYS_LIMIT), days);
+      if (days < 0 || days > HISTORICAL_DAYS_LIMIT)
+        throw managementError.invalid(
+          ['body', 'providers', provider, ...loc],
+          MANAGEMENT_ERRORS.historicalDaysLimit(provider, HISTORICAL_DAYS_LIMIT),
+          days,
+        );
     };
     check(pref.default.historical_days_to_pull, ['default', 'historical_days_to_pull']);
-    for (const [resource, o] of Object.entries(pref.resource_overrides ?? {})) check(o.historical_days_to_pull, ['resource_overrides', resource, 'historical_days_to_pull']);
+    for (const [resource, o] of Object.entries(pref.resource_overrides ?? {}))
+      check(o.historical_days_to_pull, ['resource_overrides', resource, 'historical_days_to_pull']);
   }
 }
 
 /** Sets (replaces) the named providers' preferences of each team environment. Validate first. */
-export function upsertPullPreferences(world: World, teams: readonly Team[], env: Environment, providers: Record<string, ProviderPullPreference>): void {
+export function upsertPullPreferences(
+  world: World,
+  teams: readonly Team[],
+  env: Environment,
+  providers: Record<string, ProviderPullPreference>,
+): void {
   assertPullPreferences(providers);
   const store = preferencesOf(world);
   for (const team of teams) {
@@ -62,7 +73,10 @@ export function upsertPullPreferences(world: World, teams: readonly Team[], env:
       store.pulls.set(key(team.id, env), m);
     }
     for (const [provider, pref] of Object.entries(providers)) {
-      m.set(provider, { default: { ...pref.default }, resource_overrides: pref.resource_overrides ? structuredClone(pref.resource_overrides) : null });
+      m.set(provider, {
+        default: { ...pref.default },
+        resource_overrides: pref.resource_overrides ? structuredClone(pref.resource_overrides) : null,
+      });
     }
   }
 }
@@ -86,7 +100,9 @@ export function pullPreferencesView(world: World, team: Team, env: Environment, 
   for (const [provider, pref] of m ?? []) {
     if (providers.length > 0 && !providers.includes(provider)) continue;
     const overrides = pref.resource_overrides
-      ? Object.fromEntries(Object.entries(pref.resource_overrides).map(([r, o]) => [r, { ...o, historical_days_to_pull_limit: HISTORICAL_DAYS_LIMIT }]))
+      ? Object.fromEntries(
+          Object.entries(pref.resource_overrides).map(([r, o]) => [r, { ...o, historical_days_to_pull_limit: HISTORICAL_DAYS_LIMIT }]),
+        )
       : null;
     out[provider] = { default: { ...pref.default, historical_days_to_pull_limit: HISTORICAL_DAYS_LIMIT }, resource_overrides: overrides };
   }

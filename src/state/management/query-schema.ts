@@ -8,60 +8,619 @@
 /* eslint-disable */
 import { z } from 'zod';
 
-const SleepColumnExpr = z.object({ "sleep": z.enum(["id","session_start","session_end","state","type","duration_second","stage_asleep_second","stage_awake_second","stage_light_second","stage_rem_second","stage_deep_second","stage_unknown_second","latency_second","heart_rate_minimum","heart_rate_mean","heart_rate_maximum","heart_rate_dip","heart_rate_resting","efficiency","hrv_mean_rmssd","hrv_mean_sdnn","skin_temperature","skin_temperature_delta","respiratory_rate","score","recovery_readiness_score","source_type","source_provider","source_app_id","source_device_id","time_zone"]) });
-const DerivedReadinessColumnExpr = z.object({ "derived_readiness": z.enum(["date","chronotype","sleep_score","recovery_score","recovery_zone","stress_score","strain_score","strain_zone"]) });
-const ActivityColumnExpr = z.object({ "activity": z.enum(["date","calories_total","calories_active","steps","distance_meter","floors_climbed","duration_active_second","intensity_sedentary_second","intensity_low_second","intensity_medium_second","intensity_high_second","heart_rate_mean","heart_rate_minimum","heart_rate_maximum","heart_rate_resting","heart_rate_mean_walking","wheelchair_use","wheelchair_push","source_type","source_provider","source_app_id","source_device_id","time_zone","time_zone_offset"]) });
-const WorkoutColumnExpr = z.object({ "workout": z.enum(["session_start","session_end","title","sport_name","sport_slug","duration_active_second","heart_rate_mean","heart_rate_minimum","heart_rate_maximum","heart_rate_zone_1","heart_rate_zone_2","heart_rate_zone_3","heart_rate_zone_4","heart_rate_zone_5","heart_rate_zone_6","distance_meter","calories","elevation_gain_meter","elevation_maximum_meter","elevation_minimum_meter","speed_mean","speed_maximum","power_source","power_mean","power_maximum","power_weighted_mean","steps","map_polyline","map_summary_polyline","source_type","source_provider","source_app_id","source_device_id","external_id","time_zone"]) });
-const BodyColumnExpr = z.object({ "body": z.enum(["measured_at","weight_kilogram","fat_mass_percentage","water_percentage","muscle_mass_percentage","visceral_fat_index","bone_mass_percentage","body_mass_index","lean_body_mass_kilogram","waist_circumference_centimeter","source_type","source_provider","source_app_id","source_device_id","time_zone"]) });
-const MealColumnExpr = z.object({ "meal": z.enum(["calories","carbohydrate_gram","protein_gram","alcohol_gram","water_gram","fibre_gram","sugar_gram","cholesterol_gram","saturated_fat_gram","monounsaturated_fat_gram","polyunsaturated_fat_gram","omega3_fat_gram","omega6_fat_gram","total_fat_gram","sodium_milligram","potassium_milligram","calcium_milligram","phosphorus_milligram","magnesium_milligram","iron_milligram","zinc_milligram","fluoride_milligram","chloride_milligram","vitamin_a_milligram","vitamin_b1_milligram","riboflavin_milligram","niacin_milligram","pantothenic_acid_milligram","vitamin_b6_milligram","biotin_microgram","vitamin_b12_microgram","vitamin_c_milligram","vitamin_d_microgram","vitamin_e_milligram","vitamin_k_microgram","folic_acid_microgram","chromium_microgram","copper_milligram","iodine_microgram","manganese_milligram","molybdenum_microgram","selenium_microgram","date","name","source_type","source_provider","source_app_id","source_device_id"]) });
-const MenstrualCycleColumnExpr = z.object({ "menstrual_cycle": z.enum(["period_start","period_end","cycle_end","is_predicted","menstrual_flow","cervical_mucus","intermenstrual_bleeding","contraceptive","detected_deviations","ovulation_test","home_pregnancy_test","home_progesterone_test","sexual_activity","basal_body_temperature","source_type","source_provider","source_app_id","source_device_id"]) });
-const ProfileColumnExpr = z.object({ "profile": z.enum(["height_centimeter","birth_date","wheelchair_use","gender","sex","source_type","source_provider","source_app_id","source_device_id","created_at","updated_at"]) });
-const SleepScoreValueMacroExpr = z.object({ "value_macro": z.literal("sleep_score"), "version": z.literal("automatic").default("automatic") });
-const ChronotypeValueMacroExpr = z.object({ "value_macro": z.literal("chronotype"), "version": z.literal("automatic").default("automatic") });
-const AsleepAtValueMacroExpr = z.object({ "value_macro": z.literal("asleep_at"), "version": z.literal("automatic").default("automatic") });
-const AwakeAtValueMacroExpr = z.object({ "value_macro": z.literal("awake_at"), "version": z.literal("automatic").default("automatic") });
-const AwakeningsValueMacroExpr = z.object({ "value_macro": z.literal("awakenings"), "version": z.literal("automatic").default("automatic") });
-const UnrecognizedValueMacroExpr = z.object({ "value_macro": z.string() });
-const DiscreteTimeseriesExpr = z.object({ "timeseries": z.enum(["glucose","heartrate","hrv","ige","igg","cholesterol","weight","fat","blood_oxygen","electrocardiogram_voltage","respiratory_rate","stress_level"]), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.literal("value")]) });
-const IntervalTimeseriesExpr = z.object({ "timeseries": z.enum(["steps","distance","vo2_max","heart_rate_alert","stand_hour","sleep_breathing_disturbance","water","caffeine","mindfulness_minutes","calories_active","floors_climbed","calories_basal","afib_burden","stand_duration","sleep_apnea_alert","wheelchair_push","forced_expiratory_volume_1","forced_vital_capacity","peak_expiratory_flow_rate","inhaler_usage","fall","uv_exposure","daylight_exposure","handwashing","basal_body_temperature","body_mass_index","lean_body_mass","waist_circumference","heart_rate_recovery_one_minute","workout_swimming_stroke","workout_distance","carbohydrates"]), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.enum(["duration","value"])]) });
-const InsulinInjectionTimeseriesExpr = z.object({ "timeseries": z.literal("insulin_injection"), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.enum(["duration","value"]), z.enum(["delivery_mode","delivery_form","bolus_purpose"])]) });
-const BloodPressureTimeseriesExpr = z.object({ "timeseries": z.literal("blood_pressure"), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.enum(["systolic","diastolic"])]) });
-const TemperatureTimeseriesExpr = z.object({ "timeseries": z.enum(["body_temperature","body_temperature_delta"]), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.enum(["duration","value"]), z.literal("sensor_location")]) });
-const WorkoutDurationTimeseriesExpr = z.object({ "timeseries": z.literal("workout_duration"), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.enum(["duration","value"]), z.literal("intensity")]) });
-const NoteTimeseriesExpr = z.object({ "timeseries": z.literal("note"), "field": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"]), z.enum(["timezone_offset","type"]), z.enum(["tags","content"])]) });
-const IndexColumnExpr = z.object({ "index": z.enum(["sleep","derived_readiness","activity","workout","body","meal","menstrual_cycle","profile","timeseries"]) });
-const MCMenstrualFlowFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "menstrual_flow": z.enum(["date","flow"]) });
-const MCCervicalMucusFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "cervical_mucus": z.enum(["date","quality"]) });
-const MCIntermenstrualBleedingFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "intermenstrual_bleeding": z.literal("date") });
-const MCContraceptiveFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "contraceptive": z.enum(["date","type"]) });
-const MCDetectedDeviationsFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "detected_deviations": z.enum(["date","deviation"]) });
-const MCOvulationTestFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "ovulation_test": z.enum(["date","test_result"]) });
-const MCHomePregnancyTestFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "home_pregnancy_test": z.enum(["date","test_result"]) });
-const MCHomeProgesteroneTestFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "home_progesterone_test": z.enum(["date","test_result"]) });
-const MCSexualActivityFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "sexual_activity": z.enum(["date","protection_used"]) });
-const MCBasalBodyTemperatureFieldExpr = z.strictObject({ "field_for": z.literal("menstrual_cycle").default("menstrual_cycle"), "basal_body_temperature": z.enum(["date","value"]) });
-const ElementFieldExpr = z.strictObject({ "element": z.literal(true) });
-const AggregateFieldExpr = z.object({ "func": z.enum(["mean","min","max","sum","count","median","stddev","oldest","newest"]), "arg": z.union([MCMenstrualFlowFieldExpr, MCCervicalMucusFieldExpr, MCIntermenstrualBleedingFieldExpr, MCContraceptiveFieldExpr, MCDetectedDeviationsFieldExpr, MCOvulationTestFieldExpr, MCHomePregnancyTestFieldExpr, MCHomeProgesteroneTestFieldExpr, MCSexualActivityFieldExpr, MCBasalBodyTemperatureFieldExpr, ElementFieldExpr]).nullish() });
-const Placeholder = z.object({ "placeholder": z.literal(true) });
-const UnnestExpr = z.object({ "unnest": z.union([SleepColumnExpr, DerivedReadinessColumnExpr, ActivityColumnExpr, WorkoutColumnExpr, BodyColumnExpr, MealColumnExpr, MenstrualCycleColumnExpr, ProfileColumnExpr, SleepScoreValueMacroExpr, ChronotypeValueMacroExpr, AsleepAtValueMacroExpr, AwakeAtValueMacroExpr, AwakeningsValueMacroExpr, UnrecognizedValueMacroExpr, DiscreteTimeseriesExpr, IntervalTimeseriesExpr, InsulinInjectionTimeseriesExpr, BloodPressureTimeseriesExpr, TemperatureTimeseriesExpr, WorkoutDurationTimeseriesExpr, NoteTimeseriesExpr]) });
-const ScalarOutputSubqueryExpr_Input = z.object({ "select": z.union([AggregateFieldExpr, Placeholder]), "from": z.union([UnnestExpr, Placeholder]), "where": z.string().nullish() });
-const AggregateExpr_Input = z.object({ "arg": z.union([SleepColumnExpr, DerivedReadinessColumnExpr, ActivityColumnExpr, WorkoutColumnExpr, BodyColumnExpr, MealColumnExpr, MenstrualCycleColumnExpr, ProfileColumnExpr, SleepScoreValueMacroExpr, ChronotypeValueMacroExpr, AsleepAtValueMacroExpr, AwakeAtValueMacroExpr, AwakeningsValueMacroExpr, UnrecognizedValueMacroExpr, DiscreteTimeseriesExpr, IntervalTimeseriesExpr, InsulinInjectionTimeseriesExpr, BloodPressureTimeseriesExpr, TemperatureTimeseriesExpr, WorkoutDurationTimeseriesExpr, NoteTimeseriesExpr, IndexColumnExpr, ScalarOutputSubqueryExpr_Input]), "func": z.enum(["mean","min","max","sum","count","median","stddev","oldest","newest"]) });
-const GroupKeyColumnExpr = z.object({ "group_key": z.union([z.number().int(), z.literal("*")]) });
-const SourceColumnExpr = z.object({ "source": z.union([z.enum(["source_provider","source_type"]), z.literal("source_app_id"), z.enum(["source_workout_id","source_sport"])]) });
-const Period = z.object({ "value": z.number().int().min(1).default(1), "unit": z.enum(["minute","hour","day","week","month","year"]) });
-const DateTruncExpr = z.object({ "date_trunc": Period, "arg": z.union([IndexColumnExpr, Placeholder]) });
-const DatePartExpr = z.object({ "arg": z.union([IndexColumnExpr, Placeholder]), "date_part": z.union([z.enum(["minute","hour","day","week","month","year"]), z.enum(["weekday","week_of_year","day_of_year"])]) });
-const CarryForwardExpr = z.strictObject({ "mode": z.literal("carry_forward"), "max_age": Period.nullish() });
-const CarryBackwardExpr = z.strictObject({ "mode": z.literal("carry_backward"), "max_age": Period.nullish() });
-const CarryNearestExpr = z.strictObject({ "mode": z.literal("carry_nearest"), "span": Period.nullish() });
-const AlignExpr_Input = z.strictObject({ "carry": z.union([CarryForwardExpr, CarryBackwardExpr, CarryNearestExpr]) });
-const Query_Input = z.object({ "select": z.array(z.union([AggregateExpr_Input, GroupKeyColumnExpr, SleepColumnExpr, DerivedReadinessColumnExpr, ActivityColumnExpr, WorkoutColumnExpr, BodyColumnExpr, MealColumnExpr, MenstrualCycleColumnExpr, ProfileColumnExpr, SleepScoreValueMacroExpr, ChronotypeValueMacroExpr, AsleepAtValueMacroExpr, AwakeAtValueMacroExpr, AwakeningsValueMacroExpr, UnrecognizedValueMacroExpr, DiscreteTimeseriesExpr, IntervalTimeseriesExpr, InsulinInjectionTimeseriesExpr, BloodPressureTimeseriesExpr, TemperatureTimeseriesExpr, WorkoutDurationTimeseriesExpr, NoteTimeseriesExpr, IndexColumnExpr, ScalarOutputSubqueryExpr_Input, SourceColumnExpr])), "group_by": z.array(z.union([DateTruncExpr, DatePartExpr, SleepColumnExpr, DerivedReadinessColumnExpr, ActivityColumnExpr, WorkoutColumnExpr, BodyColumnExpr, MealColumnExpr, MenstrualCycleColumnExpr, ProfileColumnExpr, SleepScoreValueMacroExpr, ChronotypeValueMacroExpr, AsleepAtValueMacroExpr, AwakeAtValueMacroExpr, AwakeningsValueMacroExpr, UnrecognizedValueMacroExpr, DiscreteTimeseriesExpr, IntervalTimeseriesExpr, InsulinInjectionTimeseriesExpr, BloodPressureTimeseriesExpr, TemperatureTimeseriesExpr, WorkoutDurationTimeseriesExpr, NoteTimeseriesExpr, SourceColumnExpr])).optional(), "where": z.string().nullish(), "align": AlignExpr_Input.nullish() });
-const Providers = z.enum(["oura","fitbit","garmin","whoop","strava","renpho","peloton","wahoo","zwift","freestyle_libre","abbott_libreview","tandem_source","freestyle_libre_ble","eight_sleep","withings","apple_health_kit","manual","ihealth","google_fit","beurer_api","beurer_ble","omron","omron_ble","onetouch_ble","accuchek_ble","contour_ble","dexcom","dexcom_v3","hammerhead","my_fitness_pal","health_connect","samsung_health","polar","cronometer","kardia","whoop_v2","ultrahuman","my_fitness_pal_v2","map_my_fitness","runkeeper","google_health"]);
-const Labs = z.enum(["ayumetrix","spiriplex","ussl","quest","sonora_quest","labcorp","bioreference","us_biotek","manual","sanocardio","ihd","nexus","my_uti","crl","mtl"]);
-const QueryConfig = z.object({ "provider_priority_overrides": z.array(z.union([Providers, Labs])).nullish() });
-const ContinuousQuerySchedulingPreferences = z.object({ "minimum_gap_duration_second": z.number().int().min(1800).nullish() });
-const ContinuousQueryDataEventPreferences = z.object({ "enabled": z.boolean().default(true) });
-const ContinuousQueryExportPreferences = z.object({ "data_events": ContinuousQueryDataEventPreferences.optional(), "fhir_observations": z.boolean().default(false) });
+const SleepColumnExpr = z.object({
+  sleep: z.enum([
+    'id',
+    'session_start',
+    'session_end',
+    'state',
+    'type',
+    'duration_second',
+    'stage_asleep_second',
+    'stage_awake_second',
+    'stage_light_second',
+    'stage_rem_second',
+    'stage_deep_second',
+    'stage_unknown_second',
+    'latency_second',
+    'heart_rate_minimum',
+    'heart_rate_mean',
+    'heart_rate_maximum',
+    'heart_rate_dip',
+    'heart_rate_resting',
+    'efficiency',
+    'hrv_mean_rmssd',
+    'hrv_mean_sdnn',
+    'skin_temperature',
+    'skin_temperature_delta',
+    'respiratory_rate',
+    'score',
+    'recovery_readiness_score',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+    'time_zone',
+  ]),
+});
+const DerivedReadinessColumnExpr = z.object({
+  derived_readiness: z.enum([
+    'date',
+    'chronotype',
+    'sleep_score',
+    'recovery_score',
+    'recovery_zone',
+    'stress_score',
+    'strain_score',
+    'strain_zone',
+  ]),
+});
+const ActivityColumnExpr = z.object({
+  activity: z.enum([
+    'date',
+    'calories_total',
+    'calories_active',
+    'steps',
+    'distance_meter',
+    'floors_climbed',
+    'duration_active_second',
+    'intensity_sedentary_second',
+    'intensity_low_second',
+    'intensity_medium_second',
+    'intensity_high_second',
+    'heart_rate_mean',
+    'heart_rate_minimum',
+    'heart_rate_maximum',
+    'heart_rate_resting',
+    'heart_rate_mean_walking',
+    'wheelchair_use',
+    'wheelchair_push',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+    'time_zone',
+    'time_zone_offset',
+  ]),
+});
+const WorkoutColumnExpr = z.object({
+  workout: z.enum([
+    'session_start',
+    'session_end',
+    'title',
+    'sport_name',
+    'sport_slug',
+    'duration_active_second',
+    'heart_rate_mean',
+    'heart_rate_minimum',
+    'heart_rate_maximum',
+    'heart_rate_zone_1',
+    'heart_rate_zone_2',
+    'heart_rate_zone_3',
+    'heart_rate_zone_4',
+    'heart_rate_zone_5',
+    'heart_rate_zone_6',
+    'distance_meter',
+    'calories',
+    'elevation_gain_meter',
+    'elevation_maximum_meter',
+    'elevation_minimum_meter',
+    'speed_mean',
+    'speed_maximum',
+    'power_source',
+    'power_mean',
+    'power_maximum',
+    'power_weighted_mean',
+    'steps',
+    'map_polyline',
+    'map_summary_polyline',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+    'external_id',
+    'time_zone',
+  ]),
+});
+const BodyColumnExpr = z.object({
+  body: z.enum([
+    'measured_at',
+    'weight_kilogram',
+    'fat_mass_percentage',
+    'water_percentage',
+    'muscle_mass_percentage',
+    'visceral_fat_index',
+    'bone_mass_percentage',
+    'body_mass_index',
+    'lean_body_mass_kilogram',
+    'waist_circumference_centimeter',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+    'time_zone',
+  ]),
+});
+const MealColumnExpr = z.object({
+  meal: z.enum([
+    'calories',
+    'carbohydrate_gram',
+    'protein_gram',
+    'alcohol_gram',
+    'water_gram',
+    'fibre_gram',
+    'sugar_gram',
+    'cholesterol_gram',
+    'saturated_fat_gram',
+    'monounsaturated_fat_gram',
+    'polyunsaturated_fat_gram',
+    'omega3_fat_gram',
+    'omega6_fat_gram',
+    'total_fat_gram',
+    'sodium_milligram',
+    'potassium_milligram',
+    'calcium_milligram',
+    'phosphorus_milligram',
+    'magnesium_milligram',
+    'iron_milligram',
+    'zinc_milligram',
+    'fluoride_milligram',
+    'chloride_milligram',
+    'vitamin_a_milligram',
+    'vitamin_b1_milligram',
+    'riboflavin_milligram',
+    'niacin_milligram',
+    'pantothenic_acid_milligram',
+    'vitamin_b6_milligram',
+    'biotin_microgram',
+    'vitamin_b12_microgram',
+    'vitamin_c_milligram',
+    'vitamin_d_microgram',
+    'vitamin_e_milligram',
+    'vitamin_k_microgram',
+    'folic_acid_microgram',
+    'chromium_microgram',
+    'copper_milligram',
+    'iodine_microgram',
+    'manganese_milligram',
+    'molybdenum_microgram',
+    'selenium_microgram',
+    'date',
+    'name',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+  ]),
+});
+const MenstrualCycleColumnExpr = z.object({
+  menstrual_cycle: z.enum([
+    'period_start',
+    'period_end',
+    'cycle_end',
+    'is_predicted',
+    'menstrual_flow',
+    'cervical_mucus',
+    'intermenstrual_bleeding',
+    'contraceptive',
+    'detected_deviations',
+    'ovulation_test',
+    'home_pregnancy_test',
+    'home_progesterone_test',
+    'sexual_activity',
+    'basal_body_temperature',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+  ]),
+});
+const ProfileColumnExpr = z.object({
+  profile: z.enum([
+    'height_centimeter',
+    'birth_date',
+    'wheelchair_use',
+    'gender',
+    'sex',
+    'source_type',
+    'source_provider',
+    'source_app_id',
+    'source_device_id',
+    'created_at',
+    'updated_at',
+  ]),
+});
+const SleepScoreValueMacroExpr = z.object({ value_macro: z.literal('sleep_score'), version: z.literal('automatic').default('automatic') });
+const ChronotypeValueMacroExpr = z.object({ value_macro: z.literal('chronotype'), version: z.literal('automatic').default('automatic') });
+const AsleepAtValueMacroExpr = z.object({ value_macro: z.literal('asleep_at'), version: z.literal('automatic').default('automatic') });
+const AwakeAtValueMacroExpr = z.object({ value_macro: z.literal('awake_at'), version: z.literal('automatic').default('automatic') });
+const AwakeningsValueMacroExpr = z.object({ value_macro: z.literal('awakenings'), version: z.literal('automatic').default('automatic') });
+const UnrecognizedValueMacroExpr = z.object({ value_macro: z.string() });
+const DiscreteTimeseriesExpr = z.object({
+  timeseries: z.enum([
+    'glucose',
+    'heartrate',
+    'hrv',
+    'ige',
+    'igg',
+    'cholesterol',
+    'weight',
+    'fat',
+    'blood_oxygen',
+    'electrocardiogram_voltage',
+    'respiratory_rate',
+    'stress_level',
+  ]),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.literal('value'),
+  ]),
+});
+const IntervalTimeseriesExpr = z.object({
+  timeseries: z.enum([
+    'steps',
+    'distance',
+    'vo2_max',
+    'heart_rate_alert',
+    'stand_hour',
+    'sleep_breathing_disturbance',
+    'water',
+    'caffeine',
+    'mindfulness_minutes',
+    'calories_active',
+    'floors_climbed',
+    'calories_basal',
+    'afib_burden',
+    'stand_duration',
+    'sleep_apnea_alert',
+    'wheelchair_push',
+    'forced_expiratory_volume_1',
+    'forced_vital_capacity',
+    'peak_expiratory_flow_rate',
+    'inhaler_usage',
+    'fall',
+    'uv_exposure',
+    'daylight_exposure',
+    'handwashing',
+    'basal_body_temperature',
+    'body_mass_index',
+    'lean_body_mass',
+    'waist_circumference',
+    'heart_rate_recovery_one_minute',
+    'workout_swimming_stroke',
+    'workout_distance',
+    'carbohydrates',
+  ]),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.enum(['duration', 'value']),
+  ]),
+});
+const InsulinInjectionTimeseriesExpr = z.object({
+  timeseries: z.literal('insulin_injection'),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.enum(['duration', 'value']),
+    z.enum(['delivery_mode', 'delivery_form', 'bolus_purpose']),
+  ]),
+});
+const BloodPressureTimeseriesExpr = z.object({
+  timeseries: z.literal('blood_pressure'),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.enum(['systolic', 'diastolic']),
+  ]),
+});
+const TemperatureTimeseriesExpr = z.object({
+  timeseries: z.enum(['body_temperature', 'body_temperature_delta']),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.enum(['duration', 'value']),
+    z.literal('sensor_location'),
+  ]),
+});
+const WorkoutDurationTimeseriesExpr = z.object({
+  timeseries: z.literal('workout_duration'),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.enum(['duration', 'value']),
+    z.literal('intensity'),
+  ]),
+});
+const NoteTimeseriesExpr = z.object({
+  timeseries: z.literal('note'),
+  field: z.union([
+    z.enum(['source_provider', 'source_type']),
+    z.literal('source_app_id'),
+    z.enum(['source_workout_id', 'source_sport']),
+    z.enum(['timezone_offset', 'type']),
+    z.enum(['tags', 'content']),
+  ]),
+});
+const IndexColumnExpr = z.object({
+  index: z.enum(['sleep', 'derived_readiness', 'activity', 'workout', 'body', 'meal', 'menstrual_cycle', 'profile', 'timeseries']),
+});
+const MCMenstrualFlowFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  menstrual_flow: z.enum(['date', 'flow']),
+});
+const MCCervicalMucusFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  cervical_mucus: z.enum(['date', 'quality']),
+});
+const MCIntermenstrualBleedingFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  intermenstrual_bleeding: z.literal('date'),
+});
+const MCContraceptiveFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  contraceptive: z.enum(['date', 'type']),
+});
+const MCDetectedDeviationsFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  detected_deviations: z.enum(['date', 'deviation']),
+});
+const MCOvulationTestFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  ovulation_test: z.enum(['date', 'test_result']),
+});
+const MCHomePregnancyTestFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  home_pregnancy_test: z.enum(['date', 'test_result']),
+});
+const MCHomeProgesteroneTestFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  home_progesterone_test: z.enum(['date', 'test_result']),
+});
+const MCSexualActivityFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  sexual_activity: z.enum(['date', 'protection_used']),
+});
+const MCBasalBodyTemperatureFieldExpr = z.strictObject({
+  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+  basal_body_temperature: z.enum(['date', 'value']),
+});
+const ElementFieldExpr = z.strictObject({ element: z.literal(true) });
+const AggregateFieldExpr = z.object({
+  func: z.enum(['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest']),
+  arg: z
+    .union([
+      MCMenstrualFlowFieldExpr,
+      MCCervicalMucusFieldExpr,
+      MCIntermenstrualBleedingFieldExpr,
+      MCContraceptiveFieldExpr,
+      MCDetectedDeviationsFieldExpr,
+      MCOvulationTestFieldExpr,
+      MCHomePregnancyTestFieldExpr,
+      MCHomeProgesteroneTestFieldExpr,
+      MCSexualActivityFieldExpr,
+      MCBasalBodyTemperatureFieldExpr,
+      ElementFieldExpr,
+    ])
+    .nullish(),
+});
+const Placeholder = z.object({ placeholder: z.literal(true) });
+const UnnestExpr = z.object({
+  unnest: z.union([
+    SleepColumnExpr,
+    DerivedReadinessColumnExpr,
+    ActivityColumnExpr,
+    WorkoutColumnExpr,
+    BodyColumnExpr,
+    MealColumnExpr,
+    MenstrualCycleColumnExpr,
+    ProfileColumnExpr,
+    SleepScoreValueMacroExpr,
+    ChronotypeValueMacroExpr,
+    AsleepAtValueMacroExpr,
+    AwakeAtValueMacroExpr,
+    AwakeningsValueMacroExpr,
+    UnrecognizedValueMacroExpr,
+    DiscreteTimeseriesExpr,
+    IntervalTimeseriesExpr,
+    InsulinInjectionTimeseriesExpr,
+    BloodPressureTimeseriesExpr,
+    TemperatureTimeseriesExpr,
+    WorkoutDurationTimeseriesExpr,
+    NoteTimeseriesExpr,
+  ]),
+});
+const ScalarOutputSubqueryExpr_Input = z.object({
+  select: z.union([AggregateFieldExpr, Placeholder]),
+  from: z.union([UnnestExpr, Placeholder]),
+  where: z.string().nullish(),
+});
+const AggregateExpr_Input = z.object({
+  arg: z.union([
+    SleepColumnExpr,
+    DerivedReadinessColumnExpr,
+    ActivityColumnExpr,
+    WorkoutColumnExpr,
+    BodyColumnExpr,
+    MealColumnExpr,
+    MenstrualCycleColumnExpr,
+    ProfileColumnExpr,
+    SleepScoreValueMacroExpr,
+    ChronotypeValueMacroExpr,
+    AsleepAtValueMacroExpr,
+    AwakeAtValueMacroExpr,
+    AwakeningsValueMacroExpr,
+    UnrecognizedValueMacroExpr,
+    DiscreteTimeseriesExpr,
+    IntervalTimeseriesExpr,
+    InsulinInjectionTimeseriesExpr,
+    BloodPressureTimeseriesExpr,
+    TemperatureTimeseriesExpr,
+    WorkoutDurationTimeseriesExpr,
+    NoteTimeseriesExpr,
+    IndexColumnExpr,
+    ScalarOutputSubqueryExpr_Input,
+  ]),
+  func: z.enum(['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest']),
+});
+const GroupKeyColumnExpr = z.object({ group_key: z.union([z.number().int(), z.literal('*')]) });
+const SourceColumnExpr = z.object({
+  source: z.union([z.enum(['source_provider', 'source_type']), z.literal('source_app_id'), z.enum(['source_workout_id', 'source_sport'])]),
+});
+const Period = z.object({ value: z.number().int().min(1).default(1), unit: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']) });
+const DateTruncExpr = z.object({ date_trunc: Period, arg: z.union([IndexColumnExpr, Placeholder]) });
+const DatePartExpr = z.object({
+  arg: z.union([IndexColumnExpr, Placeholder]),
+  date_part: z.union([z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']), z.enum(['weekday', 'week_of_year', 'day_of_year'])]),
+});
+const CarryForwardExpr = z.strictObject({ mode: z.literal('carry_forward'), max_age: Period.nullish() });
+const CarryBackwardExpr = z.strictObject({ mode: z.literal('carry_backward'), max_age: Period.nullish() });
+const CarryNearestExpr = z.strictObject({ mode: z.literal('carry_nearest'), span: Period.nullish() });
+const AlignExpr_Input = z.strictObject({ carry: z.union([CarryForwardExpr, CarryBackwardExpr, CarryNearestExpr]) });
+const Query_Input = z.object({
+  select: z.array(
+    z.union([
+      AggregateExpr_Input,
+      GroupKeyColumnExpr,
+      SleepColumnExpr,
+      DerivedReadinessColumnExpr,
+      ActivityColumnExpr,
+      WorkoutColumnExpr,
+      BodyColumnExpr,
+      MealColumnExpr,
+      MenstrualCycleColumnExpr,
+      ProfileColumnExpr,
+      SleepScoreValueMacroExpr,
+      ChronotypeValueMacroExpr,
+      AsleepAtValueMacroExpr,
+      AwakeAtValueMacroExpr,
+      AwakeningsValueMacroExpr,
+      UnrecognizedValueMacroExpr,
+      DiscreteTimeseriesExpr,
+      IntervalTimeseriesExpr,
+      InsulinInjectionTimeseriesExpr,
+      BloodPressureTimeseriesExpr,
+      TemperatureTimeseriesExpr,
+      WorkoutDurationTimeseriesExpr,
+      NoteTimeseriesExpr,
+      IndexColumnExpr,
+      ScalarOutputSubqueryExpr_Input,
+      SourceColumnExpr,
+    ]),
+  ),
+  group_by: z
+    .array(
+      z.union([
+        DateTruncExpr,
+        DatePartExpr,
+        SleepColumnExpr,
+        DerivedReadinessColumnExpr,
+        ActivityColumnExpr,
+        WorkoutColumnExpr,
+        BodyColumnExpr,
+        MealColumnExpr,
+        MenstrualCycleColumnExpr,
+        ProfileColumnExpr,
+        SleepScoreValueMacroExpr,
+        ChronotypeValueMacroExpr,
+        AsleepAtValueMacroExpr,
+        AwakeAtValueMacroExpr,
+        AwakeningsValueMacroExpr,
+        UnrecognizedValueMacroExpr,
+        DiscreteTimeseriesExpr,
+        IntervalTimeseriesExpr,
+        InsulinInjectionTimeseriesExpr,
+        BloodPressureTimeseriesExpr,
+        TemperatureTimeseriesExpr,
+        WorkoutDurationTimeseriesExpr,
+        NoteTimeseriesExpr,
+        SourceColumnExpr,
+      ]),
+    )
+    .optional(),
+  where: z.string().nullish(),
+  align: AlignExpr_Input.nullish(),
+});
+const Providers = z.enum([
+  'oura',
+  'fitbit',
+  'garmin',
+  'whoop',
+  'strava',
+  'renpho',
+  'peloton',
+  'wahoo',
+  'zwift',
+  'freestyle_libre',
+  'abbott_libreview',
+  'tandem_source',
+  'freestyle_libre_ble',
+  'eight_sleep',
+  'withings',
+  'apple_health_kit',
+  'manual',
+  'ihealth',
+  'google_fit',
+  'beurer_api',
+  'beurer_ble',
+  'omron',
+  'omron_ble',
+  'onetouch_ble',
+  'accuchek_ble',
+  'contour_ble',
+  'dexcom',
+  'dexcom_v3',
+  'hammerhead',
+  'my_fitness_pal',
+  'health_connect',
+  'samsung_health',
+  'polar',
+  'cronometer',
+  'kardia',
+  'whoop_v2',
+  'ultrahuman',
+  'my_fitness_pal_v2',
+  'map_my_fitness',
+  'runkeeper',
+  'google_health',
+]);
+const Labs = z.enum([
+  'ayumetrix',
+  'spiriplex',
+  'ussl',
+  'quest',
+  'sonora_quest',
+  'labcorp',
+  'bioreference',
+  'us_biotek',
+  'manual',
+  'sanocardio',
+  'ihd',
+  'nexus',
+  'my_uti',
+  'crl',
+  'mtl',
+]);
+const QueryConfig = z.object({ provider_priority_overrides: z.array(z.union([Providers, Labs])).nullish() });
+const ContinuousQuerySchedulingPreferences = z.object({ minimum_gap_duration_second: z.number().int().min(1800).nullish() });
+const ContinuousQueryDataEventPreferences = z.object({ enabled: z.boolean().default(true) });
+const ContinuousQueryExportPreferences = z.object({
+  data_events: ContinuousQueryDataEventPreferences.optional(),
+  fhir_observations: z.boolean().default(false),
+});
 
 export const querySchema = Query_Input;
 export const queryConfigSchema = QueryConfig;
@@ -71,8 +630,12 @@ export type Query = z.infer<typeof querySchema>;
 
 // Data OpenAPI `QueryBatch` (POST /aggregate/v1/user/{user_id}/query): the same `Query` and
 // `QueryConfig`, plus the timeframe.
-const RelativeTimeframe = z.object({ "type": z.literal("relative"), "anchor": z.iso.date(), "past": Period });
-const QueryBatch = z.object({ "timeframe": z.union([RelativeTimeframe, Placeholder]), "queries": z.array(Query_Input), "config": QueryConfig.optional() });
+const RelativeTimeframe = z.object({ type: z.literal('relative'), anchor: z.iso.date(), past: Period });
+const QueryBatch = z.object({
+  timeframe: z.union([RelativeTimeframe, Placeholder]),
+  queries: z.array(Query_Input),
+  config: QueryConfig.optional(),
+});
 
 export const queryBatchSchema = QueryBatch;
 export type QueryBatch = z.infer<typeof queryBatchSchema>;

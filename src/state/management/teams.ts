@@ -130,8 +130,14 @@ function applyEnvironmentUpdate(
 ): { settings: EnvironmentSettings } | { error: [Array<string>, string] } {
   const next = cloneSettings(current);
   const keep = <T>(value: T | null | undefined, old: T): T => (value === null || value === undefined ? old : value);
-  next.lab_tests_patient_sms_communication_enabled = keep(update.lab_tests_patient_sms_communication_enabled, next.lab_tests_patient_sms_communication_enabled);
-  next.lab_tests_patient_email_communication_enabled = keep(update.lab_tests_patient_email_communication_enabled, next.lab_tests_patient_email_communication_enabled);
+  next.lab_tests_patient_sms_communication_enabled = keep(
+    update.lab_tests_patient_sms_communication_enabled,
+    next.lab_tests_patient_sms_communication_enabled,
+  );
+  next.lab_tests_patient_email_communication_enabled = keep(
+    update.lab_tests_patient_email_communication_enabled,
+    next.lab_tests_patient_email_communication_enabled,
+  );
   next.critical_result_notification_email = keep(update.critical_result_notification_email, next.critical_result_notification_email);
   next.partial_webhooks_enabled = keep(update.partial_webhooks_enabled, next.partial_webhooks_enabled);
   next.minor_ordering_enabled = keep(update.minor_ordering_enabled, next.minor_ordering_enabled);
@@ -145,7 +151,10 @@ function applyEnvironmentUpdate(
   if (brand) {
     const base = next.brand_information;
     const companyName = keep(brand.company_name, base?.company_name ?? null);
-    if (companyName === null) return { error: [['brand_information', 'company_name'], 'company_name is required when brand information is set for the first time'] };
+    if (companyName === null)
+      return {
+        error: [['brand_information', 'company_name'], 'company_name is required when brand information is set for the first time'],
+      };
     next.brand_information = {
       company_name: companyName,
       company_website: keep(brand.company_website, base?.company_website ?? ''),

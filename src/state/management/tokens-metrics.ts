@@ -15,7 +15,12 @@ export const ACCESS_TOKEN_TTL_S = 3600;
  * Issues an access token for a team environment. The grant lives in the tenancy (the engine's
  * authentication reads it: `Authorization: Bearer <token>` on the data API).
  */
-export function createAccessToken(world: World, team: Team, environment: Environment, nowMs: number): { access_token: string; expires_in: number } {
+export function createAccessToken(
+  world: World,
+  team: Team,
+  environment: Environment,
+  nowMs: number,
+): { access_token: string; expires_in: number } {
   const n = world.ids.nextSeq('team-access-token', team.id);
   const token = `vat_${team.region}_${stableToken(48, world.seed, 'team-access-token', team.id, n)}`;
   world.tenancy.addAccessToken(token, { team_id: team.id, environment, expires_ms: nowMs + ACCESS_TOKEN_TTL_S * 1000 }, nowMs);

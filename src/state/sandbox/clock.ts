@@ -24,7 +24,8 @@ export function advanceRules(body: AdvanceBody): RuleFailure | null {
     if (seconds === null) return { path: ['duration'], message: CLOCK_MESSAGES.badDuration, input: body.duration };
     if (!(seconds <= MAX_ADVANCE_SECONDS)) return { path: ['duration'], message: CLOCK_MESSAGES.tooFar, input: body.duration };
   } else if (body.until !== undefined) {
-    if (Number.isNaN(Date.parse(body.until)) || !realCalendarDate(body.until)) return { path: ['until'], message: CLOCK_MESSAGES.badUntil, input: body.until };
+    if (Number.isNaN(Date.parse(body.until)) || !realCalendarDate(body.until))
+      return { path: ['until'], message: CLOCK_MESSAGES.badUntil, input: body.until };
   } else if (!((body.seconds as number) <= MAX_ADVANCE_SECONDS)) {
     return { path: ['seconds'], message: CLOCK_MESSAGES.tooFar, input: body.seconds };
   }

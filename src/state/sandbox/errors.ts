@@ -19,7 +19,8 @@ export const CLOCK_MESSAGES = {
 /** The documentation page's asset texts (`GET /docs/assets/:file`). */
 export const DOCS_MESSAGES = {
   unknownAsset: 'Not Found',
-  noAssets: 'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
+  noAssets:
+    'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
 } as const;
 
 const err = domainErrorOf('sandbox');

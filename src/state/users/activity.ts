@@ -5,7 +5,6 @@
 import { stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';
 import { ordersOf } from '../labs/order-store.js';
-import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection } from '../wearables/connections.js';
 import { pullPlan, pullStateAt } from '../wearables/pulls.js';
 import { USERS_ERRORS, usersError } from './errors.js';
@@ -36,10 +35,14 @@ class ActivityStore {
 
 const activityOf = partitionSlot('user-activity', () => new ActivityStore());
 
-const connectionsOf = (scope: UsersScope, userId: string): Connection[] => currentConnections(wearablesOf(scope.world).get(scope.partition, userId));
+const connectionsOf = (scope: UsersScope, userId: string): Connection[] =>
+  currentConnections(wearablesOf(scope.world).get(scope.partition, userId));
 
 type RefreshAnswer =
-  | { status: 200 | 202; body: { success: true; user_id: string; refreshed_sources: string[]; in_progress_sources: string[]; failed_sources: string[] } }
+  | {
+      status: 200 | 202;
+      body: { success: true; user_id: string; refreshed_sources: string[]; in_progress_sources: string[]; failed_sources: string[] };
+    }
   | { status: 400; body: { success: false; user_id: string; error: string; failed_sources: string[] } };
 
 /** `POST /v2/user/refresh/{id}`: 429 past 8 an hour; 202 while a source's pull still runs. */
@@ -48,7 +51,8 @@ export function refreshUser(scope: UsersScope, userId: string): RefreshAnswer {
   const now = scope.world.clock.now();
   const store = activityOf(scope.partition, scope.world);
   const recent = (store.refreshes.get(userId) ?? []).filter((t) => t > now - REFRESH_WINDOW_MS);
-  if (recent.length >= REFRESH_LIMIT) throw usersError.refreshRateLimited(Math.ceil(((recent[0] as number) + REFRESH_WINDOW_MS - now) / 1000));
+  if (recent.length >= REFRESH_LIMIT)
+    throw usersError.refreshRateLimited(Math.ceil(((recent[0] as number) + REFRESH_WINDOW_MS - now) / 1000));
   recent.push(now);
   store.refreshes.set(userId, recent);
   const refreshed: string[] = [];
@@ -57,12 +61,22 @@ export function refreshUser(scope: UsersScope, userId: string): RefreshAnswer {
   for (const conn of connectionsOf(scope, userId)) {
     const slug = conn.provider.slug;
     if (conn.status !== 'connected') failed.push(slug);
-    else if (pulledResources(conn).some((r) => ['scheduled', 'in_progress', 'retrying'].includes(pullStateAt(pullPlan(scope.world.seed, userId, conn, r), now).status))) inProgress.push(slug);
+    else if (
+      pulledResources(conn).some((r) =>
+        ['scheduled', 'in_progress', 'retrying'].includes(pullStateAt(pullPlan(scope.world.seed, userId, conn, r), now).status),
+      )
+    )
+      inProgress.push(slug);
     else refreshed.push(slug);
   }
-  if (refreshed.length + inProgress.length + failed.length === 0) return { status: 400, body: { success: false, user_id: userId, error: USERS_ERRORS.refreshNoSources, failed_sources: [] } };
-  if (refreshed.length + inProgress.length === 0) return { status: 400, body: { success: false, user_id: userId, error: USERS_ERRORS.refreshAllFailed, failed_sources: failed } };
-  return { status: inProgress.length > 0 ? 202 : 200, body: { success: true, user_id: userId, refreshed_sources: refreshed, in_progress_sources: inProgress, failed_sources: failed } };
+  if (refreshed.length + inProgress.length + failed.length === 0)
+    return { status: 400, body: { success: false, user_id: userId, error: USERS_ERRORS.refreshNoSources, failed_sources: [] } };
+  if (refreshed.length + inProgress.length === 0)
+    return { status: 400, body: { success: false, user_id: userId, error: USERS_ERRORS.refreshAllFailed, failed_sources: failed } };
+  return {
+    status: inProgress.length > 0 ? 202 : 200,
+    body: { success: true, user_id: userId, refreshed_sources: refreshed, in_progress_sources: inProgress, failed_sources: failed },
+  };
 }
 
 /** ClientFacingDevice: one per current connection of the user. */
@@ -115,7 +129,12 @@ export function signInToken(scope: UsersScope, userId: string): { user_id: strin
 }
 
 /** `POST /v2/user/{id}/create_portal_url`: a link to the sandbox's user-portal page. */
-export function createPortalUrl(scope: UsersScope, userId: string, context: 'launch' | 'communications', orderId: string | null): { url: string; expires_in: number } {
+export function createPortalUrl(
+  scope: UsersScope,
+  userId: string,
+  context: 'launch' | 'communications',
+  orderId: string | null,
+): { url: string; expires_in: number } {
   liveUser(scope, userId);
   if (orderId !== null) {
     const order = ordersOf(scope.partition, scope.world).get(orderId);
@@ -140,7 +159,12 @@ function portalLink(scope: UsersScope, code: string): PortalLink | null {
 }
 
 /** The portal page's view: the link and its user, or null (unknown, expired, or the user is gone). */
-export function portalView(world: UsersScope['world'], teamId: string, environment: string, code: string): { link: PortalLink; client_user_id: string } {
+export function portalView(
+  world: UsersScope['world'],
+  teamId: string,
+  environment: string,
+  code: string,
+): { link: PortalLink; client_user_id: string } {
   const team = world.tenancy.teams.get(teamId);
   if (!team || (environment !== 'sandbox' && environment !== 'production')) throw usersError.portalLinkExpired();
   const scope: UsersScope = { world, partition: world.tenancy.partition(team, environment) };

@@ -44,7 +44,10 @@ export function pendingDeletions(world: World, partition: Partition): number {
 export function startGrace(world: World, partition: Partition, user: User): void {
   const queue = graceOf(partition, world);
   const now = world.clock.now();
-  usersOf(partition, world).markDeleted(user, { scheduled_at: new Date(now).toISOString(), purge_at: new Date(now + DELETION_GRACE_MS).toISOString() });
+  usersOf(partition, world).markDeleted(user, {
+    scheduled_at: new Date(now).toISOString(),
+    purge_at: new Date(now + DELETION_GRACE_MS).toISOString(),
+  });
   queue.waiting.delete(user.user_id);
   queue.waiting.set(user.user_id, user);
   while (queue.waiting.size > queue.limit) {

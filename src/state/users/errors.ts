@@ -69,7 +69,8 @@ export const usersError = {
   noInsurance: (): DomainError => notFound(E.noInsurance),
   deviceNotFound: (): DomainError => notFound(E.deviceNotFound),
   unknownPayor: (code: string): DomainError => invalid(['body', 'payor_code'], E.unknownPayor(code), code),
-  refreshRateLimited: (retryAfterSeconds: number): DomainError => err('rate_limited', E.refreshRateLimited, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  refreshRateLimited: (retryAfterSeconds: number): DomainError =>
+    err('rate_limited', E.refreshRateLimited, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   portalOrderNotFound: (): DomainError => notFound(E.portalOrderNotFound),
   portalLinkExpired: (): DomainError => notFound(E.portalLinkExpired),
   otherTeam: (): DomainError => err('forbidden', E.otherTeam),

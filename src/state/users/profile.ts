@@ -3,7 +3,7 @@
  * replaced as a whole on each PATCH (the latest wins); insurances are kept in the order
  * added and the latest primary (or non-primary) one is answered. Dropped when the user is purged.
  */
-import { type PayorRecord } from '../../fixtures/labs/payors.js';
+import type { PayorRecord } from '../../fixtures/labs/payors.js';
 import { partitionSlot } from '../../engine/world.js';
 import { payorByCode } from '../labs/payors.js';
 import { usersError } from './errors.js';

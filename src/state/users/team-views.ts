@@ -76,7 +76,8 @@ export function sourcePriorities(scope: UsersScope, dataType: PriorityResource |
 export function sourcePrioritiesRule(changes: Array<{ data_type: PriorityResource; providers: string[] }>): RuleFailure | null {
   for (const [i, c] of changes.entries()) {
     for (const [j, slug] of c.providers.entries()) {
-      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug)) return { path: [i, 'providers', j], message: USERS_ERRORS.notSupplied(slug, c.data_type), input: slug };
+      if (!providerBySlug(slug) || !defaults(c.data_type).includes(slug))
+        return { path: [i, 'providers', j], message: USERS_ERRORS.notSupplied(slug, c.data_type), input: slug };
     }
   }
   return null;
@@ -86,7 +87,10 @@ export function sourcePrioritiesRule(changes: Array<{ data_type: PriorityResourc
  * Moves the listed providers to the front of each data type's order, in the order given
  * (every entry checked before any is applied); answers the full list.
  */
-export function updateSourcePriorities(scope: UsersScope, changes: Array<{ data_type: PriorityResource; providers: string[] }>): PriorityEntry[] {
+export function updateSourcePriorities(
+  scope: UsersScope,
+  changes: Array<{ data_type: PriorityResource; providers: string[] }>,
+): PriorityEntry[] {
   const store = prioritiesOf(scope.partition, scope.world);
   for (const c of changes) {
     const current = store.get(c.data_type) ?? defaults(c.data_type);

@@ -156,7 +156,7 @@ export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_us
   const users = store(scope);
   const resolvedId = ids.user_id ?? users.clientIdHolder(ids.client_user_id as string);
   const user = resolvedId ? users.get(resolvedId) : undefined;
-  if (!user || !user.deletion) throw usersError.noDeletionToUndo();
+  if (!user?.deletion) throw usersError.noDeletionToUndo();
   const holder = users.clientIdHolder(user.client_user_id);
   if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
   checkCap(scope, users);

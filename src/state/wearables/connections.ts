@@ -4,7 +4,7 @@
  * World-level store keyed by user id; handlers always resolve the user in the caller's
  * partition first, so nothing crosses teams. Also the one place wearable events are emitted.
  */
-import { PROVIDERS, providerBrief, scopesFor, type ProviderInfo } from '../../fixtures/wearables/providers.js';
+import { providerBrief, scopesFor, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { TIMESERIES } from '../../fixtures/wearables/timeseries-table.js';
 import type { EventEnvelope } from '../../engine/events.js';
 import type { JobHandle } from '../../engine/scheduler.js';
@@ -25,7 +25,8 @@ export const ERROR_TYPES = [
 export type ConnectionErrorType = (typeof ERROR_TYPES)[number];
 
 export const ERROR_MESSAGES: Record<ConnectionErrorType, string> = {
-  token_refresh_failed: 'We are having issues fetching information for user. We won\'t try to fetch again from this specific provider. Please reconnect device.',
+  token_refresh_failed:
+    "We are having issues fetching information for user. We won't try to fetch again from this specific provider. Please reconnect device.",
   webhook_registration_failed: 'The provider did not accept our webhook registration for this user. Please reconnect device.',
   user_not_found: 'The provider no longer recognises this user. Please reconnect device.',
   deregistered_per_provider: 'The user has deregistered the connection per notification from the provider.',
@@ -37,8 +38,16 @@ export const ERROR_MESSAGES: Record<ConnectionErrorType, string> = {
 
 /** Resources whose data the sandbox generates (everything else a provider lists is not pulled). */
 export const SIMULATED_RESOURCES: ReadonlySet<string> = new Set([
-  'activity', 'sleep', 'body', 'workouts', 'workout_stream', 'electrocardiogram', 'electrocardiogram_voltage',
-  'profile', 'meal', 'menstrual_cycle',
+  'activity',
+  'sleep',
+  'body',
+  'workouts',
+  'workout_stream',
+  'electrocardiogram',
+  'electrocardiogram_voltage',
+  'profile',
+  'meal',
+  'menstrual_cycle',
   ...TIMESERIES.map((r) => r.resource),
 ]);
 
@@ -203,7 +212,16 @@ class WearablesState {
 
   /** Canonical state for world snapshots (the field names of the plain store). */
   toJSON(): unknown {
-    return { users: this.users, ring: this.ring, ringPos: this.ringPos, active: this.active, feedMode: this.feedMode, presets: this.presets, workouts: this.workouts, sleeps: this.sleeps };
+    return {
+      users: this.users,
+      ring: this.ring,
+      ringPos: this.ringPos,
+      active: this.active,
+      feedMode: this.feedMode,
+      presets: this.presets,
+      workouts: this.workouts,
+      sleeps: this.sleeps,
+    };
   }
 
   /** The user's record, if it belongs to this partition. */
@@ -273,7 +291,10 @@ function resourceAvailability(conn: Connection): Record<string, unknown> {
         user_denied: { required: required.filter((s) => !has(s)), optional: optional.filter((s) => !has(s)) },
       };
     } else if (oauth) {
-      requirements = { user_granted: { required: denied ? [] : scopes, optional: [] }, user_denied: { required: denied ? scopes : [], optional: [] } };
+      requirements = {
+        user_granted: { required: denied ? [] : scopes, optional: [] },
+        user_denied: { required: denied ? scopes : [], optional: [] },
+      };
     }
     out[r] = { status: denied ? 'unavailable' : 'available', scope_requirements: requirements };
   }
@@ -288,7 +309,11 @@ export function connectionView(conn: Connection): Record<string, unknown> {
     status: conn.status,
     external_user_id: null,
     error_details: conn.error
-      ? { error_type: conn.error.error_type, error_message: conn.error.error_message, errored_at: new Date(conn.error.errored_at).toISOString() }
+      ? {
+          error_type: conn.error.error_type,
+          error_message: conn.error.error_message,
+          errored_at: new Date(conn.error.errored_at).toISOString(),
+        }
       : null,
     resource_availability: resourceAvailability(conn),
   };
@@ -326,7 +351,13 @@ export function emitUserEvent(world: World, partition: Partition, userId: string
 /** `provider.connection.created` payload. */
 export function connectionCreatedData(userId: string, conn: Connection): Record<string, unknown> {
   const brief = providerBrief(conn.provider);
-  return { user_id: userId, provider: brief, source: { ...brief }, external_user_id: null, resource_availability: resourceAvailability(conn) };
+  return {
+    user_id: userId,
+    provider: brief,
+    source: { ...brief },
+    external_user_id: null,
+    resource_availability: resourceAvailability(conn),
+  };
 }
 
 /** Ends a connection (deregistration): data stops at the end of the connection. */
@@ -358,4 +389,3 @@ export function newConnection(provider: ProviderInfo, fields: Partial<Connection
     ...fields,
   };
 }
-

@@ -46,9 +46,11 @@ export const wearablesError = {
   notConnected: (userId: string, provider: string): DomainError => notFound(E.notConnected(userId, provider)),
   notInError: (): DomainError => conflict(E.notInError),
   retriableNeedsRetry: (detail: string): DomainError => valueError(['body', 'error_details'], E.retriableNeedsRetry(detail), detail),
-  nonRetriableNeedsFailure: (detail: string): DomainError => valueError(['body', 'error_details'], E.nonRetriableNeedsFailure(detail), detail),
+  nonRetriableNeedsFailure: (detail: string): DomainError =>
+    valueError(['body', 'error_details'], E.nonRetriableNeedsFailure(detail), detail),
   unknownResource: (resource: string): DomainError => valueError(['body', 'resources'], E.unknownResource(resource), resource),
-  resourceNotPulled: (provider: string, resource: string): DomainError => valueError(['body', 'resources'], E.resourceNotPulled(provider, resource), resource),
+  resourceNotPulled: (provider: string, resource: string): DomainError =>
+    valueError(['body', 'resources'], E.resourceNotPulled(provider, resource), resource),
   pullFinished: (resources: readonly string[]): DomainError => conflict(E.pullFinished(resources)),
   workoutNotFound: (): DomainError => notFound(E.workoutNotFound),
   sleepNotFound: (): DomainError => notFound(E.sleepNotFound),
@@ -56,6 +58,8 @@ export const wearablesError = {
   invalidCursor: (where: string, cursor: string): DomainError => valueError(['query', where], E.invalidCursor, cursor),
   /** pydantic's enum error for an unknown provider slug. */
   unknownProvider: (where: 'query' | 'path', provider: string, expected: string): DomainError =>
-    err('invalid', `Input should be ${expected}`, { items: [{ type: 'enum', loc: [where, 'provider'], msg: `Input should be ${expected}`, input: provider, ctx: { expected } }] }),
+    err('invalid', `Input should be ${expected}`, {
+      items: [{ type: 'enum', loc: [where, 'provider'], msg: `Input should be ${expected}`, input: provider, ctx: { expected } }],
+    }),
   endBeforeStart: (end: number): DomainError => valueError(['query', 'end_date'], E.endBeforeStart, new Date(end).toISOString()),
 } as const;

@@ -58,7 +58,8 @@ export function feedMoreSummaries(
   if (heard('meal')) {
     const rs = ranges('meal');
     for (let day = first; day <= last; day++) {
-      for (const m of mealsOn(src, day)) if (m.at > since && m.at <= now && inRanges(rs, m.at)) emit('daily.data.meal.created', mealSummary(src, m));
+      for (const m of mealsOn(src, day))
+        if (m.at > since && m.at <= now && inRanges(rs, m.at)) emit('daily.data.meal.created', mealSummary(src, m));
     }
   }
   if (heard('menstrual_cycle') && last > first) {
@@ -80,7 +81,8 @@ export function feedMoreSummaries(
     const rs = ranges('sleep');
     for (let day = first; day <= last + 1; day++) {
       const night = src.subject.night(day);
-      if (night && night.end > since && night.end <= now && inRanges(rs, night.end)) emit('daily.data.sleep_cycle.created', sleepCycle(src, night));
+      if (night && night.end > since && night.end <= now && inRanges(rs, night.end))
+        emit('daily.data.sleep_cycle.created', sleepCycle(src, night));
     }
   }
   if (heard('profile') && conn.mark === conn.created_at && ranges('profile').length > 0) {

@@ -23,7 +23,11 @@ interface IntrospectQuery {
 }
 
 /** The page of (user, connections) a query selects. */
-export function introspectPage(world: World, partition: Partition, q: IntrospectQuery): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
+export function introspectPage(
+  world: World,
+  partition: Partition,
+  q: IntrospectQuery,
+): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
   if (q.provider) checkProvider(q.provider, 'query', true);
   const fromSeq = decodeCursor('u', q.next_cursor, 'next_cursor') || decodeCursor('u', q.cursor, 'cursor') || 0;
   const store = usersOf(partition, world);

@@ -55,7 +55,11 @@ function immunoglobulin(r: BiomarkerResultJson): { resource: 'ige' | 'igg'; type
 }
 
 /** A result as a sample of `resource`, or null when it is not one. */
-function sampleOf(resource: LabResource, r: BiomarkerResultJson, kinds: readonly CholesterolKind[]): { type: string; unit: string; value: number } | null {
+function sampleOf(
+  resource: LabResource,
+  r: BiomarkerResultJson,
+  kinds: readonly CholesterolKind[],
+): { type: string; unit: string; value: number } | null {
   if (r.type !== 'numeric' || r.value === null || !Number.isFinite(r.value)) return null;
   if (resource === 'cholesterol') {
     const c = CHOLESTEROL[r.slug];
@@ -76,7 +80,11 @@ function samplesOfResults(user: User, set: UserLabResults, resource: LabResource
   for (const r of set.results) {
     const s = sampleOf(resource, r, kinds);
     if (!s) continue;
-    out.push({ t: set.collectedAt, lab: set.lab, body: { timestamp: new Date(set.collectedAt).toISOString(), timezone_offset: offset, type: s.type, unit: s.unit, value: s.value } });
+    out.push({
+      t: set.collectedAt,
+      lab: set.lab,
+      body: { timestamp: new Date(set.collectedAt).toISOString(), timezone_offset: offset, type: s.type, unit: s.unit, value: s.value },
+    });
   }
   return out;
 }
@@ -85,7 +93,16 @@ function samplesOfResults(user: User, set: UserLabResults, resource: LabResource
  * The user's samples of a lab-derived resource collected in `[from, to]`, oldest first,
  * optionally from one lab (`provider`, '' = all) and of some cholesterol kinds.
  */
-export function labSamples(world: World, partition: Partition, user: User, resource: LabResource, provider: string, from: number, to: number, kinds: readonly CholesterolKind[] = CHOLESTEROL_KINDS): LabSample[] {
+export function labSamples(
+  world: World,
+  partition: Partition,
+  user: User,
+  resource: LabResource,
+  provider: string,
+  from: number,
+  to: number,
+  kinds: readonly CholesterolKind[] = CHOLESTEROL_KINDS,
+): LabSample[] {
   const out: LabSample[] = [];
   for (const set of completedLabResultsOf(world, partition, user.user_id)) {
     if (provider !== '' && set.lab !== provider) continue;
@@ -96,7 +113,13 @@ export function labSamples(world: World, partition: Partition, user: User, resou
 }
 
 /** The samples a lab order's final results bring (for `daily.data.<resource>.*` events). */
-export function labSamplesOfOrder(world: World, partition: Partition, user: User, orderId: string, resource: LabResource): { lab: string; samples: LabSample[] } | null {
+export function labSamplesOfOrder(
+  world: World,
+  partition: Partition,
+  user: User,
+  orderId: string,
+  resource: LabResource,
+): { lab: string; samples: LabSample[] } | null {
   const set = completedLabResultsOfOrder(world, partition, orderId);
   if (!set || set.userId !== user.user_id) return null;
   return { lab: set.lab, samples: samplesOfResults(user, set, resource, CHOLESTEROL_KINDS) };

@@ -73,7 +73,13 @@ function requireConnection(world: World, userId: string, slug: string): { user: 
 }
 
 /** Control plane: puts the connection into `error` (emits `provider.connection.error`). */
-export function failProviderConnection(world: World, userId: string, slug: string, type: ConnectionErrorType, message?: string): Record<string, unknown> {
+export function failProviderConnection(
+  world: World,
+  userId: string,
+  slug: string,
+  type: ConnectionErrorType,
+  message?: string,
+): Record<string, unknown> {
   const { user, partition, conn } = requireConnection(world, userId, slug);
   failConnection(world, partition, user.user_id, conn, type, message);
   return connectionView(conn);
@@ -119,7 +125,12 @@ export function forcePullOutcome(world: World, userId: string, slug: string, req
     if (!isRetriable(req.error_details) && !failing) throw wearablesError.nonRetriableNeedsFailure(req.error_details);
   }
   for (const r of req.resources ?? []) if (!SIMULATED_RESOURCES.has(r)) throw wearablesError.unknownResource(r);
-  const override = (endAt: number | null, afterMs: number | null): PullOverride => ({ outcome, error: req.error_details ?? null, endAt, afterMs });
+  const override = (endAt: number | null, afterMs: number | null): PullOverride => ({
+    outcome,
+    error: req.error_details ?? null,
+    endAt,
+    afterMs,
+  });
   const now = world.clock.now();
   const state = wearablesOf(world);
   const conn = currentLink(world, partition, user.user_id, slug)?.current;
@@ -181,8 +192,17 @@ export function workoutRef(world: World, partition: Partition, id: string): Work
 }
 
 /** Visible data ranges of a resource through the provider link that holds `conn` (introspection). */
-export function connectionDataRanges(world: World, partition: Partition, user: User, conn: Connection, resource: string, now: number): Range[] {
-  const link = wearablesOf(world).get(partition, user.user_id)?.links.find((l) => l.current === conn);
+export function connectionDataRanges(
+  world: World,
+  partition: Partition,
+  user: User,
+  conn: Connection,
+  resource: string,
+  now: number,
+): Range[] {
+  const link = wearablesOf(world)
+    .get(partition, user.user_id)
+    ?.links.find((l) => l.current === conn);
   return link ? dataRanges(world, user, link, resource, now) : [];
 }
 

@@ -20,7 +20,17 @@ import { wearablesError } from './errors.js';
 import { dataSources, subjectOf } from './wearable-data.js';
 
 /** Providers that ask the user for a birth date. */
-const BIRTH_DATE = new Set(['oura', 'fitbit', 'garmin', 'apple_health_kit', 'withings', 'whoop_v2', 'polar', 'health_connect', 'samsung_health']);
+const BIRTH_DATE = new Set([
+  'oura',
+  'fitbit',
+  'garmin',
+  'apple_health_kit',
+  'withings',
+  'whoop_v2',
+  'polar',
+  'health_connect',
+  'samsung_health',
+]);
 /** Providers that report gender as well as sex. */
 const GENDER = new Set(['fitbit', 'garmin']);
 /** Providers without a height field. */
@@ -42,7 +52,9 @@ function sexOf(src: SourceCtx): 'female' | 'male' {
 }
 
 function firstConnection(world: World, user: User, p: ProviderInfo): Connection | undefined {
-  const link = wearablesOf(world).forUser(user.user_id)?.links.find((l) => l.provider === p);
+  const link = wearablesOf(world)
+    .forUser(user.user_id)
+    ?.links.find((l) => l.provider === p);
   if (!link) return undefined;
   const all = link.current ? [...link.past, link.current] : link.past;
   return all.reduce<Connection | undefined>((a, c) => (!a || c.created_at < a.created_at ? c : a), undefined);
@@ -110,7 +122,11 @@ export function rawUserDevices(world: World, user: User, provider: string): Reco
     const conn = firstConnection(world, user, link.provider);
     if (!id || !conn) continue;
     devices.push({
-      data: providerPayload(link.provider, { device_type: link.provider.device, manufacturer: link.provider.name, first_seen: iso(conn.created_at) }),
+      data: providerPayload(link.provider, {
+        device_type: link.provider.device,
+        manufacturer: link.provider.name,
+        first_seen: iso(conn.created_at),
+      }),
       provider_id: id,
       user_id: user.user_id,
       source_id: link.provider.id,

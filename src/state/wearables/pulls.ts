@@ -62,11 +62,27 @@ function keptPlan(seed: number, userId: string, conn: Connection, resource: stri
   }
   const k = kept.get(resource);
   let plan: PullPlan;
-  if (k && k.seed === seed && k.userId === userId && k.slug === conn.provider.slug && k.createdAt === conn.created_at && k.pullMinutes === conn.pullMinutes && k.demo === conn.demo) {
+  if (
+    k &&
+    k.seed === seed &&
+    k.userId === userId &&
+    k.slug === conn.provider.slug &&
+    k.createdAt === conn.created_at &&
+    k.pullMinutes === conn.pullMinutes &&
+    k.demo === conn.demo
+  ) {
     plan = k.plan;
   } else {
     plan = basePlan(seed, userId, conn, resource);
-    kept.set(resource, { seed, userId, slug: conn.provider.slug, createdAt: conn.created_at, pullMinutes: conn.pullMinutes, demo: conn.demo, plan });
+    kept.set(resource, {
+      seed,
+      userId,
+      slug: conn.provider.slug,
+      createdAt: conn.created_at,
+      pullMinutes: conn.pullMinutes,
+      demo: conn.demo,
+      plan,
+    });
   }
   const forced = conn.overrides?.get(resource);
   if (!forced) return plan;
@@ -85,11 +101,35 @@ function basePlan(seed: number, userId: string, conn: Connection, resource: stri
   if (conn.demo ? roll < 0.9 : roll < 0.85) {
     plan = { scheduledAt, startedAt, attemptEnd, retryEnd: null, outcome: 'success', retriable: null, finalError: null };
   } else if (conn.demo || roll < 0.92) {
-    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: attemptEnd + Math.round((5 + unit(...key, 'retry') * 25) * 60_000), outcome: 'success', retriable, finalError: null };
+    plan = {
+      scheduledAt,
+      startedAt,
+      attemptEnd,
+      retryEnd: attemptEnd + Math.round((5 + unit(...key, 'retry') * 25) * 60_000),
+      outcome: 'success',
+      retriable,
+      finalError: null,
+    };
   } else if (roll < 0.96) {
-    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: attemptEnd + Math.round((20 + unit(...key, 'retry') * 60) * 60_000), outcome: 'failure', retriable, finalError: 'retry_quota_exhausted' };
+    plan = {
+      scheduledAt,
+      startedAt,
+      attemptEnd,
+      retryEnd: attemptEnd + Math.round((20 + unit(...key, 'retry') * 60) * 60_000),
+      outcome: 'failure',
+      retriable,
+      finalError: 'retry_quota_exhausted',
+    };
   } else {
-    plan = { scheduledAt, startedAt, attemptEnd, retryEnd: null, outcome: 'failure', retriable: null, finalError: unit(...key, 'final') < 0.5 ? 'non_retriable_error' : 'unexpected_error' };
+    plan = {
+      scheduledAt,
+      startedAt,
+      attemptEnd,
+      retryEnd: null,
+      outcome: 'failure',
+      retriable: null,
+      finalError: unit(...key, 'final') < 0.5 ? 'non_retriable_error' : 'unexpected_error',
+    };
   }
   return plan;
 }
@@ -111,7 +151,13 @@ function forcedPlan(plan: PullPlan, forced: PullOverride, retriableRoll: number)
     retryEnd: retry ? end : null,
     outcome: success ? 'success' : 'failure',
     retriable: retry ? (forced.error && isRetriable(forced.error) ? forced.error : retriable) : null,
-    finalError: success ? null : forced.error && !isRetriable(forced.error) ? forced.error : retry ? 'retry_quota_exhausted' : 'non_retriable_error',
+    finalError: success
+      ? null
+      : forced.error && !isRetriable(forced.error)
+        ? forced.error
+        : retry
+          ? 'retry_quota_exhausted'
+          : 'non_retriable_error',
   };
 }
 
@@ -135,7 +181,8 @@ interface PullState {
 export function pullStateAt(plan: PullPlan, t: number): PullState {
   if (t < plan.startedAt) return { status: 'scheduled', started_at: null, ended_at: null, error_details: null };
   if (t < plan.attemptEnd) return { status: 'in_progress', started_at: plan.startedAt, ended_at: null, error_details: null };
-  if (plan.retryEnd !== null && t < plan.retryEnd) return { status: 'retrying', started_at: plan.startedAt, ended_at: plan.attemptEnd, error_details: plan.retriable };
+  if (plan.retryEnd !== null && t < plan.retryEnd)
+    return { status: 'retrying', started_at: plan.startedAt, ended_at: plan.attemptEnd, error_details: plan.retriable };
   return { status: plan.outcome, started_at: plan.startedAt, ended_at: finishedAt(plan), error_details: plan.finalError };
 }
 

@@ -14,7 +14,19 @@ import { sleepRef, workoutRef } from './operations.js';
 import { subjectOf } from './wearable-data.js';
 
 /** What a provider that records no streams answers (the reference's defaults). */
-const EMPTY_STREAM = { time: [], heartrate: [], velocity_smooth: [], distance: [], altitude: [], lat: [], lng: [], cadence: [], power: [], resistance: [], temperature: [] };
+const EMPTY_STREAM = {
+  time: [],
+  heartrate: [],
+  velocity_smooth: [],
+  distance: [],
+  altitude: [],
+  lat: [],
+  lng: [],
+  cadence: [],
+  power: [],
+  resistance: [],
+  temperature: [],
+};
 
 /** The stream of a handed-out sleep id of a live user, or the sleep's 404. */
 export function sleepStreamOf(world: World, partition: Partition, sleepId: string): ReturnType<typeof sleepStream> {
@@ -29,7 +41,11 @@ export function sleepStreamOf(world: World, partition: Partition, sleepId: strin
 }
 
 /** The stream of a handed-out workout id of a live user (all-empty arrays for a provider without streams), or the workout's 404. */
-export function workoutStreamOf(world: World, partition: Partition, workoutId: string): ReturnType<typeof workoutStream> | typeof EMPTY_STREAM {
+export function workoutStreamOf(
+  world: World,
+  partition: Partition,
+  workoutId: string,
+): ReturnType<typeof workoutStream> | typeof EMPTY_STREAM {
   const ref = workoutRef(world, partition, workoutId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;

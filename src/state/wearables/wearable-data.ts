@@ -16,7 +16,7 @@ import type { Ctx } from '../../engine/route.js';
 import { dateOrDateTime } from '../../engine/schemas.js';
 import { disabledByPreference, historyStart, wearablesOf, type Connection, type ProviderLink } from './connections.js';
 import { historyPulled } from './pulls.js';
-import { type User } from '../users/users.js';
+import type { User } from '../users/users.js';
 import { customSourceOrder } from '../users/team-views.js';
 import type { World } from '../../engine/world.js';
 

@@ -31,7 +31,16 @@
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
-import { TIMESERIES, bucketStart, maxSpan, renderSample, samplesOf, scheduleOf, type SourceCtx, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
+import {
+  TIMESERIES,
+  bucketStart,
+  maxSpan,
+  renderSample,
+  samplesOf,
+  scheduleOf,
+  type SourceCtx,
+  type TimeseriesRow,
+} from '../../fixtures/wearables/timeseries-table.js';
 import { feedCadence } from '../../fixtures/wearables/cadence.js';
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
@@ -51,7 +60,8 @@ const FEED_USERS = 200;
 const FEED_ACTIVE_USERS = 500;
 const FEED_CATCH_UP = DAY;
 
-const WORKOUT_STREAM_MESSAGE = 'Due to payload size limits, to access the workout stream, please use the /v2/timeseries/workouts/{workout_id}/stream endpoint.';
+const WORKOUT_STREAM_MESSAGE =
+  'Due to payload size limits, to access the workout stream, please use the /v2/timeseries/workouts/{workout_id}/stream endpoint.';
 
 /** The first feed tick after `now`. */
 function nextTick(now: number): number {
@@ -143,7 +153,7 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
   let any = false;
   for (const link of rec.links) {
     const conn = link.current;
-    if (!conn || conn.status !== 'connected') continue;
+    if (conn?.status !== 'connected') continue;
     any = true;
     const since = Math.max(conn.mark, now - FEED_CATCH_UP);
     if (since < now) feedConnection(world, rec.partition, user, link, since, now, heard);
@@ -195,7 +205,15 @@ function connPlan(conn: Connection): ConnPlan {
   return plan;
 }
 
-function feedConnection(world: World, partition: Partition, user: User, link: ProviderLink, since: number, now: number, heard: (prefix: string) => boolean): void {
+function feedConnection(
+  world: World,
+  partition: Partition,
+  user: User,
+  link: ProviderLink,
+  since: number,
+  now: number,
+  heard: (prefix: string) => boolean,
+): void {
   const conn = link.current;
   if (!conn) return;
   const src = feedSource(world, user, link.provider);
@@ -203,7 +221,13 @@ function feedConnection(world: World, partition: Partition, user: User, link: Pr
   const all = heard === ALL;
   const clientUserId = user.client_user_id;
   const emit = (type: string, data: unknown) =>
-    world.events.emit(partition, { event_type: type, data, team_id: partition.team.id, user_id: user.user_id, client_user_id: clientUserId });
+    world.events.emit(partition, {
+      event_type: type,
+      data,
+      team_id: partition.team.id,
+      user_id: user.user_id,
+      client_user_id: clientUserId,
+    });
   // The visible ranges of each resource, computed once per tick.
   const kept = new Map<string, Range[]>();
   const ranges = (resource: string): Range[] => {
@@ -244,7 +268,17 @@ function feedConnection(world: World, partition: Partition, user: User, link: Pr
   const has = (r: string) => plan.pulled.has(r) && (all || heard(prefixOf(r)));
   feedSummaries(world, partition, user, link, src, has, ranges, since, now, emit);
   // sleep_cycle has no provider resource of its own: it comes with sleep.
-  feedMoreSummaries(world, user, link, src, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))), ranges, since, now, emit);
+  feedMoreSummaries(
+    world,
+    user,
+    link,
+    src,
+    (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))),
+    ranges,
+    since,
+    now,
+    emit,
+  );
 }
 
 function feedSummaries(
@@ -280,7 +314,12 @@ function feedSummaries(
     for (let day = first; day <= last + 1; day++) {
       const night = src.subject.night(day);
       if (!night || !within(rs, night.end)) continue;
-      wearablesOf(world).sleeps.set(sleepId(src, night), { partitionId: partition.id, userId: user.user_id, provider: link.provider.slug, day: night.day });
+      wearablesOf(world).sleeps.set(sleepId(src, night), {
+        partitionId: partition.id,
+        userId: user.user_id,
+        provider: link.provider.slug,
+        day: night.day,
+      });
       emit('daily.data.sleep.created', sleepSummary(src, night));
     }
   }
@@ -298,7 +337,13 @@ function feedSummaries(
       for (const w of src.subject.workoutsOn(day)) {
         if (!within(rs, w.end)) continue;
         const id = workoutId(src, w);
-        state.workouts.set(id, { partitionId: partition.id, userId: user.user_id, provider: link.provider.slug, day: w.day, index: w.index });
+        state.workouts.set(id, {
+          partitionId: partition.id,
+          userId: user.user_id,
+          provider: link.provider.slug,
+          day: w.day,
+          index: w.index,
+        });
         const summary = workoutSummary(src, w);
         emit('daily.data.workouts.created', summary);
         if (has('workout_stream')) {

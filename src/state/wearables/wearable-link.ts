@@ -87,7 +87,14 @@ export function deregisterAll(world: World, partition: Partition, userId: string
 }
 
 /** Puts a connection into `error` and emits `provider.connection.error`. */
-export function failConnection(world: World, partition: Partition, userId: string, conn: Connection, type: ConnectionErrorType, message: string | undefined): void {
+export function failConnection(
+  world: World,
+  partition: Partition,
+  userId: string,
+  conn: Connection,
+  type: ConnectionErrorType,
+  message: string | undefined,
+): void {
   const now = world.clock.now();
   const text = message ?? ERROR_MESSAGES[type];
   conn.status = 'error';
@@ -120,7 +127,12 @@ export function connectLinked(world: World, partition: Partition, userId: string
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   if (link.current) endConnection(link, now);
-  const conn = newConnection(provider, { created_at: now, mark: now, history_days: historyDaysOf(world, partition, provider), ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}) });
+  const conn = newConnection(provider, {
+    created_at: now,
+    mark: now,
+    history_days: historyDaysOf(world, partition, provider),
+    ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}),
+  });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key));
   state.presets.delete(key);
@@ -134,7 +146,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
 /** Whether the user has a current demo connection (demo and real connections do not mix). */
 export function hasDemoConnection(world: World, partition: Partition, userId: string): boolean {
   const rec = wearablesOf(world).get(partition, userId);
-  return rec !== undefined && rec.links.some((l) => l.current?.demo === true);
+  return rec?.links.some((l) => l.current?.demo === true) ?? false;
 }
 
 /**

@@ -53,9 +53,13 @@ export function listAttempts(world: World, filter: AttemptFilter, limit: number)
 }
 
 /** The operational events (what Svix would tell Vital), filtered by endpoint and type. */
-export function operationalEvents(world: World, filter: { endpoint_id?: string | undefined; type?: string | undefined }): DeliveryLog['operational'] {
+export function operationalEvents(
+  world: World,
+  filter: { endpoint_id?: string | undefined; type?: string | undefined },
+): DeliveryLog['operational'] {
   return deliveryOf(world).log.operational.filter(
-    (e) => (filter.endpoint_id === undefined || e.endpoint_id === filter.endpoint_id) && (filter.type === undefined || e.type === filter.type),
+    (e) =>
+      (filter.endpoint_id === undefined || e.endpoint_id === filter.endpoint_id) && (filter.type === undefined || e.type === filter.type),
   );
 }
 

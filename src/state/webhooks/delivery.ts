@@ -31,7 +31,16 @@ import { DeliveryLog, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
 import { destinationProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
-import { createMessage, recordedHeaders, signedHeaders, type AttemptRecord, type Destination, type DestinationStatus, type Message, type Trigger } from './message.js';
+import {
+  createMessage,
+  recordedHeaders,
+  signedHeaders,
+  type AttemptRecord,
+  type Destination,
+  type DestinationStatus,
+  type Message,
+  type Trigger,
+} from './message.js';
 import { webhookOptionsOf } from './options.js';
 import { pipelinesOf } from './pipelines.js';
 import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './retry-policy.js';
@@ -91,7 +100,8 @@ class DeliveryEngine {
     this.log.addMessage(msg);
     let refused = false;
     for (const ep of targets) {
-      if (ep.failing_since === null || (this.pendingByEndpoint.get(ep.id)?.size ?? 0) < MAX_PENDING_PER_ENDPOINT) this.start(this.destination(msg, ep.id), 'scheduled');
+      if (ep.failing_since === null || (this.pendingByEndpoint.get(ep.id)?.size ?? 0) < MAX_PENDING_PER_ENDPOINT)
+        this.start(this.destination(msg, ep.id), 'scheduled');
       else {
         // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
         this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
@@ -185,7 +195,8 @@ class DeliveryEngine {
   private start(dest: Destination, trigger: Trigger): void {
     const { world } = this;
     const own = this.steps.ownsNow();
-    const release = world.clock.mode === 'manual' && own ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+    const release =
+      world.clock.mode === 'manual' && own ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
     const ticket = this.breaker.ticket();
     this.begin();
     this.queues.schedule(
@@ -225,11 +236,29 @@ class DeliveryEngine {
     this.markPending(dest);
     // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in the
     // endpoint queue knows a scheduled retry is still coming.
-    dest.job = this.world.scheduler.at(at, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, () => this.start(dest, 'scheduled'), !own);
+    dest.job = this.world.scheduler.at(
+      at,
+      `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`,
+      () => this.start(dest, 'scheduled'),
+      !own,
+    );
   }
 
-  private operationalEvent(type: OperationalType, ep: { id: string; team_id: string; environment: Environment }, msgId: string | null, detail: string): void {
-    this.log.addOperational({ type, at: this.world.clock.iso(), team_id: ep.team_id, environment: ep.environment, endpoint_id: ep.id, msg_id: msgId, detail });
+  private operationalEvent(
+    type: OperationalType,
+    ep: { id: string; team_id: string; environment: Environment },
+    msgId: string | null,
+    detail: string,
+  ): void {
+    this.log.addOperational({
+      type,
+      at: this.world.clock.iso(),
+      team_id: ep.team_id,
+      environment: ep.environment,
+      endpoint_id: ep.id,
+      msg_id: msgId,
+      detail,
+    });
   }
 
   /** `ticket`: the breaker's ticket of a scheduled attempt (when it was queued); 0 for a manual one. */
@@ -319,7 +348,8 @@ class DeliveryEngine {
 
     if (ok) {
       if (live) ep.failing_since = null;
-      if (dest.failing_notified) this.operationalEvent('message.attempt.recovered', ep, msg.id, `Delivered on attempt ${record.attempt_number}`);
+      if (dest.failing_notified)
+        this.operationalEvent('message.attempt.recovered', ep, msg.id, `Delivered on attempt ${record.attempt_number}`);
       this.finish(dest, 'success', null);
       return record;
     }
@@ -357,10 +387,13 @@ class DeliveryEngine {
     });
     if (next.kind === 'done') {
       this.finish(dest, 'failed', next.reason);
-      if (next.reason === 'exhausted') this.operationalEvent('message.attempt.exhausted', ep, msg.id, `All ${MAX_ATTEMPTS} attempts failed`);
+      if (next.reason === 'exhausted')
+        this.operationalEvent('message.attempt.exhausted', ep, msg.id, `All ${MAX_ATTEMPTS} attempts failed`);
       return record;
     }
-    const delay = this.jitter ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts)) : next.delayMs;
+    const delay = this.jitter
+      ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts))
+      : next.delayMs;
     const at = now + delay;
     record.next_attempt_at = new Date(at).toISOString();
     this.scheduleRetry(dest, at, own);

@@ -14,7 +14,14 @@ import type { World } from '../../engine/world.js';
 import { WEBHOOK_ERRORS } from './errors.js';
 import { webhookOptionsOf } from './options.js';
 
-const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.azure.internal', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.internal',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 const METADATA_IPS = new Set(['100.100.100.200', '168.63.129.16', '192.0.0.192']);
 
 type Kind = 'loopback' | 'unspecified' | 'link-local' | 'metadata' | 'private' | 'public';
@@ -46,7 +53,7 @@ function ipv6(host: string): number[] | null {
     const p = ipv4(v4[1]);
     if (!p) return null;
     tail.push(((p[0] ?? 0) << 8) | (p[1] ?? 0), ((p[2] ?? 0) << 8) | (p[3] ?? 0));
-    text = text.slice(0, -v4[1].length) + '0';
+    text = `${text.slice(0, -v4[1].length)}0`;
     text = text.endsWith(':0') ? text.slice(0, -2) : text;
   }
   const [head = '', rest] = text.split('::');
@@ -73,7 +80,10 @@ function kindOfV6(g: number[]): Kind {
 
 /** What kind of address a URL host (as `URL.hostname` gives it) is. */
 export function hostKind(hostname: string): Kind {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   if (METADATA_HOSTS.has(host)) return 'metadata';
   const v4 = ipv4(host);
@@ -134,8 +144,22 @@ export function destinationProblem(world: World, url: string): string | null {
   const options = webhookOptionsOf(world);
   const { base, management } = world.urls;
   let cache = verdicts.get(world);
-  if (cache === undefined || cache.base !== base || cache.management !== management || cache.options !== options || cache.privateNetworks !== options.privateNetworks || cache.allowHosts?.join(',') !== options.allowHosts?.join(',')) {
-    cache = { base, management, options, privateNetworks: options.privateNetworks, allowHosts: options.allowHosts === null ? null : [...options.allowHosts], byUrl: new Map() };
+  if (
+    cache === undefined ||
+    cache.base !== base ||
+    cache.management !== management ||
+    cache.options !== options ||
+    cache.privateNetworks !== options.privateNetworks ||
+    cache.allowHosts?.join(',') !== options.allowHosts?.join(',')
+  ) {
+    cache = {
+      base,
+      management,
+      options,
+      privateNetworks: options.privateNetworks,
+      allowHosts: options.allowHosts === null ? null : [...options.allowHosts],
+      byUrl: new Map(),
+    };
     verdicts.set(world, cache);
   }
   const known = cache.byUrl.get(url);

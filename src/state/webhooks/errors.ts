@@ -11,7 +11,8 @@ export const WEBHOOK_ERRORS = {
   badCursor: 'Unknown next_cursor: pass a value returned by a previous page',
   urlInvalid: 'Endpoint URLs must be valid',
   urlScheme: 'Endpoint URL schemes must be http or https',
-  urlSelf: "Endpoint URLs must not point at the sandbox's own API or control plane (its test receivers under /_sandbox/receiver/ are allowed)",
+  urlSelf:
+    "Endpoint URLs must not point at the sandbox's own API or control plane (its test receivers under /_sandbox/receiver/ are allowed)",
   urlLinkLocal: 'Endpoint URLs must not point at link-local or cloud metadata addresses',
   urlUnspecified: 'Endpoint URLs must not point at an unspecified address (0.0.0.0 or ::): use 127.0.0.1 for a local receiver',
   urlPrivate: 'Endpoint URLs must not point at private network addresses while the sandbox is served off loopback',
@@ -30,7 +31,8 @@ export const WEBHOOK_ERRORS = {
   recoverWindow: 'until must be after since',
   // Control plane: pipeline NDJSON output.
   ndjsonNoDataDir: 'No data directory: start the sandbox with --data-dir <dir> (or createSandbox({ fileSink })) to write NDJSON files',
-  ndjsonBadName: 'Give a file name inside the data directory: letters, digits, ".", "_" and "-", optionally in sub-folders, never ".." or an absolute path',
+  ndjsonBadName:
+    'Give a file name inside the data directory: letters, digits, ".", "_" and "-", optionally in sub-folders, never ".." or an absolute path',
   ndjsonWriteFailed: 'Cannot write the NDJSON file',
 } as const;
 

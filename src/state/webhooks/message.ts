@@ -77,7 +77,10 @@ export class Destinations {
     if (this.more !== null) this.more.set(endpointId, dest);
     else if (this.one === null || this.one.endpoint_id === endpointId) this.one = dest;
     else {
-      this.more = new Map([[this.one.endpoint_id, this.one], [endpointId, dest]]);
+      this.more = new Map([
+        [this.one.endpoint_id, this.one],
+        [endpointId, dest],
+      ]);
       this.one = null;
     }
     return this;
@@ -140,8 +143,20 @@ export function createMessage(world: World, seq: number, entry: JournalEntry, pa
 export function signedHeaders(ep: WebhookEndpoint, keys: string[], msg: Message, timestamp: number): Record<string, string> {
   const signature = signatureHeader(keys, msg.id, timestamp, msg.body);
   const headers: Record<string, string> = ep.whitelabel_headers
-    ? { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'webhook-id': msg.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }
-    : { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'svix-id': msg.id, 'svix-timestamp': String(timestamp), 'svix-signature': signature };
+    ? {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': msg.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature,
+      }
+    : {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'svix-id': msg.id,
+        'svix-timestamp': String(timestamp),
+        'svix-signature': signature,
+      };
   for (const name in ep.headers) headers[name] = ep.headers[name] as string;
   return headers;
 }
@@ -153,7 +168,11 @@ export const MASKED_VALUE = '********';
  * The headers as recorded: custom headers whose names the management API hides (`isSensitive`)
  * keep their name and lose their value, so no control-plane answer or log shows a credential.
  */
-export function recordedHeaders(sent: Record<string, string>, custom: Record<string, string>, isSensitive: (name: string) => boolean): Record<string, string> {
+export function recordedHeaders(
+  sent: Record<string, string>,
+  custom: Record<string, string>,
+  isSensitive: (name: string) => boolean,
+): Record<string, string> {
   let out: Record<string, string> | null = null;
   for (const name in custom) {
     if (isSensitive(name) && name in sent) {

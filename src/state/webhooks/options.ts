@@ -52,7 +52,8 @@ export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookO
   const timeout = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   if (!(timeout > 0) || !Number.isFinite(timeout)) throw new Error(`deliveryTimeout must be above 0 seconds, got ${timeout / 1000}`);
   const window = options.window ?? 1;
-  if (!Number.isInteger(window) || window < 1 || window > MAX_DELIVERY_WINDOW) throw new Error(`deliveryWindow must be a whole number from 1 to ${MAX_DELIVERY_WINDOW}, got ${window}`);
+  if (!Number.isInteger(window) || window < 1 || window > MAX_DELIVERY_WINDOW)
+    throw new Error(`deliveryWindow must be a whole number from 1 to ${MAX_DELIVERY_WINDOW}, got ${window}`);
   const hosts = options.allowHosts?.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0);
   return {
     transport: options.transport ?? fetchTransport,

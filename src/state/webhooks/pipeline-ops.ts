@@ -33,26 +33,47 @@ export function listPipelines(ctx: Ctx, orgId: string, region: Region, env: Envi
 }
 
 /** Creates or updates the pipelines of the body's teams (every team and body checked before any is stored). */
-export function upsertTeamPipelines(ctx: Ctx, orgId: string, region: Region, env: Environment, body: PipelineInput & { team_ids?: string[] | null | undefined }): Pipeline[] {
+export function upsertTeamPipelines(
+  ctx: Ctx,
+  orgId: string,
+  region: Region,
+  env: Environment,
+  body: PipelineInput & { team_ids?: string[] | null | undefined },
+): Pipeline[] {
   const teams = [...new Set(body.team_ids ?? [])].map((id) => teamInRegion(ctx, orgId, id, region));
   return upsertPipelines(ctx.world, teams, env, body);
 }
 
 /** Deletes the pipelines of the named teams (or of every team of the region the key may act on); answers the deleted ones. */
-export function deletePipelines(ctx: Ctx, orgId: string, region: Region, env: Environment, teamIds: readonly string[] | undefined): Pipeline[] {
+export function deletePipelines(
+  ctx: Ctx,
+  orgId: string,
+  region: Region,
+  env: Environment,
+  teamIds: readonly string[] | undefined,
+): Pipeline[] {
   const teams = pipelineTeams(ctx, orgId, region, teamIds);
   const store = pipelinesOf(ctx.world);
   return teams.flatMap((team) => store.delete(team.id, env) ?? []);
 }
 
 /** Every stream with its size, and the NDJSON file's state (control plane). */
-export function pipelineStreams(world: World): { streams: Array<{ stream: string; count: number }>; ndjson_file: string | null; ndjson_error: string | null } {
+export function pipelineStreams(world: World): {
+  streams: Array<{ stream: string; count: number }>;
+  ndjson_file: string | null;
+  ndjson_error: string | null;
+} {
   const store = pipelinesOf(world);
   return { streams: store.streamNames(), ndjson_file: store.ndjsonFile, ndjson_error: store.ndjsonError };
 }
 
 /** The records routed to one stream, oldest first (control plane). */
-export function readStream(world: World, stream: string, filter: { team_id?: string; environment?: string; after?: number }, limit: number): StreamRecord[] {
+export function readStream(
+  world: World,
+  stream: string,
+  filter: { team_id?: string; environment?: string; after?: number },
+  limit: number,
+): StreamRecord[] {
   return pipelinesOf(world).read(stream, filter, limit);
 }
 

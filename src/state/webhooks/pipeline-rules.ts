@@ -20,7 +20,12 @@ export interface PipelineInput {
     | {
         connection_string: string;
         default_event_hub: string;
-        event_hub_matchers: Array<{ event_type_prefix?: string | null | undefined; event_type_regex?: string | null | undefined; event_hub?: string | null | undefined; blob_storage?: BlobStorage | null | undefined }>;
+        event_hub_matchers: Array<{
+          event_type_prefix?: string | null | undefined;
+          event_type_regex?: string | null | undefined;
+          event_hub?: string | null | undefined;
+          blob_storage?: BlobStorage | null | undefined;
+        }>;
         compression: 'always' | 'auto';
       }
     | null
@@ -40,7 +45,8 @@ function checkMatchers(matchers: EventHubMatcher[]): void {
     const hasPrefix = m.event_type_prefix !== null;
     const hasRegex = m.event_type_regex !== null;
     if (hasPrefix === hasRegex) throw invalidField(loc, PIPELINE_ERRORS.prefixOrRegex, m);
-    if (hasPrefix && m.event_type_prefix === '') throw invalidField([...loc, 'event_type_prefix'], PIPELINE_ERRORS.prefixEmpty, m.event_type_prefix);
+    if (hasPrefix && m.event_type_prefix === '')
+      throw invalidField([...loc, 'event_type_prefix'], PIPELINE_ERRORS.prefixEmpty, m.event_type_prefix);
     if (hasRegex) {
       try {
         new RegExp(m.event_type_regex as string);
@@ -87,7 +93,8 @@ function merged(existing: Pipeline | undefined, team: Team, env: Environment, bo
   };
   const { enabled, preferred } = next.preferences;
   if (enabled.length === 0) throw invalidField(['body', 'preferences', 'enabled'], PIPELINE_ERRORS.noneEnabled, enabled);
-  if (!enabled.includes(preferred)) throw invalidField(['body', 'preferences', 'preferred'], PIPELINE_ERRORS.preferredNotEnabled, preferred);
+  if (!enabled.includes(preferred))
+    throw invalidField(['body', 'preferences', 'preferred'], PIPELINE_ERRORS.preferredNotEnabled, preferred);
   for (const kind of enabled) {
     if (kind !== 'svix' && next[kind] === null) throw invalidField(['body', kind], WEBHOOK_TEXTS.enabledNotConfigured(kind));
   }

@@ -106,7 +106,7 @@ function routeAzure(config: AzureAmqp, eventType: string, regexes: ReadonlyArray
   for (let i = 0; i < config.event_hub_matchers.length; i++) {
     const m = config.event_hub_matchers[i] as EventHubMatcher;
     const re = regexes[i] ?? null;
-    const hit = m.event_type_prefix !== null ? eventType.startsWith(m.event_type_prefix) : re !== null && re.test(eventType);
+    const hit = m.event_type_prefix !== null ? eventType.startsWith(m.event_type_prefix) : re?.test(eventType);
     if (!hit) continue;
     if (m.blob_storage) return { blob: m.blob_storage };
     if (m.event_hub !== null) return { hub: m.event_hub };
@@ -141,7 +141,9 @@ class PipelineStore {
 
   /** Stores a validated pipeline (regexes already checked to compile). */
   put(pipeline: Pipeline): void {
-    const regexes = (pipeline.azure_amqp?.event_hub_matchers ?? []).map((m) => (m.event_type_regex !== null ? new RegExp(m.event_type_regex) : null));
+    const regexes = (pipeline.azure_amqp?.event_hub_matchers ?? []).map((m) =>
+      m.event_type_regex !== null ? new RegExp(m.event_type_regex) : null,
+    );
     this.pipelines.set(this.key(pipeline.team_id, pipeline.environment), { pipeline, regexes });
   }
 
@@ -161,7 +163,7 @@ class PipelineStore {
   /** Whether this team environment's pipeline takes some event whose type starts with `prefix`. */
   listens(partition: Partition, prefix: string): boolean {
     const found = this.pipelines.get(this.key(partition.team.id, partition.environment));
-    if (!found || !found.pipeline.preferences.enabled.some((k) => k !== 'svix')) return false;
+    if (!found?.pipeline.preferences.enabled.some((k) => k !== 'svix')) return false;
     const prefixes = found.pipeline.event_type_prefixes;
     return !prefixes || prefixes.length === 0 || prefixes.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
   }
@@ -190,23 +192,64 @@ class PipelineStore {
         const config = pipeline.azure_amqp;
         const compressed = config.compression === 'always' || auto;
         const route = routeAzure(config, type, regexes);
-        const properties: Record<string, string> = { 'event-type': type, 'user-id': base.user_id, 'team-id': base.team_id, 'idempotency-key': idempotencyKey };
+        const properties: Record<string, string> = {
+          'event-type': type,
+          'user-id': base.user_id,
+          'team-id': base.team_id,
+          'idempotency-key': idempotencyKey,
+        };
         if (compressed) properties['content-encoding'] = 'gzip';
         if ('hub' in route) {
-          this.push({ ...base, stream: route.hub, destination: 'azure_amqp', partition_key: base.user_id, routing_key: null, properties, blob_name: null, compressed });
+          this.push({
+            ...base,
+            stream: route.hub,
+            destination: 'azure_amqp',
+            partition_key: base.user_id,
+            routing_key: null,
+            properties,
+            blob_name: null,
+            compressed,
+          });
         } else {
           const blobName = `${base.team_id}/${base.user_id}/${entry.occurred_at}#${type}#${idempotencyKey}.json${compressed ? '.gz' : ''}`;
-          this.push({ ...base, stream: `blob:${route.blob.container_name}`, destination: 'azure_amqp', partition_key: null, routing_key: null, properties, blob_name: blobName, compressed });
+          this.push({
+            ...base,
+            stream: `blob:${route.blob.container_name}`,
+            destination: 'azure_amqp',
+            partition_key: null,
+            routing_key: null,
+            properties,
+            blob_name: blobName,
+            compressed,
+          });
         }
       } else if (kind === 'cloud_pubsub' && pipeline.cloud_pubsub) {
         const c = pipeline.cloud_pubsub;
         const properties: Record<string, string> = { 'event-type': type, 'blob-type': 'json', 'idempotency-key': idempotencyKey };
         if (auto) properties['blob-codec'] = 'gzip';
-        this.push({ ...base, stream: `pubsub:${c.project}/${c.topic}`, destination: 'cloud_pubsub', partition_key: c.message_ordering ? base.user_id : null, routing_key: null, properties, blob_name: null, compressed: auto });
+        this.push({
+          ...base,
+          stream: `pubsub:${c.project}/${c.topic}`,
+          destination: 'cloud_pubsub',
+          partition_key: c.message_ordering ? base.user_id : null,
+          routing_key: null,
+          properties,
+          blob_name: null,
+          compressed: auto,
+        });
       } else if (kind === 'rabbitmq' && pipeline.rabbitmq) {
         const properties: Record<string, string> = { 'Content-Type': 'application/json', 'idempotency-key': idempotencyKey };
         if (auto) properties['Content-Encoding'] = 'gzip';
-        this.push({ ...base, stream: `rabbitmq:${pipeline.rabbitmq.exchange}`, destination: 'rabbitmq', partition_key: null, routing_key: type, properties, blob_name: null, compressed: auto });
+        this.push({
+          ...base,
+          stream: `rabbitmq:${pipeline.rabbitmq.exchange}`,
+          destination: 'rabbitmq',
+          partition_key: null,
+          routing_key: type,
+          properties,
+          blob_name: null,
+          compressed: auto,
+        });
       }
     }
   }
@@ -273,7 +316,9 @@ class PipelineStore {
 
   /** Every stream with its size, by name. */
   streamNames(): Array<{ stream: string; count: number }> {
-    return [...this.streams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([stream, list]) => ({ stream, count: list.size }));
+    return [...this.streams.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([stream, list]) => ({ stream, count: list.size }));
   }
 
   read(stream: string, filter: { team_id?: string; environment?: string; after?: number }, limit: number): StreamRecord[] {
@@ -319,6 +364,7 @@ export const pipelinesOf = worldSlot('pipelines', (world) => new PipelineStore(w
 
 /** A short description of a file error (its code when it has one, never a stack). */
 export function errorText(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string') return (error as { code: string }).code;
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string')
+    return (error as { code: string }).code;
   return error instanceof Error ? error.message : String(error);
 }

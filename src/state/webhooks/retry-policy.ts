@@ -41,9 +41,7 @@ export function jittered(delayMs: number, unit: number): number {
   return Math.round(delayMs * (1 - JITTER_DELTA + 2 * JITTER_DELTA * unit));
 }
 
-type RetryDecision =
-  | { kind: 'done'; reason: 'exhausted' | 'aborted_by_receiver' }
-  | { kind: 'retry'; delayMs: number };
+type RetryDecision = { kind: 'done'; reason: 'exhausted' | 'aborted_by_receiver' } | { kind: 'retry'; delayMs: number };
 
 /**
  * What follows a failed scheduled attempt: the `failures`-th in a row (1-based), with the

@@ -10,7 +10,16 @@ import type { World } from '../../engine/world.js';
 import type { RuleFailure } from '../../engine/schemas.js';
 import { deliveryOf } from './delivery.js';
 import { destinationProblem } from './destinations.js';
-import { endpointDisabled, endpointNotFound, endpointOtherTeam, invalidField, messageNotFound, ndjsonNoDataDir, ndjsonWriteFailed, WEBHOOK_ERRORS } from './errors.js';
+import {
+  endpointDisabled,
+  endpointNotFound,
+  endpointOtherTeam,
+  invalidField,
+  messageNotFound,
+  ndjsonNoDataDir,
+  ndjsonWriteFailed,
+  WEBHOOK_ERRORS,
+} from './errors.js';
 import type { AttemptRecord } from './message.js';
 import { errorText, pipelinesOf } from './pipelines.js';
 import { webhookOptionsOf } from './options.js';
@@ -36,7 +45,8 @@ function checkDescription(description: string): string {
 }
 
 function checkRateLimit(rateLimit: number | null): number | null {
-  if (rateLimit !== null && (rateLimit < 1 || rateLimit > 65535)) throw invalidField(['body', 'rate_limit'], WEBHOOK_ERRORS.rateLimitRange, rateLimit);
+  if (rateLimit !== null && (rateLimit < 1 || rateLimit > 65535))
+    throw invalidField(['body', 'rate_limit'], WEBHOOK_ERRORS.rateLimitRange, rateLimit);
   return rateLimit;
 }
 
@@ -44,7 +54,8 @@ function checkFilterTypes(types: string[] | null): string[] | null {
   if (types === null) return null;
   if (types.length === 0) throw invalidField(['body', 'filter_types'], WEBHOOK_ERRORS.filterTypesEmpty, types);
   types.forEach((t, i) => {
-    if (t.length === 0 || t.length > 256 || !EVENT_TYPE.test(t)) throw invalidField(['body', 'filter_types', i], WEBHOOK_ERRORS.filterTypeSyntax, t);
+    if (t.length === 0 || t.length > 256 || !EVENT_TYPE.test(t))
+      throw invalidField(['body', 'filter_types', i], WEBHOOK_ERRORS.filterTypeSyntax, t);
   });
   return [...new Set(types)];
 }
@@ -204,7 +215,8 @@ export function ndjsonNameRule(body: { path: string | null }): RuleFailure | nul
   const name = body.path;
   if (name === null) return null;
   const segments = name.split('/');
-  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..')) return { path: ['path'], message: WEBHOOK_ERRORS.ndjsonBadName, input: name };
+  if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..'))
+    return { path: ['path'], message: WEBHOOK_ERRORS.ndjsonBadName, input: name };
   return null;
 }
 
@@ -233,7 +245,12 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
 }
 
 /** One page of a team environment's endpoints, oldest first, after the endpoint `cursor` names. */
-export function listWebhooks(world: World, partition: Partition, cursor: string | undefined, limit: number): { page: WebhookEndpoint[]; next_cursor: string | null } {
+export function listWebhooks(
+  world: World,
+  partition: Partition,
+  cursor: string | undefined,
+  limit: number,
+): { page: WebhookEndpoint[]; next_cursor: string | null } {
   const all = webhooksOf(world).list(partition.id);
   let start = 0;
   if (cursor !== undefined && cursor !== '') {
@@ -271,7 +288,13 @@ export function receiverHeadersRule(body: { headers?: Record<string, string> | u
 export function configureReceiver(
   world: World,
   name: string,
-  body: { status: number; body?: unknown; retry_after?: number | string | null | undefined; headers?: Record<string, string> | undefined; times?: number | undefined },
+  body: {
+    status: number;
+    body?: unknown;
+    retry_after?: number | string | null | undefined;
+    headers?: Record<string, string> | undefined;
+    times?: number | undefined;
+  },
 ): Receiver {
   const r = receiversOf(world).get(name);
   r.config = {

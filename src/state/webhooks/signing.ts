@@ -78,9 +78,9 @@ function cachedKey(secret: string): { bytes: Uint8Array; keyed: KeyedHmac | null
 function sign(secret: string, msgId: string, timestamp: number, rawBody: string): string {
   const key = cachedKey(secret);
   const data = `${msgId}.${timestamp}.${rawBody}`;
-  if (nativeHmac !== null) return 'v1,' + nativeHmac(key.bytes, data);
+  if (nativeHmac !== null) return `v1,${nativeHmac(key.bytes, data)}`;
   key.keyed ??= hmac.create(sha256, key.bytes);
-  return 'v1,' + toBase64(key.keyed.clone().update(utf8Encode(data)).digest());
+  return `v1,${toBase64(key.keyed.clone().update(utf8Encode(data)).digest())}`;
 }
 
 /** The signature header value: one signature per key, newest key first, space-separated. */
@@ -97,7 +97,12 @@ type VerifyResult = { ok: true; msgId: string; timestamp: number } | { ok: false
  * Verifies a delivery the way the `svix` library does: svix-* headers win over webhook-*,
  * the timestamp must be within 5 minutes of `nowSeconds`, any `v1` entry may match.
  */
-export function verify(secrets: readonly string[], headers: Record<string, string | undefined>, rawBody: string, nowSeconds: number): VerifyResult {
+export function verify(
+  secrets: readonly string[],
+  headers: Record<string, string | undefined>,
+  rawBody: string,
+  nowSeconds: number,
+): VerifyResult {
   const set: HeaderSet | null = headers['svix-id'] !== undefined ? 'svix' : headers['webhook-id'] !== undefined ? 'webhook' : null;
   if (set === null) return { ok: false, error: 'Missing required headers' };
   const msgId = headers[`${set}-id`];
@@ -109,7 +114,10 @@ export function verify(secrets: readonly string[], headers: Record<string, strin
   if (nowSeconds - timestamp > TOLERANCE_SECONDS) return { ok: false, error: 'Message timestamp too old' };
   if (timestamp - nowSeconds > TOLERANCE_SECONDS) return { ok: false, error: 'Message timestamp too new' };
   if (secrets.length === 0) return { ok: false, error: 'No endpoint secret is registered for this receiver URL' };
-  const given = sigs.split(' ').filter((s) => s.startsWith('v1,')).map((s) => utf8Encode(s.slice(3)));
+  const given = sigs
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => utf8Encode(s.slice(3)));
   for (const secret of secrets) {
     const expected = utf8Encode(sign(secret, msgId, timestamp, rawBody).slice(3));
     if (given.some((g) => constantTimeEqual(g, expected))) return { ok: true, msgId, timestamp };

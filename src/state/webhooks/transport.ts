@@ -127,7 +127,7 @@ let openDeadline: Deadline | null = null;
 
 function joinDeadline(timeoutMs: number): Deadline {
   const current = openDeadline;
-  if (current !== null && current.open && current.timeoutMs === timeoutMs) return current;
+  if (current?.open && current.timeoutMs === timeoutMs) return current;
   const d: Deadline = { timeoutMs, controller: new AbortController(), timer: undefined, waiting: new Set(), open: true };
   d.timer = setTimeout(() => {
     d.open = false;
@@ -182,7 +182,12 @@ export function send(transport: WebhookTransport, request: Omit<TransportRequest
       return;
     }
     sent.then(
-      (result) => settle({ response: { status: result.status, headers: lowerCase(result.headers), body: excerpt(result.body) }, error: null, timedOut: false }),
+      (result) =>
+        settle({
+          response: { status: result.status, headers: lowerCase(result.headers), body: excerpt(result.body) },
+          error: null,
+          timedOut: false,
+        }),
       (error: unknown) => (signal.aborted ? timedOut() : settle({ response: null, error: describeError(error), timedOut: false })),
     );
   });

@@ -76,7 +76,14 @@ class ReceiverStore {
     return [...this.receivers.values()].map((r) => ({
       name: r.name,
       config: r.config,
-      deliveries: r.deliveries.map((d) => ({ seq: d.seq, msg_id: d.msg_id, event_type: d.event_type, body: d.body, verified: d.verified, answered_status: d.answered_status })),
+      deliveries: r.deliveries.map((d) => ({
+        seq: d.seq,
+        msg_id: d.msg_id,
+        event_type: d.event_type,
+        body: d.body,
+        verified: d.verified,
+        answered_status: d.answered_status,
+      })),
     }));
   }
 

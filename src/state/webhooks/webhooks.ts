@@ -259,13 +259,32 @@ export function endpointById(world: World, partition: Partition, webhookId: stri
 // hidden when read back).
 
 const FORBIDDEN_HEADERS = new Set([
-  'user-agent', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailers', 'transfer-encoding',
-  'upgrade', 'age', 'cache-control', 'clear-site-data', 'expires', 'pragma', 'warning', 'content-length',
-  'content-type', 'content-encoding', 'content-language', 'content-location',
+  'user-agent',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+  'age',
+  'cache-control',
+  'clear-site-data',
+  'expires',
+  'pragma',
+  'warning',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'content-language',
+  'content-location',
   // Sandbox addition: the white-label signing headers must not be overridden either.
-  'webhook-id', 'webhook-timestamp', 'webhook-signature',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
   // Set by the HTTP client itself.
-  'host', 'connection',
+  'host',
+  'connection',
 ]);
 const FORBIDDEN_PREFIXES = ['x-amz-', 'x-amzn-', 'x-google', 'x-goog-', 'x-gfe', 'x-azure-', 'x-fd-', 'x-svix-', 'svix-'];
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -290,7 +309,15 @@ export function headerProblem(name: string, value: string): string | null {
   return headerSyntaxProblem(name, value);
 }
 
-const SENSITIVE_EXACT = new Set(['authorization', 'proxy-authorization', 'www-authenticate', 'proxy-authenticate', 'x-auth-token', 'cookie', 'set-cookie']);
+const SENSITIVE_EXACT = new Set([
+  'authorization',
+  'proxy-authorization',
+  'www-authenticate',
+  'proxy-authenticate',
+  'x-auth-token',
+  'cookie',
+  'set-cookie',
+]);
 const SENSITIVE_PARTS = ['token', 'secret', 'key', 'password', 'cookie', 'auth'];
 
 /** Whether a header's value is hidden when read back (Svix's list plus credential-like names). */
