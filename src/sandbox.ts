@@ -4,7 +4,7 @@
  */
 import { AREAS } from './areas.js';
 import { credentialsOf, type Credentials } from './engine/credentials.js';
-import { dispatch } from './engine/dispatch.js';
+import { type DispatchHooks, dispatch } from './engine/dispatch.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
 import { seedTenancy } from './fixtures/management/tenancy.js';
@@ -338,10 +338,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  /** The dispatch seams (engine/dispatch.ts): faults set `intercept`, the request journal `observe`. */
+  const hooks: DispatchHooks = {};
   const env = {
     get world() {
       return world;
     },
+    hooks,
     router: router(),
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),

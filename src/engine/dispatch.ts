@@ -15,10 +15,39 @@ import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.
 import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { readForm } from './multipart.js';
 
+/**
+ * What dispatch learned about one request, filled in as it goes (the seam for the request
+ * journal, faults and the terminal log): the route matched, the caller's team and environment,
+ * and why it was refused. Hooks read it; handlers never see it.
+ */
+export interface Exchange {
+  /** The route matched (absent: no route, or a 405). */
+  route?: Route;
+  /** The caller's team and environment, once a team key authenticated. */
+  teamId?: string;
+  environment?: string;
+  /** The `loc` of each failed field when the answer is a 422. */
+  invalid?: Array<Array<string | number>>;
+  /** Set by a hook that replaced the answer (a fault rule's id). */
+  faultId?: string;
+}
+
+/**
+ * Engine seams around the handler. `intercept` runs after the route matched and the caller
+ * authenticated, before input is parsed: an answer it returns replaces the handler's (faults).
+ * `observe` sees every answer dispatch made, with what dispatch learned (journal, log). Both are
+ * synchronous and must not throw.
+ */
+export interface DispatchHooks {
+  intercept?(req: SimRequest, exchange: Exchange): SimResponse | undefined;
+  observe?(req: SimRequest, res: SimResponse, exchange: Exchange): void;
+}
+
 interface DispatchEnv {
   world: World;
   router: Router;
   adminToken: string | undefined;
+  hooks?: DispatchHooks;
   reset(seed?: number): void;
   /** Replaces the world with a checked scenario (control plane `PUT /_sandbox/scenario`). */
   loadScenario?(scenario: unknown): Promise<unknown>;
@@ -32,6 +61,13 @@ export const CONTENT_MESSAGES = {
 } as const;
 
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
+  const exchange: Exchange = {};
+  const res = await answer(env, req, exchange);
+  env.hooks?.observe?.(req, res, exchange);
+  return res;
+}
+
+async function answer(env: DispatchEnv, req: SimRequest, exchange: Exchange): Promise<SimResponse> {
   const { world } = env;
   const refused = checkLimits(req);
   if (refused) return refused;
@@ -39,32 +75,50 @@ export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimRe
     const method = req.method.toUpperCase();
     // Like Starlette, a GET route also answers HEAD: same status and headers, no body.
     if (method === 'HEAD') {
-      const res = await dispatch(env, { ...req, method: 'GET' });
-      return { ...res, body: EMPTY };
+      const res = await answer(env, { ...req, method: 'GET' }, exchange);
+      return res.drop ? res : { ...res, body: EMPTY };
     }
     const found = env.router.match(req.surface, method, req.path);
     if (found.kind === 'none') return jsonResponse(404, { detail: MESSAGES.notFound });
     if (found.kind === 'method') return jsonResponse(405, { detail: MESSAGES.methodNotAllowed }, { allow: found.allow.join(', ') });
     const { route, params } = found.match;
+    exchange.route = route;
     if (world.clock.mode === 'realtime' && world.scheduler.hasDue() && !world.scheduler.running) await world.scheduler.runDue();
-    const ctx = buildCtx(env, req, route);
+    const ctx = buildCtx(env, req, route, exchange);
+    const intercepted = env.hooks?.intercept?.(req, exchange);
+    if (intercepted) return intercepted;
     const input = parseInput(ctx, route, params, req);
     const reply = await route.handle(ctx, input);
     return serialise(reply);
   } catch (error) {
-    if (error instanceof ApiError) return jsonResponse(error.status, error.body, error.headers);
+    if (error instanceof ApiError) {
+      if (error.status === 422) exchange.invalid = invalidLocs(error.body);
+      return jsonResponse(error.status, error.body, error.headers);
+    }
     world.log(`Unhandled error on ${req.method} ${req.path}`, error);
     return jsonResponse(500, { detail: MESSAGES.internal });
   }
 }
 
-function buildCtx(env: DispatchEnv, req: SimRequest, route: Route): Ctx {
+/** The `loc` of each item of a 422 body (`{"detail": [{"loc": [...]}, ...]}`). */
+function invalidLocs(body: unknown): Array<Array<string | number>> | undefined {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return undefined;
+  return detail.flatMap((item: unknown) => {
+    const loc = (item as { loc?: unknown } | null)?.loc;
+    return Array.isArray(loc) ? [loc as Array<string | number>] : [];
+  });
+}
+
+function buildCtx(env: DispatchEnv, req: SimRequest, route: Route, exchange: Exchange): Ctx {
   const { world } = env;
   let partition: Partition | undefined;
   let management: ManagementPrincipal | undefined;
   switch (route.auth) {
     case 'team':
       partition = authenticateTeam(world, req);
+      exchange.teamId = partition.team.id;
+      exchange.environment = partition.environment;
       if (route.beta && !partition.team.beta_features.has(route.beta)) throw closedBetaError(route.beta);
       break;
     case 'management':

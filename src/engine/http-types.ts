@@ -21,6 +21,13 @@ export interface SimResponse {
   headers: Record<string, string>;
   /** Serialised body; empty for 204. */
   body: Uint8Array;
+  /**
+   * Transport-level behaviour the adapter carries out (faults): `drop` closes the connection with
+   * no answer (`HttpResponse.error()` in msw); `delayMs` waits that long (wall time) before
+   * answering.
+   */
+  drop?: true;
+  delayMs?: number;
 }
 
 /** What a handler returns; dispatch serialises it. */
