@@ -20,7 +20,6 @@ const LADDER_S = [0, 60, 360, 2160, 9360, 27360, 63360, 99360];
 const TIMEOUT_ERROR = 'timeout: no answer within 0.02 s';
 
 const ok: TransportResponse = { status: 200, headers: {}, body: 'ok' };
-const eventOf = (r: TransportRequest) => JSON.parse(r.body) as { event_type: string; data: { i?: number } };
 
 /** A transport: `/hang` never answers (only the attempt's abort ends it), anything else answers 200. */
 function hangingTransport(onHang: (request: TransportRequest) => void = () => undefined) {

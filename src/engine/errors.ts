@@ -39,11 +39,16 @@ export function validationError(items: ValidationItem[]): ApiError {
   return new ApiError(422, { detail: items });
 }
 
-/** 422 with one `value_error` item, the way pydantic reports a custom validator's failure. */
-export function valueError(loc: Array<string | number>, message: string, input?: unknown): ApiError {
+/** The pydantic item of a custom validator's failure (`input` left out when undefined). */
+export function valueErrorItem(loc: Array<string | number>, message: string, input?: unknown): ValidationItem {
   const item: ValidationItem = { type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: message } };
   if (input === undefined) delete item.input;
-  return validationError([item]);
+  return item;
+}
+
+/** 422 with one `value_error` item, the way pydantic reports a custom validator's failure. */
+export function valueError(loc: Array<string | number>, message: string, input?: unknown): ApiError {
+  return validationError([valueErrorItem(loc, message, input)]);
 }
 
 /** The engine's own error texts (routing and internal errors); each area's are in its catalogue. */

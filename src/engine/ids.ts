@@ -4,6 +4,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, toHex, utf8Encode } from './bytes.js';
+import { mix32 } from './rng.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -73,16 +74,6 @@ export function stableInt(...parts: ReadonlyArray<string | number>): number {
   return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) & 0x7fffffff;
 }
 
-/** MurmurHash3's 32-bit finaliser: a bijection of the 32-bit integers (so distinct in, distinct out). */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
 /** Character codes of BASE62. */
 const BASE62_CODES = Array.from(BASE62, (c) => c.charCodeAt(0));
 /** A reused buffer of character codes (tokens are built flat, not by concatenation). */
@@ -106,16 +97,16 @@ function takeCodes(prefix: string, length: number): string {
 
 /**
  * A base62 token for the n-th entity (n < 2^32) of a salted kind, without a hash per token: the
- * first 6 characters encode `fmix32(n ^ salt[0])`, a bijection of n (so tokens of one kind and
+ * first 6 characters encode `mix32(n ^ salt[0])`, a bijection of n (so tokens of one kind and
  * scope never repeat), the rest are words mixed from it and the salt. Used for ids issued at
  * event rate (webhook messages).
  */
 function countedToken(salt: Uint32Array, n: number, length: number, prefix: string): string {
-  const w0 = fmix32((n ^ salt[0]!) >>> 0);
+  const w0 = mix32((n ^ salt[0]!) >>> 0);
   codes.length = 0;
   pushBase62(w0, 6);
   for (let j = 1; codes.length < length; j++) {
-    pushBase62(fmix32((w0 ^ salt[j % salt.length]!) + Math.imul(j, 0x9e3779b9) + Math.floor(n / 0x100000000)), 5);
+    pushBase62(mix32((w0 ^ salt[j % salt.length]!) + Math.imul(j, 0x9e3779b9) + Math.floor(n / 0x100000000)), 5);
   }
   return takeCodes(prefix, length);
 }
@@ -124,7 +115,7 @@ function countedToken(salt: Uint32Array, n: number, length: number, prefix: stri
 function stringHash(text: string, seed: number): number {
   let h = seed >>> 0;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x5bd1e995) ^ (h >>> 15);
-  return fmix32(h ^ text.length);
+  return mix32(h ^ text.length);
 }
 
 /**
@@ -139,7 +130,7 @@ export function keyedToken(length: number, prefix: string, seed: number, key: st
   codes.length = 0;
   pushBase62(a, 6);
   pushBase62(b, 6);
-  for (let j = 1; codes.length < length; j++) pushBase62(fmix32((a ^ Math.imul(j, 0x9e3779b9)) + fmix32(b + j)), 5);
+  for (let j = 1; codes.length < length; j++) pushBase62(mix32((a ^ Math.imul(j, 0x9e3779b9)) + mix32(b + j)), 5);
   return takeCodes(prefix, length);
 }
 

@@ -55,17 +55,22 @@ export const uuid = () => z.guid();
 /** `YYYY-MM-DD`, a real calendar date. */
 export const isoDate = () => z.iso.date();
 
-/** An integer from a query string or JSON number. */
-export function int(bounds: { min?: number; max?: number } = {}) {
+/** A number from a query string or JSON number: `parse` reads the text, `valid` judges the result. */
+function parsedNumber(
+  bounds: { min?: number; max?: number },
+  parse: (text: string) => number,
+  valid: (n: number) => boolean,
+  issue: { type: string; msg: string },
+) {
   let inner = z.number();
   if (bounds.min !== undefined) inner = inner.min(bounds.min);
   if (bounds.max !== undefined) inner = inner.max(bounds.max);
   return z
     .union([z.number(), z.string()])
     .transform((v, ctx) => {
-      const n = typeof v === 'number' ? v : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
-      if (!Number.isInteger(n)) {
-        pydanticIssue(ctx, 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer', v);
+      const n = typeof v === 'number' ? v : parse(v);
+      if (!valid(n)) {
+        pydanticIssue(ctx, issue.type, issue.msg, v);
         return z.NEVER;
       }
       return n;
@@ -73,22 +78,20 @@ export function int(bounds: { min?: number; max?: number } = {}) {
     .pipe(inner);
 }
 
+/** An integer from a query string or JSON number. */
+export function int(bounds: { min?: number; max?: number } = {}) {
+  return parsedNumber(bounds, (v) => (/^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : Number.NaN), Number.isInteger, {
+    type: 'int_parsing',
+    msg: 'Input should be a valid integer, unable to parse string as an integer',
+  });
+}
+
 /** A number from a query string or JSON number. */
 export function num(bounds: { min?: number; max?: number } = {}) {
-  let inner = z.number();
-  if (bounds.min !== undefined) inner = inner.min(bounds.min);
-  if (bounds.max !== undefined) inner = inner.max(bounds.max);
-  return z
-    .union([z.number(), z.string()])
-    .transform((v, ctx) => {
-      const n = typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v);
-      if (!Number.isFinite(n)) {
-        pydanticIssue(ctx, 'float_parsing', 'Input should be a valid number, unable to parse string as a number', v);
-        return z.NEVER;
-      }
-      return n;
-    })
-    .pipe(inner);
+  return parsedNumber(bounds, (v) => (v.trim() === '' ? Number.NaN : Number(v)), Number.isFinite, {
+    type: 'float_parsing',
+    msg: 'Input should be a valid number, unable to parse string as a number',
+  });
 }
 
 const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
@@ -183,4 +186,16 @@ export const postalAddress = () =>
     city: z.string(),
     state: z.string(),
     access_notes: z.string().max(1000).nullish(),
+  });
+
+/** A guarantor or medical proxy (`medical_proxy` of a user's info and of an order's patient details). */
+export const guarantor = () =>
+  z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    address: postalAddress(),
+    phone_number: z.string(),
+    household_income: z.number().int().nullish(),
+    household_size: z.number().int().nullish(),
+    email: z.string().nullish(),
   });

@@ -3,7 +3,7 @@
  * items (`{"detail":[{"type","loc","msg","input"}]}`), the way the real service answers.
  */
 import type { z } from 'zod';
-import { validationError, type ValidationItem } from './errors.js';
+import { type ValidationItem, validationError, valueErrorItem } from './errors.js';
 import { truncateEcho } from './limits.js';
 
 type Where = 'path' | 'query' | 'body';
@@ -177,10 +177,7 @@ export function toItem(issue: z.core.$ZodIssue, where: Where, data: unknown): Va
       const rule = (issue.params as { valueError?: { input?: unknown } } | undefined)?.valueError;
       if (rule) {
         // Exactly `valueError(loc, message, input)`: the rule's own input, echoed as given.
-        const out: ValidationItem = { type: 'value_error', loc, msg: `Value error, ${issue.message}` };
-        if (rule.input !== undefined) out.input = rule.input;
-        out.ctx = { error: issue.message };
-        return out;
+        return valueErrorItem(loc, issue.message, rule.input);
       }
       const exact = (issue.params as { pydantic?: { type: string; msg: string } } | undefined)?.pydantic;
       if (exact) return item(exact.type, exact.msg);

@@ -4,7 +4,7 @@
  * `bodyOf` to its body shape; dispatch renders them like any other `ApiError`. Each area builds
  * its errors in its `errors.ts` (the area's catalogue) with `domainErrorOf(area)`.
  */
-import { ApiError, type ValidationItem } from '../engine/errors.js';
+import { ApiError, type ValidationItem, valueErrorItem } from '../engine/errors.js';
 
 /**
  * - `not_found` 404, `bad_request` 400, `forbidden` 403, `conflict` 409, `rate_limited` 429:
@@ -51,17 +51,10 @@ interface DomainErrorDetails {
   headers?: Record<string, string>;
 }
 
-/** The pydantic item of a custom validator's failure, byte for byte like `valueError`. */
-function valueItem(loc: Array<string | number>, text: string, input: unknown): ValidationItem {
-  const item: ValidationItem = { type: 'value_error', loc, msg: `Value error, ${text}`, input, ctx: { error: text } };
-  if (input === undefined) delete item.input;
-  return item;
-}
-
 function bodyOf(kind: DomainErrorKind, text: string, d: DomainErrorDetails): unknown {
   switch (kind) {
     case 'invalid':
-      return { detail: d.items ?? [valueItem(d.loc ?? ['body'], text, d.input)] };
+      return { detail: d.items ?? [valueErrorItem(d.loc ?? ['body'], text, d.input)] };
     case 'invalid_request':
       return { detail: { error_type: 'INVALID_REQUEST', error_message: text, ...d.extra } };
     case 'transition':

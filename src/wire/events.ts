@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { dateTime, JsonObject, ProviderRef, uuidString } from './common.js';
 import { Appointment, Order } from './labs.js';
-import { ResourceAvailability, TimeseriesSample } from './wearables.js';
+import { ResourceAvailability } from './wearables.js';
 
 const ConnectionEventData = z.object({
   user_id: uuidString,
@@ -27,8 +27,6 @@ const CriticalResultEventData = z.object({
   updated_at: dateTime,
 });
 
-/** `daily.data.<timeseries>.*`: a batch of samples of one source. */
-const TimeseriesEventData = z.object({ user_id: uuidString, source: JsonObject, data: z.array(TimeseriesSample) }).loose();
 /** `daily.data.<summary>.*` and `historical.data.*`: a summary or a pull's completion. */
 const DataEventData = JsonObject;
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { STATE_CODES } from '../../fixtures/labs/lab-geo.js';
-import { isoDate, uuid, postalAddress } from '../../engine/schemas.js';
+import { guarantor, isoDate, uuid } from '../../engine/schemas.js';
 import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/order-model.js';
 import { phoneDigits } from '../../state/labs/order-checks.js';
 import { METHOD } from './lab-schemas.js';
@@ -28,8 +28,6 @@ const state = () =>
 
 const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);
 
-const address = postalAddress();
-
 export const patientDetailsSchema = z.object({
   first_name: personName(),
   last_name: personName(),
@@ -37,17 +35,7 @@ export const patientDetailsSchema = z.object({
   gender: z.enum(['female', 'male', 'other', 'unknown']),
   phone_number: phone(),
   email: z.email(),
-  medical_proxy: z
-    .object({
-      first_name: z.string(),
-      last_name: z.string(),
-      address,
-      phone_number: z.string(),
-      household_income: z.number().int().nullish(),
-      household_size: z.number().int().nullish(),
-      email: z.string().nullish(),
-    })
-    .nullish(),
+  medical_proxy: guarantor().nullish(),
   race: z.string().nullish(),
   ethnicity: z.string().nullish(),
   sexual_orientation: z.string().nullish(),

@@ -11,23 +11,13 @@
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { bool, isoDate, uuid, postalAddress } from '../../engine/schemas.js';
+import { bool, guarantor, isoDate, postalAddress, uuid } from '../../engine/schemas.js';
 import { addInsurance, latestDemographics, latestInsurance, setDemographics } from '../../state/users/profile.js';
 import { Insurance, UserInfo, res } from '../../wire/schemas.js';
 
 const userIdParams = z.object({ user_id: uuid() });
 
 const address = postalAddress();
-
-const guarantor = z.object({
-  first_name: z.string(),
-  last_name: z.string(),
-  address,
-  phone_number: z.string(),
-  household_income: z.number().int().nullish(),
-  household_size: z.number().int().nullish(),
-  email: z.string().nullish(),
-});
 
 const infoBody = z.object({
   first_name: z.string(),
@@ -37,7 +27,7 @@ const infoBody = z.object({
   gender: z.string(),
   dob: isoDate(),
   address,
-  medical_proxy: guarantor.nullish(),
+  medical_proxy: guarantor().nullish(),
   race: z
     .enum([
       'african_american_or_black',
@@ -78,7 +68,7 @@ const insuranceBody = z.object({
   group_id: z.string().nullish(),
   relationship: z.enum(['Self', 'Spouse', 'Other']),
   insured: person,
-  guarantor: guarantor.nullish(),
+  guarantor: guarantor().nullish(),
   is_primary: z.boolean().default(true),
 });
 

@@ -38,7 +38,6 @@ const query = z.object({
   cursor: z.string().nullish(),
   next_cursor: z.string().nullish(),
 });
-type Query = z.output<typeof query>;
 
 function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
   const seed = ctx.world.seed;

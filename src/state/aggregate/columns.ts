@@ -25,17 +25,6 @@ export type TableName =
   | 'menstrual_cycle'
   | 'profile'
   | 'timeseries';
-const TABLES: readonly TableName[] = [
-  'sleep',
-  'derived_readiness',
-  'activity',
-  'workout',
-  'body',
-  'meal',
-  'menstrual_cycle',
-  'profile',
-  'timeseries',
-];
 
 const path = (f: Fields, keys: string[]): unknown => {
   let v: unknown = f;

@@ -195,11 +195,6 @@ class CustomCredentialStore {
 
 export const customCredentialsOf = worldSlot('custom-credentials', () => new CustomCredentialStore());
 
-/** The custom credentials a team environment uses for a provider, if it set any. */
-function activeCustomCredential(world: World, teamId: string, environment: Environment, provider: string): CustomCredential | undefined {
-  return customCredentialsOf(world).find(teamId, environment, provider);
-}
-
 /** What the service keeps of a client secret: its SHA-256, hex. */
 function hashSecret(secret: string): string {
   return toHex(sha256(utf8Encode(secret)));

@@ -639,4 +639,3 @@ const QueryBatch = z.object({
 
 export const queryBatchSchema = QueryBatch;
 export type QueryBatch = z.infer<typeof queryBatchSchema>;
-type RelativeTimeframeInput = z.infer<typeof RelativeTimeframe>;

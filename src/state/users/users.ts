@@ -95,6 +95,11 @@ export class UserStore {
 
   /** The index in the live list of the first user created at or after `seq` (cursor pages). */
   liveIndexFrom(seq: number): number {
+    return this.lowerBound(seq);
+  }
+
+  /** The index of the first live user whose `seq` is at least `seq` (the live list is in `seq` order). */
+  private lowerBound(seq: number): number {
     let lo = 0;
     let hi = this.live.length;
     while (lo < hi) {
@@ -141,25 +146,12 @@ export class UserStore {
       this.live.push(user);
       return;
     }
-    let lo = 0;
-    let hi = this.live.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.live[mid] as User).seq < user.seq) lo = mid + 1;
-      else hi = mid;
-    }
-    this.live.splice(lo, 0, user);
+    this.live.splice(this.lowerBound(user.seq), 0, user);
   }
 
   private indexOf(user: User): number {
-    let lo = 0;
-    let hi = this.live.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.live[mid] as User).seq < user.seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.live[lo] === user ? lo : -1;
+    const at = this.lowerBound(user.seq);
+    return this.live[at] === user ? at : -1;
   }
 }
 
