@@ -7,50 +7,18 @@
  * MFA, Close and unusable tokens each end in the hook's callback. No sleeps: every wait is on a
  * page event or `waitForFunction`. Skips, saying so, without /usr/bin/chromium.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { LINK_ERROR_TEXTS } from '../../src/state/link/errors.js';
 import { SANDBOX_MFA_CODE } from '../../src/fixtures/link/credentials.js';
-import { bundleBrowser } from '../browser/bundle.js';
 import { CHROMIUM, haveChromium, newChromiumContext } from '../support/chromium.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { type AppServer, appSource, loadApp, nthCallback, openLink as openIn, REAL_SCRIPT, serveApp } from './launcher-app.js';
 
 if (!haveChromium) console.warn(`[link launcher] ${CHROMIUM} is missing: the useVitalLink browser test is skipped.`);
 
-const REAL_SCRIPT = 'https://link.tryvital.io/initialize.js';
-
-/** A React app using the real hook: a token field, a Connect button, every callback recorded. */
-const APP_SOURCE = `
-import { createElement as h, useState } from 'react';
-import { createRoot } from 'react-dom/client';
-import { useVitalLink } from '@tryvital/vital-link';
-
-const events = (window as any).linkEvents = [] as Array<{ callback: string; metadata: unknown }>;
-const record = (callback: string) => (metadata: unknown) => { events.push({ callback, metadata }); };
-
-function App() {
-  const [token, setToken] = useState('');
-  const { open, ready, error } = useVitalLink({
-    env: 'sandbox',
-    region: 'us',
-    onSuccess: record('onSuccess'),
-    onExit: record('onExit'),
-    onError: record('onError'),
-  } as any);
-  return h('main', null,
-    h('input', { id: 'token', value: token, onChange: (e: any) => setToken(e.target.value) }),
-    h('button', { id: 'connect', disabled: !ready, onClick: () => open(token) }, 'Connect a device'),
-    h('p', { id: 'status' }, error ? 'script error' : ready ? 'ready' : 'loading'));
-}
-createRoot(document.getElementById('root')!).render(h(App));
-`;
-
-type Recorded = { callback: string; metadata: Record<string, unknown> };
-
 let server: RunningServer;
-let app: Server;
+let app: AppServer;
 let context: BrowserContext;
 let page: Page;
 let apiKey: string;
@@ -65,27 +33,13 @@ async function api(method: string, path: string, body?: unknown, headers: Record
   return (await res.json()) as any;
 }
 
+const openLink = (token: string) => openIn(page, token);
+const nextCallback = (count: number) => nthCallback(page, count);
+
 async function tokenFor(clientUserId: string, extra: Record<string, unknown> = {}): Promise<{ userId: string; token: string }> {
   const user = await api('POST', '/v2/user', { client_user_id: clientUserId });
   const made = await api('POST', '/v2/link/token', { user_id: user.user_id, ...extra });
   return { userId: user.user_id, token: made.link_token };
-}
-
-/** Opens Link for `token` through the app's button; answers the widget's frame. */
-async function openLink(token: string): Promise<FrameLocator> {
-  await page.fill('#token', token);
-  await page.click('#connect');
-  await page.waitForSelector('#vital-link-overlay iframe#vital-link-frame');
-  return page.frameLocator('#vital-link-frame');
-}
-
-/** Waits for the next callback and answers it; the overlay is gone by then. */
-async function nextCallback(count: number): Promise<Recorded> {
-  await page.waitForFunction((n) => (window as any).linkEvents.length >= n, count);
-  const events = (await page.evaluate(() => (window as any).linkEvents)) as Recorded[];
-  expect(events).toHaveLength(count);
-  expect(await page.locator('#vital-link-overlay').count()).toBe(0);
-  return events[count - 1] as Recorded;
 }
 
 const providersOf = async (userId: string) =>
@@ -96,14 +50,8 @@ describe.skipIf(!haveChromium)('useVitalLink (real hook) against the sandbox lau
   beforeAll(async () => {
     server = await startServer({ seed: 11, users: 1, usersElsewhere: 0 });
     apiKey = server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '';
-    const bundle = await bundleBrowser(APP_SOURCE);
-    expect([...bundle.chunks.keys()]).toEqual([]);
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>App</title></head><body><div id="root"></div><script type="module">${bundle.code.replace(/<\/script/gi, '<\\/script')}</script></body></html>`;
+    app = await serveApp(appSource());
     context = await newChromiumContext({ outside: (url) => outside.push(url) });
-    // The app on its own origin (another port: Chromium lets a loopback page frame a loopback widget).
-    app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
-    await new Promise<void>((done) => app.listen(0, '127.0.0.1', done));
-    const APP = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     // The hook's script URL pointed at the sandbox's launcher.
@@ -111,15 +59,13 @@ describe.skipIf(!haveChromium)('useVitalLink (real hook) against the sandbox lau
       const script = await fetch(`${server.baseUrl}/link/initialize.js`);
       await route.fulfill({ status: script.status, contentType: 'application/javascript', body: await script.text() });
     });
-    await page.goto(`${APP}/`);
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    await loadApp(page, app.origin);
   }, 60_000);
 
   afterAll(async () => {
     await context?.close();
     await server?.close();
-    app?.closeAllConnections();
-    await new Promise((done) => (app ? app.close(done) : done(undefined)));
+    await app?.close();
   });
 
   it('connects an OAuth provider through the consent page: onSuccess with the outcome, the connection made', async () => {
