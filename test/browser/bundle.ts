@@ -23,12 +23,25 @@ export interface BrowserBundle {
   bytes: number;
 }
 
-/** The code of a page: `source` may import from 'health-sandbox' and 'health-sandbox/msw'. */
-export async function bundleBrowser(source: string, options: { minify?: boolean } = {}): Promise<BrowserBundle> {
+/**
+ * The code of a page: `source` may import from 'health-sandbox' and 'health-sandbox/msw'.
+ * `modules` replaces imports by exact specifier with the given source (a dev server's alias).
+ */
+export async function bundleBrowser(
+  source: string,
+  options: { minify?: boolean; modules?: Record<string, string> } = {},
+): Promise<BrowserBundle> {
   const builtins = new Set<string>();
+  const modules = options.modules ?? {};
   const aliases: Plugin = {
     name: 'health-sandbox-aliases',
     setup(b) {
+      const names = Object.keys(modules);
+      if (names.length > 0) {
+        const exact = new RegExp(`^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+        b.onResolve({ filter: exact }, (args) => ({ path: args.path, namespace: 'page-alias' }));
+        b.onLoad({ filter: /.*/, namespace: 'page-alias' }, (args) => ({ contents: modules[args.path], loader: 'ts', resolveDir: root }));
+      }
       b.onResolve({ filter: /^health-sandbox(\/msw)?$/ }, (args) => ({
         path: `${root}src/${args.path.endsWith('/msw') ? 'msw' : 'index'}.ts`,
       }));

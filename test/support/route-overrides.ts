@@ -88,4 +88,5 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
     body: undefined,
   }),
   'link.done': () => ({ query: { state: 'success' } }),
+  'link.close': async (ids, _n, c) => ({ headers: { 'x-vital-link-token': await linkToken(c, ids) } }),
 };

@@ -73,6 +73,7 @@ export function createLinkToken(scope: TeamScope, input: NewLinkToken): { link_t
     created_at: now,
     expires_at: now + LINK_TOKEN_TTL_MS,
     consumed_at: null,
+    closed_at: null,
     oauth_started: [],
     pending_mfa: null,
   };
@@ -146,10 +147,15 @@ export function startOAuth(world: World, value: string | undefined, slug: string
   };
 }
 
-/** The final redirect of a widget or OAuth flow: the token's redirect_url, or the sandbox's done page. */
-export function outcomeUrl(world: World, token: LinkToken | undefined, error: LinkErrorType | null): string {
+/**
+ * The final redirect of a widget or OAuth flow: the token's redirect_url, or the sandbox's done
+ * page. A flow opened by the launcher (`opener`: the origin of the page that opened it) always
+ * ends on the done page, which reports the outcome to that page.
+ */
+export function outcomeUrl(world: World, token: LinkToken | undefined, error: LinkErrorType | null, opener: string | null = null): string {
   const q = new URLSearchParams(error ? { state: 'error', error_type: error, error: LINK_ERROR_TEXTS[error] } : { state: 'success' });
-  const target = token?.redirect_url ?? `${world.urls.base}/link/done`;
+  if (opener !== null) q.set('opener', opener);
+  const target = (opener === null ? token?.redirect_url : null) ?? `${world.urls.base}/link/done`;
   return `${target}${target.includes('?') ? '&' : '?'}${q.toString()}`;
 }
 
@@ -176,15 +182,22 @@ function connectWithToken(
  * consumed), unless a scope the team requires is missing (`required_scopes_not_granted`); Deny
  * ends with `user_cancelled`. Answers where the browser goes next.
  */
-export function decideOAuth(world: World, value: string, slug: string, allow: boolean, granted: readonly string[] | null = null): string {
+export function decideOAuth(
+  world: World,
+  value: string,
+  slug: string,
+  allow: boolean,
+  granted: readonly string[] | null = null,
+  opener: string | null = null,
+): string {
   const token = linkTokensOf(world).get(value);
   const provider = providerBySlug(slug);
   const problem = tokenProblem(world, token);
-  if (problem || !token) return outcomeUrl(world, token, problem ?? 'invalid_token');
-  if (!provider || !token.oauth_started.includes(slug)) return outcomeUrl(world, token, 'token_not_validated');
-  if (!allow) return outcomeUrl(world, token, 'user_cancelled');
+  if (problem || !token) return outcomeUrl(world, token, problem ?? 'invalid_token', opener);
+  if (!provider || !token.oauth_started.includes(slug)) return outcomeUrl(world, token, 'token_not_validated', opener);
+  if (!allow) return outcomeUrl(world, token, 'user_cancelled', opener);
   const { partition } = usableToken(world, value);
-  return outcomeUrl(world, token, connectWithToken(world, token, partition, provider, granted));
+  return outcomeUrl(world, token, connectWithToken(world, token, partition, provider, granted), opener);
 }
 
 /** The consent page's view of an OAuth session (null when the session is unknown). */

@@ -73,3 +73,15 @@ export function createLinkCode(
   linkTokensOf(scope.world).addCode({ code, user_id: userId, team_id: scope.partition.team.id, expires_at: expires });
   return { code, exchange_url: `tryvital://tryvital?code=${code}`, expires_at: new Date(expires).toISOString() };
 }
+
+/**
+ * The widget's Close: ends the token's Link session (state `closed`; every later use answers
+ * `invalid_token`, like a token that was never valid) and answers its state. An unusable token
+ * is the 400 Link error: there is no session to close.
+ */
+export function closeToken(world: World, value: string | undefined): Record<string, unknown> {
+  const { token } = usableToken(world, value);
+  token.closed_at = world.clock.now();
+  token.pending_mfa = null;
+  return tokenState(world, value);
+}

@@ -27,6 +27,8 @@ export interface LinkToken {
   expires_at: number;
   /** Set by the first successful connection. */
   consumed_at: number | null;
+  /** Set when the user closed the widget (its Close button): the Link session is over. */
+  closed_at: number | null;
   /** Providers whose OAuth flow was started with this token (OAuth sessions). */
   oauth_started: string[];
   /** A password provider waiting for its MFA code. */
@@ -78,6 +80,7 @@ function tokenPartition(world: World, token: LinkToken): Partition | null {
 export function tokenProblem(world: World, token: LinkToken | undefined): LinkErrorType | null {
   if (!token) return 'invalid_token';
   if (token.consumed_at !== null) return 'token_consumed';
+  if (token.closed_at !== null) return 'invalid_token';
   if (world.clock.now() >= token.expires_at) return 'token_expired';
   if (!tokenPartition(world, token)) return 'invalid_token';
   return null;
@@ -92,9 +95,11 @@ export function usableToken(world: World, value: string | undefined): { token: L
   return { token, partition: tokenPartition(world, token) as Partition };
 }
 
-/** `active`, `consumed`, `expired` or `invalid`: the token's state as the widget sees it. */
-export function tokenStatus(world: World, token: LinkToken | undefined): 'active' | 'consumed' | 'expired' | 'invalid' {
+/** `active`, `consumed`, `closed`, `expired` or `invalid`: the token's state as the widget sees it. */
+export function tokenStatus(world: World, token: LinkToken | undefined): 'active' | 'consumed' | 'closed' | 'expired' | 'invalid' {
   const problem = tokenProblem(world, token);
   if (problem === null) return 'active';
-  return problem === 'token_consumed' ? 'consumed' : problem === 'token_expired' ? 'expired' : 'invalid';
+  if (problem === 'token_consumed') return 'consumed';
+  if (token?.closed_at != null) return 'closed';
+  return problem === 'token_expired' ? 'expired' : 'invalid';
 }

@@ -9,6 +9,16 @@ import { LINK_ERROR_TEXTS, linkError, type LinkErrorType } from './errors.js';
 import { linkTokensOf, tokenProblem } from './tokens.js';
 import { teamScopeRequirement } from './scopes.js';
 import { offeredScopes } from '../../fixtures/link/scopes.js';
+import { SANDBOX_HINTS } from '../../fixtures/link/credentials.js';
+
+/** What the opened page asked for: a provider to open at once, the launcher's origin, the environment. */
+export interface WidgetRequest {
+  provider: string | null;
+  /** The origin of the page that opened the widget through the launcher (`/link/initialize.js`). */
+  opener: string | null;
+  /** `env` of the widget URL: a token of another environment is not found there. */
+  env: string | null;
+}
 
 export interface WidgetModel {
   token: string;
@@ -19,16 +29,26 @@ export interface WidgetModel {
   on_error: 'redirect' | null;
   /** Open this provider at once (token made for one provider, or `provider=` in the URL). */
   open: string | null;
+  /** The launcher's page origin: the widget reports its outcome there instead of redirecting. */
+  opener: string | null;
+  /** The sandbox's credentials, shown on the widget's own pages marked sandbox-only. */
+  sandbox: typeof SANDBOX_HINTS;
 }
 
 type WidgetView = { ok: true; model: WidgetModel } | { ok: false; error: LinkErrorType; text: string; redirect: string | null };
 
-export function widgetView(world: World, value: string, provider: string | null): WidgetView {
-  const token = linkTokensOf(world).get(value);
+const ENVIRONMENTS: readonly string[] = ['sandbox', 'production'];
+
+export function widgetView(world: World, value: string, request: WidgetRequest): WidgetView {
+  const { provider, opener, env } = request;
+  const found = linkTokensOf(world).get(value);
+  // A widget of one environment does not know the other's tokens (the real ones are separate services).
+  const token = found && env !== null && ENVIRONMENTS.includes(env) && env !== found.environment ? undefined : found;
   const problem = tokenProblem(world, token);
   if (problem || !token) {
     const error = problem ?? 'invalid_token';
-    return { ok: false, error, text: LINK_ERROR_TEXTS[error], redirect: token?.redirect_url ? outcomeUrl(world, token, error) : null };
+    const redirect = token?.redirect_url && opener === null ? outcomeUrl(world, token, error) : null;
+    return { ok: false, error, text: LINK_ERROR_TEXTS[error], redirect };
   }
   const providers = tokenProviders(token).map((p: ProviderInfo) => ({
     slug: p.slug,
@@ -47,6 +67,8 @@ export function widgetView(world: World, value: string, provider: string | null)
       finish: token.redirect_url ?? `${world.urls.base}/link/done`,
       on_error: token.on_error,
       open,
+      opener,
+      sandbox: SANDBOX_HINTS,
     },
   };
 }
@@ -62,11 +84,11 @@ export interface ConsentView {
 }
 
 /** The consent page of an OAuth session (null when unknown: the page says so). */
-export function consentView(world: World, value: string, slug: string): ConsentView {
+export function consentView(world: World, value: string, slug: string, opener: string | null = null): ConsentView {
   const session = oauthSession(world, value, slug);
   if (!session) throw linkError.sessionNotFound();
   const q = (decision: string) =>
-    `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision }).toString()}`;
+    `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision, ...(opener === null ? {} : { opener }) }).toString()}`;
   const must = session.partition ? teamScopeRequirement(world, session.partition, session.provider).must : [];
   const scopes =
     session.provider.auth_type === 'oauth'
