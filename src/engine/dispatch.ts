@@ -12,7 +12,8 @@ import type { World } from './world.js';
 import { closedBetaError } from './beta.js';
 import { parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
-import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { detailResponse, EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 
 /**
@@ -60,11 +61,22 @@ export const CONTENT_MESSAGES = {
   controlNeedsJson: 'The sandbox control plane accepts only JSON bodies: send Content-Type: application/json',
 } as const;
 
+/**
+ * Answers one request. Its path is made canonical here when a caller passed a raw one (adapters
+ * pass the canonical path already: then this costs one scan); a path with no canonical form
+ * answers 400.
+ */
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
   const exchange: Exchange = {};
-  const res = await answer(env, req, exchange);
+  const res = await answerCanonical(env, req, exchange);
   env.hooks?.observe?.(req, res, exchange);
   return res;
+}
+
+function answerCanonical(env: DispatchEnv, req: SimRequest, exchange: Exchange): Promise<SimResponse> {
+  const canonical = canonicalPath(req.path);
+  if (!canonical.ok) return Promise.resolve(checkLimits(req) ?? detailResponse(400, canonical.detail));
+  return answer(env, canonical.path === req.path ? req : { ...req, path: canonical.path }, exchange);
 }
 
 async function answer(env: DispatchEnv, req: SimRequest, exchange: Exchange): Promise<SimResponse> {
@@ -178,14 +190,16 @@ function isJsonType(contentType: string): boolean {
 /**
  * The body as the route's schema sees it. Like FastAPI: no Content-Type or a JSON one parses the
  * bytes as JSON; any other type hands the raw text to validation (so a model answers 422
- * `model_attributes_type`). The control plane instead refuses non-JSON bodies with 415, so a
- * cross-site form cannot drive it.
+ * `model_attributes_type`). The control plane instead refuses a body that is not declared JSON
+ * with 415 (no Content-Type included: a cross-site `fetch` or `sendBeacon` can send one without),
+ * so a cross-site page cannot drive it.
  */
 function readBody(route: Route, req: SimRequest): unknown {
+  if (req.rawBody.byteLength === 0) return undefined;
   const type = req.headers['content-type'];
-  if (req.rawBody.byteLength === 0 || type === undefined || type === '' || isJsonType(type)) return readJsonBody(req);
+  if (type !== undefined && type !== '' && isJsonType(type)) return readJsonBody(req);
   if (route.auth === 'control') throw apiError(415, CONTENT_MESSAGES.controlNeedsJson);
-  return decodeText(req);
+  return type === undefined || type === '' ? readJsonBody(req) : decodeText(req);
 }
 
 function decodeText(req: SimRequest): string {
