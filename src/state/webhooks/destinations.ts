@@ -53,8 +53,9 @@ function ipv6(host: string): number[] | null {
     const p = ipv4(v4[1]);
     if (!p) return null;
     tail.push(((p[0] ?? 0) << 8) | (p[1] ?? 0), ((p[2] ?? 0) << 8) | (p[3] ?? 0));
-    text = `${text.slice(0, -v4[1].length)}0`;
-    text = text.endsWith(':0') ? text.slice(0, -2) : text;
+    // What precedes the dotted part ends in `::` (kept) or in a single `:` (dropped).
+    text = text.slice(0, -v4[1].length);
+    if (!text.endsWith('::')) text = text.slice(0, -1);
   }
   const [head = '', rest] = text.split('::');
   const left = head === '' ? [] : head.split(':');
