@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, PATH_MESSAGES, pathSegments, underPrefix } from '../../src/engine/canonical-path.js';
+import { canonicalPath, PATH_MESSAGES, pathSegments, underPrefix, withCanonicalPath } from '../../src/engine/canonical-path.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES, router } from '../../src/routes.js';
 
@@ -47,9 +47,12 @@ describe('canonicalPath', () => {
     expect(canon('/v2/user/%C3%A9t%C3%A9')).toBe('/v2/user/été');
   });
 
-  it('leaves a canonical path untouched (the same string) and the root as /', () => {
+  it('leaves a canonical path untouched (the same string, the same request object) and the root as /', () => {
     const p = '/v2/user/abc';
     expect(canonicalPath(p)).toEqual({ ok: true, path: p });
+    const req = { method: 'GET', surface: 'data' as const, path: p, query: {}, headers: {}, rawBody: new Uint8Array(0) };
+    expect(withCanonicalPath(req)).toBe(req);
+    expect(withCanonicalPath({ ...req, path: '/v2//user/./abc/' }).path).toBe(p);
     expect(canon('')).toBe('/');
     expect(canon('/')).toBe('/');
     expect(canon('//')).toBe('/');

@@ -33,7 +33,15 @@ const DISGUISES = [
   '/_sandbox/',
 ];
 /** Spellings that are not the control plane at all (one segment holding a slash, double encoding): 404. */
-const NOT_CONTROL = ['/_sandbox%2Fcredentials', '/%5Fsandbox%2fcredentials', '/%255Fsandbox/credentials', '/%255fsandbox%252Fcredentials'];
+const NOT_CONTROL = [
+  '/_sandbox%2Fcredentials',
+  '/%5Fsandbox%2fcredentials',
+  '/%255Fsandbox/credentials',
+  '/%255fsandbox%252Fcredentials',
+  '/_SANDBOX/credentials',
+  '/_sandbox;/credentials',
+  '/%EF%BC%BFsandbox/credentials',
+];
 
 const FOREIGN = { host: 'attacker.example', origin: 'https://attacker.example' };
 
