@@ -64,19 +64,15 @@ export const CONTENT_MESSAGES = {
 /**
  * Answers one request. Its path is made canonical here when a caller passed a raw one (adapters
  * pass the canonical path already: then this costs one scan); a path with no canonical form
- * answers 400.
+ * answers 400. Hooks see the request with its canonical path.
  */
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
   const exchange: Exchange = {};
-  const res = await answerCanonical(env, req, exchange);
-  env.hooks?.observe?.(req, res, exchange);
-  return res;
-}
-
-function answerCanonical(env: DispatchEnv, req: SimRequest, exchange: Exchange): Promise<SimResponse> {
   const canonical = canonicalPath(req.path);
-  if (!canonical.ok) return Promise.resolve(checkLimits(req) ?? detailResponse(400, canonical.detail));
-  return answer(env, canonical.path === req.path ? req : { ...req, path: canonical.path }, exchange);
+  const request = canonical.ok && canonical.path !== req.path ? { ...req, path: canonical.path } : req;
+  const res = canonical.ok ? await answer(env, request, exchange) : (checkLimits(req) ?? detailResponse(400, canonical.detail));
+  env.hooks?.observe?.(request, res, exchange);
+  return res;
 }
 
 async function answer(env: DispatchEnv, req: SimRequest, exchange: Exchange): Promise<SimResponse> {

@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { canonicalPath, PATH_MESSAGES, pathSegments, underPrefix, withCanonicalPath } from '../../src/engine/canonical-path.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES, router } from '../../src/routes.js';
+import { dispatch } from '../../src/engine/dispatch.js';
+import type { SimRequest, SimResponse } from '../../src/engine/http-types.js';
+import { createSandbox } from '../../src/index.js';
 
 const canon = (p: string): string => {
   const c = canonicalPath(p);
@@ -100,6 +103,23 @@ describe('canonicalPath', () => {
     expect(underPrefix('/management', '/management')).toBe('/');
     expect(underPrefix('/managementx', '/management')).toBeUndefined();
     expect(underPrefix('/v2/user', '')).toBe('/v2/user');
+  });
+});
+
+describe('dispatch', () => {
+  it('hands its hooks the canonical path, and the 400 of a path that has none', async () => {
+    const sandbox = createSandbox({ seed: 27, users: 1, usersElsewhere: 0, logger: () => undefined });
+    const seen: Array<[string, number]> = [];
+    const observe = (req: SimRequest, res: SimResponse) => seen.push([req.path, res.status]);
+    const env = { world: sandbox.world, router: router(), adminToken: undefined, hooks: { observe }, reset: () => undefined };
+    const base = { method: 'GET', surface: 'data' as const, query: {}, headers: {}, rawBody: new Uint8Array(0) };
+    await dispatch(env, { ...base, path: '//%5Fsandbox/./health/' });
+    await dispatch(env, { ...base, path: '/_sandbox/%ZZ' });
+    expect(seen).toEqual([
+      ['/_sandbox/health', 200],
+      ['/_sandbox/%ZZ', 400],
+    ]);
+    sandbox.close();
   });
 });
 
