@@ -5,6 +5,7 @@
 import { AREAS } from './areas.js';
 import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch } from './engine/dispatch.js';
+import { withCanonicalPath } from './engine/canonical-path.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
 import { seedTenancy } from './fixtures/management/tenancy.js';
@@ -373,8 +374,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         await current.catch(() => undefined);
         if (ready === current) readyDone = current;
       }
-      if (failure !== null && !isRecovery(request)) return scenarioFailed(failure);
-      return dispatch(env, request);
+      const req = withCanonicalPath(request); // the scenario gate and dispatch read one path
+      if (failure !== null && !isRecovery(req)) return scenarioFailed(failure);
+      return dispatch(env, req);
     },
     get ready() {
       return ready;

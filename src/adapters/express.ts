@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import type { NetworkOptions } from '../engine/guard.js';
 import { detailResponse } from '../engine/render.js';
 import type { Sandbox } from '../sandbox.js';
+import { canonicalPrefix } from '../engine/canonical-path.js';
 import { installDocsAssets } from './docs-assets.js';
 import { answerClientErrors, serveNode, writeResponse } from './node-common.js';
 
@@ -18,7 +19,7 @@ export interface ExpressAdapterOptions extends NetworkOptions {
 }
 
 export function createExpressApp(sandbox: Sandbox, options: ExpressAdapterOptions = {}): Express {
-  const managementPath = (options.managementPath ?? '/management').replace(/\/+$/, '');
+  const managementPath = canonicalPrefix(options.managementPath ?? '/management');
   installDocsAssets(sandbox);
   const app = express();
   app.disable('x-powered-by');

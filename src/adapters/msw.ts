@@ -6,6 +6,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { Surface, SimRequest } from '../engine/http-types.js';
 import type { Sandbox } from '../sandbox.js';
 import { splitQuery } from '../engine/query.js';
+import { canonicalPath, canonicalPrefix, underPrefix } from '../engine/canonical-path.js';
 
 export interface MswAdapterOptions {
   /** Where the data API is served (default `http://127.0.0.1:4250`). */
@@ -30,11 +31,46 @@ function urlsOf(sandbox: Sandbox, options: MswAdapterOptions): { base: string; m
   return { base, management };
 }
 
-/** Answers one standard `Request` from the engine, as served on `surface` under `prefix`. */
-async function answer(sandbox: Sandbox, surface: Surface, prefix: string, request: Request): Promise<Response> {
+/** Where a surface is served: the URL's origin and its path as a canonical prefix. */
+interface Mount {
+  surface: Surface;
+  origin: string;
+  prefix: string;
+}
+
+function mountsOf(urls: { base: string; management: string }): Mount[] {
+  // The management URL first: it usually lies under the base URL.
+  return (
+    [
+      ['management', urls.management],
+      ['data', urls.base],
+    ] as const
+  ).map(([surface, url]) => {
+    const u = new URL(url);
+    return { surface, origin: u.origin, prefix: canonicalPrefix(u.pathname) };
+  });
+}
+
+/**
+ * Answers one standard `Request` from the engine. Its path is made canonical first, then the
+ * surface is the mount (same origin) whose prefix holds it, as the node adapters decide; a path
+ * under neither is served whole on the data surface, one with no canonical form is passed on raw
+ * (the engine answers 400).
+ */
+async function answer(sandbox: Sandbox, mounts: readonly Mount[], request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const prefixPath = new URL(prefix).pathname.replace(/\/+$/, '');
-  const path = url.pathname.slice(prefixPath.length) || '/';
+  const canonical = canonicalPath(url.pathname);
+  let surface: Surface = 'data';
+  let path = canonical.ok ? canonical.path : url.pathname;
+  if (canonical.ok) {
+    for (const m of mounts) {
+      const under = m.origin === url.origin ? underPrefix(canonical.path, m.prefix) : undefined;
+      if (under === undefined) continue;
+      surface = m.surface;
+      path = under;
+      break;
+    }
+  }
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
@@ -58,9 +94,10 @@ async function answer(sandbox: Sandbox, surface: Surface, prefix: string, reques
 
 export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions = {}): HttpHandler[] {
   const { base, management } = urlsOf(sandbox, options);
+  const mounts = mountsOf({ base, management });
   return [
-    http.all(prefixPattern(management), ({ request }) => answer(sandbox, 'management', management, request)),
-    http.all(prefixPattern(base), ({ request }) => answer(sandbox, 'data', base, request)),
+    http.all(prefixPattern(management), ({ request }) => answer(sandbox, mounts, request)),
+    http.all(prefixPattern(base), ({ request }) => answer(sandbox, mounts, request)),
   ];
 }
 
@@ -70,11 +107,6 @@ export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions =
  * `fetch`): no msw interception involved. A request outside both URLs answers the engine's 404.
  */
 export function createFetchHandler(sandbox: Sandbox, options: MswAdapterOptions = {}): (request: Request) => Promise<Response> {
-  const { base, management } = urlsOf(sandbox, options);
-  const managementPattern = prefixPattern(management);
-  const basePattern = prefixPattern(base);
-  return (request) => {
-    if (managementPattern.test(request.url)) return answer(sandbox, 'management', management, request);
-    return answer(sandbox, 'data', basePattern.test(request.url) ? base : new URL(request.url).origin, request);
-  };
+  const mounts = mountsOf(urlsOf(sandbox, options));
+  return (request) => answer(sandbox, mounts, request);
 }

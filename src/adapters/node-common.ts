@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
+import { canonicalPath, underPrefix } from '../engine/canonical-path.js';
+import { GUARD_MESSAGES, guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
 import type { SimRequest, SimResponse, Surface } from '../engine/http-types.js';
 import { bodyTooLarge, headersTooLarge, LIMITS } from '../engine/limits.js';
 import { splitQuery } from '../engine/query.js';
@@ -51,14 +52,52 @@ function readBody(req: IncomingMessage, limit: number = LIMITS.bodyBytes): Promi
   });
 }
 
-function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
+/** How many `Host` lines the head carried (Node keeps the first and drops the others from `headers`). */
+function hostLines(req: IncomingMessage): number {
+  const raw = req.rawHeaders;
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
+}
+
+/**
+ * Why a head is refused before the engine reads it (RFC 9112 section 3.2: an HTTP/1.1 request
+ * without `Host`, any request with more than one), or undefined. Node keeps the first of two
+ * `Host` lines, so a loopback one followed by a foreign one would otherwise pass the guard.
+ */
+function hostProblem(req: IncomingMessage): string | undefined {
+  const lines = hostLines(req);
+  if (lines > 1) return GUARD_MESSAGES.duplicateHost;
+  if (lines === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return GUARD_MESSAGES.missingHost;
+  return undefined;
+}
+
+/**
+ * The SimRequest of a Node request. The whole raw path is made canonical first, then the
+ * management prefix is split off the canonical path, so `/%6Danagement/...` or
+ * `/management/../_sandbox/...` pick the surface the router and the guard will see. A path with
+ * no canonical form is passed on raw: the engine answers it 400 (and nothing before it reads it).
+ */
+function toSimRequest(
+  req: IncomingMessage,
+  url: string,
+  managementPath: string,
+  rawBody: Uint8Array,
+): { request: SimRequest; canonical: boolean } {
   const q = url.indexOf('?');
   const rawPath = q >= 0 ? url.slice(0, q) : url;
+  const canonical = canonicalPath(rawPath);
   let surface: Surface = 'data';
-  let path = rawPath;
-  if (rawPath === managementPath || rawPath.startsWith(`${managementPath}/`)) {
-    surface = 'management';
-    path = rawPath.slice(managementPath.length) || '/';
+  let path = canonical.ok ? canonical.path : rawPath;
+  if (canonical.ok) {
+    const under = underPrefix(path, managementPath);
+    if (under !== undefined) {
+      surface = 'management';
+      path = under;
+    }
   }
   // Node already lower-cases names and joins repeated headers; only `set-cookie` arrives as an
   // array. Node's object is used as is unless one needs joining (no per-request copy).
@@ -74,7 +113,8 @@ function toSimRequest(req: IncomingMessage, url: string, managementPath: string,
       break;
     }
   }
-  return { method: req.method ?? 'GET', surface, path, query: q >= 0 ? splitQuery(url.slice(q + 1)) : {}, headers, rawBody };
+  const query = q >= 0 ? splitQuery(url.slice(q + 1)) : {};
+  return { request: { method: req.method ?? 'GET', surface, path, query, headers, rawBody }, canonical: canonical.ok };
 }
 
 export function writeResponse(res: ServerResponse, response: SimResponse): void {
@@ -109,23 +149,34 @@ export async function serveNode(
     if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
     return;
   }
-  const simRequest = toSimRequest(req, url, managementPath, rawBody);
+  const { request: simRequest, canonical } = toSimRequest(req, url, managementPath, rawBody);
   if (rawBody.byteLength > LIMITS.bodyBytes) {
     res.shouldKeepAlive = false;
     writeResponse(res, withCors(bodyTooLarge(), simRequest, options));
     return;
   }
+  const hostRefused = hostProblem(req);
+  if (hostRefused !== undefined) {
+    res.shouldKeepAlive = false;
+    writeResponse(res, withCors(detailResponse(400, hostRefused), simRequest, options));
+    return;
+  }
   const world = sandbox.world;
-  const refused = guardRequest(simRequest, options, { urls: world.urls, adminToken: sandbox.options.adminToken });
+  // A path with no canonical form goes straight to the engine, which answers 400 before routing.
+  const refused = canonical ? guardRequest(simRequest, options, { urls: world.urls, adminToken: sandbox.options.adminToken }) : undefined;
   const response = refused ?? (await sandbox.dispatch(simRequest));
   writeResponse(res, options.cors === undefined ? response : withCors(response, simRequest, options));
 }
 
 /**
  * Answers a request head Node's parser refuses (over `maxHeaderSize`) with the engine's JSON 431,
- * and other unparsable requests with a JSON 400, instead of Node's empty answers.
+ * and other unparsable requests (and, in serveNode, a missing `Host`) with a JSON 400, instead
+ * of Node's empty answers.
  */
 export function answerClientErrors(server: Server): void {
+  // Node answers an HTTP/1.1 request without `Host` with a bare 400 before any listener runs;
+  // with this off the request reaches serveNode, which answers the engine's JSON 400.
+  (server as Server & { requireHostHeader?: boolean }).requireHostHeader = false;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
       socket.destroy();

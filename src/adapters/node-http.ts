@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { NetworkOptions } from '../engine/guard.js';
 import { LIMITS } from '../engine/limits.js';
 import type { Sandbox } from '../sandbox.js';
+import { canonicalPrefix } from '../engine/canonical-path.js';
 import { answerClientErrors, serveNode } from './node-common.js';
 import './node-crypto.js';
 
@@ -18,7 +19,7 @@ export interface NodeAdapterOptions extends NetworkOptions {
 
 /** A `(req, res)` listener that answers every request from the sandbox. */
 export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions = {}): RequestListener {
-  const managementPath = (options.managementPath ?? '/management').replace(/\/+$/, '');
+  const managementPath = canonicalPrefix(options.managementPath ?? '/management');
   installDocsAssets(sandbox);
   return (req: IncomingMessage, res: ServerResponse) => {
     serveNode(sandbox, req, res, req.url ?? '/', managementPath, options).catch((error: unknown) => {
@@ -35,7 +36,7 @@ export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions
  * larger ones get the same JSON 431 from the parser's error handler.
  */
 export function createNodeServer(sandbox: Sandbox, options: NodeAdapterOptions = {}): Server {
-  const server = createServer({ maxHeaderSize: LIMITS.transportHeaderBytes });
+  const server = createServer({ maxHeaderSize: LIMITS.transportHeaderBytes, requireHostHeader: false });
   // Registered first: a response written synchronously by the listener is already tracked.
   const open = new Set<ServerResponse>();
   inFlight.set(server, open);

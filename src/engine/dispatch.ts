@@ -12,7 +12,8 @@ import type { World } from './world.js';
 import { closedBetaError } from './beta.js';
 import { parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
-import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { detailResponse, EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 
 /**
@@ -60,10 +61,17 @@ export const CONTENT_MESSAGES = {
   controlNeedsJson: 'The sandbox control plane accepts only JSON bodies: send Content-Type: application/json',
 } as const;
 
+/**
+ * Answers one request. Its path is made canonical here when a caller passed a raw one (adapters
+ * pass the canonical path already: then this costs one scan); a path with no canonical form
+ * answers 400. Hooks see the request with its canonical path.
+ */
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
   const exchange: Exchange = {};
-  const res = await answer(env, req, exchange);
-  env.hooks?.observe?.(req, res, exchange);
+  const canonical = canonicalPath(req.path);
+  const request = canonical.ok && canonical.path !== req.path ? { ...req, path: canonical.path } : req;
+  const res = canonical.ok ? await answer(env, request, exchange) : (checkLimits(req) ?? detailResponse(400, canonical.detail));
+  env.hooks?.observe?.(request, res, exchange);
   return res;
 }
 
@@ -178,14 +186,16 @@ function isJsonType(contentType: string): boolean {
 /**
  * The body as the route's schema sees it. Like FastAPI: no Content-Type or a JSON one parses the
  * bytes as JSON; any other type hands the raw text to validation (so a model answers 422
- * `model_attributes_type`). The control plane instead refuses non-JSON bodies with 415, so a
- * cross-site form cannot drive it.
+ * `model_attributes_type`). The control plane instead refuses a body that is not declared JSON
+ * with 415 (no Content-Type included: a cross-site `fetch` or `sendBeacon` can send one without),
+ * so a cross-site page cannot drive it.
  */
 function readBody(route: Route, req: SimRequest): unknown {
+  if (req.rawBody.byteLength === 0) return undefined;
   const type = req.headers['content-type'];
-  if (req.rawBody.byteLength === 0 || type === undefined || type === '' || isJsonType(type)) return readJsonBody(req);
+  if (type !== undefined && type !== '' && isJsonType(type)) return readJsonBody(req);
   if (route.auth === 'control') throw apiError(415, CONTENT_MESSAGES.controlNeedsJson);
-  return decodeText(req);
+  return type === undefined || type === '' ? readJsonBody(req) : decodeText(req);
 }
 
 function decodeText(req: SimRequest): string {

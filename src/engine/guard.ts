@@ -23,6 +23,8 @@ export interface NetworkOptions {
 export const GUARD_MESSAGES = {
   badHost: 'Host not served by this sandbox: the control plane answers only requests addressed to it (DNS rebinding protection)',
   crossOrigin: 'Cross-origin requests to the sandbox control plane are refused: start the sandbox with --cors <origin> to allow one',
+  missingHost: 'An HTTP/1.1 request must carry a Host header',
+  duplicateHost: 'A request must carry exactly one Host header',
 } as const;
 
 const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -72,7 +74,8 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 }
 
 /**
- * Checks a request that arrived over the network. Answers a refusal (403 JSON) or a CORS
+ * Checks a request that arrived over the network. `req.path` is the canonical path (see
+ * canonical-path.ts), the one the router reads, so no spelling of `/_sandbox` gets past. Answers a refusal (403 JSON) or a CORS
  * preflight (204), or undefined to go on to dispatch.
  */
 export function guardRequest(req: SimRequest, options: NetworkOptions, context: GuardContext): SimResponse | undefined {

@@ -4,6 +4,7 @@
  */
 import type { Surface } from './http-types.js';
 import type { Route } from './route.js';
+import { pathSegments } from './canonical-path.js';
 
 interface Compiled {
   route: Route;
@@ -63,13 +64,13 @@ export class Router {
     }
   }
 
+  /**
+   * Matches a canonical path (canonical-path.ts: decoded once by the adapter, dot segments and
+   * empty segments gone). Nothing is decoded here a second time: only the kept `%2F` and `%25`
+   * turn back into `/` and `%` inside their segment.
+   */
   match(surface: Surface, method: string, path: string): MatchResult {
-    let segments: string[];
-    try {
-      segments = splitPath(path).map((s) => decodeURIComponent(s));
-    } catch {
-      return { kind: 'none' };
-    }
+    const segments = pathSegments(path);
     const group = this.groups.get(`${surface} ${segments.length}`);
     if (!group) return { kind: 'none' };
     const allow: string[] = [];

@@ -53,8 +53,9 @@ function ipv6(host: string): number[] | null {
     const p = ipv4(v4[1]);
     if (!p) return null;
     tail.push(((p[0] ?? 0) << 8) | (p[1] ?? 0), ((p[2] ?? 0) << 8) | (p[3] ?? 0));
-    text = `${text.slice(0, -v4[1].length)}0`;
-    text = text.endsWith(':0') ? text.slice(0, -2) : text;
+    // What precedes the dotted part ends in `::` (kept) or in a single `:` (dropped).
+    text = text.slice(0, -v4[1].length);
+    if (!text.endsWith('::')) text = text.slice(0, -1);
   }
   const [head = '', rest] = text.split('::');
   const left = head === '' ? [] : head.split(':');
@@ -66,11 +67,33 @@ function ipv6(host: string): number[] | null {
   return all.length === 8 && all.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? all : null;
 }
 
+/** The IPv4 address carried in two 16-bit groups. */
+function v4Of(hi: number, lo: number): number[] {
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255];
+}
+
+/**
+ * An IPv6 address that carries an IPv4 one is judged as that IPv4 address: IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, deprecated but still routed to the IPv4
+ * address by some stacks), SIIT (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`, RFC 6052) and
+ * 6to4 (`2002:aabb:ccdd::`). The local-use NAT64 prefix `64:ff9b:1::/48` embeds it at a
+ * site-chosen place, so the whole prefix counts as private.
+ */
+function embeddedV4(g: number[]): number[] | null {
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
+  const zero4 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0;
+  if (zero4 && g4 === 0 && (g5 === 0xffff || (g5 === 0 && g6 !== 0))) return v4Of(g6, g7);
+  if (zero4 && g4 === 0xffff && g5 === 0) return v4Of(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4Of(g6, g7);
+  if (g0 === 0x2002) return v4Of(g1, g2);
+  return null;
+}
+
 function kindOfV6(g: number[]): Kind {
   const [g0 = 0] = g;
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
-    return kindOfV4([(g[6] ?? 0) >> 8, (g[6] ?? 0) & 255, (g[7] ?? 0) >> 8, (g[7] ?? 0) & 255]);
-  }
+  const v4 = embeddedV4(g);
+  if (v4) return kindOfV4(v4);
+  if (g0 === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'private';
   if (g.slice(0, 7).every((x) => x === 0)) return g[7] === 1 ? 'loopback' : g[7] === 0 ? 'unspecified' : 'public';
   if (g0 === 0xfd00 && g[1] === 0x0ec2) return 'metadata';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';

@@ -1,0 +1,115 @@
+/**
+ * The one canonical path of a request (design.md house rule 12), computed once by the adapter and
+ * read by every check after it: the network guard, the router, the scenario gate, logs. A check
+ * that read the raw path and a router that read a decoded one would disagree, and an attacker
+ * lives in the gap (`/%5Fsandbox/credentials` once skipped the guard and reached the control plane).
+ *
+ * The rules (docs/simulated/engine.md):
+ * - the path is split on `/`; empty segments (duplicate slashes, a trailing slash) are dropped;
+ * - each segment is percent-decoded once (UTF-8); a malformed escape or invalid UTF-8 makes the
+ *   path invalid (the request answers 400 JSON);
+ * - a segment that decodes to `.` is dropped, to `..` removes the segment before it (never above
+ *   the root), so `%2e` and `%2E%2e` are dot segments too;
+ * - a decoded `/` or `%` inside a segment is kept as `%2F` / `%25`, so it stays part of that
+ *   segment (a path parameter holding them) and the result is canonical again: canonical(canonical(p))
+ *   is canonical(p). The router turns those two escapes back and decodes nothing else.
+ */
+import type { SimRequest } from './http-types.js';
+
+export const PATH_MESSAGES = {
+  invalid: 'The request path could not be decoded: a malformed percent escape or invalid UTF-8',
+} as const;
+
+export type CanonicalPath = { ok: true; path: string } | { ok: false; detail: string };
+
+const SLASH = 47;
+const DOT = 46;
+const PERCENT = 37;
+
+/**
+ * Whether a path is canonical as it stands: starts with `/`, no `%`, no empty segment, no dot
+ * segment, no trailing slash. Most requests are; they cost one scan and no allocation.
+ */
+function plainCanonical(path: string): boolean {
+  if (path.charCodeAt(0) !== SLASH) return false;
+  if (path.length === 1) return true;
+  let start = 1;
+  for (let i = 1; i <= path.length; i++) {
+    const c = i === path.length ? SLASH : path.charCodeAt(i);
+    if (c === PERCENT) return false;
+    if (c !== SLASH) continue;
+    const length = i - start;
+    if (length === 0) return false;
+    if (path.charCodeAt(start) === DOT && (length === 1 || (length === 2 && path.charCodeAt(start + 1) === DOT))) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
+/** A decoded segment as it appears in a canonical path: `%` and `/` escaped, nothing else. */
+function escapeSegment(segment: string): string {
+  if (!segment.includes('%') && !segment.includes('/')) return segment;
+  return segment.replace(/[%/]/g, (c) => (c === '%' ? '%25' : '%2F'));
+}
+
+/** The canonical form of a request path (without query), or why it has none. */
+export function canonicalPath(raw: string): CanonicalPath {
+  if (plainCanonical(raw)) return { ok: true, path: raw };
+  const out: string[] = [];
+  for (const part of raw.split('/')) {
+    if (part === '') continue;
+    let segment = part;
+    if (part.includes('%')) {
+      try {
+        segment = decodeURIComponent(part);
+      } catch {
+        return { ok: false, detail: PATH_MESSAGES.invalid };
+      }
+    }
+    if (segment === '.') continue;
+    if (segment === '..') {
+      out.pop();
+      continue;
+    }
+    out.push(escapeSegment(segment));
+  }
+  const path = `/${out.join('/')}`;
+  return { ok: true, path: path === raw ? raw : path };
+}
+
+/** A canonical path's segments as the router compares them: the kept `%2F` and `%25` turned back. */
+export function pathSegments(canonical: string): string[] {
+  const out: string[] = [];
+  for (const s of canonical.split('/')) {
+    if (s === '') continue;
+    out.push(s.includes('%') ? s.replace(/%2F|%25/g, (e) => (e === '%2F' ? '/' : '%')) : s);
+  }
+  return out;
+}
+
+/**
+ * The part of a canonical path under a canonical prefix (`/` when it is the prefix itself), or
+ * undefined when it is not under it. An empty prefix (or `/`) holds every path.
+ */
+export function underPrefix(path: string, prefix: string): string | undefined {
+  if (prefix === '' || prefix === '/') return path;
+  if (path === prefix) return '/';
+  return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
+}
+
+/** The canonical form of a configured prefix (`/management/`, `/api`): empty for the root. */
+export function canonicalPrefix(prefix: string): string {
+  const c = canonicalPath(prefix);
+  if (!c.ok) throw new Error(`Path prefix ${prefix} is not a valid path`);
+  return c.path === '/' ? '' : c.path;
+}
+
+/**
+ * The request with its path made canonical, for callers that may pass a raw one
+ * (`Sandbox.dispatch`): the same object when it is canonical already or has no canonical form
+ * (dispatch then answers 400).
+ */
+export function withCanonicalPath(req: SimRequest): SimRequest {
+  const c = canonicalPath(req.path);
+  return c.ok && c.path !== req.path ? { ...req, path: c.path } : req;
+}
