@@ -48,6 +48,9 @@ async function answer(sandbox: Sandbox, surface: Surface, prefix: string, reques
     rawBody: new Uint8Array(await request.arrayBuffer()),
   };
   const response = await sandbox.dispatch(simRequest);
+  // A fault's latency (wall time, never the sandbox clock), then a dropped connection: a network error.
+  if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
+  if (response.drop) return HttpResponse.error();
   const body = response.status === 204 || response.body.length === 0 ? null : response.body;
   // Content-Length as node:http and express send it: the body's length, 0 for an empty body, none
   // on a 204 or 304 (which never have one).
@@ -73,8 +76,10 @@ export function createFetchHandler(sandbox: Sandbox, options: MswAdapterOptions 
   const { base, management } = urlsOf(sandbox, options);
   const managementPattern = prefixPattern(management);
   const basePattern = prefixPattern(base);
-  return (request) => {
+  const serve = (request: Request): Promise<Response> => {
     if (managementPattern.test(request.url)) return answer(sandbox, 'management', management, request);
     return answer(sandbox, 'data', basePattern.test(request.url) ? base : new URL(request.url).origin, request);
   };
+  // A dropped connection rejects, as fetch does on a network error.
+  return (request) => serve(request).then((res) => (res.type === 'error' ? Promise.reject(new TypeError('Failed to fetch')) : res));
 }

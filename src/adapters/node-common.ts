@@ -78,6 +78,11 @@ function toSimRequest(req: IncomingMessage, url: string, managementPath: string,
 }
 
 export function writeResponse(res: ServerResponse, response: SimResponse): void {
+  // A fault's dropped connection: the socket closes with no answer.
+  if (response.drop) {
+    res.destroy();
+    return;
+  }
   const body = response.body;
   const headers: Record<string, string | number> = response.headers;
   if (body.byteLength === 0) {
@@ -118,6 +123,8 @@ export async function serveNode(
   const world = sandbox.world;
   const refused = guardRequest(simRequest, options, { urls: world.urls, adminToken: sandbox.options.adminToken });
   const response = refused ?? (await sandbox.dispatch(simRequest));
+  // A fault's latency: wall time before the answer (it never moves the sandbox clock).
+  if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
   writeResponse(res, options.cors === undefined ? response : withCors(response, simRequest, options));
 }
 

@@ -30,6 +30,8 @@ export interface Exchange {
   invalid?: Array<Array<string | number>>;
   /** Set by a hook that replaced the answer (a fault rule's id). */
   faultId?: string;
+  /** Set by `intercept` to have the handler's own answer sent late (wall ms; a fault's latency). */
+  delayMs?: number;
 }
 
 /**
@@ -62,7 +64,8 @@ export const CONTENT_MESSAGES = {
 
 export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
   const exchange: Exchange = {};
-  const res = await answer(env, req, exchange);
+  const answered = await answer(env, req, exchange);
+  const res = exchange.delayMs ? { ...answered, delayMs: exchange.delayMs } : answered;
   env.hooks?.observe?.(req, res, exchange);
   return res;
 }
