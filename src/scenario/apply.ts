@@ -237,4 +237,11 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
       }
     }
   }
+
+  // HTTP faults last: nothing the scenario itself does is faulted (it is applied without them anyway).
+  for (const [i, f] of scenario.faults.entries()) {
+    const { team, ...rule } = f;
+    const match = team === undefined ? rule.match : { ...rule.match, team_id: teamOf(`faults[${i}]`, team).team_id };
+    await call(`faults[${i}]`, 'POST', '/_sandbox/faults', { body: { ...rule, match } });
+  }
 }

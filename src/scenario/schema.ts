@@ -8,6 +8,7 @@ import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
 import { ERROR_TYPES } from '../state/wearables/connections.js';
 import { RETRIABLE, NON_RETRIABLE } from '../state/wearables/pulls.js';
 import { LOW_STATUSES, ORDER_STATUSES } from '../state/labs/order-lifecycle.js';
+import { scenarioFault } from '../state/sandbox/faults-schema.js';
 
 const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'expected an ISO time such as 2026-01-05T09:00:00Z' });
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date such as 1985-12-09');
@@ -151,6 +152,10 @@ export const scenarioSchema = z
     teams: z.array(team).default([]),
     users: z.array(user).default([]),
     webhooks: z.array(webhook).default([]),
+    faults: z
+      .array(scenarioFault)
+      .default([])
+      .describe('HTTP fault rules in force from the start, and again after every reset (the body of POST /_sandbox/faults, team by name)'),
   })
   .strict();
 
