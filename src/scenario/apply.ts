@@ -235,7 +235,8 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
           headers: key,
         });
       }
-      if (o.fault) await call(`${oat}.fault`, 'POST', `/_sandbox/orders/${(placed.order as { id: string }).id}/fault`, { body: { fault: o.fault } });
+      if (o.fault)
+        await call(`${oat}.fault`, 'POST', `/_sandbox/orders/${(placed.order as { id: string }).id}/fault`, { body: { fault: o.fault } });
     }
   }
 

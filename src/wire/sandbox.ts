@@ -80,7 +80,11 @@ export const FaultList = z.object({ faults: z.array(FaultRuleView) });
 export const FaultsCleared = z.object({ removed: z.number().int() });
 
 /** `POST /_sandbox/orders/:order_id/fault`. */
-export const LabFaultApplied = z.object({ order_id: uuidString, fault: z.string(), status: z.string().describe('The full status after it') });
+export const LabFaultApplied = z.object({
+  order_id: uuidString,
+  fault: z.string(),
+  status: z.string().describe('The full status after it'),
+});
 /** `POST /_sandbox/providers/:provider/outage`. */
 export const ProviderOutage = z.object({
   provider: z.string(),

@@ -82,9 +82,18 @@ it.skipIf(!haveChromium)(
     const bundle = await bundleBrowser(PAGE, { minify: false });
     const js = 'text/javascript';
     const files = new Map<string, { type: string; body: string }>([
-      ['index.html', { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>faults</title><script type="module" src="/page.js"></script>' }],
+      [
+        'index.html',
+        {
+          type: 'text/html',
+          body: '<!doctype html><meta charset="utf-8"><title>faults</title><script type="module" src="/page.js"></script>',
+        },
+      ],
       ['page.js', { type: js, body: bundle.code }],
-      ['mockServiceWorker.js', { type: js, body: readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8') }],
+      [
+        'mockServiceWorker.js',
+        { type: js, body: readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8') },
+      ],
     ]);
     for (const [name, code] of bundle.chunks) files.set(name, { type: js, body: code });
     const origin = await serve(files);

@@ -59,7 +59,8 @@ forEachAdapter('provider faults', (adapter) => {
     const during = Object.values((await pulls(c, user, 'peloton')).pulled) as Array<{ status: string; error_details: string | null }>;
     expect(during.length).toBeGreaterThan(0);
     expect(during.every((p) => p.status === 'retrying' && p.error_details === 'provider_unavailable')).toBe(true);
-    const announced = async () => (await c.get('/_sandbox/events', { query: { user_id: user, event_type_prefix: 'historical.data.' } })).body.events;
+    const announced = async () =>
+      (await c.get('/_sandbox/events', { query: { user_id: user, event_type_prefix: 'historical.data.' } })).body.events;
     expect(await announced()).toEqual([]);
     await c.advance(3 * 3600);
     const after = Object.values((await pulls(c, user, 'peloton')).pulled) as Array<{ status: string }>;
@@ -150,7 +151,9 @@ describe('domain faults in a scenario file', () => {
     const c = createClient('fetch', { seed: 43, feed: 'off' });
     const loaded = await c.put('/_sandbox/scenario', {
       provider_outages: [{ provider: 'oura', duration: '2h' }],
-      users: [{ client_user_id: 'faulty', connections: [{ provider: 'oura' }], lab_orders: [{ method: 'testkit', fault: 'requisition_failed' }] }],
+      users: [
+        { client_user_id: 'faulty', connections: [{ provider: 'oura' }], lab_orders: [{ method: 'testkit', fault: 'requisition_failed' }] },
+      ],
     });
     expect(loaded.status, loaded.text).toBe(200);
     const user = (await c.get('/v2/user')).body.users[0].user_id as string;

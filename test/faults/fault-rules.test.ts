@@ -111,7 +111,9 @@ describe('scenario faults and the control client', () => {
     expect(listed).toHaveLength(2);
     const second = (await server.credentials()).teams.find((t) => t.name === 'Second');
     expect(listed[1]?.match.team_id).toBe(second?.team_id);
-    const res = await fetch(`${server.url}/v2/user`, { headers: { 'x-service-api-key': (await server.credentials()).teams[0]?.api_keys.sandbox as string } });
+    const res = await fetch(`${server.url}/v2/user`, {
+      headers: { 'x-service-api-key': (await server.credentials()).teams[0]?.api_keys.sandbox as string },
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
     await server.faults.clear();

@@ -24,7 +24,11 @@ for (const adapter of ALL_ADAPTERS) {
   describe(`HTTP faults [${adapter}]`, () => {
     it('answers a status with the real error body and the given headers, `times` times, then the real answer', async () => {
       const c = createClient(adapter, small);
-      const rule = await addFault(c, { match: { method: 'GET', path: '/v2/user/*' }, action: { status: 429, headers: { 'retry-after': '0' } }, times: 2 });
+      const rule = await addFault(c, {
+        match: { method: 'GET', path: '/v2/user/*' },
+        action: { status: 429, headers: { 'retry-after': '0' } },
+        times: 2,
+      });
       expect(rule).toMatchObject({ match: { method: 'GET', path: '/v2/user/*' }, times: 2, remaining: 2, fired: 0 });
       const users = (await c.get('/v2/user')).body.users;
       const path = `/v2/user/${users[0].user_id}`;
@@ -41,7 +45,11 @@ for (const adapter of ALL_ADAPTERS) {
 
     it('answers the given body instead, and lists remaining times and counts', async () => {
       const c = createClient(adapter, small);
-      const rule = await addFault(c, { match: { route: 'users.list' }, action: { status: 503, body: { detail: 'down for maintenance' } }, times: 3 });
+      const rule = await addFault(c, {
+        match: { route: 'users.list' },
+        action: { status: 503, body: { detail: 'down for maintenance' } },
+        times: 3,
+      });
       expect((await c.get('/v2/user')).body).toEqual({ detail: 'down for maintenance' });
       const listed = (await c.get('/_sandbox/faults')).body.faults;
       expect(listed).toEqual([{ ...rule, remaining: 2, matched: 1, fired: 1 }]);

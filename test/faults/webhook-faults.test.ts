@@ -62,7 +62,8 @@ forEachAdapter('webhook receivers and faults', (adapter) => {
     expect(dropping.received).toHaveLength(2);
     const [a, b] = dropping.received;
     expect(a?.headers['svix-id']).toBe(b?.headers['svix-id']);
-    for (const r of dropping.received) expect(new Webhook(secret).verify(r.body, r.headers)).toMatchObject({ event_type: 'labtest.order.created' });
+    for (const r of dropping.received)
+      expect(new Webhook(secret).verify(r.body, r.headers)).toMatchObject({ event_type: 'labtest.order.created' });
   });
 });
 

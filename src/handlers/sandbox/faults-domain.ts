@@ -30,7 +30,8 @@ const outageBody = withRules(
     if ((b.seconds === undefined) === (b.duration === undefined)) return { message: OUTAGE_TEXTS.oneAmount };
     if (b.duration !== undefined) {
       const s = parseDuration(b.duration);
-      if (s === null || !(s > 0 && s <= MAX_ADVANCE_SECONDS)) return { path: ['duration'], message: OUTAGE_TEXTS.badDuration, input: b.duration };
+      if (s === null || !(s > 0 && s <= MAX_ADVANCE_SECONDS))
+        return { path: ['duration'], message: OUTAGE_TEXTS.badDuration, input: b.duration };
     }
     return null;
   },

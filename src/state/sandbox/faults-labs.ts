@@ -44,7 +44,8 @@ export const LAB_FAULT_MESSAGES = {
   orderNotFound: "Order doesn't exist",
   finished: (status: string) => `The order is ${status}: nothing more happens to it`,
   notFor: (fault: string, method: string) => `${fault} does not apply to ${method} orders`,
-  requisitionDone: (status: string) => `The requisition is already past (the order is ${status}); requisition_failed applies to ordered orders`,
+  requisitionDone: (status: string) =>
+    `The requisition is already past (the order is ${status}); requisition_failed applies to ordered orders`,
   resultsArrived: 'The results have arrived already: critical_result applies before they do',
   phlebotomistNote: 'Cancelled by the phlebotomist',
 } as const;

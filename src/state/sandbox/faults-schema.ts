@@ -23,7 +23,10 @@ export const FAULT_MESSAGES = {
   notFound: 'Fault rule not found',
 } as const;
 
-const latency = z.union([int({ min: 0, max: MAX_LATENCY_MS }), z.tuple([int({ min: 0, max: MAX_LATENCY_MS }), int({ min: 0, max: MAX_LATENCY_MS })])]);
+const latency = z.union([
+  int({ min: 0, max: MAX_LATENCY_MS }),
+  z.tuple([int({ min: 0, max: MAX_LATENCY_MS }), int({ min: 0, max: MAX_LATENCY_MS })]),
+]);
 
 export const faultMatch = z
   .object({
@@ -51,7 +54,8 @@ export const faultAction = z
   })
   .strict();
 
-const PATH_PATTERN = /^\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\}))*\/?$/;
+const PATH_PATTERN =
+  /^\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\}))*\/?$/;
 
 interface RuleBody {
   match: z.output<typeof faultMatch>;
@@ -63,7 +67,8 @@ function ruleRules(body: RuleBody): RuleFailure | null {
   const { path } = body.match;
   if (path !== undefined) {
     if (!PATH_PATTERN.test(path)) return { path: ['match', 'path'], message: FAULT_MESSAGES.pathPattern, input: path };
-    if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return { path: ['match', 'path'], message: FAULT_MESSAGES.controlPath, input: path };
+    if (path === '/_sandbox' || path.startsWith('/_sandbox/'))
+      return { path: ['match', 'path'], message: FAULT_MESSAGES.controlPath, input: path };
   }
   const a = body.action;
   const kinds = [a.status, a.latency_ms, a.drop, a.malformed].filter((v) => v !== undefined).length;
