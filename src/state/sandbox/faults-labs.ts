@@ -24,7 +24,7 @@ import { currentStatus, type Order } from '../labs/order-model.js';
 import { runSimulation } from '../labs/order-changes.js';
 import { resultStage } from '../labs/order-results.js';
 import { orderEnv, type OrderEnv } from '../labs/order-store.js';
-import { domainErrorOf } from '../domain-error.js';
+import { sandboxError } from './errors.js';
 
 export const LAB_FAULTS = [
   'sample_rejected',
@@ -37,8 +37,6 @@ export const LAB_FAULTS = [
 ] as const;
 
 export type LabFault = (typeof LAB_FAULTS)[number];
-
-const err = domainErrorOf('sandbox');
 
 export const LAB_FAULT_MESSAGES = {
   orderNotFound: "Order doesn't exist",
@@ -57,7 +55,7 @@ function locate(world: World, orderId: string): { env: OrderEnv; order: Order } 
     const order = env.store.get(orderId);
     if (order) return { env, order };
   }
-  throw err('not_found', LAB_FAULT_MESSAGES.orderNotFound);
+  throw sandboxError.faultNotFound(LAB_FAULT_MESSAGES.orderNotFound);
 }
 
 /** The order's path so far, then `steps` (the first happens now when its `after` is 0). */
@@ -89,14 +87,14 @@ export function applyLabFault(world: World, orderId: string, fault: LabFault): {
     goOn(env, order, cur === 'completed' ? [{ status: 'corrected', after: 0 }] : (restOf(order, 'corrected') ?? []), cur === 'completed');
     return done();
   }
-  if (FINAL.has(cur)) throw err('conflict', LAB_FAULT_MESSAGES.finished(fullStatus(order.method, cur)));
+  if (FINAL.has(cur)) throw sandboxError.faultConflict(LAB_FAULT_MESSAGES.finished(fullStatus(order.method, cur)));
   switch (fault) {
     case 'sample_rejected':
       order.fate = 'sample_error';
       goOn(env, order, [{ status: 'sample_error', after: 0 }], true);
       break;
     case 'draw_failed': {
-      if (order.method !== 'walk_in_test') throw err('conflict', LAB_FAULT_MESSAGES.notFor(fault, order.method));
+      if (order.method !== 'walk_in_test') throw sandboxError.faultConflict(LAB_FAULT_MESSAGES.notFor(fault, order.method));
       order.fate = 'redraw';
       const redraw: LowStatus[] = ['redraw_available', 'partial_results', 'completed'];
       const tail = buildPath(order.method, 'redraw').filter((s) => redraw.includes(s.status));
@@ -108,25 +106,25 @@ export function applyLabFault(world: World, orderId: string, fault: LabFault): {
       orderCancelled(env, order);
       break;
     case 'requisition_failed':
-      if (cur !== 'ordered') throw err('conflict', LAB_FAULT_MESSAGES.requisitionDone(fullStatus(order.method, cur)));
+      if (cur !== 'ordered') throw sandboxError.faultConflict(LAB_FAULT_MESSAGES.requisitionDone(fullStatus(order.method, cur)));
       goOn(env, order, [{ status: 'cancelled', after: 0 }], true);
       orderCancelled(env, order);
       break;
     case 'partial_then_corrected': {
       const rest = restOf(order, 'corrected');
-      if (!rest) throw err('conflict', LAB_FAULT_MESSAGES.notFor(fault, `${cur}`));
+      if (!rest) throw sandboxError.faultConflict(LAB_FAULT_MESSAGES.notFor(fault, `${cur}`));
       order.fate = 'corrected';
       goOn(env, order, rest, false);
       break;
     }
     case 'critical_result':
-      if (resultStage(order) !== null) throw err('conflict', LAB_FAULT_MESSAGES.resultsArrived);
+      if (resultStage(order) !== null) throw sandboxError.faultConflict(LAB_FAULT_MESSAGES.resultsArrived);
       order.flags = { ...order.flags, interpretation: 'critical' };
       order.resultCache = null;
       break;
     case 'appointment_cancelled': {
       if (order.method !== 'walk_in_test' && order.method !== 'at_home_phlebotomy')
-        throw err('conflict', LAB_FAULT_MESSAGES.notFor(fault, order.method));
+        throw sandboxError.faultConflict(LAB_FAULT_MESSAGES.notFor(fault, order.method));
       const other = CANCELLATION_REASONS.find((r) => r.name === 'Other') ?? CANCELLATION_REASONS[0];
       cancelAppointment(env, order.method === 'walk_in_test' ? 'psc' : 'phlebotomy', order.id, {
         reason_id: other?.id ?? '',

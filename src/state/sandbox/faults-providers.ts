@@ -13,7 +13,7 @@ import { worldSlot } from '../../engine/world.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection, type PullOverride } from '../wearables/connections.js';
 import { finishedAt, pullPlan, schedulePullAnnouncements } from '../wearables/pulls.js';
-import { domainErrorOf } from '../domain-error.js';
+import { sandboxError } from './errors.js';
 
 interface Outage {
   provider: string;
@@ -22,8 +22,6 @@ interface Outage {
 }
 
 const outages = worldSlot<Outage[]>('sandbox.faults.outages', () => []);
-
-const err = domainErrorOf('sandbox');
 
 export const OUTAGE_MESSAGES = {
   unknownProvider: (slug: string) => `Unknown provider "${slug}"`,
@@ -47,7 +45,7 @@ export function startOutage(
   slug: string,
   seconds: number,
 ): { provider: string; starts_at: string; ends_at: string; connections_affected: number } {
-  if (!providerBySlug(slug)) throw err('not_found', OUTAGE_MESSAGES.unknownProvider(slug));
+  if (!providerBySlug(slug)) throw sandboxError.faultNotFound(OUTAGE_MESSAGES.unknownProvider(slug));
   const now = world.clock.now();
   const end = now + Math.round(seconds * 1000);
   outages(world).push({ provider: slug, start: now, end });

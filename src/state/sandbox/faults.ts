@@ -12,12 +12,12 @@
  * a rule that fired `times` times retires. A `latency_ms` range draws its wait from the same source.
  */
 import type { Exchange } from '../../engine/dispatch.js';
-import { apiError, valueError } from '../../engine/errors.js';
 import type { SimRequest, SimResponse } from '../../engine/http-types.js';
 import { EMPTY, JSON_TYPE, jsonResponse } from '../../engine/render.js';
 import { Rng } from '../../engine/rng.js';
 import type { Route } from '../../engine/route.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { sandboxError } from './errors.js';
 import { FAULT_MESSAGES, type FaultRuleInput } from './faults-schema.js';
 
 type Match = FaultRuleInput['match'];
@@ -101,8 +101,8 @@ export function addFault(world: World, routes: readonly Route[], input: FaultRul
   const routeId = input.match.route;
   if (routeId !== undefined) {
     const route = routes.find((r) => r.id === routeId);
-    if (!route) throw valueError(['body', 'match', 'route'], FAULT_MESSAGES.unknownRoute(routeId), routeId);
-    if (route.auth === 'control') throw valueError(['body', 'match', 'route'], FAULT_MESSAGES.controlRoute(routeId), routeId);
+    if (!route) throw sandboxError.faultBadRoute(FAULT_MESSAGES.unknownRoute(routeId), routeId);
+    if (route.auth === 'control') throw sandboxError.faultBadRoute(FAULT_MESSAGES.controlRoute(routeId), routeId);
   }
   const rule: FaultRule = {
     id: world.ids.uuid('sandbox_fault'),
@@ -128,7 +128,7 @@ export function removeFault(world: World, id: string): FaultView {
   const store = faults(world);
   const i = store.rules.findIndex((r) => r.id === id);
   const rule = store.rules[i];
-  if (!rule) throw apiError(404, FAULT_MESSAGES.notFound);
+  if (!rule) throw sandboxError.faultNotFound(FAULT_MESSAGES.notFound);
   store.rules.splice(i, 1);
   return view(rule);
 }
