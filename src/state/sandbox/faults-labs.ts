@@ -38,7 +38,7 @@ export const LAB_FAULTS = [
 
 export type LabFault = (typeof LAB_FAULTS)[number];
 
-export const LAB_FAULT_MESSAGES = {
+const LAB_FAULT_MESSAGES = {
   orderNotFound: "Order doesn't exist",
   finished: (status: string) => `The order is ${status}: nothing more happens to it`,
   notFor: (fault: string, method: string) => `${fault} does not apply to ${method} orders`,

@@ -23,7 +23,7 @@ interface Outage {
 
 const outages = worldSlot<Outage[]>('sandbox.faults.outages', () => []);
 
-export const OUTAGE_MESSAGES = {
+const OUTAGE_MESSAGES = {
   unknownProvider: (slug: string) => `Unknown provider "${slug}"`,
 } as const;
 

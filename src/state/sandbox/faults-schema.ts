@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { int, num, uuid, withRules, type RuleFailure } from '../../engine/schemas.js';
 
 /** The longest latency a rule may add (wall milliseconds). */
-export const MAX_LATENCY_MS = 300_000;
+const MAX_LATENCY_MS = 300_000;
 
-export const FAULT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const FAULT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const FAULT_MESSAGES = {
   oneAction: 'Give exactly one of status, latency_ms, drop or malformed',
@@ -28,7 +28,7 @@ const latency = z.union([
   z.tuple([int({ min: 0, max: MAX_LATENCY_MS }), int({ min: 0, max: MAX_LATENCY_MS })]),
 ]);
 
-export const faultMatch = z
+const faultMatch = z
   .object({
     method: z.enum(FAULT_METHODS).optional().describe('HTTP method (upper case); default any'),
     path: z
@@ -43,7 +43,7 @@ export const faultMatch = z
   })
   .strict();
 
-export const faultAction = z
+const faultAction = z
   .object({
     status: int({ min: 100, max: 599 }).optional().describe('Answer this status (the real error body for it unless body is given)'),
     headers: z.record(z.string(), z.string()).optional().describe('Headers of the status answer, e.g. {"retry-after": "2"}'),

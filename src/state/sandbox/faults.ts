@@ -39,7 +39,7 @@ interface FaultRule {
 }
 
 /** What `GET /_sandbox/faults` shows of a rule. */
-export interface FaultView {
+interface FaultView {
   id: string;
   match: Match;
   action: Action;
