@@ -9,7 +9,6 @@
  * - The periodic new-data feed of connections already pulled goes on during an outage.
  */
 import type { World } from '../../engine/world.js';
-import { worldSlot } from '../../engine/world.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection, type PullOverride } from '../wearables/connections.js';
 import { finishedAt, pullPlan, schedulePullAnnouncements } from '../wearables/pulls.js';
@@ -21,7 +20,10 @@ interface Outage {
   end: number;
 }
 
-const outages = worldSlot<Outage[]>('sandbox.faults.outages', () => []);
+const SLOT = Symbol('sandbox.faults.outages');
+
+/** The world's outages (none until one starts: a connect never creates the store). */
+const outagesOf = (world: World): Outage[] | undefined => world.slots.get(SLOT) as Outage[] | undefined;
 
 const OUTAGE_MESSAGES = {
   unknownProvider: (slug: string) => `Unknown provider "${slug}"`,
@@ -35,7 +37,7 @@ const override = (end: number): PullOverride => ({ outcome: 'retry_then_success'
  */
 export function outagePreset(world: World, slug: string): Map<string, PullOverride> | undefined {
   const now = world.clock.now();
-  const outage = outages(world).find((o) => o.provider === slug && o.start <= now && now < o.end);
+  const outage = outagesOf(world)?.find((o) => o.provider === slug && o.start <= now && now < o.end);
   return outage ? new Map([['*', override(outage.end)]]) : undefined;
 }
 
@@ -48,7 +50,9 @@ export function startOutage(
   if (!providerBySlug(slug)) throw sandboxError.faultNotFound(OUTAGE_MESSAGES.unknownProvider(slug));
   const now = world.clock.now();
   const end = now + Math.round(seconds * 1000);
-  outages(world).push({ provider: slug, start: now, end });
+  const list = outagesOf(world) ?? [];
+  world.slots.set(SLOT, list);
+  list.push({ provider: slug, start: now, end });
   const state = wearablesOf(world);
   let affected = 0;
   for (const rec of state.ring) {

@@ -16,7 +16,7 @@ import type { SimRequest, SimResponse } from '../../engine/http-types.js';
 import { EMPTY, JSON_TYPE, jsonResponse } from '../../engine/render.js';
 import { Rng } from '../../engine/rng.js';
 import type { Route } from '../../engine/route.js';
-import { worldSlot, type World } from '../../engine/world.js';
+import type { World } from '../../engine/world.js';
 import { sandboxError } from './errors.js';
 import { FAULT_MESSAGES, type FaultRuleInput } from './faults-schema.js';
 
@@ -56,7 +56,19 @@ interface FaultStore {
   rng: Rng;
 }
 
-const faults = worldSlot<FaultStore>('sandbox.faults', (world) => ({ rules: [], rng: Rng.of(world.seed, 'sandbox-faults') }));
+const SLOT = Symbol('sandbox.faults');
+
+/** The world's rules, if a rule was ever added (reads never create the store: a world nobody faulted stays as it was). */
+const peek = (world: World): FaultStore | undefined => world.slots.get(SLOT) as FaultStore | undefined;
+
+function faults(world: World): FaultStore {
+  let store = peek(world);
+  if (!store) {
+    store = { rules: [], rng: Rng.of(world.seed, 'sandbox-faults') };
+    world.slots.set(SLOT, store);
+  }
+  return store;
+}
 
 /**
  * The body the real service answers with a status and no body of the rule's own: `{"detail": ...}`
@@ -120,24 +132,24 @@ export function addFault(world: World, routes: readonly Route[], input: FaultRul
 }
 
 export function listFaults(world: World): FaultView[] {
-  return faults(world).rules.map(view);
+  return (peek(world)?.rules ?? []).map(view);
 }
 
 /** Removes one rule (404 when unknown). */
 export function removeFault(world: World, id: string): FaultView {
-  const store = faults(world);
-  const i = store.rules.findIndex((r) => r.id === id);
-  const rule = store.rules[i];
-  if (!rule) throw sandboxError.faultNotFound(FAULT_MESSAGES.notFound);
+  const store = peek(world);
+  const i = store ? store.rules.findIndex((r) => r.id === id) : -1;
+  const rule = store?.rules[i];
+  if (!store || !rule) throw sandboxError.faultNotFound(FAULT_MESSAGES.notFound);
   store.rules.splice(i, 1);
   return view(rule);
 }
 
 /** Removes every rule; answers how many there were. */
 export function clearFaults(world: World): number {
-  const store = faults(world);
-  const n = store.rules.length;
-  store.rules = [];
+  const store = peek(world);
+  const n = store?.rules.length ?? 0;
+  if (store) store.rules = [];
   return n;
 }
 
@@ -187,8 +199,8 @@ function answerOf(action: Action, rng: Rng): { response?: SimResponse; delayMs?:
  */
 export function interceptFault(world: World, req: SimRequest, exchange: Exchange): SimResponse | undefined {
   if (exchange.route === undefined || exchange.route.auth === 'control') return undefined;
-  const store = faults(world);
-  if (store.rules.length === 0) return undefined;
+  const store = peek(world);
+  if (!store || store.rules.length === 0) return undefined;
   for (const rule of store.rules) {
     if (!matches(rule, req, exchange)) continue;
     rule.matched++;
