@@ -135,5 +135,8 @@ describe('scenario faults and the control client', () => {
   it('a scenario rule naming an unknown team or route fails the scenario, naming the entry', async () => {
     await expect(server.loadScenario({ faults: [{ team: 'Nobody', action: { drop: true } }] })).rejects.toThrow(/faults\[0\]\.team/);
     await expect(server.loadScenario({ faults: [{ match: { route: 'no.such' }, action: { drop: true } }] })).rejects.toThrow(/faults\[0\]/);
+    await expect(server.loadScenario({ faults: [{ action: { latency_ms: [9, 1] } }] })).rejects.toThrow(/faults\[0\]\.action\.latency_ms/);
+    // Nothing loaded: the previous scenario's rules are still in force.
+    expect((await server.faults.list()).faults).toHaveLength(2);
   });
 });
