@@ -70,6 +70,27 @@ forEachAdapter('provider faults', (adapter) => {
     expect(caughtUp.every((e: { occurred_at: string }) => e.occurred_at >= '2026-01-05T15:00:00.000Z')).toBe(true);
   });
 
+  it('a provider outage holds the periodic feed; its first tick after the window catches up', async () => {
+    const c = createClient(adapter, { seed: 34, ...SMALL, feed: 'on' });
+    const user = (await c.post('/v2/user', { client_user_id: 'fed' })).body.user_id as string;
+    expect((await c.post('/v2/link/connect/demo', { user_id: user, provider: 'oura' })).status).toBe(200);
+    await c.advance(86400);
+    const daily = async () =>
+      (
+        (await c.get('/_sandbox/events', { query: { user_id: user, event_type_prefix: 'daily.data.', limit: 10000 } })).body
+          .events as Array<{ occurred_at: string }>
+      ).map((e) => e.occurred_at);
+    const before = (await daily()).length;
+    expect(before).toBeGreaterThan(0);
+    const outage = (await c.post('/_sandbox/providers/oura/outage', { duration: '6h' })).body;
+    await c.advance(5 * 3600);
+    expect((await daily()).length).toBe(before);
+    await c.advance(3 * 3600);
+    const after = (await daily()).slice(before);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((at) => at >= outage.ends_at)).toBe(true);
+  });
+
   it('a historical pull that fails (forced before the connection), and an outage of an unknown provider', async () => {
     const c = createClient(adapter, { seed: 33, ...SMALL, feed: 'off' });
     const user = (await c.post('/v2/user', { client_user_id: 'pull-fails' })).body.user_id as string;

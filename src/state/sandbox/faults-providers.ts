@@ -5,8 +5,8 @@
  * the window ends, then succeeds: its `historical.data.*.created` events come then (the catch-up).
  * Outages live in the world (a reset ends them).
  *
- * LIMITATIONS
- * - The periodic new-data feed of connections already pulled goes on during an outage.
+ * The periodic new-data feed of that provider's connections sends nothing during the window; its
+ * first tick after it catches up (the data of the window, at most a day of it, as after any gap).
  */
 import type { World } from '../../engine/world.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
@@ -39,6 +39,11 @@ export function outagePreset(world: World, slug: string): Map<string, PullOverri
   const now = world.clock.now();
   const outage = outagesOf(world)?.find((o) => o.provider === slug && o.start <= now && now < o.end);
   return outage ? new Map([['*', override(outage.end)]]) : undefined;
+}
+
+/** Whether the provider is in an outage at `at` (the periodic feed holds its new data until it ends). */
+export function providerDown(world: World, slug: string, at: number): boolean {
+  return outagesOf(world)?.some((o) => o.provider === slug && o.start <= at && at < o.end) ?? false;
 }
 
 /** Starts an outage of `seconds` from now; answers it with the connections whose pulls it caught. */
