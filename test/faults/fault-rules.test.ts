@@ -132,6 +132,22 @@ describe('scenario faults and the control client', () => {
     expect(((error as ControlError).body as { detail: Array<{ loc: string[] }> }).detail[0]?.loc).toEqual(['body', 'action']);
   });
 
+  it('the control client starts domain faults: a lab fault on an order, a provider outage', async () => {
+    const key = (await server.credentials()).teams[0]?.api_keys.sandbox as string;
+    const orders = (await (await fetch(`${server.url}/v3/orders`, { headers: { 'x-vital-api-key': key } })).json()) as {
+      orders: Array<{ id: string; status: string }>;
+    };
+    const open = orders.orders.find((o) => !['completed', 'cancelled', 'failed'].includes(o.status));
+    expect(open).toBeDefined();
+    const applied = await server.faults.order(open?.id as string, 'cancelled_by_lab');
+    expect(applied).toMatchObject({ order_id: open?.id, fault: 'cancelled_by_lab' });
+    expect(applied.status.startsWith('cancelled.')).toBe(true);
+    const error = await server.faults.order(open?.id as string, 'sample_rejected').catch((e: unknown) => e);
+    expect((error as ControlError).status).toBe(409);
+    const outage = await server.faults.outage('oura', { duration: '2h' });
+    expect(outage).toMatchObject({ provider: 'oura', starts_at: '2026-01-05T09:00:00.000Z', ends_at: '2026-01-05T11:00:00.000Z' });
+  });
+
   it('a scenario rule naming an unknown team or route fails the scenario, naming the entry', async () => {
     await expect(server.loadScenario({ faults: [{ team: 'Nobody', action: { drop: true } }] })).rejects.toThrow(/faults\[0\]\.team/);
     await expect(server.loadScenario({ faults: [{ match: { route: 'no.such' }, action: { drop: true } }] })).rejects.toThrow(/faults\[0\]/);
