@@ -14,6 +14,8 @@ import { linkArea } from './handlers/link/area.js';
 import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 import { aggregateArea } from './handlers/aggregate/area.js';
 import { docsRoutes } from './handlers/sandbox/docs.js';
+import { faultRoutes } from './handlers/sandbox/faults.js';
+import { domainFaultRoutes } from './handlers/sandbox/faults-domain.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -21,7 +23,7 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes, ...faultRoutes, ...domainFaultRoutes] },
   linkArea,
   aggregateArea,
 ];

@@ -22,6 +22,7 @@ import { durationSeconds, type Duration } from './engine/duration.js';
 import { applyScenario } from './scenario/apply.js';
 import { OutputGate, isRecovery, scenarioFailed } from './scenario/gate.js';
 import { parseScenario } from './scenario/parse.js';
+import { interceptFault } from './state/sandbox/faults.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
 
 export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
@@ -340,7 +341,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let timer: ReturnType<typeof setInterval> | undefined;
 
   /** The dispatch seams (engine/dispatch.ts): faults set `intercept`, the request journal `observe`. */
-  const hooks: DispatchHooks = {};
+  const hooks: DispatchHooks = { intercept: (req, exchange) => interceptFault(world, req, exchange) };
   const env = {
     get world() {
       return world;

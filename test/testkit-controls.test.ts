@@ -103,6 +103,12 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.pipelines.stream.clear': W.PipelineStreamCleared,
   'sandbox.pipelines.streams.clear': W.PipelineStreamsCleared,
   'sandbox.pipelines.ndjson': W.PipelineNdjson,
+  'sandbox.faults.add': W.FaultRuleView,
+  'sandbox.faults.list': W.FaultList,
+  'sandbox.faults.remove': W.FaultRuleView,
+  'sandbox.faults.clear': W.FaultsCleared,
+  'sandbox.faults.order': W.LabFaultApplied,
+  'sandbox.faults.outage': W.ProviderOutage,
 };
 let server: StartedSandbox;
 let remote: SandboxControl;

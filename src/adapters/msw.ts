@@ -84,6 +84,9 @@ async function answer(sandbox: Sandbox, mounts: readonly Mount[], request: Reque
     rawBody: new Uint8Array(await request.arrayBuffer()),
   };
   const response = await sandbox.dispatch(simRequest);
+  // A fault's latency (wall time, never the sandbox clock), then a dropped connection: a network error.
+  if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
+  if (response.drop) return HttpResponse.error();
   const body = response.status === 204 || response.body.length === 0 ? null : response.body;
   // Content-Length as node:http and express send it: the body's length, 0 for an empty body, none
   // on a 204 or 304 (which never have one).
@@ -108,5 +111,7 @@ export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions =
  */
 export function createFetchHandler(sandbox: Sandbox, options: MswAdapterOptions = {}): (request: Request) => Promise<Response> {
   const mounts = mountsOf(urlsOf(sandbox, options));
-  return (request) => answer(sandbox, mounts, request);
+  // A dropped connection rejects, as fetch does on a network error.
+  return (request) =>
+    answer(sandbox, mounts, request).then((res) => (res.type === 'error' ? Promise.reject(new TypeError('Failed to fetch')) : res));
 }

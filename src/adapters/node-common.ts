@@ -118,6 +118,11 @@ function toSimRequest(
 }
 
 export function writeResponse(res: ServerResponse, response: SimResponse): void {
+  // A fault's dropped connection: the socket closes with no answer.
+  if (response.drop) {
+    res.destroy();
+    return;
+  }
   const body = response.body;
   const headers: Record<string, string | number> = response.headers;
   if (body.byteLength === 0) {
@@ -165,6 +170,8 @@ export async function serveNode(
   // A path with no canonical form goes straight to the engine, which answers 400 before routing.
   const refused = canonical ? guardRequest(simRequest, options, { urls: world.urls, adminToken: sandbox.options.adminToken }) : undefined;
   const response = refused ?? (await sandbox.dispatch(simRequest));
+  // A fault's latency: wall time before the answer (it never moves the sandbox clock).
+  if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
   writeResponse(res, options.cors === undefined ? response : withCors(response, simRequest, options));
 }
 

@@ -31,6 +31,8 @@ export interface Exchange {
   invalid?: Array<Array<string | number>>;
   /** Set by a hook that replaced the answer (a fault rule's id). */
   faultId?: string;
+  /** Set by `intercept` to have the handler's own answer sent late (wall ms; a fault's latency). */
+  delayMs?: number;
 }
 
 /**
@@ -70,7 +72,8 @@ export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimRe
   const exchange: Exchange = {};
   const canonical = canonicalPath(req.path);
   const request = canonical.ok && canonical.path !== req.path ? { ...req, path: canonical.path } : req;
-  const res = canonical.ok ? await answer(env, request, exchange) : (checkLimits(req) ?? detailResponse(400, canonical.detail));
+  const answered = canonical.ok ? await answer(env, request, exchange) : (checkLimits(req) ?? detailResponse(400, canonical.detail));
+  const res = exchange.delayMs ? { ...answered, delayMs: exchange.delayMs } : answered;
   env.hooks?.observe?.(request, res, exchange);
   return res;
 }

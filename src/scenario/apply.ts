@@ -235,6 +235,18 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
           headers: key,
         });
       }
+      if (o.fault)
+        await call(`${oat}.fault`, 'POST', `/_sandbox/orders/${(placed.order as { id: string }).id}/fault`, { body: { fault: o.fault } });
     }
+  }
+
+  for (const [i, o] of scenario.provider_outages.entries())
+    await call(`provider_outages[${i}]`, 'POST', `/_sandbox/providers/${o.provider}/outage`, { body: { duration: o.duration } });
+
+  // HTTP faults last: nothing the scenario itself does is faulted (it is applied without them anyway).
+  for (const [i, f] of scenario.faults.entries()) {
+    const { team, ...rule } = f;
+    const match = team === undefined ? rule.match : { ...rule.match, team_id: teamOf(`faults[${i}]`, team).team_id };
+    await call(`faults[${i}]`, 'POST', '/_sandbox/faults', { body: { ...rule, match } });
   }
 }

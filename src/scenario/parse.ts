@@ -148,6 +148,11 @@ function semanticProblems(s: Scenario): string[] {
     if ((w.receiver === undefined) === (w.url === undefined)) problems.push(`webhooks[${i}]: give exactly one of receiver or url`);
     if (w.answers && w.receiver === undefined) problems.push(`webhooks[${i}].answers: only for a built-in receiver`);
   });
+  s.faults.forEach((f, i) => {
+    const teamRef = teamProblem(`faults[${i}]`, f.team, known);
+    if (teamRef) problems.push(teamRef);
+    if (f.team !== undefined && f.match.team_id !== undefined) problems.push(`faults[${i}].team: give team or match.team_id, not both`);
+  });
   return problems;
 }
 

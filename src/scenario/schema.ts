@@ -8,6 +8,8 @@ import { DEMO_PROVIDERS } from '../fixtures/wearables/providers.js';
 import { ERROR_TYPES } from '../state/wearables/connections.js';
 import { RETRIABLE, NON_RETRIABLE } from '../state/wearables/pulls.js';
 import { LOW_STATUSES, ORDER_STATUSES } from '../state/labs/order-lifecycle.js';
+import { scenarioFault } from '../state/sandbox/faults-schema.js';
+import { LAB_FAULTS } from '../state/sandbox/faults-labs.js';
 
 const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'expected an ISO time such as 2026-01-05T09:00:00Z' });
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date such as 1985-12-09');
@@ -64,6 +66,10 @@ const labOrder = z
     lab_test: z.string().optional().describe("A lab test id of the team; default: the team's standard test for the method"),
     path: z.enum(LAB_PATHS).default('happy').describe('The scripted path the order follows as the clock moves'),
     result: z.enum(LAB_RESULTS).optional().describe('What the results show (critical emits labtest.result.critical)'),
+    fault: z
+      .enum(LAB_FAULTS)
+      .optional()
+      .describe('A lab fault applied once the order is placed (and at its status): as POST /_sandbox/orders/{order_id}/fault'),
     status: z
       .union([z.enum(LOW_STATUSES as [LowStatusName, ...LowStatusName[]]), z.enum(ORDER_STATUSES as [string, ...string[]])])
       .optional()
@@ -151,6 +157,21 @@ export const scenarioSchema = z
     teams: z.array(team).default([]),
     users: z.array(user).default([]),
     webhooks: z.array(webhook).default([]),
+    provider_outages: z
+      .array(
+        z
+          .object({
+            provider: z.enum(DEMO_PROVIDERS),
+            duration: z.string().min(1).describe('How long from the start: 90s, 15m, 2h, 3d or ISO 8601'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe('Provider outages from the start (as POST /_sandbox/providers/{provider}/outage)'),
+    faults: z
+      .array(scenarioFault)
+      .default([])
+      .describe('HTTP fault rules in force from the start, and again after every reset (the body of POST /_sandbox/faults, team by name)'),
   })
   .strict();
 

@@ -26,6 +26,7 @@ import {
   type PipelineControls,
   type TeamControls,
 } from './control-org.js';
+import { faultControls, type FaultControls } from './control-faults.js';
 import type {
   ClockView,
   Connection,
@@ -128,6 +129,8 @@ export class SandboxControl {
   readonly teams: TeamControls;
   /** EHR: `dashboard(token)`, `deliveries(teamId, environment)`. */
   readonly ehr: EhrControls;
+  /** Faults: HTTP rules (`add`, `list`, `remove`, `clear`) and domain faults (`order`, `outage`). */
+  readonly faults: FaultControls;
 
   constructor(
     private readonly send: ControlTransport,
@@ -141,6 +144,7 @@ export class SandboxControl {
     this.orgs = orgControls(request);
     this.teams = teamControls(request);
     this.ehr = ehrControls(request);
+    this.faults = faultControls(request);
   }
 
   get managementUrl(): string {

@@ -96,3 +96,14 @@ export type PipelineStreamCleared = Of<typeof W.PipelineStreamCleared>;
 export type PipelineStreamsCleared = Of<typeof W.PipelineStreamsCleared>;
 /** `PUT /_sandbox/pipelines/ndjson`. */
 export type PipelineNdjson = Of<typeof W.PipelineNdjson>;
+
+/** One rule of `/_sandbox/faults` (`POST` answer, `DELETE /:id` answer). */
+export type FaultRule = Of<typeof W.FaultRuleView>;
+/** `GET /_sandbox/faults`. */
+export type FaultList = Of<typeof W.FaultList>;
+/** `DELETE /_sandbox/faults`. */
+export type FaultsCleared = Of<typeof W.FaultsCleared>;
+/** `POST /_sandbox/orders/:order_id/fault`. */
+export type LabFaultApplied = Of<typeof W.LabFaultApplied>;
+/** `POST /_sandbox/providers/:provider/outage`. */
+export type ProviderOutage = Of<typeof W.ProviderOutage>;

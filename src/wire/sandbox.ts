@@ -50,3 +50,45 @@ export const RouteListing = z.object({
 
 /** An OpenAPI 3.1 document (checked in full by a real OpenAPI parser in the tests). */
 export const OpenApiDocument = z.object({ openapi: z.string(), info: JsonObject, paths: z.record(z.string(), JsonObject) }).loose();
+
+/** One HTTP fault rule (`/_sandbox/faults`): the rule as given, with its counts. */
+export const FaultRuleView = z.object({
+  id: uuidString,
+  match: z.object({
+    method: z.string().optional(),
+    path: z.string().optional(),
+    route: z.string().optional(),
+    team_id: z.string().optional(),
+    environment: z.string().optional(),
+  }),
+  action: z.object({
+    status: z.number().int().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+    latency_ms: z.union([z.number().int(), z.tuple([z.number().int(), z.number().int()])]).optional(),
+    drop: z.literal(true).optional(),
+    malformed: z.literal(true).optional(),
+  }),
+  times: z.number().int().nullable(),
+  probability: z.number().nullable(),
+  after: z.number().int(),
+  remaining: z.number().int().nullable().describe('Faulted answers left before it retires (null: unlimited)'),
+  matched: z.number().int().describe('Requests it matched'),
+  fired: z.number().int().describe('Answers it faulted'),
+});
+export const FaultList = z.object({ faults: z.array(FaultRuleView) });
+export const FaultsCleared = z.object({ removed: z.number().int() });
+
+/** `POST /_sandbox/orders/:order_id/fault`. */
+export const LabFaultApplied = z.object({
+  order_id: uuidString,
+  fault: z.string(),
+  status: z.string().describe('The full status after it'),
+});
+/** `POST /_sandbox/providers/:provider/outage`. */
+export const ProviderOutage = z.object({
+  provider: z.string(),
+  starts_at: dateTime,
+  ends_at: dateTime,
+  connections_affected: z.number().int().describe('Connections whose running pulls it caught'),
+});

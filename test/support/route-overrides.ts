@@ -33,6 +33,14 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
   // Keeps the org on the plan that may use org management (the routes after it need it).
   'sandbox.orgs.plan': () => ({ body: { plan: 'premium' } }),
   'sandbox.clock.advance': () => ({ body: { seconds: 60 } }),
+  // A fault rule on a path no other request of the run takes (it must not fault the rest).
+  'sandbox.faults.add': () => ({ body: { match: { path: '/v2/route-table-fault' }, action: { status: 418 }, times: 1 } }),
+  'sandbox.faults.remove': async (_ids, n, c) => {
+    const rule = await c.post('/_sandbox/faults', { match: { path: `/v2/route-table-fault-${n}` }, action: { drop: true } });
+    return { params: { fault_id: String(rule.body?.id) } };
+  },
+  'sandbox.faults.order': () => ({ body: { fault: 'sample_rejected' } }),
+  'sandbox.faults.outage': () => ({ body: { duration: '1h' } }),
   'sandbox.receiver.configure': () => ({ body: { status: 200 } }),
   'sandbox.webhooks.recover': () => ({ body: { since: '2026-01-05T08:00:00Z' } }),
   'sandbox.orgs.invite.accept': async (_ids, n, c) => {

@@ -30,4 +30,8 @@ export const sandboxError = {
   unknownAsset: (): DomainError => err('not_found', DOCS_MESSAGES.unknownAsset),
   noAssets: (): DomainError => err('not_found', DOCS_MESSAGES.noAssets),
   clockTooFar: (until: string): DomainError => err('invalid', CLOCK_MESSAGES.tooFar, { loc: ['body', 'until'], input: until }),
+  /** Faults (issue 28): texts in faults-schema.ts, faults-labs.ts and faults-providers.ts. */
+  faultNotFound: (text: string): DomainError => err('not_found', text),
+  faultBadRoute: (text: string, route: string): DomainError => err('invalid', text, { loc: ['body', 'match', 'route'], input: route }),
+  faultConflict: (text: string): DomainError => err('conflict', text),
 } as const;

@@ -51,6 +51,7 @@ import { usersOf, type User } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
 import { feedSource } from './feed-sources.js';
 import { feedMoreSummaries } from './feed-more.js';
+import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
 
 const FEED_INTERVAL = 2 * HOUR;
@@ -155,6 +156,8 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
     const conn = link.current;
     if (conn?.status !== 'connected') continue;
     any = true;
+    // A provider outage (faults): nothing new arrives; the mark stays, so the next tick after it catches up.
+    if (providerDown(world, link.provider.slug, now)) continue;
     const since = Math.max(conn.mark, now - FEED_CATCH_UP);
     if (since < now) feedConnection(world, rec.partition, user, link, since, now, heard);
     conn.mark = now;

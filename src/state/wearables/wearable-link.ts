@@ -18,6 +18,7 @@ import {
   deniedResources,
 } from './connections.js';
 import { applyOverrides, schedulePullAnnouncements } from './pulls.js';
+import { outagePreset } from '../sandbox/faults-providers.js';
 import { pullPreferencesOf } from '../management/preferences.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
@@ -57,7 +58,7 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
     history_days: historyDaysOf(world, partition, provider),
   });
   const key = presetKey(userId, provider.slug);
-  applyOverrides(conn, state.presets.get(key));
+  applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
   state.presets.delete(key);
   link.current = conn;
   state.active.add(rec);
@@ -134,7 +135,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
     ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}),
   });
   const key = presetKey(userId, provider.slug);
-  applyOverrides(conn, state.presets.get(key));
+  applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
   state.presets.delete(key);
   link.current = conn;
   state.active.add(rec);

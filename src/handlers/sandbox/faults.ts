@@ -1,0 +1,66 @@
+/**
+ * HTTP faults on the control plane (issue 28; the rules: src/state/sandbox/faults.ts):
+ *
+ * - `POST /_sandbox/faults` `{match?, action, times?, probability?, after?}`: adds a rule,
+ *   answers it with its id;
+ * - `GET /_sandbox/faults`: the rules with their remaining times, matches and faulted answers;
+ * - `DELETE /_sandbox/faults/:fault_id`, `DELETE /_sandbox/faults`: removes one, or all.
+ *
+ * A reset drops every rule; a scenario's `faults:` are declared again with it.
+ *
+ * LIMITATIONS
+ * - A rule's `method` is the request's own: a HEAD request is answered as its GET (a GET rule
+ *   matches it).
+ */
+import { z } from 'zod';
+import { json } from '../../engine/http-types.js';
+import { defineRoute } from '../../engine/route.js';
+import { uuid } from '../../engine/schemas.js';
+import { addFault, clearFaults, listFaults, removeFault } from '../../state/sandbox/faults.js';
+import { faultRuleBody } from '../../state/sandbox/faults-schema.js';
+import { FaultList, FaultRuleView, FaultsCleared, res } from '../../wire/schemas.js';
+
+export const faultRoutes = [
+  defineRoute({
+    id: 'sandbox.faults.add',
+    method: 'POST',
+    path: '/_sandbox/faults',
+    auth: 'control',
+    summary:
+      'Adds an HTTP fault rule: requests matching {method, path, route, team_id, environment} answer a status, late, dropped or malformed.',
+    request: { body: faultRuleBody },
+    responses: { 200: res(FaultRuleView, 'The rule with its id'), 422: 'A bad rule: the field is named' },
+    handle: (ctx, { body }) => json(addFault(ctx.world, ctx.routes, body)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.faults.list',
+    method: 'GET',
+    path: '/_sandbox/faults',
+    auth: 'control',
+    summary: 'The HTTP fault rules in force, in the order they are tried, with remaining times, matches and faulted answers.',
+    responses: { 200: res(FaultList, '{faults}') },
+    handle: (ctx) => json({ faults: listFaults(ctx.world) }),
+  }),
+
+  defineRoute({
+    id: 'sandbox.faults.remove',
+    method: 'DELETE',
+    path: '/_sandbox/faults/:fault_id',
+    auth: 'control',
+    summary: 'Removes one HTTP fault rule.',
+    request: { params: z.object({ fault_id: uuid() }) },
+    responses: { 200: res(FaultRuleView, 'The rule removed'), 404: 'Unknown rule' },
+    handle: (ctx, { params }) => json(removeFault(ctx.world, params.fault_id)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.faults.clear',
+    method: 'DELETE',
+    path: '/_sandbox/faults',
+    auth: 'control',
+    summary: 'Removes every HTTP fault rule.',
+    responses: { 200: res(FaultsCleared, '{removed}') },
+    handle: (ctx) => json({ removed: clearFaults(ctx.world) }),
+  }),
+];

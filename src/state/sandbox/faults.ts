@@ -1,0 +1,218 @@
+/**
+ * HTTP faults on demand (issue 28): rules that replace the answer of the API requests they match
+ * with a status, a late answer, a dropped connection or a malformed body. Held by the world, so a
+ * reset drops them (a scenario's `faults:` are declared again when it is applied). `interceptFault`
+ * is the dispatch seam's `intercept` (engine/dispatch.ts): it runs after the route matched and the
+ * caller authenticated, before input is parsed, so a faulted request changes nothing in the world
+ * and emits no event. Control routes (`/_sandbox/*`) are never faulted.
+ *
+ * Rules are tried in the order they were added; the first that fires answers. A rule counts its
+ * matches: the first `after` pass through; then each match fires with its `probability` (a draw
+ * from the world's seeded fault source, so a seed gives the same faults in the same order), and
+ * a rule that fired `times` times retires. A `latency_ms` range draws its wait from the same source.
+ */
+import type { Exchange } from '../../engine/dispatch.js';
+import type { SimRequest, SimResponse } from '../../engine/http-types.js';
+import { EMPTY, JSON_TYPE, jsonResponse } from '../../engine/render.js';
+import { Rng } from '../../engine/rng.js';
+import type { Route } from '../../engine/route.js';
+import type { World } from '../../engine/world.js';
+import { sandboxError } from './errors.js';
+import { FAULT_MESSAGES, type FaultRuleInput } from './faults-schema.js';
+
+type Match = FaultRuleInput['match'];
+type Action = FaultRuleInput['action'];
+
+interface FaultRule {
+  id: string;
+  match: Match;
+  action: Action;
+  times: number | null;
+  probability: number | null;
+  after: number;
+  /** Requests that matched (including those let through by `after` or the draw). */
+  matched: number;
+  /** Faulted answers. */
+  fired: number;
+  /** The path pattern, compiled. */
+  segments: string[] | null;
+}
+
+/** What `GET /_sandbox/faults` shows of a rule. */
+interface FaultView {
+  id: string;
+  match: Match;
+  action: Action;
+  times: number | null;
+  probability: number | null;
+  after: number;
+  remaining: number | null;
+  matched: number;
+  fired: number;
+}
+
+interface FaultStore {
+  rules: FaultRule[];
+  rng: Rng;
+}
+
+const SLOT = Symbol('sandbox.faults');
+
+/** The world's rules, if a rule was ever added (reads never create the store: a world nobody faulted stays as it was). */
+const peek = (world: World): FaultStore | undefined => world.slots.get(SLOT) as FaultStore | undefined;
+
+function faults(world: World): FaultStore {
+  let store = peek(world);
+  if (!store) {
+    store = { rules: [], rng: Rng.of(world.seed, 'sandbox-faults') };
+    world.slots.set(SLOT, store);
+  }
+  return store;
+}
+
+/**
+ * The body the real service answers with a status and no body of the rule's own: `{"detail": ...}`
+ * (the FastAPI shape of every error; docs/simulated/faults.md lists each).
+ */
+export const FAULT_BODIES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Invalid x-service-api-key: no team API key matches.',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Request Entity Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The bytes of a `malformed` answer: JSON cut short. */
+export const MALFORMED_BODY = '{"data":[{"id":"';
+
+const encoder = new TextEncoder();
+
+const view = (r: FaultRule): FaultView => ({
+  id: r.id,
+  match: r.match,
+  action: r.action,
+  times: r.times,
+  probability: r.probability,
+  after: r.after,
+  remaining: r.times === null ? null : r.times - r.fired,
+  matched: r.matched,
+  fired: r.fired,
+});
+
+/** Adds a rule (checked: a `match.route` must name a route that is not a control route). */
+export function addFault(world: World, routes: readonly Route[], input: FaultRuleInput): FaultView {
+  const routeId = input.match.route;
+  if (routeId !== undefined) {
+    const route = routes.find((r) => r.id === routeId);
+    if (!route) throw sandboxError.faultBadRoute(FAULT_MESSAGES.unknownRoute(routeId), routeId);
+    if (route.auth === 'control') throw sandboxError.faultBadRoute(FAULT_MESSAGES.controlRoute(routeId), routeId);
+  }
+  const rule: FaultRule = {
+    id: world.ids.uuid('sandbox_fault'),
+    match: input.match,
+    action: input.action,
+    times: input.times ?? null,
+    probability: input.probability ?? null,
+    after: input.after ?? 0,
+    matched: 0,
+    fired: 0,
+    segments: input.match.path === undefined ? null : input.match.path.replace(/\/+$/, '').split('/').slice(1),
+  };
+  faults(world).rules.push(rule);
+  return view(rule);
+}
+
+export function listFaults(world: World): FaultView[] {
+  return (peek(world)?.rules ?? []).map(view);
+}
+
+/** Removes one rule (404 when unknown). */
+export function removeFault(world: World, id: string): FaultView {
+  const store = peek(world);
+  const i = store ? store.rules.findIndex((r) => r.id === id) : -1;
+  const rule = store?.rules[i];
+  if (!store || !rule) throw sandboxError.faultNotFound(FAULT_MESSAGES.notFound);
+  store.rules.splice(i, 1);
+  return view(rule);
+}
+
+/** Removes every rule; answers how many there were. */
+export function clearFaults(world: World): number {
+  const store = peek(world);
+  const n = store?.rules.length ?? 0;
+  if (store) store.rules = [];
+  return n;
+}
+
+/** Whether a path matches a compiled pattern: `*` or `{x}` is one segment, a last `*` any rest. */
+function pathMatches(segments: string[], path: string): boolean {
+  const parts = path.replace(/\/+$/, '').split('/').slice(1);
+  for (let i = 0; i < segments.length; i++) {
+    const want = segments[i] as string;
+    const part = parts[i];
+    if (want === '*' && i === segments.length - 1) return part !== undefined && part !== '';
+    if (part === undefined) return false;
+    if (want === '*' || (want.startsWith('{') && want.endsWith('}'))) {
+      if (part === '') return false;
+      continue;
+    }
+    if (want !== part) return false;
+  }
+  return parts.length === segments.length;
+}
+
+function matches(rule: FaultRule, req: SimRequest, exchange: Exchange): boolean {
+  const { match } = rule;
+  if (match.method !== undefined && match.method !== req.method.toUpperCase()) return false;
+  if (match.route !== undefined && exchange.route?.id !== match.route) return false;
+  if (match.team_id !== undefined && exchange.teamId !== match.team_id) return false;
+  if (match.environment !== undefined && exchange.environment !== match.environment) return false;
+  return rule.segments === null || pathMatches(rule.segments, req.path);
+}
+
+function answerOf(action: Action, rng: Rng): { response?: SimResponse; delayMs?: number } {
+  if (action.status !== undefined) {
+    const body = action.body !== undefined ? action.body : { detail: FAULT_BODIES[action.status] ?? 'Error' };
+    // A status without a body (1xx, 204, 304) carries none.
+    if (action.status < 200 || action.status === 204 || action.status === 304)
+      return { response: { status: action.status, headers: { ...action.headers }, body: EMPTY } };
+    return { response: jsonResponse(action.status, body, action.headers) };
+  }
+  if (action.drop) return { response: { status: 502, headers: {}, body: EMPTY, drop: true } };
+  if (action.malformed) return { response: { status: 200, headers: { 'content-type': JSON_TYPE }, body: encoder.encode(MALFORMED_BODY) } };
+  const latency = action.latency_ms ?? 0;
+  return { delayMs: Array.isArray(latency) ? rng.int(latency[0], latency[1]) : latency };
+}
+
+/**
+ * The dispatch seam: the first rule that fires for this request answers it (`exchange.faultId`
+ * names the rule); a latency rule lets the real answer through, late (`exchange.delayMs`).
+ */
+export function interceptFault(world: World, req: SimRequest, exchange: Exchange): SimResponse | undefined {
+  if (exchange.route === undefined || exchange.route.auth === 'control') return undefined;
+  const store = peek(world);
+  if (!store || store.rules.length === 0) return undefined;
+  for (const rule of store.rules) {
+    if (!matches(rule, req, exchange)) continue;
+    rule.matched++;
+    if (rule.matched <= rule.after) continue;
+    if (rule.probability !== null && !(store.rng.next() < rule.probability)) continue;
+    rule.fired++;
+    if (rule.times !== null && rule.fired >= rule.times) store.rules = store.rules.filter((r) => r !== rule);
+    exchange.faultId = rule.id;
+    const { response, delayMs } = answerOf(rule.action, store.rng);
+    if (response) return response;
+    if (delayMs !== undefined && delayMs > 0) exchange.delayMs = delayMs;
+    return undefined;
+  }
+  return undefined;
+}
