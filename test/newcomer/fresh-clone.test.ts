@@ -68,7 +68,7 @@ it("the README's first two commands work on a fresh clone", { timeout: 900_000 }
   await run('git', ['clone', '--quiet', root, cwd], { timeout: 120_000 });
   const env = { ...freshEnv(), HEALTH_SANDBOX_PORT: '0', HEALTH_SANDBOX_JSON: '1' };
   // Its own process group, as a terminal's foreground job: Ctrl-C reaches every process in it.
-  const shell = spawn('sh', ['-c', start], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const shell = spawn('sh', ['-c', start ?? ''], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   group = shell.pid;
   const exited = new Promise<number | null>((r) => shell.once('exit', (code) => r(code)));
   let stderr = '';
