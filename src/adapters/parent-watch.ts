@@ -1,6 +1,6 @@
 /**
  * Stopping with the process that started the CLI (issue 32). When npm started it (`npm start`,
- * `npx health-sandbox`, `npm run ...`: npm sets `npm_lifecycle_event`), a signal sent to the npm
+ * `npx health-sandbox`, a script running `health-sandbox`: see `startedByNpm`), a signal sent to the npm
  * process must stop the sandbox too: npm forwards SIGINT/SIGTERM to its child, but that child may
  * be a shell (`sh -c health-sandbox` under npx) that does not pass them on, and npm killed
  * outright forwards nothing. So the CLI watches its parent (its exit re-parents this process:
@@ -42,9 +42,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether npm ran this CLI as its script: `npm_lifecycle_script` is what npm runs (`exec node
+ * dist/cli.js` for `npm start`, `health-sandbox` for npx). Inherited by an unrelated process (a
+ * test runner started with `npx vitest` spawning the CLI) it names something else: no watch.
+ */
+export function startedByNpm(env: NodeJS.ProcessEnv): boolean {
+  const script = env.npm_lifecycle_script;
+  return env.npm_lifecycle_event !== undefined && script !== undefined && /\bhealth-sandbox\b|\bcli\.js\b/.test(script);
+}
+
 /** Calls `onGone` once when the npm process that started the CLI is gone; does nothing when npm did not start it. */
 export function watchParent(onGone: () => void, env: NodeJS.ProcessEnv = process.env): void {
-  if (env.npm_lifecycle_event === undefined) return;
+  if (!startedByNpm(env)) return;
   const parent = process.ppid;
   const info = processInfo(parent);
   const grandparent = info !== null && SHELLS.test(info.comm) && info.ppid > 1 ? info.ppid : null;

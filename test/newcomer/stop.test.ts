@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startedByNpm } from '../../src/adapters/parent-watch.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const dir = mkdtempSync(join(tmpdir(), 'hs-stop-'));
@@ -127,5 +128,16 @@ describe('stopping the sandbox by the process one started', () => {
     run.proc.kill('SIGTERM');
     await run.portClosed;
     await run.exited;
+  });
+});
+
+describe('when the CLI watches its parent', () => {
+  it('only when npm ran it as its script, not when a runner npm started spawns it', () => {
+    expect(startedByNpm({ npm_lifecycle_event: 'start', npm_lifecycle_script: 'exec node dist/cli.js' })).toBe(true);
+    expect(startedByNpm({ npm_lifecycle_event: 'npx', npm_lifecycle_script: 'health-sandbox' })).toBe(true);
+    expect(startedByNpm({ npm_lifecycle_event: 'e2e', npm_lifecycle_script: 'health-sandbox --port 0 & playwright test' })).toBe(true);
+    expect(startedByNpm({ npm_lifecycle_event: 'npx', npm_lifecycle_script: 'vitest' })).toBe(false);
+    expect(startedByNpm({ npm_lifecycle_event: 'test', npm_lifecycle_script: 'node scripts/test.mjs' })).toBe(false);
+    expect(startedByNpm({})).toBe(false);
   });
 });
