@@ -109,6 +109,5 @@ it("the README's first two commands work on a fresh clone", { timeout: 900_000 }
     (e: { stdout?: string; stderr?: string }) => ({ ok: false, out: `${e.stdout ?? ''}\n${e.stderr ?? ''}` }),
   );
   expect(tested.ok, tested.out.slice(-4000)).toBe(true);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's colours are ANSI escapes
   expect(tested.out.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+3 passed/);
 });
