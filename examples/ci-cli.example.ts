@@ -1,7 +1,7 @@
 /**
  * Recipe: a CI job starts the CLI with `--port 0 --json`, reads its one JSON line for the URL and
- * keys, and tests steer it with `connectSandbox`. (In CI: `npx health-sandbox --port 0 --json
- * --clock manual > sandbox.json &`, then read `url` from sandbox.json; see docs/testing.md.)
+ * keys, and tests steer it with `connectSandbox`. (In CI, docs/testing.md: the step waits for that
+ * line with `head -n 1` from a fifo, not for a time, and `--pid-file` gives the pid to stop it.)
  * In your project: `import { connectSandbox } from 'health-sandbox/testing'`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /** `health-sandbox`: serves a seeded world over node:http and prints its credentials. */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
+import { watchParent } from './adapters/parent-watch.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Sandbox } from './sandbox.js';
 import type { Credentials } from './engine/credentials.js';
@@ -59,6 +61,18 @@ export function startLine(sandbox: Sandbox) {
   };
 }
 
+/** Writes the pid file and removes it at exit (only if it still names this process). */
+function writePidFile(path: string): void {
+  writeFileSync(path, `${process.pid}\n`);
+  process.on('exit', () => {
+    try {
+      if (readFileSync(path, 'utf8').trim() === String(process.pid)) rmSync(path, { force: true });
+    } catch {
+      // Already gone.
+    }
+  });
+}
+
 async function main(): Promise<void> {
   let options;
   try {
@@ -83,6 +97,7 @@ async function main(): Promise<void> {
     { ScenarioError },
     { createSandbox, DEFAULT_START_AT },
     { SANDBOX_USER_CAP },
+    { feedListeners, feedModeOf, feedNote },
   ] = await Promise.all([
     import('./adapters/file-sink.js'),
     import('./adapters/node-http.js'),
@@ -91,6 +106,7 @@ async function main(): Promise<void> {
     import('./scenario/parse.js'),
     import('./sandbox.js'),
     import('./state/users/users.js'),
+    import('./state/sandbox/advance-report.js'),
   ]);
   let scenario: Scenario | undefined;
   if (options.scenario !== undefined) {
@@ -169,6 +185,17 @@ async function main(): Promise<void> {
     notes.push(
       `  Seed ${w.seed}, world ${w.options.world}, feed ${w.options.feed}, clock ${options.clock}${options.clock === 'realtime' ? ` x${options.timeScale}` : ''}, sandbox time ${w.clock.iso()}`,
     );
+    // Catch-all webhook endpoints (a scenario's) make the wearable feed run: say so, and how to keep time fast.
+    const feedNotice = feedNote(feedModeOf(sandbox.world), feedListeners(sandbox.world));
+    if (feedNotice !== null) notes.push(`  Note: ${feedNotice}`);
+    if (options.pidFile !== undefined) {
+      try {
+        writePidFile(options.pidFile);
+      } catch (error) {
+        process.stderr.write(`health-sandbox: --pid-file ${options.pidFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+        process.exit(2);
+      }
+    }
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
     else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
   });
@@ -176,7 +203,7 @@ async function main(): Promise<void> {
   // flight (an advance waiting on one then ends at once), stop the clock's timers, exit 0 within
   // SHUTDOWN_GRACE_MS at most. A second signal exits at once.
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | 'parent exited') => {
     if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
     stopping = true;
     if (!options.quiet)
@@ -194,6 +221,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  watchParent(() => stop('parent exited'));
 }
 
 void main();

@@ -23,6 +23,7 @@ export {
   type PullOutcome,
   type ReceiverAnswer,
   type ReceiverHandle,
+  type Since,
 } from './testing/control-client.js';
 export type { AttemptFilter, EndpointFilter, LabControls, MessageFilter, WebhookControls } from './testing/control-groups.js';
 export type { EhrControls, OrgControls, PipelineControls, TeamControls } from './testing/control-org.js';

@@ -70,6 +70,8 @@ describe('parseCli', () => {
       '8',
       '--webhook-allow',
       'hooks.example.com,127.0.0.1',
+      '--pid-file',
+      '/tmp/hs.pid',
     );
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
@@ -92,6 +94,7 @@ describe('parseCli', () => {
       deliveryTimeout: 2,
       deliveryWindow: 8,
       webhookAllow: ['hooks.example.com', '127.0.0.1'],
+      pidFile: '/tmp/hs.pid',
     });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);

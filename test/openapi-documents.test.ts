@@ -59,7 +59,7 @@ describe('OpenAPI documents', () => {
       $ref: '#/components/schemas/ManagementTeam',
     });
     expect(docs.control.paths['/_sandbox/clock/advance'].post.responses['200'].content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/ClockState',
+      $ref: '#/components/schemas/AdvanceDone',
     });
   });
 

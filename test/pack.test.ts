@@ -9,7 +9,7 @@
  * from this repository's node_modules into the consumer's once the express-less checks are done.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,32 @@ function installedVersions(nodeModules: string, name: string, found: string[] = 
   return found;
 }
 
+/** Lifecycle scripts npm runs when a package is installed (`prepare` too, for tarballs and git). */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+/** The packages of a consumer's lockfile that have install scripts. */
+function withInstallScripts(project: string): string[] {
+  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  return Object.entries(lock.packages)
+    .filter(([, p]) => p.hasInstallScript)
+    .map(([path]) => path);
+}
+
+/** Bytes of a directory tree (files' sizes; symlinks not followed). */
+function treeSize(path: string): number {
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const at = join(path, entry.name);
+    if (entry.isDirectory()) total += treeSize(at);
+    else if (entry.isFile()) total += statSync(at).size;
+  }
+  return total;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'hs-pack-'));
+let tarball = '';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CONSUMER = `
@@ -158,6 +183,10 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
     files: Array<{ path: string }>;
   }>;
   const files = packed[0]?.files.map((f) => f.path) ?? [];
+  tarball = join(dir, packed[0]?.filename ?? '');
+  // A quiet install: no script of the package runs in a consumer's install (dist is built by prepack).
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  expect(Object.keys(manifest.scripts).filter((k) => INSTALL_SCRIPTS.includes(k))).toEqual([]);
   for (const f of [
     'LICENSE',
     'README.md',
@@ -204,6 +233,8 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   );
   if (!installed) return ctx.skip();
 
+  // No install-time script from the package or anything it brings (msw is the consumer's own).
+  expect(withInstallScripts(consumer).filter((p) => p !== 'node_modules/msw')).toEqual([]);
   // One copy of msw in the tree: the consumer's, not a second one under the package.
   const versions = installedVersions(join(consumer, 'node_modules'), 'msw');
   expect(versions).toHaveLength(1);
@@ -258,4 +289,39 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
     (e: { stdout?: string }) => e.stdout ?? 'tsc failed',
   );
   expect(typed).toBe('ok');
+}, 600_000);
+
+/**
+ * A light install (issue 32): a project that installs only the packed tarball (peers aside) gets
+ * a node_modules no larger than one that installs only msw (measured side by side, printed; the
+ * README reports the numbers), and nothing in it has an install script.
+ */
+it('installs lighter than msw alone, with no install scripts', async (ctx) => {
+  if (tarball === '') return ctx.skip();
+  const projects = ['package-only', 'msw-only'].map((name) => {
+    const at = join(dir, name);
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, 'package.json'), JSON.stringify({ name, private: true }));
+    return at;
+  });
+  const flags = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+  const [ours, msw] = projects as [string, string];
+  const installed = await Promise.all([npm([...flags, tarball], ours, 240_000), npm([...flags, 'msw@^2'], msw, 240_000)]).then(
+    () => true,
+    (e: { stderr?: string; message?: string }) => {
+      if (!OFFLINE.test(`${e.stderr ?? ''}\n${e.message ?? ''}`)) throw e;
+      console.warn('install-size test skipped: the npm registry cannot be reached');
+      return false;
+    },
+  );
+  if (!installed) return ctx.skip();
+  const [oursSize, mswSize] = [treeSize(join(ours, 'node_modules')), treeSize(join(msw, 'node_modules'))];
+  console.log(`node_modules: health-sandbox alone ${(oursSize / 1e6).toFixed(1)} MB, msw alone ${(mswSize / 1e6).toFixed(1)} MB`);
+  expect(oursSize).toBeLessThanOrEqual(mswSize);
+  expect(withInstallScripts(ours)).toEqual([]);
+  expect(
+    readdirSync(join(ours, 'node_modules'))
+      .filter((n) => !n.startsWith('.'))
+      .sort(),
+  ).toEqual(['@noble', 'health-sandbox', 'yaml', 'zod']);
 }, 600_000);

@@ -40,7 +40,7 @@ type Out<S extends z.ZodType> = z.output<S>;
 // tsc: each method answers z.output of its route's schema (none is `unknown`).
 expectTypeOf<Answer<'credentials'>>().toEqualTypeOf<Out<typeof W.SandboxCredentials>>();
 expectTypeOf<Answer<'clock'>>().toEqualTypeOf<Out<typeof W.ClockState>>();
-expectTypeOf<Answer<'advance'>>().toEqualTypeOf<Out<typeof W.ClockState>>();
+expectTypeOf<Answer<'advance'>>().toEqualTypeOf<Out<typeof W.AdvanceDone>>();
 expectTypeOf<Answer<'reset'>>().toEqualTypeOf<Out<typeof W.ResetDone>>();
 expectTypeOf<Answer<'loadScenario'>>().toEqualTypeOf<Out<typeof W.ScenarioLoaded>>();
 expectTypeOf<Answer<'events'>>().toEqualTypeOf<Array<Out<typeof W.JournalEntry>>>();
@@ -60,7 +60,7 @@ expectTypeOf<T.ClockView>().not.toBeUnknown();
 const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.credentials': W.SandboxCredentials,
   'sandbox.clock.get': W.ClockState,
-  'sandbox.clock.advance': W.ClockState,
+  'sandbox.clock.advance': W.AdvanceDone,
   'sandbox.reset': W.ResetDone,
   'sandbox.scenario.put': W.ScenarioLoaded,
   'sandbox.scenario.delete': W.ScenarioLoaded,

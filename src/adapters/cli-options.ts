@@ -35,6 +35,8 @@ interface CliOptions {
   json: boolean;
   /** Nothing on stdout (errors still go to stderr). */
   quiet: boolean;
+  /** A file the process id is written to once listening (removed at exit). */
+  pidFile: string | undefined;
 }
 
 interface FlagSpec {
@@ -81,6 +83,11 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Periodic wearable data events: auto (only where a webhook, pipeline or subscriber listens), on, off. Default auto.',
   },
   { name: 'scenario', value: '<file>', help: 'A scenario file (JSON or YAML, see scenarios/) applied at start and after every reset.' },
+  {
+    name: 'pid-file',
+    value: '<path>',
+    help: 'Write the process id to this file once listening (before the --json line), remove it at exit: kill "$(cat <path>)" stops it.',
+  },
 ];
 
 /** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
@@ -185,6 +192,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     scenario: scenario === '' ? undefined : scenario,
     json: flag('json'),
     quiet: flag('quiet'),
+    pidFile: get('pid-file') || undefined,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Reads the `/docs` page's files from the swagger-ui-dist package, lazily (first request) and
+ * Reads the `/docs` page's files from the swagger-ui-dist package (an optional peer), lazily (first request) and
  * once per file. Node only: the adapters that run in Node install it on their sandbox; without the
  * package it reads nothing and `/docs/assets/*` answers 404 saying so.
  */

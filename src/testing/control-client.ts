@@ -28,6 +28,7 @@ import {
 } from './control-org.js';
 import { faultControls, type FaultControls } from './control-faults.js';
 import type {
+  AdvanceDone,
   ClockView,
   Connection,
   Credentials,
@@ -61,6 +62,17 @@ export interface EventQuery {
   /** 1 to 10000 (default 1000). */
   limit?: number;
 }
+
+/**
+ * Where a wait starts looking in the event journal:
+ * - `'test'` (the default): every event since the start of the test, that is since this client's
+ *   last `reset()` or `beginTest()` (for a new client, since the world began; a world reset
+ *   elsewhere meanwhile counts from that reset). "Make the request, then wait" finds the event the
+ *   request emitted.
+ * - a sequence number (from `mark()`, or an entry's `seq`): only events after it;
+ * - `'now'`: only events emitted after the wait begins.
+ */
+export type Since = 'test' | 'now' | number;
 
 /** What a test receiver answers (`PUT /_sandbox/receiver/:name`). */
 export interface ReceiverAnswer {
@@ -147,6 +159,9 @@ export class SandboxControl {
     this.faults = faultControls(request);
   }
 
+  /** The journal mark `since: 'test'` counts from (see `beginTest`). */
+  private origin = 0;
+
   get managementUrl(): string {
     return `${this.url}/management`;
   }
@@ -171,13 +186,29 @@ export class SandboxControl {
    * Moves the clock: seconds, `'90s'`, `'15m'`, `'2h'`, `'3d'` or ISO 8601 (`'P1DT2H'`). The
    * control plane checks it: a bad one (negative, unknown form, over 366 days) rejects with a 422.
    */
-  async advance(duration: Duration): Promise<ClockView> {
+  async advance(duration: Duration): Promise<AdvanceDone> {
     return this.request('POST', '/_sandbox/clock/advance', typeof duration === 'number' ? { seconds: duration } : { duration });
   }
 
   /** A fresh world (same options and scenario), optionally with another seed. */
   async reset(options: { seed?: number } = {}): Promise<ResetDone> {
-    return this.request('POST', '/_sandbox/reset', options?.seed === undefined ? {} : { seed: options.seed });
+    const done = await this.request<ResetDone>('POST', '/_sandbox/reset', options?.seed === undefined ? {} : { seed: options.seed });
+    this.origin = 0;
+    return done;
+  }
+
+  /** The sequence number of the last event emitted so far (0 in a new world): pass it as `since` to wait for what follows. */
+  async mark(): Promise<number> {
+    return (await this.request<{ last_seq: number }>('GET', '/_sandbox/events?limit=1')).last_seq;
+  }
+
+  /**
+   * Marks the start of a test without resetting the world (tests sharing a server): waits with
+   * `since: 'test'` then look at events from here on. Answers the mark.
+   */
+  async beginTest(): Promise<number> {
+    this.origin = await this.mark();
+    return this.origin;
   }
 
   /** Replaces the world with one built from a scenario (kept across resets); `null` drops it. */
@@ -191,25 +222,34 @@ export class SandboxControl {
   }
 
   /**
-   * Waits for an event matching the predicate (for realtime clocks; with a manual clock, advance
-   * instead). Looks at events emitted from now on, every `interval` ms, until `timeout` ms.
+   * Waits for an event matching the predicate and answers it. Looks at the events `since` a
+   * mark (default `'test'`: every event since this client's last `reset()` or `beginTest()`, so
+   * an event the request before the wait emitted is found at once), every `interval` ms (50)
+   * until `timeout` ms (5000). For realtime clocks and events caused elsewhere; with a manual
+   * clock, `advance` answers once what it caused is done, and `events()` reads it.
    */
   async waitForEvent(
     predicate: (entry: JournalEntry) => boolean,
-    options: { timeout?: number; interval?: number; filter?: Omit<EventQuery, 'after_seq' | 'limit'> } = {},
+    options: { since?: Since; timeout?: number; interval?: number; filter?: Omit<EventQuery, 'after_seq' | 'limit'> } = {},
   ): Promise<JournalEntry> {
     const timeout = options.timeout ?? 5000;
     const interval = options.interval ?? 50;
     const deadline = Date.now() + timeout;
-    const last = await this.events({ ...options.filter, limit: 10000 });
-    let after = last.length ? (last[last.length - 1] as JournalEntry).seq : 0;
+    const since = options.since ?? 'test';
+    const last = await this.mark();
+    // A mark beyond the last event is from before a reset: the new world counts from its start.
+    let after = since === 'now' ? last : Math.max(0, since === 'test' ? this.origin : since);
+    if (after > last) after = 0;
     for (;;) {
       const batch = await this.events({ ...options.filter, after_seq: after, limit: 10000 });
       for (const e of batch) {
         if (predicate(e)) return e;
         after = e.seq;
       }
-      if (Date.now() >= deadline) throw new Error(`No matching event within ${timeout} ms`);
+      if (Date.now() >= deadline)
+        throw new Error(
+          `No matching event within ${timeout} ms (since ${since === 'test' ? 'the start of the test' : since === 'now' ? 'the wait began' : `seq ${since}`})`,
+        );
       await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(1, deadline - Date.now()))));
     }
   }

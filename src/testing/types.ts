@@ -9,8 +9,10 @@ import type * as W from '../wire/schemas.js';
 
 type Of<T extends z.ZodType> = z.output<T>;
 
-/** `GET /_sandbox/clock`, `POST /_sandbox/clock/advance`. */
+/** `GET /_sandbox/clock`. */
 export type ClockView = Of<typeof W.ClockState>;
+/** `POST /_sandbox/clock/advance`: the clock, what the advance caused and who makes the wearable feed run. */
+export type AdvanceDone = Of<typeof W.AdvanceDone>;
 /** `GET /_sandbox/credentials`. */
 export type Credentials = Of<typeof W.SandboxCredentials>;
 /** `POST /_sandbox/reset`. */

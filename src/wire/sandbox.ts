@@ -5,6 +5,32 @@ import { EventEnvelope } from './events.js';
 
 export const Health = z.object({ status: z.string() });
 export const ClockState = z.object({ now: dateTime, mode: z.string(), scale: z.number() });
+/** `POST /_sandbox/clock/advance`: the clock, what the advance caused, and who makes the wearable feed run. */
+export const AdvanceDone = ClockState.extend({
+  caused: z.object({
+    /** Events emitted while the advance ran. */
+    events: z.number().int(),
+    /** Of those, `daily.data.*` events of the periodic wearable feed. */
+    feed_events: z.number().int(),
+    /** Webhook delivery attempts made while the advance ran (first attempts and retries). */
+    deliveries: z.number().int(),
+  }),
+  feed: z.object({
+    mode: z.string(),
+    /** Enabled webhook endpoints that take `daily.data.*` (filter_types null: every event type). */
+    listeners: z.array(
+      z.object({
+        endpoint_id: z.string(),
+        team_id: uuidString,
+        environment: z.string(),
+        url: z.string(),
+        filter_types: z.array(z.string()).nullable(),
+      }),
+    ),
+    /** Why the feed runs and how to keep time fast (filter_types, or feed off); null when nothing to say. */
+    note: z.string().nullable(),
+  }),
+});
 export const ResetDone = z.object({ status: z.string(), seed: z.number().int().nullable() });
 export const ScenarioLoaded = z.object({ status: z.string(), seed: z.number().int(), now: dateTime });
 
@@ -31,7 +57,8 @@ export const JournalEntry = z.object({
   environment: z.string(),
   envelope: EventEnvelope,
 });
-export const JournalPage = z.object({ events: z.array(JournalEntry), total: z.number().int() });
+/** `last_seq`: the sequence number of the last event emitted in this world (kept or not, matching or not): a mark to wait from. */
+export const JournalPage = z.object({ events: z.array(JournalEntry), total: z.number().int(), last_seq: z.number().int() });
 export const JobList = z.object({ jobs: z.array(z.object({ at: dateTime, label: z.string() })), pending: z.number().int() });
 
 export const RouteListing = z.object({

@@ -1,7 +1,7 @@
 /**
  * Order documents (api-facts B.1 "PDFs"): the requisition form, specimen labels, collection
- * instructions (per order and per lab test) and the ABN, each a real PDF (pdf-lib, loaded on
- * first use) answered as `application/pdf`, byte-identical for the same state. The rules of when
+ * instructions (per order and per lab test) and the ABN, each a real PDF (the sandbox's own writer,
+ * state/labs/pdf-writer.ts) answered as `application/pdf`, byte-identical for the same state. The rules of when
  * a document exists are in `state/labs/order-documents.ts`.
  *
  * LIMITATIONS

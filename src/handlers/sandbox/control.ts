@@ -11,7 +11,7 @@ import { json } from '../../engine/http-types.js';
 import { defineRoute, type Ctx } from '../../engine/route.js';
 import { int, num, withRules } from '../../engine/schemas.js';
 import { advanceClock, advanceRules } from '../../state/sandbox/clock.js';
-import { ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
+import { AdvanceDone, ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
 
 function clockView(ctx: Ctx) {
   const { clock } = ctx.world;
@@ -66,10 +66,16 @@ export const controlRoutes = [
     summary:
       'Moves the clock forward ({"seconds": N}, {"duration": "2h" | "P1DT2H"} or {"until": ISO}), runs due jobs, waits for deliveries.',
     request: { body: advanceBody },
-    responses: { 200: res(ClockState, '{now, mode, scale}'), 422: 'No valid amount given, or more than 366 days' },
+    responses: {
+      200: res(
+        AdvanceDone,
+        '{now, mode, scale}, what the advance caused (events, deliveries) and which endpoints make the wearable feed run',
+      ),
+      422: 'No valid amount given, or more than 366 days',
+    },
     async handle(ctx, { body }) {
-      await advanceClock(ctx.world, body);
-      return json(clockView(ctx));
+      const report = await advanceClock(ctx.world, body);
+      return json({ ...clockView(ctx), ...report });
     },
   }),
 
@@ -108,7 +114,7 @@ export const controlRoutes = [
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
       const events = ctx.world.events.list(filter, limit);
-      return json({ events, total: events.length });
+      return json({ events, total: events.length, last_seq: ctx.world.events.emitted });
     },
   }),
 

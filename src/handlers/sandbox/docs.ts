@@ -2,9 +2,10 @@
  * The documentation page: `GET /docs` renders the sandbox's OpenAPI documents (data, management,
  * control plane) with Swagger UI, whose "try it" calls the sandbox itself (the documents' servers
  * are the sandbox's URLs). The page is built here; Swagger UI's files come from the
- * `swagger-ui-dist` package through `world.assets.docs`, which the Node adapters (express, the
- * CLI's node:http server) set and read lazily. Under msw or in a browser there is no reader:
- * `/docs/assets/*` answers 404 saying so, and the page says where to look instead.
+ * `swagger-ui-dist` package (an optional peer: 12 MB, installed only by those who want the page)
+ * through `world.assets.docs`, which the Node adapters (express, the CLI's node:http server) set
+ * and read lazily. Without the package, under msw or in a browser there is no reader:
+ * `/docs/assets/*` answers 404 saying so, and the page names the package and links the documents.
  */
 import { z } from 'zod';
 import { docsAsset } from '../../state/sandbox/docs-assets.js';
@@ -12,6 +13,10 @@ import { binary } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 
 const encoder = new TextEncoder();
+
+/** What the page says when Swagger UI's files are not there (swagger-ui-dist is an optional peer). */
+const MISSING =
+  '<p><strong>Swagger UI is not installed</strong>: its files come from the optional <code>swagger-ui-dist</code> package (<code>npm install --save-dev swagger-ui-dist</code>). The documents above are complete without it.</p>';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -36,7 +41,9 @@ function docsPage(base: string, management: string): string {
 <script src="${escapeAttr(assets)}/swagger-ui-bundle.js"></script>
 <script src="${escapeAttr(assets)}/swagger-ui-standalone-preset.js"></script>
 <script>
-window.ui = SwaggerUIBundle({
+if (typeof SwaggerUIBundle === 'undefined') {
+  document.getElementById('swagger-ui').insertAdjacentHTML('beforeend', ${JSON.stringify(MISSING)});
+} else window.ui = SwaggerUIBundle({
   urls: ${JSON.stringify(urls).replace(/</g, '\\u003c')},
   dom_id: '#swagger-ui',
   deepLinking: true,

@@ -1,10 +1,10 @@
 /**
  * The PDF writer of the order documents (requisition, specimen labels, collection instructions,
  * ABN, a transaction's result report): a document is a title and a list of blocks, drawn with
- * pdf-lib (loaded lazily through `loadPdfLib`). Deterministic: the document date is given by the
+ * the sandbox's own small PDF writer (pdf-writer.ts). Deterministic: the document date is given by the
  * caller (a time of the order's state, never "now"), metadata is fixed, no random ids.
  */
-import { MARGIN, PAGE, PdfWriter, safe } from './pdf-writer.js';
+import { MARGIN, PAGE, PdfWriter } from './pdf-writer.js';
 
 export type DocBlock =
   | { kind: 'heading'; text: string }
@@ -50,7 +50,8 @@ export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
     date: spec.date,
     continued: `${spec.title} - continued`,
   });
-  const { font, bold, rgb } = pdf;
+  const { font, bold } = pdf;
+  const rgb = pdf.rgb.bind(pdf);
   const text = pdf.text.bind(pdf);
   const line = pdf.line.bind(pdf);
 
@@ -103,10 +104,8 @@ export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {
           if (i % cols === 0 && i > 0) line(h);
           if (i % cols === 0 && pdf.y - h < MARGIN) pdf.newPage();
           const x = MARGIN + (i % cols) * w;
-          pdf.page.drawRectangle({ x, y: pdf.y - h + 10, width: w - 8, height: h - 4, borderWidth: 0.5, borderColor: rgb(0.4, 0.4, 0.4) });
-          label.forEach((l, j) =>
-            pdf.page.drawText(safe(l.slice(0, 34)), { x: x + 6, y: pdf.y - j * 11, size: j === 0 ? 9 : 8, font: j === 0 ? bold : font }),
-          );
+          pdf.rect(x, pdf.y - h + 10, w - 8, h - 4, 0.5, rgb(0.4, 0.4, 0.4));
+          label.forEach((l, j) => pdf.textAt(l.slice(0, 34), x + 6, pdf.y - j * 11, j === 0 ? 9 : 8, j === 0 ? bold : font));
         });
         line(h);
         break;

@@ -1,7 +1,7 @@
 /**
  * The lab report PDF of an order's results (`GET /v3/order/:id/result/pdf`): a real PDF listing
  * each result with its value, flag, unit and reference range, and the missing results. Made
- * with pdf-lib and deterministic: dates come from the sandbox clock, no random document ids.
+ * with the sandbox's own PDF writer (pdf-writer.ts) and deterministic: dates come from the sandbox clock, no random document ids.
  */
 import { MARGIN, PdfWriter } from './pdf-writer.js';
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
@@ -34,7 +34,8 @@ export async function renderResultPdf(header: ReportHeader, set: ResultSet): Pro
     date: header.date,
     continued: `${header.title} - ${header.patient} - continued`,
   });
-  const { font, bold, rgb } = w;
+  const { font, bold } = w;
+  const rgb = w.rgb.bind(w);
   const text = w.text.bind(w);
   const line = w.line.bind(w);
 

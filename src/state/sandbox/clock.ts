@@ -8,6 +8,7 @@ import { parseDuration } from '../../engine/duration.js';
 import { CLOCK_MESSAGES, MAX_ADVANCE_SECONDS, sandboxError } from './errors.js';
 import { realCalendarDate, type RuleFailure } from '../../engine/schemas.js';
 import type { World } from '../../engine/world.js';
+import { watchAdvance, type AdvanceReport } from './advance-report.js';
 
 interface AdvanceBody {
   seconds?: number | undefined;
@@ -35,9 +36,10 @@ export function advanceRules(body: AdvanceBody): RuleFailure | null {
 /**
  * Moves the clock by the body's one amount (checked by `advanceRules`): an `until` must not be in
  * the past nor more than `MAX_ADVANCE_SECONDS` ahead. Runs the due jobs and waits only for the
- * work the advance caused (webhook barriers), not for requests meanwhile.
+ * work the advance caused (webhook barriers), not for requests meanwhile. Answers what the advance
+ * caused (events, deliveries) and who makes the wearable feed run.
  */
-export async function advanceClock(world: World, body: AdvanceBody): Promise<void> {
+export async function advanceClock(world: World, body: AdvanceBody): Promise<AdvanceReport> {
   let seconds: number;
   if (body.duration !== undefined) {
     seconds = parseDuration(body.duration) as number;
@@ -50,5 +52,12 @@ export async function advanceClock(world: World, body: AdvanceBody): Promise<voi
   } else {
     seconds = body.seconds as number;
   }
-  await world.scheduler.advance(Math.round(seconds * 1000));
+  const finish = watchAdvance(world);
+  try {
+    await world.scheduler.advance(Math.round(seconds * 1000));
+  } catch (error) {
+    finish(); // the counter stops however the advance ends
+    throw error;
+  }
+  return finish();
 }

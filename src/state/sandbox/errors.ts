@@ -20,7 +20,7 @@ export const CLOCK_MESSAGES = {
 export const DOCS_MESSAGES = {
   unknownAsset: 'Not Found',
   noAssets:
-    'The documentation assets (swagger-ui-dist) are not available in this runtime: serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
+    'The documentation assets (swagger-ui-dist) are not available: install the optional swagger-ui-dist package and serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
 } as const;
 
 const err = domainErrorOf('sandbox');

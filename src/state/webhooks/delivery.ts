@@ -79,6 +79,11 @@ class DeliveryEngine {
   private msgSeq = 0;
   private attemptSeq = 0;
 
+  /** Delivery attempts made since the world began (first attempts, retries, resends). */
+  get attemptsMade(): number {
+    return this.attemptSeq;
+  }
+
   constructor(private readonly world: World) {
     this.steps = new Steps(world.scheduler);
     this.queues = new EndpointQueues(
