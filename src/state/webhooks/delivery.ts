@@ -29,7 +29,7 @@ import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
-import { destinationProblem } from './destinations.js';
+import { destinationProblem, resolvedProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
 import {
   createMessage,
@@ -311,7 +311,18 @@ class DeliveryEngine {
       ? { response: null, error: `refused: ${refused}`, timedOut: false }
       : stopped
         ? { response: null, error: NOT_SENT_AFTER_TIMEOUT, timedOut: true }
-        : await send(options.transport, { url, method: 'POST', headers, body: msg.body }, options.attemptTimeoutMs);
+        : await send(
+            options.transport,
+            {
+              url,
+              method: 'POST',
+              headers,
+              body: msg.body,
+              endpoint: ep.id,
+              checkAddress: (address) => resolvedProblem(world, url, address),
+            },
+            options.attemptTimeoutMs,
+          );
     const { response: res, error, timedOut } = outcome;
     if (!refused && !stopped) {
       if (timedOut) this.breaker.timedOut(ep.id, clock.now());

@@ -15,7 +15,21 @@ export interface TransportRequest {
   body: string;
   /** Aborted when the attempt times out. */
   signal: AbortSignal;
+  /**
+   * The endpoint the attempt is for: a transport that keeps connections (the CLI's) keeps them
+   * per endpoint, so one endpoint's hanging answers never hold another's attempts.
+   */
+  endpoint?: string;
+  /**
+   * Why the destination is refused once its host resolved to `address` (null: allowed). A
+   * transport that resolves names (the CLI's) calls it for every address before connecting and
+   * refuses the attempt with a `DestinationRefused` error; in-process transports ignore it.
+   */
+  checkAddress?: (address: string) => string | null;
 }
+
+/** The error name a transport rejects with when `checkAddress` refused the destination. */
+export const DESTINATION_REFUSED = 'DestinationRefused';
 
 export interface TransportResponse {
   status: number;
@@ -97,6 +111,7 @@ export interface SendOutcome {
 }
 
 function describeError(error: unknown): string {
+  if (error instanceof Error && error.name === DESTINATION_REFUSED) return `refused: ${error.message}`;
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
     const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
@@ -176,7 +191,15 @@ export function send(transport: WebhookTransport, request: Omit<TransportRequest
     deadline.waiting.add(timedOut);
     let sent: Promise<TransportResponse>;
     try {
-      sent = transport({ url: request.url, method: request.method, headers: request.headers, body: request.body, signal });
+      sent = transport({
+        url: request.url,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal,
+        ...(request.endpoint === undefined ? {} : { endpoint: request.endpoint }),
+        ...(request.checkAddress === undefined ? {} : { checkAddress: request.checkAddress }),
+      });
     } catch (error) {
       settle({ response: null, error: describeError(error), timedOut: false });
       return;
