@@ -80,7 +80,11 @@ class DeliveryEngine {
   private attemptSeq = 0;
 
   constructor(private readonly world: World) {
-    this.steps = new Steps(world.scheduler);
+    this.steps = new Steps(
+      world.scheduler,
+      () => world.clock.wall(),
+      () => webhookOptionsOf(world).attemptTimeoutMs,
+    );
     this.queues = new EndpointQueues(
       () => webhookOptionsOf(world).window,
       () => world.scheduler.running,
@@ -196,7 +200,9 @@ class DeliveryEngine {
     const { world } = this;
     const own = this.steps.ownsNow();
     const release =
-      world.clock.mode === 'manual' && own ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+      world.clock.mode === 'manual' && own
+        ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`, dest.endpoint_id)
+        : null;
     const ticket = this.breaker.ticket();
     this.begin();
     this.queues.schedule(
@@ -297,7 +303,10 @@ class DeliveryEngine {
 
     const before = dest.status;
     dest.status = 'sending';
-    const createdAt = isoOf(clock.now());
+    // The sandbox time the attempt starts at: its retry is counted from it, even when the outcome
+    // arrives after the clock moved on (an advance that gave up waiting for it, see `Steps`).
+    const startedAt = clock.now();
+    const createdAt = isoOf(startedAt);
     const timestamp = Math.floor(clock.wall() / 1000);
     const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
     const url = ep.url;
@@ -325,7 +334,8 @@ class DeliveryEngine {
           );
     const { response: res, error, timedOut } = outcome;
     if (!refused && !stopped) {
-      if (timedOut) this.breaker.timedOut(ep.id, clock.now());
+      // Counted from the attempt's start in manual mode (its outcome may come after the clock moved on).
+      if (timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? startedAt : clock.now());
       else if (res !== null) this.breaker.close(ep.id);
     }
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
@@ -405,9 +415,11 @@ class DeliveryEngine {
     const delay = this.jitter
       ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts))
       : next.delayMs;
-    const at = now + delay;
+    // On the simulated schedule (manual mode): counted from the attempt's start; when the clock has
+    // already passed that time (the outcome came after the advance moved on), due at once.
+    const at = (clock.mode === 'manual' ? startedAt : now) + delay;
     record.next_attempt_at = new Date(at).toISOString();
-    this.scheduleRetry(dest, at, own);
+    this.scheduleRetry(dest, Math.max(at, now), own);
     return record;
   }
 }
