@@ -35,7 +35,14 @@ function harness(seed = 1): Harness {
       );
     return Promise.resolve({ status: path.startsWith('/fail') ? 500 : 204, headers: {}, body: '' });
   };
-  const sandbox = createSandbox({ seed, world: 'empty', feed: 'off', logger: () => undefined, webhookTransport: transport, deliveryTimeout: 0.2 });
+  const sandbox = createSandbox({
+    seed,
+    world: 'empty',
+    feed: 'off',
+    logger: () => undefined,
+    webhookTransport: transport,
+    deliveryTimeout: 0.2,
+  });
   return { sandbox, timeouts: () => aborted, calls };
 }
 

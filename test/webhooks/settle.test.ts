@@ -25,7 +25,14 @@ function lateTransport(hops: number, calls: string[]): WebhookTransport {
 for (const clock of ['manual', 'realtime'] as const)
   it(`(${clock}) every attempt caused before settle() has its outcome when it resolves, answers arriving macrotasks later`, async () => {
     const calls: string[] = [];
-    const sandbox = createSandbox({ seed: 1, world: 'empty', feed: 'off', clock, logger: () => undefined, webhookTransport: lateTransport(25, calls) });
+    const sandbox = createSandbox({
+      seed: 1,
+      world: 'empty',
+      feed: 'off',
+      clock,
+      logger: () => undefined,
+      webhookTransport: lateTransport(25, calls),
+    });
     await endpoint(sandbox, 'http://receiver.example/a', 0);
     await endpoint(sandbox, 'http://receiver.example/b', 1);
     emit(sandbox, 3, 0);
@@ -40,7 +47,13 @@ for (const clock of ['manual', 'realtime'] as const)
 
 it('settle() called while an advance runs waits for the deliveries its jobs start', async () => {
   const calls: string[] = [];
-  const sandbox = createSandbox({ seed: 1, world: 'empty', feed: 'off', logger: () => undefined, webhookTransport: lateTransport(10, calls) });
+  const sandbox = createSandbox({
+    seed: 1,
+    world: 'empty',
+    feed: 'off',
+    logger: () => undefined,
+    webhookTransport: lateTransport(10, calls),
+  });
   await endpoint(sandbox, 'http://receiver.example/a', 0);
   // A job that emits when the clock passes it: the advance's own work.
   const world = sandbox.world;
@@ -54,7 +67,13 @@ it('settle() called while an advance runs waits for the deliveries its jobs star
 
 it('settle() right after a reset waits for the world being served, not the one replaced', async () => {
   const calls: string[] = [];
-  const sandbox = createSandbox({ seed: 1, world: 'empty', feed: 'off', logger: () => undefined, webhookTransport: lateTransport(10, calls) });
+  const sandbox = createSandbox({
+    seed: 1,
+    world: 'empty',
+    feed: 'off',
+    logger: () => undefined,
+    webhookTransport: lateTransport(10, calls),
+  });
   await endpoint(sandbox, 'http://receiver.example/a', 0);
   emit(sandbox, 1, 0);
   await sandbox.settle();

@@ -323,7 +323,8 @@ export class Steps {
     if (timer !== undefined) clearTimeout(timer);
     step.wake = null;
     const waited = this.wall() - start;
-    if (budget.deadline !== null && start + waited > budget.deadline) budget.late = Math.max(0, budget.late - Math.max(0, start + waited - Math.max(start, budget.deadline)));
+    if (budget.deadline !== null && start + waited > budget.deadline)
+      budget.late = Math.max(0, budget.late - Math.max(0, start + waited - Math.max(start, budget.deadline)));
     // Given up: whatever is still in flight is no longer awaited, and neither is its endpoint in this advance.
     for (const item of [...step.held]) {
       budget.trouble.add(item.endpointId);
