@@ -331,6 +331,7 @@ class DeliveryEngine {
               checkAddress: (address) => resolvedProblem(world, url, address),
             },
             options.attemptTimeoutMs,
+            clock.wall,
           );
     const { response: res, error, timedOut } = outcome;
     if (!refused && !stopped) {
