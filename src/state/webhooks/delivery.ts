@@ -17,7 +17,8 @@
  * A receiver that never answers (`backlog.ts`): once an attempt to an endpoint times out, the
  * scheduled attempts queued to it before then, or starting within 60 s of sandbox time, are
  * recorded as failed without being sent (one timeout per endpoint per retry step, not one per
- * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages.
+ * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages (one
+ * that answers, MAX_PENDING_HEALTHY).
  *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
@@ -28,7 +29,7 @@ import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalType } from './attempt-log.js';
-import { BACKLOG_FULL, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
+import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
 import { destinationProblem, resolvedProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
 import {
@@ -104,8 +105,8 @@ class DeliveryEngine {
     this.log.addMessage(msg);
     let refused = false;
     for (const ep of targets) {
-      if (ep.failing_since === null || (this.pendingByEndpoint.get(ep.id)?.size ?? 0) < MAX_PENDING_PER_ENDPOINT)
-        this.start(this.destination(msg, ep.id), 'scheduled');
+      const cap = ep.failing_since === null ? MAX_PENDING_HEALTHY : MAX_PENDING_PER_ENDPOINT;
+      if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) this.start(this.destination(msg, ep.id), 'scheduled');
       else {
         // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
         this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
