@@ -3,7 +3,7 @@
  * host resolved once and every address checked before connecting (to the address checked),
  * requests pipelined in order, answers parsed up to the excerpt the delivery log keeps.
  */
-import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { DESTINATION_REFUSED, RESPONSE_EXCERPT_BYTES, type TransportRequest, type TransportResponse } from '../state/webhooks/transport.js';
 
@@ -95,19 +95,21 @@ export class Connection {
   private closing = false;
   private corked = false;
   dead = false;
-  /** Null until the host resolved and its addresses passed the check. */
+  /** Null until a request passed the check of every address the host resolved to. */
   private socket: Socket | null = null;
-  /** Every address the host resolved to (all checked); the socket connects to the first. */
+  /** Every address the host resolved to (null while resolving); the socket tries them in order. */
   private addresses: readonly string[] | null = null;
-  /** Requests sent before the socket exists. */
+  /** Requests sent while the host is resolved. */
   private early: Pending[] = [];
+  private readonly host: string;
 
   constructor(
-    url: URL,
+    private readonly url: URL,
     lookup: Lookup,
     private readonly onDead: (conn: Connection, unsent: Pending[]) => void,
   ) {
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    this.host = host;
     const resolved: Promise<readonly string[]> = isIP(host)
       ? Promise.resolve([host])
       : lookup(host).then((all) => all.map((a) => a.address));
@@ -117,7 +119,6 @@ export class Connection {
           if (this.dead) return;
           if (addresses.length === 0) throw new Error(`${host} resolved to no address`);
           this.addresses = addresses;
-          this.open(url, host, addresses[0] as string);
           const early = this.early.splice(0);
           for (const p of early) this.send(p);
         },
@@ -126,13 +127,20 @@ export class Connection {
       .catch((error: unknown) => this.fail(error));
   }
 
-  private open(url: URL, host: string, address: string): void {
+  private open(addresses: readonly string[]): Socket {
+    const { url, host } = this;
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    // Connects to the address checked, never to the name again (a rebinding name cannot change it).
+    // Connects to the addresses checked, never resolving the name again (a rebinding name cannot
+    // change them): the socket's lookup answers them, in order (tried one after the other).
+    const lookup = ((_name: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+      const all = addresses.map((address) => ({ address, family: isIP(address) }));
+      if (options.all) callback(null, all);
+      else callback(null, all[0]?.address, all[0]?.family);
+    }) as unknown as LookupFunction;
     const socket =
       url.protocol === 'https:'
-        ? tlsConnect({ host: address, port, servername: isIP(host) ? undefined : host })
-        : netConnect({ host: address, port });
+        ? tlsConnect({ host, port, lookup, servername: isIP(host) ? undefined : host })
+        : netConnect({ host, port, lookup, autoSelectFamily: true });
     this.socket = socket;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.read(chunk));
@@ -146,6 +154,7 @@ export class Connection {
       if (this.pending.length === 0) this.fail(new Error('idle'));
     });
     socket.unref();
+    return socket;
   }
 
   /** Requests waiting for an answer, or for the connection to open. */
@@ -154,16 +163,18 @@ export class Connection {
   }
 
   send(p: Pending): void {
-    const socket = this.socket;
-    if (socket === null || this.addresses === null) {
+    const addresses = this.addresses;
+    if (addresses === null) {
       this.early.push(p);
       return;
     }
-    const why = refusal(p, this.addresses);
+    const why = refusal(p, addresses);
     if (why !== null) {
       p.reject(refusedError(why));
       return;
     }
+    // Opened once a request may go to every address (nothing connects to a refused one).
+    const socket = this.socket ?? this.open(addresses);
     if (this.pending.length === 0) socket.ref();
     this.pending.push(p);
     // Requests sent in the same turn of the event loop leave in one write: one syscall for every

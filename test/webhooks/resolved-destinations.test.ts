@@ -121,3 +121,13 @@ it('a name that does not resolve fails the attempt as a connection error (retrie
   const [attempt] = await attempts(sandbox);
   expect(attempt?.error).toMatch(/^connection error.*ENOTFOUND/);
 });
+
+it('tries the checked addresses in turn: a name resolving to ::1 first reaches a receiver listening on 127.0.0.1 only', async () => {
+  const r = await ok();
+  const { sandbox } = await served(resolver({ 'dual.test': ['::1', '127.0.0.1'] }));
+  await endpoint(sandbox, `http://dual.test:${r.port}/hook`);
+  emit(sandbox, 2);
+  await sandbox.settle();
+  expect((await attempts(sandbox)).map((a) => a.status)).toEqual(['success', 'success']);
+  expect(r.all).toHaveLength(2);
+});
