@@ -8,7 +8,7 @@
  * Destinations are checked as resolved: a connection resolves its host once (`lookup`, all
  * addresses), asks the attempt's `checkAddress` about every address (the sandbox's own listener,
  * link-local, metadata: refused with a `DestinationRefused` error, recorded as `refused: ...`) and
- * connects to the address it checked, so a name rebinding between check and connect changes
+ * connects only to the addresses it checked (its socket lookup answers them), so a name rebinding between check and connect changes
  * nothing. Idle connections close after IDLE_MS.
  *
  * Compared with the global `fetch` (the default transport): no per-request connection pool
