@@ -70,13 +70,13 @@ it('settle() called while an advance runs waits for the deliveries its jobs star
 it('a stall of the process longer than the attempt timeout does not time out a delivery whose receiver had no chance to answer', async () => {
   const rx = await receiver((got) => got.res.writeHead(200).end('ok'));
   try {
-    const sandbox = createSandbox({ seed: 1, world: 'empty', feed: 'off', logger: () => undefined, deliveryTimeout: 0.3 });
+    const sandbox = createSandbox({ seed: 1, world: 'empty', feed: 'off', logger: () => undefined, deliveryTimeout: 0.6 });
     await endpoint(sandbox, `${rx.origin}/hook`);
     emit(sandbox, 1);
     // The attempt starts (the global fetch begins connecting), then the process stalls: its
     // timers come due before the I/O that queued up meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
-    const until = performance.now() + 900;
+    const until = performance.now() + 1400;
     while (performance.now() < until) {
       /* a long synchronous task */
     }
