@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import type { Credentials } from '../src/index.js';
 import { growth } from './soak-census.js';
 
-interface Sample {
+export interface Sample {
   t: number;
   rss: number;
   heapUsed: number;
@@ -59,7 +59,7 @@ const median = (xs: number[]) => {
       : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
-function startServer(): Promise<{ child: ChildProcess; base: string; creds: Credentials }> {
+export function startServer(): Promise<{ child: ChildProcess; base: string; creds: Credentials }> {
   const window = arg('--delivery-window', 8);
   const child = fork(fileURLToPath(new URL('./bench-soak-server.ts', import.meta.url)), [], {
     env: { ...process.env, SOAK_DELIVERY_WINDOW: String(window) },
@@ -75,7 +75,7 @@ function startServer(): Promise<{ child: ChildProcess; base: string; creds: Cred
   });
 }
 
-function sampler(child: ChildProcess) {
+export function sampler(child: ChildProcess) {
   let waiting: ((s: Sample) => void) | undefined;
   child.on('message', (m: Sample & { type: string }) => {
     if (m.type === 'sample' && waiting) {

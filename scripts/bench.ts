@@ -7,7 +7,9 @@
  * - world build time and heap per user at 1k and 100k users.
  * - `--http`: GET /v2/user/:id over HTTP through the node:http and express adapters against a bare
  *   node:http server (scripts/bench-http.ts).
- * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts).
+ * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts);
+ *   `--soak --mix`: 4 readers, 2 writers, a clock loop advancing 1 h, a 200 and a 500 receiver
+ *   (scripts/bench/soak-mix.ts, issue 27).
  * - `--webhooks`: verified deliveries per second, event-to-receipt latency at 500 events/s, and the
  *   feed with one endpoint listening to everything, against fetch one-at-a-time (scripts/bench-webhooks.ts).
  * - `--gen`: the wearable feed's event generation alone, CPU per event cold and warm (scripts/bench-gen.ts).
@@ -19,6 +21,7 @@ import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
 import { benchHttp } from './bench-http.js';
 import { benchSoak } from './bench-soak.js';
+import { benchSoakMix } from './bench/soak-mix.js';
 import { benchPeers } from './bench-peers.js';
 import { benchWebhooks } from './bench-webhooks.js';
 import { createEndpoint } from './bench-endpoint.js';
@@ -121,7 +124,8 @@ function build(users: number): { sandbox: Sandbox; ms: number; heapMb: number } 
 async function main(): Promise<void> {
   if (process.argv.includes('--soak')) {
     const at = process.argv.indexOf('--seconds');
-    await benchSoak(at > 0 ? Number(process.argv[at + 1]) : 60);
+    const seconds = at > 0 ? Number(process.argv[at + 1]) : 60;
+    await (process.argv.includes('--mix') ? benchSoakMix(seconds) : benchSoak(seconds));
     return;
   }
   const small = build(1_000);

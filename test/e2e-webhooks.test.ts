@@ -70,6 +70,9 @@ forEachAdapter('e2e webhooks', (adapter) => {
     expect(order.status, order.text).toBe(200);
 
     await c.advance(10 * 86400); // the order completes on day 9
+    // An advance waits for deliveries one attempt timeout at most (issue 27): on a loaded machine
+    // the 1,400 deliveries can outlast it; they go on, in order, and settle() waits for them.
+    await c.sandbox.settle();
 
     const journal = await c.get('/_sandbox/events', { query: { team_id: teamOf(c), environment: 'sandbox', limit: 10000 } });
     const emitted = (journal.body.events as Array<{ envelope: { event_type: string; user_id: string } }>)

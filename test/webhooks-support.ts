@@ -158,3 +158,19 @@ export function scriptedTransport(): ScriptedTransport {
   };
   return scripted;
 }
+
+/**
+ * Walks the clock to each offset (seconds from where it stands now), waiting after each for the
+ * deliveries to end (`settle()`). An advance waits at most one attempt timeout in all (issue 27),
+ * so a test that wants each retry step of a hanging receiver to have its outcome before the next
+ * walks the steps one advance each.
+ */
+export async function walk(c: TestClient, offsets: readonly number[]): Promise<void> {
+  let at = 0;
+  for (const offset of offsets) {
+    const res = await c.advance(offset - at);
+    expect(res.status, res.text).toBe(200);
+    await c.sandbox.settle();
+    at = offset;
+  }
+}

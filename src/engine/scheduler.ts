@@ -98,6 +98,11 @@ export class Scheduler {
     return this.serial(() => this.drain(this.clock.base()));
   }
 
+  /** The run (advance) in progress, numbered from 1; 0 when none runs. */
+  get run(): number {
+    return this.depth > 0 ? this.epoch : 0;
+  }
+
   /** Whether a run is in progress (a request made by a running job must not wait for it). */
   get running(): boolean {
     return this.depth > 0;

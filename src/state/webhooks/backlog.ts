@@ -20,7 +20,8 @@
  *   at once, `failure_reason: BACKLOG_FULL`, with no attempt (recover can replay it later, like
  *   any failed message). Without it a receiver that hangs while clients keep writing grows the
  *   process without bound: in manual mode with no advance a pending message never retires. A
- *   healthy endpoint is not capped (a burst of events to a receiver that answers drains).
+ *   healthy endpoint has a cap five times larger (MAX_PENDING_HEALTHY): a burst of events to a
+ *   receiver that answers drains, a load it can never catch up with is bounded.
  */
 import { THROTTLE_MIN_MS } from './retry-policy.js';
 
@@ -29,6 +30,13 @@ export const NOT_SENT_AFTER_TIMEOUT = 'not sent: the previous attempt to this en
 
 /** Most messages pending to one endpoint; beyond it new messages fail at once for that endpoint. */
 export const MAX_PENDING_PER_ENDPOINT = 10_000;
+
+/**
+ * Most messages pending to one endpoint that answers (issue 27): a burst drains, but a receiver
+ * slower than the event rate for good (or starved by back-to-back advances) would otherwise grow
+ * the process without bound; beyond it new messages fail at once for that endpoint, as above.
+ */
+export const MAX_PENDING_HEALTHY = 50_000;
 
 /** The failure reason of a message refused by a full endpoint. */
 export const BACKLOG_FULL = 'endpoint_backlog_full';

@@ -17,7 +17,8 @@
  * A receiver that never answers (`backlog.ts`): once an attempt to an endpoint times out, the
  * scheduled attempts queued to it before then, or starting within 60 s of sandbox time, are
  * recorded as failed without being sent (one timeout per endpoint per retry step, not one per
- * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages.
+ * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages (one
+ * that answers, MAX_PENDING_HEALTHY).
  *
  * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
@@ -28,8 +29,8 @@ import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalType } from './attempt-log.js';
-import { BACKLOG_FULL, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
-import { destinationProblem } from './destinations.js';
+import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
+import { destinationProblem, resolvedProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
 import {
   createMessage,
@@ -85,7 +86,11 @@ class DeliveryEngine {
   }
 
   constructor(private readonly world: World) {
-    this.steps = new Steps(world.scheduler);
+    this.steps = new Steps(
+      world.scheduler,
+      () => world.clock.wall(),
+      () => webhookOptionsOf(world).attemptTimeoutMs,
+    );
     this.queues = new EndpointQueues(
       () => webhookOptionsOf(world).window,
       () => world.scheduler.running,
@@ -105,8 +110,8 @@ class DeliveryEngine {
     this.log.addMessage(msg);
     let refused = false;
     for (const ep of targets) {
-      if (ep.failing_since === null || (this.pendingByEndpoint.get(ep.id)?.size ?? 0) < MAX_PENDING_PER_ENDPOINT)
-        this.start(this.destination(msg, ep.id), 'scheduled');
+      const cap = ep.failing_since === null ? MAX_PENDING_HEALTHY : MAX_PENDING_PER_ENDPOINT;
+      if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) this.start(this.destination(msg, ep.id), 'scheduled');
       else {
         // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
         this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
@@ -201,7 +206,9 @@ class DeliveryEngine {
     const { world } = this;
     const own = this.steps.ownsNow();
     const release =
-      world.clock.mode === 'manual' && own ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`) : null;
+      world.clock.mode === 'manual' && own
+        ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`, dest.endpoint_id)
+        : null;
     const ticket = this.breaker.ticket();
     this.begin();
     this.queues.schedule(
@@ -302,7 +309,10 @@ class DeliveryEngine {
 
     const before = dest.status;
     dest.status = 'sending';
-    const createdAt = isoOf(clock.now());
+    // The sandbox time the attempt starts at: its retry is counted from it, even when the outcome
+    // arrives after the clock moved on (an advance that gave up waiting for it, see `Steps`).
+    const startedAt = clock.now();
+    const createdAt = isoOf(startedAt);
     const timestamp = Math.floor(clock.wall() / 1000);
     const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
     const url = ep.url;
@@ -316,10 +326,23 @@ class DeliveryEngine {
       ? { response: null, error: `refused: ${refused}`, timedOut: false }
       : stopped
         ? { response: null, error: NOT_SENT_AFTER_TIMEOUT, timedOut: true }
-        : await send(options.transport, { url, method: 'POST', headers, body: msg.body }, options.attemptTimeoutMs);
+        : await send(
+            options.transport,
+            {
+              url,
+              method: 'POST',
+              headers,
+              body: msg.body,
+              endpoint: ep.id,
+              checkAddress: (address) => resolvedProblem(world, url, address),
+            },
+            options.attemptTimeoutMs,
+            clock.wall,
+          );
     const { response: res, error, timedOut } = outcome;
     if (!refused && !stopped) {
-      if (timedOut) this.breaker.timedOut(ep.id, clock.now());
+      // Counted from the attempt's start in manual mode (its outcome may come after the clock moved on).
+      if (timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? startedAt : clock.now());
       else if (res !== null) this.breaker.close(ep.id);
     }
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
@@ -399,9 +422,11 @@ class DeliveryEngine {
     const delay = this.jitter
       ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts))
       : next.delayMs;
-    const at = now + delay;
+    // On the simulated schedule (manual mode): counted from the attempt's start; when the clock has
+    // already passed that time (the outcome came after the advance moved on), due at once.
+    const at = (clock.mode === 'manual' ? startedAt : now) + delay;
     record.next_attempt_at = new Date(at).toISOString();
-    this.scheduleRetry(dest, at, own);
+    this.scheduleRetry(dest, Math.max(at, now), own);
     return record;
   }
 }

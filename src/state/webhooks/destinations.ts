@@ -6,9 +6,10 @@
  * loopback); and, when `--webhook-allow` is given, only the hosts it names. Loopback receivers stay
  * allowed: that is how integrators test locally.
  *
- * LIMITATIONS
- * - Host names are judged as written: the core does no DNS, so a name that resolves to a private
- *   or metadata address is not caught (use `--webhook-allow` to pin destinations).
+ * Host names are judged as written here (the core does no DNS). A transport that resolves names
+ * (the CLI's, `src/adapters/node-transport.ts`) also judges every address a name resolves to with
+ * `resolvedProblem`, exactly as the literal address would be judged, and connects to the address
+ * it checked. The in-process transports (the global `fetch`, msw, a fetch handler) do not.
  */
 import type { World } from '../../engine/world.js';
 import { WEBHOOK_ERRORS } from './errors.js';
@@ -141,6 +142,8 @@ function isSelf(world: World, target: URL): boolean {
   return false;
 }
 
+const RECEIVER_PATH = /^\/_sandbox\/receiver\/[^/]+\/?$/;
+
 function allowedHost(allow: readonly string[], hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a || `[${a}]` === host));
@@ -164,6 +167,11 @@ const VERDICT_LIMIT = 1024;
 
 /** Why a webhook URL is refused as a destination, or null when it may receive deliveries. */
 export function destinationProblem(world: World, url: string): string | null {
+  return cached(world, url, () => judge(world, url));
+}
+
+/** The verdict of `key` from the world's cache, computed once while the options stay the same. */
+function cached(world: World, key: string, compute: () => string | null): string | null {
   const options = webhookOptionsOf(world);
   const { base, management } = world.urls;
   let cache = verdicts.get(world);
@@ -185,12 +193,33 @@ export function destinationProblem(world: World, url: string): string | null {
     };
     verdicts.set(world, cache);
   }
-  const known = cache.byUrl.get(url);
+  const known = cache.byUrl.get(key);
   if (known !== undefined) return known;
-  const verdict = judge(world, url);
+  const verdict = compute();
   if (cache.byUrl.size >= VERDICT_LIMIT) cache.byUrl.clear();
-  cache.byUrl.set(url, verdict);
+  cache.byUrl.set(key, verdict);
   return verdict;
+}
+
+/**
+ * Why a destination is refused once its host name resolved to `address` (an IP address): the
+ * rules for literal addresses applied to the address in place of the name (the sandbox itself on
+ * that port, link-local, metadata, unspecified, private when off), so a name is judged as the
+ * address it reaches. The allowlist (`--webhook-allow`) names hosts, so it is not applied again.
+ */
+export function resolvedProblem(world: World, url: string, address: string): string | null {
+  return cached(world, `${url}\u0000${address}`, () => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return WEBHOOK_ERRORS.urlInvalid;
+    }
+    const name = target.hostname;
+    target.hostname = address.includes(':') ? `[${address}]` : address;
+    const verdict = literalProblem(world, target);
+    return verdict === null ? null : `${name} resolves to ${address}: ${verdict}`;
+  });
 }
 
 function judge(world: World, url: string): string | null {
@@ -201,13 +230,23 @@ function judge(world: World, url: string): string | null {
     return WEBHOOK_ERRORS.urlInvalid;
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return WEBHOOK_ERRORS.urlScheme;
-  const receiver = /^\/_sandbox\/receiver\/[^/]+\/?$/.test(target.pathname);
+  // The sandbox's own test receivers stay allowed whatever the allowlist.
+  if (RECEIVER_PATH.test(target.pathname) && isSelf(world, target)) return null;
+  const problem = literalProblem(world, target);
+  if (problem !== null) return problem;
+  const options = webhookOptionsOf(world);
+  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOK_ERRORS.urlNotAllowed;
+  return null;
+}
+
+/** The address rules (everything but the allowlist). */
+function literalProblem(world: World, target: URL): string | null {
+  const receiver = RECEIVER_PATH.test(target.pathname);
   if (isSelf(world, target)) return receiver ? null : WEBHOOK_ERRORS.urlSelf;
   const kind = hostKind(target.hostname);
   if (kind === 'link-local' || kind === 'metadata') return WEBHOOK_ERRORS.urlLinkLocal;
   if (kind === 'unspecified') return WEBHOOK_ERRORS.urlUnspecified;
   const options = webhookOptionsOf(world);
   if (kind === 'private' && !options.privateNetworks) return WEBHOOK_ERRORS.urlPrivate;
-  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOK_ERRORS.urlNotAllowed;
   return null;
 }

@@ -190,21 +190,62 @@ export class EndpointQueues {
   }
 }
 
+interface Held {
+  endpointId: string;
+  release: () => void;
+}
+
 interface Step {
   at: number;
   /** Work not finished yet. */
   remaining: number;
+  /** The work not finished yet, by endpoint (so a wait cut short knows whom it gave up on). */
+  held: Set<Held>;
   started: boolean;
   job: JobHandle | null;
   /** Wakes the barrier once the last work finishes (set while it waits). */
   wake: (() => void) | null;
 }
 
+/**
+ * What one advance may still wait for (see `Steps`): its first wait opens a window of
+ * FIRST_SHARE of an attempt timeout; once it is over, later barriers share LATE_SHARE of one.
+ */
+interface RunBudget {
+  run: number;
+  /** Wall time the first window ends (set by the first barrier that waits). */
+  deadline: number | null;
+  /** Wall ms of waiting left after the deadline. */
+  late: number;
+  /** Endpoints the advance gave up waiting for: their later attempts in this advance are not awaited. */
+  trouble: Set<string>;
+}
+
+const FIRST_SHARE = 0.8;
+const LATE_SHARE = 0.2;
+
+/**
+ * The clock's barriers (manual mode), bounded per advance (issue 27): an advance waits for its
+ * own attempts at most one attempt timeout in all, whatever receivers do. Its first barrier that
+ * has to wait opens a window of FIRST_SHARE of the attempt timeout; attempts still in flight when
+ * a barrier's window ends are *given up*: the barrier stops waiting for them (they keep running;
+ * their outcome is recorded when it arrives and their retry goes on the simulated schedule) and
+ * their endpoint is *in trouble* for the rest of the advance: its later attempts in this advance
+ * start but are never awaited. After the first window, barriers share what is left (LATE_SHARE of
+ * the timeout) for endpoints not in trouble (a failing endpoint that answers at once keeps getting
+ * every attempt due in the window). So endpoints in trouble time out side by side, once per
+ * advance, not once per retry step nor once per message.
+ */
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
+  private budget: RunBudget = { run: 0, deadline: null, late: 0, trouble: new Set() };
 
-  constructor(private readonly scheduler: Scheduler) {}
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly wall: () => number = () => 0,
+    private readonly timeoutMs: () => number = () => Number.POSITIVE_INFINITY,
+  ) {}
 
   /**
    * Whether code running now belongs to the clock's own work: a job of a running advance, or
@@ -216,35 +257,78 @@ export class Steps {
     return !this.scheduler.foreignNow();
   }
 
+  /** The running advance's budget (a fresh one for each advance). */
+  private current(): RunBudget {
+    const run = this.scheduler.run;
+    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), trouble: new Set() };
+    return this.budget;
+  }
+
+  /** Whether the running advance gave up waiting for this endpoint (its attempts are not awaited). */
+  inTrouble(endpointId: string): boolean {
+    return this.scheduler.run !== 0 && this.current().trouble.has(endpointId);
+  }
+
   /**
-   * Makes the clock wait at `at` for one piece of work (manual mode); returns the function to
-   * call once that work has finished (later calls do nothing).
+   * Makes the clock wait at `at` for one piece of work to `endpointId` (manual mode); returns the
+   * function to call once that work has finished (later calls do nothing), or null when the
+   * running advance no longer waits for that endpoint.
    */
-  hold(at: number, label: () => string): () => void {
+  hold(at: number, label: () => string, endpointId = ''): (() => void) | null {
+    if (this.inTrouble(endpointId)) return null;
     let step = this.open;
     if (step === null || step.at !== at) {
-      const fresh: Step = { at, remaining: 0, started: false, job: null, wake: null };
-      fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, async () => {
-        fresh.started = true;
-        if (this.open === fresh) this.open = null;
-        if (fresh.remaining === 0) return;
-        await new Promise<void>((resolve) => (fresh.wake = resolve));
-      });
+      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, job: null, wake: null };
+      fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, () => this.barrier(fresh));
       this.open = step = fresh;
     }
     const held = step;
     held.remaining++;
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--held.remaining > 0) return;
-      if (held.started) held.wake?.();
-      else {
-        // Work that finished before its barrier ran needs no barrier any more.
-        held.job?.cancel();
-        if (this.open === held) this.open = null;
-      }
+    const item: Held = {
+      endpointId,
+      release: () => {
+        if (released) return;
+        released = true;
+        held.held.delete(item);
+        if (--held.remaining > 0) return;
+        if (held.started) held.wake?.();
+        else {
+          // Work that finished before its barrier ran needs no barrier any more.
+          held.job?.cancel();
+          if (this.open === held) this.open = null;
+        }
+      },
     };
+    held.held.add(item);
+    return item.release;
+  }
+
+  /** A step's barrier: waits for its work within the advance's budget, gives up on the rest. */
+  private async barrier(step: Step): Promise<void> {
+    step.started = true;
+    if (this.open === step) this.open = null;
+    if (step.remaining === 0) return;
+    const budget = this.current();
+    const start = this.wall();
+    const timeout = this.timeoutMs();
+    if (budget.deadline === null && Number.isFinite(timeout)) budget.deadline = start + FIRST_SHARE * timeout;
+    const limit = budget.deadline === null ? Number.POSITIVE_INFINITY : budget.deadline > start ? budget.deadline - start : budget.late;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      step.wake = resolve;
+      if (limit <= 0) resolve();
+      else if (Number.isFinite(limit)) timer = setTimeout(resolve, limit);
+    });
+    if (timer !== undefined) clearTimeout(timer);
+    step.wake = null;
+    const waited = this.wall() - start;
+    if (budget.deadline !== null && start + waited > budget.deadline)
+      budget.late = Math.max(0, budget.late - Math.max(0, start + waited - Math.max(start, budget.deadline)));
+    // Given up: whatever is still in flight is no longer awaited, and neither is its endpoint in this advance.
+    for (const item of [...step.held]) {
+      budget.trouble.add(item.endpointId);
+      item.release();
+    }
   }
 }

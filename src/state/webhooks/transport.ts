@@ -15,7 +15,21 @@ export interface TransportRequest {
   body: string;
   /** Aborted when the attempt times out. */
   signal: AbortSignal;
+  /**
+   * The endpoint the attempt is for: a transport that keeps connections (the CLI's) keeps them
+   * per endpoint, so one endpoint's hanging answers never hold another's attempts.
+   */
+  endpoint?: string;
+  /**
+   * Why the destination is refused once its host resolved to `address` (null: allowed). A
+   * transport that resolves names (the CLI's) calls it for every address before connecting and
+   * refuses the attempt with a `DestinationRefused` error; in-process transports ignore it.
+   */
+  checkAddress?: (address: string) => string | null;
 }
+
+/** The error name a transport rejects with when `checkAddress` refused the destination. */
+export const DESTINATION_REFUSED = 'DestinationRefused';
 
 export interface TransportResponse {
   status: number;
@@ -97,6 +111,7 @@ export interface SendOutcome {
 }
 
 function describeError(error: unknown): string {
+  if (error instanceof Error && error.name === DESTINATION_REFUSED) return `refused: ${error.message}`;
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
     const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
@@ -121,21 +136,43 @@ interface Deadline {
   readonly waiting: Set<() => void>;
   /** Still taking members (until the end of the turn that opened it). */
   open: boolean;
+  /** Given its time again once already, after a stall of the process (see `joinDeadline`). */
+  extended: boolean;
 }
+
+/** A deadline timer firing this late (ms, or half the timeout if more) means the process stalled. */
+const STALL_MS = 250;
 
 let openDeadline: Deadline | null = null;
 
-function joinDeadline(timeoutMs: number): Deadline {
+/**
+ * `wall`: the sandbox's wall clock. When the deadline's timer fires much later than it was due,
+ * the process itself stalled (a loaded machine, a long synchronous task): timers run before the
+ * I/O that queued up meanwhile, so an answer already in the socket would be read after the
+ * attempt was declared timed out (and the abort would cut a request the receiver had not read
+ * yet). Such a deadline gets its time once more, from when the process runs again: a timeout
+ * means the receiver had the whole timeout to answer while the sandbox could listen.
+ */
+function joinDeadline(timeoutMs: number, wall: () => number): Deadline {
   const current = openDeadline;
   if (current?.open && current.timeoutMs === timeoutMs) return current;
-  const d: Deadline = { timeoutMs, controller: new AbortController(), timer: undefined, waiting: new Set(), open: true };
-  d.timer = setTimeout(() => {
+  const d: Deadline = { timeoutMs, controller: new AbortController(), timer: undefined, waiting: new Set(), open: true, extended: false };
+  const due = wall() + timeoutMs;
+  const expire = (): void => {
     d.open = false;
     if (openDeadline === d) openDeadline = null;
     d.controller.abort();
     const expired = [...d.waiting];
     d.waiting.clear();
     for (const fn of expired) fn();
+  };
+  d.timer = setTimeout(() => {
+    if (!d.extended && wall() - due > Math.max(STALL_MS, timeoutMs / 2)) {
+      d.extended = true;
+      d.timer = setTimeout(expire, timeoutMs);
+      return;
+    }
+    expire();
   }, timeoutMs);
   setTimeout(() => {
     d.open = false;
@@ -152,11 +189,16 @@ function leaveDeadline(d: Deadline, member: () => void): void {
 }
 
 /**
- * Sends one request through a transport, bounded by `timeoutMs` (wall time): on timeout the
- * signal aborts and the attempt ends at once, whatever the transport does.
+ * Sends one request through a transport, bounded by `timeoutMs` (wall time, read from `wall`): on
+ * timeout the signal aborts and the attempt ends at once, whatever the transport does.
  */
-export function send(transport: WebhookTransport, request: Omit<TransportRequest, 'signal'>, timeoutMs: number): Promise<SendOutcome> {
-  const deadline = joinDeadline(timeoutMs);
+export function send(
+  transport: WebhookTransport,
+  request: Omit<TransportRequest, 'signal'>,
+  timeoutMs: number,
+  wall: () => number = () => 0,
+): Promise<SendOutcome> {
+  const deadline = joinDeadline(timeoutMs, wall);
   const own = transport.sharesSignals === true ? null : new AbortController();
   const signal = own === null ? deadline.controller.signal : own.signal;
   return new Promise<SendOutcome>((resolve) => {
@@ -176,7 +218,15 @@ export function send(transport: WebhookTransport, request: Omit<TransportRequest
     deadline.waiting.add(timedOut);
     let sent: Promise<TransportResponse>;
     try {
-      sent = transport({ url: request.url, method: request.method, headers: request.headers, body: request.body, signal });
+      sent = transport({
+        url: request.url,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal,
+        ...(request.endpoint === undefined ? {} : { endpoint: request.endpoint }),
+        ...(request.checkAddress === undefined ? {} : { checkAddress: request.checkAddress }),
+      });
     } catch (error) {
       settle({ response: null, error: describeError(error), timedOut: false });
       return;
