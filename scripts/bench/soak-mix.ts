@@ -61,7 +61,7 @@ export async function benchSoakMix(seconds: number): Promise<void> {
         statuses.set(label, (statuses.get(label) ?? 0) + 1);
       }
       return text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text;
-    } catch (error) {
+    } catch {
       statuses.set(`${method} error`, (statuses.get(`${method} error`) ?? 0) + 1);
       return undefined;
     }
