@@ -5,6 +5,7 @@
  */
 import type { Duration } from '../engine/duration.js';
 import type { ScenarioInput } from '../scenario/schema.js';
+import { requestControls, type RequestControls } from './control-requests.js';
 import type { ERROR_TYPES } from '../state/wearables/connections.js';
 import type { PULL_ERROR_DETAILS, PULL_OUTCOMES } from '../state/wearables/operations.js';
 import {
@@ -128,6 +129,8 @@ export class SandboxControl {
   readonly teams: TeamControls;
   /** EHR: `dashboard(token)`, `deliveries(teamId, environment)`. */
   readonly ehr: EhrControls;
+  /** The request journal: `list(filter)`, `page(filter)`, `expect(match)` (throws listing the closest requests). */
+  readonly requests: RequestControls;
 
   constructor(
     private readonly send: ControlTransport,
@@ -141,6 +144,7 @@ export class SandboxControl {
     this.orgs = orgControls(request);
     this.teams = teamControls(request);
     this.ehr = ehrControls(request);
+    this.requests = requestControls(request);
   }
 
   get managementUrl(): string {
