@@ -103,6 +103,7 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.pipelines.stream.clear': W.PipelineStreamCleared,
   'sandbox.pipelines.streams.clear': W.PipelineStreamsCleared,
   'sandbox.pipelines.ndjson': W.PipelineNdjson,
+  'sandbox.requests.list': W.RequestPage,
 };
 let server: StartedSandbox;
 let remote: SandboxControl;

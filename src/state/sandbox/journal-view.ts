@@ -26,8 +26,8 @@ const decoder = new TextDecoder('utf-8');
 export function mask(value: string): string {
   const scheme = /^(Bearer|Basic)\s+/i.exec(value);
   if (scheme) return `${scheme[0]}${mask(value.slice(scheme[0].length))}`;
-  if (value.length <= 4) return '…';
-  return `${value.slice(0, Math.min(8, Math.floor(value.length / 3)))}…`;
+  if (value.length <= 4) return '***';
+  return `${value.slice(0, Math.min(8, Math.floor(value.length / 3)))}***`;
 }
 
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
