@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
+import { requestLogger } from './adapters/request-log.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Sandbox } from './sandbox.js';
 import type { Credentials } from './engine/credentials.js';
@@ -130,7 +131,14 @@ async function main(): Promise<void> {
     world: options.world,
     feed: options.feed,
     webhookPrivateNetworks: isLoopback(options.host),
+    requests: { size: options.requestLogSize, bodies: options.requestLogBodies },
   });
+  const log = requestLogger(
+    options.log ?? (process.stderr.isTTY ? 'pretty' : 'off'),
+    (line) => process.stderr.write(line),
+    process.stderr.isTTY,
+  );
+  if (log) sandbox.requests.subscribe(log);
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(
       `  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`,

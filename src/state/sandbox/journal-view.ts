@@ -49,7 +49,7 @@ export function maskJson(value: unknown, secret = false): unknown {
 }
 
 /** `a=1&secret=…`: form and query pairs with secret-named values masked. */
-function maskPairs(text: string): string {
+export function maskPairs(text: string): string {
   return text.replace(/([^&=\s]+)=([^&\s]*)/g, (all, name: string, value: string) =>
     SECRET_NAME.test(name) || SECRET_VALUE.test(value) ? `${name}=${mask(value)}` : all,
   );
@@ -70,7 +70,7 @@ export function bodyText(bytes: Uint8Array | undefined, contentType: string | nu
   return maskPairs(text);
 }
 
-function queryText(query: Record<string, string[]>): string {
+export function queryText(query: Record<string, string[]>): string {
   const pairs: string[] = [];
   for (const [name, values] of Object.entries(query)) for (const v of values) pairs.push(`${name}=${v}`);
   return maskPairs(pairs.join('&'));
