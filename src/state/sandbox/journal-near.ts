@@ -34,14 +34,40 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** Literal segments of `pattern` that differ from `segments` (params fit anything); -1 if lengths differ. */
-function misfits(pattern: string[], segments: string[]): number[] {
-  if (pattern.length !== segments.length) return [-1];
-  const out: number[] = [];
-  pattern.forEach((p, i) => {
-    if (!p.startsWith(':') && p !== segments[i]) out.push(i);
-  });
-  return out;
+/** How many literal segments of `pattern` differ from `segments` (same length; params fit anything; stops at 2), and the first. */
+function misfits(pattern: readonly string[], segments: readonly string[]): { count: number; at: number } {
+  let count = 0;
+  let at = -1;
+  for (let i = 0; i < pattern.length && count < 2; i++) {
+    const p = pattern[i] as string;
+    if (p.charCodeAt(0) !== 58 && p !== segments[i]) {
+      count++;
+      if (at < 0) at = i;
+    }
+  }
+  return { count, at };
+}
+
+interface Compiled {
+  route: Route;
+  pattern: string[];
+  /** The pattern without its version prefix (`/v2`), when it has one. */
+  rest: string[] | undefined;
+  surface: string;
+}
+
+/** The route table split once (near misses are computed from it for every unmatched request). */
+const compiledTables = new WeakMap<readonly Route[], Compiled[]>();
+function compiled(routes: readonly Route[]): Compiled[] {
+  let table = compiledTables.get(routes);
+  if (!table) {
+    table = routes.map((route) => {
+      const pattern = split(route.path);
+      return { route, pattern, rest: VERSION.test(pattern[0] ?? '') ? pattern.slice(1) : undefined, surface: surfaceOf(route) };
+    });
+    compiledTables.set(routes, table);
+  }
+  return table;
 }
 
 /** Levenshtein distance, for ranking one differing segment. */
@@ -60,33 +86,33 @@ function distance(a: string, b: string): number {
 /** The closest routes to `method path` on `surface` (at most 5, closest first). */
 export function nearMisses(routes: readonly Route[], surface: string, method: string, path: string): NearMiss[] {
   const segments = split(path).map(safeDecode);
+  const hasVersion = VERSION.test(segments[0] ?? '');
   const found: Array<NearMiss & { score: number }> = [];
-  const unversioned = VERSION.test(segments[0] ?? '') ? segments.slice(1) : segments;
-  for (const route of routes) {
-    const pattern = split(route.path);
-    const routeSurface = surfaceOf(route);
+  for (const { route, pattern, rest, surface: routeSurface } of compiled(routes)) {
+    const same = routeSurface === surface && route.method === method;
     const base = { route_id: route.id, method: route.method, surface: routeSurface, path: route.path };
-    const off = misfits(pattern, segments);
-    if (off.length === 0) {
-      if (routeSurface === surface && route.method !== method) {
-        found.push({ ...base, kind: 'method', hint: `${route.method}, not ${method}`, score: 0 });
-      } else if (routeSurface !== surface && route.method === method) {
-        found.push({ ...base, kind: 'surface', hint: `served on the ${routeSurface} URL`, score: 0 });
+    if (pattern.length === segments.length) {
+      const off = misfits(pattern, segments);
+      if (off.count === 0) {
+        if (routeSurface === surface && route.method !== method)
+          found.push({ ...base, kind: 'method', hint: `${route.method}, not ${method}`, score: 0 });
+        else if (routeSurface !== surface && route.method === method)
+          found.push({ ...base, kind: 'surface', hint: `served on the ${routeSurface} URL`, score: 0 });
+        continue;
       }
-      continue;
-    }
-    if (routeSurface !== surface || route.method !== method) continue;
-    // A version prefix missing or different: `/user` or `/v1/user` for `/v2/user`.
-    if (VERSION.test(pattern[0] ?? '') && misfits(pattern.slice(1), unversioned).length === 0 && pattern[0] !== segments[0]) {
-      found.push({ ...base, kind: 'version', hint: `version prefix /${pattern[0]}`, score: 0 });
-      continue;
-    }
-    if (off.length === 1 && off[0] !== -1) {
-      const i = off[0] as number;
-      const want = pattern[i] as string;
-      const got = segments[i] ?? '';
-      const d = distance(got, want);
-      if (d <= Math.max(2, Math.ceil(want.length / 2))) found.push({ ...base, kind: 'segment', hint: `"${want}", not "${got}"`, score: d });
+      if (!same || off.count !== 1) continue;
+      const want = pattern[off.at] as string;
+      const got = segments[off.at] ?? '';
+      // Another version prefix: `/v1/user` for `/v2/user`.
+      if (off.at === 0 && rest && hasVersion) found.push({ ...base, kind: 'version', hint: `version prefix /${want}`, score: 0 });
+      else {
+        const d = distance(got, want);
+        if (d <= Math.max(2, Math.ceil(want.length / 2)))
+          found.push({ ...base, kind: 'segment', hint: `"${want}", not "${got}"`, score: d });
+      }
+    } else if (same && rest && !hasVersion && rest.length === segments.length && misfits(rest, segments).count === 0) {
+      // No version prefix: `/user` for `/v2/user`.
+      found.push({ ...base, kind: 'version', hint: `version prefix /${pattern[0] as string}`, score: 0 });
     }
   }
   found.sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.score - b.score);
