@@ -15,6 +15,7 @@ import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 import { aggregateArea } from './handlers/aggregate/area.js';
 import { docsRoutes } from './handlers/sandbox/docs.js';
 import { requestRoutes } from './handlers/sandbox/requests.js';
+import { uiRoutes } from './handlers/sandbox/ui.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -22,7 +23,7 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes, ...requestRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes, ...requestRoutes, ...uiRoutes] },
   linkArea,
   aggregateArea,
 ];
