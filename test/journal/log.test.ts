@@ -47,9 +47,7 @@ describe('lines', () => {
     const [ok, miss, bad] = records.map((r) => prettyLine(r));
     const team = c.creds.teams[0]!.team_id.slice(0, 8);
     expect(ok).toBe(`09:00:00 GET /v2/user?limit=2 200 2.0 ms team ${team}/sandbox users.list`);
-    expect(miss).toBe(
-      '09:00:00 GET /v2/usr 404 2.0 ms no route\n    nearly: GET /v2/user ("user", not "usr")',
-    );
+    expect(miss).toBe('09:00:00 GET /v2/usr 404 2.0 ms no route\n    nearly: GET /v2/user ("user", not "usr")');
     expect(bad).toContain('422');
     expect(bad).toContain('invalid: query.limit');
     expect(bad).not.toContain('secretsecret');

@@ -94,11 +94,12 @@ function showError(e) {
 /** Draws the clock bar: sandbox now, mode, advance buttons. */
 function renderClock(clock) {
   var bar = document.getElementById('clock');
-  bar.replaceChildren(
+  bar.replaceChildren();
+  add(bar, [
     h('span', null, 'Sandbox time ', h('strong', { id: 'clock-now', text: time(clock.now) }), ' (' + clock.mode + (clock.scale !== 1 ? ' x' + clock.scale : '') + ')'),
     [['+1 hour', 3600], ['+1 day', 86400], ['+1 week', 604800]].map(function (a) {
       return button(a[0], function () { return api('POST', '/_sandbox/clock/advance', { seconds: a[1] }); }, { 'aria-label': 'Advance the clock ' + a[0].slice(1) });
-    }));
+    })]);
 }
 
 function renderTeamPicker() {

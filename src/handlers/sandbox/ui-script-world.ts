@@ -100,9 +100,13 @@ VIEWS.order = function (parts) {
   return teamApi('GET', '/v3/order/' + id).then(function (o) {
     var method = o.lab_test.method;
     var kind = method === 'at_home_phlebotomy' ? 'phlebotomy' : method === 'walk_in_test' ? 'psc' : null;
+    var seen = (o.events || []).map(function (e) { return e.status; }).join(' ');
+    // Asked only when they can exist (a 404 would be an error in the browser's console).
+    var hasAppointment = kind && /appointment_scheduled|appointment_pending|draw_completed|completed/.test(seen);
+    var hasResult = /partial_results|completed|corrected/.test(seen);
     return Promise.all([
-      kind ? teamApi('GET', '/v3/order/' + id + '/' + kind + '/appointment').catch(function () { return null; }) : null,
-      teamApi('GET', '/v3/order/' + id + '/result').catch(function () { return null; }),
+      hasAppointment ? teamApi('GET', '/v3/order/' + id + '/' + kind + '/appointment').catch(function () { return null; }) : null,
+      hasResult ? teamApi('GET', '/v3/order/' + id + '/result').catch(function () { return null; }) : null,
     ]).then(function (r) {
       var appt = r[0], result = r[1];
       return section('Order ' + short(o.id),
