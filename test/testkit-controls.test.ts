@@ -104,6 +104,9 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.pipelines.streams.clear': W.PipelineStreamsCleared,
   'sandbox.pipelines.ndjson': W.PipelineNdjson,
   'sandbox.requests.list': W.RequestPage,
+  // HTML pages for a browser: the client gives their URL (`inspectorUrl`).
+  'sandbox.ui': null,
+  'sandbox.index': null,
 };
 let server: StartedSandbox;
 let remote: SandboxControl;

@@ -151,6 +151,11 @@ export class SandboxControl {
     return `${this.url}/management`;
   }
 
+  /** The inspector page (`/_sandbox/ui`) to open in a browser: requests, users, orders, webhooks, events, clock. */
+  get inspectorUrl(): string {
+    return `${this.url}/_sandbox/ui`;
+  }
+
   /** Any control-plane request: answers the parsed body or rejects with a ControlError (3xx to 5xx). */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.send(method, path, body);

@@ -2,14 +2,16 @@
  * The terminal log: `--log pretty|json|off` and the request-journal flags parse; each request is
  * one line (pretty: time, method, path, status, duration, team, route; a 404's near misses and a
  * 422's fields under it; json: one object per line), keys masked; the CLI writes JSON lines on
- * stderr when asked (and nothing by default off a terminal).
+ * stderr when asked (and nothing by default off a terminal); progress of a large build and a long advance.
  */
 import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CliError, parseCli } from '../../src/adapters/cli-options.js';
+import { withBuildProgress, watchAdvances } from '../../src/adapters/progress.js';
 import { jsonLine, prettyLine, requestLogger } from '../../src/adapters/request-log.js';
+import type { Sandbox } from '../../src/index.js';
 import type { RequestRecord } from '../../src/state/sandbox/journal.js';
 import { cliArgs } from '../support/cli-command.js';
 import { journalClient } from './support.js';
@@ -91,4 +93,63 @@ describe('the CLI', () => {
     expect(entry).toMatchObject({ method: 'GET', path: '/v2/user', status: 200, route_id: 'users.list', environment: 'sandbox' });
     expect(await line).not.toContain(key);
   }, 30_000);
+});
+
+describe('progress on a terminal', () => {
+  it('tells how long a large world took to build; a small one builds silently', () => {
+    const out: string[] = [];
+    expect(
+      withBuildProgress(
+        100_000,
+        (t) => out.push(t),
+        () => 42,
+      ),
+    ).toBe(42);
+    expect(out[0]).toBe('health-sandbox: building a world of 100,000 users...');
+    expect(out[1]).toMatch(/^ done in \d+\.\d s\n$/);
+    withBuildProgress(
+      25,
+      (t) => out.push(t),
+      () => 0,
+    );
+    expect(out).toHaveLength(2);
+  });
+
+  it('redraws one line while an advance runs past a second, then sums it up', () => {
+    vi.useFakeTimers();
+    try {
+      let t = 0;
+      const state = { running: false, iso: '2026-01-05T09:00:00.000Z' };
+      const fake = {
+        world: {
+          scheduler: {
+            get running() {
+              return state.running;
+            },
+            pending: () => 1234,
+          },
+          clock: { iso: () => state.iso },
+        },
+      } as unknown as Sandbox;
+      const out: string[] = [];
+      const stop = watchAdvances(
+        fake,
+        (text) => out.push(text),
+        () => t,
+      );
+      state.running = true;
+      vi.advanceTimersByTime(250);
+      t = 1500;
+      state.iso = '2026-01-08T09:00:00.000Z';
+      vi.advanceTimersByTime(250);
+      expect(out).toEqual(['\r\u001b[2Kadvancing the clock: sandbox time 2026-01-08T09:00:00.000Z, 1,234 jobs pending']);
+      state.running = false;
+      t = 2000;
+      vi.advanceTimersByTime(250);
+      expect(out[1]).toBe('\r\u001b[2Kadvanced the clock from 2026-01-05T09:00:00.000Z to 2026-01-08T09:00:00.000Z in 2.0 s\n');
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
