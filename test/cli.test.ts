@@ -29,6 +29,9 @@ describe('parseCli', () => {
       scenario: undefined,
       json: false,
       quiet: false,
+      log: undefined,
+      requestLogSize: 1000,
+      requestLogBodies: false,
     });
   });
 
@@ -70,6 +73,10 @@ describe('parseCli', () => {
       '8',
       '--webhook-allow',
       'hooks.example.com,127.0.0.1',
+      '--log',
+      'json',
+      '--request-log-size',
+      '50',
     );
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
@@ -92,6 +99,8 @@ describe('parseCli', () => {
       deliveryTimeout: 2,
       deliveryWindow: 8,
       webhookAllow: ['hooks.example.com', '127.0.0.1'],
+      log: 'json',
+      requestLogSize: 50,
     });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
@@ -119,6 +128,8 @@ describe('parseCli', () => {
     [['--webhook-allow', ',']],
     [['--world', 'full']],
     [['--feed', 'sometimes']],
+    [['--log', 'loud']],
+    [['--request-log-size', 'many']],
   ])('refuses %j with a clear error', (argv) => {
     expect(() => parseCli(argv, {})).toThrow(CliError);
   });
