@@ -14,7 +14,7 @@ import { IdFactory } from './engine/ids.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
-import { keepJournal, RequestJournal, type RequestLogOptions } from './state/sandbox/journal.js';
+import { RequestJournal, type RequestLogOptions } from './state/sandbox/journal.js';
 import { createHooks, type AssetSources, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
 import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
 import type { WebhookTransport } from './state/webhooks/transport.js';
@@ -346,8 +346,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
     ),
   };
-  const journal = new RequestJournal(options.requests ?? {}, () => world, env.router.routes);
-  keepJournal(kept, journal);
+  const elapsed = () => performance.now(); // wall time and durations come from the edge (here), never from the engine
+  const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests }, env, kept);
   hooks.observe = journal.observe;
 
   const startTimer = () => {

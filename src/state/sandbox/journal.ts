@@ -14,15 +14,17 @@ import type { Route } from '../../engine/route.js';
 import type { World } from '../../engine/world.js';
 import { nearMisses, type NearMiss } from './journal-near.js';
 
+const KEPT = Symbol('request-journal');
+
 /** Options of the request journal (`createSandbox({ requests })`, CLI `--request-log-size`, `--request-log-bodies`). */
 export interface RequestLogOptions {
   /** Most recent requests kept (default 1000; 0 records nothing). */
   size?: number;
   /** Keep request and response bodies of every request, not only of 4xx/5xx answers (default false). */
   bodies?: boolean;
-  /** Wall clock, epoch ms (default `Date.now`, read only when a request is recorded). */
+  /** Wall clock, epoch ms (default: the sandbox's `wallClock`, itself `Date.now` by default). */
   wallClock?: () => number;
-  /** A monotonic timer in ms for durations (default `performance.now`). */
+  /** A monotonic timer in ms for durations (default `performance.now`, given by `createSandbox`). */
   timer?: () => number;
 }
 
@@ -62,7 +64,7 @@ export interface RequestRecord {
 
 export type RequestListener = (record: RequestRecord) => void;
 
-/** The journal a sandbox keeps across its worlds; `world()` is the current world (sandbox time). */
+/** The journal a sandbox keeps across its worlds. */
 export class RequestJournal {
   readonly size: number;
   readonly bodies: boolean;
@@ -75,17 +77,20 @@ export class RequestJournal {
   private readonly timer: () => number;
 
   constructor(
-    options: RequestLogOptions,
-    private readonly world: () => World,
-    private readonly routes: readonly Route[],
+    options: RequestLogOptions & Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>>,
+    /** The sandbox's current world (sandbox time) and its route table (near misses). */
+    private readonly env: { readonly world: World; readonly router: { readonly routes: readonly Route[] } },
+    /** The sandbox's map kept across its worlds (`World.kept`): the journal registers itself there. */
+    kept?: Map<symbol, unknown>,
   ) {
+    kept?.set(KEPT, this);
     const size = options.size ?? REQUEST_LOG_DEFAULT_SIZE;
     if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new Error(`requests.size must be 0 to 1000000, got ${size}`);
     this.size = size;
     this.bodies = options.bodies ?? false;
     this.ring = new Array<RequestRecord | undefined>(size);
-    this.wallClock = options.wallClock ?? (() => Date.now());
-    this.timer = options.timer ?? (() => performance.now());
+    this.wallClock = options.wallClock;
+    this.timer = options.timer;
   }
 
   /** Whether the journal records anything (size > 0, or someone listens). */
@@ -112,7 +117,7 @@ export class RequestJournal {
     const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
     const record: RequestRecord = {
       seq: ++this.seq,
-      at: this.world().clock.now(),
+      at: this.env.world.clock.now(),
       wallAt: this.wallClock(),
       durationMs,
       method: req.method.toUpperCase(),
@@ -129,7 +134,7 @@ export class RequestJournal {
       responseBytes: res.body.byteLength,
       invalid: exchange.invalid ?? null,
       faultId: exchange.faultId ?? null,
-      nearMisses: unmatched ? nearMisses(this.routes, req.surface, req.method.toUpperCase(), req.path) : null,
+      nearMisses: unmatched ? nearMisses(this.env.router.routes, req.surface, req.method.toUpperCase(), req.path) : null,
     };
     if (keep) {
       record.requestBody = capped(req.rawBody);
@@ -177,13 +182,6 @@ function skipped(req: SimRequest): boolean {
 function capped(bytes: Uint8Array): Uint8Array | undefined {
   if (bytes.byteLength === 0) return undefined;
   return bytes.byteLength > BODY_CAP ? bytes.slice(0, BODY_CAP) : bytes;
-}
-
-const KEPT = Symbol('request-journal');
-
-/** Puts the sandbox's journal into a world it built (its `kept` map survives resets). */
-export function keepJournal(kept: Map<symbol, unknown>, journal: RequestJournal): void {
-  kept.set(KEPT, journal);
 }
 
 /** The journal of the sandbox this world belongs to (absent in a world built without one). */
