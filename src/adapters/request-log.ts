@@ -7,7 +7,7 @@
 import type { RequestRecord } from '../state/sandbox/journal.js';
 import { queryText } from '../state/sandbox/journal-view.js';
 
-export type LogMode = 'pretty' | 'json' | 'off';
+type LogMode = 'pretty' | 'json' | 'off';
 
 const COLORS = { red: 31, yellow: 33, green: 32, cyan: 36, dim: 2 } as const;
 

@@ -23,21 +23,21 @@ const TEXT_TYPE = /json|text|xml|urlencoded|yaml|csv|html|javascript/i;
 const decoder = new TextDecoder('utf-8');
 
 /** A secret cut to a short prefix: `sk_us_ab…` (`Bearer ab…` keeps its scheme). */
-export function mask(value: string): string {
+function mask(value: string): string {
   const scheme = /^(Bearer|Basic)\s+/i.exec(value);
   if (scheme) return `${scheme[0]}${mask(value.slice(scheme[0].length))}`;
   if (value.length <= 4) return '***';
   return `${value.slice(0, Math.min(8, Math.floor(value.length / 3)))}***`;
 }
 
-export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+function maskHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) out[name] = MASKED_HEADERS.has(name.toLowerCase()) ? mask(value) : value;
   return out;
 }
 
 /** A JSON value with the values of secret-named keys (and key-shaped strings) masked. */
-export function maskJson(value: unknown, secret = false): unknown {
+function maskJson(value: unknown, secret = false): unknown {
   if (typeof value === 'string') return secret || SECRET_VALUE.test(value) ? mask(value) : value;
   if (Array.isArray(value)) return value.map((v) => maskJson(v, secret));
   if (value !== null && typeof value === 'object') {
@@ -49,14 +49,14 @@ export function maskJson(value: unknown, secret = false): unknown {
 }
 
 /** `a=1&secret=…`: form and query pairs with secret-named values masked. */
-export function maskPairs(text: string): string {
+function maskPairs(text: string): string {
   return text.replace(/([^&=\s]+)=([^&\s]*)/g, (all, name: string, value: string) =>
     SECRET_NAME.test(name) || SECRET_VALUE.test(value) ? `${name}=${mask(value)}` : all,
   );
 }
 
 /** A kept body as text (masked), or null when none was kept or it is binary. */
-export function bodyText(bytes: Uint8Array | undefined, contentType: string | null | undefined): string | null {
+function bodyText(bytes: Uint8Array | undefined, contentType: string | null | undefined): string | null {
   if (!bytes) return null;
   if (contentType && !TEXT_TYPE.test(contentType)) return null;
   const text = decoder.decode(bytes);

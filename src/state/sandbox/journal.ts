@@ -28,11 +28,11 @@ export interface RequestLogOptions {
   timer?: () => number;
 }
 
-export const REQUEST_LOG_DEFAULT_SIZE = 1000;
+const REQUEST_LOG_DEFAULT_SIZE = 1000;
 /** Bytes of one body kept in the journal; the rest is cut (the record says how long it was). */
 export const BODY_CAP = 64 * 1024;
 /** Header a client sends to keep its requests out of the journal (the inspector's own polling). */
-export const QUIET_HEADER = 'x-sandbox-inspector';
+const QUIET_HEADER = 'x-sandbox-inspector';
 
 /** One recorded request, as held (`journal-view.ts` renders it for the wire). */
 export interface RequestRecord {
@@ -62,7 +62,7 @@ export interface RequestRecord {
   nearMisses: NearMiss[] | null;
 }
 
-export type RequestListener = (record: RequestRecord) => void;
+type RequestListener = (record: RequestRecord) => void;
 
 /** The journal a sandbox keeps across its worlds. */
 export class RequestJournal {
