@@ -17,7 +17,7 @@
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
-import { requestLogger } from '../src/adapters/request-log.js';
+import { prettyLine, requestLogger } from '../src/adapters/request-log.js';
 import { benchHttp } from './bench-http.js';
 import { benchSoak } from './bench-soak.js';
 import { benchPeers } from './bench-peers.js';
@@ -389,6 +389,20 @@ Request journal and terminal log: cost on the request path (us/op, best of 5 int
     const off = best[0] as number;
     console.log(`${name.padEnd(34)} ${best.map((t) => `${(t / 1000).toFixed(1)} (x${(t / off).toFixed(2)})`.padStart(38)).join('')}`);
   }
+  // The cost itself, apart from the noise of whole requests: one observe() call, and one pretty line.
+  const journal = (sandboxes[1] as Sandbox).requests;
+  const req = request(sandboxes[1] as Sandbox, 'GET', '/v2/user');
+  const res = { status: 200, headers: { 'content-type': 'application/json' }, body: new Uint8Array(100) };
+  const exchange = { teamId: 't', environment: 'sandbox' };
+  const n = 200_000;
+  let start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) journal.observe(req, res, exchange);
+  const record = Number(process.hrtime.bigint() - start) / n;
+  const last = journal.newestFirst().next().value;
+  start = process.hrtime.bigint();
+  for (let i = 0; i < n / 10; i++) sink.bytes += last ? prettyLine(last).length : 0;
+  const line = Number(process.hrtime.bigint() - start) / (n / 10);
+  console.log(`recording one request: ${(record / 1000).toFixed(2)} us; formatting its pretty line: ${(line / 1000).toFixed(2)} us`);
 }
 
 if (process.argv.includes('--orders')) void benchOrders();

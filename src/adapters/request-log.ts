@@ -16,9 +16,23 @@ function paint(on: boolean, color: keyof typeof COLORS, text: string): string {
 }
 
 const pathOf = (r: RequestRecord) => {
-  const query = queryText(r.query);
-  return query ? `${r.path}?${query}` : r.path;
+  for (const _ in r.query) {
+    const query = queryText(r.query);
+    return query ? `${r.path}?${query}` : r.path;
+  }
+  return r.path;
 };
+
+/** `HH:MM:SS` of a sandbox time, formatted once per instant (a manual clock stays on one for many requests). */
+let clockAt = Number.NaN;
+let clockText = '';
+function clockOf(at: number): string {
+  if (at !== clockAt) {
+    clockText = new Date(at).toISOString().slice(11, 19);
+    clockAt = at;
+  }
+  return clockText;
+}
 
 /** One request as a JSON line (no trailing newline). */
 export function jsonLine(r: RequestRecord): string {
@@ -42,7 +56,7 @@ export function jsonLine(r: RequestRecord): string {
 
 /** One request for a person: `09:00:00 GET /v2/user 200 1.2 ms team 1a2b3c4d/sandbox users.list`, and a second line for misses. */
 export function prettyLine(r: RequestRecord, color = false): string {
-  const time = new Date(r.at).toISOString().slice(11, 19);
+  const time = clockOf(r.at);
   const status = paint(color, r.status >= 500 ? 'red' : r.status >= 400 ? 'yellow' : 'green', String(r.status));
   const team = r.teamId ? ` team ${r.teamId.slice(0, 8)}/${r.environment ?? ''}` : '';
   const route = paint(color, 'dim', r.routeId ?? 'no route');
