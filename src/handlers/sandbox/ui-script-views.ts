@@ -80,7 +80,11 @@ VIEWS.teams = function () {
 VIEWS.events = function () {
   var f = S.filters.events || {};
   var t = teamOf();
-  return api('GET', '/_sandbox/events' + qs({ team_id: f.all ? '' : t.team_id, environment: f.all ? '' : S.env, event_type_prefix: f.prefix, user_id: f.user_id, limit: 10000 })).then(function (page) {
+  return Promise.all([
+    api('GET', '/_sandbox/events' + qs({ team_id: t.team_id, environment: S.env, event_type_prefix: f.prefix, user_id: f.user_id, limit: 10000 })),
+    api('GET', '/_sandbox/jobs?limit=20'),
+  ]).then(function (r) {
+    var page = r[0], jobs = r[1];
     var events = page.events.slice(-200).reverse();
     return section('Events',
       h('p', { class: 'note', text: 'The event journal of ' + t.name + ' / ' + S.env + ', newest first (the last 200 of ' + page.total + ').' }),
@@ -90,7 +94,8 @@ VIEWS.events = function () {
         return row([String(e.seq), time(e.occurred_at), h('code', { text: e.envelope.event_type }),
           e.envelope.user_id ? link('#user/' + e.envelope.user_id, short(e.envelope.user_id)) : '',
           h('details', null, h('summary', { text: d.status || d.id || 'data' }), pre(json(d), 'Event data'))]);
-      }), 'Event journal'));
+      }), 'Event journal'),
+      table(['Due (sandbox time)', 'Job'], jobs.jobs.map(function (j) { return row([time(j.at), j.label]); }), 'Next scheduled jobs (' + jobs.pending + ' pending): what advancing the clock will run'));
   });
 };
 `;
