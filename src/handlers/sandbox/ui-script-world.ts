@@ -6,7 +6,7 @@
  * results, result PDF and the `POST /v3/order/{id}/test` button; webhook endpoints, messages and
  * every attempt with resend and recover buttons; pipelines.
  */
-export const UI_SCRIPT_WORLD = `
+export const UI_SCRIPT_WORLD = String.raw`
 function day(iso, deltaDays) { var d = new Date(Date.parse(iso) + (deltaDays || 0) * 86400000); return d.toISOString().slice(0, 10); }
 
 VIEWS.users = function () {
@@ -139,6 +139,15 @@ VIEWS.webhooks = function (parts) {
     api('GET', '/_sandbox/webhooks/messages' + qs(Object.assign({ limit: 1000 }, scope))),
     api('GET', '/_sandbox/pipelines/streams').catch(function () { return { streams: [] }; }),
   ]).then(function (r) {
+    // Endpoints pointing at the sandbox's own test receivers: what each received.
+    var names = r[0].endpoints.map(function (e) { var m = /\/_sandbox\/receiver\/([^/?#]+)/.exec(e.url); return m && m[1]; }).filter(Boolean);
+    return Promise.all(names.map(function (n) { return api('GET', '/_sandbox/receiver/' + n).catch(function () { return null; }); })).then(function (receivers) {
+      return webhooksSection(t, r, receivers.filter(Boolean));
+    });
+  });
+};
+
+function webhooksSection(t, r, receivers) {
     var messages = r[1].messages.slice(-100).reverse();
     return section('Webhooks of ' + t.name + ' / ' + S.env,
       table(['Endpoint', 'URL', 'Filter', 'Disabled', ''], r[0].endpoints.map(function (e) {
@@ -149,9 +158,13 @@ VIEWS.webhooks = function (parts) {
         return row([link('#webhooks/' + m.id, m.id), time(m.created_at), h('code', { text: m.event_type }),
           m.destinations.map(function (d) { return (d.endpoint_id || '') + ': ' + (d.status || ''); }).join('; ')]);
       }), 'Messages (newest first)'),
+      table(['Receiver', 'Deliveries', 'Last', 'Signature', 'Answered'], receivers.map(function (x) {
+        var last = x.deliveries[x.deliveries.length - 1];
+        return row([h('code', { text: x.name }), String(x.count), last ? time(last.received_at) + ' ' + (last.event_type || '') : '-',
+          last ? (last.verified === null ? 'not checked' : last.verified ? 'verified' : 'INVALID') : '-', last ? String(last.answered_status) : '-']);
+      }), 'Test receivers (/_sandbox/receiver/:name)'),
       table(['Stream', 'Records'], (r[2].streams || []).map(function (s) { return row([s.name, String(s.count === undefined ? s.records : s.count)]); }), 'Pipeline streams'));
-  });
-};
+}
 
 VIEWS.message = function (parts) {
   return api('GET', '/_sandbox/webhooks/messages/' + parts[0]).then(function (m) {
