@@ -143,7 +143,10 @@ describe.skipIf(!haveChromium)('the inspector in Chromium', () => {
 
     await sandbox.settle();
     await open('webhooks');
-    await page.getByRole('table', { name: /Test receivers/ }).getByText('inspector', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: /Test receivers/ })
+      .getByText('inspector', { exact: true })
+      .waitFor();
     await shot('webhooks');
     await page.locator('table').nth(1).locator('tbody a').first().click();
     await page.locator('#view[data-view="webhooks"] h2', { hasText: 'Message msg_' }).waitFor();
