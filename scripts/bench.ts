@@ -19,6 +19,7 @@
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { usersOf } from '../src/state/users/users.js';
+import { prettyLine, requestLogger } from '../src/adapters/request-log.js';
 import { benchHttp } from './bench-http.js';
 import { benchSoak } from './bench-soak.js';
 import { benchSoakMix } from './bench/soak-mix.js';
@@ -351,7 +352,62 @@ async function timeCases(): Promise<void> {
   }
 }
 
+/**
+ * What the request journal and the terminal log cost on the request path (issue 29: under 10%):
+ * the same requests on sandboxes with the journal off (size 0), on (default 1000), on with every
+ * body kept, and on with the pretty log written to a sink that discards it. `--journal` runs only these.
+ */
+async function benchJournal(): Promise<void> {
+  const sink = { bytes: 0 };
+  const variants: Array<[string, SandboxOptions, boolean]> = [
+    ['journal off (--request-log-size 0)', { requests: { size: 0 } }, false],
+    ['journal on (default)', {}, false],
+    ['journal on, every body kept', { requests: { bodies: true } }, false],
+    ['journal on + pretty log', {}, true],
+  ];
+  const sandboxes = variants.map(([, options, log]) => {
+    const sandbox = createSandbox({ seed: 1, users: 1000, logger: () => undefined, ...options });
+    if (log) sandbox.requests.subscribe(requestLogger('pretty', (line) => (sink.bytes += line.length)) ?? (() => undefined));
+    return sandbox;
+  });
+  for (const s of sandboxes) await prepare(s);
+  const cases: Array<[string, (s: Sandbox, i: number) => SimRequest]> = [
+    ['GET /v2/user/:id', (s, i) => request(s, 'GET', `/v2/user/${someUserId(s, i)}`)],
+    ['GET /v3/order/:id', (s) => request(s, 'GET', `/v3/order/${fx(s).orderId}`)],
+    ['GET /v2/usr (404, near misses)', (s) => request(s, 'GET', '/v2/usr')],
+  ];
+  console.log(`
+Request journal and terminal log: cost on the request path (us/op, best of 5 interleaved rounds; ratio to journal off)`);
+  console.log(`${'case'.padEnd(34)} ${variants.map(([name]) => name.padStart(38)).join('')}`);
+  for (const [name, make] of cases) {
+    const best = variants.map(() => Infinity);
+    for (let round = 0; round < 5; round++) {
+      for (let v = 0; v < sandboxes.length; v++) {
+        const s = sandboxes[v] as Sandbox;
+        best[v] = Math.min(best[v] as number, await time(s, (i) => make(s, i), ITER));
+      }
+    }
+    const off = best[0] as number;
+    console.log(`${name.padEnd(34)} ${best.map((t) => `${(t / 1000).toFixed(1)} (x${(t / off).toFixed(2)})`.padStart(38)).join('')}`);
+  }
+  // The cost itself, apart from the noise of whole requests: one observe() call, and one pretty line.
+  const journal = (sandboxes[1] as Sandbox).requests;
+  const req = request(sandboxes[1] as Sandbox, 'GET', '/v2/user');
+  const res = { status: 200, headers: { 'content-type': 'application/json' }, body: new Uint8Array(100) };
+  const exchange = { teamId: 't', environment: 'sandbox' };
+  const n = 200_000;
+  let start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) journal.observe(req, res, exchange);
+  const record = Number(process.hrtime.bigint() - start) / n;
+  const last = journal.newestFirst().next().value;
+  start = process.hrtime.bigint();
+  for (let i = 0; i < n / 10; i++) sink.bytes += last ? prettyLine(last).length : 0;
+  const line = Number(process.hrtime.bigint() - start) / (n / 10);
+  console.log(`recording one request: ${(record / 1000).toFixed(2)} us; formatting its pretty line: ${(line / 1000).toFixed(2)} us`);
+}
+
 if (process.argv.includes('--orders')) void benchOrders();
+else if (process.argv.includes('--journal')) void benchJournal();
 else if (process.argv.includes('--gen')) void benchGeneration(quick);
 else if (process.argv.includes('--time')) void timeCases();
 else if (process.argv.includes('--http')) void benchHttp(quick);
@@ -362,4 +418,5 @@ else
     .then(benchOrders)
     .then(timeCases)
     .then(() => benchHttp(quick))
-    .then(() => benchWebhooks(quick));
+    .then(() => benchWebhooks(quick))
+    .then(benchJournal);

@@ -17,13 +17,28 @@ import { docsRoutes } from './handlers/sandbox/docs.js';
 import { faultRoutes } from './handlers/sandbox/faults.js';
 import { domainFaultRoutes } from './handlers/sandbox/faults-domain.js';
 
+import { requestRoutes } from './handlers/sandbox/requests.js';
+import { uiRoutes } from './handlers/sandbox/ui.js';
+
 export const AREAS: readonly Area[] = [
   usersArea,
   wearablesArea,
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes, ...faultRoutes, ...domainFaultRoutes] },
+  {
+    name: 'sandbox',
+    routes: [
+      ...controlRoutes,
+      ...metaRoutes,
+      ...docsRoutes,
+      ...scenarioRoutes,
+      ...faultRoutes,
+      ...domainFaultRoutes,
+      ...requestRoutes,
+      ...uiRoutes,
+    ],
+  },
   linkArea,
   aggregateArea,
 ];

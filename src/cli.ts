@@ -5,6 +5,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { watchParent } from './adapters/parent-watch.js';
+
+import { withBuildProgress, watchAdvances } from './adapters/progress.js';
+import { requestLogger } from './adapters/request-log.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Sandbox } from './sandbox.js';
 import type { Credentials } from './engine/credentials.js';
@@ -27,6 +30,8 @@ export function banner(credentials: Credentials, extra: string[]): string {
     '',
     `  Base URL:        ${credentials.base_url}`,
     `  Management URL:  ${credentials.management_url}`,
+    `  Inspector:       ${credentials.base_url}/_sandbox/ui`,
+    `  API docs:        ${credentials.base_url}/docs`,
     `  Org id:          ${credentials.org_id}`,
     `  Management key:  ${credentials.management_key}`,
     '',
@@ -130,23 +135,34 @@ async function main(): Promise<void> {
     options.startAt ?? (options.clock === 'realtime' ? new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() : DEFAULT_START_AT);
   // Deliveries go through a pipelined keep-alive transport the shutdown can abort.
   const deliveries = createNodeTransport();
-  const sandbox = createSandbox({
-    webhookTransport: deliveries.transport,
-    ...(options.deliveryWindow !== undefined ? { deliveryWindow: options.deliveryWindow } : {}),
-    seed: options.seed,
-    users: options.users,
-    clock: options.clock,
-    timeScale: options.timeScale,
-    startAt,
-    limits: options.limits,
-    adminToken,
-    ...(options.dataDir !== undefined ? { fileSink: directorySink(options.dataDir) } : {}),
-    ...(options.deliveryTimeout !== undefined ? { deliveryTimeout: options.deliveryTimeout } : {}),
-    ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
-    world: options.world,
-    feed: options.feed,
-    webhookPrivateNetworks: isLoopback(options.host),
-  });
+  const progress = process.stderr.isTTY && !options.quiet ? (text: string) => process.stderr.write(text) : undefined;
+  const sandbox = withBuildProgress(options.users, progress, () =>
+    createSandbox({
+      webhookTransport: deliveries.transport,
+      ...(options.deliveryWindow !== undefined ? { deliveryWindow: options.deliveryWindow } : {}),
+      seed: options.seed,
+      users: options.users,
+      clock: options.clock,
+      timeScale: options.timeScale,
+      startAt,
+      limits: options.limits,
+      adminToken,
+      ...(options.dataDir !== undefined ? { fileSink: directorySink(options.dataDir) } : {}),
+      ...(options.deliveryTimeout !== undefined ? { deliveryTimeout: options.deliveryTimeout } : {}),
+      ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
+      world: options.world,
+      feed: options.feed,
+      webhookPrivateNetworks: isLoopback(options.host),
+      requests: { size: options.requestLogSize, bodies: options.requestLogBodies },
+    }),
+  );
+  const stopProgress = progress ? watchAdvances(sandbox, progress) : () => undefined;
+  const log = requestLogger(
+    options.log ?? (process.stderr.isTTY ? 'pretty' : 'off'),
+    (line) => process.stderr.write(line),
+    process.stderr.isTTY,
+  );
+  if (log) sandbox.requests.subscribe(log);
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(
       `  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`,
@@ -213,6 +229,7 @@ async function main(): Promise<void> {
     // Requests in flight get their answer, then their connections close: the exit needs no timer.
     stopServer(server, () => process.exit(0));
     sandbox.close();
+    stopProgress();
     deliveries.close();
     setTimeout(() => {
       server.closeAllConnections();

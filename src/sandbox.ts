@@ -9,12 +9,13 @@ import { withCanonicalPath } from './engine/canonical-path.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
 import { seedTenancy } from './fixtures/management/tenancy.js';
-import { Clock, type ClockMode } from './engine/clock.js';
+import { Clock, isoNow, type ClockMode } from './engine/clock.js';
 import { EventBus, JOURNAL_LIMIT, type EventSubscriber } from './engine/events.js';
 import { IdFactory } from './engine/ids.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { SANDBOX_USER_CAP } from './state/users/users.js';
+import { RequestJournal, type RequestLogOptions } from './state/sandbox/journal.js';
 import { createHooks, type AssetSources, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
 import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
 import type { WebhookTransport } from './state/webhooks/transport.js';
@@ -95,6 +96,8 @@ export interface SandboxOptions {
   webhookPrivateNetworks?: boolean;
   /** Where pipeline NDJSON files are appended (the CLI builds one over `--data-dir`). */
   fileSink?: FileSink;
+  /** The request journal (`GET /_sandbox/requests`): size (default 1000), bodies, wall clock and timer. Kept across resets. */
+  requests?: RequestLogOptions;
 }
 
 export interface ResolvedSandboxOptions {
@@ -156,6 +159,8 @@ export interface Sandbox {
   setUrls(urls: { base?: string; management?: string }): void;
   /** Stops realtime timers. */
   close(): void;
+  /** The request journal (kept across resets): `subscribe(fn)` sees each request answered (the terminal log). */
+  readonly requests: RequestJournal;
 }
 
 function toMs(value: string | number | Date | undefined, fallback: string): number {
@@ -197,20 +202,6 @@ function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
   };
 }
 
-/** The clock's time as ISO, formatted once per instant (a feed tick emits thousands of events at one instant). */
-function isoNow(clock: { now(): number }): () => string {
-  let at = Number.NaN;
-  let text = '';
-  return () => {
-    const now = clock.now();
-    if (now !== at) {
-      text = new Date(now).toISOString();
-      at = now;
-    }
-    return text;
-  };
-}
-
 /** `gate`: what the world may let out (held while a scenario is applied to it). */
 function buildWorld(
   options: ResolvedSandboxOptions,
@@ -219,6 +210,7 @@ function buildWorld(
   subscribers: EventSubscriber[],
   assets: AssetSources,
   gate: OutputGate,
+  kept: Map<symbol, unknown>,
 ): World {
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
   const log = options.logger;
@@ -243,6 +235,7 @@ function buildWorld(
     events: new EventBus(isoNow(clock), options.journalLimit),
     hooks: createHooks(),
     slots: new Map(),
+    kept,
     track(work) {
       const p = work.catch((error: unknown) => log('Background work failed', error)).finally(() => inflight.delete(p));
       inflight.add(p);
@@ -289,10 +282,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         }
       : resolved;
   const assets: AssetSources = {};
+  const kept = new Map<symbol, unknown>(); // what survives resets: the request journal
   /** A world for a scenario; its gate holds all output while the scenario is applied. */
   const build = (s: Scenario | undefined, seed: number): { world: World; gate: OutputGate } => {
     const gate = new OutputGate(s !== undefined);
-    return { world: buildWorld(settings(s), seed, urls, subscribers, assets, gate), gate };
+    return { world: buildWorld(settings(s), seed, urls, subscribers, assets, gate, kept), gate };
   };
   /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
   const apply = async (s: Scenario | undefined, built: { world: World; gate: OutputGate }): Promise<void> => {
@@ -329,7 +323,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
       (error: unknown) => {
         if (world === built.world) {
-          world = buildWorld(settings(s), seed, urls, subscribers, assets, new OutputGate(false));
+          world = buildWorld(settings(s), seed, urls, subscribers, assets, new OutputGate(false), kept);
           failure = error;
         }
         throw error;
@@ -354,6 +348,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
     ),
   };
+  const elapsed = () => performance.now(); // wall time and durations come from the edge (here), never from the engine
+  const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests }, env, kept);
+  hooks.observe = journal.observe;
 
   const startTimer = () => {
     if (resolved.clock !== 'realtime' || timer) return;
@@ -369,6 +366,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return world;
     },
     async dispatch(request) {
+      journal.begin(request);
       // Once the world is ready, no extra promise per request.
       if (ready !== readyDone) {
         const current = ready;
@@ -432,6 +430,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (timer) clearInterval(timer);
       timer = undefined;
     },
+    requests: journal,
   };
   start();
   startTimer();

@@ -28,6 +28,8 @@ export {
 export type { AttemptFilter, EndpointFilter, LabControls, MessageFilter, WebhookControls } from './testing/control-groups.js';
 export type { EhrControls, OrgControls, PipelineControls, TeamControls } from './testing/control-org.js';
 export type { FaultControls, FaultRuleSpec } from './testing/control-faults.js';
+
+export type { RequestControls, RequestFilter, RequestMatch } from './testing/control-requests.js';
 export type * from './testing/types.js';
 export { ScenarioError } from './scenario/parse.js';
 export type { Scenario, ScenarioInput } from './scenario/schema.js';

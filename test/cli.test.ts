@@ -29,6 +29,9 @@ describe('parseCli', () => {
       scenario: undefined,
       json: false,
       quiet: false,
+      log: undefined,
+      requestLogSize: 1000,
+      requestLogBodies: false,
     });
   });
 
@@ -72,6 +75,11 @@ describe('parseCli', () => {
       'hooks.example.com,127.0.0.1',
       '--pid-file',
       '/tmp/hs.pid',
+
+      '--log',
+      'json',
+      '--request-log-size',
+      '50',
     );
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
@@ -95,6 +103,9 @@ describe('parseCli', () => {
       deliveryWindow: 8,
       webhookAllow: ['hooks.example.com', '127.0.0.1'],
       pidFile: '/tmp/hs.pid',
+
+      log: 'json',
+      requestLogSize: 50,
     });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
@@ -122,6 +133,8 @@ describe('parseCli', () => {
     [['--webhook-allow', ',']],
     [['--world', 'full']],
     [['--feed', 'sometimes']],
+    [['--log', 'loud']],
+    [['--request-log-size', 'many']],
   ])('refuses %j with a clear error', (argv) => {
     expect(() => parseCli(argv, {})).toThrow(CliError);
   });

@@ -127,6 +127,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       environment: 'sandbox',
       team: { id: 't', settings: { sandbox: { event_type_prefixes: null } } },
       slots: new Map(),
+      kept: new Map(),
     } as unknown as Partition;
     for (let i = 0; i < 12; i++) bus.emit(partition, { event_type: `e.${i}`, data: {}, team_id: 't', user_id: 'u', client_user_id: 'c' });
     expect(bus.size).toBe(5);

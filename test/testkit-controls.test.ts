@@ -109,6 +109,11 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.faults.clear': W.FaultsCleared,
   'sandbox.faults.order': W.LabFaultApplied,
   'sandbox.faults.outage': W.ProviderOutage,
+
+  'sandbox.requests.list': W.RequestPage,
+  // HTML pages for a browser: the client gives their URL (`inspectorUrl`).
+  'sandbox.ui': null,
+  'sandbox.index': null,
 };
 let server: StartedSandbox;
 let remote: SandboxControl;

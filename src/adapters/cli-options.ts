@@ -37,6 +37,13 @@ interface CliOptions {
   quiet: boolean;
   /** A file the process id is written to once listening (removed at exit). */
   pidFile: string | undefined;
+
+  /** The terminal log on stderr: pretty, json (lines) or off; undefined: pretty on a terminal, off otherwise. */
+  log: 'pretty' | 'json' | 'off' | undefined;
+  /** Requests kept in the journal (default 1000). */
+  requestLogSize: number;
+  /** Keep every request's bodies in the journal, not only errors'. */
+  requestLogBodies: boolean;
 }
 
 interface FlagSpec {
@@ -88,6 +95,16 @@ export const FLAGS: readonly FlagSpec[] = [
     value: '<path>',
     help: 'Write the process id to this file once listening (before the --json line), remove it at exit: kill "$(cat <path>)" stops it.',
   },
+  {
+    name: 'log',
+    value: 'pretty|json|off',
+    help: 'One line per request on stderr (method, path, status, duration, team; near misses of 404s); json: JSON lines. Default pretty on a terminal, off otherwise.',
+  },
+  {
+    name: 'request-log-size',
+    value: '<n>',
+    help: 'Requests kept in the request journal (GET /_sandbox/requests, the inspector). Default 1000.',
+  },
 ];
 
 /** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
@@ -98,6 +115,11 @@ const SWITCHES: readonly FlagSpec[] = [
     help: 'Print one JSON line at start (URLs, org id, management key, teams and keys, seed, clock) and nothing else on stdout.',
   },
   { name: 'quiet', value: '', help: 'Print nothing on stdout; errors still go to stderr.' },
+  {
+    name: 'request-log-bodies',
+    value: '',
+    help: 'Keep the bodies of every request in the request journal (default: of 4xx/5xx answers only).',
+  },
 ];
 
 export function envName(flag: string): string {
@@ -169,6 +191,9 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   const feed = get('feed') ?? 'auto';
   if (feed !== 'auto' && feed !== 'on' && feed !== 'off') throw new CliError(`--feed must be auto, on or off, got "${feed}"`);
   const scenario = get('scenario');
+  const log = get('log');
+  if (log !== undefined && log !== 'pretty' && log !== 'json' && log !== 'off')
+    throw new CliError(`--log must be pretty, json or off, got "${log}"`);
   const flag = (name: string): boolean => {
     if (values[name] === true) return true;
     const raw = env[envName(name)];
@@ -193,6 +218,10 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     json: flag('json'),
     quiet: flag('quiet'),
     pidFile: get('pid-file') || undefined,
+
+    log,
+    requestLogSize: integer('request-log-size', get('request-log-size') ?? '1000', 0, 1_000_000),
+    requestLogBodies: flag('request-log-bodies'),
   };
 }
 

@@ -60,3 +60,17 @@ export class Clock {
     this.pinned = at;
   }
 }
+
+/** The clock's time as ISO, formatted once per instant (a feed tick emits thousands of events at one instant). */
+export function isoNow(clock: { now(): number }): () => string {
+  let at = Number.NaN;
+  let text = '';
+  return () => {
+    const now = clock.now();
+    if (now !== at) {
+      text = new Date(now).toISOString();
+      at = now;
+    }
+    return text;
+  };
+}

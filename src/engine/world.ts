@@ -56,6 +56,8 @@ export interface World {
   readonly hooks: WorldHooks;
   /** World-level stores of areas (catalogues, delivery log, ...). */
   readonly slots: Map<symbol, unknown>;
+  /** What the sandbox keeps across its worlds (the request journal): the same map in every world it builds. */
+  readonly kept: Map<symbol, unknown>;
   /** Background work (e.g. webhook POSTs) the control plane can wait for. */
   track(work: Promise<unknown>): void;
   /** Resolves when all tracked background work has finished. */

@@ -5,6 +5,7 @@
  */
 import type { Duration } from '../engine/duration.js';
 import type { ScenarioInput } from '../scenario/schema.js';
+import { requestControls, type RequestControls } from './control-requests.js';
 import type { ERROR_TYPES } from '../state/wearables/connections.js';
 import type { PULL_ERROR_DETAILS, PULL_OUTCOMES } from '../state/wearables/operations.js';
 import {
@@ -144,6 +145,9 @@ export class SandboxControl {
   /** Faults: HTTP rules (`add`, `list`, `remove`, `clear`) and domain faults (`order`, `outage`). */
   readonly faults: FaultControls;
 
+  /** The request journal: `list(filter)`, `page(filter)`, `expect(match)` (throws listing the closest requests). */
+  readonly requests: RequestControls;
+
   constructor(
     private readonly send: ControlTransport,
     /** The sandbox's base URL (data API); the management API is at `<url>/management`. */
@@ -157,6 +161,8 @@ export class SandboxControl {
     this.teams = teamControls(request);
     this.ehr = ehrControls(request);
     this.faults = faultControls(request);
+
+    this.requests = requestControls(request);
   }
 
   /** The journal mark `since: 'test'` counts from (see `beginTest`). */
@@ -164,6 +170,11 @@ export class SandboxControl {
 
   get managementUrl(): string {
     return `${this.url}/management`;
+  }
+
+  /** The inspector page (`/_sandbox/ui`) to open in a browser: requests, users, orders, webhooks, events, clock. */
+  get inspectorUrl(): string {
+    return `${this.url}/_sandbox/ui`;
   }
 
   /** Any control-plane request: answers the parsed body or rejects with a ControlError (3xx to 5xx). */

@@ -23,6 +23,10 @@ export type ScenarioLoaded = Of<typeof W.ScenarioLoaded>;
 export type JournalEntry = Of<typeof W.JournalEntry>;
 /** `GET /_sandbox/jobs`. */
 export type JobList = Of<typeof W.JobList>;
+/** One entry of `GET /_sandbox/requests` (the request journal). */
+export type RequestEntry = Of<typeof W.RequestEntry>;
+/** `GET /_sandbox/requests`. */
+export type RequestPage = Of<typeof W.RequestPage>;
 /** `GET /_sandbox/routes`. */
 export type RouteListing = Of<typeof W.RouteListing>;
 

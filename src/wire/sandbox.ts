@@ -119,3 +119,46 @@ export const ProviderOutage = z.object({
   ends_at: dateTime,
   connections_affected: z.number().int().describe('Connections whose running pulls it caught'),
 });
+
+/** A route a request no route matched nearly hit (`GET /_sandbox/requests`, `near_misses`). */
+export const NearMiss = z.object({
+  route_id: z.string(),
+  method: z.string(),
+  surface: z.string(),
+  path: z.string(),
+  kind: z.enum(['method', 'surface', 'version', 'segment']),
+  hint: z.string(),
+});
+const RequestSide = z.object({
+  content_type: z.string().nullable(),
+  /** The body as text, keys masked (null: not kept, or binary). */
+  body: z.string().nullable(),
+  body_bytes: z.number().int(),
+});
+/** @public One request of the request journal (read through src/testing/types.ts). */
+export const RequestEntry = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  sandbox_time: dateTime,
+  wall_time: dateTime,
+  duration_ms: z.number(),
+  method: z.string(),
+  surface: z.string(),
+  path: z.string(),
+  query: z.string(),
+  route_id: z.string().nullable(),
+  team_id: z.string().nullable(),
+  environment: z.string().nullable(),
+  status: z.number().int(),
+  fault_id: z.string().nullable(),
+  invalid: z.array(z.array(z.union([z.string(), z.number()]))).nullable(),
+  near_misses: z.array(NearMiss).nullable(),
+  request: RequestSide.extend({ headers: z.record(z.string(), z.string()) }),
+  response: RequestSide,
+});
+export const RequestPage = z.object({
+  requests: z.array(RequestEntry),
+  size: z.number().int(),
+  recorded: z.number().int(),
+  bodies: z.boolean(),
+});

@@ -1,0 +1,79 @@
+/**
+ * The terminal log of the CLI (`--log pretty|json|off`): one line per request the journal
+ * records, on stderr. `pretty` for a person (sandbox time, method, path, status, duration, team,
+ * route; a 404's near misses and a 422's fields on the next line), `json` one JSON object per line
+ * for CI. Keys in the query are masked as in the journal; headers and bodies are never printed.
+ */
+import type { RequestRecord } from '../state/sandbox/journal.js';
+import { queryText } from '../state/sandbox/journal-view.js';
+
+type LogMode = 'pretty' | 'json' | 'off';
+
+const COLORS = { red: 31, yellow: 33, green: 32, cyan: 36, dim: 2 } as const;
+
+function paint(on: boolean, color: keyof typeof COLORS, text: string): string {
+  return on ? `\u001b[${COLORS[color]}m${text}\u001b[0m` : text;
+}
+
+const pathOf = (r: RequestRecord) => {
+  for (const _ in r.query) {
+    const query = queryText(r.query);
+    return query ? `${r.path}?${query}` : r.path;
+  }
+  return r.path;
+};
+
+/** `HH:MM:SS` of a sandbox time, formatted once per instant (a manual clock stays on one for many requests). */
+let clockAt = Number.NaN;
+let clockText = '';
+function clockOf(at: number): string {
+  if (at !== clockAt) {
+    clockText = new Date(at).toISOString().slice(11, 19);
+    clockAt = at;
+  }
+  return clockText;
+}
+
+/** One request as a JSON line (no trailing newline). */
+export function jsonLine(r: RequestRecord): string {
+  return JSON.stringify({
+    id: `req_${r.seq}`,
+    sandbox_time: new Date(r.at).toISOString(),
+    wall_time: new Date(r.wallAt).toISOString(),
+    method: r.method,
+    surface: r.surface,
+    path: pathOf(r),
+    status: r.status,
+    duration_ms: Math.round(r.durationMs * 1000) / 1000,
+    route_id: r.routeId,
+    team_id: r.teamId,
+    environment: r.environment,
+    ...(r.invalid ? { invalid: r.invalid } : {}),
+    ...(r.nearMisses?.length ? { near_misses: r.nearMisses.map((n) => `${n.method} ${n.path}`) } : {}),
+    ...(r.faultId ? { fault_id: r.faultId } : {}),
+  });
+}
+
+/** One request for a person: `09:00:00 GET /v2/user 200 1.2 ms team 1a2b3c4d/sandbox users.list`, and a second line for misses. */
+export function prettyLine(r: RequestRecord, color = false): string {
+  const time = clockOf(r.at);
+  const status = paint(color, r.status >= 500 ? 'red' : r.status >= 400 ? 'yellow' : 'green', String(r.status));
+  const team = r.teamId ? ` team ${r.teamId.slice(0, 8)}/${r.environment ?? ''}` : '';
+  const route = paint(color, 'dim', r.routeId ?? 'no route');
+  const duration = r.durationMs < 10 ? r.durationMs.toFixed(1) : Math.round(r.durationMs).toString();
+  const surface = r.surface === 'management' ? '/management' : '';
+  let line = `${paint(color, 'dim', time)} ${r.method} ${surface}${pathOf(r)} ${status} ${duration} ms${team} ${route}`;
+  if (r.faultId) line += ` fault ${r.faultId}`;
+  if (r.nearMisses?.length) {
+    line += `\n    nearly: ${r.nearMisses.map((n) => `${n.method} ${n.surface === 'management' ? '/management' : ''}${n.path} (${n.hint})`).join('; ')}`;
+  }
+  if (r.invalid?.length) line += `\n    invalid: ${r.invalid.map((loc) => loc.join('.')).join(', ')}`;
+  return line;
+}
+
+/** A journal listener writing each request in the given mode (undefined for `off`). */
+export function requestLogger(mode: LogMode, write: (line: string) => void, color = false): ((record: RequestRecord) => void) | undefined {
+  if (mode === 'off') return undefined;
+  if (mode === 'json') return (r) => write(`${jsonLine(r)}\n`);
+  return (r) => write(`${prettyLine(r, color)}\n`);
+}

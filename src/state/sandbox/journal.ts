@@ -1,0 +1,190 @@
+/**
+ * The request journal (design.md rule 14): the most recent requests the sandbox answered, in a
+ * bounded ring, recorded through dispatch's `observe` seam. Recording is cheap on purpose: a
+ * small record holding references (headers, and the bodies of errors, or of every request with
+ * `bodies`), with times kept as numbers; masking, decoding and formatting happen only when the
+ * journal is read (`journal-view.ts`). Near misses are computed only for a 404/405 no route
+ * matched (`journal-near.ts`). The journal is the sandbox's, not the world's: it survives
+ * `/_sandbox/reset` and scenario loads (it is what happened), and nothing in it ever changes an
+ * API answer.
+ */
+import type { Exchange } from '../../engine/dispatch.js';
+import type { SimRequest, SimResponse } from '../../engine/http-types.js';
+import type { Route } from '../../engine/route.js';
+import type { World } from '../../engine/world.js';
+import { nearMisses, type NearMiss } from './journal-near.js';
+
+const KEPT = Symbol('request-journal');
+
+/** Options of the request journal (`createSandbox({ requests })`, CLI `--request-log-size`, `--request-log-bodies`). */
+export interface RequestLogOptions {
+  /** Most recent requests kept (default 1000; 0 records nothing). */
+  size?: number;
+  /** Keep request and response bodies of every request, not only of 4xx/5xx answers (default false). */
+  bodies?: boolean;
+  /** Wall clock, epoch ms (default: the sandbox's `wallClock`, itself `Date.now` by default). */
+  wallClock?: () => number;
+  /** A monotonic timer in ms for durations (default `performance.now`, given by `createSandbox`). */
+  timer?: () => number;
+}
+
+const REQUEST_LOG_DEFAULT_SIZE = 1000;
+/** Bytes of one body kept in the journal; the rest is cut (the record says how long it was). */
+export const BODY_CAP = 64 * 1024;
+/** Header a client sends to keep its requests out of the journal (the inspector's own polling). */
+const QUIET_HEADER = 'x-sandbox-inspector';
+
+/** One recorded request, as held (`journal-view.ts` renders it for the wire). */
+export interface RequestRecord {
+  seq: number;
+  /** Sandbox time and wall time, epoch ms. */
+  at: number;
+  wallAt: number;
+  durationMs: number;
+  method: string;
+  surface: string;
+  path: string;
+  query: Record<string, string[]>;
+  routeId: string | null;
+  teamId: string | null;
+  environment: string | null;
+  status: number;
+  /** Request headers (a reference; masked when read). */
+  headers: Record<string, string>;
+  responseType: string | null;
+  /** Bodies (errors, or all with `bodies`), at most BODY_CAP bytes each; undefined when not kept. */
+  requestBody?: Uint8Array;
+  requestBytes: number;
+  responseBody?: Uint8Array;
+  responseBytes: number;
+  invalid: Array<Array<string | number>> | null;
+  faultId: string | null;
+  nearMisses: NearMiss[] | null;
+}
+
+type RequestListener = (record: RequestRecord) => void;
+
+/** The journal a sandbox keeps across its worlds. */
+export class RequestJournal {
+  readonly size: number;
+  readonly bodies: boolean;
+  private readonly ring: Array<RequestRecord | undefined>;
+  private next = 0;
+  private seq = 0;
+  private readonly starts = new WeakMap<SimRequest, number>();
+  private readonly listeners: RequestListener[] = [];
+  private readonly wallClock: () => number;
+  private readonly timer: () => number;
+
+  constructor(
+    options: RequestLogOptions & Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>>,
+    /** The sandbox's current world (sandbox time) and its route table (near misses). */
+    private readonly env: { readonly world: World; readonly router: { readonly routes: readonly Route[] } },
+    /** The sandbox's map kept across its worlds (`World.kept`): the journal registers itself there. */
+    kept?: Map<symbol, unknown>,
+  ) {
+    kept?.set(KEPT, this);
+    const size = options.size ?? REQUEST_LOG_DEFAULT_SIZE;
+    if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new Error(`requests.size must be 0 to 1000000, got ${size}`);
+    this.size = size;
+    this.bodies = options.bodies ?? false;
+    this.ring = new Array<RequestRecord | undefined>(size);
+    this.wallClock = options.wallClock;
+    this.timer = options.timer;
+  }
+
+  /** Whether the journal records anything (size > 0, or someone listens). */
+  get active(): boolean {
+    return this.size > 0 || this.listeners.length > 0;
+  }
+
+  /** Requests recorded since the sandbox started (the last id's number). */
+  get recorded(): number {
+    return this.seq;
+  }
+
+  /** Marks the start of a request (its duration counts from here). */
+  begin(req: SimRequest): void {
+    if (this.active) this.starts.set(req, this.timer());
+  }
+
+  /** The `observe` hook of dispatch: records one answered request. */
+  readonly observe = (req: SimRequest, res: SimResponse, exchange: Exchange): void => {
+    if (!this.active || skipped(req)) return;
+    const started = this.starts.get(req);
+    const durationMs = started === undefined ? 0 : this.timer() - started;
+    const keep = this.bodies || res.status >= 400;
+    const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
+    const record: RequestRecord = {
+      seq: ++this.seq,
+      at: this.env.world.clock.now(),
+      wallAt: this.wallClock(),
+      durationMs,
+      method: req.method.toUpperCase(),
+      surface: req.surface,
+      path: req.path,
+      query: req.query,
+      routeId: exchange.route?.id ?? null,
+      teamId: exchange.teamId ?? null,
+      environment: exchange.environment ?? null,
+      status: res.status,
+      headers: req.headers,
+      responseType: res.headers['content-type'] ?? null,
+      requestBytes: req.rawBody.byteLength,
+      responseBytes: res.body.byteLength,
+      invalid: exchange.invalid ?? null,
+      faultId: exchange.faultId ?? null,
+      nearMisses: unmatched ? nearMisses(this.env.router.routes, req.surface, req.method.toUpperCase(), req.path) : null,
+    };
+    if (keep) {
+      record.requestBody = capped(req.rawBody);
+      record.responseBody = capped(res.body);
+    }
+    if (this.size > 0) {
+      this.ring[this.next] = record;
+      this.next = (this.next + 1) % this.size;
+    }
+    for (const listener of this.listeners) listener(record);
+  };
+
+  /** Records, newest first. */
+  *newestFirst(): Generator<RequestRecord> {
+    for (let i = 1; i <= this.size; i++) {
+      const record = this.ring[(this.next - i + this.size) % this.size];
+      if (record === undefined) return;
+      yield record;
+    }
+  }
+
+  /** Calls `fn` with every request recorded from now on (the terminal log); answers the unsubscribe. */
+  subscribe(fn: RequestListener): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** Forgets every record (numbering goes on). */
+  clear(): void {
+    this.ring.fill(undefined);
+    this.next = 0;
+  }
+}
+
+/** The journal's own reads and the inspector's polling are not recorded (they would drown the rest). */
+function skipped(req: SimRequest): boolean {
+  if (req.headers[QUIET_HEADER] !== undefined) return true;
+  const { path } = req;
+  return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
+}
+
+function capped(bytes: Uint8Array): Uint8Array | undefined {
+  if (bytes.byteLength === 0) return undefined;
+  return bytes.byteLength > BODY_CAP ? bytes.slice(0, BODY_CAP) : bytes;
+}
+
+/** The journal of the sandbox this world belongs to (absent in a world built without one). */
+export function journalOf(world: World): RequestJournal | undefined {
+  return world.kept.get(KEPT) as RequestJournal | undefined;
+}
