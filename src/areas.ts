@@ -14,6 +14,7 @@ import { linkArea } from './handlers/link/area.js';
 import { scenarioRoutes } from './handlers/sandbox/scenario.js';
 import { aggregateArea } from './handlers/aggregate/area.js';
 import { docsRoutes } from './handlers/sandbox/docs.js';
+import { snapshotRoutes } from './handlers/sandbox/snapshots.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -21,7 +22,7 @@ export const AREAS: readonly Area[] = [
   labsArea,
   managementArea,
   webhooksArea,
-  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes] },
+  { name: 'sandbox', routes: [...controlRoutes, ...metaRoutes, ...docsRoutes, ...scenarioRoutes, ...snapshotRoutes] },
   linkArea,
   aggregateArea,
 ];

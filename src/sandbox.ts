@@ -2,30 +2,27 @@
  * Builds one sandbox: options, the current world (replaced on reset), dispatch. Two sandboxes
  * in one process never see each other.
  */
-import { AREAS } from './areas.js';
 import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch } from './engine/dispatch.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
-import { seedTenancy } from './fixtures/management/tenancy.js';
-import { Clock, type ClockMode } from './engine/clock.js';
-import { EventBus, JOURNAL_LIMIT, type EventSubscriber } from './engine/events.js';
-import { IdFactory } from './engine/ids.js';
-import { Scheduler } from './engine/scheduler.js';
-import { Tenancy } from './engine/tenancy.js';
-import { SANDBOX_USER_CAP } from './state/users/users.js';
-import { createHooks, type AssetSources, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
-import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
+import type { ClockMode } from './engine/clock.js';
+import type { EventSubscriber } from './engine/events.js';
+import type { AssetSources, FeedMode, World, WorldKind } from './engine/world.js';
+import type { FileSink, ResolvedWebhookOptions } from './state/webhooks/options.js';
 import type { WebhookTransport } from './state/webhooks/transport.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
 import { applyScenario } from './scenario/apply.js';
 import { OutputGate, isRecovery, scenarioFailed } from './scenario/gate.js';
 import { parseScenario } from './scenario/parse.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
+import { buildWorld } from './build-world.js';
+import { resolveOptions } from './sandbox-options.js';
+import { type LogSink, type SnapshotInfo, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import { parseWorldDocument } from './engine/persist-document.js';
+import { replayLog, SnapshotStore } from './state/sandbox/snapshots.js';
 
-export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
-const DEFAULT_USERS = 25;
-const DEFAULT_USERS_ELSEWHERE = 3;
+export { DEFAULT_START_AT } from './sandbox-options.js';
 
 export interface SandboxOptions {
   /** World seed (default 1). */
@@ -93,6 +90,24 @@ export interface SandboxOptions {
   webhookPrivateNetworks?: boolean;
   /** Where pipeline NDJSON files are appended (the CLI builds one over `--data-dir`). */
   fileSink?: FileSink;
+  /**
+   * A saved world to start from (`sandbox.exportWorld()`, a snapshot's document, `GET
+   * /_sandbox/world`): its seed, scenario and everything that happened in it win over `seed`,
+   * `users`, `world`, `scenario` and `startAt`. Checked at once (an Error says what is wrong);
+   * `await sandbox.ready` before relying on it.
+   */
+  from?: WorldDocument | unknown;
+  /**
+   * Where every world this sandbox serves is saved as it changes (the CLI's `--state-file`):
+   * `write` gets the whole document when a world starts (build, reset, scenario, restore, import),
+   * `append` each input it accepts after that; both are synchronous and durable when they return.
+   */
+  stateSink?: StateSink;
+}
+
+/** Where a sandbox's worlds are saved (engine/persist.ts; the Node adapter writes a file). */
+export interface StateSink extends LogSink {
+  write(doc: WorldDocument): void;
 }
 
 export interface ResolvedSandboxOptions {
@@ -154,116 +169,18 @@ export interface Sandbox {
   setUrls(urls: { base?: string; management?: string }): void;
   /** Stops realtime timers. */
   close(): void;
-}
-
-function toMs(value: string | number | Date | undefined, fallback: string): number {
-  if (value === undefined) return Date.parse(fallback);
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new Error(`Invalid start time: ${String(value)}`);
-  return ms;
-}
-
-function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
-  const users = options.users ?? DEFAULT_USERS;
-  if (!Number.isInteger(users) || users < 0) throw new Error(`users must be a whole number >= 0, got ${users}`);
-  const seed = options.seed ?? 1;
-  if (!Number.isInteger(seed)) throw new Error(`seed must be an integer, got ${seed}`);
-  const timeScale = options.timeScale ?? 1;
-  if (!(timeScale > 0)) throw new Error(`timeScale must be > 0, got ${timeScale}`);
-  return {
-    seed,
-    clock: options.clock ?? 'manual',
-    startAt: toMs(options.startAt, DEFAULT_START_AT),
-    timeScale,
-    users,
-    usersElsewhere: options.usersElsewhere ?? DEFAULT_USERS_ELSEWHERE,
-    limits: users > SANDBOX_USER_CAP ? false : (options.limits ?? true),
-    adminToken: options.adminToken,
-    wallClock: options.wallClock ?? (() => Date.now()),
-    logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
-    journalLimit: options.journalLimit ?? JOURNAL_LIMIT,
-    feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
-    webhooks: resolveWebhookOptions({
-      ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
-      ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),
-      ...(options.deliveryWindow !== undefined ? { window: options.deliveryWindow } : {}),
-      ...(options.webhookAllow ? { allowHosts: options.webhookAllow } : {}),
-      ...(options.webhookPrivateNetworks !== undefined ? { privateNetworks: options.webhookPrivateNetworks } : {}),
-      ...(options.fileSink ? { fileSink: options.fileSink } : {}),
-    }),
-    world: options.world ?? 'default',
-  };
-}
-
-/** The clock's time as ISO, formatted once per instant (a feed tick emits thousands of events at one instant). */
-function isoNow(clock: { now(): number }): () => string {
-  let at = Number.NaN;
-  let text = '';
-  return () => {
-    const now = clock.now();
-    if (now !== at) {
-      text = new Date(now).toISOString();
-      at = now;
-    }
-    return text;
-  };
-}
-
-/** `gate`: what the world may let out (held while a scenario is applied to it). */
-function buildWorld(
-  options: ResolvedSandboxOptions,
-  seed: number,
-  urls: World['urls'],
-  subscribers: EventSubscriber[],
-  assets: AssetSources,
-  gate: OutputGate,
-): World {
-  const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
-  const log = options.logger;
-  const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
-  const ids = new IdFactory(seed);
-  const inflight = new Set<Promise<unknown>>();
-  const worldOptions: WorldOptions = {
-    seed,
-    users: options.users,
-    usersElsewhere: options.usersElsewhere,
-    limits: options.limits,
-    feed: options.feed,
-    world: options.world,
-  };
-  const world: World = {
-    options: worldOptions,
-    seed,
-    clock,
-    scheduler,
-    ids,
-    tenancy: new Tenancy(ids),
-    events: new EventBus(isoNow(clock), options.journalLimit),
-    hooks: createHooks(),
-    slots: new Map(),
-    track(work) {
-      const p = work.catch((error: unknown) => log('Background work failed', error)).finally(() => inflight.delete(p));
-      inflight.add(p);
-    },
-    async settle() {
-      while (inflight.size > 0) await Promise.all([...inflight]);
-    },
-    log,
-    urls,
-    assets,
-  };
-  const { transport, fileSink } = options.webhooks;
-  configureWebhooks(
-    world,
-    gate.holding ? { ...options.webhooks, transport: gate.transport(transport), fileSink: gate.sink(fileSink) } : options.webhooks,
-  );
-  for (const area of AREAS) area.install?.(world);
-  seedTenancy(world);
-  // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
-  for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
-  world.events.subscribe(gate.subscriber(subscribers));
-  world.events.watch(() => subscribers.length > 0);
-  return world;
+  /** Saves the current world in memory under `name` (replacing one of that name). */
+  snapshot(name: string): SnapshotInfo;
+  /** Rewinds to a snapshot (clock, pending jobs and deliveries included); a RangeError if there is none of that name. */
+  restore(name: string): Promise<void>;
+  /** The snapshots kept, oldest first. */
+  snapshots(): SnapshotInfo[];
+  /** Removes a snapshot; false if there was none. */
+  deleteSnapshot(name: string): boolean;
+  /** The whole current world as one JSON-able document (keys and secrets included). */
+  exportWorld(): WorldDocument;
+  /** Replaces the world with a saved one (checked first: a WorldDocumentError says what is wrong, the world stays). */
+  importWorld(doc: unknown): Promise<void>;
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -288,9 +205,63 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       : resolved;
   const assets: AssetSources = {};
   /** A world for a scenario; its gate holds all output while the scenario is applied. */
-  const build = (s: Scenario | undefined, seed: number): { world: World; gate: OutputGate } => {
-    const gate = new OutputGate(s !== undefined);
-    return { world: buildWorld(settings(s), seed, urls, subscribers, assets, gate), gate };
+  const build = (
+    s: Scenario | undefined,
+    seed: number,
+    replay: WorldDocument | null = null,
+    holding = s !== undefined && replay === null,
+  ): { world: World; gate: OutputGate } => {
+    const gate = new OutputGate(holding);
+    const o = replay ? { ...resolved, ...replay.build } : settings(s);
+    const spec: WorldBuild = {
+      seed,
+      scenario: s ?? null,
+      users: o.users,
+      usersElsewhere: o.usersElsewhere,
+      limits: o.limits,
+      feed: o.feed,
+      world: o.world,
+      startAt: o.startAt,
+    };
+    return { world: buildWorld(o, seed, urls, subscribers, assets, gate, new WorldLog(spec, replay?.log ?? null)), gate };
+  };
+  /** The world's log writes through the state sink from now on (after the whole document). */
+  const persistFrom = (w: World): void => {
+    const log = worldLogOf(w);
+    if (!options.stateSink || !log) return;
+    options.stateSink.write(log.document());
+    log.sink = options.stateSink;
+  };
+  const snapshots = new SnapshotStore();
+  /** Builds a saved world aside (its scenario, then its log replayed; nothing leaves the sandbox meanwhile). */
+  const rebuild = async (doc: WorldDocument): Promise<{ world: World; gate: OutputGate; scenario: Scenario | undefined }> => {
+    const s = doc.build.scenario === null ? undefined : parseScenario(doc.build.scenario as ScenarioInput);
+    const built = build(s, doc.build.seed, doc);
+    const log = worldLogOf(built.world) as WorldLog;
+    built.world.clock.holdDrift();
+    await apply(s, built);
+    await replayLog(built.world, env.router, doc.log, log);
+    built.world.clock.releaseDrift();
+    return { ...built, scenario: s };
+  };
+  /** Serves a rebuilt world: its seed and scenario become the sandbox's (kept across resets). */
+  const adopt = (next: { world: World; scenario: Scenario | undefined }): void => {
+    scenario = next.scenario;
+    seedOverride = next.world.seed;
+    world = next.world;
+    failure = null;
+    ready = Promise.resolve();
+    persistFrom(world);
+    worldLogOf(world)?.goLive();
+  };
+  /** Replaces the world with a saved one, after other loads; the world stays if it fails. */
+  const replaceWith = (doc: WorldDocument): Promise<void> => {
+    const run = loading.then(async () => {
+      await ready.catch(() => undefined);
+      adopt(await rebuild(doc));
+    });
+    loading = run.catch(() => undefined);
+    return run;
   };
   /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
   const apply = async (s: Scenario | undefined, built: { world: World; gate: OutputGate }): Promise<void> => {
@@ -314,7 +285,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let readyDone: Promise<void> | null = null;
   let loading: Promise<void> = Promise.resolve(); // scenario loads run one after another
   /** Builds and applies the world of the scenario in force (requests wait for `ready`); a failed one is not served (503s). */
-  const start = (): void => {
+  const start = (from?: WorldDocument): void => {
+    if (from) {
+      const initial = build(undefined, from.build.seed);
+      world = initial.world; // serves nothing: requests wait for the saved world
+      ready = rebuild(from).then(adopt);
+      loading = ready.catch(() => undefined);
+      ready.catch((error: unknown) => resolved.logger('Restoring the saved world failed', error));
+      return;
+    }
     const s = scenario;
     const seed = seedOf(s, seedOverride);
     const built = build(s, seed);
@@ -322,12 +301,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     failure = null;
     const applying = apply(s, built).then(
       () => {
-        if (world === built.world) built.gate.release();
-        else built.gate.discard();
+        if (world === built.world) {
+          built.gate.release();
+          persistFrom(world);
+        } else built.gate.discard();
       },
       (error: unknown) => {
         if (world === built.world) {
-          world = buildWorld(settings(s), seed, urls, subscribers, assets, new OutputGate(false));
+          world = build(s, seed, null, false).world;
           failure = error;
         }
         throw error;
@@ -338,8 +319,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  /** What dispatch's `observe` seam calls, in order (the world's log first: it is durable before the answer leaves). */
+  const observers: Array<NonNullable<DispatchHooks['observe']>> = [
+    (req, res, exchange) => worldLogOf(world)?.request(world, req, res, exchange),
+  ];
   /** The dispatch seams (engine/dispatch.ts): faults set `intercept`, the request journal `observe`. */
-  const hooks: DispatchHooks = {};
+  const hooks: DispatchHooks = {
+    observe(req, res, exchange) {
+      for (const fn of observers) fn(req, res, exchange);
+    },
+  };
   const env = {
     get world() {
       return world;
@@ -351,6 +340,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     loadScenario: async (input: unknown) => (
       await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
     ),
+    worlds: {
+      snapshot: (name: string) => sandbox.snapshot(name),
+      restore: async (name: string) => (await sandbox.restore(name), { seed: world.seed, now: world.clock.iso() }),
+      list: () => sandbox.snapshots(),
+      remove: (name: string) => sandbox.deleteSnapshot(name),
+      export: () => sandbox.exportWorld(),
+      import: async (doc: unknown) => (await sandbox.importWorld(doc), { seed: world.seed, now: world.clock.iso() }),
+    },
   };
 
   const startTimer = () => {
@@ -374,6 +371,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (ready === current) readyDone = current;
       }
       if (failure !== null && !isRecovery(request)) return scenarioFailed(failure);
+      worldLogOf(world)?.begin(request, world.clock.now());
       return dispatch(env, request);
     },
     get ready() {
@@ -400,6 +398,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         failure = null;
         ready = Promise.resolve();
         built.gate.release();
+        persistFrom(world);
         await world.settle();
       });
       loading = run.catch(() => undefined);
@@ -407,7 +406,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async advance(duration) {
       await ready;
-      await world.scheduler.advance(Math.round(durationSeconds(duration) * 1000));
+      const ms = Math.round(durationSeconds(duration) * 1000);
+      worldLogOf(world)?.advance(ms);
+      await world.scheduler.advance(ms);
     },
     settle: () => world.settle(),
     subscribe(fn) {
@@ -429,8 +430,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (timer) clearInterval(timer);
       timer = undefined;
     },
+    snapshot(name) {
+      const info = snapshots.save(name, sandbox.exportWorld(), world.clock.iso());
+      if (!info) throw new RangeError('Too many snapshots: delete one first');
+      return info;
+    },
+    restore(name) {
+      const doc = snapshots.get(name);
+      if (!doc) return Promise.reject(new RangeError(`No snapshot named ${JSON.stringify(name)}`));
+      return replaceWith(doc);
+    },
+    snapshots: () => snapshots.list(),
+    deleteSnapshot: (name) => snapshots.remove(name),
+    exportWorld: () => (worldLogOf(world) as WorldLog).document(),
+    importWorld: async (doc) => replaceWith(parseWorldDocument(doc)),
   };
-  start();
+  start(options.from === undefined ? undefined : parseWorldDocument(options.from));
   startTimer();
   return sandbox;
 }

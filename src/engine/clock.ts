@@ -20,7 +20,9 @@ export class Clock {
   readonly scale: number;
   readonly wall: () => number;
   private readonly startAt: number;
-  private readonly wallStart: number;
+  private wallStart: number;
+  /** While a world is rebuilt from its log, the realtime drift is held (time moves only as the log says). */
+  private heldDrift: number | null = null;
   private offsetMs = 0;
   /** While a scheduled job runs, `now()` answers the job's due time. */
   private pinned: number | null = null;
@@ -46,8 +48,24 @@ export class Clock {
 
   /** Sandbox time ignoring any pin. */
   base(): number {
-    const drift = this.mode === 'realtime' ? (this.wall() - this.wallStart) * this.scale : 0;
-    return Math.floor(this.startAt + this.offsetMs + drift);
+    return Math.floor(this.startAt + this.offsetMs + this.drift());
+  }
+
+  private drift(): number {
+    if (this.mode !== 'realtime') return 0;
+    return this.heldDrift ?? (this.wall() - this.wallStart) * this.scale;
+  }
+
+  /** Holds realtime drift: the clock moves only by `shift` until `releaseDrift` (a world being replayed). */
+  holdDrift(): void {
+    if (this.heldDrift === null) this.heldDrift = this.drift();
+  }
+
+  /** Lets realtime drift run again from where it was held (time paused while held does not jump). */
+  releaseDrift(): void {
+    if (this.heldDrift === null) return;
+    this.wallStart = this.wall() - this.heldDrift / this.scale;
+    this.heldDrift = null;
   }
 
   /** Moves sandbox time forward by `ms` (never backwards). */

@@ -14,6 +14,7 @@ import { parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
 import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { readForm } from './multipart.js';
+import type { WorldControl } from './persist.js';
 
 /**
  * What dispatch learned about one request, filled in as it goes (the seam for the request
@@ -51,6 +52,8 @@ interface DispatchEnv {
   reset(seed?: number): void;
   /** Replaces the world with a checked scenario (control plane `PUT /_sandbox/scenario`). */
   loadScenario?(scenario: unknown): Promise<unknown>;
+  /** The sandbox's saved worlds (control plane `/_sandbox/snapshots`, `/_sandbox/world`). */
+  worlds?: WorldControl;
 }
 
 const encoder = new TextEncoder();
@@ -147,6 +150,10 @@ function buildCtx(env: DispatchEnv, req: SimRequest, route: Route, exchange: Exc
     loadScenario: (scenario: unknown) =>
       env.loadScenario ? env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios')),
     routes: env.router.routes,
+    get worlds(): WorldControl {
+      if (!env.worlds) throw new Error('This sandbox cannot save or restore worlds');
+      return env.worlds;
+    },
   };
 }
 

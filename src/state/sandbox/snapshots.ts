@@ -1,0 +1,62 @@
+/**
+ * Saved worlds of one sandbox (`/_sandbox/snapshots`, `sandbox.snapshot(name)`): each is a world
+ * document (engine/persist.ts) kept in memory, so restoring one rebuilds the world it names and
+ * replays its inputs. Kept across resets and restores; gone with the sandbox.
+ */
+import { dispatch, type DispatchHooks } from '../../engine/dispatch.js';
+import type { SimRequest, SimResponse } from '../../engine/http-types.js';
+import { entryRequest, type LogEntry, type SnapshotInfo, type WorldDocument, type WorldLog } from '../../engine/persist.js';
+import type { Router } from '../../engine/router.js';
+import type { World } from '../../engine/world.js';
+
+/** Most snapshots one sandbox keeps (each holds its world's log). */
+export const MAX_SNAPSHOTS = 100;
+
+export class SnapshotStore {
+  private readonly saved = new Map<string, { doc: WorldDocument; info: SnapshotInfo }>();
+
+  /** Saves (or replaces) a snapshot; false when the store is full. */
+  save(name: string, doc: WorldDocument, now: string): SnapshotInfo | null {
+    if (!this.saved.has(name) && this.saved.size >= MAX_SNAPSHOTS) return null;
+    const info = { name, now, seed: doc.build.seed, inputs: doc.log.length };
+    this.saved.delete(name);
+    this.saved.set(name, { doc, info });
+    return info;
+  }
+
+  get(name: string): WorldDocument | undefined {
+    return this.saved.get(name)?.doc;
+  }
+
+  list(): SnapshotInfo[] {
+    return [...this.saved.values()].map((s) => s.info);
+  }
+
+  remove(name: string): boolean {
+    return this.saved.delete(name);
+  }
+}
+
+/** Lets every microtask run (an attempt answered from the log finishes before the next input, as it did live). */
+const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Replays a world's log into a world just built from the same document: each request at the
+ * sandbox time it ran (due jobs run first, as they did), each in-process advance. Nothing leaves
+ * the sandbox meanwhile (the world's log is replaying).
+ */
+export async function replayLog(world: World, router: Router, entries: readonly LogEntry[], log: WorldLog): Promise<void> {
+  const hooks: DispatchHooks = {};
+  const env = { world, router, adminToken: undefined, hooks, reset: () => undefined };
+  const send = (req: SimRequest): Promise<SimResponse> => dispatch(env, req);
+  for (const e of entries) {
+    if (e.k === 'out') continue;
+    if (e.k === 'adv') await world.scheduler.advance(e.ms);
+    else {
+      const gap = e.at - world.clock.base();
+      if (gap > 0) await world.scheduler.advance(gap);
+      await send(entryRequest(e));
+    }
+    if (log.answered()) await macrotask();
+  }
+}
