@@ -12,7 +12,7 @@ import { attachWorldLog, type WorldLog } from './engine/persist.js';
 import { Scheduler } from './engine/scheduler.js';
 import { Tenancy } from './engine/tenancy.js';
 import { createHooks, type AssetSources, type World, type WorldOptions } from './engine/world.js';
-import type { ResolvedSandboxOptions } from './sandbox.js';
+import type { ResolvedSandboxOptions } from './sandbox-options.js';
 import type { OutputGate } from './scenario/gate.js';
 import { configureWebhooks } from './state/webhooks/options.js';
 

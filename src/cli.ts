@@ -74,6 +74,16 @@ async function main(): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
+  if (options.command === 'export') {
+    const { exportWorld } = await import('./adapters/world-export.js');
+    try {
+      process.stdout.write(`${await exportWorld(options)}\n`);
+    } catch (error) {
+      process.stderr.write(`health-sandbox export: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    }
+    return;
+  }
   // The sandbox and the server load only now: --help and a bad flag answer without them.
   const [
     { directorySink },
@@ -83,6 +93,7 @@ async function main(): Promise<void> {
     { ScenarioError },
     { createSandbox, DEFAULT_START_AT },
     { SANDBOX_USER_CAP },
+    { readStateFile, readWorldFile, stateFileSink, StateFileError },
   ] = await Promise.all([
     import('./adapters/file-sink.js'),
     import('./adapters/node-http.js'),
@@ -91,7 +102,20 @@ async function main(): Promise<void> {
     import('./scenario/parse.js'),
     import('./sandbox.js'),
     import('./state/users/users.js'),
+    import('./adapters/state-file.js'),
   ]);
+  // A saved world: the state file's (when it exists) or the world file's. A bad one is refused: exit 2, the file untouched.
+  let from;
+  try {
+    from = options.stateFile !== undefined ? readStateFile(options.stateFile) : undefined;
+    if (from === undefined && options.worldFile !== undefined) from = readWorldFile(options.worldFile);
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    process.stderr.write(`health-sandbox: ${error.message}\n`);
+    process.exit(2);
+  }
+  const restored = from !== undefined;
+  const stateSink = options.stateFile !== undefined ? stateFileSink(options.stateFile) : undefined;
   let scenario: Scenario | undefined;
   if (options.scenario !== undefined) {
     try {
@@ -130,6 +154,8 @@ async function main(): Promise<void> {
     world: options.world,
     feed: options.feed,
     webhookPrivateNetworks: isLoopback(options.host),
+    ...(from !== undefined ? { from } : {}),
+    ...(stateSink !== undefined ? { stateSink } : {}),
   });
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(
@@ -141,6 +167,7 @@ async function main(): Promise<void> {
   if (options.dataDir !== undefined) notes.push(`  Data directory: ${options.dataDir}`);
   if (options.cors !== undefined) notes.push(`  CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
   const server = createNodeServer(sandbox, { cors: options.cors });
+  let served = false; // the world is ready (a world still being restored is never written over the file)
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     const why =
@@ -153,7 +180,20 @@ async function main(): Promise<void> {
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const base = `http://${host}:${port}`;
     sandbox.setUrls({ base, management: `${base}/management` });
-    if (scenario) {
+    try {
+      await sandbox.ready;
+      served = true;
+    } catch (error) {
+      process.stderr.write(
+        `health-sandbox: the saved world cannot be rebuilt: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(2);
+    }
+    if (options.stateFile !== undefined)
+      notes.push(`  State file: ${options.stateFile} (${restored ? `restored, ${sandbox.exportWorld().log.length} inputs` : 'new'})`);
+    else if (restored) notes.push(`  World file: ${options.worldFile}`);
+    if (scenario && restored) notes.push(`  Scenario ${options.scenario} not applied: the saved world carries its own`);
+    else if (scenario) {
       try {
         await sandbox.loadScenario(scenario);
       } catch (error) {
@@ -186,6 +226,11 @@ async function main(): Promise<void> {
     // Requests in flight get their answer, then their connections close: the exit needs no timer.
     stopServer(server, () => process.exit(0));
     sandbox.close();
+    // The file is current after every input; written whole once more so it ends clean.
+    if (stateSink && served) {
+      stateSink.write(sandbox.exportWorld());
+      stateSink.close();
+    }
     deliveries.close();
     setTimeout(() => {
       server.closeAllConnections();

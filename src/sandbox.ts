@@ -6,126 +6,21 @@ import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch } from './engine/dispatch.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
-import type { ClockMode } from './engine/clock.js';
 import type { EventSubscriber } from './engine/events.js';
-import type { AssetSources, FeedMode, World, WorldKind } from './engine/world.js';
-import type { FileSink, ResolvedWebhookOptions } from './state/webhooks/options.js';
-import type { WebhookTransport } from './state/webhooks/transport.js';
+import type { AssetSources, World } from './engine/world.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
 import { applyScenario } from './scenario/apply.js';
 import { OutputGate, isRecovery, scenarioFailed } from './scenario/gate.js';
 import { parseScenario } from './scenario/parse.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
 import { buildWorld } from './build-world.js';
-import { resolveOptions } from './sandbox-options.js';
-import { type LogSink, type SnapshotInfo, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import { type ResolvedSandboxOptions, resolveOptions, type SandboxOptions } from './sandbox-options.js';
+import { type SnapshotInfo, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
 import { parseWorldDocument } from './engine/persist-document.js';
-import { replayLog, SnapshotStore } from './state/sandbox/snapshots.js';
+import { replayLog, SnapshotStore, snapshotMethods, worldControl } from './state/sandbox/snapshots.js';
 
 export { DEFAULT_START_AT } from './sandbox-options.js';
-
-export interface SandboxOptions {
-  /** World seed (default 1). */
-  seed?: number;
-  /** `manual` (default; moves only when advanced) or `realtime`. */
-  clock?: ClockMode;
-  /** Sandbox time at start (default 2026-01-05T09:00:00Z). */
-  startAt?: string | number | Date;
-  /** Sandbox seconds per wall second in realtime mode (default 1). */
-  timeScale?: number;
-  /** Users in the first team's sandbox environment (default 25). Above 50 lifts the cap. */
-  users?: number;
-  /** Users in every other team environment (default 3). */
-  usersElsewhere?: number;
-  /** Whether the sandbox's 50-user cap applies (default true, unless users > 50). */
-  limits?: boolean;
-  /** When set, `/_sandbox/*` requires `Authorization: Bearer <token>`. */
-  adminToken?: string;
-  /** Wall clock source (default Date.now); realtime mode and webhook signature timestamps. */
-  wallClock?: () => number;
-  /** Where engine-side errors are logged (default console.error). */
-  logger?: (message: string, error?: unknown) => void;
-  /** Most recent events kept in the journal (`GET /_sandbox/events`), a ring of this size; default 10000 (`JOURNAL_LIMIT`). */
-  journalLimit?: number;
-  /**
-   * The periodic wearable feed (default `auto`): `auto` generates new-data events only for team
-   * environments where someone listens (a webhook endpoint, a pipeline or an in-process
-   * subscriber); `on` always (every event lands in the journal); `off` never. Kept across resets.
-   */
-  feed?: FeedMode | boolean;
-  /** In-process subscriber that receives every event (kept across resets). */
-  onEvent?: EventSubscriber;
-  /**
-   * `default` (the seeded demo world) or `empty`: the org, its teams, keys and lab accounts and
-   * nothing else (no users, connections or orders). Kept across resets.
-   */
-  world?: WorldKind;
-  /**
-   * A scenario (object, or JSON/YAML text; see `scenarios/`; not a file path: read it first, or
-   * use `startSandbox`) applied to every world this sandbox builds, including after `reset()`. Its
-   * `world`, `seed`, `clock.start_at` and `feed` win over these options. Checked at once (a
-   * ScenarioError names the path); applied before the first request is answered (`await
-   * sandbox.ready`), all or nothing: nothing it causes reaches subscribers, webhook receivers or
-   * files until all of it applied. If applying fails, `ready` rejects with the ScenarioError and
-   * every request answers 503 naming it (except `PUT|DELETE /_sandbox/scenario` and
-   * `POST /_sandbox/reset`) until another scenario loads or a reset applies.
-   */
-  scenario?: ScenarioInput | string;
-  /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
-  baseUrl?: string;
-  managementUrl?: string;
-  /** How webhook attempts are sent (default: the global `fetch`, looked up at each attempt). */
-  webhookTransport?: WebhookTransport;
-  /** Wall-clock timeout of one webhook attempt, seconds (default 15; CLI `--delivery-timeout`). */
-  deliveryTimeout?: number;
-  /**
-   * Webhook attempts to one endpoint in flight at once (default 1: one at a time; 1 to 256).
-   * They start in event order; the CLI's transport pipelines them over one connection, so they
-   * also arrive in that order (CLI `--delivery-window`).
-   */
-  deliveryWindow?: number;
-  /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */
-  webhookAllow?: readonly string[];
-  /** Whether webhooks may go to private networks (default true; the CLI sets false off loopback). */
-  webhookPrivateNetworks?: boolean;
-  /** Where pipeline NDJSON files are appended (the CLI builds one over `--data-dir`). */
-  fileSink?: FileSink;
-  /**
-   * A saved world to start from (`sandbox.exportWorld()`, a snapshot's document, `GET
-   * /_sandbox/world`): its seed, scenario and everything that happened in it win over `seed`,
-   * `users`, `world`, `scenario` and `startAt`. Checked at once (an Error says what is wrong);
-   * `await sandbox.ready` before relying on it.
-   */
-  from?: WorldDocument | unknown;
-  /**
-   * Where every world this sandbox serves is saved as it changes (the CLI's `--state-file`):
-   * `write` gets the whole document when a world starts (build, reset, scenario, restore, import),
-   * `append` each input it accepts after that; both are synchronous and durable when they return.
-   */
-  stateSink?: StateSink;
-}
-
-/** Where a sandbox's worlds are saved (engine/persist.ts; the Node adapter writes a file). */
-export interface StateSink extends LogSink {
-  write(doc: WorldDocument): void;
-}
-
-export interface ResolvedSandboxOptions {
-  seed: number;
-  clock: ClockMode;
-  startAt: number;
-  timeScale: number;
-  users: number;
-  usersElsewhere: number;
-  limits: boolean;
-  adminToken: string | undefined;
-  wallClock: () => number;
-  logger: (message: string, error?: unknown) => void;
-  journalLimit: number;
-  feed: FeedMode;
-  webhooks: ResolvedWebhookOptions;
-  world: WorldKind;
-}
+export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';
 
 export interface Sandbox {
   readonly options: ResolvedSandboxOptions;
@@ -340,14 +235,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     loadScenario: async (input: unknown) => (
       await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
     ),
-    worlds: {
-      snapshot: (name: string) => sandbox.snapshot(name),
-      restore: async (name: string) => (await sandbox.restore(name), { seed: world.seed, now: world.clock.iso() }),
-      list: () => sandbox.snapshots(),
-      remove: (name: string) => sandbox.deleteSnapshot(name),
-      export: () => sandbox.exportWorld(),
-      import: async (doc: unknown) => (await sandbox.importWorld(doc), { seed: world.seed, now: world.clock.iso() }),
-    },
+    worlds: worldControl(() => sandbox),
   };
 
   const startTimer = () => {
@@ -430,20 +318,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (timer) clearInterval(timer);
       timer = undefined;
     },
-    snapshot(name) {
-      const info = snapshots.save(name, sandbox.exportWorld(), world.clock.iso());
-      if (!info) throw new RangeError('Too many snapshots: delete one first');
-      return info;
-    },
-    restore(name) {
-      const doc = snapshots.get(name);
-      if (!doc) return Promise.reject(new RangeError(`No snapshot named ${JSON.stringify(name)}`));
-      return replaceWith(doc);
-    },
-    snapshots: () => snapshots.list(),
-    deleteSnapshot: (name) => snapshots.remove(name),
-    exportWorld: () => (worldLogOf(world) as WorldLog).document(),
-    importWorld: async (doc) => replaceWith(parseWorldDocument(doc)),
+    ...snapshotMethods(snapshots, () => world, replaceWith),
   };
   start(options.from === undefined ? undefined : parseWorldDocument(options.from));
   startTimer();

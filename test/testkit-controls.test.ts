@@ -103,6 +103,12 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.pipelines.stream.clear': W.PipelineStreamCleared,
   'sandbox.pipelines.streams.clear': W.PipelineStreamsCleared,
   'sandbox.pipelines.ndjson': W.PipelineNdjson,
+  'sandbox.snapshots.list': W.SnapshotList,
+  'sandbox.snapshots.create': W.SnapshotInfo,
+  'sandbox.snapshots.restore': W.WorldRestored,
+  'sandbox.snapshots.delete': null,
+  'sandbox.world.get': W.WorldDocument,
+  'sandbox.world.put': W.WorldRestored,
 };
 let server: StartedSandbox;
 let remote: SandboxControl;

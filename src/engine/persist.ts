@@ -11,7 +11,6 @@
  * leaves the sandbox) until `goLive()`.
  */
 import { fromBase64, toBase64 } from './bytes.js';
-import type { Exchange } from './dispatch.js';
 import type { EventSubscriber } from './events.js';
 import type { SimRequest, SimResponse, Surface } from './http-types.js';
 import type { World } from './world.js';
@@ -158,7 +157,7 @@ export class WorldLog {
   }
 
   /** Records a request dispatch answered, if it may have changed the world. */
-  request(world: World, req: SimRequest, res: SimResponse, exchange: Exchange): void {
+  request(world: World, req: SimRequest, res: SimResponse, exchange: { route?: { auth: string }; faultId?: string }): void {
     if (!exchange.route || exchange.faultId !== undefined) return;
     const method = req.method.toUpperCase();
     // A read is logged when it answered: some reads hand out what later requests rely on (ids of

@@ -50,7 +50,7 @@ async function read(c: TestClient, requests: Requests): Promise<Map<string, stri
 }
 
 /** Where two dumps first differ, with some context (empty when equal). */
-export function firstDifference(a: string, b: string): string {
+function firstDifference(a: string, b: string): string {
   if (a === b) return '';
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;

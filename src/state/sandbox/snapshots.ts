@@ -5,7 +5,16 @@
  */
 import { dispatch, type DispatchHooks } from '../../engine/dispatch.js';
 import type { SimRequest, SimResponse } from '../../engine/http-types.js';
-import { entryRequest, type LogEntry, type SnapshotInfo, type WorldDocument, type WorldLog } from '../../engine/persist.js';
+import {
+  entryRequest,
+  type LogEntry,
+  type SnapshotInfo,
+  type WorldControl,
+  type WorldDocument,
+  type WorldLog,
+  worldLogOf,
+} from '../../engine/persist.js';
+import { parseWorldDocument } from '../../engine/persist-document.js';
 import type { Router } from '../../engine/router.js';
 import type { World } from '../../engine/world.js';
 
@@ -59,4 +68,40 @@ export async function replayLog(world: World, router: Router, entries: readonly 
     }
     if (log.answered()) await macrotask();
   }
+}
+
+/** The sandbox's methods over its saved worlds (`sandbox.snapshot(name)`, ...). */
+export function snapshotMethods(store: SnapshotStore, current: () => World, replaceWith: (doc: WorldDocument) => Promise<void>) {
+  const exportWorld = (): WorldDocument => (worldLogOf(current()) as WorldLog).document();
+  return {
+    snapshot(name: string): SnapshotInfo {
+      const info = store.save(name, exportWorld(), current().clock.iso());
+      if (!info) throw new RangeError(`Too many snapshots (${MAX_SNAPSHOTS}): delete one first`);
+      return info;
+    },
+    restore(name: string): Promise<void> {
+      const doc = store.get(name);
+      if (!doc) return Promise.reject(new RangeError(`No snapshot named ${JSON.stringify(name)}`));
+      return replaceWith(doc);
+    },
+    snapshots: (): SnapshotInfo[] => store.list(),
+    deleteSnapshot: (name: string): boolean => store.remove(name),
+    exportWorld,
+    importWorld: async (doc: unknown): Promise<void> => replaceWith(parseWorldDocument(doc)),
+  };
+}
+
+type Methods = ReturnType<typeof snapshotMethods> & { readonly world: World };
+
+/** The control routes' view of those methods (`ctx.worlds`): restores answer the world now served. */
+export function worldControl(sandbox: () => Methods): WorldControl {
+  const served = () => ({ seed: sandbox().world.seed, now: sandbox().world.clock.iso() });
+  return {
+    snapshot: (name) => sandbox().snapshot(name),
+    restore: async (name) => (await sandbox().restore(name), served()),
+    list: () => sandbox().snapshots(),
+    remove: (name) => sandbox().deleteSnapshot(name),
+    export: () => sandbox().exportWorld(),
+    import: async (doc) => (await sandbox().importWorld(doc), served()),
+  };
 }
