@@ -259,7 +259,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (ready === current) readyDone = current;
       }
       if (failure !== null && !isRecovery(request)) return scenarioFailed(failure);
-      worldLogOf(world)?.begin(request, world.clock.now());
+      worldLogOf(world)?.begin(request, world.clock.now(), world.scheduler.running);
       return dispatch(env, request);
     },
     get ready() {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { WORLD_FORMAT, WORLD_VERSION, type WorldDocument } from './persist.js';
 
 const strings = z.record(z.string(), z.string());
+const walls = { w: z.array(z.number().finite()).optional() };
 const entry = z.discriminatedUnion('k', [
   z.object({
     k: z.literal('req'),
@@ -17,14 +18,17 @@ const entry = z.discriminatedUnion('k', [
     q: z.record(z.string(), z.array(z.string())),
     h: strings,
     b: z.string(),
+    d: z.literal(true).optional(),
+    ...walls,
   }),
-  z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative() }),
+  z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative(), ...walls }),
   z.object({
     k: z.literal('out'),
     key: z.string(),
     r: z.object({ status: z.number().int(), headers: strings, body: z.string() }).optional(),
     e: z.object({ message: z.string(), code: z.string().optional(), cause: z.string().optional() }).optional(),
     t: z.literal(true).optional(),
+    ...walls,
   }),
 ]);
 

@@ -42,6 +42,8 @@ export interface RequestEntry {
   q: Record<string, string[]>;
   h: Record<string, string>;
   b: string;
+  /** Set when it arrived while an advance ran (e.g. a delivery to the sandbox's own receiver): replayed inside that advance. */
+  d?: true;
 }
 
 /** An in-process clock advance (`sandbox.advance`), ms. */
@@ -61,7 +63,8 @@ export interface OutcomeEntry {
   t?: true;
 }
 
-export type LogEntry = RequestEntry | AdvanceEntry | OutcomeEntry;
+/** `w`: the wall-clock reads made since the entry before (signature timestamps, latencies), replayed in order. */
+export type LogEntry = (RequestEntry | AdvanceEntry | OutcomeEntry) & { w?: number[] };
 
 export interface WorldDocument {
   format: typeof WORLD_FORMAT;
@@ -126,11 +129,19 @@ export class WorldLog {
   private readonly calls = new Map<string, number>();
   /** Attempts the log has no answer for (in flight when it was saved): sent once live. */
   private deferred: Array<() => void> = [];
+  /** Wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
+  private walls: number[] = [];
+  private wallAt = 0;
   /** Outcomes handed out since the last `answered()`. */
   private handed = 0;
   sink: LogSink | null = null;
-  /** Sandbox time each request in flight started at (its entry's `at`). */
-  private readonly started = new WeakMap<SimRequest, number>();
+  /** Sandbox time each request in flight started at (its entry's `at`), and whether an advance was running. */
+  private readonly started = new WeakMap<SimRequest, { at: number; during: boolean }>();
+  /** While replaying: dispatches a logged request into the world being rebuilt. */
+  replayDispatch: ((e: RequestEntry) => Promise<unknown>) | null = null;
+  /** Requests that arrived during an advance, by log index, not replayed yet. */
+  private readonly nested = new Map<number, RequestEntry>();
+  private readonly outIndex = new Map<string, number>();
 
   constructor(
     readonly build: WorldBuild,
@@ -138,7 +149,23 @@ export class WorldLog {
   ) {
     this.mode = replaying ? 'replay' : 'live';
     this.entries = replaying ? [...replaying] : [];
-    if (replaying) for (const e of replaying) if (e.k === 'out') this.outcomes.set(e.key, e);
+    if (replaying)
+      for (const [i, e] of replaying.entries()) {
+        if (e.k === 'out') {
+          this.outcomes.set(e.key, e);
+          this.outIndex.set(e.key, i);
+        }
+        if (e.k === 'req' && e.d) this.nested.set(i, e);
+        if (e.w) this.walls.push(...e.w);
+      }
+  }
+
+  /** A wall-clock read: recorded live; while replaying, answered from the log in the order it was read. */
+  wallRead(raw: () => number): number {
+    if (this.mode === 'replay') return this.wallAt < this.walls.length ? (this.walls[this.wallAt++] as number) : raw();
+    const v = raw();
+    this.walls.push(v);
+    return v;
   }
 
   get replaying(): boolean {
@@ -147,13 +174,31 @@ export class WorldLog {
 
   private add(entry: LogEntry): void {
     if (this.mode === 'replay') return;
+    if (this.walls.length > 0) {
+      entry.w = this.walls;
+      this.walls = [];
+    }
     this.entries.push(entry);
     this.sink?.append(entry);
   }
 
   /** Notes when a request started (the time it is replayed at). */
-  begin(req: SimRequest, at: number): void {
-    this.started.set(req, at);
+  begin(req: SimRequest, at: number, during: boolean): void {
+    this.started.set(req, { at, during });
+  }
+
+  /** Whether a replayed entry waits for the advance it arrived during (the attempt before whose answer it came dispatches it). */
+  nestedAt(index: number): boolean {
+    return this.nested.has(index);
+  }
+
+  /** Dispatches the nested requests logged before `limit` (all when undefined), in order. */
+  async replayNested(limit = Number.POSITIVE_INFINITY): Promise<void> {
+    for (const [i, e] of [...this.nested]) {
+      if (i >= limit) break;
+      this.nested.delete(i);
+      await this.replayDispatch?.(e);
+    }
   }
 
   /** Records a request dispatch answered, if it may have changed the world. */
@@ -164,9 +209,11 @@ export class WorldLog {
     // listed sleeps, OAuth sessions). Control-plane reads change nothing.
     if ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || exchange.route.auth === 'control')) return;
     if (UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return;
+    const start = this.started.get(req);
     this.add({
+      ...(start?.during ? { d: true as const } : {}),
       k: 'req',
-      at: this.started.get(req) ?? world.clock.now(),
+      at: start?.at ?? world.clock.now(),
       m: method,
       s: req.surface,
       p: req.path,
@@ -199,8 +246,10 @@ export class WorldLog {
         const known = this.outcomes.get(key);
         if (known) {
           this.handed++;
-          if (known.r) return Promise.resolve(known.r);
-          if (known.e) return Promise.reject(errorOf(known.e));
+          // What arrived while this attempt was out (its receiver's request, when it is the sandbox's own) first.
+          const nested = this.replayNested(this.outIndex.get(key));
+          if (known.r) return nested.then(() => known.r as Answer);
+          if (known.e) return nested.then(() => Promise.reject(errorOf(known.e as NonNullable<OutcomeEntry['e']>)));
           return new Promise<Answer>(() => undefined); // it timed out: so it does again (send's deadline)
         }
         return new Promise<Answer>((resolve, reject) => this.deferred.push(() => this.live(real, request, key).then(resolve, reject)));
@@ -242,6 +291,7 @@ export class WorldLog {
   goLive(): void {
     if (this.mode === 'live') return;
     this.mode = 'live';
+    this.walls = [];
     const waiting = this.deferred;
     this.deferred = [];
     for (const go of waiting) go();

@@ -58,16 +58,20 @@ export async function replayLog(world: World, router: Router, entries: readonly 
   const hooks: DispatchHooks = {};
   const env = { world, router, adminToken: undefined, hooks, reset: () => undefined };
   const send = (req: SimRequest): Promise<SimResponse> => dispatch(env, req);
-  for (const e of entries) {
-    if (e.k === 'out') continue;
+  log.replayDispatch = (e) => send(entryRequest(e));
+  for (const [i, e] of entries.entries()) {
+    if (e.k === 'out' || log.nestedAt(i)) continue;
     if (e.k === 'adv') await world.scheduler.advance(e.ms);
-    else {
+    else if (!e.d) {
+      // A realtime clock moved between requests: to the time this one ran (due jobs first). A manual one moves only by advances.
       const gap = e.at - world.clock.base();
-      if (gap > 0) await world.scheduler.advance(gap);
+      if (world.clock.mode === 'realtime' && gap > 0) await world.scheduler.advance(gap);
       await send(entryRequest(e));
     }
     if (log.answered()) await macrotask();
   }
+  await log.replayNested();
+  log.replayDispatch = null;
 }
 
 /** The sandbox's methods over its saved worlds (`sandbox.snapshot(name)`, ...). */
