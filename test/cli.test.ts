@@ -29,7 +29,12 @@ describe('parseCli', () => {
       scenario: undefined,
       json: false,
       quiet: false,
+      command: 'serve',
+      stateFile: undefined,
+      worldFile: undefined,
+      url: undefined,
     });
+    expect(parseCli(['export', '--url', 'http://127.0.0.1:9'], {})).toMatchObject({ command: 'export', url: 'http://127.0.0.1:9' });
   });
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
@@ -70,6 +75,12 @@ describe('parseCli', () => {
       '8',
       '--webhook-allow',
       'hooks.example.com,127.0.0.1',
+      '--state-file',
+      '/tmp/hs-world.state',
+      '--world-file',
+      'world.json',
+      '--url',
+      'http://127.0.0.1:4251',
     );
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
@@ -92,6 +103,9 @@ describe('parseCli', () => {
       deliveryTimeout: 2,
       deliveryWindow: 8,
       webhookAllow: ['hooks.example.com', '127.0.0.1'],
+      stateFile: '/tmp/hs-world.state',
+      worldFile: 'world.json',
+      url: 'http://127.0.0.1:4251',
     });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);
