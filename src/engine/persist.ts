@@ -206,8 +206,9 @@ export class WorldLog {
     if (!exchange.route || exchange.faultId !== undefined) return;
     const method = req.method.toUpperCase();
     // A read is logged when it answered: some reads hand out what later requests rely on (ids of
-    // listed sleeps, OAuth sessions). Control-plane reads change nothing.
-    if ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || exchange.route.auth === 'control')) return;
+    // listed sleeps, OAuth sessions). Control-plane reads change nothing, but a test receiver's (it creates the receiver).
+    const controlRead = exchange.route.auth === 'control' && !req.path.startsWith('/_sandbox/receiver/');
+    if ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || controlRead)) return;
     if (UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return;
     const start = this.started.get(req);
     this.add({
