@@ -16,9 +16,9 @@ import { aggregateArea } from './handlers/aggregate/area.js';
 import { docsRoutes } from './handlers/sandbox/docs.js';
 import { faultRoutes } from './handlers/sandbox/faults.js';
 import { domainFaultRoutes } from './handlers/sandbox/faults-domain.js';
-
 import { requestRoutes } from './handlers/sandbox/requests.js';
 import { uiRoutes } from './handlers/sandbox/ui.js';
+import { snapshotRoutes } from './handlers/sandbox/snapshots.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -37,6 +37,7 @@ export const AREAS: readonly Area[] = [
       ...domainFaultRoutes,
       ...requestRoutes,
       ...uiRoutes,
+      ...snapshotRoutes,
     ],
   },
   linkArea,

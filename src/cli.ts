@@ -93,6 +93,16 @@ async function main(): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
+  if (options.command === 'export') {
+    const { exportWorld } = await import('./adapters/world-export.js');
+    try {
+      process.stdout.write(`${await exportWorld(options)}\n`);
+    } catch (error) {
+      process.stderr.write(`health-sandbox export: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    }
+    return;
+  }
   // The sandbox and the server load only now: --help and a bad flag answer without them.
   const [
     { directorySink },
@@ -103,6 +113,7 @@ async function main(): Promise<void> {
     { createSandbox, DEFAULT_START_AT },
     { SANDBOX_USER_CAP },
     { feedListeners, feedModeOf, feedNote },
+    { readStateFile, readWorldFile, stateFileSink, StateFileError },
   ] = await Promise.all([
     import('./adapters/file-sink.js'),
     import('./adapters/node-http.js'),
@@ -112,7 +123,20 @@ async function main(): Promise<void> {
     import('./sandbox.js'),
     import('./state/users/users.js'),
     import('./state/sandbox/advance-report.js'),
+    import('./adapters/state-file.js'),
   ]);
+  // A saved world: the state file's (when it exists) or the world file's. A bad one is refused: exit 2, the file untouched.
+  let from;
+  try {
+    from = options.stateFile !== undefined ? readStateFile(options.stateFile) : undefined;
+    if (from === undefined && options.worldFile !== undefined) from = readWorldFile(options.worldFile);
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    process.stderr.write(`health-sandbox: ${error.message}\n`);
+    process.exit(2);
+  }
+  const restored = from !== undefined;
+  const stateSink = options.stateFile !== undefined ? stateFileSink(options.stateFile) : undefined;
   let scenario: Scenario | undefined;
   if (options.scenario !== undefined) {
     try {
@@ -154,6 +178,8 @@ async function main(): Promise<void> {
       feed: options.feed,
       webhookPrivateNetworks: isLoopback(options.host),
       requests: { size: options.requestLogSize, bodies: options.requestLogBodies },
+      ...(from !== undefined ? { from } : {}),
+      ...(stateSink !== undefined ? { stateSink } : {}),
     }),
   );
   const stopProgress = progress ? watchAdvances(sandbox, progress) : () => undefined;
@@ -173,6 +199,7 @@ async function main(): Promise<void> {
   if (options.dataDir !== undefined) notes.push(`  Data directory: ${options.dataDir}`);
   if (options.cors !== undefined) notes.push(`  CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
   const server = createNodeServer(sandbox, { cors: options.cors });
+  let served = false; // the world is ready (a world still being restored is never written over the file)
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     const why =
@@ -185,7 +212,20 @@ async function main(): Promise<void> {
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const base = `http://${host}:${port}`;
     sandbox.setUrls({ base, management: `${base}/management` });
-    if (scenario) {
+    try {
+      await sandbox.ready;
+      served = true;
+    } catch (error) {
+      process.stderr.write(
+        `health-sandbox: the saved world cannot be rebuilt: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(2);
+    }
+    if (options.stateFile !== undefined)
+      notes.push(`  State file: ${options.stateFile} (${restored ? `restored, ${sandbox.exportWorld().log.length} inputs` : 'new'})`);
+    else if (restored) notes.push(`  World file: ${options.worldFile}`);
+    if (scenario && restored) notes.push(`  Scenario ${options.scenario} not applied: the saved world carries its own`);
+    else if (scenario) {
       try {
         await sandbox.loadScenario(scenario);
       } catch (error) {
@@ -230,6 +270,11 @@ async function main(): Promise<void> {
     stopServer(server, () => process.exit(0));
     sandbox.close();
     stopProgress();
+    // The file is current after every input; written whole once more so it ends clean.
+    if (stateSink && served) {
+      stateSink.write(sandbox.exportWorld());
+      stateSink.close();
+    }
     deliveries.close();
     setTimeout(() => {
       server.closeAllConnections();

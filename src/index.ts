@@ -3,7 +3,16 @@
  * adapters are separate entries so this one pulls in neither msw nor express:
  * `health-sandbox/msw` (createMswHandlers) and `health-sandbox/express` (createExpressApp).
  */
-export { createSandbox, DEFAULT_START_AT, type Sandbox, type SandboxOptions, type ResolvedSandboxOptions } from './sandbox.js';
+export {
+  createSandbox,
+  DEFAULT_START_AT,
+  type Sandbox,
+  type SandboxOptions,
+  type ResolvedSandboxOptions,
+  type StateSink,
+} from './sandbox.js';
+export type { LogEntry, SnapshotInfo, WorldDocument } from './engine/persist.js';
+export { WorldDocumentError } from './engine/persist-document.js';
 export type { Credentials } from './engine/credentials.js';
 export type { SimRequest, SimResponse } from './engine/http-types.js';
 export type { EventEnvelope, JournalEntry, EventSubscriber } from './engine/events.js';

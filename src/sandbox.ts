@@ -2,120 +2,28 @@
  * Builds one sandbox: options, the current world (replaced on reset), dispatch. Two sandboxes
  * in one process never see each other.
  */
-import { AREAS } from './areas.js';
 import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch } from './engine/dispatch.js';
 import { withCanonicalPath } from './engine/canonical-path.js';
+import { RequestJournal } from './state/sandbox/journal.js';
+import { interceptFault } from './state/sandbox/faults.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
-import { seedTenancy } from './fixtures/management/tenancy.js';
-import { Clock, isoNow, type ClockMode } from './engine/clock.js';
-import { EventBus, JOURNAL_LIMIT, type EventSubscriber } from './engine/events.js';
-import { IdFactory } from './engine/ids.js';
-import { Scheduler } from './engine/scheduler.js';
-import { Tenancy } from './engine/tenancy.js';
-import { SANDBOX_USER_CAP } from './state/users/users.js';
-import { RequestJournal, type RequestLogOptions } from './state/sandbox/journal.js';
-import { createHooks, type AssetSources, type FeedMode, type World, type WorldKind, type WorldOptions } from './engine/world.js';
-import { configureWebhooks, resolveWebhookOptions, type FileSink, type ResolvedWebhookOptions } from './state/webhooks/options.js';
-import type { WebhookTransport } from './state/webhooks/transport.js';
+import type { EventSubscriber } from './engine/events.js';
+import type { AssetSources, World } from './engine/world.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
 import { applyScenario } from './scenario/apply.js';
 import { OutputGate, isRecovery, scenarioFailed } from './scenario/gate.js';
 import { parseScenario } from './scenario/parse.js';
-import { interceptFault } from './state/sandbox/faults.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
+import { buildWorld } from './build-world.js';
+import { type ResolvedSandboxOptions, resolveOptions, type SandboxOptions } from './sandbox-options.js';
+import { type SnapshotInfo, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import { parseWorldDocument } from './engine/persist-document.js';
+import { replayLog, SnapshotStore, snapshotMethods, worldControl } from './state/sandbox/snapshots.js';
 
-export const DEFAULT_START_AT = '2026-01-05T09:00:00.000Z';
-const DEFAULT_USERS = 25;
-const DEFAULT_USERS_ELSEWHERE = 3;
-
-export interface SandboxOptions {
-  /** World seed (default 1). */
-  seed?: number;
-  /** `manual` (default; moves only when advanced) or `realtime`. */
-  clock?: ClockMode;
-  /** Sandbox time at start (default 2026-01-05T09:00:00Z). */
-  startAt?: string | number | Date;
-  /** Sandbox seconds per wall second in realtime mode (default 1). */
-  timeScale?: number;
-  /** Users in the first team's sandbox environment (default 25). Above 50 lifts the cap. */
-  users?: number;
-  /** Users in every other team environment (default 3). */
-  usersElsewhere?: number;
-  /** Whether the sandbox's 50-user cap applies (default true, unless users > 50). */
-  limits?: boolean;
-  /** When set, `/_sandbox/*` requires `Authorization: Bearer <token>`. */
-  adminToken?: string;
-  /** Wall clock source (default Date.now); realtime mode and webhook signature timestamps. */
-  wallClock?: () => number;
-  /** Where engine-side errors are logged (default console.error). */
-  logger?: (message: string, error?: unknown) => void;
-  /** Most recent events kept in the journal (`GET /_sandbox/events`), a ring of this size; default 10000 (`JOURNAL_LIMIT`). */
-  journalLimit?: number;
-  /**
-   * The periodic wearable feed (default `auto`): `auto` generates new-data events only for team
-   * environments where someone listens (a webhook endpoint, a pipeline or an in-process
-   * subscriber); `on` always (every event lands in the journal); `off` never. Kept across resets.
-   */
-  feed?: FeedMode | boolean;
-  /** In-process subscriber that receives every event (kept across resets). */
-  onEvent?: EventSubscriber;
-  /**
-   * `default` (the seeded demo world) or `empty`: the org, its teams, keys and lab accounts and
-   * nothing else (no users, connections or orders). Kept across resets.
-   */
-  world?: WorldKind;
-  /**
-   * A scenario (object, or JSON/YAML text; see `scenarios/`; not a file path: read it first, or
-   * use `startSandbox`) applied to every world this sandbox builds, including after `reset()`. Its
-   * `world`, `seed`, `clock.start_at` and `feed` win over these options. Checked at once (a
-   * ScenarioError names the path); applied before the first request is answered (`await
-   * sandbox.ready`), all or nothing: nothing it causes reaches subscribers, webhook receivers or
-   * files until all of it applied. If applying fails, `ready` rejects with the ScenarioError and
-   * every request answers 503 naming it (except `PUT|DELETE /_sandbox/scenario` and
-   * `POST /_sandbox/reset`) until another scenario loads or a reset applies.
-   */
-  scenario?: ScenarioInput | string;
-  /** Addresses the sandbox is served at (adapters set them; used in generated URLs). */
-  baseUrl?: string;
-  managementUrl?: string;
-  /** How webhook attempts are sent (default: the global `fetch`, looked up at each attempt). */
-  webhookTransport?: WebhookTransport;
-  /** Wall-clock timeout of one webhook attempt, seconds (default 15; CLI `--delivery-timeout`). */
-  deliveryTimeout?: number;
-  /**
-   * Webhook attempts to one endpoint in flight at once (default 1: one at a time; 1 to 256).
-   * They start in event order; the CLI's transport pipelines them over one connection, so they
-   * also arrive in that order (CLI `--delivery-window`).
-   */
-  deliveryWindow?: number;
-  /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */
-  webhookAllow?: readonly string[];
-  /** Whether webhooks may go to private networks (default true; the CLI sets false off loopback). */
-  webhookPrivateNetworks?: boolean;
-  /** Where pipeline NDJSON files are appended (the CLI builds one over `--data-dir`). */
-  fileSink?: FileSink;
-  /** The request journal (`GET /_sandbox/requests`): size (default 1000), bodies, wall clock and timer. Kept across resets. */
-  requests?: RequestLogOptions;
-}
-
-export interface ResolvedSandboxOptions {
-  seed: number;
-  clock: ClockMode;
-  startAt: number;
-  timeScale: number;
-  users: number;
-  usersElsewhere: number;
-  limits: boolean;
-  adminToken: string | undefined;
-  wallClock: () => number;
-  logger: (message: string, error?: unknown) => void;
-  journalLimit: number;
-  feed: FeedMode;
-  webhooks: ResolvedWebhookOptions;
-  world: WorldKind;
-}
+export { DEFAULT_START_AT } from './sandbox-options.js';
+export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';
 
 export interface Sandbox {
   readonly options: ResolvedSandboxOptions;
@@ -161,104 +69,18 @@ export interface Sandbox {
   close(): void;
   /** The request journal (kept across resets): `subscribe(fn)` sees each request answered (the terminal log). */
   readonly requests: RequestJournal;
-}
-
-function toMs(value: string | number | Date | undefined, fallback: string): number {
-  if (value === undefined) return Date.parse(fallback);
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new Error(`Invalid start time: ${String(value)}`);
-  return ms;
-}
-
-function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
-  const users = options.users ?? DEFAULT_USERS;
-  if (!Number.isInteger(users) || users < 0) throw new Error(`users must be a whole number >= 0, got ${users}`);
-  const seed = options.seed ?? 1;
-  if (!Number.isInteger(seed)) throw new Error(`seed must be an integer, got ${seed}`);
-  const timeScale = options.timeScale ?? 1;
-  if (!(timeScale > 0)) throw new Error(`timeScale must be > 0, got ${timeScale}`);
-  return {
-    seed,
-    clock: options.clock ?? 'manual',
-    startAt: toMs(options.startAt, DEFAULT_START_AT),
-    timeScale,
-    users,
-    usersElsewhere: options.usersElsewhere ?? DEFAULT_USERS_ELSEWHERE,
-    limits: users > SANDBOX_USER_CAP ? false : (options.limits ?? true),
-    adminToken: options.adminToken,
-    wallClock: options.wallClock ?? (() => Date.now()),
-    logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
-    journalLimit: options.journalLimit ?? JOURNAL_LIMIT,
-    feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
-    webhooks: resolveWebhookOptions({
-      ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
-      ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),
-      ...(options.deliveryWindow !== undefined ? { window: options.deliveryWindow } : {}),
-      ...(options.webhookAllow ? { allowHosts: options.webhookAllow } : {}),
-      ...(options.webhookPrivateNetworks !== undefined ? { privateNetworks: options.webhookPrivateNetworks } : {}),
-      ...(options.fileSink ? { fileSink: options.fileSink } : {}),
-    }),
-    world: options.world ?? 'default',
-  };
-}
-
-/** `gate`: what the world may let out (held while a scenario is applied to it). */
-function buildWorld(
-  options: ResolvedSandboxOptions,
-  seed: number,
-  urls: World['urls'],
-  subscribers: EventSubscriber[],
-  assets: AssetSources,
-  gate: OutputGate,
-  kept: Map<symbol, unknown>,
-): World {
-  const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
-  const log = options.logger;
-  const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
-  const ids = new IdFactory(seed);
-  const inflight = new Set<Promise<unknown>>();
-  const worldOptions: WorldOptions = {
-    seed,
-    users: options.users,
-    usersElsewhere: options.usersElsewhere,
-    limits: options.limits,
-    feed: options.feed,
-    world: options.world,
-  };
-  const world: World = {
-    options: worldOptions,
-    seed,
-    clock,
-    scheduler,
-    ids,
-    tenancy: new Tenancy(ids),
-    events: new EventBus(isoNow(clock), options.journalLimit),
-    hooks: createHooks(),
-    slots: new Map(),
-    kept,
-    track(work) {
-      const p = work.catch((error: unknown) => log('Background work failed', error)).finally(() => inflight.delete(p));
-      inflight.add(p);
-    },
-    async settle() {
-      while (inflight.size > 0) await Promise.all([...inflight]);
-    },
-    log,
-    urls,
-    assets,
-  };
-  const { transport, fileSink } = options.webhooks;
-  configureWebhooks(
-    world,
-    gate.holding ? { ...options.webhooks, transport: gate.transport(transport), fileSink: gate.sink(fileSink) } : options.webhooks,
-  );
-  for (const area of AREAS) area.install?.(world);
-  seedTenancy(world);
-  // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
-  for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
-  world.events.subscribe(gate.subscriber(subscribers));
-  world.events.watch(() => subscribers.length > 0);
-  return world;
+  /** Saves the current world in memory under `name` (replacing one of that name). */
+  snapshot(name: string): SnapshotInfo;
+  /** Rewinds to a snapshot (clock, pending jobs and deliveries included); a RangeError if there is none of that name. */
+  restore(name: string): Promise<void>;
+  /** The snapshots kept, oldest first. */
+  snapshots(): SnapshotInfo[];
+  /** Removes a snapshot; false if there was none. */
+  deleteSnapshot(name: string): boolean;
+  /** The whole current world as one JSON-able document (keys and secrets included). */
+  exportWorld(): WorldDocument;
+  /** Replaces the world with a saved one (checked first: a WorldDocumentError says what is wrong, the world stays). */
+  importWorld(doc: unknown): Promise<void>;
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -284,9 +106,63 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const assets: AssetSources = {};
   const kept = new Map<symbol, unknown>(); // what survives resets: the request journal
   /** A world for a scenario; its gate holds all output while the scenario is applied. */
-  const build = (s: Scenario | undefined, seed: number): { world: World; gate: OutputGate } => {
-    const gate = new OutputGate(s !== undefined);
-    return { world: buildWorld(settings(s), seed, urls, subscribers, assets, gate, kept), gate };
+  const build = (
+    s: Scenario | undefined,
+    seed: number,
+    replay: WorldDocument | null = null,
+    holding = s !== undefined && replay === null,
+  ): { world: World; gate: OutputGate } => {
+    const gate = new OutputGate(holding);
+    const o = replay ? { ...resolved, ...replay.build } : settings(s);
+    const spec: WorldBuild = {
+      seed,
+      scenario: s ?? null,
+      users: o.users,
+      usersElsewhere: o.usersElsewhere,
+      limits: o.limits,
+      feed: o.feed,
+      world: o.world,
+      startAt: o.startAt,
+    };
+    return { world: buildWorld(o, seed, urls, subscribers, assets, gate, new WorldLog(spec, replay?.log ?? null), kept), gate };
+  };
+  /** The world's log writes through the state sink from now on (after the whole document). */
+  const persistFrom = (w: World): void => {
+    const log = worldLogOf(w);
+    if (!options.stateSink || !log) return;
+    options.stateSink.write(log.document());
+    log.sink = options.stateSink;
+  };
+  const snapshots = new SnapshotStore();
+  /** Builds a saved world aside (its scenario, then its log replayed; nothing leaves the sandbox meanwhile). */
+  const rebuild = async (doc: WorldDocument): Promise<{ world: World; gate: OutputGate; scenario: Scenario | undefined }> => {
+    const s = doc.build.scenario === null ? undefined : parseScenario(doc.build.scenario as ScenarioInput);
+    const built = build(s, doc.build.seed, doc);
+    const log = worldLogOf(built.world) as WorldLog;
+    built.world.clock.holdDrift();
+    await apply(s, built);
+    await replayLog(built.world, env.router, doc.log, log);
+    built.world.clock.releaseDrift();
+    return { ...built, scenario: s };
+  };
+  /** Serves a rebuilt world: its seed and scenario become the sandbox's (kept across resets). */
+  const adopt = (next: { world: World; scenario: Scenario | undefined }): void => {
+    scenario = next.scenario;
+    seedOverride = next.world.seed;
+    world = next.world;
+    failure = null;
+    ready = Promise.resolve();
+    persistFrom(world);
+    worldLogOf(world)?.goLive();
+  };
+  /** Replaces the world with a saved one, after other loads; the world stays if it fails. */
+  const replaceWith = (doc: WorldDocument): Promise<void> => {
+    const run = loading.then(async () => {
+      await ready.catch(() => undefined);
+      adopt(await rebuild(doc));
+    });
+    loading = run.catch(() => undefined);
+    return run;
   };
   /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
   const apply = async (s: Scenario | undefined, built: { world: World; gate: OutputGate }): Promise<void> => {
@@ -310,7 +186,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let readyDone: Promise<void> | null = null;
   let loading: Promise<void> = Promise.resolve(); // scenario loads run one after another
   /** Builds and applies the world of the scenario in force (requests wait for `ready`); a failed one is not served (503s). */
-  const start = (): void => {
+  const start = (from?: WorldDocument): void => {
+    if (from) {
+      const initial = build(undefined, from.build.seed);
+      world = initial.world; // serves nothing: requests wait for the saved world
+      ready = rebuild(from).then(adopt);
+      loading = ready.catch(() => undefined);
+      ready.catch((error: unknown) => resolved.logger('Restoring the saved world failed', error));
+      return;
+    }
     const s = scenario;
     const seed = seedOf(s, seedOverride);
     const built = build(s, seed);
@@ -318,12 +202,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     failure = null;
     const applying = apply(s, built).then(
       () => {
-        if (world === built.world) built.gate.release();
-        else built.gate.discard();
+        if (world === built.world) {
+          built.gate.release();
+          persistFrom(world);
+        } else built.gate.discard();
       },
       (error: unknown) => {
         if (world === built.world) {
-          world = buildWorld(settings(s), seed, urls, subscribers, assets, new OutputGate(false), kept);
+          world = build(s, seed, null, false).world;
           failure = error;
         }
         throw error;
@@ -334,8 +220,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  /** The dispatch seams (engine/dispatch.ts): faults set `intercept`, the request journal `observe`. */
-  const hooks: DispatchHooks = { intercept: (req, exchange) => interceptFault(world, req, exchange) };
+  /** What dispatch's `observe` seam calls, in order (the world's log first: it is durable before the answer leaves). */
+  const observers: Array<NonNullable<DispatchHooks['observe']>> = [
+    (req, res, exchange) => worldLogOf(world)?.request(world, req, res, exchange),
+  ];
+  /** The dispatch seams (engine/dispatch.ts): faults `intercept`; the world's log and the request journal `observe`. */
+  const hooks: DispatchHooks = {
+    intercept: (req, exchange) => interceptFault(world, req, exchange),
+    observe(req, res, exchange) {
+      for (const fn of observers) fn(req, res, exchange);
+    },
+  };
   const env = {
     get world() {
       return world;
@@ -347,10 +242,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     loadScenario: async (input: unknown) => (
       await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
     ),
+    worlds: worldControl(() => sandbox),
   };
   const elapsed = () => performance.now(); // wall time and durations come from the edge (here), never from the engine
   const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests }, env, kept);
-  hooks.observe = journal.observe;
+  observers.push(journal.observe);
 
   const startTimer = () => {
     if (resolved.clock !== 'realtime' || timer) return;
@@ -373,8 +269,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         await current.catch(() => undefined);
         if (ready === current) readyDone = current;
       }
-      const req = withCanonicalPath(request); // the scenario gate and dispatch read one path
+      const req = withCanonicalPath(request); // the scenario gate, the world's log and dispatch read one path
       if (failure !== null && !isRecovery(req)) return scenarioFailed(failure);
+      worldLogOf(world)?.begin(req, world.clock.now(), world.scheduler.running);
       return dispatch(env, req);
     },
     get ready() {
@@ -401,6 +298,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         failure = null;
         ready = Promise.resolve();
         built.gate.release();
+        persistFrom(world);
         await world.settle();
       });
       loading = run.catch(() => undefined);
@@ -408,7 +306,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async advance(duration) {
       await ready;
-      await world.scheduler.advance(Math.round(durationSeconds(duration) * 1000));
+      const ms = Math.round(durationSeconds(duration) * 1000);
+      worldLogOf(world)?.advance(ms);
+      await world.scheduler.advance(ms);
     },
     settle: () => world.settle(),
     subscribe(fn) {
@@ -430,9 +330,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (timer) clearInterval(timer);
       timer = undefined;
     },
+    ...snapshotMethods(snapshots, () => world, replaceWith),
     requests: journal,
   };
-  start();
+  start(options.from === undefined ? undefined : parseWorldDocument(options.from));
   startTimer();
   return sandbox;
 }

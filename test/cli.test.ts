@@ -32,7 +32,13 @@ describe('parseCli', () => {
       log: undefined,
       requestLogSize: 1000,
       requestLogBodies: false,
+
+      command: 'serve',
+      stateFile: undefined,
+      worldFile: undefined,
+      url: undefined,
     });
+    expect(parseCli(['export', '--url', 'http://127.0.0.1:9'], {})).toMatchObject({ command: 'export', url: 'http://127.0.0.1:9' });
   });
 
   it('reads every flag, and each from HEALTH_SANDBOX_<NAME> when the flag is absent', () => {
@@ -80,6 +86,13 @@ describe('parseCli', () => {
       'json',
       '--request-log-size',
       '50',
+
+      '--state-file',
+      '/tmp/hs-world.state',
+      '--world-file',
+      'world.json',
+      '--url',
+      'http://127.0.0.1:4251',
     );
     const fromFlags = parseCli(argv, {});
     const env = Object.fromEntries(FLAGS.map((f) => [envName(f.name), argv[argv.indexOf(`--${f.name}`) + 1]]));
@@ -106,6 +119,10 @@ describe('parseCli', () => {
 
       log: 'json',
       requestLogSize: 50,
+
+      stateFile: '/tmp/hs-world.state',
+      worldFile: 'world.json',
+      url: 'http://127.0.0.1:4251',
     });
     expect(parseCli(['--seed', '9'], { HEALTH_SANDBOX_SEED: '8' }).seed).toBe(9);
     expect(fromFlags.cors).toEqual(['https://app.example.com', 'http://localhost:5173']);

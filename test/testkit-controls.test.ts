@@ -114,6 +114,13 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   // HTML pages for a browser: the client gives their URL (`inspectorUrl`).
   'sandbox.ui': null,
   'sandbox.index': null,
+
+  'sandbox.snapshots.list': W.SnapshotList,
+  'sandbox.snapshots.create': W.SnapshotInfo,
+  'sandbox.snapshots.restore': W.WorldRestored,
+  'sandbox.snapshots.delete': null,
+  'sandbox.world.get': W.WorldDocument,
+  'sandbox.world.put': W.WorldRestored,
 };
 let server: StartedSandbox;
 let remote: SandboxControl;

@@ -44,6 +44,15 @@ interface CliOptions {
   requestLogSize: number;
   /** Keep every request's bodies in the journal, not only errors'. */
   requestLogBodies: boolean;
+
+  /** `serve` (default) or `export` (print a world document on stdout). */
+  command: 'serve' | 'export';
+  /** Where the world is kept across restarts (restored when it exists, else written). */
+  stateFile: string | undefined;
+  /** A world document to start from (`health-sandbox export > world.json`). */
+  worldFile: string | undefined;
+  /** `export`: the running sandbox to export from. */
+  url: string | undefined;
 }
 
 interface FlagSpec {
@@ -105,6 +114,21 @@ export const FLAGS: readonly FlagSpec[] = [
     value: '<n>',
     help: 'Requests kept in the request journal (GET /_sandbox/requests, the inspector). Default 1000.',
   },
+  {
+    name: 'state-file',
+    value: '<path>',
+    help: 'Keep the world in this file: restored at start when it exists (else written), every accepted change saved before its answer. A bad file is refused (exit 2), never overwritten.',
+  },
+  {
+    name: 'world-file',
+    value: '<file>',
+    help: 'Start from a saved world (GET /_sandbox/world, health-sandbox export): its seed, keys and everything in it.',
+  },
+  {
+    name: 'url',
+    value: '<url>',
+    help: 'health-sandbox export: the running sandbox to export the world of (default http://127.0.0.1:4250; with --state-file: that file instead).',
+  },
 ];
 
 /** Switches without a value (also `HEALTH_SANDBOX_<NAME>=1`). */
@@ -133,6 +157,7 @@ export function helpText(): string {
     'health-sandbox: a stateful, deterministic simulator of the Health Data and Lab Testing Service.',
     '',
     'Usage: health-sandbox [flags]        (npm start -- [flags])',
+    '       health-sandbox export [--url <url> | --state-file <path>] [--admin-token <token>] > world.json',
     '',
     'Flags:',
     ...lines,
@@ -151,7 +176,9 @@ function integer(name: string, raw: string, min: number, max: number): number {
   return n;
 }
 
-export function parseCli(argv: readonly string[], env: Record<string, string | undefined>): CliOptions {
+export function parseCli(all: readonly string[], env: Record<string, string | undefined>): CliOptions {
+  const command = all[0] === 'export' ? 'export' : 'serve';
+  const argv = command === 'export' ? all.slice(1) : all;
   const options = Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }]));
   let parsed;
   // `--cors` may stand alone (any origin): give it the value `*` when no value follows.
@@ -222,7 +249,19 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     log,
     requestLogSize: integer('request-log-size', get('request-log-size') ?? '1000', 0, 1_000_000),
     requestLogBodies: flag('request-log-bodies'),
+
+    command,
+    ...worldFlags(get),
   };
+}
+
+function worldFlags(get: (name: string) => string | undefined): Pick<CliOptions, 'stateFile' | 'worldFile' | 'url'> {
+  const nonEmpty = (v: string | undefined): string | undefined => (v === '' ? undefined : v);
+  const stateFile = nonEmpty(get('state-file'));
+  const worldFile = nonEmpty(get('world-file'));
+  const url = nonEmpty(get('url'));
+  if (url !== undefined && !/^https?:\/\/[^\s]+$/i.test(url)) throw new CliError(`--url must be an http(s) URL, got "${url}"`);
+  return { stateFile, worldFile, url };
 }
 
 function webhookFlags(

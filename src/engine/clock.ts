@@ -18,9 +18,13 @@ interface ClockOptions {
 export class Clock {
   readonly mode: ClockMode;
   readonly scale: number;
-  readonly wall: () => number;
+  private readonly source: () => number;
+  /** Sees every wall-clock read made through `wall()` (a world's log records them, or answers them while replaying). */
+  private wallHook: ((raw: () => number) => number) | null = null;
   private readonly startAt: number;
-  private readonly wallStart: number;
+  private wallStart: number;
+  /** While a world is rebuilt from its log, the realtime drift is held (time moves only as the log says). */
+  private heldDrift: number | null = null;
   private offsetMs = 0;
   /** While a scheduled job runs, `now()` answers the job's due time. */
   private pinned: number | null = null;
@@ -28,9 +32,18 @@ export class Clock {
   constructor(options: ClockOptions) {
     this.mode = options.mode;
     this.scale = options.scale;
-    this.wall = options.wall;
+    this.source = options.wall;
     this.startAt = options.startAt;
     this.wallStart = options.mode === 'realtime' ? options.wall() : 0;
+  }
+
+  /** Wall-clock time (webhook signature timestamps, latencies): through the hook when one is set. */
+  wall(): number {
+    return this.wallHook ? this.wallHook(this.source) : this.source();
+  }
+
+  setWallHook(hook: ((raw: () => number) => number) | null): void {
+    this.wallHook = hook;
   }
 
   /** Current sandbox time, epoch milliseconds. */
@@ -46,8 +59,24 @@ export class Clock {
 
   /** Sandbox time ignoring any pin. */
   base(): number {
-    const drift = this.mode === 'realtime' ? (this.wall() - this.wallStart) * this.scale : 0;
-    return Math.floor(this.startAt + this.offsetMs + drift);
+    return Math.floor(this.startAt + this.offsetMs + this.drift());
+  }
+
+  private drift(): number {
+    if (this.mode !== 'realtime') return 0;
+    return this.heldDrift ?? (this.source() - this.wallStart) * this.scale;
+  }
+
+  /** Holds realtime drift: the clock moves only by `shift` until `releaseDrift` (a world being replayed). */
+  holdDrift(): void {
+    if (this.heldDrift === null) this.heldDrift = this.drift();
+  }
+
+  /** Lets realtime drift run again from where it was held (time paused while held does not jump). */
+  releaseDrift(): void {
+    if (this.heldDrift === null) return;
+    this.wallStart = this.source() - this.heldDrift / this.scale;
+    this.heldDrift = null;
   }
 
   /** Moves sandbox time forward by `ms` (never backwards). */

@@ -15,6 +15,7 @@ import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.
 import { detailResponse, EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
+import type { WorldControl } from './persist.js';
 
 /**
  * What dispatch learned about one request, filled in as it goes (the seam for the request
@@ -54,6 +55,8 @@ interface DispatchEnv {
   reset(seed?: number): void;
   /** Replaces the world with a checked scenario (control plane `PUT /_sandbox/scenario`). */
   loadScenario?(scenario: unknown): Promise<unknown>;
+  /** The sandbox's saved worlds (control plane `/_sandbox/snapshots`, `/_sandbox/world`). */
+  worlds?: WorldControl;
 }
 
 const encoder = new TextEncoder();
@@ -158,6 +161,10 @@ function buildCtx(env: DispatchEnv, req: SimRequest, route: Route, exchange: Exc
     loadScenario: (scenario: unknown) =>
       env.loadScenario ? env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios')),
     routes: env.router.routes,
+    get worlds(): WorldControl {
+      if (!env.worlds) throw new Error('This sandbox cannot save or restore worlds');
+      return env.worlds;
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * The table in `routes.ts` is the only list; adapters never register a route by hand.
  */
 import type { z } from 'zod';
+import type { WorldControl } from './persist.js';
 import type { Reply, SimRequest } from './http-types.js';
 import type { ManagementKey, Org, Partition } from './tenancy.js';
 import type { World } from './world.js';
@@ -62,6 +63,8 @@ export interface Ctx {
   loadScenario(scenario: unknown): Promise<unknown>;
   /** Every route the sandbox serves (the route table). */
   readonly routes: readonly Route[];
+  /** The sandbox's saved worlds: snapshots, export and import (control plane). */
+  readonly worlds: WorldControl;
 }
 
 interface RouteSpec<S extends RequestSchemas, A> {

@@ -46,6 +46,9 @@ import type {
   ResetDone,
   RouteListing,
   ScenarioLoaded,
+  SnapshotInfo,
+  WorldDocument,
+  WorldRestored,
 } from './types.js';
 
 /** Sends one control-plane request; answers status and parsed JSON. */
@@ -225,6 +228,36 @@ export class SandboxControl {
   /** Replaces the world with one built from a scenario (kept across resets); `null` drops it. */
   async loadScenario(scenario: ScenarioInput | null): Promise<ScenarioLoaded> {
     return scenario === null ? this.request('DELETE', '/_sandbox/scenario') : this.request('PUT', '/_sandbox/scenario', scenario);
+  }
+
+  /** Saves the whole world in memory under a name (`POST /_sandbox/snapshots`). */
+  async snapshot(name: string): Promise<SnapshotInfo> {
+    return this.request('POST', '/_sandbox/snapshots', { name });
+  }
+
+  /** Rewinds the world to a snapshot: clock, pending jobs and deliveries included. */
+  async restore(name: string): Promise<WorldRestored> {
+    return this.request('POST', `/_sandbox/snapshots/${seg(name)}/restore`);
+  }
+
+  /** The snapshots kept, oldest first. */
+  async snapshots(): Promise<SnapshotInfo[]> {
+    return (await this.request<{ snapshots: SnapshotInfo[] }>('GET', '/_sandbox/snapshots')).snapshots;
+  }
+
+  /** Drops a snapshot. */
+  async deleteSnapshot(name: string): Promise<void> {
+    await this.request('DELETE', `/_sandbox/snapshots/${seg(name)}`);
+  }
+
+  /** The whole world as one document (keys and secrets included): check it in, import it, fork from it. */
+  async exportWorld(): Promise<WorldDocument> {
+    return this.request('GET', '/_sandbox/world');
+  }
+
+  /** Replaces the world with a saved one (its seed and keys win). */
+  async importWorld(doc: WorldDocument): Promise<WorldRestored> {
+    return this.request('PUT', '/_sandbox/world', doc);
   }
 
   /** Journal entries, oldest first. */

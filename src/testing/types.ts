@@ -19,6 +19,12 @@ export type Credentials = Of<typeof W.SandboxCredentials>;
 export type ResetDone = Of<typeof W.ResetDone>;
 /** `PUT|DELETE /_sandbox/scenario`. */
 export type ScenarioLoaded = Of<typeof W.ScenarioLoaded>;
+/** `POST /_sandbox/snapshots`, each of `GET /_sandbox/snapshots`. */
+export type SnapshotInfo = Of<typeof W.SnapshotInfo>;
+/** `POST /_sandbox/snapshots/{name}/restore`, `PUT /_sandbox/world`. */
+export type WorldRestored = Of<typeof W.WorldRestored>;
+/** `GET /_sandbox/world`: the whole world as one document (give it to `importWorld` or `createSandbox({ from })`). */
+export type WorldDocument = Of<typeof W.WorldDocument>;
 /** One entry of `GET /_sandbox/events`. */
 export type JournalEntry = Of<typeof W.JournalEntry>;
 /** `GET /_sandbox/jobs`. */

@@ -162,3 +162,11 @@ export const RequestPage = z.object({
   recorded: z.number().int(),
   bodies: z.boolean(),
 });
+
+/** A saved world in memory (`/_sandbox/snapshots`). */
+export const SnapshotInfo = z.object({ name: z.string(), now: dateTime, seed: z.number().int(), inputs: z.number().int() });
+export const SnapshotList = z.object({ snapshots: z.array(SnapshotInfo) });
+/** The world now served after a restore or an import. */
+export const WorldRestored = z.object({ status: z.string(), seed: z.number().int(), now: dateTime });
+/** A whole world as one document (docs/simulated/engine.md "Worlds that last"). */
+export const WorldDocument = z.object({ format: z.string(), version: z.number().int(), build: JsonObject, log: z.array(JsonObject) });

@@ -42,6 +42,18 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
   'sandbox.faults.order': () => ({ body: { fault: 'sample_rejected' } }),
   'sandbox.faults.outage': () => ({ body: { duration: '1h' } }),
   'sandbox.receiver.configure': () => ({ body: { status: 200 } }),
+  'sandbox.snapshots.create': (_ids, n) => ({ body: { name: `route-snapshot-${n}` } }),
+  // A snapshot of the world as it is: restoring it changes nothing the routes after it rely on.
+  'sandbox.snapshots.restore': async (_ids, n, c) => {
+    await c.post('/_sandbox/snapshots', { name: `route-restore-${n}` });
+    return { params: { name: `route-restore-${n}` } };
+  },
+  'sandbox.snapshots.delete': async (_ids, n, c) => {
+    await c.post('/_sandbox/snapshots', { name: `route-drop-${n}` });
+    return { params: { name: `route-drop-${n}` } };
+  },
+  // The world as it is, put back.
+  'sandbox.world.put': async (_ids, _n, c) => ({ body: (await c.get('/_sandbox/world')).body }),
   'sandbox.webhooks.recover': () => ({ body: { since: '2026-01-05T08:00:00Z' } }),
   'sandbox.orgs.invite.accept': async (_ids, n, c) => {
     const email = `route-invitee-${n}@example.com`;

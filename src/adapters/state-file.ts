@@ -1,0 +1,157 @@
+/**
+ * The CLI's state file (`--state-file`, docs/simulated/engine.md "The state file"): the world
+ * document as lines of JSON, one header, one line per input, then an end line holding the count
+ * of inputs and a checksum of every byte before it. An input is appended (over the old end line,
+ * one write, then fsync) before its answer leaves, so a SIGKILL loses nothing answered; a new world
+ * (reset, scenario, restore, import) rewrites the file whole (temporary file, fsync, rename).
+ * Reading refuses, naming what is wrong, any file that is not exactly such a document: a file cut
+ * at any offset has no valid end line.
+ */
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type LogEntry, WORLD_FORMAT, WORLD_VERSION, type WorldDocument } from '../engine/persist.js';
+import { parseWorldDocument, WorldDocumentError } from '../engine/persist-document.js';
+import type { StateSink } from '../sandbox.js';
+
+export const STATE_FORMAT = 'health-sandbox-state';
+
+/** Why a state file cannot be used (the message names the file). */
+export class StateFileError extends Error {}
+
+/** FNV-1a, 32 bits, continued from `hash`. */
+function fnv(bytes: Uint8Array, hash = 0x811c9dc5): number {
+  let h = hash;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i] as number;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+const hex = (n: number): string => n.toString(16).padStart(8, '0');
+const endLine = (count: number, hash: number): string => `${JSON.stringify({ end: count, fnv: hex(hash) })}\n`;
+
+/** The world a state file holds; undefined when there is no file; a StateFileError when it cannot be used. */
+export function readStateFile(path: string): WorldDocument | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`state file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const fail = (what: string): never => {
+    throw new StateFileError(`state file ${path}: ${what}; refusing to start (the file is left as it is)`);
+  };
+  if (bytes.length === 0) fail('is empty');
+  if (bytes[bytes.length - 1] !== 0x0a) fail('is truncated (it does not end with a complete line)');
+  const lastStart = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
+  let end: { end?: unknown; fnv?: unknown } = {};
+  try {
+    end = JSON.parse(bytes.subarray(lastStart).toString('utf8')) as typeof end;
+  } catch {
+    fail('is truncated or corrupt (its last line is not a complete end line)');
+  }
+  if (typeof end.end !== 'number' || typeof end.fnv !== 'string') fail('is truncated (it has no end line: it was cut short)');
+  if (hex(fnv(bytes.subarray(0, lastStart))) !== end.fnv) fail('is corrupt (its checksum does not match its contents)');
+  const lines = bytes.subarray(0, lastStart).toString('utf8').split('\n');
+  lines.pop();
+  let header: { format?: unknown; version?: unknown; build?: unknown } = {};
+  let log: unknown[] = [];
+  try {
+    header = JSON.parse(lines[0] ?? '') as typeof header;
+    log = lines.slice(1).map((line) => JSON.parse(line) as unknown);
+  } catch {
+    fail('is corrupt (a line is not JSON)');
+  }
+  if (header.format !== STATE_FORMAT) fail(`is not a health-sandbox state file (no "format": "${STATE_FORMAT}" header)`);
+  if (header.version !== WORLD_VERSION)
+    fail(`was written in format version ${String(header.version)}; this build reads version ${WORLD_VERSION} only`);
+  if (log.length !== end.end) fail(`is truncated (${log.length} inputs where its end line says ${String(end.end)})`);
+  try {
+    return parseWorldDocument({ format: WORLD_FORMAT, version: header.version, build: header.build, log });
+  } catch (error) {
+    if (error instanceof WorldDocumentError) fail(`is not a valid world (${error.message})`);
+    throw error;
+  }
+}
+
+/** A state file the sandbox writes through; `close()` at shutdown. */
+export function stateFileSink(path: string): StateSink & { close(): void } {
+  const encoder = new TextEncoder();
+  let fd: number | null = null;
+  let size = 0; // bytes before the end line
+  let hash = 0;
+  let count = 0;
+  const syncDir = (): void => {
+    try {
+      const dir = openSync(dirname(path), 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    } catch {
+      // Some platforms cannot open a directory: the rename is still atomic.
+    }
+  };
+  return {
+    write(doc) {
+      const body = encoder.encode(
+        [JSON.stringify({ format: STATE_FORMAT, version: WORLD_VERSION, build: doc.build }), ...doc.log.map((e) => JSON.stringify(e))]
+          .map((line) => `${line}\n`)
+          .join(''),
+      );
+      hash = fnv(body);
+      size = body.length;
+      count = doc.log.length;
+      const tmp = `${path}.tmp`;
+      const out = openSync(tmp, 'w');
+      try {
+        writeSync(out, body);
+        writeSync(out, endLine(count, hash));
+        fsyncSync(out);
+      } finally {
+        closeSync(out);
+      }
+      renameSync(tmp, path);
+      syncDir();
+      if (fd !== null) closeSync(fd);
+      fd = openSync(path, 'r+');
+    },
+    append(entry: LogEntry) {
+      if (fd === null) return;
+      const line = encoder.encode(`${JSON.stringify(entry)}\n`);
+      hash = fnv(line, hash);
+      count++;
+      const end = encoder.encode(endLine(count, hash));
+      const both = new Uint8Array(line.length + end.length);
+      both.set(line);
+      both.set(end, line.length);
+      // One write over the old end line: a kill leaves the file before or after it, never between.
+      writeSync(fd, both, 0, both.length, size);
+      size += line.length;
+      fsyncSync(fd);
+    },
+    close() {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
+}
+
+/** Reads a world file (`--world-file`, `GET /_sandbox/world` saved): a StateFileError names what is wrong. */
+export function readWorldFile(path: string): WorldDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new StateFileError(`world file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  try {
+    return parseWorldDocument(JSON.parse(text));
+  } catch (error) {
+    const why = error instanceof WorldDocumentError ? error.message : 'is not JSON';
+    throw new StateFileError(`world file ${path}: ${why}`);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Builds one world of a sandbox: clock, scheduler, ids, tenancy, events, every area installed and
+ * seeded. Its `WorldLog` (engine/persist.ts) sits between the world and what leaves the sandbox
+ * (webhook transport, file sink, in-process subscribers): it records, or replays a saved world.
+ */
+import { AREAS } from './areas.js';
+import { seedTenancy } from './fixtures/management/tenancy.js';
+import { Clock, isoNow } from './engine/clock.js';
+import { EventBus, type EventSubscriber } from './engine/events.js';
+import { IdFactory } from './engine/ids.js';
+import { attachWorldLog, type WorldLog } from './engine/persist.js';
+import { Scheduler } from './engine/scheduler.js';
+import { Tenancy } from './engine/tenancy.js';
+import { createHooks, type AssetSources, type World, type WorldOptions } from './engine/world.js';
+import type { ResolvedSandboxOptions } from './sandbox-options.js';
+import type { OutputGate } from './scenario/gate.js';
+import { configureWebhooks } from './state/webhooks/options.js';
+
+/** `gate`: what the world may let out (held while a scenario is applied to it). */
+export function buildWorld(
+  options: ResolvedSandboxOptions,
+  seed: number,
+  urls: World['urls'],
+  subscribers: EventSubscriber[],
+  assets: AssetSources,
+  gate: OutputGate,
+  worldLog: WorldLog,
+  kept: Map<symbol, unknown>,
+): World {
+  const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
+  const log = options.logger;
+  const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
+  const ids = new IdFactory(seed);
+  const inflight = new Set<Promise<unknown>>();
+  const worldOptions: WorldOptions = {
+    seed,
+    users: options.users,
+    usersElsewhere: options.usersElsewhere,
+    limits: options.limits,
+    feed: options.feed,
+    world: options.world,
+  };
+  const world: World = {
+    options: worldOptions,
+    seed,
+    clock,
+    scheduler,
+    ids,
+    tenancy: new Tenancy(ids),
+    events: new EventBus(isoNow(clock), options.journalLimit),
+    hooks: createHooks(),
+    slots: new Map(),
+    kept,
+    track(work) {
+      const p = work.catch((error: unknown) => log('Background work failed', error)).finally(() => inflight.delete(p));
+      inflight.add(p);
+    },
+    async settle() {
+      while (inflight.size > 0) await Promise.all([...inflight]);
+    },
+    log,
+    urls,
+    assets,
+  };
+  attachWorldLog(world, worldLog);
+  clock.setWallHook((raw) => worldLog.wallRead(raw));
+  const transport = worldLog.transport(gate.holding ? gate.transport(options.webhooks.transport) : options.webhooks.transport);
+  const fileSink = worldLog.fileSink(gate.holding ? gate.sink(options.webhooks.fileSink) : options.webhooks.fileSink);
+  configureWebhooks(world, { ...options.webhooks, transport, fileSink });
+  for (const area of AREAS) area.install?.(world);
+  seedTenancy(world);
+  // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
+  for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
+  world.events.subscribe(worldLog.subscriber(gate.subscriber(subscribers)));
+  world.events.watch(() => subscribers.length > 0);
+  return world;
+}

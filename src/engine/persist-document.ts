@@ -1,0 +1,66 @@
+/**
+ * Checks a world document (export, snapshot, state file) before anything is built from it: the
+ * format and version first (a newer or older version is named), then its shape. A document that
+ * fails is refused whole, with one line saying what is wrong.
+ */
+import { z } from 'zod';
+import { WORLD_FORMAT, WORLD_VERSION, type WorldDocument } from './persist.js';
+
+const strings = z.record(z.string(), z.string());
+const walls = { w: z.array(z.number().finite()).optional() };
+const entry = z.discriminatedUnion('k', [
+  z.object({
+    k: z.literal('req'),
+    at: z.number().finite(),
+    m: z.string(),
+    s: z.enum(['data', 'management']),
+    p: z.string(),
+    q: z.record(z.string(), z.array(z.string())),
+    h: strings,
+    b: z.string(),
+    d: z.literal(true).optional(),
+    ...walls,
+  }),
+  z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative(), ...walls }),
+  z.object({
+    k: z.literal('out'),
+    key: z.string(),
+    r: z.object({ status: z.number().int(), headers: strings, body: z.string() }).optional(),
+    e: z.object({ message: z.string(), code: z.string().optional(), cause: z.string().optional() }).optional(),
+    t: z.literal(true).optional(),
+    ...walls,
+  }),
+]);
+
+const documentSchema = z.object({
+  format: z.literal(WORLD_FORMAT),
+  version: z.literal(WORLD_VERSION),
+  build: z.object({
+    seed: z.number().int(),
+    scenario: z.unknown(),
+    users: z.number().int().nonnegative(),
+    usersElsewhere: z.number().int().nonnegative(),
+    limits: z.boolean(),
+    feed: z.enum(['auto', 'on', 'off']),
+    world: z.enum(['default', 'empty']),
+    startAt: z.number().finite(),
+  }),
+  log: z.array(entry),
+});
+
+export class WorldDocumentError extends Error {}
+
+/** The document, or a WorldDocumentError saying in one line what is wrong. */
+export function parseWorldDocument(value: unknown): WorldDocument {
+  const head = value as { format?: unknown; version?: unknown } | null;
+  if (typeof head !== 'object' || head === null || head.format !== WORLD_FORMAT)
+    throw new WorldDocumentError(`not a health-sandbox world (expected "format": "${WORLD_FORMAT}")`);
+  if (head.version !== WORLD_VERSION)
+    throw new WorldDocumentError(`written in format version ${String(head.version)}; this build reads version ${WORLD_VERSION} only`);
+  const parsed = documentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new WorldDocumentError(`invalid world document at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'bad shape'}`);
+  }
+  return parsed.data as WorldDocument;
+}

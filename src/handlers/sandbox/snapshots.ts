@@ -1,0 +1,112 @@
+/**
+ * Worlds that last, over the control plane: `POST /_sandbox/snapshots {"name"}` saves the whole
+ * world in memory, `POST /_sandbox/snapshots/{name}/restore` rewinds to it (clock, pending jobs
+ * and deliveries included), `GET` lists them, `DELETE` drops one; `GET /_sandbox/world` answers
+ * the world as one document (keys and secrets included) and `PUT /_sandbox/world` replaces the
+ * world with one (docs/simulated/engine.md "Worlds that last").
+ *
+ * LIMITATIONS
+ * - Snapshots live in memory only and are gone with the process (save one with `GET /_sandbox/world`).
+ * - A world's document grows with every input it accepted (it is a build plus a log of inputs).
+ */
+import { z } from 'zod';
+import { ApiError, apiError } from '../../engine/errors.js';
+import { json, noContent } from '../../engine/http-types.js';
+import { WorldDocumentError } from '../../engine/persist-document.js';
+import { defineRoute } from '../../engine/route.js';
+import { SnapshotInfo, SnapshotList, WorldDocument, WorldRestored, res } from '../../wire/schemas.js';
+
+const snapshotName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only');
+
+const restored = (world: { seed: number; now: string }) => json({ status: 'ok', seed: world.seed, now: world.now });
+
+export const snapshotRoutes = [
+  defineRoute({
+    id: 'sandbox.snapshots.list',
+    method: 'GET',
+    path: '/_sandbox/snapshots',
+    auth: 'control',
+    summary: 'The worlds saved in memory, oldest first.',
+    responses: { 200: res(SnapshotList, '{snapshots: [{name, now, seed, inputs}]}') },
+    handle: (ctx) => json({ snapshots: ctx.worlds.list() }),
+  }),
+  defineRoute({
+    id: 'sandbox.snapshots.create',
+    method: 'POST',
+    path: '/_sandbox/snapshots',
+    auth: 'control',
+    summary: 'Saves the whole world in memory under a name (replacing one of that name).',
+    request: { body: z.object({ name: snapshotName }) },
+    responses: { 201: res(SnapshotInfo, '{name, now, seed, inputs}'), 422: 'No valid name', 409: 'Too many snapshots kept' },
+    handle(ctx, { body }) {
+      try {
+        return json(ctx.worlds.snapshot(body.name), 201);
+      } catch (error) {
+        if (error instanceof RangeError) throw apiError(409, error.message);
+        throw error;
+      }
+    },
+  }),
+  defineRoute({
+    id: 'sandbox.snapshots.restore',
+    method: 'POST',
+    path: '/_sandbox/snapshots/:name/restore',
+    auth: 'control',
+    summary: 'Rewinds the world to a snapshot: its clock, pending jobs, deliveries and every answer.',
+    request: { params: z.object({ name: z.string() }) },
+    responses: { 200: res(WorldRestored, '{status, seed, now}'), 404: 'No snapshot of that name' },
+    async handle(ctx, { params }) {
+      try {
+        return restored(await ctx.worlds.restore(params.name));
+      } catch (error) {
+        if (error instanceof RangeError) throw apiError(404, error.message);
+        throw error;
+      }
+    },
+  }),
+  defineRoute({
+    id: 'sandbox.snapshots.delete',
+    method: 'DELETE',
+    path: '/_sandbox/snapshots/:name',
+    auth: 'control',
+    summary: 'Drops a snapshot.',
+    request: { params: z.object({ name: z.string() }) },
+    responses: { 204: 'Dropped', 404: 'No snapshot of that name' },
+    handle(ctx, { params }) {
+      if (!ctx.worlds.remove(params.name)) throw apiError(404, `No snapshot named ${JSON.stringify(params.name)}`);
+      return noContent();
+    },
+  }),
+  defineRoute({
+    id: 'sandbox.world.get',
+    method: 'GET',
+    path: '/_sandbox/world',
+    auth: 'control',
+    summary: 'The whole world as one JSON document (keys and secrets included): save it, check it in, PUT it back or start from it.',
+    responses: { 200: res(WorldDocument, 'The world document') },
+    handle: (ctx) => json(ctx.worlds.export()),
+  }),
+  defineRoute({
+    id: 'sandbox.world.put',
+    method: 'PUT',
+    path: '/_sandbox/world',
+    auth: 'control',
+    summary: 'Replaces the world with a saved one (its seed and keys win); a bad document changes nothing (422 saying what is wrong).',
+    request: { body: z.unknown() },
+    responses: { 200: res(WorldRestored, '{status, seed, now}'), 422: 'Not a world document this build reads' },
+    async handle(ctx, { body }) {
+      try {
+        return restored(await ctx.worlds.import(body));
+      } catch (error) {
+        if (error instanceof WorldDocumentError) {
+          throw new ApiError(422, { detail: [{ loc: ['body'], msg: error.message, type: 'value_error' }] });
+        }
+        throw error;
+      }
+    },
+  }),
+];
