@@ -37,10 +37,14 @@ export class Clock {
     this.wallStart = options.mode === 'realtime' ? options.wall() : 0;
   }
 
-  /** Wall-clock time (webhook signature timestamps, latencies): through the hook when one is set. */
-  wall(): number {
-    return this.wallHook ? this.wallHook(this.source) : this.source();
-  }
+  /** Wall-clock time (webhook signature timestamps, latencies): through the hook when one is set. Bound: it is passed around. */
+  readonly wall = (): number => (this.wallHook ? this.wallHook(this.source) : this.source());
+
+  /**
+   * The wall clock itself, past the hook: for timing that never reaches an answer (an attempt's
+   * deadline), so a saved world's replayed wall reads stay in the order they were made.
+   */
+  readonly rawWall = (): number => this.source();
 
   setWallHook(hook: ((raw: () => number) => number) | null): void {
     this.wallHook = hook;

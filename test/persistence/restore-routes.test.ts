@@ -42,7 +42,9 @@ function narrowQuery(route: Route): Record<string, string> {
 async function read(c: TestClient, requests: Requests): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const [route, request] of requests) {
-    if (route.path.startsWith('/_sandbox/world') || route.path.startsWith('/_sandbox/snapshots')) continue;
+    // The world document and snapshots are the saving itself; the request journal is what this
+    // sandbox process was sent (kept across resets and restores, never part of a world).
+    if (['/_sandbox/world', '/_sandbox/snapshots', '/_sandbox/requests'].some((p) => route.path.startsWith(p))) continue;
     const res = await c.call('GET', request.path, { ...request.options, surface: surfaceOf(route), redirect: 'manual' });
     out.set(route.id, `${res.status} ${res.headers['content-type'] ?? ''} ${res.bytes.toString('base64')}`);
   }

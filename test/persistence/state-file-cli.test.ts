@@ -19,7 +19,11 @@ import { routeIds, validRequest } from '../support/valid-requests.js';
 import { queryFor } from '../support/world-params.js';
 import { killNow, type RunningCli, remoteClient, runCli, startCli } from './cli-support.js';
 
-const GETS = ROUTES.filter((r) => r.method === 'GET' && r.id !== 'meta.docs.asset' && !r.path.startsWith('/_sandbox/world'));
+// The request journal is what this process was sent: a restarted process starts its own.
+const GETS = ROUTES.filter(
+  (r) =>
+    r.method === 'GET' && r.id !== 'meta.docs.asset' && !r.path.startsWith('/_sandbox/world') && !r.path.startsWith('/_sandbox/requests'),
+);
 const running: RunningCli[] = [];
 afterEach(() => {
   for (const cli of running.splice(0)) cli.proc.kill('SIGKILL');
@@ -29,9 +33,14 @@ async function readAll(c: TestClient, requests: Map<Route, { path: string; optio
   const out = new Map<string, string>();
   for (const [route, request] of requests) {
     const res = await c.call('GET', request.path, { ...request.options, surface: surfaceOf(route), redirect: 'manual' });
-    // Measured latencies are wall time: replayed from the wall reads in the order they came, they can
-    // swap between two attempts that were in flight at once (docs/simulated/engine.md, limitations).
-    out.set(route.id, `${res.status} ${res.text.replace(/"latency_ms":\d+/g, '"latency_ms":0')}`);
+    // Measured latencies and signature timestamps are wall time: replayed from the wall reads in the
+    // order they came, they can swap between two attempts in flight at once (endpoints are
+    // delivered side by side; docs/simulated/engine.md, limitations).
+    const masked = res.text
+      .replace(/"latency_ms":\d+/g, '"latency_ms":0')
+      .replace(/"timestamp":\d+/g, '"timestamp":0')
+      .replace(/"(svix|webhook)-(timestamp|signature)":"[^"]*"/g, '"$1-$2":""');
+    out.set(route.id, `${res.status} ${masked}`);
   }
   return out;
 }

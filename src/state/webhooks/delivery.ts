@@ -337,7 +337,7 @@ class DeliveryEngine {
               checkAddress: (address) => resolvedProblem(world, url, address),
             },
             options.attemptTimeoutMs,
-            clock.wall,
+            clock.rawWall,
           );
     const { response: res, error, timedOut } = outcome;
     if (!refused && !stopped) {
