@@ -56,6 +56,8 @@ export interface SandboxOptions {
    * subscriber); `on` always (every event lands in the journal); `off` never. Kept across resets.
    */
   feed?: FeedMode | boolean;
+  /** Lab orders move on the clock (`clock`, default) or only when simulated (`manual`, the real sandbox); docs/simulated/labs.md. */
+  labsProgression?: WorldOptions['labsProgression'];
   /** In-process subscriber that receives every event (kept across resets). */
   onEvent?: EventSubscriber;
   /**
@@ -108,6 +110,7 @@ export interface ResolvedSandboxOptions {
   logger: (message: string, error?: unknown) => void;
   journalLimit: number;
   feed: FeedMode;
+  labsProgression: WorldOptions['labsProgression'];
   webhooks: ResolvedWebhookOptions;
   world: WorldKind;
 }
@@ -183,6 +186,7 @@ function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
     journalLimit: options.journalLimit ?? JOURNAL_LIMIT,
     feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
+    labsProgression: options.labsProgression ?? 'clock',
     webhooks: resolveWebhookOptions({
       ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
       ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),
@@ -230,6 +234,7 @@ function buildWorld(
     limits: options.limits,
     feed: options.feed,
     world: options.world,
+    labsProgression: options.labsProgression,
   };
   const world: World = {
     options: worldOptions,
@@ -283,6 +288,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           ...resolved,
           world: s.world,
           feed: s.feed ?? resolved.feed,
+          labsProgression: s.labs?.progression ?? resolved.labsProgression,
           startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt,
         }
       : resolved;
@@ -297,11 +303,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!s) return;
     const own = { world: built.world, router: env.router, adminToken: undefined, reset: () => undefined };
     try {
-      await applyScenario(
-        s,
-        (request) => dispatch(own, request),
-        () => credentialsOf(built.world),
-      );
+      const send = (request: SimRequest): Promise<SimResponse> => dispatch(own, request);
+      await applyScenario(s, send, () => credentialsOf(built.world));
     } catch (error) {
       built.gate.discard();
       throw error;

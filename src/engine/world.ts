@@ -37,7 +37,12 @@ export interface WorldOptions {
   feed: FeedMode;
   /** `default` (seeded demo data) or `empty` (org, teams and keys only). */
   world: WorldKind;
+  /** How lab orders move unless a team says otherwise: on the clock, or only when simulated (the real sandbox). */
+  labsProgression: LabsProgression;
 }
+
+/** `clock`: lab orders step on the sandbox clock; `manual`: only `POST /v3/order/{id}/test` moves them. */
+export type LabsProgression = 'clock' | 'manual';
 
 /** Which world a sandbox builds: the seeded demo world, or the org, teams and keys only. */
 export type WorldKind = 'default' | 'empty';
