@@ -26,6 +26,7 @@ describe('parseCli', () => {
       help: false,
       world: 'default',
       feed: 'auto',
+      labsProgression: 'clock',
       scenario: undefined,
       json: false,
       quiet: false,
@@ -56,6 +57,8 @@ describe('parseCli', () => {
       'empty',
       '--feed',
       'off',
+      '--labs-progression',
+      'manual',
       '--scenario',
       'scenarios/empty-team.yaml',
       '--cors',
@@ -86,6 +89,7 @@ describe('parseCli', () => {
       adminToken: 'tok',
       world: 'empty',
       feed: 'off',
+      labsProgression: 'manual',
     });
     expect(fromFlags).toMatchObject({
       dataDir: '/tmp/hs-data',
@@ -118,6 +122,7 @@ describe('parseCli', () => {
     [['--delivery-window', '1.5']],
     [['--webhook-allow', ',']],
     [['--world', 'full']],
+    [['--labs-progression', 'auto']],
     [['--feed', 'sometimes']],
   ])('refuses %j with a clear error', (argv) => {
     expect(() => parseCli(argv, {})).toThrow(CliError);
