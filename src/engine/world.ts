@@ -21,6 +21,8 @@ export interface WorldHooks {
   userDeleted: Hook<[Partition, string]>;
   /** A user's grace period ended: purge everything of theirs. */
   userPurged: Hook<[Partition, string]>;
+  /** Deletes a user and its data at once, without a grace period (demo users expiring); users installs it. */
+  expireUser: (partition: Partition, userId: string) => void;
   /** Answers a user's connected sources; wearables installs the real one. */
   connectedSources: (partition: Partition, userId: string) => ConnectedSource[];
 }
@@ -82,6 +84,7 @@ export function createHooks(): WorldHooks {
   return {
     userDeleted: new Hook(),
     userPurged: new Hook(),
+    expireUser: () => undefined,
     connectedSources: () => [],
   };
 }

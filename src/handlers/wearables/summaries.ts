@@ -15,7 +15,8 @@
  * - Meals: `micros` is null; foods carry energy, carbs, protein and total fat only.
  * - Profile and devices are in profile.ts.
  * - `/raw` variants wrap each summary in its raw record; `data` is the summary's values in the
- *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema.
+ *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema. Demo users
+ *   have none (demo data is summaries only): their `/raw` lists are empty.
  * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.
  * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
  *   carry their device as a stable `device_id` (spec 2.3).
@@ -32,6 +33,7 @@ import { json, type Reply } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
 import { rememberSleep, rememberWorkout } from '../../state/wearables/operations.js';
+import { hasDemoConnection } from '../../state/wearables/wearable-link.js';
 import { sleepCycle, sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
@@ -120,6 +122,8 @@ function summaryReply(
   checkProvider(provider);
   const user = requireUser(ctx, userId);
   const [lo, hi] = windowDays(queryWindow(start, end, ctx.now()));
+  // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
+  if (raw && hasDemoConnection(ctx.world, ctx.partition, user.user_id)) return json({ [key]: [] });
   const items = collectSummaries(ctx, user, resource, provider, lo, hi, (s, day, now) => build(s, day, now, ctx, user));
   return json({ [key]: items.map((i) => (raw && i.src ? raw(i.src, i.body) : i.body)) });
 }

@@ -1,6 +1,7 @@
 /**
  * Sleep and workout streams (`GET /v2/timeseries/sleep/:id/stream`,
- * `/v2/timeseries/workouts/:id/stream`): the lookups of the handed-out ids and their 404s.
+ * `/v2/timeseries/workouts/:id/stream`): the lookups of the handed-out ids and their 404s. Demo
+ * users' streams are empty (demo data is summaries only, api-facts H).
  */
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
@@ -12,6 +13,7 @@ import { usersOf } from '../users/users.js';
 import { wearablesError } from './errors.js';
 import { sleepRef, workoutRef } from './operations.js';
 import { subjectOf } from './wearable-data.js';
+import { hasDemoConnection } from './wearable-link.js';
 
 /** What a provider that records no streams answers (the reference's defaults). */
 const EMPTY_STREAM = {
@@ -37,7 +39,9 @@ export function sleepStreamOf(world: World, partition: Partition, sleepId: strin
   const subject = subjectOf(world, user);
   const night = subject.night(ref.day);
   if (!night) throw wearablesError.sleepNotFound();
-  return sleepStream(sourceCtx(subject, provider), night, world.clock.now());
+  const stream = sleepStream(sourceCtx(subject, provider), night, world.clock.now());
+  // Demo data is summaries only (api-facts H): every stream of a demo user's sleep is empty.
+  return hasDemoConnection(world, partition, user.user_id) ? Object.fromEntries(Object.keys(stream).map((k) => [k, []])) : stream;
 }
 
 /** The stream of a handed-out workout id of a live user (all-empty arrays for a provider without streams), or the workout's 404. */
@@ -53,6 +57,6 @@ export function workoutStreamOf(
   const subject = subjectOf(world, user);
   const w = subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
   if (!w) throw wearablesError.workoutNotFound();
-  if (!provider.resources.includes('workout_stream')) return EMPTY_STREAM;
+  if (!provider.resources.includes('workout_stream') || hasDemoConnection(world, partition, user.user_id)) return EMPTY_STREAM;
   return workoutStream(sourceCtx(subject, provider), w);
 }
