@@ -104,7 +104,8 @@ for (const mode of ['clock', 'manual'] as const) {
       ]);
       expect(events).toContain('labtest.order.updated completed');
       const results = await client.labTests.getResultRaw(orderId);
-      expect(new Set(results.results.map((r) => (r as { type: string }).type))).toEqual(new Set(['numeric', 'comment', 'range']));
+      const types = (results.results as Array<{ type: string }>).map((r) => r.type);
+      expect(new Set(types)).toEqual(new Set(['numeric', 'comment', 'range']));
     });
 
     it('not booked: stays at requisition_created whatever the clock or simulations do; no appointment', async () => {
