@@ -16,7 +16,7 @@ const WINDOW: Record<string, string> = { start_date: '2025-12-06', end_date: '20
 const TEAM_DATA = new Set(['/v2/user', '/v2/user/metrics', '/v3/orders', '/v2/introspect/historical_pull', '/v2/introspect/resources']);
 
 /** Whether an answer holds data: a non-empty list somewhere it keeps its items, or a single record. */
-export function hasData(res: TestResponse): boolean {
+function hasData(res: TestResponse): boolean {
   if (res.status >= 300) return false;
   const type = String(res.headers['content-type'] ?? '');
   if (!type.includes('json')) return res.text.length > 0;
