@@ -21,8 +21,8 @@ export interface WorldHooks {
   userDeleted: Hook<[Partition, string]>;
   /** A user's grace period ended: purge everything of theirs. */
   userPurged: Hook<[Partition, string]>;
-  /** Deletes a user and its data at once, without a grace period (demo users expiring); users installs it. */
-  expireUser: (partition: Partition, userId: string) => void;
+  /** Queues the deletion of a user and its data at `at`, without a grace period (demo users expiring); users installs it. */
+  expireUserAt: (partition: Partition, userId: string, at: number) => void;
   /** Answers a user's connected sources; wearables installs the real one. */
   connectedSources: (partition: Partition, userId: string) => ConnectedSource[];
 }
@@ -84,7 +84,7 @@ export function createHooks(): WorldHooks {
   return {
     userDeleted: new Hook(),
     userPurged: new Hook(),
-    expireUser: () => undefined,
+    expireUserAt: () => undefined,
     connectedSources: () => [],
   };
 }

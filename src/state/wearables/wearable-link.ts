@@ -50,8 +50,7 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
   const state = wearablesOf(world);
   const now = world.clock.now();
   // A demo user (its first demo connection) expires with its data 7 days later (api-facts H).
-  if (!hasDemoConnection(world, partition, userId))
-    world.scheduler.at(now + DEMO_USER_LIFETIME_MS, `users.demo_expiry ${userId}`, () => world.hooks.expireUser(partition, userId));
+  if (!hasDemoConnection(world, partition, userId)) world.hooks.expireUserAt(partition, userId, now + DEMO_USER_LIFETIME_MS);
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   const conn = newConnection(provider, {
