@@ -21,6 +21,7 @@
  * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
  *   carry their device as a stable `device_id` (spec 2.3).
  */
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { z } from 'zod';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
@@ -177,7 +178,7 @@ export const summaryRoutes: Route[] = [
     'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.',
     rawAt('bedtime_start'),
     (s, day, now, ctx, user) => {
-      const night = s.src.subject.night(day);
+      const night = sourceNight(s.src, day);
       if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
       rememberSleep(ctx.world, sleepId(s.src, night), {
         partitionId: ctx.partition.id,
@@ -281,7 +282,7 @@ export const summaryRoutes: Route[] = [
         end,
         (s, day, now) => {
           if (!s.link.provider.resources.includes('hypnogram')) return [];
-          const night = s.src.subject.night(day);
+          const night = sourceNight(s.src, day);
           if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
           return item(`${night.end}|${s.order}`, sleepCycle(s.src, night));
         },

@@ -3,6 +3,7 @@
  * `/v2/timeseries/workouts/:id/stream`): the lookups of the handed-out ids and their 404s. Demo
  * users' streams are empty (demo data is summaries only, api-facts H).
  */
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
 import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
@@ -36,10 +37,10 @@ export function sleepStreamOf(world: World, partition: Partition, sleepId: strin
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
-  const subject = subjectOf(world, user);
-  const night = subject.night(ref.day);
+  const src = sourceCtx(subjectOf(world, user), provider);
+  const night = sourceNight(src, ref.day);
   if (!night) throw wearablesError.sleepNotFound();
-  const stream = sleepStream(sourceCtx(subject, provider), night, world.clock.now());
+  const stream = sleepStream(src, night, world.clock.now());
   // Demo data is summaries only (api-facts H): every stream of a demo user's sleep is empty.
   return hasDemoConnection(world, partition, user.user_id) ? Object.fromEntries(Object.keys(stream).map((k) => [k, []])) : stream;
 }
