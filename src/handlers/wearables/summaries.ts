@@ -186,7 +186,7 @@ export const summaryRoutes: Route[] = [
         provider: s.link.provider.slug,
         day: night.day,
       });
-      return item(`${night.end}|${s.order}`, sleepSummary(s.src, night));
+      return item(`${night.day}|${s.order}`, sleepSummary(s.src, night)); // by night, then source priority: providers see it minutes apart
     },
   ),
 
@@ -284,7 +284,7 @@ export const summaryRoutes: Route[] = [
           if (!s.link.provider.resources.includes('hypnogram')) return [];
           const night = sourceNight(s.src, day);
           if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
-          return item(`${night.end}|${s.order}`, sleepCycle(s.src, night));
+          return item(`${night.day}|${s.order}`, sleepCycle(s.src, night));
         },
         undefined,
         'sleep_cycle',
