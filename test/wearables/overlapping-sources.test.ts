@@ -22,7 +22,9 @@ forEachAdapter('overlapping sources', (adapter) => {
     };
     const { oura, fitbit } = await read();
     const byDate = new Map(fitbit.map((s) => [s.calendar_date, s]));
-    const pairs = oura.filter((s) => byDate.has(s.calendar_date)).map((s) => [s, byDate.get(s.calendar_date) as Record<string, any>]);
+    const pairs = oura
+      .filter((s) => byDate.has(s.calendar_date))
+      .map((s): [Record<string, any>, Record<string, any>] => [s, byDate.get(s.calendar_date) as Record<string, any>]);
     expect(pairs.length).toBeGreaterThan(10);
     for (const [a, b] of pairs) {
       expect(minutes(a.bedtime_start, b.bedtime_start)).toBeLessThanOrEqual(20);
