@@ -39,6 +39,7 @@ export function buildWorld(
     limits: options.limits,
     feed: options.feed,
     world: options.world,
+    labsProgression: options.labsProgression,
   };
   const world: World = {
     options: worldOptions,

@@ -61,6 +61,7 @@ export function startLine(sandbox: Sandbox) {
     seed: w.seed,
     world: w.options.world,
     feed: w.options.feed,
+    labs_progression: w.options.labsProgression,
     clock: { now: sandbox.world.clock.iso(), mode: o.clock, scale: o.timeScale },
     admin_token: o.adminToken ?? null,
   };
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
       ...(options.webhookAllow !== undefined ? { webhookAllow: options.webhookAllow } : {}),
       world: options.world,
       feed: options.feed,
+      labsProgression: options.labsProgression,
       webhookPrivateNetworks: isLoopback(options.host),
       requests: { size: options.requestLogSize, bodies: options.requestLogBodies },
       ...(from !== undefined ? { from } : {}),

@@ -4,7 +4,7 @@ import { JOURNAL_LIMIT } from './engine/events.js';
 import type { ClockMode } from './engine/clock.js';
 import type { EventSubscriber } from './engine/events.js';
 import type { LogSink, WorldDocument } from './engine/persist.js';
-import type { FeedMode, WorldKind } from './engine/world.js';
+import type { FeedMode, WorldKind, WorldOptions } from './engine/world.js';
 import type { ScenarioInput } from './scenario/schema.js';
 import type { FileSink, ResolvedWebhookOptions } from './state/webhooks/options.js';
 import type { WebhookTransport } from './state/webhooks/transport.js';
@@ -44,6 +44,8 @@ export interface SandboxOptions {
    * subscriber); `on` always (every event lands in the journal); `off` never. Kept across resets.
    */
   feed?: FeedMode | boolean;
+  /** Lab orders move on the clock (`clock`, default) or only when simulated (`manual`, the real sandbox); docs/simulated/labs.md. */
+  labsProgression?: WorldOptions['labsProgression'];
   /** In-process subscriber that receives every event (kept across resets). */
   onEvent?: EventSubscriber;
   /**
@@ -116,6 +118,7 @@ export interface ResolvedSandboxOptions {
   logger: (message: string, error?: unknown) => void;
   journalLimit: number;
   feed: FeedMode;
+  labsProgression: WorldOptions['labsProgression'];
   webhooks: ResolvedWebhookOptions;
   world: WorldKind;
 }
@@ -147,6 +150,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     logger: options.logger ?? ((message, error) => console.error(`[health-sandbox] ${message}`, error ?? '')),
     journalLimit: options.journalLimit ?? JOURNAL_LIMIT,
     feed: options.feed === true ? 'on' : options.feed === false ? 'off' : (options.feed ?? 'auto'),
+    labsProgression: options.labsProgression ?? 'clock',
     webhooks: resolveWebhookOptions({
       ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
       ...(options.deliveryTimeout !== undefined ? { attemptTimeoutMs: options.deliveryTimeout * 1000 } : {}),

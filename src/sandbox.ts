@@ -100,6 +100,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           ...resolved,
           world: s.world,
           feed: s.feed ?? resolved.feed,
+          labsProgression: s.labs?.progression ?? resolved.labsProgression,
           startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt,
         }
       : resolved;
@@ -123,6 +124,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       feed: o.feed,
       world: o.world,
       startAt: o.startAt,
+      labsProgression: o.labsProgression,
     };
     return { world: buildWorld(o, seed, urls, subscribers, assets, gate, new WorldLog(spec, replay?.log ?? null), kept), gate };
   };
@@ -169,11 +171,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!s) return;
     const own = { world: built.world, router: env.router, adminToken: undefined, reset: () => undefined };
     try {
-      await applyScenario(
-        s,
-        (request) => dispatch(own, request),
-        () => credentialsOf(built.world),
-      );
+      const send = (request: SimRequest): Promise<SimResponse> => dispatch(own, request);
+      await applyScenario(s, send, () => credentialsOf(built.world));
     } catch (error) {
       built.gate.discard();
       throw error;

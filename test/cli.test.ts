@@ -26,6 +26,7 @@ describe('parseCli', () => {
       help: false,
       world: 'default',
       feed: 'auto',
+      labsProgression: 'clock',
       scenario: undefined,
       json: false,
       quiet: false,
@@ -65,6 +66,8 @@ describe('parseCli', () => {
       'empty',
       '--feed',
       'off',
+      '--labs-progression',
+      'manual',
       '--scenario',
       'scenarios/empty-team.yaml',
       '--cors',
@@ -109,6 +112,7 @@ describe('parseCli', () => {
       adminToken: 'tok',
       world: 'empty',
       feed: 'off',
+      labsProgression: 'manual',
     });
     expect(fromFlags).toMatchObject({
       dataDir: '/tmp/hs-data',
@@ -149,6 +153,7 @@ describe('parseCli', () => {
     [['--delivery-window', '1.5']],
     [['--webhook-allow', ',']],
     [['--world', 'full']],
+    [['--labs-progression', 'auto']],
     [['--feed', 'sometimes']],
     [['--log', 'loud']],
     [['--request-log-size', 'many']],

@@ -22,6 +22,9 @@ export const ADDRESS = {
   country: 'US',
 };
 
+/** A served at-home phlebotomy address (the real sandbox serves zip 85004 and 54650 only): phlebotomy orders default to it. */
+export const PHOENIX_ADDRESS = { ...ADDRESS, first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip: '85004' };
+
 /** Options for a small, fast world (few wearable users to step through on the clock). */
 export const SMALL = { users: 3, usersElsewhere: 0 } as const;
 
@@ -68,7 +71,7 @@ export async function placeOrder(c: TestClient, method: Method, options: PlaceOp
       user_id: userId,
       lab_test_id: tests[method],
       patient_details: { ...PATIENT, ...options.patient },
-      patient_address: { ...ADDRESS, ...options.address },
+      patient_address: { ...(method === 'at_home_phlebotomy' ? PHOENIX_ADDRESS : ADDRESS), ...options.address },
       ...options.extra,
     },
     { headers: options.headers },
@@ -80,6 +83,17 @@ export async function newOrder(c: TestClient, method: Method, options: PlaceOpti
   const res = await placeOrder(c, method, options);
   expect(res.status, res.text).toBe(200);
   return res.body.order;
+}
+
+/** Books the first open phlebotomy slot at the served address for an order (asserting success); answers the appointment. */
+export async function bookPhlebotomy(c: TestClient, orderId: string, zip = '85004'): Promise<any> {
+  const where = { first_line: PHOENIX_ADDRESS.first_line, city: PHOENIX_ADDRESS.city, state: PHOENIX_ADDRESS.state, zip_code: zip };
+  const found = await c.post('/v3/order/phlebotomy/appointment/availability', where);
+  expect(found.status, found.text).toBe(200);
+  const key = (found.body.slots as Array<{ slots: Array<{ booking_key: string }> }>).flatMap((d) => d.slots)[0]?.booking_key;
+  const res = await c.post(`/v3/order/${orderId}/phlebotomy/appointment/book`, { booking_key: key });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
 }
 
 export interface LabEvent {

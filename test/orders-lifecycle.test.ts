@@ -3,7 +3,7 @@ import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
-import { SMALL, expectConsistent, getOrder, labEvents, lows, newOrder } from './lab-helpers.js';
+import { SMALL, bookPhlebotomy, expectConsistent, getOrder, labEvents, lows, newOrder } from './lab-helpers.js';
 
 const DAY = 86400;
 const oas = oasValidator('data');
@@ -91,17 +91,17 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     ]);
   });
 
-  it('at-home phlebotomy goes through the appointment and the draw', async () => {
+  it('at-home phlebotomy waits at requisition_created for a booking, then goes through the appointment and the draw', async () => {
     const c = createClient(adapter, { seed: 13, ...SMALL });
     const order = await newOrder(c, 'at_home_phlebotomy');
     await c.advance(5 * 60 + 3600 + DAY);
     let now = await getOrder(c, order.id);
+    expect(now.last_event.status).toBe('received.at_home_phlebotomy.requisition_created');
+    const appt = await bookPhlebotomy(c, order.id);
+    now = await getOrder(c, order.id);
     expect(now.last_event.status).toBe('collecting_sample.at_home_phlebotomy.appointment_scheduled');
     expectConsistent(now);
-    await c.advance(2 * DAY);
-    now = await getOrder(c, order.id);
-    expect(now.last_event.status).toBe('collecting_sample.at_home_phlebotomy.draw_completed');
-    await c.advance(3 * DAY);
+    await c.advance(10 * DAY);
     now = await getOrder(c, order.id);
     expect(lows(now)).toEqual([
       'ordered',
@@ -112,16 +112,21 @@ forEachAdapter('lab order lifecycle', (adapter) => {
       'partial_results',
       'completed',
     ]);
-    expect(now.details.data.appointment_id).toBeNull();
+    expect(now.details.data.appointment_id).toBe(appt.id);
     expectConsistent(now);
     const events = await labEvents(c, order.id);
-    expect(events.map((e) => e.status?.split('.')[2])).toEqual([
+    expect(events.filter((e) => e.type.startsWith('labtest.order.')).map((e) => e.status?.split('.')[2])).toEqual([
       'ordered',
       'requisition_created',
       'appointment_pending',
       'appointment_scheduled',
       'draw_completed',
       'completed',
+    ]);
+    expect(events.filter((e) => e.type.startsWith('labtest.appointment.')).map((e) => e.type)).toEqual([
+      'labtest.appointment.created',
+      'labtest.appointment.updated',
+      'labtest.appointment.updated',
     ]);
   });
 
@@ -272,7 +277,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
       const c = createClient(adapter, { seed: 17, ...SMALL });
       const bad = await newOrder(c, 'walk_in_test', { address: { zip: '00020' } });
       const lost = await newOrder(c, 'testkit', { address: { zip: '00013' } });
-      const resched = await newOrder(c, 'at_home_phlebotomy', { address: { zip: '00031' } });
+      const resched = await newOrder(c, 'walk_in_test', { address: { zip: '00031' } });
       await c.advance(20 * DAY);
       const b = await getOrder(c, bad.id);
       expect(lows(b)).toEqual(['ordered', 'requisition_created', 'sample_error']);
@@ -293,7 +298,6 @@ forEachAdapter('lab order lifecycle', (adapter) => {
         'appointment_cancelled',
         'appointment_pending',
         'appointment_scheduled',
-        'draw_completed',
         'partial_results',
         'completed',
       ]);

@@ -255,28 +255,28 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
         'failure_to_deliver_to_lab',
       ]);
 
-      const slow = await newOrder(c, 'at_home_phlebotomy');
+      const slow = await newOrder(c, 'testkit');
       const flags = { interpretation: 'abnormal', result_types: ['range', 'coded_value'], has_missing_results: true };
       expect(
-        (await c.post(`/v3/order/${slow.id}/test`, flags, { query: { final_status: 'completed.at_home_phlebotomy.completed', delay: 60 } }))
-          .status,
+        (await c.post(`/v3/order/${slow.id}/test`, flags, { query: { final_status: 'completed.testkit.completed', delay: 60 } })).status,
       ).toBe(200);
       expect(lows(await getOrder(c, slow.id))).toEqual(['ordered']);
       await c.advance(60);
       expect(lows(await getOrder(c, slow.id))).toEqual(['ordered', 'requisition_created']);
-      await c.advance(60 * 5);
+      await c.advance(60 * 6);
       const now = await getOrder(c, slow.id);
       expect(lows(now)).toEqual([
         'ordered',
         'requisition_created',
-        'appointment_pending',
-        'appointment_scheduled',
-        'draw_completed',
-        'partial_results',
+        'transit_customer',
+        'out_for_delivery',
+        'with_customer',
+        'transit_lab',
+        'delivered_to_lab',
         'completed',
       ]);
       const times = now.events.map((e: any) => Date.parse(e.created_at));
-      expect(times.slice(1).map((t: number, i: number) => (t - times[i]) / 1000)).toEqual([60, 60, 60, 60, 60, 60]);
+      expect(times.slice(1).map((t: number, i: number) => (t - times[i]) / 1000)).toEqual([60, 60, 60, 60, 60, 60, 60]);
       expect(now.interpretation).toBe('abnormal');
       expect(now.has_missing_results).toBe(true);
       const result = (await c.get(`/v3/order/${slow.id}/result`)).body;

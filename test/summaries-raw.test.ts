@@ -56,8 +56,10 @@ forEachAdapter('summaries: profile, devices and raw variants', (adapter) => {
   });
 
   it('raw activity, sleep, body and workouts wrap the summaries one to one', async () => {
-    const c = createClient(adapter, { seed: 8, users: 2, usersElsewhere: 0 });
-    const userId = await demoUser(c, 'raw-b', ['oura', 'fitbit']);
+    // A seeded user with its (non-demo) connections: demo data is summaries only (test/users/demo-users.test.ts).
+    const c = createClient(adapter, { seed: 8, users: 4, usersElsewhere: 0 });
+    const users = (await c.get('/v2/user')).body.users as Array<{ user_id: string; connected_sources: unknown[] }>;
+    const userId = [...users].sort((a, b) => b.connected_sources.length - a.connected_sources.length)[0]?.user_id ?? '';
     const schemas: Record<string, string> = {
       activity: 'RawActivityResponse',
       sleep: 'RawSleepResponse',

@@ -35,12 +35,14 @@ forEachAdapter('summaries: sleep cycles and sleep streams', (adapter) => {
       expect([secs[1] ?? 0, secs[2] ?? 0, secs[3] ?? 0, secs[4] ?? 0]).toEqual([s.deep, s.light, s.rem, s.awake]);
     }
 
-    const first = sleeps[0];
+    // Demo data has no streams (test/users/demo-users.test.ts): the stream is a seeded user's night (Apple HealthKit).
+    const seeded = (await c.get('/v2/user')).body.users[0].user_id as string;
+    const first = (await c.get(`/v2/summary/sleep/${seeded}`, { query: { ...q, provider: 'apple_health_kit' } })).body.sleep[0];
     const stream = await c.get(`/v2/timeseries/sleep/${first.id}/stream`);
     expect(stream.status).toBe(200);
     oas?.expectValid('ClientFacingSleepStream', stream.body);
-    const hypnogram = await c.get(`/v2/timeseries/${userId}/hypnogram`, {
-      query: { start_date: first.bedtime_start, end_date: first.bedtime_stop, provider: 'oura' },
+    const hypnogram = await c.get(`/v2/timeseries/${seeded}/hypnogram`, {
+      query: { start_date: first.bedtime_start, end_date: first.bedtime_stop, provider: 'apple_health_kit' },
     });
     expect(stream.body.hypnogram).toEqual(hypnogram.body);
     expect(stream.body.heartrate.length).toBeGreaterThan(10);

@@ -73,6 +73,8 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.connections.reconnect': W.Connection,
   'sandbox.historical_pulls.force': W.HistoricalPullForced,
   'sandbox.labs.lifecycle': W.LabLifecycle,
+  'sandbox.teams.labs.get': W.TeamLabsSettings,
+  'sandbox.teams.labs.put': W.TeamLabsSettings,
   'sandbox.labs.scenarios': W.LabScenarios,
   'sandbox.webhooks.endpoints': W.ControlEndpointList,
   'sandbox.webhooks.messages': W.DeliveryMessagePage,

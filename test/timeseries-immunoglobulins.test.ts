@@ -48,7 +48,9 @@ async function completedOrder(
   });
   expect(placed.status, placed.text).toBe(200);
   const order = placed.body.order;
-  const sim = await c.post(`/v3/order/${order.id}/test`, flags, { query: { final_status: 'completed.walk_in_test.completed' } });
+  // lab-derived timeseries take numeric results only (without result_types the sandbox cycles numeric, comment and range)
+  const numeric = { result_types: ['numeric'], ...(flags ?? {}) };
+  const sim = await c.post(`/v3/order/${order.id}/test`, numeric, { query: { final_status: 'completed.walk_in_test.completed' } });
   expect(sim.status, sim.text).toBe(200);
   const result = await c.get(`/v3/order/${order.id}/result`);
   expect(result.status, result.text).toBe(200);
@@ -210,9 +212,12 @@ it('the official SDK parses vitals.ige / vitals.igg and their grouped forms', as
       country: 'US',
     };
     const placed = await client.labTests.createOrder({ userId, labTestId: test.id, patientDetails, patientAddress });
-    expect(await client.labTests.simulateOrderProcess(placed.order.id, { finalStatus: 'completed.walk_in_test.completed' })).toBe(
-      'Success',
-    );
+    expect(
+      await client.labTests.simulateOrderProcess(placed.order.id, {
+        finalStatus: 'completed.walk_in_test.completed',
+        body: { resultTypes: ['numeric'] },
+      }),
+    ).toBe('Success');
     const q = { startDate: '2025-01-01' };
     const ige = await client.vitals.ige(userId, q);
     expect(ige.map((s) => s.type).sort()).toEqual([...ALLERGENS, 'total'].sort());

@@ -9,6 +9,9 @@ import { oasValidator } from './support/openapi.js';
 import { firstUserId, newOrder } from './lab-helpers.js';
 import { expectWire } from './support/wire.js';
 
+/** Lab-derived timeseries take numeric results only; without result_types the sandbox cycles numeric, comment and range. */
+const NUMERIC = { result_types: ['numeric'] };
+
 const oas = oasValidator('data');
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const SLUG: Record<string, string> = {
@@ -31,7 +34,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     // Ordered only: no results yet, nothing new.
     const pending = await c.get(`/v2/timeseries/${userId}/cholesterol/grouped`, { query: q });
     expect(Object.values(pending.body.groups).flatMap((g: any) => g[0].data)).toHaveLength(known);
-    expect((await c.post(`/v3/order/${order.id}/test`)).status).toBe(200);
+    expect((await c.post(`/v3/order/${order.id}/test`, NUMERIC)).status).toBe(200);
     const result = (await c.get(`/v3/order/${order.id}/result`)).body;
     const lipids = result.results.filter((r: any) => SLUG[r.slug] && r.type === 'numeric');
     expect(lipids.length).toBe(4);
@@ -80,7 +83,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const c = createClient(adapter, { seed: 42, users: 2, usersElsewhere: 0 });
     const userId = await firstUserId(c);
     const order = await newOrder(c, 'walk_in_test');
-    await c.post(`/v3/order/${order.id}/test`);
+    await c.post(`/v3/order/${order.id}/test`, NUMERIC);
     for (const r of ['ige', 'igg']) {
       const raw = await c.get(`/v2/timeseries/${userId}/${r}`, { query: { start_date: '2025-01-01' } });
       expect(raw.status).toBe(200);
@@ -99,7 +102,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     c.sandbox.world.events.subscribe((entry) => {
       if (entry.envelope.user_id === userId) seen.push(entry.seq);
     });
-    const res = await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'completed.walk_in_test.corrected' } });
+    const res = await c.post(`/v3/order/${order.id}/test`, NUMERIC, { query: { final_status: 'completed.walk_in_test.corrected' } });
     expect(res.status, res.text).toBe(200);
     const entries = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId } })).body.events;
     // Subscribers get the events in journal order (the lab event, then what follows from it).
@@ -133,7 +136,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const c = createClient(adapter, { seed: 45, users: 1, usersElsewhere: 0 });
     const userId = await firstUserId(c);
     const order = await newOrder(c, 'walk_in_test');
-    await c.post(`/v3/order/${order.id}/test`);
+    await c.post(`/v3/order/${order.id}/test`, NUMERIC);
     const journal = (await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.' } })).body
       .events;
     expect(journal).toEqual([]);

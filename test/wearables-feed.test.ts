@@ -65,8 +65,8 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
   });
 
   it('emits sleep, workouts with the shallow workout stream event, and stops when switched off', async () => {
-    // Only the demo user: feed 'on' feeds every connected user for the three days.
-    const c = createClient(adapter, { seed: 9, users: 0, usersElsewhere: 0, feed: 'on' });
+    // The demo user and one seeded user (Apple HealthKit): feed 'on' feeds every connected user for the three days.
+    const c = createClient(adapter, { seed: 9, users: 1, usersElsewhere: 0, feed: 'on' });
     const userId = (await c.post('/v2/user', { client_user_id: 'feed-b' })).body.user_id;
     await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'apple_health_kit' });
     await c.advance(3 * 24 * 3600);
@@ -74,17 +74,23 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
     expect(sleep.length).toBeGreaterThanOrEqual(2);
     oas?.expectValid('ClientFacingSleep', sleep[0].data);
     const workouts = await journal(c, { user_id: userId, event_type: 'daily.data.workouts.created' });
-    const streams = await journal(c, { user_id: userId, event_type: 'daily.data.workout_stream.created' });
-    expect(streams.length).toBe(workouts.length);
+    // Demo data is summaries only (api-facts H): no workout stream events for the demo user
+    expect(await journal(c, { user_id: userId, event_type: 'daily.data.workout_stream.created' })).toEqual([]);
+    expect(workouts.length).toBeGreaterThan(0);
+    // the seeded first user (Apple HealthKit, not a demo connection) gets them, with its stream
+    const seeded = (await c.get('/v2/user')).body.users[0].user_id;
+    const seededWorkouts = await journal(c, { user_id: seeded, event_type: 'daily.data.workouts.created' });
+    const streams = await journal(c, { user_id: seeded, event_type: 'daily.data.workout_stream.created' });
+    expect(streams.length).toBe(seededWorkouts.length);
     expect(streams.length).toBeGreaterThan(0);
     {
       const s = streams[0].data;
       expect(s).toMatchObject({
-        user_id: userId,
-        workout_id: workouts[0].data.id,
-        provider_id: workouts[0].data.provider_id,
+        user_id: seeded,
+        workout_id: seededWorkouts[0].data.id,
+        provider_id: seededWorkouts[0].data.provider_id,
         source: { slug: 'apple_health_kit' },
-        sport: { slug: workouts[0].data.sport.slug },
+        sport: { slug: seededWorkouts[0].data.sport.slug },
       });
       expect(s.message).toContain('/v2/timeseries/workouts/{workout_id}/stream');
       oas?.expectValid('ClientFacingShallowWorkoutStream', s);

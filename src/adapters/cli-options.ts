@@ -29,6 +29,8 @@ interface CliOptions {
   world: 'default' | 'empty';
   /** The periodic wearable feed: auto (only where someone listens), on, off. */
   feed: 'auto' | 'on' | 'off';
+  /** How lab orders move: clock (default) or manual (only when simulated, as the real sandbox). */
+  labsProgression: 'clock' | 'manual';
   /** A scenario file (JSON or YAML) loaded at start and on every reset. */
   scenario: string | undefined;
   /** One JSON line on stdout at start, nothing else. */
@@ -97,6 +99,11 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'feed',
     value: 'auto|on|off',
     help: 'Periodic wearable data events: auto (only where a webhook, pipeline or subscriber listens), on, off. Default auto.',
+  },
+  {
+    name: 'labs-progression',
+    value: 'clock|manual',
+    help: 'Lab orders: clock (step on the sandbox clock) or manual (only POST /v3/order/{id}/test moves them, as the real sandbox). Default clock.',
   },
   { name: 'scenario', value: '<file>', help: 'A scenario file (JSON or YAML, see scenarios/) applied at start and after every reset.' },
   {
@@ -217,6 +224,9 @@ export function parseCli(all: readonly string[], env: Record<string, string | un
   if (world !== 'default' && world !== 'empty') throw new CliError(`--world must be default or empty, got "${world}"`);
   const feed = get('feed') ?? 'auto';
   if (feed !== 'auto' && feed !== 'on' && feed !== 'off') throw new CliError(`--feed must be auto, on or off, got "${feed}"`);
+  const labsProgression = get('labs-progression') ?? 'clock';
+  if (labsProgression !== 'clock' && labsProgression !== 'manual')
+    throw new CliError(`--labs-progression must be clock or manual, got "${labsProgression}"`);
   const scenario = get('scenario');
   const log = get('log');
   if (log !== undefined && log !== 'pretty' && log !== 'json' && log !== 'off')
@@ -241,6 +251,7 @@ export function parseCli(all: readonly string[], env: Record<string, string | un
     cors: parseCors(get('cors')),
     world,
     feed,
+    labsProgression,
     scenario: scenario === '' ? undefined : scenario,
     json: flag('json'),
     quiet: flag('quiet'),

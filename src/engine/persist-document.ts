@@ -44,6 +44,8 @@ const documentSchema = z.object({
     feed: z.enum(['auto', 'on', 'off']),
     world: z.enum(['default', 'empty']),
     startAt: z.number().finite(),
+    /** Absent in documents written before lab progression was a build option: `clock`. */
+    labsProgression: z.enum(['clock', 'manual']).optional(),
   }),
   log: z.array(entry),
 });

@@ -30,6 +30,8 @@ export interface WorldBuild {
   world: 'default' | 'empty';
   /** Sandbox time at build, epoch ms. */
   startAt: number;
+  /** How lab orders move (absent: `clock`). */
+  labsProgression?: 'clock' | 'manual';
 }
 
 /** A mutating request: `at` is the sandbox time it ran at; `b` the body (base64). */

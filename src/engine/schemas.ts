@@ -52,8 +52,16 @@ function addRuleIssue(ctx: z.core.$RefinementCtx<unknown>, failure: RuleFailure)
 /** Any UUID-shaped string (FastAPI's UUID type is not version-strict). */
 export const uuid = () => z.guid();
 
+/**
+ * The examples the OpenAPI document (and the `/docs` page's "try it out") shows for dates and time
+ * zones: values the sandbox accepts (left out, the page invents `"string"` and dates from the
+ * pattern, such as the year 8804). test/docs-examples.test.ts sends each one.
+ */
+export const EXAMPLE_DATE = '2026-01-05';
+export const EXAMPLE_TIME_ZONE = 'Europe/London';
+
 /** `YYYY-MM-DD`, a real calendar date. */
-export const isoDate = () => z.iso.date();
+export const isoDate = () => z.iso.date().meta({ example: EXAMPLE_DATE });
 
 /** A number from a query string or JSON number: `parse` reads the text, `valid` judges the result. */
 function parsedNumber(
@@ -132,24 +140,32 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]
  * an offset is UTC.
  */
 export function dateOrDateTime(dateOnlyTime: 'start' | 'end') {
-  return z.string().transform((v, ctx) => {
-    const s = v.trim();
-    let ms: number;
-    if (DATE_ONLY.test(s)) {
-      ms = Date.parse(`${s}T${dateOnlyTime === 'start' ? '00:00:00.000' : '23:59:59.000'}Z`);
-      if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== s) ms = Number.NaN;
-    } else if (DATE_TIME.test(s)) {
-      const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s);
-      ms = realCalendarDate(s) ? Date.parse(hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`) : Number.NaN;
-    } else {
-      ms = Number.NaN;
-    }
-    if (Number.isNaN(ms)) {
-      pydanticIssue(ctx, 'datetime_from_date_parsing', 'Input should be a valid datetime or date, invalid date separator, expected `-`', v);
-      return z.NEVER;
-    }
-    return ms;
-  });
+  return z
+    .string()
+    .meta({ example: EXAMPLE_DATE })
+    .transform((v, ctx) => {
+      const s = v.trim();
+      let ms: number;
+      if (DATE_ONLY.test(s)) {
+        ms = Date.parse(`${s}T${dateOnlyTime === 'start' ? '00:00:00.000' : '23:59:59.000'}Z`);
+        if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== s) ms = Number.NaN;
+      } else if (DATE_TIME.test(s)) {
+        const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s);
+        ms = realCalendarDate(s) ? Date.parse(hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`) : Number.NaN;
+      } else {
+        ms = Number.NaN;
+      }
+      if (Number.isNaN(ms)) {
+        pydanticIssue(
+          ctx,
+          'datetime_from_date_parsing',
+          'Input should be a valid datetime or date, invalid date separator, expected `-`',
+          v,
+        );
+        return z.NEVER;
+      }
+      return ms;
+    });
 }
 
 /** Verdicts per zone name; the names come from requests, so the memo is bounded (cleared when full). */
@@ -174,7 +190,10 @@ export function isTimeZone(id: string): boolean {
 
 /** An IANA time zone id. */
 export const timeZone = () =>
-  z.string().refine(isTimeZone, { message: 'Invalid time zone: expected an IANA time zone identifier such as Europe/London' });
+  z
+    .string()
+    .meta({ example: EXAMPLE_TIME_ZONE })
+    .refine(isTimeZone, { message: 'Invalid time zone: expected an IANA time zone identifier such as Europe/London' });
 
 /** A postal address as requests carry it (patient, guarantor and insured addresses). */
 export const postalAddress = () =>

@@ -21,6 +21,8 @@ export interface WorldHooks {
   userDeleted: Hook<[Partition, string]>;
   /** A user's grace period ended: purge everything of theirs. */
   userPurged: Hook<[Partition, string]>;
+  /** Queues the deletion of a user and its data at `at`, without a grace period (demo users expiring); users installs it. */
+  expireUserAt: (partition: Partition, userId: string, at: number) => void;
   /** Answers a user's connected sources; wearables installs the real one. */
   connectedSources: (partition: Partition, userId: string) => ConnectedSource[];
 }
@@ -37,7 +39,12 @@ export interface WorldOptions {
   feed: FeedMode;
   /** `default` (seeded demo data) or `empty` (org, teams and keys only). */
   world: WorldKind;
+  /** How lab orders move unless a team says otherwise: on the clock, or only when simulated (the real sandbox). */
+  labsProgression: LabsProgression;
 }
+
+/** `clock`: lab orders step on the sandbox clock; `manual`: only `POST /v3/order/{id}/test` moves them. */
+export type LabsProgression = 'clock' | 'manual';
 
 /** Which world a sandbox builds: the seeded demo world, or the org, teams and keys only. */
 export type WorldKind = 'default' | 'empty';
@@ -79,6 +86,7 @@ export function createHooks(): WorldHooks {
   return {
     userDeleted: new Hook(),
     userPurged: new Hook(),
+    expireUserAt: () => undefined,
     connectedSources: () => [],
   };
 }

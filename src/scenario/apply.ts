@@ -8,7 +8,7 @@
  */
 import type { Credentials } from '../engine/credentials.js';
 import type { SimRequest, SimResponse } from '../engine/http-types.js';
-import { fullStatus } from '../state/labs/order-lifecycle.js';
+import { fullStatus, type LowStatus } from '../state/labs/order-lifecycle.js';
 import { ScenarioError, pathZip, startStatus } from './parse.js';
 import type { Scenario } from './schema.js';
 
@@ -20,6 +20,28 @@ type Dispatch = (request: SimRequest) => Promise<SimResponse>;
 interface TeamRef {
   team_id: string;
   api_key: string;
+}
+
+/** Where scenario phlebotomy patients live: a served zip code (the real sandbox serves 85004 and 54650 only). */
+const PHOENIX = { first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip: '85004' };
+/** Statuses a phlebotomy order reaches without an appointment. */
+const BEFORE_BOOKING: ReadonlySet<LowStatus> = new Set<LowStatus>(['requisition_created', 'appointment_pending', 'cancelled']);
+
+type Call = (
+  at: string,
+  method: string,
+  path: string,
+  options?: { body?: unknown; headers?: Record<string, string> },
+) => Promise<Record<string, unknown>>;
+
+/** Books the first phlebotomy slot at the scenario's patient address for an order. */
+async function bookPhlebotomy(call: Call, at: string, headers: Record<string, string>, orderId: string): Promise<void> {
+  const address = { first_line: PHOENIX.first_line, city: PHOENIX.city, state: PHOENIX.state, zip_code: PHOENIX.zip };
+  const found = await call(at, 'POST', '/v3/order/phlebotomy/appointment/availability', { headers, body: address });
+  const days = (found.slots ?? []) as Array<{ slots: Array<{ booking_key?: string }> }>;
+  const booking_key = days.flatMap((d) => d.slots).find((x) => x.booking_key)?.booking_key;
+  if (!booking_key) throw new ScenarioError([`${at}: no phlebotomy slot to book`]);
+  await call(at, 'POST', `/v3/order/${orderId}/phlebotomy/appointment/book`, { headers, body: { booking_key } });
 }
 
 const RESULT_NAMES: Record<string, string> = { normal: 'Normal', abnormal: 'Abnormal', critical: 'Critical', missing: 'Missing' };
@@ -94,6 +116,8 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
       await call(`${at}.beta_features`, 'PUT', `/_sandbox/teams/${ref.team_id}/beta_features`, {
         body: { beta_features: t.beta_features },
       });
+    if (t.labs?.progression)
+      await call(`${at}.labs`, 'PUT', `/_sandbox/teams/${ref.team_id}/labs`, { body: { progression: t.labs.progression } });
   }
   if (plan) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan } });
   const teamOf = (at: string, name: string | undefined): TeamRef => {
@@ -216,14 +240,8 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
         phone_number: '+14155551234',
         email: `${u.client_user_id.replace(/[^A-Za-z0-9._-]/g, '') || 'patient'}@example.com`,
       };
-      const address = {
-        receiver_name: `${patient.first_name} ${patient.last_name}`,
-        first_line: '1 Main Street',
-        city: 'Austin',
-        state: 'TX',
-        zip,
-        country: 'US',
-      };
+      const home = o.method === 'at_home_phlebotomy' ? PHOENIX : { first_line: '1 Main Street', city: 'Austin', state: 'TX', zip };
+      const address = { receiver_name: `${patient.first_name} ${patient.last_name}`, ...home, country: 'US' };
       const placed = await call(oat, 'POST', '/v3/order', {
         headers: key,
         body: { user_id: userId, lab_test_id: testId, patient_details: patient, patient_address: address },
@@ -231,9 +249,14 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
       const start = startStatus(o).low;
       if (start !== null && start !== 'ordered') {
         const orderId = (placed.order as { id: string }).id;
-        await call(`${oat}.status`, 'POST', `/v3/order/${orderId}/test?final_status=${encodeURIComponent(fullStatus(o.method, start))}`, {
-          headers: key,
-        });
+        const simulate = (low: LowStatus) =>
+          call(`${oat}.status`, 'POST', `/v3/order/${orderId}/test?final_status=${encodeURIComponent(fullStatus(o.method, low))}`, {
+            headers: key,
+          });
+        // As the real sandbox: a first simulation may stop at the requisition, and a phlebotomy order needs a booking to go on.
+        if (start !== 'cancelled') await simulate('requisition_created');
+        if (o.method === 'at_home_phlebotomy' && !BEFORE_BOOKING.has(start)) await bookPhlebotomy(call, `${oat}.status`, key, orderId);
+        if (start !== 'requisition_created') await simulate(start);
       }
       if (o.fault)
         await call(`${oat}.fault`, 'POST', `/_sandbox/orders/${(placed.order as { id: string }).id}/fault`, { body: { fault: o.fault } });

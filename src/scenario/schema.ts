@@ -105,12 +105,24 @@ const user = z
   })
   .strict();
 
+const labs = z
+  .object({
+    progression: z
+      .enum(['clock', 'manual'])
+      .optional()
+      .describe(
+        'clock (default): lab orders step on the sandbox clock; manual: the real sandbox, only POST /v3/order/{order_id}/test moves them',
+      ),
+  })
+  .strict();
+
 const team = z
   .object({
     name: z.string().min(1).describe('A seeded team of that name is configured; otherwise a team is created'),
     region: z.enum(['us', 'eu']).optional(),
     beta_features: z.array(z.string()).optional(),
     event_type_prefixes: z.array(z.string().min(1)).optional().describe('The team allowlist of event types (both environments)'),
+    labs: labs.optional().describe("This team's lab order progression (PUT /_sandbox/teams/{team_id}/labs)"),
   })
   .strict();
 
@@ -153,6 +165,7 @@ export const scenarioSchema = z
     seed: z.number().int().optional(),
     clock: z.object({ start_at: isoTime.optional() }).strict().optional(),
     feed: z.enum(['auto', 'on', 'off']).optional(),
+    labs: labs.optional().describe('How lab orders move in every team (a team may say otherwise)'),
     plan: z.enum(['launch', 'grow', 'scale', 'premium']).optional().describe("The org's plan"),
     teams: z.array(team).default([]),
     users: z.array(user).default([]),

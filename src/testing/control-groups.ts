@@ -11,6 +11,7 @@ import type {
   DeliveryMessagePage,
   DeliverySettings,
   LabLifecycle,
+  TeamLabsSettings,
   LabScenarios,
   OperationalEvents,
   RecoverDone,
@@ -62,6 +63,10 @@ export interface LabControls {
   lifecycle(): Promise<LabLifecycle>;
   /** The scenario hints: patient zip codes that choose a fate, last names that shape results. */
   scenarios(): Promise<LabScenarios>;
+  /** How a team's lab orders move: `clock` (on the sandbox clock) or `manual` (only when simulated, as the real sandbox). */
+  progression(teamId: string): Promise<TeamLabsSettings>;
+  /** Sets a team's lab order progression. */
+  setProgression(teamId: string, progression: 'clock' | 'manual'): Promise<TeamLabsSettings>;
 }
 
 export interface WebhookControls {
@@ -89,6 +94,8 @@ export function labControls(request: Requester): LabControls {
   return {
     lifecycle: async () => request('GET', '/_sandbox/labs/lifecycle'),
     scenarios: async () => request('GET', '/_sandbox/labs/scenarios'),
+    progression: async (teamId) => request('GET', `/_sandbox/teams/${seg(teamId)}/labs`),
+    setProgression: async (teamId, progression) => request('PUT', `/_sandbox/teams/${seg(teamId)}/labs`, { progression }),
   };
 }
 

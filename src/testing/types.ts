@@ -45,6 +45,8 @@ export type HistoricalPullForced = Of<typeof W.HistoricalPullForced>;
 
 /** `GET /_sandbox/labs/lifecycle`. */
 export type LabLifecycle = Of<typeof W.LabLifecycle>;
+/** `GET|PUT /_sandbox/teams/:team_id/labs`. */
+export type TeamLabsSettings = Of<typeof W.TeamLabsSettings>;
 /** `GET /_sandbox/labs/scenarios`. */
 export type LabScenarios = Of<typeof W.LabScenarios>;
 

@@ -300,4 +300,10 @@ export const LabLifecycle = z.object({
     z.object({ statuses: z.record(z.string(), z.string()), cancellable_from: z.array(z.string()), paths: z.unknown() }),
   ),
 });
+/** `GET|PUT /_sandbox/teams/:team_id/labs`: how the team's lab orders move, and whether the team set it or follows the world. */
+export const TeamLabsSettings = z.object({
+  team_id: z.string(),
+  progression: z.enum(['clock', 'manual']),
+  set_by: z.enum(['team', 'world']),
+});
 export const LabScenarios = z.object({ zip_hints: z.array(JsonObject), last_name_hints: z.array(JsonObject) });

@@ -82,7 +82,7 @@ export const TeamMetrics = z.object({
   number_of_connected_sources: z.number().int(),
   number_of_users: z.number().int(),
   number_of_errored_connected_sources: z.number().int(),
-  number_of_connected_sources_by_week: z.array(z.unknown()),
+  number_of_connected_sources_by_week: z.array(z.object({ date: z.string(), value: z.number(), all: z.number() })),
   number_of_ordered_tests: z.number().int(),
 });
 

@@ -11,10 +11,13 @@
  * - `GET /_sandbox/labs/lifecycle`: per method, the statuses with their high-level status, the
  *   paths of each fate with the time each step takes, and the cancellable statuses.
  * - `GET /_sandbox/labs/scenarios`: the scenario hints (patient zip -> fate, last name -> results).
+ * - `GET|PUT /_sandbox/teams/:team_id/labs`: the team's lab order progression, `clock` or `manual`.
+ *
+ * As the real sandbox: an at-home phlebotomy order stops at requisition_created until an
+ * appointment is booked; with the `manual` progression the first call on an `ordered` order stops
+ * at the next status whatever `final_status` says (state/labs/order-progression.ts).
  *
  * LIMITATIONS
- * - The observed quirks of the real simulate (first call always stopping at requisition_created,
- *   phlebotomy orders waiting for a booking) are not reproduced: the order goes where asked.
  * - A `final_status` of another method, or one the order cannot reach, answers 400.
  * - Result flags apply only while the order has no results yet.
  * - Simulation is refused in the production environment (400).
@@ -36,8 +39,10 @@ import {
   type LowStatus,
 } from '../../state/labs/order-lifecycle.js';
 import { simulateOrder } from '../../state/labs/order-actions.js';
+import { LABS_PROGRESSIONS } from '../../state/labs/order-progression.js';
+import { setTeamProgression } from '../../state/labs/order-changes.js';
 import { orderEnv } from '../../state/labs/order-store.js';
-import { LabLifecycle, LabScenarios, res } from '../../wire/schemas.js';
+import { LabLifecycle, LabScenarios, TeamLabsSettings, res } from '../../wire/schemas.js';
 
 const simulateQuery = z.object({
   final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
@@ -58,7 +63,8 @@ export const labControlRoutes = [
     method: 'POST',
     path: '/v3/order/:order_id/test',
     auth: 'team',
-    summary: 'Sandbox: move an order to final_status (default completed), optionally delay seconds per step.',
+    summary:
+      'Sandbox: move an order towards final_status (default completed), optionally delay seconds per step; as the real sandbox, an at-home phlebotomy order waits at requisition_created for a booked appointment.',
     request: { params: z.object({ order_id: uuid() }), query: simulateQuery, body: simulateBody },
     responses: {
       200: res(z.literal('Success'), '"Success"'),
@@ -123,5 +129,31 @@ export const labControlRoutes = [
         last_name_hints: NAME_HINTS.map((h) => ({ last_name: h.last_name, ...h.effect, description: h.description })),
       });
     },
+  }),
+
+  defineRoute({
+    id: 'sandbox.teams.labs.get',
+    method: 'GET',
+    path: '/_sandbox/teams/:team_id/labs',
+    auth: 'control',
+    summary: "How a team's lab orders move: clock (on the sandbox clock) or manual (only POST /v3/order/{id}/test, as the real sandbox).",
+    request: { params: z.object({ team_id: uuid() }) },
+    responses: { 200: res(TeamLabsSettings, '{team_id, progression, set_by}'), 404: 'Team not found' },
+    handle: (ctx, { params }) => json(setTeamProgression(ctx.world, params.team_id)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.teams.labs.put',
+    method: 'PUT',
+    path: '/_sandbox/teams/:team_id/labs',
+    auth: 'control',
+    summary:
+      'Sets how a team\'s lab orders move ({"progression": "manual"}); orders already placed follow the new mode from their next step.',
+    request: {
+      params: z.object({ team_id: uuid() }),
+      body: z.object({ progression: z.enum(LABS_PROGRESSIONS as ['clock', 'manual']) }),
+    },
+    responses: { 200: res(TeamLabsSettings, '{team_id, progression, set_by}'), 404: 'Team not found' },
+    handle: (ctx, { params, body }) => json(setTeamProgression(ctx.world, params.team_id, body.progression)),
   }),
 ];

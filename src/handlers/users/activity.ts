@@ -8,7 +8,8 @@
  * LIMITATIONS
  * - Refresh does not fetch extra data: the sandbox's data is a function of time, so it is
  *   always as fresh as the clock. `timeout` is accepted (5 to 60) and not waited on.
- * - `number_of_connected_sources_by_week` is empty.
+ * - `number_of_connected_sources_by_week` covers the last 12 weeks (`value`: sources connected
+ *   in the week, `all`: by its end; the reference does not define them).
  * - The sign-in token is opaque; the mobile SDK's exchange is not served.
  */
 import { z } from 'zod';

@@ -6,6 +6,7 @@
 import type { Area } from '../../engine/area.js';
 import { seedAllUsers } from '../../fixtures/users/world-users.js';
 import { dropUserActivity } from '../../state/users/activity.js';
+import { forgetDemoExpiry, scheduleDemoExpiry } from '../../state/users/demo-expiry.js';
 import { profilesOf } from '../../state/users/profile.js';
 import { activityRoutes } from './activity.js';
 import { profileRoutes } from './profile.js';
@@ -15,7 +16,9 @@ export const usersArea: Area = {
   name: 'users',
   routes: [...userRoutes, ...profileRoutes, ...activityRoutes],
   install(world) {
+    world.hooks.expireUserAt = (partition, userId, at) => scheduleDemoExpiry(world, partition, userId, at);
     world.hooks.userPurged.add((partition, userId) => {
+      forgetDemoExpiry(world, partition, userId);
       profilesOf(partition, world).drop(userId);
       dropUserActivity({ world, partition }, userId);
     });

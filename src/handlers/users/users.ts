@@ -1,8 +1,9 @@
 /**
  * Users (spec 2.1, 4.3, 4.4, 4.5, 4.10, 7; reference api-facts A.4 to A.9).
  *
- * Simulates create (idempotent on client_user_id), list, get, resolve, patch, delete with a
- * 7-day grace period on the sandbox clock, and undo. The sandbox environment caps live users
+ * Simulates create (not idempotent: a live user's client_user_id again answers 400 with its
+ * user_id), list, get, resolve, patch, delete with a 7-day grace period on the sandbox clock, and
+ * undo. The sandbox environment caps live users
  * at 50 per team unless limits are off.
  *
  * LIMITATIONS
@@ -12,7 +13,7 @@
 import { z } from 'zod';
 import { json, noContent } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
-import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
+import { EXAMPLE_TIME_ZONE, int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView } from '../../state/users/users.js';
 import {
   createUser,
@@ -53,7 +54,7 @@ const createBody = z.object({
 
 const patchBody = z
   .object({
-    fallback_time_zone: z.string().nullish(),
+    fallback_time_zone: z.string().meta({ example: EXAMPLE_TIME_ZONE }).nullish(),
     fallback_birth_date: isoDate().nullish(),
     ingestion_start: isoDate().nullish(),
     ingestion_end: isoDate().nullish(),
@@ -77,7 +78,8 @@ export const userRoutes = [
     method: 'POST',
     path: '/v2/user',
     auth: 'team',
-    summary: 'Create a user (idempotent on client_user_id).',
+    summary:
+      "Create a user. Not idempotent: a client_user_id a live user holds answers 400 with that user_id and created_on; a deleted user's may be reused.",
     request: { body: createBody },
     responses: {
       200: res(User, 'The created user'),

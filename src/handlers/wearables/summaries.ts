@@ -15,11 +15,13 @@
  * - Meals: `micros` is null; foods carry energy, carbs, protein and total fat only.
  * - Profile and devices are in profile.ts.
  * - `/raw` variants wrap each summary in its raw record; `data` is the summary's values in the
- *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema.
+ *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema. Demo users
+ *   have none (demo data is summaries only): their `/raw` lists are empty.
  * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.
  * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
  *   carry their device as a stable `device_id` (spec 2.3).
  */
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { z } from 'zod';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
@@ -32,6 +34,7 @@ import { json, type Reply } from '../../engine/http-types.js';
 import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
 import { rememberSleep, rememberWorkout } from '../../state/wearables/operations.js';
+import { hasDemoConnection } from '../../state/wearables/wearable-link.js';
 import { sleepCycle, sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
@@ -120,6 +123,8 @@ function summaryReply(
   checkProvider(provider);
   const user = requireUser(ctx, userId);
   const [lo, hi] = windowDays(queryWindow(start, end, ctx.now()));
+  // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
+  if (raw && hasDemoConnection(ctx.world, ctx.partition, user.user_id)) return json({ [key]: [] });
   const items = collectSummaries(ctx, user, resource, provider, lo, hi, (s, day, now) => build(s, day, now, ctx, user));
   return json({ [key]: items.map((i) => (raw && i.src ? raw(i.src, i.body) : i.body)) });
 }
@@ -173,7 +178,7 @@ export const summaryRoutes: Route[] = [
     'Sleep summaries (ClientSleepResponse), by the date the sleep ended on.',
     rawAt('bedtime_start'),
     (s, day, now, ctx, user) => {
-      const night = s.src.subject.night(day);
+      const night = sourceNight(s.src, day);
       if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
       rememberSleep(ctx.world, sleepId(s.src, night), {
         partitionId: ctx.partition.id,
@@ -181,7 +186,7 @@ export const summaryRoutes: Route[] = [
         provider: s.link.provider.slug,
         day: night.day,
       });
-      return item(`${night.end}|${s.order}`, sleepSummary(s.src, night));
+      return item(`${night.day}|${s.order}`, sleepSummary(s.src, night)); // by night, then source priority: providers see it minutes apart
     },
   ),
 
@@ -277,9 +282,9 @@ export const summaryRoutes: Route[] = [
         end,
         (s, day, now) => {
           if (!s.link.provider.resources.includes('hypnogram')) return [];
-          const night = s.src.subject.night(day);
+          const night = sourceNight(s.src, day);
           if (!night || night.end > now || !inRanges(s.ranges, night.end)) return [];
-          return item(`${night.end}|${s.order}`, sleepCycle(s.src, night));
+          return item(`${night.day}|${s.order}`, sleepCycle(s.src, night));
         },
         undefined,
         'sleep_cycle',

@@ -136,7 +136,8 @@ export const deliveryControlRoutes = [
       'Re-deliver every failed message of an endpoint created in [since, until) (until defaults to now; at most 14 days back), oldest first.',
     request: {
       params: z.object({ endpoint_id: z.string() }),
-      body: z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').nullish() }),
+      // The /docs page shows a window it accepts: until after since.
+      body: z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').meta({ example: '2026-01-06' }).nullish() }),
     },
     responses: { 200: res(RecoverDone, '{recovered, attempts}'), 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
     async handle(ctx, { params, body }) {

@@ -9,6 +9,7 @@
  * the period start; timeseries = the sample's timestamp (interval samples: their start);
  * profile = one row (the current profile), whatever the window.
  */
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { activitySummary, bodySummary, clip, sleepSummary, type Range } from '../../fixtures/wearables/summaries.js';
 import { renderSample, rowByResource, samplesOf, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
@@ -211,7 +212,7 @@ function sleepRows(s: DataSource, from: number, to: number, now: number, withAct
   const out: Row[] = [];
   const zone = s.src.subject.zone;
   for (const day of daysOf(s, from, to, 86_400_000)) {
-    const night = s.src.subject.night(day);
+    const night = sourceNight(s.src, day);
     if (!night || night.end > now || !inRanges(s.ranges, night.end)) continue;
     const at = withActivity ? localMidnight(zone, night.day) : night.end;
     if (at < from || at >= to) continue;

@@ -9,6 +9,7 @@
  */
 import type { JobHandle } from '../../engine/scheduler.js';
 import { partitionSlot } from '../../engine/world.js';
+import { phlebotomyServed } from './order-progression.js';
 import { stableUuid } from '../../engine/ids.js';
 import { usersOf } from '../users/users.js';
 import {
@@ -268,6 +269,7 @@ export function bookAppointment(
   if (existing && existing.status !== 'cancelled') throw labBadRequest(LAB_MESSAGES.appointmentExists);
   const cur = currentStatus(order);
   if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
+  if (kind === 'phlebotomy' && !phlebotomyServed(order.patient_address?.zip)) throw labBadRequest(LAB_MESSAGES.appointmentRequestZip);
   const slot = slotForKey(env, kind, input.booking_key);
   const now = env.world.clock.now();
   store.take(slot, input.booking_key);

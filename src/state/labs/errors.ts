@@ -16,6 +16,7 @@ export const LAB_MESSAGES = {
   importSampleIdUsed: 'An order with this sample_id already exists',
   importNeedsLabTest: 'The order set of an imported order needs at least one lab test or add-on marker',
   appointmentRequestZip: 'At-home phlebotomy is not available at this address',
+  teamNotFound: 'Team not found',
   appointmentRequestProvider: 'This provider does not serve this address',
   labTestNotFound: 'Lab test not found',
   testkitNotFound: 'Testkit not found',

@@ -35,6 +35,7 @@ import {
   type ShippingDetails,
 } from './order-model.js';
 import { resultStage } from './order-results.js';
+import { realStepping } from './order-progression.js';
 import type { OrderEnv } from './order-store.js';
 import type { ResultType } from '../../fixtures/labs/markers.js';
 import { ApiError } from '../../engine/errors.js';
@@ -321,7 +322,8 @@ export function simulateOrder(env: OrderEnv, orderId: string, input: SimulateInp
     if (parsed.method !== order.method) throw labBadRequest(LAB_TEXTS.finalStatusOtherMethod(input.final_status, order.method));
     target = parsed.low;
   }
-  const plan = planSimulation(order, target);
+  const planned = planSimulation(order, target);
+  const plan = planned === 'noop' ? planned : realStepping(env.world, order, planned);
   if (input.flags && resultStage(order) === null) {
     order.flags = {
       interpretation: input.flags.interpretation,

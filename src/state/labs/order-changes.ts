@@ -16,6 +16,9 @@ import { currentStatus, iso, type Order } from './order-model.js';
 import { refreshSummary, resultTimes } from './order-results.js';
 import type { OrderEnv } from './order-store.js';
 import { orderView } from './order-views.js';
+import { labsProgression, teamLabs, type LabsProgression } from './order-progression.js';
+import { ordersOf } from './order-store.js';
+import type { World } from '../../engine/world.js';
 
 function clientUserId(env: OrderEnv, order: Order): string {
   return usersOf(env.partition, env.world).get(order.user_id)?.client_user_id ?? order.client_user_id;
@@ -121,8 +124,9 @@ export function scheduleNext(env: OrderEnv, order: Order, from = env.world.clock
   const override = order.override && order.pathIndex < order.override.until ? order.override : null;
   if (!override) {
     order.override = null;
-    if (next.gate === 'draw') return;
+    if (next.gate === 'draw' || next.gate === 'appointment') return;
     if (next.gate === 'registration' && !order.registered) return;
+    if (labsProgression(env.world, order.team_id) === 'manual') return;
   }
   let at = from + (override ? override.spacing : next.after);
   const activation = activationTime(order);
@@ -130,10 +134,23 @@ export function scheduleNext(env: OrderEnv, order: Order, from = env.world.clock
   const handle: JobHandle = env.world.scheduler.at(at, `labtest.order ${order.id} -> ${next.status}`, () => {
     if (order.job !== handle) return;
     order.job = null;
+    if (!order.override && labsProgression(env.world, order.team_id) === 'manual') return;
     stepForward(env, order, handle.at);
     scheduleNext(env, order, handle.at);
   });
   order.job = handle;
+}
+
+/** Sets a team's lab progression (control plane); back on `clock`, its waiting orders go on from now. */
+export function setTeamProgression(world: World, teamId: string, mode?: LabsProgression): ReturnType<typeof teamLabs> {
+  const view = teamLabs(world, teamId, mode);
+  if (mode !== 'clock') return view;
+  for (const partition of world.tenancy.allPartitions()) {
+    if (partition.team.id !== teamId) continue;
+    const env = { world, partition, store: ordersOf(partition, world) };
+    for (const order of env.store.all()) if (!order.job && !order.seeded) scheduleNext(env, order);
+  }
+  return view;
 }
 
 /** Emits the creation and starts the order on the clock. */

@@ -204,12 +204,13 @@ export const DAY = 24 * HOUR;
 /**
  * One step: the status reached, the sandbox time it takes after the previous step, and an
  * optional gate (the clock does not pass it on its own): `draw` waits for
- * `PATCH /draw_completed`, `registration` for `POST /v3/order/testkit/register`.
+ * `PATCH /draw_completed`, `registration` for `POST /v3/order/testkit/register`, `appointment`
+ * for a booked appointment (at-home phlebotomy, api-facts J).
  */
 export interface Step {
   status: LowStatus;
   after: number;
-  gate?: 'draw' | 'registration';
+  gate?: 'draw' | 'registration' | 'appointment';
 }
 
 export type Fate =
@@ -278,7 +279,7 @@ function happyPath(method: CollectionMethod, registrable: boolean): Step[] {
       return [
         s('ordered', 0),
         s('requisition_created', 5 * MINUTE),
-        s('appointment_pending', HOUR),
+        s('appointment_pending', HOUR, 'appointment'),
         s('appointment_scheduled', DAY),
         s('draw_completed', 2 * DAY),
         s('partial_results', DAY),
@@ -376,7 +377,10 @@ interface ZipHint {
   description: string;
 }
 
-/** `patient_address.zip` (or `shipping_details.zip`) values that choose an order's fate. */
+/**
+ * `patient_address.zip` (or `shipping_details.zip`) values that choose an order's fate. None is
+ * for at-home phlebotomy: only 85004 and 54650 are served (order-progression.ts).
+ */
 export const ZIP_HINTS: readonly ZipHint[] = [
   {
     zip: '00010',
@@ -412,7 +416,7 @@ export const ZIP_HINTS: readonly ZipHint[] = [
   {
     zip: '00020',
     fate: 'sample_error',
-    methods: ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'],
+    methods: ['testkit', 'walk_in_test', 'on_site_collection'],
     description: 'The sample is unusable: ends in sample_error (status_detail sample_hemolyzed).',
   },
   {
@@ -430,13 +434,13 @@ export const ZIP_HINTS: readonly ZipHint[] = [
   {
     zip: '00031',
     fate: 'appointment_cancelled',
-    methods: ['walk_in_test', 'at_home_phlebotomy'],
+    methods: ['walk_in_test'],
     description: 'The first appointment is cancelled, a second one is booked, then the draw happens.',
   },
   {
     zip: '00040',
     fate: 'corrected',
-    methods: ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'],
+    methods: ['testkit', 'walk_in_test', 'on_site_collection'],
     description: 'Two days after completion the lab corrects one result: completed -> corrected.',
   },
 ];

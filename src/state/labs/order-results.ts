@@ -9,6 +9,7 @@ import type { World } from '../../engine/world.js';
 import { DAY, RESULT_STAGE, type LowStatus } from './order-lifecycle.js';
 import { currentStatus, iso, lastEvent, type Order } from './order-model.js';
 import type { OrderStore } from './order-store.js';
+import type { ResultType } from '../../fixtures/labs/markers.js';
 
 function collectedAt(order: Order): number {
   const find = (s: LowStatus) => order.events.find((e) => e.status === s)?.at;
@@ -36,6 +37,9 @@ export function resultStage(order: Order): { stage: ResultStage; at: number; fir
   return { ...found, firstAt };
 }
 
+/** Result types without `result_types`: the real sandbox cycles numeric, comment and range results (api-facts H, J). */
+export const DEFAULT_RESULT_CYCLE: readonly ResultType[] = ['numeric', 'comment', 'range'];
+
 /** The order's results at its current stage, or null before results exist. */
 export function orderResults(world: World, order: Order): ResultSet | null {
   const stage = resultStage(order);
@@ -48,7 +52,7 @@ export function orderResults(world: World, order: Order): ResultSet | null {
       orderId: order.id,
       markers: order.lab_test.markers,
       interpretation: order.flags.interpretation,
-      resultTypes: order.flags.result_types,
+      resultTypes: order.flags.result_types ?? DEFAULT_RESULT_CYCLE,
       hasMissing: order.flags.has_missing_results,
       collectedAt: iso(collectedAt(order)),
       laboratory: order.lab_test.lab.name,

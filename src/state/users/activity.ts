@@ -101,14 +101,40 @@ export function userDevice(scope: UsersScope, userId: string, deviceId: string):
   return device;
 }
 
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+/** Weeks `number_of_connected_sources_by_week` covers, the current one last (invented bound, docs/simulated/users.md). */
+export const METRIC_WEEKS = 12;
+
+/**
+ * TimeseriesMetricPoint per week (Monday 00:00 UTC) for the last METRIC_WEEKS weeks: `value` the
+ * current sources connected that week, `all` those connected by the week's end.
+ */
+function sourcesByWeek(connectedAt: number[], now: number): Array<{ date: string; value: number; all: number }> {
+  const day = Math.floor(now / 86_400_000);
+  const monday = (day - ((new Date(day * 86_400_000).getUTCDay() + 6) % 7)) * 86_400_000;
+  const out: Array<{ date: string; value: number; all: number }> = [];
+  for (let k = METRIC_WEEKS - 1; k >= 0; k--) {
+    const start = monday - k * WEEK_MS;
+    const end = start + WEEK_MS;
+    out.push({
+      date: new Date(start).toISOString(),
+      value: connectedAt.filter((t) => t >= start && t < end).length,
+      all: connectedAt.filter((t) => t < end).length,
+    });
+  }
+  return out;
+}
+
 /** MetricsResult of the caller's team environment (a scan of its users: an aggregate). */
 export function teamMetrics(scope: UsersScope): Record<string, unknown> {
   const users = usersOf(scope.partition, scope.world).all();
   let connected = 0;
   let errored = 0;
+  const connectedAt: number[] = [];
   for (const user of users) {
     for (const conn of connectionsOf(scope, user.user_id)) {
       connected++;
+      connectedAt.push(conn.connected_at ?? conn.created_at);
       if (conn.status === 'error') errored++;
     }
   }
@@ -117,7 +143,7 @@ export function teamMetrics(scope: UsersScope): Record<string, unknown> {
     number_of_connected_sources: connected,
     number_of_users: users.length,
     number_of_errored_connected_sources: errored,
-    number_of_connected_sources_by_week: [],
+    number_of_connected_sources_by_week: sourcesByWeek(connectedAt, scope.world.clock.now()),
     number_of_ordered_tests: ordersOf(scope.partition, scope.world).all().length,
   };
 }

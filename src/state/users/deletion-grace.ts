@@ -95,3 +95,16 @@ function arm(world: World, partition: Partition, queue: GraceQueue): void {
     arm(world, partition, queue);
   });
 }
+
+/**
+ * Deletes a user and its data at once, without a grace period (an expired demo user): its
+ * connections end, then everything of it is purged. Nothing when the user is already gone.
+ */
+export function expireUser(world: World, partition: Partition, userId: string): void {
+  const user = usersOf(partition, world).get(userId);
+  if (!user) return;
+  endGrace(world, partition, user);
+  if (!user.deletion) world.hooks.userDeleted.run(partition, userId);
+  usersOf(partition, world).purge(user);
+  world.hooks.userPurged.run(partition, userId);
+}

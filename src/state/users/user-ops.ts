@@ -51,12 +51,16 @@ interface NewUser {
   ingestion_end?: string | null;
 }
 
-/** Creates a user; 400 with the existing user's id when client_user_id is taken. */
+/**
+ * Creates a user; 400 with the existing user's id when a live user holds client_user_id. A user
+ * in its deletion grace period does not hold it: the new user takes it, and the deleted one can
+ * no longer be undeleted (api-facts J).
+ */
 export function createUser(scope: UsersScope, input: NewUser): User {
   const users = store(scope);
   const existingId = users.clientIdHolder(input.client_user_id);
   const existing = existingId ? users.get(existingId) : undefined;
-  if (existing) throw usersError.clientUserIdExists(existing.user_id, existing.created_on);
+  if (existing && !existing.deletion) throw usersError.clientUserIdExists(existing.user_id, existing.created_on);
   checkCap(scope, users);
   checkBounds(input.ingestion_start ?? null, input.ingestion_end ?? null);
   const now = nowIso(scope);
@@ -156,8 +160,10 @@ export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_us
   const users = store(scope);
   const resolvedId = ids.user_id ?? users.clientIdHolder(ids.client_user_id as string);
   const user = resolvedId ? users.get(resolvedId) : undefined;
+  if (ids.client_user_id !== undefined && !user?.deletion && users.reusedDeletion(ids.client_user_id)) throw usersError.undoAfterReuse();
   if (!user?.deletion) throw usersError.noDeletionToUndo();
   const holder = users.clientIdHolder(user.client_user_id);
+  if (users.reusedDeletion(user.client_user_id) === user.user_id) throw usersError.undoAfterReuse();
   if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
   checkCap(scope, users);
   endGrace(scope.world, scope.partition, user);

@@ -40,6 +40,8 @@ export class UserStore {
   private readonly users = new Map<string, User>();
   /** client_user_id -> user_id, for live users and users in their grace period. */
   private readonly byClientId = new Map<string, string>();
+  /** client_user_id -> the deleted user (in its grace period) whose id a new user took (it can no longer be undeleted). */
+  private readonly reusedFrom = new Map<string, string>();
   /** Live (not scheduled for deletion) users in creation order. */
   private readonly live: User[] = [];
   private seq = 0;
@@ -50,7 +52,7 @@ export class UserStore {
 
   /** Canonical state for world snapshots (the field names of the plain store). */
   toJSON(): unknown {
-    return { byId: this.users, byClientId: this.byClientId, live: this.live, seq: this.seq };
+    return { byId: this.users, byClientId: this.byClientId, reusedFrom: this.reusedFrom, live: this.live, seq: this.seq };
   }
 
   /** The user with this id, live or in its grace period. */
@@ -68,12 +70,19 @@ export class UserStore {
     return this.users.has(userId);
   }
 
+  /** The deleted user (in its grace period) whose client_user_id a newer user took, if any. */
+  reusedDeletion(clientUserId: string): string | undefined {
+    return this.reusedFrom.get(clientUserId);
+  }
+
   /** The id of the user (live or in its grace period) holding this client_user_id. */
   clientIdHolder(clientUserId: string): string | undefined {
     return this.byClientId.get(clientUserId);
   }
 
   add(user: User): void {
+    const previous = this.byClientId.get(user.client_user_id);
+    if (previous !== undefined && this.users.get(previous)?.deletion) this.reusedFrom.set(user.client_user_id, previous);
     this.users.set(user.user_id, user);
     this.byClientId.set(user.client_user_id, user.user_id);
     this.insertLive(user);
@@ -136,6 +145,7 @@ export class UserStore {
   purge(user: User): void {
     this.users.delete(user.user_id);
     if (this.byClientId.get(user.client_user_id) === user.user_id) this.byClientId.delete(user.client_user_id);
+    if (this.reusedFrom.get(user.client_user_id) === user.user_id) this.reusedFrom.delete(user.client_user_id);
     const i = this.indexOf(user);
     if (i >= 0) this.live.splice(i, 1);
   }

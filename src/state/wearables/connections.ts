@@ -254,14 +254,21 @@ class WearablesState {
 
 export const wearablesOf = worldSlot('wearables', (world) => new WearablesState(world.options.feed));
 
+/** Demo data is summaries only (api-facts H): a demo connection has no streams. */
+const streamless = (conn: Connection, r: string): boolean => conn.demo && r === 'workout_stream';
+
 /** The resources a connection's historical pull covers. */
 export function pulledResources(conn: Connection): string[] {
-  return conn.provider.resources.filter((r) => SIMULATED_RESOURCES.has(r) && !conn.denied.includes(r) && !disabledByPreference(conn, r));
+  return conn.provider.resources.filter(
+    (r) => SIMULATED_RESOURCES.has(r) && !conn.denied.includes(r) && !disabledByPreference(conn, r) && !streamless(conn, r),
+  );
 }
 
 /** The resources a provider lists that the pull does not cover. */
 export function notPulledResources(conn: Connection): string[] {
-  return conn.provider.resources.filter((r) => !SIMULATED_RESOURCES.has(r) || conn.denied.includes(r) || disabledByPreference(conn, r));
+  return conn.provider.resources.filter(
+    (r) => !SIMULATED_RESOURCES.has(r) || conn.denied.includes(r) || disabledByPreference(conn, r) || streamless(conn, r),
+  );
 }
 
 /** Resources of a provider that need a scope outside `granted`. */

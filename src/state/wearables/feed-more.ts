@@ -13,6 +13,7 @@
  * Same rules as the other summaries: only inside the connection's visible data ranges, only for
  * resources someone listens to.
  */
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { cycleStartingOn, menstrualCycle, tracksCycles, type Cycle } from '../../fixtures/wearables/menstrual.js';
 import { sleepCycle } from '../../fixtures/wearables/sleep-cycle.js';
@@ -80,7 +81,7 @@ export function feedMoreSummaries(
   if (heard('sleep_cycle') && link.provider.resources.includes('hypnogram')) {
     const rs = ranges('sleep');
     for (let day = first; day <= last + 1; day++) {
-      const night = src.subject.night(day);
+      const night = sourceNight(src, day);
       if (night && night.end > since && night.end <= now && inRanges(rs, night.end))
         emit('daily.data.sleep_cycle.created', sleepCycle(src, night));
     }

@@ -12,10 +12,10 @@
  */
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
-import { Subject } from '../../fixtures/wearables/wearable-profile.js';
+import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
-import { zoneOf } from './wearable-data.js';
+import { subjectOf, zoneOf } from './wearable-data.js';
 
 /** Memo entries a user's kept sources may hold before they are rebuilt. */
 const FEED_MEMO = 6_000;
@@ -51,7 +51,7 @@ export function feedSource(world: World, user: User, provider: ProviderInfo): So
   let k = kept.get(user);
   if (k) kept.delete(user);
   if (!k || k.seed !== world.seed || k.zone !== zone || k.birth !== birth || memoSize(k) > FEED_MEMO) {
-    k = { seed: world.seed, zone, birth, subject: new Subject(world.seed, user.user_id, zone, birth), sources: new Map() };
+    k = { seed: world.seed, zone, birth, subject: subjectOf(world, user), sources: new Map() };
   }
   kept.set(user, k);
   if (kept.size > FEED_KEPT_USERS) {

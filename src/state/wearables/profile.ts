@@ -69,7 +69,7 @@ function profileOf(world: World, user: User, src: SourceCtx): Record<string, unk
     user_id: user.user_id,
     height: NO_HEIGHT.has(src.provider.slug) ? null : Math.round(src.subject.heightM * 100),
     birth_date: birthDate(src, user),
-    wheelchair_use: src.provider.slug === 'apple_health_kit' && usesWheelchair(src.subject.key) ? true : null,
+    wheelchair_use: src.provider.slug === 'apple_health_kit' && usesWheelchair(src.subject) ? true : null,
     gender: GENDER.has(src.provider.slug) ? sex : null,
     sex,
     source: sourceObject(src.provider),

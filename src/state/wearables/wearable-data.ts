@@ -18,16 +18,23 @@ import { disabledByPreference, historyStart, wearablesOf, type Connection, type 
 import { historyPulled } from './pulls.js';
 import type { User } from '../users/users.js';
 import { customSourceOrder } from '../users/team-views.js';
-import type { World } from '../../engine/world.js';
+import { worldSlot, type World } from '../../engine/world.js';
 
 /** The user's zone for local days (fallback_time_zone, else UTC). */
 export function zoneOf(user: User): string {
   return user.fallback_time_zone?.id ?? 'UTC';
 }
 
+/**
+ * Users of the default world who show every trait-bound resource (wheelchair pushes, sleep apnea
+ * alerts, inhaler use, insulin, falls): each team environment's first seeded user, so the seeded
+ * world has data behind every resource (issue 31).
+ */
+export const showcaseUsers = worldSlot('wearables.showcase', () => new Set<string>());
+
 export function subjectOf(world: World, user: User): Subject {
   const birth = user.fallback_birth_date ? Number(user.fallback_birth_date.value.slice(0, 4)) : null;
-  return new Subject(world.seed, user.user_id, zoneOf(user), birth);
+  return new Subject(world.seed, user.user_id, zoneOf(user), birth, showcaseUsers(world).has(user.user_id));
 }
 
 /** A live user of the caller's partition, or 404. */

@@ -28,6 +28,7 @@
  *   voltages through the timeseries endpoint with the session's start and end.
  * - `hypnogram` has no event type in the reference and gets none.
  */
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
@@ -315,7 +316,7 @@ function feedSummaries(
   if (has('sleep')) {
     const rs = ranges('sleep');
     for (let day = first; day <= last + 1; day++) {
-      const night = src.subject.night(day);
+      const night = sourceNight(src, day);
       if (!night || !within(rs, night.end)) continue;
       wearablesOf(world).sleeps.set(sleepId(src, night), {
         partitionId: partition.id,

@@ -23,6 +23,9 @@ import { pullPreferencesOf } from '../management/preferences.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 
+/** Demo users live this long (api-facts H: "expire (user + data deleted) after 7 days"). */
+const DEMO_USER_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
 /** Demo history length (api-facts H: 30 days backfilled). */
 const DEMO_BACKFILL_DAYS = 30;
 
@@ -43,10 +46,12 @@ function historyDaysOf(world: World, partition: Partition, provider: ProviderInf
   return out;
 }
 
-/** Creates a demo connection: pulls 30 days of history and emits `provider.connection.created`. */
+/** Creates a demo connection: pulls 30 days of history and emits `provider.connection.created`; the demo user expires after 7 days. */
 export function connectDemo(world: World, partition: Partition, userId: string, provider: ProviderInfo): Connection {
   const state = wearablesOf(world);
   const now = world.clock.now();
+  // A demo user (its first demo connection) expires with its data 7 days later (api-facts H).
+  if (!hasDemoConnection(world, partition, userId)) world.hooks.expireUserAt(partition, userId, now + DEMO_USER_LIFETIME_MS);
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   const conn = newConnection(provider, {

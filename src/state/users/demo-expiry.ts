@@ -1,0 +1,54 @@
+/**
+ * Demo users expire with their data 7 days after their first demo connection (api-facts H). As
+ * with deletion grace, the lifetime is the same for everyone and the clock only moves forward, so
+ * the order of becoming a demo user is the order of expiry: a Map in insertion order is the
+ * queue, and one scheduler job (`users.demo_expiry`), due at the head's time, expires everyone due
+ * and re-arms. A world with many demo users holds one job, not one per user.
+ */
+import type { JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { partitionSlot, type World } from '../../engine/world.js';
+import { expireUser } from './deletion-grace.js';
+
+class DemoQueue {
+  /** user_id -> expiry time, in expiry order. */
+  readonly waiting = new Map<string, number>();
+  sweep: JobHandle | null = null;
+}
+
+const demoQueueOf = partitionSlot('users.demo_expiry', () => new DemoQueue());
+
+/** Queues a demo user's expiry at `at` (nothing when it is queued already). */
+export function scheduleDemoExpiry(world: World, partition: Partition, userId: string, at: number): void {
+  const queue = demoQueueOf(partition, world);
+  if (queue.waiting.has(userId)) return;
+  queue.waiting.set(userId, at);
+  arm(world, partition, queue);
+}
+
+/** Takes a purged user off the queue. */
+export function forgetDemoExpiry(world: World, partition: Partition, userId: string): void {
+  const queue = demoQueueOf(partition, world);
+  if (!queue.waiting.delete(userId)) return;
+  if (queue.waiting.size === 0 && queue.sweep) {
+    queue.sweep.cancel();
+    queue.sweep = null;
+  }
+}
+
+function arm(world: World, partition: Partition, queue: DemoQueue): void {
+  const head = queue.waiting.values().next().value;
+  if (head === undefined) return;
+  if (queue.sweep && queue.sweep.at === head) return;
+  queue.sweep?.cancel();
+  queue.sweep = world.scheduler.at(head, 'users.demo_expiry', () => {
+    queue.sweep = null;
+    const now = world.clock.now();
+    for (const [userId, at] of queue.waiting) {
+      if (at > now) break;
+      queue.waiting.delete(userId);
+      expireUser(world, partition, userId);
+    }
+    arm(world, partition, queue);
+  });
+}
