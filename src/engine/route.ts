@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { Reply, SimRequest } from './http-types.js';
-import type { ManagementKey, Org, Partition } from './tenancy.js';
+import type { ManagementPrincipal, Partition } from './tenancy.js';
 import type { World } from './world.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -39,11 +39,7 @@ interface RouteInput<S extends RequestSchemas, A> {
   access: A;
 }
 
-/** The principal behind a management key. */
-export interface ManagementPrincipal {
-  org: Org;
-  key: ManagementKey;
-}
+export type { ManagementPrincipal } from './tenancy.js';
 
 export interface Ctx {
   readonly world: World;
