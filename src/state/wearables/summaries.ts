@@ -27,6 +27,8 @@ import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } 
 /** One summary of a source, with its sort key among the other sources' summaries. */
 interface Item {
   sort: string;
+  /** The summary's index instant (what the aggregate queries window on). */
+  at: number;
   body: Record<string, unknown>;
 }
 
@@ -38,7 +40,7 @@ type Raw = (src: SourceCtx, summary: Record<string, unknown>) => Record<string, 
 
 export const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
 
-const item = (sort: string, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, body }] : []);
+const item = (sort: string, at: number, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, at, body }] : []);
 
 const rawAt =
   (field: string): Raw =>
@@ -70,7 +72,7 @@ const KINDS = {
     raw: rawAt('date'),
     build(s, day, now) {
       const a = activitySummary(s.src, day, s.ranges, now);
-      return item(`${a?.calendar_date as string}|${s.order}`, a);
+      return item(`${a?.calendar_date as string}|${s.order}`, localMidnight(s.src.subject.zone, day), a);
     },
   },
   sleep: {
@@ -78,7 +80,7 @@ const KINDS = {
     raw: rawAt('bedtime_start'),
     build(s, day, now) {
       const night = visibleNight(s, day, now);
-      return night ? item(`${night.end}|${s.order}`, sleepSummary(s.src, night)) : [];
+      return night ? item(`${night.end}|${s.order}`, night.end, sleepSummary(s.src, night)) : [];
     },
   },
   body: {
@@ -86,7 +88,7 @@ const KINDS = {
     raw: rawAt('created_at'),
     build(s, day, now) {
       const b = bodySummary(s.src, day, s.ranges, now);
-      return item(`${b?.created_at as string}|${s.order}`, b);
+      return item(`${b?.created_at as string}|${s.order}`, b ? Date.parse(b.created_at as string) : 0, b);
     },
   },
   workouts: {
@@ -95,13 +97,14 @@ const KINDS = {
       const sport = w.sport as { id: number };
       return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
     },
-    build: (s, day, now) => visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, body: workoutSummary(s.src, w) })),
+    build: (s, day, now) =>
+      visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, at: w.start, body: workoutSummary(s.src, w) })),
   },
   meal: {
     resource: 'meal',
     build: (s, day, now) =>
       mealsOn(s.src, day).flatMap((m) =>
-        m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, mealSummary(s.src, m)),
+        m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, m.at, mealSummary(s.src, m)),
       ),
   },
   menstrual_cycle: {
@@ -110,7 +113,7 @@ const KINDS = {
       const cycle = cycleStartingOn(s.src, day);
       const at = cycle ? localMidnight(s.src.subject.zone, day) : 0;
       if (!cycle || at > now || !inRanges(s.ranges, at)) return [];
-      return item(`${at}|${s.order}`, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
+      return item(`${at}|${s.order}`, at, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
     },
   },
   sleep_cycle: {
@@ -118,7 +121,7 @@ const KINDS = {
     build(s, day, now) {
       if (!s.link.provider.resources.includes('hypnogram')) return [];
       const night = visibleNight(s, day, now);
-      return night ? item(`${night.end}|${s.order}`, sleepCycle(s.src, night)) : [];
+      return night ? item(`${night.end}|${s.order}`, night.end, sleepCycle(s.src, night)) : [];
     },
   },
   electrocardiogram: {
@@ -126,7 +129,7 @@ const KINDS = {
     build(s, day, now) {
       const session = ecgSessionOn(s.src, day);
       if (!session || session.end > now || !inRanges(s.ranges, session.end)) return [];
-      return item(`${session.start}|${s.order}`, ecgSummary(s.src, session));
+      return item(`${session.start}|${s.order}`, session.start, ecgSummary(s.src, session));
     },
   },
 } satisfies Record<string, SummaryKind>;
@@ -135,6 +138,19 @@ export type SummaryName = keyof typeof KINDS;
 
 /** Whether a summary kind has a `/raw` variant. */
 export const hasRaw = (name: SummaryName): boolean => (KINDS[name] as SummaryKind).raw !== undefined;
+
+/**
+ * The summaries of one kind a source gives for one local day, visible at `now`, each with its
+ * index instant: what the summaries API lists and the aggregate rows are made of.
+ */
+export function summariesOn(
+  name: SummaryName,
+  s: DataSource,
+  day: number,
+  now: number,
+): Array<{ at: number; body: Record<string, unknown> }> {
+  return (KINDS[name] as SummaryKind).build(s, day, now);
+}
 
 /** Local days a source's ranges touch, within the query's days. */
 function days(src: DataSource, lo: number, hi: number): [number, number] {
