@@ -18,7 +18,7 @@
  *   for an empty search is unknown.
  */
 import { z } from 'zod';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
 import { PAYOR_PROVIDERS } from '../../fixtures/labs/payors.js';
 import { json } from '../../engine/http-types.js';
@@ -35,12 +35,12 @@ const searchQuery = withRules(
     provider: PROVIDER.optional(),
     provider_payor_id: z.string().optional(),
   }),
-  (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LAB_MESSAGES.payorSearchNeedsName },
+  (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LABS_ERRORS.payorSearchNeedsName },
 );
 
 const deprecatedSearchBody = withRules(
   z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }),
-  (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LAB_MESSAGES.payorDeprecatedSearchNeedsName },
+  (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LABS_ERRORS.payorDeprecatedSearchNeedsName },
 );
 
 const createBody = z.object({
@@ -62,7 +62,7 @@ const payorCreateBody = withRules(
   (b) =>
     (b.provider == null) !== (b.provider_payor_id == null) && {
       path: [b.provider == null ? 'provider' : 'provider_payor_id'],
-      message: LAB_MESSAGES.payorProviderPair,
+      message: LABS_ERRORS.payorProviderPair,
     },
 );
 

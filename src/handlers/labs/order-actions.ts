@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LABS_ERRORS } from '../../state/labs/errors.js';
 import {
   cancelOrderById,
   communicationSettings,
@@ -37,7 +37,7 @@ const resendBody = withRules(
     start_at: dateOrDateTime('start').nullish(),
     end_at: dateOrDateTime('end').nullish(),
   }),
-  (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LAB_MESSAGES.resendNeedsSelection },
+  (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LABS_ERRORS.resendNeedsSelection },
 );
 
 export const orderActionRoutes = [
@@ -69,7 +69,7 @@ export const orderActionRoutes = [
     responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(orderView(env.world, findOrder(env, params.order_id, LAB_MESSAGES.orderGetNotFound), env.store));
+      return json(orderView(env.world, findOrder(env, params.order_id, LABS_ERRORS.orderGetNotFound), env.store));
     },
   }),
 

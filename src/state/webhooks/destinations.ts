@@ -11,7 +11,7 @@
  *   or metadata address is not caught (use `--webhook-allow` to pin destinations).
  */
 import type { World } from '../../engine/world.js';
-import { WEBHOOK_ERRORS } from './errors.js';
+import { WEBHOOKS_ERRORS } from './errors.js';
 import { webhookOptionsOf } from './options.js';
 
 const METADATA_HOSTS = new Set([
@@ -198,16 +198,16 @@ function judge(world: World, url: string): string | null {
   try {
     target = new URL(url);
   } catch {
-    return WEBHOOK_ERRORS.urlInvalid;
+    return WEBHOOKS_ERRORS.urlInvalid;
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return WEBHOOK_ERRORS.urlScheme;
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return WEBHOOKS_ERRORS.urlScheme;
   const receiver = /^\/_sandbox\/receiver\/[^/]+\/?$/.test(target.pathname);
-  if (isSelf(world, target)) return receiver ? null : WEBHOOK_ERRORS.urlSelf;
+  if (isSelf(world, target)) return receiver ? null : WEBHOOKS_ERRORS.urlSelf;
   const kind = hostKind(target.hostname);
-  if (kind === 'link-local' || kind === 'metadata') return WEBHOOK_ERRORS.urlLinkLocal;
-  if (kind === 'unspecified') return WEBHOOK_ERRORS.urlUnspecified;
+  if (kind === 'link-local' || kind === 'metadata') return WEBHOOKS_ERRORS.urlLinkLocal;
+  if (kind === 'unspecified') return WEBHOOKS_ERRORS.urlUnspecified;
   const options = webhookOptionsOf(world);
-  if (kind === 'private' && !options.privateNetworks) return WEBHOOK_ERRORS.urlPrivate;
-  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOK_ERRORS.urlNotAllowed;
+  if (kind === 'private' && !options.privateNetworks) return WEBHOOKS_ERRORS.urlPrivate;
+  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOKS_ERRORS.urlNotAllowed;
   return null;
 }
