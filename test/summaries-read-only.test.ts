@@ -33,7 +33,8 @@ function state(sandbox: Sandbox): Parts {
   const dump = JSON.parse(snapshotWorld(sandbox.world)) as Record<string, unknown>;
   const parts: Parts = new Map();
   for (const [k, v] of Object.entries(dump)) if (k !== 'worldSlots' && k !== 'partitions') parts.set(k, JSON.stringify(v));
-  for (const [k, v] of Object.entries(dump.worldSlots as Record<string, unknown>)) if (k !== 'journal') parts.set(`world.${k}`, JSON.stringify(v));
+  for (const [k, v] of Object.entries(dump.worldSlots as Record<string, unknown>))
+    if (k !== 'journal') parts.set(`world.${k}`, JSON.stringify(v));
   for (const p of dump.partitions as Array<{ id: string; slots: Record<string, unknown> }>)
     for (const [k, v] of Object.entries(p.slots)) parts.set(`${p.id}.${k}`, JSON.stringify(v));
   return parts;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { COMPENDIUM_LABS } from '../../fixtures/labs/compendium.js';
@@ -70,6 +70,6 @@ export const compendiumRoutes = [
     summary: "For each provider id, the target lab's orderable candidates.",
     request: { body: z.object({ provider_ids: z.array(z.string()).max(100), target_lab: LAB, per_provider_limit: limit(1) }) },
     responses: { 200: res(OrderableTestsSearch, 'SearchOrderableTestsResponse'), 422: 'Validation error' },
-    handle: (_ctx, { body }) => json(searchOrderableTests(body)),
+    handle: (_ctx, { body }) => reply(200, searchOrderableTests(body)),
   }),
 ];

@@ -22,7 +22,7 @@ import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
 import { PAYOR_PROVIDERS } from '../../fixtures/labs/payors.js';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { withRules } from '../../engine/schemas.js';
 import { createTeamPayor, payorView, searchPayors } from '../../state/labs/payors.js';
 import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
@@ -130,7 +130,7 @@ export const insuranceRoutes = [
       'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
     request: { body: z.object({ codes: z.array(z.string()) }) },
     responses: { 200: res(IcdValidation, 'ValidateICDCodesResponse'), 422: 'Validation error' },
-    handle: (_ctx, { body }) => json(validateIcdCodes(body.codes)),
+    handle: (_ctx, { body }) => reply(200, validateIcdCodes(body.codes)),
   }),
 
   defineRoute({

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
 import {
@@ -55,7 +55,7 @@ export const orderActionRoutes = [
         start: body.start_at ?? null,
         end: body.end_at ?? null,
       });
-      return json({ order_ids: chosen.map((o) => o.id) });
+      return reply(200, { order_ids: chosen.map((o) => o.id) });
     },
   }),
 
@@ -143,7 +143,7 @@ export const orderActionRoutes = [
       422: 'Malformed id',
     },
     handle(ctx, { params }) {
-      return json(communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
+      return reply(200, communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
     },
   }),
 
@@ -160,7 +160,7 @@ export const orderActionRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { params, body }) {
-      return json(setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
+      return reply(200, setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
     },
   }),
 

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { json, noContent } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView } from '../../state/users/users.js';
 import {
@@ -99,7 +99,12 @@ export const userRoutes = [
     responses: { 200: res(UserList, '{users, total, offset, limit}'), 422: 'offset or limit out of bounds' },
     handle(ctx, { query }) {
       const { users, total } = listUsers(ctx, query.offset, query.limit);
-      return json({ users: users.map((u) => userView(ctx.world, ctx.partition, u)), total, offset: query.offset, limit: query.limit });
+      return json({
+        users: users.map((u) => userView(ctx.world, ctx.partition, u)),
+        total,
+        offset: query.offset,
+        limit: query.limit,
+      });
     },
   }),
 
@@ -136,7 +141,7 @@ export const userRoutes = [
         ...(userId !== undefined ? { user_id: userId } : {}),
         ...(clientId !== undefined ? { client_user_id: clientId } : {}),
       });
-      return json({ success: true });
+      return reply(200, { success: true });
     },
   }),
 
@@ -177,7 +182,7 @@ export const userRoutes = [
     responses: { 200: res(Success, '{success: true}'), 404: 'Unknown or already scheduled', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       deleteUser(ctx, params.user_id);
-      return json({ success: true });
+      return reply(200, { success: true });
     },
   }),
 ];
