@@ -10,7 +10,7 @@
  *   is not simulated.
  */
 import { z } from 'zod';
-import { json, noContent } from '../../engine/http-types.js';
+import { noContent } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView } from '../../state/users/users.js';
@@ -85,7 +85,7 @@ export const userRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return json(userView(ctx.world, ctx.partition, createUser(ctx, body)));
+      return reply(200, userView(ctx.world, ctx.partition, createUser(ctx, body)));
     },
   }),
 
@@ -99,7 +99,7 @@ export const userRoutes = [
     responses: { 200: res(UserList, '{users, total, offset, limit}'), 422: 'offset or limit out of bounds' },
     handle(ctx, { query }) {
       const { users, total } = listUsers(ctx, query.offset, query.limit);
-      return json({
+      return reply(200, {
         users: users.map((u) => userView(ctx.world, ctx.partition, u)),
         total,
         offset: query.offset,
@@ -117,7 +117,7 @@ export const userRoutes = [
     request: { params: z.object({ client_user_id: z.string().min(1) }) },
     responses: { 200: res(User, 'The user'), 404: 'No such user' },
     handle(ctx, { params }) {
-      return json(userView(ctx.world, ctx.partition, resolveUser(ctx, params.client_user_id)));
+      return reply(200, userView(ctx.world, ctx.partition, resolveUser(ctx, params.client_user_id)));
     },
   }),
 
@@ -154,7 +154,7 @@ export const userRoutes = [
     request: { params: userIdParams },
     responses: { 200: res(User, 'The user'), 404: 'Unknown, or scheduled for deletion', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
-      return json(userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id)));
+      return reply(200, userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id)));
     },
   }),
 
