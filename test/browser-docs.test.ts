@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import { createNodeServer } from '../src/node.js';
-import { DOCS_MESSAGES } from '../src/state/sandbox/errors.js';
+import { SANDBOX_ERRORS } from '../src/state/sandbox/errors.js';
 import { CHROMIUM, haveChromium, newChromiumContext } from './support/chromium.js';
 import { createClient } from './support/client.js';
 
@@ -82,7 +82,7 @@ describe('/docs without Node (msw)', () => {
     expect(page.text).toContain('/openapi.json');
     const asset = await c.get('/docs/assets/swagger-ui.css');
     expect(asset.status).toBe(404);
-    expect(asset.body).toEqual({ detail: DOCS_MESSAGES.noAssets });
+    expect(asset.body).toEqual({ detail: SANDBOX_ERRORS.noAssets });
     const express = createClient('express', { seed: 3, users: 1 });
     const css = await express.get('/docs/assets/swagger-ui.css');
     expect(css.status).toBe(200);

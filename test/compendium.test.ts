@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL, standardTests } from './lab-helpers.js';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
 import { expectWire } from './support/wire.js';
 
@@ -63,7 +63,7 @@ forEachAdapter('compendium', (adapter) => {
     expect(none.body).toEqual({ mode: 'canonical', selected_canonical: null, canonical_candidates: [], per_lab: {}, related: [] });
     const empty = await c.post('/v3/compendium/search', { mode: 'canonical' });
     expect(empty.status).toBe(422);
-    expect(empty.body.detail[0].ctx.error).toBe(LAB_MESSAGES.compendiumNeedsCriteria);
+    expect(empty.body.detail[0].ctx.error).toBe(LABS_ERRORS.compendiumNeedsCriteria);
     expect((await c.post('/v3/compendium/search', { mode: 'fuzzy', query: 'x' })).status).toBe(422);
     expect((await c.post('/v3/compendium/search', { mode: 'canonical', query: 'x', labs: ['spiriplex'] })).status).toBe(422);
   });
@@ -98,14 +98,12 @@ forEachAdapter('compendium', (adapter) => {
     for (const v of Object.values(fromTest.body.by_source_provider_id) as any[]) expect(v.candidates).toHaveLength(1);
     const unknown = await c.post('/v3/compendium/convert', { lab_test_id: UNKNOWN_UUID, target_lab: 'quest' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: LAB_MESSAGES.labTestNotFound });
-    expect((await c.post('/v3/compendium/convert', { target_lab: 'quest' })).body.detail[0].ctx.error).toBe(
-      LAB_MESSAGES.convertNeedsSource,
-    );
+    expect(unknown.body).toEqual({ detail: LABS_ERRORS.labTestNotFound });
+    expect((await c.post('/v3/compendium/convert', { target_lab: 'quest' })).body.detail[0].ctx.error).toBe(LABS_ERRORS.convertNeedsSource);
     expect(
       (await c.post('/v3/compendium/convert', { lab_test_id: walkIn, provider_ids: ['7600'], target_lab: 'quest' })).body.detail[0].ctx
         .error,
-    ).toBe(LAB_MESSAGES.convertOneSource);
+    ).toBe(LABS_ERRORS.convertOneSource);
 
     const orderable = await c.post('/v3/compendium/search_orderable_tests', {
       provider_ids: ['004259', 'X1'],

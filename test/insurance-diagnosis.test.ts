@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL } from './lab-helpers.js';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { expectWire } from './support/wire.js';
 
 const oas = oasValidator('data');
@@ -41,7 +41,7 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     const bad = await c.post('/v3/insurance/validate_icd_codes', { codes: ['E11', 'Q99.99', 'not a code', 'E55.9', 'E83.51'] });
     expect(bad.body).toEqual({
       valid: false,
-      errors: [LAB_TEXTS.icdNotBillable('E11'), LAB_TEXTS.icdUnknown('Q99.99'), LAB_TEXTS.icdInvalidFormat('not a code')],
+      errors: [LABS_TEXTS.icdNotBillable('E11'), LABS_TEXTS.icdUnknown('Q99.99'), LABS_TEXTS.icdInvalidFormat('not a code')],
       violations: [],
       warnings: [{ code: 'E55.9', overlaps_with: 'E83.51', type: 'excludes2' }],
     });
@@ -74,14 +74,14 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
     expect(byId.body.map((p: any) => p.code)).toEqual(['AETNA']);
     const empty = await c.post('/v3/insurance/search/payor', {});
     expect(empty.status).toBe(422);
-    expect(empty.body.detail[0].ctx.error).toBe(LAB_MESSAGES.payorDeprecatedSearchNeedsName);
-    expect((await c.get('/v3/insurance/search/payor')).body.detail[0].ctx.error).toBe(LAB_MESSAGES.payorSearchNeedsName);
+    expect(empty.body.detail[0].ctx.error).toBe(LABS_ERRORS.payorDeprecatedSearchNeedsName);
+    expect((await c.get('/v3/insurance/search/payor')).body.detail[0].ctx.error).toBe(LABS_ERRORS.payorSearchNeedsName);
     const pair = await c.post('/v3/payor', {
       name: 'X',
       address: { first_line: '1', country: 'US', zip: '1', city: 'A', state: 'NY' },
       provider: 'availity',
     });
-    expect(pair.body.detail[0].ctx.error).toBe(LAB_MESSAGES.payorProviderPair);
+    expect(pair.body.detail[0].ctx.error).toBe(LABS_ERRORS.payorProviderPair);
   });
 
   it('lab account errors come from the labs catalogue', async () => {
@@ -92,11 +92,11 @@ forEachAdapter('insurance diagnosis and ICD codes', (adapter) => {
       body: { team_id_allowlist: [] },
     });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ detail: LAB_MESSAGES.labAccountNotFound });
+    expect(missing.body).toEqual({ detail: LABS_ERRORS.labAccountNotFound });
     const account = (await c.mgmt('GET', `/v1/org/${c.orgId}/lab_account/sandbox/us`)).body.data[0].id as string;
     const eu = c.creds.teams[1]?.team_id as string;
     const wrong = await c.mgmt('PATCH', `/v1/org/${c.orgId}/lab_account/sandbox/us/${account}`, { body: { team_id_allowlist: [eu] } });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.detail[0].ctx.error).toBe(LAB_TEXTS.teamNotInOrgRegion(eu, 'us'));
+    expect(wrong.body.detail[0].ctx.error).toBe(LABS_TEXTS.teamNotInOrgRegion(eu, 'us'));
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL, bookPhlebotomy, getOrder, labEvents, lows, newOrder, orderTargets, type LabEvent, type Method } from './lab-helpers.js';
-import { LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_TEXTS } from '../src/state/labs/errors.js';
 
 const DAY = 86400;
 const oas = oasValidator('data');
@@ -184,7 +184,7 @@ forEachAdapter('lab order consistency', (adapter) => {
           expect(cancel.body.order.last_event.status).toBe(`cancelled.${method}.cancelled`);
           expect(problemsOf(cancel.body.order)).toEqual([]);
         } else {
-          expect(cancel.body).toMatchObject({ detail: LAB_TEXTS.transitionNotAllowed(low, 'cancelled'), status_code: 400 });
+          expect(cancel.body).toMatchObject({ detail: LABS_TEXTS.transitionNotAllowed(low, 'cancelled'), status_code: 400 });
           expect((await getOrder(c, order.id)).last_event.status).toBe(full);
         }
       }

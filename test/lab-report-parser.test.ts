@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_ADAPTERS, createClient, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL, firstUserId } from './lab-helpers.js';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { FORM_MESSAGES } from '../src/engine/multipart.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
 import { expectWire } from './support/wire.js';
@@ -157,18 +157,18 @@ for (const adapter of ALL_ADAPTERS) {
         { name: 'file', filename: 'r.pdf', data: PDF },
         { name: 'user_id', data: UNKNOWN_UUID },
       ]);
-      expect(unknownUser.body).toEqual({ detail: LAB_MESSAGES.userNotOnTeam });
+      expect(unknownUser.body).toEqual({ detail: LABS_ERRORS.userNotOnTeam });
       const empty = await upload(c, [
         { name: 'file', filename: 'empty.pdf', data: new Uint8Array(0) },
         { name: 'user_id', data: user },
       ]);
       expect(empty.status).toBe(400);
-      expect(empty.body).toEqual({ detail: LAB_TEXTS.parserEmptyFile('empty.pdf') });
+      expect(empty.body).toEqual({ detail: LABS_TEXTS.parserEmptyFile('empty.pdf') });
       const wrongType = await upload(c, [
         { name: 'file', filename: 'notes.txt', type: 'text/plain', data: 'hello' },
         { name: 'user_id', data: user },
       ]);
-      expect(wrongType.body).toEqual({ detail: LAB_TEXTS.parserFileType('notes.txt') });
+      expect(wrongType.body).toEqual({ detail: LABS_TEXTS.parserFileType('notes.txt') });
       const big = new Uint8Array(10_000_001);
       big.set(PDF);
       const tooLarge = await upload(c, [
@@ -176,14 +176,14 @@ for (const adapter of ALL_ADAPTERS) {
         { name: 'user_id', data: user },
       ]);
       expect(tooLarge.status).toBe(400);
-      expect(tooLarge.body).toEqual({ detail: LAB_TEXTS.parserFileTooLarge('big.pdf') });
+      expect(tooLarge.body).toEqual({ detail: LABS_TEXTS.parserFileTooLarge('big.pdf') });
       const overLimit = await upload(c, [
         { name: 'file', filename: 'huge.pdf', data: new Uint8Array(10_500_000) },
         { name: 'user_id', data: user },
       ]);
       expect(overLimit.status).toBe(413);
       // Nothing was created by the refused uploads.
-      expect((await c.get(`/lab_report/v1/parser/job/${UNKNOWN_UUID}`)).body).toEqual({ detail: LAB_MESSAGES.parserJobNotFound });
+      expect((await c.get(`/lab_report/v1/parser/job/${UNKNOWN_UUID}`)).body).toEqual({ detail: LABS_ERRORS.parserJobNotFound });
       const journal = await c.get('/_sandbox/events', { query: { event_type_prefix: 'lab_report.' } });
       expect(journal.status).toBe(200);
       expect(journal.body.total).toBe(0);

@@ -1,5 +1,5 @@
 /** Lab results: raw results, metadata and the PDF report (api-facts B.6). */
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { PDFDocument } from 'pdf-lib';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
@@ -17,9 +17,9 @@ forEachAdapter('lab results', (adapter) => {
     for (const suffix of ['result', 'result/metadata', 'result/pdf']) {
       const res = await c.get(`/v3/order/${order.id}/${suffix}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: LAB_TEXTS.resultsNotAvailable(order.id) });
+      expect(res.body).toEqual({ detail: LABS_TEXTS.resultsNotAvailable(order.id) });
       expect((await c.get(`/v3/order/00000000-0000-4000-8000-000000000000/${suffix}`)).body).toEqual({
-        detail: LAB_MESSAGES.orderResultNotFound,
+        detail: LABS_ERRORS.orderResultNotFound,
       });
     }
   });

@@ -1,6 +1,6 @@
 /** Lab appointments (issue 13): phlebotomy and PSC availability, booking, reschedule, cancel, on the clock. */
 import { describe, expect, it } from 'vitest';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 import { CANCELLATION_REASONS } from '../src/fixtures/labs/appointment-slots.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -52,9 +52,9 @@ forEachAdapter('lab appointments', (adapter) => {
     const other = await newOrder(c, 'at_home_phlebotomy', { address: PHOENIX });
     const reused = await c.post(`/v3/order/${other.id}/phlebotomy/appointment/book`, { booking_key: slots[0].booking_key });
     expect(reused.status).toBe(400);
-    expect(reused.body.detail).toBe(LAB_MESSAGES.bookingKeyUsed);
+    expect(reused.body.detail).toBe(LABS_ERRORS.bookingKeyUsed);
     expect((await c.post(`/v3/order/${other.id}/phlebotomy/appointment/book`, { booking_key: 'nope' })).body.detail).toBe(
-      LAB_MESSAGES.bookingKeyInvalid,
+      LABS_ERRORS.bookingKeyInvalid,
     );
     const moved = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/reschedule`, { booking_key: slots[1].booking_key });
     expect(moved.status, moved.text).toBe(200);
@@ -80,7 +80,7 @@ forEachAdapter('lab appointments', (adapter) => {
     expect(types).toEqual(['labtest.appointment.created', 'labtest.appointment.updated', 'labtest.appointment.updated']);
     for (const e of events.filter((x) => x.type.startsWith('labtest.appointment.'))) oas?.expectValid('ClientFacingAppointment', e.data);
     expect((await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/cancel`, { cancellation_reason_id: REASON })).body.detail).toBe(
-      LAB_MESSAGES.appointmentNotActive,
+      LABS_ERRORS.appointmentNotActive,
     );
   });
 
@@ -123,7 +123,7 @@ forEachAdapter('lab appointments', (adapter) => {
     const clock = await c.get('/_sandbox/clock');
     await c.advance(Math.ceil((Date.parse(slots[0].expires_at) - Date.parse(clock.body.now)) / 1000) + 1);
     expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: slots[0].booking_key })).body.detail).toBe(
-      LAB_MESSAGES.bookingKeyExpired,
+      LABS_ERRORS.bookingKeyExpired,
     );
     expect((await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: last.booking_key })).status).toBe(200);
     expect((await c.post(`/v3/order/${order.id}/cancel`)).status).toBe(200);
@@ -143,11 +143,11 @@ forEachAdapter('lab appointments', (adapter) => {
     const replay = await c.post(`/v3/order/${order.id}/psc/appointment/book`, { booking_key: slots[0].booking_key }, { headers });
     expect(replay.text).toBe(first.text);
     expect((await c.post(`/v3/order/${order.id}/psc/appointment/book`, { booking_key: slots[1].booking_key })).body.detail).toBe(
-      LAB_MESSAGES.appointmentExists,
+      LABS_ERRORS.appointmentExists,
     );
     expect(low(await getOrder(c, order.id))).toBe('appointment_scheduled');
     const phleb = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/book`, { booking_key: slots[1].booking_key });
-    expect(phleb.body.detail).toBe(LAB_MESSAGES.notPhlebotomyOrder);
+    expect(phleb.body.detail).toBe(LABS_ERRORS.notPhlebotomyOrder);
     expect((await c.post(`/v3/order/${order.id}/cancel`)).status).toBe(200);
     expect((await c.get(`/v3/order/${order.id}/psc/appointment`)).body.status).toBe('confirmed');
     const nope = await c.post('/v3/order/psc/appointment/availability', undefined, { query: { lab: 'sonora_quest', zip_code: '10001' } });
@@ -183,7 +183,7 @@ forEachAdapter('area and PSC info', (adapter) => {
     });
     expect(avail.status, avail.text).toBe(200);
     expect(new Set(avail.body.slots.map((d: any) => d.location.code))).toEqual(new Set([psc.body.patient_service_centers[0].site_code]));
-    expect((await c.get('/v3/order/psc/info', { query: { zip_code: '10001', lab_id: 999 } })).body.detail).toBe(LAB_MESSAGES.labNotFound);
+    expect((await c.get('/v3/order/psc/info', { query: { zip_code: '10001', lab_id: 999 } })).body.detail).toBe(LABS_ERRORS.labNotFound);
     expect((await c.get('/v3/order/psc/info', { query: { zip_code: '1001', lab_id: 3 } })).status).toBe(422);
     const order = await newOrder(c, 'walk_in_test');
     const mine = await c.get(`/v3/order/${order.id}/psc/info`, { query: { radius: '100' } });

@@ -1,7 +1,7 @@
 /** Order documents (issue 13): requisition, labels, collection instructions, ABN. */
 import { PDFDocument } from 'pdf-lib';
 import { expect, it } from 'vitest';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
 import { pdfStrings } from './pdf-helpers.js';
@@ -27,10 +27,10 @@ forEachAdapter('order documents', (adapter) => {
     });
     const before = await c.get(`/v3/order/${order.id}/requisition/pdf`);
     expect(before.status).toBe(404);
-    expect(before.body).toEqual({ detail: LAB_TEXTS.requisitionNotAvailable(order.id) });
+    expect(before.body).toEqual({ detail: LABS_TEXTS.requisitionNotAvailable(order.id) });
     const unknown = await c.get(`/v3/order/${UNKNOWN_UUID}/requisition/pdf`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
+    expect(unknown.body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
     expect((await c.get('/v3/order/not-a-uuid/requisition/pdf')).status).toBe(422);
 
     await c.advance(600);
@@ -54,11 +54,11 @@ forEachAdapter('order documents', (adapter) => {
     const q = { collection_date: '2026-01-06T10:30:00Z' };
     const early = await c.get(`/v3/order/${onSite.id}/labels/pdf`, { query: q });
     expect(early.status).toBe(404);
-    expect(early.body).toEqual({ detail: LAB_TEXTS.requisitionNotAvailable(onSite.id) });
+    expect(early.body).toEqual({ detail: LABS_TEXTS.requisitionNotAvailable(onSite.id) });
     await c.advance(600);
     const wrong = await c.get(`/v3/order/${walkIn.id}/labels/pdf`, { query: q });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ detail: LAB_TEXTS.labelsNotForMethod('walk_in_test') });
+    expect(wrong.body).toEqual({ detail: LABS_TEXTS.labelsNotForMethod('walk_in_test') });
     const missing = await c.get(`/v3/order/${onSite.id}/labels/pdf`);
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0].loc).toEqual(['query', 'collection_date']);
@@ -91,14 +91,14 @@ forEachAdapter('order documents', (adapter) => {
     expect(forTest.drawn).not.toContain(kit.sample_id);
     const none = await c.get(`/v3/order/${walkIn.id}/collection_instruction_pdf`);
     expect(none.status).toBe(404);
-    expect(none.body).toEqual({ detail: LAB_MESSAGES.noCollectionInstructions });
+    expect(none.body).toEqual({ detail: LABS_ERRORS.noCollectionInstructions });
     expect((await c.get(`/v3/lab_test/${tests.walk_in_test}/collection_instruction_pdf`)).body).toEqual({
-      detail: LAB_MESSAGES.noCollectionInstructions,
+      detail: LABS_ERRORS.noCollectionInstructions,
     });
     const unknownTest = await c.get(`/v3/lab_test/${UNKNOWN_UUID}/collection_instruction_pdf`);
     expect(unknownTest.status).toBe(404);
-    expect(unknownTest.body).toEqual({ detail: LAB_MESSAGES.labTestNotFound });
-    expect((await c.get(`/v3/order/${UNKNOWN_UUID}/collection_instruction_pdf`)).body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
+    expect(unknownTest.body).toEqual({ detail: LABS_ERRORS.labTestNotFound });
+    expect((await c.get(`/v3/order/${UNKNOWN_UUID}/collection_instruction_pdf`)).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
   });
 
   it('ABN: only orders billed to insurance for a patient of Medicare age have one (has_abn)', async () => {
@@ -107,7 +107,7 @@ forEachAdapter('order documents', (adapter) => {
     expect(plain.has_abn).toBe(false);
     const none = await c.get(`/v3/order/${plain.id}/abn_pdf`);
     expect(none.status).toBe(404);
-    expect(none.body).toEqual({ detail: LAB_TEXTS.abnNotAvailable(plain.id) });
+    expect(none.body).toEqual({ detail: LABS_TEXTS.abnNotAvailable(plain.id) });
     const insured = { billing_type: 'commercial_insurance', health_insurance: { payor_code: 'MEDICARE', member_id: 'M123' } };
     const young = await newOrder(c, 'walk_in_test', { extra: insured });
     expect(young.has_abn).toBe(false);
@@ -118,7 +118,7 @@ forEachAdapter('order documents', (adapter) => {
     expect(drawn).toContain(senior.sample_id);
     expect(drawn).toContain('Grace Hopper');
     expect((await c.get(`/v3/order/${senior.id}/abn_pdf`)).bytes.equals(bytes)).toBe(true);
-    expect((await c.get(`/v3/order/${UNKNOWN_UUID}/abn_pdf`)).body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
+    expect((await c.get(`/v3/order/${UNKNOWN_UUID}/abn_pdf`)).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
   });
 });
 

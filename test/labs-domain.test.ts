@@ -5,7 +5,7 @@
  * schemas declare.
  */
 import { describe, expect, it } from 'vitest';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { ADDRESS, PATIENT, SMALL, getOrder, newOrder } from './lab-helpers.js';
@@ -31,24 +31,24 @@ const ids = (list: any[]) => list.map((o) => o.id);
 forEachAdapter('labs domain layer', (adapter) => {
   it('answers the catalogue texts', async () => {
     const c = createClient(adapter, { seed: 41, ...SMALL });
-    expect((await c.get(`/v3/order/${UNKNOWN}`)).body.detail).toBe(LAB_MESSAGES.orderGetNotFound);
-    expect((await c.post(`/v3/order/${UNKNOWN}/cancel`)).body.detail).toBe(LAB_MESSAGES.orderActionNotFound);
-    expect((await c.get(`/v3/order/${UNKNOWN}/result`)).body.detail).toBe(LAB_MESSAGES.orderResultNotFound);
-    expect((await c.get(`/v3/order_transaction/${UNKNOWN}`)).body.detail).toBe(LAB_MESSAGES.transactionNotFound);
+    expect((await c.get(`/v3/order/${UNKNOWN}`)).body.detail).toBe(LABS_ERRORS.orderGetNotFound);
+    expect((await c.post(`/v3/order/${UNKNOWN}/cancel`)).body.detail).toBe(LABS_ERRORS.orderActionNotFound);
+    expect((await c.get(`/v3/order/${UNKNOWN}/result`)).body.detail).toBe(LABS_ERRORS.orderResultNotFound);
+    expect((await c.get(`/v3/order_transaction/${UNKNOWN}`)).body.detail).toBe(LABS_ERRORS.transactionNotFound);
     const order = await newOrder(c, 'walk_in_test');
-    expect((await c.get(`/v3/order/${order.id}/result`)).body.detail).toBe(LAB_TEXTS.resultsNotAvailable(order.id));
+    expect((await c.get(`/v3/order/${order.id}/result`)).body.detail).toBe(LABS_TEXTS.resultsNotAvailable(order.id));
     expect(
       (await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'completed.walk_in_test.completed' } })).status,
     ).toBe(200);
     const refused = await c.post(`/v3/order/${order.id}/cancel`);
     expect(refused.status).toBe(400);
-    const text = LAB_TEXTS.transitionNotAllowed('completed', 'cancelled');
+    const text = LABS_TEXTS.transitionNotAllowed('completed', 'cancelled');
     expect(refused.body).toEqual({ detail: text, error: 'Bad Request', message: text, status_code: 400 });
     const draw = await c.patch(`/v3/order/${order.id}/draw_completed`);
-    expect(draw.body.detail).toBe(LAB_MESSAGES.drawOnlyOnSite);
+    expect(draw.body.detail).toBe(LABS_ERRORS.drawOnlyOnSite);
     const resend = await c.post('/v3/order/resend_events', {});
     expect(resend.status).toBe(422);
-    expect(resend.body.detail[0].msg).toBe(`Value error, ${LAB_MESSAGES.resendNeedsSelection}`);
+    expect(resend.body.detail[0].msg).toBe(`Value error, ${LABS_ERRORS.resendNeedsSelection}`);
   });
 
   it('a rejected registration changes nothing', async () => {
@@ -74,7 +74,7 @@ forEachAdapter('labs domain layer', (adapter) => {
       patient_address: ADDRESS,
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.detail).toBe(LAB_MESSAGES.fictionalPhone);
+    expect(bad.body.detail).toBe(LABS_ERRORS.fictionalPhone);
     expect(await getOrder(c, before.id)).toEqual(before);
     expect(ids(await everyOrder(c, { user_id: users[1].user_id }))).not.toContain(before.id);
     const good = await c.post('/v3/order/testkit/register', {
@@ -89,7 +89,7 @@ forEachAdapter('labs domain layer', (adapter) => {
     expect(
       (await c.post('/v3/order/testkit/register', { sample_id: before.sample_id, patient_details: PATIENT, patient_address: ADDRESS })).body
         .detail,
-    ).toBe(LAB_MESSAGES.testkitAlreadyRegistered);
+    ).toBe(LABS_ERRORS.testkitAlreadyRegistered);
   });
 
   it('status, date and critical filters agree with a full scan after changes', async () => {

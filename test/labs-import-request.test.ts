@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { CANCELLATION_REASONS } from '../src/fixtures/labs/appointment-slots.js';
 import { PROVIDER_CONFIRMS_AFTER } from '../src/state/labs/appointment-requests.js';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
@@ -75,10 +75,10 @@ forEachAdapter('order import', (adapter) => {
     const before = (await c.get('/v3/orders')).body.total;
     const again = await c.post('/v3/order/import', body);
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ detail: LAB_MESSAGES.importSampleIdUsed });
+    expect(again.body).toEqual({ detail: LABS_ERRORS.importSampleIdUsed });
     const noUser = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-1', user_id: UNKNOWN_UUID });
     expect(noUser.status).toBe(404);
-    expect(noUser.body).toEqual({ detail: LAB_MESSAGES.userNotOnTeam });
+    expect(noUser.body).toEqual({ detail: LABS_ERRORS.userNotOnTeam });
     const noTest = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-2', order_set: { lab_test_ids: [UNKNOWN_UUID] } });
     expect(noTest.status).toBe(404);
     const mismatch = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-3', collection_method: 'testkit' });
@@ -120,12 +120,12 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     expect((await getOrder(c, order.id)).details.data.appointment_id).toBe(res.body.id);
     // A second request or a booking is refused while one is pending.
     const twice = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
-    expect(twice.body).toEqual({ detail: LAB_MESSAGES.appointmentExists });
+    expect(twice.body).toEqual({ detail: LABS_ERRORS.appointmentExists });
     // Nothing to reschedule before the provider has confirmed a time.
     const slots = (await c.post('/v3/order/phlebotomy/appointment/availability', HOME)).body.slots.flatMap((d: any) => d.slots);
     const early = await c.patch(`/v3/order/${order.id}/phlebotomy/appointment/reschedule`, { booking_key: slots[0].booking_key });
     expect(early.status).toBe(400);
-    expect(early.body).toEqual({ detail: LAB_MESSAGES.appointmentNotActive });
+    expect(early.body).toEqual({ detail: LABS_ERRORS.appointmentNotActive });
     const events = await labEvents(c);
     expect(events.filter((e) => e.type === 'labtest.appointment.created').map((e) => e.data.status)).toEqual(['pending']);
 
@@ -152,18 +152,18 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     const c = createClient(adapter, { seed: 154, ...SMALL });
     const walkIn = await newOrder(c, 'walk_in_test');
     const wrongKind = await c.post(`/v3/order/${walkIn.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
-    expect(wrongKind.body).toEqual({ detail: LAB_MESSAGES.notPhlebotomyOrder });
+    expect(wrongKind.body).toEqual({ detail: LABS_ERRORS.notPhlebotomyOrder });
     const unknown = await c.post(`/v3/order/${UNKNOWN_UUID}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: LAB_MESSAGES.appointmentOrderNotFound });
+    expect(unknown.body).toEqual({ detail: LABS_ERRORS.appointmentOrderNotFound });
     const order = await newOrder(c, 'at_home_phlebotomy', { address: PHOENIX });
     const nowhere = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, {
       address: { ...HOME, zip_code: '10001' },
       provider: 'getlabs',
     });
-    expect(nowhere.body).toEqual({ detail: LAB_MESSAGES.appointmentRequestZip });
+    expect(nowhere.body).toEqual({ detail: LABS_ERRORS.appointmentRequestZip });
     const provider = await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: CHICAGO_AREA, provider: 'getlabs' });
-    expect(provider.body).toEqual({ detail: LAB_MESSAGES.appointmentRequestProvider });
+    expect(provider.body).toEqual({ detail: LABS_ERRORS.appointmentRequestProvider });
     expect(
       (await c.post(`/v3/order/${order.id}/phlebotomy/appointment/request`, { address: { ...HOME, zip_code: '850' }, provider: 'getlabs' }))
         .status,

@@ -1,6 +1,6 @@
 /** PATCH /v3/lab_tests/{id}, the cursor-paginated GET /v3/lab_test and order communication settings (issue 13). */
 import { expect, it } from 'vitest';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL, newOrder } from './lab-helpers.js';
@@ -20,7 +20,7 @@ forEachAdapter('lab tests: update and cursor pages', (adapter) => {
     expect(((await c.get('/v3/lab_tests', { query: { status: 'inactive' } })).body as any[]).map((t) => t.id)).toEqual([target.id]);
     expect((await c.patch(`/v3/lab_tests/${target.id}`, { name: '' })).status).toBe(422);
     expect((await c.patch('/v3/lab_tests/00000000-0000-4000-8000-000000000000', { active: true })).body.detail).toBe(
-      LAB_MESSAGES.labTestNotFound,
+      LABS_ERRORS.labTestNotFound,
     );
     expect((await c.patch(`/v3/lab_tests/${target.id}`, { active: true })).body.status).toBe('active');
   });
@@ -46,7 +46,7 @@ forEachAdapter('lab tests: update and cursor pages', (adapter) => {
     expect(all.length).toBe(7);
     const bad = await c.get('/v3/lab_test', { query: { next_cursor: 'not-a-cursor' } });
     expect(bad.status).toBe(422);
-    expect(bad.body.detail[0].msg).toBe(`Value error, ${LAB_MESSAGES.invalidCursor}`);
+    expect(bad.body.detail[0].msg).toBe(`Value error, ${LABS_ERRORS.invalidCursor}`);
   });
 
   it('order communication settings: SMS on by default, switched off and on', async () => {
@@ -61,7 +61,7 @@ forEachAdapter('lab tests: update and cursor pages', (adapter) => {
     expect((await c.get(`/v3/order/${order.id}/communication_settings`)).body.sms_enabled).toBe(false);
     expect((await c.patch(`/v3/order/${order.id}/communication_settings`, {})).status).toBe(422);
     expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000/communication_settings')).body.detail).toBe(
-      LAB_MESSAGES.orderGetNotFound,
+      LABS_ERRORS.orderGetNotFound,
     );
   });
 });

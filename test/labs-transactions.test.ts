@@ -1,7 +1,7 @@
 /** Order transaction results (issue 13): LabResultsRaw and the PDF over all orders of a transaction. */
 import { PDFDocument } from 'pdf-lib';
 import { expect, it } from 'vitest';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { buildOrder } from '../src/state/labs/lab-order-factory.js';
 import { startOrder } from '../src/state/labs/order-changes.js';
 import type { Order } from '../src/state/labs/order-model.js';
@@ -23,10 +23,10 @@ forEachAdapter('order transaction results', (adapter) => {
     for (const suffix of ['result', 'result/pdf']) {
       const unknown = await c.get(`/v3/order_transaction/${UNKNOWN_UUID}/${suffix}`);
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ detail: LAB_MESSAGES.transactionNotFound });
+      expect(unknown.body).toEqual({ detail: LABS_ERRORS.transactionNotFound });
       const early = await c.get(`/v3/order_transaction/${tx}/${suffix}`);
       expect(early.status).toBe(404);
-      expect(early.body).toEqual({ detail: LAB_TEXTS.transactionResultsNotAvailable(tx) });
+      expect(early.body).toEqual({ detail: LABS_TEXTS.transactionResultsNotAvailable(tx) });
       expect((await c.get(`/v3/order_transaction/nope/${suffix}`)).status).toBe(422);
     }
     expect((await c.post(`/v3/order/${order.id}/test`)).status).toBe(200);

@@ -1,5 +1,5 @@
 /** Lab orders on the sandbox clock: each method's full lifecycle, side paths and events. */
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -135,7 +135,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     const order = await newOrder(c, 'on_site_collection');
     const early = await c.patch(`/v3/order/${order.id}/draw_completed`);
     expect(early.status).toBe(400);
-    expect(early.body.detail).toBe(LAB_TEXTS.transitionNotAllowed('ordered', 'draw_completed'));
+    expect(early.body.detail).toBe(LABS_TEXTS.transitionNotAllowed('ordered', 'draw_completed'));
     await c.advance(5 * DAY);
     let now = await getOrder(c, order.id);
     expect(lows(now)).toEqual(['ordered', 'requisition_created']);
@@ -158,7 +158,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     const walkIn = await newOrder(c, 'walk_in_test');
     const wrong = await c.patch(`/v3/order/${walkIn.id}/draw_completed`);
     expect(wrong.status).toBe(400);
-    expect(wrong.body.detail).toBe(LAB_MESSAGES.drawOnlyOnSite);
+    expect(wrong.body.detail).toBe(LABS_ERRORS.drawOnlyOnSite);
   });
 
   it('scheduled orders stay ordered until activate_by, and can be rescheduled', async () => {

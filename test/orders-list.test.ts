@@ -13,7 +13,7 @@ import { currentStatus, type Order } from '../src/state/labs/order-model.js';
 import { refreshSummary } from '../src/state/labs/order-results.js';
 import { orderEnv } from '../src/state/labs/order-store.js';
 import { usersOf } from '../src/state/users/users.js';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 
 const oas = oasValidator('data');
 
@@ -102,7 +102,7 @@ forEachAdapter('list lab orders', (adapter) => {
     expect(mine.length).toBe(seeded.filter((o) => o.user_id === someone.user_id).length);
     const missingUser = await c.get('/v3/orders', { query: { user_id: '00000000-0000-4000-8000-000000000000' } });
     expect(missingUser.status).toBe(404);
-    expect(missingUser.body).toEqual({ detail: LAB_MESSAGES.userNotOnTeam });
+    expect(missingUser.body).toEqual({ detail: LABS_ERRORS.userNotOnTeam });
     const withPatient = seeded.find((o) => o.patient_details);
     const name = `${withPatient.patient_details.first_name} ${withPatient.patient_details.last_name}`;
     const byName = await all(c, { patient_name: name.toUpperCase() });

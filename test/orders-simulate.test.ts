@@ -1,5 +1,5 @@
 /** Placing, simulating and cancelling lab orders: validation, idempotency, simulate, cancel rules. */
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -81,9 +81,9 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
         else expect(res.body.detail).toBe(where);
       }
       const state = await placeOrder(c, 'walk_in_test', { address: { state: 'XX' } });
-      expect(state.body.detail[0].msg).toBe(`Value error, ${LAB_TEXTS.invalidState('XX')}`);
+      expect(state.body.detail[0].msg).toBe(`Value error, ${LABS_TEXTS.invalidState('XX')}`);
       const phone = await placeOrder(c, 'walk_in_test', { patient: { phone_number: 'call me' } });
-      expect(phone.body.detail[0].msg).toBe(`Value error, ${LAB_TEXTS.invalidPhone('call me')}`);
+      expect(phone.body.detail[0].msg).toBe(`Value error, ${LABS_TEXTS.invalidPhone('call me')}`);
       const user = await firstUserId(c);
       const unknownUser = await c.post('/v3/order', {
         user_id: '00000000-0000-4000-8000-000000000000',
@@ -92,7 +92,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
         patient_address: ADDRESS,
       });
       expect(unknownUser.status).toBe(404);
-      expect(unknownUser.body).toEqual({ detail: LAB_MESSAGES.userNotOnTeam });
+      expect(unknownUser.body).toEqual({ detail: LABS_ERRORS.userNotOnTeam });
       const noTest = await c.post('/v3/order', { user_id: user, patient_details: PATIENT, patient_address: ADDRESS });
       expect(noTest.status).toBe(422);
       expect(noTest.body.detail[0].loc).toEqual(['body', 'order_set']);
@@ -202,7 +202,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(refused.status).toBe(400);
       const replayed = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-4' } });
       expect(replayed.status).toBe(400);
-      expect(replayed.body).toEqual({ detail: LAB_MESSAGES.fictionalPhone });
+      expect(replayed.body).toEqual({ detail: LABS_ERRORS.fictionalPhone });
       const noCache = { 'X-Idempotency-Key': 'order-5', 'X-Idempotency-Error': 'no-cache' };
       expect((await placeOrder(c, 'testkit', { headers: noCache, patient: { phone_number: '+15555550100' } })).status).toBe(400);
       expect((await placeOrder(c, 'testkit', { headers: noCache })).status).toBe(200);
@@ -235,7 +235,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expectConsistent(now);
       const done = await c.post(`/v3/order/${order.id}/test`, undefined, { query: { final_status: 'failed.testkit.lost' } });
       expect(done.status).toBe(400);
-      expect(done.body.detail).toBe(LAB_TEXTS.alreadyFinal('completed'));
+      expect(done.body.detail).toBe(LABS_TEXTS.alreadyFinal('completed'));
     });
 
     it('reaches side statuses, spaces steps with delay, and applies the result flags', async () => {
@@ -308,7 +308,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(negative.status).toBe(422);
       const unknown = await c.post('/v3/order/00000000-0000-4000-8000-000000000000/test');
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ detail: LAB_MESSAGES.orderActionNotFound });
+      expect(unknown.body).toEqual({ detail: LABS_ERRORS.orderActionNotFound });
       const flags = await c.post(`/v3/order/${order.id}/test`, { interpretation: 'weird' });
       expect(flags.status).toBe(422);
       expect(lows(await getOrder(c, order.id))).toEqual(['ordered']);
@@ -324,7 +324,7 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(prodOrder.status).toBe(200);
       const prod = await c.post(`/v3/order/${prodOrder.body.order.id}/test`, undefined, { headers: prodKey });
       expect(prod.status).toBe(400);
-      expect(prod.body.detail).toBe(LAB_MESSAGES.simulationProductionOnly);
+      expect(prod.body.detail).toBe(LABS_ERRORS.simulationProductionOnly);
     });
   });
 
@@ -345,16 +345,16 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       expect(lows(await getOrder(c, order.id)).at(-1)).toBe('cancelled');
       const again = await c.post(`/v3/order/${order.id}/cancel`);
       expect(again.status).toBe(400);
-      expect(again.body.detail).toBe(LAB_TEXTS.transitionNotAllowed('cancelled', 'cancelled'));
+      expect(again.body.detail).toBe(LABS_TEXTS.transitionNotAllowed('cancelled', 'cancelled'));
 
       const kit = await newOrder(c, 'testkit');
       await c.advance(2 * 3600);
       const shipped = await c.post(`/v3/order/${kit.id}/cancel`);
       expect(shipped.status).toBe(400);
       expect(shipped.body).toEqual({
-        detail: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'),
+        detail: LABS_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'),
         error: 'Bad Request',
-        message: LAB_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'),
+        message: LABS_TEXTS.transitionNotAllowed('transit_customer', 'cancelled'),
         status_code: 400,
       });
 
@@ -366,9 +366,9 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       const events = await labEvents(c, fresh.id);
       expect(events.map((e) => e.status)).toEqual(['received.walk_in_test.ordered', 'cancelled.walk_in_test.cancelled']);
       expect((await c.post('/v3/order/00000000-0000-4000-8000-000000000000/cancel')).body).toEqual({
-        detail: LAB_MESSAGES.orderActionNotFound,
+        detail: LABS_ERRORS.orderActionNotFound,
       });
-      expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000')).body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
+      expect((await c.get('/v3/order/00000000-0000-4000-8000-000000000000')).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
       expect((await c.get('/v3/order/not-a-uuid')).status).toBe(422);
     });
 

@@ -3,7 +3,7 @@ import { VitalClient, VitalError } from '@tryvital/vital-node';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_CONFIRMS_AFTER } from '../src/state/labs/appointment-requests.js';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
@@ -82,7 +82,7 @@ describe('official SDK @tryvital/vital-node: order documents, import, appointmen
     const onSite = await place('on_site_collection', { billingType: 'commercial_insurance', healthInsurance: { payorCode: 'MEDICARE' } });
     expect(onSite.hasAbn).toBe(true);
     const early = await statusOf(client.labTests.getOrderRequistionPdf(onSite.id));
-    expect(early).toEqual({ statusCode: 404, body: { detail: LAB_TEXTS.requisitionNotAvailable(onSite.id) } });
+    expect(early).toEqual({ statusCode: 404, body: { detail: LABS_TEXTS.requisitionNotAvailable(onSite.id) } });
     await server.sandbox.advance(600);
     expect((await pdfOf(await client.labTests.getOrderRequistionPdf(onSite.id))).getTitle()).toBe('Quest Diagnostics Requisition');
     const labels = await pdfOf(
@@ -94,7 +94,7 @@ describe('official SDK @tryvital/vital-node: order documents, import, appointmen
     );
     expect(await statusOf(client.labTests.getOrderCollectionInstructionPdf(onSite.id))).toEqual({
       statusCode: 404,
-      body: { detail: LAB_MESSAGES.noCollectionInstructions },
+      body: { detail: LABS_ERRORS.noCollectionInstructions },
     });
 
     const kit = await place('testkit');
@@ -108,7 +108,7 @@ describe('official SDK @tryvital/vital-node: order documents, import, appointmen
     );
     expect(await statusOf(client.labTests.getOrderAbnPdf(kit.id))).toEqual({
       statusCode: 404,
-      body: { detail: LAB_TEXTS.abnNotAvailable(kit.id) },
+      body: { detail: LABS_TEXTS.abnNotAvailable(kit.id) },
     });
     expect((await statusOf(client.labTests.getLabelsPdf(kit.id, { collectionDate: new Date('2026-01-06T10:30:00Z') }))).statusCode).toBe(
       400,

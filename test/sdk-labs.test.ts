@@ -2,7 +2,7 @@
 import { Vital, VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './support/server.js';
-import { LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_TEXTS } from '../src/state/labs/errors.js';
 
 let server: RunningServer;
 let client: VitalClient;
@@ -117,7 +117,7 @@ describe('official SDK @tryvital/vital-node against the lab testing area', () =>
     expect(cancelled.order.status).toBe('cancelled');
     const refused = await client.labTests.cancelOrder(order.id).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(VitalError);
-    expect(refused).toMatchObject({ statusCode: 400, body: { detail: LAB_TEXTS.transitionNotAllowed('completed', 'cancelled') } });
+    expect(refused).toMatchObject({ statusCode: 400, body: { detail: LABS_TEXTS.transitionNotAllowed('completed', 'cancelled') } });
 
     const resent = await client.order.resendEvents({ orderIds: [order.id] });
     expect(resent.orderIds).toEqual([order.id]);

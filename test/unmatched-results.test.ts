@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { SMALL, placeOrder } from './lab-helpers.js';
-import { LAB_MESSAGES, LAB_TEXTS } from '../src/state/labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS } from '../src/state/labs/errors.js';
 import { UNKNOWN_UUID } from './support/route-requests.js';
 import { expectWire } from './support/wire.js';
 
@@ -103,7 +103,7 @@ forEachAdapter('unmatched results', (adapter) => {
     });
     const again = await c.post(`/v3/unmatched_result/${raw.body.id}/accept`, {});
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ detail: LAB_MESSAGES.unmatchedAlreadyResolved });
+    expect(again.body).toEqual({ detail: LABS_ERRORS.unmatchedAlreadyResolved });
   });
 
   it('accepts a partial result onto an open order: partial results now, final a day later', async () => {
@@ -119,7 +119,7 @@ forEachAdapter('unmatched results', (adapter) => {
       last_status: 'requisition_created',
     });
     const wrongUser = await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: target.order_id, user_id: UNKNOWN_UUID });
-    expect(wrongUser.body).toEqual({ detail: LAB_MESSAGES.unmatchedOrderOtherUser });
+    expect(wrongUser.body).toEqual({ detail: LABS_ERRORS.unmatchedOrderOtherUser });
     expect((await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: UNKNOWN_UUID })).status).toBe(404);
     const accepted = await c.post(`/v3/unmatched_result/${raw.id}/accept`, { user_id: target.user_id });
     expect(accepted.body.events.at(-1).status).toBe('sample_with_lab.walk_in_test.partial_results');
@@ -157,7 +157,7 @@ forEachAdapter('unmatched results', (adapter) => {
     expect(noMatch.patient.first_name).not.toBe('Riley');
     expect(wrongLab).toMatchObject({ lab: { slug: 'labcorp' }, sub_reason_codes: ['lab_account_mismatch'] });
     expect(multi.candidate_groups[0].candidates).toHaveLength(2);
-    expect((await c.post(`/v3/unmatched_result/${multi.id}/accept`, {})).body).toEqual({ detail: LAB_MESSAGES.unmatchedNeedsOrder });
+    expect((await c.post(`/v3/unmatched_result/${multi.id}/accept`, {})).body).toEqual({ detail: LABS_ERRORS.unmatchedNeedsOrder });
 
     const unsure = await c.post(`/v3/unmatched_result/${noMatch.id}/resolve`, { action: 'unsure', note: 'who?' });
     oas?.expectValid('UnmatchedResult', unsure.body);
@@ -204,7 +204,7 @@ forEachAdapter('unmatched results', (adapter) => {
     expect(badRun).toMatchObject({ status: 'failed', stage: 'failed', raw_result_id: null, error: { code: 'order_status_mismatch' } });
     expect((await c.get(`/v3/unmatched_result_test/${missing}`)).body.error).toEqual({
       code: 'invalid_orders',
-      message: LAB_TEXTS.runRoleMissing('target'),
+      message: LABS_TEXTS.runRoleMissing('target'),
     });
 
     const noKey = await c.post('/v3/unmatched_result_test', { case: 'no_match', order_source: 'managed' });
@@ -219,8 +219,8 @@ forEachAdapter('unmatched results', (adapter) => {
         )
       ).status,
     ).toBe(422);
-    expect((await c.get(`/v3/unmatched_result_test/${UNKNOWN_UUID}`)).body).toEqual({ detail: LAB_MESSAGES.unmatchedRunNotFound });
-    expect((await c.get(`/v3/unmatched_result/${UNKNOWN_UUID}`)).body).toEqual({ detail: LAB_MESSAGES.unmatchedNotFound });
+    expect((await c.get(`/v3/unmatched_result_test/${UNKNOWN_UUID}`)).body).toEqual({ detail: LABS_ERRORS.unmatchedRunNotFound });
+    expect((await c.get(`/v3/unmatched_result/${UNKNOWN_UUID}`)).body).toEqual({ detail: LABS_ERRORS.unmatchedNotFound });
     // Another team sees none of it.
     const other = c.creds.teams[1]?.api_keys.sandbox ?? '';
     expect((await c.get(`/v3/unmatched_result/${multi.id}`, { headers: { 'x-service-api-key': other } })).status).toBe(404);

@@ -12,12 +12,12 @@ import { ApiError, forbidden, valueError } from '../src/engine/errors.js';
 import { withRules } from '../src/engine/schemas.js';
 import { parseWith } from '../src/engine/validation.js';
 import { DURATION_HELP } from '../src/engine/duration.js';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 import { ACCESS_MESSAGES } from '../src/state/management/access.js';
 import { MANAGEMENT_ERRORS } from '../src/state/management/errors.js';
 import { MANAGEMENT_KEY_MESSAGES } from '../src/state/management/management-keys.js';
 import { USERS_ERRORS } from '../src/state/users/errors.js';
-import { PIPELINE_ERRORS, WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
+import { PIPELINE_ERRORS, WEBHOOKS_ERRORS } from '../src/state/webhooks/errors.js';
 import { headerSyntaxProblem } from '../src/state/webhooks/webhooks.js';
 import { createClient, type CallOptions, type TestClient } from './support/client.js';
 
@@ -52,14 +52,14 @@ const CASES: Case[] = [
     method: 'GET',
     path: () => '/v3/insurance/search/payor',
     options: () => query({ insurance_name: '  ' }),
-    expected: () => valueError(['query'], LAB_MESSAGES.payorSearchNeedsName).body,
+    expected: () => valueError(['query'], LABS_ERRORS.payorSearchNeedsName).body,
   },
   {
     name: 'deprecated payor search needs a name',
     method: 'POST',
     path: () => '/v3/insurance/search/payor',
     options: () => body({ provider: 'change_healthcare' }),
-    expected: () => valueError(['body'], LAB_MESSAGES.payorDeprecatedSearchNeedsName).body,
+    expected: () => valueError(['body'], LABS_ERRORS.payorDeprecatedSearchNeedsName).body,
   },
   {
     name: 'payor provider and id go together',
@@ -71,7 +71,7 @@ const CASES: Case[] = [
         address: { first_line: '1 Main', country: 'US', zip: '78701', city: 'Austin', state: 'TX' },
         provider_payor_id: 'X1',
       }),
-    expected: () => valueError(['body', 'provider'], LAB_MESSAGES.payorProviderPair).body,
+    expected: () => valueError(['body', 'provider'], LABS_ERRORS.payorProviderPair).body,
   },
   // labs: compendium, resend, PSC availability
   {
@@ -79,35 +79,35 @@ const CASES: Case[] = [
     method: 'POST',
     path: () => '/v3/compendium/search',
     options: () => body({ mode: 'canonical', query: ' ' }),
-    expected: () => valueError(['body'], LAB_MESSAGES.compendiumNeedsCriteria).body,
+    expected: () => valueError(['body'], LABS_ERRORS.compendiumNeedsCriteria).body,
   },
   {
     name: 'compendium convert needs a source',
     method: 'POST',
     path: () => '/v3/compendium/convert',
     options: () => body({ target_lab: 'quest', provider_ids: [] }),
-    expected: () => valueError(['body'], LAB_MESSAGES.convertNeedsSource).body,
+    expected: () => valueError(['body'], LABS_ERRORS.convertNeedsSource).body,
   },
   {
     name: 'compendium convert takes one source',
     method: 'POST',
     path: () => '/v3/compendium/convert',
     options: () => body({ target_lab: 'quest', lab_test_id: UNKNOWN, provider_ids: ['1'] }),
-    expected: () => valueError(['body'], LAB_MESSAGES.convertOneSource).body,
+    expected: () => valueError(['body'], LABS_ERRORS.convertOneSource).body,
   },
   {
     name: 'resend events needs a selection',
     method: 'POST',
     path: () => '/v3/order/resend_events',
     options: () => body({}),
-    expected: () => valueError(['body'], LAB_MESSAGES.resendNeedsSelection).body,
+    expected: () => valueError(['body'], LABS_ERRORS.resendNeedsSelection).body,
   },
   {
     name: 'PSC availability needs a place',
     method: 'POST',
     path: () => '/v3/order/psc/appointment/availability',
     options: () => query({ lab: 'quest' }),
-    expected: () => valueError(['query', 'zip_code'], LAB_MESSAGES.pscNeedsPlace).body,
+    expected: () => valueError(['query', 'zip_code'], LABS_ERRORS.pscNeedsPlace).body,
   },
   // users
   {
@@ -277,7 +277,7 @@ const CASES: Case[] = [
     method: 'PUT',
     path: () => '/_sandbox/pipelines/ndjson',
     options: () => body({ path: '../escape.ndjson' }),
-    expected: () => valueError(['body', 'path'], WEBHOOK_ERRORS.ndjsonBadName, '../escape.ndjson').body,
+    expected: () => valueError(['body', 'path'], WEBHOOKS_ERRORS.ndjsonBadName, '../escape.ndjson').body,
   },
   // control plane: clock
   {
@@ -423,7 +423,7 @@ describe('request rules carried by the route schemas', () => {
   it('keep their place: a rule the schema carries still answers before the lookups it came before', async () => {
     // convertCompendium checked its sources before looking up the lab test: still the 422.
     const both = await c.post('/v3/compendium/convert', { target_lab: 'quest', lab_test_id: UNKNOWN, provider_ids: ['1'] });
-    expect(both.text).toBe(JSON.stringify(valueError(['body'], LAB_MESSAGES.convertOneSource).body));
+    expect(both.text).toBe(JSON.stringify(valueError(['body'], LABS_ERRORS.convertOneSource).body));
     // A type error and a broken rule in one body: only the type error, as before.
     const typed = await c.post('/v3/order/resend_events', { order_ids: ['not-a-uuid'] });
     expect(typed.status).toBe(422);

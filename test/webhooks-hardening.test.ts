@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createExpressApp } from '../src/adapters/express.js';
 import { directorySink } from '../src/adapters/file-sink.js';
-import { WEBHOOK_ERRORS, WEBHOOK_TEXTS } from '../src/state/webhooks/errors.js';
+import { WEBHOOKS_ERRORS, WEBHOOKS_TEXTS } from '../src/state/webhooks/errors.js';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../src/state/webhooks/transport.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
@@ -169,14 +169,14 @@ forEachAdapter('webhook hardening', (adapter) => {
       `${management}/v1/org`,
       `${base.replace('127.0.0.1', 'localhost')}/_sandbox/reset`,
     ]) {
-      expect422(await c.mgmt('POST', webhookBase(c), { body: { url } }), ['body', 'url'], WEBHOOK_ERRORS.urlSelf);
+      expect422(await c.mgmt('POST', webhookBase(c), { body: { url } }), ['body', 'url'], WEBHOOKS_ERRORS.urlSelf);
     }
     await createEndpoint(c, { url: `${base}/_sandbox/receiver/mine` });
     const local = await createEndpoint(c, { url: 'http://127.0.0.1:9/hooks' });
     expect422(
       await c.mgmt('PATCH', `${webhookBase(c)}/${local.id}`, { body: { url: `${base}/_sandbox/reset`, description: 'changed' } }),
       ['body', 'url'],
-      WEBHOOK_ERRORS.urlSelf,
+      WEBHOOKS_ERRORS.urlSelf,
     );
     const after = await c.mgmt('GET', `${webhookBase(c)}/${local.id}`);
     expect(after.body).toMatchObject({ url: 'http://127.0.0.1:9/hooks', description: '' });
@@ -194,7 +194,7 @@ forEachAdapter('webhook hardening', (adapter) => {
       'http://metadata.google.internal/computeMetadata/v1/',
       'http://[fd00:ec2::254]/',
     ]) {
-      expect422(await c.mgmt('POST', webhookBase(c), { body: { url } }), ['body', 'url'], WEBHOOK_ERRORS.urlLinkLocal);
+      expect422(await c.mgmt('POST', webhookBase(c), { body: { url } }), ['body', 'url'], WEBHOOKS_ERRORS.urlLinkLocal);
     }
     expect((await c.mgmt('GET', webhookBase(c))).body.data).toHaveLength(0);
     // By default private networks are reachable (a receiver on the LAN).
@@ -203,7 +203,7 @@ forEachAdapter('webhook hardening', (adapter) => {
     // Served off loopback (the CLI sets this when it binds another address): private ones are refused.
     const exposed = createClient(adapter, { ...QUIET, webhookPrivateNetworks: false });
     for (const url of ['http://10.1.2.3/hook', 'http://192.168.0.7/', 'http://172.20.0.1/', 'http://[fd12::1]/']) {
-      expect422(await exposed.mgmt('POST', webhookBase(exposed), { body: { url } }), ['body', 'url'], WEBHOOK_ERRORS.urlPrivate);
+      expect422(await exposed.mgmt('POST', webhookBase(exposed), { body: { url } }), ['body', 'url'], WEBHOOKS_ERRORS.urlPrivate);
     }
     await createEndpoint(exposed, { url: 'http://127.0.0.1:9/still-local' });
 
@@ -211,12 +211,12 @@ forEachAdapter('webhook hardening', (adapter) => {
     expect422(
       await pinned.mgmt('POST', webhookBase(pinned), { body: { url: 'https://evil.example.net/' } }),
       ['body', 'url'],
-      WEBHOOK_ERRORS.urlNotAllowed,
+      WEBHOOKS_ERRORS.urlNotAllowed,
     );
     expect422(
       await pinned.mgmt('POST', webhookBase(pinned), { body: { url: 'http://127.0.0.1:9/x' } }),
       ['body', 'url'],
-      WEBHOOK_ERRORS.urlNotAllowed,
+      WEBHOOKS_ERRORS.urlNotAllowed,
     );
     await createEndpoint(pinned, { url: 'https://hooks.example.com/in' });
     await createEndpoint(pinned, { url: 'https://eu.partner.test/in' });
@@ -232,7 +232,7 @@ forEachAdapter('webhook hardening', (adapter) => {
     await flush(c);
     expect(sent).toEqual([]);
     const [first] = await attempts(c, { endpoint_id: id });
-    expect(first).toMatchObject({ status: 'failed', response: null, error: `refused: ${WEBHOOK_ERRORS.urlSelf}` });
+    expect(first).toMatchObject({ status: 'failed', response: null, error: `refused: ${WEBHOOKS_ERRORS.urlSelf}` });
   });
 
   it('finding 7: custom header values the management API hides are masked in every control-plane answer', async () => {
@@ -286,13 +286,13 @@ forEachAdapter('webhook hardening', (adapter) => {
     const none = createClient(adapter, QUIET);
     const refused = await none.put('/_sandbox/pipelines/ndjson', { path: 'events.ndjson' });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ detail: WEBHOOK_ERRORS.ndjsonNoDataDir });
+    expect(refused.body).toEqual({ detail: WEBHOOKS_ERRORS.ndjsonNoDataDir });
 
     const c = createClient(adapter, { ...QUIET, fileSink: directorySink(dir) });
     for (const path of ['../escape.ndjson', '/etc/passwd', 'a/../../b.ndjson', './x', 'a//b', '..', 'C:\\x']) {
       const res = await c.put('/_sandbox/pipelines/ndjson', { path });
       expect(res.status, path).toBe(422);
-      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'path'], msg: `Value error, ${WEBHOOK_ERRORS.ndjsonBadName}` });
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'path'], msg: `Value error, ${WEBHOOKS_ERRORS.ndjsonBadName}` });
     }
     expect((await c.get('/_sandbox/pipelines/streams')).body.ndjson_file).toBeNull();
     const set = await c.put('/_sandbox/pipelines/ndjson', { path: `${adapter}/out.ndjson` });
@@ -305,7 +305,7 @@ forEachAdapter('webhook hardening', (adapter) => {
     });
     const failed = await broken.put('/_sandbox/pipelines/ndjson', { path: 'events.ndjson' });
     expect(failed.status).toBe(500);
-    expect(failed.body).toEqual({ detail: WEBHOOK_TEXTS.ndjsonWriteFailed('EACCES') });
+    expect(failed.body).toEqual({ detail: WEBHOOKS_TEXTS.ndjsonWriteFailed('EACCES') });
     expect((await broken.get('/_sandbox/pipelines/streams')).body.ndjson_file).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import type { EventEnvelope } from '../src/engine/events.js';
 import { receiversOf } from '../src/state/webhooks/webhook-receiver.js';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { attempts, createEndpoint, emit, flush, startReceiver, teamOf, USER_ID, type TestReceiver, QUIET } from './webhooks-support.js';
-import { WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
+import { WEBHOOKS_ERRORS } from '../src/state/webhooks/errors.js';
 
 let rx: TestReceiver;
 beforeAll(async () => {
@@ -77,7 +77,7 @@ forEachAdapter('webhooks of a deleted team', (adapter) => {
     expect((await c.mgmt('GET', pipelines)).body.pipelines.some((p: { team_id: string }) => p.team_id === teamId)).toBe(false);
     const resend = await c.post(`/_sandbox/webhooks/messages/${first!.msg_id}/endpoints/${epId}/resend`, {});
     expect(resend.status).toBe(404);
-    expect(resend.body).toEqual({ detail: WEBHOOK_ERRORS.endpointNotFound });
+    expect(resend.body).toEqual({ detail: WEBHOOKS_ERRORS.endpointNotFound });
     await c.advance(2 * DAY);
     expect(await attempts(c, { endpoint_id: epId })).toHaveLength(1);
     // The other teams' webhooks are untouched.

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from './support/client.js';
 import { oasValidator } from './support/openapi.js';
 import { createEndpoint, teamOf, webhookBase, QUIET } from './webhooks-support.js';
-import { WEBHOOK_ERRORS } from '../src/state/webhooks/errors.js';
+import { WEBHOOKS_ERRORS } from '../src/state/webhooks/errors.js';
 
 const oas = oasValidator('management');
 
@@ -128,7 +128,7 @@ forEachAdapter('webhook management', (adapter) => {
     for (const suffix of ['', '/secret', '/headers']) {
       const res = await c.mgmt('GET', `${webhookBase(c)}/${id}${suffix}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: WEBHOOK_ERRORS.notFound });
+      expect(res.body).toEqual({ detail: WEBHOOKS_ERRORS.notFound });
     }
     expect((await c.mgmt('DELETE', `${webhookBase(c)}/${id}`)).status).toBe(404);
     // An endpoint is only reachable through its own team environment.

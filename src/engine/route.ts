@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { WorldControl } from './persist.js';
 import type { Reply, SimRequest } from './http-types.js';
-import type { ManagementKey, Org, Partition } from './tenancy.js';
+import type { ManagementPrincipal, Partition } from './tenancy.js';
 import type { World } from './world.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,11 +40,7 @@ interface RouteInput<S extends RequestSchemas, A> {
   access: A;
 }
 
-/** The principal behind a management key. */
-export interface ManagementPrincipal {
-  org: Org;
-  key: ManagementKey;
-}
+export type { ManagementPrincipal } from './tenancy.js';
 
 export interface Ctx {
   readonly world: World;
@@ -67,7 +63,7 @@ export interface Ctx {
   readonly worlds: WorldControl;
 }
 
-interface RouteSpec<S extends RequestSchemas, A> {
+interface RouteSpec<S extends RequestSchemas, A, R extends Responses> {
   /** Stable operation id, e.g. `users.create`. */
   id: string;
   method: Method;
@@ -96,8 +92,38 @@ interface RouteSpec<S extends RequestSchemas, A> {
    * them. Errors the engine answers for every route (401, 415, 422 of the request schemas) are
    * declared by `engineResponses` in `src/wire/engine.ts`.
    */
-  responses?: Record<number, string | ResponseSpec>;
-  handle(ctx: Ctx, input: RouteInput<S, A>): Reply | Promise<Reply>;
+  responses?: R;
+  /**
+   * Answers with a `reply(status, body)` (checked against the schema `responses` declares for
+   * that status: a wrong or missing field does not compile) or, in areas not converted yet, with
+   * an unchecked `json(...)` (the escape hatch the architecture test counts).
+   */
+  handle(ctx: Ctx, input: RouteInput<S, A>): RouteReply<R> | Promise<RouteReply<R>>;
+}
+
+/** Every status a route declares: a text alone, or an answer with its schema. */
+export type Responses = Record<number, string | ResponseSpec>;
+
+declare const CHECKED: unique symbol;
+
+/** A reply whose body the compiler checked against the route's declared answer for its status. */
+export type CheckedReply<St extends number = number, B = unknown> = Reply & { status: St; body: B; readonly [CHECKED]: true };
+
+/** A reply nobody checked (`json(...)`): accepted from routes of areas not converted yet. */
+type UncheckedReply = Reply & { readonly [CHECKED]?: never };
+
+/** The JSON body the wire schema declared for status `St` accepts (what `schema.parse` takes). */
+export type BodyOf<R, St> = St extends keyof R ? (R[St] extends { schema: infer Z extends z.ZodType } ? z.input<Z> : never) : never;
+
+/** What a route's `handle` may return: a checked reply of a declared status, or an unchecked one. */
+export type RouteReply<R> = UncheckedReply | { [St in keyof R & number]: CheckedReply<St, BodyOf<R, St>> }[keyof R & number];
+
+/**
+ * A JSON answer typed by its status and body: `handle` accepts it only when `body` matches the
+ * schema the route declares for `status` (`responses`). At run time the same object as `json`.
+ */
+export function reply<const St extends number, B>(status: St, body: B, headers?: Record<string, string>): CheckedReply<St, B> {
+  return { status, body, headers } as CheckedReply<St, B>;
 }
 
 /** One declared answer of a route. */
@@ -129,7 +155,9 @@ export interface Route {
   handle(ctx: Ctx, input: { params: unknown; query: unknown; body: unknown; access: unknown }): Reply | Promise<Reply>;
 }
 
-export function defineRoute<S extends RequestSchemas = Record<never, never>, A = undefined>(spec: RouteSpec<S, A>): Route {
+export function defineRoute<S extends RequestSchemas = Record<never, never>, A = undefined, R extends Responses = Responses>(
+  spec: RouteSpec<S, A, R>,
+): Route {
   return {
     id: spec.id,
     method: spec.method,

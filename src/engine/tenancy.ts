@@ -327,3 +327,9 @@ export class Tenancy {
 function integrationKey(orgId: string, integrationTeamId: string): string {
   return `${orgId}\u241f${integrationTeamId}`;
 }
+
+/** The principal behind a management key. */
+export interface ManagementPrincipal {
+  org: Org;
+  key: ManagementKey;
+}

@@ -58,4 +58,4 @@ export const listOf = <K extends string, T extends z.ZodType>(key: K, item: T) =
   z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> });
 
 /** Shorthand for a declared answer on a route entry. */
-export const res = (schema: z.ZodType, description: string) => ({ description, schema });
+export const res = <Z extends z.ZodType>(schema: Z, description: string) => ({ description, schema });

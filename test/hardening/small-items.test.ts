@@ -17,7 +17,7 @@ import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js
 import { createSandbox, GUARD_MESSAGES, type Sandbox } from '../../src/index.js';
 import { createNodeServer } from '../../src/node.js';
 import { destinationProblem, hostKind } from '../../src/state/webhooks/destinations.js';
-import { WEBHOOK_ERRORS } from '../../src/state/webhooks/errors.js';
+import { WEBHOOKS_ERRORS } from '../../src/state/webhooks/errors.js';
 import { startSandbox } from '../../src/testing.js';
 import { ALL_ADAPTERS, createClient } from '../support/client.js';
 
@@ -161,7 +161,7 @@ describe('the file sink (--data-dir) follows no symbolic link', () => {
     cleanup.push(() => c.sandbox.close());
     const res = await c.put('/_sandbox/pipelines/ndjson', { path: 'link.ndjson' });
     expect(res.status).toBe(500);
-    expect(res.body.detail).toBe(`${WEBHOOK_ERRORS.ndjsonWriteFailed}: ELOOP`);
+    expect(res.body.detail).toBe(`${WEBHOOKS_ERRORS.ndjsonWriteFailed}: ELOOP`);
   });
 });
 
@@ -193,8 +193,8 @@ describe('IPv6 forms carrying an IPv4 address are judged as that address', () =>
     const sandbox = fresh();
     sandbox.setUrls({ base: 'http://127.0.0.1:4250', management: 'http://127.0.0.1:4250/management' });
     for (const host of ['[::127.0.0.1]', '[64:ff9b::127.0.0.1]', '[::ffff:127.0.0.1]']) {
-      expect(destinationProblem(sandbox.world, `http://${host}:4250/_sandbox/reset`), host).toBe(WEBHOOK_ERRORS.urlSelf);
+      expect(destinationProblem(sandbox.world, `http://${host}:4250/_sandbox/reset`), host).toBe(WEBHOOKS_ERRORS.urlSelf);
     }
-    expect(destinationProblem(sandbox.world, 'http://[64:ff9b::169.254.169.254]/latest')).toBe(WEBHOOK_ERRORS.urlLinkLocal);
+    expect(destinationProblem(sandbox.world, 'http://[64:ff9b::169.254.169.254]/latest')).toBe(WEBHOOKS_ERRORS.urlLinkLocal);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAB_MESSAGES } from '../../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../../src/state/labs/errors.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const DAY = 86_400;
@@ -130,7 +130,7 @@ for (const mode of ['clock', 'manual'] as const) {
       const refused = await client.labTests.bookPhlebotomyAppointment(orderId, { bookingKey: await bookingKey() }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(VitalError);
       expect((refused as VitalError).statusCode).toBe(400);
-      expect((refused as VitalError).body).toEqual({ detail: LAB_MESSAGES.appointmentRequestZip });
+      expect((refused as VitalError).body).toEqual({ detail: LABS_ERRORS.appointmentRequestZip });
       await simulate(orderId);
       await server.sandbox.advance(30 * DAY);
       expect(await lows(orderId)).toEqual(['ordered', 'requisition_created']);

@@ -2,7 +2,7 @@
 // test/labs-order-by-sample.test.ts as it is.
 // #region test
 import { expect, it } from 'vitest';
-import { LAB_MESSAGES } from '../src/state/labs/errors.js';
+import { LABS_ERRORS } from '../src/state/labs/errors.js';
 import { newOrder } from './lab-helpers.js';
 import { createClient, forEachAdapter } from './support/client.js';
 import { expectWire } from './support/wire.js';
@@ -16,7 +16,7 @@ forEachAdapter('order by sample id', (adapter) => {
     expect(found.body).toEqual((await c.get(`/v3/order/${order.id}`)).body);
     const missing = await c.get('/v3/order/sample/0000000000');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ detail: LAB_MESSAGES.orderGetNotFound });
+    expect(missing.body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
   });
 });
 // #endregion

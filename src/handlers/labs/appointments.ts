@@ -28,7 +28,7 @@ import {
   pscAvailability,
   rescheduleAppointment,
 } from '../../state/labs/appointments.js';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { idempotent } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, AppointmentAvailability, CancellationReason, res } from '../../wire/schemas.js';
@@ -68,7 +68,7 @@ const pscQuery = withRules(
     radius: z.enum(['10', '20', '25', '50', '100']).default('25'),
     allow_stale: z.enum(['true', 'false']).optional(),
   }),
-  (q) => !q.zip_code && !(q.site_codes && q.site_codes.length > 0) && { path: ['zip_code'], message: LAB_MESSAGES.pscNeedsPlace },
+  (q) => !q.zip_code && !(q.site_codes && q.site_codes.length > 0) && { path: ['zip_code'], message: LABS_ERRORS.pscNeedsPlace },
 );
 
 function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: string; note: string | null }>): Route[] {

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { COMPENDIUM_LABS } from '../../fixtures/labs/compendium.js';
 import { convertCompendium, searchCompendium, searchOrderableTests } from '../../state/labs/compendium-search.js';
 import { CompendiumConversion, CompendiumSearch, OrderableTestsSearch, res } from '../../wire/schemas.js';
@@ -34,7 +34,7 @@ export const compendiumRoutes = [
           limit: limit(3),
         }),
         (b) =>
-          !b.query?.trim() && b.cpt_codes.length === 0 && !b.loinc_set_hash?.trim() && { message: LAB_MESSAGES.compendiumNeedsCriteria },
+          !b.query?.trim() && b.cpt_codes.length === 0 && !b.loinc_set_hash?.trim() && { message: LABS_ERRORS.compendiumNeedsCriteria },
       ),
     },
     responses: { 200: res(CompendiumSearch, 'SearchCompendiumResponse'), 422: 'Validation error, or no search criterion' },
@@ -50,8 +50,8 @@ export const compendiumRoutes = [
     request: {
       body: withRules(
         z.object({ lab_test_id: uuid().nullish(), provider_ids: z.array(z.string()).nullish(), target_lab: LAB, limit: limit(3) }),
-        (b) => Boolean(b.lab_test_id) && (b.provider_ids?.length ?? 0) > 0 && { message: LAB_MESSAGES.convertOneSource },
-        (b) => !b.lab_test_id && (b.provider_ids?.length ?? 0) === 0 && { message: LAB_MESSAGES.convertNeedsSource },
+        (b) => Boolean(b.lab_test_id) && (b.provider_ids?.length ?? 0) > 0 && { message: LABS_ERRORS.convertOneSource },
+        (b) => !b.lab_test_id && (b.provider_ids?.length ?? 0) === 0 && { message: LABS_ERRORS.convertNeedsSource },
       ),
     },
     responses: {
@@ -70,6 +70,6 @@ export const compendiumRoutes = [
     summary: "For each provider id, the target lab's orderable candidates.",
     request: { body: z.object({ provider_ids: z.array(z.string()).max(100), target_lab: LAB, per_provider_limit: limit(1) }) },
     responses: { 200: res(OrderableTestsSearch, 'SearchOrderableTestsResponse'), 422: 'Validation error' },
-    handle: (_ctx, { body }) => json(searchOrderableTests(body)),
+    handle: (_ctx, { body }) => reply(200, searchOrderableTests(body)),
   }),
 ];

@@ -25,7 +25,7 @@
 import { z } from 'zod';
 import { METHODS } from '../../fixtures/labs/labs.js';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import {
   CANCELLABLE,
@@ -112,7 +112,7 @@ export const labControlRoutes = [
           },
         ]),
       );
-      return json({ methods });
+      return reply(200, { methods });
     },
   }),
 
@@ -124,7 +124,7 @@ export const labControlRoutes = [
     summary: 'Scenario hints: patient zip codes that choose a fate, last names that shape results.',
     responses: { 200: res(LabScenarios, 'OK') },
     handle() {
-      return json({
+      return reply(200, {
         zip_hints: ZIP_HINTS.map((h) => ({ zip: h.zip, fate: h.fate, methods: h.methods, description: h.description })),
         last_name_hints: NAME_HINTS.map((h) => ({ last_name: h.last_name, ...h.effect, description: h.description })),
       });

@@ -18,11 +18,11 @@
  *   for an empty search is unknown.
  */
 import { z } from 'zod';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
 import { PAYOR_PROVIDERS } from '../../fixtures/labs/payors.js';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { withRules } from '../../engine/schemas.js';
 import { createTeamPayor, payorView, searchPayors } from '../../state/labs/payors.js';
 import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
@@ -35,12 +35,12 @@ const searchQuery = withRules(
     provider: PROVIDER.optional(),
     provider_payor_id: z.string().optional(),
   }),
-  (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LAB_MESSAGES.payorSearchNeedsName },
+  (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LABS_ERRORS.payorSearchNeedsName },
 );
 
 const deprecatedSearchBody = withRules(
   z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }),
-  (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LAB_MESSAGES.payorDeprecatedSearchNeedsName },
+  (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LABS_ERRORS.payorDeprecatedSearchNeedsName },
 );
 
 const createBody = z.object({
@@ -62,7 +62,7 @@ const payorCreateBody = withRules(
   (b) =>
     (b.provider == null) !== (b.provider_payor_id == null) && {
       path: [b.provider == null ? 'provider' : 'provider_payor_id'],
-      message: LAB_MESSAGES.payorProviderPair,
+      message: LABS_ERRORS.payorProviderPair,
     },
 );
 
@@ -130,7 +130,7 @@ export const insuranceRoutes = [
       'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
     request: { body: z.object({ codes: z.array(z.string()) }) },
     responses: { 200: res(IcdValidation, 'ValidateICDCodesResponse'), 422: 'Validation error' },
-    handle: (_ctx, { body }) => json(validateIcdCodes(body.codes)),
+    handle: (_ctx, { body }) => reply(200, validateIcdCodes(body.codes)),
   }),
 
   defineRoute({

@@ -13,9 +13,9 @@
  */
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
-import { LAB_MESSAGES } from '../../state/labs/errors.js';
+import { LABS_ERRORS } from '../../state/labs/errors.js';
 import {
   cancelOrderById,
   communicationSettings,
@@ -37,7 +37,7 @@ const resendBody = withRules(
     start_at: dateOrDateTime('start').nullish(),
     end_at: dateOrDateTime('end').nullish(),
   }),
-  (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LAB_MESSAGES.resendNeedsSelection },
+  (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LABS_ERRORS.resendNeedsSelection },
 );
 
 export const orderActionRoutes = [
@@ -55,7 +55,7 @@ export const orderActionRoutes = [
         start: body.start_at ?? null,
         end: body.end_at ?? null,
       });
-      return json({ order_ids: chosen.map((o) => o.id) });
+      return reply(200, { order_ids: chosen.map((o) => o.id) });
     },
   }),
 
@@ -69,7 +69,7 @@ export const orderActionRoutes = [
     responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(orderView(env.world, findOrder(env, params.order_id, LAB_MESSAGES.orderGetNotFound), env.store));
+      return json(orderView(env.world, findOrder(env, params.order_id, LABS_ERRORS.orderGetNotFound), env.store));
     },
   }),
 
@@ -143,7 +143,7 @@ export const orderActionRoutes = [
       422: 'Malformed id',
     },
     handle(ctx, { params }) {
-      return json(communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
+      return reply(200, communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
     },
   }),
 
@@ -160,7 +160,7 @@ export const orderActionRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { params, body }) {
-      return json(setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
+      return reply(200, setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
     },
   }),
 

@@ -10,7 +10,7 @@ import { guarantor, isoDate, uuid } from '../../engine/schemas.js';
 import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/order-model.js';
 import { phoneDigits } from '../../state/labs/order-checks.js';
 import { METHOD } from './lab-schemas.js';
-import { LAB_TEXTS } from '../../state/labs/errors.js';
+import { LABS_TEXTS } from '../../state/labs/errors.js';
 
 const NAME = /^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9 .,'-]*$/;
 
@@ -18,12 +18,12 @@ const personName = () => z.string().min(1).max(50).regex(NAME);
 
 const phone = () =>
   z.string().superRefine((v, ctx) => {
-    if (phoneDigits(v) === null) ctx.addIssue({ code: 'custom', message: LAB_TEXTS.invalidPhone(v) });
+    if (phoneDigits(v) === null) ctx.addIssue({ code: 'custom', message: LABS_TEXTS.invalidPhone(v) });
   });
 
 const state = () =>
   z.string().superRefine((v, ctx) => {
-    if (!/^[A-Z]{2}$/.test(v) || !STATE_CODES.has(v)) ctx.addIssue({ code: 'custom', message: LAB_TEXTS.invalidState(v) });
+    if (!/^[A-Z]{2}$/.test(v) || !STATE_CODES.has(v)) ctx.addIssue({ code: 'custom', message: LABS_TEXTS.invalidState(v) });
   });
 
 const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);

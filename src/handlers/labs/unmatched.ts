@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { validationError } from '../../engine/errors.js';
 import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, isoDate, uuid } from '../../engine/schemas.js';
 import { CASE_DEFINITIONS, UNMATCHED_CASES } from '../../fixtures/labs/unmatched-cases.js';
 import { orderEnv } from '../../state/labs/order-store.js';
@@ -50,7 +50,7 @@ export const unmatchedRoutes = [
     request: {},
     responses: { 200: res(UnmatchedTestCases, 'ListUnmatchedResultTestCasesResponse') },
     handle: () =>
-      json({
+      reply(200, {
         data: CASE_DEFINITIONS.map((d) => ({
           case: d.case,
           order_roles: d.order_roles,

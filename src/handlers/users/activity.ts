@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { binary, json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { num, uuid } from '../../engine/schemas.js';
 import { createPortalUrl, portalView, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
 import { Device, ExpiringUrl, RefreshRefused, RefreshResult, SignInToken, TeamMetrics, res } from '../../wire/schemas.js';
@@ -91,7 +91,7 @@ export const activityRoutes = [
     summary: 'A sign-in token for the mobile SDK.',
     request: { params: userIdParams },
     responses: { 200: res(SignInToken, 'UserSignInTokenResponse'), 404: 'Unknown user' },
-    handle: (ctx, { params }) => json(signInToken(ctx, params.user_id)),
+    handle: (ctx, { params }) => reply(200, signInToken(ctx, params.user_id)),
   }),
   defineRoute({
     id: 'users.portal_url',
@@ -101,7 +101,7 @@ export const activityRoutes = [
     summary: 'A user-portal URL: launch (10 minutes) or communications (14 days).',
     request: { params: userIdParams, body: z.object({ context: z.enum(['launch', 'communications']), order_id: uuid().nullish() }) },
     responses: { 200: res(ExpiringUrl, 'CreateUserPortalURLResponse'), 404: 'Unknown user or order', 422: 'Validation error' },
-    handle: (ctx, { params, body }) => json(createPortalUrl(ctx, params.user_id, body.context, body.order_id ?? null)),
+    handle: (ctx, { params, body }) => reply(200, createPortalUrl(ctx, params.user_id, body.context, body.order_id ?? null)),
   }),
   defineRoute({
     id: 'users.portal_page',

@@ -11,8 +11,8 @@
  *   is not simulated.
  */
 import { z } from 'zod';
-import { json, noContent } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { noContent } from '../../engine/http-types.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { EXAMPLE_TIME_ZONE, int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
 import { userView } from '../../state/users/users.js';
 import {
@@ -87,7 +87,7 @@ export const userRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return json(userView(ctx.world, ctx.partition, createUser(ctx, body)));
+      return reply(200, userView(ctx.world, ctx.partition, createUser(ctx, body)));
     },
   }),
 
@@ -101,7 +101,12 @@ export const userRoutes = [
     responses: { 200: res(UserList, '{users, total, offset, limit}'), 422: 'offset or limit out of bounds' },
     handle(ctx, { query }) {
       const { users, total } = listUsers(ctx, query.offset, query.limit);
-      return json({ users: users.map((u) => userView(ctx.world, ctx.partition, u)), total, offset: query.offset, limit: query.limit });
+      return reply(200, {
+        users: users.map((u) => userView(ctx.world, ctx.partition, u)),
+        total,
+        offset: query.offset,
+        limit: query.limit,
+      });
     },
   }),
 
@@ -114,7 +119,7 @@ export const userRoutes = [
     request: { params: z.object({ client_user_id: z.string().min(1) }) },
     responses: { 200: res(User, 'The user'), 404: 'No such user' },
     handle(ctx, { params }) {
-      return json(userView(ctx.world, ctx.partition, resolveUser(ctx, params.client_user_id)));
+      return reply(200, userView(ctx.world, ctx.partition, resolveUser(ctx, params.client_user_id)));
     },
   }),
 
@@ -138,7 +143,7 @@ export const userRoutes = [
         ...(userId !== undefined ? { user_id: userId } : {}),
         ...(clientId !== undefined ? { client_user_id: clientId } : {}),
       });
-      return json({ success: true });
+      return reply(200, { success: true });
     },
   }),
 
@@ -151,7 +156,7 @@ export const userRoutes = [
     request: { params: userIdParams },
     responses: { 200: res(User, 'The user'), 404: 'Unknown, or scheduled for deletion', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
-      return json(userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id)));
+      return reply(200, userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id)));
     },
   }),
 
@@ -179,7 +184,7 @@ export const userRoutes = [
     responses: { 200: res(Success, '{success: true}'), 404: 'Unknown or already scheduled', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       deleteUser(ctx, params.user_id);
-      return json({ success: true });
+      return reply(200, { success: true });
     },
   }),
 ];

@@ -1,25 +1,13 @@
-/**
- * The rows a query reads: the user's summaries (or timeseries samples) of the query's table
- * whose index falls in the window, generated on read from the same models the summary and
- * timeseries endpoints answer (nothing stored), per provider.
- *
- * Index of a row (what the window, `date_trunc` and `date_part` look at): sleep = the session's
- * end; derived_readiness and activity = the local midnight of their date; workout = session
- * start; body = measurement time; meal = meal time; menstrual_cycle = the local midnight of
- * the period start; timeseries = the sample's timestamp (interval samples: their start);
- * profile = one row (the current profile), whatever the window.
- */
-import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
+
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
-import { activitySummary, bodySummary, clip, sleepSummary, type Range } from '../../fixtures/wearables/summaries.js';
+import { activitySummary, clip, sleepSummary, type Range } from '../../fixtures/wearables/summaries.js';
 import { renderSample, rowByResource, samplesOf, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { workoutSummary } from '../../fixtures/wearables/workouts.js';
-import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
-import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
 import type { Night } from '../../fixtures/wearables/wearable-profile.js';
 import { localDay, localMidnight, iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
+import { summariesOn, visibleNight, visibleWorkouts } from '../wearables/summaries.js';
 import { dataSources, type DataSource } from '../wearables/wearable-data.js';
 import { userProfile } from '../wearables/profile.js';
 import type { Fields } from './columns.js';
@@ -30,8 +18,6 @@ export interface Row {
   provider: ProviderInfo;
   fields: Fields;
 }
-
-const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
 
 function sourceFields(p: ProviderInfo, extra: { workout?: string | null; sport?: string | null } = {}): Fields {
   return {
@@ -121,12 +107,10 @@ const GENERATORS: Record<string, Gen> = {
   derived_readiness: (_w, _u, s, from, to, now) => sleepRows(s, from, to, now, true),
   activity(_w, _u, s, from, to, now) {
     const out: Row[] = [];
-    const zone = s.src.subject.zone;
     for (const day of daysOf(s, from, to)) {
-      const at = localMidnight(zone, day);
-      if (at < from || at >= to) continue;
-      const a = activitySummary(s.src, day, s.ranges, now);
-      if (!a) continue;
+      const [summary] = summariesOn('activity', s, day, now);
+      if (!summary || summary.at < from || summary.at >= to) continue;
+      const { at, body: a } = summary;
       const [low, medium, high] = [a.low as number, a.medium as number, a.high as number].map((m) => m * 60) as [number, number, number];
       out.push({
         at,
@@ -147,8 +131,8 @@ const GENERATORS: Record<string, Gen> = {
   workout(_w, _u, s, from, to, now) {
     const out: Row[] = [];
     for (const day of daysOf(s, from, to, 86_400_000)) {
-      for (const w of s.src.subject.workoutsOn(day)) {
-        if (w.start < from || w.start >= to || w.end > now || !inRanges(s.ranges, w.end)) continue;
+      for (const w of visibleWorkouts(s, day, now)) {
+        if (w.start < from || w.start >= to) continue;
         const summary = workoutSummary(s.src, w);
         out.push({
           at: w.start,
@@ -168,35 +152,30 @@ const GENERATORS: Record<string, Gen> = {
   body(_w, _u, s, from, to, now) {
     const out: Row[] = [];
     for (const day of daysOf(s, from, to)) {
-      const b = bodySummary(s.src, day, s.ranges, now);
-      const at = b ? Date.parse(b.created_at as string) : 0;
-      if (!b || at < from || at >= to) continue;
-      out.push({ at, provider: s.link.provider, fields: { ...b, _source: sourceFields(s.link.provider), _zone: s.src.subject.zone } });
+      for (const { at, body } of summariesOn('body', s, day, now)) {
+        if (at < from || at >= to) continue;
+        out.push({ at, provider: s.link.provider, fields: { ...body, _source: sourceFields(s.link.provider), _zone: s.src.subject.zone } });
+      }
     }
     return out;
   },
   meal(_w, _u, s, from, to, now) {
     const out: Row[] = [];
     for (const day of daysOf(s, from, to)) {
-      for (const m of mealsOn(s.src, day)) {
-        if (m.at < from || m.at >= to || m.at > now || !inRanges(s.ranges, m.at)) continue;
-        out.push({ at: m.at, provider: s.link.provider, fields: { ...mealSummary(s.src, m), _source: sourceFields(s.link.provider) } });
+      for (const { at, body } of summariesOn('meal', s, day, now)) {
+        if (at < from || at >= to) continue;
+        out.push({ at, provider: s.link.provider, fields: { ...body, _source: sourceFields(s.link.provider) } });
       }
     }
     return out;
   },
   menstrual_cycle(_w, _u, s, from, to, now) {
     const out: Row[] = [];
-    const zone = s.src.subject.zone;
     for (const day of daysOf(s, from, to)) {
-      const cycle = cycleStartingOn(s.src, day);
-      const at = localMidnight(zone, day);
-      if (!cycle || at < from || at >= to || at > now || !inRanges(s.ranges, at)) continue;
-      out.push({
-        at,
-        provider: s.link.provider,
-        fields: { ...menstrualCycle(s.src, cycle, localDay(zone, now)), _source: sourceFields(s.link.provider) },
-      });
+      for (const { at, body } of summariesOn('menstrual_cycle', s, day, now)) {
+        if (at < from || at >= to) continue;
+        out.push({ at, provider: s.link.provider, fields: { ...body, _source: sourceFields(s.link.provider) } });
+      }
     }
     return out;
   },
@@ -212,8 +191,8 @@ function sleepRows(s: DataSource, from: number, to: number, now: number, withAct
   const out: Row[] = [];
   const zone = s.src.subject.zone;
   for (const day of daysOf(s, from, to, 86_400_000)) {
-    const night = sourceNight(s.src, day);
-    if (!night || night.end > now || !inRanges(s.ranges, night.end)) continue;
+    const night = visibleNight(s, day, now);
+    if (!night) continue;
     const at = withActivity ? localMidnight(zone, night.day) : night.end;
     if (at < from || at >= to) continue;
     out.push({ at, provider: s.link.provider, fields: sleepFields(s.src, night, now, withActivity, s.ranges) });

@@ -11,7 +11,7 @@
 import { stableUuid } from '../../engine/ids.js';
 import { PHLEBOTOMY_AREAS, dateRange, type Slot } from '../../fixtures/labs/appointment-slots.js';
 import { BOOKABLE, appointmentsOf, emit, openSlots, orderFor, scheduleProgress, type Appointment } from './appointments.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { planAppointment } from './order-changes.js';
 import { HOUR } from './order-lifecycle.js';
 import { currentStatus } from './order-model.js';
@@ -40,15 +40,16 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
   const order = orderFor(env, 'phlebotomy', orderId);
   const store = appointmentsOf(env.partition, env.world);
   const existing = store.forOrder(order.id);
-  if (existing && existing.status !== 'cancelled' && existing.status !== 'completed') throw labBadRequest(LAB_MESSAGES.appointmentExists);
+  if (existing && existing.status !== 'cancelled' && existing.status !== 'completed')
+    throw labsError.badRequest(LABS_ERRORS.appointmentExists);
   const cur = currentStatus(order);
-  if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
+  if (!BOOKABLE.has(cur)) throw labsError.badRequest(LABS_TEXTS.notBookable(cur));
   const zip = input.address.zip_code.slice(0, 5);
   const area = PHLEBOTOMY_AREAS[zip];
-  if (!area) throw labBadRequest(LAB_MESSAGES.appointmentRequestZip);
-  if (area.provider !== input.provider) throw labBadRequest(LAB_MESSAGES.appointmentRequestProvider);
+  if (!area) throw labsError.badRequest(LABS_ERRORS.appointmentRequestZip);
+  if (area.provider !== input.provider) throw labsError.badRequest(LABS_ERRORS.appointmentRequestProvider);
   const slot = firstFreeSlot(env, zip);
-  if (!slot) throw labNotFound(LAB_MESSAGES.noPscSlots);
+  if (!slot) throw labsError.notFound(LABS_ERRORS.noPscSlots);
 
   const now = env.world.clock.now();
   store.take(slot, null);

@@ -27,7 +27,7 @@ import {
   type PscSite,
   type Slot,
 } from '../../fixtures/labs/appointment-slots.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
 import { currentStatus, iso, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
@@ -182,7 +182,7 @@ export function pscAvailability(
     radius: number;
   },
 ): Record<string, unknown> {
-  if (q.lab !== 'quest') throw labNotFound(LAB_MESSAGES.noPscSlots);
+  if (q.lab !== 'quest') throw labsError.notFound(LABS_ERRORS.noPscSlots);
   const sites =
     q.site_codes && q.site_codes.length > 0
       ? q.site_codes.map((c) => pscSite(env.world.seed, c)).filter((s): s is PscSite => s !== null)
@@ -190,15 +190,15 @@ export function pscAvailability(
   const days = dateRange(q.start_date ?? today(env), 3).flatMap((date) =>
     sites.map((site) => ({ date, slots: openSlots(env, 'psc', site.code, date).map((s) => slotView(env, s)), location: siteView(site) })),
   );
-  if (days.every((d) => d.slots.length === 0)) throw labNotFound(LAB_MESSAGES.noPscSlots);
+  if (days.every((d) => d.slots.length === 0)) throw labsError.notFound(LABS_ERRORS.noPscSlots);
   return { slots: days, timezone: PSC_TIMEZONE };
 }
 
 export function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string): Order {
   const order = env.store.get(orderId);
-  if (!order) throw labNotFound(LAB_MESSAGES.appointmentOrderNotFound);
-  if (kind === 'phlebotomy' && order.method !== 'at_home_phlebotomy') throw labBadRequest(LAB_MESSAGES.notPhlebotomyOrder);
-  if (kind === 'psc' && order.method !== 'walk_in_test') throw labBadRequest(LAB_MESSAGES.notPscOrder);
+  if (!order) throw labsError.notFound(LABS_ERRORS.appointmentOrderNotFound);
+  if (kind === 'phlebotomy' && order.method !== 'at_home_phlebotomy') throw labsError.badRequest(LABS_ERRORS.notPhlebotomyOrder);
+  if (kind === 'psc' && order.method !== 'walk_in_test') throw labsError.badRequest(LABS_ERRORS.notPscOrder);
   return order;
 }
 
@@ -206,11 +206,11 @@ export function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string):
 function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
   const store = appointmentsOf(env.partition, env.world);
   const slot = slotOfKey(env.world.seed, env.partition.id, key);
-  if (!slot || slot.kind !== kind) throw labBadRequest(LAB_MESSAGES.bookingKeyInvalid);
+  if (!slot || slot.kind !== kind) throw labsError.badRequest(LABS_ERRORS.bookingKeyInvalid);
   if (store.keyUsed(key) || key !== bookingKey(env.world.seed, env.partition.id, slot, store.generationOf(slot)))
-    throw labBadRequest(LAB_MESSAGES.bookingKeyUsed);
-  if (env.world.clock.now() >= keyExpiry(slot)) throw labBadRequest(LAB_MESSAGES.bookingKeyExpired);
-  if (store.isTaken(slot)) throw labBadRequest(LAB_MESSAGES.slotTaken);
+    throw labsError.badRequest(LABS_ERRORS.bookingKeyUsed);
+  if (env.world.clock.now() >= keyExpiry(slot)) throw labsError.badRequest(LABS_ERRORS.bookingKeyExpired);
+  if (store.isTaken(slot)) throw labsError.badRequest(LABS_ERRORS.slotTaken);
   const real = daySlots(
     env.world.seed,
     kind,
@@ -266,10 +266,10 @@ export function bookAppointment(
   const order = orderFor(env, kind, orderId);
   const store = appointmentsOf(env.partition, env.world);
   const existing = store.forOrder(order.id);
-  if (existing && existing.status !== 'cancelled') throw labBadRequest(LAB_MESSAGES.appointmentExists);
+  if (existing && existing.status !== 'cancelled') throw labsError.badRequest(LABS_ERRORS.appointmentExists);
   const cur = currentStatus(order);
-  if (!BOOKABLE.has(cur)) throw labBadRequest(LAB_TEXTS.notBookable(cur));
-  if (kind === 'phlebotomy' && !phlebotomyServed(order.patient_address?.zip)) throw labBadRequest(LAB_MESSAGES.appointmentRequestZip);
+  if (!BOOKABLE.has(cur)) throw labsError.badRequest(LABS_TEXTS.notBookable(cur));
+  if (kind === 'phlebotomy' && !phlebotomyServed(order.patient_address?.zip)) throw labsError.badRequest(LABS_ERRORS.appointmentRequestZip);
   const slot = slotForKey(env, kind, input.booking_key);
   const now = env.world.clock.now();
   store.take(slot, input.booking_key);
@@ -299,9 +299,9 @@ function activeAppointment(
 ): { order: Order; appt: Appointment } {
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
-  if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
+  if (!appt) throw labsError.notFound(LABS_ERRORS.appointmentNotFound);
   if (appt.status !== 'confirmed' && !(allowPending && appt.status === 'pending'))
-    throw labBadRequest(appt.status === 'in_progress' ? LAB_MESSAGES.appointmentStarted : LAB_MESSAGES.appointmentNotActive);
+    throw labsError.badRequest(appt.status === 'in_progress' ? LABS_ERRORS.appointmentStarted : LABS_ERRORS.appointmentNotActive);
   return { order, appt };
 }
 
@@ -344,7 +344,7 @@ export function cancelAppointment(
 ): Appointment {
   const { order, appt } = activeAppointment(env, kind, orderId, true);
   const reason = CANCELLATION_REASONS.find((r) => r.id === input.reason_id);
-  if (!reason) throw labBadRequest(LAB_MESSAGES.unknownCancellationReason);
+  if (!reason) throw labsError.badRequest(LABS_ERRORS.unknownCancellationReason);
   cancelRecord(env, appt, { cancellation_reason: reason.name, note: input.note });
   cancelAppointmentSteps(env, order);
   return appt;
@@ -360,7 +360,7 @@ export function orderCancelled(env: OrderEnv, order: Order): void {
 export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
-  if (!appt) throw labNotFound(LAB_MESSAGES.appointmentNotFound);
+  if (!appt) throw labsError.notFound(LABS_ERRORS.appointmentNotFound);
   return appt;
 }
 

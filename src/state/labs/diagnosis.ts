@@ -6,7 +6,7 @@
  * and the derived non-billable categories.
  */
 import { EXCLUDES1, EXCLUDES2, ICD_CODES, type IcdCode } from '../../fixtures/labs/icd10.js';
-import { LAB_TEXTS } from './errors.js';
+import { LABS_TEXTS } from './errors.js';
 
 const DIAGNOSIS_LIMIT = 50;
 
@@ -123,15 +123,15 @@ export function validateIcdCodes(codes: readonly string[]): IcdValidation {
   for (const raw of codes) {
     const compact = compactOf(raw.trim());
     if (!/^[A-Z][0-9][0-9A-Z][0-9A-Z]{0,4}$/.test(compact)) {
-      errors.push(LAB_TEXTS.icdInvalidFormat(raw));
+      errors.push(LABS_TEXTS.icdInvalidFormat(raw));
       continue;
     }
     if (seen.has(compact)) continue;
     seen.add(compact);
     const code = idx.byCompact.get(compact);
     if (code) known.push(code.code);
-    else if (idx.categories.has(compact)) errors.push(LAB_TEXTS.icdNotBillable(dotted(compact)));
-    else errors.push(LAB_TEXTS.icdUnknown(dotted(compact)));
+    else if (idx.categories.has(compact)) errors.push(LABS_TEXTS.icdNotBillable(dotted(compact)));
+    else errors.push(LABS_TEXTS.icdUnknown(dotted(compact)));
   }
   const violations: IcdValidation['violations'] = [];
   const warnings: IcdValidation['warnings'] = [];

@@ -7,7 +7,7 @@
  */
 import { domainErrorOf } from '../domain-error.js';
 
-export const LAB_MESSAGES = {
+export const LABS_ERRORS = {
   orderGetNotFound: "This order doesn't exist",
   orderActionNotFound: "Order doesn't exist",
   orderResultNotFound: 'Order not found',
@@ -81,8 +81,8 @@ export const LAB_MESSAGES = {
 } as const;
 
 /** Texts with a variable part. */
-export const LAB_TEXTS = {
-  labTestNotFoundId: (id: string) => `${LAB_MESSAGES.labTestNotFound}: ${id}`,
+export const LABS_TEXTS = {
+  labTestNotFoundId: (id: string) => `${LABS_ERRORS.labTestNotFound}: ${id}`,
   labTestInactive: (id: string) => `Lab test ${id} is not active`,
   notTestkit: (id: string) => `Lab test ${id} is not a testkit lab test`,
   methodMismatch: (given: string, method: string) => `collection_method ${given} does not match the lab test's method ${method}`,
@@ -130,7 +130,10 @@ export const LAB_TEXTS = {
 /** Builds a labs domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
 const err = domainErrorOf('labs');
 
-export const labNotFound = (text: string) => err('not_found', text);
-export const labBadRequest = (text: string) => err('bad_request', text);
-export const labTransition = (text: string) => err('transition', text);
-export const labInvalid = (loc: Array<string | number>, text: string, input?: unknown) => err('invalid', text, { loc, input });
+/** Typed labs errors of a kind, with a text of the catalogue (`LABS_ERRORS`, `LABS_TEXTS`). */
+export const labsError = {
+  notFound: (text: string) => err('not_found', text),
+  badRequest: (text: string) => err('bad_request', text),
+  transition: (text: string) => err('transition', text),
+  invalid: (loc: Array<string | number>, text: string, input?: unknown) => err('invalid', text, { loc, input }),
+} as const;

@@ -5,7 +5,7 @@
  * by id, by lab and by provider id.
  */
 import { LABS, LAB_BY_ID, LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
-import { LAB_MESSAGES, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import { ANALYTE_BY_SLUG, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
 
 export interface ExpectedResult {
@@ -150,7 +150,7 @@ export function markerByCode(labId: number, providerId: string): CatalogueMarker
         .byLab.get(lab.id)
         ?.find((x) => x.provider_id === providerId)
     : undefined;
-  if (!mk) throw labNotFound(LAB_MESSAGES.markerNotFound);
+  if (!mk) throw labsError.notFound(LABS_ERRORS.markerNotFound);
   return mk;
 }
 

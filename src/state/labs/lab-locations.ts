@@ -6,7 +6,7 @@
  */
 import { LAB_BY_ID, LAB_BY_SLUG } from '../../fixtures/labs/labs.js';
 import { PHLEBOTOMY_AREAS, pscSitesNear, type PscSite } from '../../fixtures/labs/appointment-slots.js';
-import { LAB_MESSAGES, labBadRequest, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import type { OrderEnv } from './order-store.js';
 
 type Capability = 'stat' | 'appointment_scheduling_via_junction' | 'appointment_scheduling_with_lab';
@@ -45,16 +45,16 @@ function locationView(site: PscSite): Record<string, unknown> {
 /** `PSCInfo`: a lab's PSCs within `radius` miles of a zip code. */
 export function pscInfo(env: OrderEnv, labId: number, zip: string, radius: number, capabilities?: Capability[]): Record<string, unknown> {
   const lab = LAB_BY_ID.get(labId);
-  if (!lab) throw labNotFound(LAB_MESSAGES.labNotFound);
+  if (!lab) throw labsError.notFound(LABS_ERRORS.labNotFound);
   return { lab_id: lab.id, slug: lab.slug, patient_service_centers: sitesOf(env, lab.slug, zip, radius, capabilities).map(locationView) };
 }
 
 /** `PSCInfo` around an order's patient address, for the order's lab. */
 export function orderPscInfo(env: OrderEnv, orderId: string, radius: number, capabilities?: Capability[]): Record<string, unknown> {
   const order = env.store.get(orderId);
-  if (!order) throw labNotFound(LAB_MESSAGES.appointmentOrderNotFound);
+  if (!order) throw labsError.notFound(LABS_ERRORS.appointmentOrderNotFound);
   const zip = order.patient_address?.zip ?? order.shipping_details?.zip;
-  if (!zip) throw labBadRequest(LAB_MESSAGES.orderWithoutAddress);
+  if (!zip) throw labsError.badRequest(LABS_ERRORS.orderWithoutAddress);
   return pscInfo(env, order.lab_test.lab.id, zip.slice(0, 5), radius, capabilities);
 }
 

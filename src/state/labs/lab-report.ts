@@ -13,7 +13,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
 import { parseReport, type ReportKind } from '../../fixtures/labs/lab-report-parse.js';
 import { usersOf, type User } from '../users/users.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 
 const PARSE_MS = 30_000;
 const REVIEW_MS = 2 * 3_600_000;
@@ -121,19 +121,19 @@ export function createParsingJob(
   partition: Partition,
   input: { files: UploadedFile[]; user_id: string; needs_human_review: boolean },
 ): ParsingJob {
-  if (input.files.length === 0) throw labInvalid(['body', 'file'], LAB_MESSAGES.parserNoFile);
+  if (input.files.length === 0) throw labsError.invalid(['body', 'file'], LABS_ERRORS.parserNoFile);
   const user = usersOf(partition, world).liveUser(input.user_id);
-  if (!user) throw labNotFound(LAB_MESSAGES.userNotOnTeam);
+  if (!user) throw labsError.notFound(LABS_ERRORS.userNotOnTeam);
   const files = input.files.map((f) => {
-    if (f.bytes.length === 0) throw labBadRequest(LAB_TEXTS.parserEmptyFile(f.filename));
-    if (f.bytes.length > MAX_FILE_BYTES) throw labBadRequest(LAB_TEXTS.parserFileTooLarge(f.filename));
+    if (f.bytes.length === 0) throw labsError.badRequest(LABS_TEXTS.parserEmptyFile(f.filename));
+    if (f.bytes.length > MAX_FILE_BYTES) throw labsError.badRequest(LABS_TEXTS.parserFileTooLarge(f.filename));
     const kind = kindOf(f.bytes);
-    if (!kind) throw labBadRequest(LAB_TEXTS.parserFileType(f.filename));
+    if (!kind) throw labsError.badRequest(LABS_TEXTS.parserFileType(f.filename));
     return { kind, bytes: f.bytes };
   });
   const store = parsingJobsOf(partition, world);
-  if (store.nonFailed >= NON_FAILED_LIMIT) throw labBadRequest(LAB_MESSAGES.parserLimit);
-  if (store.size >= JOB_LIMIT) throw labBadRequest(LAB_MESSAGES.parserJobLimit);
+  if (store.nonFailed >= NON_FAILED_LIMIT) throw labsError.badRequest(LABS_ERRORS.parserLimit);
+  if (store.size >= JOB_LIMIT) throw labsError.badRequest(LABS_ERRORS.parserJobLimit);
   const hash = toHex(sha256(concatBytes(files.map((f) => f.bytes))));
   const failure = failureOf(files);
   const job: ParsingJob = {
@@ -174,6 +174,6 @@ export function createParsingJob(
 
 export function findParsingJob(world: World, partition: Partition, id: string): ParsingJob {
   const job = parsingJobsOf(partition, world).get(id);
-  if (!job) throw labNotFound(LAB_MESSAGES.parserJobNotFound);
+  if (!job) throw labsError.notFound(LABS_ERRORS.parserJobNotFound);
   return job;
 }

@@ -4,7 +4,7 @@
  * (`POST /v3/lab_tests`), and orders placed with an order set get an auto-generated test.
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import {
   DEFAULT_LAB_SLUG,
   LAB_BY_SLUG,
@@ -209,16 +209,16 @@ function resolveMarkers(
   const ids = input.marker_ids ?? [];
   const codes = input.provider_ids ?? [];
   if (ids.length === 0 && codes.length === 0) {
-    throw labInvalid(where, LAB_MESSAGES.markersOrProviderIds);
+    throw labsError.invalid(where, LABS_ERRORS.markersOrProviderIds);
   }
   let lab: Lab | undefined;
   if (input.lab_slug) {
     lab = LAB_BY_SLUG.get(input.lab_slug);
-    if (!lab) throw labBadRequest(LAB_TEXTS.unknownLab(input.lab_slug));
+    if (!lab) throw labsError.badRequest(LABS_TEXTS.unknownLab(input.lab_slug));
   }
   const found: CatalogueMarker[] = [];
   const missingIds = ids.filter((id) => !cat.byId.has(id));
-  if (missingIds.length > 0) throw labBadRequest(LAB_TEXTS.markersNotFound(missingIds));
+  if (missingIds.length > 0) throw labsError.badRequest(LABS_TEXTS.markersNotFound(missingIds));
   for (const id of ids) found.push(cat.byId.get(id) as CatalogueMarker);
   const missingCodes: string[] = [];
   for (const code of codes) {
@@ -227,17 +227,17 @@ function resolveMarkers(
     else missingCodes.push(code);
   }
   if (missingCodes.length > 0) {
-    throw labBadRequest(LAB_TEXTS.labTestCodesNotFound(lab ? lab.name : null, missingCodes));
+    throw labsError.badRequest(LABS_TEXTS.labTestCodesNotFound(lab ? lab.name : null, missingCodes));
   }
   const labs = new Set(found.map((mk) => mk.lab.id));
-  if (labs.size > 1) throw labBadRequest(LAB_MESSAGES.markersOneLab);
+  if (labs.size > 1) throw labsError.badRequest(LABS_ERRORS.markersOneLab);
   const markerLab = (found[0] as CatalogueMarker).lab;
   if (lab && markerLab.id !== lab.id) {
-    throw labBadRequest(LAB_TEXTS.markerNotAtLab((found[0] as CatalogueMarker).id, lab.name));
+    throw labsError.badRequest(LABS_TEXTS.markerNotAtLab((found[0] as CatalogueMarker).id, lab.name));
   }
   lab = markerLab;
   if (method && !lab.collection_methods.includes(method)) {
-    throw labBadRequest(LAB_TEXTS.labMethodUnsupported(lab.name, method));
+    throw labsError.badRequest(LABS_TEXTS.labMethodUnsupported(lab.name, method));
   }
   const seen = new Set<number>();
   const markers = found.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true)));
@@ -256,7 +256,7 @@ export function orderSetMarkers(
   const found: LabTest[] = [];
   for (const id of body.lab_test_ids ?? []) {
     const test = tests(id);
-    if (!test) throw labNotFound(LAB_TEXTS.labTestNotFoundId(id));
+    if (!test) throw labsError.notFound(LABS_TEXTS.labTestNotFoundId(id));
     found.push(test);
   }
   const markers: CatalogueMarker[] = found.flatMap((t) => t.markers);
@@ -265,7 +265,7 @@ export function orderSetMarkers(
     const lab = found[0]?.lab;
     markers.push(...resolveMarkers({ ...addOn, lab_slug: lab?.slug ?? null }, null, [...where, 'add_on']).markers);
   }
-  if (new Set(markers.map((mk) => mk.lab.id)).size > 1) throw labBadRequest(LAB_MESSAGES.orderSetMixedLabs);
+  if (new Set(markers.map((mk) => mk.lab.id)).size > 1) throw labsError.badRequest(LABS_ERRORS.orderSetMixedLabs);
   const seen = new Set<number>();
   return { markers: markers.filter((mk) => (seen.has(mk.id) ? false : (seen.add(mk.id), true))), tests: found };
 }
@@ -282,7 +282,7 @@ export function teamOrderSetMarkers(world: World, partition: Partition, body: Pa
 /** The team's lab test with this id, or the reference's 404. */
 export function findLabTest(world: World, partition: Partition, id: string): LabTest {
   const test = labTestsOf(partition, world).get(id);
-  if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
+  if (!test) throw labsError.notFound(LABS_ERRORS.labTestNotFound);
   return test;
 }
 
@@ -339,7 +339,7 @@ export function createLabTest(
     lab_slug?: string | null;
   },
 ): LabTest {
-  if (input.lab_slug && !LAB_BY_SLUG.has(input.lab_slug)) throw labBadRequest(LAB_TEXTS.labNotInCatalogue(input.lab_slug));
+  if (input.lab_slug && !LAB_BY_SLUG.has(input.lab_slug)) throw labsError.badRequest(LABS_TEXTS.labNotInCatalogue(input.lab_slug));
   const { lab, markers } = resolveMarkers(input, input.method);
   return addLabTest(labTestsOf(partition, world), {
     id: world.ids.uuid('lab_test', partition.id),
@@ -389,7 +389,7 @@ export function pageLabTests(
   cursor: string | null,
 ): { data: LabTest[]; next_cursor: string | null } {
   const offset = cursor === null ? 0 : decodeCursor(cursor);
-  if (offset === null) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, cursor);
+  if (offset === null) throw labsError.invalid(['query', 'next_cursor'], LABS_ERRORS.invalidCursor, cursor);
   const list = listLabTests(world, partition, query);
   const data = list.slice(offset, offset + limit);
   return { data, next_cursor: offset + limit < list.length ? encodeCursor(offset + limit) : null };

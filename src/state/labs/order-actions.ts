@@ -8,7 +8,7 @@
 import { usersOf, type User } from '../users/users.js';
 import { orderCancelled } from './appointments.js';
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { buildOrder, resultDates, type OrderInit } from './lab-order-factory.js';
 import { addLabTest, labTestsOf, orderSetMarkers, type LabTest } from './lab-tests.js';
 import { checkActivateBy, checkPatient, checkRealPhone } from './order-checks.js';
@@ -43,13 +43,13 @@ import { ApiError } from '../../engine/errors.js';
 /** The order with this id in the partition, or a 404 with the given catalogue text. */
 export function findOrder(env: OrderEnv, orderId: string, missing: string): Order {
   const order = env.store.get(orderId);
-  if (!order) throw labNotFound(missing);
+  if (!order) throw labsError.notFound(missing);
   return order;
 }
 
 export function liveUser(env: OrderEnv, userId: string): User {
   const user = usersOf(env.partition, env.world).liveUser(userId);
-  if (!user) throw labNotFound(LAB_MESSAGES.userNotOnTeam);
+  if (!user) throw labsError.notFound(LABS_ERRORS.userNotOnTeam);
   return user;
 }
 
@@ -110,24 +110,24 @@ interface PlaceOrderInput {
 /** Validates the lab test or order set of a new order; a new order set's lab test is only built, not stored. */
 export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | (() => LabTest) {
   const store = labTestsOf(env.partition, env.world);
-  if (input.lab_test_id && input.order_set) throw labInvalid(['body'], LAB_MESSAGES.bothLabTestAndOrderSet);
+  if (input.lab_test_id && input.order_set) throw labsError.invalid(['body'], LABS_ERRORS.bothLabTestAndOrderSet);
   if (input.lab_test_id) {
     const test = store.get(input.lab_test_id);
-    if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
-    if (test.status !== 'active') throw labBadRequest(LAB_TEXTS.labTestInactive(test.id));
+    if (!test) throw labsError.notFound(LABS_ERRORS.labTestNotFound);
+    if (test.status !== 'active') throw labsError.badRequest(LABS_TEXTS.labTestInactive(test.id));
     if (input.collection_method && input.collection_method !== test.method)
-      throw labBadRequest(LAB_TEXTS.methodMismatch(input.collection_method, test.method));
+      throw labsError.badRequest(LABS_TEXTS.methodMismatch(input.collection_method, test.method));
     return test;
   }
-  if (!input.order_set) throw labInvalid(['body', 'order_set'], LAB_MESSAGES.labTestOrOrderSetRequired);
+  if (!input.order_set) throw labsError.invalid(['body', 'order_set'], LABS_ERRORS.labTestOrOrderSetRequired);
   const { markers, tests } = orderSetMarkers((id) => store.get(id), input.order_set, ['body', 'order_set']);
-  if (markers.length === 0) throw labInvalid(['body', 'order_set'], LAB_MESSAGES.emptyOrderSet);
-  if (new Set(tests.map((t) => t.method)).size > 1) throw labBadRequest(LAB_MESSAGES.mixedOrderSetMethods);
+  if (markers.length === 0) throw labsError.invalid(['body', 'order_set'], LABS_ERRORS.emptyOrderSet);
+  if (new Set(tests.map((t) => t.method)).size > 1) throw labsError.badRequest(LABS_ERRORS.mixedOrderSetMethods);
   const method = input.collection_method ?? tests[0]?.method;
-  if (!method) throw labInvalid(['body', 'collection_method'], LAB_MESSAGES.orderSetMethodRequired);
-  if (tests[0] && method !== tests[0].method) throw labBadRequest(LAB_TEXTS.orderSetMethodMismatch(method, tests[0].method));
+  if (!method) throw labsError.invalid(['body', 'collection_method'], LABS_ERRORS.orderSetMethodRequired);
+  if (tests[0] && method !== tests[0].method) throw labsError.badRequest(LABS_TEXTS.orderSetMethodMismatch(method, tests[0].method));
   const lab = (markers[0] as (typeof markers)[number]).lab;
-  if (!lab.collection_methods.includes(method)) throw labBadRequest(LAB_TEXTS.labMethodUnsupported(lab.name, method));
+  if (!lab.collection_methods.includes(method)) throw labsError.badRequest(LABS_TEXTS.labMethodUnsupported(lab.name, method));
   const addOns = markers.length - tests.reduce((n, t) => n + t.markers.length, 0);
   if (tests.length === 1 && addOns <= 0 && tests[0]) return tests[0];
   const name = [...tests.map((t) => t.name), ...(addOns > 0 ? [`${addOns} add-on marker${addOns === 1 ? '' : 's'}`] : [])].join(' + ');
@@ -222,9 +222,9 @@ export function orderTestkit(
   const user = liveUser(env, input.user_id);
   checkRealPhone(input.shipping_details.phone_number);
   const test = labTestsOf(env.partition, env.world).get(input.lab_test_id);
-  if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
-  if (test.method !== 'testkit') throw labBadRequest(LAB_TEXTS.notTestkit(test.id));
-  if (test.status !== 'active') throw labBadRequest(LAB_TEXTS.labTestInactive(test.id));
+  if (!test) throw labsError.notFound(LABS_ERRORS.labTestNotFound);
+  if (test.method !== 'testkit') throw labsError.badRequest(LABS_TEXTS.notTestkit(test.id));
+  if (test.status !== 'active') throw labsError.badRequest(LABS_TEXTS.labTestInactive(test.id));
   return place(env, user, test, (placed) => ({
     ...placed,
     patient_details: null,
@@ -249,10 +249,10 @@ export function registerTestkit(
   },
 ): Order {
   const order = env.store.bySample(input.sample_id);
-  if (!order?.registrable) throw labNotFound(LAB_MESSAGES.testkitNotFound);
-  if (order.registered) throw labBadRequest(LAB_MESSAGES.testkitAlreadyRegistered);
+  if (!order?.registrable) throw labsError.notFound(LABS_ERRORS.testkitNotFound);
+  if (order.registered) throw labsError.badRequest(LABS_ERRORS.testkitAlreadyRegistered);
   const cur = currentStatus(order);
-  if (!REGISTRABLE_FROM.has(cur)) throw labBadRequest(LAB_TEXTS.testkitNotRegistrable(cur));
+  if (!REGISTRABLE_FROM.has(cur)) throw labsError.badRequest(LABS_TEXTS.testkitNotRegistrable(cur));
   const user = input.user_id ? liveUser(env, input.user_id) : undefined;
   checkPatient(input.patient_details, env.partition, env.world.clock.now(), ['body', 'patient_details']);
   if (input.patient_address.phone_number) checkRealPhone(input.patient_address.phone_number);
@@ -274,13 +274,13 @@ export function registerTestkit(
 
 /** Reschedules a scheduled order still waiting (`PATCH /v3/order/{id}`); null activates it now. */
 export function rescheduleOrder(env: OrderEnv, orderId: string, activateBy: string | null): Order {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   const cur = currentStatus(order);
-  if (cur !== 'ordered' && cur !== 'awaiting_registration') throw labBadRequest(LAB_TEXTS.notReschedulable(cur));
-  if (order.activate_by === null) throw labBadRequest(LAB_MESSAGES.immediateNotReschedulable);
+  if (cur !== 'ordered' && cur !== 'awaiting_registration') throw labsError.badRequest(LABS_TEXTS.notReschedulable(cur));
+  if (order.activate_by === null) throw labsError.badRequest(LABS_ERRORS.immediateNotReschedulable);
   const now = env.world.clock.now();
   const today = new Date(now).toISOString().slice(0, 10);
-  if (activateBy !== null && activateBy < today) throw labBadRequest(LAB_MESSAGES.activateByInPast);
+  if (activateBy !== null && activateBy < today) throw labsError.badRequest(LABS_ERRORS.activateByInPast);
   order.activate_by = activateBy;
   order.updated_at = now;
   const dates = resultDates(order.lab_test, now, order.activate_by);
@@ -292,7 +292,7 @@ export function rescheduleOrder(env: OrderEnv, orderId: string, activateBy: stri
 
 /** Cancels an order (`POST /v3/order/{id}/cancel`). */
 export function cancelOrderById(env: OrderEnv, orderId: string): Order {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   cancelOrder(env, order);
   orderCancelled(env, order);
   return order;
@@ -300,7 +300,7 @@ export function cancelOrderById(env: OrderEnv, orderId: string): Order {
 
 /** Records the draw of an on-site collection order (`PATCH /v3/order/{id}/draw_completed`). */
 export function completeDraw(env: OrderEnv, orderId: string): Order {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   drawCompleted(env, order);
   return order;
 }
@@ -313,13 +313,13 @@ interface SimulateInput {
 
 /** Moves an order to a status, at once or step by step on the clock (`POST /v3/order/{id}/test`). */
 export function simulateOrder(env: OrderEnv, orderId: string, input: SimulateInput): void {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
-  if (env.partition.environment !== 'sandbox') throw labBadRequest(LAB_MESSAGES.simulationProductionOnly);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
+  if (env.partition.environment !== 'sandbox') throw labsError.badRequest(LABS_ERRORS.simulationProductionOnly);
   let target: LowStatus = 'completed';
   if (input.final_status) {
     const parsed = parseFullStatus(input.final_status);
-    if (!parsed) throw labBadRequest(LAB_TEXTS.unknownFinalStatus(input.final_status));
-    if (parsed.method !== order.method) throw labBadRequest(LAB_TEXTS.finalStatusOtherMethod(input.final_status, order.method));
+    if (!parsed) throw labsError.badRequest(LABS_TEXTS.unknownFinalStatus(input.final_status));
+    if (parsed.method !== order.method) throw labsError.badRequest(LABS_TEXTS.finalStatusOtherMethod(input.final_status, order.method));
     target = parsed.low;
   }
   const planned = planSimulation(order, target);
@@ -346,13 +346,13 @@ export function resendEvents(env: OrderEnv, input: { order_ids: string[] | null;
 
 /** `GetOrderCommunicationSettingsResponse` of an order. */
 export function communicationSettings(env: OrderEnv, orderId: string): { order_id: string; sms_enabled: boolean } {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   return { order_id: order.id, sms_enabled: order.sms_enabled };
 }
 
 /** Turns the patient's SMS about an order on or off. */
 export function setCommunicationSettings(env: OrderEnv, orderId: string, smsEnabled: boolean): { order_id: string; sms_enabled: boolean } {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderActionNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   order.sms_enabled = smsEnabled;
   return { order_id: order.id, sms_enabled: order.sms_enabled };
 }

@@ -10,7 +10,7 @@ import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 import { stableInt } from '../../engine/ids.js';
 import type { JobHandle } from '../../engine/scheduler.js';
 import { usersOf } from '../users/users.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labTransition } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { CANCELLABLE, FATES, FINAL, RESULT_STAGE, buildPath, type Fate, type LowStatus, type Step } from './order-lifecycle.js';
 import { currentStatus, iso, type Order } from './order-model.js';
 import { refreshSummary, resultTimes } from './order-results.js';
@@ -167,7 +167,7 @@ export function startOrder(env: OrderEnv, order: Order): void {
  */
 function cancelPlan(order: Order, refuse: (text: string) => Error): SimulationPlan {
   const cur = currentStatus(order);
-  if (!CANCELLABLE[order.method].has(cur)) throw refuse(LAB_TEXTS.transitionNotAllowed(cur, 'cancelled'));
+  if (!CANCELLABLE[order.method].has(cur)) throw refuse(LABS_TEXTS.transitionNotAllowed(cur, 'cancelled'));
   return {
     path: [...order.path.slice(0, order.pathIndex + 1), { status: 'cancelled', after: 0 }],
     from: order.pathIndex,
@@ -177,15 +177,15 @@ function cancelPlan(order: Order, refuse: (text: string) => Error): SimulationPl
 
 /** Cancels an order (a 400 transition error when its status does not allow it). */
 export function cancelOrder(env: OrderEnv, order: Order): void {
-  runSimulation(env, order, cancelPlan(order, labTransition), 0);
+  runSimulation(env, order, cancelPlan(order, labsError.transition), 0);
 }
 
 /** Records the on-site draw (on-site collection orders waiting for it). */
 export function drawCompleted(env: OrderEnv, order: Order): void {
-  if (order.method !== 'on_site_collection') throw labTransition(LAB_MESSAGES.drawOnlyOnSite);
+  if (order.method !== 'on_site_collection') throw labsError.transition(LABS_ERRORS.drawOnlyOnSite);
   const next = order.path[order.pathIndex + 1];
   const cur = currentStatus(order);
-  if (next?.gate !== 'draw') throw labTransition(LAB_TEXTS.transitionNotAllowed(cur, 'draw_completed'));
+  if (next?.gate !== 'draw') throw labsError.transition(LABS_TEXTS.transitionNotAllowed(cur, 'draw_completed'));
   order.job?.cancel();
   order.job = null;
   order.override = null;
@@ -238,9 +238,9 @@ export function planSimulation(order: Order, target: LowStatus): SimulationPlan 
   const cur = currentStatus(order);
   if (target === cur) return 'noop';
   if (FINAL.has(cur) && !(cur === 'completed' && target === 'corrected')) {
-    throw labBadRequest(LAB_TEXTS.alreadyFinal(cur));
+    throw labsError.badRequest(LABS_TEXTS.alreadyFinal(cur));
   }
-  if (target === 'cancelled') return cancelPlan(order, labBadRequest);
+  if (target === 'cancelled') return cancelPlan(order, labsError.badRequest);
   const occurrences = order.events.filter((e) => e.status === cur).length;
   const fates: Fate[] = [order.fate, ...FATES[order.method].filter((f) => f !== order.fate)];
   for (const fate of fates) {
@@ -250,11 +250,11 @@ export function planSimulation(order: Order, target: LowStatus): SimulationPlan 
     const to = path.findIndex((step, i) => i > from && step.status === target);
     if (to < 0) continue;
     if (!order.registered && path.slice(from + 1, to + 1).some((step) => step.gate === 'registration')) {
-      throw labBadRequest(LAB_MESSAGES.testkitNotRegistered);
+      throw labsError.badRequest(LABS_ERRORS.testkitNotRegistered);
     }
     return { path, from, to };
   }
-  throw labBadRequest(LAB_TEXTS.unreachable(order.method, cur, target));
+  throw labsError.badRequest(LABS_TEXTS.unreachable(order.method, cur, target));
 }
 
 /**

@@ -4,7 +4,7 @@
  * activation date. They change nothing.
  */
 import type { Partition } from '../../engine/tenancy.js';
-import { LAB_MESSAGES, labBadRequest, labInvalid } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 
 /** What the checks need of the patient's details. */
 interface PatientCheckInput {
@@ -37,10 +37,10 @@ export function ageAt(dob: string, atMs: number): number {
 
 /** The checks on patient details that need sandbox time and team settings. */
 export function checkPatient(details: PatientCheckInput, partition: Partition, nowMs: number, where: Array<string | number>): void {
-  if (details.dob > today(nowMs)) throw labInvalid([...where, 'dob'], LAB_MESSAGES.dobInFuture, details.dob);
+  if (details.dob > today(nowMs)) throw labsError.invalid([...where, 'dob'], LABS_ERRORS.dobInFuture, details.dob);
   if (ageAt(details.dob, nowMs) < 18) {
-    if (!partition.team.settings[partition.environment].minor_ordering_enabled) throw labBadRequest(LAB_MESSAGES.minorsDisabled);
-    if (!details.medical_proxy) throw labInvalid([...where, 'medical_proxy'], LAB_MESSAGES.minorNeedsProxy);
+    if (!partition.team.settings[partition.environment].minor_ordering_enabled) throw labsError.badRequest(LABS_ERRORS.minorsDisabled);
+    if (!details.medical_proxy) throw labsError.invalid([...where, 'medical_proxy'], LABS_ERRORS.minorNeedsProxy);
   }
   checkRealPhone(details.phone_number);
 }
@@ -48,9 +48,9 @@ export function checkPatient(details: PatientCheckInput, partition: Partition, n
 /** Fictional (555) US numbers are refused, as by the reference. */
 export function checkRealPhone(value: string): void {
   const digits = phoneDigits(value);
-  if (digits !== null && digits.length === 11 && digits.startsWith('1555')) throw labBadRequest(LAB_MESSAGES.fictionalPhone);
+  if (digits !== null && digits.length === 11 && digits.startsWith('1555')) throw labsError.badRequest(LABS_ERRORS.fictionalPhone);
 }
 
 export function checkActivateBy(value: string | null | undefined, nowMs: number, where: Array<string | number>): void {
-  if (value && value < today(nowMs)) throw labInvalid(where, LAB_MESSAGES.activateByNotFuture, value);
+  if (value && value < today(nowMs)) throw labsError.invalid(where, LABS_ERRORS.activateByNotFuture, value);
 }

@@ -6,7 +6,7 @@
  * own history (the requisition, the order's creation), so the same state gives the same bytes.
  */
 import type { SampleType } from '../../fixtures/labs/labs.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import type { DocBlock, DocSpec } from './document-pdf.js';
 import { labTestPrice, labTestsOf, type LabTest } from './lab-tests.js';
 import { hasAbn } from './order-abn.js';
@@ -23,9 +23,9 @@ function requisitionTime(order: Order): number | null {
 }
 
 function withRequisition(env: OrderEnv, orderId: string): { order: Order; at: number } {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   const at = requisitionTime(order);
-  if (at === null) throw labNotFound(LAB_TEXTS.requisitionNotAvailable(order.id));
+  if (at === null) throw labsError.notFound(LABS_TEXTS.requisitionNotAvailable(order.id));
   return { order, at };
 }
 
@@ -97,11 +97,11 @@ export function requisitionDocument(env: OrderEnv, orderId: string): DocSpec {
 
 /** Specimen labels (`number_of_labels`, default 3): for orders someone else draws (at home, on site), once the requisition exists. */
 export function labelsDocument(env: OrderEnv, orderId: string, count: number, collectionDate: number): DocSpec {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   if (order.method !== 'at_home_phlebotomy' && order.method !== 'on_site_collection')
-    throw labBadRequest(LAB_TEXTS.labelsNotForMethod(order.method));
+    throw labsError.badRequest(LABS_TEXTS.labelsNotForMethod(order.method));
   if (!Number.isInteger(count) || count < 1 || count > MAX_LABELS)
-    throw labInvalid(['query', 'number_of_labels'], LAB_TEXTS.labelCount(MAX_LABELS), count);
+    throw labsError.invalid(['query', 'number_of_labels'], LABS_TEXTS.labelCount(MAX_LABELS), count);
   const { at } = withRequisition(env, orderId);
   const pd = order.patient_details;
   const when = iso(collectionDate).slice(0, 16).replace('T', ' ');
@@ -188,13 +188,13 @@ function instructionsOf(test: LabTest): DocBlock[] {
 }
 
 function checkInstructions(test: LabTest): void {
-  if (test.method !== 'testkit') throw labNotFound(LAB_MESSAGES.noCollectionInstructions);
+  if (test.method !== 'testkit') throw labsError.notFound(LABS_ERRORS.noCollectionInstructions);
 }
 
 /** Collection instructions of a lab test (testkit tests: `has_collection_instructions`). */
 export function labTestInstructionsDocument(env: OrderEnv, labTestId: string): DocSpec {
   const test = labTestsOf(env.partition, env.world).get(labTestId);
-  if (!test) throw labNotFound(LAB_MESSAGES.labTestNotFound);
+  if (!test) throw labsError.notFound(LABS_ERRORS.labTestNotFound);
   checkInstructions(test);
   return {
     title: `${test.name} - Collection instructions`,
@@ -207,7 +207,7 @@ export function labTestInstructionsDocument(env: OrderEnv, labTestId: string): D
 
 /** Collection instructions of an order (its lab test's), addressed to its patient. */
 export function orderInstructionsDocument(env: OrderEnv, orderId: string): DocSpec {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   checkInstructions(order.lab_test);
   return {
     title: `${order.lab_test.name} - Collection instructions`,
@@ -230,8 +230,8 @@ export function orderInstructionsDocument(env: OrderEnv, orderId: string): DocSp
 
 /** The Advance Beneficiary Notice of Noncoverage (CMS-R-131) of an order that has one (`has_abn`). */
 export function abnDocument(env: OrderEnv, orderId: string): DocSpec {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderGetNotFound);
-  if (!hasAbn(order)) throw labNotFound(LAB_TEXTS.abnNotAvailable(order.id));
+  const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
+  if (!hasAbn(order)) throw labsError.notFound(LABS_TEXTS.abnNotAvailable(order.id));
   const lab = order.lab_test.lab;
   const pd = order.patient_details;
   return {

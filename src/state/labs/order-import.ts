@@ -8,7 +8,7 @@
  * then creates.
  */
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
-import { LAB_MESSAGES, labBadRequest } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import { chooseLabTest, liveUser, patientParts, place } from './order-actions.js';
 import { checkPatient } from './order-checks.js';
 import type { Order, PatientAddress, PatientDetails, Physician } from './order-model.js';
@@ -29,7 +29,7 @@ interface ImportOrderInput {
 export function importOrder(env: OrderEnv, input: ImportOrderInput): Order {
   const user = liveUser(env, input.user_id);
   checkPatient(input.patient_details, env.partition, env.world.clock.now(), ['body', 'patient_details']);
-  if (env.store.bySample(input.sample_id)) throw labBadRequest(LAB_MESSAGES.importSampleIdUsed);
+  if (env.store.bySample(input.sample_id)) throw labsError.badRequest(LABS_ERRORS.importSampleIdUsed);
   const chosen = chooseLabTest(env, {
     user_id: input.user_id,
     lab_test_id: null,

@@ -15,7 +15,7 @@
  */
 import { usersOf } from '../users/users.js';
 import type { CollectionMethod } from '../../fixtures/labs/labs.js';
-import { LAB_MESSAGES, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { byCreation, type CreationIndex } from './order-index.js';
 import { currentStatus, lastEvent, type Order } from './order-model.js';
@@ -199,7 +199,7 @@ const ALL: Predicate = () => true;
 
 /** One page of the partition's orders matching the query, and how many match in all. */
 export function listOrders(env: OrderEnv, q: OrderListQuery): { orders: Order[]; total: number } {
-  if (q.user_id && !usersOf(env.partition, env.world).has(q.user_id)) throw labNotFound(LAB_MESSAGES.userNotOnTeam);
+  if (q.user_id && !usersOf(env.partition, env.world).has(q.user_id)) throw labsError.notFound(LABS_ERRORS.userNotOnTeam);
   const today = new Date(env.world.clock.now()).toISOString().slice(0, 10);
   const p = choosePool(env, q);
   const tests = predicates(q, today);

@@ -18,7 +18,7 @@ import { PHLEBOTOMY_AREAS } from '../../fixtures/labs/appointment-slots.js';
 import { worldSlot, type LabsProgression, type World } from '../../engine/world.js';
 import type { LowStatus, Step } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
-import { LAB_MESSAGES, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 
 export type { LabsProgression } from '../../engine/world.js';
 export const LABS_PROGRESSIONS: readonly LabsProgression[] = ['clock', 'manual'];
@@ -37,7 +37,7 @@ export function setLabsProgression(world: World, teamId: string, mode: LabsProgr
 
 /** A team's lab settings (control plane): its progression and whether the team set it; 404 for an unknown team. */
 export function teamLabs(world: World, teamId: string, set?: LabsProgression) {
-  if (!world.tenancy.teams.get(teamId)) throw labNotFound(LAB_MESSAGES.teamNotFound);
+  if (!world.tenancy.teams.get(teamId)) throw labsError.notFound(LABS_ERRORS.teamNotFound);
   if (set) setLabsProgression(world, teamId, set);
   return {
     team_id: teamId,

@@ -6,7 +6,7 @@ import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 import { renderResultPdf } from './lab-result-pdf.js';
 import { LAB_BY_ID } from '../../fixtures/labs/labs.js';
 import { stableInt } from '../../engine/ids.js';
-import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { findOrder } from './order-actions.js';
 import { ageAt } from './order-checks.js';
 import { iso, type Order } from './order-model.js';
@@ -15,10 +15,10 @@ import type { OrderEnv } from './order-store.js';
 
 /** An order with its results, or the reference's 404s (unknown order; no results yet). */
 export function withResults(env: OrderEnv, orderId: string): { order: Order; set: ResultSet; times: ResultTimes } {
-  const order = findOrder(env, orderId, LAB_MESSAGES.orderResultNotFound);
+  const order = findOrder(env, orderId, LABS_ERRORS.orderResultNotFound);
   const set = orderResults(env.world, order);
   const times = resultTimes(order);
-  if (!set || !times) throw labNotFound(LAB_TEXTS.resultsNotAvailable(order.id));
+  if (!set || !times) throw labsError.notFound(LABS_TEXTS.resultsNotAvailable(order.id));
   return { order, set, times };
 }
 

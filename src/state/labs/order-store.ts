@@ -10,6 +10,7 @@ import { partitionSlot, type World } from '../../engine/world.js';
 import type { LowStatus } from './order-lifecycle.js';
 import { CreationIndex } from './order-index.js';
 import { currentStatus, type IdempotentReply, type Order, type OrderEvent, type ResultSummary, type Transaction } from './order-model.js';
+import type { Domain } from '../domain-context.js';
 
 /** Idempotency keys remembered per team environment within their TTL (the oldest go first). */
 export const MAX_IDEMPOTENCY_KEYS = 10_000;
@@ -198,10 +199,8 @@ export class OrderStore {
 
 export const ordersOf = partitionSlot('lab_orders', () => new OrderStore());
 
-/** What order changes need: the world, the partition and its order store. */
-export interface OrderEnv {
-  world: World;
-  partition: Partition;
+/** What order changes need: the domain context and the partition's order store. */
+export interface OrderEnv extends Domain {
   store: OrderStore;
 }
 

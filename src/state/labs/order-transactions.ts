@@ -6,7 +6,7 @@
  * most recent report, with the worst interpretation of the orders merged.
  */
 import type { BiomarkerResultJson, MissingResultJson, ResultSet } from '../../fixtures/labs/lab-results.js';
-import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import type { Interpretation } from './order-lifecycle.js';
 import type { Order } from './order-model.js';
 import { metadata, sampleInformation } from './order-result-views.js';
@@ -26,7 +26,7 @@ const SEVERITY: Record<string, number> = { normal: 0, unknown: 1, abnormal: 2, c
 
 export function transactionResults(env: OrderEnv, transactionId: string): TransactionResults {
   const tx = env.store.transaction(transactionId);
-  if (!tx) throw labNotFound(LAB_MESSAGES.transactionNotFound);
+  if (!tx) throw labsError.notFound(LABS_ERRORS.transactionNotFound);
   const parts: TransactionResults['parts'] = [];
   for (const order of tx.orders) {
     const set = orderResults(env.world, order);
@@ -34,7 +34,7 @@ export function transactionResults(env: OrderEnv, transactionId: string): Transa
     if (set && times) parts.push({ order, set, times });
   }
   const latest = parts[parts.length - 1];
-  if (!latest) throw labNotFound(LAB_TEXTS.transactionResultsNotAvailable(tx.id));
+  if (!latest) throw labsError.notFound(LABS_TEXTS.transactionResultsNotAvailable(tx.id));
   const results = new Map<string, BiomarkerResultJson>();
   const missing = new Map<string, MissingResultJson>();
   let interpretation: Interpretation = 'normal';

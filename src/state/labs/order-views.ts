@@ -18,7 +18,7 @@ import {
 } from './order-model.js';
 import { orderResults } from './order-results.js';
 import { ordersOf, type OrderStore } from './order-store.js';
-import { LAB_MESSAGES, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import type { Partition } from '../../engine/tenancy.js';
 
 function transactionStatus(tx: Transaction): 'active' | 'completed' | 'cancelled' {
@@ -53,7 +53,7 @@ export function transactionView(store: OrderStore, transactionId: string): Recor
 export function transactionResponse(world: World, partition: Partition, transactionId: string): Record<string, unknown> {
   const store = ordersOf(partition, world);
   const tx = store.transaction(transactionId);
-  if (!tx) throw labNotFound(LAB_MESSAGES.transactionNotFound);
+  if (!tx) throw labsError.notFound(LABS_ERRORS.transactionNotFound);
   return {
     id: tx.id,
     team_id: tx.team_id,

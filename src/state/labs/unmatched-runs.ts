@@ -11,7 +11,7 @@ import { hashKey } from '../../engine/rng.js';
 import { LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
 import { CASE_BY_NAME, STRANGERS, type UnmatchedCase } from '../../fixtures/labs/unmatched-cases.js';
 import { usersOf } from '../users/users.js';
-import { LAB_MESSAGES, LAB_TEXTS, labBadRequest, labNotFound } from './errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { labMarker } from './lab-catalogue.js';
 import { labTestsOf, type LabTest } from './lab-tests.js';
 import { placeOrder } from './order-actions.js';
@@ -58,7 +58,7 @@ export function createRun(env: OrderEnv, input: CreateRunInput, key: string): Te
   const store = unmatchedOf(env.partition, env.world);
   const existing = store.runOfKey(key);
   if (existing) return existing;
-  if (store.runCount >= RUN_LIMIT) throw labBadRequest(LAB_MESSAGES.unmatchedRunLimit);
+  if (store.runCount >= RUN_LIMIT) throw labsError.badRequest(LABS_ERRORS.unmatchedRunLimit);
   const now = env.world.clock.now();
   const run: TestRun = {
     run_id: env.world.ids.uuid('unmatched_run', env.partition.id),
@@ -85,7 +85,7 @@ export function createRun(env: OrderEnv, input: CreateRunInput, key: string): Te
 
 export function findRun(env: OrderEnv, runId: string): TestRun {
   const run = unmatchedOf(env.partition, env.world).run(runId);
-  if (!run) throw labNotFound(LAB_MESSAGES.unmatchedRunNotFound);
+  if (!run) throw labsError.notFound(LABS_ERRORS.unmatchedRunNotFound);
   return run;
 }
 
@@ -127,7 +127,7 @@ function teamLabTest(env: OrderEnv, id: string | null): LabTest {
   const store = labTestsOf(env.partition, env.world);
   if (id) {
     const test = store.get(id);
-    if (!test) throw new RunFailure('lab_test_not_found', LAB_TEXTS.runLabTestNotFound(id));
+    if (!test) throw new RunFailure('lab_test_not_found', LABS_TEXTS.runLabTestNotFound(id));
     return test;
   }
   return store.all().find((t) => t.method === 'walk_in_test' && !t.auto_generated) as LabTest;
@@ -139,21 +139,21 @@ function validate(env: OrderEnv, run: TestRun): void {
   teamLabTest(env, run.lab_test_id);
   if (run.wrong_lab_test_id) teamLabTest(env, run.wrong_lab_test_id);
   if (unmatchedOf(env.partition, env.world).list.length >= UNMATCHED_LIMIT)
-    throw new RunFailure('limit_reached', LAB_MESSAGES.runUnmatchedLimit);
+    throw new RunFailure('limit_reached', LABS_ERRORS.runUnmatchedLimit);
   if (run.order_source === 'managed') {
-    if (def.order_roles.length > 0 && !usersOf(env.partition, env.world).all()[0]) throw new RunFailure('no_user', LAB_MESSAGES.runNoUser);
+    if (def.order_roles.length > 0 && !usersOf(env.partition, env.world).all()[0]) throw new RunFailure('no_user', LABS_ERRORS.runNoUser);
     return;
   }
   for (const role of Object.keys(run.provided))
-    if (!def.order_roles.includes(role)) throw new RunFailure('invalid_orders', LAB_TEXTS.runUnknownRole(role));
+    if (!def.order_roles.includes(role)) throw new RunFailure('invalid_orders', LABS_TEXTS.runUnknownRole(role));
   for (const role of def.order_roles) {
     const id = run.provided[role];
-    if (!id) throw new RunFailure('invalid_orders', LAB_TEXTS.runRoleMissing(role));
+    if (!id) throw new RunFailure('invalid_orders', LABS_TEXTS.runRoleMissing(role));
     const order = env.store.get(id);
-    if (!order) throw new RunFailure('invalid_orders', LAB_TEXTS.runOrderNotFound(role, id));
+    if (!order) throw new RunFailure('invalid_orders', LABS_TEXTS.runOrderNotFound(role, id));
     const required = def.required_statuses[role] as LowStatus;
     if (currentStatus(order) !== required)
-      throw new RunFailure('order_status_mismatch', LAB_TEXTS.runOrderStatus(role, currentStatus(order), required));
+      throw new RunFailure('order_status_mismatch', LABS_TEXTS.runOrderStatus(role, currentStatus(order), required));
     run.orders[role] = { order_id: order.id, user_id: order.user_id, order_transaction_id: order.transaction_id };
   }
 }
@@ -183,7 +183,7 @@ function createOrders(env: OrderEnv, run: TestRun): void {
   const def = CASE_BY_NAME.get(run.case);
   const user = usersOf(env.partition, env.world).all()[0];
   if (!def || def.order_roles.length === 0) return;
-  if (!user) throw new RunFailure('no_user', LAB_MESSAGES.runNoUser);
+  if (!user) throw new RunFailure('no_user', LABS_ERRORS.runNoUser);
   const test = teamLabTest(env, run.lab_test_id);
   for (const role of def.order_roles) {
     let order: Order;

@@ -6,7 +6,7 @@
  * emits its usual events. Resolving rejects the result or escalates it (`unsure`) to ops review.
  */
 import { decodeText64, encodeText64 } from '../../engine/bytes.js';
-import { LAB_MESSAGES, labBadRequest, labInvalid, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import { runSimulation } from './order-changes.js';
 import { DAY, type LowStatus } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
@@ -49,7 +49,7 @@ export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): Record<stri
   let before = Number.POSITIVE_INFINITY;
   if (q.next_cursor) {
     const m = /^unmatched:(\d+)$/.exec(decodeText64(q.next_cursor));
-    if (!m) throw labInvalid(['query', 'next_cursor'], LAB_MESSAGES.invalidCursor, q.next_cursor);
+    if (!m) throw labsError.invalid(['query', 'next_cursor'], LABS_ERRORS.invalidCursor, q.next_cursor);
     before = Number(m[1]);
   }
   const statuses: ReviewStatus[] | null = q.status ? (q.status === 'resolved' ? ['resolved', 'matched'] : [q.status]) : null;
@@ -76,20 +76,20 @@ export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): Record<stri
 
 export function findUnmatched(env: OrderEnv, id: string): UnmatchedResult {
   const item = unmatchedOf(env.partition, env.world).get(id);
-  if (!item) throw labNotFound(LAB_MESSAGES.unmatchedNotFound);
+  if (!item) throw labsError.notFound(LABS_ERRORS.unmatchedNotFound);
   return item;
 }
 
 function targetOrder(env: OrderEnv, item: UnmatchedResult, userId: string | null, orderId: string | null): Order {
   if (orderId) {
     const order = env.store.get(orderId);
-    if (!order) throw labNotFound(LAB_MESSAGES.orderGetNotFound);
-    if (userId && order.user_id !== userId) throw labBadRequest(LAB_MESSAGES.unmatchedOrderOtherUser);
+    if (!order) throw labsError.notFound(LABS_ERRORS.orderGetNotFound);
+    if (userId && order.user_id !== userId) throw labsError.badRequest(LABS_ERRORS.unmatchedOrderOtherUser);
     return order;
   }
   const candidates = item.candidate_groups.filter((g) => !userId || g.user_id === userId).flatMap((g) => g.candidates);
   const order = candidates.length === 1 ? env.store.get((candidates[0] as { order_id: string }).order_id) : undefined;
-  if (!order) throw labBadRequest(LAB_MESSAGES.unmatchedNeedsOrder);
+  if (!order) throw labsError.badRequest(LABS_ERRORS.unmatchedNeedsOrder);
   return order;
 }
 
@@ -100,7 +100,7 @@ export function acceptUnmatched(
   body: { user_id?: string | null; order_id?: string | null; note?: string | null },
 ): Record<string, unknown> {
   const item = findUnmatched(env, id);
-  if (!allowedActions(item).includes('accept')) throw labBadRequest(LAB_MESSAGES.unmatchedAlreadyResolved);
+  if (!allowedActions(item).includes('accept')) throw labsError.badRequest(LABS_ERRORS.unmatchedAlreadyResolved);
   const order = targetOrder(env, item, body.user_id ?? null, body.order_id ?? null);
   const cur = currentStatus(order);
   const steps: Array<{ status: LowStatus; after: number }> =
@@ -139,7 +139,7 @@ export function resolveUnmatched(
   body: { action: 'reject' | 'unsure'; note?: string | null },
 ): Record<string, unknown> {
   const item = findUnmatched(env, id);
-  if (!allowedActions(item).includes(body.action)) throw labBadRequest(LAB_MESSAGES.unmatchedAlreadyResolved);
+  if (!allowedActions(item).includes(body.action)) throw labsError.badRequest(LABS_ERRORS.unmatchedAlreadyResolved);
   const now = env.world.clock.now();
   unmatchedOf(env.partition, env.world).setStatus(item, body.action === 'reject' ? 'resolved' : 'pending_ops_review');
   Object.assign(item, { resolution_action: body.action, note: body.note ?? item.note, reviewed_at: now, updated_at: now });

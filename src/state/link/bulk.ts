@@ -13,7 +13,7 @@ import { partitionSlot } from '../../engine/world.js';
 import { usersOf } from '../users/users.js';
 import { currentConnections, wearablesOf } from '../wearables/connections.js';
 import { connectLinked, hasDemoConnection, pauseConnection, restartHistoricalPull } from '../wearables/wearable-link.js';
-import type { TeamScope } from './connect.js';
+import type { Domain } from '../domain-context.js';
 import { linkError } from './errors.js';
 import { checkScopes } from './scopes.js';
 import type { ScopeGrant } from '../wearables/connections.js';
@@ -71,7 +71,7 @@ function record(store: BulkStore, op: StoredOp): void {
  * include the team's required scopes gets the connection; others fail.
  */
 export function bulkImport(
-  scope: TeamScope,
+  scope: Domain,
   provider: string,
   recipes: ConnectionRecipe[],
 ): { user_ids_imported: string[]; user_ids_failed: string[] } {
@@ -108,7 +108,7 @@ export function bulkImport(
 
 /** Applies `act` to each distinct listed user that is live in this team environment; the rest fail. */
 function eachUser(
-  scope: TeamScope,
+  scope: Domain,
   provider: string,
   userIds: string[],
   act: (userId: string, info: ProviderInfo) => boolean,
@@ -133,7 +133,7 @@ function eachUser(
  * Pauses the provider's connections of the listed users (de-registered, marked `paused`: no new
  * data, no pulls, the user reconnects through Link). Users without a connection to pause fail.
  */
-export function bulkPause(scope: TeamScope, provider: string, userIds: string[]): { user_ids_paused: string[]; user_ids_failed: string[] } {
+export function bulkPause(scope: Domain, provider: string, userIds: string[]): { user_ids_paused: string[]; user_ids_failed: string[] } {
   const { done, failed } = eachUser(scope, provider, userIds, (id, info) => pauseConnection(scope.world, scope.partition, id, info));
   return { user_ids_paused: done, user_ids_failed: failed };
 }
@@ -144,7 +144,7 @@ export function bulkPause(scope: TeamScope, provider: string, userIds: string[])
  * whose pull cannot start are processed at once; the others stay `pending` until their pull
  * finishes. An op none of whose pulls started is a finished `failure`.
  */
-export function bulkTriggerHistoricalPull(scope: TeamScope, provider: string, userIds: string[]): BulkOp {
+export function bulkTriggerHistoricalPull(scope: Domain, provider: string, userIds: string[]): BulkOp {
   const at = scope.world.clock.now();
   const pulls: BulkPull[] = [];
   const { done } = eachUser(scope, provider, userIds, (id, info) => {
@@ -169,7 +169,7 @@ export function bulkTriggerHistoricalPull(scope: TeamScope, provider: string, us
 }
 
 /** Schedules the op's settlement at the planned end of its last running pull (again if that moved). */
-function settleWhenDone(scope: TeamScope, op: StoredOp): void {
+function settleWhenDone(scope: Domain, op: StoredOp): void {
   const { world, partition } = scope;
   const check = () => {
     if (!op.pulls) return;
@@ -190,7 +190,7 @@ function settleWhenDone(scope: TeamScope, op: StoredOp): void {
  * `in_progress`, `pending` of them, `ended_at` null; once all finished, its final status and the
  * time the last one ended.
  */
-function opView(scope: TeamScope, op: StoredOp): BulkOp {
+function opView(scope: Domain, op: StoredOp): BulkOp {
   const { pulls, ...base } = op;
   if (!pulls || pulls.length === 0) return base;
   const { pending, lastEnd } = bulkPullProgress(scope.world, scope.partition, op.provider, pulls, scope.world.clock.now());
@@ -202,7 +202,7 @@ function opView(scope: TeamScope, op: StoredOp): BulkOp {
 
 /** Exports the credentials of the provider's current connections (optionally of some users), 100 a page. */
 export function bulkExport(
-  scope: TeamScope,
+  scope: Domain,
   provider: string,
   userIds: string[] | null,
   nextToken: string | null,
@@ -238,7 +238,7 @@ export function bulkExport(
 }
 
 /** The team environment's bulk ops, newest first, `page_size` a page. */
-export function listBulkOps(scope: TeamScope, cursor: string | null, pageSize: number): { data: BulkOp[]; next_cursor: string | null } {
+export function listBulkOps(scope: Domain, cursor: string | null, pageSize: number): { data: BulkOp[]; next_cursor: string | null } {
   const store = bulkOf(scope.partition, scope.world);
   const newest = store.ops.length - 1;
   const from = cursor === null ? newest : Number(cursor) - store.dropped;

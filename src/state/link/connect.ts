@@ -9,15 +9,11 @@ import { MFA_HINTS, SANDBOX_MFA_CODE, emailOutcome, passwordOutcome, type Creden
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { connectLinked, hasDemoConnection } from '../wearables/wearable-link.js';
+import type { Domain } from '../domain-context.js';
 import { checkScopes } from './scopes.js';
 import { usersOf } from '../users/users.js';
 import { LINK_ERROR_TEXTS, linkError, type LinkErrorType } from './errors.js';
 import { LINK_TOKEN_TTL_MS, linkTokensOf, tokenProblem, usableToken, type LinkToken } from './tokens.js';
-
-export interface TeamScope {
-  world: World;
-  partition: Partition;
-}
 
 /** Auth types a web widget connects (the others connect through the mobile SDK). */
 const WEB_AUTH = new Set(['oauth', 'team_oauth', 'password', 'email']);
@@ -34,7 +30,7 @@ const MANUAL_PROVIDERS: readonly string[] = [
   'health_connect',
 ];
 
-function requireUser(scope: TeamScope, userId: string): void {
+function requireUser(scope: Domain, userId: string): void {
   const user = usersOf(scope.partition, scope.world).get(userId);
   if (!user || user.deletion) throw linkError.userNotFound();
 }
@@ -55,7 +51,7 @@ interface NewLinkToken {
 }
 
 /** Creates a link token for a user of the team environment. */
-export function createLinkToken(scope: TeamScope, input: NewLinkToken): { link_token: string; link_web_url: string } {
+export function createLinkToken(scope: Domain, input: NewLinkToken): { link_token: string; link_web_url: string } {
   requireUser(scope, input.user_id);
   if (input.provider) requireProvider(input.provider);
   const { world, partition } = scope;
@@ -324,7 +320,7 @@ export function connectEmail(
 }
 
 /** Connects a manual (SDK-side) provider for a user of the team environment. */
-export function connectManual(scope: TeamScope, slug: string, userId: string): { success: boolean } {
+export function connectManual(scope: Domain, slug: string, userId: string): { success: boolean } {
   const provider = requireProvider(slug);
   if (!MANUAL_PROVIDERS.includes(slug)) throw linkError.notManual(slug);
   requireUser(scope, userId);

@@ -6,7 +6,8 @@
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { World } from '../../engine/world.js';
 import { usersOf } from '../users/users.js';
-import { authorizationUrl, linkWebUrl, startOAuth, type TeamScope } from './connect.js';
+import { authorizationUrl, linkWebUrl, startOAuth } from './connect.js';
+import type { Domain } from '../domain-context.js';
 import { linkError } from './errors.js';
 import { linkTokensOf, tokenStatus, usableToken } from './tokens.js';
 
@@ -58,7 +59,7 @@ export function startConnect(world: World, value: string, slug: string): Record<
 
 /** `POST /v2/link/code/create`: a one-hour (by default) code the mobile SDK exchanges for a sign-in. */
 export function createLinkCode(
-  scope: TeamScope,
+  scope: Domain,
   userId: string,
   expiresAt: number | null,
 ): { code: string; exchange_url: string; expires_at: string } {

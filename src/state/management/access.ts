@@ -4,7 +4,7 @@
  * never on org-level resources. Management handlers (teams, keys, webhooks, pipelines, ...)
  * call these first.
  */
-import type { Ctx } from '../../engine/route.js';
+import type { OrgDomain } from '../domain-context.js';
 import type { Org, Team } from '../../engine/tenancy.js';
 import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 import type { DomainError } from '../domain-error.js';
@@ -21,7 +21,7 @@ function planError(org: Org): DomainError {
 }
 
 /** The caller's org, if `orgId` is it and it is on the premium plan. */
-export function requireOrg(ctx: Ctx, orgId: string): Org {
+export function requireOrg(ctx: OrgDomain, orgId: string): Org {
   const { org } = ctx.management;
   if (org.id !== orgId) throw managementError.forbidden(ACCESS_MESSAGES.wrongOrg);
   if (org.plan !== 'premium') throw planError(org);
@@ -29,20 +29,20 @@ export function requireOrg(ctx: Ctx, orgId: string): Org {
 }
 
 /** Like requireOrg, and the key must be an org key (org-level resources and actions). */
-export function requireOrgAdmin(ctx: Ctx, orgId: string): Org {
+export function requireOrgAdmin(ctx: OrgDomain, orgId: string): Org {
   const org = requireOrg(ctx, orgId);
   if (ctx.management.key.role !== 'org_admin') throw managementError.forbidden(ACCESS_MESSAGES.teamKeyOrgLevel);
   return org;
 }
 
 /** Whether the caller's key may act on this team. */
-export function canAccessTeam(ctx: Ctx, teamId: string): boolean {
+export function canAccessTeam(ctx: OrgDomain, teamId: string): boolean {
   const { key } = ctx.management;
   return key.role === 'org_admin' || (key.team_ids ?? []).includes(teamId);
 }
 
 /** A live team of the org that the caller's key may act on (404 unknown, 403 not bound). */
-export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
+export function requireTeam(ctx: OrgDomain, orgId: string, teamId: string): Team {
   const org = requireOrg(ctx, orgId);
   const team = ctx.world.tenancy.teams.get(teamId);
   if (!team || team.org_id !== org.id) throw managementError.notFound(ACCESS_MESSAGES.teamNotFound);
@@ -51,7 +51,7 @@ export function requireTeam(ctx: Ctx, orgId: string, teamId: string): Team {
 }
 
 /** The team of the org with this integration_team_id that the caller's key may act on (404 none, 403 not bound). */
-export function requireTeamByIntegrationId(ctx: Ctx, org: Org, integrationTeamId: string): Team {
+export function requireTeamByIntegrationId(ctx: OrgDomain, org: Org, integrationTeamId: string): Team {
   const team = ctx.world.tenancy.teamByIntegrationId(org.id, integrationTeamId);
   if (!team) throw managementError.notFound(ACCESS_MESSAGES.teamNotFound);
   if (!canAccessTeam(ctx, team.id)) throw managementError.forbidden(ACCESS_MESSAGES.teamNotBound);
@@ -59,12 +59,12 @@ export function requireTeamByIntegrationId(ctx: Ctx, org: Org, integrationTeamId
 }
 
 /** Whether the caller holds an org management key. */
-function isOrgKey(ctx: Ctx): boolean {
+function isOrgKey(ctx: OrgDomain): boolean {
   return ctx.management.key.role === 'org_admin';
 }
 
 /** The live teams of the org the caller's key may act on, in creation order. */
-export function accessibleTeams(ctx: Ctx, org: Org): Team[] {
+export function accessibleTeams(ctx: OrgDomain, org: Org): Team[] {
   const teams = ctx.world.tenancy.orgTeams(org.id);
   return isOrgKey(ctx) ? teams : teams.filter((t) => canAccessTeam(ctx, t.id));
 }

@@ -8,7 +8,7 @@ import { uuid } from '../../engine/schemas.js';
 import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { ENVIRONMENTS, REGIONS, type Environment, type Region, type Team } from '../../engine/tenancy.js';
 import { managementError, MANAGEMENT_ERRORS } from './errors.js';
-import type { Ctx } from '../../engine/route.js';
+import type { OrgDomain } from '../domain-context.js';
 import { accessibleTeams, requireOrg, requireTeam } from './access.js';
 
 /** The reference's name pattern for teams and orgs (letters incl. Latin-1, digits, `(),/:'|&_-`, space, ’; 0 to 80). */
@@ -47,7 +47,7 @@ export const brandInformation = () =>
   });
 
 /** The teams named (each accessible and in the path's region, 404/403/400), or every accessible team of the region. */
-export function regionTeams(ctx: Ctx, orgId: string, region: Region, teamIds: readonly string[] | null | undefined): Team[] {
+export function regionTeams(ctx: OrgDomain, orgId: string, region: Region, teamIds: readonly string[] | null | undefined): Team[] {
   const org = requireOrg(ctx, orgId);
   if (!teamIds || teamIds.length === 0) return accessibleTeams(ctx, org).filter((t) => t.region === region);
   const teams = [...new Set(teamIds)].map((id) => requireTeam(ctx, orgId, id));

@@ -8,7 +8,7 @@
  */
 import type { Environment, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { MANAGEMENT_ERRORS, queryNotFound, managementError } from './errors.js';
+import { MANAGEMENT_ERRORS, managementError } from './errors.js';
 import type { Query } from './query-schema.js';
 import { planQuery } from '../aggregate/plan.js';
 import { scheduleQuery } from '../aggregate/runner.js';
@@ -111,7 +111,7 @@ export function createContinuousQuery(world: World, team: Team, env: Environment
 
 function getQuery(world: World, team: Team, env: Environment, queryId: string): ContinuousQuery {
   const q = store(world).byPartition.get(key(team.id, env))?.get(queryId);
-  if (!q) throw queryNotFound();
+  if (!q) throw managementError.queryNotFound();
   return q;
 }
 

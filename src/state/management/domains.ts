@@ -7,7 +7,7 @@
 import { stableToken } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { domainNotFound, domainTaken, MANAGEMENT_ERRORS } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 import { recordMail } from './people.js';
 
 /** How long after being added a domain's TXT record is visible to verification (virtual time). */
@@ -64,7 +64,7 @@ export function listDomains(world: World, org: Org): OrgDomain[] {
 
 export function getDomain(world: World, org: Org, domainId: string): OrgDomain {
   const d = domainsStore(world).byId.get(domainId);
-  if (!d || d.org_id !== org.id) throw domainNotFound();
+  if (!d || d.org_id !== org.id) throw managementError.domainNotFound();
   return d;
 }
 
@@ -72,7 +72,7 @@ export function addDomain(world: World, org: Org, raw: string, nowMs: number, no
   const domain = normaliseDomain(raw);
   const store = domainsStore(world);
   let names = store.byOrg.get(org.id);
-  if (names?.has(domain)) throw domainTaken(domain);
+  if (names?.has(domain)) throw managementError.domainTaken(domain);
   const id = world.ids.uuid('org-domain', org.id);
   const d: OrgDomain = {
     id,

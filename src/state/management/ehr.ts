@@ -4,12 +4,12 @@
  * members the EHR manages (by `integration_member_id`), and dashboard sessions that a dashboard
  * URL opens. Sessions are readable through the control plane until they expire on the sandbox clock.
  */
-import type { Ctx } from '../../engine/route.js';
+import type { OrgDomain } from '../domain-context.js';
 import { requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from './access.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Org, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { integrationMemberConflict, integrationMemberNotFound, MANAGEMENT_ERRORS, unknownTeam, managementError } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 
 type Modality = 'feature_embed' | 'link_out';
 
@@ -97,7 +97,7 @@ export function integrationMemberView(m: IntegrationMember) {
 function assertTeams(world: World, org: Org, teamIds: readonly string[] | null, loc: Array<string | number>): void {
   (teamIds ?? []).forEach((id, i) => {
     const team = world.tenancy.teams.get(id);
-    if (!team || team.deleted || team.org_id !== org.id) throw unknownTeam([...loc, i, 'team_id'], id);
+    if (!team || team.deleted || team.org_id !== org.id) throw managementError.unknownTeam([...loc, i, 'team_id'], id);
   });
 }
 
@@ -112,7 +112,7 @@ interface IntegrationMemberInput {
 export function createIntegrationMember(world: World, org: Org, input: IntegrationMemberInput): IntegrationMember {
   const e = ehrOf(world, org);
   const holder = e.byIntegrationId.get(input.integration_member_id);
-  if (holder) throw integrationMemberConflict(input.integration_member_id, holder);
+  if (holder) throw managementError.integrationMemberConflict(input.integration_member_id, holder);
   assertTeams(world, org, input.team_ids, ['body', 'team_role_bindings']);
   const m: IntegrationMember = {
     id: world.ids.uuid('integration-member', org.id),
@@ -128,7 +128,7 @@ export function createIntegrationMember(world: World, org: Org, input: Integrati
 
 export function getIntegrationMember(world: World, org: Org, memberId: string): IntegrationMember {
   const m = ehrOf(world, org).members.get(memberId);
-  if (!m) throw integrationMemberNotFound();
+  if (!m) throw managementError.integrationMemberNotFound();
   return m;
 }
 
@@ -190,7 +190,7 @@ interface DashboardRequest {
  * `POST .../ehr_integration/create_dashboard_url`: the team (by id or integration id, one the
  * key may act on; none needs an org key), then the member (by id or integration id), then the URL.
  */
-export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { url: string; expires_in: number } {
+export function openDashboardUrl(ctx: OrgDomain, org: Org, body: DashboardRequest): { url: string; expires_in: number } {
   let team: Team | null = null;
   if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
   else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);
@@ -204,7 +204,7 @@ export function openDashboardUrl(ctx: Ctx, org: Org, body: DashboardRequest): { 
     ctx.world,
     org,
     { member, team, feature: body.feature, modality: body.modality, environment: body.environment },
-    ctx.now(),
+    ctx.world.clock.now(),
   );
 }
 

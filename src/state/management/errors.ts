@@ -47,7 +47,7 @@ export const MANAGEMENT_ERRORS = {
 const err = domainErrorOf('management');
 
 /** Typed management errors of a kind, with a text of the area's catalogues (this file, ACCESS_MESSAGES, the key and credential messages). */
-export const managementError = {
+const base = {
   notFound: (text: string): DomainError => err('not_found', text),
   badRequest: (text: string): DomainError => err('bad_request', text),
   forbidden: (text: string): DomainError => err('forbidden', text),
@@ -56,24 +56,22 @@ export const managementError = {
   /** 422 with several items (every problem of a request at once). */
   invalidItems: (items: ValidationItem[]): DomainError => err('invalid', items[0]?.msg ?? '', { items }),
 } as const;
-const M = managementError;
+const M = base;
 
-export const memberNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.memberNotFound);
-export const inviteNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.inviteNotFound);
-export const domainNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.domainNotFound);
-export const integrationMemberNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.integrationMemberNotFound);
-export const queryNotFound = (): DomainError => M.notFound(MANAGEMENT_ERRORS.queryNotFound);
-export const lastOwner = (): DomainError => M.badRequest(MANAGEMENT_ERRORS.lastOwner);
-export const domainTaken = (domain: string): DomainError => M.conflict(MANAGEMENT_ERRORS.domainTaken(domain));
-export const unknownTeam = (loc: Array<string | number>, teamId: string): DomainError =>
-  M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId);
-
-/** 409 with the reference's `IntegrationMemberIDConflictResponse` (`member_id` of the holder) and a `detail`. */
-export function integrationMemberConflict(integrationMemberId: string, holderId: string): DomainError {
-  return M.conflict(MANAGEMENT_ERRORS.integrationMemberTaken(integrationMemberId), { member_id: holderId });
-}
-
-/** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
-export function integrationTeamConflict(integrationTeamId: string, holderId: string): DomainError {
-  return M.conflict(MANAGEMENT_ERRORS.integrationTeamTaken(integrationTeamId, holderId), { team_id: holderId });
-}
+export const managementError = {
+  ...base,
+  memberNotFound: (): DomainError => M.notFound(MANAGEMENT_ERRORS.memberNotFound),
+  inviteNotFound: (): DomainError => M.notFound(MANAGEMENT_ERRORS.inviteNotFound),
+  domainNotFound: (): DomainError => M.notFound(MANAGEMENT_ERRORS.domainNotFound),
+  integrationMemberNotFound: (): DomainError => M.notFound(MANAGEMENT_ERRORS.integrationMemberNotFound),
+  queryNotFound: (): DomainError => M.notFound(MANAGEMENT_ERRORS.queryNotFound),
+  lastOwner: (): DomainError => M.badRequest(MANAGEMENT_ERRORS.lastOwner),
+  domainTaken: (domain: string): DomainError => M.conflict(MANAGEMENT_ERRORS.domainTaken(domain)),
+  unknownTeam: (loc: Array<string | number>, teamId: string): DomainError => M.invalid(loc, MANAGEMENT_ERRORS.unknownTeam(teamId), teamId),
+  /** 409 with the reference's `IntegrationMemberIDConflictResponse` (`member_id` of the holder) and a `detail`. */
+  integrationMemberConflict: (integrationMemberId: string, holderId: string): DomainError =>
+    M.conflict(MANAGEMENT_ERRORS.integrationMemberTaken(integrationMemberId), { member_id: holderId }),
+  /** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
+  integrationTeamConflict: (integrationTeamId: string, holderId: string): DomainError =>
+    M.conflict(MANAGEMENT_ERRORS.integrationTeamTaken(integrationTeamId, holderId), { team_id: holderId }),
+} as const;

@@ -6,12 +6,12 @@
  */
 import { stableInt, stableUuid } from '../../engine/ids.js';
 import { ENVIRONMENTS, type Environment, type Org, type Partition, type Region, type Team } from '../../engine/tenancy.js';
-import type { Ctx } from '../../engine/route.js';
+import type { OrgDomain } from '../domain-context.js';
 import { requireOrgAdmin, requireTeam } from './access.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { assertBeta, closedBetaError } from '../../engine/beta.js';
 import type { ValidationItem } from '../../engine/errors.js';
-import { LAB_MESSAGES, LAB_TEXTS, labNotFound } from '../labs/errors.js';
+import { LABS_ERRORS, LABS_TEXTS, labsError } from '../labs/errors.js';
 import { managementError } from './errors.js';
 
 type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
@@ -187,14 +187,14 @@ export function updateLabAccountAllowlist(
 ): LabAccount {
   const account = labAccountsOf(world).get(accountId);
   if (!account || account.org_id !== org.id || account.environment !== env || account.region !== region) {
-    throw labNotFound(LAB_MESSAGES.labAccountNotFound);
+    throw labsError.notFound(LABS_ERRORS.labAccountNotFound);
   }
   const ids = [...new Set(allowlist)];
   const items: ValidationItem[] = [];
   const teams = ids.flatMap((id) => {
     const team = world.tenancy.teams.get(id);
     if (team && team.org_id === org.id && team.region === region) return [team];
-    const message = LAB_TEXTS.teamNotInOrgRegion(id, region);
+    const message = LABS_TEXTS.teamNotInOrgRegion(id, region);
     items.push({
       type: 'value_error',
       loc: ['body', 'team_id_allowlist', allowlist.indexOf(id)],
@@ -232,7 +232,7 @@ function filtered(world: World, orgId: string, env: Environment, region: Region,
  * `GET /v1/org/:org_id/lab_account/:env/:region`: with `team_id`, the team's access and its beta;
  * without, an org key and the org's beta; then the org's accounts, filtered.
  */
-export function listOrgLabAccounts(ctx: Ctx, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
+export function listOrgLabAccounts(ctx: OrgDomain, orgId: string, env: Environment, region: Region, q: LabAccountFilter): LabAccount[] {
   let org: Org;
   if (q.team_id) {
     const team = requireTeam(ctx, orgId, q.team_id);

@@ -8,7 +8,7 @@
 import { stableUuid } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { inviteNotFound, lastOwner, memberNotFound, MANAGEMENT_ERRORS, unknownTeam, managementError } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 
 type MemberRole = 'org_admin' | 'team_admin' | 'no_role';
 type Creator = Record<string, unknown>;
@@ -119,7 +119,7 @@ function assertRole(world: World, org: Org, input: RoleInput): void {
   if (input.role !== 'team_admin' && teams.length > 0) throw managementError.badRequest(MANAGEMENT_ERRORS.bindingsNeedTeamAdmin);
   teams.forEach((teamId, i) => {
     const team = world.tenancy.teams.get(teamId);
-    if (!team || team.deleted || team.org_id !== org.id) throw unknownTeam([...input.loc, i, 'team_id'], teamId);
+    if (!team || team.deleted || team.org_id !== org.id) throw managementError.unknownTeam([...input.loc, i, 'team_id'], teamId);
   });
 }
 
@@ -143,7 +143,7 @@ export function listMembers(world: World, org: Org, search: string | null, after
 
 function getMember(world: World, org: Org, memberId: string): Member {
   const m = peopleOf(world, org).members.get(memberId);
-  if (!m) throw memberNotFound();
+  if (!m) throw managementError.memberNotFound();
   return m;
 }
 
@@ -154,7 +154,7 @@ export function updateMember(world: World, org: Org, memberId: string, role: Mem
   const nextRole = role ?? m.role;
   const nextTeams = role === null && teamIds === null ? m.team_ids : dedupe(teamIds);
   assertRole(world, org, { role: nextRole, team_ids: nextTeams, loc: ['body', 'team_role_bindings'] });
-  if (m.role === 'org_admin' && nextRole !== 'org_admin' && ownersOf(p) <= 1) throw lastOwner();
+  if (m.role === 'org_admin' && nextRole !== 'org_admin' && ownersOf(p) <= 1) throw managementError.lastOwner();
   m.role = nextRole;
   m.team_ids = nextTeams;
   return m;
@@ -164,7 +164,7 @@ export function updateMember(world: World, org: Org, memberId: string, role: Mem
 export function removeMember(world: World, org: Org, memberId: string): Member {
   const p = peopleOf(world, org);
   const m = getMember(world, org, memberId);
-  if (m.role === 'org_admin' && ownersOf(p) <= 1) throw lastOwner();
+  if (m.role === 'org_admin' && ownersOf(p) <= 1) throw managementError.lastOwner();
   p.members.delete(m.id);
   p.memberByEmail.delete(m.email.toLowerCase());
   return m;
@@ -227,7 +227,7 @@ export function inviteMember(
 export function revokeInvite(world: World, org: Org, inviteId: string): Invite {
   const p = peopleOf(world, org);
   const invite = p.invites.get(inviteId);
-  if (!invite) throw inviteNotFound();
+  if (!invite) throw managementError.inviteNotFound();
   p.invites.delete(invite.id);
   p.inviteByEmail.delete(invite.email.toLowerCase());
   return invite;
@@ -237,7 +237,7 @@ export function revokeInvite(world: World, org: Org, inviteId: string): Invite {
 export function acceptInvite(world: World, org: Org, inviteId: string, name: string | null, now: string): Member {
   const p = peopleOf(world, org);
   const invite = p.invites.get(inviteId);
-  if (!invite) throw inviteNotFound();
+  if (!invite) throw managementError.inviteNotFound();
   // Teams deleted since the invite drop out of the bindings; a team_admin left without teams gets no role.
   const live = (invite.team_ids ?? []).filter((id) => world.tenancy.teams.get(id)?.deleted === false);
   const role: MemberRole = invite.role === 'team_admin' && live.length === 0 ? 'no_role' : invite.role;

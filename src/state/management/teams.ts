@@ -13,7 +13,7 @@ import {
   type Team,
 } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { managementError, MANAGEMENT_ERRORS, integrationTeamConflict } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 import type { DomainError } from '../domain-error.js';
 
 /**
@@ -63,7 +63,7 @@ export function orgTeamListItem(team: Team) {
 
 /** 409 with the reference's `IntegrationTeamIDConflictResponse` (`team_id` of the holder) and a `detail`. */
 function integrationConflict(holder: Team): DomainError {
-  return integrationTeamConflict(holder.integration_team_id ?? '', holder.id);
+  return managementError.integrationTeamConflict(holder.integration_team_id ?? '', holder.id);
 }
 
 interface NewTeamInput {

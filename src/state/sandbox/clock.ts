@@ -5,7 +5,7 @@
  * the clock (an `until` in the past, or too far ahead of now), then moves it.
  */
 import { parseDuration } from '../../engine/duration.js';
-import { CLOCK_MESSAGES, MAX_ADVANCE_SECONDS, sandboxError } from './errors.js';
+import { SANDBOX_ERRORS, MAX_ADVANCE_SECONDS, sandboxError } from './errors.js';
 import { realCalendarDate, type RuleFailure } from '../../engine/schemas.js';
 import type { World } from '../../engine/world.js';
 import { watchAdvance, type AdvanceReport } from './advance-report.js';
@@ -19,16 +19,16 @@ interface AdvanceBody {
 /** The advance body's rules on its own values (`withRules`), in the order the 422 reports them. */
 export function advanceRules(body: AdvanceBody): RuleFailure | null {
   const given = [body.seconds, body.duration, body.until].filter((v) => v !== undefined).length;
-  if (given !== 1) return { message: CLOCK_MESSAGES.oneAmount };
+  if (given !== 1) return { message: SANDBOX_ERRORS.oneAmount };
   if (body.duration !== undefined) {
     const seconds = parseDuration(body.duration);
-    if (seconds === null) return { path: ['duration'], message: CLOCK_MESSAGES.badDuration, input: body.duration };
-    if (!(seconds <= MAX_ADVANCE_SECONDS)) return { path: ['duration'], message: CLOCK_MESSAGES.tooFar, input: body.duration };
+    if (seconds === null) return { path: ['duration'], message: SANDBOX_ERRORS.badDuration, input: body.duration };
+    if (!(seconds <= MAX_ADVANCE_SECONDS)) return { path: ['duration'], message: SANDBOX_ERRORS.tooFar, input: body.duration };
   } else if (body.until !== undefined) {
     if (Number.isNaN(Date.parse(body.until)) || !realCalendarDate(body.until))
-      return { path: ['until'], message: CLOCK_MESSAGES.badUntil, input: body.until };
+      return { path: ['until'], message: SANDBOX_ERRORS.badUntil, input: body.until };
   } else if (!((body.seconds as number) <= MAX_ADVANCE_SECONDS)) {
-    return { path: ['seconds'], message: CLOCK_MESSAGES.tooFar, input: body.seconds };
+    return { path: ['seconds'], message: SANDBOX_ERRORS.tooFar, input: body.seconds };
   }
   return null;
 }

@@ -8,16 +8,14 @@ import { domainErrorOf, type DomainError } from '../domain-error.js';
 /** The most one advance may move the clock: a bounded run of jobs, and a time `Date` can still show. */
 export const MAX_ADVANCE_SECONDS = 366 * 86400;
 
-export const CLOCK_MESSAGES = {
+export const SANDBOX_ERRORS = {
+  // The clock.
   oneAmount: 'Give exactly one of seconds, duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H) or until (ISO time)',
   badDuration: `Invalid duration: ${DURATION_HELP}`,
   badUntil: 'Invalid ISO time',
   backwards: 'The clock only moves forward',
   tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
-} as const;
-
-/** The documentation page's asset texts (`GET /docs/assets/:file`). */
-export const DOCS_MESSAGES = {
+  // The documentation page's assets (`GET /docs/assets/:file`).
   unknownAsset: 'Not Found',
   noAssets:
     'The documentation assets (swagger-ui-dist) are not available: install the optional swagger-ui-dist package and serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
@@ -26,10 +24,10 @@ export const DOCS_MESSAGES = {
 const err = domainErrorOf('sandbox');
 
 export const sandboxError = {
-  clockBackwards: (until: string): DomainError => err('invalid', CLOCK_MESSAGES.backwards, { loc: ['body', 'until'], input: until }),
-  unknownAsset: (): DomainError => err('not_found', DOCS_MESSAGES.unknownAsset),
-  noAssets: (): DomainError => err('not_found', DOCS_MESSAGES.noAssets),
-  clockTooFar: (until: string): DomainError => err('invalid', CLOCK_MESSAGES.tooFar, { loc: ['body', 'until'], input: until }),
+  clockBackwards: (until: string): DomainError => err('invalid', SANDBOX_ERRORS.backwards, { loc: ['body', 'until'], input: until }),
+  unknownAsset: (): DomainError => err('not_found', SANDBOX_ERRORS.unknownAsset),
+  noAssets: (): DomainError => err('not_found', SANDBOX_ERRORS.noAssets),
+  clockTooFar: (until: string): DomainError => err('invalid', SANDBOX_ERRORS.tooFar, { loc: ['body', 'until'], input: until }),
   /** Faults (issue 28): texts in faults-schema.ts, faults-labs.ts and faults-providers.ts. */
   faultNotFound: (text: string): DomainError => err('not_found', text),
   faultBadRoute: (text: string, route: string): DomainError => err('invalid', text, { loc: ['body', 'match', 'route'], input: route }),

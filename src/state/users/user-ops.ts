@@ -4,17 +4,13 @@
  * throws the typed errors of `errors.ts`. Handlers and the control plane call these.
  */
 import { isTimeZone } from '../../engine/schemas.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
 import { usersError } from './errors.js';
 import { startGrace, endGrace } from './deletion-grace.js';
 import { SANDBOX_USER_CAP, capApplies, usersOf, type User, type UserStore } from './users.js';
+import type { Domain } from '../domain-context.js';
 
-/** Where a users operation acts: one team environment of one world. */
-export interface UsersScope {
-  world: World;
-  partition: Partition;
-}
+/** Where a users operation acts: the domain context (an alias kept while the users area is rewritten elsewhere). */
+export type UsersScope = Domain;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;

@@ -5,6 +5,7 @@
  */
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
+import type { User as UserAnswer } from '../../wire/types.js';
 
 export const DELETION_GRACE_MS = 7 * 24 * 3600 * 1000;
 export const SANDBOX_USER_CAP = 50;
@@ -168,7 +169,7 @@ export class UserStore {
 export const usersOf = partitionSlot('users', () => new UserStore());
 
 /** The user object of spec 2.1 / the SDK's ClientFacingUser. */
-export function userView(world: World, partition: Partition, user: User): Record<string, unknown> {
+export function userView(world: World, partition: Partition, user: User): UserAnswer {
   return {
     user_id: user.user_id,
     team_id: user.team_id,

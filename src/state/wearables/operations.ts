@@ -171,18 +171,13 @@ export function setFeedMode(world: World, mode: FeedMode): FeedState {
   return feedState(world);
 }
 
-/** Where a workout id handed out by a summary or event lives. */
+/** Where a workout id handed out by an event lives (the feed remembers it). */
 interface WorkoutRef {
   partitionId: string;
   userId: string;
   provider: string;
   day: number;
   index: number;
-}
-
-/** Remembers a workout id handed out (so its stream can be found). */
-export function rememberWorkout(world: World, id: string, ref: WorkoutRef): void {
-  wearablesOf(world).workouts.set(id, ref);
 }
 
 /** A workout id handed out to this partition, or undefined. */
@@ -211,17 +206,12 @@ export function purgeUserWearables(world: World, userId: string): void {
   wearablesOf(world).purge(userId);
 }
 
-/** Where a sleep id handed out by a summary or event lives. */
+/** Where a sleep id handed out by an event lives (the feed remembers it). */
 interface SleepRef {
   partitionId: string;
   userId: string;
   provider: string;
   day: number;
-}
-
-/** Remembers a sleep id handed out (so its stream can be found). */
-export function rememberSleep(world: World, id: string, ref: SleepRef): void {
-  wearablesOf(world).sleeps.set(id, ref);
 }
 
 /** A sleep id handed out to this partition, or undefined. */

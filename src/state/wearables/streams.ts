@@ -1,19 +1,23 @@
 /**
  * Sleep and workout streams (`GET /v2/timeseries/sleep/:id/stream`,
- * `/v2/timeseries/workouts/:id/stream`): the lookups of the handed-out ids and their 404s. Demo
+ * `/v2/timeseries/workouts/:id/stream`): the lookups of the handed-out ids and their 404s. The
+ * feed remembers the ids its events hand out; an id handed out by a read (the summaries) is found
+ * again in the partition's visible data, so reads change no state. Demo
  * users' streams are empty (demo data is summaries only, api-facts H).
  */
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
-import { sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
+import { sleepId as sleepIdOf, sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
 import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { workoutStream } from '../../fixtures/wearables/workouts.js';
+import { workoutId as workoutIdOf, workoutStream } from '../../fixtures/wearables/workouts.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import { localDay } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf } from '../users/users.js';
 import { wearablesError } from './errors.js';
 import { sleepRef, workoutRef } from './operations.js';
-import { subjectOf } from './wearable-data.js';
+import { visibleNight, visibleWorkouts } from './summaries.js';
+import { dataSources, subjectOf, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
 
 /** What a provider that records no streams answers (the reference's defaults). */
@@ -31,9 +35,55 @@ const EMPTY_STREAM = {
   temperature: [],
 };
 
+/** The first `(source, day)` of the partition's visible data of `resource` for which `match` finds something. */
+function findInData<T>(
+  world: World,
+  partition: Partition,
+  resource: string,
+  match: (s: DataSource, day: number, now: number) => T | undefined,
+) {
+  const now = world.clock.now();
+  const users = usersOf(partition, world);
+  for (const user of users.all()) {
+    if (!users.liveUser(user.user_id)) continue;
+    for (const s of dataSources(world, user, resource, '', now)) {
+      const zone = s.src.subject.zone;
+      const [first, last] = [s.ranges[0], s.ranges[s.ranges.length - 1]];
+      if (!first || !last) continue;
+      for (let day = localDay(zone, first[0]); day <= localDay(zone, last[1]) + 1; day++) {
+        const found = match(s, day, now);
+        if (found) return { ...found, partitionId: partition.id, userId: user.user_id, provider: s.link.provider.slug };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A sleep id handed out by a sleep summary: the feed remembered it, or the partition's data holds it. */
+function findSleep(world: World, partition: Partition, id: string) {
+  return (
+    sleepRef(world, partition, id) ??
+    findInData(world, partition, 'sleep', (s, day, now) => {
+      const night = visibleNight(s, day, now);
+      return night && sleepIdOf(s.src, night) === id ? { day: night.day } : undefined;
+    })
+  );
+}
+
+/** A workout id handed out by a workout summary: the feed remembered it, or the partition's data holds it. */
+function findWorkout(world: World, partition: Partition, id: string) {
+  return (
+    workoutRef(world, partition, id) ??
+    findInData(world, partition, 'workouts', (s, day, now) => {
+      const w = visibleWorkouts(s, day, now).find((x) => workoutIdOf(s.src, x) === id);
+      return w ? { day: w.day, index: w.index } : undefined;
+    })
+  );
+}
+
 /** The stream of a handed-out sleep id of a live user, or the sleep's 404. */
 export function sleepStreamOf(world: World, partition: Partition, sleepId: string): ReturnType<typeof sleepStream> {
-  const ref = sleepRef(world, partition, sleepId);
+  const ref = findSleep(world, partition, sleepId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
@@ -51,7 +101,7 @@ export function workoutStreamOf(
   partition: Partition,
   workoutId: string,
 ): ReturnType<typeof workoutStream> | typeof EMPTY_STREAM {
-  const ref = workoutRef(world, partition, workoutId);
+  const ref = findWorkout(world, partition, workoutId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.workoutNotFound();

@@ -12,7 +12,7 @@ import type { Range } from '../../fixtures/wearables/summaries.js';
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { DAY, dayNumber, localMidnight } from '../../fixtures/wearables/wearable-time.js';
-import type { Ctx } from '../../engine/route.js';
+import type { Domain } from '../domain-context.js';
 import { dateOrDateTime } from '../../engine/schemas.js';
 import { disabledByPreference, historyStart, wearablesOf, type Connection, type ProviderLink } from './connections.js';
 import { historyPulled } from './pulls.js';
@@ -38,7 +38,7 @@ export function subjectOf(world: World, user: User): Subject {
 }
 
 /** A live user of the caller's partition, or 404. */
-export function requireUser(ctx: Ctx, userId: string): User {
+export function requireUser(ctx: Domain, userId: string): User {
   return liveUser(ctx, userId);
 }
 

@@ -2,7 +2,7 @@
 import type { World } from '../../engine/world.js';
 import type { DeliveryLog } from './attempt-log.js';
 import { deliveryOf } from './delivery.js';
-import { messageNotFound } from './errors.js';
+import { webhooksError } from './errors.js';
 import type { Destination, Message } from './message.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
 
@@ -67,7 +67,7 @@ export function operationalEvents(
 export function messageDetail(world: World, msgId: string) {
   const engine = deliveryOf(world);
   const msg = engine.log.messages.get(msgId);
-  if (!msg) throw messageNotFound();
+  if (!msg) throw webhooksError.messageNotFound();
   return { ...messageView(msg, world), attempts: engine.log.listAttempts({ msg_id: msg.id }, 10_000) };
 }
 

@@ -12,7 +12,7 @@
  * it checked. The in-process transports (the global `fetch`, msw, a fetch handler) do not.
  */
 import type { World } from '../../engine/world.js';
-import { WEBHOOK_ERRORS } from './errors.js';
+import { WEBHOOKS_ERRORS } from './errors.js';
 import { webhookOptionsOf } from './options.js';
 
 const METADATA_HOSTS = new Set([
@@ -213,7 +213,7 @@ export function resolvedProblem(world: World, url: string, address: string): str
     try {
       target = new URL(url);
     } catch {
-      return WEBHOOK_ERRORS.urlInvalid;
+      return WEBHOOKS_ERRORS.urlInvalid;
     }
     const name = target.hostname;
     target.hostname = address.includes(':') ? `[${address}]` : address;
@@ -227,26 +227,26 @@ function judge(world: World, url: string): string | null {
   try {
     target = new URL(url);
   } catch {
-    return WEBHOOK_ERRORS.urlInvalid;
+    return WEBHOOKS_ERRORS.urlInvalid;
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return WEBHOOK_ERRORS.urlScheme;
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return WEBHOOKS_ERRORS.urlScheme;
   // The sandbox's own test receivers stay allowed whatever the allowlist.
   if (RECEIVER_PATH.test(target.pathname) && isSelf(world, target)) return null;
   const problem = literalProblem(world, target);
   if (problem !== null) return problem;
   const options = webhookOptionsOf(world);
-  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOK_ERRORS.urlNotAllowed;
+  if (options.allowHosts !== null && !allowedHost(options.allowHosts, target.hostname)) return WEBHOOKS_ERRORS.urlNotAllowed;
   return null;
 }
 
 /** The address rules (everything but the allowlist). */
 function literalProblem(world: World, target: URL): string | null {
   const receiver = RECEIVER_PATH.test(target.pathname);
-  if (isSelf(world, target)) return receiver ? null : WEBHOOK_ERRORS.urlSelf;
+  if (isSelf(world, target)) return receiver ? null : WEBHOOKS_ERRORS.urlSelf;
   const kind = hostKind(target.hostname);
-  if (kind === 'link-local' || kind === 'metadata') return WEBHOOK_ERRORS.urlLinkLocal;
-  if (kind === 'unspecified') return WEBHOOK_ERRORS.urlUnspecified;
+  if (kind === 'link-local' || kind === 'metadata') return WEBHOOKS_ERRORS.urlLinkLocal;
+  if (kind === 'unspecified') return WEBHOOKS_ERRORS.urlUnspecified;
   const options = webhookOptionsOf(world);
-  if (kind === 'private' && !options.privateNetworks) return WEBHOOK_ERRORS.urlPrivate;
+  if (kind === 'private' && !options.privateNetworks) return WEBHOOKS_ERRORS.urlPrivate;
   return null;
 }

@@ -5,7 +5,7 @@
  */
 import { domainErrorOf, type DomainError } from '../domain-error.js';
 
-export const WEBHOOK_ERRORS = {
+export const WEBHOOKS_ERRORS = {
   // Management API: endpoints.
   notFound: 'Webhook not found',
   badCursor: 'Unknown next_cursor: pass a value returned by a previous page',
@@ -53,8 +53,8 @@ export const PIPELINE_ERRORS = {
 } as const;
 
 /** Texts with a variable part. */
-export const WEBHOOK_TEXTS = {
-  ndjsonWriteFailed: (reason: string) => `${WEBHOOK_ERRORS.ndjsonWriteFailed}: ${reason}`,
+export const WEBHOOKS_TEXTS = {
+  ndjsonWriteFailed: (reason: string) => `${WEBHOOKS_ERRORS.ndjsonWriteFailed}: ${reason}`,
   badRegex: (reason: string) => `${PIPELINE_ERRORS.badRegex}: ${reason}`,
   enabledNotConfigured: (kind: string) => `${kind} ${PIPELINE_ERRORS.enabledNotConfigured}`,
 } as const;
@@ -62,20 +62,20 @@ export const WEBHOOK_TEXTS = {
 /** Builds a webhooks domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
 const err = domainErrorOf('webhooks');
 
-/**
- * 422 on a field (the FastAPI shape the management OpenAPI declares). `text` is a catalogue
- * text, or a problem text of the area's checks (`destinationProblem`, `headerProblem`,
- * `normaliseSecret`), each built from catalogue pieces.
- */
-export function invalidField(loc: Array<string | number>, text: string, input?: unknown): DomainError {
-  return err('invalid', text, { loc, input });
-}
-
-export const webhookNotFound = (): DomainError => err('not_found', WEBHOOK_ERRORS.notFound);
-export const endpointNotFound = (): DomainError => err('not_found', WEBHOOK_ERRORS.endpointNotFound);
-export const messageNotFound = (): DomainError => err('not_found', WEBHOOK_ERRORS.messageNotFound);
-export const endpointDisabled = (): DomainError => err('conflict', WEBHOOK_ERRORS.endpointDisabled);
-export const endpointOtherTeam = (): DomainError => err('not_found', WEBHOOK_ERRORS.endpointOtherTeam);
-export const ndjsonNoDataDir = (): DomainError => err('conflict', WEBHOOK_ERRORS.ndjsonNoDataDir);
-export const ndjsonWriteFailed = (reason: string): DomainError => err('failed', WEBHOOK_TEXTS.ndjsonWriteFailed(reason));
-export const pipelineTeamNotFound = (): DomainError => err('not_found', PIPELINE_ERRORS.teamNotFound);
+/** Typed webhooks errors, with a text of the catalogue (`WEBHOOKS_ERRORS`, `PIPELINE_ERRORS`, `WEBHOOKS_TEXTS`). */
+export const webhooksError = {
+  /**
+   * 422 on a field (the FastAPI shape the management OpenAPI declares). `text` is a catalogue
+   * text, or a problem text of the area's checks (`destinationProblem`, `headerProblem`,
+   * `normaliseSecret`), each built from catalogue pieces.
+   */
+  invalidField: (loc: Array<string | number>, text: string, input?: unknown): DomainError => err('invalid', text, { loc, input }),
+  webhookNotFound: (): DomainError => err('not_found', WEBHOOKS_ERRORS.notFound),
+  endpointNotFound: (): DomainError => err('not_found', WEBHOOKS_ERRORS.endpointNotFound),
+  messageNotFound: (): DomainError => err('not_found', WEBHOOKS_ERRORS.messageNotFound),
+  endpointDisabled: (): DomainError => err('conflict', WEBHOOKS_ERRORS.endpointDisabled),
+  endpointOtherTeam: (): DomainError => err('not_found', WEBHOOKS_ERRORS.endpointOtherTeam),
+  ndjsonNoDataDir: (): DomainError => err('conflict', WEBHOOKS_ERRORS.ndjsonNoDataDir),
+  ndjsonWriteFailed: (reason: string): DomainError => err('failed', WEBHOOKS_TEXTS.ndjsonWriteFailed(reason)),
+  pipelineTeamNotFound: (): DomainError => err('not_found', PIPELINE_ERRORS.teamNotFound),
+} as const;

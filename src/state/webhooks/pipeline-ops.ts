@@ -3,30 +3,30 @@
  * and the control plane's stream reads: the teams a request names (each checked for access and
  * region first), then the store.
  */
-import type { Ctx } from '../../engine/route.js';
+import type { OrgDomain } from '../domain-context.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { canAccessTeam, requireOrg, requireTeam } from '../management/access.js';
-import { pipelineTeamNotFound } from './errors.js';
+import { webhooksError } from './errors.js';
 import { upsertPipelines, type PipelineInput } from './pipeline-rules.js';
 import { pipelinesOf, type Pipeline, type StreamRecord } from './pipelines.js';
 
 /** A team of the org the key may act on, in the path's region (404 otherwise: regions are separate deployments). */
-function teamInRegion(ctx: Ctx, orgId: string, teamId: string, region: Region): Team {
+function teamInRegion(ctx: OrgDomain, orgId: string, teamId: string, region: Region): Team {
   const team = requireTeam(ctx, orgId, teamId);
-  if (team.region !== region) throw pipelineTeamNotFound();
+  if (team.region !== region) throw webhooksError.pipelineTeamNotFound();
   return team;
 }
 
 /** The named teams (each checked), or every team of the region the key may act on when none is named. */
-function pipelineTeams(ctx: Ctx, orgId: string, region: Region, teamIds: readonly string[] | undefined): Team[] {
+function pipelineTeams(ctx: OrgDomain, orgId: string, region: Region, teamIds: readonly string[] | undefined): Team[] {
   if (teamIds !== undefined && teamIds.length > 0) return teamIds.map((id) => teamInRegion(ctx, orgId, id, region));
   const org = requireOrg(ctx, orgId);
   return ctx.world.tenancy.orgTeams(org.id).filter((t) => t.region === region && canAccessTeam(ctx, t.id));
 }
 
 /** The pipelines of one team (`team_id`) or of every team of the region the key may act on. */
-export function listPipelines(ctx: Ctx, orgId: string, region: Region, env: Environment, teamId: string | undefined): Pipeline[] {
+export function listPipelines(ctx: OrgDomain, orgId: string, region: Region, env: Environment, teamId: string | undefined): Pipeline[] {
   const teams = teamId !== undefined ? [teamInRegion(ctx, orgId, teamId, region)] : pipelineTeams(ctx, orgId, region, undefined);
   const store = pipelinesOf(ctx.world);
   return teams.flatMap((team) => store.get(team.id, env) ?? []);
@@ -34,7 +34,7 @@ export function listPipelines(ctx: Ctx, orgId: string, region: Region, env: Envi
 
 /** Creates or updates the pipelines of the body's teams (every team and body checked before any is stored). */
 export function upsertTeamPipelines(
-  ctx: Ctx,
+  ctx: OrgDomain,
   orgId: string,
   region: Region,
   env: Environment,
@@ -46,7 +46,7 @@ export function upsertTeamPipelines(
 
 /** Deletes the pipelines of the named teams (or of every team of the region the key may act on); answers the deleted ones. */
 export function deletePipelines(
-  ctx: Ctx,
+  ctx: OrgDomain,
   orgId: string,
   region: Region,
   env: Environment,

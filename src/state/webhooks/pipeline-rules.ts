@@ -5,7 +5,7 @@
  */
 import type { Environment, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { invalidField, PIPELINE_ERRORS, WEBHOOK_TEXTS } from './errors.js';
+import { webhooksError, PIPELINE_ERRORS, WEBHOOKS_TEXTS } from './errors.js';
 import { pipelinesOf, type AzureAmqp, type BlobStorage, type DestinationKind, type EventHubMatcher, type Pipeline } from './pipelines.js';
 
 /** The upsert body (management OpenAPI `UpsertTeamETLPipelinesBody`), parsed. */
@@ -35,7 +35,7 @@ export interface PipelineInput {
 
 function checkConnectionString(value: string, loc: Array<string | number>): void {
   if (!/Endpoint=sb:\/\//i.test(value) || !/SharedAccessKeyName=/i.test(value) || !/SharedAccessKey=/i.test(value)) {
-    throw invalidField(loc, PIPELINE_ERRORS.sasString, value);
+    throw webhooksError.invalidField(loc, PIPELINE_ERRORS.sasString, value);
   }
 }
 
@@ -44,18 +44,22 @@ function checkMatchers(matchers: EventHubMatcher[]): void {
     const loc = ['body', 'azure_amqp', 'event_hub_matchers', i];
     const hasPrefix = m.event_type_prefix !== null;
     const hasRegex = m.event_type_regex !== null;
-    if (hasPrefix === hasRegex) throw invalidField(loc, PIPELINE_ERRORS.prefixOrRegex, m);
+    if (hasPrefix === hasRegex) throw webhooksError.invalidField(loc, PIPELINE_ERRORS.prefixOrRegex, m);
     if (hasPrefix && m.event_type_prefix === '')
-      throw invalidField([...loc, 'event_type_prefix'], PIPELINE_ERRORS.prefixEmpty, m.event_type_prefix);
+      throw webhooksError.invalidField([...loc, 'event_type_prefix'], PIPELINE_ERRORS.prefixEmpty, m.event_type_prefix);
     if (hasRegex) {
       try {
         new RegExp(m.event_type_regex as string);
       } catch (error) {
-        throw invalidField([...loc, 'event_type_regex'], WEBHOOK_TEXTS.badRegex((error as Error).message), m.event_type_regex);
+        throw webhooksError.invalidField(
+          [...loc, 'event_type_regex'],
+          WEBHOOKS_TEXTS.badRegex((error as Error).message),
+          m.event_type_regex,
+        );
       }
     }
-    if ((m.event_hub !== null) === (m.blob_storage !== null)) throw invalidField(loc, PIPELINE_ERRORS.hubOrBlob, m);
-    if (m.event_hub === '') throw invalidField([...loc, 'event_hub'], PIPELINE_ERRORS.hubEmpty, m.event_hub);
+    if ((m.event_hub !== null) === (m.blob_storage !== null)) throw webhooksError.invalidField(loc, PIPELINE_ERRORS.hubOrBlob, m);
+    if (m.event_hub === '') throw webhooksError.invalidField([...loc, 'event_hub'], PIPELINE_ERRORS.hubEmpty, m.event_hub);
   });
 }
 
@@ -66,7 +70,11 @@ function merged(existing: Pipeline | undefined, team: Team, env: Environment, bo
   else if (body.azure_amqp !== undefined) {
     checkConnectionString(body.azure_amqp.connection_string, ['body', 'azure_amqp', 'connection_string']);
     if (/EntityPath=/i.test(body.azure_amqp.connection_string)) {
-      throw invalidField(['body', 'azure_amqp', 'connection_string'], PIPELINE_ERRORS.entityPath, body.azure_amqp.connection_string);
+      throw webhooksError.invalidField(
+        ['body', 'azure_amqp', 'connection_string'],
+        PIPELINE_ERRORS.entityPath,
+        body.azure_amqp.connection_string,
+      );
     }
     const matchers: EventHubMatcher[] = body.azure_amqp.event_hub_matchers.map((m) => ({
       event_type_prefix: m.event_type_prefix ?? null,
@@ -78,7 +86,7 @@ function merged(existing: Pipeline | undefined, team: Team, env: Environment, bo
     azureConfig = { ...body.azure_amqp, event_hub_matchers: matchers };
   }
   const preferences = body.preferences ?? existing?.preferences;
-  if (!preferences) throw invalidField(['body', 'preferences'], PIPELINE_ERRORS.preferencesRequired);
+  if (!preferences) throw webhooksError.invalidField(['body', 'preferences'], PIPELINE_ERRORS.preferencesRequired);
   const next: Pipeline = {
     team_id: team.id,
     environment: env,
@@ -92,11 +100,11 @@ function merged(existing: Pipeline | undefined, team: Team, env: Environment, bo
     event_type_prefixes: body.event_type_prefixes ?? existing?.event_type_prefixes ?? null,
   };
   const { enabled, preferred } = next.preferences;
-  if (enabled.length === 0) throw invalidField(['body', 'preferences', 'enabled'], PIPELINE_ERRORS.noneEnabled, enabled);
+  if (enabled.length === 0) throw webhooksError.invalidField(['body', 'preferences', 'enabled'], PIPELINE_ERRORS.noneEnabled, enabled);
   if (!enabled.includes(preferred))
-    throw invalidField(['body', 'preferences', 'preferred'], PIPELINE_ERRORS.preferredNotEnabled, preferred);
+    throw webhooksError.invalidField(['body', 'preferences', 'preferred'], PIPELINE_ERRORS.preferredNotEnabled, preferred);
   for (const kind of enabled) {
-    if (kind !== 'svix' && next[kind] === null) throw invalidField(['body', kind], WEBHOOK_TEXTS.enabledNotConfigured(kind));
+    if (kind !== 'svix' && next[kind] === null) throw webhooksError.invalidField(['body', kind], WEBHOOKS_TEXTS.enabledNotConfigured(kind));
   }
   return next;
 }

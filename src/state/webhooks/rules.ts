@@ -10,16 +10,7 @@ import type { World } from '../../engine/world.js';
 import type { RuleFailure } from '../../engine/schemas.js';
 import { deliveryOf } from './delivery.js';
 import { destinationProblem } from './destinations.js';
-import {
-  endpointDisabled,
-  endpointNotFound,
-  endpointOtherTeam,
-  invalidField,
-  messageNotFound,
-  ndjsonNoDataDir,
-  ndjsonWriteFailed,
-  WEBHOOK_ERRORS,
-} from './errors.js';
+import { webhooksError, WEBHOOKS_ERRORS } from './errors.js';
 import type { AttemptRecord } from './message.js';
 import { errorText, pipelinesOf } from './pipelines.js';
 import { webhookOptionsOf } from './options.js';
@@ -35,27 +26,27 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A webhook URL the sandbox may deliver to, or a 422 on `loc`. */
 function checkUrl(world: World, url: string, loc: Array<string | number> = ['body', 'url']): string {
   const problem = destinationProblem(world, url);
-  if (problem !== null) throw invalidField(loc, problem, url);
+  if (problem !== null) throw webhooksError.invalidField(loc, problem, url);
   return url;
 }
 
 function checkDescription(description: string): string {
-  if (CONTROL.test(description)) throw invalidField(['body', 'description'], WEBHOOK_ERRORS.descriptionControl, description);
+  if (CONTROL.test(description)) throw webhooksError.invalidField(['body', 'description'], WEBHOOKS_ERRORS.descriptionControl, description);
   return description;
 }
 
 function checkRateLimit(rateLimit: number | null): number | null {
   if (rateLimit !== null && (rateLimit < 1 || rateLimit > 65535))
-    throw invalidField(['body', 'rate_limit'], WEBHOOK_ERRORS.rateLimitRange, rateLimit);
+    throw webhooksError.invalidField(['body', 'rate_limit'], WEBHOOKS_ERRORS.rateLimitRange, rateLimit);
   return rateLimit;
 }
 
 function checkFilterTypes(types: string[] | null): string[] | null {
   if (types === null) return null;
-  if (types.length === 0) throw invalidField(['body', 'filter_types'], WEBHOOK_ERRORS.filterTypesEmpty, types);
+  if (types.length === 0) throw webhooksError.invalidField(['body', 'filter_types'], WEBHOOKS_ERRORS.filterTypesEmpty, types);
   types.forEach((t, i) => {
     if (t.length === 0 || t.length > 256 || !EVENT_TYPE.test(t))
-      throw invalidField(['body', 'filter_types', i], WEBHOOK_ERRORS.filterTypeSyntax, t);
+      throw webhooksError.invalidField(['body', 'filter_types', i], WEBHOOKS_ERRORS.filterTypeSyntax, t);
   });
   return [...new Set(types)];
 }
@@ -63,7 +54,7 @@ function checkFilterTypes(types: string[] | null): string[] | null {
 /** A signing secret as given (`whsec_` + base64 of 24..64 bytes), or a 422 on `field`. */
 function checkSecret(secret: string, field: string): string {
   const result = normaliseSecret(secret);
-  if ('error' in result) throw invalidField(['body', field], result.error, secret);
+  if ('error' in result) throw webhooksError.invalidField(['body', field], result.error, secret);
   return result.key;
 }
 
@@ -141,9 +132,9 @@ export function replaceHeaders(world: World, ep: WebhookEndpoint, headers: Recor
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     const problem = headerProblem(name, value);
-    if (problem) throw invalidField(['body', 'headers', name], problem, value);
+    if (problem) throw webhooksError.invalidField(['body', 'headers', name], problem, value);
     const lower = name.toLowerCase();
-    if (seen.has(lower)) throw invalidField(['body', 'headers', name], WEBHOOK_ERRORS.headerDuplicate, value);
+    if (seen.has(lower)) throw webhooksError.invalidField(['body', 'headers', name], WEBHOOKS_ERRORS.headerDuplicate, value);
     seen.add(lower);
   }
   ep.headers = { ...headers };
@@ -164,7 +155,7 @@ export function headersView(ep: WebhookEndpoint): { headers: Record<string, stri
 /** Any endpoint by id (control plane: every team). */
 function endpointById(world: World, id: string): WebhookEndpoint {
   const ep = webhooksOf(world).endpoint(id);
-  if (!ep) throw endpointNotFound();
+  if (!ep) throw webhooksError.endpointNotFound();
   return ep;
 }
 
@@ -172,10 +163,10 @@ function endpointById(world: World, id: string): WebhookEndpoint {
 export async function resendMessage(world: World, msgId: string, endpointId: string): Promise<AttemptRecord | null> {
   const engine = deliveryOf(world);
   const msg = engine.log.messages.get(msgId);
-  if (!msg) throw messageNotFound();
+  if (!msg) throw webhooksError.messageNotFound();
   const ep = endpointById(world, endpointId);
-  if (ep.partition_id !== msg.partition_id) throw endpointOtherTeam();
-  if (ep.disabled) throw endpointDisabled();
+  if (ep.partition_id !== msg.partition_id) throw webhooksError.endpointOtherTeam();
+  if (ep.disabled) throw webhooksError.endpointDisabled();
   checkUrl(world, ep.url, ['path', 'endpoint_id']);
   return engine.resend(msg, ep);
 }
@@ -185,9 +176,9 @@ export async function recoverEndpoint(world: World, endpointId: string, since: n
   const ep = endpointById(world, endpointId);
   const now = world.clock.now();
   const end = until ?? now + 1;
-  if (since < now - RECOVER_MAX_WINDOW_MS) throw invalidField(['body', 'since'], WEBHOOK_ERRORS.recoverTooOld);
-  if (end <= since) throw invalidField(['body', 'until'], WEBHOOK_ERRORS.recoverWindow);
-  if (ep.disabled) throw endpointDisabled();
+  if (since < now - RECOVER_MAX_WINDOW_MS) throw webhooksError.invalidField(['body', 'since'], WEBHOOKS_ERRORS.recoverTooOld);
+  if (end <= since) throw webhooksError.invalidField(['body', 'until'], WEBHOOKS_ERRORS.recoverWindow);
+  if (ep.disabled) throw webhooksError.endpointDisabled();
   checkUrl(world, ep.url, ['path', 'endpoint_id']);
   return deliveryOf(world).recover(ep, since, end);
 }
@@ -216,7 +207,7 @@ export function ndjsonNameRule(body: { path: string | null }): RuleFailure | nul
   if (name === null) return null;
   const segments = name.split('/');
   if (name.length > 255 || !segments.every((s) => FILE_SEGMENT.test(s) && s !== '.' && s !== '..'))
-    return { path: ['path'], message: WEBHOOK_ERRORS.ndjsonBadName, input: name };
+    return { path: ['path'], message: WEBHOOKS_ERRORS.ndjsonBadName, input: name };
   return null;
 }
 
@@ -233,11 +224,11 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
     return { ndjson_file: null };
   }
   const sink = webhookOptionsOf(world).fileSink;
-  if (sink === null) throw ndjsonNoDataDir();
+  if (sink === null) throw webhooksError.ndjsonNoDataDir();
   try {
     await sink.append(name, '');
   } catch (error) {
-    throw ndjsonWriteFailed(errorText(error));
+    throw webhooksError.ndjsonWriteFailed(errorText(error));
   }
   store.ndjsonFile = name;
   store.ndjsonError = null;
@@ -255,7 +246,7 @@ export function listWebhooks(
   let start = 0;
   if (cursor !== undefined && cursor !== '') {
     const i = all.findIndex((ep) => ep.id === cursor);
-    if (i < 0) throw invalidField(['query', 'next_cursor'], WEBHOOK_ERRORS.badCursor, cursor);
+    if (i < 0) throw webhooksError.invalidField(['query', 'next_cursor'], WEBHOOKS_ERRORS.badCursor, cursor);
     start = i + 1;
   }
   const page = all.slice(start, start + limit);

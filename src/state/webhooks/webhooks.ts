@@ -6,7 +6,7 @@
 import { generateSecret, svixId } from './signing.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { webhookNotFound } from './errors.js';
+import { webhooksError } from './errors.js';
 
 /** The previous key keeps signing this long after a rotation (sandbox time). */
 const OLD_KEY_GRACE_MS = 24 * 3600 * 1000;
@@ -250,7 +250,7 @@ export const webhooksOf = worldSlot('webhooks', (world) => new WebhookStore(worl
 /** The endpoint with this id in the team environment, or the 404. */
 export function endpointById(world: World, partition: Partition, webhookId: string): WebhookEndpoint {
   const ep = webhooksOf(world).get(partition, webhookId);
-  if (!ep) throw webhookNotFound();
+  if (!ep) throw webhooksError.webhookNotFound();
   return ep;
 }
 

@@ -3,14 +3,14 @@
 // and test/engine-example.test.ts checks that the page quotes it verbatim.
 // #region domain
 /** Finding a lab order by the sample id printed on its tube (an example endpoint: docs/ENGINE.md). */
-import { LAB_MESSAGES, labNotFound } from './errors.js';
+import { LABS_ERRORS, labsError } from './errors.js';
 import type { Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 
 /** The team environment's order whose sample id is `sampleId`, or the area's 404. */
 export function orderBySample(env: OrderEnv, sampleId: string): Order {
   const order = env.store.bySample(sampleId); // a store index: no scan
-  if (!order) throw labNotFound(LAB_MESSAGES.orderGetNotFound);
+  if (!order) throw labsError.notFound(LABS_ERRORS.orderGetNotFound);
   return order;
 }
 // #endregion

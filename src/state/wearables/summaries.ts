@@ -1,0 +1,196 @@
+/**
+ * Summary building (spec 2.3, 4.2; api-facts A.2, D): what one data source gives for one local
+ * day of each summary resource, the one place that turns the fixture models into summaries for
+ * the API (`/v2/summary/*`); the feed and the aggregate rows build on the same fixture functions.
+ * Reading summaries changes no state: the sleep and workout ids handed out are found again from
+ * the data (streams.ts), not remembered on read.
+ *
+ * Summaries are filtered by their local calendar date against the dates of `start_date` and
+ * `end_date` (inclusive; `end_date` defaults to today), and by `provider`. Data exists only
+ * inside the user's connection spans: history appears once the historical pull succeeds, new
+ * data as the clock moves; an errored connection stops delivering; ingestion bounds clip.
+ */
+import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
+import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
+import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
+import { rawRecord } from '../../fixtures/wearables/raw.js';
+import { sleepCycle } from '../../fixtures/wearables/sleep-cycle.js';
+import type { Range } from '../../fixtures/wearables/summaries.js';
+import { activitySummary, bodySummary, sleepSummary } from '../../fixtures/wearables/summaries.js';
+import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
+import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import { workoutSummary } from '../../fixtures/wearables/workouts.js';
+import type { Domain } from '../domain-context.js';
+import { liveUser } from '../users/user-ops.js';
+import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
+import { hasDemoConnection } from './wearable-link.js';
+
+/** One summary of a source, with its sort key among the other sources' summaries. */
+interface Item {
+  sort: string;
+  /** The summary's index instant (what the aggregate queries window on). */
+  at: number;
+  body: Record<string, unknown>;
+}
+
+/** What one source gives for one local day. */
+type Build = (s: DataSource, day: number, now: number) => Item[];
+
+/** A summary as its raw record (RawActivity, RawSleep, RawBody, RawWorkout). */
+type Raw = (src: SourceCtx, summary: Record<string, unknown>) => Record<string, unknown>;
+
+export const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
+
+const item = (sort: string, at: number, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, at, body }] : []);
+
+const rawAt =
+  (field: string): Raw =>
+  (src, summary) =>
+    rawRecord(src, summary, summary[field] as string);
+
+interface SummaryKind {
+  /** The data resource whose sources and ranges the summaries come from. */
+  resource: string;
+  build: Build;
+  raw?: Raw;
+}
+
+/** The sleep of a source's night ending on `day`, when it is visible at `now`. */
+export function visibleNight(s: DataSource, day: number, now: number) {
+  const night = sourceNight(s.src, day);
+  return night && night.end <= now && inRanges(s.ranges, night.end) ? night : undefined;
+}
+
+/** The workouts of a source on `day` that are visible at `now`. */
+export function visibleWorkouts(s: DataSource, day: number, now: number) {
+  return s.src.subject.workoutsOn(day).filter((w) => w.end <= now && inRanges(s.ranges, w.end));
+}
+
+/** The summary kinds, by the name of their route (`/v2/summary/<name>/:user_id`). */
+const KINDS = {
+  activity: {
+    resource: 'activity',
+    raw: rawAt('date'),
+    build(s, day, now) {
+      const a = activitySummary(s.src, day, s.ranges, now);
+      return item(`${a?.calendar_date as string}|${s.order}`, localMidnight(s.src.subject.zone, day), a);
+    },
+  },
+  sleep: {
+    resource: 'sleep',
+    raw: rawAt('bedtime_start'),
+    build(s, day, now) {
+      const night = visibleNight(s, day, now);
+      return night ? item(`${night.day}|${s.order}`, night.end, sleepSummary(s.src, night)) : []; // by night, then source priority
+    },
+  },
+  body: {
+    resource: 'body',
+    raw: rawAt('created_at'),
+    build(s, day, now) {
+      const b = bodySummary(s.src, day, s.ranges, now);
+      return item(`${b?.created_at as string}|${s.order}`, b ? Date.parse(b.created_at as string) : 0, b);
+    },
+  },
+  workouts: {
+    resource: 'workouts',
+    raw(src, w) {
+      const sport = w.sport as { id: number };
+      return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
+    },
+    build: (s, day, now) =>
+      visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, at: w.start, body: workoutSummary(s.src, w) })),
+  },
+  meal: {
+    resource: 'meal',
+    build: (s, day, now) =>
+      mealsOn(s.src, day).flatMap((m) =>
+        m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, m.at, mealSummary(s.src, m)),
+      ),
+  },
+  menstrual_cycle: {
+    resource: 'menstrual_cycle',
+    build(s, day, now) {
+      const cycle = cycleStartingOn(s.src, day);
+      const at = cycle ? localMidnight(s.src.subject.zone, day) : 0;
+      if (!cycle || at > now || !inRanges(s.ranges, at)) return [];
+      return item(`${at}|${s.order}`, at, menstrualCycle(s.src, cycle, localDay(s.src.subject.zone, now)));
+    },
+  },
+  sleep_cycle: {
+    resource: 'sleep',
+    build(s, day, now) {
+      if (!s.link.provider.resources.includes('hypnogram')) return [];
+      const night = visibleNight(s, day, now);
+      return night ? item(`${night.day}|${s.order}`, night.end, sleepCycle(s.src, night)) : [];
+    },
+  },
+  electrocardiogram: {
+    resource: 'electrocardiogram',
+    build(s, day, now) {
+      const session = ecgSessionOn(s.src, day);
+      if (!session || session.end > now || !inRanges(s.ranges, session.end)) return [];
+      return item(`${session.start}|${s.order}`, session.start, ecgSummary(s.src, session));
+    },
+  },
+} satisfies Record<string, SummaryKind>;
+
+export type SummaryName = keyof typeof KINDS;
+
+/** Whether a summary kind has a `/raw` variant. */
+export const hasRaw = (name: SummaryName): boolean => (KINDS[name] as SummaryKind).raw !== undefined;
+
+/**
+ * The summaries of one kind a source gives for one local day, visible at `now`, each with its
+ * index instant: what the summaries API lists and the aggregate rows are made of.
+ */
+export function summariesOn(
+  name: SummaryName,
+  s: DataSource,
+  day: number,
+  now: number,
+): Array<{ at: number; body: Record<string, unknown> }> {
+  return (KINDS[name] as SummaryKind).build(s, day, now);
+}
+
+/** Local days a source's ranges touch, within the query's days. */
+function days(src: DataSource, lo: number, hi: number): [number, number] {
+  const zone = src.src.subject.zone;
+  const first = src.ranges[0] as Range;
+  const last = src.ranges[src.ranges.length - 1] as Range;
+  return [Math.max(lo, localDay(zone, first[0])), Math.min(hi, localDay(zone, last[1]) + 1)];
+}
+
+export interface SummaryQuery {
+  provider: string;
+  /** Epoch ms. */
+  start: number;
+  /** Epoch ms; absent: today. */
+  end: number | null | undefined;
+  /** Each summary as the raw record it was derived from. */
+  raw?: boolean;
+}
+
+/**
+ * A live user's summaries of one kind whose dates fall in `[start, end]`, oldest first (sources
+ * ordered by the team's source priorities): the 404 of an unknown user, the 422 of an unknown
+ * provider.
+ */
+export function userSummaries(dom: Domain, userId: string, name: SummaryName, q: SummaryQuery): Array<Record<string, unknown>> {
+  checkProvider(q.provider);
+  const user = liveUser(dom, userId);
+  const kind: SummaryKind = KINDS[name];
+  const now = dom.world.clock.now();
+  const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
+  // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
+  if (q.raw && hasDemoConnection(dom.world, dom.partition, user.user_id)) return [];
+  const items: Array<Item & { src: SourceCtx }> = [];
+  for (const s of dataSources(dom.world, user, kind.resource, q.provider, now)) {
+    const [lo, hi] = days(s, dayLo, dayHi);
+    for (let day = lo; day <= hi; day++) for (const i of kind.build(s, day, now)) items.push({ ...i, src: s.src });
+  }
+  items.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
+  const raw = q.raw ? kind.raw : undefined;
+  return items.map((i) => (raw ? raw(i.src, i.body) : i.body));
+}
