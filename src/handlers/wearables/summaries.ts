@@ -1,3 +1,23 @@
+/**
+ * Summary routes (spec 2.3, 4.2; api-facts A.2, D): activity, sleep, body, workouts and
+ * electrocardiogram summaries of a user, generated from the same models as the timeseries
+ * (a day's activity steps are the sum of its step samples; a sleep's stages are its hypnogram;
+ * a workout's averages come from its stream; an ECG's heart rate from its trace's beats).
+ *
+ * The building and filtering live in the wearables domain (`state/wearables/summaries.ts`); these
+ * routes parse, call `userSummaries` and present.
+ *
+ * LIMITATIONS
+ * - Sleep cycles come from the providers that record stages (hypnogram); deep, light, REM and
+ *   awake runs only (no `-1` or `5`).
+ * - Meals: `micros` is null; foods carry energy, carbs, protein and total fat only.
+ * - Profile and devices are in profile.ts.
+ * - `/raw` variants wrap each summary in its raw record; `data` is the summary's values in the
+ *   provider's key style (fixtures/wearables/raw.ts), not the provider's exact schema.
+ * - `sleep_stream` is null (deprecated in the reference); `skin_temperature` and `hr_dip` are null.
+ * - One source (device) per provider; `source.device_id` and `app_id` are null, except that ECGs
+ *   carry their device as a stable `device_id` (spec 2.3).
+ */
 
 import { z } from 'zod';
 import { json } from '../../engine/http-types.js';

@@ -1,3 +1,14 @@
+/**
+ * The rows a query reads: the user's summaries (or timeseries samples) of the query's table
+ * whose index falls in the window, generated on read from the same models the summary and
+ * timeseries endpoints answer (nothing stored), per provider.
+ *
+ * Index of a row (what the window, `date_trunc` and `date_part` look at): sleep = the session's
+ * end; derived_readiness and activity = the local midnight of their date; workout = session
+ * start; body = measurement time; meal = meal time; menstrual_cycle = the local midnight of
+ * the period start; timeseries = the sample's timestamp (interval samples: their start);
+ * profile = one row (the current profile), whatever the window.
+ */
 
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { activitySummary, clip, sleepSummary, type Range } from '../../fixtures/wearables/summaries.js';
