@@ -2,14 +2,15 @@
 /**
  * The package's JavaScript (`npm run build`, after `tsc -b tsconfig.build.json` has written the
  * declarations): one esbuild bundle of the entries package.json's `exports` and `bin` name, split
- * into shared chunks (dist/chunk-*.js), ES modules for Node 20. zod and @noble/hashes are bundled
- * in; the peers (msw, express) and the packages loaded on first use (pdf-lib, swagger-ui-dist,
- * yaml) stay external imports. Resolving a few files instead of ~400 halves `import('health-sandbox')`
+ * into shared chunks (dist/chunk-*.js), ES modules for Node 20. zod, @noble/hashes and yaml are
+ * bundled in; the peers (msw, express) and the packages loaded on first use (pdf-lib,
+ * swagger-ui-dist) stay external imports. Resolving a few files instead of ~400 halves `import('health-sandbox')`
  * (BENCHMARKS.md, "Start-up"). Dynamic imports in src stay dynamic (their own chunks). The CLI's
  * shebang is kept. The JavaScript of an earlier build (tsc's per-file output, old chunks) is
  * removed first, so the package holds only this build's files; the declarations stay.
  */
 import { readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -17,7 +18,7 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const ENTRIES = ['index', 'msw', 'express', 'node', 'testing', 'cli'];
-const EXTERNAL = ['msw', 'express', 'pdf-lib', 'swagger-ui-dist', 'yaml'];
+const EXTERNAL = ['msw', 'express', 'pdf-lib', 'swagger-ui-dist'];
 
 function removeJs(dir) {
   let entries;
@@ -33,6 +34,20 @@ function removeJs(dir) {
   }
 }
 
+/**
+ * yaml (the scenario parser's, needed synchronously by `createSandbox({ scenario: text })`) is
+ * bundled as its ES-module build: its Node build is ~80 CommonJS files whose loading cost more
+ * than the rest of the import (BENCHMARKS.md, "Start-up").
+ */
+const yamlAsModules = {
+  name: 'yaml-as-modules',
+  setup(b) {
+    const require = createRequire(import.meta.url);
+    const esm = join(dirname(require.resolve('yaml/package.json')), 'browser/dist/index.js');
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: esm }));
+  },
+};
+
 removeJs(dist);
 await build({
   absWorkingDir: root,
@@ -45,5 +60,6 @@ await build({
   outdir: 'dist',
   chunkNames: 'chunk-[hash]',
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+  plugins: [yamlAsModules],
   logLevel: 'warning',
 });
