@@ -48,6 +48,27 @@ const yamlAsModules = {
   },
 };
 
+/**
+ * zod's `z.locales` namespace holds every language's messages (~360 KB, a sixth of what the CLI
+ * would parse at start); the sandbox answers in English only and never switches locale, so the
+ * bundle's `z.locales` holds `en` alone (zod configures `en` itself).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '../locales/en.js').replace(/en\.js$/, 'index.js'), namespace: 'zod-locales', pluginData: args.importer }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.pluginData), '../locales/en.js'))};`,
+      loader: 'js',
+      resolveDir: dirname(args.pluginData),
+    }));
+  },
+};
+
 removeJs(dist);
 await build({
   absWorkingDir: root,
@@ -60,6 +81,6 @@ await build({
   outdir: 'dist',
   chunkNames: 'chunk-[hash]',
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
-  plugins: [yamlAsModules],
+  plugins: [yamlAsModules, zodEnglishOnly],
   logLevel: 'warning',
 });
