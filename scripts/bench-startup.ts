@@ -37,7 +37,9 @@ const BARE = `require('node:http').createServer((q, s) => s.end('ok')).listen(0,
 /** CPU milliseconds a process has used so far (Linux: /proc/<pid>/stat; NaN elsewhere). */
 function cpuOf(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return Number.NaN;

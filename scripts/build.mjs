@@ -58,7 +58,7 @@ const zodEnglishOnly = {
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
-        ? { path: join(dirname(args.importer), '../locales/en.js').replace(/en\.js$/, 'index.js'), namespace: 'zod-locales', pluginData: args.importer }
+        ? { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales', pluginData: args.importer }
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
