@@ -13,8 +13,12 @@
  * - `--webhooks`: verified deliveries per second, event-to-receipt latency at 500 events/s, and the
  *   feed with one endpoint listening to everything, against fetch one-at-a-time (scripts/bench-webhooks.ts).
  * - `--gen`: the wearable feed's event generation alone, CPU per event cold and warm (scripts/bench-gen.ts).
+ * - `--startup`: `import('health-sandbox')` against `import('msw')`, CLI ready against a bare
+ *   node:http server's spawn (scripts/bench-startup.ts; needs `npm run build`).
+ * - `--advance`: 30 days of the default world delivered to one catch-all endpoint at the default
+ *   settings, against a bare node:http client (scripts/bench-advance.ts).
  * The default run does all but the soak and the peers.
- * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders]
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
@@ -27,6 +31,8 @@ import { benchPeers } from './bench-peers.js';
 import { benchWebhooks } from './bench-webhooks.js';
 import { createEndpoint } from './bench-endpoint.js';
 import { benchGeneration } from './bench-gen.js';
+import { benchStartup } from './bench-startup.js';
+import { benchAdvance } from './bench-advance.js';
 
 if (process.argv.includes('--peers')) {
   // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
@@ -413,10 +419,14 @@ else if (process.argv.includes('--time')) void timeCases();
 else if (process.argv.includes('--http')) void benchHttp(quick);
 else if (process.argv.includes('--webhooks')) void benchWebhooks(quick);
 else if (process.argv.includes('--soak')) void main();
+else if (process.argv.includes('--startup')) void benchStartup(quick);
+else if (process.argv.includes('--advance')) void benchAdvance(quick);
 else
-  void main()
+  void benchStartup(quick)
+    .then(main)
     .then(benchOrders)
     .then(timeCases)
     .then(() => benchHttp(quick))
     .then(() => benchWebhooks(quick))
-    .then(benchJournal);
+    .then(benchJournal)
+    .then(() => benchAdvance(quick));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The second half of `npm test` (the first, `tsc -b tsconfig.build.json`, builds src into dist/,
- * which the CLI and pack tests use): vitest and the type check of the tests, scripts and
+ * The second half of `npm test` (the first, `npm run build`, writes src's declarations and the
+ * esbuild bundle into dist/, which the CLI and pack tests use): vitest and the type check of the tests, scripts and
  * examples (`tsc -b tsconfig.json`, against src's declarations) run side by side instead of one
  * after the other. vitest's workers spend much of the run waiting (Chromium, npm, child CLIs,
  * loopback HTTP), so the check, at a lower priority, fills the idle core instead of adding its

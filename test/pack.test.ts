@@ -197,9 +197,18 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
     'dist/msw.d.ts',
     'dist/express.js',
     'dist/express.d.ts',
+    'dist/node.js',
+    'dist/node.d.ts',
+    'dist/testing.js',
+    'dist/testing.d.ts',
     'dist/cli.js',
   ])
     expect(files).toContain(f);
+  // The JavaScript is the esbuild bundle (scripts/build.mjs): the entries and their shared chunks
+  // at the top of dist/, no per-file output of tsc (which writes the declarations only).
+  const js = files.filter((f) => f.endsWith('.js'));
+  expect(js.filter((f) => !/^dist\/[^/]+\.js$/.test(f))).toEqual([]);
+  expect(js.some((f) => /^dist\/chunk-[A-Z0-9]+\.js$/.test(f))).toBe(true);
   expect(
     files.filter((f) => !/^(dist\/|docs\/simulated\/|docs\/testing\.md$|scenarios\/|LICENSE$|README\.md$|package\.json$)/.test(f)),
   ).toEqual([]);

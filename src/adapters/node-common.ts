@@ -124,17 +124,17 @@ export function writeResponse(res: ServerResponse, response: SimResponse): void 
     return;
   }
   const body = response.body;
-  const headers: Record<string, string | number> = response.headers;
-  if (body.byteLength === 0) {
-    // An empty answer says so (as msw's and the fetch handler's do), except a 204 or 304.
-    if (response.status !== 204 && response.status !== 304) res.setHeader('content-length', 0);
-    res.writeHead(response.status, headers);
-    res.end();
-    return;
-  }
-  res.setHeader('content-length', body.byteLength);
+  const length = body.byteLength;
+  // The length goes in with the other headers, in one writeHead: a header set before writeHead
+  // makes Node merge two header maps on every response.
+  // An empty answer says so (as msw's and the fetch handler's do), except a 204 or 304.
+  const headers: Record<string, string | number> =
+    length === 0 && (response.status === 204 || response.status === 304)
+      ? response.headers
+      : { ...response.headers, 'content-length': length };
   res.writeHead(response.status, headers);
-  res.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  if (length === 0) res.end();
+  else res.end(Buffer.from(body.buffer, body.byteOffset, length));
 }
 
 /** Serves one Node request through the sandbox: network guard, dispatch, CORS headers. */

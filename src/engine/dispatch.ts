@@ -239,7 +239,7 @@ function readJsonBody(req: SimRequest): unknown {
 }
 
 function serialise(reply: Reply): SimResponse {
-  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+  const headers: Record<string, string> = reply.headers ? { ...reply.headers } : {};
   if (reply.raw) return { status: reply.status, headers, body: reply.raw };
   if (reply.body === undefined || reply.status === 204) return { status: reply.status, headers, body: EMPTY };
   headers['content-type'] ??= JSON_TYPE;
