@@ -1,5 +1,5 @@
 /** Resolves `createSandbox` options into what every world of the sandbox is built with. */
-import type { RequestLogOptions } from './state/sandbox/journal.js';
+import type { RequestLogOptions } from './engine/journal.js';
 import { JOURNAL_LIMIT } from './engine/events.js';
 import type { ClockMode } from './engine/clock.js';
 import type { EventSubscriber } from './engine/events.js';

@@ -5,8 +5,8 @@
 import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch } from './engine/dispatch.js';
 import { withCanonicalPath } from './engine/canonical-path.js';
-import { RequestJournal } from './state/sandbox/journal.js';
-import { interceptFault } from './state/sandbox/faults.js';
+import { RequestJournal } from './engine/journal.js';
+import { interceptFault } from './engine/faults.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
 import type { EventSubscriber } from './engine/events.js';
@@ -20,7 +20,7 @@ import { buildWorld } from './build-world.js';
 import { type ResolvedSandboxOptions, resolveOptions, type SandboxOptions } from './sandbox-options.js';
 import { type SnapshotInfo, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
 import { parseWorldDocument } from './engine/persist-document.js';
-import { replayLog, SnapshotStore, snapshotMethods, worldControl } from './state/sandbox/snapshots.js';
+import { replayLog, SnapshotStore, snapshotMethods, worldControl } from './engine/snapshots.js';
 
 export { DEFAULT_START_AT } from './sandbox-options.js';
 export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';

@@ -24,6 +24,14 @@ async function markerId(c: TestClient, lab: string, slug: string): Promise<numbe
   return mk.id as number;
 }
 
+/** A user of no seeded order (the default world gives one seeded user an IgE/IgG panel). */
+async function freshUserId(c: TestClient): Promise<string> {
+  const res = await c.post('/v2/user', { client_user_id: `immuno-fresh-${++fresh}` });
+  expect(res.status, res.text).toBe(200);
+  return res.body.user_id;
+}
+let fresh = 0;
+
 /** Creates a walk-in lab test of the given markers at Quest, orders it for the user and completes it. */
 async function completedOrder(
   c: TestClient,
@@ -82,7 +90,7 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
 
   it("a completed order brings its IgE and IgG results as samples, by lab, with the results' values and units", async () => {
     const c = createClient(adapter, { seed: 62, users: 2, usersElsewhere: 0 });
-    const userId = await firstUserId(c);
+    const userId = await freshUserId(c); // not a seeded user: the default world seeds an immunoglobulin panel
     const other = await firstUserId(c, 1);
     for (const r of ['ige', 'igg']) expect((await c.get(`/v2/timeseries/${userId}/${r}`, { query: Q })).body).toEqual([]);
 
@@ -135,7 +143,7 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
 
   it('an abnormal order flags an immunoglobulin out of range; the sample carries the flagged value', async () => {
     const c = createClient(adapter, { seed: 63, users: 1, usersElsewhere: 0 });
-    const userId = await firstUserId(c);
+    const userId = await freshUserId(c); // not a seeded user: the default world seeds an immunoglobulin panel
     const { results } = await completedOrder(c, userId, ['ige-total', 'igg-total'], { interpretation: 'abnormal' });
     const flagged = results.filter((r: any) => r.interpretation === 'abnormal');
     expect(flagged).toHaveLength(1);
@@ -160,7 +168,7 @@ forEachAdapter('timeseries: IgE and IgG from immunoglobulin lab results', (adapt
 
   it('final results announce daily.data.ige.created and daily.data.igg.created with the served samples', async () => {
     const c = createClient(adapter, { seed: 64, users: 1, usersElsewhere: 0, feed: 'on' });
-    const userId = await firstUserId(c);
+    const userId = await freshUserId(c); // not a seeded user: the default world seeds an immunoglobulin panel
     await completedOrder(c, userId, ['allergen-panel-ige', 'igg-total']);
     const journal = (
       await c.get('/_sandbox/events', { query: { limit: 10000, user_id: userId, event_type_prefix: 'daily.data.ig' } })
@@ -186,7 +194,7 @@ it('the official SDK parses vitals.ige / vitals.igg and their grouped forms', as
       baseUrl: server.baseUrl,
       maxRetries: 0,
     });
-    const userId = (await client.user.getAll({ limit: 1 })).users[0]?.userId ?? '';
+    const userId = (await client.user.create({ clientUserId: 'immuno-sdk' })).userId; // not the seeded panel's user
     const markers = await client.labTests.getMarkers({ labId: 3, name: 'allergen-panel-ige' });
     const igg = await client.labTests.getMarkers({ labId: 3, name: 'igg-total' });
     const test = await client.labTests.create({

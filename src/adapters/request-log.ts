@@ -4,8 +4,8 @@
  * route; a 404's near misses and a 422's fields on the next line), `json` one JSON object per line
  * for CI. Keys in the query are masked as in the journal; headers and bodies are never printed.
  */
-import type { RequestRecord } from '../state/sandbox/journal.js';
-import { queryText } from '../state/sandbox/journal-view.js';
+import type { RequestRecord } from '../engine/journal.js';
+import { queryText } from '../engine/journal-view.js';
 
 type LogMode = 'pretty' | 'json' | 'off';
 

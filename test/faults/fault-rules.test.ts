@@ -9,7 +9,7 @@ import { dispatch, type Exchange } from '../../src/engine/dispatch.js';
 import type { SimRequest } from '../../src/engine/http-types.js';
 import { createSandbox } from '../../src/index.js';
 import { router } from '../../src/routes.js';
-import { interceptFault } from '../../src/state/sandbox/faults.js';
+import { interceptFault } from '../../src/engine/faults.js';
 import { startSandbox, type StartedSandbox } from '../../src/testing.js';
 import { ControlError } from '../../src/testing/control-client.js';
 import { createClient } from '../support/client.js';

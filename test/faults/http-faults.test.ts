@@ -5,7 +5,7 @@
  * environment matching, control routes never faulted, a faulted request changing nothing.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FAULT_BODIES, MALFORMED_BODY } from '../../src/state/sandbox/faults.js';
+import { FAULT_BODIES, MALFORMED_BODY } from '../../src/engine/faults.js';
 import { ALL_ADAPTERS, createClient, type TestClient } from '../support/client.js';
 
 const small = { seed: 3, users: 2, usersElsewhere: 1, feed: 'off' as const };

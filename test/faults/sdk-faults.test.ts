@@ -7,7 +7,7 @@
  */
 import { VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FAULT_BODIES } from '../../src/state/sandbox/faults.js';
+import { FAULT_BODIES } from '../../src/engine/faults.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer;

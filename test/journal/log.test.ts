@@ -12,7 +12,7 @@ import { CliError, parseCli } from '../../src/adapters/cli-options.js';
 import { withBuildProgress, watchAdvances } from '../../src/adapters/progress.js';
 import { jsonLine, prettyLine, requestLogger } from '../../src/adapters/request-log.js';
 import type { Sandbox } from '../../src/index.js';
-import type { RequestRecord } from '../../src/state/sandbox/journal.js';
+import type { RequestRecord } from '../../src/engine/journal.js';
 import { cliArgs } from '../support/cli-command.js';
 import { journalClient } from './support.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/engine/errors.js';
 import { ROUTES } from '../../src/routes.js';
-import { nearMisses } from '../../src/state/sandbox/journal-near.js';
+import { nearMisses } from '../../src/engine/journal-near.js';
 import { forEachAdapter } from '../support/client.js';
 import { journalClient } from './support.js';
 

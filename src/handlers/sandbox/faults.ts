@@ -1,5 +1,5 @@
 /**
- * HTTP faults on the control plane (issue 28; the rules: src/state/sandbox/faults.ts):
+ * HTTP faults on the control plane (issue 28; the rules: src/engine/faults.ts):
  *
  * - `POST /_sandbox/faults` `{match?, action, times?, probability?, after?}`: adds a rule,
  *   answers it with its id;
@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { addFault, clearFaults, listFaults, removeFault } from '../../state/sandbox/faults.js';
+import { addFault, clearFaults, listFaults, removeFault } from '../../engine/faults.js';
 import { faultRuleBody } from '../../state/sandbox/faults-schema.js';
 import { FaultList, FaultRuleView, FaultsCleared, res } from '../../wire/schemas.js';
 

@@ -3,8 +3,8 @@
  * `requests.list` and `requests.expect`). Newest first.
  */
 import type { World } from '../../engine/world.js';
-import { journalOf, type RequestRecord } from './journal.js';
-import { requestView, type RequestView } from './journal-view.js';
+import { journalOf, type RequestRecord } from '../../engine/journal.js';
+import { requestView, type RequestView } from '../../engine/journal-view.js';
 
 export interface RequestFilter {
   /** An exact status (`404`) or a class (`4xx`, `5xx`). */

@@ -11,14 +11,14 @@
  * from the world's seeded fault source, so a seed gives the same faults in the same order), and
  * a rule that fired `times` times retires. A `latency_ms` range draws its wait from the same source.
  */
-import type { Exchange } from '../../engine/dispatch.js';
-import type { SimRequest, SimResponse } from '../../engine/http-types.js';
-import { EMPTY, JSON_TYPE, jsonResponse } from '../../engine/render.js';
-import { Rng } from '../../engine/rng.js';
-import type { Route } from '../../engine/route.js';
-import type { World } from '../../engine/world.js';
-import { sandboxError } from './errors.js';
-import { FAULT_MESSAGES, type FaultRuleInput } from './faults-schema.js';
+import type { Exchange } from './dispatch.js';
+import type { SimRequest, SimResponse } from './http-types.js';
+import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { Rng } from './rng.js';
+import type { Route } from './route.js';
+import type { World } from './world.js';
+import { sandboxError } from '../state/sandbox/errors.js';
+import { FAULT_MESSAGES, type FaultRuleInput } from '../state/sandbox/faults-schema.js';
 
 type Match = FaultRuleInput['match'];
 type Action = FaultRuleInput['action'];

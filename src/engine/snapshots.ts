@@ -3,8 +3,8 @@
  * document (engine/persist.ts) kept in memory, so restoring one rebuilds the world it names and
  * replays its inputs. Kept across resets and restores; gone with the sandbox.
  */
-import { dispatch, type DispatchHooks } from '../../engine/dispatch.js';
-import type { SimRequest, SimResponse } from '../../engine/http-types.js';
+import { dispatch, type DispatchHooks } from './dispatch.js';
+import type { SimRequest, SimResponse } from './http-types.js';
 import {
   entryRequest,
   type LogEntry,
@@ -13,10 +13,10 @@ import {
   type WorldDocument,
   type WorldLog,
   worldLogOf,
-} from '../../engine/persist.js';
-import { parseWorldDocument } from '../../engine/persist-document.js';
-import type { Router } from '../../engine/router.js';
-import type { World } from '../../engine/world.js';
+} from './persist.js';
+import { parseWorldDocument } from './persist-document.js';
+import type { Router } from './router.js';
+import type { World } from './world.js';
 
 /** Most snapshots one sandbox keeps (each holds its world's log). */
 export const MAX_SNAPSHOTS = 100;

@@ -7,8 +7,8 @@
  * - `version`: the path lacks (or has another) version prefix (`/user` for `/v2/user`);
  * - `segment`: one literal segment differs (`/v2/usr` for `/v2/user`), nearest spelling first.
  */
-import type { Route } from '../../engine/route.js';
-import { surfaceOf } from '../../engine/router.js';
+import type { Route } from './route.js';
+import { surfaceOf } from './router.js';
 
 export interface NearMiss {
   route_id: string;

@@ -8,10 +8,10 @@
  * `/_sandbox/reset` and scenario loads (it is what happened), and nothing in it ever changes an
  * API answer.
  */
-import type { Exchange } from '../../engine/dispatch.js';
-import type { SimRequest, SimResponse } from '../../engine/http-types.js';
-import type { Route } from '../../engine/route.js';
-import type { World } from '../../engine/world.js';
+import type { Exchange } from './dispatch.js';
+import type { SimRequest, SimResponse } from './http-types.js';
+import type { Route } from './route.js';
+import type { World } from './world.js';
 import { nearMisses, type NearMiss } from './journal-near.js';
 
 const KEPT = Symbol('request-journal');
