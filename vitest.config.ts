@@ -8,7 +8,16 @@ import { defineConfig } from 'vitest/config';
  * worker. Starting these first lets the short files fill the cores around them.
  */
 const SLOW_FIRST = [
+  'test/newcomer/fresh-clone.test.ts',
   'test/pack.test.ts',
+  'test/fuzz.test.ts',
+  'test/adapters-parity.test.ts',
+  'test/persistence/state-file-cli.test.ts',
+  'test/journal/inspector.browser.test.ts',
+  'test/link/launcher-react.test.ts',
+  'test/link/launcher-recipes.test.ts',
+  'test/faults/browser-faults.test.ts',
+  'test/newcomer/stop.test.ts',
   'test/browser-docs.test.ts',
   'test/robustness.test.ts',
   'test/e2e-webhooks.test.ts',
