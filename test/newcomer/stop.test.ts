@@ -90,6 +90,8 @@ async function start(command: string, args: string[], cwd: string, name: string)
   pids.push(pid);
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
   sockets.push(socket);
+  // A server that stops may reset the held connection instead of closing it: either way it closes.
+  socket.on('error', () => undefined);
   await once(socket, 'connect');
   const portClosed = once(socket, 'close').then(() => undefined);
   return { proc, exited, url, pid, pidFile, portClosed };
