@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sandbox } from '../../src/sandbox.js';
-import type { CallOptions, TestClient, TestResponse } from '../support/client.js';
+import { type CallOptions, requestParts, type TestClient, type TestResponse } from '../support/client.js';
 import { cliArgs } from '../support/cli-command.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,19 +71,7 @@ export function remoteClient(line: StartLine): TestClient {
   const sandbox = { world: { urls: { base: line.url } } } as unknown as Sandbox;
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<TestResponse> => {
     const surface = options.surface ?? 'data';
-    const headers: Record<string, string> = {};
-    if (!options.anonymous && !path.startsWith('/_sandbox')) {
-      if (surface === 'management') headers['x-management-key'] = line.management_key;
-      else headers['x-service-api-key'] = apiKey;
-    }
-    let body: string | Uint8Array | undefined;
-    if (options.body instanceof Uint8Array) body = options.body;
-    else if (options.body !== undefined) {
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
-    Object.assign(headers, options.headers ?? {});
-    for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
+    const { headers, body } = requestParts(path, options, { apiKey, managementKey: line.management_key });
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(options.query ?? {})) for (const one of Array.isArray(v) ? v : [v]) query.append(k, String(one));
     const qs = query.toString();

@@ -17,6 +17,29 @@ import { loopbackOnly } from './loopback.js';
 import { router } from '../../src/routes.js';
 import { routeResponses } from '../../src/wire/engine.js';
 
+/** The headers and body a test client sends: the key for the surface (none on the control plane or when anonymous), JSON bodies typed, `''` headers removed. */
+export function requestParts(
+  path: string,
+  options: CallOptions,
+  keys: { apiKey: string; managementKey: string },
+): { headers: Record<string, string>; body: string | Uint8Array | undefined } {
+  const surface = options.surface ?? 'data';
+  const headers: Record<string, string> = {};
+  if (!options.anonymous && !path.startsWith('/_sandbox')) {
+    if (surface === 'management') headers['x-management-key'] = keys.managementKey;
+    else headers['x-service-api-key'] = keys.apiKey;
+  }
+  let body: string | Uint8Array | undefined;
+  if (options.body instanceof Uint8Array) body = options.body;
+  else if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  Object.assign(headers, options.headers ?? {});
+  for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
+  return { headers, body };
+}
+
 export type AdapterName = 'express' | 'msw';
 const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
 /** Every adapter, the CLI's node:http server included (parity and hardening tests). */
@@ -278,19 +301,7 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
     orgId: creds.org_id,
     call(method, path, options = {}) {
       const surface = options.surface ?? 'data';
-      const headers: Record<string, string> = {};
-      if (!options.anonymous && !path.startsWith('/_sandbox')) {
-        if (surface === 'management') headers['x-management-key'] = creds.management_key;
-        else headers['x-service-api-key'] = apiKey;
-      }
-      let body: string | Uint8Array | undefined;
-      if (options.body instanceof Uint8Array) body = options.body;
-      else if (options.body !== undefined) {
-        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-        headers['content-type'] = 'application/json';
-      }
-      Object.assign(headers, options.headers ?? {});
-      for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
+      const { headers, body } = requestParts(path, options, { apiKey, managementKey: creds.management_key });
       const answer = send(method.toUpperCase(), `${path}${queryString(options.query)}`, surface, headers, body, options.redirect);
       return WIRE_REPORT ? answer.then((res) => (reportWire(surface, method.toUpperCase(), path, res), res)) : answer;
     },
