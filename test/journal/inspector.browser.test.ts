@@ -172,6 +172,20 @@ describe.skipIf(!haveChromium)('the inspector in Chromium', () => {
     await shot('request');
   }, 60_000);
 
+  it('shows fault rules and snapshots; a rule removed from the page is gone', async () => {
+    const rule = await call('POST', '/_sandbox/faults', { match: { path: '/v2/user/*' }, action: { status: 503 }, times: 3 });
+    expect(rule.status).toBe(200);
+    expect((await call('POST', '/_sandbox/snapshots', { name: 'before-the-outage' })).status).toBe(201);
+    await open('faults');
+    await page.getByRole('table', { name: 'Snapshots' }).getByText('before-the-outage').waitFor();
+    const rules = page.getByRole('table', { name: 'Fault rules' });
+    expect(await rules.textContent()).toContain('/v2/user/*');
+    await shot('faults');
+    await rules.getByRole('button', { name: 'Remove' }).click();
+    await rules.getByText('/v2/user/*').waitFor({ state: 'detached' });
+    expect((await call('GET', '/_sandbox/faults')).body.faults).toEqual([]);
+  }, 60_000);
+
   it('is usable with the keyboard; teams, events; no console errors, nothing beyond the sandbox', async () => {
     await open('requests');
     let focused = '';

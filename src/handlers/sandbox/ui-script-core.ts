@@ -10,7 +10,7 @@ export const UI_SCRIPT_CORE = String.raw`
 'use strict';
 var S = { creds: null, team: 0, env: 'sandbox', view: '', busy: false, filters: {}, timer: null };
 var VIEWS = {};
-var TABS = [['requests', 'Requests'], ['teams', 'Teams & keys'], ['users', 'Users'], ['orders', 'Lab orders'], ['webhooks', 'Webhooks'], ['events', 'Events']];
+var TABS = [['requests', 'Requests'], ['teams', 'Teams & keys'], ['users', 'Users'], ['orders', 'Lab orders'], ['webhooks', 'Webhooks'], ['events', 'Events'], ['faults', 'Faults & snapshots']];
 
 function h(tag, attrs) {
   var el = document.createElement(tag);

@@ -98,4 +98,21 @@ VIEWS.events = function () {
       table(['Due (sandbox time)', 'Job'], jobs.jobs.map(function (j) { return row([time(j.at), j.label]); }), 'Next scheduled jobs (' + jobs.pending + ' pending): what advancing the clock will run'));
   });
 };
+
+VIEWS.faults = function () {
+  return Promise.all([api('GET', '/_sandbox/faults'), api('GET', '/_sandbox/snapshots')]).then(function (r) {
+    var faults = r[0].faults, snaps = r[1].snapshots;
+    return section('Faults & snapshots',
+      h('p', { class: 'note', text: 'HTTP fault rules in force (POST /_sandbox/faults: docs/testing.md "Rehearsing failures") and the worlds saved in memory (POST /_sandbox/snapshots).' }),
+      table(['Rule', 'Match', 'Action', 'Left', 'Matched', 'Fired', ''], faults.map(function (f) {
+        return row([h('code', { text: short(f.id) }), pre(JSON.stringify(f.match, null, 2), 'Match'), pre(JSON.stringify(f.action, null, 2), 'Action'),
+          f.remaining === null ? 'unlimited' : String(f.remaining), String(f.matched), String(f.fired),
+          button('Remove', function () { return api('DELETE', '/_sandbox/faults/' + f.id); })]);
+      }), 'Fault rules'),
+      table(['Snapshot', 'Sandbox time', 'Seed', 'Inputs', ''], snaps.map(function (x) {
+        return row([x.name, time(x.now), String(x.seed), String(x.inputs),
+          button('Restore', function () { return api('POST', '/_sandbox/snapshots/' + encodeURIComponent(x.name) + '/restore'); })]);
+      }), 'Snapshots'));
+  });
+};
 `;
