@@ -4,7 +4,7 @@
  * transports send; anything else is answered 400 and the connection closed), verifies every
  * delivery's Standard Webhooks signature with node:crypto against the secrets it is given
  * (`verifySignature` in bench-verify.ts, proven against the `svix` library by
- * test/bench-verify.test.ts), and answers each request `204` from a prebuilt buffer, every answer
+ * test/engine/bench-verify.test.ts), and answers each request `204` from a prebuilt buffer, every answer
  * to one read in one write. It reports counts, its own CPU time and event-to-receipt latencies
  * (from `data.emitted_at_ms`, when the body has it) when its parent asks. Messages on
  * stdin/stdout, one JSON line each.

@@ -2,7 +2,7 @@
  * The bench receiver's signature check (Standard Webhooks / Svix): HMAC-SHA256 with node:crypto
  * over `${id}.${timestamp}.` and the raw body bytes, compared in constant time with every `v1,`
  * entry of the signature header; svix-* headers win over webhook-*, the timestamp must be within
- * 5 minutes. test/bench-verify.test.ts proves it agrees with the `svix` library.
+ * 5 minutes. test/engine/bench-verify.test.ts proves it agrees with the `svix` library.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -2,7 +2,7 @@
 # Applies the worked example of docs/ENGINE.md ("Adding an endpoint") to a scratch copy of this
 # checkout exactly as the page says (docs/engine-example/), then runs the type check, the
 # route-table tests and the example's own test there, and removes the copy. `npx tsc -b` already
-# type-checks the example in place and test/engine-example.test.ts checks that the page quotes
+# type-checks the example in place and test/engine/engine-example.test.ts checks that the page quotes
 # it; this script checks its behaviour (a few minutes of CPU: run it when the engine changes).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +19,7 @@ ex=docs/engine-example
 region() { awk -v name="$2" '$0 ~ "// #region " name "$" {on=1; next} /\/\/ #endregion/ {on=0} on' "$1"; }
 # Step 1: the domain function, a new file. Step 3: the test, a new file.
 region $ex/src/state/labs/order-by-sample.ts domain > src/state/labs/order-by-sample.ts
-region $ex/test/labs-order-by-sample.test.ts test > test/labs-order-by-sample.test.ts
+region $ex/test/labs/order-by-sample.test.ts test > test/labs/order-by-sample.test.ts
 # Step 2: the import and the route entry, into src/handlers/labs/order-actions.ts.
 target=src/handlers/labs/order-actions.ts
 region $ex/src/handlers/labs/order-by-sample-route.ts import > /tmp/$$.import
@@ -39,5 +39,5 @@ grep -q "id: 'orders.by_sample'" "$target" && grep -q "^import { orderBySample }
 diff "$root/$target" "$target" || true
 npx tsc -b
 npx tsc -b tsconfig.build.json
-npx vitest run test/labs-order-by-sample.test.ts test/adapters-parity.test.ts test/wire-answers.test.ts \
-  test/determinism-routes.test.ts test/isolation.test.ts test/openapi-documents.test.ts
+npx vitest run test/labs/order-by-sample.test.ts test/route-table/adapters-parity.test.ts test/route-table/wire-answers.test.ts \
+  test/route-table/determinism-routes.test.ts test/engine/isolation.test.ts test/route-table/openapi-documents.test.ts

@@ -6,7 +6,7 @@
  * after the other. vitest's workers spend much of the run waiting (Chromium, npm, child CLIs,
  * loopback HTTP), so the check, at a lower priority, fills the idle core instead of adding its
  * 20 s to the wall time. The check's output is printed after vitest's; the command fails when
- * either fails. Arguments go to `vitest run` (`npm test -- test/cli.test.ts`).
+ * either fails. Arguments go to `vitest run` (`npm test -- test/cli/cli.test.ts`).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 /**
  * Direct node:http adapter: the CLI's server. No framework between the socket and the engine:
  * the request becomes a SimRequest, the engine answers, the answer is written. Same core, same
- * bytes as the express and msw adapters (test/adapters-parity.test.ts).
+ * bytes as the express and msw adapters (test/route-table/adapters-parity.test.ts).
  */
 import { installDocsAssets } from './docs-assets.js';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';

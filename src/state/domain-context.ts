@@ -1,7 +1,7 @@
 /**
  * The one domain context: where a domain function acts. Handlers pass their request context
  * (`Ctx`, which has these fields) straight in; the request itself (`Ctx`, `SimRequest`) never
- * enters `src/state` (test/architecture.test.ts). Time comes from the sandbox clock
+ * enters `src/state` (test/engine/architecture.test.ts). Time comes from the sandbox clock
  * (`world.clock.now()`).
  */
 import type { ManagementPrincipal, Partition } from '../engine/tenancy.js';

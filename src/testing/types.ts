@@ -1,7 +1,7 @@
 /**
  * The answer types of the control client: each is `z.output` of the zod schema the control
  * route declares for its 200 answer (`src/wire/`), so the client's types and the control plane's
- * answers cannot drift apart (test/testkit-controls.test.ts checks that each schema is the one
+ * answers cannot drift apart (test/testkit/testkit-controls.test.ts checks that each schema is the one
  * its route declares). Type-only: importing them pulls in no code.
  */
 import type { z } from 'zod';

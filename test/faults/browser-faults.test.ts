@@ -1,6 +1,6 @@
 /**
  * A page's error handling against faults in a real browser (issue 28): the page (bundled with
- * esbuild, the harness of test/browser-worker.test.ts) runs the sandbox behind msw `setupWorker`
+ * esbuild, the harness of test/adapters/browser-worker.test.ts) runs the sandbox behind msw `setupWorker`
  * in headless Chromium and loads its users with a fetch, showing "offline" on a network error,
  * "error <status>" on an error answer and the list otherwise. A `drop` rule makes that fetch fail
  * as a network error (`HttpResponse.error()`), once; a 503 rule gives an error answer. Skips with

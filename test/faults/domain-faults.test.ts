@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_PASSWORD } from '../../src/fixtures/link/credentials.js';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
-import { SMALL, getOrder, labEvents, lows, newOrder } from '../lab-helpers.js';
+import { SMALL, getOrder, labEvents, lows, newOrder } from '../support/lab-helpers.js';
 
 const low = (o: any): string => String(o.last_event.status).split('.')[2] ?? '';
 

@@ -10,8 +10,8 @@ import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/testing.js';
 import { createClient, forEachAdapter } from '../support/client.js';
-import { createEndpoint, flush } from '../webhooks-support.js';
-import { newOrder } from '../lab-helpers.js';
+import { createEndpoint, flush } from '../support/webhooks-support.js';
+import { newOrder } from '../support/lab-helpers.js';
 
 /** A receiver that drops the first connection it gets, then answers 200; it records what arrived. */
 let dropping: { url: string; received: Array<{ headers: Record<string, string>; body: string }>; dropNext: boolean };

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter } from '../support/client.js';
-import { SMALL, getOrder, lows, newOrder } from '../lab-helpers.js';
+import { SMALL, getOrder, lows, newOrder } from '../support/lab-helpers.js';
 
 const DAY = 86_400;
 

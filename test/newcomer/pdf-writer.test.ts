@@ -7,7 +7,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { PdfWriter, pdfLiteral, pdfNumber } from '../../src/state/labs/pdf-writer.js';
-import { pdfStrings } from '../pdf-helpers.js';
+import { pdfStrings } from '../support/pdf-helpers.js';
 
 const META = {
   title: 'Report (draft) \\ 50% – Müller',

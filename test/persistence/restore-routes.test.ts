@@ -3,7 +3,7 @@
  * from the world exported and from the world imported into a sandbox built with another seed, the
  * canonical dump of both worlds is the same, and what comes after (the same requests, a clock
  * advance) answers the same bytes in both. Driven from the route table (the route-table tests'
- * valid requests and their preconditions, as test/determinism-routes.test.ts), so a new route,
+ * valid requests and their preconditions, as test/route-table/determinism-routes.test.ts), so a new route,
  * area or store is covered without edits.
  */
 import { describe, expect, it } from 'vitest';

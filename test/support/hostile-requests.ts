@@ -1,10 +1,10 @@
 /**
- * The hostile and malformed requests `test/robustness.test.ts` sends to every route of the route
+ * The hostile and malformed requests `test/route-table/robustness.test.ts` sends to every route of the route
  * table: transport oddities, wrong bodies, junk query values and path segments (per route, from
  * its schemas), and valid-looking requests each area must refuse (semantic cases).
  */
 import type { Route } from '../../src/engine/route.js';
-import { ADDRESS, PATIENT } from '../lab-helpers.js';
+import { ADDRESS, PATIENT } from './lab-helpers.js';
 import {
   DEEP,
   GOOD_QUERY,

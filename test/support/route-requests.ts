@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
 import type { World } from '../../src/engine/world.js';
-import { ADDRESS, PATIENT } from '../lab-helpers.js';
+import { ADDRESS, PATIENT } from './lab-helpers.js';
 import type { TestClient } from './client.js';
 import { jsonSchemaOf } from '../../scripts/conformance/writes.js';
 

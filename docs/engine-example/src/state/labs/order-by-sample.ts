@@ -1,6 +1,6 @@
 // The worked example of docs/ENGINE.md ("Adding an endpoint"), step 1: this file goes to
 // src/state/labs/order-by-sample.ts as it is. tsc checks it here (docs/engine-example/tsconfig.json)
-// and test/engine-example.test.ts checks that the page quotes it verbatim.
+// and test/engine/engine-example.test.ts checks that the page quotes it verbatim.
 // #region domain
 /** Finding a lab order by the sample id printed on its tube (an example endpoint: docs/ENGINE.md). */
 import { LABS_ERRORS, labsError } from './errors.js';

@@ -1,0 +1,92 @@
+/**
+ * `/docs` in a real browser: the CLI's node:http server serves the page and Swagger UI's files
+ * (from swagger-ui-dist, no CDN); Chromium renders the data interface's document, the page is
+ * authorised with a team API key, and "try it" on `GET /v2/user` gets the sandbox's answer. The
+ * management and control-plane documents are one selection away. Under msw there are no assets:
+ * `/docs/assets/*` says so. Debian's /usr/bin/chromium through playwright-core; skipped with one
+ * line when it is missing.
+ */
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/index.js';
+import { createNodeServer } from '../../src/node.js';
+import { SANDBOX_ERRORS } from '../../src/state/sandbox/errors.js';
+import { CHROMIUM, haveChromium, newChromiumContext } from '../support/chromium.js';
+import { createClient } from '../support/client.js';
+
+if (!haveChromium) console.warn(`[browser-docs] ${CHROMIUM} is missing: the /docs browser test is skipped.`);
+
+type Context = import('playwright-core').BrowserContext;
+
+describe.skipIf(!haveChromium)('/docs in Chromium', () => {
+  let context: Context | undefined;
+  let server: Server;
+  let sandbox: Sandbox;
+  let api = '';
+  const outside: string[] = [];
+
+  beforeAll(async () => {
+    sandbox = createSandbox({ seed: 3, users: 2, usersElsewhere: 0, feed: 'off', logger: () => undefined });
+    server = createNodeServer(sandbox);
+    const port = await new Promise<number>((done) =>
+      server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)),
+    );
+    api = `http://127.0.0.1:${port}`;
+    sandbox.setUrls({ base: api, management: `${api}/management` });
+    // Only the sandbox is reachable; anything else the page asks for (a CDN) is recorded and refused.
+    context = await newChromiumContext({ outside: (url) => outside.push(url) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    sandbox?.close();
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  });
+
+  it('renders the documents and "try it" calls the sandbox', async () => {
+    const page = await context!.newPage();
+    const response = await page.goto(`${api}/docs`);
+    expect(response?.status()).toBe(200);
+    // Swagger UI's ids keep the operation id's dots, escaped: `operations-<tag>-users\.list`.
+    const operation = page.locator('id=operations-users-users\\.list');
+    await operation.waitFor({ timeout: 30_000 });
+
+    const key = sandbox.credentials().teams[0]!.api_keys.sandbox;
+    await page.locator('.btn.authorize').first().click();
+    await page.locator('.auth-container input').first().fill(key);
+    await page.locator('.auth-btn-wrapper .btn.modal-btn.auth.authorize').first().click();
+    await page.locator('.btn-done, .close-modal').first().click();
+
+    await operation.locator('.opblock-summary').click();
+    // The page opens operations in "try it out" mode (tryItOutEnabled): Execute is there at once.
+    await operation.locator('.execute').click();
+    const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor({ timeout: 30_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
+    const body = await operation.locator('.live-responses-table tbody .response-col_description pre').first().textContent();
+    expect(JSON.parse(body ?? '{}').users).toHaveLength(2);
+
+    // The management document is one selection away.
+    await page.locator('.topbar select').selectOption({ label: 'Management interface' });
+    await page.locator('id=operations-management-management\\.team\\.list').waitFor({ timeout: 30_000 });
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+describe('/docs without Node (msw)', () => {
+  it('serves the page, but its assets answer 404 naming the reason', async () => {
+    const c = createClient('msw', { seed: 3, users: 1 });
+    const page = await c.get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/openapi.json');
+    const asset = await c.get('/docs/assets/swagger-ui.css');
+    expect(asset.status).toBe(404);
+    expect(asset.body).toEqual({ detail: SANDBOX_ERRORS.noAssets });
+    const express = createClient('express', { seed: 3, users: 1 });
+    const css = await express.get('/docs/assets/swagger-ui.css');
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await express.get('/docs/assets/package.json')).status).toBe(404);
+  });
+});

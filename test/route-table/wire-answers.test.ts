@@ -1,0 +1,87 @@
+/**
+ * Wire types against live answers, driven by the route table: every route declares the schema of
+ * each answer it gives (`responses` on its entry, plus the engine's errors: `routeResponses`), and
+ * every answer the route-table requests produce (a valid and an invalid request per route, the
+ * same requests as adapter parity) must match the declared schema of its status. A route without
+ * a 2xx schema fails; a status a route answers without declaring it fails.
+ *
+ * The requests go through the msw adapter's request handling called in process (`fetch`): the
+ * parity test sends these very requests through express, msw, node:http and `fetch` and proves
+ * the answers byte-identical (status, content type, body), so what holds here holds on every
+ * adapter. WIRE_ADAPTERS=all runs them on express and msw too.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/routes.js';
+import { missingSchemas, routeResponses } from '../../src/wire/engine.js';
+import type { ResponseSpec } from '../../src/engine/route.js';
+import { ErrorBody } from '../../src/wire/schemas.js';
+import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
+import { createClient, type AnyAdapter } from '../support/client.js';
+import { runRouteCases } from '../support/route-cases.js';
+
+it('every route declares a schema for each 2xx JSON answer', () => {
+  const missing = ROUTES.flatMap((r) => missingSchemas(r).map((why) => `${r.id}: ${why}`));
+  expect(missing).toEqual([]);
+});
+
+/** Every delivery fails at once (the parity test's transport): the same answers as there. */
+const refused: WebhookTransport = () =>
+  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+
+/**
+ * A compressed body is refused (415) before routing, on every route (engine/limits.ts); the
+ * route-table run sends one to the routes that take no input and no credentials (nothing else
+ * about them can be wrong). `routeResponses` declares that 415 only for control routes with a
+ * body, so its answer is checked here against the engine's error body.
+ */
+const ENCODING_REFUSED: ResponseSpec = { description: 'Unsupported Content-Encoding', schema: ErrorBody };
+
+const WIRE_ADAPTERS: readonly AnyAdapter[] = process.env['WIRE_ADAPTERS'] === 'all' ? ['express', 'msw', 'fetch'] : ['fetch'];
+
+for (const adapter of WIRE_ADAPTERS) {
+  describe(`${adapter}: live answers match their declared schemas`, () => {
+    it('valid and invalid request to every route', async () => {
+      const c = createClient(adapter, {
+        seed: 8,
+        users: 3,
+        usersElsewhere: 1,
+        feed: 'off',
+        wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
+        webhookTransport: refused,
+        fileSink: { append: async () => undefined },
+      });
+      const problems: string[] = [];
+      let checked = 0;
+      await runRouteCases(c, ({ route, kind, breaks, res }) => {
+        const where = `${route.id} (${kind}) ${res.status}`;
+        const spec =
+          routeResponses(route)[String(res.status)] ?? (breaks === 'encoding' && res.status === 415 ? ENCODING_REFUSED : undefined);
+        if (!spec) return void problems.push(`${where}: status not declared`);
+        const type = res.headers['content-type'] ?? '';
+        if (spec.contentType) {
+          if (spec.contentType !== '*/*' && !type.startsWith(spec.contentType))
+            problems.push(`${where}: content type ${type}, declared ${spec.contentType}`);
+          return;
+        }
+        if (!spec.schema) {
+          if (res.bytes.length > 0 && res.status !== 204 && !(res.status >= 300 && res.status < 400))
+            problems.push(`${where}: a body, but no schema declared`);
+          return;
+        }
+        if (spec.alternatives?.some((t) => type.startsWith(t))) return;
+        if (!type.startsWith('application/json')) return void problems.push(`${where}: ${type}, declared JSON`);
+        const parsed = spec.schema.safeParse(JSON.parse(res.text));
+        checked++;
+        if (!parsed.success)
+          problems.push(
+            `${where}: ${parsed.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join('.')}: ${i.message}`)
+              .join('; ')}`,
+          );
+      });
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(ROUTES.length);
+    }, 120_000);
+  });
+}
