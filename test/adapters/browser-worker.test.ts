@@ -5,10 +5,6 @@
  * `test/browser/scenario.ts`. The same scenario runs in Node with `setupServer`: both answer
  * the same, byte for byte. Skips with one line when /usr/bin/chromium is missing.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { setupServer } from 'msw/node';
 import { afterAll, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
@@ -16,6 +12,7 @@ import { createMswHandlers } from '../../src/msw.js';
 import { bundleBrowser } from '../browser/bundle.js';
 import { runScenario, type Step } from '../browser/scenario.js';
 import { CHROMIUM, haveChromium, newChromiumContext } from '../support/chromium.js';
+import { type ServedPage, serveWorkerPage } from '../support/worker-page.js';
 
 if (!haveChromium) console.warn(`browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it)`);
 
@@ -36,25 +33,10 @@ const worker = setupWorker(...createMswHandlers(sandbox));
 };
 `;
 
-let server: Server | undefined;
+let served: ServedPage | undefined;
 afterAll(async () => {
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  await served?.close();
 });
-
-/** Serves the files of `files` on 127.0.0.1 (a secure context, so service workers run). */
-async function serve(files: Map<string, { type: string; body: string }>): Promise<string> {
-  server = createServer((req, res) => {
-    const name = (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : ((req.url ?? '').slice(1).split('?')[0] ?? '');
-    const file = files.get(name);
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 async function inNode(): Promise<Step[]> {
   const sandbox = createSandbox({ seed: SEED, clock: 'manual' });
@@ -74,23 +56,8 @@ it.skipIf(!haveChromium)(
     expect(bundle.nodeBuiltins).toEqual([]);
     // The PDF writer is loaded on first use: it is a lazy chunk, not part of the page's bundle.
     expect(bundle.entryInputs.filter((p) => p.includes('node_modules/pdf-lib/'))).toEqual([]);
-    const js = 'text/javascript';
-    const files = new Map<string, { type: string; body: string }>([
-      [
-        'index.html',
-        {
-          type: 'text/html',
-          body: '<!doctype html><meta charset="utf-8"><title>health-sandbox</title><script type="module" src="/page.js"></script>',
-        },
-      ],
-      ['page.js', { type: js, body: bundle.code }],
-      [
-        'mockServiceWorker.js',
-        { type: js, body: readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8') },
-      ],
-    ]);
-    for (const [name, code] of bundle.chunks) files.set(name, { type: js, body: code });
-    const origin = await serve(files);
+    served = await serveWorkerPage(bundle, 'health-sandbox');
+    const { origin } = served;
 
     // No request routing here: the page's requests go to its service worker (msw), which routing would bypass.
     const context = await newChromiumContext({ onlyLoopback: false });

@@ -6,13 +6,10 @@
  * as a network error (`HttpResponse.error()`), once; a 503 rule gives an error answer. Skips with
  * one line when /usr/bin/chromium is missing.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, expect, it } from 'vitest';
 import { bundleBrowser } from '../browser/bundle.js';
 import { CHROMIUM, haveChromium, newChromiumContext } from '../support/chromium.js';
+import { type ServedPage, serveWorkerPage } from '../support/worker-page.js';
 
 if (!haveChromium) console.warn(`browser fault test skipped: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it)`);
 
@@ -57,46 +54,17 @@ const fault = (rule: unknown) =>
 };
 `;
 
-let server: Server | undefined;
+let served: ServedPage | undefined;
 afterAll(async () => {
-  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  await served?.close();
 });
-
-async function serve(files: Map<string, { type: string; body: string }>): Promise<string> {
-  server = createServer((req, res) => {
-    const name = (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : ((req.url ?? '').slice(1).split('?')[0] ?? '');
-    const file = files.get(name);
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
-  });
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
-}
 
 it.skipIf(!haveChromium)(
   'a drop rule is a network error to the page behind setupWorker; it shows offline, then recovers',
   async () => {
     const bundle = await bundleBrowser(PAGE, { minify: false });
-    const js = 'text/javascript';
-    const files = new Map<string, { type: string; body: string }>([
-      [
-        'index.html',
-        {
-          type: 'text/html',
-          body: '<!doctype html><meta charset="utf-8"><title>faults</title><script type="module" src="/page.js"></script>',
-        },
-      ],
-      ['page.js', { type: js, body: bundle.code }],
-      [
-        'mockServiceWorker.js',
-        { type: js, body: readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8') },
-      ],
-    ]);
-    for (const [name, code] of bundle.chunks) files.set(name, { type: js, body: code });
-    const origin = await serve(files);
+    served = await serveWorkerPage(bundle, 'faults');
+    const { origin } = served;
     const context = await newChromiumContext({ onlyLoopback: false });
     try {
       const page = await context.newPage();
