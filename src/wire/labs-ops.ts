@@ -209,6 +209,8 @@ const ParsedReportMetadata = z.object({
 /** ParsingJob: a lab report parser job. */
 export const ParsingJob = z.object({
   id: uuidString,
+  // not in the real OpenAPI: the official SDK (3.1.551) requires it (the same id); without it every SDK call throws.
+  job_id: uuidString,
   status: z.string(),
   failure_reason: z.string().nullish(),
   data: z.object({ metadata: ParsedReportMetadata, results: z.array(LabReportResult) }).nullish(),

@@ -39,6 +39,8 @@ export const MarkerPage = z.object({
   page: z.number().int(),
   size: z.number().int(),
   pages: z.number().int(),
+  /** MarkerPricingResponse, with `include_pricing`. */
+  pricing: z.object({ currency: z.string().optional(), data: z.record(z.string(), JsonObject) }).nullish(),
 });
 
 export const LabTest = z.object({
@@ -77,6 +79,12 @@ const PatientDetails = z.object({
   gender: z.string(),
   phone_number: z.string(),
   email: z.string(),
+  /** GuarantorDetails, as the order's request gave it. */
+  medical_proxy: JsonObject.nullish(),
+  race: z.string().nullish(),
+  ethnicity: z.string().nullish(),
+  sexual_orientation: z.string().nullish(),
+  gender_identity: z.string().nullish(),
 });
 
 const PatientAddress = Address.extend({ receiver_name: z.string().nullish(), phone_number: z.string().nullish() });
@@ -90,6 +98,7 @@ const OrderTransactionRef = z.object({
       created_at: dateTime,
       updated_at: dateTime,
       low_level_status: z.string().nullable(),
+      low_level_status_created_at: dateTime.nullish(),
       origin: z.string().nullable(),
       parent_id: uuidString.nullable(),
     }),

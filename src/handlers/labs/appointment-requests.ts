@@ -9,8 +9,7 @@
  *   free slot from the next day; the texts of the 400s are invented.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { requestPhlebotomyAppointment } from '../../state/labs/appointment-requests.js';
 import { appointmentView } from '../../state/labs/appointments.js';
@@ -62,7 +61,7 @@ export const appointmentRequestRoutes = [
         provider: body.provider,
         appointment_notes: body.appointment_notes ?? null,
       });
-      return json(appointmentView(env, appt));
+      return reply(200, appointmentView(env, appt));
     },
   }),
 ];

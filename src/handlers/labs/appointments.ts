@@ -14,11 +14,10 @@
  * - Asynchronous confirmation options of a booking are accepted and ignored: bookings confirm at once.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Route } from '../../engine/route.js';
+import { defineRoute, reply, type Route } from '../../engine/route.js';
 import { isoDate, uuid, withRules } from '../../engine/schemas.js';
-import type { AppointmentKind } from '../../fixtures/labs/appointment-slots.js';
 import {
+  type AppointmentKind,
   appointmentView,
   bookAppointment,
   cancelAppointment,
@@ -101,15 +100,16 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
             }),
           ),
         });
-        if (kind !== 'psc') return json(book().body);
-        const reply = idempotent(
+        if (kind !== 'psc') return reply(200, book().body);
+        const answer = idempotent(
           env,
           `psc_book ${params.order_id}`,
           ctx.request.headers['x-idempotency-key'],
           ctx.request.headers['x-idempotency-error'] === 'no-cache',
           book,
         );
-        return json(reply.body, reply.status);
+        // Successes are 200 (`book`); stored errors are thrown by `idempotent`.
+        return reply(200, answer.body);
       },
     }),
     defineRoute({
@@ -127,7 +127,8 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
-        return json(
+        return reply(
+          200,
           appointmentView(
             env,
             rescheduleAppointment(env, kind, params.order_id, {
@@ -153,7 +154,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       },
       handle(ctx, { params, body }) {
         const env = orderEnv(ctx.world, ctx.partition);
-        return json(appointmentView(env, cancelAppointment(env, kind, params.order_id, body)));
+        return reply(200, appointmentView(env, cancelAppointment(env, kind, params.order_id, body)));
       },
     }),
     defineRoute({
@@ -171,7 +172,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       },
       handle(ctx, { params }) {
         const env = orderEnv(ctx.world, ctx.partition);
-        return json(appointmentView(env, getAppointment(env, kind, params.order_id)));
+        return reply(200, appointmentView(env, getAppointment(env, kind, params.order_id)));
       },
     }),
     defineRoute({
@@ -182,7 +183,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       summary: `Reasons a ${label} appointment can be cancelled with.`,
       responses: { 200: res(z.array(CancellationReason), '[ClientFacingAppointmentCancellationReason]') },
       handle() {
-        return json(cancellationReasons());
+        return reply(200, cancellationReasons());
       },
     }),
   ];
@@ -198,7 +199,7 @@ export const appointmentRoutes: Route[] = [
     request: { query: z.object({ start_date: isoDate().optional() }), body: usAddress },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 422: 'Validation error' },
     handle(ctx, { query, body }) {
-      return json(phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body.zip_code, query.start_date));
+      return reply(200, phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body.zip_code, query.start_date));
     },
   }),
   defineRoute({
@@ -210,7 +211,7 @@ export const appointmentRoutes: Route[] = [
     request: { query: pscQuery },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 404: 'No slots', 422: 'Validation error' },
     handle(ctx, { query }) {
-      return json(pscAvailability(orderEnv(ctx.world, ctx.partition), { ...query, radius: Number(query.radius) }));
+      return reply(200, pscAvailability(orderEnv(ctx.world, ctx.partition), { ...query, radius: Number(query.radius) }));
     },
   }),
   ...perKind(

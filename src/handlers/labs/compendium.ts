@@ -4,12 +4,10 @@
  * (`state/labs/compendium.ts`; docs/simulated/labs.md lists what is invented).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
-import { COMPENDIUM_LABS } from '../../fixtures/labs/compendium.js';
-import { convertCompendium, searchCompendium, searchOrderableTests } from '../../state/labs/compendium-search.js';
+import { COMPENDIUM_LABS, convertCompendium, searchCompendium, searchOrderableTests } from '../../state/labs/compendium-search.js';
 import { CompendiumConversion, CompendiumSearch, OrderableTestsSearch, res } from '../../wire/schemas.js';
 
 const LAB = z.enum(COMPENDIUM_LABS);
@@ -38,7 +36,7 @@ export const compendiumRoutes = [
       ),
     },
     responses: { 200: res(CompendiumSearch, 'SearchCompendiumResponse'), 422: 'Validation error, or no search criterion' },
-    handle: (_ctx, { body }) => json(searchCompendium(body)),
+    handle: (_ctx, { body }) => reply(200, searchCompendium(body)),
   }),
 
   defineRoute({
@@ -59,7 +57,7 @@ export const compendiumRoutes = [
       404: 'Unknown lab test',
       422: 'Validation error, or neither or both sources',
     },
-    handle: (ctx, { body }) => json(convertCompendium(ctx.world, ctx.partition, body)),
+    handle: (ctx, { body }) => reply(200, convertCompendium(ctx.world, ctx.partition, body)),
   }),
 
   defineRoute({

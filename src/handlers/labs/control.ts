@@ -23,21 +23,10 @@
  * - Simulation is refused in the production environment (400).
  */
 import { z } from 'zod';
-import { METHODS } from '../../fixtures/labs/labs.js';
-import { json } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import {
-  CANCELLABLE,
-  FATES,
-  HIGH_LEVEL,
-  NAME_HINTS,
-  ORDER_STATUSES,
-  ZIP_HINTS,
-  buildPath,
-  fullStatus,
-  type LowStatus,
-} from '../../state/labs/order-lifecycle.js';
+import { labLifecycle, labScenarios } from '../../state/labs/lab-control-views.js';
+import { ORDER_STATUSES } from '../../state/labs/order-lifecycle.js';
 import { simulateOrder } from '../../state/labs/order-actions.js';
 import { LABS_PROGRESSIONS } from '../../state/labs/order-progression.js';
 import { setTeamProgression } from '../../state/labs/order-changes.js';
@@ -78,7 +67,7 @@ export const labControlRoutes = [
         delay_seconds: query.delay ?? 0,
         flags: body ?? null,
       });
-      return json('Success');
+      return reply(200, 'Success' as const);
     },
   }),
 
@@ -89,31 +78,7 @@ export const labControlRoutes = [
     auth: 'control',
     summary: 'Lab order lifecycle tables: statuses, paths per fate with step times, cancel rules.',
     responses: { 200: res(LabLifecycle, 'OK') },
-    handle() {
-      const methods = Object.fromEntries(
-        METHODS.map((method) => [
-          method,
-          {
-            statuses: Object.fromEntries((Object.keys(HIGH_LEVEL[method]) as LowStatus[]).map((low) => [low, fullStatus(method, low)])),
-            cancellable_from: [...CANCELLABLE[method]],
-            paths: Object.fromEntries(
-              [
-                ...FATES[method].map((fate) => [fate, false] as const),
-                ...(method === 'testkit' ? [['registrable', true] as const] : []),
-              ].map(([fate, registrable]) => [
-                fate,
-                buildPath(method, registrable ? 'happy' : (fate as (typeof FATES)[typeof method][number]), registrable).map((step) => ({
-                  status: step.status,
-                  after_seconds: step.after / 1000,
-                  waits_for: step.gate ?? null,
-                })),
-              ]),
-            ),
-          },
-        ]),
-      );
-      return reply(200, { methods });
-    },
+    handle: () => reply(200, labLifecycle()),
   }),
 
   defineRoute({
@@ -123,12 +88,7 @@ export const labControlRoutes = [
     auth: 'control',
     summary: 'Scenario hints: patient zip codes that choose a fate, last names that shape results.',
     responses: { 200: res(LabScenarios, 'OK') },
-    handle() {
-      return reply(200, {
-        zip_hints: ZIP_HINTS.map((h) => ({ zip: h.zip, fate: h.fate, methods: h.methods, description: h.description })),
-        last_name_hints: NAME_HINTS.map((h) => ({ last_name: h.last_name, ...h.effect, description: h.description })),
-      });
-    },
+    handle: () => reply(200, labScenarios()),
   }),
 
   defineRoute({
@@ -139,7 +99,7 @@ export const labControlRoutes = [
     summary: "How a team's lab orders move: clock (on the sandbox clock) or manual (only POST /v3/order/{id}/test, as the real sandbox).",
     request: { params: z.object({ team_id: uuid() }) },
     responses: { 200: res(TeamLabsSettings, '{team_id, progression, set_by}'), 404: 'Team not found' },
-    handle: (ctx, { params }) => json(setTeamProgression(ctx.world, params.team_id)),
+    handle: (ctx, { params }) => reply(200, setTeamProgression(ctx.world, params.team_id)),
   }),
 
   defineRoute({
@@ -154,6 +114,6 @@ export const labControlRoutes = [
       body: z.object({ progression: z.enum(LABS_PROGRESSIONS as ['clock', 'manual']) }),
     },
     responses: { 200: res(TeamLabsSettings, '{team_id, progression, set_by}'), 404: 'Team not found' },
-    handle: (ctx, { params, body }) => json(setTeamProgression(ctx.world, params.team_id, body.progression)),
+    handle: (ctx, { params, body }) => reply(200, setTeamProgression(ctx.world, params.team_id, body.progression)),
   }),
 ];

@@ -20,11 +20,9 @@
 import { z } from 'zod';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { diagnosisView, searchDiagnosis, validateIcdCodes } from '../../state/labs/diagnosis.js';
-import { PAYOR_PROVIDERS } from '../../fixtures/labs/payors.js';
-import { json } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { withRules } from '../../engine/schemas.js';
-import { createTeamPayor, payorView, searchPayors } from '../../state/labs/payors.js';
+import { PAYOR_PROVIDERS, createTeamPayor, deprecatedPayorView, payorView, searchPayors } from '../../state/labs/payors.js';
 import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
 
 const PROVIDER = z.enum(PAYOR_PROVIDERS);
@@ -80,7 +78,7 @@ export const insuranceRoutes = [
     },
     handle(ctx, { query }) {
       const found = searchPayors(ctx.world, ctx.partition, query);
-      return json(found.map(payorView));
+      return reply(200, found.map(payorView));
     },
   }),
 
@@ -101,12 +99,7 @@ export const insuranceRoutes = [
         provider: body.provider,
         provider_payor_id: body.provider_id,
       });
-      return json(
-        found.map((p) => {
-          const { payor_code, ...rest } = payorView(p);
-          return { code: payor_code, ...rest };
-        }),
-      );
+      return reply(200, found.map(deprecatedPayorView));
     },
   }),
 
@@ -118,7 +111,7 @@ export const insuranceRoutes = [
     summary: 'Search ICD-10 diagnosis codes by code prefix or description words (at most 50).',
     request: { query: z.object({ diagnosis_query: z.string() }) },
     responses: { 200: res(z.array(DiagnosisInformation), 'ClientFacingDiagnosisInformation[]'), 422: 'Validation error' },
-    handle: (_ctx, { query }) => json(searchDiagnosis(query.diagnosis_query).map(diagnosisView)),
+    handle: (_ctx, { query }) => reply(200, searchDiagnosis(query.diagnosis_query).map(diagnosisView)),
   }),
 
   defineRoute({
@@ -141,6 +134,6 @@ export const insuranceRoutes = [
     summary: 'Create a team payor (source: team) that payor search then finds.',
     request: { body: payorCreateBody },
     responses: { 200: res(Payor, 'ClientFacingPayor'), 422: 'Validation error' },
-    handle: (ctx, { body }) => json(payorView(createTeamPayor(ctx.world, ctx.partition, body))),
+    handle: (ctx, { body }) => reply(200, payorView(createTeamPayor(ctx.world, ctx.partition, body))),
   }),
 ];

@@ -8,8 +8,7 @@
  * - `lab_account_id` is validated and not used.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { areaInfo, orderPscInfo, pscInfo } from '../../state/labs/lab-locations.js';
 import { orderEnv } from '../../state/labs/order-store.js';
@@ -33,7 +32,7 @@ export const labLocationRoutes = [
     responses: { 200: res(AreaInfo, 'AreaInfo'), 422: 'Validation error' },
     handle(ctx, { query }) {
       const labs = query.labs ?? (query.lab ? [query.lab] : LABS.options);
-      return json(areaInfo(orderEnv(ctx.world, ctx.partition), query.zip_code, Number(query.radius), [...labs]));
+      return reply(200, areaInfo(orderEnv(ctx.world, ctx.partition), query.zip_code, Number(query.radius), [...labs]));
     },
   }),
   defineRoute({
@@ -45,7 +44,10 @@ export const labLocationRoutes = [
     request: { query: z.object({ zip_code: zip, lab_id: int(), radius, capabilities, lab_account_id: uuid().optional() }) },
     responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown lab', 422: 'Validation error' },
     handle(ctx, { query }) {
-      return json(pscInfo(orderEnv(ctx.world, ctx.partition), query.lab_id, query.zip_code, Number(query.radius), query.capabilities));
+      return reply(
+        200,
+        pscInfo(orderEnv(ctx.world, ctx.partition), query.lab_id, query.zip_code, Number(query.radius), query.capabilities),
+      );
     },
   }),
   defineRoute({
@@ -57,7 +59,7 @@ export const labLocationRoutes = [
     request: { params: z.object({ order_id: uuid() }), query: z.object({ radius, capabilities }) },
     responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown order', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return json(orderPscInfo(orderEnv(ctx.world, ctx.partition), params.order_id, Number(query.radius), query.capabilities));
+      return reply(200, orderPscInfo(orderEnv(ctx.world, ctx.partition), params.order_id, Number(query.radius), query.capabilities));
     },
   }),
 ];

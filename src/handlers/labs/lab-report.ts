@@ -4,9 +4,8 @@
  * answers the job as it moves on the clock (`state/labs/lab-report.ts`; docs/simulated/labs.md).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { formField, formFiles } from '../../engine/multipart.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { bool, uuid } from '../../engine/schemas.js';
 import { createParsingJob, findParsingJob, parsingJobView } from '../../state/labs/lab-report.js';
 import { ParsingJob, res } from '../../wire/schemas.js';
@@ -29,7 +28,8 @@ export const labReportRoutes = [
       422: 'Validation error (not a form: every field missing)',
     },
     handle: (ctx, { body }) =>
-      json(
+      reply(
+        200,
         parsingJobView(
           createParsingJob(ctx.world, ctx.partition, {
             files: body.file,
@@ -48,6 +48,6 @@ export const labReportRoutes = [
     summary: 'A parsing job: status, failure reason, and the parsed results once completed.',
     request: { params: z.object({ job_id: uuid() }) },
     responses: { 200: res(ParsingJob, 'ParsingJob'), 404: 'Unknown job' },
-    handle: (ctx, { params }) => json(parsingJobView(findParsingJob(ctx.world, ctx.partition, params.job_id))),
+    handle: (ctx, { params }) => reply(200, parsingJobView(findParsingJob(ctx.world, ctx.partition, params.job_id))),
   }),
 ];

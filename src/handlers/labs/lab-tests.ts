@@ -15,11 +15,9 @@
  * - New lab tests are `active` at once (no approval step).
  */
 import { z } from 'zod';
-import { LABS, labView } from '../../fixtures/labs/labs.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
-import { markerByCode, markerView, searchMarkers, markersPage } from '../../state/labs/lab-catalogue.js';
+import { labsView, markerByCode, markerView, searchMarkers, markersPage } from '../../state/labs/lab-catalogue.js';
 import {
   createLabTest,
   findLabTest,
@@ -88,7 +86,7 @@ export const labTestRoutes = [
     request: { query: listQuery },
     responses: { 200: res(z.array(LabTest), 'ClientFacingLabTest[]'), 422: 'Validation error' },
     handle(ctx, { query }) {
-      return json(listLabTests(ctx.world, ctx.partition, query).map(labTestView));
+      return reply(200, listLabTests(ctx.world, ctx.partition, query).map(labTestView));
     },
   }),
 
@@ -105,7 +103,7 @@ export const labTestRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return json(labTestView(createLabTest(ctx.world, ctx.partition, body)));
+      return reply(200, labTestView(createLabTest(ctx.world, ctx.partition, body)));
     },
   }),
 
@@ -117,7 +115,7 @@ export const labTestRoutes = [
     summary: 'The labs of the catalogue.',
     responses: { 200: res(z.array(Lab), 'ClientFacingLab[]') },
     handle() {
-      return json(LABS.map(labView));
+      return reply(200, labsView());
     },
   }),
 
@@ -129,7 +127,7 @@ export const labTestRoutes = [
     summary: 'Search the marker catalogue by lab, name or test code; paginated.',
     request: { query: markersQuery },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 422: 'Validation error (page >= 1, size 1 to 100)' },
-    handle: (_ctx, { query }) => json(searchMarkers(query)),
+    handle: (_ctx, { query }) => reply(200, searchMarkers(query)),
   }),
 
   defineRoute({
@@ -145,7 +143,7 @@ export const labTestRoutes = [
       404: 'Unknown lab test',
       422: 'Validation error',
     },
-    handle: (ctx, { query, body }) => json(markersPage(teamOrderSetMarkers(ctx.world, ctx.partition, body), query.page, query.size)),
+    handle: (ctx, { query, body }) => reply(200, markersPage(teamOrderSetMarkers(ctx.world, ctx.partition, body), query.page, query.size)),
   }),
 
   defineRoute({
@@ -157,7 +155,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return json(labTestView(findLabTest(ctx.world, ctx.partition, params.lab_test_id)));
+      return reply(200, labTestView(findLabTest(ctx.world, ctx.partition, params.lab_test_id)));
     },
   }),
 
@@ -170,7 +168,8 @@ export const labTestRoutes = [
     request: { params: testParams, body: z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() }) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, body }) {
-      return json(
+      return reply(
+        200,
         labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })),
       );
     },
@@ -193,7 +192,7 @@ export const labTestRoutes = [
     responses: { 200: res(LabTestPage, 'LabTestResourcesResponse'), 422: 'Validation error or invalid cursor' },
     handle(ctx, { query }) {
       const page = pageLabTests(ctx.world, ctx.partition, query, query.lab_test_limit, query.next_cursor ?? null);
-      return json({ data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
+      return reply(200, { data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
     },
   }),
 
@@ -206,7 +205,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: z.object({ lab_account_id: uuid().optional(), ...pageQuery }) },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return json(markersPage(findLabTest(ctx.world, ctx.partition, params.lab_test_id).markers, query.page, query.size));
+      return reply(200, markersPage(findLabTest(ctx.world, ctx.partition, params.lab_test_id).markers, query.page, query.size));
     },
   }),
 
@@ -221,6 +220,6 @@ export const labTestRoutes = [
       query: z.object({ lab_account_id: uuid().optional() }),
     },
     responses: { 200: res(Marker, 'ClientFacingMarker'), 404: 'Unknown lab or test code', 422: 'Validation error' },
-    handle: (_ctx, { params }) => json(markerView(markerByCode(params.lab_id, params.provider_id))),
+    handle: (_ctx, { params }) => reply(200, markerView(markerByCode(params.lab_id, params.provider_id))),
   }),
 ];

@@ -12,7 +12,6 @@
  *   by requests move on the clock.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
@@ -69,7 +68,7 @@ export const orderActionRoutes = [
     responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(orderView(env.world, findOrder(env, params.order_id, LABS_ERRORS.orderGetNotFound), env.store));
+      return reply(200, orderView(env.world, findOrder(env, params.order_id, LABS_ERRORS.orderGetNotFound), env.store));
     },
   }),
 
@@ -88,7 +87,7 @@ export const orderActionRoutes = [
     },
     handle(ctx, { params, body }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(postOrderView(env.world, env.store, rescheduleOrder(env, params.order_id, body.activate_by), 'Order updated'));
+      return reply(200, postOrderView(env.world, env.store, rescheduleOrder(env, params.order_id, body.activate_by), 'Order updated'));
     },
   }),
 
@@ -107,7 +106,7 @@ export const orderActionRoutes = [
     },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(postOrderView(env.world, env.store, cancelOrderById(env, params.order_id), 'Order cancelled'));
+      return reply(200, postOrderView(env.world, env.store, cancelOrderById(env, params.order_id), 'Order cancelled'));
     },
   }),
 
@@ -126,7 +125,7 @@ export const orderActionRoutes = [
     },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
+      return reply(200, postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
     },
   }),
 
@@ -172,6 +171,6 @@ export const orderActionRoutes = [
     summary: 'An order transaction with a summary of its orders.',
     request: { params: z.object({ transaction_id: uuid() }) },
     responses: { 200: res(OrderTransaction, 'GetOrderTransactionResponse'), 404: 'Unknown transaction', 422: 'Malformed id' },
-    handle: (ctx, { params }) => json(transactionResponse(ctx.world, ctx.partition, params.transaction_id)),
+    handle: (ctx, { params }) => reply(200, transactionResponse(ctx.world, ctx.partition, params.transaction_id)),
   }),
 ];

@@ -14,8 +14,7 @@
  *   follows the sandbox's rule (`state/labs/order-abn.ts`).
  */
 import type { z } from 'zod';
-import { json, type Reply } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { type CheckedReply, type Ctx, defineRoute, reply } from '../../engine/route.js';
 import { idempotent, orderTestkit, placeOrder, registerTestkit } from '../../state/labs/order-actions.js';
 import type { Order } from '../../state/labs/order-model.js';
 import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
@@ -32,16 +31,22 @@ import {
 import { OrderAnswer, res } from '../../wire/schemas.js';
 
 /** Runs `create` under the request's idempotency key and answers PostOrderResponse. */
-async function replayable(ctx: Ctx, scope: 'order' | 'testkit', message: string, create: (env: OrderEnv) => Order): Promise<Reply> {
+async function replayable(
+  ctx: Ctx,
+  scope: 'order' | 'testkit',
+  message: string,
+  create: (env: OrderEnv) => Order,
+): Promise<CheckedReply<200, z.input<typeof OrderAnswer>>> {
   const env = orderEnv(ctx.world, ctx.partition);
   const key = ctx.request.headers['x-idempotency-key'];
   const noCache = ctx.request.headers['x-idempotency-error'] === 'no-cache';
-  const reply = idempotent(env, scope, key, noCache, () => ({
+  const answer = idempotent(env, scope, key, noCache, () => ({
     at: ctx.now(),
     status: 200,
     body: postOrderView(env.world, env.store, create(env), message),
   }));
-  return json(reply.body, reply.status);
+  // Successes are 200 (above); stored errors are thrown by `idempotent`.
+  return reply(200, answer.body);
 }
 
 function placeInput(body: z.output<typeof createOrderBody>) {
@@ -129,7 +134,7 @@ export const orderCreateRoutes = [
         patient_address: toPatientAddress(body.patient_address),
         physician: toPhysician(body.physician),
       });
-      return json(postOrderView(env.world, env.store, order, 'Testkit registered'));
+      return reply(200, postOrderView(env.world, env.store, order, 'Testkit registered'));
     },
   }),
 ];

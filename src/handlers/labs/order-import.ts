@@ -9,8 +9,7 @@
  *   environment answers 400 (invented text).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { importOrder } from '../../state/labs/order-import.js';
 import { orderEnv } from '../../state/labs/order-store.js';
@@ -79,7 +78,7 @@ export const orderImportRoutes = [
         },
         sample_id: body.sample_id,
       });
-      return json(postOrderView(env.world, env.store, order, 'Order imported'));
+      return reply(200, postOrderView(env.world, env.store, order, 'Order imported'));
     },
   }),
 ];

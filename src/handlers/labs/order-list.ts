@@ -18,8 +18,7 @@
  * page, not the partition.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { bool, dateOrDateTime, int, uuid } from '../../engine/schemas.js';
 import { LOW_STATUSES, type LowStatus } from '../../state/labs/order-lifecycle.js';
 import { listOrders } from '../../state/labs/order-listing.js';
@@ -66,7 +65,7 @@ export const orderListRoutes = [
     handle(ctx, { query }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const { orders, total } = listOrders(env, query);
-      return json({ orders: orders.map((o) => orderView(ctx.world, o, env.store)), total, page: query.page, size: query.size });
+      return reply(200, { orders: orders.map((o) => orderView(ctx.world, o, env.store)), total, page: query.page, size: query.size });
     },
   }),
 ];

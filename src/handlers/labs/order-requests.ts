@@ -5,10 +5,9 @@
  * Compiled once at import.
  */
 import { z } from 'zod';
-import { STATE_CODES } from '../../fixtures/labs/lab-geo.js';
 import { guarantor, isoDate, uuid } from '../../engine/schemas.js';
 import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/order-model.js';
-import { phoneDigits } from '../../state/labs/order-checks.js';
+import { isStateCode, phoneDigits } from '../../state/labs/order-checks.js';
 import { METHOD } from './lab-schemas.js';
 import { LABS_TEXTS } from '../../state/labs/errors.js';
 
@@ -23,7 +22,7 @@ const phone = () =>
 
 const state = () =>
   z.string().superRefine((v, ctx) => {
-    if (!/^[A-Z]{2}$/.test(v) || !STATE_CODES.has(v)) ctx.addIssue({ code: 'custom', message: LABS_TEXTS.invalidState(v) });
+    if (!isStateCode(v)) ctx.addIssue({ code: 'custom', message: LABS_TEXTS.invalidState(v) });
   });
 
 const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);

@@ -13,8 +13,8 @@
  *   ignore sex and age.
  */
 import { z } from 'zod';
-import { binary, json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { binary } from '../../engine/http-types.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { metadata, orderReportPdf, sampleInformation, withResults } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
@@ -35,7 +35,7 @@ export const orderResultRoutes = [
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
       const { order, set, times } = withResults(env, params.order_id);
-      return json({
+      return reply(200, {
         metadata: metadata(order, set, times),
         results: set.results,
         missing_results: set.missing,
@@ -55,7 +55,7 @@ export const orderResultRoutes = [
     responses: { 200: res(ResultMetadata, 'LabResultsMetadata'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
       const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
-      return json(metadata(order, set, times));
+      return reply(200, metadata(order, set, times));
     },
   }),
 

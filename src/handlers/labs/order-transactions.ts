@@ -10,8 +10,8 @@
  *   and 422).
  */
 import { z } from 'zod';
-import { binary, json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { binary } from '../../engine/http-types.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { orderReportPdf } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
@@ -31,7 +31,7 @@ export const orderTransactionRoutes = [
     responses: { 200: res(LabResultsRaw, 'LabResultsRaw'), 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
     handle(ctx, { params: p }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(transactionResultsView(env, transactionResults(env, p.transaction_id)));
+      return reply(200, transactionResultsView(env, transactionResults(env, p.transaction_id)));
     },
   }),
 

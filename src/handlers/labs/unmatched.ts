@@ -5,12 +5,17 @@
  */
 import { z } from 'zod';
 import { validationError } from '../../engine/errors.js';
-import { json } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, isoDate, uuid } from '../../engine/schemas.js';
-import { CASE_DEFINITIONS, UNMATCHED_CASES } from '../../fixtures/labs/unmatched-cases.js';
 import { orderEnv } from '../../state/labs/order-store.js';
-import { acceptUnmatched, findUnmatched, listUnmatched, resolveUnmatched } from '../../state/labs/unmatched.js';
+import {
+  UNMATCHED_CASES,
+  acceptUnmatched,
+  findUnmatched,
+  listUnmatched,
+  resolveUnmatched,
+  unmatchedTestCases,
+} from '../../state/labs/unmatched.js';
 import { createRun, findRun } from '../../state/labs/unmatched-runs.js';
 import { runStatus, runView, unmatchedView } from '../../state/labs/unmatched-store.js';
 import {
@@ -49,15 +54,7 @@ export const unmatchedRoutes = [
     summary: 'The unmatched-result test cases: order roles, required statuses, lab constraints.',
     request: {},
     responses: { 200: res(UnmatchedTestCases, 'ListUnmatchedResultTestCasesResponse') },
-    handle: () =>
-      reply(200, {
-        data: CASE_DEFINITIONS.map((d) => ({
-          case: d.case,
-          order_roles: d.order_roles,
-          required_statuses: d.required_statuses,
-          lab_constraints: d.lab_constraints,
-        })),
-      }),
+    handle: () => reply(200, unmatchedTestCases()),
   }),
 
   defineRoute({
@@ -89,7 +86,7 @@ export const unmatchedRoutes = [
         ]);
       }
       const run = createRun(orderEnv(ctx.world, ctx.partition), body, key);
-      return json({ run_id: run.run_id, status: runStatus(run) }, 202);
+      return reply(202, { run_id: run.run_id, status: runStatus(run) });
     },
   }),
 
@@ -101,7 +98,7 @@ export const unmatchedRoutes = [
     summary: 'A test run: status, stage, orders, the unmatched result it wrote, or its error.',
     request: { params: z.object({ run_id: uuid() }) },
     responses: { 200: res(UnmatchedTestRun, 'GetUnmatchedResultTestResponse'), 404: 'Unknown run' },
-    handle: (ctx, { params }) => json(runView(findRun(orderEnv(ctx.world, ctx.partition), params.run_id))),
+    handle: (ctx, { params }) => reply(200, runView(findRun(orderEnv(ctx.world, ctx.partition), params.run_id))),
   }),
 
   defineRoute({
@@ -124,7 +121,7 @@ export const unmatchedRoutes = [
       }),
     },
     responses: { 200: res(UnmatchedResultList, 'ListUnmatchedResultResponse'), 422: 'Validation error or invalid cursor' },
-    handle: (ctx, { query }) => json(listUnmatched(orderEnv(ctx.world, ctx.partition), query)),
+    handle: (ctx, { query }) => reply(200, listUnmatched(orderEnv(ctx.world, ctx.partition), query)),
   }),
 
   defineRoute({
@@ -135,7 +132,7 @@ export const unmatchedRoutes = [
     summary: 'One unmatched result with its candidate orders and allowed actions.',
     request: { params: idParams },
     responses: { 200: res(UnmatchedResult, 'GetUnmatchedResultResponse'), 404: 'Unknown unmatched result' },
-    handle: (ctx, { params }) => json(unmatchedView(findUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id))),
+    handle: (ctx, { params }) => reply(200, unmatchedView(findUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id))),
   }),
 
   defineRoute({
@@ -150,7 +147,7 @@ export const unmatchedRoutes = [
       400: 'Already resolved, or no order to accept onto',
       404: 'Unknown unmatched result or order',
     },
-    handle: (ctx, { params, body }) => json(acceptUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
+    handle: (ctx, { params, body }) => reply(200, acceptUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
   }),
 
   defineRoute({
@@ -161,6 +158,6 @@ export const unmatchedRoutes = [
     summary: 'Rejects the result (resolved) or escalates it to ops review (unsure).',
     request: { params: idParams, body: z.object({ action: z.enum(['reject', 'unsure']), note: z.string().nullish() }) },
     responses: { 200: res(UnmatchedResult, 'UnmatchedResult'), 400: 'Action not allowed in this status', 404: 'Unknown unmatched result' },
-    handle: (ctx, { params, body }) => json(resolveUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
+    handle: (ctx, { params, body }) => reply(200, resolveUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
   }),
 ];

@@ -31,6 +31,10 @@ import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
 import { currentStatus, iso, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
+
+export type { AppointmentKind };
 
 export type AppointmentStatus = 'pending' | 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
 
@@ -113,11 +117,13 @@ const STATUS_OF_EVENT = {
   cancelled: 'cancelled',
 } as const;
 
-export function cancellationReasons(): ReadonlyArray<{ id: string; name: string; is_refundable: boolean }> {
-  return CANCELLATION_REASONS;
+export function cancellationReasons(): z.input<typeof W.CancellationReason>[] {
+  return [...CANCELLATION_REASONS];
 }
 
-function slotView(env: OrderEnv, slot: Slot): Record<string, unknown> {
+type AvailableSlot = z.input<typeof W.AppointmentAvailability>['slots'][number]['slots'][number];
+
+function slotView(env: OrderEnv, slot: Slot): AvailableSlot {
   return {
     booking_key: bookingKey(env.world.seed, env.partition.id, slot, appointmentsOf(env.partition, env.world).generationOf(slot)),
     start: iso(slot.start),
@@ -138,7 +144,11 @@ export function openSlots(env: OrderEnv, kind: AppointmentKind, location: string
 const today = (env: OrderEnv) => new Date(env.world.clock.now()).toISOString().slice(0, 10);
 
 /** `AppointmentAvailabilitySlots` for an at-home address: five days from `startDate`. */
-export function phlebotomyAvailability(env: OrderEnv, zip: string, startDate: string | undefined): Record<string, unknown> {
+export function phlebotomyAvailability(
+  env: OrderEnv,
+  zip: string,
+  startDate: string | undefined,
+): z.input<typeof W.AppointmentAvailability> {
   const area = PHLEBOTOMY_AREAS[zip.slice(0, 5)];
   if (!area) return { slots: [], timezone: null };
   const dates = dateRange(startDate ?? today(env), 5);
@@ -181,7 +191,7 @@ export function pscAvailability(
     zip_code?: string | undefined;
     radius: number;
   },
-): Record<string, unknown> {
+): z.input<typeof W.AppointmentAvailability> {
   if (q.lab !== 'quest') throw labsError.notFound(LABS_ERRORS.noPscSlots);
   const sites =
     q.site_codes && q.site_codes.length > 0
@@ -365,10 +375,10 @@ export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: st
 }
 
 /** `ClientFacingAppointment`. */
-export function appointmentView(env: OrderEnv, appt: Appointment): Record<string, unknown> {
+export function appointmentView(env: OrderEnv, appt: Appointment): z.input<typeof W.Appointment> {
   const order = env.store.get(appt.order_id);
   const last = appt.events[appt.events.length - 1];
-  let address: Record<string, unknown>;
+  let address: z.input<typeof W.Appointment>['address'];
   let location: { lng: number; lat: number };
   let provider: string;
   let timezone: string;

@@ -6,9 +6,23 @@
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { COMPENDIUM_LABS, type CompendiumLab } from '../../fixtures/labs/compendium.js';
+
+/** The labs the compendium covers (slugs), for request schemas. */
+export { COMPENDIUM_LABS };
 import { catalogue } from './lab-catalogue.js';
 import { findLabTest } from './lab-tests.js';
-import { canonicalOf, canonicalView, compendiumLab, labCandidates, matchCanonicals, perLabView, relatedOf } from './compendium.js';
+import {
+  type PerLabCandidate,
+  canonicalOf,
+  canonicalView,
+  compendiumLab,
+  labCandidates,
+  matchCanonicals,
+  perLabView,
+  relatedOf,
+} from './compendium.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 interface SearchCompendiumInput {
   mode: 'canonical' | 'crosswalk';
@@ -25,10 +39,10 @@ interface SearchCompendiumInput {
  * codes or a LOINC set hash); `crosswalk` also answers, per lab, what that lab calls the best
  * match (its own marker first, then markers of related tests when `include_related`).
  */
-export function searchCompendium(input: SearchCompendiumInput): Record<string, unknown> {
+export function searchCompendium(input: SearchCompendiumInput): z.input<typeof W.CompendiumSearch> {
   const matches = matchCanonicals(input);
   const top = matches[0];
-  const perLab: Record<string, unknown[]> = {};
+  const perLab: Record<string, PerLabCandidate[]> = {};
   if (top && input.mode === 'crosswalk') {
     for (const slug of input.labs ?? COMPENDIUM_LABS) {
       perLab[slug] = labCandidates(compendiumLab(slug), top.canonical, input.include_related, input.limit).map(perLabView);
@@ -55,7 +69,7 @@ export function searchCompendium(input: SearchCompendiumInput): Record<string, u
 }
 
 /** Candidates at the target lab for one provider id (empty when the id is unknown). */
-function candidatesFor(providerId: string, target: CompendiumLab, limit: number): Array<Record<string, unknown>> {
+function candidatesFor(providerId: string, target: CompendiumLab, limit: number): PerLabCandidate[] {
   const mk = catalogue().byProviderId.get(providerId.trim());
   if (!mk) return [];
   return labCandidates(compendiumLab(target), canonicalOf(mk), true, limit).map(perLabView);
@@ -69,7 +83,7 @@ interface ConvertInput {
 }
 
 /** Converts a lab test's (or a list of) provider ids to the target lab's. */
-export function convertCompendium(world: World, partition: Partition, input: ConvertInput): Record<string, unknown> {
+export function convertCompendium(world: World, partition: Partition, input: ConvertInput): z.input<typeof W.CompendiumConversion> {
   let sourceLabId: number | null = null;
   let sourceIds: string[];
   if (input.lab_test_id) {
@@ -84,11 +98,11 @@ export function convertCompendium(world: World, partition: Partition, input: Con
   const target = compendiumLab(input.target_lab);
   const converted: string[] = [];
   const unresolved: string[] = [];
-  const bySource: Record<string, unknown> = {};
+  const bySource: NonNullable<z.input<typeof W.CompendiumConversion>['by_source_provider_id']> = {};
   for (const id of sourceIds) {
     const candidates = candidatesFor(id, input.target_lab, input.limit);
     bySource[id] = { source_provider_id: id, candidates };
-    const best = candidates[0]?.provider_id as string | undefined;
+    const best = candidates[0]?.provider_id ?? undefined;
     if (best === undefined) unresolved.push(id);
     else if (!converted.includes(best)) converted.push(best);
   }

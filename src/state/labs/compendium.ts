@@ -11,6 +11,12 @@ import { COMPENDIUM_EXTRA, COMPENDIUM_LABS, type CompendiumLab } from '../../fix
 import { LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
 import { MARKER_DEFS, type MarkerDef } from '../../fixtures/labs/markers.js';
 import { catalogue, labMarker, type CatalogueMarker } from './lab-catalogue.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
+
+/** `CanonicalCandidate` and `PerLabCandidate` as the compendium answers carry them. */
+export type CanonicalCandidate = NonNullable<z.input<typeof W.CompendiumSearch>['selected_canonical']>;
+export type PerLabCandidate = NonNullable<z.input<typeof W.CompendiumSearch>['per_lab']>[string][number];
 
 interface Canonical {
   def: MarkerDef;
@@ -165,7 +171,7 @@ export function relatedOf(c: Canonical): readonly Relation[] {
 }
 
 /** `CanonicalCandidate`. */
-export function canonicalView(c: Canonical, confidence: number): Record<string, unknown> {
+export function canonicalView(c: Canonical, confidence: number): CanonicalCandidate {
   return {
     loinc_set_hash: c.hash,
     display_name: c.def.name,
@@ -188,7 +194,7 @@ interface LabCandidate {
 }
 
 /** `PerLabCandidate`. */
-export function perLabView(x: LabCandidate): Record<string, unknown> {
+export function perLabView(x: LabCandidate): PerLabCandidate {
   const c = canonicalOf(x.marker);
   return {
     marker_id: x.marker.id,

@@ -7,6 +7,8 @@
  */
 import { EXCLUDES1, EXCLUDES2, ICD_CODES, type IcdCode } from '../../fixtures/labs/icd10.js';
 import { LABS_TEXTS } from './errors.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 const DIAGNOSIS_LIMIT = 50;
 
@@ -71,7 +73,7 @@ function prefixRange(sorted: readonly string[], prefix: string): string[] {
   return out;
 }
 
-export function diagnosisView(c: IcdCode): Record<string, unknown> {
+export function diagnosisView(c: IcdCode): z.input<typeof W.DiagnosisInformation> {
   return { diagnosis_code: c.code, description: c.description, is_secondary: c.is_secondary };
 }
 

@@ -7,6 +7,8 @@
 import { LABS, LAB_BY_ID, LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
 import { LABS_ERRORS, labsError } from './errors.js';
 import { ANALYTE_BY_SLUG, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 export interface ExpectedResult {
   id: number;
@@ -154,7 +156,7 @@ export function markerByCode(labId: number, providerId: string): CatalogueMarker
   return mk;
 }
 
-export function markerView(mk: CatalogueMarker): Record<string, unknown> {
+export function markerView(mk: CatalogueMarker): z.input<typeof W.Marker> {
   const single = mk.def.type === 'biomarker' ? mk.expected_results[0]?.analyte : undefined;
   return {
     id: mk.id,
@@ -175,12 +177,12 @@ export function markerView(mk: CatalogueMarker): Record<string, unknown> {
 }
 
 /** `ClientFacingMarkerComplete`. */
-function markerCompleteView(mk: CatalogueMarker): Record<string, unknown> {
+function markerCompleteView(mk: CatalogueMarker): z.input<typeof W.Marker> {
   return { ...markerView(mk), expected_results: mk.expected_results.map(expectedResultView) };
 }
 
 /** A page of a list in the `GetMarkersResponse` shape. */
-export function markersPage(list: readonly CatalogueMarker[], page: number, size: number): Record<string, unknown> {
+export function markersPage(list: readonly CatalogueMarker[], page: number, size: number): z.input<typeof W.MarkerPage> {
   const start = (page - 1) * size;
   return {
     markers: list.slice(start, start + size).map(markerCompleteView),
@@ -191,8 +193,8 @@ export function markersPage(list: readonly CatalogueMarker[], page: number, size
   };
 }
 
-function pricing(markers: readonly CatalogueMarker[]): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
+function pricing(markers: readonly CatalogueMarker[]): z.input<typeof W.MarkerPage>['pricing'] {
+  const data: Record<string, Record<string, unknown>> = {};
   for (const mk of markers) data[String(mk.id)] = { base_amount_minor: Math.round(mk.price * 100), modifiers: null };
   return { currency: 'USD', data };
 }
@@ -208,7 +210,7 @@ interface MarkerSearch {
 }
 
 /** `GET /v3/lab_tests/markers`: the catalogue by lab, name or test code; one page, with prices when asked. */
-export function searchMarkers(query: MarkerSearch): Record<string, unknown> {
+export function searchMarkers(query: MarkerSearch): z.input<typeof W.MarkerPage> {
   let list: readonly CatalogueMarker[] = catalogue().markers;
   if (query.lab_slug) {
     const lab = LAB_BY_SLUG.get(query.lab_slug);
@@ -229,4 +231,24 @@ export function searchMarkers(query: MarkerSearch): Record<string, unknown> {
     page.pricing = pricing(list.slice(start, start + query.size));
   }
   return page;
+}
+
+/** The `ClientFacingLab` view. */
+export function labView(lab: Lab): z.input<typeof W.Lab> {
+  return {
+    id: lab.id,
+    slug: lab.slug,
+    name: lab.name,
+    first_line_address: lab.first_line_address,
+    city: lab.city,
+    zipcode: lab.zipcode,
+    collection_methods: [...lab.collection_methods],
+    sample_types: [...lab.sample_types],
+    logo_url: lab.logo_url,
+  };
+}
+
+/** Every lab (`GET /v3/lab_tests/labs`). */
+export function labsView(): z.input<typeof W.Lab>[] {
+  return LABS.map(labView);
 }

@@ -8,6 +8,8 @@ import { LAB_BY_ID, LAB_BY_SLUG } from '../../fixtures/labs/labs.js';
 import { PHLEBOTOMY_AREAS, pscSitesNear, type PscSite } from '../../fixtures/labs/appointment-slots.js';
 import { LABS_ERRORS, labsError } from './errors.js';
 import type { OrderEnv } from './order-store.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 type Capability = 'stat' | 'appointment_scheduling_via_junction' | 'appointment_scheduling_with_lab';
 
@@ -20,7 +22,7 @@ function sitesOf(env: OrderEnv, slug: string, zip: string, radius: number, wante
   return pscSitesNear(env.world.seed, zip, radius);
 }
 
-function locationView(site: PscSite): Record<string, unknown> {
+function locationView(site: PscSite): z.input<typeof W.PscInfo>['patient_service_centers'][number] {
   return {
     metadata: {
       name: site.name,
@@ -43,14 +45,14 @@ function locationView(site: PscSite): Record<string, unknown> {
 }
 
 /** `PSCInfo`: a lab's PSCs within `radius` miles of a zip code. */
-export function pscInfo(env: OrderEnv, labId: number, zip: string, radius: number, capabilities?: Capability[]): Record<string, unknown> {
+export function pscInfo(env: OrderEnv, labId: number, zip: string, radius: number, capabilities?: Capability[]): z.input<typeof W.PscInfo> {
   const lab = LAB_BY_ID.get(labId);
   if (!lab) throw labsError.notFound(LABS_ERRORS.labNotFound);
   return { lab_id: lab.id, slug: lab.slug, patient_service_centers: sitesOf(env, lab.slug, zip, radius, capabilities).map(locationView) };
 }
 
 /** `PSCInfo` around an order's patient address, for the order's lab. */
-export function orderPscInfo(env: OrderEnv, orderId: string, radius: number, capabilities?: Capability[]): Record<string, unknown> {
+export function orderPscInfo(env: OrderEnv, orderId: string, radius: number, capabilities?: Capability[]): z.input<typeof W.PscInfo> {
   const order = env.store.get(orderId);
   if (!order) throw labsError.notFound(LABS_ERRORS.appointmentOrderNotFound);
   const zip = order.patient_address?.zip ?? order.shipping_details?.zip;
@@ -59,9 +61,9 @@ export function orderPscInfo(env: OrderEnv, orderId: string, radius: number, cap
 }
 
 /** `AreaInfo`: phlebotomy coverage and the PSCs of each lab around a zip code. */
-export function areaInfo(env: OrderEnv, zip: string, radius: number, labs: string[]): Record<string, unknown> {
+export function areaInfo(env: OrderEnv, zip: string, radius: number, labs: string[]): z.input<typeof W.AreaInfo> {
   const area = PHLEBOTOMY_AREAS[zip];
-  const central: Record<string, unknown> = {};
+  const central: z.input<typeof W.AreaInfo>['central_labs'] = {};
   for (const slug of labs) {
     const lab = LAB_BY_SLUG.get(slug);
     if (!lab) continue;

@@ -11,9 +11,11 @@ import { concatBytes, toHex } from '../../engine/bytes.js';
 import type { UploadedFile } from '../../engine/multipart.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
-import { parseReport, type ReportKind } from '../../fixtures/labs/lab-report-parse.js';
+import { type ParsedReport, parseReport, type ReportKind } from '../../fixtures/labs/lab-report-parse.js';
 import { usersOf, type User } from '../users/users.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 const PARSE_MS = 30_000;
 const REVIEW_MS = 2 * 3_600_000;
@@ -29,7 +31,7 @@ interface ParsingJob {
   user_id: string;
   status: JobStatus;
   failure_reason: FailureReason | null;
-  data: Record<string, unknown> | null;
+  data: ParsedReport | null;
   needs_human_review: boolean;
   is_reviewed: boolean;
   hash: string;
@@ -59,7 +61,7 @@ const parsingJobsOf = partitionSlot('lab_report_jobs', () => new ParsingJobStore
  * `ParsingJob`, plus `job_id` (the same id): the official SDK (3.1.551) requires it although the
  * OpenAPI document does not declare it; without it every SDK call would throw.
  */
-export function parsingJobView(job: ParsingJob): Record<string, unknown> {
+export function parsingJobView(job: ParsingJob): z.input<typeof W.ParsingJob> {
   return {
     id: job.id,
     job_id: job.id,

@@ -5,19 +5,13 @@
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
-import {
-  DEFAULT_LAB_SLUG,
-  LAB_BY_SLUG,
-  METHODS,
-  labView,
-  type CollectionMethod,
-  type Lab,
-  type SampleType,
-} from '../../fixtures/labs/labs.js';
-import { catalogue, labMarker, markerView, type CatalogueMarker } from './lab-catalogue.js';
+import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
+import { catalogue, labMarker, labView, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 export type LabTestStatus = 'active' | 'pending_approval' | 'inactive';
 
@@ -175,7 +169,7 @@ export function labTestPrice(test: LabTest): number {
 }
 
 /** `ClientFacingLabTest`. */
-export function labTestView(test: LabTest): Record<string, unknown> {
+export function labTestView(test: LabTest): z.input<typeof W.LabTest> {
   return {
     id: test.id,
     slug: test.slug,

@@ -58,20 +58,21 @@ export function liveUser(env: OrderEnv, userId: string): User {
  * (success or business error; never a validation error, never when `noCache` is set for
  * errors). `scope` keeps keys per endpoint: the same key on two endpoints names two requests.
  */
-export function idempotent(
+export function idempotent<B>(
   env: OrderEnv,
   scope: string,
   key: string | undefined,
   noCache: boolean,
-  create: () => IdempotentReply,
-): IdempotentReply {
+  create: () => IdempotentReply & { body: B },
+): IdempotentReply & { body: B } {
   if (!key) return create();
   const scoped = `${scope} ${key}`;
   const now = env.world.clock.now();
   const stored = env.store.replay(scoped, now, IDEMPOTENCY_TTL_MS);
   if (stored) {
     if (stored.status >= 400) throw new ApiError(stored.status, stored.body);
-    return stored;
+    // A success stored under `scoped` is what this scope's `create` answered: the same type.
+    return stored as IdempotentReply & { body: B };
   }
   try {
     const reply = create();

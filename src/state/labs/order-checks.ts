@@ -4,6 +4,7 @@
  * activation date. They change nothing.
  */
 import type { Partition } from '../../engine/tenancy.js';
+import { STATE_CODES } from '../../fixtures/labs/lab-geo.js';
 import { LABS_ERRORS, labsError } from './errors.js';
 
 /** What the checks need of the patient's details. */
@@ -53,4 +54,9 @@ export function checkRealPhone(value: string): void {
 
 export function checkActivateBy(value: string | null | undefined, nowMs: number, where: Array<string | number>): void {
   if (value && value < today(nowMs)) throw labsError.invalid(where, LABS_ERRORS.activateByNotFuture, value);
+}
+
+/** Whether `v` is a US state or territory code the labs accept (`NY`, `PR`, ...). */
+export function isStateCode(v: string): boolean {
+  return /^[A-Z]{2}$/.test(v) && STATE_CODES.has(v);
 }

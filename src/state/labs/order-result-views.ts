@@ -12,6 +12,8 @@ import { ageAt } from './order-checks.js';
 import { iso, type Order } from './order-model.js';
 import { orderResults, resultTimes, type ResultTimes } from './order-results.js';
 import type { OrderEnv } from './order-store.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 /** An order with its results, or the reference's 404s (unknown order; no results yet). */
 export function withResults(env: OrderEnv, orderId: string): { order: Order; set: ResultSet; times: ResultTimes } {
@@ -28,7 +30,7 @@ function patientName(order: Order): string {
 }
 
 /** `LabResultsMetadata`. */
-export function metadata(order: Order, set: ResultSet, times: ResultTimes): Record<string, unknown> {
+export function metadata(order: Order, set: ResultSet, times: ResultTimes): z.input<typeof W.ResultMetadata> {
   const dob = order.patient_details?.dob ?? '';
   const lab = order.lab_test.lab;
   return {
@@ -49,7 +51,7 @@ export function metadata(order: Order, set: ResultSet, times: ResultTimes): Reco
   };
 }
 
-export function sampleInformation(order: Order, times: ResultTimes): Record<string, unknown> {
+export function sampleInformation(order: Order, times: ResultTimes): z.input<typeof W.OrderResult>['sample_information'] {
   const lab = LAB_BY_ID.get(order.lab_test.lab.id) ?? order.lab_test.lab;
   const stamp = (ms: number) => ({ timestamp: iso(ms), timezone_offset: 0 });
   return {

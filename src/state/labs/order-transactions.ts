@@ -13,6 +13,8 @@ import { metadata, sampleInformation } from './order-result-views.js';
 import { orderResults, resultTimes, type ResultTimes } from './order-results.js';
 import type { OrderEnv } from './order-store.js';
 import { transactionView } from './order-views.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 interface TransactionResults {
   transactionId: string;
@@ -56,10 +58,10 @@ export function transactionResults(env: OrderEnv, transactionId: string): Transa
 }
 
 /** `LabResultsRaw` of a transaction. */
-export function transactionResultsView(env: OrderEnv, tr: TransactionResults): Record<string, unknown> {
+export function transactionResultsView(env: OrderEnv, tr: TransactionResults): z.input<typeof W.LabResultsRaw> {
   const latest = tr.parts[tr.parts.length - 1] as TransactionResults['parts'][number];
   const meta = { ...metadata(latest.order, latest.set, latest.times), interpretation: tr.set.interpretation };
-  const samples: Record<string, unknown> = {};
+  const samples: z.input<typeof W.OrderResult>['sample_information'] = {};
   for (const p of tr.parts) Object.assign(samples, sampleInformation(p.order, p.times));
   return {
     metadata: meta,

@@ -20,6 +20,8 @@ import { orderResults } from './order-results.js';
 import { ordersOf, type OrderStore } from './order-store.js';
 import { LABS_ERRORS, labsError } from './errors.js';
 import type { Partition } from '../../engine/tenancy.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 function transactionStatus(tx: Transaction): 'active' | 'completed' | 'cancelled' {
   let allCancelled = true;
@@ -31,7 +33,7 @@ function transactionStatus(tx: Transaction): 'active' | 'completed' | 'cancelled
   return allCancelled ? 'cancelled' : 'completed';
 }
 
-export function transactionView(store: OrderStore, transactionId: string): Record<string, unknown> | null {
+export function transactionView(store: OrderStore, transactionId: string): z.input<typeof W.Order>['order_transaction'] {
   const tx = store.transaction(transactionId);
   if (!tx) return null;
   return {
@@ -50,7 +52,7 @@ export function transactionView(store: OrderStore, transactionId: string): Recor
 }
 
 /** `GetOrderTransactionResponse`. */
-export function transactionResponse(world: World, partition: Partition, transactionId: string): Record<string, unknown> {
+export function transactionResponse(world: World, partition: Partition, transactionId: string): z.input<typeof W.OrderTransaction> {
   const store = ordersOf(partition, world);
   const tx = store.transaction(transactionId);
   if (!tx) throw labsError.notFound(LABS_ERRORS.transactionNotFound);
@@ -70,7 +72,7 @@ export function transactionResponse(world: World, partition: Partition, transact
   };
 }
 
-function eventView(order: Order, e: OrderEvent): Record<string, unknown> {
+function eventView(order: Order, e: OrderEvent): z.input<typeof W.OrderEvent> {
   return { id: e.id, created_at: iso(e.at), status: fullStatus(order.method, e.status), status_detail: STATUS_DETAIL[e.status] ?? null };
 }
 
@@ -101,7 +103,7 @@ function shippingView(s: ShippingDetails): Record<string, unknown> {
   };
 }
 
-function detailsView(order: Order): Record<string, unknown> {
+function detailsView(order: Order): z.input<typeof W.Order>['details'] {
   const data: Record<string, unknown> = { id: order.details_id, created_at: iso(order.created_at), updated_at: iso(order.updated_at) };
   if (order.method === 'testkit') data.shipment = order.shipment ? shipmentView(order.shipment) : null;
   if (order.method === 'walk_in_test' || order.method === 'at_home_phlebotomy') data.appointment_id = order.appointment_id;
@@ -109,7 +111,7 @@ function detailsView(order: Order): Record<string, unknown> {
 }
 
 /** `ClientFacingOrder`. */
-export function orderView(world: World, order: Order, store: OrderStore): Record<string, unknown> {
+export function orderView(world: World, order: Order, store: OrderStore): z.input<typeof W.Order> {
   const last = lastEvent(order);
   const results = orderResults(world, order);
   const final = results !== null && results.stage !== 'partial';
@@ -166,6 +168,6 @@ export function orderView(world: World, order: Order, store: OrderStore): Record
 }
 
 /** `PostOrderResponse`: the order, `SUCCESS` and a message. */
-export function postOrderView(world: World, store: OrderStore, order: Order, message: string): Record<string, unknown> {
+export function postOrderView(world: World, store: OrderStore, order: Order, message: string): z.input<typeof W.OrderAnswer> {
   return { order: orderView(world, order, store), status: 'SUCCESS', message };
 }

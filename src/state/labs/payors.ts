@@ -4,9 +4,14 @@
  * must match a word of the name or an alias: exactly, as a prefix, or within one typo) or by a
  * clearinghouse's payor id.
  */
-import { platformPayors, type PayorProvider, type PayorRecord } from '../../fixtures/labs/payors.js';
+import { PAYOR_PROVIDERS, platformPayors, type PayorProvider, type PayorRecord } from '../../fixtures/labs/payors.js';
+
+/** The payor search providers, for request schemas. */
+export { PAYOR_PROVIDERS };
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 const SEARCH_LIMIT = 50;
 
@@ -164,6 +169,11 @@ export function searchPayors(world: World, partition: Partition, query: PayorQue
 }
 
 /** `ClientFacingPayorSearchResponse` / `ClientFacingPayor`. */
-export function payorView(p: PayorRecord): Record<string, unknown> {
+export function payorView(p: PayorRecord): z.input<typeof W.Payor> {
   return { payor_code: p.payor_code, name: p.name, aliases: p.aliases, org_address: { ...p.org_address }, source: p.source };
+}
+
+/** `ClientFacingPayorSearchResponseDeprecated`: the payor with `code` in place of `payor_code`. */
+export function deprecatedPayorView(p: PayorRecord): z.input<typeof W.PayorSearchDeprecated> {
+  return { code: p.payor_code, name: p.name, aliases: p.aliases, org_address: { ...p.org_address }, source: p.source };
 }

@@ -7,6 +7,8 @@
 import { partitionSlot } from '../../engine/world.js';
 import type { UnmatchedCase } from '../../fixtures/labs/unmatched-cases.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 
 export const UNMATCHED_LIMIT = 1000;
 export const RUN_LIMIT = 1000;
@@ -137,7 +139,11 @@ class UnmatchedStore {
 
 export const unmatchedOf = partitionSlot('unmatched_results', () => new UnmatchedStore());
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+function iso(ms: number): string;
+function iso(ms: number | null): string | null;
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
 
 const ACTIONS: Record<ReviewStatus, ResolutionAction[]> = {
   pending_customer_review: ['accept', 'reject', 'unsure'],
@@ -151,7 +157,7 @@ export function allowedActions(item: UnmatchedResult): ResolutionAction[] {
 }
 
 /** `UnmatchedResult` / `GetUnmatchedResultResponse`. */
-export function unmatchedView(item: UnmatchedResult): Record<string, unknown> {
+export function unmatchedView(item: UnmatchedResult): z.input<typeof W.UnmatchedResult> {
   return {
     id: item.id,
     status: item.status,
@@ -191,7 +197,7 @@ const RUN_STATUS: Record<RunStage, 'queued' | 'running' | 'succeeded' | 'failed'
 export const runStatus = (run: TestRun) => RUN_STATUS[run.stage];
 
 /** `GetUnmatchedResultTestResponse`. */
-export function runView(run: TestRun): Record<string, unknown> {
+export function runView(run: TestRun): z.input<typeof W.UnmatchedTestRun> {
   return {
     run_id: run.run_id,
     status: runStatus(run),

@@ -13,6 +13,12 @@ import { currentStatus, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
 import { orderView } from './order-views.js';
 import { allowedActions, unmatchedOf, unmatchedView, type ReviewStatus, type UnmatchedResult } from './unmatched-store.js';
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
+import { CASE_DEFINITIONS, UNMATCHED_CASES } from '../../fixtures/labs/unmatched-cases.js';
+
+/** The unmatched-result test cases (slugs), for request schemas. */
+export { UNMATCHED_CASES };
 
 interface UnmatchedListQuery {
   limit: number;
@@ -44,7 +50,7 @@ function matchesSearch(item: UnmatchedResult, search: string): boolean {
  * results); the other filters check each candidate (a team environment holds at most
  * `UNMATCHED_LIMIT` results).
  */
-export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): Record<string, unknown> {
+export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): z.input<typeof W.UnmatchedResultList> {
   const store = unmatchedOf(env.partition, env.world);
   let before = Number.POSITIVE_INFINITY;
   if (q.next_cursor) {
@@ -98,7 +104,7 @@ export function acceptUnmatched(
   env: OrderEnv,
   id: string,
   body: { user_id?: string | null; order_id?: string | null; note?: string | null },
-): Record<string, unknown> {
+): z.input<typeof W.Order> {
   const item = findUnmatched(env, id);
   if (!allowedActions(item).includes('accept')) throw labsError.badRequest(LABS_ERRORS.unmatchedAlreadyResolved);
   const order = targetOrder(env, item, body.user_id ?? null, body.order_id ?? null);
@@ -137,11 +143,23 @@ export function resolveUnmatched(
   env: OrderEnv,
   id: string,
   body: { action: 'reject' | 'unsure'; note?: string | null },
-): Record<string, unknown> {
+): z.input<typeof W.UnmatchedResult> {
   const item = findUnmatched(env, id);
   if (!allowedActions(item).includes(body.action)) throw labsError.badRequest(LABS_ERRORS.unmatchedAlreadyResolved);
   const now = env.world.clock.now();
   unmatchedOf(env.partition, env.world).setStatus(item, body.action === 'reject' ? 'resolved' : 'pending_ops_review');
   Object.assign(item, { resolution_action: body.action, note: body.note ?? item.note, reviewed_at: now, updated_at: now });
   return unmatchedView(item);
+}
+
+/** `ListUnmatchedResultTestCasesResponse`: the test cases, without their review texts. */
+export function unmatchedTestCases(): z.input<typeof W.UnmatchedTestCases> {
+  return {
+    data: CASE_DEFINITIONS.map((d) => ({
+      case: d.case,
+      order_roles: d.order_roles,
+      required_statuses: d.required_statuses,
+      lab_constraints: d.lab_constraints,
+    })),
+  };
 }
