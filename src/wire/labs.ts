@@ -87,6 +87,21 @@ const PatientDetails = z.object({
   gender_identity: z.string().nullish(),
 });
 
+/** ClientFacingPhysician. */
+const Physician = z.object({ first_name: z.string(), last_name: z.string(), npi: z.string() });
+
+/** ShippingAddress: where an unregistered testkit goes. */
+const ShippingAddress = z.object({
+  receiver_name: z.string(),
+  first_line: z.string(),
+  second_line: z.string().nullish(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+  phone_number: z.string(),
+});
+
 const PatientAddress = Address.extend({ receiver_name: z.string().nullish(), phone_number: z.string().nullish() });
 
 const OrderTransactionRef = z.object({
@@ -121,11 +136,11 @@ export const Order = z.object({
   events: z.array(OrderEvent),
   status: z.string().nullable(),
   last_event: OrderEvent.nullable(),
-  physician: z.unknown().nullable(),
+  physician: Physician.nullable(),
   health_insurance_id: z.string().nullable(),
   requisition_form_url: z.string().nullable(),
   priority: z.boolean(),
-  shipping_details: JsonObject.nullable(),
+  shipping_details: ShippingAddress.nullable(),
   activate_by: z.string().nullable(),
   passthrough: z.string().nullable(),
   billing_type: z.string().nullable(),

@@ -90,7 +90,7 @@ function shipmentView(s: Shipment): Record<string, unknown> {
 }
 
 /** `ShippingAddress`: exactly its declared fields. */
-function shippingView(s: ShippingDetails): Record<string, unknown> {
+function shippingView(s: ShippingDetails): NonNullable<z.input<typeof W.Order>['shipping_details']> {
   return {
     receiver_name: s.receiver_name,
     first_line: s.first_line,
