@@ -122,7 +122,7 @@ export const ContinuousQuery = z.object({
   result_table_schema: z.record(z.string(), z.string()),
   resource_dependencies: z.array(z.string()),
   export_preferences: JsonObject.nullable(),
-  fhir_observation_mappers: z.array(JsonObject).nullable(),
+  fhir_observation_mappers: z.array(z.string()),
 });
 export const QueryValidation = z.object({
   result_table_schema: z.record(z.string(), z.string()),

@@ -24,9 +24,8 @@
  */
 import { z } from 'zod';
 import { managementError } from '../../state/management/errors.js';
-import { json } from '../../engine/http-types.js';
 import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
@@ -155,7 +154,7 @@ export const customCredentialRoutes = [
       assertTeamRegion(team, params.region);
       const kind = credentialKind(body.provider);
       if (kind === 'unsupported') throw managementError.badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(body.provider));
-      if (kind === 'lab') return json({ status: 'no_action_needed', preparation_steps: [] });
+      if (kind === 'lab') return reply(200, { status: 'no_action_needed', preparation_steps: [] });
       const base = ctx.world.urls.base;
       const steps = [
         {
@@ -176,7 +175,7 @@ export const customCredentialRoutes = [
             : `Register this URI as the webhook (push notification) endpoint of your ${body.provider} application.`,
         });
       }
-      return json({ status: 'preparations_required', preparation_steps: steps });
+      return reply(200, { status: 'preparations_required', preparation_steps: steps });
     },
   }),
 
@@ -207,7 +206,7 @@ export const customCredentialRoutes = [
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
       const c = setCustomCredential(ctx.world, team, params.env, body, (details) => checkedDetails(body.provider, details), ctx.iso());
-      return json(credentialView(c));
+      return reply(200, credentialView(c));
     },
   }),
 
@@ -234,7 +233,7 @@ export const customCredentialRoutes = [
       const teams =
         query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
       const credentials = listCustomCredentials(ctx.world, teams, params.env, params.region, query.provider ?? null).map(credentialView);
-      return json({ credentials, next_cursor: null });
+      return reply(200, { credentials, next_cursor: null });
     },
   }),
 
@@ -248,7 +247,8 @@ export const customCredentialRoutes = [
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
-      return json(
+      return reply(
+        200,
         deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)),
       );
     },

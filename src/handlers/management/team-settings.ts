@@ -12,8 +12,7 @@
  *   per step of `interval` over the last 24 steps, from the delivery log (bounded by its retention).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireTeam } from '../../state/management/access.js';
 import { environmentParam } from '../../state/management/common.js';
@@ -50,7 +49,7 @@ export const teamSettingRoutes = [
     responses: { 200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'), 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
-      return json(scopeRequirementsView(ctx.world, team, query.provider ?? null));
+      return reply(200, scopeRequirementsView(ctx.world, team, query.provider ?? null));
     },
   }),
 
@@ -69,7 +68,7 @@ export const teamSettingRoutes = [
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
       upsertScopeRequirements(ctx.world, team, body);
-      return json(scopeRequirementsView(ctx.world, team, null));
+      return reply(200, scopeRequirementsView(ctx.world, team, null));
     },
   }),
 
@@ -86,7 +85,7 @@ export const teamSettingRoutes = [
     },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
-      return json(createAccessToken(ctx.world, team, body.env, ctx.now()));
+      return reply(200, createAccessToken(ctx.world, team, body.env, ctx.now()));
     },
   }),
 
@@ -109,7 +108,7 @@ export const teamSettingRoutes = [
     },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
-      return json(eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));
+      return reply(200, eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));
     },
   }),
 ];

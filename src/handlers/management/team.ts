@@ -22,8 +22,7 @@
  *   gives only "an object"); see docs/simulated/link.md.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
 import { userView } from '../../state/users/users.js';
@@ -57,7 +56,7 @@ export const teamRoutes = [
       const { environment } = ctx.partition;
       const s = team.settings[environment];
       const keys = ctx.world.tenancy.teamApiKeys(team.id, environment);
-      return json({
+      return reply(200, {
         id: team.id,
         org_id: team.org_id,
         name: team.name,
@@ -107,7 +106,7 @@ export const teamRoutes = [
     request: { query: z.object({ query_id: z.string().min(1).nullish() }) },
     responses: { 200: res(z.array(User), 'Array of ClientFacingUser') },
     handle: (ctx, { query }) =>
-      json(query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
+      reply(200, query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
   }),
   defineRoute({
     id: 'team.svix_url',
@@ -119,7 +118,7 @@ export const teamRoutes = [
     responses: { 200: res(z.object({ url: z.string() }), '{url}') },
     handle(ctx) {
       const { team, environment } = ctx.partition;
-      return json({ url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
+      return reply(200, { url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
     },
   }),
   defineRoute({
@@ -130,7 +129,7 @@ export const teamRoutes = [
     summary: 'Source priorities per data type (1 = preferred).',
     request: { query: z.object({ data_type: z.enum(PRIORITY_RESOURCES).nullish() }) },
     responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data_type' },
-    handle: (ctx, { query }) => json(sourcePriorities(ctx, query.data_type ?? null)),
+    handle: (ctx, { query }) => reply(200, sourcePriorities(ctx, query.data_type ?? null)),
   }),
   defineRoute({
     id: 'team.source_priorities_update',
@@ -140,7 +139,7 @@ export const teamRoutes = [
     summary: 'Put providers first for data types (body: [{data_type, providers}]); answers the full list.',
     request: { body: priorityChanges },
     responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data type or provider' },
-    handle: (ctx, { body }) => json(updateSourcePriorities(ctx, body ?? [])),
+    handle: (ctx, { body }) => reply(200, updateSourcePriorities(ctx, body ?? [])),
   }),
   defineRoute({
     id: 'team.physicians',
@@ -152,7 +151,7 @@ export const teamRoutes = [
     responses: { 200: res(z.array(JsonObject), 'Array of ClientFacingPhysician'), 403: 'Another team' },
     handle(ctx, { params }) {
       requireOwnTeam(ctx, params.team_id);
-      return json(teamPhysicians(ctx));
+      return reply(200, teamPhysicians(ctx));
     },
   }),
   defineRoute({
@@ -167,6 +166,6 @@ export const teamRoutes = [
       400: 'Unusable link token',
       422: 'Missing header',
     },
-    handle: (ctx) => json(linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
+    handle: (ctx) => reply(200, linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
   }),
 ];
