@@ -83,9 +83,46 @@ export const CustomCredential = z.object({
   redirect_url_override: z.string().nullable(),
 });
 
+const PullDaysWithLimit = z.object({ historical_days_to_pull: z.number().int(), historical_days_to_pull_limit: z.number().int() });
+/** `TeamDataPullPreferencesWithLimit`: per provider, its default and per-resource overrides. */
+const TeamPullPreferences = z.object({
+  team_id: uuidString,
+  providers: z.record(
+    z.string(),
+    z.object({ default: PullDaysWithLimit, resource_overrides: z.record(z.string(), PullDaysWithLimit).nullable() }),
+  ),
+});
 export const DataPullPreferences = z.object({
-  data_pull_preferences: z.array(z.object({ team_id: uuidString, providers: z.unknown() })),
+  data_pull_preferences: z.array(TeamPullPreferences),
   next_cursor: z.string().nullable(),
+});
+
+/** `TeamScopeRequirementsResponse`: the scopes a team requires (must) and allows (may), per OAuth provider. */
+export const TeamScopeRequirementsList = listOf(
+  'requirements',
+  z.object({ user_must_grant: z.array(z.string()), user_may_grant: z.array(z.string()), team_id: uuidString, provider: z.string() }),
+);
+/** `CreateTeamAccessTokenResponse`. */
+export const TeamAccessToken = z.object({ access_token: z.string(), expires_in: z.number().int() });
+/** `PrometheusQueryResponse` of the event delivery metric: one series per outcome, values `[step start (Unix s), "count"]`. */
+export const EventDeliveryMetric = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    resultType: z.literal('matrix'),
+    result: z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(z.tuple([z.number().int(), z.string()])) })),
+  }),
+});
+/** `PrepareTeamCustomCredentialsResponse`. */
+export const CustomCredentialPreparation = z.object({
+  status: z.enum(['no_action_needed', 'preparations_required']),
+  preparation_steps: z.array(
+    z.object({
+      type: z.enum(['redirect_uri', 'webhook_uri', 'iam_principal']),
+      key: z.string().nullable(),
+      value: z.string(),
+      description: z.string().nullable(),
+    }),
+  ),
 });
 
 export const EhrMember = z.object({

@@ -22,7 +22,7 @@ const featureName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"');
 
-function orgControlView(ctx: Ctx, org: Org) {
+function orgControlView(ctx: Ctx, org: Org): z.input<typeof SandboxOrg> {
   return {
     id: org.id,
     name: org.name,
@@ -33,7 +33,7 @@ function orgControlView(ctx: Ctx, org: Org) {
   };
 }
 
-function betaView(team: Team) {
+function betaView(team: Team): z.input<typeof BetaFeatures> {
   return { team_id: team.id, beta_features: [...team.beta_features].sort() };
 }
 

@@ -43,7 +43,7 @@ import {
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
 import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
-import { BatchOutcome, CustomCredential as CustomCredentialWire, JsonObject, res } from '../../wire/schemas.js';
+import { BatchOutcome, CustomCredentialPreparation, CustomCredential as CustomCredentialWire, res } from '../../wire/schemas.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
 const prepareProvider = z.enum(unique([...PROVIDERS, ...LABS]));
@@ -101,7 +101,7 @@ const DETAILS: Record<string, z.ZodType> = {
 /** Providers without their own shape take any of the reference's shapes. */
 const ANY_DETAILS = z.union(Object.values(DETAILS) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 
-function credentialView(c: CustomCredential) {
+function credentialView(c: CustomCredential): z.input<typeof CustomCredentialWire> {
   return {
     id: c.id,
     client_id: c.client_id,
@@ -145,7 +145,7 @@ export const customCredentialRoutes = [
       'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
     request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
     responses: {
-      200: res(z.object({ status: z.string(), preparation_steps: z.array(JsonObject) }), 'PrepareTeamCustomCredentialsResponse'),
+      200: res(CustomCredentialPreparation, 'PrepareTeamCustomCredentialsResponse'),
       400: 'Team in another region, or provider without OAuth',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
@@ -154,9 +154,9 @@ export const customCredentialRoutes = [
       assertTeamRegion(team, params.region);
       const kind = credentialKind(body.provider);
       if (kind === 'unsupported') throw managementError.badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(body.provider));
-      if (kind === 'lab') return reply(200, { status: 'no_action_needed', preparation_steps: [] });
+      if (kind === 'lab') return reply(200, { status: 'no_action_needed' as const, preparation_steps: [] });
       const base = ctx.world.urls.base;
-      const steps = [
+      const steps: z.input<typeof CustomCredentialPreparation>['preparation_steps'] = [
         {
           type: 'redirect_uri',
           key: null,
@@ -175,7 +175,7 @@ export const customCredentialRoutes = [
             : `Register this URI as the webhook (push notification) endpoint of your ${body.provider} application.`,
         });
       }
-      return reply(200, { status: 'preparations_required', preparation_steps: steps });
+      return reply(200, { status: 'preparations_required' as const, preparation_steps: steps });
     },
   }),
 

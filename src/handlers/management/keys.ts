@@ -28,7 +28,7 @@ import { uuid, withRules } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
 import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
 
-function managementKeyView(key: ManagementKey) {
+function managementKeyView(key: ManagementKey): z.input<typeof ManagementKeyWire> {
   return {
     id: key.id,
     label: key.label,

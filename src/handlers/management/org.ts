@@ -12,7 +12,7 @@ import { renameOrg } from '../../state/management/orgs.js';
 import type { Org } from '../../engine/tenancy.js';
 import { Org as OrgWire, res } from '../../wire/schemas.js';
 
-function orgView(org: Org) {
+function orgView(org: Org): z.input<typeof OrgWire> {
   return { id: org.id, name: org.name, expires_at: org.expires_at };
 }
 

@@ -22,7 +22,7 @@ import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/mana
 import type { TeamApiKey } from '../../engine/tenancy.js';
 import { BatchOutcome, TeamApiKey as TeamApiKeyWire, res } from '../../wire/schemas.js';
 
-function teamApiKeyView(key: TeamApiKey) {
+function teamApiKeyView(key: TeamApiKey): z.input<typeof TeamApiKeyWire> {
   return { id: key.id, label: key.label, value: key.value, team_id: key.team_id, created_at: key.created_at };
 }
 

@@ -12,7 +12,7 @@ import { int, num, withRules } from '../../engine/schemas.js';
 import { advanceClock, advanceRules } from '../../state/sandbox/clock.js';
 import { AdvanceDone, ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
 
-function clockView(ctx: Ctx) {
+function clockView(ctx: Ctx): z.input<typeof ClockState> {
   const { clock } = ctx.world;
   return { now: clock.iso(), mode: clock.mode, scale: clock.scale };
 }

@@ -2,6 +2,8 @@
  * Teams as the management interface shows and changes them (spec 2.7, management OpenAPI
  * `ClientFacingOrgTeam`): views, creation with fresh keys, per-environment settings updates.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import { issueTeamKeys, newTeam } from '../../fixtures/management/tenancy.js';
 import {
   ENVIRONMENTS,
@@ -42,7 +44,7 @@ const TEAM_ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
  * A team as `ClientFacingOrgTeam`. `include` limits which environment blocks are filled (the
  * others are null); empty means both, as spec 2.7 shows them.
  */
-export function orgTeamView(team: Team, include: readonly Environment[] = []) {
+export function orgTeamView(team: Team, include: readonly Environment[] = []): z.input<typeof W.ManagementTeam> {
   const shows = (env: Environment) => include.length === 0 || include.includes(env);
   return {
     id: team.id,
