@@ -192,7 +192,7 @@ interface DashboardRequest {
  * `POST .../ehr_integration/create_dashboard_url`: the team (by id or integration id, one the
  * key may act on; none needs an org key), then the member (by id or integration id), then the URL.
  */
-export function openDashboardUrl(ctx: OrgDomain, org: Org, body: DashboardRequest): { url: string; expires_in: number } {
+export function openDashboardUrl(ctx: OrgDomain, org: Org, body: DashboardRequest): z.input<typeof W.ExpiringUrl> {
   let team: Team | null = null;
   if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
   else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);

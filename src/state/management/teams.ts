@@ -23,7 +23,7 @@ import type { DomainError } from '../domain-error.js';
  * `event_type_prefixes` allowlist is not part of that schema (the reference declares the field on
  * ETL pipelines only), so it is taken on create/update but not shown here.
  */
-function environmentView(s: EnvironmentSettings) {
+function environmentView(s: EnvironmentSettings): NonNullable<z.input<typeof W.ManagementTeam>['sandbox']> {
   return {
     lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
     lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
@@ -59,7 +59,7 @@ export function orgTeamView(team: Team, include: readonly Environment[] = []): z
 }
 
 /** A team as a list item (`ClientFacingOrgTeamListItem`). */
-export function orgTeamListItem(team: Team) {
+export function orgTeamListItem(team: Team): z.input<typeof W.TeamList>['teams'][number] {
   return { id: team.id, name: team.name, created_on: team.created_on, region: team.region, integration_team_id: team.integration_team_id };
 }
 
