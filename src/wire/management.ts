@@ -173,7 +173,12 @@ export const Team = z.object({
   org_id: uuidString,
   name: z.string(),
   svix_app_id: z.string().nullable(),
+  client_id: z.string().nullish(),
+  client_secret: z.string().nullish(),
+  airtable_api_key: z.string().nullish(),
+  airtable_base_id: z.string().nullish(),
   webhook_secret: z.string().nullable(),
+  api_key: z.string().nullish(),
   api_keys: z.array(
     z.object({
       label: z.string(),
@@ -185,8 +190,13 @@ export const Team = z.object({
     }),
   ),
   configuration: JsonObject,
+  testkits_texts_enabled: z.boolean(),
+  lab_tests_patient_communication_enabled: z.boolean(),
+  lab_tests_patient_sms_communication_enabled: z.boolean(),
+  lab_tests_patient_email_communication_enabled: z.boolean(),
   logo_url: z.string().nullable(),
   delegated_flow: z.string(),
+  critical_result_notification_email: z.string().nullish(),
 });
 
 export const SourcePriority = z.object({

@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
+import { dataTeamView } from '../../state/management/teams.js';
 import { userView } from '../../state/users/users.js';
 import {
   PRIORITY_RESOURCES,
@@ -53,48 +54,7 @@ export const teamRoutes = [
     responses: { 200: res(Team, 'ClientFacingTeam'), 403: 'Another team' },
     handle(ctx, { params }) {
       const team = requireOwnTeam(ctx, params.team_id);
-      const { environment } = ctx.partition;
-      const s = team.settings[environment];
-      const keys = ctx.world.tenancy.teamApiKeys(team.id, environment);
-      return reply(200, {
-        id: team.id,
-        org_id: team.org_id,
-        name: team.name,
-        svix_app_id: null,
-        client_id: null,
-        client_secret: null,
-        airtable_api_key: null,
-        airtable_base_id: null,
-        webhook_secret: null,
-        api_key: null,
-        api_keys: keys.map((k) => ({
-          label: k.label,
-          value: k.value,
-          team_id: k.team_id,
-          id: k.id,
-          created_at: k.created_at,
-          deleted_at: null,
-        })),
-        configuration: {
-          libreview: { practice_id: {} },
-          texts_enabled: s.lab_tests_patient_sms_communication_enabled,
-          push_historical_data: true,
-          provider_raw_data: false,
-          reject_duplicate_connection: s.reject_duplicate_connection,
-          sdk_per_device_activity_timeseries: s.sdk_per_device_activity_timeseries,
-          partial_webhooks_enabled: s.partial_webhooks_enabled,
-          minor_ordering_enabled: s.minor_ordering_enabled,
-          event_type_prefixes: s.event_type_prefixes ? [...s.event_type_prefixes] : null,
-        },
-        testkits_texts_enabled: s.lab_tests_patient_sms_communication_enabled,
-        lab_tests_patient_communication_enabled:
-          s.lab_tests_patient_sms_communication_enabled || s.lab_tests_patient_email_communication_enabled,
-        lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
-        lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
-        logo_url: s.logo_url,
-        delegated_flow: 'order_and_results_with_vital_physician_network',
-        critical_result_notification_email: s.critical_result_notification_email,
-      });
+      return reply(200, dataTeamView(ctx.world, team, ctx.partition.environment));
     },
   }),
   defineRoute({

@@ -58,6 +58,54 @@ export function orgTeamView(team: Team, include: readonly Environment[] = []): z
   };
 }
 
+/**
+ * The calling team as the data API's deprecated `ClientFacingTeam` (`GET /v2/team/{team_id}`):
+ * the key's environment settings; legacy fields null.
+ */
+export function dataTeamView(world: World, team: Team, environment: Environment): z.input<typeof W.Team> {
+  const s = team.settings[environment];
+  const keys = world.tenancy.teamApiKeys(team.id, environment);
+  return {
+    id: team.id,
+    org_id: team.org_id,
+    name: team.name,
+    svix_app_id: null,
+    client_id: null,
+    client_secret: null,
+    airtable_api_key: null,
+    airtable_base_id: null,
+    webhook_secret: null,
+    api_key: null,
+    api_keys: keys.map((k) => ({
+      label: k.label,
+      value: k.value,
+      team_id: k.team_id,
+      id: k.id,
+      created_at: k.created_at,
+      deleted_at: null,
+    })),
+    configuration: {
+      libreview: { practice_id: {} },
+      texts_enabled: s.lab_tests_patient_sms_communication_enabled,
+      push_historical_data: true,
+      provider_raw_data: false,
+      reject_duplicate_connection: s.reject_duplicate_connection,
+      sdk_per_device_activity_timeseries: s.sdk_per_device_activity_timeseries,
+      partial_webhooks_enabled: s.partial_webhooks_enabled,
+      minor_ordering_enabled: s.minor_ordering_enabled,
+      event_type_prefixes: s.event_type_prefixes ? [...s.event_type_prefixes] : null,
+    },
+    testkits_texts_enabled: s.lab_tests_patient_sms_communication_enabled,
+    lab_tests_patient_communication_enabled:
+      s.lab_tests_patient_sms_communication_enabled || s.lab_tests_patient_email_communication_enabled,
+    lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
+    lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
+    logo_url: s.logo_url,
+    delegated_flow: 'order_and_results_with_vital_physician_network',
+    critical_result_notification_email: s.critical_result_notification_email,
+  };
+}
+
 /** A team as a list item (`ClientFacingOrgTeamListItem`). */
 export function orgTeamListItem(team: Team): z.input<typeof W.TeamList>['teams'][number] {
   return { id: team.id, name: team.name, created_on: team.created_on, region: team.region, integration_team_id: team.integration_team_id };
