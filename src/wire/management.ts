@@ -199,6 +199,9 @@ export const Team = z.object({
   critical_result_notification_email: z.string().nullish(),
 });
 
+/** `ClientFacingPhysician` (`GET /v2/team/{team_id}/physicians`). */
+export const Physician = z.object({ first_name: z.string(), last_name: z.string(), npi: z.string() });
+
 export const SourcePriority = z.object({
   data_type: z.string(),
   provider: z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }),

@@ -36,7 +36,7 @@ import {
   teamPhysicians,
   updateSourcePriorities,
 } from '../../state/users/team-views.js';
-import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../wire/schemas.js';
+import { LinkConfig, Physician, SourcePriority, Team, User, res } from '../../wire/schemas.js';
 
 const priorityChanges = withRules(
   z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })),
@@ -108,7 +108,7 @@ export const teamRoutes = [
     auth: 'team',
     summary: "The physicians named on the team's lab orders (ClientFacingPhysician).",
     request: { params: z.object({ team_id: uuid() }) },
-    responses: { 200: res(z.array(JsonObject), 'Array of ClientFacingPhysician'), 403: 'Another team' },
+    responses: { 200: res(z.array(Physician), 'Array of ClientFacingPhysician'), 403: 'Another team' },
     handle(ctx, { params }) {
       requireOwnTeam(ctx, params.team_id);
       return reply(200, teamPhysicians(ctx));
