@@ -94,7 +94,8 @@ export interface ManagementKey {
   /** Team ids a team_admin key is bound to; null for org_admin. */
   team_ids: string[] | null;
   created_at: string;
-  creator: Record<string, unknown>;
+  /** Who made it (`type`: `vital_staff`, `management_key`, ...: the real `Creator*` shapes). */
+  creator: { type: string; [field: string]: unknown };
 }
 
 /** What a data-API access token (`create_api_access_token`) grants: one team environment until it expires. */

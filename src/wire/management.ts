@@ -83,9 +83,46 @@ export const CustomCredential = z.object({
   redirect_url_override: z.string().nullable(),
 });
 
+const PullDaysWithLimit = z.object({ historical_days_to_pull: z.number().int(), historical_days_to_pull_limit: z.number().int() });
+/** `TeamDataPullPreferencesWithLimit`: per provider, its default and per-resource overrides. */
+const TeamPullPreferences = z.object({
+  team_id: uuidString,
+  providers: z.record(
+    z.string(),
+    z.object({ default: PullDaysWithLimit, resource_overrides: z.record(z.string(), PullDaysWithLimit).nullable() }),
+  ),
+});
 export const DataPullPreferences = z.object({
-  data_pull_preferences: z.array(z.object({ team_id: uuidString, providers: z.unknown() })),
+  data_pull_preferences: z.array(TeamPullPreferences),
   next_cursor: z.string().nullable(),
+});
+
+/** `TeamScopeRequirementsResponse`: the scopes a team requires (must) and allows (may), per OAuth provider. */
+export const TeamScopeRequirementsList = listOf(
+  'requirements',
+  z.object({ user_must_grant: z.array(z.string()), user_may_grant: z.array(z.string()), team_id: uuidString, provider: z.string() }),
+);
+/** `CreateTeamAccessTokenResponse`. */
+export const TeamAccessToken = z.object({ access_token: z.string(), expires_in: z.number().int() });
+/** `PrometheusQueryResponse` of the event delivery metric: one series per outcome, values `[step start (Unix s), "count"]`. */
+export const EventDeliveryMetric = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    resultType: z.literal('matrix'),
+    result: z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(z.tuple([z.number().int(), z.string()])) })),
+  }),
+});
+/** `PrepareTeamCustomCredentialsResponse`. */
+export const CustomCredentialPreparation = z.object({
+  status: z.enum(['no_action_needed', 'preparations_required']),
+  preparation_steps: z.array(
+    z.object({
+      type: z.enum(['redirect_uri', 'webhook_uri', 'iam_principal']),
+      key: z.string().nullable(),
+      value: z.string(),
+      description: z.string().nullable(),
+    }),
+  ),
 });
 
 export const EhrMember = z.object({
@@ -122,7 +159,7 @@ export const ContinuousQuery = z.object({
   result_table_schema: z.record(z.string(), z.string()),
   resource_dependencies: z.array(z.string()),
   export_preferences: JsonObject.nullable(),
-  fhir_observation_mappers: z.array(JsonObject).nullable(),
+  fhir_observation_mappers: z.array(z.string()),
 });
 export const QueryValidation = z.object({
   result_table_schema: z.record(z.string(), z.string()),
@@ -136,7 +173,12 @@ export const Team = z.object({
   org_id: uuidString,
   name: z.string(),
   svix_app_id: z.string().nullable(),
+  client_id: z.string().nullish(),
+  client_secret: z.string().nullish(),
+  airtable_api_key: z.string().nullish(),
+  airtable_base_id: z.string().nullish(),
   webhook_secret: z.string().nullable(),
+  api_key: z.string().nullish(),
   api_keys: z.array(
     z.object({
       label: z.string(),
@@ -148,9 +190,17 @@ export const Team = z.object({
     }),
   ),
   configuration: JsonObject,
+  testkits_texts_enabled: z.boolean(),
+  lab_tests_patient_communication_enabled: z.boolean(),
+  lab_tests_patient_sms_communication_enabled: z.boolean(),
+  lab_tests_patient_email_communication_enabled: z.boolean(),
   logo_url: z.string().nullable(),
   delegated_flow: z.string(),
+  critical_result_notification_email: z.string().nullish(),
 });
+
+/** `ClientFacingPhysician` (`GET /v2/team/{team_id}/physicians`). */
+export const Physician = z.object({ first_name: z.string(), last_name: z.string(), npi: z.string() });
 
 export const SourcePriority = z.object({
   data_type: z.string(),

@@ -14,6 +14,8 @@ import { routeResponses } from './engine.js';
 import * as WIRE from './schemas.js';
 
 type Json = Record<string, unknown>;
+/** A built document, typed by the wire schema the control plane declares for it. */
+type OpenApiDoc = z.input<typeof WIRE.OpenApiDocument>;
 type DocumentKind = 'data' | 'management' | 'control';
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = ['data', 'management', 'control'];
@@ -140,10 +142,10 @@ const TITLES: Record<DocumentKind, string> = {
 };
 
 /** Per route table: the document of each interface (by kind), and each served copy (by kind and URL). */
-const cache = new WeakMap<readonly Route[], Map<string, Json>>();
+const cache = new WeakMap<readonly Route[], Map<string, OpenApiDoc>>();
 
 /** The OpenAPI document of one interface; `serverUrl` is where that interface is served. */
-export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKind, serverUrl: string): Json {
+export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKind, serverUrl: string): OpenApiDoc {
   let byKey = cache.get(routes);
   if (!byKey) cache.set(routes, (byKey = new Map()));
   const key = `${kind} ${serverUrl}`;
@@ -152,13 +154,13 @@ export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKin
   let shared = byKey.get(kind);
   if (!shared) byKey.set(kind, (shared = buildDocument(routes, kind)));
   // The same document on another server URL: a new top level (same key order), shared parts.
-  const doc: Json = { ...shared, servers: [{ url: serverUrl }] };
+  const doc: OpenApiDoc = { ...shared, servers: [{ url: serverUrl }] };
   byKey.set(key, doc);
   return doc;
 }
 
 /** The document of one interface, without its server URL (`servers` is filled per URL). */
-function buildDocument(routes: readonly Route[], kind: DocumentKind): Json {
+function buildDocument(routes: readonly Route[], kind: DocumentKind): OpenApiDoc {
   const paths: Record<string, Json> = {};
   const components = new Components();
   for (const route of routes) {
@@ -184,7 +186,7 @@ function buildDocument(routes: readonly Route[], kind: DocumentKind): Json {
       };
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op };
   }
-  const doc: Json = {
+  const doc: OpenApiDoc = {
     openapi: '3.1.0',
     info: {
       title: TITLES[kind],

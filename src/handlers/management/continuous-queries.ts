@@ -14,8 +14,7 @@
  * - `fhir_observation_mappers` is always empty and `fhir_observation_previews` null.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { requireTeam } from '../../state/management/access.js';
 import { environmentParam } from '../../state/management/common.js';
@@ -56,7 +55,7 @@ export const continuousQueryRoutes = [
     responses: { 200: res(cursorPage(ContinuousQuery), 'ContinuousQueryResponse'), 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, access: team }) {
-      return json({ data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });
+      return reply(200, { data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });
     },
   }),
 
@@ -71,7 +70,7 @@ export const continuousQueryRoutes = [
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, query, body, access: team }) {
       requireTeamQueries(query.query_type);
-      return json(continuousQueryView(createContinuousQuery(ctx.world, team, p.environment, body)));
+      return reply(200, continuousQueryView(createContinuousQuery(ctx.world, team, p.environment, body)));
     },
   }),
 
@@ -86,7 +85,7 @@ export const continuousQueryRoutes = [
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, query, body }) {
       requireTeamQueries(query.query_type);
-      return json({ ...analyseQuery(body.query), fhir_observation_previews: null });
+      return reply(200, { ...analyseQuery(body.query), fhir_observation_previews: null });
     },
   }),
 
@@ -103,7 +102,7 @@ export const continuousQueryRoutes = [
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, body, access: team }) {
-      return json(continuousQueryView(updateContinuousQuery(ctx.world, team, p.environment, p.query_id, body)));
+      return reply(200, continuousQueryView(updateContinuousQuery(ctx.world, team, p.environment, p.query_id, body)));
     },
   }),
 
@@ -117,7 +116,7 @@ export const continuousQueryRoutes = [
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 404: 'Not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, access: team }) {
-      return json(continuousQueryView(archiveContinuousQuery(ctx.world, team, p.environment, p.query_id)));
+      return reply(200, continuousQueryView(archiveContinuousQuery(ctx.world, team, p.environment, p.query_id)));
     },
   }),
 ];

@@ -8,8 +8,7 @@
  *   management API with the returned key).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute, type Ctx, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
 import { createOrg, orgById, setBetaFeatures, setOrgPlan, teamById } from '../../state/management/orgs.js';
@@ -23,7 +22,7 @@ const featureName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"');
 
-function orgControlView(ctx: Ctx, org: Org) {
+function orgControlView(ctx: Ctx, org: Org): z.input<typeof SandboxOrg> {
   return {
     id: org.id,
     name: org.name,
@@ -34,7 +33,7 @@ function orgControlView(ctx: Ctx, org: Org) {
   };
 }
 
-function betaView(team: Team) {
+function betaView(team: Team): z.input<typeof BetaFeatures> {
   return { team_id: team.id, beta_features: [...team.beta_features].sort() };
 }
 
@@ -49,7 +48,7 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: 'Every org with its plan and team ids.',
     responses: { 200: res(SandboxOrgList, 'OK') },
-    handle: (ctx) => json({ orgs: [...ctx.world.tenancy.orgs.values()].map((o) => orgControlView(ctx, o)) }),
+    handle: (ctx) => reply(200, { orgs: [...ctx.world.tenancy.orgs.values()].map((o) => orgControlView(ctx, o)) }),
   }),
 
   defineRoute({
@@ -62,7 +61,7 @@ export const managementControlRoutes = [
     responses: { 200: res(SandboxOrgCreated, '{org_id, name, plan, management_key_id, management_key}') },
     handle(ctx, { body }) {
       const { org, key } = createOrg(ctx.world, { name: body?.name ?? null, plan: body?.plan ?? 'premium' }, ctx.iso());
-      return json({ org_id: org.id, name: org.name, plan: org.plan, management_key_id: key.id, management_key: key.key });
+      return reply(200, { org_id: org.id, name: org.name, plan: org.plan, management_key_id: key.id, management_key: key.key });
     },
   }),
 
@@ -74,7 +73,7 @@ export const managementControlRoutes = [
     summary: 'One org with its plan and team ids.',
     request: { params: z.object({ org_id: uuid() }) },
     responses: { 200: res(SandboxOrg, '{id, name, plan, created_at, expires_at, team_ids}'), 404: 'Org not found' },
-    handle: (ctx, { params }) => json(orgControlView(ctx, orgOf(ctx, params.org_id))),
+    handle: (ctx, { params }) => reply(200, orgControlView(ctx, orgOf(ctx, params.org_id))),
   }),
 
   defineRoute({
@@ -87,7 +86,7 @@ export const managementControlRoutes = [
     responses: { 200: res(SandboxOrg, 'The org'), 404: 'Org not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
-      return json(orgControlView(ctx, setOrgPlan(org, body.plan)));
+      return reply(200, orgControlView(ctx, setOrgPlan(org, body.plan)));
     },
   }),
 
@@ -99,7 +98,7 @@ export const managementControlRoutes = [
     summary: 'The closed-beta features a team is enabled for.',
     request: { params: z.object({ team_id: uuid() }) },
     responses: { 200: res(BetaFeatures, '{team_id, beta_features}'), 404: 'Team not found' },
-    handle: (ctx, { params }) => json(betaView(teamOf(ctx, params.team_id))),
+    handle: (ctx, { params }) => reply(200, betaView(teamOf(ctx, params.team_id))),
   }),
 
   defineRoute({
@@ -112,7 +111,7 @@ export const managementControlRoutes = [
     responses: { 200: res(BetaFeatures, '{team_id, beta_features}'), 404: 'Team not found' },
     handle(ctx, { params, body }) {
       const team = teamOf(ctx, params.team_id);
-      return json(betaView(setBetaFeatures(team, body.beta_features)));
+      return reply(200, betaView(setBetaFeatures(team, body.beta_features)));
     },
   }),
 
@@ -129,7 +128,7 @@ export const managementControlRoutes = [
     responses: { 200: res(Member, 'ClientFacingOrgMember'), 404: 'Org or invite not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
-      return json(memberView(acceptInvite(ctx.world, org, params.invite_id, body?.name ?? null, ctx.iso())));
+      return reply(200, memberView(acceptInvite(ctx.world, org, params.invite_id, body?.name ?? null, ctx.iso())));
     },
   }),
 
@@ -141,6 +140,6 @@ export const managementControlRoutes = [
     summary: "E-mails the org's service would have sent (invites, domain instructions), oldest first; the last 200.",
     request: { params: z.object({ org_id: uuid() }) },
     responses: { 200: res(OrgMail, '{mail: [{to, subject, kind, sent_at, ref_id}]}'), 404: 'Org not found' },
-    handle: (ctx, { params }) => json({ mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),
+    handle: (ctx, { params }) => reply(200, { mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),
   }),
 ];

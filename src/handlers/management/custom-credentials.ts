@@ -24,9 +24,8 @@
  */
 import { z } from 'zod';
 import { managementError } from '../../state/management/errors.js';
-import { json } from '../../engine/http-types.js';
 import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
@@ -44,7 +43,7 @@ import {
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
 import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
-import { BatchOutcome, CustomCredential as CustomCredentialWire, JsonObject, res } from '../../wire/schemas.js';
+import { BatchOutcome, CustomCredentialPreparation, CustomCredential as CustomCredentialWire, res } from '../../wire/schemas.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
 const prepareProvider = z.enum(unique([...PROVIDERS, ...LABS]));
@@ -102,7 +101,7 @@ const DETAILS: Record<string, z.ZodType> = {
 /** Providers without their own shape take any of the reference's shapes. */
 const ANY_DETAILS = z.union(Object.values(DETAILS) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 
-function credentialView(c: CustomCredential) {
+function credentialView(c: CustomCredential): z.input<typeof CustomCredentialWire> {
   return {
     id: c.id,
     client_id: c.client_id,
@@ -146,7 +145,7 @@ export const customCredentialRoutes = [
       'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
     request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
     responses: {
-      200: res(z.object({ status: z.string(), preparation_steps: z.array(JsonObject) }), 'PrepareTeamCustomCredentialsResponse'),
+      200: res(CustomCredentialPreparation, 'PrepareTeamCustomCredentialsResponse'),
       400: 'Team in another region, or provider without OAuth',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
@@ -155,9 +154,9 @@ export const customCredentialRoutes = [
       assertTeamRegion(team, params.region);
       const kind = credentialKind(body.provider);
       if (kind === 'unsupported') throw managementError.badRequest(CUSTOM_CREDENTIAL_MESSAGES.noOAuth(body.provider));
-      if (kind === 'lab') return json({ status: 'no_action_needed', preparation_steps: [] });
+      if (kind === 'lab') return reply(200, { status: 'no_action_needed' as const, preparation_steps: [] });
       const base = ctx.world.urls.base;
-      const steps = [
+      const steps: z.input<typeof CustomCredentialPreparation>['preparation_steps'] = [
         {
           type: 'redirect_uri',
           key: null,
@@ -176,7 +175,7 @@ export const customCredentialRoutes = [
             : `Register this URI as the webhook (push notification) endpoint of your ${body.provider} application.`,
         });
       }
-      return json({ status: 'preparations_required', preparation_steps: steps });
+      return reply(200, { status: 'preparations_required' as const, preparation_steps: steps });
     },
   }),
 
@@ -207,7 +206,7 @@ export const customCredentialRoutes = [
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
       const c = setCustomCredential(ctx.world, team, params.env, body, (details) => checkedDetails(body.provider, details), ctx.iso());
-      return json(credentialView(c));
+      return reply(200, credentialView(c));
     },
   }),
 
@@ -234,7 +233,7 @@ export const customCredentialRoutes = [
       const teams =
         query.team_id.length > 0 ? [...new Set(query.team_id)].map((id) => requireTeam(ctx, params.org_id, id)) : accessibleTeams(ctx, org);
       const credentials = listCustomCredentials(ctx.world, teams, params.env, params.region, query.provider ?? null).map(credentialView);
-      return json({ credentials, next_cursor: null });
+      return reply(200, { credentials, next_cursor: null });
     },
   }),
 
@@ -248,7 +247,8 @@ export const customCredentialRoutes = [
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
-      return json(
+      return reply(
+        200,
         deleteCustomCredentials(ctx.world, org.id, params.env, params.region, query.credential_id, (teamId) => canAccessTeam(ctx, teamId)),
       );
     },

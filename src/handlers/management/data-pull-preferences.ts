@@ -13,8 +13,7 @@
  *   every team the key may act on in the region. It answers null.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { requireOrg } from '../../state/management/access.js';
 import { CLIENT_FACING_RESOURCES, decodeCursor, encodeCursor, envRegionParams, regionTeams } from '../../state/management/common.js';
@@ -84,7 +83,7 @@ export const dataPullPreferenceRoutes = [
       const rest = teams.filter((t) => seqOf(t) > after);
       const page = rest.slice(0, query.limit);
       const last = page[page.length - 1];
-      return json({
+      return reply(200, {
         data_pull_preferences: page.map((t) => pullPreferencesView(ctx.world, t, params.env, query.provider)),
         next_cursor: rest.length > query.limit && last ? encodeCursor('pull_preferences', seqOf(last)) : null,
       });
@@ -115,7 +114,7 @@ export const dataPullPreferenceRoutes = [
         Object.entries(body.providers).map(([p, v]) => [p, { default: v.default, resource_overrides: v.resource_overrides ?? null }]),
       );
       upsertPullPreferences(ctx.world, teams, params.env, providers);
-      return json({ data_pull_preferences: teams.map((t) => pullPreferencesView(ctx.world, t, params.env, [])), next_cursor: null });
+      return reply(200, { data_pull_preferences: teams.map((t) => pullPreferencesView(ctx.world, t, params.env, [])), next_cursor: null });
     },
   }),
 
@@ -134,7 +133,7 @@ export const dataPullPreferenceRoutes = [
     handle(ctx, { params, query }) {
       const teams = regionTeams(ctx, params.org_id, params.region, query.team_id);
       deletePullPreferences(ctx.world, teams, params.env, query.provider);
-      return json(null);
+      return reply(200, null);
     },
   }),
 ];

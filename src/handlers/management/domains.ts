@@ -10,8 +10,7 @@
  *   and `sendgrid_message_id` is null. Delete answers the deleted domain.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { email } from '../../state/management/common.js';
@@ -41,7 +40,7 @@ export const domainRoutes = [
     responses: { 200: res(listOf('data', Domain), 'ListOrgDomainResponse') },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json({ data: listDomains(ctx.world, org).map(domainView) });
+      return reply(200, { data: listDomains(ctx.world, org).map(domainView) });
     },
   }),
 
@@ -55,7 +54,7 @@ export const domainRoutes = [
     responses: { 201: res(Domain, 'ClientFacingOrgDomain'), 409: 'Domain already added', 422: 'Not a domain name' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
-      return json(domainView(addDomain(ctx.world, org, body.domain, ctx.now(), ctx.iso())), 201);
+      return reply(201, domainView(addDomain(ctx.world, org, body.domain, ctx.now(), ctx.iso())));
     },
   }),
 
@@ -69,7 +68,7 @@ export const domainRoutes = [
     responses: { 200: res(Domain, 'ClientFacingOrgDomain'), 404: 'Domain not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json(domainView(getDomain(ctx.world, org, params.domain_id)));
+      return reply(200, domainView(getDomain(ctx.world, org, params.domain_id)));
     },
   }),
 
@@ -83,7 +82,7 @@ export const domainRoutes = [
     responses: { 200: res(Domain, 'The deleted ClientFacingOrgDomain'), 404: 'Domain not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json(domainView(deleteDomain(ctx.world, org, params.domain_id)));
+      return reply(200, domainView(deleteDomain(ctx.world, org, params.domain_id)));
     },
   }),
 
@@ -97,7 +96,7 @@ export const domainRoutes = [
     responses: { 200: res(z.object({ status: z.string() }), 'VerifyOrgDomainResponse'), 404: 'Domain not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json({ status: verifyDomain(ctx.world, org, params.domain_id, ctx.now()).status });
+      return reply(200, { status: verifyDomain(ctx.world, org, params.domain_id, ctx.now()).status });
     },
   }),
 
@@ -116,7 +115,7 @@ export const domainRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       sendDomainInstructions(ctx.world, org, params.domain_id, body.to_email, ctx.iso());
-      return json({ sent: true, sendgrid_message_id: null });
+      return reply(200, { sent: true, sendgrid_message_id: null });
     },
   }),
 ];

@@ -3,8 +3,7 @@
  * what a team environment's EHR pipelines received.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { environmentParam } from '../../state/management/common.js';
 import { liveDashboardSession } from '../../state/management/ehr.js';
@@ -25,7 +24,7 @@ export const ehrControlRoutes = [
     },
     handle(ctx, { params }) {
       const { token: _token, expires_ms, ...rest } = liveDashboardSession(ctx.world, params.token, ctx.now());
-      return json({ ...rest, expires_at: new Date(expires_ms).toISOString() });
+      return reply(200, { ...rest, expires_at: new Date(expires_ms).toISOString() });
     },
   }),
 
@@ -38,6 +37,6 @@ export const ehrControlRoutes = [
     request: { params: z.object({ team_id: uuid(), environment: environmentParam() }) },
     responses: { 200: res(EhrDeliveries, '{deliveries: [...]}'), 404: 'Team not found' },
     handle: (ctx, { params }) =>
-      json({ deliveries: teamEhrDeliveries(ctx.world, params.team_id, params.environment).map((d) => ({ ...d })) }),
+      reply(200, { deliveries: teamEhrDeliveries(ctx.world, params.team_id, params.environment).map((d) => ({ ...d })) }),
   }),
 ];

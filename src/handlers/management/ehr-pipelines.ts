@@ -11,8 +11,7 @@
  * - GET answers every pipeline in one page (`next_token` null). Delete answers null.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { requireOrg } from '../../state/management/access.js';
 import { environmentParam, regionParam, regionTeams } from '../../state/management/common.js';
@@ -45,7 +44,7 @@ export const ehrPipelineRoutes = [
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       const teams = regionTeams(ctx, p.org_id, p.region, query.team_id ? [query.team_id] : null);
-      return json({ data: teams.flatMap((t) => ehrPipelinesOf(ctx.world, t, p.environment)).map(ehrPipelineView), next_token: null });
+      return reply(200, { data: teams.flatMap((t) => ehrPipelinesOf(ctx.world, t, p.environment)).map(ehrPipelineView), next_token: null });
     },
   }),
 
@@ -80,7 +79,7 @@ export const ehrPipelineRoutes = [
         authentication: body.authentication,
         allowed_mappers: body.allowed_mappers ?? null,
       });
-      return json(made.map(ehrPipelineView));
+      return reply(200, made.map(ehrPipelineView));
     },
   }),
 
@@ -95,7 +94,7 @@ export const ehrPipelineRoutes = [
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       deleteEhrPipelines(ctx.world, regionTeams(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);
-      return json(null);
+      return reply(200, null);
     },
   }),
 ];

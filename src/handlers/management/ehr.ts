@@ -11,8 +11,7 @@
  * - Member delete answers the deleted member; members are listed in pages of 50.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
 import { cursorRule, decodeCursor, encodeCursor, environmentParam } from '../../state/management/common.js';
@@ -65,7 +64,7 @@ export const ehrIntegrationRoutes = [
     responses: { 200: res(EhrConfiguration, 'EhrIntegrationConfig'), 404: 'Not configured' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access }) {
-      return json(getEhrConfig(ctx.world, access));
+      return reply(200, getEhrConfig(ctx.world, access));
     },
   }),
 
@@ -86,7 +85,7 @@ export const ehrIntegrationRoutes = [
           session_continuation_url: o.session_continuation_url ?? null,
         })),
       };
-      return json(upsertEhrConfig(ctx.world, org, config));
+      return reply(200, upsertEhrConfig(ctx.world, org, config));
     },
   }),
 
@@ -103,7 +102,7 @@ export const ehrIntegrationRoutes = [
       404: 'Member or team not found',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle: (ctx, { body, access: org }) => json(openDashboardUrl(ctx, org, body)),
+    handle: (ctx, { body, access: org }) => reply(200, openDashboardUrl(ctx, org, body)),
   }),
 
   defineRoute({
@@ -132,7 +131,7 @@ export const ehrIntegrationRoutes = [
         avatar: body.avatar ?? null,
         team_ids: body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null,
       });
-      return json(integrationMemberView(m));
+      return reply(200, integrationMemberView(m));
     },
   }),
 
@@ -150,7 +149,7 @@ export const ehrIntegrationRoutes = [
       const page = rows.slice(0, INTEGRATION_MEMBER_PAGE_SIZE);
       const last = page[page.length - 1];
       const next = rows.length > INTEGRATION_MEMBER_PAGE_SIZE && last ? encodeCursor('integration_member', last.seq) : null;
-      return json({ data: page.map(integrationMemberView), next_cursor: next });
+      return reply(200, { data: page.map(integrationMemberView), next_cursor: next });
     },
   }),
 
@@ -164,7 +163,7 @@ export const ehrIntegrationRoutes = [
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
-      return json(integrationMemberView(resolveIntegrationMember(ctx.world, org, body.integration_member_id)));
+      return reply(200, integrationMemberView(resolveIntegrationMember(ctx.world, org, body.integration_member_id)));
     },
   }),
 
@@ -178,7 +177,7 @@ export const ehrIntegrationRoutes = [
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json(integrationMemberView(getIntegrationMember(ctx.world, org, params.member_id)));
+      return reply(200, integrationMemberView(getIntegrationMember(ctx.world, org, params.member_id)));
     },
   }),
 
@@ -201,7 +200,7 @@ export const ehrIntegrationRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
-      return json(integrationMemberView(updateIntegrationMember(ctx.world, org, params.member_id, { ...body, team_ids: teamIds })));
+      return reply(200, integrationMemberView(updateIntegrationMember(ctx.world, org, params.member_id, { ...body, team_ids: teamIds })));
     },
   }),
 
@@ -215,7 +214,7 @@ export const ehrIntegrationRoutes = [
     responses: { 200: res(EhrMember, 'The deleted IntegrationManagedMember'), 404: 'Not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json(integrationMemberView(deleteIntegrationMember(ctx.world, org, params.member_id)));
+      return reply(200, integrationMemberView(deleteIntegrationMember(ctx.world, org, params.member_id)));
     },
   }),
 ];

@@ -22,14 +22,13 @@ import {
   listManagementKeys,
   updateManagementKey,
 } from '../../state/management/management-keys.js';
-import { json } from '../../engine/http-types.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
 import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
 
-function managementKeyView(key: ManagementKey) {
+function managementKeyView(key: ManagementKey): z.input<typeof ManagementKeyWire> {
   return {
     id: key.id,
     label: key.label,
@@ -57,7 +56,7 @@ export const managementKeyRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const data = listManagementKeys(ctx.world, org, query).map(managementKeyView);
-      return json({ data, next_cursor: null });
+      return reply(200, { data, next_cursor: null });
     },
   }),
 
@@ -78,7 +77,7 @@ export const managementKeyRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const key = createManagementKey(ctx.world, org, body, ctx.iso());
-      return json({ ...managementKeyView(key), key: key.key });
+      return reply(200, { ...managementKeyView(key), key: key.key });
     },
   }),
 
@@ -93,7 +92,7 @@ export const managementKeyRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const key = updateManagementKey(ctx.world, org, params.key_id, body);
-      return json(managementKeyView(key));
+      return reply(200, managementKeyView(key));
     },
   }),
 
@@ -108,7 +107,7 @@ export const managementKeyRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       const key = deleteManagementKey(ctx.world, org, params.key_id);
-      return json(key ? managementKeyView(key) : null);
+      return reply(200, key ? managementKeyView(key) : null);
     },
   }),
 ];

@@ -19,9 +19,8 @@
  * - Teams created later are not added to allowlists by themselves.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { envRegionParams } from '../../state/management/common.js';
 import {
@@ -49,7 +48,7 @@ export const labAccountRoutes = [
     responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params, query }) =>
-      json({ data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
+      reply(200, { data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
   }),
 
   defineRoute({
@@ -71,7 +70,7 @@ export const labAccountRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const account = updateLabAccountAllowlist(ctx.world, org, params.env, params.region, params.account_id, body.team_id_allowlist);
-      return json({ lab_account: labAccountView(account) });
+      return reply(200, { lab_account: labAccountView(account) });
     },
   }),
 
@@ -84,6 +83,6 @@ export const labAccountRoutes = [
     summary: 'Closed beta (lab_accounts). The lab accounts the calling team may use in its environment; filters lab_account_id, status.',
     request: { query: z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() }) },
     responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta' },
-    handle: (ctx, { query }) => json({ data: listTeamLabAccounts(ctx.world, ctx.partition, query).map(labAccountView) }),
+    handle: (ctx, { query }) => reply(200, { data: listTeamLabAccounts(ctx.world, ctx.partition, query).map(labAccountView) }),
   }),
 ];

@@ -9,8 +9,7 @@
  * - Update and remove answer the member (the reference gives no schema); revoke answers the invite.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireOrgAdmin } from '../../state/management/access.js';
 import { cursorRule, decodeCursor, email, encodeCursor } from '../../state/management/common.js';
@@ -57,7 +56,7 @@ export const memberRoutes = [
     handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('member', query.next_cursor) : 0;
       const { rows, next } = page('member', listMembers(ctx.world, org, query.search_query ?? null, after));
-      return json({ members: rows.map(memberView), next_cursor: next });
+      return reply(200, { members: rows.map(memberView), next_cursor: next });
     },
   }),
 
@@ -77,7 +76,7 @@ export const memberRoutes = [
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
       const teamIds = body.team_role_bindings ? body.team_role_bindings.map((b) => b.team_id) : null;
-      return json(memberView(updateMember(ctx.world, org, params.member_id, body.role, teamIds)));
+      return reply(200, memberView(updateMember(ctx.world, org, params.member_id, body.role, teamIds)));
     },
   }),
 
@@ -91,7 +90,7 @@ export const memberRoutes = [
     responses: { 200: res(Member, 'The removed ClientFacingOrgMember'), 400: 'Last owner', 404: 'Member not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json(memberView(removeMember(ctx.world, org, params.member_id)));
+      return reply(200, memberView(removeMember(ctx.world, org, params.member_id)));
     },
   }),
 
@@ -110,7 +109,7 @@ export const memberRoutes = [
     handle(ctx, { params, query, access: org }) {
       const after = query.next_cursor ? decodeCursor('invite', query.next_cursor) : 0;
       const { rows, next } = page('invite', listInvites(ctx.world, org, query.search_query ?? null, after));
-      return json({ invites: rows.map(inviteView), next_cursor: next });
+      return reply(200, { invites: rows.map(inviteView), next_cursor: next });
     },
   }),
 
@@ -138,7 +137,7 @@ export const memberRoutes = [
         { email: body.email, role: body.role, team_ids: teamIds, creator: { type: 'management_key' } },
         ctx.iso(),
       );
-      return json({ status });
+      return reply(200, { status });
     },
   }),
 
@@ -152,7 +151,7 @@ export const memberRoutes = [
     responses: { 200: res(Invite, 'The revoked ClientFacingOrgInvite'), 404: 'Invite not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
-      return json(inviteView(revokeInvite(ctx.world, org, params.invite_id)));
+      return reply(200, inviteView(revokeInvite(ctx.world, org, params.invite_id)));
     },
   }),
 ];

@@ -4,16 +4,15 @@
  * Members and invites: `members.ts`; domains: `domains.ts`; EHR integration: `ehr.ts`.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { requireOrg, requireOrgAdmin } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { teamName } from '../../state/management/common.js';
 import { renameOrg } from '../../state/management/orgs.js';
 import type { Org } from '../../engine/tenancy.js';
 import { Org as OrgWire, res } from '../../wire/schemas.js';
 
-function orgView(org: Org) {
+function orgView(org: Org): z.input<typeof OrgWire> {
   return { id: org.id, name: org.name, expires_at: org.expires_at };
 }
 
@@ -30,7 +29,7 @@ export const managementOrgRoutes = [
     responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Another org, or not on the premium plan' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, access }) {
-      return json(orgView(access));
+      return reply(200, orgView(access));
     },
   }),
 
@@ -44,7 +43,7 @@ export const managementOrgRoutes = [
     responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access }) {
-      return json(orgView(renameOrg(access, body.name)));
+      return reply(200, orgView(renameOrg(access, body.name)));
     },
   }),
 ];

@@ -14,16 +14,15 @@
  *   like unknown ids); `failure` stays empty.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { accessibleTeams, requireOrg, requireTeam, canAccessTeam } from '../../state/management/access.js';
 import { createTeamApiKey, deleteTeamApiKeys, listTeamApiKeys } from '../../state/management/team-api-keys.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
 import type { TeamApiKey } from '../../engine/tenancy.js';
 import { BatchOutcome, TeamApiKey as TeamApiKeyWire, res } from '../../wire/schemas.js';
 
-function teamApiKeyView(key: TeamApiKey) {
+function teamApiKeyView(key: TeamApiKey): z.input<typeof TeamApiKeyWire> {
   return { id: key.id, label: key.label, value: key.value, team_id: key.team_id, created_at: key.created_at };
 }
 
@@ -45,7 +44,7 @@ export const teamApiKeyRoutes = [
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const teams = query.team_id ? [requireTeam(ctx, params.org_id, query.team_id)] : accessibleTeams(ctx, org);
-      return json({ api_keys: listTeamApiKeys(ctx.world, teams, params.env, params.region).map(teamApiKeyView), next_cursor: null });
+      return reply(200, { api_keys: listTeamApiKeys(ctx.world, teams, params.env, params.region).map(teamApiKeyView), next_cursor: null });
     },
   }),
 
@@ -66,7 +65,7 @@ export const teamApiKeyRoutes = [
     handle(ctx, { params, body }) {
       const team = requireTeam(ctx, params.org_id, body.team_id);
       assertTeamRegion(team, params.region);
-      return json(teamApiKeyView(createTeamApiKey(ctx.world, team, params.env, body.label, ctx.iso())));
+      return reply(200, teamApiKeyView(createTeamApiKey(ctx.world, team, params.env, body.label, ctx.iso())));
     },
   }),
 
@@ -80,7 +79,10 @@ export const teamApiKeyRoutes = [
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
-      return json(deleteTeamApiKeys(ctx.world, org, params.env, params.region, query.api_key_id, (teamId) => canAccessTeam(ctx, teamId)));
+      return reply(
+        200,
+        deleteTeamApiKeys(ctx.world, org, params.env, params.region, query.api_key_id, (teamId) => canAccessTeam(ctx, teamId)),
+      );
     },
   }),
 ];

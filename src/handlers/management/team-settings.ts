@@ -12,20 +12,23 @@
  *   per step of `interval` over the last 24 steps, from the delivery log (bounded by its retention).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireTeam } from '../../state/management/access.js';
 import { environmentParam } from '../../state/management/common.js';
 import { OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
-import { scopeRequirementsRule, scopeRequirementsView, upsertScopeRequirements } from '../../state/management/preferences.js';
+import {
+  REQUIRABLE_SCOPES,
+  scopeRequirementsRule,
+  scopeRequirementsView,
+  upsertScopeRequirements,
+} from '../../state/management/preferences.js';
 import { createAccessToken, eventDeliveryMetric } from '../../state/management/tokens-metrics.js';
-import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
-import { JsonObject, listOf, res } from '../../wire/schemas.js';
+import { EventDeliveryMetric, res, TeamAccessToken, TeamScopeRequirementsList } from '../../wire/schemas.js';
 
 const teamParams = z.object({ org_id: uuid(), team_id: uuid() });
 
-const SCOPES = REFERENCE_SCOPES;
+const SCOPES = REQUIRABLE_SCOPES;
 
 function requirement(scopes: readonly string[]) {
   const scope = z.enum(scopes as [string, ...string[]]);
@@ -47,10 +50,10 @@ export const teamSettingRoutes = [
     auth: 'management',
     summary: 'The scopes the team requires users to grant (must) and lets them grant (may), per OAuth provider.',
     request: { params: teamParams, query: z.object({ provider: z.enum(OAUTH_PROVIDERS).nullish() }) },
-    responses: { 200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'), 404: 'Team not found' },
+    responses: { 200: res(TeamScopeRequirementsList, 'TeamScopeRequirementsResponse'), 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
-      return json(scopeRequirementsView(ctx.world, team, query.provider ?? null));
+      return reply(200, scopeRequirementsView(ctx.world, team, query.provider ?? null));
     },
   }),
 
@@ -62,14 +65,14 @@ export const teamSettingRoutes = [
     summary: "Sets scope requirements per provider (null removes one, absent keeps it); answers the team's requirements.",
     request: { params: teamParams, body: withRules(scopeBody, scopeRequirementsRule) },
     responses: {
-      200: res(listOf('requirements', JsonObject), 'TeamScopeRequirementsResponse'),
+      200: res(TeamScopeRequirementsList, 'TeamScopeRequirementsResponse'),
       404: 'Team not found',
       422: 'Unknown scope, or a scope in both lists',
     },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
       upsertScopeRequirements(ctx.world, team, body);
-      return json(scopeRequirementsView(ctx.world, team, null));
+      return reply(200, scopeRequirementsView(ctx.world, team, null));
     },
   }),
 
@@ -81,12 +84,12 @@ export const teamSettingRoutes = [
     summary: 'A short-lived API access token for the team environment ({access_token, expires_in}).',
     request: { params: teamParams, body: z.object({ env: environmentParam() }) },
     responses: {
-      200: res(z.object({ access_token: z.string(), expires_in: z.number().int() }), 'CreateTeamAccessTokenResponse'),
+      200: res(TeamAccessToken, 'CreateTeamAccessTokenResponse'),
       404: 'Team not found',
     },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
-      return json(createAccessToken(ctx.world, team, body.env, ctx.now()));
+      return reply(200, createAccessToken(ctx.world, team, body.env, ctx.now()));
     },
   }),
 
@@ -101,15 +104,12 @@ export const teamSettingRoutes = [
       query: z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') }),
     },
     responses: {
-      200: res(
-        z.object({ status: z.string(), data: z.object({ resultType: z.string(), result: z.array(JsonObject) }) }),
-        'PrometheusQueryResponse',
-      ),
+      200: res(EventDeliveryMetric, 'PrometheusQueryResponse'),
       404: 'Team not found',
     },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
-      return json(eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));
+      return reply(200, eventDeliveryMetric(ctx.world, team, params.environment, query.interval, ctx.now()));
     },
   }),
 ];

@@ -22,10 +22,10 @@
  *   gives only "an object"); see docs/simulated/link.md.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { linkConfig } from '../../state/link/team-config.js';
+import { dataTeamView } from '../../state/management/teams.js';
 import { userView } from '../../state/users/users.js';
 import {
   PRIORITY_RESOURCES,
@@ -36,7 +36,7 @@ import {
   teamPhysicians,
   updateSourcePriorities,
 } from '../../state/users/team-views.js';
-import { JsonObject, LinkConfig, SourcePriority, Team, User, res } from '../../wire/schemas.js';
+import { LinkConfig, Physician, SourcePriority, Team, User, res } from '../../wire/schemas.js';
 
 const priorityChanges = withRules(
   z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })),
@@ -54,48 +54,7 @@ export const teamRoutes = [
     responses: { 200: res(Team, 'ClientFacingTeam'), 403: 'Another team' },
     handle(ctx, { params }) {
       const team = requireOwnTeam(ctx, params.team_id);
-      const { environment } = ctx.partition;
-      const s = team.settings[environment];
-      const keys = ctx.world.tenancy.teamApiKeys(team.id, environment);
-      return json({
-        id: team.id,
-        org_id: team.org_id,
-        name: team.name,
-        svix_app_id: null,
-        client_id: null,
-        client_secret: null,
-        airtable_api_key: null,
-        airtable_base_id: null,
-        webhook_secret: null,
-        api_key: null,
-        api_keys: keys.map((k) => ({
-          label: k.label,
-          value: k.value,
-          team_id: k.team_id,
-          id: k.id,
-          created_at: k.created_at,
-          deleted_at: null,
-        })),
-        configuration: {
-          libreview: { practice_id: {} },
-          texts_enabled: s.lab_tests_patient_sms_communication_enabled,
-          push_historical_data: true,
-          provider_raw_data: false,
-          reject_duplicate_connection: s.reject_duplicate_connection,
-          sdk_per_device_activity_timeseries: s.sdk_per_device_activity_timeseries,
-          partial_webhooks_enabled: s.partial_webhooks_enabled,
-          minor_ordering_enabled: s.minor_ordering_enabled,
-          event_type_prefixes: s.event_type_prefixes ? [...s.event_type_prefixes] : null,
-        },
-        testkits_texts_enabled: s.lab_tests_patient_sms_communication_enabled,
-        lab_tests_patient_communication_enabled:
-          s.lab_tests_patient_sms_communication_enabled || s.lab_tests_patient_email_communication_enabled,
-        lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
-        lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
-        logo_url: s.logo_url,
-        delegated_flow: 'order_and_results_with_vital_physician_network',
-        critical_result_notification_email: s.critical_result_notification_email,
-      });
+      return reply(200, dataTeamView(ctx.world, team, ctx.partition.environment));
     },
   }),
   defineRoute({
@@ -107,7 +66,7 @@ export const teamRoutes = [
     request: { query: z.object({ query_id: z.string().min(1).nullish() }) },
     responses: { 200: res(z.array(User), 'Array of ClientFacingUser') },
     handle: (ctx, { query }) =>
-      json(query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
+      reply(200, query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
   }),
   defineRoute({
     id: 'team.svix_url',
@@ -119,7 +78,7 @@ export const teamRoutes = [
     responses: { 200: res(z.object({ url: z.string() }), '{url}') },
     handle(ctx) {
       const { team, environment } = ctx.partition;
-      return json({ url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
+      return reply(200, { url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
     },
   }),
   defineRoute({
@@ -130,7 +89,7 @@ export const teamRoutes = [
     summary: 'Source priorities per data type (1 = preferred).',
     request: { query: z.object({ data_type: z.enum(PRIORITY_RESOURCES).nullish() }) },
     responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data_type' },
-    handle: (ctx, { query }) => json(sourcePriorities(ctx, query.data_type ?? null)),
+    handle: (ctx, { query }) => reply(200, sourcePriorities(ctx, query.data_type ?? null)),
   }),
   defineRoute({
     id: 'team.source_priorities_update',
@@ -140,7 +99,7 @@ export const teamRoutes = [
     summary: 'Put providers first for data types (body: [{data_type, providers}]); answers the full list.',
     request: { body: priorityChanges },
     responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data type or provider' },
-    handle: (ctx, { body }) => json(updateSourcePriorities(ctx, body ?? [])),
+    handle: (ctx, { body }) => reply(200, updateSourcePriorities(ctx, body ?? [])),
   }),
   defineRoute({
     id: 'team.physicians',
@@ -149,10 +108,10 @@ export const teamRoutes = [
     auth: 'team',
     summary: "The physicians named on the team's lab orders (ClientFacingPhysician).",
     request: { params: z.object({ team_id: uuid() }) },
-    responses: { 200: res(z.array(JsonObject), 'Array of ClientFacingPhysician'), 403: 'Another team' },
+    responses: { 200: res(z.array(Physician), 'Array of ClientFacingPhysician'), 403: 'Another team' },
     handle(ctx, { params }) {
       requireOwnTeam(ctx, params.team_id);
-      return json(teamPhysicians(ctx));
+      return reply(200, teamPhysicians(ctx));
     },
   }),
   defineRoute({
@@ -167,6 +126,6 @@ export const teamRoutes = [
       400: 'Unusable link token',
       422: 'Missing header',
     },
-    handle: (ctx) => json(linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
+    handle: (ctx) => reply(200, linkConfig(ctx.world, ctx.request.headers['x-vital-link-token'])),
   }),
 ];

@@ -20,9 +20,8 @@
  * - Scope requirements, API access tokens and event delivery metrics: `team-settings.ts`.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
 import { accessibleTeams, requireOrg, requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import {
   brandInformation,
@@ -132,7 +131,7 @@ export const managementTeamRoutes = [
       const page = teams.slice(0, TEAM_PAGE_SIZE);
       const last = page[page.length - 1];
       const next = teams.length > TEAM_PAGE_SIZE && last ? encodeCursor('team', tenancy.teamSequence(last.id) ?? 0) : null;
-      return json({ teams: page.map(orgTeamListItem), next_cursor: next });
+      return reply(200, { teams: page.map(orgTeamListItem), next_cursor: next });
     },
   }),
 
@@ -172,7 +171,7 @@ export const managementTeamRoutes = [
       };
       assertTeamCreatable(ctx.world, org, input);
       const team = createTeam(ctx.world, org, input, ctx.iso());
-      return json(orgTeamView(team));
+      return reply(200, orgTeamView(team));
     },
   }),
 
@@ -186,7 +185,7 @@ export const managementTeamRoutes = [
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to the team', 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
-      return json(orgTeamView(team, query.include_environment));
+      return reply(200, orgTeamView(team, query.include_environment));
     },
   }),
 
@@ -206,7 +205,7 @@ export const managementTeamRoutes = [
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, body, access: team }) {
       updateTeam(ctx.world, team, body);
-      return json(orgTeamView(team));
+      return reply(200, orgTeamView(team));
     },
   }),
 
@@ -224,7 +223,7 @@ export const managementTeamRoutes = [
     },
     handle(ctx, { access: team }) {
       deleteTeam(ctx.world, team);
-      return json(null);
+      return reply(200, null);
     },
   }),
 
@@ -237,6 +236,6 @@ export const managementTeamRoutes = [
     request: { params: orgParams, body: z.object({ integration_team_id: z.string().max(256) }) },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to it', 404: 'No team has it' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle: (ctx, { body, access: org }) => json(orgTeamView(requireTeamByIntegrationId(ctx, org, body.integration_team_id))),
+    handle: (ctx, { body, access: org }) => reply(200, orgTeamView(requireTeamByIntegrationId(ctx, org, body.integration_team_id))),
   }),
 ];

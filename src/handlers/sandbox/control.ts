@@ -7,13 +7,12 @@
  */
 import { z } from 'zod';
 import { credentialsOf } from '../../engine/credentials.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute, type Ctx, reply } from '../../engine/route.js';
 import { int, num, withRules } from '../../engine/schemas.js';
 import { advanceClock, advanceRules } from '../../state/sandbox/clock.js';
 import { AdvanceDone, ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
 
-function clockView(ctx: Ctx) {
+function clockView(ctx: Ctx): z.input<typeof ClockState> {
   const { clock } = ctx.world;
   return { now: clock.iso(), mode: clock.mode, scale: clock.scale };
 }
@@ -35,7 +34,7 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'Liveness.',
     responses: { 200: res(Health, 'OK') },
-    handle: () => json({ status: 'ok' }),
+    handle: () => reply(200, { status: 'ok' }),
   }),
 
   defineRoute({
@@ -45,7 +44,7 @@ export const controlRoutes = [
     auth: 'control',
     summary: "Base URL, management URL, org id, management key and each team's keys (first team first).",
     responses: { 200: res(SandboxCredentials, 'OK') },
-    handle: (ctx) => json(credentialsOf(ctx.world)),
+    handle: (ctx) => reply(200, credentialsOf(ctx.world)),
   }),
 
   defineRoute({
@@ -55,7 +54,7 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'The sandbox clock: {now, mode, scale}.',
     responses: { 200: res(ClockState, 'OK') },
-    handle: (ctx) => json(clockView(ctx)),
+    handle: (ctx) => reply(200, clockView(ctx)),
   }),
 
   defineRoute({
@@ -75,7 +74,7 @@ export const controlRoutes = [
     },
     async handle(ctx, { body }) {
       const report = await advanceClock(ctx.world, body);
-      return json({ ...clockView(ctx), ...report });
+      return reply(200, { ...clockView(ctx), ...report });
     },
   }),
 
@@ -89,7 +88,7 @@ export const controlRoutes = [
     responses: { 200: res(ResetDone, 'OK') },
     handle(ctx, { body }) {
       ctx.reset(body?.seed);
-      return json({ status: 'ok', seed: body?.seed ?? null });
+      return reply(200, { status: 'ok', seed: body?.seed ?? null });
     },
   }),
 
@@ -114,7 +113,7 @@ export const controlRoutes = [
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
       const events = ctx.world.events.list(filter, limit);
-      return json({ events, total: events.length, last_seq: ctx.world.events.emitted });
+      return reply(200, { events, total: events.length, last_seq: ctx.world.events.emitted });
     },
   }),
 
@@ -128,7 +127,7 @@ export const controlRoutes = [
     responses: { 200: res(JobList, 'OK') },
     handle(ctx, { query }) {
       const jobs = ctx.world.scheduler.list(query.limit).map((j) => ({ at: new Date(j.at).toISOString(), label: j.label }));
-      return json({ jobs, pending: ctx.world.scheduler.pending() });
+      return reply(200, { jobs, pending: ctx.world.scheduler.pending() });
     },
   }),
 ];

@@ -11,8 +11,7 @@
  */
 import { z } from 'zod';
 import { parseDuration } from '../../engine/duration.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { num, uuid, withRules } from '../../engine/schemas.js';
 import { MAX_ADVANCE_SECONDS } from '../../state/sandbox/errors.js';
 import { applyLabFault, LAB_FAULTS } from '../../state/sandbox/faults-labs.js';
@@ -52,7 +51,7 @@ export const domainFaultRoutes = [
       404: 'Unknown order, or no appointment',
       409: 'The order is past the point where the fault can happen',
     },
-    handle: (ctx, { params, body }) => json(applyLabFault(ctx.world, params.order_id, body.fault)),
+    handle: (ctx, { params, body }) => reply(200, applyLabFault(ctx.world, params.order_id, body.fault)),
   }),
 
   defineRoute({
@@ -65,7 +64,7 @@ export const domainFaultRoutes = [
     responses: { 200: res(ProviderOutage, '{provider, starts_at, ends_at, connections_affected}'), 404: 'Unknown provider' },
     handle(ctx, { params, body }) {
       const seconds = body.seconds ?? (parseDuration(body.duration ?? '') as number);
-      return json(startOutage(ctx.world, params.provider, seconds));
+      return reply(200, startOutage(ctx.world, params.provider, seconds));
     },
   }),
 ];

@@ -13,8 +13,7 @@
  *   matches it).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { addFault, clearFaults, listFaults, removeFault } from '../../engine/faults.js';
 import { faultRuleBody } from '../../state/sandbox/faults-schema.js';
@@ -30,7 +29,7 @@ export const faultRoutes = [
       'Adds an HTTP fault rule: requests matching {method, path, route, team_id, environment} answer a status, late, dropped or malformed.',
     request: { body: faultRuleBody },
     responses: { 200: res(FaultRuleView, 'The rule with its id'), 422: 'A bad rule: the field is named' },
-    handle: (ctx, { body }) => json(addFault(ctx.world, ctx.routes, body)),
+    handle: (ctx, { body }) => reply(200, addFault(ctx.world, ctx.routes, body)),
   }),
 
   defineRoute({
@@ -40,7 +39,7 @@ export const faultRoutes = [
     auth: 'control',
     summary: 'The HTTP fault rules in force, in the order they are tried, with remaining times, matches and faulted answers.',
     responses: { 200: res(FaultList, '{faults}') },
-    handle: (ctx) => json({ faults: listFaults(ctx.world) }),
+    handle: (ctx) => reply(200, { faults: listFaults(ctx.world) }),
   }),
 
   defineRoute({
@@ -51,7 +50,7 @@ export const faultRoutes = [
     summary: 'Removes one HTTP fault rule.',
     request: { params: z.object({ fault_id: uuid() }) },
     responses: { 200: res(FaultRuleView, 'The rule removed'), 404: 'Unknown rule' },
-    handle: (ctx, { params }) => json(removeFault(ctx.world, params.fault_id)),
+    handle: (ctx, { params }) => reply(200, removeFault(ctx.world, params.fault_id)),
   }),
 
   defineRoute({
@@ -61,6 +60,6 @@ export const faultRoutes = [
     auth: 'control',
     summary: 'Removes every HTTP fault rule.',
     responses: { 200: res(FaultsCleared, '{removed}') },
-    handle: (ctx) => json({ removed: clearFaults(ctx.world) }),
+    handle: (ctx) => reply(200, { removed: clearFaults(ctx.world) }),
   }),
 ];

@@ -2,8 +2,7 @@
  * Self-description of the sandbox, generated from the route table: the route listing and the
  * OpenAPI 3.1 documents of its three interfaces (request and response schemas; `src/wire/`).
  */
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { surfaceOf } from '../../engine/router.js';
 import { buildOpenApiDocument } from '../../wire/openapi.js';
 import { OpenApiDocument, RouteListing, res } from '../../wire/schemas.js';
@@ -17,7 +16,7 @@ export const metaRoutes = [
     summary: 'Every route the sandbox serves, from the route table.',
     responses: { 200: res(RouteListing, 'OK') },
     handle: (ctx) =>
-      json({
+      reply(200, {
         routes: ctx.routes.map((r) => ({
           id: r.id,
           method: r.method,
@@ -36,7 +35,7 @@ export const metaRoutes = [
     auth: 'control',
     summary: 'The OpenAPI 3.1 document of the control plane (/_sandbox), generated from the route table.',
     responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
-    handle: (ctx) => json(buildOpenApiDocument(ctx.routes, 'control', ctx.world.urls.base)),
+    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, 'control', ctx.world.urls.base)),
   }),
   defineRoute({
     id: 'meta.openapi.data',
@@ -45,7 +44,7 @@ export const metaRoutes = [
     auth: 'none',
     summary: 'The OpenAPI 3.1 document of the data interface, generated from the route table.',
     responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
-    handle: (ctx) => json(buildOpenApiDocument(ctx.routes, 'data', ctx.world.urls.base)),
+    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, 'data', ctx.world.urls.base)),
   }),
   defineRoute({
     id: 'meta.openapi.management',
@@ -55,6 +54,6 @@ export const metaRoutes = [
     surface: 'management',
     summary: 'The OpenAPI 3.1 document of the management interface (served at /management/openapi.json).',
     responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
-    handle: (ctx) => json(buildOpenApiDocument(ctx.routes, 'management', ctx.world.urls.management)),
+    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, 'management', ctx.world.urls.management)),
   }),
 ];

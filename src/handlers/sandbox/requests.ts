@@ -10,8 +10,7 @@
  * - It survives `/_sandbox/reset` (it is what happened); its ids go on counting.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int } from '../../engine/schemas.js';
 import { listRequests, SINCE_FILTER, STATUS_FILTER } from '../../state/sandbox/journal-query.js';
 import { RequestPage, res } from '../../wire/schemas.js';
@@ -40,6 +39,6 @@ export const requestRoutes = [
       }),
     },
     responses: { 200: res(RequestPage, 'OK') },
-    handle: (ctx, { query }) => json(listRequests(ctx.world, query)),
+    handle: (ctx, { query }) => reply(200, listRequests(ctx.world, query)),
   }),
 ];

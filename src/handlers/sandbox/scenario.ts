@@ -9,8 +9,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../../engine/errors.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute, type Ctx, reply } from '../../engine/route.js';
 import { ScenarioError } from '../../scenario/parse.js';
 import { ScenarioLoaded, res } from '../../wire/schemas.js';
 
@@ -26,7 +25,7 @@ async function load(ctx: Ctx, scenario: unknown) {
     throw error;
   }
   const built = (loaded ?? { seed: ctx.world.seed, now: ctx.world.clock.iso() }) as { seed: number; now: string };
-  return json({ status: 'ok', seed: built.seed, now: built.now });
+  return reply(200, { status: 'ok', seed: built.seed, now: built.now });
 }
 
 export const scenarioRoutes = [

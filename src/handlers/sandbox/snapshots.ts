@@ -11,9 +11,10 @@
  */
 import { z } from 'zod';
 import { ApiError, apiError } from '../../engine/errors.js';
-import { json, noContent } from '../../engine/http-types.js';
+import { noContent } from '../../engine/http-types.js';
 import { WorldDocumentError } from '../../engine/persist-document.js';
-import { defineRoute } from '../../engine/route.js';
+import type { WorldDocument as WorldDocumentOf } from '../../engine/persist.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { SnapshotInfo, SnapshotList, WorldDocument, WorldRestored, res } from '../../wire/schemas.js';
 
 const snapshotName = z
@@ -22,7 +23,15 @@ const snapshotName = z
   .max(64)
   .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only');
 
-const restored = (world: { seed: number; now: string }) => json({ status: 'ok', seed: world.seed, now: world.now });
+/**
+ * The world document as the wire declares it: its build and log entries as plain JSON objects
+ * (the same keys, in the same order).
+ */
+function worldView(doc: WorldDocumentOf): z.input<typeof WorldDocument> {
+  return { format: doc.format, version: doc.version, build: { ...doc.build }, log: doc.log.map((entry) => ({ ...entry })) };
+}
+
+const restored = (world: { seed: number; now: string }) => reply(200, { status: 'ok', seed: world.seed, now: world.now });
 
 export const snapshotRoutes = [
   defineRoute({
@@ -32,7 +41,7 @@ export const snapshotRoutes = [
     auth: 'control',
     summary: 'The worlds saved in memory, oldest first.',
     responses: { 200: res(SnapshotList, '{snapshots: [{name, now, seed, inputs}]}') },
-    handle: (ctx) => json({ snapshots: ctx.worlds.list() }),
+    handle: (ctx) => reply(200, { snapshots: ctx.worlds.list() }),
   }),
   defineRoute({
     id: 'sandbox.snapshots.create',
@@ -44,7 +53,7 @@ export const snapshotRoutes = [
     responses: { 201: res(SnapshotInfo, '{name, now, seed, inputs}'), 422: 'No valid name', 409: 'Too many snapshots kept' },
     handle(ctx, { body }) {
       try {
-        return json(ctx.worlds.snapshot(body.name), 201);
+        return reply(201, ctx.worlds.snapshot(body.name));
       } catch (error) {
         if (error instanceof RangeError) throw apiError(409, error.message);
         throw error;
@@ -88,7 +97,7 @@ export const snapshotRoutes = [
     auth: 'control',
     summary: 'The whole world as one JSON document (keys and secrets included): save it, check it in, PUT it back or start from it.',
     responses: { 200: res(WorldDocument, 'The world document') },
-    handle: (ctx) => json(ctx.worlds.export()),
+    handle: (ctx) => reply(200, worldView(ctx.worlds.export())),
   }),
   defineRoute({
     id: 'sandbox.world.put',

@@ -6,6 +6,8 @@
  * stored, listed, updated and archived. Creating one starts its runs on the sandbox clock
  * (`src/state/aggregate/runner.ts`); archiving stops them.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import type { Environment, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { MANAGEMENT_ERRORS, managementError } from './errors.js';
@@ -50,7 +52,7 @@ export function analyseQuery(query: Query): { result_table_schema: Record<string
   return { result_table_schema: schema, resource_dependencies: [plan.dependency].filter((r) => CLIENT_FACING_RESOURCE_SET.has(r)) };
 }
 
-export function continuousQueryView(q: ContinuousQuery) {
+export function continuousQueryView(q: ContinuousQuery): z.input<typeof W.ContinuousQuery> {
   return {
     id: q.id,
     status: q.status,

@@ -4,6 +4,8 @@
  * verification succeeds once the record has "propagated" on the sandbox clock
  * (`DOMAIN_PROPAGATION_MS` after the domain was added), and stays verified.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -33,7 +35,7 @@ class DomainStore {
 
 const domainsStore = worldSlot('management-domains', () => new DomainStore());
 
-export function domainView(d: OrgDomain) {
+export function domainView(d: OrgDomain): z.input<typeof W.Domain> {
   return {
     domain: d.domain,
     is_verified: d.verified,

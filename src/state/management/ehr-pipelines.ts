@@ -5,6 +5,8 @@
  * or `corrected` becomes one record in the pipeline's in-memory destination (`ehrDeliveriesOf`),
  * which the control plane reads. Nothing leaves the process.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import type { JournalEntry } from '../../engine/events.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -59,7 +61,7 @@ class EhrPipelineStore {
 const store = worldSlot('management-ehr-pipelines', () => new EhrPipelineStore());
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 
-export function ehrPipelineView(p: EhrPipeline) {
+export function ehrPipelineView(p: EhrPipeline): z.input<typeof W.EhrPipeline> {
   const auth =
     p.authentication.type === 'client_credentials' ? { ...p.authentication, client_secret: '**********' } : { ...p.authentication };
   return {

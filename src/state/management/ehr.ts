@@ -4,6 +4,8 @@
  * members the EHR manages (by `integration_member_id`), and dashboard sessions that a dashboard
  * URL opens. Sessions are readable through the control plane until they expire on the sandbox clock.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import type { OrgDomain } from '../domain-context.js';
 import { requireOrgAdmin, requireTeam, requireTeamByIntegrationId } from './access.js';
 import { stableToken } from '../../engine/ids.js';
@@ -83,7 +85,7 @@ export function upsertEhrConfig(world: World, org: Org, config: EhrConfig): EhrC
   return e.config;
 }
 
-export function integrationMemberView(m: IntegrationMember) {
+export function integrationMemberView(m: IntegrationMember): z.input<typeof W.EhrMember> {
   return {
     id: m.id,
     integration_member_id: m.integration_member_id,
@@ -190,7 +192,7 @@ interface DashboardRequest {
  * `POST .../ehr_integration/create_dashboard_url`: the team (by id or integration id, one the
  * key may act on; none needs an org key), then the member (by id or integration id), then the URL.
  */
-export function openDashboardUrl(ctx: OrgDomain, org: Org, body: DashboardRequest): { url: string; expires_in: number } {
+export function openDashboardUrl(ctx: OrgDomain, org: Org, body: DashboardRequest): z.input<typeof W.ExpiringUrl> {
   let team: Team | null = null;
   if (body.team_id) team = requireTeam(ctx, org.id, body.team_id);
   else if (body.integration_team_id) team = requireTeamByIntegrationId(ctx, org, body.integration_team_id);

@@ -4,6 +4,8 @@
  * region; which teams may use an account is its `team_id_allowlist`. Derived from the seed and
  * the org id; the allowlist starts with the org's teams in the region when the accounts are made.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import { stableInt, stableUuid } from '../../engine/ids.js';
 import { ENVIRONMENTS, type Environment, type Org, type Partition, type Region, type Team } from '../../engine/tenancy.js';
 import type { OrgDomain } from '../domain-context.js';
@@ -149,7 +151,7 @@ export function seedLabAccounts(world: World, org: Org): void {
 }
 
 /** `ClientFacingLabAccount`. */
-export function labAccountView(a: LabAccount) {
+export function labAccountView(a: LabAccount): z.input<typeof W.LabAccount> {
   return {
     id: a.id,
     lab: a.lab,

@@ -5,6 +5,8 @@
  * The rule: an org keeps at least one owner, so the last `org_admin` can be neither demoted nor
  * removed. Invite e-mails go to the org's outbox (`mailOf`), which the control plane reads.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import { stableUuid } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -82,7 +84,7 @@ function peopleOf(world: World, org: Org): OrgPeople {
   return p;
 }
 
-export function memberView(m: Member) {
+export function memberView(m: Member): z.input<typeof W.Member> {
   return {
     id: m.id,
     name: m.name,
@@ -93,7 +95,7 @@ export function memberView(m: Member) {
   };
 }
 
-export function inviteView(i: Invite) {
+export function inviteView(i: Invite): z.input<typeof W.Invite> {
   return {
     id: i.id,
     email: i.email,

@@ -7,9 +7,15 @@
  * how many days a new connection backfills) and `scopeRequirementsOf` (Link: which scopes a user
  * must and may grant; connection `resource_availability`).
  */
+import type { z } from 'zod';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
+import type * as W from '../../wire/schemas.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
 import { MANAGEMENT_ERRORS, managementError } from './errors.js';
+
+/** The scopes a team may require or allow per OAuth provider (the real service's scope lists). */
+export const REQUIRABLE_SCOPES = REFERENCE_SCOPES;
 
 /** The most days of history a preference may ask for (the sandbox's limit, same for every provider and resource). */
 export const HISTORICAL_DAYS_LIMIT = 365;
@@ -18,6 +24,8 @@ interface ProviderPullPreference {
   default: { historical_days_to_pull: number };
   resource_overrides: Record<string, { historical_days_to_pull: number }> | null;
 }
+
+type TeamPullPreferences = z.input<typeof W.DataPullPreferences>['data_pull_preferences'][number];
 
 interface ScopeRequirement {
   user_must_grant: string[];
@@ -94,9 +102,9 @@ export function deletePullPreferences(world: World, teams: readonly Team[], env:
 }
 
 /** One team environment's preferences as `TeamDataPullPreferencesWithLimit` (only the named providers when some are). */
-export function pullPreferencesView(world: World, team: Team, env: Environment, providers: readonly string[]) {
+export function pullPreferencesView(world: World, team: Team, env: Environment, providers: readonly string[]): TeamPullPreferences {
   const m = preferencesOf(world).pulls.get(key(team.id, env));
-  const out: Record<string, unknown> = {};
+  const out: TeamPullPreferences['providers'] = {};
   for (const [provider, pref] of m ?? []) {
     if (providers.length > 0 && !providers.includes(provider)) continue;
     const overrides = pref.resource_overrides
@@ -152,8 +160,8 @@ export function upsertScopeRequirements(world: World, team: Team, body: Record<s
 }
 
 /** A team's requirements as `TeamScopeRequirements` rows, optionally for one provider. */
-export function scopeRequirementsView(world: World, team: Team, provider: string | null) {
-  const rows = [];
+export function scopeRequirementsView(world: World, team: Team, provider: string | null): z.input<typeof W.TeamScopeRequirementsList> {
+  const rows: z.input<typeof W.TeamScopeRequirementsList>['requirements'] = [];
   for (const [p, req] of preferencesOf(world).scopes.get(team.id) ?? []) {
     if (provider && p !== provider) continue;
     rows.push({ user_must_grant: [...req.user_must_grant], user_may_grant: [...req.user_may_grant], team_id: team.id, provider: p });

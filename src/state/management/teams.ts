@@ -2,6 +2,8 @@
  * Teams as the management interface shows and changes them (spec 2.7, management OpenAPI
  * `ClientFacingOrgTeam`): views, creation with fresh keys, per-environment settings updates.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import { issueTeamKeys, newTeam } from '../../fixtures/management/tenancy.js';
 import {
   ENVIRONMENTS,
@@ -21,7 +23,7 @@ import type { DomainError } from '../domain-error.js';
  * `event_type_prefixes` allowlist is not part of that schema (the reference declares the field on
  * ETL pipelines only), so it is taken on create/update but not shown here.
  */
-function environmentView(s: EnvironmentSettings) {
+function environmentView(s: EnvironmentSettings): NonNullable<z.input<typeof W.ManagementTeam>['sandbox']> {
   return {
     lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
     lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
@@ -42,7 +44,7 @@ const TEAM_ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
  * A team as `ClientFacingOrgTeam`. `include` limits which environment blocks are filled (the
  * others are null); empty means both, as spec 2.7 shows them.
  */
-export function orgTeamView(team: Team, include: readonly Environment[] = []) {
+export function orgTeamView(team: Team, include: readonly Environment[] = []): z.input<typeof W.ManagementTeam> {
   const shows = (env: Environment) => include.length === 0 || include.includes(env);
   return {
     id: team.id,
@@ -56,8 +58,56 @@ export function orgTeamView(team: Team, include: readonly Environment[] = []) {
   };
 }
 
+/**
+ * The calling team as the data API's deprecated `ClientFacingTeam` (`GET /v2/team/{team_id}`):
+ * the key's environment settings; legacy fields null.
+ */
+export function dataTeamView(world: World, team: Team, environment: Environment): z.input<typeof W.Team> {
+  const s = team.settings[environment];
+  const keys = world.tenancy.teamApiKeys(team.id, environment);
+  return {
+    id: team.id,
+    org_id: team.org_id,
+    name: team.name,
+    svix_app_id: null,
+    client_id: null,
+    client_secret: null,
+    airtable_api_key: null,
+    airtable_base_id: null,
+    webhook_secret: null,
+    api_key: null,
+    api_keys: keys.map((k) => ({
+      label: k.label,
+      value: k.value,
+      team_id: k.team_id,
+      id: k.id,
+      created_at: k.created_at,
+      deleted_at: null,
+    })),
+    configuration: {
+      libreview: { practice_id: {} },
+      texts_enabled: s.lab_tests_patient_sms_communication_enabled,
+      push_historical_data: true,
+      provider_raw_data: false,
+      reject_duplicate_connection: s.reject_duplicate_connection,
+      sdk_per_device_activity_timeseries: s.sdk_per_device_activity_timeseries,
+      partial_webhooks_enabled: s.partial_webhooks_enabled,
+      minor_ordering_enabled: s.minor_ordering_enabled,
+      event_type_prefixes: s.event_type_prefixes ? [...s.event_type_prefixes] : null,
+    },
+    testkits_texts_enabled: s.lab_tests_patient_sms_communication_enabled,
+    lab_tests_patient_communication_enabled:
+      s.lab_tests_patient_sms_communication_enabled || s.lab_tests_patient_email_communication_enabled,
+    lab_tests_patient_sms_communication_enabled: s.lab_tests_patient_sms_communication_enabled,
+    lab_tests_patient_email_communication_enabled: s.lab_tests_patient_email_communication_enabled,
+    logo_url: s.logo_url,
+    delegated_flow: 'order_and_results_with_vital_physician_network',
+    critical_result_notification_email: s.critical_result_notification_email,
+  };
+}
+
 /** A team as a list item (`ClientFacingOrgTeamListItem`). */
-export function orgTeamListItem(team: Team) {
+export function orgTeamListItem(team: Team): z.input<typeof W.TeamList>['teams'][number] {
   return { id: team.id, name: team.name, created_on: team.created_on, region: team.region, integration_team_id: team.integration_team_id };
 }
 

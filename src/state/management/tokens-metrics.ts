@@ -3,10 +3,12 @@
  * delivery metrics per team environment (`PrometheusQueryResponse`), computed from the webhook
  * delivery log of `src/state/webhooks/`.
  */
+import type { z } from 'zod';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { listAttempts } from '../webhooks/delivery-views.js';
+import type * as W from '../../wire/schemas.js';
 
 /** Lifetime of an access token, in seconds of sandbox time. */
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -15,12 +17,7 @@ export const ACCESS_TOKEN_TTL_S = 3600;
  * Issues an access token for a team environment. The grant lives in the tenancy (the engine's
  * authentication reads it: `Authorization: Bearer <token>` on the data API).
  */
-export function createAccessToken(
-  world: World,
-  team: Team,
-  environment: Environment,
-  nowMs: number,
-): { access_token: string; expires_in: number } {
+export function createAccessToken(world: World, team: Team, environment: Environment, nowMs: number): z.input<typeof W.TeamAccessToken> {
   const n = world.ids.nextSeq('team-access-token', team.id);
   const token = `vat_${team.region}_${stableToken(48, world.seed, 'team-access-token', team.id, n)}`;
   world.tenancy.addAccessToken(token, { team_id: team.id, environment, expires_ms: nowMs + ACCESS_TOKEN_TTL_S * 1000 }, nowMs);
@@ -44,7 +41,13 @@ const ATTEMPT_SCAN_LIMIT = 100_000;
  * answer: one series per outcome (`status` = `success` / `failed`), values `[step start (Unix s), "count"]`,
  * over the last `METRIC_STEPS` steps.
  */
-export function eventDeliveryMetric(world: World, team: Team, environment: Environment, interval: MetricInterval, nowMs: number) {
+export function eventDeliveryMetric(
+  world: World,
+  team: Team,
+  environment: Environment,
+  interval: MetricInterval,
+  nowMs: number,
+): z.input<typeof W.EventDeliveryMetric> {
   const step = STEP_S[interval];
   const nowS = Math.floor(nowMs / 1000);
   const lastStart = nowS - (nowS % step);

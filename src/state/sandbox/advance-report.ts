@@ -6,27 +6,20 @@
  * event type, so it turns the feed on for its team environment). Time stays predictable: the
  * answer says why an advance was slow and what to change (`filter_types`, or feed `off`).
  */
+import type { z } from 'zod';
 import type { World } from '../../engine/world.js';
+import type * as W from '../../wire/schemas.js';
 import { wearablesOf } from '../wearables/connections.js';
 import { allEndpoints } from '../webhooks/rules.js';
 import { deliveryOf } from '../webhooks/delivery.js';
 
 const FEED_PREFIX = 'daily.data.';
 
-/** A webhook endpoint that takes wearable feed events, and so makes the feed run. */
-export interface FeedListener {
-  endpoint_id: string;
-  team_id: string;
-  environment: string;
-  url: string;
-  /** null: no filter, every event type (a catch-all endpoint). */
-  filter_types: string[] | null;
-}
+/** What an advance caused and who makes the feed run: the answer's part beside the clock (`AdvanceDone`). */
+export type AdvanceReport = Pick<z.input<typeof W.AdvanceDone>, 'caused' | 'feed'>;
 
-export interface AdvanceReport {
-  caused: { events: number; feed_events: number; deliveries: number };
-  feed: { mode: string; listeners: FeedListener[]; note: string | null };
-}
+/** A webhook endpoint that takes wearable feed events, and so makes the feed run (`filter_types` null: every event type). */
+export type FeedListener = AdvanceReport['feed']['listeners'][number];
 
 /** The feed mode in force (`auto`, `on`, `off`). */
 export function feedModeOf(world: World): string {

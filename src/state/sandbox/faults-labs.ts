@@ -16,6 +16,8 @@
  * - `appointment_cancelled`: the phlebotomist (or the service center) cancels the booked
  *   appointment: appointment `cancelled`, order `appointment_cancelled`, waiting for a new booking.
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import { CANCELLATION_REASONS } from '../../fixtures/labs/appointment-slots.js';
 import type { World } from '../../engine/world.js';
 import { cancelAppointment, orderCancelled } from '../labs/appointments.js';
@@ -74,10 +76,10 @@ function restOf(order: Order, fate: Order['fate']): Step[] | null {
 }
 
 /** Applies a lab fault to an order; answers the order's id, the fault and its full status after it. */
-export function applyLabFault(world: World, orderId: string, fault: LabFault): { order_id: string; fault: LabFault; status: string } {
+export function applyLabFault(world: World, orderId: string, fault: LabFault): z.input<typeof W.LabFaultApplied> {
   const { env, order } = locate(world, orderId);
   const cur = currentStatus(order);
-  const done = (): { order_id: string; fault: LabFault; status: string } => ({
+  const done = (): z.input<typeof W.LabFaultApplied> => ({
     order_id: order.id,
     fault,
     status: fullStatus(order.method, currentStatus(order)),

@@ -8,6 +8,8 @@
  * The periodic new-data feed of that provider's connections sends nothing during the window; its
  * first tick after it catches up (the data of the window, at most a day of it, as after any gap).
  */
+import type { z } from 'zod';
+import type * as W from '../../wire/schemas.js';
 import type { World } from '../../engine/world.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection, type PullOverride } from '../wearables/connections.js';
@@ -47,11 +49,7 @@ export function providerDown(world: World, slug: string, at: number): boolean {
 }
 
 /** Starts an outage of `seconds` from now; answers it with the connections whose pulls it caught. */
-export function startOutage(
-  world: World,
-  slug: string,
-  seconds: number,
-): { provider: string; starts_at: string; ends_at: string; connections_affected: number } {
+export function startOutage(world: World, slug: string, seconds: number): z.input<typeof W.ProviderOutage> {
   if (!providerBySlug(slug)) throw sandboxError.faultNotFound(OUTAGE_MESSAGES.unknownProvider(slug));
   const now = world.clock.now();
   const end = now + Math.round(seconds * 1000);

@@ -2,7 +2,9 @@
  * Reading the request journal with filters (`GET /_sandbox/requests`, the control client's
  * `requests.list` and `requests.expect`). Newest first.
  */
+import type { z } from 'zod';
 import type { World } from '../../engine/world.js';
+import type * as W from '../../wire/schemas.js';
 import { journalOf, type RequestRecord } from '../../engine/journal.js';
 import { requestView, type RequestView } from '../../engine/journal-view.js';
 
@@ -51,13 +53,8 @@ function sinceTest(since: string | undefined): ((r: RequestRecord) => boolean) |
   return (r) => r.at >= at;
 }
 
-export interface RequestPage {
-  requests: RequestView[];
-  /** Requests kept (the ring's size, default 1000) and recorded since start. */
-  size: number;
-  recorded: number;
-  bodies: boolean;
-}
+/** A page of the journal as the wire declares it: requests, the ring's size, recorded since start, bodies kept. */
+export type RequestPage = z.input<typeof W.RequestPage>;
 
 /** The journal's requests matching the filter, newest first. */
 export function listRequests(world: World, filter: RequestFilter): RequestPage {
