@@ -11,7 +11,13 @@ export const Provider = z.object({
   supported_resources: z.array(z.string()),
 });
 
-export const ResourceAvailability = z.record(z.string(), z.object({ status: z.string(), scope_requirements: z.unknown().nullable() }));
+const ScopeRequirements = z.object({ required: z.array(z.string()), optional: z.array(z.string()) });
+/** ScopeRequirementsGrants: the scopes a resource needs, split by the user's grant. */
+const ScopeRequirementsGrants = z.object({ user_granted: ScopeRequirements, user_denied: ScopeRequirements });
+export const ResourceAvailability = z.record(
+  z.string(),
+  z.object({ status: z.string(), scope_requirements: ScopeRequirementsGrants.nullable() }),
+);
 
 /** A user's connection to a provider (`GET /v2/user/providers/{user_id}`). */
 export const Connection = z.object({
@@ -104,6 +110,9 @@ const Sport = z.object({ id: z.number().int(), name: z.string(), slug: z.string(
 
 export const WorkoutSummary = z.object({
   ...summaryBase,
+  // ClientFacingSource's `sport`: the reference documents it for workout streams; the sandbox's
+  // workout summaries carry the workout's sport slug there too.
+  source: Source.extend({ sport: z.string().nullish() }),
   title: z.string().nullable(),
   timezone_offset: z.number().int().nullable(),
   average_hr: z.number().nullable(),
@@ -132,6 +141,12 @@ export const WorkoutSummary = z.object({
 
 export const MealSummary = z.object({
   ...summaryBase,
+  /** Deprecated in the reference: `priority_id` and `source_id` have no meaning, `provider_id` is the `id`. */
+  priority_id: z.number().int(),
+  source_id: z.number().int(),
+  provider_id: z.string(),
+  source_app_id: z.string().nullish(),
+  source_device_id: z.string().nullish(),
   timestamp: dateTime,
   calendar_date: calendarDate,
   name: z.string(),
@@ -157,6 +172,14 @@ export const MenstrualCycle = z.object({
   cycle_end: calendarDate.nullable(),
   is_predicted: z.boolean().nullable(),
   menstrual_flow: z.array(z.object({ date: calendarDate, flow: z.string() })),
+  cervical_mucus: z.array(z.object({ date: calendarDate, quality: z.string() })).optional(),
+  intermenstrual_bleeding: z.array(z.object({ date: calendarDate })).optional(),
+  contraceptive: z.array(z.object({ date: calendarDate, type: z.string() })).optional(),
+  detected_deviations: z.array(z.object({ date: calendarDate, deviation: z.string() })).optional(),
+  ovulation_test: z.array(z.object({ date: calendarDate, test_result: z.string() })).optional(),
+  home_pregnancy_test: z.array(z.object({ date: calendarDate, test_result: z.string() })).optional(),
+  home_progesterone_test: z.array(z.object({ date: calendarDate, test_result: z.string() })).optional(),
+  sexual_activity: z.array(z.object({ date: calendarDate, protection_used: z.boolean().nullish() })).optional(),
   basal_body_temperature: z.array(z.object({ date: calendarDate, value: z.number() })),
 });
 
@@ -194,6 +217,8 @@ export const RawSummary = z.object({
   user_id: uuidString,
   provider_id: z.string(),
   source_id: z.number().int(),
+  /** Deprecated in the reference ("this value has no meaning"). */
+  priority_id: z.number().int().nullish(),
   id: uuidString,
   created_at: dateTime.optional(),
   updated_at: dateTime.optional(),

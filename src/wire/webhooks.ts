@@ -74,6 +74,9 @@ export const ReceiverDelivery = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   verified: z.boolean().nullable(),
+  // Sandbox control plane (no real counterpart): which endpoint's key verified it, and why not.
+  endpoint_id: z.string().nullable(),
+  verification_error: z.string().nullable(),
   answered_status: z.number().int(),
 });
 
@@ -84,18 +87,38 @@ export const ControlEndpointList = listOf('endpoints', WebhookEndpoint.extend({ 
 export const DeliveryMessagePage = z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() });
 export const DeliveryMessageDetail = DeliveryMessage.extend({ attempts: z.array(DeliveryAttempt) });
 export const DeliveryAttemptPage = z.object({ attempts: z.array(DeliveryAttempt), next_after: z.number().int().nullable() });
-export const ResendDone = z.object({ attempt: DeliveryAttempt });
+/** `attempt` is null when the queued attempt did not run (its endpoint disabled, or the world reset, meanwhile). */
+export const ResendDone = z.object({ attempt: DeliveryAttempt.nullable() });
 export const RecoverDone = z.object({ recovered: z.number().int(), attempts: z.array(DeliveryAttempt) });
 export const DeliverySettings = z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() });
-export const OperationalEvents = listOf('events', JsonObject);
+/** What Svix would tell Vital about an endpoint: failing, exhausted, recovered, disabled. */
+export const OperationalEvent = z.object({
+  seq: z.number().int(),
+  type: z.string(),
+  at: dateTime,
+  team_id: uuidString,
+  environment: z.string(),
+  endpoint_id: z.string(),
+  msg_id: z.string().nullable(),
+  detail: z.string(),
+});
+export const OperationalEvents = listOf('events', OperationalEvent);
+/** How the test receiver answers (`PUT /_sandbox/receiver/:name`): any status, any JSON body. */
+export const ReceiverConfig = z.object({
+  status: z.number().int(),
+  body: z.unknown(),
+  retry_after: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+  times: z.number().int().optional(),
+});
 export const ReceiverState = z.object({
   name: z.string(),
   url: z.string(),
-  config: JsonObject,
+  config: ReceiverConfig,
   count: z.number().int(),
   deliveries: z.array(ReceiverDelivery),
 });
-export const ReceiverConfigured = z.object({ name: z.string(), config: JsonObject });
+export const ReceiverConfigured = z.object({ name: z.string(), config: ReceiverConfig });
 
 // The control plane's pipeline streams (`/_sandbox/pipelines/*`).
 
@@ -104,7 +127,24 @@ export const PipelineStreams = z.object({
   ndjson_file: z.string().nullable(),
   ndjson_error: z.string().nullable(),
 });
-export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(JsonObject) });
+/** One record published to a pipeline stream, as the sandbox keeps it. */
+export const StreamRecord = z.object({
+  seq: z.number().int(),
+  stream: z.string(),
+  destination: z.string(),
+  team_id: uuidString,
+  environment: z.string(),
+  event_type: z.string(),
+  user_id: z.string(),
+  partition_key: z.string().nullable(),
+  routing_key: z.string().nullable(),
+  properties: z.record(z.string(), z.string()),
+  blob_name: z.string().nullable(),
+  compressed: z.boolean(),
+  enqueued_at: dateTime,
+  body: EventEnvelope,
+});
+export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(StreamRecord) });
 export const PipelineStreamCleared = z.object({ stream: z.string(), cleared: z.number().int() });
 export const PipelineStreamsCleared = z.object({ cleared: z.number().int() });
 export const PipelineNdjson = z.object({ ndjson_file: z.string().nullable() });
