@@ -87,7 +87,10 @@ export const ControlEndpointList = listOf('endpoints', WebhookEndpoint.extend({ 
 export const DeliveryMessagePage = z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() });
 export const DeliveryMessageDetail = DeliveryMessage.extend({ attempts: z.array(DeliveryAttempt) });
 export const DeliveryAttemptPage = z.object({ attempts: z.array(DeliveryAttempt), next_after: z.number().int().nullable() });
-/** `attempt` is null when the queued attempt did not run (its endpoint disabled, or the world reset, meanwhile). */
+/**
+ * `attempt` is null when the queued attempt did not run: its endpoint deleted or disabled, or its
+ * team deleted, meanwhile, or the attempt failed inside the sandbox.
+ */
 export const ResendDone = z.object({ attempt: DeliveryAttempt.nullable() });
 export const RecoverDone = z.object({ recovered: z.number().int(), attempts: z.array(DeliveryAttempt) });
 export const DeliverySettings = z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() });

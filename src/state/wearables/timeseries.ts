@@ -36,7 +36,7 @@ export function pageDays(row: TimeseriesRow | 'ecg'): number {
 }
 
 /** Samples of a row for the user, per provider, in `[from, to]`. */
-export function rowSamples(
+function rowSamples(
   world: World,
   user: User,
   row: TimeseriesRow,
