@@ -277,11 +277,41 @@ export const WorkoutStream = z.record(z.string(), z.array(z.number().nullable())
 /** A sleep's stream: series by kind. */
 export const SleepStream = z.record(z.string(), z.array(JsonObject));
 
-export const IntrospectPage = z.object({
-  data: z.array(z.object({ user_id: uuidString, provider: z.unknown() }).loose()),
-  next: z.string().nullable(),
-  next_cursor: z.string().nullable(),
+/** A page of introspection (`{data, next, next_cursor}`), `provider` mapping each provider slug to `T`. */
+const introspectPage = <T extends z.ZodType>(perProvider: T) =>
+  z.object({
+    data: z.array(z.object({ user_id: uuidString, provider: z.record(z.string(), perProvider) })),
+    next: z.string().nullable(),
+    next_cursor: z.string().nullable(),
+  });
+
+/** SingleHistoricalPullStatistics: one pulled resource of a connection. */
+const HistoricalPullStatistics = z.object({
+  status: z.string(),
+  range_start: dateTime.nullable(),
+  range_end: dateTime.nullable(),
+  timeline: z.object({ scheduled_at: dateTime, started_at: dateTime.nullable(), ended_at: dateTime.nullable() }),
+  days_with_data: z.number().int(),
+  release: z.string(),
+  trace_id: z.string().nullable(),
+  error_details: z.string().nullable(),
 });
+
+/** UserHistoricalPullsResponse (SingleProviderHistoricalPullResponse per provider). */
+export const HistoricalPullsPage = introspectPage(
+  z.object({ pulled: z.record(z.string(), HistoricalPullStatistics), not_pulled: z.array(z.string()) }),
+);
+
+/** SingleResourceStatistics: one resource of a connection. */
+const ResourceStatistics = z.object({
+  last_attempt: z.object({ timestamp: dateTime, status: z.string() }).nullable(),
+  oldest_data: dateTime.nullable(),
+  newest_data: dateTime.nullable(),
+  sent_count: z.number().int().nullable(),
+});
+
+/** UserResourcesResponse (resource to SingleResourceStatistics per provider). */
+export const ResourcesPage = introspectPage(z.record(z.string(), ResourceStatistics));
 
 export const FeedState = z.object({ enabled: z.boolean(), mode: z.string(), interval_seconds: z.number().int() });
 export const HistoricalPullForced = z.object({

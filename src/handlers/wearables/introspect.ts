@@ -17,10 +17,10 @@
  *   return an empty page with a `next_cursor`.
  */
 import { z } from 'zod';
-import { defineRoute, reply, type Route } from '../../engine/route.js';
+import { defineRoute, reply, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { introspectPage, pullView, resourcesView, type IntrospectView } from '../../state/wearables/introspect.js';
-import { IntrospectPage, res } from '../../wire/schemas.js';
+import { HistoricalPullsPage, ResourcesPage, res } from '../../wire/schemas.js';
 
 const query = z.object({
   user_id: uuid().nullish(),
@@ -30,39 +30,38 @@ const query = z.object({
   next_cursor: z.string().nullish(),
 });
 
-/** A route that pages through the caller's users with connections and shows `view` per connection. */
-function introspectRoute(id: string, path: string, summary: string, view: IntrospectView): Route {
-  return defineRoute({
-    id,
-    method: 'GET',
-    path,
-    auth: 'team',
-    summary,
-    request: { query },
-    responses: { 200: res(IntrospectPage, '{data, next, next_cursor}'), 422: 'Bad user_id, provider, user_limit or cursor' },
-    handle(ctx, { query: q }) {
-      const { rows, next } = introspectPage(ctx.world, ctx.partition, q);
-      const data = rows.map(({ user, conns }) => ({
-        user_id: user.user_id,
-        provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx.world, ctx.partition, user, c)])),
-      }));
-      // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
-      return reply(200, { data, next, next_cursor: next });
-    },
-  });
+/** One page of the caller's users with connections, `view` per connection. */
+function page<V>(ctx: Ctx, q: z.output<typeof query>, view: IntrospectView<V>) {
+  const { rows, next } = introspectPage(ctx.world, ctx.partition, q);
+  const data = rows.map(({ user, conns }) => ({
+    user_id: user.user_id,
+    provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx.world, ctx.partition, user, c)])),
+  }));
+  // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
+  return { data, next, next_cursor: next };
 }
 
+const RESPONSES = { 422: 'Bad user_id, provider, user_limit or cursor' };
+
 export const introspectRoutes = [
-  introspectRoute(
-    'introspect.historical_pull',
-    '/v2/introspect/historical_pull',
-    'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
-    pullView,
-  ),
-  introspectRoute(
-    'introspect.resources',
-    '/v2/introspect/resources',
-    'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
-    resourcesView,
-  ),
+  defineRoute({
+    id: 'introspect.historical_pull',
+    method: 'GET',
+    path: '/v2/introspect/historical_pull',
+    auth: 'team',
+    summary: 'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
+    request: { query },
+    responses: { 200: res(HistoricalPullsPage, '{data, next, next_cursor}'), ...RESPONSES },
+    handle: (ctx, { query: q }) => reply(200, page(ctx, q, pullView)),
+  }),
+  defineRoute({
+    id: 'introspect.resources',
+    method: 'GET',
+    path: '/v2/introspect/resources',
+    auth: 'team',
+    summary: 'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
+    request: { query },
+    responses: { 200: res(ResourcesPage, '{data, next, next_cursor}'), ...RESPONSES },
+    handle: (ctx, { query: q }) => reply(200, page(ctx, q, resourcesView)),
+  }),
 ];

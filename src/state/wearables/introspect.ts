@@ -2,8 +2,10 @@
  * The page of (user, connections) the introspection routes show (`GET /v2/introspect/*`):
  * the caller's live users with connections, oldest first, from the cursor's creation sequence.
  */
+import type { z } from 'zod';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import type { HistoricalPullsPage, ResourcesPage } from '../../wire/schemas.js';
 import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
@@ -57,14 +59,17 @@ export function introspectPage(
 }
 
 /** What an introspection route shows per connection of a user. */
-export type IntrospectView = (world: World, partition: Partition, user: User, conn: Connection) => Record<string, unknown>;
+export type IntrospectView<V> = (world: World, partition: Partition, user: User, conn: Connection) => V;
+
+type PullsOfProvider = z.output<typeof HistoricalPullsPage>['data'][number]['provider'][string];
+type ResourcesOfProvider = z.output<typeof ResourcesPage>['data'][number]['provider'][string];
 
 /** `GET /v2/introspect/historical_pull`: per pulled resource, its status, timeline, range and days with data. */
-export function pullView(world: World, _partition: Partition, user: User, conn: Connection): Record<string, unknown> {
+export function pullView(world: World, _partition: Partition, user: User, conn: Connection): PullsOfProvider {
   const seed = world.seed;
   const at = pullClock(conn, world.clock.now());
   const src = sourceCtx(subjectOf(world, user), conn.provider);
-  const pulled: Record<string, unknown> = {};
+  const pulled: PullsOfProvider['pulled'] = {};
   for (const r of pulledResources(conn)) {
     const plan = pullPlan(seed, user.user_id, conn, r);
     const state = pullStateAt(plan, at);
@@ -86,9 +91,9 @@ export function pullView(world: World, _partition: Partition, user: User, conn: 
   return { pulled, not_pulled: notPulledResources(conn) };
 }
 
-export function resourcesView(world: World, partition: Partition, user: User, conn: Connection): Record<string, unknown> {
+export function resourcesView(world: World, partition: Partition, user: User, conn: Connection): ResourcesOfProvider {
   const now = world.clock.now();
-  const out: Record<string, unknown> = {};
+  const out: ResourcesOfProvider = {};
   for (const r of pulledResources(conn)) {
     const end = finishedAt(pullPlan(world.seed, user.user_id, conn, r));
     const attempt =
