@@ -135,7 +135,7 @@ export const WorkoutSummary = z.object({
   max_watts: z.number().nullable(),
   weighted_average_watts: z.number().nullable(),
   steps: z.number().nullable(),
-  map: z.unknown().nullable(),
+  map: z.object({ polyline: z.string().nullish(), summary_polyline: z.string().nullish() }).nullable(),
   provider_id: z.string(),
 });
 

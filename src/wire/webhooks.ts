@@ -47,8 +47,8 @@ export const DeliveryAttempt = z.object({
   status: z.string(),
   created_at: dateTime,
   timestamp: z.number().int(),
-  request: JsonObject,
-  response: JsonObject.nullable(),
+  request: z.object({ method: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }),
+  response: z.object({ status_code: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() }).nullable(),
   error: z.string().nullable(),
   latency_ms: z.number().nullable(),
   next_attempt_at: dateTime.nullable(),
@@ -63,7 +63,18 @@ export const DeliveryMessage = z.object({
   user_id: z.string().nullable(),
   created_at: dateTime,
   payload: EventEnvelope,
-  destinations: z.array(JsonObject),
+  destinations: z.array(
+    z.object({
+      endpoint_id: z.string(),
+      url: z.string().nullable(),
+      status: z.string(),
+      failure_reason: z.string().nullable(),
+      attempts: z.number().int(),
+      scheduled_attempts: z.number().int(),
+      last_attempt_at: dateTime.nullable(),
+      next_attempt_at: dateTime.nullable(),
+    }),
+  ),
 });
 
 export const ReceiverDelivery = z.object({
@@ -126,7 +137,7 @@ export const ReceiverConfigured = z.object({ name: z.string(), config: ReceiverC
 // The control plane's pipeline streams (`/_sandbox/pipelines/*`).
 
 export const PipelineStreams = z.object({
-  streams: z.array(JsonObject),
+  streams: z.array(z.object({ stream: z.string(), count: z.number().int() })),
   ndjson_file: z.string().nullable(),
   ndjson_error: z.string().nullable(),
 });
