@@ -13,14 +13,11 @@ import { liveUser, type UsersScope } from './user-ops.js';
 /** Bound on the insurances kept per user (oldest dropped first). */
 const INSURANCES_PER_USER = 20;
 
-/** `PATCH /v2/user/{id}/info`'s body: UserInfo with its optional fields left out. */
-type InfoInput = Omit<UserInfo, 'medical_proxy' | 'race' | 'ethnicity' | 'sexual_orientation' | 'gender_identity'> &
-  Partial<
-    Pick<
-      { [K in keyof UserInfo]: UserInfo[K] | undefined },
-      'medical_proxy' | 'race' | 'ethnicity' | 'sexual_orientation' | 'gender_identity'
-    >
-  >;
+/** The fields of UserInfo a `PATCH /v2/user/{id}/info` may leave out (stored as null). */
+type OptionalInfo = 'medical_proxy' | 'race' | 'ethnicity' | 'sexual_orientation' | 'gender_identity';
+
+/** `PATCH /v2/user/{id}/info`'s body. */
+type InfoInput = Omit<UserInfo, OptionalInfo> & { [K in OptionalInfo]?: UserInfo[K] | undefined };
 
 interface NewInsurance {
   payor_code: string;
