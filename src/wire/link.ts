@@ -70,7 +70,7 @@ export const BulkExport = z.object({
       refresh_token: z.string().nullable(),
       provider_id: z.string().nullable(),
       expires_at: z.number().nullable(),
-      oauth_scopes: z.unknown(),
+      oauth_scopes: z.array(z.string()).nullish(),
     }),
   ),
   next_token: z.string().nullable(),

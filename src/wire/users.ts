@@ -31,6 +31,17 @@ export const Address = z.object({
   access_notes: z.string().nullish(),
 });
 
+/** GuarantorDetails: a user's medical proxy, an insurance's guarantor. */
+export const Guarantor = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  address: Address,
+  phone_number: z.string(),
+  household_income: z.number().int().nullish(),
+  household_size: z.number().int().nullish(),
+  email: z.string().nullish(),
+});
+
 export const UserInfo = z.object({
   first_name: z.string(),
   last_name: z.string(),
@@ -39,7 +50,7 @@ export const UserInfo = z.object({
   gender: z.string(),
   dob: z.string(),
   address: Address,
-  medical_proxy: z.unknown().nullable(),
+  medical_proxy: Guarantor.nullable(),
   race: z.string().nullable(),
   ethnicity: z.string().nullable(),
   sexual_orientation: z.string().nullable(),
@@ -56,12 +67,12 @@ export const Insurance = z.object({
     gender: z.string(),
     address: Address,
     dob: z.string(),
-    email: z.string().nullish(),
-    phone_number: z.string().nullish(),
+    email: z.string(),
+    phone_number: z.string(),
   }),
-  company: z.object({ name: z.string(), address: Address.nullish() }),
+  company: z.object({ name: z.string(), address: Address }),
   group_id: z.string().nullable(),
-  guarantor: z.unknown().nullable(),
+  guarantor: Guarantor.nullable(),
   is_primary: z.boolean(),
 });
 

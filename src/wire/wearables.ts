@@ -11,7 +11,13 @@ export const Provider = z.object({
   supported_resources: z.array(z.string()),
 });
 
-export const ResourceAvailability = z.record(z.string(), z.object({ status: z.string(), scope_requirements: z.unknown().nullable() }));
+const ScopeRequirements = z.object({ required: z.array(z.string()), optional: z.array(z.string()) });
+/** ScopeRequirementsGrants: the scopes a resource needs, split by the user's grant. */
+const ScopeRequirementsGrants = z.object({ user_granted: ScopeRequirements, user_denied: ScopeRequirements });
+export const ResourceAvailability = z.record(
+  z.string(),
+  z.object({ status: z.string(), scope_requirements: ScopeRequirementsGrants.nullable() }),
+);
 
 /** A user's connection to a provider (`GET /v2/user/providers/{user_id}`). */
 export const Connection = z.object({
@@ -104,6 +110,9 @@ const Sport = z.object({ id: z.number().int(), name: z.string(), slug: z.string(
 
 export const WorkoutSummary = z.object({
   ...summaryBase,
+  // ClientFacingSource's `sport`: the reference documents it for workout streams; the sandbox's
+  // workout summaries carry the workout's sport slug there too.
+  source: Source.extend({ sport: z.string().nullish() }),
   title: z.string().nullable(),
   timezone_offset: z.number().int().nullable(),
   average_hr: z.number().nullable(),
@@ -126,12 +135,18 @@ export const WorkoutSummary = z.object({
   max_watts: z.number().nullable(),
   weighted_average_watts: z.number().nullable(),
   steps: z.number().nullable(),
-  map: z.unknown().nullable(),
+  map: z.object({ polyline: z.string().nullish(), summary_polyline: z.string().nullish() }).nullable(),
   provider_id: z.string(),
 });
 
 export const MealSummary = z.object({
   ...summaryBase,
+  /** Deprecated in the reference: `priority_id` and `source_id` have no meaning, `provider_id` is the `id`. */
+  priority_id: z.number().int(),
+  source_id: z.number().int(),
+  provider_id: z.string(),
+  source_app_id: z.string().nullish(),
+  source_device_id: z.string().nullish(),
   timestamp: dateTime,
   calendar_date: calendarDate,
   name: z.string(),
@@ -157,6 +172,14 @@ export const MenstrualCycle = z.object({
   cycle_end: calendarDate.nullable(),
   is_predicted: z.boolean().nullable(),
   menstrual_flow: z.array(z.object({ date: calendarDate, flow: z.string() })),
+  cervical_mucus: z.array(z.object({ date: calendarDate, quality: z.string() })).optional(),
+  intermenstrual_bleeding: z.array(z.object({ date: calendarDate })).optional(),
+  contraceptive: z.array(z.object({ date: calendarDate, type: z.string() })).optional(),
+  detected_deviations: z.array(z.object({ date: calendarDate, deviation: z.string() })).optional(),
+  ovulation_test: z.array(z.object({ date: calendarDate, test_result: z.string() })).optional(),
+  home_pregnancy_test: z.array(z.object({ date: calendarDate, test_result: z.string() })).optional(),
+  home_progesterone_test: z.array(z.object({ date: calendarDate, test_result: z.string() })).optional(),
+  sexual_activity: z.array(z.object({ date: calendarDate, protection_used: z.boolean().nullish() })).optional(),
   basal_body_temperature: z.array(z.object({ date: calendarDate, value: z.number() })),
 });
 
@@ -194,6 +217,8 @@ export const RawSummary = z.object({
   user_id: uuidString,
   provider_id: z.string(),
   source_id: z.number().int(),
+  /** Deprecated in the reference ("this value has no meaning"). */
+  priority_id: z.number().int().nullish(),
   id: uuidString,
   created_at: dateTime.optional(),
   updated_at: dateTime.optional(),
@@ -252,11 +277,41 @@ export const WorkoutStream = z.record(z.string(), z.array(z.number().nullable())
 /** A sleep's stream: series by kind. */
 export const SleepStream = z.record(z.string(), z.array(JsonObject));
 
-export const IntrospectPage = z.object({
-  data: z.array(z.object({ user_id: uuidString, provider: z.unknown() }).loose()),
-  next: z.string().nullable(),
-  next_cursor: z.string().nullable(),
+/** A page of introspection (`{data, next, next_cursor}`), `provider` mapping each provider slug to `T`. */
+const introspectPage = <T extends z.ZodType>(perProvider: T) =>
+  z.object({
+    data: z.array(z.object({ user_id: uuidString, provider: z.record(z.string(), perProvider) })),
+    next: z.string().nullable(),
+    next_cursor: z.string().nullable(),
+  });
+
+/** SingleHistoricalPullStatistics: one pulled resource of a connection. */
+const HistoricalPullStatistics = z.object({
+  status: z.string(),
+  range_start: dateTime.nullable(),
+  range_end: dateTime.nullable(),
+  timeline: z.object({ scheduled_at: dateTime, started_at: dateTime.nullable(), ended_at: dateTime.nullable() }),
+  days_with_data: z.number().int(),
+  release: z.string(),
+  trace_id: z.string().nullable(),
+  error_details: z.string().nullable(),
 });
+
+/** UserHistoricalPullsResponse (SingleProviderHistoricalPullResponse per provider). */
+export const HistoricalPullsPage = introspectPage(
+  z.object({ pulled: z.record(z.string(), HistoricalPullStatistics), not_pulled: z.array(z.string()) }),
+);
+
+/** SingleResourceStatistics: one resource of a connection. */
+const ResourceStatistics = z.object({
+  last_attempt: z.object({ timestamp: dateTime, status: z.string() }).nullable(),
+  oldest_data: dateTime.nullable(),
+  newest_data: dateTime.nullable(),
+  sent_count: z.number().int().nullable(),
+});
+
+/** UserResourcesResponse (resource to SingleResourceStatistics per provider). */
+export const ResourcesPage = introspectPage(z.record(z.string(), ResourceStatistics));
 
 export const FeedState = z.object({ enabled: z.boolean(), mode: z.string(), interval_seconds: z.number().int() });
 export const HistoricalPullForced = z.object({

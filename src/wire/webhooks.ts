@@ -47,8 +47,8 @@ export const DeliveryAttempt = z.object({
   status: z.string(),
   created_at: dateTime,
   timestamp: z.number().int(),
-  request: JsonObject,
-  response: JsonObject.nullable(),
+  request: z.object({ method: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }),
+  response: z.object({ status_code: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() }).nullable(),
   error: z.string().nullable(),
   latency_ms: z.number().nullable(),
   next_attempt_at: dateTime.nullable(),
@@ -63,7 +63,18 @@ export const DeliveryMessage = z.object({
   user_id: z.string().nullable(),
   created_at: dateTime,
   payload: EventEnvelope,
-  destinations: z.array(JsonObject),
+  destinations: z.array(
+    z.object({
+      endpoint_id: z.string(),
+      url: z.string().nullable(),
+      status: z.string(),
+      failure_reason: z.string().nullable(),
+      attempts: z.number().int(),
+      scheduled_attempts: z.number().int(),
+      last_attempt_at: dateTime.nullable(),
+      next_attempt_at: dateTime.nullable(),
+    }),
+  ),
 });
 
 export const ReceiverDelivery = z.object({
@@ -74,6 +85,9 @@ export const ReceiverDelivery = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   verified: z.boolean().nullable(),
+  // Sandbox control plane (no real counterpart): which endpoint's key verified it, and why not.
+  endpoint_id: z.string().nullable(),
+  verification_error: z.string().nullable(),
   answered_status: z.number().int(),
 });
 
@@ -84,27 +98,67 @@ export const ControlEndpointList = listOf('endpoints', WebhookEndpoint.extend({ 
 export const DeliveryMessagePage = z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() });
 export const DeliveryMessageDetail = DeliveryMessage.extend({ attempts: z.array(DeliveryAttempt) });
 export const DeliveryAttemptPage = z.object({ attempts: z.array(DeliveryAttempt), next_after: z.number().int().nullable() });
-export const ResendDone = z.object({ attempt: DeliveryAttempt });
+/**
+ * `attempt` is null when the queued attempt did not run: its endpoint deleted or disabled, or its
+ * team deleted, meanwhile, or the attempt failed inside the sandbox.
+ */
+export const ResendDone = z.object({ attempt: DeliveryAttempt.nullable() });
 export const RecoverDone = z.object({ recovered: z.number().int(), attempts: z.array(DeliveryAttempt) });
 export const DeliverySettings = z.object({ jitter: z.boolean(), retention: z.number().int(), evicted: z.number().int() });
-export const OperationalEvents = listOf('events', JsonObject);
+/** What Svix would tell Vital about an endpoint: failing, exhausted, recovered, disabled. */
+export const OperationalEvent = z.object({
+  seq: z.number().int(),
+  type: z.string(),
+  at: dateTime,
+  team_id: uuidString,
+  environment: z.string(),
+  endpoint_id: z.string(),
+  msg_id: z.string().nullable(),
+  detail: z.string(),
+});
+export const OperationalEvents = listOf('events', OperationalEvent);
+/** How the test receiver answers (`PUT /_sandbox/receiver/:name`): any status, any JSON body. */
+export const ReceiverConfig = z.object({
+  status: z.number().int(),
+  body: z.unknown(),
+  retry_after: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+  times: z.number().int().optional(),
+});
 export const ReceiverState = z.object({
   name: z.string(),
   url: z.string(),
-  config: JsonObject,
+  config: ReceiverConfig,
   count: z.number().int(),
   deliveries: z.array(ReceiverDelivery),
 });
-export const ReceiverConfigured = z.object({ name: z.string(), config: JsonObject });
+export const ReceiverConfigured = z.object({ name: z.string(), config: ReceiverConfig });
 
 // The control plane's pipeline streams (`/_sandbox/pipelines/*`).
 
 export const PipelineStreams = z.object({
-  streams: z.array(JsonObject),
+  streams: z.array(z.object({ stream: z.string(), count: z.number().int() })),
   ndjson_file: z.string().nullable(),
   ndjson_error: z.string().nullable(),
 });
-export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(JsonObject) });
+/** One record published to a pipeline stream, as the sandbox keeps it. */
+export const StreamRecord = z.object({
+  seq: z.number().int(),
+  stream: z.string(),
+  destination: z.string(),
+  team_id: uuidString,
+  environment: z.string(),
+  event_type: z.string(),
+  user_id: z.string(),
+  partition_key: z.string().nullable(),
+  routing_key: z.string().nullable(),
+  properties: z.record(z.string(), z.string()),
+  blob_name: z.string().nullable(),
+  compressed: z.boolean(),
+  enqueued_at: dateTime,
+  body: EventEnvelope,
+});
+export const PipelineStreamRecords = z.object({ stream: z.string(), records: z.array(StreamRecord) });
 export const PipelineStreamCleared = z.object({ stream: z.string(), cleared: z.number().int() });
 export const PipelineStreamsCleared = z.object({ cleared: z.number().int() });
 export const PipelineNdjson = z.object({ ndjson_file: z.string().nullable() });

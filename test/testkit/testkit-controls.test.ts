@@ -303,7 +303,7 @@ describe.each([
     ]);
     expect((await c.webhookAttempts({ endpoint_id: endpointId })).attempts).toHaveLength(3);
     expect((await c.webhooks.attempts({ endpoint_id: endpointId, trigger: 'manual', status: 'failed' })).attempts.map((a) => a.id)).toEqual(
-      [resent.attempt.id],
+      [resent.attempt?.id],
     );
     expect((await hook.deliveries()).map((d) => [d.answered_status, d.verified])).toEqual([
       [200, true],

@@ -8,7 +8,7 @@
  * byte-identically. The window holds a few sessions more than the bound, not two months of them.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_VOLTAGE_SESSIONS } from '../../src/handlers/wearables/timeseries.js';
+import { MAX_VOLTAGE_SESSIONS } from '../../src/state/wearables/timeseries.js';
 import { createClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 

@@ -8,8 +8,7 @@
  * Parquet type (`src/state/aggregate/parquet.ts`); any other value is the header's enum 422.
  */
 import { z } from 'zod';
-import { json, type Reply } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute, reply, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { queryBatchSchema } from '../../state/management/query-schema.js';
 import { AGGREGATE_ERRORS, aggregateError } from '../../state/aggregate/errors.js';
@@ -48,9 +47,9 @@ export const aggregateRoutes = [
       404: 'Unknown user',
       422: 'Invalid query, timeframe or accept header',
     },
-    async handle(ctx, { params, body }): Promise<Reply> {
+    async handle(ctx, { params, body }) {
       const format = acceptOf(ctx, QUERY_PARQUET, AGGREGATE_ERRORS.acceptExpected);
-      if (format === 'json') return json(queryOne(ctx.world, ctx.partition, params.user_id, body));
+      if (format === 'json') return reply(200, queryOne(ctx.world, ctx.partition, params.user_id, body));
       return parquetTarball(queryTables(ctx.world, ctx.partition, params.user_id, body), ctx.now());
     },
   }),
@@ -71,9 +70,9 @@ export const aggregateRoutes = [
       404: 'Unknown user or query',
       422: 'Invalid user id or accept header',
     },
-    async handle(ctx, { params }): Promise<Reply> {
+    async handle(ctx, { params }) {
       const format = acceptOf(ctx, RESULT_PARQUET, AGGREGATE_ERRORS.resultAcceptExpected);
-      if (format === 'json') return json(resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug));
+      if (format === 'json') return reply(200, resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug));
       const { answer, types } = typedResultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug);
       return parquetFile(answer.table, types);
     },
@@ -92,6 +91,6 @@ export const aggregateRoutes = [
       422: 'Invalid cursor or limit',
     },
     handle: (ctx, { params, query }) =>
-      json(taskHistory(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
+      reply(200, taskHistory(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
   }),
 ];

@@ -17,8 +17,7 @@
  *   finished, whatever the outcome (follow each resource with the historical-pull introspection).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
 import { BulkExport, BulkImport, BulkOp, BulkOps, BulkPause, res } from '../../wire/schemas.js';
@@ -68,7 +67,7 @@ export const bulkRoutes = [
         body.provider,
         body.connections.map((c) => ({ ...c, oauth_scopes: c.oauth_scopes ?? null })),
       );
-      return json(result, body.wait_for_completion ? 200 : 202);
+      return body.wait_for_completion ? reply(200, result) : reply(202, result);
     },
   }),
   defineRoute({
@@ -79,7 +78,7 @@ export const bulkRoutes = [
     summary: "Export the credentials of a provider's connections, 100 a page.",
     request: { body: z.object({ user_ids: z.array(uuid()).nullish(), provider: oauthProvider, next_token: z.string().nullish() }) },
     responses: { 200: res(BulkExport, 'BulkExportConnectionsResponse'), 400: 'Invalid next_token', 422: 'Validation error' },
-    handle: (ctx, { body }) => json(bulkExport(ctx, body.provider, body.user_ids ?? null, body.next_token ?? null)),
+    handle: (ctx, { body }) => reply(200, bulkExport(ctx, body.provider, body.user_ids ?? null, body.next_token ?? null)),
   }),
   defineRoute({
     id: 'link.bulk_pause',
@@ -90,7 +89,7 @@ export const bulkRoutes = [
       "Pause the provider's connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.",
     request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider }) },
     responses: { 200: res(BulkPause, '{user_ids_paused, user_ids_failed} (sandbox shape)'), 422: 'Validation error' },
-    handle: (ctx, { body }) => json(bulkPause(ctx, body.provider, body.user_ids)),
+    handle: (ctx, { body }) => reply(200, bulkPause(ctx, body.provider, body.user_ids)),
   }),
   defineRoute({
     id: 'link.bulk_trigger_historical_pull',
@@ -102,7 +101,7 @@ export const bulkRoutes = [
     responses: { 200: res(BulkOp, 'The BulkOp'), 202: res(BulkOp, 'Same body'), 422: 'Validation error' },
     handle(ctx, { body }) {
       const op = bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids);
-      return json(op, body.wait_for_completion && op.ended_at !== null ? 200 : 202);
+      return body.wait_for_completion && op.ended_at !== null ? reply(200, op) : reply(202, op);
     },
   }),
   defineRoute({
@@ -113,6 +112,6 @@ export const bulkRoutes = [
     summary: "The team environment's bulk ops, newest first.",
     request: { query: z.object({ next_cursor: z.string().nullish(), page_size: int({ min: 0, max: 50 }).default(10) }) },
     responses: { 200: res(BulkOps, 'BulkOpsResponse'), 400: 'Invalid cursor', 422: 'Validation error' },
-    handle: (ctx, { query }) => json(listBulkOps(ctx, query.next_cursor ?? null, query.page_size)),
+    handle: (ctx, { query }) => reply(200, listBulkOps(ctx, query.next_cursor ?? null, query.page_size)),
   }),
 ];

@@ -10,8 +10,8 @@
  *   widget page, messages and metadata of the sandbox's own design.
  * - The real service has no close endpoint a client can call; the sandbox's widget uses this one.
  */
-import { binary, json, type Reply } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { binary, type Reply } from '../../engine/http-types.js';
+import { defineRoute, reply, type Ctx } from '../../engine/route.js';
 import { closeToken } from '../../state/link/token-info.js';
 import { LinkState, res } from '../../wire/schemas.js';
 import { launcherScript } from './launcher-script.js';
@@ -39,6 +39,6 @@ export const linkLauncherRoutes = [
     summary: "The widget's Close: ends the Link session of the token in x-vital-link-token (state closed).",
     request: {},
     responses: { 200: res(LinkState, '{state: "closed", ...}'), 400: 'Unusable token', 422: 'Missing header' },
-    handle: (ctx) => json(closeToken(ctx.world, linkToken(ctx))),
+    handle: (ctx) => reply(200, closeToken(ctx.world, linkToken(ctx))),
   }),
 ];

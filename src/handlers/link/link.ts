@@ -12,10 +12,8 @@
  *   only "an object"); see docs/simulated/link.md.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx } from '../../engine/route.js';
+import { defineRoute, reply, type Ctx } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { PROVIDER_SLUGS } from '../../fixtures/wearables/providers.js';
 import {
   completeMfa,
   connectEmail,
@@ -25,6 +23,7 @@ import {
   listLinkProviders,
   startOAuth,
 } from '../../state/link/connect.js';
+import { PROVIDER_SLUG_ENUM } from '../../state/wearables/catalogue.js';
 import { createLinkCode, startConnect, tokenState, tokenValidity } from '../../state/link/token-info.js';
 import {
   ConnectionResult,
@@ -38,7 +37,7 @@ import {
   res,
 } from '../../wire/schemas.js';
 
-const provider = z.enum(PROVIDER_SLUGS as [string, ...string[]]);
+const provider = z.enum(PROVIDER_SLUG_ENUM);
 const providerParams = z.object({ provider: z.string().min(1) });
 const linkToken = (ctx: Ctx): string | undefined => ctx.request.headers['x-vital-link-token'];
 
@@ -65,7 +64,7 @@ export const linkRoutes = [
     summary: 'Create a link token (60 minutes on the sandbox clock) and the widget URL.',
     request: { body: tokenBody },
     responses: { 200: res(LinkToken, 'LinkTokenExchangeResponse'), 404: 'Unknown user', 422: 'Validation error' },
-    handle: (ctx, { body }) => json(createLinkToken(ctx, body)),
+    handle: (ctx, { body }) => reply(200, createLinkToken(ctx, body)),
   }),
   defineRoute({
     id: 'link.token_is_valid',
@@ -75,7 +74,7 @@ export const linkRoutes = [
     summary: 'Whether a link token is usable: {success: true}, else 400 with the Link error type.',
     request: { body: z.object({ token: z.string() }) },
     responses: { 200: res(Success, '{success: true}'), 400: 'invalid_token, token_expired or token_consumed' },
-    handle: (ctx, { body }) => json(tokenValidity(ctx.world, body.token)),
+    handle: (ctx, { body }) => reply(200, tokenValidity(ctx.world, body.token)),
   }),
   defineRoute({
     id: 'link.state',
@@ -85,7 +84,7 @@ export const linkRoutes = [
     summary: 'The state of the link token in x-vital-link-token.',
     request: {},
     responses: { 200: res(LinkState, '{state, user_id, provider, ...}'), 400: 'invalid_token', 422: 'Missing header' },
-    handle: (ctx) => json(tokenState(ctx.world, linkToken(ctx))),
+    handle: (ctx) => reply(200, tokenState(ctx.world, linkToken(ctx))),
   }),
   defineRoute({
     id: 'link.start',
@@ -95,7 +94,7 @@ export const linkRoutes = [
     summary: 'Start connecting one provider with a link token: where to send the user.',
     request: { body: z.object({ link_token: z.string(), provider }) },
     responses: { 200: res(LinkStart, '{provider, auth_type, oauth_url, link_web_url}'), 400: 'Unusable token' },
-    handle: (ctx, { body }) => json(startConnect(ctx.world, body.link_token, body.provider)),
+    handle: (ctx, { body }) => reply(200, startConnect(ctx.world, body.link_token, body.provider)),
   }),
   defineRoute({
     id: 'link.code_create',
@@ -105,7 +104,7 @@ export const linkRoutes = [
     summary: 'A link code for the mobile SDK (default expiry one hour).',
     request: { query: z.object({ user_id: uuid(), expires_at: z.iso.datetime({ offset: true }).nullish() }) },
     responses: { 200: res(LinkCode, 'VitalTokenCreatedResponse'), 404: 'Unknown user', 422: 'Validation error' },
-    handle: (ctx, { query }) => json(createLinkCode(ctx, query.user_id, query.expires_at ? Date.parse(query.expires_at) : null)),
+    handle: (ctx, { query }) => reply(200, createLinkCode(ctx, query.user_id, query.expires_at ? Date.parse(query.expires_at) : null)),
   }),
   defineRoute({
     id: 'link.providers',
@@ -115,7 +114,7 @@ export const linkRoutes = [
     summary: 'The providers the link token may connect (SourceLink).',
     request: {},
     responses: { 200: res(z.array(LinkProvider), 'Array of SourceLink'), 400: 'Unusable token', 422: 'Missing header' },
-    handle: (ctx) => json(listLinkProviders(ctx.world, linkToken(ctx))),
+    handle: (ctx) => reply(200, listLinkProviders(ctx.world, linkToken(ctx))),
   }),
   defineRoute({
     id: 'link.oauth',
@@ -125,7 +124,7 @@ export const linkRoutes = [
     summary: 'Start an OAuth connect: the provider (Source) with its authorization URL on the sandbox.',
     request: { params: providerParams },
     responses: { 200: res(OAuthProvider, 'Source'), 400: 'Unusable token or not an OAuth provider', 404: 'Unknown provider' },
-    handle: (ctx, { params }) => json(startOAuth(ctx.world, linkToken(ctx), params.provider)),
+    handle: (ctx, { params }) => reply(200, startOAuth(ctx.world, linkToken(ctx), params.provider)),
   }),
   defineRoute({
     id: 'link.password',
@@ -135,7 +134,7 @@ export const linkRoutes = [
     summary: 'Connect a password provider: success, pending_provider_mfa or a Link error.',
     request: { params: providerParams, body: passwordBody },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not a password provider', 404: 'Unknown provider' },
-    handle: (ctx, { params, body }) => json(connectPassword(ctx.world, linkToken(ctx), params.provider, body)),
+    handle: (ctx, { params, body }) => reply(200, connectPassword(ctx.world, linkToken(ctx), params.provider, body)),
   }),
   defineRoute({
     id: 'link.password_mfa',
@@ -145,7 +144,7 @@ export const linkRoutes = [
     summary: 'Complete the MFA step of a password connect.',
     request: { params: providerParams, body: mfaBody },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'No pending MFA', 404: 'Unknown provider' },
-    handle: (ctx, { params, body }) => json(completeMfa(ctx.world, linkToken(ctx), params.provider, body.mfa_code)),
+    handle: (ctx, { params, body }) => reply(200, completeMfa(ctx.world, linkToken(ctx), params.provider, body.mfa_code)),
   }),
   defineRoute({
     id: 'link.email',
@@ -156,7 +155,7 @@ export const linkRoutes = [
     request: { params: providerParams, body: emailBody },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider', 404: 'Unknown provider' },
     handle: (ctx, { params, body }) =>
-      json(connectEmail(ctx.world, linkToken(ctx), params.provider, { email: body.email, region: body.region ?? null })),
+      reply(200, connectEmail(ctx.world, linkToken(ctx), params.provider, { email: body.email, region: body.region ?? null })),
   }),
   defineRoute({
     id: 'link.auth_password',
@@ -166,7 +165,7 @@ export const linkRoutes = [
     summary: "Password connect, provider in the body (the SDK's passwordAuth).",
     request: { body: passwordBody.extend({ provider, auth_type: authType }) },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not a password provider' },
-    handle: (ctx, { body }) => json(connectPassword(ctx.world, linkToken(ctx), body.provider, body)),
+    handle: (ctx, { body }) => reply(200, connectPassword(ctx.world, linkToken(ctx), body.provider, body)),
   }),
   defineRoute({
     id: 'link.auth_email',
@@ -177,7 +176,7 @@ export const linkRoutes = [
     request: { body: emailBody.extend({ provider, auth_type: authType }) },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider' },
     handle: (ctx, { body }) =>
-      json(connectEmail(ctx.world, linkToken(ctx), body.provider, { email: body.email, region: body.region ?? null })),
+      reply(200, connectEmail(ctx.world, linkToken(ctx), body.provider, { email: body.email, region: body.region ?? null })),
   }),
   defineRoute({
     id: 'link.manual',
@@ -187,6 +186,6 @@ export const linkRoutes = [
     summary: 'Connect a manual (mobile SDK) provider for a user.',
     request: { params: providerParams, body: z.object({ user_id: uuid(), provider_id: z.string().nullish() }) },
     responses: { 200: res(Success, '{success: true}'), 400: 'Not a manual provider', 404: 'Unknown user or provider' },
-    handle: (ctx, { params, body }) => json(connectManual(ctx, params.provider, body.user_id)),
+    handle: (ctx, { params, body }) => reply(200, connectManual(ctx, params.provider, body.user_id)),
   }),
 ];

@@ -13,7 +13,7 @@
  * - The sign-in token is opaque; the mobile SDK's exchange is not served.
  */
 import { z } from 'zod';
-import { binary, json } from '../../engine/http-types.js';
+import { binary } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { num, uuid } from '../../engine/schemas.js';
 import { createPortalUrl, portalView, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
@@ -42,7 +42,7 @@ export const activityRoutes = [
     summary: "Counts of the team environment's users, connections and lab orders (MetricsResult).",
     request: {},
     responses: { 200: res(TeamMetrics, 'MetricsResult') },
-    handle: (ctx) => json(teamMetrics(ctx)),
+    handle: (ctx) => reply(200, teamMetrics(ctx)),
   }),
   defineRoute({
     id: 'users.refresh',
@@ -60,7 +60,7 @@ export const activityRoutes = [
     },
     handle(ctx, { params }) {
       const answer = refreshUser(ctx, params.user_id);
-      return json(answer.body, answer.status);
+      return answer.status === 400 ? reply(400, answer.body) : reply(answer.status, answer.body);
     },
   }),
   defineRoute({
@@ -71,7 +71,7 @@ export const activityRoutes = [
     summary: "The user's devices (one per current connection).",
     request: { params: userIdParams },
     responses: { 200: res(z.array(Device), 'Array of ClientFacingDevice'), 404: 'Unknown user' },
-    handle: (ctx, { params }) => json(userDevices(ctx, params.user_id)),
+    handle: (ctx, { params }) => reply(200, userDevices(ctx, params.user_id)),
   }),
   defineRoute({
     id: 'users.device',
@@ -81,7 +81,7 @@ export const activityRoutes = [
     summary: 'One device of the user.',
     request: { params: z.object({ user_id: uuid(), device_id: uuid() }) },
     responses: { 200: res(Device, 'ClientFacingDevice'), 404: 'Unknown user or device' },
-    handle: (ctx, { params }) => json(userDevice(ctx, params.user_id, params.device_id)),
+    handle: (ctx, { params }) => reply(200, userDevice(ctx, params.user_id, params.device_id)),
   }),
   defineRoute({
     id: 'users.sign_in_token',

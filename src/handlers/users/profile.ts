@@ -9,8 +9,7 @@
  *   patient details, as the real API requires).
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { bool, guarantor, isoDate, postalAddress, uuid } from '../../engine/schemas.js';
 import { addInsurance, latestDemographics, latestInsurance, setDemographics } from '../../state/users/profile.js';
 import { Insurance, UserInfo, res } from '../../wire/schemas.js';
@@ -81,7 +80,7 @@ export const profileRoutes = [
     summary: "Record the user's demographics (UserInfo); the latest replace the previous.",
     request: { params: userIdParams, body: infoBody },
     responses: { 200: res(UserInfo, 'UserInfo'), 404: 'Unknown user', 422: 'Validation error' },
-    handle: (ctx, { params, body }) => json(setDemographics(ctx, params.user_id, body)),
+    handle: (ctx, { params, body }) => reply(200, setDemographics(ctx, params.user_id, body)),
   }),
   defineRoute({
     id: 'users.info_latest',
@@ -91,7 +90,7 @@ export const profileRoutes = [
     summary: "The user's latest demographics.",
     request: { params: userIdParams },
     responses: { 200: res(UserInfo, 'UserInfo'), 404: 'Unknown user or none recorded' },
-    handle: (ctx, { params }) => json(latestDemographics(ctx, params.user_id)),
+    handle: (ctx, { params }) => reply(200, latestDemographics(ctx, params.user_id)),
   }),
   defineRoute({
     id: 'users.insurance_create',
@@ -101,7 +100,7 @@ export const profileRoutes = [
     summary: 'Record an insurance for the user (payor_code from the payor search).',
     request: { params: userIdParams, body: insuranceBody },
     responses: { 200: res(Insurance, 'ClientFacingInsurance'), 404: 'Unknown user', 422: 'Validation error or unknown payor' },
-    handle: (ctx, { params, body }) => json(addInsurance(ctx, params.user_id, body)),
+    handle: (ctx, { params, body }) => reply(200, addInsurance(ctx, params.user_id, body)),
   }),
   defineRoute({
     id: 'users.insurance_latest',
@@ -111,6 +110,6 @@ export const profileRoutes = [
     summary: "The user's latest insurance (is_primary, default true).",
     request: { params: userIdParams, query: z.object({ is_primary: bool().default(true) }) },
     responses: { 200: res(Insurance, 'ClientFacingInsurance'), 404: 'Unknown user or none recorded' },
-    handle: (ctx, { params, query }) => json(latestInsurance(ctx, params.user_id, query.is_primary)),
+    handle: (ctx, { params, query }) => reply(200, latestInsurance(ctx, params.user_id, query.is_primary)),
   }),
 ];

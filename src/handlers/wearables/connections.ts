@@ -15,10 +15,9 @@
  * - The texts of the demo success detail and of the 400 errors are the sandbox's own.
  */
 import { z } from 'zod';
-import { DEMO_PROVIDERS } from '../../fixtures/wearables/providers.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
+import { DEMO_PROVIDER_ENUM } from '../../state/wearables/catalogue.js';
 import { WEARABLES_ERRORS } from '../../state/wearables/errors.js';
 import { connectDemoProvider, deregisterProvider, listConnections } from '../../state/wearables/operations.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
@@ -31,7 +30,7 @@ export const connectionRoutes = [
     path: '/v2/link/connect/demo',
     auth: 'team',
     summary: 'Connect a user to a demo provider (sandbox only): 30 days of history are pulled.',
-    request: { body: z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDERS) }) },
+    request: { body: z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDER_ENUM) }) },
     responses: {
       200: res(DemoConnected, '{success, detail}'),
       400: 'Production environment, already connected, or mixing with real connections',
@@ -41,7 +40,7 @@ export const connectionRoutes = [
     handle(ctx, { body }) {
       const user = requireUser(ctx, body.user_id);
       connectDemoProvider(ctx.world, ctx.partition, user.user_id, body.provider);
-      return json({ success: true, detail: WEARABLES_ERRORS.demoConnected(user.user_id, body.provider) });
+      return reply(200, { success: true, detail: WEARABLES_ERRORS.demoConnected(user.user_id, body.provider) });
     },
   }),
 
@@ -55,7 +54,7 @@ export const connectionRoutes = [
     responses: { 200: res(listOf('providers', Connection), '{providers: [...]}'), 404: 'Unknown user', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
       const user = requireUser(ctx, params.user_id);
-      return json({ providers: listConnections(ctx.world, ctx.partition, user.user_id) });
+      return reply(200, { providers: listConnections(ctx.world, ctx.partition, user.user_id) });
     },
   }),
 
@@ -71,7 +70,7 @@ export const connectionRoutes = [
       checkProvider(params.provider, 'path');
       const user = requireUser(ctx, params.user_id);
       deregisterProvider(ctx.world, ctx.partition, user.user_id, params.provider);
-      return json({ success: true });
+      return reply(200, { success: true });
     },
   }),
 ];

@@ -16,8 +16,7 @@
  * - Finished pulls cannot be rewritten (409); reconnect the provider to pull again.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { bool, num, uuid } from '../../engine/schemas.js';
 import { ERROR_TYPES } from '../../state/wearables/connections.js';
 import {
@@ -50,7 +49,10 @@ export const wearablesControlRoutes = [
       422: 'Bad provider or error_type',
     },
     handle: (ctx, { params, body }) =>
-      json(failProviderConnection(ctx.world, params.user_id, params.provider, body?.error_type ?? 'token_refresh_failed', body?.message)),
+      reply(
+        200,
+        failProviderConnection(ctx.world, params.user_id, params.provider, body?.error_type ?? 'token_refresh_failed', body?.message),
+      ),
   }),
 
   defineRoute({
@@ -61,7 +63,7 @@ export const wearablesControlRoutes = [
     summary: 'Brings an errored connection back to connected; emits provider.connection.created.',
     request: { params: target },
     responses: { 200: res(Connection, 'The connection'), 404: 'Unknown user or not connected', 409: 'Not in error' },
-    handle: (ctx, { params }) => json(reconnectProvider(ctx.world, params.user_id, params.provider)),
+    handle: (ctx, { params }) => reply(200, reconnectProvider(ctx.world, params.user_id, params.provider)),
   }),
 
   defineRoute({
@@ -88,7 +90,7 @@ export const wearablesControlRoutes = [
     async handle(ctx, { params, body }) {
       const result = forcePullOutcome(ctx.world, params.user_id, params.provider, body);
       if (result.applies_to === 'current_connection') await ctx.world.scheduler.runDue();
-      return json(result);
+      return reply(200, result);
     },
   }),
 
@@ -99,7 +101,7 @@ export const wearablesControlRoutes = [
     auth: 'control',
     summary: 'The periodic wearable feed (new data every 2 simulated hours): auto (only where someone listens), on or off.',
     responses: { 200: res(FeedState, 'OK') },
-    handle: (ctx) => json(feedState(ctx.world)),
+    handle: (ctx) => reply(200, feedState(ctx.world)),
   }),
 
   defineRoute({
@@ -113,7 +115,7 @@ export const wearablesControlRoutes = [
     },
     responses: { 200: res(FeedState, 'OK') },
     handle(ctx, { body }) {
-      return json(setFeedMode(ctx.world, 'mode' in body ? body.mode : body.enabled ? 'on' : 'off'));
+      return reply(200, setFeedMode(ctx.world, 'mode' in body ? body.mode : body.enabled ? 'on' : 'off'));
     },
   }),
 ];

@@ -17,19 +17,10 @@
  *   return an empty page with a `next_cursor`.
  */
 import { z } from 'zod';
-import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
-import { iso } from '../../fixtures/wearables/wearable-time.js';
-import { json } from '../../engine/http-types.js';
-import { IntrospectPage, res } from '../../wire/schemas.js';
-import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
+import { defineRoute, reply, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
-import { historyStart, notPulledResources, pulledResources, type Connection } from '../../state/wearables/connections.js';
-import { connectionDataRanges } from '../../state/wearables/operations.js';
-import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from '../../state/wearables/pulls.js';
-import type { User } from '../../state/users/users.js';
-import { introspectPage } from '../../state/wearables/introspect.js';
-import { subjectOf } from '../../state/wearables/wearable-data.js';
+import { introspectPage, pullView, resourcesView, type IntrospectView } from '../../state/wearables/introspect.js';
+import { HistoricalPullsPage, ResourcesPage, res } from '../../wire/schemas.js';
 
 const query = z.object({
   user_id: uuid().nullish(),
@@ -39,89 +30,38 @@ const query = z.object({
   next_cursor: z.string().nullish(),
 });
 
-function pullView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
-  const seed = ctx.world.seed;
-  const at = pullClock(conn, ctx.now());
-  const src = sourceCtx(subjectOf(ctx.world, user), conn.provider);
-  const pulled: Record<string, unknown> = {};
-  for (const r of pulledResources(conn)) {
-    const plan = pullPlan(seed, user.user_id, conn, r);
-    const state = pullStateAt(plan, at);
-    pulled[r] = {
-      status: state.status,
-      range_start: iso(historyStart(conn, r)),
-      range_end: iso(conn.created_at),
-      timeline: {
-        scheduled_at: iso(plan.scheduledAt),
-        started_at: state.started_at === null ? null : iso(state.started_at),
-        ended_at: state.ended_at === null ? null : iso(state.ended_at),
-      },
-      days_with_data: state.status === 'success' ? daysWithData(src, r, historyStart(conn, r), conn.created_at) : 0,
-      release: release(seed),
-      trace_id: traceId(seed, user.user_id, conn),
-      error_details: state.error_details,
-    };
-  }
-  return { pulled, not_pulled: notPulledResources(conn) };
+/** One page of the caller's users with connections, `view` per connection. */
+function page<V>(ctx: Ctx, q: z.output<typeof query>, view: IntrospectView<V>) {
+  const { rows, next } = introspectPage(ctx.world, ctx.partition, q);
+  const data = rows.map(({ user, conns }) => ({
+    user_id: user.user_id,
+    provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx.world, ctx.partition, user, c)])),
+  }));
+  // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
+  return { data, next, next_cursor: next };
 }
 
-function resourcesView(ctx: Ctx, user: User, conn: Connection): Record<string, unknown> {
-  const now = ctx.now();
-  const out: Record<string, unknown> = {};
-  for (const r of pulledResources(conn)) {
-    const end = finishedAt(pullPlan(ctx.world.seed, user.user_id, conn, r));
-    const attempt =
-      conn.status === 'error' && conn.error
-        ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
-        : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
-    const ranges = connectionDataRanges(ctx.world, ctx.partition, user, conn, r, now);
-    const first = ranges[0];
-    const last = ranges[ranges.length - 1];
-    out[r] = {
-      last_attempt: attempt,
-      oldest_data: first ? iso(first[0]) : null,
-      newest_data: last ? iso(last[1]) : null,
-      sent_count: null,
-    };
-  }
-  return out;
-}
-
-type View = (ctx: Ctx, user: User, conn: Connection) => Record<string, unknown>;
-
-/** A route that pages through the caller's users with connections and shows `view` per connection. */
-function introspectRoute(id: string, path: string, summary: string, view: View): Route {
-  return defineRoute({
-    id,
-    method: 'GET',
-    path,
-    auth: 'team',
-    summary,
-    request: { query },
-    responses: { 200: res(IntrospectPage, '{data, next, next_cursor}'), 422: 'Bad user_id, provider, user_limit or cursor' },
-    handle(ctx, { query: q }) {
-      const { rows, next } = introspectPage(ctx.world, ctx.partition, q);
-      const data = rows.map(({ user, conns }) => ({
-        user_id: user.user_id,
-        provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx, user, c)])),
-      }));
-      // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
-      return json({ data, next, next_cursor: next });
-    },
-  });
-}
+const RESPONSES = { 422: 'Bad user_id, provider, user_limit or cursor' };
 
 export const introspectRoutes = [
-  introspectRoute(
-    'introspect.historical_pull',
-    '/v2/introspect/historical_pull',
-    'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
-    pullView,
-  ),
-  introspectRoute(
-    'introspect.resources',
-    '/v2/introspect/resources',
-    'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
-    resourcesView,
-  ),
+  defineRoute({
+    id: 'introspect.historical_pull',
+    method: 'GET',
+    path: '/v2/introspect/historical_pull',
+    auth: 'team',
+    summary: 'Historical pull status per user, provider and resource (UserHistoricalPullsResponse).',
+    request: { query },
+    responses: { 200: res(HistoricalPullsPage, '{data, next, next_cursor}'), ...RESPONSES },
+    handle: (ctx, { query: q }) => reply(200, page(ctx, q, pullView)),
+  }),
+  defineRoute({
+    id: 'introspect.resources',
+    method: 'GET',
+    path: '/v2/introspect/resources',
+    auth: 'team',
+    summary: 'Per user, provider and resource: last attempt, oldest and newest data (UserResourcesResponse).',
+    request: { query },
+    responses: { 200: res(ResourcesPage, '{data, next, next_cursor}'), ...RESPONSES },
+    handle: (ctx, { query: q }) => reply(200, page(ctx, q, resourcesView)),
+  }),
 ];

@@ -9,8 +9,7 @@
  * - Raw `data` carries the profile's values in the provider's key style, not its exact schema.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { rawUserDevices, rawUserProfile, userProfile } from '../../state/wearables/profile.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
@@ -31,7 +30,7 @@ export const profileRoutes = [
     responses: { 200: res(Profile, 'ClientFacingProfile'), ...RESPONSES },
     handle(ctx, { params: p, query: q }) {
       checkProvider(q.provider);
-      return json(userProfile(ctx.world, requireUser(ctx, p.user_id), q.provider));
+      return reply(200, userProfile(ctx.world, requireUser(ctx, p.user_id), q.provider));
     },
   }),
   defineRoute({
@@ -44,7 +43,7 @@ export const profileRoutes = [
     responses: { 200: res(RawProfile, 'RawProfile'), ...RESPONSES },
     handle(ctx, { params: p, query: q }) {
       checkProvider(q.provider);
-      return json(rawUserProfile(ctx.world, requireUser(ctx, p.user_id), q.provider));
+      return reply(200, rawUserProfile(ctx.world, requireUser(ctx, p.user_id), q.provider));
     },
   }),
   defineRoute({
@@ -57,7 +56,7 @@ export const profileRoutes = [
     responses: { 200: res(RawDevices, 'RawDevicesResponse'), 404: 'Unknown user', 422: 'Malformed user_id or unknown provider' },
     handle(ctx, { params: p, query: q }) {
       checkProvider(q.provider);
-      return json(rawUserDevices(ctx.world, requireUser(ctx, p.user_id), q.provider));
+      return reply(200, rawUserDevices(ctx.world, requireUser(ctx, p.user_id), q.provider));
     },
   }),
 ];

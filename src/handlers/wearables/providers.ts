@@ -9,22 +9,9 @@
  *   known file names are certain, the others use the slug. Descriptions are the sandbox's own.
  */
 import { z } from 'zod';
-import { PROVIDERS } from '../../fixtures/wearables/providers.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
+import { SOURCE_TYPES, providerCatalogue } from '../../state/wearables/catalogue.js';
 import { Provider, res } from '../../wire/schemas.js';
-
-const SOURCE_TYPES = ['app', 'ble', 'device', 'lab', 'provider'] as const;
-
-const CATALOGUE = PROVIDERS.map((p) => ({
-  name: p.name,
-  slug: p.slug,
-  description: p.description,
-  logo: p.logo,
-  auth_type: p.auth_type,
-  supported_resources: [...p.resources],
-  kind: p.kind,
-}));
 
 export const providerRoutes = [
   defineRoute({
@@ -35,9 +22,6 @@ export const providerRoutes = [
     summary: 'The provider catalogue (ClientFacingProviderDetailed), optionally filtered by source_type.',
     request: { query: z.object({ source_type: z.enum(SOURCE_TYPES).nullish() }) },
     responses: { 200: res(z.array(Provider), 'Array of providers'), 422: 'Unknown source_type' },
-    handle(_ctx, { query }) {
-      const list = CATALOGUE.filter((p) => !query.source_type || p.kind === query.source_type).map(({ kind: _kind, ...rest }) => rest);
-      return json(list);
-    },
+    handle: (_ctx, { query }) => reply(200, providerCatalogue(query.source_type)),
   }),
 ];

@@ -8,11 +8,11 @@
  * results): `next_cursor` is null; a cursor from another grouped answer moves the window's start.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Route } from '../../engine/route.js';
+import { defineRoute, reply, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeCursor } from '../../state/wearables/cursor.js';
 import { CHOLESTEROL_KINDS, labSamples, labSource, type CholesterolKind, type LabResource } from '../../state/wearables/lab-timeseries.js';
+import type { RenderedSample, SourceObject } from '../../state/wearables/timeseries.js';
 import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, TimeseriesSample, res } from '../../wire/schemas.js';
 
@@ -34,7 +34,10 @@ function rawRoute(resource: LabResource, path: string, kinds: readonly Cholester
       checkProvider(query.provider, 'query', true);
       const user = requireUser(ctx, p.user_id);
       const [from, to] = queryWindow(query.start_date, query.end_date, ctx.now());
-      return json(labSamples(ctx.world, ctx.partition, user, resource, query.provider, from, to, kinds).map((s) => s.body));
+      return reply(
+        200,
+        labSamples(ctx.world, ctx.partition, user, { resource, provider: query.provider, from, to, kinds }).map((s) => s.body),
+      );
     },
   });
 }
@@ -58,12 +61,12 @@ function groupedRoute(resource: LabResource): Route {
       const user = requireUser(ctx, p.user_id);
       const [start, end] = queryWindow(query.start_date, query.end_date, ctx.now());
       const from = resume !== null ? Math.max(start, resume) : start;
-      const groups: Record<string, Array<{ source: Record<string, unknown>; data: Array<Record<string, unknown>> }>> = {};
-      for (const s of labSamples(ctx.world, ctx.partition, user, resource, query.provider, from, end)) {
+      const groups: Record<string, Array<{ source: SourceObject; data: RenderedSample[] }>> = {};
+      for (const s of labSamples(ctx.world, ctx.partition, user, { resource, provider: query.provider, from, to: end })) {
         const group = (groups[s.lab] ??= [{ source: labSource(s.lab), data: [] }]);
         group[0]?.data.push(s.body);
       }
-      return json({ groups, next: null, next_cursor: null });
+      return reply(200, { groups, next: null, next_cursor: null });
     },
   });
 }

@@ -23,132 +23,26 @@
  * - Sample `id` (deprecated) is omitted; `grouping` of blood pressure is omitted.
  */
 import { z } from 'zod';
-import { ECG_SECONDS, ecgDeviceId, ecgSessionOn, ecgVoltages, type EcgSession } from '../../fixtures/wearables/ecg.js';
-import { providerBySlug } from '../../fixtures/wearables/providers.js';
-import { clip, sourceObject } from '../../fixtures/wearables/summaries.js';
-import { TIMESERIES, renderSample, samplesOf, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
-import { DAY, localDay } from '../../fixtures/wearables/wearable-time.js';
-import { json } from '../../engine/http-types.js';
-import { defineRoute, type Ctx, type Route } from '../../engine/route.js';
+import { defineRoute, reply, type Route } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { decodeCursor, encodeCursor } from '../../state/wearables/cursor.js';
 import { sleepStreamOf, workoutStreamOf } from '../../state/wearables/streams.js';
-import type { User } from '../../state/users/users.js';
 import {
-  checkProvider,
-  dataSources,
-  type DataSource,
-  groupedQuery,
-  queryWindow,
-  rangeQuery,
-  requireUser,
-} from '../../state/wearables/wearable-data.js';
+  MAX_VOLTAGE_SESSIONS,
+  TIMESERIES_RESOURCES,
+  pageDays,
+  pageEnd,
+  visibleSpan,
+  voltageSamples,
+  type Fetch,
+  type Rendered,
+  type RenderedSample,
+  type SourceObject,
+} from '../../state/wearables/timeseries.js';
+import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, SleepStream, TimeseriesSample, WorkoutStream, res } from '../../wire/schemas.js';
 
 const params = z.object({ user_id: uuid() });
-
-/** Samples a grouped page aims at (pages are whole days). */
-const PAGE_SAMPLES = 10_000;
-
-interface Rendered {
-  t: number;
-  order: number;
-  body: Record<string, unknown>;
-}
-
-/** Days per grouped page for a row (dense rows page more finely). */
-function pageDays(row: TimeseriesRow | 'ecg'): number {
-  if (row === 'ecg') return 3;
-  let perDay = 0;
-  for (const p of new Set(['apple_health_kit', 'freestyle_libre'])) {
-    const sched = row.schedule(providerBySlug(p) as NonNullable<ReturnType<typeof providerBySlug>>);
-    if (sched.kind === 'cadence') perDay = Math.max(perDay, (24 * 60) / sched.minutes);
-  }
-  return perDay === 0 ? 366 : Math.max(1, Math.floor(PAGE_SAMPLES / perDay));
-}
-
-/** Samples of a row for the user, per provider, in `[from, to]`. */
-function rowSamples(
-  ctx: Ctx,
-  user: User,
-  row: TimeseriesRow,
-  provider: string,
-  from: number,
-  to: number,
-): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
-  const now = ctx.now();
-  const out = new Map<string, { source: Record<string, unknown>; data: Rendered[] }>();
-  for (const s of dataSources(ctx.world, user, row.resource, provider, now)) {
-    const data: Rendered[] = [];
-    for (const [a, b] of clip(s.ranges, from, to)) {
-      for (const sample of samplesOf(row, s.src, a, b, now))
-        data.push({ t: sample.timestamp, order: s.order, body: renderSample(row, s.src, sample) });
-    }
-    if (data.length) out.set(s.link.provider.slug, { source: sourceObject(s.link.provider), data });
-  }
-  return out;
-}
-
-/**
- * Sessions the plain electrocardiogram_voltage list answers at most (the oldest in the window,
- * all providers together); the rest through the grouped variant's cursor. A session is 30 s of
- * samples (up to 15,360 at 512 Hz, about 0.7 MB of JSON), so an answer stays under ~7 MB.
- */
-export const MAX_VOLTAGE_SESSIONS = 10;
-
-/** ECG voltage samples for the user, per provider, in `[from, to]`: at most `limit` sessions, oldest first. */
-function voltageSamples(
-  ctx: Ctx,
-  user: User,
-  provider: string,
-  from: number,
-  to: number,
-  limit = Number.POSITIVE_INFINITY,
-): Map<string, { source: Record<string, unknown>; data: Rendered[] }> {
-  const now = ctx.now();
-  const found: Array<{ s: DataSource; session: EcgSession }> = [];
-  for (const s of dataSources(ctx.world, user, 'electrocardiogram_voltage', provider, now)) {
-    const zone = s.src.subject.zone;
-    // Only the days the visible history covers: a wide query window costs nothing extra.
-    const visible = clip(s.ranges, from - ECG_SECONDS * 1000, Math.min(to, now));
-    const first = visible[0];
-    const last = visible[visible.length - 1];
-    if (!first || !last) continue;
-    for (let day = localDay(zone, first[0]); day <= localDay(zone, last[1]); day++) {
-      const session = ecgSessionOn(s.src, day);
-      if (!session || session.end > now || session.end < from || session.start > to) continue;
-      if (!s.ranges.some(([a, b]) => session.end >= a && session.end <= b)) continue;
-      found.push({ s, session });
-    }
-  }
-  found.sort((x, y) => x.session.start - y.session.start || x.s.order - y.s.order);
-  const out = new Map<string, { source: Record<string, unknown>; data: Rendered[] }>();
-  for (const { s, session } of found.slice(0, limit)) {
-    let group = out.get(s.link.provider.slug);
-    if (!group) {
-      group = {
-        source: {
-          ...sourceObject(s.link.provider),
-          type: s.link.provider.device === 'scale' ? 'watch' : s.link.provider.device,
-          device_id: ecgDeviceId(s.src),
-        },
-        data: [],
-      };
-      out.set(s.link.provider.slug, group);
-    }
-    for (const body of ecgVoltages(s.src, session, from, to))
-      group.data.push({ t: Date.parse(body.timestamp as string), order: s.order, body });
-  }
-  return out;
-}
-
-type Fetch = (
-  ctx: Ctx,
-  user: User,
-  provider: string,
-  from: number,
-  to: number,
-) => Map<string, { source: Record<string, unknown>; data: Rendered[] }>;
 
 function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Route {
   return defineRoute({
@@ -168,28 +62,14 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
       const user = requireUser(ctx, p.user_id);
       const [from, to] = queryWindow(query.start_date, query.end_date, ctx.now());
       const all: Rendered[] = [];
-      for (const g of fetch(ctx, user, query.provider, from, to).values()) for (const r of g.data) all.push(r);
+      for (const g of fetch(ctx.world, user, query.provider, from, to).values()) for (const r of g.data) all.push(r);
       all.sort((a, b) => a.t - b.t || a.order - b.order);
-      return json(all.map((r) => r.body));
+      return reply(
+        200,
+        all.map((r) => r.body),
+      );
     },
   });
-}
-
-/**
- * The span of visible data a grouped page can start from: the first instant at or after `from`
- * (less a day, so spans that began just before a range start are whole), and the last instant.
- */
-function visibleSpan(ctx: Ctx, user: User, resource: string, provider: string, from: number): [number, number] | null {
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const s of dataSources(ctx.world, user, resource, provider, ctx.now())) {
-    for (const [a, b] of s.ranges) {
-      if (b < from) continue;
-      first = Math.min(first, a);
-      last = Math.max(last, b);
-    }
-  }
-  return Number.isFinite(first) ? [Math.max(from, first - DAY), last] : null;
 }
 
 function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch): Route {
@@ -210,27 +90,26 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
       const resume = decodeCursor('t', query.next_cursor, 'next_cursor') ?? decodeCursor('t', query.cursor, 'cursor');
       const user = requireUser(ctx, p.user_id);
       const [start, end] = queryWindow(query.start_date, query.end_date, ctx.now());
-      const groups: Record<string, Array<{ source: Record<string, unknown>; data: Array<Record<string, unknown>> }>> = {};
+      const groups: Record<string, Array<{ source: SourceObject; data: RenderedSample[] }>> = {};
       // Pages skip the time before the first visible data and stop after the last.
-      const span = visibleSpan(ctx, user, resource, query.provider, resume !== null ? Math.max(start, resume) : start);
-      if (!span || span[0] > end) return json({ groups, next: null, next_cursor: null });
+      const span = visibleSpan(ctx.world, user, resource, query.provider, resume !== null ? Math.max(start, resume) : start);
+      if (!span || span[0] > end) return reply(200, { groups, next: null, next_cursor: null });
       const from = span[0];
-      const to = Math.min(end, from + days * DAY - 1);
-      for (const [slug, g] of fetch(ctx, user, query.provider, from, to))
+      const to = pageEnd(from, days, end);
+      for (const [slug, g] of fetch(ctx.world, user, query.provider, from, to))
         groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
       // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
       const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
-      return json({ groups, next, next_cursor: next });
+      return reply(200, { groups, next, next_cursor: next });
     },
   });
 }
 
 const rowRoutes: Route[] = [];
-for (const row of TIMESERIES) {
-  const fetch: Fetch = (ctx, user, provider, from, to) => rowSamples(ctx, user, row, provider, from, to);
+for (const row of TIMESERIES_RESOURCES) {
   if (row.raw)
     rowRoutes.push(
-      rawRoute(row.path, `timeseries.${row.path}`, `${row.resource} samples (${row.unit}), all providers, oldest first.`, fetch),
+      rawRoute(row.path, `timeseries.${row.path}`, `${row.resource} samples (${row.unit}), all providers, oldest first.`, row.fetch),
     );
   rowRoutes.push(
     groupedRoute(
@@ -238,8 +117,8 @@ for (const row of TIMESERIES) {
       row.resource,
       `timeseries.${row.path}.grouped`,
       `${row.resource} samples (${row.unit}) grouped by provider and source.`,
-      pageDays(row),
-      fetch,
+      row.pageDays,
+      row.fetch,
     ),
   );
 }
@@ -253,14 +132,14 @@ export const timeseriesRoutes: Route[] = [
     summary: 'The stream of a sleep (ClientFacingSleepStream): hrv, heart rate, hypnogram and respiratory rate samples of the night.',
     request: { params: z.object({ sleep_id: uuid() }) },
     responses: { 200: res(SleepStream, 'ClientFacingSleepStream'), 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
-    handle: (ctx, { params: p }) => json(sleepStreamOf(ctx.world, ctx.partition, p.sleep_id)),
+    handle: (ctx, { params: p }) => reply(200, sleepStreamOf(ctx.world, ctx.partition, p.sleep_id)),
   }),
   ...rowRoutes,
   rawRoute(
     'electrocardiogram_voltage',
     'timeseries.electrocardiogram_voltage',
     `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`,
-    (ctx, user, provider, from, to) => voltageSamples(ctx, user, provider, from, to, MAX_VOLTAGE_SESSIONS),
+    (world, user, provider, from, to) => voltageSamples(world, user, provider, from, to, MAX_VOLTAGE_SESSIONS),
   ),
   groupedRoute(
     'electrocardiogram_voltage',
@@ -278,6 +157,6 @@ export const timeseriesRoutes: Route[] = [
     summary: 'The stream of a workout (ClientFacingStream): time, heart rate, speed, distance, GPS, cadence, power.',
     request: { params: z.object({ workout_id: uuid() }) },
     responses: { 200: res(WorkoutStream, 'ClientFacingStream'), 404: 'Unknown workout', 422: 'Malformed workout_id' },
-    handle: (ctx, { params: p }) => json(workoutStreamOf(ctx.world, ctx.partition, p.workout_id)),
+    handle: (ctx, { params: p }) => reply(200, workoutStreamOf(ctx.world, ctx.partition, p.workout_id)),
   }),
 ];

@@ -15,8 +15,7 @@
  *   deliveries and the operational events. Like jitter, it resets with the world.
  */
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { dateOrDateTime, int } from '../../engine/schemas.js';
 import { MAX_RETENTION } from '../../state/webhooks/delivery.js';
 import { endpointState, listAttempts, listMessages, messageDetail, operationalEvents } from '../../state/webhooks/delivery-views.js';
@@ -45,7 +44,7 @@ export const deliveryControlRoutes = [
     request: { query: z.object({ team_id: z.string().optional(), environment: environment.optional() }) },
     responses: { 200: res(ControlEndpointList, 'OK') },
     handle(ctx, { query }) {
-      return json({ endpoints: allEndpoints(ctx.world, query).map((ep) => endpointState(ctx.world, ep)) });
+      return reply(200, { endpoints: allEndpoints(ctx.world, query).map((ep) => endpointState(ctx.world, ep)) });
     },
   }),
 
@@ -70,7 +69,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(DeliveryMessagePage, 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
-      return json(listMessages(ctx.world, filter, limit));
+      return reply(200, listMessages(ctx.world, filter, limit));
     },
   }),
 
@@ -82,7 +81,7 @@ export const deliveryControlRoutes = [
     summary: 'One message with its destinations and every attempt.',
     request: { params: z.object({ msg_id: z.string() }) },
     responses: { 200: res(DeliveryMessageDetail, 'OK'), 404: 'Message not found' },
-    handle: (ctx, { params }) => json(messageDetail(ctx.world, params.msg_id)),
+    handle: (ctx, { params }) => reply(200, messageDetail(ctx.world, params.msg_id)),
   }),
 
   defineRoute({
@@ -108,7 +107,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(DeliveryAttemptPage, 'OK') },
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
-      return json(listAttempts(ctx.world, filter, limit));
+      return reply(200, listAttempts(ctx.world, filter, limit));
     },
   }),
 
@@ -123,7 +122,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(ResendDone, '{attempt}'), 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
     async handle(ctx, { params }) {
       const attempt = await resendMessage(ctx.world, params.msg_id, params.endpoint_id);
-      return json({ attempt });
+      return reply(200, { attempt });
     },
   }),
 
@@ -142,7 +141,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(RecoverDone, '{recovered, attempts}'), 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
     async handle(ctx, { params, body }) {
       const attempts = await recoverEndpoint(ctx.world, params.endpoint_id, body.since, body.until ?? null);
-      return json({ recovered: attempts.length, attempts });
+      return reply(200, { recovered: attempts.length, attempts });
     },
   }),
 
@@ -154,7 +153,7 @@ export const deliveryControlRoutes = [
     summary: 'Delivery settings: {jitter, retention, evicted}.',
     responses: { 200: res(DeliverySettings, 'OK') },
     handle(ctx) {
-      return json(deliverySettings(ctx.world));
+      return reply(200, deliverySettings(ctx.world));
     },
   }),
 
@@ -169,7 +168,7 @@ export const deliveryControlRoutes = [
     responses: { 200: res(DeliverySettings, 'OK') },
     handle(ctx, { body }) {
       updateDeliverySettings(ctx.world, body);
-      return json(deliverySettings(ctx.world));
+      return reply(200, deliverySettings(ctx.world));
     },
   }),
 
@@ -181,6 +180,6 @@ export const deliveryControlRoutes = [
     summary: 'What Svix would tell Vital: message.attempt.failing / exhausted / recovered, endpoint.disabled.',
     request: { query: z.object({ endpoint_id: z.string().optional(), type: z.string().optional() }) },
     responses: { 200: res(OperationalEvents, 'OK') },
-    handle: (ctx, { query }) => json({ events: operationalEvents(ctx.world, query) }),
+    handle: (ctx, { query }) => reply(200, { events: operationalEvents(ctx.world, query) }),
   }),
 ];

@@ -11,8 +11,8 @@
  *   ...); the sandbox also forbids the white-label `webhook-id/-timestamp/-signature` names.
  */
 import { z } from 'zod';
-import { json, noContent } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { noContent } from '../../engine/http-types.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { headersView, replaceHeaders } from '../../state/webhooks/rules.js';
 import { managedEndpoint, managedPartition, webhookParams } from './params.js';
 import { WebhookHeaders, res } from '../../wire/schemas.js';
@@ -30,7 +30,7 @@ export const webhookHeaderRoutes = [
     access: managedPartition,
     responses: { 200: res(WebhookHeaders, 'WebhookHeadersResponse'), 404: 'Webhook or team not found' },
     handle(ctx, { params, access: partition }) {
-      return json(headersView(managedEndpoint(ctx, partition, params.webhook_id)));
+      return reply(200, headersView(managedEndpoint(ctx, partition, params.webhook_id)));
     },
   }),
 

@@ -34,9 +34,8 @@ import {
   readStream,
   upsertTeamPipelines,
 } from '../../state/webhooks/pipeline-ops.js';
-import { json } from '../../engine/http-types.js';
 import { requireOrg } from '../../state/management/access.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid, withRules } from '../../engine/schemas.js';
 import { DESTINATIONS, pipelineView } from '../../state/webhooks/pipelines.js';
 import {
@@ -92,7 +91,7 @@ export const pipelineRoutes = [
     responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params: p, query }) =>
-      json({ pipelines: listPipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView), next_cursor: null }),
+      reply(200, { pipelines: listPipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView), next_cursor: null }),
   }),
 
   defineRoute({
@@ -115,7 +114,7 @@ export const pipelineRoutes = [
       422: 'Validation error',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle: (ctx, { params: p, body }) => json(upsertTeamPipelines(ctx, p.org_id, p.region, p.env, body).map(pipelineView)),
+    handle: (ctx, { params: p, body }) => reply(200, upsertTeamPipelines(ctx, p.org_id, p.region, p.env, body).map(pipelineView)),
   }),
 
   defineRoute({
@@ -127,7 +126,7 @@ export const pipelineRoutes = [
     request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
     responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
-    handle: (ctx, { params: p, query }) => json(deletePipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView)),
+    handle: (ctx, { params: p, query }) => reply(200, deletePipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView)),
   }),
 ];
 
@@ -141,7 +140,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'Every pipeline stream (event hub name, blob:<container>, pubsub:<project>/<topic>, rabbitmq:<exchange>) with its size.',
     responses: { 200: res(PipelineStreams, 'OK') },
-    handle: (ctx) => json(pipelineStreams(ctx.world)),
+    handle: (ctx) => reply(200, pipelineStreams(ctx.world)),
   }),
 
   defineRoute({
@@ -163,7 +162,7 @@ export const pipelineControlRoutes = [
     handle(ctx, { params: p, query }) {
       const { limit, ...filter } = query;
       const records = readStream(ctx.world, p.stream, filter, limit);
-      return json({ stream: p.stream, records });
+      return reply(200, { stream: p.stream, records });
     },
   }),
 
@@ -176,7 +175,7 @@ export const pipelineControlRoutes = [
     request: { params: z.object({ stream: z.string() }) },
     responses: { 200: res(PipelineStreamCleared, 'OK') },
     handle(ctx, { params: p }) {
-      return json({ stream: p.stream, cleared: clearStreams(ctx.world, p.stream) });
+      return reply(200, { stream: p.stream, cleared: clearStreams(ctx.world, p.stream) });
     },
   }),
 
@@ -188,7 +187,7 @@ export const pipelineControlRoutes = [
     summary: 'Empties every stream.',
     responses: { 200: res(PipelineStreamsCleared, 'OK') },
     handle(ctx) {
-      return json({ cleared: clearStreams(ctx.world) });
+      return reply(200, { cleared: clearStreams(ctx.world) });
     },
   }),
 
@@ -202,7 +201,7 @@ export const pipelineControlRoutes = [
     request: { body: withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule) },
     responses: { 200: res(PipelineNdjson, '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {
-      return json(await setNdjsonFile(ctx.world, body.path));
+      return reply(200, await setNdjsonFile(ctx.world, body.path));
     },
   }),
 ];

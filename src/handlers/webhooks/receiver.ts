@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { json, noContent, type Reply } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int, withRules } from '../../engine/schemas.js';
 import { clearReceiver, configureReceiver, receiverHeadersRule } from '../../state/webhooks/rules.js';
 import { receiveDelivery, receiverDeliveries } from '../../state/webhooks/webhook-receiver.js';
@@ -38,6 +38,7 @@ export const receiverRoutes = [
       const headers: Record<string, string> = { ...config.headers };
       if (config.retry_after !== null) headers['retry-after'] = config.retry_after;
       if (config.body === null || config.status === 204 || config.status === 304) return { status: config.status, headers };
+      // The status and body the test's PUT configured (any status, any JSON): not declarable per status, so unchecked.
       return json(config.body, config.status, headers);
     },
   }),
@@ -52,7 +53,7 @@ export const receiverRoutes = [
     responses: { 200: res(ReceiverState, 'OK') },
     handle(ctx, { params, query }) {
       const { receiver: r, deliveries } = receiverDeliveries(ctx.world, params.name, query.after ?? 0);
-      return json({
+      return reply(200, {
         name: r.name,
         url: `${ctx.world.urls.base}/_sandbox/receiver/${encodeURIComponent(r.name)}`,
         config: r.config,
@@ -85,7 +86,7 @@ export const receiverRoutes = [
     responses: { 200: res(ReceiverConfigured, 'OK') },
     handle(ctx, { params, body }) {
       const r = configureReceiver(ctx.world, params.name, body);
-      return json({ name: r.name, config: r.config });
+      return reply(200, { name: r.name, config: r.config });
     },
   }),
 

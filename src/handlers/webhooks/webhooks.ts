@@ -19,8 +19,8 @@
  *   plane's recover.
  */
 import { z } from 'zod';
-import { json, noContent } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { noContent } from '../../engine/http-types.js';
+import { defineRoute, reply } from '../../engine/route.js';
 import { int } from '../../engine/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, patchWebhook, rotateSecret } from '../../state/webhooks/rules.js';
 import { webhookView } from '../../state/webhooks/webhooks.js';
@@ -63,7 +63,7 @@ export const webhookRoutes = [
     responses: { 200: res(WebhookList, 'WebhookListResponse'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { query, access: partition }) {
       const { page, next_cursor } = listWebhooks(ctx.world, partition, query.next_cursor, query.limit);
-      return json({ data: page.map(webhookView), next_cursor });
+      return reply(200, { data: page.map(webhookView), next_cursor });
     },
   }),
 
@@ -78,7 +78,7 @@ export const webhookRoutes = [
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { body, access: partition }) {
       const ep = createWebhook(ctx.world, partition, body);
-      return json(webhookView(ep));
+      return reply(200, webhookView(ep));
     },
   }),
 
@@ -92,7 +92,7 @@ export const webhookRoutes = [
     access: managedPartition,
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 404: 'Webhook or team not found' },
     handle(ctx, { params, access: partition }) {
-      return json(webhookView(managedEndpoint(ctx, partition, params.webhook_id)));
+      return reply(200, webhookView(managedEndpoint(ctx, partition, params.webhook_id)));
     },
   }),
 
@@ -107,7 +107,7 @@ export const webhookRoutes = [
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 404: 'Webhook or team not found', 422: 'Validation error' },
     handle(ctx, { params, body, access: partition }) {
       const ep = patchWebhook(ctx.world, managedEndpoint(ctx, partition, params.webhook_id), body);
-      return json(webhookView(ep));
+      return reply(200, webhookView(ep));
     },
   }),
 
@@ -136,7 +136,7 @@ export const webhookRoutes = [
     access: managedPartition,
     responses: { 200: res(WebhookSecret, 'WebhookSecretResponse'), 404: 'Webhook or team not found' },
     handle(ctx, { params, access: partition }) {
-      return json({ key: managedEndpoint(ctx, partition, params.webhook_id).secret });
+      return reply(200, { key: managedEndpoint(ctx, partition, params.webhook_id).secret });
     },
   }),
 

@@ -8,6 +8,8 @@ import { providerBySlug, PROVIDERS, type ProviderInfo } from '../../fixtures/wea
 import { MFA_HINTS, SANDBOX_MFA_CODE, emailOutcome, passwordOutcome, type CredentialOutcome } from '../../fixtures/link/credentials.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import type { z } from 'zod';
+import type { LinkProvider, OAuthProvider } from '../../wire/schemas.js';
 import { connectLinked, hasDemoConnection } from '../wearables/wearable-link.js';
 import type { Domain } from '../domain-context.js';
 import { checkScopes } from './scopes.js';
@@ -102,7 +104,7 @@ const FORMS: Record<string, Record<string, unknown>> = {
 };
 
 /** A provider as `GET /v2/link/providers` lists it (SourceLink). */
-function sourceLink(world: World, token: LinkToken, p: ProviderInfo): Record<string, unknown> {
+function sourceLink(world: World, token: LinkToken, p: ProviderInfo): z.input<typeof LinkProvider> {
   const oauth = p.auth_type === 'oauth' || p.auth_type === 'team_oauth';
   return {
     id: p.id,
@@ -117,13 +119,13 @@ function sourceLink(world: World, token: LinkToken, p: ProviderInfo): Record<str
 }
 
 /** Lists the token's providers. */
-export function listLinkProviders(world: World, value: string | undefined): Record<string, unknown>[] {
+export function listLinkProviders(world: World, value: string | undefined): z.input<typeof LinkProvider>[] {
   const { token } = usableToken(world, value);
   return tokenProviders(token).map((p) => sourceLink(world, token, p));
 }
 
 /** Starts an OAuth connect: remembers it on the token and answers the provider (Source) with its authorization URL. */
-export function startOAuth(world: World, value: string | undefined, slug: string): Record<string, unknown> {
+export function startOAuth(world: World, value: string | undefined, slug: string): z.input<typeof OAuthProvider> {
   const provider = requireProvider(slug);
   if (provider.auth_type !== 'oauth' && provider.auth_type !== 'team_oauth') throw linkError.notOAuth(slug);
   const { token } = usableToken(world, value);

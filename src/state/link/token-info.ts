@@ -4,7 +4,9 @@
  * (docs/simulated/link.md).
  */
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
+import type { z } from 'zod';
 import type { World } from '../../engine/world.js';
+import type { LinkStart, LinkState } from '../../wire/schemas.js';
 import { usersOf } from '../users/users.js';
 import { authorizationUrl, linkWebUrl, startOAuth } from './connect.js';
 import type { Domain } from '../domain-context.js';
@@ -18,7 +20,7 @@ export function tokenValidity(world: World, value: string): { success: true } {
 }
 
 /** `GET /v2/link/state`: the token's state and what it was made for. */
-export function tokenState(world: World, value: string | undefined): Record<string, unknown> {
+export function tokenState(world: World, value: string | undefined): z.input<typeof LinkState> {
   if (value === undefined || value === '') throw linkError.missingLinkToken();
   const token = linkTokensOf(world).get(value);
   const state = tokenStatus(world, token);
@@ -36,7 +38,7 @@ export function tokenState(world: World, value: string | undefined): Record<stri
 }
 
 /** `POST /v2/link/start`: where to send the user for one provider (OAuth: the authorization URL). */
-export function startConnect(world: World, value: string, slug: string): Record<string, unknown> {
+export function startConnect(world: World, value: string, slug: string): z.input<typeof LinkStart> {
   const provider = providerBySlug(slug);
   if (!provider) throw linkError.providerNotFound();
   const { token, partition } = usableToken(world, value);
@@ -80,7 +82,7 @@ export function createLinkCode(
  * `invalid_token`, like a token that was never valid) and answers its state. An unusable token
  * is the 400 Link error: there is no session to close.
  */
-export function closeToken(world: World, value: string | undefined): Record<string, unknown> {
+export function closeToken(world: World, value: string | undefined): z.input<typeof LinkState> {
   const { token } = usableToken(world, value);
   token.closed_at = world.clock.now();
   token.pending_mfa = null;

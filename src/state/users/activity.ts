@@ -2,7 +2,9 @@
  * On-demand refresh (rate limited on the sandbox clock), a user's devices (one per current
  * connection), the team's metrics, sign-in tokens for the mobile SDK and user-portal links.
  */
+import type { z } from 'zod';
 import { stableUuid } from '../../engine/ids.js';
+import type { Device, TeamMetrics } from '../../wire/schemas.js';
 import { partitionSlot } from '../../engine/world.js';
 import { ordersOf } from '../labs/order-store.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection } from '../wearables/connections.js';
@@ -80,7 +82,7 @@ export function refreshUser(scope: UsersScope, userId: string): RefreshAnswer {
 }
 
 /** ClientFacingDevice: one per current connection of the user. */
-export function userDevices(scope: UsersScope, userId: string): Record<string, unknown>[] {
+export function userDevices(scope: UsersScope, userId: string): z.input<typeof Device>[] {
   liveUser(scope, userId);
   return connectionsOf(scope, userId).map((conn) => ({
     id: stableUuid(scope.world.seed, 'device', userId, conn.provider.slug),
@@ -95,7 +97,7 @@ export function userDevices(scope: UsersScope, userId: string): Record<string, u
   }));
 }
 
-export function userDevice(scope: UsersScope, userId: string, deviceId: string): Record<string, unknown> {
+export function userDevice(scope: UsersScope, userId: string, deviceId: string): z.input<typeof Device> {
   const device = userDevices(scope, userId).find((d) => d.id === deviceId);
   if (!device) throw usersError.deviceNotFound();
   return device;
@@ -126,7 +128,7 @@ function sourcesByWeek(connectedAt: number[], now: number): Array<{ date: string
 }
 
 /** MetricsResult of the caller's team environment (a scan of its users: an aggregate). */
-export function teamMetrics(scope: UsersScope): Record<string, unknown> {
+export function teamMetrics(scope: UsersScope): z.input<typeof TeamMetrics> {
   const users = usersOf(scope.partition, scope.world).all();
   let connected = 0;
   let errored = 0;

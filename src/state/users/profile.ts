@@ -5,6 +5,7 @@
  */
 import type { PayorRecord } from '../../fixtures/labs/payors.js';
 import { partitionSlot } from '../../engine/world.js';
+import type { Insurance, UserInfo } from '../../wire/types.js';
 import { payorByCode } from '../labs/payors.js';
 import { usersError } from './errors.js';
 import { liveUser, type UsersScope } from './user-ops.js';
@@ -12,49 +13,19 @@ import { liveUser, type UsersScope } from './user-ops.js';
 /** Bound on the insurances kept per user (oldest dropped first). */
 const INSURANCES_PER_USER = 20;
 
-interface Address {
-  first_line: string;
-  second_line?: string | null;
-  country: string;
-  zip: string;
-  city: string;
-  state: string;
-  access_notes?: string | null;
-}
+/** The fields of UserInfo a `PATCH /v2/user/{id}/info` may leave out (stored as null). */
+type OptionalInfo = 'medical_proxy' | 'race' | 'ethnicity' | 'sexual_orientation' | 'gender_identity';
 
-interface UserInfo {
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_number: string;
-  gender: string;
-  dob: string;
-  address: Address;
-  medical_proxy?: Record<string, unknown> | null;
-  race?: string | null;
-  ethnicity?: string | null;
-  sexual_orientation?: string | null;
-  gender_identity?: string | null;
-}
+/** `PATCH /v2/user/{id}/info`'s body. */
+type InfoInput = Omit<UserInfo, OptionalInfo> & { [K in OptionalInfo]?: UserInfo[K] | undefined };
 
 interface NewInsurance {
   payor_code: string;
   member_id: string;
   group_id?: string | null;
   relationship: string;
-  insured: Record<string, unknown>;
-  guarantor?: Record<string, unknown> | null;
-  is_primary: boolean;
-}
-
-interface Insurance {
-  member_id: string;
-  payor_code: string;
-  relationship: string;
-  insured: Record<string, unknown>;
-  company: { name: string; address: Record<string, unknown> };
-  group_id: string | null;
-  guarantor: Record<string, unknown> | null;
+  insured: Insurance['insured'];
+  guarantor?: Insurance['guarantor'];
   is_primary: boolean;
 }
 
@@ -90,7 +61,7 @@ export const profilesOf = partitionSlot('user-profiles', () => new ProfileStore(
 const profiles = (scope: UsersScope): ProfileStore => profilesOf(scope.partition, scope.world);
 
 /** `PATCH /v2/user/{id}/info`: records the user's demographics (the latest replace the previous). */
-export function setDemographics(scope: UsersScope, userId: string, info: UserInfo): UserInfo {
+export function setDemographics(scope: UsersScope, userId: string, info: InfoInput): UserInfo {
   liveUser(scope, userId);
   const stored: UserInfo = {
     ...info,

@@ -7,6 +7,7 @@
 import { providerBrief, scopesFor, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { TIMESERIES } from '../../fixtures/wearables/timeseries-table.js';
 import type { EventEnvelope } from '../../engine/events.js';
+import type { Connection as ConnectionAnswer } from '../../wire/types.js';
 import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
@@ -281,14 +282,14 @@ export function deniedResources(provider: ProviderInfo, granted: readonly string
  * scopes are `required` unless the team let users leave them out (`optional`); each lands in
  * `user_granted` or `user_denied` by the user's grant.
  */
-function resourceAvailability(conn: Connection): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function resourceAvailability(conn: Connection): ConnectionAnswer['resource_availability'] {
+  const out: ConnectionAnswer['resource_availability'] = {};
   const oauth = conn.provider.auth_type === 'oauth';
   const grant = conn.grant;
   for (const r of conn.provider.resources) {
     const denied = conn.denied.includes(r);
     const scopes = scopesFor(conn.provider, r);
-    let requirements: Record<string, unknown> | null = null;
+    let requirements: ScopeRequirementsGrants | null = null;
     if (oauth && grant) {
       const has = (s: string) => grant.granted.includes(s);
       const required = scopes.filter((s) => !grant.optional.includes(s));
@@ -308,8 +309,10 @@ function resourceAvailability(conn: Connection): Record<string, unknown> {
   return out;
 }
 
+type ScopeRequirementsGrants = NonNullable<ConnectionAnswer['resource_availability'][string]['scope_requirements']>;
+
 /** ClientFacingProviderWithStatus. */
-export function connectionView(conn: Connection): Record<string, unknown> {
+export function connectionView(conn: Connection): ConnectionAnswer {
   return {
     ...providerBrief(conn.provider),
     created_on: new Date(conn.connected_at ?? conn.created_at).toISOString(),

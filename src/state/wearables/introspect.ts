@@ -2,13 +2,19 @@
  * The page of (user, connections) the introspection routes show (`GET /v2/introspect/*`):
  * the caller's live users with connections, oldest first, from the cursor's creation sequence.
  */
+import type { z } from 'zod';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
+import type { HistoricalPullsPage, ResourcesPage } from '../../wire/schemas.js';
+import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
+import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf, type User } from '../users/users.js';
-import type { Connection } from './connections.js';
+import { historyStart, notPulledResources, pulledResources, type Connection } from './connections.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { connectionsOf } from './operations.js';
-import { checkProvider } from './wearable-data.js';
+import { connectionDataRanges, connectionsOf } from './operations.js';
+import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from './pulls.js';
+import { checkProvider, subjectOf } from './wearable-data.js';
 
 const SCAN_LIMIT = 5000;
 /** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
@@ -50,4 +56,59 @@ export function introspectPage(
   }
   const nextUser = all[i];
   return { rows, next: nextUser ? encodeCursor('u', nextUser.seq) : null };
+}
+
+/** What an introspection route shows per connection of a user. */
+export type IntrospectView<V> = (world: World, partition: Partition, user: User, conn: Connection) => V;
+
+type PullsOfProvider = z.output<typeof HistoricalPullsPage>['data'][number]['provider'][string];
+type ResourcesOfProvider = z.output<typeof ResourcesPage>['data'][number]['provider'][string];
+
+/** `GET /v2/introspect/historical_pull`: per pulled resource, its status, timeline, range and days with data. */
+export function pullView(world: World, _partition: Partition, user: User, conn: Connection): PullsOfProvider {
+  const seed = world.seed;
+  const at = pullClock(conn, world.clock.now());
+  const src = sourceCtx(subjectOf(world, user), conn.provider);
+  const pulled: PullsOfProvider['pulled'] = {};
+  for (const r of pulledResources(conn)) {
+    const plan = pullPlan(seed, user.user_id, conn, r);
+    const state = pullStateAt(plan, at);
+    pulled[r] = {
+      status: state.status,
+      range_start: iso(historyStart(conn, r)),
+      range_end: iso(conn.created_at),
+      timeline: {
+        scheduled_at: iso(plan.scheduledAt),
+        started_at: state.started_at === null ? null : iso(state.started_at),
+        ended_at: state.ended_at === null ? null : iso(state.ended_at),
+      },
+      days_with_data: state.status === 'success' ? daysWithData(src, r, historyStart(conn, r), conn.created_at) : 0,
+      release: release(seed),
+      trace_id: traceId(seed, user.user_id, conn),
+      error_details: state.error_details,
+    };
+  }
+  return { pulled, not_pulled: notPulledResources(conn) };
+}
+
+export function resourcesView(world: World, partition: Partition, user: User, conn: Connection): ResourcesOfProvider {
+  const now = world.clock.now();
+  const out: ResourcesOfProvider = {};
+  for (const r of pulledResources(conn)) {
+    const end = finishedAt(pullPlan(world.seed, user.user_id, conn, r));
+    const attempt =
+      conn.status === 'error' && conn.error
+        ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
+        : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
+    const ranges = connectionDataRanges(world, partition, user, conn, r, now);
+    const first = ranges[0];
+    const last = ranges[ranges.length - 1];
+    out[r] = {
+      last_attempt: attempt,
+      oldest_data: first ? iso(first[0]) : null,
+      newest_data: last ? iso(last[1]) : null,
+      sent_count: null,
+    };
+  }
+  return out;
 }

@@ -21,6 +21,8 @@ import type { World } from '../../engine/world.js';
 import { completedLabResultsOf, completedLabResultsOfOrder, type UserLabResults } from '../labs/user-results.js';
 import type { User } from '../users/users.js';
 import { zoneOf } from './wearable-data.js';
+import type { RenderedSample } from '../../fixtures/wearables/cadence.js';
+import type { SourceObject } from '../../fixtures/wearables/summaries.js';
 
 export type LabResource = 'cholesterol' | 'ige' | 'igg';
 export const LAB_RESOURCES: readonly LabResource[] = ['cholesterol', 'ige', 'igg'];
@@ -39,7 +41,7 @@ const CHOLESTEROL: Record<string, { kind: CholesterolKind; mgPerMmol: number }> 
 interface LabSample {
   t: number;
   lab: string;
-  body: Record<string, unknown>;
+  body: RenderedSample;
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
@@ -93,16 +95,19 @@ function samplesOfResults(user: User, set: UserLabResults, resource: LabResource
  * The user's samples of a lab-derived resource collected in `[from, to]`, oldest first,
  * optionally from one lab (`provider`, '' = all) and of some cholesterol kinds.
  */
-export function labSamples(
-  world: World,
-  partition: Partition,
-  user: User,
-  resource: LabResource,
-  provider: string,
-  from: number,
-  to: number,
-  kinds: readonly CholesterolKind[] = CHOLESTEROL_KINDS,
-): LabSample[] {
+export interface LabSampleQuery {
+  resource: LabResource;
+  /** A lab slug, or '' for every lab. */
+  provider: string;
+  /** Collection time bounds, epoch ms, inclusive. */
+  from: number;
+  to: number;
+  /** The cholesterol kinds kept (default: all). */
+  kinds?: readonly CholesterolKind[];
+}
+
+export function labSamples(world: World, partition: Partition, user: User, query: LabSampleQuery): LabSample[] {
+  const { resource, provider, from, to, kinds = CHOLESTEROL_KINDS } = query;
   const out: LabSample[] = [];
   for (const set of completedLabResultsOf(world, partition, user.user_id)) {
     if (provider !== '' && set.lab !== provider) continue;
@@ -126,7 +131,7 @@ export function labSamplesOfOrder(
 }
 
 /** ClientFacingSource of a lab (what groups and events carry). */
-export function labSource(slug: string): Record<string, unknown> {
+export function labSource(slug: string): SourceObject {
   const lab = LAB_BY_SLUG.get(slug);
   return { provider: slug, type: 'unknown', app_id: null, device_id: null, name: lab?.name ?? slug, slug, logo: lab?.logo_url ?? '' };
 }

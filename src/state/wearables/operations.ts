@@ -8,6 +8,7 @@ import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { FeedMode, World } from '../../engine/world.js';
+import type { Connection as ConnectionAnswer } from '../../wire/types.js';
 import { usersOf, type User } from '../users/users.js';
 import {
   SIMULATED_RESOURCES,
@@ -38,7 +39,7 @@ export function connectDemoProvider(world: World, partition: Partition, userId: 
 }
 
 /** The user's current connections as ClientFacingProviderWithStatus. */
-export function listConnections(world: World, partition: Partition, userId: string): Array<Record<string, unknown>> {
+export function listConnections(world: World, partition: Partition, userId: string): ConnectionAnswer[] {
   return currentConnections(wearablesOf(world).get(partition, userId)).map(connectionView);
 }
 
@@ -79,14 +80,14 @@ export function failProviderConnection(
   slug: string,
   type: ConnectionErrorType,
   message?: string,
-): Record<string, unknown> {
+): ConnectionAnswer {
   const { user, partition, conn } = requireConnection(world, userId, slug);
   failConnection(world, partition, user.user_id, conn, type, message);
   return connectionView(conn);
 }
 
 /** Control plane: brings an errored connection back (emits `provider.connection.created`). */
-export function reconnectProvider(world: World, userId: string, slug: string): Record<string, unknown> {
+export function reconnectProvider(world: World, userId: string, slug: string): ConnectionAnswer {
   const { user, partition, conn } = requireConnection(world, userId, slug);
   if (conn.status !== 'error') throw wearablesError.notInError();
   reconnect(world, partition, user.user_id, conn);

@@ -7,6 +7,8 @@
  */
 import { stableUuid } from '../../engine/ids.js';
 import type { World } from '../../engine/world.js';
+import type { z } from 'zod';
+import type { Profile, RawDevices as RawDevicesSchema, RawProfile as RawProfileSchema } from '../../wire/schemas.js';
 import { providerBrief, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { deviceId, providerPayload } from '../../fixtures/wearables/raw.js';
 import { sourceObject } from '../../fixtures/wearables/summaries.js';
@@ -18,6 +20,9 @@ import type { User } from '../users/users.js';
 import { wearablesOf, type Connection } from './connections.js';
 import { wearablesError } from './errors.js';
 import { dataSources, subjectOf } from './wearable-data.js';
+
+type RawProfile = z.output<typeof RawProfileSchema>;
+type RawDevices = z.output<typeof RawDevicesSchema>;
 
 /** Providers that ask the user for a birth date. */
 const BIRTH_DATE = new Set([
@@ -61,7 +66,7 @@ function firstConnection(world: World, user: User, p: ProviderInfo): Connection 
 }
 
 /** ClientFacingProfile of one source. */
-function profileOf(world: World, user: User, src: SourceCtx): Record<string, unknown> {
+function profileOf(world: World, user: User, src: SourceCtx): z.output<typeof Profile> {
   const since = iso(firstConnection(world, user, src.provider)?.created_at ?? world.clock.now());
   const sex = sexOf(src);
   return {
@@ -88,12 +93,12 @@ function profileSource(world: World, user: User, provider: string): SourceCtx {
 }
 
 /** `GET /v2/summary/profile/:user_id`. */
-export function userProfile(world: World, user: User, provider: string): Record<string, unknown> {
+export function userProfile(world: World, user: User, provider: string): z.output<typeof Profile> {
   return profileOf(world, user, profileSource(world, user, provider));
 }
 
 /** `GET /v2/summary/profile/:user_id/raw` (RawProfile). */
-export function rawUserProfile(world: World, user: User, provider: string): Record<string, unknown> {
+export function rawUserProfile(world: World, user: User, provider: string): RawProfile {
   const src = profileSource(world, user, provider);
   const profile = profileOf(world, user, src);
   return {
@@ -111,9 +116,9 @@ export function rawUserProfile(world: World, user: User, provider: string): Reco
 }
 
 /** `GET /v2/summary/devices/:user_id/raw` (RawDevicesResponse): one device per provider with a device. */
-export function rawUserDevices(world: World, user: User, provider: string): Record<string, unknown> {
+export function rawUserDevices(world: World, user: User, provider: string): RawDevices {
   const subject = subjectOf(world, user);
-  const devices: Array<Record<string, unknown>> = [];
+  const devices: RawDevices['devices'] = [];
   const links = [...(wearablesOf(world).forUser(user.user_id)?.links ?? [])].sort((a, b) => a.provider.id - b.provider.id);
   for (const link of links) {
     if (provider !== '' && link.provider.slug !== provider) continue;

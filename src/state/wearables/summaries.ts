@@ -21,38 +21,62 @@ import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { workoutSummary } from '../../fixtures/wearables/workouts.js';
+import type {
+  ActivitySummary,
+  BodySummary,
+  ElectrocardiogramSummary,
+  MealSummary,
+  MenstrualCycle,
+  SleepCycle,
+  SleepSummary,
+  WorkoutSummary,
+} from '../../wire/types.js';
 import type { Domain } from '../domain-context.js';
 import { liveUser } from '../users/user-ops.js';
 import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
 
+/** The answer of each summary kind (`/v2/summary/<name>/:user_id`), as the wire declares it. */
+interface SummaryAnswers {
+  activity: ActivitySummary;
+  sleep: SleepSummary;
+  body: BodySummary;
+  workouts: WorkoutSummary;
+  meal: MealSummary;
+  menstrual_cycle: MenstrualCycle;
+  sleep_cycle: SleepCycle;
+  electrocardiogram: ElectrocardiogramSummary;
+}
+
+export type SummaryName = keyof SummaryAnswers;
+
 /** One summary of a source, with its sort key among the other sources' summaries. */
-interface Item {
+interface Item<B = Record<string, unknown>> {
   sort: string;
   /** The summary's index instant (what the aggregate queries window on). */
   at: number;
-  body: Record<string, unknown>;
+  body: B;
 }
 
 /** What one source gives for one local day. */
-type Build = (s: DataSource, day: number, now: number) => Item[];
+type Build<B> = (s: DataSource, day: number, now: number) => Item<B>[];
 
 /** A summary as its raw record (RawActivity, RawSleep, RawBody, RawWorkout). */
 type Raw = (src: SourceCtx, summary: Record<string, unknown>) => Record<string, unknown>;
 
 export const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
 
-const item = (sort: string, at: number, body: Record<string, unknown> | null): Item[] => (body ? [{ sort, at, body }] : []);
+const item = <B>(sort: string, at: number, body: B | null): Item<B>[] => (body ? [{ sort, at, body }] : []);
 
 const rawAt =
   (field: string): Raw =>
   (src, summary) =>
     rawRecord(src, summary, summary[field] as string);
 
-interface SummaryKind {
+interface SummaryKind<B> {
   /** The data resource whose sources and ranges the summaries come from. */
   resource: string;
-  build: Build;
+  build: Build<B>;
   raw?: Raw;
 }
 
@@ -68,7 +92,7 @@ export function visibleWorkouts(s: DataSource, day: number, now: number) {
 }
 
 /** The summary kinds, by the name of their route (`/v2/summary/<name>/:user_id`). */
-const KINDS = {
+const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
   activity: {
     resource: 'activity',
     raw: rawAt('date'),
@@ -134,12 +158,10 @@ const KINDS = {
       return item(`${session.start}|${s.order}`, session.start, ecgSummary(s.src, session));
     },
   },
-} satisfies Record<string, SummaryKind>;
-
-export type SummaryName = keyof typeof KINDS;
+};
 
 /** Whether a summary kind has a `/raw` variant. */
-export const hasRaw = (name: SummaryName): boolean => (KINDS[name] as SummaryKind).raw !== undefined;
+export const hasRaw = (name: SummaryName): boolean => KINDS[name].raw !== undefined;
 
 /**
  * The summaries of one kind a source gives for one local day, visible at `now`, each with its
@@ -151,7 +173,7 @@ export function summariesOn(
   day: number,
   now: number,
 ): Array<{ at: number; body: Record<string, unknown> }> {
-  return (KINDS[name] as SummaryKind).build(s, day, now);
+  return KINDS[name].build(s, day, now);
 }
 
 /** Local days a source's ranges touch, within the query's days. */
@@ -177,15 +199,32 @@ export interface SummaryQuery {
  * ordered by the team's source priorities): the 404 of an unknown user, the 422 of an unknown
  * provider.
  */
-export function userSummaries(dom: Domain, userId: string, name: SummaryName, q: SummaryQuery): Array<Record<string, unknown>> {
+export function userSummaries<N extends SummaryName>(
+  dom: Domain,
+  userId: string,
+  name: N,
+  q: SummaryQuery & { raw?: false },
+): Array<SummaryAnswers[N]>;
+export function userSummaries<N extends SummaryName>(
+  dom: Domain,
+  userId: string,
+  name: N,
+  q: SummaryQuery,
+): Array<SummaryAnswers[N] | Record<string, unknown>>;
+export function userSummaries<N extends SummaryName>(
+  dom: Domain,
+  userId: string,
+  name: N,
+  q: SummaryQuery,
+): Array<SummaryAnswers[N] | Record<string, unknown>> {
   checkProvider(q.provider);
   const user = liveUser(dom, userId);
-  const kind: SummaryKind = KINDS[name];
+  const kind: SummaryKind<SummaryAnswers[N]> = KINDS[name];
   const now = dom.world.clock.now();
   const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
   // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
   if (q.raw && hasDemoConnection(dom.world, dom.partition, user.user_id)) return [];
-  const items: Array<Item & { src: SourceCtx }> = [];
+  const items: Array<Item<SummaryAnswers[N]> & { src: SourceCtx }> = [];
   for (const s of dataSources(dom.world, user, kind.resource, q.provider, now)) {
     const [lo, hi] = days(s, dayLo, dayHi);
     for (let day = lo; day <= hi; day++) for (const i of kind.build(s, day, now)) items.push({ ...i, src: s.src });

@@ -1,4 +1,5 @@
 /** What the control plane shows of the delivery log: messages, destinations, endpoint state. */
+import type { EventEnvelope } from '../../engine/events.js';
 import type { World } from '../../engine/world.js';
 import type { DeliveryLog } from './attempt-log.js';
 import { deliveryOf } from './delivery.js';
@@ -31,7 +32,7 @@ function messageView(msg: Message, world: World, endpointId?: string) {
     environment: msg.environment,
     user_id: msg.user_id,
     created_at: msg.created_at,
-    payload: JSON.parse(msg.body) as unknown,
+    payload: JSON.parse(msg.body) as EventEnvelope,
     destinations: dests.map((d) => destinationView(d, store.endpoint(d.endpoint_id))),
   };
 }

@@ -6,7 +6,7 @@
  * every destination is an in-memory stream of what would have been published, optionally
  * appended as NDJSON to a file. `preferences.enabled` without `svix` turns webhooks off.
  */
-import type { JournalEntry } from '../../engine/events.js';
+import type { EventEnvelope, JournalEntry } from '../../engine/events.js';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
@@ -72,7 +72,7 @@ export interface StreamRecord {
   compressed: boolean;
   enqueued_at: string;
   /** The event envelope (the same JSON a webhook carries). */
-  body: unknown;
+  body: EventEnvelope;
 }
 
 export function pipelineView(p: Pipeline) {
@@ -185,7 +185,7 @@ class PipelineStore {
       event_type: type,
       user_id: entry.envelope.user_id,
       enqueued_at: entry.occurred_at,
-      body: entry.envelope as unknown,
+      body: entry.envelope,
     };
     for (const kind of pipeline.preferences.enabled) {
       if (kind === 'azure_amqp' && pipeline.azure_amqp) {
