@@ -10,14 +10,19 @@
  * generator and the server compete with them for the cores; the second counts only the work the
  * server did, so its ratio (bare CPU per request / adapter CPU per request) is the capacity ratio
  * the target is about, and it holds steady from run to run.
+ *
+ * `--before <dir>`: also serves through the node:http adapter of another checkout's sources
+ * (`<dir>/src`, e.g. `git archive` of the commit before a change), in the same rounds, so a change
+ * is measured against what it replaced in one run.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import express from 'express';
 import { createSandbox } from '../src/index.js';
 import { answerHeadErrorsWithJson, createExpressApp } from '../src/express.js';
 import { createNodeServer } from '../src/node.js';
@@ -28,6 +33,18 @@ const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 function listen(server: Server): Promise<number> {
   return new Promise((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+}
+
+function beforeDir(): string | undefined {
+  const at = process.argv.indexOf('--before');
+  return at > 0 ? resolve(process.argv[at + 1] ?? '.') : undefined;
+}
+
+/** The node:http adapter of another checkout, over its own sandbox of the same world (same seed, so the same ids and key). */
+async function beforeServer(dir: string): Promise<Server> {
+  const core = (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof import('../src/index.js');
+  const node = (await import(pathToFileURL(join(dir, 'src/node.ts')).href)) as typeof import('../src/node.js');
+  return node.createNodeServer(core.createSandbox({ seed: 1, users: 1000, logger: () => undefined }));
 }
 
 export async function benchHttp(quick: boolean): Promise<void> {
@@ -57,11 +74,24 @@ export async function benchHttp(quick: boolean): Promise<void> {
     }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
   });
+  // The express baseline: an express 5 app with the same route, answering from the same Map.
+  const bareExpressApp = express();
+  bareExpressApp.get('/v2/user/:id', (req, res) => {
+    const body = bodies.get(req.path);
+    if (!body || req.headers['x-service-api-key'] !== apiKey) {
+      res.status(404).json({ detail: 'Not Found' });
+      return;
+    }
+    res.status(200).type('application/json').send(body);
+  });
   const servers: Record<string, Server> = {
     'bare node:http (Map)': bare,
+    'bare express (Map)': createServer(bareExpressApp),
     'node:http adapter': createNodeServer(sandbox),
     'express adapter': answerHeadErrorsWithJson(createServer(createExpressApp(sandbox))),
   };
+  const before = beforeDir();
+  if (before !== undefined) servers['node:http adapter (before)'] = await beforeServer(before);
   const ports: Record<string, number> = {};
   for (const [name, server] of Object.entries(servers)) ports[name] = await listen(server);
   const seconds = quick ? 1 : 3;
@@ -107,6 +137,11 @@ export async function benchHttp(quick: boolean): Promise<void> {
       `${name.padEnd(24)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)} ${cpu.toFixed(0).padStart(18)} ${(cpuBase / cpu).toFixed(2).padStart(16)}`,
     );
   }
+  const expressBase = best['bare express (Map)'] ?? NaN;
+  const expressCpu = cpuPerReq['bare express (Map)'] ?? NaN;
+  console.log(
+    `express adapter x bare express: ${((best['express adapter'] ?? NaN) / expressBase).toFixed(2)} req/s, ${(expressCpu / (cpuPerReq['express adapter'] ?? NaN)).toFixed(2)} capacity`,
+  );
   console.log(
     "  (capacity x bare = bare server CPU per request / this server CPU per request: the share of the bare server's throughput it reaches when the CPU is the limit)",
   );
