@@ -35,7 +35,8 @@ function cache() {
 function compile() {
   if (loader === undefined) return undefined;
   try {
-    const source = readFileSync(file, 'utf8');
+    // ASCII only (scripts/build.mjs escapes the rest): read as one-byte text, no UTF-8 decoding.
+    const source = readFileSync(file, 'latin1');
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
       filename: file,
       cachedData: cache(),
