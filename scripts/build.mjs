@@ -97,7 +97,7 @@ await build({
 
 /**
  * Rewrites the few non-ASCII characters esbuild leaves (in comments and regular expression
- * literals, e.g. `[À-ÿ]`) as `\\uXXXX` escapes, which mean the same there and in strings. One such
+ * literals, e.g. `[À-ÿ]`) as `\u00c0`-style escapes, which mean the same there and in strings. One such
  * character makes Node decode the whole file as UTF-8 into a two-byte string: 2 MB read 4 to 5
  * times slower (BENCHMARKS.md, "Start-up"). The CLI's bundle, ASCII only, is read as latin1.
  */
