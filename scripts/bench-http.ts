@@ -7,8 +7,8 @@
  * rounds is kept.
  *
  * Two figures per server: requests per second (what the load generator got), and server CPU time
- * per request (the server process's user + system time over the load, warm-up included, per
- * request answered). On a shared machine the first swings with the other tenants' load, because
+ * per request (the server process's user + system time over the load, per request answered;
+ * every server is warmed up once before the rounds). On a shared machine the first swings with the other tenants' load, because
  * the load generator and the server compete with them for the cores; the second counts only the
  * work the server did, so its ratio (bare CPU per request / adapter CPU per request) is the
  * capacity ratio the target is about.
@@ -57,6 +57,27 @@ function startServer(args: string[]): Promise<Started> {
   });
 }
 
+/** Load from another process for `seconds` (after its own half-second warm-up). */
+async function runLoad(server: Started, seconds: number): Promise<{ rps: number; errors: number; total: number }> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      tsxCli,
+      resolve(here, 'bench-load.ts'),
+      '--urls',
+      server.urls.join(','),
+      '--seconds',
+      String(seconds),
+      '--connections',
+      '32',
+      '--headers',
+      JSON.stringify(server.headers),
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout) as { rps: number; errors: number; total: number };
+}
+
 export async function benchHttp(quick: boolean): Promise<void> {
   const at = process.argv.indexOf('--before');
   const before = at > 0 ? resolve(process.argv[at + 1] ?? '.') : undefined;
@@ -71,36 +92,25 @@ export async function benchHttp(quick: boolean): Promise<void> {
   const rounds = quick ? 1 : 3;
   const best: Record<string, number> = {};
   const cpuPerReq: Record<string, number> = {};
-  for (let round = 0; round < rounds; round++) {
+  const servers: Record<string, Started> = {};
+  try {
+    // Every server is started once and warmed up (its JIT done) before any round is measured.
     for (const [name, args] of Object.entries(kinds)) {
-      const server = await startServer(args);
-      try {
+      servers[name] = await startServer(args);
+      await runLoad(servers[name] as Started, 1);
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, server] of Object.entries(servers)) {
         const cpu = cpuOf(server.child.pid);
-        const { stdout: out } = await promisify(execFile)(
-          process.execPath,
-          [
-            tsxCli,
-            resolve(here, 'bench-load.ts'),
-            '--urls',
-            server.urls.join(','),
-            '--seconds',
-            String(seconds),
-            '--connections',
-            '32',
-            '--headers',
-            JSON.stringify(server.headers),
-          ],
-          { encoding: 'utf8', maxBuffer: 1 << 20 },
-        );
+        const { rps, errors, total } = await runLoad(server, seconds);
         const used = cpuOf(server.child.pid) - cpu;
-        const { rps, errors, total } = JSON.parse(out) as { rps: number; errors: number; total: number };
         if (errors > 0) throw new Error(`${name}: ${errors} errors`);
         best[name] = Math.max(best[name] ?? 0, rps);
         cpuPerReq[name] = Math.min(cpuPerReq[name] ?? Infinity, used / total);
-      } finally {
-        server.child.kill('SIGKILL');
       }
     }
+  } finally {
+    for (const server of Object.values(servers)) server.child.kill('SIGKILL');
   }
   const baseline = best['bare node:http (Map)'] ?? 1;
   const cpuBase = cpuPerReq['bare node:http (Map)'] ?? 1;
