@@ -125,7 +125,8 @@ writeFileSync(cliMain, readFileSync(cliMain, 'utf8').replace(/^#![^\n]*\n/, ''))
 for (const name of readdirSync(dist)) if (/\.(c?js)$/.test(name)) asciiOnly(join(dist, name));
 copyFileSync(join(root, 'scripts/cli-boot.mjs'), join(dist, 'cli.js'));
 chmodSync(join(dist, 'cli.js'), 0o755);
-await writeCodeCache();
+// Without a cache (the run failed) the CLI still starts, compiling its bundle as it loads.
+await writeCodeCache().catch((error) => console.warn(`build: no code cache for the CLI (${error.message})`));
 
 /** Starts the CLI once with `HEALTH_SANDBOX_CODE_CACHE_OUT`, stops it after its `--json` line; the cache is written as it exits. */
 function writeCodeCache() {
