@@ -6,10 +6,12 @@
  * - CLI ready: spawn `node dist/cli.js --port 0 --json` to its `--json` line, against spawning a
  *   bare `node:http` server to its "listening" line.
  * Needs the build (`npm run build`). `npm run bench -- --startup` runs only these.
+ * `--before <dir>`: also measures another checkout's build (`<dir>/dist`, e.g. the commit before
+ * a change) in the same rounds, so a change is measured against what it replaced in one run.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,15 +81,21 @@ export async function benchStartup(quick: boolean): Promise<void> {
     return;
   }
   const rounds = quick ? 3 : 7;
+  const at = process.argv.indexOf('--before');
+  const before = at > 0 ? resolve(process.argv[at + 1] ?? '.') : undefined;
   const msw: Took[] = [];
   const ours: Took[] = [];
   const bare: Took[] = [];
   const ready: Took[] = [];
+  const oursBefore: Took[] = [];
+  const readyBefore: Took[] = [];
   for (let r = 0; r < rounds; r++) {
     msw.push(await importTime('msw'));
     ours.push(await importTime(index));
+    if (before !== undefined) oursBefore.push(await importTime(join(before, 'dist/index.js')));
     bare.push(await readyTime(['-e', BARE]));
     ready.push(await readyTime([cli, '--port', '0', '--json']));
+    if (before !== undefined) readyBefore.push(await readyTime([join(before, 'dist/cli.js'), '--port', '0', '--json']));
   }
   const row = (name: string, base: string, b: Took[], x: Took[], goal: string): void =>
     console.log(
@@ -99,6 +107,10 @@ export async function benchStartup(quick: boolean): Promise<void> {
   );
   row("import('health-sandbox') (dist/index.js)", "import('msw')", msw, ours, '<= 1x');
   row('CLI ready: spawn to the --json line', 'bare node:http spawn to listening', bare, ready, '<= 3x');
+  if (before !== undefined) {
+    row("  the same import, before (--before's dist)", "import('msw')", msw, oursBefore, '<= 1x');
+    row('  CLI ready, before (--before dist/cli.js)', 'bare node:http spawn to listening', bare, readyBefore, '<= 3x');
+  }
 }
 
 if (process.argv[1]?.endsWith('bench-startup.ts')) await benchStartup(process.argv.includes('--quick'));

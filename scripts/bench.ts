@@ -17,8 +17,12 @@
  *   node:http server's spawn (scripts/bench-startup.ts; needs `npm run build`).
  * - `--advance`: 30 days of the default world delivered to one catch-all endpoint at the default
  *   settings, against a bare node:http client (scripts/bench-advance.ts).
+ * - `--msw`: GET /v2/user/:id by fetch through msw's setupServer, the sandbox's handlers against a
+ *   trivial handler answering from a Map (scripts/bench-msw.ts).
+ * - `--before <dir>` (with the default run, `--startup` or `--http`): also measures another
+ *   checkout (its dist/ for start-up, its src/ for HTTP) in the same rounds: before/after in one run.
  * The default run does all but the soak and the peers.
- * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance]
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance] [-- --msw] [-- --before <dir>]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
@@ -33,6 +37,7 @@ import { createEndpoint } from './bench-endpoint.js';
 import { benchGeneration } from './bench-gen.js';
 import { benchStartup } from './bench-startup.js';
 import { benchAdvance } from './bench-advance.js';
+import { benchMsw } from './bench-msw.js';
 
 if (process.argv.includes('--peers')) {
   // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
@@ -421,12 +426,14 @@ else if (process.argv.includes('--webhooks')) void benchWebhooks(quick);
 else if (process.argv.includes('--soak')) void main();
 else if (process.argv.includes('--startup')) void benchStartup(quick);
 else if (process.argv.includes('--advance')) void benchAdvance(quick);
+else if (process.argv.includes('--msw')) void benchMsw(quick);
 else
   void benchStartup(quick)
     .then(main)
     .then(benchOrders)
     .then(timeCases)
     .then(() => benchHttp(quick))
+    .then(() => benchMsw(quick))
     .then(() => benchWebhooks(quick))
     .then(benchJournal)
     .then(() => benchAdvance(quick));

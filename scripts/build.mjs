@@ -8,8 +8,15 @@
  * (BENCHMARKS.md, "Start-up"). Dynamic imports in src stay dynamic (their own chunks). The CLI's
  * shebang is kept. The JavaScript of an earlier build (tsc's per-file output, old chunks) is
  * removed first, so the package holds only this build's files; the declarations stay.
+ *
+ * The CLI is built apart (BENCHMARKS.md, "Start-up"): `dist/cli-main.cjs`, one CommonJS file
+ * holding src/cli.ts and everything it loads (its own dynamic imports inlined), started by
+ * `dist/cli.js` (scripts/cli-boot.mjs) through `node:vm` with a V8 code cache. The build writes
+ * that cache by starting the CLI once (127.0.0.1, port 0, the default world) and stopping it once
+ * it printed its `--json` line: the cache then holds every function a start compiles.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +24,7 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const ENTRIES = ['index', 'msw', 'express', 'node', 'testing', 'cli'];
+const ENTRIES = ['index', 'msw', 'express', 'node', 'testing'];
 const EXTERNAL = ['msw', 'express', 'pdf-lib', 'swagger-ui-dist'];
 
 function removeJs(dir) {
@@ -30,7 +37,7 @@ function removeJs(dir) {
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) removeJs(path);
-    else if (e.name.endsWith('.js') || e.name.endsWith('.js.map')) rmSync(path);
+    else if (/\.(js|js\.map|cjs|cjs\.cache)$/.test(e.name)) rmSync(path);
   }
 }
 
@@ -70,17 +77,73 @@ const zodEnglishOnly = {
 };
 
 removeJs(dist);
-await build({
+const shared = {
   absWorkingDir: root,
-  entryPoints: ENTRIES.map((name) => `src/${name}.ts`),
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  outdir: 'dist',
-  chunkNames: 'chunk-[hash]',
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   plugins: [yamlAsModules, zodEnglishOnly],
   logLevel: 'warning',
+};
+await build({
+  ...shared,
+  entryPoints: ENTRIES.map((name) => `src/${name}.ts`),
+  splitting: true,
+  format: 'esm',
+  outdir: 'dist',
+  chunkNames: 'chunk-[hash]',
 });
+
+/**
+ * Rewrites the few non-ASCII characters esbuild leaves (in comments and regular expression
+ * literals, e.g. `[À-ÿ]`) as `\u00c0`-style escapes, which mean the same there and in strings. One such
+ * character makes Node decode the whole file as UTF-8 into a two-byte string: 2 MB read 4 to 5
+ * times slower (BENCHMARKS.md, "Start-up"). The CLI's bundle, ASCII only, is read as latin1.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  writeFileSync(
+    file,
+    text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
+
+/** The CLI's one CommonJS file; `import.meta.url` (docs-assets.ts resolves swagger-ui-dist from it) is the file's own URL. */
+const cliMain = join(dist, 'cli-main.cjs');
+await build({
+  ...shared,
+  entryPoints: ['src/cli.ts'],
+  format: 'cjs',
+  outfile: cliMain,
+  define: { 'import.meta.url': '__cliFileUrl' },
+  banner: { js: 'const __cliFileUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
+// The bundle runs inside a function (cli-boot.mjs): no shebang line.
+writeFileSync(cliMain, readFileSync(cliMain, 'utf8').replace(/^#![^\n]*\n/, ''));
+for (const name of readdirSync(dist)) if (/\.(c?js)$/.test(name)) asciiOnly(join(dist, name));
+copyFileSync(join(root, 'scripts/cli-boot.mjs'), join(dist, 'cli.js'));
+chmodSync(join(dist, 'cli.js'), 0o755);
+// Without a cache (the run failed) the CLI still starts, compiling its bundle as it loads.
+await writeCodeCache().catch((error) => console.warn(`build: no code cache for the CLI (${error.message})`));
+
+/** Starts the CLI once with `HEALTH_SANDBOX_CODE_CACHE_OUT`, stops it after its `--json` line; the cache is written as it exits. */
+function writeCodeCache() {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(dist, 'cli.js'), '--port', '0', '--host', '127.0.0.1', '--json', '--quiet'], {
+      cwd: root,
+      env: { ...process.env, HEALTH_SANDBOX_CODE_CACHE_OUT: `${cliMain}.cache`, HEALTH_SANDBOX_PORT: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (/^\{.*\}$/m.test(out)) child.kill('SIGINT');
+    });
+    child.once('error', fail);
+    child.once('exit', (code, signal) =>
+      code === 0 || code === 130 ? done() : fail(new Error(`the CLI's code-cache run ended with ${code ?? signal}`)),
+    );
+  });
+}

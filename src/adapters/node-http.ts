@@ -37,19 +37,23 @@ export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions
  */
 export function createNodeServer(sandbox: Sandbox, options: NodeAdapterOptions = {}): Server {
   const server = createServer({ maxHeaderSize: LIMITS.transportHeaderBytes, requireHostHeader: false });
-  // Registered first: a response written synchronously by the listener is already tracked.
   const open = new Set<ServerResponse>();
   inFlight.set(server, open);
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+  // One listener per response and server, shared (no closure per request).
+  function closed(this: ServerResponse): void {
+    open.delete(this);
+    // Stopping: the connection that carried this request is idle now (or closing): close it.
+    if (!server.listening) setImmediate(() => server.closeIdleConnections());
+  }
+  const listener = createNodeListener(sandbox, options);
+  // One 'request' listener (an event with two copies its listener list on every emit): the
+  // response is tracked first, so one written synchronously by the listener is tracked already.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     open.add(res);
     if (!server.listening && !res.headersSent) res.setHeader('connection', 'close');
-    res.once('close', () => {
-      open.delete(res);
-      // Stopping: the connection that carried this request is idle now (or closing): close it.
-      if (!server.listening) setImmediate(() => server.closeIdleConnections());
-    });
+    res.on('close', closed);
+    listener(req, res);
   });
-  server.on('request', createNodeListener(sandbox, options));
   answerClientErrors(server);
   return server;
 }

@@ -80,9 +80,16 @@ export function canonicalPath(raw: string): CanonicalPath {
 /** A canonical path's segments as the router compares them: the kept `%2F` and `%25` turned back. */
 export function pathSegments(canonical: string): string[] {
   const out: string[] = [];
-  for (const s of canonical.split('/')) {
-    if (s === '') continue;
-    out.push(s.includes('%') ? s.replace(/%2F|%25/g, (e) => (e === '%2F' ? '/' : '%')) : s);
+  // One pass over the path; a segment is cut out only when it is not empty.
+  let start = 0;
+  const n = canonical.length;
+  for (let i = 0; i <= n; i++) {
+    if (i < n && canonical.charCodeAt(i) !== SLASH) continue;
+    if (i > start) {
+      const s = canonical.slice(start, i);
+      out.push(s.includes('%') ? s.replace(/%2F|%25/g, (e) => (e === '%2F' ? '/' : '%')) : s);
+    }
+    start = i + 1;
   }
   return out;
 }

@@ -144,28 +144,57 @@ function buildCtx(env: DispatchEnv, req: SimRequest, route: Route, exchange: Exc
     case 'none':
       break;
   }
-  return {
-    world,
-    request: req,
-    now: () => world.clock.now(),
-    iso: () => new Date(world.clock.now()).toISOString(),
-    get partition(): Partition {
-      if (!partition) throw new Error(`Route ${route.id} used ctx.partition without team auth`);
-      return partition;
-    },
-    get management(): ManagementPrincipal {
-      if (!management) throw new Error(`Route ${route.id} used ctx.management without management auth`);
-      return management;
-    },
-    reset: (seed?: number) => env.reset(seed),
-    loadScenario: (scenario: unknown) =>
-      env.loadScenario ? env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios')),
-    routes: env.router.routes,
-    get worlds(): WorldControl {
-      if (!env.worlds) throw new Error('This sandbox cannot save or restore worlds');
-      return env.worlds;
-    },
-  };
+  return new RequestCtx(env, world, req, route, partition, management);
+}
+
+/**
+ * One request's `Ctx`: its methods live on the prototype, so a request allocates one object and
+ * no closures (the request path's cost, BENCHMARKS.md).
+ */
+class RequestCtx implements Ctx {
+  constructor(
+    private readonly env: DispatchEnv,
+    readonly world: World,
+    readonly request: SimRequest,
+    private readonly route: Route,
+    private readonly team: Partition | undefined,
+    private readonly principal: ManagementPrincipal | undefined,
+  ) {}
+
+  now(): number {
+    return this.world.clock.now();
+  }
+
+  iso(): string {
+    return new Date(this.world.clock.now()).toISOString();
+  }
+
+  get partition(): Partition {
+    if (!this.team) throw new Error(`Route ${this.route.id} used ctx.partition without team auth`);
+    return this.team;
+  }
+
+  get management(): ManagementPrincipal {
+    if (!this.principal) throw new Error(`Route ${this.route.id} used ctx.management without management auth`);
+    return this.principal;
+  }
+
+  reset(seed?: number): void {
+    this.env.reset(seed);
+  }
+
+  loadScenario(scenario: unknown): Promise<unknown> {
+    return this.env.loadScenario ? this.env.loadScenario(scenario) : Promise.reject(new Error('This sandbox cannot load scenarios'));
+  }
+
+  get routes(): readonly Route[] {
+    return this.env.router.routes;
+  }
+
+  get worlds(): WorldControl {
+    if (!this.env.worlds) throw new Error('This sandbox cannot save or restore worlds');
+    return this.env.worlds;
+  }
 }
 
 /** Path params, then the route's access hook, then query, then body: each stops at its own error. */

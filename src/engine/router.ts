@@ -35,7 +35,8 @@ function splitPath(path: string): string[] {
 }
 
 export class Router {
-  private readonly groups = new Map<string, Compiled[]>();
+  /** Per surface, the routes of each segment count (index: the count). */
+  private readonly groups: Record<Surface, Compiled[][]> = { data: [], management: [] };
 
   constructor(readonly routes: readonly Route[]) {
     const seen = new Set<string>();
@@ -47,12 +48,11 @@ export class Router {
       seen.add(key);
       const params = segments.map((s) => (s.startsWith(':') ? s.slice(1) : null));
       const compiled: Compiled = { route, segments, params, score: params.map((p) => (p === null ? 0 : 1)), shape };
-      const groupKey = `${surfaceOf(route)} ${segments.length}`;
-      const group = this.groups.get(groupKey) ?? [];
-      group.push(compiled);
-      this.groups.set(groupKey, group);
+      const bySize = this.groups[surfaceOf(route)];
+      for (let n = bySize.length; n <= segments.length; n++) bySize.push([]);
+      (bySize[segments.length] as Compiled[]).push(compiled);
     }
-    for (const group of this.groups.values()) {
+    for (const group of [...this.groups.data, ...this.groups.management]) {
       group.sort((a, b) => {
         for (let i = 0; i < a.score.length; i++) {
           const d = (a.score[i] ?? 0) - (b.score[i] ?? 0);
@@ -71,8 +71,8 @@ export class Router {
    */
   match(surface: Surface, method: string, path: string): MatchResult {
     const segments = pathSegments(path);
-    const group = this.groups.get(`${surface} ${segments.length}`);
-    if (!group) return { kind: 'none' };
+    const group = this.groups[surface]?.[segments.length];
+    if (!group || group.length === 0) return { kind: 'none' };
     const allow: string[] = [];
     // The most specific shape that fits the path wins, whatever the method: a static segment
     // always beats a parameter (`DELETE /v2/user/undo_delete` is a 405, not a user id).
@@ -83,9 +83,11 @@ export class Router {
       shape = c.shape;
       if (c.route.method === method) {
         const params: Record<string, string> = {};
-        c.params.forEach((name, i) => {
-          if (name !== null) params[name] = segments[i] as string;
-        });
+        const names = c.params;
+        for (let i = 0; i < names.length; i++) {
+          const name = names[i];
+          if (name !== null && name !== undefined) params[name] = segments[i] as string;
+        }
         return { kind: 'ok', match: { route: c.route, params } };
       }
       if (!allow.includes(c.route.method)) allow.push(c.route.method);

@@ -202,6 +202,9 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
     'dist/testing.js',
     'dist/testing.d.ts',
     'dist/cli.js',
+    // The CLI's one CommonJS file and its V8 code cache (scripts/build.mjs, scripts/cli-boot.mjs).
+    'dist/cli-main.cjs',
+    'dist/cli-main.cjs.cache',
   ])
     expect(files).toContain(f);
   // The JavaScript is the esbuild bundle (scripts/build.mjs): the entries and their shared chunks
