@@ -7,7 +7,7 @@
 import { ROUTES } from '../../src/routes.js';
 import type { TestClient } from '../../test/support/client.js';
 import { requestBody } from './writes.js';
-import { PATIENT, ADDRESS, list } from '../../test/support/world-params.js';
+import { PATIENT, ADDRESS, list } from '../../test/support/route-params.js';
 
 export interface Override {
   body?: unknown;

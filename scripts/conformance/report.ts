@@ -17,7 +17,7 @@ import { dispatchClient } from './dispatch-client.js';
 import { ARRANGE } from './arrange.js';
 import { extraParams, OVERRIDES, type Override } from './overrides.js';
 import { lastOf, phaseOf } from './writes.js';
-import { worldParams } from '../../test/support/world-params.js';
+import { routeParams } from '../../test/support/route-params.js';
 import { idsFor, mergeOverride, requestOf } from '../../test/support/valid-requests.js';
 import type { TestResponse } from '../../test/support/client.js';
 import { loopbackOnly } from '../../test/support/loopback.js';
@@ -285,7 +285,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
     webhookTransport: loopbackOnly,
   });
   const client = dispatchClient(sandbox);
-  const base = await worldParams(client);
+  const base = await routeParams(client);
   const params = { ...base, ...(await extraParams(client, base)) };
   const operations: OperationReport[] = [];
   const pending: Array<{ report: OperationReport; loaded: Loaded; docPath: string; method: string; route: Route }> = [];

@@ -25,7 +25,8 @@ import { ROUTES } from '../../src/routes.js';
 import { issueTeamKeys, managementKeyValue, newTeam } from '../../src/fixtures/management/tenancy.js';
 import { stableUuid } from '../../src/engine/ids.js';
 import { AUTH_MESSAGES } from '../../src/engine/auth.js';
-import { fingerprint, GOOD_QUERY, plausible, propertiesOf, toJson, UNKNOWN_UUID, type JsonSchema } from '../support/route-requests.js';
+import { GOOD_QUERY, UNKNOWN_ID } from '../support/route-params.js';
+import { fingerprint, plausible, propertiesOf, toJson, type JsonSchema } from '../support/route-requests.js';
 import { ADDRESS, PATIENT } from '../support/lab-helpers.js';
 
 const encoder = new TextEncoder();
@@ -134,7 +135,7 @@ async function tenantIds(
 
 /** An unknown id shaped like `value` (a uuid stays a uuid). */
 function unknownLike(value: string): string {
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value)) return UNKNOWN_UUID;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value)) return UNKNOWN_ID;
   return value.replace(/[0-9a-zA-Z]/g, (ch) => (/[0-9]/.test(ch) ? '7' : 'q'));
 }
 
@@ -151,7 +152,7 @@ function build(route: Route, ids: Ids, headers: Headers): { req: SimRequest; car
   const carried = new Set<string>();
   const pick = (n: string): string => {
     if (n in ids) carried.add(n);
-    return ids[n] ?? FIXED[n] ?? UNKNOWN_UUID;
+    return ids[n] ?? FIXED[n] ?? UNKNOWN_ID;
   };
   const path = route.path.replace(/:([a-z_]+)/g, (_m, n: string) => encodeURIComponent(pick(n)));
   let body: unknown;
