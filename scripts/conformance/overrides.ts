@@ -196,7 +196,7 @@ function allOf(body: unknown, key: string, out: unknown[] = []): unknown[] {
   return out;
 }
 
-/** Ids beyond `worldParams`: a parsing job, an unmatched-result run and its raw result, a continuous query. */
+/** Ids beyond `routeParams` (test/support/route-params.ts): a parsing job, an unmatched-result run and its raw result, a continuous query. */
 export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
   const run = (
     await c.post(
