@@ -6,7 +6,7 @@
  * relative import pointed where it resolves from its place in src/; the copy is imported and its
  * new route added to the route table of a sandbox. Then the route-table checks run on that route
  * alone: the generated valid request (the one parameter builder, test/support/route-params.ts)
- * answers 2xx, byte-identical on express, msw and fetch and matching its declared schema; invalid
+ * answers 2xx, byte-identical on express and msw and matching its declared schema; invalid
  * requests answer declared 4xx; the GET changes no state; the OpenAPI document lists it. The type
  * check of the pieces is `tsc -b tsconfig.json` (they compile in place through `rootDirs`);
  * scripts/check-engine-example.sh (CI, `HEALTH_SANDBOX_SLOW_TESTS=1`) runs the full suites on a copy.
@@ -26,7 +26,7 @@ import { buildOpenApiDocument } from '../../src/wire/openapi.js';
 import { type AnyAdapter, createClient, type TestClient, type TestResponse } from '../support/client.js';
 import { PARAM_VALUES, routeParams, UNKNOWN_ID } from '../support/route-params.js';
 import { validRequest } from '../support/valid-requests.js';
-import { changedParts, stateOf } from '../support/world-state.js';
+import { changedParts, exportOf, partsOf } from '../support/world-state.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const EX = 'docs/engine-example';
@@ -123,17 +123,18 @@ describe('the worked example of docs/ENGINE.md, applied', () => {
     for (const name of route.path.matchAll(/:([a-z_]+)/g)) expect(PARAM_VALUES, `${name[1]}`).toHaveProperty(name[1] as string);
   });
 
-  it('its generated valid request answers 200, byte-identical on express, msw and fetch, as declared; a GET that changes nothing', async () => {
+  it('its generated valid request answers 200, byte-identical on express and msw, as declared; a GET that changes nothing', async () => {
     const answers: string[] = [];
-    for (const adapter of ['express', 'msw', 'fetch'] as const) {
+    for (const adapter of ['express', 'msw'] as const) {
       const c = clientWithExample(adapter);
       const request = await validRequest(c, route, await routeParams(c), 0);
       expect(request.path).not.toContain(UNKNOWN_ID);
-      const before = stateOf(c.sandbox.world);
+      const before = exportOf(c.sandbox.world);
       const res = await c.get(request.path, request.options);
       expect(res.status, res.text.slice(0, 200)).toBe(200);
       expect(declared(res)).toEqual([]);
-      expect(changedParts(before, stateOf(c.sandbox.world))).toEqual([]);
+      const after = exportOf(c.sandbox.world);
+      expect(after === before ? [] : changedParts(partsOf(before), partsOf(after))).toEqual([]);
       answers.push(`${res.status} ${res.headers['content-type']} ${res.text.split(c.sandbox.world.urls.base).join('<base>')}`);
     }
     expect(new Set(answers).size).toBe(1);
