@@ -24,7 +24,7 @@ const inHandlers = (path: string) => path.startsWith('src/handlers/') && !path.e
 const inState = (path: string) => path.startsWith('src/state/');
 
 /** Relative imports of a file, resolved to source paths (type-only imports included: they still tie modules). */
-export function importsOf(path: string, source: string): string[] {
+function importsOf(path: string, source: string): string[] {
   const out: string[] = [];
   for (const m of source.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g))
     out.push(posix.join(posix.dirname(path), (m[1] as string).replace(/\.js$/, '.ts')));

@@ -134,7 +134,7 @@ async function startJobs(c: TestClient, teamId: string | undefined, userId: stri
 }
 
 /** Makes an order, a webhook endpoint, a delivered message (and the `jobs`), and reads the records ids come from. */
-export async function gatherWorld(c: TestClient, options: GatherOptions = {}): Promise<SeededWorld> {
+async function gatherWorld(c: TestClient, options: GatherOptions = {}): Promise<SeededWorld> {
   const teamId = c.creds.teams[0]?.team_id;
   const user = list((await c.get('/v2/user', { query: { limit: 10 } })).body, 'users')[0];
   const userId: string | undefined = user?.user_id;
@@ -186,7 +186,7 @@ export async function gatherWorld(c: TestClient, options: GatherOptions = {}): P
 }
 
 /** The value of every parameter name of `PARAM_VALUES` in `world` (`UNKNOWN_ID` where it has none). */
-export function paramsOf(world: SeededWorld): Record<string, string> {
+function paramsOf(world: SeededWorld): Record<string, string> {
   return Object.fromEntries(Object.entries(PARAM_VALUES).map(([name, value]) => [name, String(value(world) ?? UNKNOWN_ID)]));
 }
 

@@ -31,11 +31,6 @@ export function partsOf(exported: string): Parts {
   return parts;
 }
 
-/** The world's export by part. */
-export function stateOf(world: World): Parts {
-  return partsOf(exportOf(world));
-}
-
 /** Whether a part holds nothing: empty collections, zeros, nulls, false (a store as its slot first creates it). */
 function holdsNothing(value: unknown): boolean {
   if (value === null || value === 0 || value === false || value === '') return true;
