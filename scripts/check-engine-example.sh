@@ -2,8 +2,10 @@
 # Applies the worked example of docs/ENGINE.md ("Adding an endpoint") to a scratch copy of this
 # checkout exactly as the page says (docs/engine-example/), then runs the type check, the
 # route-table tests and the example's own test there, and removes the copy. `npx tsc -b` already
-# type-checks the example in place and test/engine/engine-example.test.ts checks that the page quotes
-# it; this script checks its behaviour (a few minutes of CPU: run it when the engine changes).
+# type-checks the example in place, test/engine/engine-example.test.ts checks that the page quotes
+# it and test/engine/engine-example-applied.test.ts checks its route in process (both in `npm test`);
+# this script runs the full suites on the applied copy (minutes of CPU: `npm test` runs it when
+# HEALTH_SANDBOX_SLOW_TESTS=1, as .ci/run sets; `npm run check:example` by hand).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 parent=$(mktemp -d /tmp/engine-example.XXXXXX)
@@ -40,4 +42,4 @@ diff "$root/$target" "$target" || true
 npx tsc -b
 npx tsc -b tsconfig.build.json
 npx vitest run test/labs/order-by-sample.test.ts test/route-table/adapters-parity.test.ts test/route-table/wire-answers.test.ts \
-  test/route-table/determinism-routes.test.ts test/engine/isolation.test.ts test/route-table/openapi-documents.test.ts
+  test/route-table/determinism-routes.test.ts test/route-table/get-read-only.test.ts test/engine/isolation.test.ts test/route-table/openapi-documents.test.ts

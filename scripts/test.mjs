@@ -7,6 +7,11 @@
  * loopback HTTP), so the check, at a lower priority, fills the idle core instead of adding its
  * 20 s to the wall time. The check's output is printed after vitest's; the command fails when
  * either fails. Arguments go to `vitest run` (`npm test -- test/cli/cli.test.ts`).
+ *
+ * With `HEALTH_SANDBOX_SLOW_TESTS=1` (`.ci/run` sets it), once both pass, the worked example of
+ * docs/ENGINE.md is applied to a scratch copy and the full route-table suites run there
+ * (`scripts/check-engine-example.sh`, minutes); `npm test` always runs its fast in-process check
+ * (test/engine/engine-example-applied.test.ts).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -42,4 +47,8 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 const [testsCode, checkCode] = await Promise.all([exited(vitest), exited(tsc)]);
 if (checkCode === 0) process.stdout.write('\ntsc -b tsconfig.json: the tests, scripts and examples type-check\n');
 else process.stdout.write(`\ntsc -b tsconfig.json failed (exit ${checkCode}):\n${checked}\n`);
-process.exit(testsCode !== 0 ? testsCode : checkCode);
+if (testsCode !== 0 || checkCode !== 0) process.exit(testsCode !== 0 ? testsCode : checkCode);
+if (process.env.HEALTH_SANDBOX_SLOW_TESTS === '1') {
+  process.stdout.write('\nscripts/check-engine-example.sh: the worked example of docs/ENGINE.md on a scratch copy\n');
+  process.exit(await exited(spawn('bash', ['scripts/check-engine-example.sh'], { stdio: 'inherit' })));
+}

@@ -11,7 +11,7 @@ import { ROUTES } from '../../src/routes.js';
 import type { TestClient } from '../../test/support/client.js';
 import type { Override } from './overrides.js';
 import { requestBody } from './writes.js';
-import { PATIENT, ADDRESS, list } from '../../test/support/world-params.js';
+import { PATIENT, ADDRESS, list } from '../../test/support/route-params.js';
 
 type Ids = Record<string, string>;
 type Json = Record<string, any>;

@@ -7,7 +7,7 @@
 import { ROUTES } from '../../src/routes.js';
 import type { TestClient } from '../../test/support/client.js';
 import { requestBody } from './writes.js';
-import { PATIENT, ADDRESS, list } from '../../test/support/world-params.js';
+import { PATIENT, ADDRESS, list } from '../../test/support/route-params.js';
 
 export interface Override {
   body?: unknown;
@@ -196,7 +196,7 @@ function allOf(body: unknown, key: string, out: unknown[] = []): unknown[] {
   return out;
 }
 
-/** Ids beyond `worldParams`: a parsing job, an unmatched-result run and its raw result, a continuous query. */
+/** Ids beyond `routeParams` (test/support/route-params.ts): a parsing job, an unmatched-result run and its raw result, a continuous query. */
 export async function extraParams(c: TestClient, ids: Ids): Promise<Ids> {
   const run = (
     await c.post(

@@ -17,7 +17,7 @@ import { dispatchClient } from './dispatch-client.js';
 import { ARRANGE } from './arrange.js';
 import { extraParams, OVERRIDES, type Override } from './overrides.js';
 import { lastOf, phaseOf } from './writes.js';
-import { worldParams } from '../../test/support/world-params.js';
+import { routeParams } from '../../test/support/route-params.js';
 import { idsFor, mergeOverride, requestOf } from '../../test/support/valid-requests.js';
 import type { TestResponse } from '../../test/support/client.js';
 import { loopbackOnly } from '../../test/support/loopback.js';
@@ -180,40 +180,47 @@ function flatten(schema: Json | undefined): {
   };
 }
 
+/** An operation of a reference document, the route serving it, and the client calling it. */
+interface Operation {
+  client: ReturnType<typeof dispatchClient>;
+  loaded: Loaded;
+  docPath: string;
+  method: string;
+  route: Route;
+}
+
 /** The first call (and, for an arranged operation, the success call after its precondition). */
 async function liveCheck(
-  client: ReturnType<typeof dispatchClient>,
-  loaded: Loaded,
-  docPath: string,
-  method: string,
-  route: Route,
+  op: Operation,
   params: Record<string, string>,
   serial: number,
 ): Promise<{ live: LiveCheck; errorLive: LiveCheck | null }> {
+  const { client, docPath, method, route } = op;
   const key = `${method.toUpperCase()} ${docPath}`;
   const ids = await idsFor(client, route, params);
   const extra = (await OVERRIDES[key]?.(ids, serial, client)) ?? {};
-  const first = await callAndJudge(client, loaded, docPath, method, route, ids, extra, serial, `conformance-${serial}`);
+  const first = await callAndJudge(op, { base: ids, extra, serial, idempotencyKey: `conformance-${serial}` });
   const arrange = ARRANGE[key];
   if (!arrange) return { live: first, errorLive: null };
   // The plain request stays checked on its error answer; the precondition then makes it succeed.
   const merged = mergeOverride(extra, await arrange({ ...ids, ...extra.params }, serial, client));
   return {
-    live: await callAndJudge(client, loaded, docPath, method, route, ids, merged, serial, `conformance-${serial}-arranged`),
+    live: await callAndJudge(op, { base: ids, extra: merged, serial, idempotencyKey: `conformance-${serial}-arranged` }),
     errorLive: first,
   };
 }
 
+/** What one call of an operation sends: the ids, the override's pieces, its serial and idempotency key. */
+interface CallParts {
+  base: Record<string, string>;
+  extra: Override;
+  serial: number;
+  idempotencyKey: string;
+}
+
 async function callAndJudge(
-  client: ReturnType<typeof dispatchClient>,
-  loaded: Loaded,
-  docPath: string,
-  method: string,
-  route: Route,
-  base: Record<string, string>,
-  extra: Override,
-  serial: number,
-  idempotencyKey: string,
+  { client, loaded, docPath, method, route }: Operation,
+  { base, extra, serial, idempotencyKey }: CallParts,
 ): Promise<LiveCheck> {
   const request = requestOf(route, base, extra, serial, idempotencyKey);
   const res = await client.call(route.method, request.path, request.options);
@@ -285,7 +292,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
     webhookTransport: loopbackOnly,
   });
   const client = dispatchClient(sandbox);
-  const base = await worldParams(client);
+  const base = await routeParams(client);
   const params = { ...base, ...(await extraParams(client, base)) };
   const operations: OperationReport[] = [];
   const pending: Array<{ report: OperationReport; loaded: Loaded; docPath: string; method: string; route: Route }> = [];
@@ -321,7 +328,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
   pending.sort((a, b) => phaseOf(a.method) - phaseOf(b.method) || lastOf(a.docPath) - lastOf(b.docPath) || arranged(a) - arranged(b));
   let serial = 0;
   for (const p of pending) {
-    const checked = await liveCheck(client, p.loaded, p.docPath, p.method, p.route, params, serial++);
+    const checked = await liveCheck({ client, loaded: p.loaded, docPath: p.docPath, method: p.method, route: p.route }, params, serial++);
     p.report.live = checked.live;
     p.report.errorLive = checked.errorLive;
   }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
-import { PATIENT, ADDRESS } from '../../test/support/world-params.js';
+import { PATIENT, ADDRESS } from '../../test/support/route-params.js';
 
 type Js = Record<string, any>;
 

@@ -55,7 +55,7 @@ export const uuid = () => z.guid();
 /**
  * The examples the OpenAPI document (and the `/docs` page's "try it out") shows for dates and time
  * zones: values the sandbox accepts (left out, the page invents `"string"` and dates from the
- * pattern, such as the year 8804). test/docs-examples.test.ts sends each one.
+ * pattern, such as the year 8804). test/users/docs-examples.test.ts sends each one.
  */
 export const EXAMPLE_DATE = '2026-01-05';
 export const EXAMPLE_TIME_ZONE = 'Europe/London';

@@ -25,7 +25,8 @@ import { ROUTES } from '../../src/routes.js';
 import { issueTeamKeys, managementKeyValue, newTeam } from '../../src/fixtures/management/tenancy.js';
 import { stableUuid } from '../../src/engine/ids.js';
 import { AUTH_MESSAGES } from '../../src/engine/auth.js';
-import { fingerprint, GOOD_QUERY, plausible, propertiesOf, toJson, UNKNOWN_UUID, type JsonSchema } from '../support/route-requests.js';
+import { GOOD_QUERY, UNKNOWN_ID } from '../support/route-params.js';
+import { fingerprint, plausible, propertiesOf, toJson, type JsonSchema } from '../support/route-requests.js';
 import { ADDRESS, PATIENT } from '../support/lab-helpers.js';
 
 const encoder = new TextEncoder();
@@ -33,15 +34,17 @@ const decoder = new TextDecoder();
 type Ids = Record<string, string>;
 type Headers = Record<string, string>;
 
-async function call(
-  s: Sandbox,
-  surface: 'data' | 'management',
-  method: string,
-  path: string,
-  headers: Headers,
-  body?: unknown,
-  query: Record<string, string[]> = {},
-) {
+/** One request as a tenant sends it. */
+interface TenantRequest {
+  surface: 'data' | 'management';
+  method: string;
+  path: string;
+  headers: Headers;
+  body?: unknown;
+  query?: Record<string, string[]>;
+}
+
+async function call(s: Sandbox, { surface, method, path, headers, body, query = {} }: TenantRequest) {
   const res = await s.dispatch({
     method,
     surface,
@@ -67,18 +70,20 @@ const list = (body: any, ...keys: string[]): any[] => {
 };
 
 /** Ids a tenant owns, read and made through the API with its own credentials. */
-async function tenantIds(
-  s: Sandbox,
-  apiKey: string,
-  orgId: string,
-  mgmtKey: string,
-  teamId: string,
-  environment: 'sandbox' | 'production',
-  tag: string,
-): Promise<Ids> {
+interface Tenant {
+  apiKey: string;
+  orgId: string;
+  mgmtKey: string;
+  teamId: string;
+  environment: 'sandbox' | 'production';
+  tag: string;
+}
+
+async function tenantIds(s: Sandbox, { apiKey, orgId, mgmtKey, teamId, environment, tag }: Tenant): Promise<Ids> {
   const data = (method: string, path: string, body?: unknown, query?: Record<string, string[]>) =>
-    call(s, 'data', method, path, { 'x-service-api-key': apiKey }, body, query);
-  const mgmt = (method: string, path: string, body?: unknown) => call(s, 'management', method, path, { 'x-management-key': mgmtKey }, body);
+    call(s, { surface: 'data', method, path, headers: { 'x-service-api-key': apiKey }, body, query });
+  const mgmt = (method: string, path: string, body?: unknown) =>
+    call(s, { surface: 'management', method, path, headers: { 'x-management-key': mgmtKey }, body });
   let user = list((await data('GET', '/v2/user', undefined, { limit: ['5'] })).json, 'users')[0];
   if (!user) user = (await data('POST', '/v2/user', { client_user_id: `iso-${tag}` })).json;
   const userId: string = user.user_id;
@@ -134,7 +139,7 @@ async function tenantIds(
 
 /** An unknown id shaped like `value` (a uuid stays a uuid). */
 function unknownLike(value: string): string {
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value)) return UNKNOWN_UUID;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value)) return UNKNOWN_ID;
   return value.replace(/[0-9a-zA-Z]/g, (ch) => (/[0-9]/.test(ch) ? '7' : 'q'));
 }
 
@@ -151,7 +156,7 @@ function build(route: Route, ids: Ids, headers: Headers): { req: SimRequest; car
   const carried = new Set<string>();
   const pick = (n: string): string => {
     if (n in ids) carried.add(n);
-    return ids[n] ?? FIXED[n] ?? UNKNOWN_UUID;
+    return ids[n] ?? FIXED[n] ?? UNKNOWN_ID;
   };
   const path = route.path.replace(/:([a-z_]+)/g, (_m, n: string) => encodeURIComponent(pick(n)));
   let body: unknown;
@@ -212,58 +217,82 @@ it("another tenant's ids answer exactly like unknown ids on every route, for eve
     creator: { type: 'vital_staff' },
   });
   const newKey = async (bindings: Array<{ team_id: string }>) => {
-    const res = await call(
-      s,
-      'management',
-      'POST',
-      `/v1/org/${orgId}/management_key`,
-      { 'x-management-key': org },
-      { label: `iso-${bindings.length}`, role: 'team_admin', team_role_bindings: bindings },
-    );
+    const res = await call(s, {
+      surface: 'management',
+      method: 'POST',
+      path: `/v1/org/${orgId}/management_key`,
+      headers: { 'x-management-key': org },
+      body: { label: `iso-${bindings.length}`, role: 'team_admin', team_role_bindings: bindings },
+    });
     expect(res.status, res.text).toBeLessThan(300);
     return res.json.key as string;
   };
   const bound = await newKey([{ team_id: a.team_id }]);
   // An unbound team-scoped key: bound to a team that is then deleted (the binding goes with it).
-  const doomed = await call(
-    s,
-    'management',
-    'POST',
-    `/v1/org/${orgId}/team`,
-    { 'x-management-key': org },
-    { name: 'Doomed Team', region: 'us' },
-  );
+  const doomed = await call(s, {
+    surface: 'management',
+    method: 'POST',
+    path: `/v1/org/${orgId}/team`,
+    headers: { 'x-management-key': org },
+    body: { name: 'Doomed Team', region: 'us' },
+  });
   expect(doomed.status, doomed.text).toBeLessThan(300);
   const unbound = await newKey([{ team_id: doomed.json.id }]);
   expect(
-    (await call(s, 'management', 'DELETE', `/v1/org/${orgId}/team/${doomed.json.id}`, { 'x-management-key': org })).status,
+    (
+      await call(s, {
+        surface: 'management',
+        method: 'DELETE',
+        path: `/v1/org/${orgId}/team/${doomed.json.id}`,
+        headers: { 'x-management-key': org },
+      })
+    ).status,
   ).toBeLessThan(300);
   expect(w.tenancy.managementKeysBySecret.get(unbound)?.team_ids ?? []).toEqual([]);
-  const aSandbox = await tenantIds(s, a.api_keys.sandbox, orgId, org, a.team_id, 'sandbox', 'a');
-  const link = await call(
-    s,
-    'data',
-    'POST',
-    '/v2/link/token',
-    { 'x-service-api-key': a.api_keys.sandbox },
-    { user_id: aSandbox.user_id, provider: 'oura' },
-  );
+  const aSandbox = await tenantIds(s, {
+    apiKey: a.api_keys.sandbox,
+    orgId,
+    mgmtKey: org,
+    teamId: a.team_id,
+    environment: 'sandbox',
+    tag: 'a',
+  });
+  const link = await call(s, {
+    surface: 'data',
+    method: 'POST',
+    path: '/v2/link/token',
+    headers: { 'x-service-api-key': a.api_keys.sandbox },
+    body: { user_id: aSandbox.user_id, provider: 'oura' },
+  });
   const linkToken: string = link.json?.link_token ?? 'missing-link-token';
-  const access = await call(
-    s,
-    'management',
-    'POST',
-    `/v1/org/${orgId}/team/${a.team_id}/create_api_access_token`,
-    { 'x-management-key': org },
-    { environment: 'sandbox' },
-  );
+  const access = await call(s, {
+    surface: 'management',
+    method: 'POST',
+    path: `/v1/org/${orgId}/team/${a.team_id}/create_api_access_token`,
+    headers: { 'x-management-key': org },
+    body: { environment: 'sandbox' },
+  });
   const accessToken: string = access.json?.access_token ?? 'vat_us_missing';
 
   const ids = {
     aSandbox,
-    aProduction: await tenantIds(s, a.api_keys.production, orgId, org, a.team_id, 'production', 'ap'),
-    bSandbox: await tenantIds(s, b.api_keys.sandbox, orgId, org, b.team_id, 'sandbox', 'b'),
-    cSandbox: await tenantIds(s, keyC?.value ?? '', orgC.id, mgmtC.key, teamC.id, 'sandbox', 'c'),
+    aProduction: await tenantIds(s, {
+      apiKey: a.api_keys.production,
+      orgId,
+      mgmtKey: org,
+      teamId: a.team_id,
+      environment: 'production',
+      tag: 'ap',
+    }),
+    bSandbox: await tenantIds(s, { apiKey: b.api_keys.sandbox, orgId, mgmtKey: org, teamId: b.team_id, environment: 'sandbox', tag: 'b' }),
+    cSandbox: await tenantIds(s, {
+      apiKey: keyC?.value ?? '',
+      orgId: orgC.id,
+      mgmtKey: mgmtC.key,
+      teamId: teamC.id,
+      environment: 'sandbox',
+      tag: 'c',
+    }),
   };
 
   interface Caller {

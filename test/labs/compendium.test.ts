@@ -4,7 +4,7 @@ import { createClient, forEachAdapter } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 import { SMALL, standardTests } from '../support/lab-helpers.js';
 import { LABS_ERRORS } from '../../src/state/labs/errors.js';
-import { UNKNOWN_UUID } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
 import { expectWire } from '../support/wire.js';
 
 const oas = oasValidator('data');
@@ -96,7 +96,7 @@ forEachAdapter('compendium', (adapter) => {
     });
     expect(fromTest.body.converted_provider_ids).toHaveLength(4);
     for (const v of Object.values(fromTest.body.by_source_provider_id) as any[]) expect(v.candidates).toHaveLength(1);
-    const unknown = await c.post('/v3/compendium/convert', { lab_test_id: UNKNOWN_UUID, target_lab: 'quest' });
+    const unknown = await c.post('/v3/compendium/convert', { lab_test_id: UNKNOWN_ID, target_lab: 'quest' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: LABS_ERRORS.labTestNotFound });
     expect((await c.post('/v3/compendium/convert', { target_lab: 'quest' })).body.detail[0].ctx.error).toBe(LABS_ERRORS.convertNeedsSource);

@@ -5,7 +5,7 @@ import { oasValidator } from '../support/openapi.js';
 import { SMALL, firstUserId } from '../support/lab-helpers.js';
 import { LABS_ERRORS, LABS_TEXTS } from '../../src/state/labs/errors.js';
 import { FORM_MESSAGES } from '../../src/engine/multipart.js';
-import { UNKNOWN_UUID } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
 import { expectWire } from '../support/wire.js';
 
 const oas = oasValidator('data');
@@ -155,7 +155,7 @@ for (const adapter of ALL_ADAPTERS) {
       expect(badUser.status).toBe(422);
       const unknownUser = await upload(c, [
         { name: 'file', filename: 'r.pdf', data: PDF },
-        { name: 'user_id', data: UNKNOWN_UUID },
+        { name: 'user_id', data: UNKNOWN_ID },
       ]);
       expect(unknownUser.body).toEqual({ detail: LABS_ERRORS.userNotOnTeam });
       const empty = await upload(c, [
@@ -183,7 +183,7 @@ for (const adapter of ALL_ADAPTERS) {
       ]);
       expect(overLimit.status).toBe(413);
       // Nothing was created by the refused uploads.
-      expect((await c.get(`/lab_report/v1/parser/job/${UNKNOWN_UUID}`)).body).toEqual({ detail: LABS_ERRORS.parserJobNotFound });
+      expect((await c.get(`/lab_report/v1/parser/job/${UNKNOWN_ID}`)).body).toEqual({ detail: LABS_ERRORS.parserJobNotFound });
       const journal = await c.get('/_sandbox/events', { query: { event_type_prefix: 'lab_report.' } });
       expect(journal.status).toBe(200);
       expect(journal.body.total).toBe(0);

@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { expect, it } from 'vitest';
 import { LABS_ERRORS, LABS_TEXTS } from '../../src/state/labs/errors.js';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
-import { UNKNOWN_UUID } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
 import { pdfStrings } from '../support/pdf-helpers.js';
 import { SMALL, newOrder, standardTests } from '../support/lab-helpers.js';
 
@@ -28,7 +28,7 @@ forEachAdapter('order documents', (adapter) => {
     const before = await c.get(`/v3/order/${order.id}/requisition/pdf`);
     expect(before.status).toBe(404);
     expect(before.body).toEqual({ detail: LABS_TEXTS.requisitionNotAvailable(order.id) });
-    const unknown = await c.get(`/v3/order/${UNKNOWN_UUID}/requisition/pdf`);
+    const unknown = await c.get(`/v3/order/${UNKNOWN_ID}/requisition/pdf`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
     expect((await c.get('/v3/order/not-a-uuid/requisition/pdf')).status).toBe(422);
@@ -95,10 +95,10 @@ forEachAdapter('order documents', (adapter) => {
     expect((await c.get(`/v3/lab_test/${tests.walk_in_test}/collection_instruction_pdf`)).body).toEqual({
       detail: LABS_ERRORS.noCollectionInstructions,
     });
-    const unknownTest = await c.get(`/v3/lab_test/${UNKNOWN_UUID}/collection_instruction_pdf`);
+    const unknownTest = await c.get(`/v3/lab_test/${UNKNOWN_ID}/collection_instruction_pdf`);
     expect(unknownTest.status).toBe(404);
     expect(unknownTest.body).toEqual({ detail: LABS_ERRORS.labTestNotFound });
-    expect((await c.get(`/v3/order/${UNKNOWN_UUID}/collection_instruction_pdf`)).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
+    expect((await c.get(`/v3/order/${UNKNOWN_ID}/collection_instruction_pdf`)).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
   });
 
   it('ABN: only orders billed to insurance for a patient of Medicare age have one (has_abn)', async () => {
@@ -118,7 +118,7 @@ forEachAdapter('order documents', (adapter) => {
     expect(drawn).toContain(senior.sample_id);
     expect(drawn).toContain('Grace Hopper');
     expect((await c.get(`/v3/order/${senior.id}/abn_pdf`)).bytes.equals(bytes)).toBe(true);
-    expect((await c.get(`/v3/order/${UNKNOWN_UUID}/abn_pdf`)).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
+    expect((await c.get(`/v3/order/${UNKNOWN_ID}/abn_pdf`)).body).toEqual({ detail: LABS_ERRORS.orderGetNotFound });
   });
 });
 

@@ -5,7 +5,7 @@ import { PROVIDER_CONFIRMS_AFTER } from '../../src/state/labs/appointment-reques
 import { LABS_ERRORS } from '../../src/state/labs/errors.js';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
-import { UNKNOWN_UUID } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
 import {
   ADDRESS,
   PATIENT,
@@ -76,10 +76,10 @@ forEachAdapter('order import', (adapter) => {
     const again = await c.post('/v3/order/import', body);
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ detail: LABS_ERRORS.importSampleIdUsed });
-    const noUser = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-1', user_id: UNKNOWN_UUID });
+    const noUser = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-1', user_id: UNKNOWN_ID });
     expect(noUser.status).toBe(404);
     expect(noUser.body).toEqual({ detail: LABS_ERRORS.userNotOnTeam });
-    const noTest = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-2', order_set: { lab_test_ids: [UNKNOWN_UUID] } });
+    const noTest = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-2', order_set: { lab_test_ids: [UNKNOWN_ID] } });
     expect(noTest.status).toBe(404);
     const mismatch = await c.post('/v3/order/import', { ...body, sample_id: 'EXT-3', collection_method: 'testkit' });
     expect(mismatch.status).toBe(400);
@@ -153,7 +153,7 @@ forEachAdapter('phlebotomy appointment requests', (adapter) => {
     const walkIn = await newOrder(c, 'walk_in_test');
     const wrongKind = await c.post(`/v3/order/${walkIn.id}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
     expect(wrongKind.body).toEqual({ detail: LABS_ERRORS.notPhlebotomyOrder });
-    const unknown = await c.post(`/v3/order/${UNKNOWN_UUID}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
+    const unknown = await c.post(`/v3/order/${UNKNOWN_ID}/phlebotomy/appointment/request`, { address: HOME, provider: 'getlabs' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: LABS_ERRORS.appointmentOrderNotFound });
     const order = await newOrder(c, 'at_home_phlebotomy', { address: PHOENIX });

@@ -8,7 +8,7 @@ import type { Order } from '../../src/state/labs/order-model.js';
 import { orderEnv } from '../../src/state/labs/order-store.js';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
-import { UNKNOWN_UUID } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
 import { pdfStrings } from '../support/pdf-helpers.js';
 import { SMALL, newOrder } from '../support/lab-helpers.js';
 import { expectWire } from '../support/wire.js';
@@ -21,7 +21,7 @@ forEachAdapter('order transaction results', (adapter) => {
     const order = await newOrder(c, 'walk_in_test', { patient: { last_name: 'Abnormal' } });
     const tx = order.order_transaction.id as string;
     for (const suffix of ['result', 'result/pdf']) {
-      const unknown = await c.get(`/v3/order_transaction/${UNKNOWN_UUID}/${suffix}`);
+      const unknown = await c.get(`/v3/order_transaction/${UNKNOWN_ID}/${suffix}`);
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ detail: LABS_ERRORS.transactionNotFound });
       const early = await c.get(`/v3/order_transaction/${tx}/${suffix}`);

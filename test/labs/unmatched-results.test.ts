@@ -4,7 +4,7 @@ import { createClient, forEachAdapter, type TestClient } from '../support/client
 import { oasValidator } from '../support/openapi.js';
 import { SMALL, placeOrder } from '../support/lab-helpers.js';
 import { LABS_ERRORS, LABS_TEXTS } from '../../src/state/labs/errors.js';
-import { UNKNOWN_UUID } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
 import { expectWire } from '../support/wire.js';
 
 const oas = oasValidator('data');
@@ -118,9 +118,9 @@ forEachAdapter('unmatched results', (adapter) => {
       confidence_level: 'medium',
       last_status: 'requisition_created',
     });
-    const wrongUser = await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: target.order_id, user_id: UNKNOWN_UUID });
+    const wrongUser = await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: target.order_id, user_id: UNKNOWN_ID });
     expect(wrongUser.body).toEqual({ detail: LABS_ERRORS.unmatchedOrderOtherUser });
-    expect((await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: UNKNOWN_UUID })).status).toBe(404);
+    expect((await c.post(`/v3/unmatched_result/${raw.id}/accept`, { order_id: UNKNOWN_ID })).status).toBe(404);
     const accepted = await c.post(`/v3/unmatched_result/${raw.id}/accept`, { user_id: target.user_id });
     expect(accepted.body.events.at(-1).status).toBe('sample_with_lab.walk_in_test.partial_results');
     await c.advance(86_400);
@@ -219,8 +219,8 @@ forEachAdapter('unmatched results', (adapter) => {
         )
       ).status,
     ).toBe(422);
-    expect((await c.get(`/v3/unmatched_result_test/${UNKNOWN_UUID}`)).body).toEqual({ detail: LABS_ERRORS.unmatchedRunNotFound });
-    expect((await c.get(`/v3/unmatched_result/${UNKNOWN_UUID}`)).body).toEqual({ detail: LABS_ERRORS.unmatchedNotFound });
+    expect((await c.get(`/v3/unmatched_result_test/${UNKNOWN_ID}`)).body).toEqual({ detail: LABS_ERRORS.unmatchedRunNotFound });
+    expect((await c.get(`/v3/unmatched_result/${UNKNOWN_ID}`)).body).toEqual({ detail: LABS_ERRORS.unmatchedNotFound });
     // Another team sees none of it.
     const other = c.creds.teams[1]?.api_keys.sandbox ?? '';
     expect((await c.get(`/v3/unmatched_result/${multi.id}`, { headers: { 'x-service-api-key': other } })).status).toBe(404);

@@ -14,7 +14,7 @@ import { ROUTES } from '../../src/routes.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { type CallOptions, createClient, type TestClient } from '../support/client.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
-import { queryFor } from '../support/world-params.js';
+import { queryFor } from '../support/route-params.js';
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
 /** Every delivery fails at once (a refused connection): attempts, retries and failures in the log. */

@@ -16,7 +16,7 @@ import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
 import type { CallOptions, TestClient } from '../support/client.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
-import { queryFor } from '../support/world-params.js';
+import { queryFor } from '../support/route-params.js';
 import { killNow, type RunningCli, remoteClient, runCli, startCli } from './cli-support.js';
 
 // The request journal is what this process was sent: a restarted process starts its own.

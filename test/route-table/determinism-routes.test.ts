@@ -17,7 +17,7 @@ import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { createClient, type TestClient } from '../support/client.js';
 import type { CallOptions } from '../support/client.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
-import { queryFor } from '../support/world-params.js';
+import { queryFor } from '../support/route-params.js';
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
 /** GET routes that answer no data here, with the reason (adapters-parity.test.ts names the same). */

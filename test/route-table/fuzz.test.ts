@@ -14,7 +14,8 @@ import type { SimRequest } from '../../src/engine/http-types.js';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
-import { fingerprint, GOOD_QUERY, propertiesOf, toJson, UNKNOWN_UUID } from '../support/route-requests.js';
+import { GOOD_QUERY, UNKNOWN_ID } from '../support/route-params.js';
+import { fingerprint, propertiesOf, toJson } from '../support/route-requests.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -27,7 +28,7 @@ const team = creds.teams[0];
 const other = creds.teams[1];
 const ids: Record<string, string> = {
   org_id: creds.org_id,
-  team_id: team?.team_id ?? UNKNOWN_UUID,
+  team_id: team?.team_id ?? UNKNOWN_ID,
   env: 'sandbox',
   environment: 'sandbox',
   region: 'us',
@@ -36,7 +37,7 @@ const ids: Record<string, string> = {
 
 const segment = fc.oneof(
   fc.constantFrom(
-    UNKNOWN_UUID,
+    UNKNOWN_ID,
     'x',
     '%00',
     '..%2F..',
@@ -129,7 +130,7 @@ const request = fc
   })
   .map(({ route, segments, query, extraQuery, body: b, auth: a, method, encoding }): { route: Route; req: SimRequest } => {
     let i = 0;
-    const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => segments[i++] ?? encodeURIComponent(ids[name] ?? UNKNOWN_UUID));
+    const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => segments[i++] ?? encodeURIComponent(ids[name] ?? UNKNOWN_ID));
     const keys = queryKeys(route);
     const q: Record<string, string[]> = {};
     for (const k of keys) if (k in GOOD_QUERY) q[k] = [GOOD_QUERY[k] as string];

@@ -13,7 +13,8 @@ import { ROUTES } from '../../src/routes.js';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { queryObject } from '../../src/engine/validation.js';
-import { baselineOf, destructive, fingerprint, UNKNOWN_UUID, type Baseline } from '../support/route-requests.js';
+import { UNKNOWN_ID } from '../support/route-params.js';
+import { baselineOf, destructive, fingerprint, type Baseline } from '../support/route-requests.js';
 import {
   baseQuery,
   bodyVariants,
@@ -63,7 +64,7 @@ async function newRunner(adapter: AnyAdapter): Promise<Runner> {
 }
 
 function pathOf(route: Route, params: Record<string, string>, base: Baseline): string {
-  return route.path.replace(/:([a-z_]+)/g, (_m, name: string) => params[name] ?? encodeURIComponent(base.params[name] ?? UNKNOWN_UUID));
+  return route.path.replace(/:([a-z_]+)/g, (_m, name: string) => params[name] ?? encodeURIComponent(base.params[name] ?? UNKNOWN_ID));
 }
 
 async function send(r: Runner, route: Route, v: Variant): Promise<TestResponse> {

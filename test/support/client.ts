@@ -41,7 +41,13 @@ export function requestParts(
 }
 
 export type AdapterName = 'express' | 'msw';
-const ADAPTERS: readonly AdapterName[] = ['express', 'msw'];
+/**
+ * The adapters `forEachAdapter` runs each block on: express and msw, or the one named by
+ * `HEALTH_SANDBOX_ADAPTER` (`npm run test:quick` sets `msw`).
+ */
+const ONLY = process.env['HEALTH_SANDBOX_ADAPTER'];
+if (ONLY !== undefined && ONLY !== 'express' && ONLY !== 'msw') throw new Error(`HEALTH_SANDBOX_ADAPTER: express or msw, not ${ONLY}`);
+const ADAPTERS: readonly AdapterName[] = ONLY ? [ONLY] : ['express', 'msw'];
 /** Every adapter, the CLI's node:http server included (parity and hardening tests). */
 /** `fetch`: the msw adapter's request handling called in process (no msw interception): the cheap transport for tests that send thousands of requests. */
 export type AnyAdapter = AdapterName | 'node' | 'fetch';

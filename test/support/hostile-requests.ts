@@ -5,23 +5,13 @@
  */
 import type { Route } from '../../src/engine/route.js';
 import { ADDRESS, PATIENT } from './lab-helpers.js';
-import {
-  DEEP,
-  GOOD_QUERY,
-  plausible,
-  propertiesOf,
-  toJson,
-  UNKNOWN_UUID,
-  wrongScalar,
-  wrongStructured,
-  type Baseline,
-  type JsonSchema,
-} from './route-requests.js';
+import { GOOD_QUERY, UNKNOWN_ID } from './route-params.js';
+import { DEEP, plausible, propertiesOf, toJson, wrongScalar, wrongStructured, type Baseline, type JsonSchema } from './route-requests.js';
 import type { CallOptions } from './client.js';
 
 /** Garbage path segments, already URL-encoded as they go on the wire. */
 const BAD_SEGMENTS: ReadonlyArray<[string, string]> = [
-  ['unknown-uuid', UNKNOWN_UUID],
+  ['unknown-uuid', UNKNOWN_ID],
   ['x', 'x'],
   ['nul', '%00'],
   ['300-chars', 'a'.repeat(300)],
@@ -204,7 +194,7 @@ export function semanticVariants(route: Route): Variant[] {
     out.push({ name: 'url not a URL', body: { url: 'not a url' } }, { name: 'url javascript:', body: { url: 'javascript:alert(1)' } });
   if (b.includes('fallback_time_zone'))
     out.push({ name: 'time zone unknown', body: { client_user_id: 'fuzz-tz', fallback_time_zone: 'Mars/Olympus' } });
-  if (b.includes('user_id')) out.push({ name: 'body user_id unknown', body: { user_id: UNKNOWN_UUID } });
+  if (b.includes('user_id')) out.push({ name: 'body user_id unknown', body: { user_id: UNKNOWN_ID } });
   if (b.includes('rate_limit')) out.push({ name: 'rate_limit negative', body: { url: 'https://example.com/x', rate_limit: -1 } });
   if (b.includes('status')) out.push({ name: 'status 999', body: { status: 999 } }, { name: 'status 0', body: { status: 0 } });
   if (b.includes('headers'))
@@ -282,7 +272,7 @@ export function semanticCases(base: Baseline): SemanticCase[] {
       name: 'demo connection for an unknown user',
       method: 'POST',
       path: '/v2/link/connect/demo',
-      body: { user_id: UNKNOWN_UUID, provider: 'oura' },
+      body: { user_id: UNKNOWN_ID, provider: 'oura' },
     },
     {
       area: 'wearables',
@@ -340,8 +330,8 @@ export function semanticCases(base: Baseline): SemanticCase[] {
       path: '/v3/order',
       body: { ...order, activate_by: '2025-02-30' },
     },
-    { area: 'labs', name: 'order: unknown lab test', method: 'POST', path: '/v3/order', body: { ...order, lab_test_id: UNKNOWN_UUID } },
-    { area: 'labs', name: 'order: unknown user', method: 'POST', path: '/v3/order', body: { ...order, user_id: UNKNOWN_UUID } },
+    { area: 'labs', name: 'order: unknown lab test', method: 'POST', path: '/v3/order', body: { ...order, lab_test_id: UNKNOWN_ID } },
+    { area: 'labs', name: 'order: unknown user', method: 'POST', path: '/v3/order', body: { ...order, user_id: UNKNOWN_ID } },
     {
       area: 'labs',
       name: 'order: zip not a zip',
@@ -382,7 +372,7 @@ export function semanticCases(base: Baseline): SemanticCase[] {
       method: 'POST',
       path: `/v1/org/${p.org_id}/management_key`,
       surface: m,
-      body: { label: 'sem', role: 'team_admin', team_role_bindings: [{ team_id: UNKNOWN_UUID }] },
+      body: { label: 'sem', role: 'team_admin', team_role_bindings: [{ team_id: UNKNOWN_ID }] },
     },
     {
       area: 'management',
@@ -390,7 +380,7 @@ export function semanticCases(base: Baseline): SemanticCase[] {
       method: 'POST',
       path: `/v1/org/${p.org_id}/team_api_keys/sandbox/us`,
       surface: m,
-      body: { label: 'sem', team_id: UNKNOWN_UUID },
+      body: { label: 'sem', team_id: UNKNOWN_ID },
     },
     { area: 'management', name: 'webhook with a non-URL', method: 'POST', path: hooks, surface: m, body: { url: 'not a url' } },
     {
@@ -407,7 +397,7 @@ export function semanticCases(base: Baseline): SemanticCase[] {
       method: 'POST',
       path: `/v1/org/${p.org_id}/team_etl_pipelines/sandbox/us`,
       surface: m,
-      body: { team_ids: [UNKNOWN_UUID], event_type_prefixes: [] },
+      body: { team_ids: [UNKNOWN_ID], event_type_prefixes: [] },
     },
     {
       area: 'control',

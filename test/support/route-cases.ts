@@ -13,7 +13,7 @@ import { dispatchClient } from '../../scripts/conformance/dispatch-client.js';
 import type { CallOptions, TestClient, TestResponse } from './client.js';
 import { destructive, propertiesOf, toJson, type JsonSchema } from './route-requests.js';
 import { routeIds, validRequest } from './valid-requests.js';
-import { queryFor } from './world-params.js';
+import { queryFor } from './route-params.js';
 
 /**
  * What an invalid request breaks, and so what it must answer: `body` (truncated JSON) and `query`

@@ -13,7 +13,7 @@ import { extraParams, freshOrder, methodFor, OVERRIDES, type Override } from '..
 import { requestBody } from '../../scripts/conformance/writes.js';
 import type { CallOptions, TestClient } from './client.js';
 import { ROUTE_OVERRIDES } from './route-overrides.js';
-import { pathFor, queryFor, worldParams } from './world-params.js';
+import { pathFor, queryFor, routeParams } from './route-params.js';
 
 type Ids = Record<string, string>;
 type Json = Record<string, unknown>;
@@ -38,9 +38,9 @@ function stepsOf(route: Route): { override?: Step; arrange?: Step } {
   return { ...(override ? { override } : {}), ...(arrange ? { arrange } : {}) };
 }
 
-/** The ids of every parameter name: `worldParams`, plus the conformance report's extra world state. */
+/** The ids of every parameter name: `routeParams`, plus the conformance report's extra world state. */
 export async function routeIds(c: TestClient): Promise<Ids> {
-  const base = await worldParams(c);
+  const base = await routeParams(c);
   return { ...base, ...(await extraParams(c, base)) };
 }
 

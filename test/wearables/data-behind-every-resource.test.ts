@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { ROUTES } from '../../src/routes.js';
 import { createClient, type TestClient, type TestResponse } from '../support/client.js';
-import { list, pathFor } from '../support/world-params.js';
+import { list, pathFor } from '../support/route-params.js';
 
 const WINDOW: Record<string, string> = { start_date: '2025-12-06', end_date: '2026-01-05' };
 /** The team's own data lists (no path parameter). */

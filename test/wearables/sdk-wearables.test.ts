@@ -83,7 +83,8 @@ describe('official SDK parses the wearable endpoints', () => {
     expect(stream.time?.length).toBeGreaterThan(10);
     const demoWorkouts = await client.workouts.get(demo, q);
     const fitbitWorkout = demoWorkouts.workouts.find((w) => w.source.provider === 'fitbit');
-    if (fitbitWorkout) expect((await client.workouts.getByWorkoutId(fitbitWorkout.id)).time ?? []).toEqual([]);
+    expect(fitbitWorkout, 'the demo user has a fitbit workout').toBeDefined();
+    expect((await client.workouts.getByWorkoutId(fitbitWorkout?.id ?? '')).time ?? []).toEqual([]);
   });
 
   it('profile, devices and raw summaries', async () => {

@@ -1,6 +1,6 @@
 /**
  * Timeseries (api-facts A.3, A.18, F.2): `/v2/timeseries/:user_id/<resource>` and its `/grouped`
- * variant for every row of the resource table (fixtures/timeseries-table.ts), the ECG voltage
+ * variant for every row of the resource table (fixtures/wearables/timeseries-table.ts), the ECG voltage
  * timeseries, and workout streams.
  *
  * Samples are generated when asked from (seed, user, provider, resource, time) inside the

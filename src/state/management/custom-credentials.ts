@@ -1,7 +1,6 @@
 /**
  * Team custom OAuth credentials ("bring your own OAuth", spec 1; api-facts A.16): one set per
- * (team, environment, provider). Setting them activates them on the team at once; other areas
- * can ask `activeCustomCredential` which OAuth application a connection would use.
+ * (team, environment, provider). Setting them activates them on the team at once.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex, utf8Encode } from '../../engine/bytes.js';

@@ -1,0 +1,153 @@
+/**
+ * The architecture test fails on a deliberate break of each rule: every rule of
+ * `test/support/architecture-rules.ts` is fed a small synthetic tree with one file that breaks it
+ * (and the same tree without the break), and must report exactly that file.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  areasWithoutCatalogue,
+  check,
+  domainBuildsHttpErrors,
+  errorCatalogueLayout,
+  type FileRule,
+  handlerImportsFixtures,
+  handlerImportsHandler,
+  handlerReadsStore,
+  importCycles,
+  nodeInCore,
+  overLineCap,
+  requestContextInState,
+  storeMapsPublic,
+  uncheckedReplies,
+} from '../support/architecture-rules.js';
+
+/** A tree of synthetic files. */
+const tree = (files: Record<string, string>) => new Map(Object.entries(files));
+
+/** Files every case may lean on: a store with an exported slot, a route file, a fixture, a catalogue. */
+const BASE = {
+  'src/state/labs/order-store.ts': [
+    "import { partitionSlot } from '../../engine/world.js';",
+    'class OrderStore { private readonly byIdMap = new Map(); }',
+    'export const ordersOf = partitionSlot((p) => new OrderStore());',
+    'export function orderById(d, id) { return ordersOf(d).get(id); }',
+  ].join('\n'),
+  'src/handlers/labs/orders.ts': [
+    "import { defineRoute } from '../../engine/route.js';",
+    "import { orderById } from '../../state/labs/order-store.js';",
+    "export const orderRoutes = [defineRoute({ id: 'orders.get', handle: (ctx, { params }) => reply(200, orderById(ctx, params.id)) })];",
+  ].join('\n'),
+  'src/handlers/labs/schemas.ts': 'export const OrderQuery = z.object({});',
+  'src/fixtures/labs/catalogue.ts': 'export const LABS = [];',
+  'src/state/labs/errors.ts': [
+    "import { domainErrorOf } from '../domain-error.js';",
+    "export const LABS_ERRORS = { notFound: 'Not found' } as const;",
+    'export const LABS_TEXTS = {} as const;',
+    "export const labsError = domainErrorOf('labs');",
+  ].join('\n'),
+};
+
+/** The rule holds on BASE and reports `expected` once `path` is added with `source`. */
+function breaks(rule: FileRule, path: string, source: string, expected: string[]) {
+  expect(check(rule, tree(BASE))).toEqual([]);
+  expect(check(rule, tree({ ...BASE, [path]: source }))).toEqual(expected);
+}
+
+describe('each architecture rule reports a file that breaks it', () => {
+  it('import cycles', () => {
+    expect(importCycles(tree(BASE))).toEqual([]);
+    const cyclic = tree({
+      ...BASE,
+      'src/engine/a.ts': "import { b } from './b.js';",
+      'src/engine/b.ts': "import type { A } from './a.js';",
+    });
+    expect(importCycles(cyclic)).toEqual(['src/engine/a.ts -> src/engine/b.ts -> src/engine/a.ts']);
+  });
+
+  it('a handler importing another handler file (one that defines routes)', () => {
+    const source =
+      "import { orderRoutes } from './orders.js';\nimport { OrderQuery } from './schemas.js';\nexport const more = [defineRoute({})];";
+    breaks(handlerImportsHandler, 'src/handlers/labs/more.ts', source, ['src/handlers/labs/more.ts -> src/handlers/labs/orders.ts']);
+    // area.ts gathers the route lists.
+    breaks(handlerImportsHandler, 'src/handlers/labs/area.ts', source, []);
+  });
+
+  it('a handler importing a store slot, or reading a keyed Map', () => {
+    const slot = "import { type X, ordersOf as orders } from '../../state/labs/order-store.js';\nexport const r = [];";
+    breaks(handlerReadsStore, 'src/handlers/labs/peek.ts', slot, ['src/handlers/labs/peek.ts imports the store slot ordersOf']);
+    breaks(handlerReadsStore, 'src/handlers/labs/peek.ts', 'const o = store.byId.get(id);', ['src/handlers/labs/peek.ts reads .byId']);
+  });
+
+  it('a store with an exported slot and a public keyed Map', () => {
+    const source = [
+      'class UserStore {',
+      '  readonly byClientId: Map<string, string> = new Map();',
+      '}',
+      'export const usersOf = partitionSlot(() => new UserStore());',
+    ].join('\n');
+    breaks(storeMapsPublic, 'src/state/users/user-store.ts', source, ['src/state/users/user-store.ts: byClientId']);
+    // Behind a module-private slot, only the module's own functions reach it.
+    breaks(storeMapsPublic, 'src/state/users/user-store.ts', source.replace('export const', 'const'), []);
+  });
+
+  it('domain code importing an HTTP error constructor (the catalogues excepted)', () => {
+    const source = "import { ApiError, notFound } from '../../engine/errors.js';";
+    breaks(domainBuildsHttpErrors, 'src/state/labs/orders.ts', source, ['src/state/labs/orders.ts imports notFound']);
+    breaks(domainBuildsHttpErrors, 'src/state/labs/errors.ts', source, []);
+  });
+
+  it('a state file importing Ctx, SimRequest, engine/route.ts or engine/dispatch.ts', () => {
+    const path = 'src/state/labs/orders.ts';
+    breaks(requestContextInState, path, "import type { Ctx } from '../../engine/route.js';", [
+      `${path} imports src/engine/route.ts`,
+      `${path} imports Ctx`,
+    ]);
+    breaks(requestContextInState, path, "import { dispatch } from '../../engine/dispatch.js';", [`${path} imports src/engine/dispatch.ts`]);
+    breaks(requestContextInState, path, "import type { SimRequest } from '../../engine/http-types.js';", [`${path} imports SimRequest`]);
+  });
+
+  it('a handler importing a fixture module (area.ts may wire the seed)', () => {
+    const source = "import { LABS } from '../../fixtures/labs/catalogue.js';";
+    breaks(handlerImportsFixtures, 'src/handlers/labs/catalogue.ts', source, ['src/handlers/labs/catalogue.ts']);
+    breaks(handlerImportsFixtures, 'src/handlers/labs/area.ts', source, []);
+  });
+
+  it('an error catalogue out of layout, and an area without one', () => {
+    const path = 'src/state/labs/errors.ts';
+    const loose = `${BASE[path]}\nexport function orderMissing() { return labsError.notFound('x'); }`;
+    breaks(errorCatalogueLayout, path, loose, [`${path}: exports orderMissing`]);
+    breaks(errorCatalogueLayout, path, "export const labsError = domainErrorOf('labs');", [`${path}: no LABS_ERRORS`]);
+    breaks(errorCatalogueLayout, path, 'export const LABS_ERRORS = {};\nexport const LabsError = 1;', [
+      `${path}: no labsError`,
+      `${path}: exports LabsError`,
+    ]);
+    expect(areasWithoutCatalogue(tree(BASE))).toEqual([]);
+    expect(areasWithoutCatalogue(tree({ ...BASE, 'src/state/orphans/store.ts': '' }))).toEqual(['src/state/orphans: no errors.ts']);
+  });
+
+  it('unchecked replies over the cap', () => {
+    const cap = 2;
+    const under = tree({ ...BASE, 'src/handlers/labs/a.ts': 'return json(a);' });
+    const over = tree({ ...BASE, 'src/handlers/labs/a.ts': 'return json(a);', 'src/handlers/labs/b.ts': 'json(b); json(c);' });
+    expect(check(uncheckedReplies, under).length).toBeLessThanOrEqual(cap);
+    expect(check(uncheckedReplies, over).length).toBeGreaterThan(cap);
+    // Only route files count.
+    expect(check(uncheckedReplies, tree({ 'src/engine/http-types.ts': 'export function json(body) {}' }))).toEqual([]);
+  });
+
+  it('a file over the line cap (but for the known ones)', () => {
+    const long = 'x;\n'.repeat(50);
+    breaks(overLineCap(40), 'test/labs/long.test.ts', long, ['test/labs/long.test.ts: 51 lines']);
+    breaks(overLineCap(40, new Set(['test/labs/long.test.ts'])), 'test/labs/long.test.ts', long, []);
+    breaks(overLineCap(50), 'test/labs/long.test.ts', long, []);
+  });
+
+  it('a Node built-in or Buffer in the core (the adapters and the CLI excepted)', () => {
+    breaks(nodeInCore, 'src/engine/files.ts', "import { readFileSync } from 'node:fs';", ['src/engine/files.ts: node:fs']);
+    breaks(nodeInCore, 'src/state/labs/pdf.ts', "import { createHash } from 'crypto';", ['src/state/labs/pdf.ts: crypto']);
+    breaks(nodeInCore, 'src/engine/bytes.ts', 'const b = Buffer.from(text);', ['src/engine/bytes.ts: Buffer']);
+    breaks(nodeInCore, 'src/engine/bytes.ts', '// Buffer.from(text) would not run in a browser', []);
+    breaks(nodeInCore, 'src/adapters/express.ts', "import { readFileSync } from 'node:fs';", []);
+    breaks(nodeInCore, 'src/cli.ts', 'const b = Buffer.from(text);', []);
+  });
+});

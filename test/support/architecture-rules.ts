@@ -1,0 +1,182 @@
+/**
+ * The rules of the code's shape (design.md sections 7 and 8, docs/ENGINE.md "The shape of an
+ * area"), each a function over source files given as (path, text): `test/engine/architecture.test.ts`
+ * runs them over the repository, `test/engine/architecture-rules.test.ts` feeds each one a
+ * synthetic file that breaks it and expects the rule to report it. A rule answers the problems it
+ * found, one line each (an empty list: the rule holds).
+ *
+ * Paths are relative to the repository root with `/` separators (`src/state/labs/orders.ts`).
+ */
+import { posix } from 'node:path';
+
+/** Source files by path: the tree a rule looks into when it needs another file (an import's target). */
+export type Tree = ReadonlyMap<string, string>;
+
+/** A rule over one file, with the rest of the tree at hand. */
+export type FileRule = (path: string, source: string, tree: Tree) => string[];
+
+/** Runs a per-file rule over every file of the tree. */
+export function check(rule: FileRule, tree: Tree): string[] {
+  return [...tree].flatMap(([path, source]) => rule(path, source, tree));
+}
+
+const inHandlers = (path: string) => path.startsWith('src/handlers/') && !path.endsWith('/area.ts');
+const inState = (path: string) => path.startsWith('src/state/');
+
+/** Relative imports of a file, resolved to source paths (type-only imports included: they still tie modules). */
+function importsOf(path: string, source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g))
+    out.push(posix.join(posix.dirname(path), (m[1] as string).replace(/\.js$/, '.ts')));
+  return out;
+}
+
+/** The names of `import { a, type B, c as d } from '<from>'` clauses (the imported names, not the local ones). */
+function namedImports(source: string): Array<{ names: string[]; from: string }> {
+  return [...source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'([^']+)'/g)].map((m) => ({
+    from: m[2] as string,
+    names: (m[1] as string)
+      .split(',')
+      .map(
+        (x) =>
+          x
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0] as string,
+      )
+      .filter((x) => x.length > 0),
+  }));
+}
+
+/** No import cycles among the tree's files. */
+export function importCycles(tree: Tree): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (f: string, stack: string[]) => {
+    if (state.get(f) === 'done') return;
+    if (state.get(f) === 'open') {
+      cycles.push([...stack.slice(stack.indexOf(f)), f].join(' -> '));
+      return;
+    }
+    state.set(f, 'open');
+    for (const g of importsOf(f, tree.get(f) ?? '')) if (tree.has(g)) visit(g, [...stack, f]);
+    state.set(f, 'done');
+  };
+  for (const f of tree.keys()) visit(f, []);
+  return cycles;
+}
+
+/** A handler file defines routes; an area's shared request schemas and renderers (no routes) may be shared; area.ts gathers. */
+export const handlerImportsHandler: FileRule = (path, source, tree) => {
+  if (!inHandlers(path)) return [];
+  return importsOf(path, source)
+    .filter((g) => g.startsWith('src/handlers/') && /\bdefineRoute\(/.test(tree.get(g) ?? ''))
+    .map((g) => `${path} -> ${g}`);
+};
+
+/** The store slots a state file exports (`export const xOf = partitionSlot(...)` / `worldSlot(...)`). */
+function slotsOf(source: string): string[] {
+  return [...source.matchAll(/export const (\w+) = (?:partitionSlot|worldSlot)\(/g)].map((m) => m[1] as string);
+}
+
+/** A handler does not check state: it imports no store slot of src/state and reads no keyed Map (`.byId`, `.byX`). */
+export const handlerReadsStore: FileRule = (path, source, tree) => {
+  if (!inHandlers(path)) return [];
+  const bad: string[] = [];
+  for (const { names, from } of namedImports(source)) {
+    if (!from.startsWith('.')) continue;
+    const target = posix.join(posix.dirname(path), from.replace(/\.js$/, '.ts'));
+    const slots = inState(target) ? slotsOf(tree.get(target) ?? '') : [];
+    for (const n of names) if (slots.includes(n)) bad.push(`${path} imports the store slot ${n}`);
+  }
+  for (const m of source.matchAll(/\.(by[A-Z]\w*)\b/g)) bad.push(`${path} reads .${m[1] as string}`);
+  return bad;
+};
+
+/** A store other modules can reach (its slot is exported) keeps its keyed Maps (`by*`) private. */
+export const storeMapsPublic: FileRule = (path, source) => {
+  if (!inState(path) || slotsOf(source).length === 0) return [];
+  return [...source.matchAll(/^\s+(?:public\s+)?readonly (by[A-Z]\w*)\s*(?::[^=]+)?= new Map/gm)].map((m) => `${path}: ${m[1] as string}`);
+};
+
+const HTTP_HELPERS = new Set([
+  'apiError',
+  'badRequest',
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'conflict',
+  'validationError',
+  'valueError',
+  'invalidRequest',
+]);
+
+/** Domain code raises its area's typed errors; only the catalogues (`errors.ts`) build HTTP errors. */
+export const domainBuildsHttpErrors: FileRule = (path, source) => {
+  if (!inState(path) || path.endsWith('/errors.ts')) return [];
+  return namedImports(source)
+    .filter(({ from }) => /^[./]*engine\/errors\.js$/.test(from))
+    .flatMap(({ names }) => names.filter((n) => HTTP_HELPERS.has(n)).map((n) => `${path} imports ${n}`));
+};
+
+/** The request context (`Ctx`, `SimRequest`, engine/route.ts, engine/dispatch.ts) never enters src/state. */
+export const requestContextInState: FileRule = (path, source) => {
+  if (!inState(path)) return [];
+  const bad = importsOf(path, source)
+    .filter((g) => /^src\/engine\/(route|dispatch)\.ts$/.test(g))
+    .map((g) => `${path} imports ${g}`);
+  for (const { names } of namedImports(source))
+    for (const n of names) if (n === 'Ctx' || n === 'SimRequest') bad.push(`${path} imports ${n}`);
+  return bad;
+};
+
+/** A route file imports no fixture module (area.ts may wire its seed): answers the file's path when it does. */
+export const handlerImportsFixtures: FileRule = (path, source) =>
+  inHandlers(path) && importsOf(path, source).some((g) => g.startsWith('src/fixtures/')) ? [path] : [];
+
+/**
+ * One error-catalogue layout, for an `src/state/<area>/errors.ts`: the texts as `<AREA>_ERRORS`
+ * (more tables as UPPER_CASE constants), the typed errors as one `<area>Error` object; nothing else exported.
+ */
+export const errorCatalogueLayout: FileRule = (path, source) => {
+  const area = /^src\/state\/([^/]+)\/errors\.ts$/.exec(path)?.[1];
+  if (!area) return [];
+  const bad: string[] = [];
+  const values = [...source.matchAll(/^export (?:const|function|class|let) (\w+)/gm)].map((m) => m[1] as string);
+  if (!values.includes(`${area.toUpperCase()}_ERRORS`)) bad.push(`${path}: no ${area.toUpperCase()}_ERRORS`);
+  if (!values.includes(`${area}Error`)) bad.push(`${path}: no ${area}Error`);
+  for (const v of values) if (v !== `${area}Error` && !/^[A-Z][A-Z0-9_]*$/.test(v)) bad.push(`${path}: exports ${v}`);
+  return bad;
+};
+
+/** Every area folder of src/state has its catalogue (`errors.ts`). */
+export function areasWithoutCatalogue(tree: Tree): string[] {
+  const areas = new Set([...tree.keys()].map((p) => /^src\/state\/([^/]+)\//.exec(p)?.[1]).filter((a) => a !== undefined));
+  return [...areas].filter((a) => !tree.has(`src/state/${a}/errors.ts`)).map((a) => `src/state/${a}: no errors.ts`);
+}
+
+/** The unchecked replies (`json(...)`) of a route file, one line each. */
+export const uncheckedReplies: FileRule = (path, source) =>
+  path.startsWith('src/handlers/') ? [...source.matchAll(/\bjson\(/g)].map(() => path) : [];
+
+/** Files over `max` lines (with a tenth of slack), but for the `known` ones. */
+export function overLineCap(max: number, known: ReadonlySet<string> = new Set()): FileRule {
+  return (path, source) => {
+    const n = source.split('\n').length;
+    return n > max * 1.1 && !known.has(path) ? [`${path}: ${n} lines`] : [];
+  };
+}
+
+/** The Node-only files of src: the adapters, the CLI and the entries that re-export Node adapters. */
+const NODE_ONLY = /^src\/(adapters\/|cli\.ts$|express\.ts$|node\.ts$|testing\.ts$)/;
+const NODE_BUILTIN =
+  /(?:from|import)\s*\(?\s*['"]((?:node:)?(?:fs|path|crypto|os|http|https|net|zlib|url|util|stream|child_process|buffer|events|module|worker_threads)(?:\/[a-z]+)?)['"]/g;
+
+/** The core (src but its Node-only files) imports no Node built-in and uses no Buffer, so it runs in a browser. */
+export const nodeInCore: FileRule = (path, source) => {
+  if (!path.startsWith('src/') || NODE_ONLY.test(path)) return [];
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const bad = [...code.matchAll(NODE_BUILTIN)].map((m) => `${path}: ${m[1] as string}`);
+  if (/\bBuffer\s*[.(<[]|:\s*Buffer\b/.test(code)) bad.push(`${path}: Buffer`);
+  return bad;
+};
