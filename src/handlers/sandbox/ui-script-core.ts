@@ -38,8 +38,8 @@ function svgEl(tag, attrs) {
 function mask(v) { return v ? v.slice(0, Math.min(8, Math.floor(v.length / 3))) + '***' : ''; }
 function short(id) { return id ? String(id).slice(0, 8) : ''; }
 function time(iso) { return iso ? String(iso).replace('T', ' ').replace(/\.\d+Z$|Z$/, '') : ''; }
-function json(v) { return JSON.stringify(v, null, 2); }
-function pretty(text) { if (text === null || text === undefined) return ''; try { return json(JSON.parse(text)); } catch (e) { return text; } }
+function indented(v) { return JSON.stringify(v, null, 2); }
+function pretty(text) { if (text === null || text === undefined) return ''; try { return indented(JSON.parse(text)); } catch (e) { return text; } }
 function statusClass(s) { return s >= 500 ? 's5' : s >= 400 ? 's4' : 's2'; }
 function qs(o) {
   var p = [];

@@ -53,7 +53,7 @@ VIEWS.request = function (parts) {
         }))) : null,
       r.invalid && r.invalid.length ? h('div', { class: 'near', role: 'note' }, h('h3', { text: 'Fields that failed validation' }),
         h('ul', null, r.invalid.map(function (loc) { return h('li', null, h('code', { text: loc.join('.') })); }))) : null,
-      h('h3', { text: 'Request headers' }), pre(json(r.request.headers), 'Request headers'),
+      h('h3', { text: 'Request headers' }), pre(indented(r.request.headers), 'Request headers'),
       h('h3', { text: 'Request body (' + r.request.body_bytes + ' bytes)' }), pre(r.request.body === null ? (r.request.body_bytes ? '(not kept: only errors keep bodies unless --request-log-bodies)' : '(empty)') : pretty(r.request.body), 'Request body'),
       h('h3', { text: 'Response body (' + r.response.body_bytes + ' bytes, ' + (r.response.content_type || 'no type') + ')' }),
       pre(r.response.body === null ? (r.response.body_bytes ? '(not kept)' : '(empty)') : pretty(r.response.body), 'Response body'));
@@ -93,7 +93,7 @@ VIEWS.events = function () {
         var d = e.envelope.data || {};
         return row([String(e.seq), time(e.occurred_at), h('code', { text: e.envelope.event_type }),
           e.envelope.user_id ? link('#user/' + e.envelope.user_id, short(e.envelope.user_id)) : '',
-          h('details', null, h('summary', { text: d.status || d.id || 'data' }), pre(json(d), 'Event data'))]);
+          h('details', null, h('summary', { text: d.status || d.id || 'data' }), pre(indented(d), 'Event data'))]);
       }), 'Event journal'),
       table(['Due (sandbox time)', 'Job'], jobs.jobs.map(function (j) { return row([time(j.at), j.label]); }), 'Next scheduled jobs (' + jobs.pending + ' pending): what advancing the clock will run'));
   });

@@ -120,7 +120,7 @@ VIEWS.order = function (parts) {
         h('ol', { class: 'timeline', 'aria-label': 'Status timeline' }, (o.events || []).map(function (e) {
           return h('li', null, h('time', { datetime: e.created_at, text: time(e.created_at) }), ' ', h('code', { text: e.status }), e.status_detail ? ' (' + e.status_detail + ')' : '');
         })),
-        h('h3', { text: 'Appointment' }), appt ? pre(json(appt), 'Appointment') : h('p', { text: 'None.' }),
+        h('h3', { text: 'Appointment' }), appt ? pre(indented(appt), 'Appointment') : h('p', { text: 'None.' }),
         h('h3', { text: 'Results' }),
         result ? h('div', null, h('p', { text: (result.results || []).length + ' results' }), pdfButton('/v3/order/' + id + '/result/pdf', 'Open the result PDF'),
           table(['Marker', 'Value', 'Unit', 'Range', 'Flag'], (result.results || []).slice(0, 50).map(function (m) {
@@ -176,9 +176,9 @@ VIEWS.message = function (parts) {
       table(['#', 'Trigger', 'Status', 'Sent', 'Latency', 'Next retry', 'Request and answer'], m.attempts.map(function (a) {
         return row([String(a.attempt_number), a.trigger, h('span', { class: 'status ' + (a.status === 'success' ? 's2' : 's5'), text: a.status }), time(a.created_at),
           a.latency_ms === null ? '-' : Math.round(a.latency_ms) + ' ms', time(a.next_attempt_at) || '-',
-          h('details', null, h('summary', { text: a.response ? 'answer ' + (a.response.status || '') : a.error || 'details' }), pre(json({ request: a.request, response: a.response, error: a.error }), 'Attempt'))]);
+          h('details', null, h('summary', { text: a.response ? 'answer ' + (a.response.status || '') : a.error || 'details' }), pre(indented({ request: a.request, response: a.response, error: a.error }), 'Attempt'))]);
       }), 'Attempts'),
-      h('h3', { text: 'Payload' }), pre(json(m.payload), 'Payload'));
+      h('h3', { text: 'Payload' }), pre(indented(m.payload), 'Payload'));
   });
 };
 `;

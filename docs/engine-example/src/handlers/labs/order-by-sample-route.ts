@@ -2,8 +2,7 @@
 // between the markers go into src/handlers/labs/order-actions.ts (the entry into the
 // `orderActionRoutes` array, which already has the other imports below).
 import { z } from 'zod';
-import { json } from '../../engine/http-types.js';
-import { defineRoute } from '../../engine/route.js';
+import { defineRoute, reply } from '../../engine/route.js';
 // #region import
 import { orderBySample } from '../../state/labs/order-by-sample.js';
 // #endregion
@@ -23,7 +22,7 @@ export const orderActionRoutes = [
     responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Validation error' },
     handle(ctx, { params }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      return json(orderView(env.world, orderBySample(env, params.sample_id), env.store));
+      return reply(200, orderView(env.world, orderBySample(env, params.sample_id), env.store));
     },
   }),
   // #endregion
