@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { TIMESERIES } from '../../src/fixtures/wearables/timeseries-table.js';
-import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
+import { createClient, forAdapters, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 
 const oas = oasValidator('data');
@@ -27,7 +27,7 @@ async function demo(c: TestClient, id: string, providers: string[], extra: Recor
   return userId;
 }
 
-forEachAdapter('wearables: summaries and timeseries', (adapter) => {
+forAdapters(['fetch', 'express'], 'wearables: summaries and timeseries', (adapter) => {
   it('bounds are inclusive, date-only as the reference says; bad input is JSON 4xx', async () => {
     const c = createClient(adapter, { seed: 6 });
     const userId = await demo(c, 'data-a', ['fitbit']);
