@@ -5,7 +5,7 @@
  * the B.4 table; partial webhooks follow the team setting set through the management API.
  */
 import { describe, expect, it } from 'vitest';
-import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
+import { createClient, forAdapters, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 import {
   SMALL,
@@ -134,7 +134,8 @@ async function enablePartialWebhooks(c: TestClient): Promise<void> {
   expect(res.body.sandbox.partial_webhooks_enabled).toBe(true);
 }
 
-forEachAdapter('lab order consistency', (adapter) => {
+// In process only: nothing here depends on the transport (adapters-parity covers it).
+forAdapters(['fetch'], 'lab order consistency', (adapter) => {
   it('every step of every method and scenario on the clock: views and webhook payloads agree', async () => {
     const c = createClient(adapter, { seed: 51, ...SMALL });
     await enablePartialWebhooks(c);

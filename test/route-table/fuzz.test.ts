@@ -4,7 +4,10 @@
  * content types and encodings, missing, foreign and wrong-kind credentials, other methods) and
  * sends them through the engine. Every answer must be below 500 and JSON whenever it is an error;
  * every rejected request must leave the world's digest (minted ids, events, pending jobs)
- * unchanged. `FUZZ_RUNS` raises the number of requests (default 5000), `FUZZ_SEED` replays a run.
+ * unchanged. The first requests are one per route (each drawn from the same arbitrary with the
+ * route fixed), the rest over every route at random. `FUZZ_RUNS` sets the number of requests
+ * (default 5000 under `HEALTH_SANDBOX_SLOW_TESTS=1`, as CI runs it, 1000 otherwise), `FUZZ_SEED`
+ * replays a run.
  * Adapters are proven byte-identical by the parity test, so this runs in-process, without HTTP.
  */
 import fc from 'fast-check';
@@ -16,8 +19,9 @@ import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
 import { GOOD_QUERY, UNKNOWN_ID } from '../support/route-params.js';
 import { fingerprint, propertiesOf, toJson } from '../support/route-requests.js';
+import { runCount } from '../support/run-size.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? runCount(5000, 1000));
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -117,38 +121,45 @@ function queryKeys(route: Route): string[] {
   return route.request.query ? Object.keys(propertiesOf(toJson(route.request.query))) : [];
 }
 
-const request = fc
-  .record({
-    route: fc.constantFrom(...ROUTES),
-    segments: fc.array(fc.option(segment, { nil: undefined }), { maxLength: 4 }),
-    query: fc.array(fc.tuple(fc.nat(20), scalar), { maxLength: 4 }),
-    extraQuery: fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 2 }),
-    body,
-    auth,
-    method: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE'), { freq: 8, nil: undefined }),
-    encoding: fc.option(fc.constantFrom('gzip', 'x-fuzz', 'identity'), { freq: 12, nil: undefined }),
-  })
-  .map(({ route, segments, query, extraQuery, body: b, auth: a, method, encoding }): { route: Route; req: SimRequest } => {
-    let i = 0;
-    const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => segments[i++] ?? encodeURIComponent(ids[name] ?? UNKNOWN_ID));
-    const keys = queryKeys(route);
-    const q: Record<string, string[]> = {};
-    for (const k of keys) if (k in GOOD_QUERY) q[k] = [GOOD_QUERY[k] as string];
-    for (const [n, v] of query) if (keys.length > 0) q[keys[n % keys.length] as string] = [v];
-    for (const [k, v] of Object.entries(extraQuery)) q[k] = [v];
-    const headers: Record<string, string> = authHeaders(route, a);
-    if (b.type !== '') headers['content-type'] = b.type;
-    if (encoding) headers['content-encoding'] = encoding;
-    const req: SimRequest = {
-      method: method ?? route.method,
-      surface: surfaceOf(route),
-      path,
-      query: q,
-      headers,
-      rawBody: encoder.encode(b.raw),
-    };
-    return { route, req };
-  });
+const requestTo = (routes: fc.Arbitrary<Route>) =>
+  fc
+    .record({
+      route: routes,
+      segments: fc.array(fc.option(segment, { nil: undefined }), { maxLength: 4 }),
+      query: fc.array(fc.tuple(fc.nat(20), scalar), { maxLength: 4 }),
+      extraQuery: fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 2 }),
+      body,
+      auth,
+      method: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE'), { freq: 8, nil: undefined }),
+      encoding: fc.option(fc.constantFrom('gzip', 'x-fuzz', 'identity'), { freq: 12, nil: undefined }),
+    })
+    .map(({ route, segments, query, extraQuery, body: b, auth: a, method, encoding }): { route: Route; req: SimRequest } => {
+      let i = 0;
+      const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => segments[i++] ?? encodeURIComponent(ids[name] ?? UNKNOWN_ID));
+      const keys = queryKeys(route);
+      const q: Record<string, string[]> = {};
+      for (const k of keys) if (k in GOOD_QUERY) q[k] = [GOOD_QUERY[k] as string];
+      for (const [n, v] of query) if (keys.length > 0) q[keys[n % keys.length] as string] = [v];
+      for (const [k, v] of Object.entries(extraQuery)) q[k] = [v];
+      const headers: Record<string, string> = authHeaders(route, a);
+      if (b.type !== '') headers['content-type'] = b.type;
+      if (encoding) headers['content-encoding'] = encoding;
+      const req: SimRequest = {
+        method: method ?? route.method,
+        surface: surfaceOf(route),
+        path,
+        query: q,
+        headers,
+        rawBody: encoder.encode(b.raw),
+      };
+      return { route, req };
+    });
+
+const request = requestTo(fc.constantFrom(...ROUTES));
+/** One hostile request per route first (fast-check counts examples in `numRuns`). */
+const perRoute = ROUTES.map(
+  (route, i) => fc.sample(requestTo(fc.constant(route)), { seed: SEED + i, numRuns: 1 }) as [{ route: Route; req: SimRequest }],
+);
 
 it(`${RUNS} hostile requests over every route: no 5xx, errors in JSON, rejections change nothing`, async () => {
   const problems: string[] = [];
@@ -175,10 +186,10 @@ it(`${RUNS} hostile requests over every route: no 5xx, errors in JSON, rejection
       }
       return problems.length === 0;
     }),
-    { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: RUNS >= perRoute.length ? perRoute : [] },
   );
   expect(problems).toEqual([]);
   expect(sent).toBe(RUNS);
-  // Every route was drawn at least once (fast-check's uniform pick over ~180 routes).
+  // Every route was sent at least one hostile request (the examples, then a uniform pick).
   expect(ROUTES.filter((r) => !seen.has(r.id)).map((r) => r.id)).toEqual([]);
 }, 120_000);

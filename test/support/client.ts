@@ -326,3 +326,12 @@ export function createClient(adapter: AnyAdapter, options: SandboxOptions = {}):
 export function forEachAdapter(title: string, body: (adapter: AdapterName) => void): void {
   for (const adapter of ADAPTERS) describe(`${title} [${adapter}]`, () => body(adapter));
 }
+
+/**
+ * Runs a describe block once per named adapter. Heavy behaviour files take the in-process `fetch`
+ * adapter, plus one over real HTTP (`express`) where the transport matters: the route-table parity
+ * test proves every adapter answers every route's requests byte-identically.
+ */
+export function forAdapters(adapters: readonly AnyAdapter[], title: string, body: (adapter: AnyAdapter) => void): void {
+  for (const adapter of adapters) describe(`${title} [${adapter}]`, () => body(adapter));
+}
