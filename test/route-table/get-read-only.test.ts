@@ -23,10 +23,6 @@ import { changedParts, exportOf, partsOf } from '../support/world-state.js';
 
 /** GET routes that change state today, with the part they change and why. To be fixed in their areas. */
 const WRITES: Record<string, string> = {
-  'orders.list':
-    "lab_orders' created-at index: CreationIndex.sorted() (state/labs/order-index.ts) merges its pending orders into its items on a read, so the export's order of items changes (not what any answer shows).",
-  'sandbox.receiver.get':
-    'webhook-receivers: receiverDeliveries (state/webhooks/webhook-receiver.ts) reads through ReceiverStore.get, which creates the named receiver with its default config.',
   'link.oauth':
     "link-tokens: startOAuth (state/link/connect.ts) records the provider in the link token's oauth_started (the OAuth callback later checks it).",
 };

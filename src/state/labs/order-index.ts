@@ -42,6 +42,11 @@ export class CreationIndex {
     this.items = this.sorted().filter((o) => !gone.has(o));
   }
 
+  /** The export's form: every order in creation order, pending ones folded in (a read changes nothing seen here). */
+  toJSON(): readonly Order[] {
+    return this.sorted();
+  }
+
   /** The orders, oldest first. */
   sorted(): readonly Order[] & Order[] {
     if (this.pending.length > 0) this.fold();

@@ -71,6 +71,11 @@ class ReceiverStore {
     return r;
   }
 
+  /** The named receiver if it exists, else a fresh one that is not kept (a read creates nothing). */
+  peek(name: string): Receiver {
+    return this.receivers.get(name) ?? { name, config: defaultReceiverConfig(), deliveries: [] };
+  }
+
   /** Canonical state for world snapshots (signature headers are wall-clock, so left out). */
   toJSON(): unknown {
     return [...this.receivers.values()].map((r) => ({
@@ -180,6 +185,6 @@ export function receiveDelivery(world: World, name: string, headers: Record<stri
 
 /** What a receiver got after a sequence number, oldest first, and its configuration. */
 export function receiverDeliveries(world: World, name: string, after: number): { receiver: Receiver; deliveries: ReceivedDelivery[] } {
-  const receiver = receiversOf(world).get(name);
+  const receiver = receiversOf(world).peek(name);
   return { receiver, deliveries: receiver.deliveries.filter((d) => d.seq > after) };
 }
