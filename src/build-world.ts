@@ -64,7 +64,7 @@ export function buildWorld(
     assets,
   };
   attachWorldLog(world, worldLog);
-  clock.setWallHook((raw) => worldLog.wallRead(raw));
+  clock.setWallHook((raw, key) => worldLog.wallRead(raw, key));
   const transport = worldLog.transport(gate.holding ? gate.transport(options.webhooks.transport) : options.webhooks.transport);
   const fileSink = worldLog.fileSink(gate.holding ? gate.sink(options.webhooks.fileSink) : options.webhooks.fileSink);
   configureWebhooks(world, { ...options.webhooks, transport, fileSink });

@@ -126,7 +126,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       startAt: o.startAt,
       labsProgression: o.labsProgression,
     };
-    return { world: buildWorld(o, seed, urls, subscribers, assets, gate, new WorldLog(spec, replay?.log ?? null), kept), gate };
+    return {
+      world: buildWorld(o, seed, urls, subscribers, assets, gate, new WorldLog(spec, replay?.log ?? null, replay?.version), kept),
+      gate,
+    };
   };
   /** The world's log writes through the state sink from now on (after the whole document). */
   const persistFrom = (w: World): void => {
