@@ -13,6 +13,8 @@ interface ClockOptions {
   scale: number;
   /** Wall clock source; only used in realtime mode (and for webhook signature timestamps). */
   wall: () => number;
+  /** Starts held at `startAt` (a realtime clock runs from `releaseDrift()`): a world being built. */
+  held?: boolean;
 }
 
 export class Clock {
@@ -38,6 +40,7 @@ export class Clock {
     this.source = options.wall;
     this.startAt = options.startAt;
     this.wallStart = options.mode === 'realtime' ? options.wall() : 0;
+    if (options.held) this.heldDrift = 0;
   }
 
   /** Wall-clock time (webhook signature timestamps, latencies): through the hook when one is set. Bound: it is passed around. */

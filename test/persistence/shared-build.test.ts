@@ -52,3 +52,18 @@ it('a world built again from a seed is the same world, and its orders are its ow
   second.reset();
   expect(snapshotWorld(second.world)).toBe(dump);
 });
+
+it('a realtime world is seeded at its start time, however long its build took', () => {
+  /** A wall clock moving `step` ms at every read: a build that reads it as often takes longer or shorter. */
+  const wall = (step: number) => {
+    let t = 1_767_600_000_000;
+    return () => (t += step);
+  };
+  const dump = (sandbox: Sandbox) => snapshotWorld(sandbox.world).replace(/^\{"seed":\d+,"now":"[^"]*"/, '');
+  const a = createSandbox({ ...OPTIONS, seed: 43, clock: 'realtime', wallClock: wall(5) });
+  const b = createSandbox({ ...OPTIONS, seed: 43, clock: 'realtime', wallClock: wall(13) });
+  a.close();
+  b.close();
+  expect(dump(b)).toBe(dump(a));
+  expect(dump(a)).toContain('"created_at"');
+});
