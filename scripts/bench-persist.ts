@@ -24,28 +24,56 @@ function post(sandbox: Sandbox, path: string, body: unknown): SimRequest {
   };
 }
 
+/**
+ * Times `rounds` runs of `run`: the fastest and the median (ms). On a machine shared with other
+ * work the fastest is the cost itself, the median what a run met.
+ */
+async function timed(rounds: number, run: () => Promise<void>): Promise<{ min: number; median: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { min: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
+}
+
+const perUser = (ms: number, users: number): string => `${((ms * 1000) / Math.max(1, users)).toFixed(0)} us per user`;
+
 async function restoreCost(users: number, rounds: number): Promise<void> {
   const sandbox = createSandbox({ users, limits: users <= 50, feed: 'off' });
   await sandbox.ready;
   sandbox.snapshot('base');
   await sandbox.restore('base'); // warm
-  const t = performance.now();
-  for (let i = 0; i < rounds; i++) await sandbox.restore('base');
-  const ms = (performance.now() - t) / rounds;
+  const { min, median } = await timed(rounds, () => sandbox.restore('base'));
   console.log(
-    `restore a ${users}-user world's snapshot: ${ms.toFixed(2)} ms (${((ms * 1000) / Math.max(1, users)).toFixed(0)} us per user)`,
+    `restore a ${users}-user world's snapshot: fastest ${min.toFixed(2)} ms (${perUser(min, users)}), median ${median.toFixed(2)} ms (${perUser(median, users)})`,
   );
 }
 
-async function replayCost(writes: number): Promise<void> {
+/** The first build of a world (nothing of its seed built before in the process) and a build of a seed built already. */
+async function buildCost(rounds: number): Promise<void> {
+  let seed = 1000;
+  const cold = await timed(rounds, async () => void createSandbox({ seed: seed++, feed: 'off' }));
+  const warm = await timed(rounds, async () => void createSandbox({ seed: 1000, feed: 'off' }));
+  const empty = await timed(rounds, async () => void createSandbox({ seed: seed++, feed: 'off', world: 'empty' }));
+  console.log(
+    `world build, default (new seed): fastest ${cold.min.toFixed(1)} ms, median ${cold.median.toFixed(1)} ms; seed built before: fastest ${warm.min.toFixed(1)} ms, median ${warm.median.toFixed(1)} ms; empty: fastest ${empty.min.toFixed(1)} ms`,
+  );
+}
+
+async function replayCost(writes: number, rounds: number): Promise<void> {
   const sandbox = createSandbox({ feed: 'off', limits: false });
   await sandbox.ready;
+  sandbox.snapshot('before');
   for (let i = 0; i < writes; i++) await sandbox.dispatch(post(sandbox, '/v2/user', { client_user_id: `replay-${i}` }));
   sandbox.snapshot('after');
-  const t = performance.now();
-  await sandbox.restore('after');
-  const ms = performance.now() - t;
-  console.log(`restore after ${writes} accepted writes: ${ms.toFixed(1)} ms`);
+  const base = await timed(rounds, () => sandbox.restore('before'));
+  const { min, median } = await timed(rounds, () => sandbox.restore('after'));
+  console.log(
+    `restore after ${writes} accepted writes: fastest ${min.toFixed(1)} ms, median ${median.toFixed(1)} ms (replay: ${(((min - base.min) * 1000) / writes).toFixed(0)} us per input, fastest)`,
+  );
 }
 
 async function writeCost(options: SandboxOptions, label: string, writes: number): Promise<void> {
@@ -55,14 +83,15 @@ async function writeCost(options: SandboxOptions, label: string, writes: number)
   const t = performance.now();
   for (let i = 0; i < writes; i++) await sandbox.dispatch(post(sandbox, '/v2/user', { client_user_id: `write-${i}` }));
   const us = ((performance.now() - t) * 1000) / writes;
-  console.log(`POST /v2/user, ${label}: ${us.toFixed(0)} us per accepted write`);
+  console.log(`POST /v2/user, ${label}: ${us.toFixed(0)} us per accepted write (mean)`);
 }
 
 async function main(): Promise<void> {
-  await restoreCost(0, quick ? 5 : 20);
-  await restoreCost(25, quick ? 5 : 20);
-  await restoreCost(250, quick ? 2 : 5);
-  await replayCost(quick ? 100 : 1000);
+  await buildCost(quick ? 5 : 15);
+  await restoreCost(0, quick ? 5 : 40);
+  await restoreCost(25, quick ? 5 : 40);
+  await restoreCost(250, quick ? 3 : 15);
+  await replayCost(quick ? 100 : 1000, quick ? 2 : 5);
   const writes = quick ? 100 : 1000;
   await writeCost({}, 'state file off (in-memory log only)', writes);
   const dir = mkdtempSync(join(tmpdir(), 'hs-bench-state-'));

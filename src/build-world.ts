@@ -27,7 +27,9 @@ export function buildWorld(
   worldLog: WorldLog,
   kept: Map<symbol, unknown>,
 ): World {
-  const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock });
+  // A realtime clock stands still at the start time while the world is built: what is seeded is dated
+  // at the start time itself, whatever the build took (the same world each time, so a build of a seed built before copies it).
+  const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock, held: true });
   const log = options.logger;
   const scheduler = new Scheduler(clock, (label, error) => log(`Scheduled job "${label}" failed`, error));
   const ids = new IdFactory(seed);
@@ -64,7 +66,7 @@ export function buildWorld(
     assets,
   };
   attachWorldLog(world, worldLog);
-  clock.setWallHook((raw) => worldLog.wallRead(raw));
+  clock.setWallHook((raw, key) => worldLog.wallRead(raw, key));
   const transport = worldLog.transport(gate.holding ? gate.transport(options.webhooks.transport) : options.webhooks.transport);
   const fileSink = worldLog.fileSink(gate.holding ? gate.sink(options.webhooks.fileSink) : options.webhooks.fileSink);
   configureWebhooks(world, { ...options.webhooks, transport, fileSink });
@@ -74,5 +76,6 @@ export function buildWorld(
   for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
   world.events.subscribe(worldLog.subscriber(gate.subscriber(subscribers)));
   world.events.watch(() => subscribers.length > 0);
+  clock.releaseDrift();
   return world;
 }

@@ -1,6 +1,6 @@
 /**
- * Builds one sandbox: options, the current world (replaced on reset), dispatch. Two sandboxes
- * in one process never see each other.
+ * Builds one sandbox: options, the current world (replaced on reset; its lifecycle in
+ * sandbox-worlds.ts), dispatch. Two sandboxes in one process never see each other.
  */
 import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch } from './engine/dispatch.js';
@@ -12,15 +12,14 @@ import { router } from './routes.js';
 import type { EventSubscriber } from './engine/events.js';
 import type { AssetSources, World } from './engine/world.js';
 import { durationSeconds, type Duration } from './engine/duration.js';
-import { applyScenario } from './scenario/apply.js';
-import { OutputGate, isRecovery, scenarioFailed } from './scenario/gate.js';
+import { isRecovery, scenarioFailed } from './scenario/gate.js';
 import { parseScenario } from './scenario/parse.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
-import { buildWorld } from './build-world.js';
 import { type ResolvedSandboxOptions, resolveOptions, type SandboxOptions } from './sandbox-options.js';
-import { type SnapshotInfo, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import { createWorlds } from './sandbox-worlds.js';
+import { type SnapshotInfo, type WorldDocument, worldLogOf } from './engine/persist.js';
 import { parseWorldDocument } from './engine/persist-document.js';
-import { replayLog, SnapshotStore, snapshotMethods, worldControl } from './engine/snapshots.js';
+import { SnapshotStore, snapshotMethods, worldControl } from './engine/snapshots.js';
 
 export { DEFAULT_START_AT } from './sandbox-options.js';
 export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';
@@ -90,156 +89,39 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     base: options.baseUrl ?? 'http://127.0.0.1:4250',
     management: options.managementUrl ?? 'http://127.0.0.1:4250/management',
   };
-  let scenario: Scenario | undefined = options.scenario === undefined ? undefined : parseScenario(options.scenario);
-  let seedOverride: number | undefined; // the last seed given to reset (until a scenario with its own seed loads)
-  const seedOf = (s: Scenario | undefined, override: number | undefined): number => override ?? s?.seed ?? resolved.seed;
-  /** The options a world is built with: the scenario's world, clock start and feed win. */
-  const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
-    s
-      ? {
-          ...resolved,
-          world: s.world,
-          feed: s.feed ?? resolved.feed,
-          labsProgression: s.labs?.progression ?? resolved.labsProgression,
-          startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt,
-        }
-      : resolved;
   const assets: AssetSources = {};
   const kept = new Map<symbol, unknown>(); // what survives resets: the request journal
-  /** A world for a scenario; its gate holds all output while the scenario is applied. */
-  const build = (
-    s: Scenario | undefined,
-    seed: number,
-    replay: WorldDocument | null = null,
-    holding = s !== undefined && replay === null,
-  ): { world: World; gate: OutputGate } => {
-    const gate = new OutputGate(holding);
-    const o = replay ? { ...resolved, ...replay.build } : settings(s);
-    const spec: WorldBuild = {
-      seed,
-      scenario: s ?? null,
-      users: o.users,
-      usersElsewhere: o.usersElsewhere,
-      limits: o.limits,
-      feed: o.feed,
-      world: o.world,
-      startAt: o.startAt,
-      labsProgression: o.labsProgression,
-    };
-    return { world: buildWorld(o, seed, urls, subscribers, assets, gate, new WorldLog(spec, replay?.log ?? null), kept), gate };
-  };
-  /** The world's log writes through the state sink from now on (after the whole document). */
-  const persistFrom = (w: World): void => {
-    const log = worldLogOf(w);
-    if (!options.stateSink || !log) return;
-    options.stateSink.write(log.document());
-    log.sink = options.stateSink;
-  };
+  const routes = router();
+  const worlds = createWorlds(
+    { resolved, stateSink: options.stateSink, urls, subscribers, assets, kept, router: routes },
+    options.scenario === undefined ? undefined : parseScenario(options.scenario),
+  );
   const snapshots = new SnapshotStore();
-  /** Builds a saved world aside (its scenario, then its log replayed; nothing leaves the sandbox meanwhile). */
-  const rebuild = async (doc: WorldDocument): Promise<{ world: World; gate: OutputGate; scenario: Scenario | undefined }> => {
-    const s = doc.build.scenario === null ? undefined : parseScenario(doc.build.scenario as ScenarioInput);
-    const built = build(s, doc.build.seed, doc);
-    const log = worldLogOf(built.world) as WorldLog;
-    built.world.clock.holdDrift();
-    await apply(s, built);
-    await replayLog(built.world, env.router, doc.log, log);
-    built.world.clock.releaseDrift();
-    return { ...built, scenario: s };
-  };
-  /** Serves a rebuilt world: its seed and scenario become the sandbox's (kept across resets). */
-  const adopt = (next: { world: World; scenario: Scenario | undefined }): void => {
-    scenario = next.scenario;
-    seedOverride = next.world.seed;
-    world = next.world;
-    failure = null;
-    ready = Promise.resolve();
-    persistFrom(world);
-    worldLogOf(world)?.goLive();
-  };
-  /** Replaces the world with a saved one, after other loads; the world stays if it fails. */
-  const replaceWith = (doc: WorldDocument): Promise<void> => {
-    const run = loading.then(async () => {
-      await ready.catch(() => undefined);
-      adopt(await rebuild(doc));
-    });
-    loading = run.catch(() => undefined);
-    return run;
-  };
-  /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
-  const apply = async (s: Scenario | undefined, built: { world: World; gate: OutputGate }): Promise<void> => {
-    if (!s) return;
-    const own = { world: built.world, router: env.router, adminToken: undefined, reset: () => undefined };
-    try {
-      const send = (request: SimRequest): Promise<SimResponse> => dispatch(own, request);
-      await applyScenario(s, send, () => credentialsOf(built.world));
-    } catch (error) {
-      built.gate.discard();
-      throw error;
-    }
-  };
-  let world: World;
-  let failure: unknown = null; // why the scenario failed to apply (requests then answer 503 naming it)
-  let ready: Promise<void> = Promise.resolve();
   /** The `ready` promise known to be settled (dispatch then skips waiting on it). */
   let readyDone: Promise<void> | null = null;
-  let loading: Promise<void> = Promise.resolve(); // scenario loads run one after another
-  /** Builds and applies the world of the scenario in force (requests wait for `ready`); a failed one is not served (503s). */
-  const start = (from?: WorldDocument): void => {
-    if (from) {
-      const initial = build(undefined, from.build.seed);
-      world = initial.world; // serves nothing: requests wait for the saved world
-      ready = rebuild(from).then(adopt);
-      loading = ready.catch(() => undefined);
-      ready.catch((error: unknown) => resolved.logger('Restoring the saved world failed', error));
-      return;
-    }
-    const s = scenario;
-    const seed = seedOf(s, seedOverride);
-    const built = build(s, seed);
-    world = built.world;
-    failure = null;
-    const applying = apply(s, built).then(
-      () => {
-        if (world === built.world) {
-          built.gate.release();
-          persistFrom(world);
-        } else built.gate.discard();
-      },
-      (error: unknown) => {
-        if (world === built.world) {
-          world = build(s, seed, null, false).world;
-          failure = error;
-        }
-        throw error;
-      },
-    );
-    ready = applying;
-    applying.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
-  };
   let timer: ReturnType<typeof setInterval> | undefined;
 
   /** What dispatch's `observe` seam calls, in order (the world's log first: it is durable before the answer leaves). */
   const observers: Array<NonNullable<DispatchHooks['observe']>> = [
-    (req, res, exchange) => worldLogOf(world)?.request(world, req, res, exchange),
+    (req, res, exchange) => worldLogOf(worlds.world)?.request(worlds.world, req, res, exchange),
   ];
   /** The dispatch seams (engine/dispatch.ts): faults `intercept`; the world's log and the request journal `observe`. */
   const hooks: DispatchHooks = {
-    intercept: (req, exchange) => interceptFault(world, req, exchange),
+    intercept: (req, exchange) => interceptFault(worlds.world, req, exchange),
     observe(req, res, exchange) {
       for (const fn of observers) fn(req, res, exchange);
     },
   };
   const env = {
     get world() {
-      return world;
+      return worlds.world;
     },
     hooks,
-    router: router(),
+    router: routes,
     adminToken: resolved.adminToken,
     reset: (seed?: number) => sandbox.reset(seed),
     loadScenario: async (input: unknown) => (
-      await sandbox.loadScenario(input as ScenarioInput), { seed: world.seed, now: world.clock.iso() }
+      await sandbox.loadScenario(input as ScenarioInput), { seed: worlds.world.seed, now: worlds.world.clock.iso() }
     ),
     worlds: worldControl(() => sandbox),
   };
@@ -250,7 +132,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const startTimer = () => {
     if (resolved.clock !== 'realtime' || timer) return;
     timer = setInterval(() => {
-      if (world.scheduler.hasDue()) void world.scheduler.runDue();
+      if (worlds.world.scheduler.hasDue()) void worlds.world.scheduler.runDue();
     }, 250);
     timer.unref?.();
   };
@@ -258,58 +140,39 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const sandbox: Sandbox = {
     options: resolved,
     get world() {
-      return world;
+      return worlds.world;
     },
     async dispatch(request) {
       journal.begin(request);
       // Once the world is ready, no extra promise per request.
-      if (ready !== readyDone) {
-        const current = ready;
+      if (worlds.ready !== readyDone) {
+        const current = worlds.ready;
         await current.catch(() => undefined);
-        if (ready === current) readyDone = current;
+        if (worlds.ready === current) readyDone = current;
       }
       const req = withCanonicalPath(request); // the scenario gate, the world's log and dispatch read one path
-      if (failure !== null && !isRecovery(req)) return scenarioFailed(failure);
+      const world = worlds.world;
+      if (worlds.failure !== null && !isRecovery(req)) return scenarioFailed(worlds.failure);
       worldLogOf(world)?.begin(req, world.clock.now(), world.scheduler.running);
       return dispatch(env, req);
     },
     get ready() {
-      return ready;
+      return worlds.ready;
     },
     get scenario() {
-      return scenario;
+      return worlds.scenario;
     },
-    reset(seed) {
-      if (seed !== undefined) seedOverride = seed;
-      start();
-    },
+    reset: (seed) => worlds.reset(seed),
     async loadScenario(input) {
-      const next = input === null ? undefined : parseScenario(input);
-      const run = loading.then(async () => {
-        await ready.catch(() => undefined);
-        // A scenario's own seed wins over an earlier reset's; without one, the current seed stays.
-        const override = next?.seed !== undefined ? undefined : seedOverride;
-        const built = build(next, seedOf(next, override));
-        await apply(next, built);
-        scenario = next;
-        seedOverride = override;
-        world = built.world;
-        failure = null;
-        ready = Promise.resolve();
-        built.gate.release();
-        persistFrom(world);
-        await world.settle();
-      });
-      loading = run.catch(() => undefined);
-      return run;
+      await worlds.loadScenario(input === null ? undefined : parseScenario(input));
     },
     async advance(duration) {
-      await ready;
+      await worlds.ready;
       const ms = Math.round(durationSeconds(duration) * 1000);
-      worldLogOf(world)?.advance(ms);
-      await world.scheduler.advance(ms);
+      worldLogOf(worlds.world)?.advance(ms);
+      await worlds.world.scheduler.advance(ms);
     },
-    settle: () => world.settle(),
+    settle: () => worlds.world.settle(),
     subscribe(fn) {
       subscribers.push(fn);
       return () => {
@@ -317,7 +180,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (i >= 0) subscribers.splice(i, 1);
       };
     },
-    credentials: () => credentialsOf(world),
+    credentials: () => credentialsOf(worlds.world),
     setAssets(next) {
       Object.assign(assets, next);
     },
@@ -329,10 +192,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (timer) clearInterval(timer);
       timer = undefined;
     },
-    ...snapshotMethods(snapshots, () => world, replaceWith),
+    ...snapshotMethods(snapshots, () => worlds.world, worlds.replaceWith),
     requests: journal,
   };
-  start(options.from === undefined ? undefined : parseWorldDocument(options.from));
+  worlds.start(options.from === undefined ? undefined : parseWorldDocument(options.from));
   startTimer();
   return sandbox;
 }

@@ -9,8 +9,8 @@
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type LogEntry, WORLD_FORMAT, WORLD_VERSION, type WorldDocument } from '../engine/persist.js';
-import { parseWorldDocument, WorldDocumentError } from '../engine/persist-document.js';
+import { type LogEntry, WORLD_FORMAT, WORLD_VERSIONS, type WorldDocument } from '../engine/persist.js';
+import { parseWorldDocument, VERSIONS_READ, WorldDocumentError } from '../engine/persist-document.js';
 import type { StateSink } from '../sandbox.js';
 
 export const STATE_FORMAT = 'health-sandbox-state';
@@ -65,8 +65,8 @@ export function readStateFile(path: string): WorldDocument | undefined {
     fail('is corrupt (a line is not JSON)');
   }
   if (header.format !== STATE_FORMAT) fail(`is not a health-sandbox state file (no "format": "${STATE_FORMAT}" header)`);
-  if (header.version !== WORLD_VERSION)
-    fail(`was written in format version ${String(header.version)}; this build reads version ${WORLD_VERSION} only`);
+  if (typeof header.version !== 'number' || !WORLD_VERSIONS.includes(header.version))
+    fail(`was written in format version ${String(header.version)}; ${VERSIONS_READ}`);
   if (log.length !== end.end) fail(`is truncated (${log.length} inputs where its end line says ${String(end.end)})`);
   try {
     return parseWorldDocument({ format: WORLD_FORMAT, version: header.version, build: header.build, log });
@@ -98,7 +98,7 @@ export function stateFileSink(path: string): StateSink & { close(): void } {
   return {
     write(doc) {
       const body = encoder.encode(
-        [JSON.stringify({ format: STATE_FORMAT, version: WORLD_VERSION, build: doc.build }), ...doc.log.map((e) => JSON.stringify(e))]
+        [JSON.stringify({ format: STATE_FORMAT, version: doc.version, build: doc.build }), ...doc.log.map((e) => JSON.stringify(e))]
           .map((line) => `${line}\n`)
           .join(''),
       );

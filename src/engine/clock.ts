@@ -13,14 +13,19 @@ interface ClockOptions {
   scale: number;
   /** Wall clock source; only used in realtime mode (and for webhook signature timestamps). */
   wall: () => number;
+  /** Starts held at `startAt` (a realtime clock runs from `releaseDrift()`): a world being built. */
+  held?: boolean;
 }
 
 export class Clock {
   readonly mode: ClockMode;
   readonly scale: number;
   private readonly source: () => number;
-  /** Sees every wall-clock read made through `wall()` (a world's log records them, or answers them while replaying). */
-  private wallHook: ((raw: () => number) => number) | null = null;
+  /**
+   * Sees every wall-clock read made through `wall()` or a `wallFor` reader, with the reader's key
+   * (a world's log records them, or answers them while replaying).
+   */
+  private wallHook: ((raw: () => number, key?: string) => number) | null = null;
   private readonly startAt: number;
   private wallStart: number;
   /** While a world is rebuilt from its log, the realtime drift is held (time moves only as the log says). */
@@ -35,6 +40,7 @@ export class Clock {
     this.source = options.wall;
     this.startAt = options.startAt;
     this.wallStart = options.mode === 'realtime' ? options.wall() : 0;
+    if (options.held) this.heldDrift = 0;
   }
 
   /** Wall-clock time (webhook signature timestamps, latencies): through the hook when one is set. Bound: it is passed around. */
@@ -42,11 +48,21 @@ export class Clock {
 
   /**
    * The wall clock itself, past the hook: for timing that never reaches an answer (an attempt's
-   * deadline), so a saved world's replayed wall reads stay in the order they were made.
+   * deadline), so it takes no read from a saved world's replayed ones.
    */
   readonly rawWall = (): number => this.source();
 
-  setWallHook(hook: ((raw: () => number) => number) | null): void {
+  /**
+   * A wall-clock reader for one piece of work (a webhook attempt), keyed to it: a saved world's
+   * replay answers each key its own reads, in the order they were made under that key, whatever
+   * order pieces of work in flight at once finished in. The key names the work in this world
+   * (the same on replay), e.g. message, endpoint and attempt number.
+   */
+  wallFor(key: string): () => number {
+    return () => (this.wallHook ? this.wallHook(this.source, key) : this.source());
+  }
+
+  setWallHook(hook: ((raw: () => number, key?: string) => number) | null): void {
     this.wallHook = hook;
   }
 

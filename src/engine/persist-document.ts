@@ -4,10 +4,11 @@
  * fails is refused whole, with one line saying what is wrong.
  */
 import { z } from 'zod';
-import { WORLD_FORMAT, WORLD_VERSION, type WorldDocument } from './persist.js';
+import { WORLD_FORMAT, WORLD_VERSIONS, type WorldDocument } from './persist.js';
 
 const strings = z.record(z.string(), z.string());
-const walls = { w: z.array(z.number().finite()).optional() };
+const reads = z.array(z.number().finite());
+const walls = { w: reads.optional(), wk: z.record(z.string(), reads).optional() };
 const entry = z.discriminatedUnion('k', [
   z.object({
     k: z.literal('req'),
@@ -34,7 +35,7 @@ const entry = z.discriminatedUnion('k', [
 
 const documentSchema = z.object({
   format: z.literal(WORLD_FORMAT),
-  version: z.literal(WORLD_VERSION),
+  version: z.number().int(),
   build: z.object({
     seed: z.number().int(),
     scenario: z.unknown(),
@@ -52,13 +53,16 @@ const documentSchema = z.object({
 
 export class WorldDocumentError extends Error {}
 
+/** What a refusal of a version says this build reads. */
+export const VERSIONS_READ = `this build reads versions ${WORLD_VERSIONS.join(' and ')} only`;
+
 /** The document, or a WorldDocumentError saying in one line what is wrong. */
 export function parseWorldDocument(value: unknown): WorldDocument {
   const head = value as { format?: unknown; version?: unknown } | null;
   if (typeof head !== 'object' || head === null || head.format !== WORLD_FORMAT)
     throw new WorldDocumentError(`not a health-sandbox world (expected "format": "${WORLD_FORMAT}")`);
-  if (head.version !== WORLD_VERSION)
-    throw new WorldDocumentError(`written in format version ${String(head.version)}; this build reads version ${WORLD_VERSION} only`);
+  if (typeof head.version !== 'number' || !WORLD_VERSIONS.includes(head.version))
+    throw new WorldDocumentError(`written in format version ${String(head.version)}; ${VERSIONS_READ}`);
   const parsed = documentSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

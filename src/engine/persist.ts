@@ -16,7 +16,10 @@ import type { SimRequest, SimResponse, Surface } from './http-types.js';
 import type { World } from './world.js';
 
 export const WORLD_FORMAT = 'health-sandbox-world';
-export const WORLD_VERSION = 1;
+/** 2: wall-clock reads keyed to the work that made them (`wk`); 1 (read, kept as it is): every read in one ordered stream. */
+export const WORLD_VERSION = 2;
+/** Versions this build reads (docs/simulated/engine.md "Versions"). */
+export const WORLD_VERSIONS: readonly number[] = [1, 2];
 
 /** What a world is built from before its log is replayed. */
 export interface WorldBuild {
@@ -65,8 +68,13 @@ export interface OutcomeEntry {
   t?: true;
 }
 
-/** `w`: the wall-clock reads made since the entry before (signature timestamps, latencies), replayed in order. */
-export type LogEntry = (RequestEntry | AdvanceEntry | OutcomeEntry) & { w?: number[] };
+/**
+ * Wall-clock reads made since the entry before: `wk`, by the key of the work that read them (a
+ * webhook attempt's signature timestamp and latency, `Clock.wallFor`), replayed to that work in
+ * the order it read them; `w`, the unkeyed ones (an advance's barrier, a test receiver's
+ * verification; in a version 1 document, all of them), replayed in the order they were read.
+ */
+export type LogEntry = (RequestEntry | AdvanceEntry | OutcomeEntry) & { w?: number[]; wk?: Record<string, number[]> };
 
 export interface WorldDocument {
   format: typeof WORLD_FORMAT;
@@ -131,9 +139,13 @@ export class WorldLog {
   private readonly calls = new Map<string, number>();
   /** Attempts the log has no answer for (in flight when it was saved): sent once live. */
   private deferred: Array<() => void> = [];
-  /** Wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
+  /** Unkeyed wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
   private walls: number[] = [];
   private wallAt = 0;
+  /** Keyed wall-clock reads not yet attached to an entry (live), or still to answer (replay), by key. */
+  private keyed = new Map<string, number[]>();
+  /** Whether reads are keyed (version 2); a world restored from a version 1 document keeps one ordered stream all its life. */
+  private readonly keyedReads: boolean;
   /** Outcomes handed out since the last `answered()`. */
   private handed = 0;
   sink: LogSink | null = null;
@@ -144,11 +156,20 @@ export class WorldLog {
   /** Requests that arrived during an advance, by log index, not replayed yet. */
   private readonly nested = new Map<number, RequestEntry>();
   private readonly outIndex = new Map<string, number>();
+  /** The log indexes of receivers' answers, in order, and how many were given back: answers are given back in log order. */
+  private readonly outOrder: number[] = [];
+  private readonly outPos = new Map<number, number>();
+  private outTurn = 0;
+  private valveArmed = false;
+  /** Answers asked for before their turn (an attempt that finished after another that started later), by log index. */
+  private readonly heldOuts = new Map<number, () => void>();
 
   constructor(
     readonly build: WorldBuild,
     replaying: readonly LogEntry[] | null,
+    readonly version: number = WORLD_VERSION,
   ) {
+    this.keyedReads = version >= 2;
     this.mode = replaying ? 'replay' : 'live';
     this.entries = replaying ? [...replaying] : [];
     if (replaying)
@@ -156,17 +177,37 @@ export class WorldLog {
         if (e.k === 'out') {
           this.outcomes.set(e.key, e);
           this.outIndex.set(e.key, i);
+          this.outPos.set(i, this.outOrder.length);
+          this.outOrder.push(i);
         }
         if (e.k === 'req' && e.d) this.nested.set(i, e);
         if (e.w) this.walls.push(...e.w);
+        for (const [key, reads] of Object.entries(e.wk ?? {})) {
+          const known = this.keyed.get(key);
+          if (known) known.push(...reads);
+          else this.keyed.set(key, [...reads]);
+        }
       }
   }
 
-  /** A wall-clock read: recorded live; while replaying, answered from the log in the order it was read. */
-  wallRead(raw: () => number): number {
-    if (this.mode === 'replay') return this.wallAt < this.walls.length ? (this.walls[this.wallAt++] as number) : raw();
+  /**
+   * A wall-clock read (`key`: the work that made it, see `Clock.wallFor`): recorded live; while
+   * replaying, answered from the log: a keyed read from that key's reads in order, others in the
+   * order they were read. A read the log has no answer for reads the wall clock.
+   */
+  wallRead(raw: () => number, key?: string): number {
+    const keyed = key !== undefined && this.keyedReads;
+    if (this.mode === 'replay') {
+      if (!keyed) return this.wallAt < this.walls.length ? (this.walls[this.wallAt++] as number) : raw();
+      return this.keyed.get(key)?.shift() ?? raw();
+    }
     const v = raw();
-    this.walls.push(v);
+    if (!keyed) this.walls.push(v);
+    else {
+      const reads = this.keyed.get(key);
+      if (reads) reads.push(v);
+      else this.keyed.set(key, [v]);
+    }
     return v;
   }
 
@@ -179,6 +220,10 @@ export class WorldLog {
     if (this.walls.length > 0) {
       entry.w = this.walls;
       this.walls = [];
+    }
+    if (this.keyed.size > 0) {
+      entry.wk = Object.fromEntries(this.keyed);
+      this.keyed = new Map();
     }
     this.entries.push(entry);
     this.sink?.append(entry);
@@ -249,11 +294,17 @@ export class WorldLog {
         const known = this.outcomes.get(key);
         if (known) {
           this.handed++;
-          // What arrived while this attempt was out (its receiver's request, when it is the sandbox's own) first.
-          const nested = this.replayNested(this.outIndex.get(key));
-          if (known.r) return nested.then(() => known.r as Answer);
-          if (known.e) return nested.then(() => Promise.reject(errorOf(known.e as NonNullable<OutcomeEntry['e']>)));
-          return new Promise<Answer>(() => undefined); // it timed out: so it does again (send's deadline)
+          // What arrived while this attempt was out (its receiver's request, when it is the sandbox's own) first,
+          // then its answer in its turn: after the answers logged before it (attempts finish in the order they did).
+          const index = this.outIndex.get(key) as number;
+          return new Promise<Answer>((resolve, reject) => {
+            const answer = (): void => {
+              if (known.r) resolve(known.r);
+              else if (known.e) reject(errorOf(known.e));
+              // else it timed out: so it does again (send's deadline)
+            };
+            void this.replayNested(index).then(() => this.turn(index, answer));
+          });
         }
         return new Promise<Answer>((resolve, reject) => this.deferred.push(() => this.live(real, request, key).then(resolve, reject)));
       }
@@ -261,6 +312,53 @@ export class WorldLog {
     };
     if (real.sharesSignals) wrapped.sharesSignals = true;
     return wrapped;
+  }
+
+  /** Gives an answer back (`go`) once every answer logged before it (`index`) was given back. */
+  private turn(index: number, go: () => void): void {
+    if ((this.outPos.get(index) ?? 0) < this.outTurn) return go(); // its turn was passed over: at once
+    this.heldOuts.set(index, go);
+    this.pump();
+    this.armValve();
+  }
+
+  private pump(): void {
+    for (;;) {
+      const next = this.outOrder[this.outTurn];
+      const ready = next === undefined ? undefined : this.heldOuts.get(next);
+      if (next === undefined || !ready) return;
+      this.heldOuts.delete(next);
+      this.outTurn++;
+      ready();
+    }
+  }
+
+  /**
+   * Answers held for one whose attempt has not come within a macrotask (the replay went another
+   * way, e.g. an advance gave up on an attempt at another point) stop waiting for it: the turn
+   * moves on to the first answer asked for. A faithful replay asks for every answer in the
+   * microtasks of the work that made the attempts, so this only bounds an unfaithful one.
+   */
+  private armValve(): void {
+    if (this.valveArmed || this.heldOuts.size === 0) return;
+    this.valveArmed = true;
+    const at = this.outTurn;
+    setTimeout(() => {
+      this.valveArmed = false;
+      if (this.outTurn === at && this.heldOuts.size > 0) {
+        this.outTurn = this.outPos.get(Math.min(...this.heldOuts.keys())) as number;
+        this.pump();
+      }
+      this.armValve();
+    }, 0);
+  }
+
+  /** The replay is over: answers still waiting for one whose attempt never came are given back, in log order. */
+  releaseHeld(): void {
+    const waiting = [...this.heldOuts].sort((x, y) => x[0] - y[0]);
+    this.heldOuts.clear();
+    this.outTurn = this.outOrder.length;
+    for (const [, go] of waiting) go();
   }
 
   private live(real: Transport, request: Parameters<Transport>[0], key: string): Promise<Answer> {
@@ -295,13 +393,14 @@ export class WorldLog {
     if (this.mode === 'live') return;
     this.mode = 'live';
     this.walls = [];
+    this.keyed = new Map();
     const waiting = this.deferred;
     this.deferred = [];
     for (const go of waiting) go();
   }
 
   document(): WorldDocument {
-    return { format: WORLD_FORMAT, version: WORLD_VERSION, build: this.build, log: [...this.entries] };
+    return { format: WORLD_FORMAT, version: this.version, build: this.build, log: [...this.entries] };
   }
 }
 

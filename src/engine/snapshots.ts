@@ -71,6 +71,7 @@ export async function replayLog(world: World, router: Router, entries: readonly 
     if (log.answered()) await macrotask();
   }
   await log.replayNested();
+  log.releaseHeld();
   log.replayDispatch = null;
 }
 

@@ -313,11 +313,13 @@ class DeliveryEngine {
     // arrives after the clock moved on (an advance that gave up waiting for it, see `Steps`).
     const startedAt = clock.now();
     const createdAt = isoOf(startedAt);
-    const timestamp = Math.floor(clock.wall() / 1000);
+    // This attempt's wall-clock reads, keyed to it: a saved world's replay gives each attempt its own (engine/persist.ts).
+    const wall = clock.wallFor(`attempt\u241f${msg.id}\u241f${ep.id}\u241f${dest.attempts.length}`);
+    const timestamp = Math.floor(wall() / 1000);
     const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
     const url = ep.url;
     const options = webhookOptionsOf(world);
-    const wallStart = clock.wall();
+    const wallStart = wall();
     // Checked again at send time: the sandbox's own address may have changed since registration.
     const refused = destinationProblem(world, url);
     // Queued before an attempt to this endpoint timed out, or due within 60 s of it: failed like a timeout, not sent (backlog.ts).
@@ -346,7 +348,7 @@ class DeliveryEngine {
       else if (res !== null) this.breaker.close(ep.id);
     }
     const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
-    const latency = Math.max(0, clock.wall() - wallStart);
+    const latency = Math.max(0, wall() - wallStart);
     const ok = response !== null && response.status_code >= 200 && response.status_code < 300;
     const attemptNumber = dest.attempts.length + 1;
     const record: AttemptRecord = {
@@ -411,7 +413,7 @@ class DeliveryEngine {
       timedOut,
       retryAfter: response?.headers['retry-after'],
       directive,
-      wallNow: clock.wall(),
+      wallNow: wall(),
     });
     if (next.kind === 'done') {
       this.finish(dest, 'failed', next.reason);

@@ -1,0 +1,201 @@
+/**
+ * The world a sandbox serves and how it is replaced (createSandbox's world lifecycle, split out of
+ * sandbox.ts): built from the scenario in force (its output held while the scenario is applied),
+ * rebuilt from a saved world (its log replayed aside, then served), replaced on reset and scenario
+ * loads, one load after another. The world's log writes through the state sink once it is served.
+ */
+import { buildWorld } from './build-world.js';
+import { credentialsOf } from './engine/credentials.js';
+import { dispatch } from './engine/dispatch.js';
+import type { EventSubscriber } from './engine/events.js';
+import type { SimRequest, SimResponse } from './engine/http-types.js';
+import { type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import type { Router } from './engine/router.js';
+import { replayLog } from './engine/snapshots.js';
+import type { AssetSources, World } from './engine/world.js';
+import type { ResolvedSandboxOptions, StateSink } from './sandbox-options.js';
+import { applyScenario } from './scenario/apply.js';
+import { OutputGate } from './scenario/gate.js';
+import { parseScenario } from './scenario/parse.js';
+import type { Scenario, ScenarioInput } from './scenario/schema.js';
+
+/** What every world of one sandbox shares. */
+export interface WorldsContext {
+  resolved: ResolvedSandboxOptions;
+  stateSink: StateSink | undefined;
+  urls: World['urls'];
+  subscribers: EventSubscriber[];
+  assets: AssetSources;
+  /** What survives resets: the request journal. */
+  kept: Map<symbol, unknown>;
+  router: Router;
+}
+
+type Built = { world: World; gate: OutputGate };
+
+/** The current world, its readiness and its replacements. */
+export function createWorlds(ctx: WorldsContext, initial: Scenario | undefined) {
+  const { resolved } = ctx;
+  let scenario = initial;
+  let seedOverride: number | undefined; // the last seed given to reset (until a scenario with its own seed loads)
+  let world: World;
+  let failure: unknown = null; // why the scenario failed to apply (requests then answer 503 naming it)
+  let ready: Promise<void> = Promise.resolve();
+  let loading: Promise<void> = Promise.resolve(); // scenario loads run one after another
+
+  const seedOf = (s: Scenario | undefined, override: number | undefined): number => override ?? s?.seed ?? resolved.seed;
+  /** The options a world is built with: the scenario's world, clock start and feed win. */
+  const settings = (s: Scenario | undefined): ResolvedSandboxOptions =>
+    s
+      ? {
+          ...resolved,
+          world: s.world,
+          feed: s.feed ?? resolved.feed,
+          labsProgression: s.labs?.progression ?? resolved.labsProgression,
+          startAt: s.clock?.start_at ? Date.parse(s.clock.start_at) : resolved.startAt,
+        }
+      : resolved;
+  /** A world for a scenario; its gate holds all output while the scenario is applied. */
+  const build = (
+    s: Scenario | undefined,
+    seed: number,
+    replay: WorldDocument | null = null,
+    holding = s !== undefined && replay === null,
+  ): Built => {
+    const gate = new OutputGate(holding);
+    const o = replay ? { ...resolved, ...replay.build } : settings(s);
+    const spec: WorldBuild = {
+      seed,
+      scenario: s ?? null,
+      users: o.users,
+      usersElsewhere: o.usersElsewhere,
+      limits: o.limits,
+      feed: o.feed,
+      world: o.world,
+      startAt: o.startAt,
+      labsProgression: o.labsProgression,
+    };
+    const log = new WorldLog(spec, replay?.log ?? null, replay?.version);
+    return { world: buildWorld(o, seed, ctx.urls, ctx.subscribers, ctx.assets, gate, log, ctx.kept), gate };
+  };
+  /** The world's log writes through the state sink from now on (after the whole document). */
+  const persistFrom = (w: World): void => {
+    const log = worldLogOf(w);
+    if (!ctx.stateSink || !log) return;
+    ctx.stateSink.write(log.document());
+    log.sink = ctx.stateSink;
+  };
+  /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
+  const apply = async (s: Scenario | undefined, built: Built): Promise<void> => {
+    if (!s) return;
+    const own = { world: built.world, router: ctx.router, adminToken: undefined, reset: () => undefined };
+    try {
+      const send = (request: SimRequest): Promise<SimResponse> => dispatch(own, request);
+      await applyScenario(s, send, () => credentialsOf(built.world));
+    } catch (error) {
+      built.gate.discard();
+      throw error;
+    }
+  };
+  /** Builds a saved world aside (its scenario, then its log replayed; nothing leaves the sandbox meanwhile). */
+  const rebuild = async (doc: WorldDocument): Promise<Built & { scenario: Scenario | undefined }> => {
+    const s = doc.build.scenario === null ? undefined : parseScenario(doc.build.scenario as ScenarioInput);
+    const built = build(s, doc.build.seed, doc);
+    const log = worldLogOf(built.world) as WorldLog;
+    built.world.clock.holdDrift();
+    await apply(s, built);
+    await replayLog(built.world, ctx.router, doc.log, log);
+    built.world.clock.releaseDrift();
+    return { ...built, scenario: s };
+  };
+  /** Serves a rebuilt world: its seed and scenario become the sandbox's (kept across resets). */
+  const adopt = (next: { world: World; scenario: Scenario | undefined }): void => {
+    scenario = next.scenario;
+    seedOverride = next.world.seed;
+    world = next.world;
+    failure = null;
+    ready = Promise.resolve();
+    persistFrom(world);
+    worldLogOf(world)?.goLive();
+  };
+  /** Runs after the loads before it; the next waits for it (and goes on if it failed). */
+  const queue = (run: () => Promise<void>): Promise<void> => {
+    const next = loading.then(async () => {
+      await ready.catch(() => undefined);
+      await run();
+    });
+    loading = next.catch(() => undefined);
+    return next;
+  };
+  /** Builds and applies the world of the scenario in force (requests wait for `ready`); a failed one is not served (503s). */
+  const start = (from?: WorldDocument): void => {
+    if (from) {
+      world = build(undefined, from.build.seed).world; // serves nothing: requests wait for the saved world
+      ready = rebuild(from).then(adopt);
+      loading = ready.catch(() => undefined);
+      ready.catch((error: unknown) => resolved.logger('Restoring the saved world failed', error));
+      return;
+    }
+    const s = scenario;
+    const seed = seedOf(s, seedOverride);
+    const built = build(s, seed);
+    world = built.world;
+    failure = null;
+    const applying = apply(s, built).then(
+      () => {
+        if (world === built.world) {
+          built.gate.release();
+          persistFrom(world);
+        } else built.gate.discard();
+      },
+      (error: unknown) => {
+        if (world === built.world) {
+          world = build(s, seed, null, false).world;
+          failure = error;
+        }
+        throw error;
+      },
+    );
+    ready = applying;
+    applying.catch((error: unknown) => resolved.logger('Applying the scenario failed', error));
+  };
+
+  return {
+    get world(): World {
+      return world;
+    },
+    get scenario(): Scenario | undefined {
+      return scenario;
+    },
+    get ready(): Promise<void> {
+      return ready;
+    },
+    get failure(): unknown {
+      return failure;
+    },
+    start,
+    /** A fresh world of the scenario in force; with a seed, that seed from now on. */
+    reset(seed?: number): void {
+      if (seed !== undefined) seedOverride = seed;
+      start();
+    },
+    /** Replaces the world with a saved one, after other loads; the world stays if it fails. */
+    replaceWith: (doc: WorldDocument): Promise<void> => queue(async () => adopt(await rebuild(doc))),
+    /** Replaces the world with one of this scenario (null: none); a scenario that fails loads nothing. */
+    loadScenario: (next: Scenario | undefined): Promise<void> =>
+      queue(async () => {
+        // A scenario's own seed wins over an earlier reset's; without one, the current seed stays.
+        const override = next?.seed !== undefined ? undefined : seedOverride;
+        const built = build(next, seedOf(next, override));
+        await apply(next, built);
+        scenario = next;
+        seedOverride = override;
+        world = built.world;
+        failure = null;
+        ready = Promise.resolve();
+        built.gate.release();
+        persistFrom(world);
+        await world.settle();
+      }),
+  };
+}
