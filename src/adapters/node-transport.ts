@@ -159,6 +159,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     });
 
   transport.sharesSignals = true;
+  transport.pipelines = true;
 
   return {
     transport,

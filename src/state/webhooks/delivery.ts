@@ -29,6 +29,7 @@ import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
+import { DeliveryWindows } from './delivery-window.js';
 import { destinationProblem, resolvedProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
 import { attemptRecord, prepareSending, type Sending, unsent } from './attempt-record.js';
@@ -50,6 +51,7 @@ class DeliveryEngine {
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
   private readonly queues: EndpointQueues;
+  private readonly windows: DeliveryWindows;
   private readonly steps: Steps;
   private readonly breaker = new TimeoutBreaker();
   /**
@@ -71,8 +73,13 @@ class DeliveryEngine {
       () => world.clock.wall(),
       () => webhookOptionsOf(world).attemptTimeoutMs,
     );
-    this.queues = new EndpointQueues(
+    this.windows = new DeliveryWindows(
       () => webhookOptionsOf(world).window,
+      () => webhookOptionsOf(world).pipelines,
+      () => webhookOptionsOf(world).attemptTimeoutMs,
+    );
+    this.queues = new EndpointQueues(
+      (endpointId) => this.windows.of(endpointId),
       () => world.scheduler.running,
     );
   }
@@ -275,6 +282,7 @@ class DeliveryEngine {
     const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
     const record = attemptRecord(world, dest, ep, trigger, sending, outcome, ++this.attemptSeq);
     this.log.addAttempt(dest, record);
+    if (outcome.response !== null) this.windows.answered(ep.id, record.latency_ms);
     if (record.status === 'success') {
       if (webhooksOf(world).endpoint(ep.id) === ep) ep.failing_since = null;
       if (dest.failing_notified)
@@ -332,6 +340,7 @@ class DeliveryEngine {
     // Counted from the attempt's start in manual mode (its outcome may come after the clock moved on).
     if (outcome.timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? sending.startedAt : clock.now());
     else if (outcome.response !== null) this.breaker.close(ep.id);
+    if (outcome.response === null) this.windows.troubled(ep.id);
     return outcome;
   }
 

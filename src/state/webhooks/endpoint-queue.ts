@@ -99,13 +99,13 @@ export class EndpointQueues {
   private seq = 0;
 
   /**
-   * `window()`: how many attempts to one endpoint may be in flight at once (default 1: one at a
-   * time). Above 1, attempts still start in queue order; a transport that keeps one connection
-   * per origin and pipelines (the CLI's) also delivers them in that order. `advancing()`: whether
-   * an advance is running now (own attempts go first).
+   * `window(endpointId)`: how many attempts to that endpoint may be in flight at once (default 1:
+   * one at a time; `delivery-window.ts`). Above 1, attempts still start in queue order; a
+   * transport that keeps one connection per endpoint and pipelines (the CLI's) also delivers them
+   * in that order. `advancing()`: whether an advance is running now (own attempts go first).
    */
   constructor(
-    private readonly window: () => number = () => 1,
+    private readonly window: (endpointId: string) => number = () => 1,
     private readonly advancing: () => boolean = () => false,
   ) {}
 
@@ -171,7 +171,7 @@ export class EndpointQueues {
   }
 
   private next(endpointId: string, lane: Lane): void {
-    const window = Math.max(1, this.window());
+    const window = Math.max(1, this.window(endpointId));
     const { own, deferred } = lane;
     if (deferred.empty) {
       // The common case (no advance waited while requests came): one queue, strict order.

@@ -46,6 +46,12 @@ export type WebhookTransport = ((request: TransportRequest) => Promise<Transport
    * transport (fetch adds a listener per request) gets a signal of its own per request.
    */
   sharesSignals?: boolean;
+  /**
+   * Set by a transport that sends one endpoint's requests over one connection, in the order they
+   * start (HTTP/1.1 pipelining: the CLI's node transport), so they also arrive in that order. The
+   * default delivery window then adapts to the receiver (`delivery-window.ts`); otherwise it is 1.
+   */
+  pipelines?: boolean;
 };
 
 const noop = (): void => undefined;
