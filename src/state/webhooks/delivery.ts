@@ -68,11 +68,9 @@ class DeliveryEngine {
   }
 
   constructor(private readonly world: World) {
-    this.steps = new Steps(
-      world.scheduler,
-      () => world.clock.wall(),
-      () => webhookOptionsOf(world).attemptTimeoutMs,
-    );
+    // The barriers' wall time is not replayed (`rawWall`): how long they wait depends on timing, and a
+    // read of the replayed wall clock would shift every later read of a saved world's replay.
+    this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs);
     this.windows = new DeliveryWindows(
       () => webhookOptionsOf(world).window,
       () => webhookOptionsOf(world).pipelines,

@@ -202,6 +202,8 @@ interface Step {
   /** The work not finished yet, by endpoint (so a wait cut short knows whom it gave up on). */
   held: Set<Held>;
   started: boolean;
+  /** Wall time the step's last piece of work finished (progress: see `Steps`). */
+  progress: number;
   job: JobHandle | null;
   /** Wakes the barrier once the last work finishes (set while it waits). */
   wake: (() => void) | null;
@@ -217,12 +219,16 @@ interface RunBudget {
   deadline: number | null;
   /** Wall ms of waiting left after the deadline. */
   late: number;
+  /** Wall ms the advance's barriers waited while their work kept finishing: moves the deadline. */
+  credit: number;
   /** Endpoints the advance gave up waiting for: their later attempts in this advance are not awaited. */
   trouble: Set<string>;
 }
 
 const FIRST_SHARE = 0.8;
 const LATE_SHARE = 0.2;
+/** A barrier whose work finished a piece within this many wall ms (at most a twentieth of the timeout) is making progress. */
+const PROGRESS_MS = 250;
 
 /**
  * The clock's barriers (manual mode), bounded per advance (issue 27): an advance waits for its
@@ -239,7 +245,7 @@ const LATE_SHARE = 0.2;
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
-  private budget: RunBudget = { run: 0, deadline: null, late: 0, trouble: new Set() };
+  private budget: RunBudget = { run: 0, deadline: null, late: 0, credit: 0, trouble: new Set() };
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -260,7 +266,7 @@ export class Steps {
   /** The running advance's budget (a fresh one for each advance). */
   private current(): RunBudget {
     const run = this.scheduler.run;
-    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), trouble: new Set() };
+    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), credit: 0, trouble: new Set() };
     return this.budget;
   }
 
@@ -278,7 +284,7 @@ export class Steps {
     if (this.inTrouble(endpointId)) return null;
     let step = this.open;
     if (step === null || step.at !== at) {
-      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, job: null, wake: null };
+      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, progress: 0, job: null, wake: null };
       fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, () => this.barrier(fresh));
       this.open = step = fresh;
     }
@@ -291,6 +297,7 @@ export class Steps {
         if (released) return;
         released = true;
         held.held.delete(item);
+        if (held.started) held.progress = this.wall();
         if (--held.remaining > 0) return;
         if (held.started) held.wake?.();
         else {
@@ -304,27 +311,51 @@ export class Steps {
     return item.release;
   }
 
-  /** A step's barrier: waits for its work within the advance's budget, gives up on the rest. */
+  /**
+   * A step's barrier: waits for its work within the advance's budget, gives up on the rest. Time
+   * spent while the work keeps finishing (a piece within PROGRESS_MS) is not charged: it moves the
+   * advance's deadline (`credit`), so a receiver that answers, however many attempts it has to
+   * answer, is never given up; only waiting on work that stopped finishing uses the budget.
+   */
   private async barrier(step: Step): Promise<void> {
     step.started = true;
     if (this.open === step) this.open = null;
     if (step.remaining === 0) return;
     const budget = this.current();
     const start = this.wall();
+    step.progress = start;
     const timeout = this.timeoutMs();
     if (budget.deadline === null && Number.isFinite(timeout)) budget.deadline = start + FIRST_SHARE * timeout;
-    const limit = budget.deadline === null ? Number.POSITIVE_INFINITY : budget.deadline > start ? budget.deadline - start : budget.late;
+    const progressMs = Math.min(PROGRESS_MS, timeout / 20);
+    /** Wall ms this barrier may still wait at `now` (the late share counts what it already waited past the deadline). */
+    const left = (now: number): number => {
+      if (budget.deadline === null) return Number.POSITIVE_INFINITY;
+      const deadline = budget.deadline + budget.credit;
+      return deadline > now ? deadline - now : budget.late - (now - Math.max(start, deadline));
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
       step.wake = resolve;
+      let checked = start;
+      const check = (): void => {
+        const now = this.wall();
+        if (now - step.progress >= progressMs) {
+          resolve();
+          return;
+        }
+        budget.credit += now - checked;
+        checked = now;
+        timer = setTimeout(check, Math.max(progressMs, left(now)));
+      };
+      const limit = left(start);
       if (limit <= 0) resolve();
-      else if (Number.isFinite(limit)) timer = setTimeout(resolve, limit);
+      else if (Number.isFinite(limit)) timer = setTimeout(check, Math.max(progressMs, limit));
     });
     if (timer !== undefined) clearTimeout(timer);
     step.wake = null;
-    const waited = this.wall() - start;
-    if (budget.deadline !== null && start + waited > budget.deadline)
-      budget.late = Math.max(0, budget.late - Math.max(0, start + waited - Math.max(start, budget.deadline)));
+    const end = this.wall();
+    const deadline = budget.deadline === null ? null : budget.deadline + budget.credit;
+    if (deadline !== null && end > deadline) budget.late = Math.max(0, budget.late - (end - Math.max(start, deadline)));
     // Given up: whatever is still in flight is no longer awaited, and neither is its endpoint in this advance.
     for (const item of [...step.held]) {
       budget.trouble.add(item.endpointId);
