@@ -202,8 +202,10 @@ interface Step {
   /** The work not finished yet, by endpoint (so a wait cut short knows whom it gave up on). */
   held: Set<Held>;
   started: boolean;
-  /** Wall time the step's last piece of work finished (progress: see `Steps`). */
+  /** Wall time the step's barrier started waiting, or its last piece of work finished since (see `Steps`). */
   progress: number;
+  /** Wall ms of the barrier's wait between pieces of work finishing less than PROGRESS_MS apart (not charged). */
+  productive: number;
   job: JobHandle | null;
   /** Wakes the barrier once the last work finishes (set while it waits). */
   wake: (() => void) | null;
@@ -219,8 +221,12 @@ interface RunBudget {
   deadline: number | null;
   /** Wall ms of waiting left after the deadline. */
   late: number;
-  /** Wall ms the advance's barriers waited while their work kept finishing: moves the deadline. */
-  credit: number;
+  /**
+   * The advance's *waiting clock*: wall ms its barriers waited on work that had stopped finishing
+   * (`deadline` is on this clock). Time between barriers (the advance's own CPU) and time a
+   * barrier waited while its work kept finishing do not move it.
+   */
+  waited: number;
   /** Endpoints the advance gave up waiting for: their later attempts in this advance are not awaited. */
   trouble: Set<string>;
 }
@@ -245,7 +251,7 @@ const PROGRESS_MS = 250;
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
-  private budget: RunBudget = { run: 0, deadline: null, late: 0, credit: 0, trouble: new Set() };
+  private budget: RunBudget = { run: 0, deadline: null, late: 0, waited: 0, trouble: new Set() };
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -266,7 +272,7 @@ export class Steps {
   /** The running advance's budget (a fresh one for each advance). */
   private current(): RunBudget {
     const run = this.scheduler.run;
-    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), credit: 0, trouble: new Set() };
+    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), waited: 0, trouble: new Set() };
     return this.budget;
   }
 
@@ -284,7 +290,7 @@ export class Steps {
     if (this.inTrouble(endpointId)) return null;
     let step = this.open;
     if (step === null || step.at !== at) {
-      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, progress: 0, job: null, wake: null };
+      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, progress: 0, productive: 0, job: null, wake: null };
       fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, () => this.barrier(fresh));
       this.open = step = fresh;
     }
@@ -297,7 +303,7 @@ export class Steps {
         if (released) return;
         released = true;
         held.held.delete(item);
-        if (held.started) held.progress = this.wall();
+        if (held.started) this.progressed(held);
         if (--held.remaining > 0) return;
         if (held.started) held.wake?.();
         else {
@@ -311,11 +317,20 @@ export class Steps {
     return item.release;
   }
 
+  /** A piece of a waiting step's work finished: the gap since the last counts as progress when short. */
+  private progressed(step: Step): void {
+    const now = this.wall();
+    const gap = now - step.progress;
+    if (gap < Math.min(PROGRESS_MS, this.timeoutMs() / 20)) step.productive += gap;
+    step.progress = now;
+  }
+
   /**
-   * A step's barrier: waits for its work within the advance's budget, gives up on the rest. Time
-   * spent while the work keeps finishing (a piece within PROGRESS_MS) is not charged: it moves the
-   * advance's deadline (`credit`), so a receiver that answers, however many attempts it has to
-   * answer, is never given up; only waiting on work that stopped finishing uses the budget.
+   * A step's barrier: waits for its work within the advance's budget, gives up on the rest. The
+   * budget is kept on the advance's waiting clock (`RunBudget.waited`): the gaps between pieces of
+   * work finishing less than PROGRESS_MS apart are not charged, so a receiver that keeps
+   * answering, however many attempts a long advance gives it, is never given up; a receiver that
+   * hangs, or answers slower than that, uses the budget as before.
    */
   private async barrier(step: Step): Promise<void> {
     step.started = true;
@@ -325,37 +340,41 @@ export class Steps {
     const start = this.wall();
     step.progress = start;
     const timeout = this.timeoutMs();
-    if (budget.deadline === null && Number.isFinite(timeout)) budget.deadline = start + FIRST_SHARE * timeout;
+    const w0 = budget.waited;
+    if (budget.deadline === null && Number.isFinite(timeout)) budget.deadline = w0 + FIRST_SHARE * timeout;
     const progressMs = Math.min(PROGRESS_MS, timeout / 20);
-    /** Wall ms this barrier may still wait at `now` (the late share counts what it already waited past the deadline). */
-    const left = (now: number): number => {
-      if (budget.deadline === null) return Number.POSITIVE_INFINITY;
-      const deadline = budget.deadline + budget.credit;
-      return deadline > now ? deadline - now : budget.late - (now - Math.max(start, deadline));
+    const deadline = budget.deadline;
+    /**
+     * Waiting-clock ms this barrier may still wait when the waiting clock reads `w`: a barrier
+     * that starts within the first window waits to its end, a later one shares the late part.
+     */
+    const left = (w: number): number => {
+      if (deadline === null) return Number.POSITIVE_INFINITY;
+      return w0 < deadline ? deadline - w : budget.late - (w - w0);
+    };
+    /** The waiting clock at wall time `now`: this wait less its productive part (a short trailing gap counts as one). */
+    const waitingAt = (now: number): number => {
+      const trailing = now - step.progress;
+      return w0 + Math.max(0, now - start - step.productive - (trailing < progressMs ? trailing : 0));
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
       step.wake = resolve;
-      let checked = start;
       const check = (): void => {
-        const now = this.wall();
-        if (now - step.progress >= progressMs) {
-          resolve();
-          return;
-        }
-        budget.credit += now - checked;
-        checked = now;
-        timer = setTimeout(check, Math.max(progressMs, left(now)));
+        const more = left(waitingAt(this.wall()));
+        if (more <= 0) resolve();
+        else timer = setTimeout(check, Math.max(1, more));
       };
-      const limit = left(start);
+      const limit = left(w0);
       if (limit <= 0) resolve();
-      else if (Number.isFinite(limit)) timer = setTimeout(check, Math.max(progressMs, limit));
+      else if (Number.isFinite(limit)) timer = setTimeout(check, limit);
     });
     if (timer !== undefined) clearTimeout(timer);
     step.wake = null;
-    const end = this.wall();
-    const deadline = budget.deadline === null ? null : budget.deadline + budget.credit;
-    if (deadline !== null && end > deadline) budget.late = Math.max(0, budget.late - (end - Math.max(start, deadline)));
+    // A barrier of the first window charges at most that window (its timer may fire late on a busy machine).
+    const w = deadline !== null && w0 < deadline ? Math.min(waitingAt(this.wall()), deadline) : waitingAt(this.wall());
+    budget.waited = w;
+    if (deadline !== null && w0 >= deadline) budget.late = Math.max(0, budget.late - (w - w0));
     // Given up: whatever is still in flight is no longer awaited, and neither is its endpoint in this advance.
     for (const item of [...step.held]) {
       budget.trouble.add(item.endpointId);
