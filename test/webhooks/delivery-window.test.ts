@@ -1,8 +1,8 @@
 /**
- * The default delivery window (issue 33, src/state/webhooks/delivery-window.ts): one at a time,
- * except with a transport that pipelines (the CLI's node transport), where it adapts to the
- * receiver: it grows while answers come back fast, stays one at a time for a slow receiver, and
- * falls back to 1 on a timeout or a connection error; a window the user gives stays fixed. The
+ * The delivery window (issue 33, src/state/webhooks/delivery-window.ts): one at a time by default;
+ * `'auto'` with a transport that pipelines (the CLI's node transport) adapts to the receiver: it
+ * grows while answers come back fast, stays one at a time for a slow receiver, and falls back to
+ * 1 on a timeout or a connection error; a fixed window stays as given. The
  * receiver's speed is the sandbox's injected wall clock (no timers, no sleeps): each read moves
  * it by a fixed step, so the latency every attempt records is known.
  */
@@ -17,15 +17,15 @@ import { ADAPTIVE_MAX, DeliveryWindows } from '../../src/state/webhooks/delivery
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 
 describe('DeliveryWindows', () => {
-  const make = (fixed: number | null, pipelines: boolean) =>
+  const make = (setting: number | 'auto', pipelines: boolean) =>
     new DeliveryWindows(
-      () => fixed,
+      () => setting,
       () => pipelines,
       () => 15_000,
     );
 
-  it('is 1 without a pipelining transport, and a window the user gives stays as given', () => {
-    const plain = make(null, false);
+  it('auto is 1 without a pipelining transport, and a fixed window stays as given', () => {
+    const plain = make('auto', false);
     plain.answered('ep', 0);
     expect(plain.of('ep')).toBe(1);
     const fixed = make(8, true);
@@ -35,7 +35,7 @@ describe('DeliveryWindows', () => {
   });
 
   it('doubles on fast answers up to the most, halves on slow ones, and is 1 again after a timeout, per endpoint', () => {
-    const w = make(null, true);
+    const w = make('auto', true);
     expect(w.of('a')).toBe(1);
     const seen: number[] = [];
     for (let i = 0; i < 8; i++) {
@@ -96,7 +96,7 @@ function counted(): { transport: WebhookTransport; most: () => number; close: ()
   return { transport, most: () => most, close: node.close };
 }
 
-async function deliverBurst(options: { step: number; window?: number; n: number }) {
+async function deliverBurst(options: { step: number; window?: number | 'auto'; n: number }) {
   const rx = await receiver();
   const t = counted();
   // Every read of the sandbox's wall clock moves it by `step` ms: an attempt's latency is one step.
@@ -118,9 +118,15 @@ async function deliverBurst(options: { step: number; window?: number; n: number 
   return { rx, most: t.most(), attempts };
 }
 
-describe('the default window with the node transport', () => {
-  it('grows for a receiver that answers at once: many in flight on one connection, every delivery in event order', async () => {
-    const { rx, most, attempts } = await deliverBurst({ step: 1, n: 300 });
+describe('the window with the node transport', () => {
+  it('is one at a time by default, even for a receiver that answers at once', async () => {
+    const { rx, most } = await deliverBurst({ step: 1, n: 50 });
+    expect(rx.seqs).toEqual([...Array(50).keys()]);
+    expect(most).toBe(1);
+  });
+
+  it('auto grows for a receiver that answers at once: many in flight on one connection, every delivery in event order', async () => {
+    const { rx, most, attempts } = await deliverBurst({ step: 1, n: 300, window: 'auto' });
     expect(rx.seqs).toEqual([...Array(300).keys()]);
     expect(rx.sockets.size).toBe(1);
     expect(most).toBeGreaterThan(1);
@@ -128,16 +134,16 @@ describe('the default window with the node transport', () => {
     expect(attempts.every((a) => a.status === 'success')).toBe(true);
   });
 
-  it('stays one at a time for a slow receiver (answers slower than an eighth of the timeout)', async () => {
-    const { rx, most } = await deliverBurst({ step: 2_000, n: 20 });
+  it('auto stays one at a time for a slow receiver (answers slower than an eighth of the timeout)', async () => {
+    const { rx, most } = await deliverBurst({ step: 2_000, n: 20, window: 'auto' });
     expect(rx.seqs).toEqual([...Array(20).keys()]);
     expect(most).toBe(1);
   });
 
-  it('a window the user gives is kept: deliveryWindow 1 is one at a time for a receiver that answers at once', async () => {
-    const { rx, most } = await deliverBurst({ step: 1, n: 50, window: 1 });
+  it('a fixed window is kept: deliveryWindow 3 has at most 3 in flight', async () => {
+    const { rx, most } = await deliverBurst({ step: 1, n: 50, window: 3 });
     expect(rx.seqs).toEqual([...Array(50).keys()]);
-    expect(most).toBe(1);
+    expect(most).toBeLessThanOrEqual(3);
   });
 });
 

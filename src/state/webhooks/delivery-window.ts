@@ -1,9 +1,10 @@
 /**
- * How many attempts to one endpoint may be in flight at once (issue 33). A window given by the
- * user (`deliveryWindow` / `--delivery-window N`) is fixed. Otherwise it is 1 (one at a time),
- * except with a transport that `pipelines` (the CLI's: one connection per endpoint, requests
- * written in the order they start, so they arrive in event order): there the window *adapts* to
- * the receiver, so that pipelining never makes an attempt time out that one at a time would not:
+ * How many attempts to one endpoint may be in flight at once (issue 33). By default 1 (one at a
+ * time); `deliveryWindow: N` / `--delivery-window N` fixes it at N. `'auto'` / `--delivery-window
+ * auto`, with a transport that `pipelines` (the CLI's: one connection per endpoint, requests
+ * written in the order they start, so they arrive in event order), makes it *adapt* to the
+ * receiver, so that pipelining never makes an attempt time out that one at a time would not
+ * (with any other transport `'auto'` is 1: concurrent requests there keep no order):
  *
  * - it starts at 1 and doubles (up to ADAPTIVE_MAX) after each answer that came back within an
  *   eighth of the attempt timeout (the answer's latency counts the time it waited behind the
@@ -14,7 +15,10 @@
  *
  * So a receiver answering at once gets up to ADAPTIVE_MAX attempts in flight (the receiver still
  * reads them in event order), and a slow one stays near one at a time: the attempts pipelined
- * ahead of any attempt take at most about a quarter of its timeout.
+ * ahead of any attempt take at most about a quarter of its timeout. Not the default: how many
+ * attempts are in flight then depends on wall-clock timing, so a saved world that is replayed
+ * (a state file, a snapshot) cannot reproduce the attempt log byte for byte (DECISIONS.md
+ * 2026-11-27).
  */
 
 /** The largest window the adaptive default reaches. */
@@ -27,25 +31,25 @@ export class DeliveryWindows {
   private readonly adapted = new Map<string, number>();
 
   /**
-   * `fixed()`: the user's window, or null for the default; `pipelines()`: whether the transport
-   * pipelines (the default then adapts); `timeoutMs()`: the attempt timeout.
+   * `setting()`: a fixed window or `'auto'`; `pipelines()`: whether the transport pipelines
+   * (`'auto'` then adapts); `timeoutMs()`: the attempt timeout.
    */
   constructor(
-    private readonly fixed: () => number | null,
+    private readonly setting: () => number | 'auto',
     private readonly pipelines: () => boolean,
     private readonly timeoutMs: () => number,
   ) {}
 
   /** The window of an endpoint now. */
   of(endpointId: string): number {
-    const fixed = this.fixed();
-    if (fixed !== null) return fixed;
+    const setting = this.setting();
+    if (setting !== 'auto') return setting;
     return this.pipelines() ? (this.adapted.get(endpointId) ?? 1) : 1;
   }
 
   /** An attempt to the endpoint got an HTTP answer after `latencyMs` (wall time, from its start). */
   answered(endpointId: string, latencyMs: number): void {
-    if (this.fixed() !== null || !this.pipelines()) return;
+    if (this.setting() !== 'auto' || !this.pipelines()) return;
     const timeout = this.timeoutMs();
     const current = this.adapted.get(endpointId) ?? 1;
     if (latencyMs * 8 <= timeout) {
