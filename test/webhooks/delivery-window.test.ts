@@ -10,11 +10,19 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseCli } from '../../src/adapters/cli-options.js';
 import { createNodeTransport } from '../../src/adapters/node-transport.js';
 import { createSandbox, type Sandbox } from '../../src/index.js';
 import { deliveryOf } from '../../src/state/webhooks/delivery.js';
 import { ADAPTIVE_MAX, DeliveryWindows } from '../../src/state/webhooks/delivery-window.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
+
+it('the CLI takes --delivery-window auto (and HEALTH_SANDBOX_DELIVERY_WINDOW=auto)', () => {
+  expect(parseCli(['--delivery-window', 'auto'], {}).deliveryWindow).toBe('auto');
+  expect(parseCli([], { HEALTH_SANDBOX_DELIVERY_WINDOW: 'auto' }).deliveryWindow).toBe('auto');
+  expect(parseCli([], {}).deliveryWindow).toBeUndefined();
+  expect(() => parseCli(['--delivery-window', 'automatic'], {})).toThrow(/1 to 256 or auto/);
+});
 
 describe('DeliveryWindows', () => {
   const make = (setting: number | 'auto', pipelines: boolean) =>
