@@ -8,25 +8,66 @@
  *
  * `node [--cpu-prof] --import tsx scripts/bench-feed-e2e.ts [--rounds 4] [--window 32] [--days 1] [--null]`;
  * `--null` swaps the network for a transport answering 204 at once (no receiver); `--dist` runs
- * the compiled package (`dist/`, what the CLI runs; build it first with `npx tsc -b`) instead of
- * the TypeScript sources through tsx (whose `keepNames` transform names every closure at creation).
+ * the code as the package ships it instead of the TypeScript sources through tsx (whose
+ * `keepNames` transform names every closure at creation): the sources bundled by esbuild for Node
+ * 20 the way `scripts/build.mjs` bundles dist/ (dist/ itself is one bundle whose entries do not
+ * export the transport or the webhooks store, so the bench bundles its own entry, in a temporary
+ * directory; no build needed first).
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
 type Lib = {
   index: typeof import('../src/index.js');
   node: typeof import('../src/adapters/node-transport.js');
   webhooks: typeof import('../src/state/webhooks/webhooks.js');
 };
 
-/** The sandbox code under test: the sources (tsx) or the compiled package. */
+/** The sandbox code under test: the sources (tsx) or the same bundled as dist/ is. */
 export async function loadLib(dist: boolean): Promise<Lib> {
-  const base = dist ? '../dist/' : '../src/';
+  if (dist) {
+    const mod = await import(pathToFileURL(await bundle()).href);
+    return { index: mod, node: mod, webhooks: mod } as Lib;
+  }
   const [index, node, webhooks] = await Promise.all([
-    import(`${base}index.js`),
-    import(`${base}adapters/node-transport.js`),
-    import(`${base}state/webhooks/webhooks.js`),
-    import(`${base}adapters/node-crypto.js`),
+    import('../src/index.js'),
+    import('../src/adapters/node-transport.js'),
+    import('../src/state/webhooks/webhooks.js'),
+    import('../src/adapters/node-crypto.js'),
   ]);
-  return { index, node, webhooks } as Lib;
+  return { index, node, webhooks };
+}
+
+/** Bundles what the bench needs with esbuild (as scripts/build.mjs does dist/); returns the file. */
+async function bundle(): Promise<string> {
+  const { build } = await import('esbuild');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const outfile = join(mkdtempSync(join(tmpdir(), 'bench-feed-e2e-')), 'bench.mjs');
+  await build({
+    stdin: {
+      contents: [
+        "export * from './src/index.ts';",
+        "export { createNodeTransport } from './src/adapters/node-transport.ts';",
+        "export { webhooksOf } from './src/state/webhooks/webhooks.ts';",
+        "import './src/adapters/node-crypto.ts';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile,
+    // CommonJS dependencies (dist/ bundles ES-module builds of them instead) require Node built-ins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    external: ['msw', 'express', 'pdf-lib', 'swagger-ui-dist'].flatMap((name) => [name, `${name}/*`]),
+    logLevel: 'warning',
+  });
+  return outfile;
 }
 let lib: Lib | null = null;
 

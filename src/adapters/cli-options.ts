@@ -20,7 +20,7 @@ interface CliOptions {
   /** Wall-clock timeout of one webhook attempt, seconds (default 15). */
   deliveryTimeout: number | undefined;
   /** Webhook attempts to one endpoint in flight at once (default 1), pipelined in event order. */
-  deliveryWindow?: number;
+  deliveryWindow?: number | 'auto';
   /** Hosts webhook URLs may point at (none: any allowed destination). */
   webhookAllow: string[] | undefined;
   /** Origins allowed to call from a browser: `true` for any (`--cors` alone), a list, or undefined (off). */
@@ -82,7 +82,7 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'delivery-window',
     value: '<n>',
-    help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order. Default 1.',
+    help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order; auto: adapts to the receiver (1 to 64). Default 1.',
   },
   {
     name: 'webhook-allow',
@@ -288,11 +288,12 @@ function webhookFlags(
     }
   }
   const windowRaw = get('delivery-window');
-  let deliveryWindow: number | undefined;
-  if (windowRaw !== undefined) {
+  let deliveryWindow: number | 'auto' | undefined;
+  if (windowRaw === 'auto') deliveryWindow = 'auto';
+  else if (windowRaw !== undefined) {
     deliveryWindow = Number(windowRaw);
     if (!Number.isInteger(deliveryWindow) || deliveryWindow < 1 || deliveryWindow > 256) {
-      throw new CliError(`--delivery-window must be a whole number from 1 to 256, got "${windowRaw}"`);
+      throw new CliError(`--delivery-window must be a whole number from 1 to 256 or auto, got "${windowRaw}"`);
     }
   }
   const allowRaw = get('webhook-allow');

@@ -15,7 +15,8 @@ const IDLE_MS = 30_000;
 
 export interface Pending {
   request: TransportRequest;
-  bytes: Buffer;
+  /** The request head (latin1: status line, headers, blank line); the body is `request.body` (UTF-8). */
+  head: string;
   resolve(response: TransportResponse): void;
   reject(error: Error): void;
   onAbort: () => void;
@@ -61,21 +62,27 @@ export interface Target {
 
 export const HEADER_BREAK = /[\r\n]/;
 
-/** The request's bytes in one buffer: head (latin1) then body (UTF-8). */
-export function serialise(target: Target, request: TransportRequest): Buffer {
+/**
+ * The request head (status line, headers, `content-length`, blank line), written as latin1; the
+ * body goes after it as UTF-8, both in one write (the socket is corked): no buffer is built per
+ * request. Header names and values are checked for line breaks in one pass.
+ */
+export function serialise(target: Target, request: TransportRequest): string {
   let head = target.start;
+  let text = '';
   for (const name in request.headers) {
     const value = request.headers[name] as string;
-    if (HEADER_BREAK.test(name) || HEADER_BREAK.test(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
     head += `${name}: ${value}\r\n`;
+    text += name;
+    text += value;
   }
-  const bodyBytes = Buffer.byteLength(request.body, 'utf8');
-  head += `content-length: ${bodyBytes}\r\n\r\n`;
-  const headBytes = Buffer.byteLength(head, 'latin1');
-  const out = Buffer.allocUnsafe(headBytes + bodyBytes);
-  out.write(head, 0, 'latin1');
-  out.write(request.body, headBytes, 'utf8');
-  return out;
+  if (HEADER_BREAK.test(text)) {
+    for (const name in request.headers)
+      if (HEADER_BREAK.test(name) || HEADER_BREAK.test(request.headers[name] as string))
+        throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
+  }
+  head += `content-length: ${Buffer.byteLength(request.body, 'utf8')}\r\n\r\n`;
+  return head;
 }
 
 /** One keep-alive connection to one origin, answering its requests in order. */
@@ -187,7 +194,8 @@ export class Connection {
         socket.uncork();
       });
     }
-    socket.write(p.bytes);
+    socket.write(p.head, 'latin1');
+    if (p.request.body.length > 0) socket.write(p.request.body, 'utf8');
   }
 
   /** Fails `p` and closes the connection (its bytes are on the wire); false when `p` is not here. */

@@ -129,10 +129,10 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         return;
       }
       let target: Target;
-      let bytes: Buffer;
+      let head: string;
       try {
         target = targetOf(request.url);
-        bytes = serialise(target, request);
+        head = serialise(target, request);
       } catch (error) {
         reject(connectionError(error instanceof Error ? error.message : String(error), error));
         return;
@@ -141,7 +141,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
       const key = `${request.endpoint ?? ''} ${origin}`;
       const p: Pending = {
         request,
-        bytes,
+        head,
         resolve: (response) => {
           unwatch(p);
           resolve(response);
@@ -159,6 +159,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     });
 
   transport.sharesSignals = true;
+  transport.pipelines = true;
 
   return {
     transport,

@@ -24,42 +24,23 @@
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
  */
 import type { JournalEntry } from '../../engine/events.js';
-import { keyedToken } from '../../engine/ids.js';
 import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
+import { DeliveryWindows } from './delivery-window.js';
 import { destinationProblem, resolvedProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
-import {
-  createMessage,
-  recordedHeaders,
-  signedHeaders,
-  type AttemptRecord,
-  type Destination,
-  type DestinationStatus,
-  type Message,
-  type Trigger,
-} from './message.js';
+import { attemptRecord, prepareSending, type Sending, unsent } from './attempt-record.js';
+import { createMessage, type AttemptRecord, type Destination, type DestinationStatus, type Message, type Trigger } from './message.js';
 import { webhookOptionsOf } from './options.js';
 import { pipelinesOf } from './pipelines.js';
 import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './retry-policy.js';
 import { send, type SendOutcome } from './transport.js';
-import { isSensitiveHeader, webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
 
 export { MAX_RETENTION } from './webhooks.js';
-
-/** The ISO string of the last instant asked (attempts started together share their instant). */
-let isoAt = Number.NaN;
-let isoText = '';
-function isoOf(ms: number): string {
-  if (ms !== isoAt) {
-    isoText = new Date(ms).toISOString();
-    isoAt = ms;
-  }
-  return isoText;
-}
 
 function matchesFilter(filterTypes: string[] | null, eventType: string): boolean {
   return filterTypes === null || filterTypes.includes(eventType);
@@ -70,6 +51,7 @@ class DeliveryEngine {
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
   private readonly queues: EndpointQueues;
+  private readonly windows: DeliveryWindows;
   private readonly steps: Steps;
   private readonly breaker = new TimeoutBreaker();
   /**
@@ -86,13 +68,16 @@ class DeliveryEngine {
   }
 
   constructor(private readonly world: World) {
-    this.steps = new Steps(
-      world.scheduler,
-      () => world.clock.wall(),
+    // The barriers' wall time is not replayed (`rawWall`): how long they wait depends on timing, and a
+    // read of the replayed wall clock would shift every later read of a saved world's replay.
+    this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs);
+    this.windows = new DeliveryWindows(
+      () => webhookOptionsOf(world).window,
+      () => webhookOptionsOf(world).pipelines,
       () => webhookOptionsOf(world).attemptTimeoutMs,
     );
     this.queues = new EndpointQueues(
-      () => webhookOptionsOf(world).window,
+      (endpointId) => this.windows.of(endpointId),
       () => world.scheduler.running,
     );
   }
@@ -284,21 +269,39 @@ class DeliveryEngine {
     }
   }
 
+  /** One attempt: checked, signed, sent (or not), recorded, then the message's next step. */
   private async attempt(dest: Destination, trigger: Trigger, own: boolean, ticket: number): Promise<AttemptRecord | null> {
+    const ep = this.deliverable(dest, trigger);
+    if (ep === null) return null;
     const { world } = this;
-    const { clock } = world;
-    const msg = dest.message;
+    const before = dest.status;
+    dest.status = 'sending';
+    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep));
+    const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
+    const record = attemptRecord(world, dest, ep, trigger, sending, outcome, ++this.attemptSeq);
+    this.log.addAttempt(dest, record);
+    if (outcome.response !== null) this.windows.answered(ep.id, record.latency_ms);
+    if (record.status === 'success') {
+      if (webhooksOf(world).endpoint(ep.id) === ep) ep.failing_since = null;
+      if (dest.failing_notified)
+        this.operationalEvent('message.attempt.recovered', ep, dest.message.id, `Delivered on attempt ${record.attempt_number}`);
+      this.finish(dest, 'success', null);
+    } else this.failed(dest, ep, record, trigger, before, sending, outcome.timedOut, own);
+    return record;
+  }
+
+  /** The endpoint a due attempt goes to, or null when there is none to send (the destination finished if it must). */
+  private deliverable(dest: Destination, trigger: Trigger): WebhookEndpoint | null {
     if (trigger === 'scheduled') {
       if (dest.status !== 'pending') return null;
       dest.job = null;
     }
-    const store = webhooksOf(world);
-    const ep = store.endpoint(dest.endpoint_id);
+    const ep = webhooksOf(this.world).endpoint(dest.endpoint_id);
     if (!ep) {
       this.finish(dest, 'failed', 'endpoint_deleted');
       return null;
     }
-    if (!world.tenancy.teams.has(msg.team_id)) {
+    if (!this.world.tenancy.teams.has(dest.message.team_id)) {
       this.finish(dest, 'failed', 'team_deleted');
       return null;
     }
@@ -306,84 +309,55 @@ class DeliveryEngine {
       if (trigger === 'scheduled') this.finish(dest, 'failed', 'endpoint_disabled');
       return null;
     }
+    return ep;
+  }
 
-    const before = dest.status;
-    dest.status = 'sending';
-    // The sandbox time the attempt starts at: its retry is counted from it, even when the outcome
-    // arrives after the clock moved on (an advance that gave up waiting for it, see `Steps`).
-    const startedAt = clock.now();
-    const createdAt = isoOf(startedAt);
-    // This attempt's wall-clock reads, keyed to it: a saved world's replay gives each attempt its own (engine/persist.ts).
-    const wall = clock.wallFor(`attempt\u241f${msg.id}\u241f${ep.id}\u241f${dest.attempts.length}`);
-    const timestamp = Math.floor(wall() / 1000);
-    const headers = signedHeaders(ep, store.signingKeys(ep), msg, timestamp);
+  /**
+   * Sends the attempt through the transport, unless its destination is refused now (the sandbox's
+   * own address may have changed since registration) or the timeout breaker stops it (queued
+   * before an attempt to this endpoint timed out, or due within 60 s of it: failed like a
+   * timeout, not sent, see backlog.ts); a sent attempt's outcome opens or closes the breaker.
+   */
+  private async transmit(ep: WebhookEndpoint, dest: Destination, sending: Sending, trigger: Trigger, ticket: number): Promise<SendOutcome> {
+    const { world } = this;
+    const { clock } = world;
     const url = ep.url;
-    const options = webhookOptionsOf(world);
-    const wallStart = wall();
-    // Checked again at send time: the sandbox's own address may have changed since registration.
     const refused = destinationProblem(world, url);
-    // Queued before an attempt to this endpoint timed out, or due within 60 s of it: failed like a timeout, not sent (backlog.ts).
-    const stopped = !refused && trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, clock.now());
-    const outcome: SendOutcome = refused
-      ? { response: null, error: `refused: ${refused}`, timedOut: false }
-      : stopped
-        ? { response: null, error: NOT_SENT_AFTER_TIMEOUT, timedOut: true }
-        : await send(
-            options.transport,
-            {
-              url,
-              method: 'POST',
-              headers,
-              body: msg.body,
-              endpoint: ep.id,
-              checkAddress: (address) => resolvedProblem(world, url, address),
-            },
-            options.attemptTimeoutMs,
-            clock.rawWall,
-          );
-    const { response: res, error, timedOut } = outcome;
-    if (!refused && !stopped) {
-      // Counted from the attempt's start in manual mode (its outcome may come after the clock moved on).
-      if (timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? startedAt : clock.now());
-      else if (res !== null) this.breaker.close(ep.id);
-    }
-    const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };
-    const latency = Math.max(0, wall() - wallStart);
-    const ok = response !== null && response.status_code >= 200 && response.status_code < 300;
-    const attemptNumber = dest.attempts.length + 1;
-    const record: AttemptRecord = {
-      // Derived from stable keys, not a counter: concurrent attempts finish in any order.
-      id: keyedToken(27, 'atmpt_', world.seed, `webhook-attempt\u241f${msg.id}\u241f${ep.id}\u241f${attemptNumber}`),
-      seq: ++this.attemptSeq,
-      msg_id: msg.id,
-      endpoint_id: ep.id,
-      team_id: msg.team_id,
-      environment: msg.environment,
-      event_type: msg.event_type,
+    if (refused) return unsent(`refused: ${refused}`, false);
+    if (trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, clock.now())) return unsent(NOT_SENT_AFTER_TIMEOUT, true);
+    const options = webhookOptionsOf(world);
+    const request = {
       url,
-      trigger,
-      attempt_number: attemptNumber,
-      status: ok ? 'success' : 'failed',
-      created_at: createdAt,
-      timestamp,
-      request: { method: 'POST', headers: recordedHeaders(headers, ep.headers, isSensitiveHeader), body: msg.body },
-      response,
-      error,
-      latency_ms: latency,
-      next_attempt_at: null,
+      method: 'POST' as const,
+      headers: sending.headers,
+      body: dest.message.body,
+      endpoint: ep.id,
+      checkAddress: (address: string) => resolvedProblem(world, url, address),
     };
-    this.log.addAttempt(dest, record);
+    const outcome = await send(options.transport, request, options.attemptTimeoutMs, clock.rawWall);
+    // Counted from the attempt's start in manual mode (its outcome may come after the clock moved on).
+    if (outcome.timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? sending.startedAt : clock.now());
+    else if (outcome.response !== null) this.breaker.close(ep.id);
+    if (outcome.response === null) this.windows.troubled(ep.id);
+    return outcome;
+  }
+
+  /** A failed attempt: the endpoint's failing state, then a retry or the message's end for it. */
+  private failed(
+    dest: Destination,
+    ep: WebhookEndpoint,
+    record: AttemptRecord,
+    trigger: Trigger,
+    before: DestinationStatus,
+    sending: Sending,
+    timedOut: boolean,
+    own: boolean,
+  ): void {
+    const { clock } = this.world;
+    const msg = dest.message;
     const now = clock.now();
-    const live = store.endpoint(ep.id) === ep;
-
-    if (ok) {
-      if (live) ep.failing_since = null;
-      if (dest.failing_notified)
-        this.operationalEvent('message.attempt.recovered', ep, msg.id, `Delivered on attempt ${record.attempt_number}`);
-      this.finish(dest, 'success', null);
-      return record;
-    }
-
+    const live = webhooksOf(this.world).endpoint(ep.id) === ep;
+    const response = record.response;
     if (live && ep.failing_since === null) ep.failing_since = now;
     const directive = response?.headers['webhook-delivery']?.trim().toLowerCase();
     if (live && directive === 'disable') this.disableEndpoint(ep, 'The receiver answered webhook-delivery: disable');
@@ -395,7 +369,7 @@ class DeliveryEngine {
       // A failed manual attempt is not retried; a scheduled retry already pending stays.
       if (dest.job !== null) dest.status = 'pending';
       else this.finish(dest, 'failed', before === 'failed' ? (dest.failure_reason ?? 'manual_attempt_failed') : 'manual_attempt_failed');
-      return record;
+      return;
     }
 
     dest.scheduled_attempts++;
@@ -405,7 +379,7 @@ class DeliveryEngine {
     }
     if (!live || ep.disabled) {
       this.finish(dest, 'failed', live ? 'endpoint_disabled' : 'endpoint_deleted');
-      return record;
+      return;
     }
     const next = afterFailure({
       failures: dest.scheduled_attempts,
@@ -413,23 +387,22 @@ class DeliveryEngine {
       timedOut,
       retryAfter: response?.headers['retry-after'],
       directive,
-      wallNow: wall(),
+      wallNow: sending.wall(),
     });
     if (next.kind === 'done') {
       this.finish(dest, 'failed', next.reason);
       if (next.reason === 'exhausted')
         this.operationalEvent('message.attempt.exhausted', ep, msg.id, `All ${MAX_ATTEMPTS} attempts failed`);
-      return record;
+      return;
     }
     const delay = this.jitter
-      ? jittered(next.delayMs, unitFloat(world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts))
+      ? jittered(next.delayMs, unitFloat(this.world.seed, 'webhook-jitter', msg.id, ep.id, dest.scheduled_attempts))
       : next.delayMs;
     // On the simulated schedule (manual mode): counted from the attempt's start; when the clock has
     // already passed that time (the outcome came after the advance moved on), due at once.
-    const at = (clock.mode === 'manual' ? startedAt : now) + delay;
+    const at = (clock.mode === 'manual' ? sending.startedAt : now) + delay;
     record.next_attempt_at = new Date(at).toISOString();
     this.scheduleRetry(dest, Math.max(at, now), own);
-    return record;
   }
 }
 

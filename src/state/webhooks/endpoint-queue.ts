@@ -99,13 +99,13 @@ export class EndpointQueues {
   private seq = 0;
 
   /**
-   * `window()`: how many attempts to one endpoint may be in flight at once (default 1: one at a
-   * time). Above 1, attempts still start in queue order; a transport that keeps one connection
-   * per origin and pipelines (the CLI's) also delivers them in that order. `advancing()`: whether
-   * an advance is running now (own attempts go first).
+   * `window(endpointId)`: how many attempts to that endpoint may be in flight at once (default 1:
+   * one at a time; `delivery-window.ts`). Above 1, attempts still start in queue order; a
+   * transport that keeps one connection per endpoint and pipelines (the CLI's) also delivers them
+   * in that order. `advancing()`: whether an advance is running now (own attempts go first).
    */
   constructor(
-    private readonly window: () => number = () => 1,
+    private readonly window: (endpointId: string) => number = () => 1,
     private readonly advancing: () => boolean = () => false,
   ) {}
 
@@ -171,7 +171,7 @@ export class EndpointQueues {
   }
 
   private next(endpointId: string, lane: Lane): void {
-    const window = Math.max(1, this.window());
+    const window = Math.max(1, this.window(endpointId));
     const { own, deferred } = lane;
     if (deferred.empty) {
       // The common case (no advance waited while requests came): one queue, strict order.
@@ -202,6 +202,10 @@ interface Step {
   /** The work not finished yet, by endpoint (so a wait cut short knows whom it gave up on). */
   held: Set<Held>;
   started: boolean;
+  /** Wall time the step's barrier started waiting, or its last piece of work finished since (see `Steps`). */
+  progress: number;
+  /** Wall ms of the barrier's wait between pieces of work finishing less than PROGRESS_MS apart (not charged). */
+  productive: number;
   job: JobHandle | null;
   /** Wakes the barrier once the last work finishes (set while it waits). */
   wake: (() => void) | null;
@@ -217,12 +221,20 @@ interface RunBudget {
   deadline: number | null;
   /** Wall ms of waiting left after the deadline. */
   late: number;
+  /**
+   * The advance's *waiting clock*: wall ms its barriers waited on work that had stopped finishing
+   * (`deadline` is on this clock). Time between barriers (the advance's own CPU) and time a
+   * barrier waited while its work kept finishing do not move it.
+   */
+  waited: number;
   /** Endpoints the advance gave up waiting for: their later attempts in this advance are not awaited. */
   trouble: Set<string>;
 }
 
 const FIRST_SHARE = 0.8;
 const LATE_SHARE = 0.2;
+/** A barrier whose work finished a piece within this many wall ms (at most a twentieth of the timeout) is making progress. */
+const PROGRESS_MS = 250;
 
 /**
  * The clock's barriers (manual mode), bounded per advance (issue 27): an advance waits for its
@@ -239,7 +251,7 @@ const LATE_SHARE = 0.2;
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
-  private budget: RunBudget = { run: 0, deadline: null, late: 0, trouble: new Set() };
+  private budget: RunBudget = { run: 0, deadline: null, late: 0, waited: 0, trouble: new Set() };
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -260,7 +272,7 @@ export class Steps {
   /** The running advance's budget (a fresh one for each advance). */
   private current(): RunBudget {
     const run = this.scheduler.run;
-    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), trouble: new Set() };
+    if (this.budget.run !== run) this.budget = { run, deadline: null, late: LATE_SHARE * this.timeoutMs(), waited: 0, trouble: new Set() };
     return this.budget;
   }
 
@@ -278,7 +290,7 @@ export class Steps {
     if (this.inTrouble(endpointId)) return null;
     let step = this.open;
     if (step === null || step.at !== at) {
-      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, job: null, wake: null };
+      const fresh: Step = { at, remaining: 0, held: new Set(), started: false, progress: 0, productive: 0, job: null, wake: null };
       fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, () => this.barrier(fresh));
       this.open = step = fresh;
     }
@@ -291,6 +303,7 @@ export class Steps {
         if (released) return;
         released = true;
         held.held.delete(item);
+        if (held.started) this.progressed(held);
         if (--held.remaining > 0) return;
         if (held.started) held.wake?.();
         else {
@@ -304,27 +317,64 @@ export class Steps {
     return item.release;
   }
 
-  /** A step's barrier: waits for its work within the advance's budget, gives up on the rest. */
+  /** A piece of a waiting step's work finished: the gap since the last counts as progress when short. */
+  private progressed(step: Step): void {
+    const now = this.wall();
+    const gap = now - step.progress;
+    if (gap < Math.min(PROGRESS_MS, this.timeoutMs() / 20)) step.productive += gap;
+    step.progress = now;
+  }
+
+  /**
+   * A step's barrier: waits for its work within the advance's budget, gives up on the rest. The
+   * budget is kept on the advance's waiting clock (`RunBudget.waited`): the gaps between pieces of
+   * work finishing less than PROGRESS_MS apart are not charged, so a receiver that keeps
+   * answering, however many attempts a long advance gives it, is never given up; a receiver that
+   * hangs, or answers slower than that, uses the budget as before.
+   */
   private async barrier(step: Step): Promise<void> {
     step.started = true;
     if (this.open === step) this.open = null;
     if (step.remaining === 0) return;
     const budget = this.current();
     const start = this.wall();
+    step.progress = start;
     const timeout = this.timeoutMs();
-    if (budget.deadline === null && Number.isFinite(timeout)) budget.deadline = start + FIRST_SHARE * timeout;
-    const limit = budget.deadline === null ? Number.POSITIVE_INFINITY : budget.deadline > start ? budget.deadline - start : budget.late;
+    const w0 = budget.waited;
+    if (budget.deadline === null && Number.isFinite(timeout)) budget.deadline = w0 + FIRST_SHARE * timeout;
+    const progressMs = Math.min(PROGRESS_MS, timeout / 20);
+    const deadline = budget.deadline;
+    /**
+     * Waiting-clock ms this barrier may still wait when the waiting clock reads `w`: a barrier
+     * that starts within the first window waits to its end, a later one shares the late part.
+     */
+    const left = (w: number): number => {
+      if (deadline === null) return Number.POSITIVE_INFINITY;
+      return w0 < deadline ? deadline - w : budget.late - (w - w0);
+    };
+    /** The waiting clock at wall time `now`: this wait less its productive part (a short trailing gap counts as one). */
+    const waitingAt = (now: number): number => {
+      const trailing = now - step.progress;
+      return w0 + Math.max(0, now - start - step.productive - (trailing < progressMs ? trailing : 0));
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
       step.wake = resolve;
+      const check = (): void => {
+        const more = left(waitingAt(this.wall()));
+        if (more <= 0) resolve();
+        else timer = setTimeout(check, Math.max(1, more));
+      };
+      const limit = left(w0);
       if (limit <= 0) resolve();
-      else if (Number.isFinite(limit)) timer = setTimeout(resolve, limit);
+      else if (Number.isFinite(limit)) timer = setTimeout(check, limit);
     });
     if (timer !== undefined) clearTimeout(timer);
     step.wake = null;
-    const waited = this.wall() - start;
-    if (budget.deadline !== null && start + waited > budget.deadline)
-      budget.late = Math.max(0, budget.late - Math.max(0, start + waited - Math.max(start, budget.deadline)));
+    // A barrier of the first window charges at most that window (its timer may fire late on a busy machine).
+    const w = deadline !== null && w0 < deadline ? Math.min(waitingAt(this.wall()), deadline) : waitingAt(this.wall());
+    budget.waited = w;
+    if (deadline !== null && w0 >= deadline) budget.late = Math.max(0, budget.late - (w - w0));
     // Given up: whatever is still in flight is no longer awaited, and neither is its endpoint in this advance.
     for (const item of [...step.held]) {
       budget.trouble.add(item.endpointId);

@@ -27,11 +27,12 @@ interface WebhookOptions {
   /** Where pipeline NDJSON files go; without it `PUT /_sandbox/pipelines/ndjson` answers 409. */
   fileSink?: FileSink;
   /**
-   * Attempts to one endpoint in flight at once (default 1: one at a time). They always start in
-   * event order; a transport that pipelines over one connection per origin (the CLI's) also
-   * delivers them in that order.
+   * Attempts to one endpoint in flight at once (default 1: one at a time; `'auto'`: with a
+   * transport that `pipelines`, a window that adapts to the receiver, `delivery-window.ts`). They
+   * always start in event order; a transport that pipelines over one connection per endpoint (the
+   * CLI's) also delivers them in that order.
    */
-  window?: number;
+  window?: number | 'auto';
 }
 
 export interface ResolvedWebhookOptions {
@@ -40,7 +41,10 @@ export interface ResolvedWebhookOptions {
   allowHosts: readonly string[] | null;
   privateNetworks: boolean;
   fileSink: FileSink | null;
-  window: number;
+  /** A fixed window, or `'auto'` (see `delivery-window.ts`). */
+  window: number | 'auto';
+  /** Whether the transport given pipelines (read before the world wraps it). */
+  pipelines: boolean;
 }
 
 /** The most attempts to one endpoint `window` may allow in flight. */
@@ -52,7 +56,7 @@ export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookO
   const timeout = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   if (!(timeout > 0) || !Number.isFinite(timeout)) throw new Error(`deliveryTimeout must be above 0 seconds, got ${timeout / 1000}`);
   const window = options.window ?? 1;
-  if (!Number.isInteger(window) || window < 1 || window > MAX_DELIVERY_WINDOW)
+  if (window !== 'auto' && (!Number.isInteger(window) || window < 1 || window > MAX_DELIVERY_WINDOW))
     throw new Error(`deliveryWindow must be a whole number from 1 to ${MAX_DELIVERY_WINDOW}, got ${window}`);
   const hosts = options.allowHosts?.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0);
   return {
@@ -62,6 +66,7 @@ export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookO
     privateNetworks: options.privateNetworks ?? true,
     fileSink: options.fileSink ?? null,
     window,
+    pipelines: options.transport?.pipelines === true,
   };
 }
 

@@ -46,6 +46,12 @@ export type WebhookTransport = ((request: TransportRequest) => Promise<Transport
    * transport (fetch adds a listener per request) gets a signal of its own per request.
    */
   sharesSignals?: boolean;
+  /**
+   * Set by a transport that sends one endpoint's requests over one connection, in the order they
+   * start (HTTP/1.1 pipelining: the CLI's node transport), so they also arrive in that order. The
+   * default delivery window then adapts to the receiver (`delivery-window.ts`); otherwise it is 1.
+   */
+  pipelines?: boolean;
 };
 
 const noop = (): void => undefined;
@@ -122,11 +128,16 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Attempts started in the same turn of the event loop with the same timeout share one deadline:
- * one timer for the group instead of one per attempt (and one abort signal, for a transport that
- * `sharesSignals`). The signal aborts when the group's time is up; by then every member still waiting has timed out (a member
- * that finished earlier has left and is not affected). A member joining later in the same turn
- * gets the group's deadline, at most one event-loop turn earlier than its own would be.
+ * Attempts started close together with the same timeout share one deadline: one timer for the
+ * group instead of one per attempt (and one abort signal, for a transport that `sharesSignals`).
+ * A group takes members for GROUP_MS of wall time (at most a tenth of the timeout) after it
+ * opened, and its time is up GROUP_MS after a full timeout: every member gets at least its whole
+ * timeout and at most GROUP_MS more. One attempt at a time to a receiver that answers at once
+ * then costs one timer per group, not one per attempt (issue 33). Without a wall clock (a caller
+ * that gives none) a group takes members until the end of the turn that opened it, and its time
+ * is up one timeout after it opened. The signal aborts when the group's time is up; by then every
+ * member still waiting has timed out (a member that finished earlier has left and is not
+ * affected).
  */
 interface Deadline {
   readonly timeoutMs: number;
@@ -134,16 +145,26 @@ interface Deadline {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Members still waiting: each is told when the time is up. */
   readonly waiting: Set<() => void>;
-  /** Still taking members (until the end of the turn that opened it). */
+  /** Still taking members. */
   open: boolean;
+  /** Wall time (ms) until which it takes members (NaN: until the end of the turn). */
+  readonly joinUntil: number;
   /** Given its time again once already, after a stall of the process (see `joinDeadline`). */
   extended: boolean;
 }
 
 /** A deadline timer firing this late (ms, or half the timeout if more) means the process stalled. */
 const STALL_MS = 250;
+/** How long (wall ms) a deadline group takes members. */
+const GROUP_MS = 50;
 
 let openDeadline: Deadline | null = null;
+
+function closeDeadline(d: Deadline): void {
+  d.open = false;
+  if (openDeadline === d) openDeadline = null;
+  if (d.waiting.size === 0) clearTimeout(d.timer);
+}
 
 /**
  * `wall`: the sandbox's wall clock. When the deadline's timer fires much later than it was due,
@@ -153,39 +174,60 @@ let openDeadline: Deadline | null = null;
  * yet). Such a deadline gets its time once more, from when the process runs again: a timeout
  * means the receiver had the whole timeout to answer while the sandbox could listen.
  */
-function joinDeadline(timeoutMs: number, wall: () => number): Deadline {
+function joinDeadline(timeoutMs: number, wall: (() => number) | undefined): Deadline {
   const current = openDeadline;
-  if (current?.open && current.timeoutMs === timeoutMs) return current;
-  const d: Deadline = { timeoutMs, controller: new AbortController(), timer: undefined, waiting: new Set(), open: true, extended: false };
-  const due = wall() + timeoutMs;
+  const now = wall === undefined ? 0 : wall();
+  if (current?.open && current.timeoutMs === timeoutMs && !(now > current.joinUntil)) return current;
+  if (current !== null) closeDeadline(current);
+  const span = wall === undefined ? 0 : Math.min(GROUP_MS, timeoutMs / 10);
+  const d: Deadline = {
+    timeoutMs,
+    controller: new AbortController(),
+    timer: undefined,
+    waiting: new Set(),
+    open: true,
+    joinUntil: wall === undefined ? Number.NaN : now + span,
+    extended: false,
+  };
+  const due = now + span + timeoutMs;
   const expire = (): void => {
-    d.open = false;
-    if (openDeadline === d) openDeadline = null;
+    closeDeadline(d);
     d.controller.abort();
     const expired = [...d.waiting];
     d.waiting.clear();
     for (const fn of expired) fn();
   };
   d.timer = setTimeout(() => {
-    if (!d.extended && wall() - due > Math.max(STALL_MS, timeoutMs / 2)) {
+    if (wall !== undefined && !d.extended && d.waiting.size > 0 && wall() - due > Math.max(STALL_MS, timeoutMs / 2)) {
       d.extended = true;
       d.timer = setTimeout(expire, timeoutMs);
       return;
     }
     expire();
-  }, timeoutMs);
-  setTimeout(() => {
-    d.open = false;
-    if (openDeadline === d) openDeadline = null;
-    if (d.waiting.size === 0) clearTimeout(d.timer);
-  }, 0);
+  }, span + timeoutMs);
+  // Without a wall clock: closed at the end of this turn.
+  if (wall === undefined) setTimeout(() => closeDeadline(d), 0);
   openDeadline = d;
   return d;
 }
 
+/** Node's timers can stop holding the process open (a browser's are numbers: nothing to do). */
+function holdOpen(d: Deadline, hold: boolean): void {
+  const timer = d.timer as { ref?: () => unknown; unref?: () => unknown } | number | undefined;
+  if (typeof timer === 'object') hold ? timer.ref?.() : timer.unref?.();
+}
+
+function enterDeadline(d: Deadline, member: () => void): void {
+  if (d.waiting.size === 0) holdOpen(d, true);
+  d.waiting.add(member);
+}
+
+/** An open group left empty keeps its timer (the next attempt may join) without holding the process open. */
 function leaveDeadline(d: Deadline, member: () => void): void {
   d.waiting.delete(member);
-  if (!d.open && d.waiting.size === 0) clearTimeout(d.timer);
+  if (d.waiting.size > 0) return;
+  if (d.open) holdOpen(d, false);
+  else clearTimeout(d.timer);
 }
 
 /**
@@ -196,7 +238,7 @@ export function send(
   transport: WebhookTransport,
   request: Omit<TransportRequest, 'signal'>,
   timeoutMs: number,
-  wall: () => number = () => 0,
+  wall?: () => number,
 ): Promise<SendOutcome> {
   const deadline = joinDeadline(timeoutMs, wall);
   const own = transport.sharesSignals === true ? null : new AbortController();
@@ -215,7 +257,7 @@ export function send(
       leaveDeadline(deadline, timedOut);
       resolve(outcome);
     };
-    deadline.waiting.add(timedOut);
+    enterDeadline(deadline, timedOut);
     let sent: Promise<TransportResponse>;
     try {
       sent = transport({
