@@ -249,13 +249,12 @@ export class WorldLog {
   }
 
   /** Records a request dispatch answered, if it may have changed the world. */
-  request(world: World, req: SimRequest, res: SimResponse, exchange: { route?: { auth: string }; faultId?: string }): void {
+  request(world: World, req: SimRequest, res: SimResponse, exchange: { route?: { changesOnRead?: string }; faultId?: string }): void {
     if (!exchange.route || exchange.faultId !== undefined) return;
     const method = req.method.toUpperCase();
-    // A read is logged when it answered: some reads hand out what later requests rely on (ids of
-    // listed sleeps, OAuth sessions). Control-plane reads change nothing, but a test receiver's (it creates the receiver).
-    const controlRead = exchange.route.auth === 'control' && !req.path.startsWith('/_sandbox/receiver/');
-    if ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || controlRead)) return;
+    // Reads change nothing (test/route-table/get-read-only.test.ts), but the few routes that say
+    // why they do (the OAuth start): only those are logged, when they answered.
+    if ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || !exchange.route.changesOnRead)) return;
     if (UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return;
     const start = this.started.get(req);
     this.add({

