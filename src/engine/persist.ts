@@ -11,6 +11,7 @@
  * leaves the sandbox) until `goLive()`.
  */
 import { fromBase64, toBase64 } from './bytes.js';
+import { apiError } from './errors.js';
 import type { EventSubscriber } from './events.js';
 import type { SimRequest, SimResponse, Surface } from './http-types.js';
 import type { World } from './world.js';
@@ -74,6 +75,14 @@ export interface WorldDocument {
   build: WorldBuild;
   log: LogEntry[];
 }
+
+/**
+ * Entries a live world keeps in memory (issue 27 item 5, docs/simulated/engine.md "Worlds that
+ * last"): past it the in-memory copy is dropped and the world can no longer be saved from memory
+ * (snapshots and `GET /_sandbox/world` answer 409); a state file still gets every entry. Without
+ * it the log of a long-running server grows with every request and delivery for as long as it runs.
+ */
+export const WORLD_LOG_LIMIT = 50_000;
 
 /** What the control plane shows of a snapshot. */
 export interface SnapshotInfo {
@@ -144,6 +153,10 @@ export class WorldLog {
   /** Requests that arrived during an advance, by log index, not replayed yet. */
   private readonly nested = new Map<number, RequestEntry>();
   private readonly outIndex = new Map<string, number>();
+  /** Entries kept in memory at most (WORLD_LOG_LIMIT; a test may lower it). */
+  limit = WORLD_LOG_LIMIT;
+  /** Set once the in-memory log passed `limit` and was dropped: the world cannot be saved from memory. */
+  overflowed = false;
 
   constructor(
     readonly build: WorldBuild,
@@ -164,6 +177,7 @@ export class WorldLog {
 
   /** A wall-clock read: recorded live; while replaying, answered from the log in the order it was read. */
   wallRead(raw: () => number): number {
+    if (this.overflowed && this.sink === null) return raw();
     if (this.mode === 'replay') return this.wallAt < this.walls.length ? (this.walls[this.wallAt++] as number) : raw();
     const v = raw();
     this.walls.push(v);
@@ -180,8 +194,18 @@ export class WorldLog {
       entry.w = this.walls;
       this.walls = [];
     }
-    this.entries.push(entry);
+    if (!this.overflowed) {
+      this.entries.push(entry);
+      if (this.entries.length > this.limit) this.drop();
+    }
     this.sink?.append(entry);
+  }
+
+  /** Past the limit: the in-memory entries go (a state file keeps them), and without a file what only they needed. */
+  private drop(): void {
+    this.overflowed = true;
+    this.entries.length = 0;
+    if (this.sink === null) this.calls.clear();
   }
 
   /** Notes when a request started (the time it is replayed at). */
@@ -240,6 +264,8 @@ export class WorldLog {
   /** The world's transport: records what receivers answer; while replaying, answers from the log. */
   transport(real: Transport): Transport {
     const wrapped: Transport = (request) => {
+      // Nothing will replay this world from memory or from a file: its receivers' answers need no key.
+      if (this.overflowed && this.sink === null && this.mode === 'live') return real(request);
       const id = request.headers['svix-id'] ?? request.headers['webhook-id'] ?? '';
       const base = `${request.url}\u241f${id}`;
       const n = (this.calls.get(base) ?? 0) + 1;
@@ -301,6 +327,11 @@ export class WorldLog {
   }
 
   document(): WorldDocument {
+    if (this.overflowed)
+      throw apiError(
+        409,
+        `This world accepted more than ${this.limit} inputs: its log is no longer kept in memory, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
+      );
     return { format: WORLD_FORMAT, version: WORLD_VERSION, build: this.build, log: [...this.entries] };
   }
 }

@@ -1,13 +1,15 @@
 /** What the control plane shows of the delivery log: messages, destinations, endpoint state. */
 import type { World } from '../../engine/world.js';
 import type { DeliveryLog } from './attempt-log.js';
+import { attemptOf } from './kept-attempt.js';
 import { deliveryOf } from './delivery.js';
 import { webhooksError } from './errors.js';
 import type { Destination, Message } from './message.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
 
 function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
-  const last = dest.attempts[dest.attempts.length - 1];
+  const kept = dest.attempts[dest.attempts.length - 1];
+  const last = kept === undefined ? undefined : attemptOf(kept);
   return {
     endpoint_id: dest.endpoint_id,
     url: ep?.url ?? last?.url ?? null,

@@ -8,6 +8,7 @@ import type { JobHandle } from '../../engine/scheduler.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { signatureHeader, svixId } from './signing.js';
+import type { LoggedAttempt } from './kept-attempt.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
@@ -103,7 +104,8 @@ export interface Destination {
   failure_reason: string | null;
   /** Scheduled (non-manual) attempts made so far. */
   scheduled_attempts: number;
-  attempts: AttemptRecord[];
+  /** Every attempt, oldest first; final ones in their kept form (kept-attempt.ts). */
+  attempts: LoggedAttempt[];
   next_attempt_at: number | null;
   job: JobHandle | null;
   failing_notified: boolean;
