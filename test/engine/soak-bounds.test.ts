@@ -13,7 +13,7 @@ import { createSandbox, type Sandbox } from '../../src/index.js';
 import { wearablesOf } from '../../src/state/wearables/connections.js';
 import { plansKept } from '../../src/state/wearables/pulls.js';
 import { deliveryOf } from '../../src/state/webhooks/delivery.js';
-import { KeptAttempt } from '../../src/state/webhooks/kept-attempt.js';
+import { KeptAttempt } from '../../src/state/webhooks/message.js';
 import { emit, endpoint } from '../webhooks/support.js';
 
 const encoder = new TextEncoder();

@@ -4,8 +4,16 @@
  * finished ones beyond it are dropped with their attempts, pending ones never).
  */
 import type { Environment } from '../../engine/tenancy.js';
-import { attemptOf, KeptAttempt, type LoggedAttempt } from './kept-attempt.js';
-import type { AttemptRecord, Destination, DestinationStatus, Message, Trigger } from './message.js';
+import {
+  type AttemptRecord,
+  attemptOf,
+  type Destination,
+  type DestinationStatus,
+  KeptAttempt,
+  type LoggedAttempt,
+  type Message,
+  type Trigger,
+} from './message.js';
 import { SeqHeap } from './seq-heap.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
 
@@ -102,7 +110,7 @@ export class DeliveryLog {
     if (this.messages.get(dest.message.id) === dest.message) this.attempts.set(record.seq, record);
   }
 
-  /** Replaces a final attempt record by its kept form (kept-attempt.ts), in the destination and in the log. */
+  /** Replaces a final attempt record by its kept form (`KeptAttempt`, message.ts), in the destination and in the log. */
   private keep(dest: Destination, index: number): void {
     const a = dest.attempts[index];
     if (a === undefined || a instanceof KeptAttempt || !KeptAttempt.fits(dest, a)) return;

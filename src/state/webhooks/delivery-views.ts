@@ -1,10 +1,9 @@
 /** What the control plane shows of the delivery log: messages, destinations, endpoint state. */
 import type { World } from '../../engine/world.js';
 import type { DeliveryLog } from './attempt-log.js';
-import { attemptOf } from './kept-attempt.js';
 import { deliveryOf } from './delivery.js';
 import { webhooksError } from './errors.js';
-import type { Destination, Message } from './message.js';
+import { attemptOf, type Destination, type Message } from './message.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
 
 function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
