@@ -3,6 +3,7 @@
  * (`retainedCounts`), and a census of every Map, Set and array reachable from a world, summed by
  * path (`[]` stands for any key), to find whatever else grows (`--census`).
  */
+import { worldLogOf } from '../src/engine/persist.js';
 import type { World } from '../src/engine/world.js';
 import { pendingDeletions } from '../src/state/users/deletion-grace.js';
 import { usersOf } from '../src/state/users/users.js';
@@ -41,6 +42,8 @@ export function retainedCounts(world: World): Record<string, number> {
     grace,
     wearableUsers: wearables.userCount,
     feedRing: wearables.ring.length,
+    // The world's input log (persistence, src/engine/persist.ts): held in a WeakMap, so the census walk misses it.
+    worldLog: worldLogOf(world)?.entries.length ?? 0,
   };
 }
 

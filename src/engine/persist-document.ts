@@ -23,6 +23,7 @@ const entry = z.discriminatedUnion('k', [
     ...walls,
   }),
   z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative(), ...walls }),
+  z.object({ k: z.literal('wall'), ...walls }),
   z.object({
     k: z.literal('out'),
     key: z.string(),

@@ -11,103 +11,15 @@
  * leaves the sandbox) until `goLive()`.
  */
 import { fromBase64, toBase64 } from './bytes.js';
+import { apiError } from './errors.js';
 import type { EventSubscriber } from './events.js';
-import type { SimRequest, SimResponse, Surface } from './http-types.js';
+import type { SimRequest, SimResponse } from './http-types.js';
 import type { World } from './world.js';
 
-export const WORLD_FORMAT = 'health-sandbox-world';
-/** 2: wall-clock reads keyed to the work that made them (`wk`); 1 (read, kept as it is): every read in one ordered stream. */
-export const WORLD_VERSION = 2;
-/** Versions this build reads (docs/simulated/engine.md "Versions"). */
-export const WORLD_VERSIONS: readonly number[] = [1, 2];
+export * from './persist-types.js';
 
-/** What a world is built from before its log is replayed. */
-export interface WorldBuild {
-  seed: number;
-  /** The scenario applied at build (its parsed form), or null. */
-  scenario: unknown;
-  users: number;
-  usersElsewhere: number;
-  limits: boolean;
-  feed: 'auto' | 'on' | 'off';
-  world: 'default' | 'empty';
-  /** Sandbox time at build, epoch ms. */
-  startAt: number;
-  /** How lab orders move (absent: `clock`). */
-  labsProgression?: 'clock' | 'manual';
-}
-
-/** A mutating request: `at` is the sandbox time it ran at; `b` the body (base64). */
-export interface RequestEntry {
-  k: 'req';
-  at: number;
-  m: string;
-  s: Surface;
-  p: string;
-  q: Record<string, string[]>;
-  h: Record<string, string>;
-  b: string;
-  /** Set when it arrived while an advance ran (e.g. a delivery to the sandbox's own receiver): replayed inside that advance. */
-  d?: true;
-}
-
-/** An in-process clock advance (`sandbox.advance`), ms. */
-export interface AdvanceEntry {
-  k: 'adv';
-  ms: number;
-}
-
-/** What a webhook receiver answered to one attempt (`key`: url, message id, nth call). */
-export interface OutcomeEntry {
-  k: 'out';
-  key: string;
-  /** The answer, or `e`: the transport's error message, or `t`: it timed out. */
-  r?: { status: number; headers: Record<string, string>; body: string };
-  /** The error's message, and its cause's code and message (what the attempt record says). */
-  e?: { message: string; code?: string; cause?: string };
-  t?: true;
-}
-
-/**
- * Wall-clock reads made since the entry before: `wk`, by the key of the work that read them (a
- * webhook attempt's signature timestamp and latency, `Clock.wallFor`), replayed to that work in
- * the order it read them; `w`, the unkeyed ones (an advance's barrier, a test receiver's
- * verification; in a version 1 document, all of them), replayed in the order they were read.
- */
-export type LogEntry = (RequestEntry | AdvanceEntry | OutcomeEntry) & { w?: number[]; wk?: Record<string, number[]> };
-
-export interface WorldDocument {
-  format: typeof WORLD_FORMAT;
-  version: number;
-  build: WorldBuild;
-  log: LogEntry[];
-}
-
-/** What the control plane shows of a snapshot. */
-export interface SnapshotInfo {
-  name: string;
-  /** Sandbox time of the world when it was saved. */
-  now: string;
-  seed: number;
-  /** Inputs replayed to restore it (requests, advances, receivers' answers). */
-  inputs: number;
-}
-
-/** The sandbox's saved worlds, as the control routes reach them (`ctx.worlds`). */
-export interface WorldControl {
-  snapshot(name: string): SnapshotInfo;
-  /** Resolves with the world now served. */
-  restore(name: string): Promise<{ seed: number; now: string }>;
-  list(): SnapshotInfo[];
-  remove(name: string): boolean;
-  export(): WorldDocument;
-  import(doc: unknown): Promise<{ seed: number; now: string }>;
-}
-
-/** Where a live world's entries also go (the state file); synchronous: durable when it returns. */
-export interface LogSink {
-  append(entry: LogEntry): void;
-}
+import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, WorldBuild, WorldDocument } from './persist-types.js';
+import { WORLD_FORMAT, WORLD_LOG_LIMIT, WORLD_VERSION } from './persist-types.js';
 
 /** Paths whose requests replace the world or the sandbox rather than change it: never logged. */
 const UNLOGGED = ['/_sandbox/reset', '/_sandbox/scenario', '/_sandbox/snapshots', '/_sandbox/world'];
@@ -163,6 +75,10 @@ export class WorldLog {
   private valveArmed = false;
   /** Answers asked for before their turn (an attempt that finished after another that started later), by log index. */
   private readonly heldOuts = new Map<number, () => void>();
+  /** Entries kept in memory at most (WORLD_LOG_LIMIT; a test may lower it). */
+  limit = WORLD_LOG_LIMIT;
+  /** Set once the in-memory log passed `limit` and was dropped: the world cannot be saved from memory. */
+  overflowed = false;
 
   constructor(
     readonly build: WorldBuild,
@@ -196,6 +112,7 @@ export class WorldLog {
    * order they were read. A read the log has no answer for reads the wall clock.
    */
   wallRead(raw: () => number, key?: string): number {
+    if (this.overflowed && this.sink === null) return raw();
     const keyed = key !== undefined && this.keyedReads;
     if (this.mode === 'replay') {
       if (!keyed) return this.wallAt < this.walls.length ? (this.walls[this.wallAt++] as number) : raw();
@@ -225,8 +142,18 @@ export class WorldLog {
       entry.wk = Object.fromEntries(this.keyed);
       this.keyed = new Map();
     }
-    this.entries.push(entry);
+    if (!this.overflowed) {
+      this.entries.push(entry);
+      if (this.entries.length > this.limit) this.drop();
+    }
     this.sink?.append(entry);
+  }
+
+  /** Past the limit: the in-memory entries go (a state file keeps them), and without a file what only they needed. */
+  private drop(): void {
+    this.overflowed = true;
+    this.entries.length = 0;
+    if (this.sink === null) this.calls.clear();
   }
 
   /** Notes when a request started (the time it is replayed at). */
@@ -254,8 +181,14 @@ export class WorldLog {
     const method = req.method.toUpperCase();
     // Reads change nothing (test/route-table/get-read-only.test.ts), but the few routes that say
     // why they do (the OAuth start): only those are logged, when they answered.
-    if ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || !exchange.route.changesOnRead)) return;
-    if (UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return;
+    const unlogged =
+      ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || !exchange.route.changesOnRead)) ||
+      UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+    if (unlogged) {
+      // Reads made since the last entry (an attempt's latency after its answer) go before this answer does.
+      if (this.walls.length > 0 || this.keyed.size > 0) this.add({ k: 'wall' });
+      return;
+    }
     const start = this.started.get(req);
     this.add({
       ...(start?.during ? { d: true as const } : {}),
@@ -284,6 +217,8 @@ export class WorldLog {
   /** The world's transport: records what receivers answer; while replaying, answers from the log. */
   transport(real: Transport): Transport {
     const wrapped: Transport = (request) => {
+      // Nothing will replay this world from memory or from a file: its receivers' answers need no key.
+      if (this.overflowed && this.sink === null && this.mode === 'live') return real(request);
       const id = request.headers['svix-id'] ?? request.headers['webhook-id'] ?? '';
       const base = `${request.url}\u241f${id}`;
       const n = (this.calls.get(base) ?? 0) + 1;
@@ -399,6 +334,11 @@ export class WorldLog {
   }
 
   document(): WorldDocument {
+    if (this.overflowed)
+      throw apiError(
+        409,
+        `This world accepted more than ${this.limit} inputs: its log is no longer kept in memory, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
+      );
     return { format: WORLD_FORMAT, version: this.version, build: this.build, log: [...this.entries] };
   }
 }

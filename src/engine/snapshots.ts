@@ -60,7 +60,7 @@ export async function replayLog(world: World, router: Router, entries: readonly 
   const send = (req: SimRequest): Promise<SimResponse> => dispatch(env, req);
   log.replayDispatch = (e) => send(entryRequest(e));
   for (const [i, e] of entries.entries()) {
-    if (e.k === 'out' || log.nestedAt(i)) continue;
+    if (e.k === 'out' || e.k === 'wall' || log.nestedAt(i)) continue;
     if (e.k === 'adv') await world.scheduler.advance(e.ms);
     else if (!e.d) {
       // A realtime clock moved between requests: to the time this one ran (due jobs first). A manual one moves only by advances.

@@ -16,6 +16,7 @@ import { createSandbox, type Sandbox } from '../../src/index.js';
 import { deliveryOf } from '../../src/state/webhooks/delivery.js';
 import { ADAPTIVE_MAX, DeliveryWindows } from '../../src/state/webhooks/delivery-window.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
+import { attemptOf } from '../../src/state/webhooks/message.js';
 
 it('the CLI takes --delivery-window auto (and HEALTH_SANDBOX_DELIVERY_WINDOW=auto)', () => {
   expect(parseCli(['--delivery-window', 'auto'], {}).deliveryWindow).toBe('auto');
@@ -191,6 +192,6 @@ function emit(sandbox: Sandbox, n: number): void {
 function deliveryAttempts(sandbox: Sandbox): Array<{ status: string }> {
   const out: Array<{ status: string }> = [];
   for (const msg of deliveryOf(sandbox.world).log.messages.values())
-    for (const dest of msg.destinations.values()) out.push(...dest.attempts);
+    for (const dest of msg.destinations.values()) out.push(...dest.attempts.map(attemptOf));
   return out;
 }

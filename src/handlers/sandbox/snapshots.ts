@@ -7,7 +7,8 @@
  *
  * LIMITATIONS
  * - Snapshots live in memory only and are gone with the process (save one with `GET /_sandbox/world`).
- * - A world's document grows with every input it accepted (it is a build plus a log of inputs).
+ * - A world's document grows with every input it accepted (it is a build plus a log of inputs); past
+ *   WORLD_LOG_LIMIT inputs (src/engine/persist.ts) it is no longer kept in memory: 409.
  */
 import { z } from 'zod';
 import { ApiError, apiError } from '../../engine/errors.js';
@@ -50,7 +51,11 @@ export const snapshotRoutes = [
     auth: 'control',
     summary: 'Saves the whole world in memory under a name (replacing one of that name).',
     request: { body: z.object({ name: snapshotName }) },
-    responses: { 201: res(SnapshotInfo, '{name, now, seed, inputs}'), 422: 'No valid name', 409: 'Too many snapshots kept' },
+    responses: {
+      201: res(SnapshotInfo, '{name, now, seed, inputs}'),
+      422: 'No valid name',
+      409: 'Too many snapshots kept, or the world accepted more inputs than its log keeps in memory',
+    },
     handle(ctx, { body }) {
       try {
         return reply(201, ctx.worlds.snapshot(body.name));
@@ -96,7 +101,7 @@ export const snapshotRoutes = [
     path: '/_sandbox/world',
     auth: 'control',
     summary: 'The whole world as one JSON document (keys and secrets included): save it, check it in, PUT it back or start from it.',
-    responses: { 200: res(WorldDocument, 'The world document') },
+    responses: { 200: res(WorldDocument, 'The world document'), 409: 'The world accepted more inputs than its log keeps in memory' },
     handle: (ctx) => reply(200, worldView(ctx.worlds.export())),
   }),
   defineRoute({

@@ -47,6 +47,20 @@ interface KeptPlan {
 }
 const basePlans = new WeakMap<Connection, Map<string, KeptPlan>>();
 
+/**
+ * Forgets a connection's memoised plans (it ended: no feed tick asks for them any more, and a read
+ * of its past data computes them again, the same). A deleted user in its grace period then keeps
+ * no plans (issue 27 item 5).
+ */
+export function forgetPlans(conn: Connection): void {
+  basePlans.delete(conn);
+}
+
+/** Whether a connection's plans are memoised (tests of the bound above). */
+export function plansKept(conn: Connection): boolean {
+  return basePlans.has(conn);
+}
+
 /** The plan of one resource's pull (a copy the caller may keep). */
 export function pullPlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
   const plan = keptPlan(seed, userId, conn, resource);

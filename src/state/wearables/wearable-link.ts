@@ -17,7 +17,7 @@ import {
   type ScopeGrant,
   deniedResources,
 } from './connections.js';
-import { applyOverrides, schedulePullAnnouncements } from './pulls.js';
+import { applyOverrides, forgetPlans, schedulePullAnnouncements } from './pulls.js';
 import { outagePreset } from '../sandbox/faults-providers.js';
 import { pullPreferencesOf } from '../management/preferences.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -87,7 +87,10 @@ export function deregisterAll(world: World, partition: Partition, userId: string
   const rec = state.get(partition, userId);
   if (!rec) return;
   const now = world.clock.now();
-  for (const link of rec.links) endConnection(link, now);
+  for (const link of rec.links) {
+    endConnection(link, now);
+    for (const conn of link.past) forgetPlans(conn);
+  }
   // Nothing left to feed: the run-time feed list lets go at once (not at its next tick).
   state.active.delete(rec);
 }

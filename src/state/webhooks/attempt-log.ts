@@ -4,7 +4,16 @@
  * finished ones beyond it are dropped with their attempts, pending ones never).
  */
 import type { Environment } from '../../engine/tenancy.js';
-import type { AttemptRecord, Destination, DestinationStatus, Message, Trigger } from './message.js';
+import {
+  type AttemptRecord,
+  attemptOf,
+  type Destination,
+  type DestinationStatus,
+  KeptAttempt,
+  type LoggedAttempt,
+  type Message,
+  type Trigger,
+} from './message.js';
 import { SeqHeap } from './seq-heap.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
 
@@ -49,8 +58,8 @@ function busy(msg: Message): boolean {
 export class DeliveryLog {
   /** Every retained message by id, in creation order. */
   readonly messages = new Map<string, Message>();
-  /** Every retained attempt by seq, in creation order. */
-  private readonly attempts = new Map<number, AttemptRecord>();
+  /** Every retained attempt by seq, in creation order (final ones in their kept form). */
+  private readonly attempts = new Map<number, LoggedAttempt>();
   /** Partition id -> its retained messages in creation order. */
   private readonly byPartition = new Map<string, Set<Message>>();
   /** Endpoint id -> its destinations in message order. */
@@ -95,13 +104,26 @@ export class DeliveryLog {
 
   /** Records an attempt on its destination, and in the log while its message is retained. */
   addAttempt(dest: Destination, record: AttemptRecord): void {
+    // The attempt before is final now (its next attempt time was set): kept in its compact form.
+    this.keep(dest, dest.attempts.length - 1);
     dest.attempts.push(record);
     if (this.messages.get(dest.message.id) === dest.message) this.attempts.set(record.seq, record);
   }
 
+  /** Replaces a final attempt record by its kept form (`KeptAttempt`, message.ts), in the destination and in the log. */
+  private keep(dest: Destination, index: number): void {
+    const a = dest.attempts[index];
+    if (a === undefined || a instanceof KeptAttempt || !KeptAttempt.fits(dest, a)) return;
+    const kept = new KeptAttempt(dest, a);
+    dest.attempts[index] = kept;
+    if (this.attempts.get(a.seq) === a) this.attempts.set(a.seq, kept);
+  }
+
   /** Called when a destination finishes: a message with every destination done may be dropped by retention. */
   finished(msg: Message): void {
-    if (busy(msg) || this.messages.get(msg.id) !== msg) return;
+    if (busy(msg)) return;
+    for (const d of msg.destinations.values()) this.keep(d, d.attempts.length - 1);
+    if (this.messages.get(msg.id) !== msg) return;
     let heap = this.finishedByPartition.get(msg.partition_id);
     if (heap === undefined) this.finishedByPartition.set(msg.partition_id, (heap = new SeqHeap()));
     heap.push(msg);
@@ -165,7 +187,7 @@ export class DeliveryLog {
   }
 
   listAttempts(filter: AttemptFilter, limit: number): AttemptRecord[] {
-    let source: Iterable<AttemptRecord> = this.attempts.values();
+    let source: Iterable<LoggedAttempt> = this.attempts.values();
     if (filter.msg_id !== undefined) {
       const msg = this.messages.get(filter.msg_id);
       source = msg ? [...msg.destinations.values()].flatMap((d) => d.attempts).sort((a, b) => a.seq - b.seq) : [];
@@ -174,13 +196,15 @@ export class DeliveryLog {
     for (const a of source) {
       if (out.length >= limit) break;
       if (filter.after !== undefined && a.seq <= filter.after) continue;
-      if (filter.team_id !== undefined && a.team_id !== filter.team_id) continue;
-      if (filter.environment !== undefined && a.environment !== filter.environment) continue;
-      if (filter.endpoint_id !== undefined && a.endpoint_id !== filter.endpoint_id) continue;
-      if (filter.event_type !== undefined && a.event_type !== filter.event_type) continue;
-      if (filter.status !== undefined && a.status !== filter.status) continue;
+      const msg = a instanceof KeptAttempt ? a.dest.message : null;
+      if (filter.team_id !== undefined && (msg ? msg.team_id : (a as AttemptRecord).team_id) !== filter.team_id) continue;
+      if (filter.environment !== undefined && (msg ? msg.environment : (a as AttemptRecord).environment) !== filter.environment) continue;
+      if (filter.endpoint_id !== undefined && (a instanceof KeptAttempt ? a.dest.endpoint_id : a.endpoint_id) !== filter.endpoint_id)
+        continue;
+      if (filter.event_type !== undefined && (msg ? msg.event_type : (a as AttemptRecord).event_type) !== filter.event_type) continue;
+      if (filter.status !== undefined && (a instanceof KeptAttempt ? (a.ok ? 'success' : 'failed') : a.status) !== filter.status) continue;
       if (filter.trigger !== undefined && a.trigger !== filter.trigger) continue;
-      out.push(a);
+      out.push(attemptOf(a));
     }
     return out;
   }
@@ -205,7 +229,7 @@ export class DeliveryLog {
           failure_reason: d.failure_reason,
           scheduled_attempts: d.scheduled_attempts,
           next_attempt_at: d.next_attempt_at,
-          attempts: d.attempts.map((a) => ({
+          attempts: d.attempts.map(attemptOf).map((a) => ({
             id: a.id,
             trigger: a.trigger,
             attempt_number: a.attempt_number,

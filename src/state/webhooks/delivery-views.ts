@@ -4,11 +4,12 @@ import type { World } from '../../engine/world.js';
 import type { DeliveryLog } from './attempt-log.js';
 import { deliveryOf } from './delivery.js';
 import { webhooksError } from './errors.js';
-import type { Destination, Message } from './message.js';
+import { attemptOf, type Destination, type Message } from './message.js';
 import { webhooksOf, webhookView, type WebhookEndpoint } from './webhooks.js';
 
 function destinationView(dest: Destination, ep: WebhookEndpoint | undefined) {
-  const last = dest.attempts[dest.attempts.length - 1];
+  const kept = dest.attempts[dest.attempts.length - 1];
+  const last = kept === undefined ? undefined : attemptOf(kept);
   return {
     endpoint_id: dest.endpoint_id,
     url: ep?.url ?? last?.url ?? null,
