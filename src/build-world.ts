@@ -16,17 +16,22 @@ import type { ResolvedSandboxOptions } from './sandbox-options.js';
 import type { OutputGate } from './scenario/gate.js';
 import { configureWebhooks } from './state/webhooks/options.js';
 
-/** `gate`: what the world may let out (held while a scenario is applied to it). */
-export function buildWorld(
-  options: ResolvedSandboxOptions,
-  seed: number,
-  urls: World['urls'],
-  subscribers: EventSubscriber[],
-  assets: AssetSources,
-  gate: OutputGate,
-  worldLog: WorldLog,
-  kept: Map<symbol, unknown>,
-): World {
+/** What one world is built from. */
+export interface WorldParts {
+  options: ResolvedSandboxOptions;
+  seed: number;
+  urls: World['urls'];
+  /** The in-process event subscribers (shared by the sandbox's worlds). */
+  subscribers: EventSubscriber[];
+  assets: AssetSources;
+  /** What the world may let out (held while a scenario is applied to it). */
+  gate: OutputGate;
+  worldLog: WorldLog;
+  /** The world's `kept` map (World['kept']). */
+  kept: Map<symbol, unknown>;
+}
+
+export function buildWorld({ options, seed, urls, subscribers, assets, gate, worldLog, kept }: WorldParts): World {
   // A realtime clock stands still at the start time while the world is built: what is seeded is dated
   // at the start time itself, whatever the build took (the same world each time, so a build of a seed built before copies it).
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock, held: true });

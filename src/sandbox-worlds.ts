@@ -76,7 +76,8 @@ export function createWorlds(ctx: WorldsContext, initial: Scenario | undefined) 
       labsProgression: o.labsProgression,
     };
     const log = new WorldLog(spec, replay?.log ?? null, replay?.version);
-    return { world: buildWorld(o, seed, ctx.urls, ctx.subscribers, ctx.assets, gate, log, ctx.kept), gate };
+    const { urls, subscribers, assets, kept } = ctx;
+    return { world: buildWorld({ options: o, seed, urls, subscribers, assets, gate, worldLog: log, kept }), gate };
   };
   /** The world's log writes through the state sink from now on (after the whole document). */
   const persistFrom = (w: World): void => {

@@ -54,7 +54,7 @@ describe('generator v2: feed fast paths', () => {
         const from = since - 2 * HOUR;
         const created: unknown[] = [];
         const updated: unknown[] = [];
-        feedCadence(row, memo, sched, from, now, now, since, created, updated);
+        feedCadence({ row, src: memo, sched, from, to: now, now, since, created, updated });
         const wantCreated: unknown[] = [];
         const wantUpdated: unknown[] = [];
         for (const s of samplesOf(row, plain, from, now, now)) {
@@ -94,7 +94,7 @@ describe('generator v2: feed fast paths', () => {
     ] as const;
     const stats = (src: SourceCtx) => {
       const st = { n: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
-      for (const [a, b] of parts) cadenceStats(row, src, sched, a, b, now, st);
+      for (const [a, b] of parts) cadenceStats({ row, src, sched, from: a, last: b, now }, st);
       return st;
     };
     const values = parts.flatMap(([a, b]) => samplesOf(row, plain, a, b, now).map((s) => s.value));

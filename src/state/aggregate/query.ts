@@ -29,7 +29,7 @@ export function aggregateUser(world: World, partition: Partition, userId: string
 
 /** Runs one plan for a user over `[from, to)` as of `now`. */
 export function runPlan(world: World, user: User, plan: Plan, window: [number, number], now: number, priority: readonly string[]): Table {
-  const rows = readRows(world, user, plan, window[0], window[1], now, priority, plan.allSources);
+  const rows = readRows({ world, user, plan, from: window[0], to: window[1], now, priority, allSources: plan.allSources });
   return execute(plan, rows, zoneOf(user), window);
 }
 

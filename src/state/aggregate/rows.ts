@@ -229,21 +229,25 @@ function timeseriesRows(resource: string, s: DataSource, from: number, to: numbe
   return out;
 }
 
+/** What readRows reads: a user's rows of a plan's table in `[from, to)` as of `now`. */
+export interface RowsRead {
+  world: World;
+  user: User;
+  plan: Plan;
+  from: number;
+  to: number;
+  now: number;
+  /** Provider slugs, preferred first. */
+  priority: readonly string[];
+  allSources: boolean;
+}
+
 /**
  * The rows of the plan's table in `[from, to)` per provider. Without `allSources`, one provider
  * is read: the first of `priority` with rows, else the provider with rows that comes first in
  * the catalogue.
  */
-export function readRows(
-  world: World,
-  user: User,
-  plan: Plan,
-  from: number,
-  to: number,
-  now: number,
-  priority: readonly string[],
-  allSources: boolean,
-): Row[] {
+export function readRows({ world, user, plan, from, to, now, priority, allSources }: RowsRead): Row[] {
   const byProvider: Array<{ p: ProviderInfo; rows: Row[] }> = [];
   for (const s of dataSources(world, user, plan.dependency, '', now)) {
     const rows =

@@ -20,6 +20,7 @@ import { sleepCycle } from '../../fixtures/wearables/sleep-cycle.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import type { ProviderLink } from './connections.js';
@@ -40,16 +41,27 @@ function cycleOn(src: SourceCtx, day: number): Cycle | null {
   return null;
 }
 
+/** One connection of a user at one feed tick: what arrived in `(since, now]`. */
+export interface ConnectionTick {
+  world: World;
+  partition: Partition;
+  user: User;
+  link: ProviderLink;
+  since: number;
+  now: number;
+}
+
+/** A connection's tick as the summaries read it: its source, its visible ranges per resource, its event emitter. */
+export interface FeedTick extends ConnectionTick {
+  src: SourceCtx;
+  ranges: (resource: string) => Range[];
+  emit: (type: string, data: unknown) => void;
+}
+
+/** The summaries of `tick` for the resources someone has `heard` of. */
 export function feedMoreSummaries(
-  world: World,
-  user: User,
-  link: ProviderLink,
-  src: SourceCtx,
+  { world, user, link, src, ranges, since, now, emit }: FeedTick,
   heard: (resource: string) => boolean,
-  ranges: (resource: string) => Range[],
-  since: number,
-  now: number,
-  emit: (type: string, data: unknown) => void,
 ): void {
   const conn = link.current;
   if (!conn) return;

@@ -39,19 +39,18 @@ import {
   renderSample,
   samplesOf,
   scheduleOf,
-  type SourceCtx,
   type TimeseriesRow,
 } from '../../fixtures/wearables/timeseries-table.js';
 import { feedCadence } from '../../fixtures/wearables/cadence.js';
 import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
-import { pulledResources, wearablesOf, type Connection, type ProviderLink, type UserWearables } from './connections.js';
+import { pulledResources, wearablesOf, type Connection, type UserWearables } from './connections.js';
 import type { Partition } from '../../engine/tenancy.js';
-import { usersOf, type User } from '../users/users.js';
+import { usersOf } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
 import { feedSource } from './feed-sources.js';
-import { feedMoreSummaries } from './feed-more.js';
+import { type ConnectionTick, type FeedTick, feedMoreSummaries } from './feed-more.js';
 import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
 
@@ -160,7 +159,7 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
     // A provider outage (faults): nothing new arrives; the mark stays, so the next tick after it catches up.
     if (providerDown(world, link.provider.slug, now)) continue;
     const since = Math.max(conn.mark, now - FEED_CATCH_UP);
-    if (since < now) feedConnection(world, rec.partition, user, link, since, now, heard);
+    if (since < now) feedConnection({ world, partition: rec.partition, user, link, since, now }, heard);
     conn.mark = now;
   }
   return any;
@@ -209,15 +208,7 @@ function connPlan(conn: Connection): ConnPlan {
   return plan;
 }
 
-function feedConnection(
-  world: World,
-  partition: Partition,
-  user: User,
-  link: ProviderLink,
-  since: number,
-  now: number,
-  heard: (prefix: string) => boolean,
-): void {
+function feedConnection({ world, partition, user, link, since, now }: ConnectionTick, heard: (prefix: string) => boolean): void {
   const conn = link.current;
   if (!conn) return;
   const src = feedSource(world, user, link.provider);
@@ -258,7 +249,7 @@ function feedConnection(
     const updated: unknown[] = [];
     for (const [a, b] of clip(rs, from, now)) {
       if (sched.kind === 'cadence') {
-        feedCadence(row, src, sched, a, b, now, since, created, updated);
+        feedCadence({ row, src, sched, from: a, to: b, now, since, created, updated });
         continue;
       }
       for (const s of samplesOf(row, src, a, b, now)) {
@@ -270,32 +261,15 @@ function feedConnection(
     if (created.length) emit(fr.created, { source_id: provider.id, user_id: user.user_id, source, data: created });
   }
   const has = (r: string) => plan.pulled.has(r) && (all || heard(prefixOf(r)));
-  feedSummaries(world, partition, user, link, src, has, ranges, since, now, emit);
+  const tick: FeedTick = { world, partition, user, link, since, now, src, ranges, emit };
+  feedSummaries(tick, has);
   // sleep_cycle has no provider resource of its own: it comes with sleep.
-  feedMoreSummaries(
-    world,
-    user,
-    link,
-    src,
-    (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))),
-    ranges,
-    since,
-    now,
-    emit,
-  );
+  feedMoreSummaries(tick, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))));
 }
 
 function feedSummaries(
-  world: World,
-  partition: Partition,
-  user: User,
-  link: ProviderLink,
-  src: SourceCtx,
+  { world, partition, user, link, src, ranges, since, now, emit }: FeedTick,
   has: (resource: string) => boolean,
-  ranges: (resource: string) => Range[],
-  since: number,
-  now: number,
-  emit: (type: string, data: unknown) => void,
 ): void {
   const zone = src.subject.zone;
   const within = (rs: Range[], t: number) => t > since && t <= now && rs.some(([a, b]) => t >= a && t <= b);
