@@ -52,16 +52,17 @@ export function unsent(error: string, timedOut: boolean): SendOutcome {
   return { response: null, error, timedOut };
 }
 
+/** One attempt made: its destination, the endpoint it went to, why it was made, what was sent and what came of it. */
+export interface AttemptMade {
+  dest: Destination;
+  ep: WebhookEndpoint;
+  trigger: Trigger;
+  sending: Sending;
+  outcome: SendOutcome;
+}
+
 /** The attempt log's record of one attempt (`attemptSeq`: its place among every attempt made). */
-export function attemptRecord(
-  world: World,
-  dest: Destination,
-  ep: WebhookEndpoint,
-  trigger: Trigger,
-  sending: Sending,
-  outcome: SendOutcome,
-  attemptSeq: number,
-): AttemptRecord {
+export function attemptRecord(world: World, { dest, ep, trigger, sending, outcome }: AttemptMade, attemptSeq: number): AttemptRecord {
   const msg = dest.message;
   const res = outcome.response;
   const response = res === null ? null : { status_code: res.status, headers: res.headers, body: res.body };

@@ -32,7 +32,7 @@ import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_A
 import { DeliveryWindows } from './delivery-window.js';
 import { destinationProblem, resolvedProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
-import { attemptRecord, prepareSending, type Sending, unsent } from './attempt-record.js';
+import { type AttemptMade, attemptRecord, prepareSending, type Sending, unsent } from './attempt-record.js';
 import { createMessage, type AttemptRecord, type Destination, type DestinationStatus, type Message, type Trigger } from './message.js';
 import { webhookOptionsOf } from './options.js';
 import { pipelinesOf } from './pipelines.js';
@@ -278,7 +278,8 @@ class DeliveryEngine {
     dest.status = 'sending';
     const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep));
     const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
-    const record = attemptRecord(world, dest, ep, trigger, sending, outcome, ++this.attemptSeq);
+    const made: AttemptMade = { dest, ep, trigger, sending, outcome };
+    const record = attemptRecord(world, made, ++this.attemptSeq);
     this.log.addAttempt(dest, record);
     if (outcome.response !== null) this.windows.answered(ep.id, record.latency_ms);
     if (record.status === 'success') {
@@ -286,7 +287,7 @@ class DeliveryEngine {
       if (dest.failing_notified)
         this.operationalEvent('message.attempt.recovered', ep, dest.message.id, `Delivered on attempt ${record.attempt_number}`);
       this.finish(dest, 'success', null);
-    } else this.failed(dest, ep, record, trigger, before, sending, outcome.timedOut, own);
+    } else this.failed(made, record, before, own);
     return record;
   }
 
@@ -344,13 +345,9 @@ class DeliveryEngine {
 
   /** A failed attempt: the endpoint's failing state, then a retry or the message's end for it. */
   private failed(
-    dest: Destination,
-    ep: WebhookEndpoint,
+    { dest, ep, trigger, sending, outcome }: AttemptMade,
     record: AttemptRecord,
-    trigger: Trigger,
     before: DestinationStatus,
-    sending: Sending,
-    timedOut: boolean,
     own: boolean,
   ): void {
     const { clock } = this.world;
@@ -384,7 +381,7 @@ class DeliveryEngine {
     const next = afterFailure({
       failures: dest.scheduled_attempts,
       status: response?.status_code ?? null,
-      timedOut,
+      timedOut: outcome.timedOut,
       retryAfter: response?.headers['retry-after'],
       directive,
       wallNow: sending.wall(),
