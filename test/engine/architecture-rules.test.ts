@@ -14,6 +14,7 @@ import {
   handlerImportsHandler,
   handlerReadsStore,
   importCycles,
+  longParameterLists,
   nodeInCore,
   overLineCap,
   requestContextInState,
@@ -149,5 +150,39 @@ describe('each architecture rule reports a file that breaks it', () => {
     breaks(nodeInCore, 'src/engine/bytes.ts', '// Buffer.from(text) would not run in a browser', []);
     breaks(nodeInCore, 'src/adapters/express.ts', "import { readFileSync } from 'node:fs';", []);
     breaks(nodeInCore, 'src/cli.ts', 'const b = Buffer.from(text);', []);
+  });
+
+  it('a function of src with more than 6 positional parameters', () => {
+    const path = 'src/fixtures/wearables/cadence.ts';
+    breaks(longParameterLists, path, 'export function feed(a: number, b, c, d, e, f, g: Map<string, number>): void {}', [
+      `${path}:1 feed: 7 positional parameters`,
+    ]);
+    const method = [
+      'class Engine {',
+      '  private failed(',
+      '    a: A,',
+      '    b: (x: number, y: number) => void,',
+      '    c, d, e, f, g,',
+      '  ): void {}',
+      '}',
+    ];
+    breaks(longParameterLists, path, method.join('\n'), [`${path}:2 failed: 7 positional parameters`]);
+    breaks(longParameterLists, path, 'const f = async <T>(a, b, c, d, e, f, g = [1, 2]): Promise<T> => a;', [
+      `${path}:1 f: 7 positional parameters`,
+    ]);
+    breaks(longParameterLists, path, 'type Visit = (a, b, c, d, e, f, g) => void;', [`${path}:1 Visit: 7 positional parameters`]);
+    // Six, an options object (one parameter however many fields), a trailing comma, commas in types and defaults.
+    breaks(longParameterLists, path, 'function ok(a, b, c, d, e, f,) {}', []);
+    breaks(longParameterLists, path, "function ok({ a, b, c, d, e, f, g }: Opts, h: Map<K, V>, i = [1, 2], j = 'x,y,z,w,v,u') {}", []);
+    // Calls are no parameter lists: a statement, an argument, a ternary's first branch; comments and strings are not code.
+    breaks(
+      longParameterLists,
+      path,
+      'g(a, b, c, d, e, f, h);\nconst x = k ? g(a, b, c, d, e, f, h) : null;\n// function old(a, b, c, d, e, f, g) {}',
+      [],
+    );
+    breaks(longParameterLists, path, "const s = 'function s(a, b, c, d, e, f, g) {}';", []);
+    // Only src counts.
+    breaks(longParameterLists, 'test/labs/helpers.ts', 'function h(a, b, c, d, e, f, g) {}', []);
   });
 });

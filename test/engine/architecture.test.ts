@@ -17,6 +17,8 @@ import {
   handlerImportsHandler,
   handlerReadsStore,
   importCycles,
+  longParameterLists,
+  MAX_POSITIONAL,
   overLineCap,
   requestContextInState,
   storeMapsPublic,
@@ -103,6 +105,11 @@ describe('architecture', () => {
 
   it(`route files answer with at most ${UNCHECKED_REPLIES} unchecked json() replies (a number that only goes down)`, () => {
     expect(check(uncheckedReplies, src).length).toBeLessThanOrEqual(UNCHECKED_REPLIES);
+  });
+
+  // More: an options object (a named interface, destructured in the signature).
+  it(`no function or method of src takes more than ${MAX_POSITIONAL} positional parameters`, () => {
+    expect(check(longParameterLists, src)).toEqual([]);
   });
 
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {

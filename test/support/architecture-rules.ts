@@ -180,3 +180,71 @@ export const nodeInCore: FileRule = (path, source) => {
   if (/\bBuffer\s*[.(<[]|:\s*Buffer\b/.test(code)) bad.push(`${path}: Buffer`);
   return bad;
 };
+
+/** Most positional parameters a function or method of src may take (more: an options object, destructured). */
+export const MAX_POSITIONAL = 6;
+
+/** Comments blanked and string literals emptied (same length of lines kept: line numbers still hold). */
+function codeOnly(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, (t) =>
+    t.startsWith('/') ? t.replace(/[^\n]/g, ' ') : t.replace(/[^\n]/g, '').padStart(2, t[0] as string),
+  );
+}
+
+/** The index of the `)` closing the `(` at `open`, and the top-level items between them. */
+function paramList(code: string, open: number): { close: number; items: number } {
+  let depth = 0;
+  let angle = 0;
+  let items = 0;
+  let filled = false;
+  for (let i = open + 1; i < code.length; i++) {
+    const c = code[i] as string;
+    if (c === '=' && code[i + 1] === '>') {
+      i++;
+      filled = true;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) return { close: i, items: items + (filled ? 1 : 0) };
+      depth--;
+    } else if (c === '<') angle++;
+    else if (c === '>') angle = Math.max(0, angle - 1);
+    else if (c === ',' && depth === 0 && angle === 0) {
+      items++;
+      filled = false;
+      continue;
+    }
+    if (!/\s/.test(c)) filled = true;
+  }
+  return { close: code.length, items: 0 };
+}
+
+/**
+ * What comes before a parameter list followed by a return type, on its line: `function name`, a
+ * method's name (with its modifiers) at the start of the line, or where an arrow function starts
+ * (the `:` after a call in a ternary's first branch is no return type).
+ */
+const DECLARED =
+  /(?:\bfunction\b\s*\*?\s*[\w$]*|^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*[\w$]+\s*\??|(?:^|[=(,:]|=>|\basync)\s*)\s*(?:<.*>)?\s*$/;
+
+/**
+ * No function, method, arrow function or function type of src takes more than `MAX_POSITIONAL`
+ * positional parameters: every parenthesised list with more top-level items is checked, and it is a
+ * parameter list when a body (`{`), a return type (`:`, see DECLARED) or an arrow (`=>`) follows
+ * it (a call is followed by none of these). Items inside `()`, `[]`, `{}` and `<>` (a destructured options
+ * object, a generic type) are one parameter.
+ */
+export const longParameterLists: FileRule = (path, source) => {
+  if (!path.startsWith('src/')) return [];
+  const code = codeOnly(source);
+  const bad: string[] = [];
+  for (let open = code.indexOf('('); open >= 0; open = code.indexOf('(', open + 1)) {
+    const { close, items } = paramList(code, open);
+    const next = /^\s*(:|=>|\{)/.exec(code.slice(close + 1, close + 40))?.[1];
+    if (items <= MAX_POSITIONAL || next === undefined) continue;
+    if (next === ':' && !DECLARED.test(code.slice(code.lastIndexOf('\n', open) + 1, open))) continue;
+    const line = code.slice(0, open).split('\n').length;
+    const name = /([\w$]+)\s*(?:=\s*(?:async\s*)?)?(?:<[^()]*>)?\s*$/.exec(code.slice(Math.max(0, open - 80), open))?.[1] ?? '(arrow)';
+    bad.push(`${path}:${line} ${name}: ${items} positional parameters`);
+  }
+  return bad;
+};
