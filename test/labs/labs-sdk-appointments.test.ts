@@ -1,19 +1,15 @@
 /** Contract test: the official SDK books, reschedules, reads and cancels lab appointments. */
-import { VitalClient } from '@tryvital/vital-node';
+import type { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANCELLATION_REASONS } from '../../src/fixtures/labs/appointment-slots.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 72, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer(72));
 });
 
 afterAll(async () => {

@@ -1,21 +1,17 @@
 /** Contract test: the official SDK reads order documents, imports orders and requests appointments (issue 13). */
-import { VitalClient, VitalError } from '@tryvital/vital-node';
+import { type VitalClient, VitalError } from '@tryvital/vital-node';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_CONFIRMS_AFTER } from '../../src/state/labs/appointment-requests.js';
 import { LABS_ERRORS, LABS_TEXTS } from '../../src/state/labs/errors.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 73, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer(73));
 });
 
 afterAll(async () => {

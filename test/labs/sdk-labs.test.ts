@@ -1,19 +1,15 @@
 /** Contract test: the official SDK parses every lab testing answer of the sandbox. */
-import { Vital, VitalClient, VitalError } from '@tryvital/vital-node';
+import { Vital, type VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
+import type { RunningServer } from '../support/server.js';
 import { LABS_TEXTS } from '../../src/state/labs/errors.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 71, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer(71));
 });
 
 afterAll(async () => {
