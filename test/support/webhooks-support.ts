@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { EventEnvelope } from '../../src/engine/events.js';
 import type { Environment, Partition } from '../../src/engine/tenancy.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
+import type { Sandbox } from '../../src/index.js';
 import type { TestClient } from './client.js';
 
 export interface Received {
@@ -172,5 +173,22 @@ export async function walk(c: TestClient, offsets: readonly number[]): Promise<v
     expect(res.status, res.text).toBe(200);
     await c.sandbox.settle();
     at = offset;
+  }
+}
+
+/** `n` events of the first team's sandbox environment straight into the world, numbered in `data.seq` (0 to n - 1). */
+export function emitNumbered(sandbox: Sandbox, n: number): void {
+  const world = sandbox.world;
+  const team = [...world.tenancy.teams.values()][0];
+  if (!team) throw new Error('no team');
+  const partition = world.tenancy.partition(team, 'sandbox');
+  for (let seq = 0; seq < n; seq++) {
+    world.events.emit(partition, {
+      event_type: 'daily.data.steps.created',
+      data: { seq },
+      team_id: team.id,
+      user_id: '00000000-0000-4000-8000-000000000001',
+      client_user_id: 'window',
+    });
   }
 }

@@ -17,6 +17,7 @@ import { deliveryOf } from '../../src/state/webhooks/delivery.js';
 import { ADAPTIVE_MAX, DeliveryWindows } from '../../src/state/webhooks/delivery-window.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { attemptOf } from '../../src/state/webhooks/message.js';
+import { emitNumbered } from '../support/webhooks-support.js';
 
 it('the CLI takes --delivery-window auto (and HEALTH_SANDBOX_DELIVERY_WINDOW=auto)', () => {
   expect(parseCli(['--delivery-window', 'auto'], {}).deliveryWindow).toBe('auto');
@@ -120,7 +121,7 @@ async function deliverBurst(options: { step: number; window?: number | 'auto'; n
     ...(options.window === undefined ? {} : { deliveryWindow: options.window }),
   });
   await endpoint(sandbox, rx.url);
-  emit(sandbox, options.n);
+  emitNumbered(sandbox, options.n);
   await sandbox.settle();
   t.close();
   const attempts = deliveryAttempts(sandbox);
@@ -171,22 +172,6 @@ async function endpoint(sandbox: Sandbox, url: string): Promise<void> {
     rawBody: encoder.encode(JSON.stringify({ url })),
   });
   expect(res.status).toBe(200);
-}
-
-function emit(sandbox: Sandbox, n: number): void {
-  const world = sandbox.world;
-  const team = [...world.tenancy.teams.values()][0];
-  if (!team) throw new Error('no team');
-  const partition = world.tenancy.partition(team, 'sandbox');
-  for (let seq = 0; seq < n; seq++) {
-    world.events.emit(partition, {
-      event_type: 'daily.data.steps.created',
-      data: { seq },
-      team_id: team.id,
-      user_id: '00000000-0000-4000-8000-000000000001',
-      client_user_id: 'window',
-    });
-  }
 }
 
 function deliveryAttempts(sandbox: Sandbox): Array<{ status: string }> {

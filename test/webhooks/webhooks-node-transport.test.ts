@@ -11,6 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { Webhook } from 'svix';
 import { createNodeTransport } from '../../src/adapters/node-transport.js';
 import { createSandbox, type Sandbox } from '../../src/index.js';
+import { emitNumbered } from '../support/webhooks-support.js';
 
 const encoder = new TextEncoder();
 const servers: Server[] = [];
@@ -71,22 +72,6 @@ async function withEndpoint(sandbox: Sandbox, url: string): Promise<string> {
   return (JSON.parse(new TextDecoder().decode(secret.body)) as { key: string }).key;
 }
 
-function emit(sandbox: Sandbox, n: number): void {
-  const world = sandbox.world;
-  const team = [...world.tenancy.teams.values()][0];
-  if (!team) throw new Error('no team');
-  const partition = world.tenancy.partition(team, 'sandbox');
-  for (let seq = 0; seq < n; seq++) {
-    world.events.emit(partition, {
-      event_type: 'daily.data.steps.created',
-      data: { seq },
-      team_id: team.id,
-      user_id: '00000000-0000-4000-8000-000000000001',
-      client_user_id: 'window',
-    });
-  }
-}
-
 const seqOf = (body: string): number => (JSON.parse(body) as { data: { seq: number } }).data.seq;
 
 it('with a window of 4, four attempts are in flight at once on one connection, and every delivery arrives in event order, signed', async () => {
@@ -105,7 +90,7 @@ it('with a window of 4, four attempts are in flight at once on one connection, a
     deliveryWindow: 4,
   });
   const secret = await withEndpoint(sandbox, r.url);
-  emit(sandbox, 12);
+  emitNumbered(sandbox, 12);
   await sandbox.settle();
   expect(r.all.map((g) => seqOf(g.body))).toEqual([...Array(12).keys()]);
   expect(r.sockets.size).toBe(1);
@@ -139,7 +124,7 @@ it('a receiver that closes the connection mid-pipeline (chunked answer, connecti
     deliveryWindow: 3,
   });
   await withEndpoint(sandbox, r.url);
-  emit(sandbox, 6);
+  emitNumbered(sandbox, 6);
   await sandbox.settle();
   const res = await sandbox.dispatch({
     method: 'GET',
