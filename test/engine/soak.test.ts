@@ -167,11 +167,11 @@ describe('soak: retained structures stay bounded under steady writes', () => {
   });
 
   it("a purged user's handed-out workout and sleep ids go by index, not by a scan", () => {
-    const m = new ByUserMap<{ userId: string; n: number }>();
-    m.set('w1', { userId: 'u1', n: 1 });
-    m.set('w2', { userId: 'u2', n: 2 });
-    m.set('w3', { userId: 'u1', n: 3 });
-    m.set('w3', { userId: 'u2', n: 4 });
+    const m = new ByUserMap<{ userId: string; day: number }>();
+    m.set('w1', { userId: 'u1', day: 1 });
+    m.set('w2', { userId: 'u2', day: 2 });
+    m.set('w3', { userId: 'u1', day: 3 });
+    m.set('w3', { userId: 'u2', day: 4 });
     m.dropUser('u1');
     expect([...m.keys()]).toEqual(['w2', 'w3']);
     m.delete('w2');

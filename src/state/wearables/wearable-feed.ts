@@ -118,6 +118,7 @@ function feedTick(world: World): void {
     if (feedUser(world, rec, now, listening)) served++;
     if (served === FEED_USERS) state.ringPos = (state.ringPos + i + 1) % n;
   }
+  state.forgetOldIds(now);
 }
 
 /** What a team environment listens to: `null` for nothing, else a test per event-type prefix. */
