@@ -15,7 +15,8 @@ import type { Partition } from '../../src/engine/tenancy.js';
 import { graceOf, MAX_PENDING_DELETIONS, pendingDeletions } from '../../src/state/users/deletion-grace.js';
 import { createUser, deleteUser, undoDelete } from '../../src/state/users/user-ops.js';
 import { usersOf } from '../../src/state/users/users.js';
-import { ByUserMap, wearablesOf } from '../../src/state/wearables/connections.js';
+import { wearablesOf } from '../../src/state/wearables/connections.js';
+import { ByUserMap } from '../../src/state/wearables/handed-out-ids.js';
 import { MAX_IDEMPOTENCY_KEYS, OrderStore } from '../../src/state/labs/order-store.js';
 import { MAX_RECEIVERS, RECEIVER_BODY_BUDGET, receiversOf } from '../../src/state/webhooks/webhook-receiver.js';
 

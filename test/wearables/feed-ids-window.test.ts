@@ -4,7 +4,8 @@
  * summary's id is: the stream answers the same, and a purged user's ids still go with the user.
  */
 import { describe, expect, it } from 'vitest';
-import { ByUserMap, FEED_ID_DAYS, wearablesOf } from '../../src/state/wearables/connections.js';
+import { wearablesOf } from '../../src/state/wearables/connections.js';
+import { ByUserMap, FEED_ID_DAYS } from '../../src/state/wearables/handed-out-ids.js';
 import { createClient, type TestClient } from '../support/client.js';
 
 const DAY_S = 86_400;
