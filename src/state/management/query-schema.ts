@@ -7,6 +7,7 @@
  */
 /* eslint-disable */
 import { z } from 'zod';
+import { LABS, PROVIDERS } from './provider-enums.js';
 
 const SleepColumnExpr = z.object({
   sleep: z.enum([
@@ -554,66 +555,8 @@ const Query_Input = z.object({
   where: z.string().nullish(),
   align: AlignExpr_Input.nullish(),
 });
-const Providers = z.enum([
-  'oura',
-  'fitbit',
-  'garmin',
-  'whoop',
-  'strava',
-  'renpho',
-  'peloton',
-  'wahoo',
-  'zwift',
-  'freestyle_libre',
-  'abbott_libreview',
-  'tandem_source',
-  'freestyle_libre_ble',
-  'eight_sleep',
-  'withings',
-  'apple_health_kit',
-  'manual',
-  'ihealth',
-  'google_fit',
-  'beurer_api',
-  'beurer_ble',
-  'omron',
-  'omron_ble',
-  'onetouch_ble',
-  'accuchek_ble',
-  'contour_ble',
-  'dexcom',
-  'dexcom_v3',
-  'hammerhead',
-  'my_fitness_pal',
-  'health_connect',
-  'samsung_health',
-  'polar',
-  'cronometer',
-  'kardia',
-  'whoop_v2',
-  'ultrahuman',
-  'my_fitness_pal_v2',
-  'map_my_fitness',
-  'runkeeper',
-  'google_health',
-]);
-const Labs = z.enum([
-  'ayumetrix',
-  'spiriplex',
-  'ussl',
-  'quest',
-  'sonora_quest',
-  'labcorp',
-  'bioreference',
-  'us_biotek',
-  'manual',
-  'sanocardio',
-  'ihd',
-  'nexus',
-  'my_uti',
-  'crl',
-  'mtl',
-]);
+const Providers = z.enum(PROVIDERS);
+const Labs = z.enum(LABS);
 const QueryConfig = z.object({ provider_priority_overrides: z.array(z.union([Providers, Labs])).nullish() });
 const ContinuousQuerySchedulingPreferences = z.object({ minimum_gap_duration_second: z.number().int().min(1800).nullish() });
 const ContinuousQueryDataEventPreferences = z.object({ enabled: z.boolean().default(true) });
