@@ -24,8 +24,11 @@ const patientAddress = {
   country: 'US',
 };
 
+/** The order as the SDK answers it. */
+type SdkOrder = Awaited<ReturnType<VitalClient['labTests']['createOrder']>>['order'];
+
 /** Places a walk-in order of `labTestId` for `userId` through the SDK and completes it with numeric results; answers the order. */
-export async function completedNumericOrder(client: VitalClient, userId: string, labTestId: string) {
+export async function completedNumericOrder(client: VitalClient, userId: string, labTestId: string): Promise<SdkOrder> {
   const placed = await client.labTests.createOrder({ userId, labTestId, patientDetails, patientAddress });
   const numeric = { finalStatus: 'completed.walk_in_test.completed' as const, body: { resultTypes: ['numeric' as const] } };
   expect(await client.labTests.simulateOrderProcess(placed.order.id, numeric)).toBe('Success');
