@@ -1,12 +1,32 @@
 /** Lab orders on the sandbox clock: each method's full lifecycle, side paths and events. */
 import { LABS_ERRORS, LABS_TEXTS } from '../../src/state/labs/errors.js';
 import { describe, expect, it } from 'vitest';
-import { createClient, forEachAdapter } from '../support/client.js';
+import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 import { SMALL, bookPhlebotomy, expectConsistent, getOrder, labEvents, lows, newOrder } from '../support/lab-helpers.js';
 
 const DAY = 86400;
 const oas = oasValidator('data');
+
+/** Moves the sandbox clock on by `seconds`, then reads the order again. */
+async function orderAfter(c: TestClient, seconds: number, orderId: string) {
+  await c.advance(seconds);
+  return getOrder(c, orderId);
+}
+
+/** A testkit registration body (`POST /v3/order/testkit/register`): the patient, at the kit's Denver address. */
+const registration = (sampleId: string, firstName: string, lastName: string) => ({
+  sample_id: sampleId,
+  patient_details: {
+    first_name: firstName,
+    last_name: lastName,
+    dob: '1990-01-01',
+    gender: 'male',
+    phone_number: '+13035550101',
+    email: `${firstName.toLowerCase()}@example.com`,
+  },
+  patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
+});
 
 forEachAdapter('lab order lifecycle', (adapter) => {
   it('a testkit walks ordered -> completed on the clock, shipment tracking in step', async () => {
@@ -17,13 +37,11 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     expect(order.details.data.shipment.outbound_tracking_number).toBeNull();
     oas?.expectValid('ClientFacingOrder', order);
 
-    await c.advance(5 * 60);
-    let now = await getOrder(c, order.id);
+    let now = await orderAfter(c, 5 * 60, order.id);
     expect(lows(now)).toEqual(['ordered', 'requisition_created']);
     expectConsistent(now);
 
-    await c.advance(3600);
-    now = await getOrder(c, order.id);
+    now = await orderAfter(c, 3600, order.id);
     expect(now.last_event.status).toBe('collecting_sample.testkit.transit_customer');
     expect(now.status).toBe('collecting_sample');
     expect(now.details.data.shipment.outbound_tracking_number).toMatch(/^\d{12}$/);
@@ -32,8 +50,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     expect(now.order_transaction.status).toBe('active');
     expectConsistent(now);
 
-    await c.advance(9 * DAY);
-    now = await getOrder(c, order.id);
+    now = await orderAfter(c, 9 * DAY, order.id);
     expect(lows(now)).toEqual([
       'ordered',
       'requisition_created',
@@ -65,14 +82,12 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     const quiet = await newOrder(c, 'walk_in_test');
     const team = c.sandbox.world.tenancy.teams.get(quiet.team_id);
     expect(team).toBeDefined();
-    await c.advance(5 * 60 + 2 * DAY);
-    let now = await getOrder(c, quiet.id);
+    let now = await orderAfter(c, 5 * 60 + 2 * DAY, quiet.id);
     expect(now.last_event.status).toBe('sample_with_lab.walk_in_test.partial_results');
     expect(now.status).toBe('sample_with_lab');
     expect(now.interpretation).toBe('normal');
     expect(now.has_missing_results).toBeNull();
-    await c.advance(DAY);
-    now = await getOrder(c, quiet.id);
+    now = await orderAfter(c, DAY, quiet.id);
     expect(lows(now)).toEqual(['ordered', 'requisition_created', 'partial_results', 'completed']);
     expect((await labEvents(c, quiet.id)).map((e) => e.status)).toEqual([
       'received.walk_in_test.ordered',
@@ -94,15 +109,13 @@ forEachAdapter('lab order lifecycle', (adapter) => {
   it('at-home phlebotomy waits at requisition_created for a booking, then goes through the appointment and the draw', async () => {
     const c = createClient(adapter, { seed: 13, ...SMALL });
     const order = await newOrder(c, 'at_home_phlebotomy');
-    await c.advance(5 * 60 + 3600 + DAY);
-    let now = await getOrder(c, order.id);
+    let now = await orderAfter(c, 5 * 60 + 3600 + DAY, order.id);
     expect(now.last_event.status).toBe('received.at_home_phlebotomy.requisition_created');
     const appt = await bookPhlebotomy(c, order.id);
     now = await getOrder(c, order.id);
     expect(now.last_event.status).toBe('collecting_sample.at_home_phlebotomy.appointment_scheduled');
     expectConsistent(now);
-    await c.advance(10 * DAY);
-    now = await getOrder(c, order.id);
+    now = await orderAfter(c, 10 * DAY, order.id);
     expect(lows(now)).toEqual([
       'ordered',
       'requisition_created',
@@ -136,16 +149,14 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     const early = await c.patch(`/v3/order/${order.id}/draw_completed`);
     expect(early.status).toBe(400);
     expect(early.body.detail).toBe(LABS_TEXTS.transitionNotAllowed('ordered', 'draw_completed'));
-    await c.advance(5 * DAY);
-    let now = await getOrder(c, order.id);
+    let now = await orderAfter(c, 5 * DAY, order.id);
     expect(lows(now)).toEqual(['ordered', 'requisition_created']);
     const drawn = await c.patch(`/v3/order/${order.id}/draw_completed`);
     expect(drawn.status).toBe(200);
     expect(drawn.body.status).toBe('SUCCESS');
     expect(drawn.body.order.last_event.status).toBe('sample_with_lab.on_site_collection.draw_completed');
     expect((await c.patch(`/v3/order/${order.id}/draw_completed`)).status).toBe(400);
-    await c.advance(2 * DAY);
-    now = await getOrder(c, order.id);
+    now = await orderAfter(c, 2 * DAY, order.id);
     expect(lows(now)).toEqual(['ordered', 'requisition_created', 'draw_completed', 'partial_results', 'completed']);
     expectConsistent(now);
 
@@ -177,8 +188,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     expect(moved.body.order.expected_result_by_date).toBe(dayBefore(order.expected_result_by_date));
     expect(moved.body.order.worst_case_result_by_date).toBe(dayBefore(order.worst_case_result_by_date));
     expect((await c.patch(`/v3/order/${order.id}`, { activate_by: '2026-01-01' })).status).toBe(400);
-    await c.advance(DAY);
-    const now = await getOrder(c, order.id);
+    const now = await orderAfter(c, DAY, order.id);
     expect(lows(now)).toEqual(['ordered', 'requisition_created']);
     expect(now.events[1].created_at).toBe('2026-01-09T00:00:00.000Z');
     const current = await c.get('/v3/orders', { query: { order_activation_types: 'current', order_ids: order.id } });
@@ -210,53 +220,18 @@ forEachAdapter('lab order lifecycle', (adapter) => {
     expect(order.patient_details).toBeNull();
     expect(order.shipping_details.receiver_name).toBe('Kit Holder');
     oas?.expectValid('ClientFacingOrder', order);
-    await c.advance(4 * DAY);
-    let now = await getOrder(c, order.id);
+    let now = await orderAfter(c, 4 * DAY, order.id);
     expect(lows(now)).toEqual(['ordered', 'awaiting_registration', 'transit_customer', 'out_for_delivery', 'with_customer']);
 
-    const unknown = await c.post('/v3/order/testkit/register', {
-      sample_id: 'nope',
-      patient_details: {
-        first_name: 'A',
-        last_name: 'B',
-        dob: '1990-01-01',
-        gender: 'male',
-        phone_number: '+13035550101',
-        email: 'a@example.com',
-      },
-      patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
-    });
+    const unknown = await c.post('/v3/order/testkit/register', registration('nope', 'A', 'B'));
     expect(unknown.status).toBe(404);
-    const reg = await c.post('/v3/order/testkit/register', {
-      sample_id: order.sample_id,
-      patient_details: {
-        first_name: 'Kit',
-        last_name: 'Holder',
-        dob: '1990-01-01',
-        gender: 'male',
-        phone_number: '+13035550101',
-        email: 'kit@example.com',
-      },
-      patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
-    });
+    const reg = await c.post('/v3/order/testkit/register', registration(order.sample_id, 'Kit', 'Holder'));
     expect(reg.status, reg.text).toBe(200);
     expect(reg.body.order.last_event.status).toBe('received.testkit.registered');
     expect(reg.body.order.patient_details.first_name).toBe('Kit');
-    const again = await c.post('/v3/order/testkit/register', {
-      sample_id: order.sample_id,
-      patient_details: {
-        first_name: 'Kit',
-        last_name: 'Holder',
-        dob: '1990-01-01',
-        gender: 'male',
-        phone_number: '+13035550101',
-        email: 'kit@example.com',
-      },
-      patient_address: { first_line: '5 Oak Avenue', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
-    });
+    const again = await c.post('/v3/order/testkit/register', registration(order.sample_id, 'Kit', 'Holder'));
     expect(again.status).toBe(400);
-    await c.advance(7 * DAY);
-    now = await getOrder(c, order.id);
+    now = await orderAfter(c, 7 * DAY, order.id);
     expect(lows(now)).toEqual([
       'ordered',
       'awaiting_registration',
@@ -278,8 +253,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
       const bad = await newOrder(c, 'walk_in_test', { address: { zip: '00020' } });
       const lost = await newOrder(c, 'testkit', { address: { zip: '00013' } });
       const resched = await newOrder(c, 'walk_in_test', { address: { zip: '00031' } });
-      await c.advance(20 * DAY);
-      const b = await getOrder(c, bad.id);
+      const b = await orderAfter(c, 20 * DAY, bad.id);
       expect(lows(b)).toEqual(['ordered', 'requisition_created', 'sample_error']);
       expect(b.status).toBe('failed');
       expect(b.last_event.status_detail).toBe('sample_hemolyzed');
@@ -340,8 +314,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
       await c.advance(2 * DAY);
       const before = (await c.get(`/v3/order/${order.id}/result`)).body;
       expect(before.metadata.status).toBe('final');
-      await c.advance(2 * DAY);
-      const now = await getOrder(c, order.id);
+      const now = await orderAfter(c, 2 * DAY, order.id);
       expect(now.last_event.status).toBe('completed.on_site_collection.corrected');
       const after = (await c.get(`/v3/order/${order.id}/result`)).body;
       expect(after.metadata.status).toBe('corrected');

@@ -169,27 +169,16 @@ forEachAdapter('lab orders: create, simulate, cancel', (adapter) => {
       const other = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-2' } });
       expect(other.body.order.id).not.toBe(first.body.order.id);
       // keys are per endpoint: the same key on POST /v3/order/testkit is another request
-      const kit = await c.post(
-        '/v3/order/testkit',
-        {
-          user_id: first.body.order.user_id,
-          lab_test_id: first.body.order.lab_test.id,
-          shipping_details: { ...ADDRESS, phone_number: '+14155550100' },
-        },
-        { headers },
-      );
+      const kitBody = {
+        user_id: first.body.order.user_id,
+        lab_test_id: first.body.order.lab_test.id,
+        shipping_details: { ...ADDRESS, phone_number: '+14155550100' },
+      };
+      const kit = await c.post('/v3/order/testkit', kitBody, { headers });
       expect(kit.status, kit.text).toBe(200);
       expect(kit.body.order.id).not.toBe(first.body.order.id);
       expect(kit.body.order.patient_details).toBeNull();
-      const kitAgain = await c.post(
-        '/v3/order/testkit',
-        {
-          user_id: first.body.order.user_id,
-          lab_test_id: first.body.order.lab_test.id,
-          shipping_details: { ...ADDRESS, phone_number: '+14155550100' },
-        },
-        { headers },
-      );
+      const kitAgain = await c.post('/v3/order/testkit', kitBody, { headers });
       expect(kitAgain.text).toBe(kit.text);
 
       const invalid = await placeOrder(c, 'testkit', { headers: { 'X-Idempotency-Key': 'order-3' }, patient: { gender: 'x' } });

@@ -9,6 +9,7 @@ import { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMESERIES } from '../../src/fixtures/wearables/timeseries-table.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { completedNumericOrder } from './sdk-lab-order.js';
 
 let server: RunningServer;
 let client: VitalClient;
@@ -145,26 +146,7 @@ describe('official SDK parses the wearable endpoints', () => {
 
   it('lab-derived vitals: cholesterol (and its deprecated sub-paths), IgE, IgG, raw and grouped', async () => {
     const tests = await client.labTests.get({ collectionMethod: 'walk_in_test' });
-    const patientDetails = {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      dob: '1980-02-03',
-      gender: 'female' as const,
-      phoneNumber: '+12125550123',
-      email: 'ada@example.com',
-    };
-    const patientAddress = {
-      receiverName: 'Ada Lovelace',
-      firstLine: '10 Market Street',
-      city: 'Philadelphia',
-      state: 'PA',
-      zip: '19103',
-      country: 'US',
-    };
-    const placed = await client.labTests.createOrder({ userId: demo, labTestId: tests[0]?.id ?? '', patientDetails, patientAddress });
-    // lab-derived vitals take numeric results only; without result_types the sandbox cycles numeric, comment and range
-    const numeric = { finalStatus: 'completed.walk_in_test.completed' as const, body: { resultTypes: ['numeric' as const] } };
-    expect(await client.labTests.simulateOrderProcess(placed.order.id, numeric)).toBe('Success');
+    const order = await completedNumericOrder(client, demo, tests[0]?.id ?? '');
     const q = { startDate: '2025-12-01' };
     const all = await client.vitals.cholesterol(demo, q);
     expect(all.map((s) => s.type).sort()).toEqual(['cholesterol/hdl', 'cholesterol/ldl', 'cholesterol/total', 'cholesterol/triglycerides']);
@@ -178,7 +160,7 @@ describe('official SDK parses the wearable endpoints', () => {
       expect(list.map((s) => s.type)).toEqual([`cholesterol/${kind}`]);
     }
     const grouped = await client.vitals.cholesterolGrouped(demo, q);
-    const lab = placed.order.labTest.lab?.slug ?? '';
+    const lab = order.labTest.lab?.slug ?? '';
     expect(grouped.groups[lab]?.[0]?.source.provider).toBe(lab);
     expect(grouped.groups[lab]?.[0]?.data).toHaveLength(4);
     expect(grouped.nextCursor ?? null).toBeNull();

@@ -11,6 +11,7 @@ import { createClient, forEachAdapter, type TestClient } from '../support/client
 import { oasValidator } from '../support/openapi.js';
 import { startServer } from '../support/server.js';
 import { ADDRESS, PATIENT, firstUserId } from '../support/lab-helpers.js';
+import { completedNumericOrder } from './sdk-lab-order.js';
 
 const oas = oasValidator('data');
 const Q = { start_date: '2025-01-01' };
@@ -203,29 +204,7 @@ it('the official SDK parses vitals.ige / vitals.igg and their grouped forms', as
       description: 'IgE panel and IgG',
       markerIds: [markers.markers[0]?.id ?? 0, igg.markers[0]?.id ?? 0],
     });
-    const patientDetails = {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      dob: '1980-02-03',
-      gender: 'female' as const,
-      phoneNumber: '+12125550123',
-      email: 'ada@example.com',
-    };
-    const patientAddress = {
-      receiverName: 'Ada Lovelace',
-      firstLine: '10 Market Street',
-      city: 'Philadelphia',
-      state: 'PA',
-      zip: '19103',
-      country: 'US',
-    };
-    const placed = await client.labTests.createOrder({ userId, labTestId: test.id, patientDetails, patientAddress });
-    expect(
-      await client.labTests.simulateOrderProcess(placed.order.id, {
-        finalStatus: 'completed.walk_in_test.completed',
-        body: { resultTypes: ['numeric'] },
-      }),
-    ).toBe('Success');
+    await completedNumericOrder(client, userId, test.id);
     const q = { startDate: '2025-01-01' };
     const ige = await client.vitals.ige(userId, q);
     expect(ige.map((s) => s.type).sort()).toEqual([...ALLERGENS, 'total'].sort());

@@ -12,7 +12,7 @@
  *   by requests move on the clock.
  */
 import { z } from 'zod';
-import { defineRoute, reply } from '../../engine/route.js';
+import { defineRoute, type Method, reply } from '../../engine/route.js';
 import { dateOrDateTime, isoDate, uuid, withRules } from '../../engine/schemas.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
 import {
@@ -24,7 +24,8 @@ import {
   resendEvents,
   setCommunicationSettings,
 } from '../../state/labs/order-actions.js';
-import { orderEnv } from '../../state/labs/order-store.js';
+import type { Order as LabOrder } from '../../state/labs/order-model.js';
+import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
 import { CommunicationSettings, Order, OrderAnswer, OrderTransaction, res } from '../../wire/schemas.js';
 
@@ -38,6 +39,37 @@ const resendBody = withRules(
   }),
   (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LABS_ERRORS.resendNeedsSelection },
 );
+
+/** A change of one order, `<method> /v3/order/{order_id}/<path>`: answers the changed order (`PostOrderResponse`) with `message`. */
+function orderChangeRoute(o: {
+  id: string;
+  method: Method;
+  path: string;
+  summary: string;
+  /** The 400 answer's description: when the change is not allowed. */
+  notAllowed: string;
+  change: (env: OrderEnv, orderId: string) => LabOrder;
+  message: string;
+}) {
+  return defineRoute({
+    id: o.id,
+    method: o.method,
+    path: `/v3/order/:order_id/${o.path}`,
+    auth: 'team',
+    summary: o.summary,
+    request: { params: orderParams },
+    responses: {
+      200: res(OrderAnswer, 'PostOrderResponse'),
+      400: o.notAllowed,
+      404: "Order doesn't exist",
+      422: 'Malformed id',
+    },
+    handle(ctx, { params }) {
+      const env = orderEnv(ctx.world, ctx.partition);
+      return reply(200, postOrderView(env.world, env.store, o.change(env, params.order_id), o.message));
+    },
+  });
+}
 
 export const orderActionRoutes = [
   defineRoute({
@@ -91,42 +123,24 @@ export const orderActionRoutes = [
     },
   }),
 
-  defineRoute({
+  orderChangeRoute({
     id: 'orders.cancel',
     method: 'POST',
-    path: '/v3/order/:order_id/cancel',
-    auth: 'team',
+    path: 'cancel',
     summary: 'Cancel an order (only from the statuses the reference allows).',
-    request: { params: orderParams },
-    responses: {
-      200: res(OrderAnswer, 'PostOrderResponse'),
-      400: 'Transition not allowed',
-      404: "Order doesn't exist",
-      422: 'Malformed id',
-    },
-    handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, postOrderView(env.world, env.store, cancelOrderById(env, params.order_id), 'Order cancelled'));
-    },
+    notAllowed: 'Transition not allowed',
+    change: cancelOrderById,
+    message: 'Order cancelled',
   }),
 
-  defineRoute({
+  orderChangeRoute({
     id: 'orders.draw_completed',
     method: 'PATCH',
-    path: '/v3/order/:order_id/draw_completed',
-    auth: 'team',
+    path: 'draw_completed',
     summary: 'Record the draw of an on-site collection order.',
-    request: { params: orderParams },
-    responses: {
-      200: res(OrderAnswer, 'PostOrderResponse'),
-      400: 'Not on-site, or not waiting for the draw',
-      404: "Order doesn't exist",
-      422: 'Malformed id',
-    },
-    handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, postOrderView(env.world, env.store, completeDraw(env, params.order_id), 'Draw completed'));
-    },
+    notAllowed: 'Not on-site, or not waiting for the draw',
+    change: completeDraw,
+    message: 'Draw completed',
   }),
 
   defineRoute({

@@ -23,7 +23,7 @@ import {
   orderInstructionsDocument,
   requisitionDocument,
 } from '../../state/labs/order-documents.js';
-import { orderEnv } from '../../state/labs/order-store.js';
+import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
 
 const orderParams = z.object({ order_id: uuid() });
 
@@ -34,18 +34,35 @@ async function pdf(spec: DocSpec, filename: string): Promise<Reply> {
 const notFound = 'Unknown order, or the document does not exist (yet) for it';
 const PDF = { description: 'application/pdf', contentType: 'application/pdf' };
 
-export const orderDocumentRoutes = [
-  defineRoute({
-    id: 'orders.requisition.pdf',
+/** A PDF of one order: `GET /v3/order/{order_id}/<path>`, answered inline as `<file>-<order_id>.pdf`. */
+function orderPdfRoute(o: {
+  id: string;
+  path: string;
+  summary: string;
+  document: (env: OrderEnv, orderId: string) => DocSpec;
+  file: string;
+}) {
+  return defineRoute({
+    id: o.id,
     method: 'GET',
-    path: '/v3/order/:order_id/requisition/pdf',
+    path: `/v3/order/:order_id/${o.path}`,
     auth: 'team',
-    summary: 'The requisition form of an order, once it was sent to the lab (requisition_created).',
+    summary: o.summary,
     request: { params: orderParams },
     responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(requisitionDocument(orderEnv(ctx.world, ctx.partition), params.order_id), `requisition-${params.order_id}`);
+      return pdf(o.document(orderEnv(ctx.world, ctx.partition), params.order_id), `${o.file}-${params.order_id}`);
     },
+  });
+}
+
+export const orderDocumentRoutes = [
+  orderPdfRoute({
+    id: 'orders.requisition.pdf',
+    path: 'requisition/pdf',
+    summary: 'The requisition form of an order, once it was sent to the lab (requisition_created).',
+    document: requisitionDocument,
+    file: 'requisition',
   }),
 
   defineRoute({
@@ -64,33 +81,20 @@ export const orderDocumentRoutes = [
     },
   }),
 
-  defineRoute({
+  orderPdfRoute({
     id: 'orders.collection_instructions.pdf',
-    method: 'GET',
-    path: '/v3/order/:order_id/collection_instruction_pdf',
-    auth: 'team',
+    path: 'collection_instruction_pdf',
     summary: "Collection instructions of an order's lab test, addressed to its patient.",
-    request: { params: orderParams },
-    responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
-    handle(ctx, { params }) {
-      return pdf(
-        orderInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.order_id),
-        `collection-instructions-${params.order_id}`,
-      );
-    },
+    document: orderInstructionsDocument,
+    file: 'collection-instructions',
   }),
 
-  defineRoute({
+  orderPdfRoute({
     id: 'orders.abn.pdf',
-    method: 'GET',
-    path: '/v3/order/:order_id/abn_pdf',
-    auth: 'team',
+    path: 'abn_pdf',
     summary: 'The Advance Beneficiary Notice of an order that has one (has_abn).',
-    request: { params: orderParams },
-    responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
-    handle(ctx, { params }) {
-      return pdf(abnDocument(orderEnv(ctx.world, ctx.partition), params.order_id), `abn-${params.order_id}`);
-    },
+    document: abnDocument,
+    file: 'abn',
   }),
 
   defineRoute({

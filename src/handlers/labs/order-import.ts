@@ -14,7 +14,14 @@ import { uuid } from '../../engine/schemas.js';
 import { importOrder } from '../../state/labs/order-import.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { postOrderView } from '../../state/labs/order-views.js';
-import { orderSetSchema, patientDetailsSchema, physicianSchema, toPatientDetails, toPhysician } from './order-requests.js';
+import {
+  orderSetSchema,
+  patientDetailsSchema,
+  physicianSchema,
+  toPatientAddress,
+  toPatientDetails,
+  toPhysician,
+} from './order-requests.js';
 import { OrderAnswer, res } from '../../wire/schemas.js';
 
 /** `PatientAddress` of ImportOrderBody: the receiver is required, the zip code free text. */
@@ -57,7 +64,6 @@ export const orderImportRoutes = [
     },
     handle(ctx, { body }) {
       const env = orderEnv(ctx.world, ctx.partition);
-      const a = body.patient_address;
       const order = importOrder(env, {
         user_id: body.user_id,
         billing_type: body.billing_type,
@@ -65,17 +71,8 @@ export const orderImportRoutes = [
         collection_method: body.collection_method,
         physician: toPhysician(body.physician),
         patient_details: toPatientDetails(body.patient_details),
-        patient_address: {
-          receiver_name: a.receiver_name,
-          first_line: a.first_line,
-          second_line: a.second_line ?? null,
-          city: a.city,
-          state: a.state,
-          zip: a.zip,
-          country: a.country,
-          access_notes: a.access_notes ?? null,
-          phone_number: null,
-        },
+        // The import's address takes no phone number: toPatientAddress answers null for it.
+        patient_address: toPatientAddress(body.patient_address),
         sample_id: body.sample_id,
       });
       return reply(200, postOrderView(env.world, env.store, order, 'Order imported'));

@@ -19,28 +19,10 @@
 import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
+import { OAUTH_PROVIDERS } from '../../state/management/provider-enums.js';
 import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
 import { BulkExport, BulkImport, BulkOp, BulkOps, BulkPause, res } from '../../wire/schemas.js';
 
-const OAUTH_PROVIDERS = [
-  'oura',
-  'fitbit',
-  'garmin',
-  'strava',
-  'wahoo',
-  'ihealth',
-  'withings',
-  'google_fit',
-  'dexcom_v3',
-  'polar',
-  'cronometer',
-  'omron',
-  'whoop_v2',
-  'my_fitness_pal_v2',
-  'ultrahuman',
-  'runkeeper',
-  'google_health',
-] as const;
 const oauthProvider = z.enum(OAUTH_PROVIDERS);
 
 const recipe = z.object({

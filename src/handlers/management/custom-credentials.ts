@@ -29,12 +29,8 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
-  APPOINTMENT_PROVIDERS,
   CUSTOM_CREDENTIAL_MESSAGES,
-  LABS,
-  LAB_SERVICE_PROVIDERS,
   MANUAL_VERIFICATION_PROVIDERS,
-  PROVIDERS,
   WEBHOOK_PROVIDERS,
   credentialKind,
   deleteCustomCredentials,
@@ -43,6 +39,7 @@ import {
   type CustomCredential,
 } from '../../state/management/custom-credentials.js';
 import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
+import { APPOINTMENT_PROVIDERS, LAB_SERVICE_PROVIDERS, LABS, PROVIDERS } from '../../state/management/provider-enums.js';
 import { BatchOutcome, CustomCredentialPreparation, CustomCredential as CustomCredentialWire, res } from '../../wire/schemas.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];

@@ -16,7 +16,7 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { requireTeam } from '../../state/management/access.js';
 import { environmentParam } from '../../state/management/common.js';
-import { OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
+import { CREDENTIAL_OAUTH_PROVIDERS } from '../../state/management/custom-credentials.js';
 import {
   REQUIRABLE_SCOPES,
   scopeRequirementsRule,
@@ -49,7 +49,7 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/scope_requirements',
     auth: 'management',
     summary: 'The scopes the team requires users to grant (must) and lets them grant (may), per OAuth provider.',
-    request: { params: teamParams, query: z.object({ provider: z.enum(OAUTH_PROVIDERS).nullish() }) },
+    request: { params: teamParams, query: z.object({ provider: z.enum(CREDENTIAL_OAUTH_PROVIDERS).nullish() }) },
     responses: { 200: res(TeamScopeRequirementsList, 'TeamScopeRequirementsResponse'), 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {

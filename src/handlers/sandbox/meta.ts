@@ -2,10 +2,28 @@
  * Self-description of the sandbox, generated from the route table: the route listing and the
  * OpenAPI 3.1 documents of its three interfaces (request and response schemas; `src/wire/`).
  */
-import { defineRoute, reply } from '../../engine/route.js';
+import { type AuthKind, defineRoute, reply } from '../../engine/route.js';
 import { surfaceOf } from '../../engine/router.js';
-import { buildOpenApiDocument } from '../../wire/openapi.js';
+import { buildOpenApiDocument, type DOCUMENT_KINDS } from '../../wire/openapi.js';
 import { OpenApiDocument, RouteListing, res } from '../../wire/schemas.js';
+
+/**
+ * `GET <path>`: the OpenAPI 3.1 document of one interface, generated from the route table; the
+ * management one is served on the management URL and names it as its server.
+ */
+function openApiRoute(o: { id: string; path: string; auth: AuthKind; kind: (typeof DOCUMENT_KINDS)[number]; summary: string }) {
+  const management = o.kind === 'management';
+  return defineRoute({
+    id: o.id,
+    method: 'GET',
+    path: o.path,
+    auth: o.auth,
+    ...(management ? { surface: 'management' as const } : {}),
+    summary: o.summary,
+    responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
+    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, o.kind, management ? ctx.world.urls.management : ctx.world.urls.base)),
+  });
+}
 
 export const metaRoutes = [
   defineRoute({
@@ -28,32 +46,25 @@ export const metaRoutes = [
         })),
       }),
   }),
-  defineRoute({
+  openApiRoute({
     id: 'sandbox.openapi',
-    method: 'GET',
     path: '/_sandbox/openapi.json',
     auth: 'control',
+    kind: 'control',
     summary: 'The OpenAPI 3.1 document of the control plane (/_sandbox), generated from the route table.',
-    responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
-    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, 'control', ctx.world.urls.base)),
   }),
-  defineRoute({
+  openApiRoute({
     id: 'meta.openapi.data',
-    method: 'GET',
     path: '/openapi.json',
     auth: 'none',
+    kind: 'data',
     summary: 'The OpenAPI 3.1 document of the data interface, generated from the route table.',
-    responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
-    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, 'data', ctx.world.urls.base)),
   }),
-  defineRoute({
+  openApiRoute({
     id: 'meta.openapi.management',
-    method: 'GET',
     path: '/openapi.json',
     auth: 'none',
-    surface: 'management',
+    kind: 'management',
     summary: 'The OpenAPI 3.1 document of the management interface (served at /management/openapi.json).',
-    responses: { 200: res(OpenApiDocument, 'OpenAPI 3.1 document') },
-    handle: (ctx) => reply(200, buildOpenApiDocument(ctx.routes, 'management', ctx.world.urls.management)),
   }),
 ];

@@ -43,6 +43,9 @@ const params = z.object({ user_id: uuid() });
 
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
 
+/** The usual date-or-datetime range query (`rangeQuery`), as the domain's bounds. */
+const rangeBounds = (q: z.output<typeof rangeQuery>) => ({ provider: q.provider, start: q.start_date, end: q.end_date });
+
 /** Date-only bounds (the electrocardiogram and sleep cycle summaries), as an instant range. */
 const dateQuery = z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') });
 const dateBounds = (q: z.output<typeof dateQuery>) => ({
@@ -72,12 +75,7 @@ function summaryRoutePair(resource: SummaryName, summary: string): Route[] {
       // variants), which the compiler cannot follow: unchecked, the wire test checks it.
       handle: (ctx, { params: p, query }) =>
         json({
-          [resource]: userSummaries(ctx, p.user_id, resource, {
-            provider: query.provider,
-            start: query.start_date,
-            end: query.end_date,
-            raw,
-          }),
+          [resource]: userSummaries(ctx, p.user_id, resource, { ...rangeBounds(query), raw }),
         }),
     }),
   );
@@ -97,10 +95,7 @@ export const summaryRoutes: Route[] = [
     summary: 'Meals with energy and macros (ClientFacingMealResponse) from the nutrition apps that log them.',
     request: { params, query: rangeQuery },
     responses: { 200: res(listOf('meals', MealSummary), '{meals: [...]}'), ...RESPONSES },
-    handle: (ctx, { params: p, query }) =>
-      reply(200, {
-        meals: userSummaries(ctx, p.user_id, 'meal', { provider: query.provider, start: query.start_date, end: query.end_date }),
-      }),
+    handle: (ctx, { params: p, query }) => reply(200, { meals: userSummaries(ctx, p.user_id, 'meal', rangeBounds(query)) }),
   }),
 
   defineRoute({
@@ -112,13 +107,7 @@ export const summaryRoutes: Route[] = [
     request: { params, query: rangeQuery },
     responses: { 200: res(listOf('menstrual_cycle', MenstrualCycle), '{menstrual_cycle: [...]}'), ...RESPONSES },
     handle: (ctx, { params: p, query }) =>
-      reply(200, {
-        menstrual_cycle: userSummaries(ctx, p.user_id, 'menstrual_cycle', {
-          provider: query.provider,
-          start: query.start_date,
-          end: query.end_date,
-        }),
-      }),
+      reply(200, { menstrual_cycle: userSummaries(ctx, p.user_id, 'menstrual_cycle', rangeBounds(query)) }),
   }),
 
   // Date-only bounds, like the electrocardiogram summaries.

@@ -4,6 +4,7 @@
  * for each table, each column's type and how it is read from the summary the wearables area
  * generates for that row. Nothing here is stored: rows are built on read (rows.ts).
  */
+import { MC_LIST_FIELDS, MEAL_MICRONUTRIENT_COLUMNS } from '../management/query-schema.js';
 
 export type ColumnType = 'float64' | 'int64' | 'string' | 'boolean' | 'date' | 'datetime' | 'list';
 
@@ -174,36 +175,6 @@ const BODY: Record<string, Column> = {
   time_zone: str('_zone'),
 };
 
-const MICROS = [
-  'sodium_milligram',
-  'potassium_milligram',
-  'calcium_milligram',
-  'phosphorus_milligram',
-  'magnesium_milligram',
-  'iron_milligram',
-  'zinc_milligram',
-  'fluoride_milligram',
-  'chloride_milligram',
-  'vitamin_a_milligram',
-  'vitamin_b1_milligram',
-  'riboflavin_milligram',
-  'niacin_milligram',
-  'pantothenic_acid_milligram',
-  'vitamin_b6_milligram',
-  'biotin_microgram',
-  'vitamin_b12_microgram',
-  'vitamin_c_milligram',
-  'vitamin_d_microgram',
-  'vitamin_e_milligram',
-  'vitamin_k_microgram',
-  'folic_acid_microgram',
-  'chromium_microgram',
-  'copper_milligram',
-  'iodine_microgram',
-  'manganese_milligram',
-  'molybdenum_microgram',
-  'selenium_microgram',
-];
 const MEAL: Record<string, Column> = {
   calories: f64('energy', 'value'),
   carbohydrate_gram: f64('macros', 'carbs'),
@@ -219,25 +190,14 @@ const MEAL: Record<string, Column> = {
   omega3_fat_gram: f64('macros', 'fats', 'omega3'),
   omega6_fat_gram: f64('macros', 'fats', 'omega6'),
   total_fat_gram: f64('macros', 'fats', 'total'),
-  ...Object.fromEntries(MICROS.map((m) => [m, nul('float64')])),
+  ...Object.fromEntries(MEAL_MICRONUTRIENT_COLUMNS.map((m) => [m, nul('float64')])),
   date: col('date', 'calendar_date'),
   name: str('name'),
   ...SOURCE,
 };
 
 /** List columns of a menstrual cycle (unnest targets) and their struct fields. */
-export const MC_LISTS: Record<string, readonly string[]> = {
-  menstrual_flow: ['date', 'flow'],
-  cervical_mucus: ['date', 'quality'],
-  intermenstrual_bleeding: ['date'],
-  contraceptive: ['date', 'type'],
-  detected_deviations: ['date', 'deviation'],
-  ovulation_test: ['date', 'test_result'],
-  home_pregnancy_test: ['date', 'test_result'],
-  home_progesterone_test: ['date', 'test_result'],
-  sexual_activity: ['date', 'protection_used'],
-  basal_body_temperature: ['date', 'value'],
-};
+export const MC_LISTS: Readonly<Record<string, readonly string[]>> = MC_LIST_FIELDS;
 const MENSTRUAL_CYCLE: Record<string, Column> = {
   period_start: col('date', 'period_start'),
   period_end: col('date', 'period_end'),

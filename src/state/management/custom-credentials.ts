@@ -7,94 +7,10 @@ import { toHex, utf8Encode } from '../../engine/bytes.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { managementError } from './errors.js';
+import { APPOINTMENT_PROVIDERS, LAB_SERVICE_PROVIDERS, LABS, OAUTH_PROVIDERS } from './provider-enums.js';
 
-/** OAuth providers that accept custom credentials (management OpenAPI `OAuthProviders` plus map_my_fitness). */
-export const OAUTH_PROVIDERS = [
-  'oura',
-  'fitbit',
-  'garmin',
-  'strava',
-  'wahoo',
-  'ihealth',
-  'withings',
-  'google_fit',
-  'dexcom_v3',
-  'polar',
-  'cronometer',
-  'omron',
-  'whoop_v2',
-  'my_fitness_pal_v2',
-  'ultrahuman',
-  'runkeeper',
-  'google_health',
-  'map_my_fitness',
-] as const;
-
-/** Wearable providers the reference lists (`Providers`). */
-export const PROVIDERS = [
-  'oura',
-  'fitbit',
-  'garmin',
-  'whoop',
-  'strava',
-  'renpho',
-  'peloton',
-  'wahoo',
-  'zwift',
-  'freestyle_libre',
-  'abbott_libreview',
-  'tandem_source',
-  'freestyle_libre_ble',
-  'eight_sleep',
-  'withings',
-  'apple_health_kit',
-  'manual',
-  'ihealth',
-  'google_fit',
-  'beurer_api',
-  'beurer_ble',
-  'omron',
-  'omron_ble',
-  'onetouch_ble',
-  'accuchek_ble',
-  'contour_ble',
-  'dexcom',
-  'dexcom_v3',
-  'hammerhead',
-  'my_fitness_pal',
-  'health_connect',
-  'samsung_health',
-  'polar',
-  'cronometer',
-  'kardia',
-  'whoop_v2',
-  'ultrahuman',
-  'my_fitness_pal_v2',
-  'map_my_fitness',
-  'runkeeper',
-  'google_health',
-] as const;
-
-/** Labs (`Labs`), lab service providers (`LabsProviders`) and appointment providers (`AppointmentProvider`). */
-export const LABS = [
-  'ayumetrix',
-  'spiriplex',
-  'ussl',
-  'quest',
-  'sonora_quest',
-  'labcorp',
-  'bioreference',
-  'us_biotek',
-  'manual',
-  'sanocardio',
-  'ihd',
-  'nexus',
-  'my_uti',
-  'crl',
-  'mtl',
-] as const;
-export const LAB_SERVICE_PROVIDERS = ['aftership', 'shippo', 'sanocardio', 'supera', 'twilio', 'telnyx', 'mtl'] as const;
-export const APPOINTMENT_PROVIDERS = ['getlabs', 'phlebfinders', 'quest', 'sonora_quest'] as const;
+/** OAuth providers that accept custom credentials (`OAuthProviders` plus map_my_fitness). */
+export const CREDENTIAL_OAUTH_PROVIDERS = [...OAUTH_PROVIDERS, 'map_my_fitness'] as const;
 
 /** OAuth providers that push data to a webhook URI of the service (the sandbox's own list). */
 export const WEBHOOK_PROVIDERS: ReadonlySet<string> = new Set([
@@ -113,7 +29,7 @@ export const WEBHOOK_PROVIDERS: ReadonlySet<string> = new Set([
 /** Providers whose webhook subscriber needs manual verification before data flows. */
 export const MANUAL_VERIFICATION_PROVIDERS: ReadonlySet<string> = new Set(['fitbit']);
 
-const OAUTH: ReadonlySet<string> = new Set(OAUTH_PROVIDERS);
+const OAUTH: ReadonlySet<string> = new Set(CREDENTIAL_OAUTH_PROVIDERS);
 const LAB_LIKE: ReadonlySet<string> = new Set([...LABS, ...LAB_SERVICE_PROVIDERS, ...APPOINTMENT_PROVIDERS]);
 
 type CredentialKind = 'oauth' | 'lab' | 'unsupported';

@@ -1,12 +1,14 @@
 /**
  * The continuous-query request schema (management OpenAPI `Query`, `QueryConfig`,
  * `ContinuousQuerySchedulingPreferences`, `ContinuousQueryExportPreferences` and every
- * expression they use), as zod schemas built once at module load. GENERATED from the reference's
+ * expression they use), as zod schemas built once at module load, transcribed from the reference's
  * component schemas (pydantic semantics: unknown keys ignored except where the reference forbids
- * them); regenerate rather than edit by hand.
+ * them). What the reference repeats is built once here: the list of column expressions every slot
+ * takes, the source fields of the timeseries, the value macros, the menstrual-cycle field table.
  */
 /* eslint-disable */
 import { z } from 'zod';
+import { LABS, PROVIDERS } from './provider-enums.js';
 
 const SleepColumnExpr = z.object({
   sleep: z.enum([
@@ -141,6 +143,37 @@ const BodyColumnExpr = z.object({
     'time_zone',
   ]),
 });
+/** The meal table's micronutrient columns (part of `MealColumnExpr`; the sandbox's meals record none). */
+export const MEAL_MICRONUTRIENT_COLUMNS = [
+  'sodium_milligram',
+  'potassium_milligram',
+  'calcium_milligram',
+  'phosphorus_milligram',
+  'magnesium_milligram',
+  'iron_milligram',
+  'zinc_milligram',
+  'fluoride_milligram',
+  'chloride_milligram',
+  'vitamin_a_milligram',
+  'vitamin_b1_milligram',
+  'riboflavin_milligram',
+  'niacin_milligram',
+  'pantothenic_acid_milligram',
+  'vitamin_b6_milligram',
+  'biotin_microgram',
+  'vitamin_b12_microgram',
+  'vitamin_c_milligram',
+  'vitamin_d_microgram',
+  'vitamin_e_milligram',
+  'vitamin_k_microgram',
+  'folic_acid_microgram',
+  'chromium_microgram',
+  'copper_milligram',
+  'iodine_microgram',
+  'manganese_milligram',
+  'molybdenum_microgram',
+  'selenium_microgram',
+] as const;
 const MealColumnExpr = z.object({
   meal: z.enum([
     'calories',
@@ -157,34 +190,7 @@ const MealColumnExpr = z.object({
     'omega3_fat_gram',
     'omega6_fat_gram',
     'total_fat_gram',
-    'sodium_milligram',
-    'potassium_milligram',
-    'calcium_milligram',
-    'phosphorus_milligram',
-    'magnesium_milligram',
-    'iron_milligram',
-    'zinc_milligram',
-    'fluoride_milligram',
-    'chloride_milligram',
-    'vitamin_a_milligram',
-    'vitamin_b1_milligram',
-    'riboflavin_milligram',
-    'niacin_milligram',
-    'pantothenic_acid_milligram',
-    'vitamin_b6_milligram',
-    'biotin_microgram',
-    'vitamin_b12_microgram',
-    'vitamin_c_milligram',
-    'vitamin_d_microgram',
-    'vitamin_e_milligram',
-    'vitamin_k_microgram',
-    'folic_acid_microgram',
-    'chromium_microgram',
-    'copper_milligram',
-    'iodine_microgram',
-    'manganese_milligram',
-    'molybdenum_microgram',
-    'selenium_microgram',
+    ...MEAL_MICRONUTRIENT_COLUMNS,
     'date',
     'name',
     'source_type',
@@ -230,12 +236,27 @@ const ProfileColumnExpr = z.object({
     'updated_at',
   ]),
 });
-const SleepScoreValueMacroExpr = z.object({ value_macro: z.literal('sleep_score'), version: z.literal('automatic').default('automatic') });
-const ChronotypeValueMacroExpr = z.object({ value_macro: z.literal('chronotype'), version: z.literal('automatic').default('automatic') });
-const AsleepAtValueMacroExpr = z.object({ value_macro: z.literal('asleep_at'), version: z.literal('automatic').default('automatic') });
-const AwakeAtValueMacroExpr = z.object({ value_macro: z.literal('awake_at'), version: z.literal('automatic').default('automatic') });
-const AwakeningsValueMacroExpr = z.object({ value_macro: z.literal('awakenings'), version: z.literal('automatic').default('automatic') });
+/** A value macro of the reference (`SleepScoreValueMacroExpr`, ...): its name, version `automatic`. */
+const valueMacro = <N extends string>(name: N) =>
+  z.object({ value_macro: z.literal(name), version: z.literal('automatic').default('automatic') });
+const SleepScoreValueMacroExpr = valueMacro('sleep_score');
+const ChronotypeValueMacroExpr = valueMacro('chronotype');
+const AsleepAtValueMacroExpr = valueMacro('asleep_at');
+const AwakeAtValueMacroExpr = valueMacro('awake_at');
+const AwakeningsValueMacroExpr = valueMacro('awakenings');
 const UnrecognizedValueMacroExpr = z.object({ value_macro: z.string() });
+
+/** The source fields (`SourceColumnExpr.source`, and the first of every timeseries `field`). */
+const SOURCE_FIELDS = [
+  z.enum(['source_provider', 'source_type']),
+  z.literal('source_app_id'),
+  z.enum(['source_workout_id', 'source_sport']),
+] as const;
+/** A timeseries expression's `field`: the source fields, the sample's zone and type, then its own fields. */
+const timeseriesField = <T extends readonly z.ZodType[]>(...own: T) =>
+  z.union([...SOURCE_FIELDS, z.enum(['timezone_offset', 'type']), ...own]);
+const DURATION_VALUE = z.enum(['duration', 'value']);
+
 const DiscreteTimeseriesExpr = z.object({
   timeseries: z.enum([
     'glucose',
@@ -251,13 +272,7 @@ const DiscreteTimeseriesExpr = z.object({
     'respiratory_rate',
     'stress_level',
   ]),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.literal('value'),
-  ]),
+  field: timeseriesField(z.literal('value')),
 });
 const IntervalTimeseriesExpr = z.object({
   timeseries: z.enum([
@@ -294,197 +309,102 @@ const IntervalTimeseriesExpr = z.object({
     'workout_distance',
     'carbohydrates',
   ]),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.enum(['duration', 'value']),
-  ]),
+  field: timeseriesField(DURATION_VALUE),
 });
 const InsulinInjectionTimeseriesExpr = z.object({
   timeseries: z.literal('insulin_injection'),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.enum(['duration', 'value']),
-    z.enum(['delivery_mode', 'delivery_form', 'bolus_purpose']),
-  ]),
+  field: timeseriesField(DURATION_VALUE, z.enum(['delivery_mode', 'delivery_form', 'bolus_purpose'])),
 });
 const BloodPressureTimeseriesExpr = z.object({
   timeseries: z.literal('blood_pressure'),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.enum(['systolic', 'diastolic']),
-  ]),
+  field: timeseriesField(z.enum(['systolic', 'diastolic'])),
 });
 const TemperatureTimeseriesExpr = z.object({
   timeseries: z.enum(['body_temperature', 'body_temperature_delta']),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.enum(['duration', 'value']),
-    z.literal('sensor_location'),
-  ]),
+  field: timeseriesField(DURATION_VALUE, z.literal('sensor_location')),
 });
 const WorkoutDurationTimeseriesExpr = z.object({
   timeseries: z.literal('workout_duration'),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.enum(['duration', 'value']),
-    z.literal('intensity'),
-  ]),
+  field: timeseriesField(DURATION_VALUE, z.literal('intensity')),
 });
-const NoteTimeseriesExpr = z.object({
-  timeseries: z.literal('note'),
-  field: z.union([
-    z.enum(['source_provider', 'source_type']),
-    z.literal('source_app_id'),
-    z.enum(['source_workout_id', 'source_sport']),
-    z.enum(['timezone_offset', 'type']),
-    z.enum(['tags', 'content']),
-  ]),
-});
+const NoteTimeseriesExpr = z.object({ timeseries: z.literal('note'), field: timeseriesField(z.enum(['tags', 'content'])) });
 const IndexColumnExpr = z.object({
   index: z.enum(['sleep', 'derived_readiness', 'activity', 'workout', 'body', 'meal', 'menstrual_cycle', 'profile', 'timeseries']),
 });
-const MCMenstrualFlowFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  menstrual_flow: z.enum(['date', 'flow']),
-});
-const MCCervicalMucusFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  cervical_mucus: z.enum(['date', 'quality']),
-});
-const MCIntermenstrualBleedingFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  intermenstrual_bleeding: z.literal('date'),
-});
-const MCContraceptiveFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  contraceptive: z.enum(['date', 'type']),
-});
-const MCDetectedDeviationsFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  detected_deviations: z.enum(['date', 'deviation']),
-});
-const MCOvulationTestFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  ovulation_test: z.enum(['date', 'test_result']),
-});
-const MCHomePregnancyTestFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  home_pregnancy_test: z.enum(['date', 'test_result']),
-});
-const MCHomeProgesteroneTestFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  home_progesterone_test: z.enum(['date', 'test_result']),
-});
-const MCSexualActivityFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  sexual_activity: z.enum(['date', 'protection_used']),
-});
-const MCBasalBodyTemperatureFieldExpr = z.strictObject({
-  field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-  basal_body_temperature: z.enum(['date', 'value']),
-});
+
+/**
+ * The list columns of a menstrual cycle and the fields of their items, in the reference's order
+ * (`MCMenstrualFlowFieldExpr` ... `MCBasalBodyTemperatureFieldExpr`); the aggregate planner reads
+ * the same table (`MC_LISTS`).
+ */
+export const MC_LIST_FIELDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
+  menstrual_flow: ['date', 'flow'],
+  cervical_mucus: ['date', 'quality'],
+  intermenstrual_bleeding: ['date'],
+  contraceptive: ['date', 'type'],
+  detected_deviations: ['date', 'deviation'],
+  ovulation_test: ['date', 'test_result'],
+  home_pregnancy_test: ['date', 'test_result'],
+  home_progesterone_test: ['date', 'test_result'],
+  sexual_activity: ['date', 'protection_used'],
+  basal_body_temperature: ['date', 'value'],
+};
+/** `MC<List>FieldExpr`: `{field_for: "menstrual_cycle", <list>: <field>}`, nothing else (a single field is a literal). */
+const MC_FIELD_EXPRS = Object.entries(MC_LIST_FIELDS).map(([list, fields]) =>
+  z.strictObject({
+    field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+    [list]: fields.length === 1 ? z.literal(fields[0]) : z.enum(fields),
+  }),
+);
 const ElementFieldExpr = z.strictObject({ element: z.literal(true) });
+const AGGREGATE_FUNCS = ['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest'] as const;
 const AggregateFieldExpr = z.object({
-  func: z.enum(['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest']),
-  arg: z
-    .union([
-      MCMenstrualFlowFieldExpr,
-      MCCervicalMucusFieldExpr,
-      MCIntermenstrualBleedingFieldExpr,
-      MCContraceptiveFieldExpr,
-      MCDetectedDeviationsFieldExpr,
-      MCOvulationTestFieldExpr,
-      MCHomePregnancyTestFieldExpr,
-      MCHomeProgesteroneTestFieldExpr,
-      MCSexualActivityFieldExpr,
-      MCBasalBodyTemperatureFieldExpr,
-      ElementFieldExpr,
-    ])
-    .nullish(),
+  func: z.enum(AGGREGATE_FUNCS),
+  arg: z.union([...MC_FIELD_EXPRS, ElementFieldExpr]).nullish(),
 });
 const Placeholder = z.object({ placeholder: z.literal(true) });
-const UnnestExpr = z.object({
-  unnest: z.union([
-    SleepColumnExpr,
-    DerivedReadinessColumnExpr,
-    ActivityColumnExpr,
-    WorkoutColumnExpr,
-    BodyColumnExpr,
-    MealColumnExpr,
-    MenstrualCycleColumnExpr,
-    ProfileColumnExpr,
-    SleepScoreValueMacroExpr,
-    ChronotypeValueMacroExpr,
-    AsleepAtValueMacroExpr,
-    AwakeAtValueMacroExpr,
-    AwakeningsValueMacroExpr,
-    UnrecognizedValueMacroExpr,
-    DiscreteTimeseriesExpr,
-    IntervalTimeseriesExpr,
-    InsulinInjectionTimeseriesExpr,
-    BloodPressureTimeseriesExpr,
-    TemperatureTimeseriesExpr,
-    WorkoutDurationTimeseriesExpr,
-    NoteTimeseriesExpr,
-  ]),
-});
+/** The column, value-macro and timeseries expressions, in the reference's order: what every slot of a query takes. */
+const COLUMN_EXPRS = [
+  SleepColumnExpr,
+  DerivedReadinessColumnExpr,
+  ActivityColumnExpr,
+  WorkoutColumnExpr,
+  BodyColumnExpr,
+  MealColumnExpr,
+  MenstrualCycleColumnExpr,
+  ProfileColumnExpr,
+  SleepScoreValueMacroExpr,
+  ChronotypeValueMacroExpr,
+  AsleepAtValueMacroExpr,
+  AwakeAtValueMacroExpr,
+  AwakeningsValueMacroExpr,
+  UnrecognizedValueMacroExpr,
+  DiscreteTimeseriesExpr,
+  IntervalTimeseriesExpr,
+  InsulinInjectionTimeseriesExpr,
+  BloodPressureTimeseriesExpr,
+  TemperatureTimeseriesExpr,
+  WorkoutDurationTimeseriesExpr,
+  NoteTimeseriesExpr,
+] as const;
+const UnnestExpr = z.object({ unnest: z.union(COLUMN_EXPRS) });
 const ScalarOutputSubqueryExpr_Input = z.object({
   select: z.union([AggregateFieldExpr, Placeholder]),
   from: z.union([UnnestExpr, Placeholder]),
   where: z.string().nullish(),
 });
 const AggregateExpr_Input = z.object({
-  arg: z.union([
-    SleepColumnExpr,
-    DerivedReadinessColumnExpr,
-    ActivityColumnExpr,
-    WorkoutColumnExpr,
-    BodyColumnExpr,
-    MealColumnExpr,
-    MenstrualCycleColumnExpr,
-    ProfileColumnExpr,
-    SleepScoreValueMacroExpr,
-    ChronotypeValueMacroExpr,
-    AsleepAtValueMacroExpr,
-    AwakeAtValueMacroExpr,
-    AwakeningsValueMacroExpr,
-    UnrecognizedValueMacroExpr,
-    DiscreteTimeseriesExpr,
-    IntervalTimeseriesExpr,
-    InsulinInjectionTimeseriesExpr,
-    BloodPressureTimeseriesExpr,
-    TemperatureTimeseriesExpr,
-    WorkoutDurationTimeseriesExpr,
-    NoteTimeseriesExpr,
-    IndexColumnExpr,
-    ScalarOutputSubqueryExpr_Input,
-  ]),
-  func: z.enum(['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest']),
+  arg: z.union([...COLUMN_EXPRS, IndexColumnExpr, ScalarOutputSubqueryExpr_Input]),
+  func: z.enum(AGGREGATE_FUNCS),
 });
 const GroupKeyColumnExpr = z.object({ group_key: z.union([z.number().int(), z.literal('*')]) });
-const SourceColumnExpr = z.object({
-  source: z.union([z.enum(['source_provider', 'source_type']), z.literal('source_app_id'), z.enum(['source_workout_id', 'source_sport'])]),
-});
-const Period = z.object({ value: z.number().int().min(1).default(1), unit: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']) });
+const SourceColumnExpr = z.object({ source: z.union(SOURCE_FIELDS) });
+const PERIOD_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+const Period = z.object({ value: z.number().int().min(1).default(1), unit: z.enum(PERIOD_UNITS) });
 const DateTruncExpr = z.object({ date_trunc: Period, arg: z.union([IndexColumnExpr, Placeholder]) });
 const DatePartExpr = z.object({
   arg: z.union([IndexColumnExpr, Placeholder]),
-  date_part: z.union([z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']), z.enum(['weekday', 'week_of_year', 'day_of_year'])]),
+  date_part: z.union([z.enum(PERIOD_UNITS), z.enum(['weekday', 'week_of_year', 'day_of_year'])]),
 });
 const CarryForwardExpr = z.strictObject({ mode: z.literal('carry_forward'), max_age: Period.nullish() });
 const CarryBackwardExpr = z.strictObject({ mode: z.literal('carry_backward'), max_age: Period.nullish() });
@@ -492,128 +412,14 @@ const CarryNearestExpr = z.strictObject({ mode: z.literal('carry_nearest'), span
 const AlignExpr_Input = z.strictObject({ carry: z.union([CarryForwardExpr, CarryBackwardExpr, CarryNearestExpr]) });
 const Query_Input = z.object({
   select: z.array(
-    z.union([
-      AggregateExpr_Input,
-      GroupKeyColumnExpr,
-      SleepColumnExpr,
-      DerivedReadinessColumnExpr,
-      ActivityColumnExpr,
-      WorkoutColumnExpr,
-      BodyColumnExpr,
-      MealColumnExpr,
-      MenstrualCycleColumnExpr,
-      ProfileColumnExpr,
-      SleepScoreValueMacroExpr,
-      ChronotypeValueMacroExpr,
-      AsleepAtValueMacroExpr,
-      AwakeAtValueMacroExpr,
-      AwakeningsValueMacroExpr,
-      UnrecognizedValueMacroExpr,
-      DiscreteTimeseriesExpr,
-      IntervalTimeseriesExpr,
-      InsulinInjectionTimeseriesExpr,
-      BloodPressureTimeseriesExpr,
-      TemperatureTimeseriesExpr,
-      WorkoutDurationTimeseriesExpr,
-      NoteTimeseriesExpr,
-      IndexColumnExpr,
-      ScalarOutputSubqueryExpr_Input,
-      SourceColumnExpr,
-    ]),
+    z.union([AggregateExpr_Input, GroupKeyColumnExpr, ...COLUMN_EXPRS, IndexColumnExpr, ScalarOutputSubqueryExpr_Input, SourceColumnExpr]),
   ),
-  group_by: z
-    .array(
-      z.union([
-        DateTruncExpr,
-        DatePartExpr,
-        SleepColumnExpr,
-        DerivedReadinessColumnExpr,
-        ActivityColumnExpr,
-        WorkoutColumnExpr,
-        BodyColumnExpr,
-        MealColumnExpr,
-        MenstrualCycleColumnExpr,
-        ProfileColumnExpr,
-        SleepScoreValueMacroExpr,
-        ChronotypeValueMacroExpr,
-        AsleepAtValueMacroExpr,
-        AwakeAtValueMacroExpr,
-        AwakeningsValueMacroExpr,
-        UnrecognizedValueMacroExpr,
-        DiscreteTimeseriesExpr,
-        IntervalTimeseriesExpr,
-        InsulinInjectionTimeseriesExpr,
-        BloodPressureTimeseriesExpr,
-        TemperatureTimeseriesExpr,
-        WorkoutDurationTimeseriesExpr,
-        NoteTimeseriesExpr,
-        SourceColumnExpr,
-      ]),
-    )
-    .optional(),
+  group_by: z.array(z.union([DateTruncExpr, DatePartExpr, ...COLUMN_EXPRS, SourceColumnExpr])).optional(),
   where: z.string().nullish(),
   align: AlignExpr_Input.nullish(),
 });
-const Providers = z.enum([
-  'oura',
-  'fitbit',
-  'garmin',
-  'whoop',
-  'strava',
-  'renpho',
-  'peloton',
-  'wahoo',
-  'zwift',
-  'freestyle_libre',
-  'abbott_libreview',
-  'tandem_source',
-  'freestyle_libre_ble',
-  'eight_sleep',
-  'withings',
-  'apple_health_kit',
-  'manual',
-  'ihealth',
-  'google_fit',
-  'beurer_api',
-  'beurer_ble',
-  'omron',
-  'omron_ble',
-  'onetouch_ble',
-  'accuchek_ble',
-  'contour_ble',
-  'dexcom',
-  'dexcom_v3',
-  'hammerhead',
-  'my_fitness_pal',
-  'health_connect',
-  'samsung_health',
-  'polar',
-  'cronometer',
-  'kardia',
-  'whoop_v2',
-  'ultrahuman',
-  'my_fitness_pal_v2',
-  'map_my_fitness',
-  'runkeeper',
-  'google_health',
-]);
-const Labs = z.enum([
-  'ayumetrix',
-  'spiriplex',
-  'ussl',
-  'quest',
-  'sonora_quest',
-  'labcorp',
-  'bioreference',
-  'us_biotek',
-  'manual',
-  'sanocardio',
-  'ihd',
-  'nexus',
-  'my_uti',
-  'crl',
-  'mtl',
-]);
+const Providers = z.enum(PROVIDERS);
+const Labs = z.enum(LABS);
 const QueryConfig = z.object({ provider_priority_overrides: z.array(z.union([Providers, Labs])).nullish() });
 const ContinuousQuerySchedulingPreferences = z.object({ minimum_gap_duration_second: z.number().int().min(1800).nullish() });
 const ContinuousQueryDataEventPreferences = z.object({ enabled: z.boolean().default(true) });
