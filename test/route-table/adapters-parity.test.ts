@@ -94,9 +94,8 @@ describe('adapter parity over the route table', () => {
       webhookTransport: refused,
       fileSink: { append: async () => undefined },
     };
-    // The four run side by side (each over its own sandbox): one's waits on its transport are
-    // another's turn to compute.
-    answers = await Promise.all(ALL_ADAPTERS.map((adapter) => run(createClient(adapter, options))));
+    answers = [];
+    for (const adapter of ALL_ADAPTERS) answers.push(await run(createClient(adapter, options)));
   }, 180_000);
 
   it('every valid request succeeds (but for the named exceptions)', () => {
