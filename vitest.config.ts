@@ -3,33 +3,50 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Files that mostly wait (npm, Chromium, child processes, real HTTP deliveries) or run long, in
- * the order they start. vitest orders files by the durations of its last run, but a fresh clone
- * has none and falls back to file size, which can leave a 20-second file for last, alone on one
- * worker. Starting these first lets the short files fill the cores around them.
+ * the order they start: longest first, so the short files fill the cores around them and the run
+ * ends on short files on every worker. vitest orders files by the test durations of its last run
+ * (not counting a file's imports and collection: `conformance.test.ts` builds its whole report
+ * while collecting and was left for last, alone, 15 s on a loaded machine), and a fresh clone has
+ * none and falls back to file size. Measured with `HEALTH_SANDBOX_CPU_LOG` (test/support/per-file.ts,
+ * summarised by test/support/cpu-log.mjs: wall time from the file's setup to its end).
  */
 const SLOW_FIRST = [
   'test/newcomer/fresh-clone.test.ts',
   'test/package/pack.test.ts',
   'test/route-table/adapters-parity.test.ts',
+  'test/route-table/robustness.test.ts',
   'test/persistence/state-file-cli.test.ts',
+  'test/route-table/openapi-documents.test.ts',
+  'test/route-table/conformance.test.ts',
+  'test/management/management-access.test.ts',
   'test/journal/inspector.browser.test.ts',
+  'test/wearables/wearables-feed.test.ts',
+  'test/adapters/browser-docs.test.ts',
+  'test/route-table/wire-answers.test.ts',
+  'test/newcomer/stop.test.ts',
+  'test/package/examples.test.ts',
   'test/link/launcher-react.test.ts',
   'test/link/launcher-recipes.test.ts',
   'test/faults/browser-faults.test.ts',
-  'test/newcomer/stop.test.ts',
-  'test/adapters/browser-docs.test.ts',
-  'test/route-table/robustness.test.ts',
+  'test/wearables/wearables-events.test.ts',
+  'test/webhooks/webhooks-hanging-backlog.test.ts',
+  'test/persistence/restore-routes.test.ts',
+  'test/labs/lab-report-parser.test.ts',
   // 1,000 requests locally (a few seconds), 5,000 in CI (HEALTH_SANDBOX_SLOW_TESTS=1).
   'test/route-table/fuzz.test.ts',
   'test/webhooks/e2e-webhooks.test.ts',
-  'test/wearables/wearables-feed.test.ts',
-  'test/package/examples.test.ts',
   'test/testkit/testkit-testing.test.ts',
   'test/cli/cli.test.ts',
+  'test/webhooks/event-rate.test.ts',
+  'test/wearables/sdk-wearables.test.ts',
+  'test/route-table/get-read-only.test.ts',
   'test/adapters/browser-worker.test.ts',
   'test/link/browser-link.test.ts',
   'test/cli/cli-shutdown.test.ts',
   'test/adapters/browser-cors.test.ts',
+  'test/package/readme-example.test.ts',
+  'test/labs/sdk-labs.test.ts',
+  'test/management/management-teams.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {
@@ -64,6 +81,10 @@ export default defineConfig({
     maxWorkers: 3,
     sequence: { sequencer: SlowFirst },
     setupFiles: ['test/support/per-file.ts'],
+    // Transformed modules kept on disk between runs (keyed by their content): the second run of
+    // the suite does not transform src, the tests and the scripts again (a few seconds of CPU).
+    // In the worktree, not in node_modules (which may be shared); test/.artifacts is ignored by git.
+    experimental: { fsModuleCache: true, fsModuleCachePath: 'test/.artifacts/vitest-cache' },
     globalSetup: ['test/support/reference-notice.ts'],
   },
 });

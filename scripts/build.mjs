@@ -14,9 +14,18 @@
  * `dist/cli.js` (scripts/cli-boot.mjs) through `node:vm` with a V8 code cache. The build writes
  * that cache by starting the CLI once (127.0.0.1, port 0, the default world) and stopping it once
  * it printed its `--json` line: the cache then holds every function a start compiles.
+ *
+ * A build whose inputs have not changed since the last one is skipped (`npm test` and `npm start`
+ * build first; the bundle and the CLI's start cost seconds): `dist/bundle.tsbuildinfo` holds a
+ * hash of what the JavaScript is made of (src/, this script, cli-boot.mjs, package.json, the
+ * lockfile, the bundled packages' versions, Node's version for the code cache), written last, so
+ * an interrupted build is never taken for a fresh one; like tsc's build info it stays out of the
+ * package (`!dist/*.tsbuildinfo`). A skip refreshes `dist/cli.js`'s time, which tells the tests
+ * the build matches src (test/support/cli-command.ts). `--force` builds anyway.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +85,43 @@ const zodEnglishOnly = {
   },
 };
 
+/** Every input of the JavaScript build, hashed: paths and contents, in a fixed order. */
+function inputsHash() {
+  const hash = createHash('sha256');
+  const add = (path) => {
+    hash.update(`${path}\0`);
+    hash.update(existsSync(join(root, path)) ? readFileSync(join(root, path)) : '(absent)');
+    hash.update('\0');
+  };
+  const walk = (dir) => {
+    for (const e of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.isDirectory()) walk(`${dir}/${e.name}`);
+      else add(`${dir}/${e.name}`);
+    }
+  };
+  walk('src');
+  for (const f of ['scripts/build.mjs', 'scripts/cli-boot.mjs', 'package.json', 'package-lock.json']) add(f);
+  for (const name of ['zod', 'yaml', '@noble/hashes', 'esbuild'])
+    hash.update(`${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}\n`);
+  hash.update(`${process.version} ${process.arch} ${process.platform}\n`);
+  return hash.digest('hex');
+}
+
+const STAMP = join(dist, 'bundle.tsbuildinfo');
+const OUTPUTS = [...ENTRIES.map((name) => `${name}.js`), 'cli.js', 'cli-main.cjs', 'cli-main.cjs.cache'];
+const stamp = inputsHash();
+const fresh =
+  !process.argv.includes('--force') &&
+  existsSync(STAMP) &&
+  readFileSync(STAMP, 'utf8').trim() === stamp &&
+  OUTPUTS.every((name) => existsSync(join(dist, name)));
+if (fresh) {
+  const now = new Date();
+  utimesSync(join(dist, 'cli.js'), now, now);
+  process.exit(0);
+}
+
+rmSync(STAMP, { force: true });
 removeJs(dist);
 const shared = {
   absWorkingDir: root,
@@ -127,6 +173,7 @@ copyFileSync(join(root, 'scripts/cli-boot.mjs'), join(dist, 'cli.js'));
 chmodSync(join(dist, 'cli.js'), 0o755);
 // Without a cache (the run failed) the CLI still starts, compiling its bundle as it loads.
 await writeCodeCache().catch((error) => console.warn(`build: no code cache for the CLI (${error.message})`));
+writeFileSync(STAMP, `${stamp}\n`);
 
 /** Starts the CLI once with `HEALTH_SANDBOX_CODE_CACHE_OUT`, stops it after its `--json` line; the cache is written as it exits. */
 function writeCodeCache() {

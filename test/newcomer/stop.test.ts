@@ -5,7 +5,9 @@
  * `--json` line and writes `--pid-file`; the test holds a TCP connection to the sandbox's port and
  * waits for it to close (the server closing, or the process gone) and for the started process to
  * exit: events, no timers. When npm itself is killed outright (no signal to forward), the CLI
- * notices its parent is gone and stops. Uses the compiled dist/ (`npm test` builds it first).
+ * notices its parent is gone and stops. Uses the compiled dist/ (`npm test` builds it first, so
+ * `npm start`'s prestart build finds it fresh and skips). The four starts run side by side, each
+ * cleaning up what it started: they mostly wait on npm.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,14 +17,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { startedByNpm } from '../../src/adapters/parent-watch.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const dir = mkdtempSync(join(tmpdir(), 'hs-stop-'));
-const children: ChildProcess[] = [];
-const sockets: Socket[] = [];
-const pids: number[] = [];
 
 /** The environment of a fresh shell: nothing inherited from an npm run of this suite. */
 function shellEnv(): NodeJS.ProcessEnv {
@@ -42,17 +41,22 @@ beforeAll(async () => {
   symlinkSync('../health-sandbox/dist/cli.js', join(dir, 'consumer/node_modules/.bin/health-sandbox'));
   chmodSync(join(root, 'dist/cli.js'), 0o755); // as npm's bin linking does
 }, 240_000);
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.destroy();
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const pid of pids.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone, as it should be.
-    }
+/** Whatever a start left behind is stopped when its test ends (already gone, as it should be, when the test passed). */
+function cleanUp(proc: ChildProcess, socket: Socket | undefined, pidFile: string): void {
+  socket?.destroy();
+  if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  let pid = Number.NaN;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    // No pid file: the CLI never started, or removed it as it stopped.
   }
-});
+  try {
+    if (Number.isInteger(pid) && pid > 0) process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone, as it should be.
+  }
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Running {
@@ -66,14 +70,16 @@ interface Running {
   portClosed: Promise<void>;
 }
 
-async function start(command: string, args: string[], cwd: string, name: string): Promise<Running> {
+/** Starts `command`; what it leaves behind is stopped when the test (`ctx`, its own in a concurrent block) ends. */
+async function start(ctx: TestContext, command: string, args: string[], cwd: string, name: string): Promise<Running> {
   const pidFile = join(dir, `${name}.pid`);
   const proc = spawn(command, [...args, '--port', '0', '--json', '--clock', 'manual', '--world', 'empty', '--pid-file', pidFile], {
     cwd,
     env: shellEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(proc);
+  let socket: Socket | undefined;
+  ctx.onTestFinished(() => cleanUp(proc, socket, pidFile));
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   let stderr = '';
   proc.stderr?.on('data', (d) => (stderr += d));
@@ -87,19 +93,18 @@ async function start(command: string, args: string[], cwd: string, name: string)
   });
   const { url } = JSON.parse(line) as { url: string };
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  pids.push(pid);
-  const socket = connect(Number(new URL(url).port), '127.0.0.1');
-  sockets.push(socket);
+  const held = connect(Number(new URL(url).port), '127.0.0.1');
+  socket = held;
   // A server that stops may reset the held connection instead of closing it: either way it closes.
-  socket.on('error', () => undefined);
-  await once(socket, 'connect');
-  const portClosed = once(socket, 'close').then(() => undefined);
+  held.on('error', () => undefined);
+  await once(held, 'connect');
+  const portClosed = once(held, 'close').then(() => undefined);
   return { proc, exited, url, pid, pidFile, portClosed };
 }
 
-describe('stopping the sandbox by the process one started', () => {
-  it('run directly: SIGTERM to the CLI stops it, exit 0, the pid file removed', { timeout: 60_000 }, async () => {
-    const run = await start(process.execPath, [join(root, 'dist/cli.js')], dir, 'direct');
+describe.concurrent('stopping the sandbox by the process one started', () => {
+  it('run directly: SIGTERM to the CLI stops it, exit 0, the pid file removed', { timeout: 60_000 }, async (ctx) => {
+    const run = await start(ctx, process.execPath, [join(root, 'dist/cli.js')], dir, 'direct');
     expect(run.pid).toBe(run.proc.pid);
     run.proc.kill('SIGTERM');
     expect(await run.exited).toBe(0);
@@ -107,8 +112,8 @@ describe('stopping the sandbox by the process one started', () => {
     expect(existsSync(run.pidFile)).toBe(false);
   });
 
-  it('through npx: SIGTERM to npx stops the CLI it started', { timeout: 120_000 }, async () => {
-    const run = await start('npx', ['health-sandbox'], join(dir, 'consumer'), 'npx');
+  it('through npx: SIGTERM to npx stops the CLI it started', { timeout: 120_000 }, async (ctx) => {
+    const run = await start(ctx, 'npx', ['health-sandbox'], join(dir, 'consumer'), 'npx');
     expect(run.pid).not.toBe(run.proc.pid);
     run.proc.kill('SIGTERM');
     await run.portClosed;
@@ -117,15 +122,15 @@ describe('stopping the sandbox by the process one started', () => {
 
   it('through npx: npx killed outright (SIGKILL, nothing forwarded), the CLI sees its parent gone and stops', {
     timeout: 120_000,
-  }, async () => {
-    const run = await start('npx', ['health-sandbox'], join(dir, 'consumer'), 'npx-kill');
+  }, async (ctx) => {
+    const run = await start(ctx, 'npx', ['health-sandbox'], join(dir, 'consumer'), 'npx-kill');
     run.proc.kill('SIGKILL');
     await run.exited;
     await run.portClosed;
   });
 
-  it('through npm start (prestart builds first): SIGTERM to npm stops the CLI', { timeout: 240_000 }, async () => {
-    const run = await start('npm', ['start', '--'], root, 'npm-start');
+  it('through npm start (prestart builds first): SIGTERM to npm stops the CLI', { timeout: 240_000 }, async (ctx) => {
+    const run = await start(ctx, 'npm', ['start', '--'], root, 'npm-start');
     expect(run.pid).not.toBe(run.proc.pid);
     run.proc.kill('SIGTERM');
     await run.portClosed;

@@ -5,11 +5,24 @@
  * and msw entries load without express, the express entry asks for express. Uses the compiled
  * dist/ (`npm test` builds it first) and the npm registry (npm's cache first: `--prefer-offline`);
  * skips with one line if the install fails for want of a network. Bounded: every npm call has a
- * time limit. One npm install: for the typed express check, express and its types are linked
- * from this repository's node_modules into the consumer's once the express-less checks are done.
+ * time limit. One npm install per project, all three at once once the tarball is packed (the
+ * consumer, and the two of the install-size test, which waits for its own): for the typed express
+ * check, a sibling project holds the consumer's installed packages plus express and its types
+ * (linked from this repository's node_modules), checked beside the express-less consumer.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,9 +84,48 @@ function treeSize(path: string): number {
   return total;
 }
 
+/**
+ * Another project's node_modules holding what `from` holds: the installed package copied (so
+ * what it imports resolves beside it, in `to`), every other package linked.
+ */
+function mirrorInstall(from: string, to: string): void {
+  for (const entry of readdirSync(from)) {
+    if (entry.startsWith('.')) continue;
+    const names = entry.startsWith('@') ? readdirSync(join(from, entry)).map((n) => `${entry}/${n}`) : [entry];
+    for (const name of names) {
+      mkdirSync(join(to, name, '..'), { recursive: true });
+      if (name === 'health-sandbox') cpSync(join(from, name), join(to, name), { recursive: true });
+      else symlinkSync(join(from, name), join(to, name), 'dir');
+    }
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'hs-pack-'));
 let tarball = '';
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const FLAGS = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+/**
+ * The install-size test's two projects (the tarball alone, msw alone), installed while the first
+ * test installs and runs its consumer: true once installed, false offline, the error otherwise.
+ */
+let lightInstalls: Promise<{ ours: string; msw: string } | false | Error> | undefined;
+afterAll(async () => {
+  await lightInstalls;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function startLightInstalls(): void {
+  const projects = ['package-only', 'msw-only'].map((name) => {
+    const at = join(dir, name);
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, 'package.json'), JSON.stringify({ name, private: true }));
+    return at;
+  });
+  const [ours, msw] = projects as [string, string];
+  lightInstalls = Promise.all([npm([...FLAGS, tarball], ours, 240_000), npm([...FLAGS, 'msw@^2'], msw, 240_000)]).then(
+    () => ({ ours, msw }),
+    (e: Error & { stderr?: string }) => (OFFLINE.test(`${e.stderr ?? ''}\n${e.message ?? ''}`) ? false : e),
+  );
+}
 
 const CONSUMER = `
 import assert from 'node:assert/strict';
@@ -184,6 +236,7 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   }>;
   const files = packed[0]?.files.map((f) => f.path) ?? [];
   tarball = join(dir, packed[0]?.filename ?? '');
+  startLightInstalls();
   // A quiet install: no script of the package runs in a consumer's install (dist is built by prepack).
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   expect(Object.keys(manifest.scripts).filter((k) => INSTALL_SCRIPTS.includes(k))).toEqual([]);
@@ -222,19 +275,7 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   mkdirSync(consumer, { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
-  const installed = await npm(
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      `msw@${CONSUMER_MSW}`,
-      join(dir, packed[0]?.filename ?? ''),
-    ],
-    consumer,
-    240_000,
-  ).then(
+  const installed = await npm([...FLAGS, `msw@${CONSUMER_MSW}`, tarball], consumer, 240_000).then(
     () => true,
     (e: { stderr?: string; message?: string }) => {
       const text = `${e.stderr ?? ''}\n${e.message ?? ''}`;
@@ -259,14 +300,33 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   });
 
   // The consumer script and the consumer's own tests (the msw entry with an empty world, and
-  // startSandbox/connectSandbox, with node's own runner) run side by side, both without express.
+  // startSandbox/connectSandbox, with node's own runner) run side by side, both without express;
+  // beside them, a TypeScript consumer of the express entry in a sibling project that holds the
+  // same installed packages plus express and its types (linked from this repository's
+  // node_modules: express 5, @types/express 5, @types/node 20).
   writeFileSync(join(consumer, 'msw.test.mjs'), CONSUMER_MSW_TEST);
   writeFileSync(join(consumer, 'testing.test.mjs'), CONSUMER_TESTING_TEST);
-  const [{ stdout }, tests] = await Promise.all([
+  const typedProject = join(dir, 'typed');
+  mirrorInstall(join(consumer, 'node_modules'), join(typedProject, 'node_modules'));
+  for (const pkg of ['express', '@types/express', '@types/node']) {
+    mkdirSync(join(typedProject, 'node_modules', pkg, '..'), { recursive: true });
+    symlinkSync(join(root, 'node_modules', pkg), join(typedProject, 'node_modules', pkg), 'dir');
+  }
+  writeFileSync(join(typedProject, 'package.json'), JSON.stringify({ name: 'typed', private: true, type: 'module' }));
+  writeFileSync(join(typedProject, 'typed.ts'), TYPED);
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  const [{ stdout }, tests, typed] = await Promise.all([
     run(process.execPath, ['consumer.mjs'], { cwd: consumer, timeout: 60_000 }),
     run(process.execPath, ['--test', '--test-reporter=tap', 'msw.test.mjs', 'testing.test.mjs'], { cwd: consumer, timeout: 120_000 }).then(
       (r) => r.stdout,
       (e: { stdout?: string; stderr?: string }) => `FAILED\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+    ),
+    run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'typed.ts'], {
+      cwd: typedProject,
+      timeout: 120_000,
+    }).then(
+      () => 'ok',
+      (e: { stdout?: string }) => e.stdout ?? 'tsc failed',
     ),
   ]);
   const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
@@ -283,23 +343,7 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   expect(tests).not.toContain('FAILED');
   expect(tests).toMatch(/^# pass 2$/m);
   expect(tests).toMatch(/^# fail 0$/m);
-
-  // With express and its types installed (linked from this repository's node_modules: express 5,
-  // @types/express 5, @types/node 20), the express entry is typed for a TypeScript consumer.
-  for (const pkg of ['express', '@types/express', '@types/node']) {
-    mkdirSync(join(consumer, 'node_modules', pkg, '..'), { recursive: true });
-    symlinkSync(join(root, 'node_modules', pkg), join(consumer, 'node_modules', pkg), 'dir');
-  }
-  writeFileSync(join(consumer, 'typed.ts'), TYPED);
-  const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const typed = await run(
-    process.execPath,
-    [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'typed.ts'],
-    { cwd: consumer, timeout: 120_000 },
-  ).then(
-    () => 'ok',
-    (e: { stdout?: string }) => e.stdout ?? 'tsc failed',
-  );
+  // The express entry is typed for a TypeScript consumer.
   expect(typed).toBe('ok');
 }, 600_000);
 
@@ -309,24 +353,14 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
  * README reports the numbers), and nothing in it has an install script.
  */
 it('installs lighter than msw alone, with no install scripts', async (ctx) => {
-  if (tarball === '') return ctx.skip();
-  const projects = ['package-only', 'msw-only'].map((name) => {
-    const at = join(dir, name);
-    mkdirSync(at, { recursive: true });
-    writeFileSync(join(at, 'package.json'), JSON.stringify({ name, private: true }));
-    return at;
-  });
-  const flags = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-  const [ours, msw] = projects as [string, string];
-  const installed = await Promise.all([npm([...flags, tarball], ours, 240_000), npm([...flags, 'msw@^2'], msw, 240_000)]).then(
-    () => true,
-    (e: { stderr?: string; message?: string }) => {
-      if (!OFFLINE.test(`${e.stderr ?? ''}\n${e.message ?? ''}`)) throw e;
-      console.warn('install-size test skipped: the npm registry cannot be reached');
-      return false;
-    },
-  );
-  if (!installed) return ctx.skip();
+  const installed = await lightInstalls;
+  if (installed === undefined) return ctx.skip(); // the tarball was not packed: the first test says why
+  if (installed instanceof Error) throw installed;
+  if (!installed) {
+    console.warn('install-size test skipped: the npm registry cannot be reached');
+    return ctx.skip();
+  }
+  const { ours, msw } = installed;
   const [oursSize, mswSize] = [treeSize(join(ours, 'node_modules')), treeSize(join(msw, 'node_modules'))];
   console.log(`node_modules: health-sandbox alone ${(oursSize / 1e6).toFixed(1)} MB, msw alone ${(mswSize / 1e6).toFixed(1)} MB`);
   expect(oursSize).toBeLessThanOrEqual(mswSize);

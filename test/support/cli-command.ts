@@ -1,8 +1,9 @@
 /**
  * How tests start the CLI: the compiled `dist/cli.js` when the build is newer than every source
  * file (`npm test` builds it first: a compiled start takes a fraction of tsx's; the bundle step,
- * scripts/build.mjs, rewrites `dist/cli.js` on every build, so its time tells when the
- * JavaScript was last built), otherwise the source
+ * scripts/build.mjs, rewrites `dist/cli.js` on every build, or refreshes its time when it skips
+ * a build whose inputs have not changed, so its time tells when the JavaScript was last known to
+ * match src), otherwise the source
  * through tsx in the same process (`node --import tsx src/cli.ts`, so signals reach the CLI
  * itself, not a wrapper).
  */
