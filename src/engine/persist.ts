@@ -166,11 +166,15 @@ export class WorldLog {
     return this.nested.has(index);
   }
 
-  /** Dispatches the nested requests logged before `limit` (all when undefined), in order. */
+  /**
+   * Dispatches the nested requests logged before `limit` (all when undefined), in order. Several
+   * attempts in flight at once (a delivery window above 1) ask at once: each request is
+   * dispatched by the first that takes it, never twice.
+   */
   async replayNested(limit = Number.POSITIVE_INFINITY): Promise<void> {
     for (const [i, e] of [...this.nested]) {
       if (i >= limit) break;
-      this.nested.delete(i);
+      if (!this.nested.delete(i)) continue;
       await this.replayDispatch?.(e);
     }
   }
