@@ -307,10 +307,32 @@ export class WorldLog {
     for (const [, go] of waiting) go();
   }
 
+  /** The headers the last answer logged had, and their names in order: a receiver answers the same ones over and over (its `date` changes once a second). */
+  private lastHeaders: Record<string, string> = {};
+  private lastNames: string[] = [];
+
+  /** `headers`, or the last answer's object when it holds the same names and values in the same order (the log keeps one copy, the same JSON). */
+  private shared(headers: Record<string, string>): Record<string, string> {
+    const last = this.lastHeaders;
+    const names = this.lastNames;
+    let i = 0;
+    for (const name in headers) {
+      if (names[i] !== name || last[name] !== headers[name]) return this.remember(headers);
+      i++;
+    }
+    return i === names.length ? last : this.remember(headers);
+  }
+
+  private remember(headers: Record<string, string>): Record<string, string> {
+    this.lastHeaders = headers;
+    this.lastNames = Object.keys(headers);
+    return headers;
+  }
+
   private live(real: Transport, request: Parameters<Transport>[0], key: string): Promise<Answer> {
     return real(request).then(
       (r) => {
-        this.add({ k: 'out', key, r: { status: r.status, headers: r.headers, body: r.body.slice(0, BODY_KEPT) } });
+        this.add({ k: 'out', key, r: { status: r.status, headers: this.shared(r.headers), body: r.body.slice(0, BODY_KEPT) } });
         return r;
       },
       (error: unknown) => {
