@@ -55,7 +55,7 @@ it('a world whose deliveries were pipelined (the default with the node transport
     rawBody: encoder.encode(JSON.stringify({ url: `${rx.url}/hook` })),
   });
   expect(res.status).toBe(200);
-  await a.advance('1d');
+  await a.advance('6h');
   await a.settle();
   node.close();
   const log = deliveryOf(a.world).log;
