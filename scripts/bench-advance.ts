@@ -1,20 +1,22 @@
 /**
  * Deliveries at the default settings (issue 33), measured as they are: the default world with one
  * endpoint listening to everything, delivered through the CLI's transport (node transport, the
- * default delivery window: one at a time), while the clock advances 30 days (`--quick`: 3 days);
- * in the same run, the same advance with `deliveryWindow: 'auto'` (the adaptive window,
- * docs/simulated/webhooks.md) and the baseline: a bare `node:http` client posting the same
+ * default delivery window: `'auto'`, adaptive and pipelined, docs/simulated/webhooks.md), while
+ * the clock advances 30 days (`--quick`: 3 days); in the same run, the same advance with
+ * `deliveryWindow: 1` (one at a time, the default before) and the baseline: a bare `node:http` client posting the same
  * number of 1 KB bodies to the same receiver, one at a time over one keep-alive connection. The
  * receiver (127.0.0.1, answers 204) runs in this process for all three, so CPU time (user +
  * system of the process over the span) counts it too: on a machine shared with other work CPU
- * per delivery is steadier than wall time. `npm run bench -- --advance` runs only this.
+ * per delivery is steadier than wall time. `npm run bench -- --advance` runs only this. The
+ * sandbox is measured as it ships (the sources bundled by esbuild as dist/ is, scripts/bench-feed-e2e.ts
+ * `loadLib`), and the same advance through the TypeScript sources (tsx) is shown beside it.
  */
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeTransport } from '../src/adapters/node-transport.js';
-import '../src/adapters/node-crypto.js';
-import { createSandbox } from '../src/index.js';
 import { createEndpoint } from './bench-endpoint.js';
+import { loadLib } from './bench-feed-e2e.js';
+
+type Lib = Awaited<ReturnType<typeof loadLib>>;
 
 async function receiver(): Promise<{ url: string; count: () => number; close: () => Promise<void> }> {
   let n = 0;
@@ -84,9 +86,9 @@ async function barePosts(url: string, n: number): Promise<Run> {
 }
 
 /** The advance of `days` with one catch-all endpoint at `url`; `window`: a fixed delivery window, or the default. */
-async function sandboxAdvance(url: string, count: () => number, days: number, window?: number | 'auto'): Promise<Run> {
-  const node = createNodeTransport();
-  const sandbox = createSandbox({
+async function sandboxAdvance(lib: Lib, url: string, count: () => number, days: number, window?: number | 'auto'): Promise<Run> {
+  const node = lib.node.createNodeTransport();
+  const sandbox = lib.index.createSandbox({
     seed: 1,
     logger: () => undefined,
     webhookTransport: node.transport,
@@ -113,25 +115,35 @@ function line(name: string, run: Run, base: Run | null): string {
     base === null
       ? ''
       : `: ${(rate / (base.delivered / base.seconds)).toFixed(2)}x wall, ${(base.cpuUs / base.delivered / cpu).toFixed(2)}x CPU`;
-  return `  ${name.padEnd(58)} ${fmt(run.delivered).padStart(7)} in ${run.seconds.toFixed(1).padStart(5)} s, ${fmt(rate).padStart(6)}/s, ${fmt(cpu).padStart(4)} us CPU each${ratios}`;
+  return `  ${name.padEnd(62)} ${fmt(run.delivered).padStart(7)} in ${run.seconds.toFixed(1).padStart(5)} s, ${fmt(rate).padStart(6)}/s, ${fmt(cpu).padStart(4)} us CPU each${ratios}`;
 }
 
+/**
+ * The sandbox runs as the package ships it (the bundle: what the CLI and `import('health-sandbox')`
+ * run), and, in the same rounds, as the TypeScript sources through tsx (the figure of the runs
+ * before 2026-11-27, 06:00 UTC; tsx's `keepNames` names every closure when it is created).
+ */
 export async function benchAdvance(quick: boolean): Promise<void> {
   const days = quick ? 3 : 30;
+  const shipped = await loadLib(true);
+  const sources = await loadLib(false);
   const rx = await receiver();
   try {
-    // Warm-up (not measured): the first sandbox in the process pays for compiling the delivery path.
-    await sandboxAdvance(rx.url, rx.count, 1);
+    // Warm-up (not measured): the first sandbox of each copy pays for compiling the delivery path.
+    await sandboxAdvance(shipped, rx.url, rx.count, 1);
+    await sandboxAdvance(sources, rx.url, rx.count, 1);
     const warm = rx.count();
-    const now = await sandboxAdvance(rx.url, rx.count, days);
+    const now = await sandboxAdvance(shipped, rx.url, rx.count, days);
     const bare = await barePosts(rx.url, now.delivered);
-    const auto = await sandboxAdvance(rx.url, rx.count, days, 'auto');
-    if (rx.count() - warm !== now.delivered * 2 + auto.delivered) throw new Error('not every post arrived');
+    const tsx = await sandboxAdvance(sources, rx.url, rx.count, days);
+    const one = await sandboxAdvance(shipped, rx.url, rx.count, days, 1);
+    if (rx.count() - warm !== now.delivered * 2 + tsx.delivered + one.delivered) throw new Error('not every post arrived');
     console.log(`\nDeliveries at the default settings: advance ${days} days, default world, one endpoint listening to everything`);
     console.log('  (receiver included in CPU; ratios against the bare client: higher is better; goal 0.6x, 30 days under 15 s)');
     console.log(line('bare node:http client, 1 KB bodies one at a time', bare, null));
-    console.log(line('sandbox, default settings (node transport, one at a time)', now, bare));
-    console.log(line("sandbox, deliveryWindow 'auto' (adaptive, pipelined)", auto, bare));
+    console.log(line("sandbox as shipped (bundle), default settings (window 'auto')", now, bare));
+    console.log(line('the same, sources through tsx', tsx, bare));
+    console.log(line('sandbox as shipped, deliveryWindow 1 (the old default)', one, bare));
   } finally {
     await rx.close();
   }

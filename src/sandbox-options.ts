@@ -72,10 +72,11 @@ export interface SandboxOptions {
   /** Wall-clock timeout of one webhook attempt, seconds (default 15; CLI `--delivery-timeout`). */
   deliveryTimeout?: number;
   /**
-   * Webhook attempts to one endpoint in flight at once (default 1: one at a time; 1 to 256). They
-   * start in event order; the CLI's transport pipelines them over one connection, so they also
-   * arrive in that order (CLI `--delivery-window`). `'auto'`: with a transport that `pipelines`
-   * (the CLI's), a window that adapts to the receiver (docs/simulated/webhooks.md).
+   * Webhook attempts to one endpoint in flight at once (1 to 256; 1: one at a time). They start
+   * in event order; the CLI's transport pipelines them over one connection, so they also arrive
+   * in that order (CLI `--delivery-window`). Default `'auto'`: with a transport that `pipelines`
+   * (the CLI's), a window that adapts to the receiver; with any other (`fetch`, msw) one at a time
+   * (docs/simulated/webhooks.md).
    */
   deliveryWindow?: number | 'auto';
   /** When set, webhook URLs must point at one of these hosts (`*.example.com` for subdomains; CLI `--webhook-allow`). */

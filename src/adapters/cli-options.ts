@@ -82,7 +82,7 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'delivery-window',
     value: '<n>',
-    help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order; auto: adapts to the receiver (1 to 64). Default 1.',
+    help: 'Webhook attempts to one endpoint in flight at once (1 to 256), pipelined over one connection in event order; auto: adapts to the receiver (1 to 64). Default auto.',
   },
   {
     name: 'webhook-allow',

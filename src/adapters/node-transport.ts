@@ -20,7 +20,7 @@
  * close` were not processed and are sent again on a new connection.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import type { TransportResponse, WebhookTransport } from '../state/webhooks/transport.js';
+import type { TransportRequest, TransportResponse, WebhookTransport } from '../state/webhooks/transport.js';
 import {
   abortError,
   Connection,
@@ -48,6 +48,41 @@ export interface NodeTransportOptions {
 }
 
 const defaultLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** What a request's `Pending` needs of its transport (one per transport, shared by its requests). */
+interface Owner {
+  unwatch(p: Sent): void;
+  connection(key: string): Connection | undefined;
+}
+
+/**
+ * One request in flight: its settle functions are methods, not closures made per request (an
+ * attempt at a time to a fast receiver made three per delivery).
+ */
+class Sent implements Pending {
+  constructor(
+    readonly request: TransportRequest,
+    readonly head: string,
+    private readonly key: string,
+    private readonly owner: Owner,
+    private readonly done: (response: TransportResponse) => void,
+    private readonly fail: (error: Error) => void,
+  ) {}
+
+  resolve(response: TransportResponse): void {
+    this.owner.unwatch(this);
+    this.done(response);
+  }
+
+  reject(error: Error): void {
+    this.owner.unwatch(this);
+    this.fail(error);
+  }
+
+  onAbort(): void {
+    if (this.owner.connection(this.key)?.abort(this, abortError('aborted')) !== true) this.reject(abortError('aborted'));
+  }
+}
 
 /** A transport with one pipelined keep-alive connection per endpoint and origin. */
 export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
@@ -114,8 +149,11 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     }
     set.add(p);
   };
-  const unwatch = (p: Pending): void => {
-    bySignal.get(p.request.signal)?.delete(p);
+  const owner: Owner = {
+    unwatch: (p) => {
+      bySignal.get(p.request.signal)?.delete(p);
+    },
+    connection: (key) => connections.get(key),
   };
 
   const transport: WebhookTransport = (request) =>
@@ -139,21 +177,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
       }
       const { origin, url } = target;
       const key = `${request.endpoint ?? ''} ${origin}`;
-      const p: Pending = {
-        request,
-        head,
-        resolve: (response) => {
-          unwatch(p);
-          resolve(response);
-        },
-        reject: (error) => {
-          unwatch(p);
-          reject(error);
-        },
-        onAbort: () => {
-          if (connections.get(key)?.abort(p, abortError('aborted')) !== true) p.reject(abortError('aborted'));
-        },
-      };
+      const p = new Sent(request, head, key, owner, resolve, reject);
       watch(p);
       dispatch(key, url, p);
     });

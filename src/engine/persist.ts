@@ -54,8 +54,15 @@ export class WorldLog {
   /** Unkeyed wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
   private walls: number[] = [];
   private wallAt = 0;
-  /** Keyed wall-clock reads not yet attached to an entry (live), or still to answer (replay), by key. */
+  /** Keyed wall-clock reads still to answer (replay), by key. */
   private keyed = new Map<string, number[]>();
+  /**
+   * Keyed wall-clock reads not yet attached to an entry (live), by key: a dictionary (no
+   * prototype, so V8 keeps it in dictionary mode) that becomes the entry's `wk` as it is, where a
+   * `Map` turned into an object by `Object.fromEntries` built a new hidden class for every
+   * attempt's unique key.
+   */
+  private pendingKeyed: Record<string, number[]> | null = null;
   /** Whether reads are keyed (version 2); a world restored from a version 1 document keeps one ordered stream all its life. */
   private readonly keyedReads: boolean;
   /** Outcomes handed out since the last `answered()`. */
@@ -121,9 +128,10 @@ export class WorldLog {
     const v = raw();
     if (!keyed) this.walls.push(v);
     else {
-      const reads = this.keyed.get(key);
-      if (reads) reads.push(v);
-      else this.keyed.set(key, [v]);
+      const pending = (this.pendingKeyed ??= Object.create(null) as Record<string, number[]>);
+      const reads = pending[key];
+      if (reads !== undefined) reads.push(v);
+      else pending[key] = [v];
     }
     return v;
   }
@@ -138,9 +146,9 @@ export class WorldLog {
       entry.w = this.walls;
       this.walls = [];
     }
-    if (this.keyed.size > 0) {
-      entry.wk = Object.fromEntries(this.keyed);
-      this.keyed = new Map();
+    if (this.pendingKeyed !== null) {
+      entry.wk = this.pendingKeyed;
+      this.pendingKeyed = null;
     }
     if (!this.overflowed) {
       this.entries.push(entry);
@@ -166,11 +174,15 @@ export class WorldLog {
     return this.nested.has(index);
   }
 
-  /** Dispatches the nested requests logged before `limit` (all when undefined), in order. */
+  /**
+   * Dispatches the nested requests logged before `limit` (all when undefined), in order. Several
+   * attempts in flight at once (a delivery window above 1) ask at once: each request is
+   * dispatched by the first that takes it, never twice.
+   */
   async replayNested(limit = Number.POSITIVE_INFINITY): Promise<void> {
     for (const [i, e] of [...this.nested]) {
       if (i >= limit) break;
-      this.nested.delete(i);
+      if (!this.nested.delete(i)) continue;
       await this.replayDispatch?.(e);
     }
   }
@@ -186,7 +198,7 @@ export class WorldLog {
       UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`));
     if (unlogged) {
       // Reads made since the last entry (an attempt's latency after its answer) go before this answer does.
-      if (this.walls.length > 0 || this.keyed.size > 0) this.add({ k: 'wall' });
+      if (this.walls.length > 0 || this.pendingKeyed !== null) this.add({ k: 'wall' });
       return;
     }
     const start = this.started.get(req);
@@ -295,10 +307,32 @@ export class WorldLog {
     for (const [, go] of waiting) go();
   }
 
+  /** The headers the last answer logged had, and their names in order: a receiver answers the same ones over and over (its `date` changes once a second). */
+  private lastHeaders: Record<string, string> = {};
+  private lastNames: string[] = [];
+
+  /** `headers`, or the last answer's object when it holds the same names and values in the same order (the log keeps one copy, the same JSON). */
+  private shared(headers: Record<string, string>): Record<string, string> {
+    const last = this.lastHeaders;
+    const names = this.lastNames;
+    let i = 0;
+    for (const name in headers) {
+      if (names[i] !== name || last[name] !== headers[name]) return this.remember(headers);
+      i++;
+    }
+    return i === names.length ? last : this.remember(headers);
+  }
+
+  private remember(headers: Record<string, string>): Record<string, string> {
+    this.lastHeaders = headers;
+    this.lastNames = Object.keys(headers);
+    return headers;
+  }
+
   private live(real: Transport, request: Parameters<Transport>[0], key: string): Promise<Answer> {
     return real(request).then(
       (r) => {
-        this.add({ k: 'out', key, r: { status: r.status, headers: r.headers, body: r.body.slice(0, BODY_KEPT) } });
+        this.add({ k: 'out', key, r: { status: r.status, headers: this.shared(r.headers), body: r.body.slice(0, BODY_KEPT) } });
         return r;
       },
       (error: unknown) => {
@@ -328,6 +362,7 @@ export class WorldLog {
     this.mode = 'live';
     this.walls = [];
     this.keyed = new Map();
+    this.pendingKeyed = null;
     const waiting = this.deferred;
     this.deferred = [];
     for (const go of waiting) go();

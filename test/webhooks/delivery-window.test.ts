@@ -1,8 +1,8 @@
 /**
- * The delivery window (issue 33, src/state/webhooks/delivery-window.ts): one at a time by default;
- * `'auto'` with a transport that pipelines (the CLI's node transport) adapts to the receiver: it
+ * The delivery window (issue 33, src/state/webhooks/delivery-window.ts): `'auto'` by default,
+ * which with a transport that pipelines (the CLI's node transport) adapts to the receiver: it
  * grows while answers come back fast, stays one at a time for a slow receiver, and falls back to
- * 1 on a timeout or a connection error; a fixed window stays as given. The
+ * 1 on a timeout or a connection error; a fixed window stays as given (1: one at a time). The
  * receiver's speed is the sandbox's injected wall clock (no timers, no sleeps): each read moves
  * it by a fixed step, so the latency every attempt records is known.
  */
@@ -129,8 +129,15 @@ async function deliverBurst(options: { step: number; window?: number | 'auto'; n
 }
 
 describe('the window with the node transport', () => {
-  it('is one at a time by default, even for a receiver that answers at once', async () => {
-    const { rx, most } = await deliverBurst({ step: 1, n: 50 });
+  it('adapts by default (auto): pipelined for a receiver that answers at once, in event order', async () => {
+    const { rx, most, attempts } = await deliverBurst({ step: 1, n: 50 });
+    expect(rx.seqs).toEqual([...Array(50).keys()]);
+    expect(most).toBeGreaterThan(1);
+    expect(attempts.every((a) => a.status === 'success')).toBe(true);
+  });
+
+  it('deliveryWindow 1 is one at a time, even for a receiver that answers at once', async () => {
+    const { rx, most } = await deliverBurst({ step: 1, n: 50, window: 1 });
     expect(rx.seqs).toEqual([...Array(50).keys()]);
     expect(most).toBe(1);
   });

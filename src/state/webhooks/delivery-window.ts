@@ -1,10 +1,10 @@
 /**
- * How many attempts to one endpoint may be in flight at once (issue 33). By default 1 (one at a
- * time); `deliveryWindow: N` / `--delivery-window N` fixes it at N. `'auto'` / `--delivery-window
- * auto`, with a transport that `pipelines` (the CLI's: one connection per endpoint, requests
- * written in the order they start, so they arrive in event order), makes it *adapt* to the
- * receiver, so that pipelining never makes an attempt time out that one at a time would not
- * (with any other transport `'auto'` is 1: concurrent requests there keep no order):
+ * How many attempts to one endpoint may be in flight at once (issue 33). `deliveryWindow: N` /
+ * `--delivery-window N` fixes it at N (1: one at a time). The default, `'auto'`, with a transport
+ * that `pipelines` (the CLI's: one connection per endpoint, requests written in the order they
+ * start, so they arrive in event order), makes it *adapt* to the receiver, so that pipelining
+ * never makes an attempt time out that one at a time would not (with any other transport, the
+ * in-process `fetch` and msw, `'auto'` is 1: concurrent requests there keep no order):
  *
  * - it starts at 1 and doubles (up to ADAPTIVE_MAX) after each answer that came back within an
  *   eighth of the attempt timeout (the answer's latency counts the time it waited behind the
@@ -15,10 +15,10 @@
  *
  * So a receiver answering at once gets up to ADAPTIVE_MAX attempts in flight (the receiver still
  * reads them in event order), and a slow one stays near one at a time: the attempts pipelined
- * ahead of any attempt take at most about a quarter of its timeout. Not the default: how many
- * attempts are in flight then depends on wall-clock timing, so a saved world that is replayed
- * (a state file, a snapshot) cannot reproduce the attempt log byte for byte (DECISIONS.md
- * 2026-11-27).
+ * ahead of any attempt take at most about a quarter of its timeout. Every input of the window is
+ * replayed with a saved world (each answer and its latency, from the world's log, in the order
+ * they were logged), so a state file or a snapshot replays the same attempt log byte for byte
+ * (DECISIONS.md 2026-11-27, test/persistence/pipelined-replay.test.ts).
  */
 
 /** The largest window the adaptive default reaches. */

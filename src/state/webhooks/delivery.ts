@@ -259,14 +259,13 @@ class DeliveryEngine {
   }
 
   /** `ticket`: the breaker's ticket of a scheduled attempt (when it was queued); 0 for a manual one. */
-  private async perform(dest: Destination, trigger: Trigger, own = true, ticket = 0): Promise<AttemptRecord | null> {
-    try {
-      return await this.attempt(dest, trigger, own, ticket);
-    } catch (error) {
+  private perform(dest: Destination, trigger: Trigger, own = true, ticket = 0): Promise<AttemptRecord | null> {
+    // A rejection of `attempt` (it is async: a throw becomes one) is caught here; one promise, not an async frame around another.
+    return this.attempt(dest, trigger, own, ticket).then(undefined, (error: unknown) => {
       this.world.log(`Webhook attempt for ${dest.message.id} -> ${dest.endpoint_id} failed inside the sandbox`, error);
       if (dest.status === 'sending') this.finish(dest, 'failed', 'internal_error');
       return null;
-    }
+    });
   }
 
   /** One attempt: checked, signed, sent (or not), recorded, then the message's next step. */

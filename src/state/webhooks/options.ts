@@ -27,8 +27,8 @@ interface WebhookOptions {
   /** Where pipeline NDJSON files go; without it `PUT /_sandbox/pipelines/ndjson` answers 409. */
   fileSink?: FileSink;
   /**
-   * Attempts to one endpoint in flight at once (default 1: one at a time; `'auto'`: with a
-   * transport that `pipelines`, a window that adapts to the receiver, `delivery-window.ts`). They
+   * Attempts to one endpoint in flight at once (1: one at a time; default `'auto'`: with a
+   * transport that `pipelines`, a window that adapts to the receiver, otherwise 1, `delivery-window.ts`). They
    * always start in event order; a transport that pipelines over one connection per endpoint (the
    * CLI's) also delivers them in that order.
    */
@@ -55,7 +55,7 @@ const optionsSlot = worldSlot<ResolvedWebhookOptions>('webhook-options', () => r
 export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookOptions {
   const timeout = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   if (!(timeout > 0) || !Number.isFinite(timeout)) throw new Error(`deliveryTimeout must be above 0 seconds, got ${timeout / 1000}`);
-  const window = options.window ?? 1;
+  const window = options.window ?? 'auto';
   if (window !== 'auto' && (!Number.isInteger(window) || window < 1 || window > MAX_DELIVERY_WINDOW))
     throw new Error(`deliveryWindow must be a whole number from 1 to ${MAX_DELIVERY_WINDOW}, got ${window}`);
   const hosts = options.allowHosts?.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0);

@@ -259,16 +259,12 @@ export function send(
     };
     enterDeadline(deadline, timedOut);
     let sent: Promise<TransportResponse>;
+    // Built field by field (no spread of optional fields: one object of one shape per attempt).
+    const req: TransportRequest = { url: request.url, method: request.method, headers: request.headers, body: request.body, signal };
+    if (request.endpoint !== undefined) req.endpoint = request.endpoint;
+    if (request.checkAddress !== undefined) req.checkAddress = request.checkAddress;
     try {
-      sent = transport({
-        url: request.url,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal,
-        ...(request.endpoint === undefined ? {} : { endpoint: request.endpoint }),
-        ...(request.checkAddress === undefined ? {} : { checkAddress: request.checkAddress }),
-      });
+      sent = transport(req);
     } catch (error) {
       settle({ response: null, error: describeError(error), timedOut: false });
       return;
