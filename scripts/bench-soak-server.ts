@@ -18,7 +18,7 @@ const sandbox = createSandbox({
   users: 60,
   limits: false,
   webhookPrivateNetworks: true,
-  // `--delivery-window` of the CLI (default 1): attempts to one endpoint pipelined N at a time.
+  // `--delivery-window` of the CLI (default auto): attempts to one endpoint pipelined up to N at a time.
   ...(process.env.SOAK_DELIVERY_WINDOW ? { deliveryWindow: Number(process.env.SOAK_DELIVERY_WINDOW) } : {}),
   logger: () => {
     logged++;
