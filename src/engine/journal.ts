@@ -71,7 +71,6 @@ export class RequestJournal {
   private readonly ring: Array<RequestRecord | undefined>;
   private next = 0;
   private seq = 0;
-  private readonly starts = new WeakMap<SimRequest, number>();
   private readonly listeners: RequestListener[] = [];
   private readonly wallClock: () => number;
   private readonly timer: () => number;
@@ -103,15 +102,15 @@ export class RequestJournal {
     return this.seq;
   }
 
-  /** Marks the start of a request (its duration counts from here). */
-  begin(req: SimRequest): void {
-    if (this.active) this.starts.set(req, this.timer());
+  /** The time a request starts at (its duration counts from here; `Exchange.startedMs`), when recording. */
+  begin(): number | undefined {
+    return this.active ? this.timer() : undefined;
   }
 
   /** The `observe` hook of dispatch: records one answered request. */
   readonly observe = (req: SimRequest, res: SimResponse, exchange: Exchange): void => {
     if (!this.active || skipped(req)) return;
-    const started = this.starts.get(req);
+    const started = exchange.startedMs;
     const durationMs = started === undefined ? 0 : this.timer() - started;
     const keep = this.bodies || res.status >= 400;
     const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
