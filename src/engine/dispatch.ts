@@ -10,7 +10,7 @@ import type { Router } from './router.js';
 import type { Partition } from './tenancy.js';
 import type { World } from './world.js';
 import { closedBetaError } from './beta.js';
-import { parseWith, queryObject } from './validation.js';
+import { parsePathParams, parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
 import { detailResponse, EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { canonicalPath } from './canonical-path.js';
@@ -252,7 +252,7 @@ function parseInput(
   req: SimRequest,
 ): { params: unknown; query: unknown; body: unknown; access: unknown } {
   const { request } = route;
-  const parsedParams = request.params ? parseWith(request.params, params, 'path') : params;
+  const parsedParams = request.params ? parsePathParams(request.params, params) : params;
   const access = route.access ? route.access(ctx, parsedParams) : undefined;
   const parsedQuery = request.query ? parseWith(request.query, queryObject(request.query, req.query), 'query') : undefined;
   let body: unknown;

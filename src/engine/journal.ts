@@ -72,6 +72,9 @@ export class RequestJournal {
   private next = 0;
   private seq = 0;
   private readonly listeners: RequestListener[] = [];
+  private lastHeaders: Record<string, string> | undefined;
+  private lastNames: string[] = [];
+  private readonly emptyQuery: Record<string, string[]> = {};
   private readonly wallClock: () => number;
   private readonly timer: () => number;
 
@@ -122,12 +125,12 @@ export class RequestJournal {
       method: req.method.toUpperCase(),
       surface: req.surface,
       path: req.path,
-      query: req.query,
+      query: this.sameQuery(req.query),
       routeId: exchange.route?.id ?? null,
       teamId: exchange.teamId ?? null,
       environment: exchange.environment ?? null,
       status: res.status,
-      headers: req.headers,
+      headers: this.sameHeaders(req.headers),
       responseType: res.headers['content-type'] ?? null,
       requestBytes: req.rawBody.byteLength,
       responseBytes: res.body.byteLength,
@@ -145,6 +148,26 @@ export class RequestJournal {
     }
     for (const listener of this.listeners) listener(record);
   };
+
+  /**
+   * The headers to keep for a request: the previous record's object when they are the same names
+   * and values (a client sends the same head again and again), so what the ring keeps alive is
+   * one object, not one per request (each kept object is copied by every young-generation
+   * collection until it is old: the journal's main cost under load).
+   */
+  private sameHeaders(headers: Record<string, string>): Record<string, string> {
+    const last = this.lastHeaders;
+    if (last !== undefined && sameEntries(headers, last, this.lastNames)) return last;
+    this.lastHeaders = headers;
+    this.lastNames = Object.keys(headers);
+    return headers;
+  }
+
+  /** The query to keep: one shared object for every request without one (most). */
+  private sameQuery(query: Record<string, string[]>): Record<string, string[]> {
+    for (const _ in query) return query;
+    return this.emptyQuery;
+  }
 
   /** Records, newest first. */
   *newestFirst(): Generator<RequestRecord> {
@@ -169,6 +192,16 @@ export class RequestJournal {
     this.ring.fill(undefined);
     this.next = 0;
   }
+}
+
+/** Whether `a` has the names of `b` (`names`, in its order), in the same order, with the same values. */
+function sameEntries(a: Record<string, string>, b: Record<string, string>, names: readonly string[]): boolean {
+  let i = 0;
+  for (const name in a) {
+    if (names[i] !== name || a[name] !== b[name]) return false;
+    i++;
+  }
+  return i === names.length;
 }
 
 /** The journal's own reads and the inspector's polling are not recorded (they would drown the rest). */
