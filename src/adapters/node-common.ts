@@ -229,11 +229,17 @@ function serveRead(
     return DONE;
   }
   return sandbox.dispatch(simRequest).then((response) => {
-    const write = () => writeResponse(res, options.cors === undefined ? response : withCors(response, simRequest, options));
     // A fault's latency: wall time before the answer (it never moves the sandbox clock).
-    if (!response.delayMs) return write();
-    return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(write);
+    if (!response.delayMs) return writeAnswer(res, response, simRequest, options);
+    return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() =>
+      writeAnswer(res, response, simRequest, options),
+    );
   });
+}
+
+/** Writes the engine's answer, with CORS headers when the request's origin is allowed. */
+function writeAnswer(res: ServerResponse, response: SimResponse, request: SimRequest, options: NetworkOptions): void {
+  writeResponse(res, options.cors === undefined ? response : withCors(response, request, options));
 }
 
 /**
