@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type CanonicalPath, canonicalPath, underPrefix } from '../engine/canonical-path.js';
+import { canonicalPath, underPrefix } from '../engine/canonical-path.js';
 import { GUARD_MESSAGES, type GuardContext, guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
 import type { SimRequest, SimResponse, Surface } from '../engine/http-types.js';
 import { bodyTooLarge, headersTooLarge, LIMITS } from '../engine/limits.js';
@@ -77,21 +77,15 @@ function hostProblem(req: IncomingMessage): string | undefined {
 }
 
 /**
- * The SimRequest of a Node request, given the verdict on its raw path. The whole raw path is made
- * canonical first, then the management prefix is split off the canonical path, so
- * `/%6Danagement/...` or `/management/../_sandbox/...` pick the surface the router and the guard
- * will see. A path with no canonical form is passed on raw: the engine answers it 400 (and
- * nothing before it reads it).
+ * The SimRequest of a Node request. The whole raw path is made canonical first, then the
+ * management prefix is split off the canonical path, so `/%6Danagement/...` or
+ * `/management/../_sandbox/...` pick the surface the router and the guard will see. A path with
+ * no canonical form is passed on raw: the engine answers it 400 (and nothing before it reads it).
  */
-function toSimRequest(
-  req: IncomingMessage,
-  url: string,
-  q: number,
-  rawPath: string,
-  canonical: CanonicalPath,
-  managementPath: string,
-  rawBody: Uint8Array,
-): SimRequest {
+function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
+  const q = url.indexOf('?');
+  const rawPath = q >= 0 ? url.slice(0, q) : url;
+  const canonical = canonicalPath(rawPath);
   let surface: Surface = 'data';
   let path = canonical.ok ? canonical.path : rawPath;
   if (canonical.ok) {
@@ -185,32 +179,27 @@ export function serveNode(
   // No extra turn of the event loop, and no promise of its own, for a request without a body.
   if (hasBody(req)) {
     return readBody(req).then(
-      (rawBody) => serveRead(sandbox, req, res, url, managementPath, options, rawBody),
+      (rawBody) => serveRequest(sandbox, req, res, options, toSimRequest(req, url, managementPath, rawBody)),
       () => {
         if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
       },
     );
   }
   try {
-    return serveRead(sandbox, req, res, url, managementPath, options, EMPTY);
+    return serveRequest(sandbox, req, res, options, toSimRequest(req, url, managementPath, EMPTY));
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-function serveRead(
+function serveRequest(
   sandbox: Sandbox,
   req: IncomingMessage,
   res: ServerResponse,
-  url: string,
-  managementPath: string,
   options: NetworkOptions,
-  rawBody: Uint8Array,
+  simRequest: SimRequest,
 ): Promise<void> {
-  const q = url.indexOf('?');
-  const rawPath = q >= 0 ? url.slice(0, q) : url;
-  const canonical = canonicalPath(rawPath);
-  const simRequest = toSimRequest(req, url, q, rawPath, canonical, managementPath, rawBody);
+  const { rawBody } = simRequest;
   if (rawBody.byteLength > LIMITS.bodyBytes) {
     res.shouldKeepAlive = false;
     writeResponse(res, withCors(bodyTooLarge(), simRequest, options));
@@ -223,7 +212,8 @@ function serveRead(
     return DONE;
   }
   // A path with no canonical form goes straight to the engine, which answers 400 before routing.
-  const refused = canonical.ok ? guardRequest(simRequest, options, guardContextOf(sandbox)) : undefined;
+  // (The request's path has a canonical form exactly when the raw one had: it is canonical then.)
+  const refused = canonicalPath(simRequest.path).ok ? guardRequest(simRequest, options, guardContextOf(sandbox)) : undefined;
   if (refused !== undefined) {
     writeResponse(res, options.cors === undefined ? refused : withCors(refused, simRequest, options));
     return DONE;
