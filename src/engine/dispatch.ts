@@ -12,7 +12,7 @@ import type { World } from './world.js';
 import { closedBetaError } from './beta.js';
 import { parsePathParams, parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
-import { detailResponse, EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { detailResponse, EMPTY, JSON_TYPE, jsonBytes, jsonResponse } from './render.js';
 import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 import type { WorldControl } from './persist.js';
@@ -318,7 +318,7 @@ function serialise(reply: Reply): SimResponse {
   const { status, body } = reply;
   // Most answers: a JSON body and no header of their own (one headers object, made here).
   if (reply.headers === undefined && reply.raw === undefined && body !== undefined && status !== 204) {
-    return { status, headers: { 'content-type': JSON_TYPE }, body: encoder.encode(JSON.stringify(body)) };
+    return { status, headers: { 'content-type': JSON_TYPE }, body: jsonBytes(body) };
   }
   const headers: Record<string, string> = reply.headers ? { ...reply.headers } : {};
   if (reply.raw) return { status, headers, body: reply.raw };

@@ -211,9 +211,11 @@ function skipped(req: SimRequest): boolean {
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
 }
 
+/** A body as kept: a copy when it is a view of a larger buffer (a pool it would keep alive) or too long. */
 function capped(bytes: Uint8Array): Uint8Array | undefined {
   if (bytes.byteLength === 0) return undefined;
-  return bytes.byteLength > BODY_CAP ? bytes.slice(0, BODY_CAP) : bytes;
+  if (bytes.byteLength > BODY_CAP) return bytes.slice(0, BODY_CAP);
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 /** The journal of the sandbox this world belongs to (absent in a world built without one). */

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dispatch } from '../../src/engine/dispatch.js';
 import { MESSAGES } from '../../src/engine/errors.js';
+import { jsonBytes } from '../../src/engine/render.js';
 import type { Reply, SimRequest } from '../../src/engine/http-types.js';
 import { defineRoute, type Route } from '../../src/engine/route.js';
 import { Router } from '../../src/engine/router.js';
@@ -152,5 +153,39 @@ describe('dispatch', () => {
     }
     const head = await dispatch(e, { ...req('/a'), method: 'HEAD' });
     expect([head.status, head.body.byteLength, head.headers]).toEqual([200, 0, a.headers]);
+  });
+});
+
+describe('pooled JSON bytes', () => {
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it('encode small answers one after the other into a shared buffer, each its own bytes', () => {
+    const values = Array.from({ length: 200 }, (_, i) => ({ i, name: `naïve ☃ ${'x'.repeat(i * 2)}` }));
+    const bytes = values.map(jsonBytes);
+    bytes.forEach((b, i) => expect(text(b)).toBe(JSON.stringify(values[i])));
+    expect(bytes[1]?.buffer).toBe(bytes[0]?.buffer);
+    expect(new Set(bytes.map((b) => b.buffer)).size).toBeGreaterThan(1);
+    const big = jsonBytes({ s: 'y'.repeat(5000) });
+    expect(big.byteLength).toBe(big.buffer.byteLength);
+    expect(text(jsonBytes(undefined))).toBe('');
+  });
+
+  it('are copied when the journal keeps them (no pool kept alive by a record)', async () => {
+    const sandbox = createSandbox({ seed: 6, users: 1, feed: 'off', requests: { bodies: true }, logger: () => undefined });
+    const key = sandbox.credentials().teams[0]?.api_keys.sandbox as string;
+    const get = {
+      method: 'GET',
+      surface: 'data' as const,
+      path: '/v2/user',
+      query: {},
+      headers: { 'x-service-api-key': key },
+      rawBody: new Uint8Array(0),
+    };
+    const res = await sandbox.dispatch(get);
+    expect(res.body.byteLength).toBeLessThan(res.body.buffer.byteLength);
+    const [record] = [...sandbox.requests.newestFirst()];
+    const kept = record?.responseBody as Uint8Array;
+    expect(text(kept)).toBe(text(res.body));
+    expect(kept.byteLength).toBe(kept.buffer.byteLength);
   });
 });
