@@ -13,6 +13,7 @@ import { closedBetaError } from './beta.js';
 import { parsePathParams, parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
 import { detailResponse, EMPTY, JSON_TYPE, jsonBytes, jsonResponse } from './render.js';
+import { renderedJson } from './render-cache.js';
 import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 import type { WorldControl } from './persist.js';
@@ -143,9 +144,9 @@ function handled(
     const input = parseInput(ctx, route, params, req);
     const reply = route.handle(ctx, input);
     if (reply instanceof Promise) {
-      return reply.then(serialise).catch((error: unknown) => failed(env, req, exchange, error));
+      return reply.then((r) => serialise(r, route, req)).catch((error: unknown) => failed(env, req, exchange, error));
     }
-    return serialise(reply);
+    return serialise(reply, route, req);
   } catch (error) {
     return failed(env, req, exchange, error);
   }
@@ -314,11 +315,16 @@ function readJsonBody(req: SimRequest): unknown {
   }
 }
 
-function serialise(reply: Reply): SimResponse {
+function serialise(reply: Reply, route: Route, req: SimRequest): SimResponse {
   const { status, body } = reply;
-  // Most answers: a JSON body and no header of their own (one headers object, made here).
+  // Most answers: a JSON body and no header of their own (one headers object, made here); a
+  // read's bytes are rendered again only when its view changed (render-cache.ts).
   if (reply.headers === undefined && reply.raw === undefined && body !== undefined && status !== 204) {
-    return { status, headers: { 'content-type': JSON_TYPE }, body: jsonBytes(body) };
+    return {
+      status,
+      headers: { 'content-type': JSON_TYPE },
+      body: req.method === 'GET' ? renderedJson(route, req.path, body) : jsonBytes(body),
+    };
   }
   const headers: Record<string, string> = reply.headers ? { ...reply.headers } : {};
   if (reply.raw) return { status, headers, body: reply.raw };
