@@ -15,10 +15,11 @@ const OPEN_OBJECT: unknown = Object.freeze({ token: '{' });
 const OPEN_ARRAY: unknown = Object.freeze({ token: '[' });
 const CLOSE: unknown = Object.freeze({ token: ']}' });
 
-/** Longest tape recorded (larger views are rendered every time). */
-const MAX_TOKENS = 4096;
-/** Paths remembered per route before its memo starts over. */
-const MAX_PATHS = 256;
+/** Longest tape recorded, and largest body kept (larger views are rendered every time). */
+const MAX_TOKENS = 1024;
+const MAX_BYTES = 16 * 1024;
+/** Paths remembered (all routes together) before the memo starts over: at most about 24 MB. */
+const MAX_PATHS = 1024;
 /** A path whose view changed this many times in a row is no longer recorded. */
 const MAX_CHANGES = 3;
 
@@ -29,7 +30,8 @@ interface Entry {
   changes: number;
 }
 
-const byRoute = new WeakMap<Route, Map<string, Entry>>();
+let byRoute = new WeakMap<Route, Map<string, Entry>>();
+let remembered = 0;
 
 /** The JSON bytes of a GET answer's view, rendered again only when it differs from the last one. */
 export function renderedJson(route: Route, path: string, view: unknown): Uint8Array {
@@ -41,16 +43,29 @@ export function renderedJson(route: Route, path: string, view: unknown): Uint8Ar
       return entry.bytes;
     }
     const bytes = jsonBytes(view);
-    entry.bytes = bytes;
     entry.changes++;
-    entry.tape = entry.tape === null || entry.changes >= MAX_CHANGES ? null : tapeOf(view);
+    entry.tape = entry.tape === null || entry.changes >= MAX_CHANGES ? null : tapeOf(view, bytes);
+    entry.bytes = entry.tape === null ? EMPTY : own(bytes);
     return bytes;
   }
   const bytes = jsonBytes(view);
+  if (remembered >= MAX_PATHS) {
+    byRoute = new WeakMap();
+    remembered = 0;
+    paths = undefined;
+  }
   if (paths === undefined) byRoute.set(route, (paths = new Map()));
-  else if (paths.size >= MAX_PATHS) paths.clear();
-  paths.set(path, { tape: tapeOf(view), bytes, changes: 0 });
+  const tape = tapeOf(view, bytes);
+  paths.set(path, { tape, bytes: tape === null ? EMPTY : own(bytes), changes: 0 });
+  remembered++;
   return bytes;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Bytes kept by the memo: a copy of a pooled view, so a kept entry holds no pool alive. */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 function isPlainObject(value: object): boolean {
@@ -59,7 +74,8 @@ function isPlainObject(value: object): boolean {
 }
 
 /** The tape of a plain-data view, or null when it is not plain data or too large. */
-function tapeOf(view: unknown): unknown[] | null {
+function tapeOf(view: unknown, bytes: Uint8Array): unknown[] | null {
+  if (bytes.byteLength > MAX_BYTES) return null;
   const tape: unknown[] = [];
   return record(view, tape) ? tape : null;
 }
