@@ -3,7 +3,7 @@
  * sandbox-worlds.ts), dispatch. Two sandboxes in one process never see each other.
  */
 import { credentialsOf, type Credentials } from './engine/credentials.js';
-import { type DispatchHooks, dispatch } from './engine/dispatch.js';
+import { type DispatchHooks, dispatch, type Exchange } from './engine/dispatch.js';
 import { withCanonicalPath } from './engine/canonical-path.js';
 import { RequestJournal } from './engine/journal.js';
 import { interceptFault } from './engine/faults.js';
@@ -103,7 +103,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   /** What dispatch's `observe` seam calls, in order (the world's log first: it is durable before the answer leaves). */
   const observers: Array<NonNullable<DispatchHooks['observe']>> = [
-    (req, res, exchange) => worldLogOf(worlds.world)?.request(worlds.world, req, res, exchange),
+    (req, res, exchange) => {
+      const log = worldLogOf(worlds.world);
+      if (log === undefined) return;
+      // When the request started, told to the log only when it may log it (a read of a route
+      // that changes nothing is not logged): no per-request entry in its map otherwise.
+      const read = req.method === 'GET' || req.method === 'HEAD';
+      const { startedIn, startedAt, startedDuring } = exchange;
+      if (startedIn !== undefined && startedAt !== undefined && (!read || exchange.route?.changesOnRead !== undefined)) {
+        worldLogOf(startedIn)?.begin(req, startedAt, startedDuring === true);
+      }
+      log.request(worlds.world, req, res, exchange);
+    },
   ];
   /** The dispatch seams (engine/dispatch.ts): faults `intercept`; the world's log and the request journal `observe`. */
   const hooks: DispatchHooks = {
@@ -137,24 +148,33 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     timer.unref?.();
   };
 
+  /** Dispatches once the world is ready; the world's log learns when the request started (`Exchange.startedIn`). */
+  const dispatchReady = (request: SimRequest, exchange: Exchange): Promise<SimResponse> => {
+    const req = withCanonicalPath(request); // the scenario gate, the world's log and dispatch read one path
+    const world = worlds.world;
+    if (worlds.failure !== null && !isRecovery(req)) return Promise.resolve(scenarioFailed(worlds.failure));
+    exchange.startedIn = world;
+    exchange.startedAt = world.clock.now();
+    exchange.startedDuring = world.scheduler.running;
+    return dispatch(env, req, exchange);
+  };
+
   const sandbox: Sandbox = {
     options: resolved,
     get world() {
       return worlds.world;
     },
-    async dispatch(request) {
-      journal.begin(request);
+    dispatch(request) {
+      const exchange: Exchange = { startedMs: journal.begin() };
       // Once the world is ready, no extra promise per request.
-      if (worlds.ready !== readyDone) {
-        const current = worlds.ready;
-        await current.catch(() => undefined);
-        if (worlds.ready === current) readyDone = current;
-      }
-      const req = withCanonicalPath(request); // the scenario gate, the world's log and dispatch read one path
-      const world = worlds.world;
-      if (worlds.failure !== null && !isRecovery(req)) return scenarioFailed(worlds.failure);
-      worldLogOf(world)?.begin(req, world.clock.now(), world.scheduler.running);
-      return dispatch(env, req);
+      if (worlds.ready === readyDone) return dispatchReady(request, exchange);
+      const current = worlds.ready;
+      return current
+        .catch(() => undefined)
+        .then(() => {
+          if (worlds.ready === current) readyDone = current;
+          return dispatchReady(request, exchange);
+        });
     },
     get ready() {
       return worlds.ready;

@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { canonicalPath, underPrefix } from '../engine/canonical-path.js';
-import { GUARD_MESSAGES, guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
+import { GUARD_MESSAGES, type GuardContext, guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
 import type { SimRequest, SimResponse, Surface } from '../engine/http-types.js';
 import { bodyTooLarge, headersTooLarge, LIMITS } from '../engine/limits.js';
 import { splitQuery } from '../engine/query.js';
@@ -82,12 +82,7 @@ function hostProblem(req: IncomingMessage): string | undefined {
  * `/management/../_sandbox/...` pick the surface the router and the guard will see. A path with
  * no canonical form is passed on raw: the engine answers it 400 (and nothing before it reads it).
  */
-function toSimRequest(
-  req: IncomingMessage,
-  url: string,
-  managementPath: string,
-  rawBody: Uint8Array,
-): { request: SimRequest; canonical: boolean } {
+function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
   const q = url.indexOf('?');
   const rawPath = q >= 0 ? url.slice(0, q) : url;
   const canonical = canonicalPath(rawPath);
@@ -115,7 +110,25 @@ function toSimRequest(
     }
   }
   const query = q >= 0 ? splitQuery(url.slice(q + 1)) : {};
-  return { request: { method: req.method ?? 'GET', surface, path, query, headers, rawBody }, canonical: canonical.ok };
+  return { method: req.method ?? 'GET', surface, path, query, headers, rawBody };
+}
+
+/**
+ * The head of an answer as `writeHead` takes it: a flat name, value list, the body's length in
+ * the place a `content-length` of the answer's own has, else last (no merged header object).
+ */
+function headOf(response: SimResponse, length: number): Array<string | number> {
+  const head: Array<string | number> = [];
+  let sized = false;
+  const headers = response.headers;
+  for (const name in headers) {
+    if (name === 'content-length') {
+      head.push(name, length);
+      sized = true;
+    } else head.push(name, headers[name] as string);
+  }
+  if (!sized) head.push('content-length', length);
+  return head;
 }
 
 export function writeResponse(res: ServerResponse, response: SimResponse): void {
@@ -129,17 +142,33 @@ export function writeResponse(res: ServerResponse, response: SimResponse): void 
   // The length goes in with the other headers, in one writeHead: a header set before writeHead
   // makes Node merge two header maps on every response.
   // An empty answer says so (as msw's and the fetch handler's do), except a 204 or 304.
-  const headers: Record<string, string | number> =
-    length === 0 && (response.status === 204 || response.status === 304)
-      ? response.headers
-      : { ...response.headers, 'content-length': length };
-  res.writeHead(response.status, headers);
+  if (length === 0 && (response.status === 204 || response.status === 304)) res.writeHead(response.status, response.headers);
+  else res.writeHead(response.status, headOf(response, length));
   if (length === 0) res.end();
   else res.end(Buffer.from(body.buffer, body.byteOffset, length));
 }
 
+/** The guard's view of a sandbox (its served URLs, its admin token), one per sandbox. */
+const guardContexts = new WeakMap<Sandbox, GuardContext>();
+
+function guardContextOf(sandbox: Sandbox): GuardContext {
+  let context = guardContexts.get(sandbox);
+  if (context === undefined) {
+    context = {
+      get urls() {
+        return sandbox.world.urls;
+      },
+      adminToken: sandbox.options.adminToken,
+    };
+    guardContexts.set(sandbox, context);
+  }
+  return context;
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
 /** Serves one Node request through the sandbox: network guard, dispatch, CORS headers. */
-export async function serveNode(
+export function serveNode(
   sandbox: Sandbox,
   req: IncomingMessage,
   res: ServerResponse,
@@ -147,33 +176,60 @@ export async function serveNode(
   managementPath: string,
   options: NetworkOptions,
 ): Promise<void> {
-  let rawBody: Uint8Array = EMPTY;
-  try {
-    // No await (no extra turn of the event loop) for a request without a body.
-    if (hasBody(req)) rawBody = await readBody(req);
-  } catch {
-    if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
-    return;
+  // No extra turn of the event loop, and no promise of its own, for a request without a body.
+  if (hasBody(req)) {
+    return readBody(req).then(
+      (rawBody) => serveRequest(sandbox, req, res, options, toSimRequest(req, url, managementPath, rawBody)),
+      () => {
+        if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
+      },
+    );
   }
-  const { request: simRequest, canonical } = toSimRequest(req, url, managementPath, rawBody);
+  try {
+    return serveRequest(sandbox, req, res, options, toSimRequest(req, url, managementPath, EMPTY));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function serveRequest(
+  sandbox: Sandbox,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: NetworkOptions,
+  simRequest: SimRequest,
+): Promise<void> {
+  const { rawBody } = simRequest;
   if (rawBody.byteLength > LIMITS.bodyBytes) {
     res.shouldKeepAlive = false;
     writeResponse(res, withCors(bodyTooLarge(), simRequest, options));
-    return;
+    return DONE;
   }
   const hostRefused = hostProblem(req);
   if (hostRefused !== undefined) {
     res.shouldKeepAlive = false;
     writeResponse(res, withCors(detailResponse(400, hostRefused), simRequest, options));
-    return;
+    return DONE;
   }
-  const world = sandbox.world;
   // A path with no canonical form goes straight to the engine, which answers 400 before routing.
-  const refused = canonical ? guardRequest(simRequest, options, { urls: world.urls, adminToken: sandbox.options.adminToken }) : undefined;
-  const response = refused ?? (await sandbox.dispatch(simRequest));
-  // A fault's latency: wall time before the answer (it never moves the sandbox clock).
-  if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
-  writeResponse(res, options.cors === undefined ? response : withCors(response, simRequest, options));
+  // (The request's path has a canonical form exactly when the raw one had: it is canonical then.)
+  const refused = canonicalPath(simRequest.path).ok ? guardRequest(simRequest, options, guardContextOf(sandbox)) : undefined;
+  if (refused !== undefined) {
+    writeResponse(res, options.cors === undefined ? refused : withCors(refused, simRequest, options));
+    return DONE;
+  }
+  return sandbox.dispatch(simRequest).then((response) => {
+    // A fault's latency: wall time before the answer (it never moves the sandbox clock).
+    if (!response.delayMs) return writeAnswer(res, response, simRequest, options);
+    return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() =>
+      writeAnswer(res, response, simRequest, options),
+    );
+  });
+}
+
+/** Writes the engine's answer, with CORS headers when the request's origin is allowed. */
+function writeAnswer(res: ServerResponse, response: SimResponse, request: SimRequest, options: NetworkOptions): void {
+  writeResponse(res, options.cors === undefined ? response : withCors(response, request, options));
 }
 
 /**

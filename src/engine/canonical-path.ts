@@ -52,9 +52,22 @@ function escapeSegment(segment: string): string {
   return segment.replace(/[%/]/g, (c) => (c === '%' ? '%25' : '%2F'));
 }
 
+/**
+ * The last path found canonical as it stands, and its verdict: the adapter, the sandbox and
+ * dispatch ask about the same string in turn, so the second and third asks cost one comparison.
+ * A pure function's memo: the verdict of a string never changes.
+ */
+let lastPlain = '/';
+let lastVerdict: CanonicalPath = { ok: true, path: '/' };
+
 /** The canonical form of a request path (without query), or why it has none. */
 export function canonicalPath(raw: string): CanonicalPath {
-  if (plainCanonical(raw)) return { ok: true, path: raw };
+  if (raw === lastPlain) return lastVerdict;
+  if (plainCanonical(raw)) {
+    lastPlain = raw;
+    lastVerdict = { ok: true, path: raw };
+    return lastVerdict;
+  }
   const out: string[] = [];
   for (const part of raw.split('/')) {
     if (part === '') continue;

@@ -10,9 +10,10 @@ import type { Router } from './router.js';
 import type { Partition } from './tenancy.js';
 import type { World } from './world.js';
 import { closedBetaError } from './beta.js';
-import { parseWith, queryObject } from './validation.js';
+import { parsePathParams, parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
-import { detailResponse, EMPTY, JSON_TYPE, jsonResponse } from './render.js';
+import { detailResponse, EMPTY, JSON_TYPE, jsonBytes, jsonResponse } from './render.js';
+import { renderedJson } from './render-cache.js';
 import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 import type { WorldControl } from './persist.js';
@@ -34,6 +35,15 @@ export interface Exchange {
   faultId?: string;
   /** Set by `intercept` to have the handler's own answer sent late (wall ms; a fault's latency). */
   delayMs?: number;
+  /**
+   * Set by the caller before dispatch, read by its hooks (no per-request map): the monotonic time
+   * the request arrived (the journal's duration), and the world it arrived in with its sandbox
+   * time and whether an advance was running (the world's log).
+   */
+  startedMs?: number;
+  startedIn?: World;
+  startedAt?: number;
+  startedDuring?: boolean;
 }
 
 /**
@@ -71,47 +81,85 @@ export const CONTENT_MESSAGES = {
  * pass the canonical path already: then this costs one scan); a path with no canonical form
  * answers 400. Hooks see the request with its canonical path.
  */
-export async function dispatch(env: DispatchEnv, req: SimRequest): Promise<SimResponse> {
-  const exchange: Exchange = {};
+export function dispatch(env: DispatchEnv, req: SimRequest, exchange: Exchange = {}): Promise<SimResponse> {
   const canonical = canonicalPath(req.path);
-  const request = canonical.ok && canonical.path !== req.path ? { ...req, path: canonical.path } : req;
-  const answered = canonical.ok ? await answer(env, request, exchange) : (checkLimits(req) ?? detailResponse(400, canonical.detail));
+  if (!canonical.ok) return Promise.resolve(finish(env, req, checkLimits(req) ?? detailResponse(400, canonical.detail), exchange));
+  const request = canonical.path !== req.path ? { ...req, path: canonical.path } : req;
+  const answered = answer(env, request, exchange);
+  // A handler that answers synchronously costs no extra promise on the way out.
+  return answered instanceof Promise
+    ? answered.then((res) => finish(env, request, res, exchange))
+    : Promise.resolve(finish(env, request, answered, exchange));
+}
+
+function finish(env: DispatchEnv, req: SimRequest, answered: SimResponse, exchange: Exchange): SimResponse {
   const res = exchange.delayMs ? { ...answered, delayMs: exchange.delayMs } : answered;
-  env.hooks?.observe?.(request, res, exchange);
+  env.hooks?.observe?.(req, res, exchange);
   return res;
 }
 
-async function answer(env: DispatchEnv, req: SimRequest, exchange: Exchange): Promise<SimResponse> {
-  const { world } = env;
+/** Answers a request; synchronously when nothing on its way waits (the route's handler, a due job). */
+function answer(env: DispatchEnv, req: SimRequest, exchange: Exchange): SimResponse | Promise<SimResponse> {
   const refused = checkLimits(req);
   if (refused) return refused;
   try {
     const method = req.method.toUpperCase();
     // Like Starlette, a GET route also answers HEAD: same status and headers, no body.
-    if (method === 'HEAD') {
-      const res = await answer(env, { ...req, method: 'GET' }, exchange);
-      return res.drop ? res : { ...res, body: EMPTY };
-    }
+    if (method === 'HEAD') return headOf(answer(env, { ...req, method: 'GET' }, exchange));
     const found = env.router.match(req.surface, method, req.path);
     if (found.kind === 'none') return jsonResponse(404, { detail: MESSAGES.notFound });
     if (found.kind === 'method') return jsonResponse(405, { detail: MESSAGES.methodNotAllowed }, { allow: found.allow.join(', ') });
     const { route, params } = found.match;
     exchange.route = route;
-    if (world.clock.mode === 'realtime' && world.scheduler.hasDue() && !world.scheduler.running) await world.scheduler.runDue();
+    const { world } = env;
+    if (world.clock.mode === 'realtime' && world.scheduler.hasDue() && !world.scheduler.running) {
+      return world.scheduler.runDue().then(
+        () => handled(env, req, route, params, exchange),
+        (error: unknown) => failed(env, req, exchange, error),
+      );
+    }
+    return handled(env, req, route, params, exchange);
+  } catch (error) {
+    return failed(env, req, exchange, error);
+  }
+}
+
+function headOf(res: SimResponse | Promise<SimResponse>): SimResponse | Promise<SimResponse> {
+  if (res instanceof Promise) return res.then(headOf) as Promise<SimResponse>;
+  return res.drop ? res : { ...res, body: EMPTY };
+}
+
+/** The route's answer: authentication, the intercept seam, input, the handler, serialisation. */
+function handled(
+  env: DispatchEnv,
+  req: SimRequest,
+  route: Route,
+  params: Record<string, string>,
+  exchange: Exchange,
+): SimResponse | Promise<SimResponse> {
+  try {
     const ctx = buildCtx(env, req, route, exchange);
     const intercepted = env.hooks?.intercept?.(req, exchange);
     if (intercepted) return intercepted;
     const input = parseInput(ctx, route, params, req);
-    const reply = await route.handle(ctx, input);
-    return serialise(reply);
-  } catch (error) {
-    if (error instanceof ApiError) {
-      if (error.status === 422) exchange.invalid = invalidLocs(error.body);
-      return jsonResponse(error.status, error.body, error.headers);
+    const reply = route.handle(ctx, input);
+    if (reply instanceof Promise) {
+      return reply.then((r) => serialise(r, route, req)).catch((error: unknown) => failed(env, req, exchange, error));
     }
-    world.log(`Unhandled error on ${req.method} ${req.path}`, error);
-    return jsonResponse(500, { detail: MESSAGES.internal });
+    return serialise(reply, route, req);
+  } catch (error) {
+    return failed(env, req, exchange, error);
   }
+}
+
+/** The answer to an error thrown on the way: its own for an ApiError, else a 500 (logged). */
+function failed(env: DispatchEnv, req: SimRequest, exchange: Exchange, error: unknown): SimResponse {
+  if (error instanceof ApiError) {
+    if (error.status === 422) exchange.invalid = invalidLocs(error.body);
+    return jsonResponse(error.status, error.body, error.headers);
+  }
+  env.world.log(`Unhandled error on ${req.method} ${req.path}`, error);
+  return jsonResponse(500, { detail: MESSAGES.internal });
 }
 
 /** The `loc` of each item of a 422 body (`{"detail": [{"loc": [...]}, ...]}`). */
@@ -205,7 +253,7 @@ function parseInput(
   req: SimRequest,
 ): { params: unknown; query: unknown; body: unknown; access: unknown } {
   const { request } = route;
-  const parsedParams = request.params ? parseWith(request.params, params, 'path') : params;
+  const parsedParams = request.params ? parsePathParams(request.params, params) : params;
   const access = route.access ? route.access(ctx, parsedParams) : undefined;
   const parsedQuery = request.query ? parseWith(request.query, queryObject(request.query, req.query), 'query') : undefined;
   let body: unknown;
@@ -267,10 +315,20 @@ function readJsonBody(req: SimRequest): unknown {
   }
 }
 
-function serialise(reply: Reply): SimResponse {
+function serialise(reply: Reply, route: Route, req: SimRequest): SimResponse {
+  const { status, body } = reply;
+  // Most answers: a JSON body and no header of their own (one headers object, made here); a
+  // read's bytes are rendered again only when its view changed (render-cache.ts).
+  if (reply.headers === undefined && reply.raw === undefined && body !== undefined && status !== 204) {
+    return {
+      status,
+      headers: { 'content-type': JSON_TYPE },
+      body: req.method === 'GET' ? renderedJson(route, req.path, body) : jsonBytes(body),
+    };
+  }
   const headers: Record<string, string> = reply.headers ? { ...reply.headers } : {};
-  if (reply.raw) return { status: reply.status, headers, body: reply.raw };
-  if (reply.body === undefined || reply.status === 204) return { status: reply.status, headers, body: EMPTY };
+  if (reply.raw) return { status, headers, body: reply.raw };
+  if (body === undefined || status === 204) return { status, headers, body: EMPTY };
   headers['content-type'] ??= JSON_TYPE;
-  return { status: reply.status, headers, body: encoder.encode(JSON.stringify(reply.body)) };
+  return { status, headers, body: encoder.encode(JSON.stringify(body)) };
 }

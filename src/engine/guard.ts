@@ -8,6 +8,7 @@ import type { SimRequest, SimResponse } from './http-types.js';
 import { detailResponse } from './render.js';
 
 const CONTROL_PREFIX = '/_sandbox';
+const CONTROL_UNDER = '/_sandbox/';
 
 export interface NetworkOptions {
   /**
@@ -51,7 +52,7 @@ function isLoopbackName(name: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
-interface GuardContext {
+export interface GuardContext {
   /** The URLs the sandbox is served at (their hosts are accepted). */
   urls: { base: string; management: string };
   /** When an admin token protects the control plane, the token is the defence and any `Host` is accepted. */
@@ -97,7 +98,7 @@ export function guardRequest(req: SimRequest, options: NetworkOptions, context: 
     if (requested) headers['access-control-allow-headers'] = requested;
     return { status: 204, headers, body: new Uint8Array(0) };
   }
-  if (req.surface === 'data' && (req.path === CONTROL_PREFIX || req.path.startsWith(`${CONTROL_PREFIX}/`))) {
+  if (req.surface === 'data' && (req.path === CONTROL_PREFIX || req.path.startsWith(CONTROL_UNDER))) {
     if (context.adminToken === undefined) {
       const host = req.headers['host'];
       if (host !== undefined) {

@@ -19,7 +19,7 @@ export interface SimRequest {
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
-  /** Serialised body; empty for 204. */
+  /** Serialised body; empty for 204. May be a view of a larger (pooled) buffer: read its own offset and length. */
   body: Uint8Array;
   /**
    * Transport-level behaviour the adapter carries out (faults): `drop` closes the connection with

@@ -71,8 +71,10 @@ export class RequestJournal {
   private readonly ring: Array<RequestRecord | undefined>;
   private next = 0;
   private seq = 0;
-  private readonly starts = new WeakMap<SimRequest, number>();
   private readonly listeners: RequestListener[] = [];
+  private lastHeaders: Record<string, string> | undefined;
+  private lastNames: string[] = [];
+  private readonly emptyQuery: Record<string, string[]> = {};
   private readonly wallClock: () => number;
   private readonly timer: () => number;
 
@@ -103,15 +105,15 @@ export class RequestJournal {
     return this.seq;
   }
 
-  /** Marks the start of a request (its duration counts from here). */
-  begin(req: SimRequest): void {
-    if (this.active) this.starts.set(req, this.timer());
+  /** The time a request starts at (its duration counts from here; `Exchange.startedMs`), when recording. */
+  begin(): number | undefined {
+    return this.active ? this.timer() : undefined;
   }
 
   /** The `observe` hook of dispatch: records one answered request. */
   readonly observe = (req: SimRequest, res: SimResponse, exchange: Exchange): void => {
     if (!this.active || skipped(req)) return;
-    const started = this.starts.get(req);
+    const started = exchange.startedMs;
     const durationMs = started === undefined ? 0 : this.timer() - started;
     const keep = this.bodies || res.status >= 400;
     const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
@@ -123,12 +125,12 @@ export class RequestJournal {
       method: req.method.toUpperCase(),
       surface: req.surface,
       path: req.path,
-      query: req.query,
+      query: this.sameQuery(req.query),
       routeId: exchange.route?.id ?? null,
       teamId: exchange.teamId ?? null,
       environment: exchange.environment ?? null,
       status: res.status,
-      headers: req.headers,
+      headers: this.sameHeaders(req.headers),
       responseType: res.headers['content-type'] ?? null,
       requestBytes: req.rawBody.byteLength,
       responseBytes: res.body.byteLength,
@@ -146,6 +148,26 @@ export class RequestJournal {
     }
     for (const listener of this.listeners) listener(record);
   };
+
+  /**
+   * The headers to keep for a request: the previous record's object when they are the same names
+   * and values (a client sends the same head again and again), so what the ring keeps alive is
+   * one object, not one per request (each kept object is copied by every young-generation
+   * collection until it is old: the journal's main cost under load).
+   */
+  private sameHeaders(headers: Record<string, string>): Record<string, string> {
+    const last = this.lastHeaders;
+    if (last !== undefined && sameEntries(headers, last, this.lastNames)) return last;
+    this.lastHeaders = headers;
+    this.lastNames = Object.keys(headers);
+    return headers;
+  }
+
+  /** The query to keep: one shared object for every request without one (most). */
+  private sameQuery(query: Record<string, string[]>): Record<string, string[]> {
+    for (const _ in query) return query;
+    return this.emptyQuery;
+  }
 
   /** Records, newest first. */
   *newestFirst(): Generator<RequestRecord> {
@@ -172,6 +194,16 @@ export class RequestJournal {
   }
 }
 
+/** Whether `a` has the names of `b` (`names`, in its order), in the same order, with the same values. */
+function sameEntries(a: Record<string, string>, b: Record<string, string>, names: readonly string[]): boolean {
+  let i = 0;
+  for (const name in a) {
+    if (names[i] !== name || a[name] !== b[name]) return false;
+    i++;
+  }
+  return i === names.length;
+}
+
 /** The journal's own reads and the inspector's polling are not recorded (they would drown the rest). */
 function skipped(req: SimRequest): boolean {
   if (req.headers[QUIET_HEADER] !== undefined) return true;
@@ -179,9 +211,11 @@ function skipped(req: SimRequest): boolean {
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
 }
 
+/** A body as kept: a copy when it is a view of a larger buffer (a pool it would keep alive) or too long. */
 function capped(bytes: Uint8Array): Uint8Array | undefined {
   if (bytes.byteLength === 0) return undefined;
-  return bytes.byteLength > BODY_CAP ? bytes.slice(0, BODY_CAP) : bytes;
+  if (bytes.byteLength > BODY_CAP) return bytes.slice(0, BODY_CAP);
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 /** The journal of the sandbox this world belongs to (absent in a world built without one). */

@@ -8,6 +8,33 @@ const encoder = new TextEncoder();
 export const JSON_TYPE = 'application/json';
 export const EMPTY = new Uint8Array(0);
 
+/** Pooled bytes: small answers are encoded into one shared buffer after the other. */
+const POOL_BYTES = 32 * 1024;
+/** Texts up to this many UTF-16 units are pooled (3 UTF-8 bytes a unit at most: they always fit). */
+const POOLED_UNITS = 4096;
+let pool = new Uint8Array(POOL_BYTES);
+let used = 0;
+
+/**
+ * A value's JSON as UTF-8 bytes. A small one is encoded into a shared pool (a view of it: no
+ * buffer of its own per answer, which the garbage collector would have to track and free), as
+ * Node's Buffer pools small buffers; so a body's `buffer` may hold other bytes around it: read a
+ * body through its own offset and length (every adapter does), and copy one kept long (the
+ * journal does).
+ */
+export function jsonBytes(value: unknown): Uint8Array {
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined || text.length > POOLED_UNITS) return encoder.encode(text);
+  if (pool.length - used < text.length * 3) {
+    pool = new Uint8Array(POOL_BYTES);
+    used = 0;
+  }
+  const { written } = encoder.encodeInto(text, used === 0 ? pool : pool.subarray(used));
+  const bytes = pool.subarray(used, used + written);
+  used += written;
+  return bytes;
+}
+
 export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): SimResponse {
   const out: Record<string, string> = headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE };
   return { status, headers: out, body: encoder.encode(JSON.stringify(body)) };

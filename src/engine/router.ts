@@ -1,6 +1,6 @@
 /**
- * Compiles the route table once: routes grouped by surface and segment count, literal
- * segments preferred over `:param` at each position (static before dynamic).
+ * Compiles the route table once into a tree of segments per surface: literal segments are looked
+ * up by value and preferred over `:param` at each position (static before dynamic).
  */
 import type { Surface } from './http-types.js';
 import type { Route } from './route.js';
@@ -8,12 +8,18 @@ import { pathSegments } from './canonical-path.js';
 
 interface Compiled {
   route: Route;
-  segments: string[];
   /** Index -> param name, for `:param` segments. */
   params: Array<string | null>;
-  score: number[];
-  /** The path with every `:param` reduced to `:` (routes of one shape differ only by method). */
-  shape: string;
+}
+
+/**
+ * One position of the segment tree: the literal segments that go on from here (looked up by
+ * value), the `:param` that does, and the routes whose path ends here (one shape, table order).
+ */
+interface Node {
+  statics: Map<string, Node>;
+  param: Node | undefined;
+  routes: Compiled[];
 }
 
 interface Match {
@@ -22,6 +28,10 @@ interface Match {
 }
 
 type MatchResult = { kind: 'ok'; match: Match } | { kind: 'method'; allow: string[] } | { kind: 'none' };
+
+const NONE: MatchResult = { kind: 'none' };
+
+const newNode = (): Node => ({ statics: new Map(), param: undefined, routes: [] });
 
 export function surfaceOf(route: Route): Surface {
   return route.surface ?? (route.auth === 'management' ? 'management' : 'data');
@@ -35,8 +45,8 @@ function splitPath(path: string): string[] {
 }
 
 export class Router {
-  /** Per surface, the routes of each segment count (index: the count). */
-  private readonly groups: Record<Surface, Compiled[][]> = { data: [], management: [] };
+  /** Per surface, the tree of route segments. */
+  private readonly roots: Record<Surface, Node> = { data: newNode(), management: newNode() };
 
   constructor(readonly routes: readonly Route[]) {
     const seen = new Set<string>();
@@ -46,21 +56,16 @@ export class Router {
       const key = `${route.method} ${surfaceOf(route)} ${shape}`;
       if (seen.has(key)) throw new Error(`Duplicate route ${route.method} ${route.path} (${route.id})`);
       seen.add(key);
-      const params = segments.map((s) => (s.startsWith(':') ? s.slice(1) : null));
-      const compiled: Compiled = { route, segments, params, score: params.map((p) => (p === null ? 0 : 1)), shape };
-      const bySize = this.groups[surfaceOf(route)];
-      for (let n = bySize.length; n <= segments.length; n++) bySize.push([]);
-      (bySize[segments.length] as Compiled[]).push(compiled);
-    }
-    for (const group of [...this.groups.data, ...this.groups.management]) {
-      group.sort((a, b) => {
-        for (let i = 0; i < a.score.length; i++) {
-          const d = (a.score[i] ?? 0) - (b.score[i] ?? 0);
-          if (d !== 0) return d;
+      let node = this.roots[surfaceOf(route)];
+      for (const s of segments) {
+        if (s.startsWith(':')) node = node.param ??= newNode();
+        else {
+          let next = node.statics.get(s);
+          if (!next) node.statics.set(s, (next = newNode()));
+          node = next;
         }
-        // Routes of one shape stay next to each other (they differ only by method).
-        return a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : 0;
-      });
+      }
+      node.routes.push({ route, params: segments.map((s) => (s.startsWith(':') ? s.slice(1) : null)) });
     }
   }
 
@@ -71,34 +76,35 @@ export class Router {
    */
   match(surface: Surface, method: string, path: string): MatchResult {
     const segments = pathSegments(path);
-    const group = this.groups[surface]?.[segments.length];
-    if (!group || group.length === 0) return { kind: 'none' };
-    const allow: string[] = [];
-    // The most specific shape that fits the path wins, whatever the method: a static segment
-    // always beats a parameter (`DELETE /v2/user/undo_delete` is a 405, not a user id).
-    let shape: string | undefined;
-    for (const c of group) {
-      if (shape !== undefined && c.shape !== shape) break;
-      if (!fits(c, segments)) continue;
-      shape = c.shape;
-      if (c.route.method === method) {
-        const params: Record<string, string> = {};
-        const names = c.params;
-        for (let i = 0; i < names.length; i++) {
-          const name = names[i];
-          if (name !== null && name !== undefined) params[name] = segments[i] as string;
-        }
-        return { kind: 'ok', match: { route: c.route, params } };
+    // The most specific shape that fits the path wins, whatever the method: a literal segment
+    // always beats a parameter, position by position from the left (`DELETE /v2/user/undo_delete`
+    // is a 405, not a user id).
+    const root = this.roots[surface] as Node | undefined;
+    const leaf = root === undefined ? undefined : find(root, segments, 0);
+    if (leaf === undefined) return NONE;
+    for (const c of leaf.routes) {
+      if (c.route.method !== method) continue;
+      const params: Record<string, string> = {};
+      const names = c.params;
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        if (name !== null && name !== undefined) params[name] = segments[i] as string;
       }
-      if (!allow.includes(c.route.method)) allow.push(c.route.method);
+      return { kind: 'ok', match: { route: c.route, params } };
     }
-    return allow.length > 0 ? { kind: 'method', allow } : { kind: 'none' };
+    const allow: string[] = [];
+    for (const c of leaf.routes) if (!allow.includes(c.route.method)) allow.push(c.route.method);
+    return { kind: 'method', allow };
   }
 }
 
-function fits(c: Compiled, segments: string[]): boolean {
-  for (let i = 0; i < c.segments.length; i++) {
-    if (c.params[i] === null && c.segments[i] !== segments[i]) return false;
+/** The first node, literals tried before the parameter at each position, where a route's path ends. */
+function find(node: Node, segments: readonly string[], i: number): Node | undefined {
+  if (i === segments.length) return node.routes.length > 0 ? node : undefined;
+  const literal = node.statics.get(segments[i] as string);
+  if (literal !== undefined) {
+    const found = find(literal, segments, i + 1);
+    if (found !== undefined) return found;
   }
-  return true;
+  return node.param === undefined ? undefined : find(node.param, segments, i + 1);
 }

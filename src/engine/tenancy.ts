@@ -127,6 +127,8 @@ export class Tenancy {
   /** A team was deleted (after its keys and partitions are gone): areas drop what they keep for it. */
   readonly teamDeleted = new Hook<[Team]>();
   private readonly partitions = new Map<string, Partition>();
+  /** The partition `partition` answered last (forgotten when a team's partitions go). */
+  private lastPartition: Partition | undefined;
   /** Creation sequence of every team ever added (kept after deletion: list cursors rely on it). */
   private readonly teamSeq = new Map<string, number>();
   private nextTeamSeq = 0;
@@ -170,6 +172,7 @@ export class Tenancy {
     for (const keyId of [...(this.apiKeyIdsByTeam.get(teamId) ?? [])]) this.removeApiKey(keyId);
     this.apiKeyIdsByTeam.delete(teamId);
     for (const env of ENVIRONMENTS) this.partitions.delete(`${teamId}:${env}`);
+    this.lastPartition = undefined;
     for (const [t, g] of this.accessTokens) if (g.team_id === teamId) this.accessTokens.delete(t);
     for (const mk of this.orgManagementKeys(team.org_id)) {
       if (mk.team_ids) mk.team_ids = mk.team_ids.filter((id) => id !== teamId);
@@ -300,12 +303,16 @@ export class Tenancy {
 
   /** The data partition of a team environment (created on first use). */
   partition(team: Team, environment: Environment): Partition {
+    // Consecutive requests mostly come from one team environment: its partition is kept at hand.
+    const last = this.lastPartition;
+    if (last !== undefined && last.team === team && last.environment === environment) return last;
     const id = `${team.id}:${environment}`;
     let p = this.partitions.get(id);
     if (!p) {
       p = { id, team, environment, slots: new Map() };
       this.partitions.set(id, p);
     }
+    this.lastPartition = p;
     return p;
   }
 

@@ -73,6 +73,42 @@ export function parseWith<T>(schema: z.ZodType<T>, data: unknown, where: Where):
   throw validationError(result.error.issues.map((issue) => toItem(issue, where, data)));
 }
 
+/** Path values already accepted, per params schema (one path parameter): value -> parsed value. */
+const acceptedPaths = new WeakMap<z.ZodType, Map<string, unknown>>();
+/** Values remembered per schema before its memo starts over (a bound on memory, not on speed). */
+const PATH_MEMO = 1024;
+
+/**
+ * `parseWith(schema, params, 'path')` for a route's path parameters. A params schema is a pure
+ * function of its input (a module-level zod object of strings, uuids and the like), so a value it
+ * accepted once is accepted again with the same result: with one parameter, the result is
+ * remembered per value (a fresh object each time; refusals are never remembered, so every 422 is
+ * zod's own).
+ */
+export function parsePathParams(schema: z.ZodType, params: Record<string, string>): unknown {
+  let name: string | undefined;
+  for (const key in params) {
+    if (name !== undefined) return parseWith(schema, params, 'path');
+    name = key;
+  }
+  if (name === undefined) return parseWith(schema, params, 'path');
+  const value = params[name] as string;
+  let memo = acceptedPaths.get(schema);
+  const known = memo?.get(value);
+  if (known !== undefined) return { [name]: known };
+  const parsed = parseWith(schema, params, 'path') as Record<string, unknown>;
+  const out = parsed[name];
+  let only = true;
+  for (const key in parsed) if (key !== name) only = false;
+  // Remembered only when the result is that one parameter, a primitive (a copy is then exact).
+  if (only && out !== undefined && out !== null && typeof out !== 'object' && typeof out !== 'function') {
+    if (memo === undefined) acceptedPaths.set(schema, (memo = new Map()));
+    else if (memo.size >= PATH_MEMO) memo.clear();
+    memo.set(value, out);
+  }
+  return parsed;
+}
+
 function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let cur: unknown = data;
   for (const key of path) {
