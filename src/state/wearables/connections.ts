@@ -321,13 +321,27 @@ export function currentConnections(rec: UserWearables | undefined): Connection[]
   return out;
 }
 
+/** Each connection's `connected_sources` item, made once (read on every user read: issue 33's request path). */
+const sourceItems = new WeakMap<Connection, { at: number; item: ConnectedSource }>();
+
 /** `connected_sources` of the user object. */
 export function connectedSources(world: World, partition: Partition, userId: string): ConnectedSource[] {
   const rec = wearablesOf(world).get(partition, userId);
-  return currentConnections(rec).map((c) => {
-    const brief = providerBrief(c.provider);
-    return { created_on: new Date(c.connected_at ?? c.created_at).toISOString(), provider: brief, source: { ...brief } };
-  });
+  const out: ConnectedSource[] = [];
+  if (rec)
+    for (const l of rec.links) {
+      const c = l.current;
+      if (!c) continue;
+      const at = c.connected_at ?? c.created_at;
+      let made = sourceItems.get(c);
+      if (made === undefined || made.at !== at) {
+        const brief = providerBrief(c.provider);
+        made = { at, item: { created_on: new Date(at).toISOString(), provider: brief, source: { ...brief } } };
+        sourceItems.set(c, made);
+      }
+      out.push(made.item);
+    }
+  return out;
 }
 
 /** Emits a wearable event for a user through the world's event bus. */
