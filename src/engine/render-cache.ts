@@ -23,6 +23,9 @@ const MAX_PATHS = 1024;
 /** A path whose view changed this many times in a row is no longer recorded. */
 const MAX_CHANGES = 3;
 
+/** `Entry.changes` of a path seen once: nothing recorded yet. */
+const SEEN_ONCE = -1;
+
 interface Entry {
   /** The view's tape, or null: not recorded (too large, not plain data, or changing). */
   tape: unknown[] | null;
@@ -43,8 +46,14 @@ export function renderedJson(route: Route, path: string, view: unknown): Uint8Ar
       return entry.bytes;
     }
     const bytes = jsonBytes(view);
-    entry.changes++;
-    entry.tape = entry.tape === null || entry.changes >= MAX_CHANGES ? null : tapeOf(view, bytes);
+    if (entry.changes === SEEN_ONCE) {
+      // Asked for a second time: worth recording.
+      entry.changes = 0;
+      entry.tape = tapeOf(view, bytes);
+    } else {
+      entry.changes++;
+      entry.tape = entry.tape === null || entry.changes >= MAX_CHANGES ? null : tapeOf(view, bytes);
+    }
     entry.bytes = entry.tape === null ? EMPTY : own(bytes);
     return bytes;
   }
@@ -55,8 +64,9 @@ export function renderedJson(route: Route, path: string, view: unknown): Uint8Ar
     paths = undefined;
   }
   if (paths === undefined) byRoute.set(route, (paths = new Map()));
-  const tape = tapeOf(view, bytes);
-  paths.set(path, { tape, bytes: tape === null ? EMPTY : own(bytes), changes: 0 });
+  // A path seen for the first time is only noted: a world read once per path (many users, each
+  // read once) pays no recording; the second read records the view, the third is served from it.
+  paths.set(path, { tape: null, bytes: EMPTY, changes: SEEN_ONCE });
   remembered++;
   return bytes;
 }

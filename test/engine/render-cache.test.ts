@@ -22,6 +22,18 @@ const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const render = (path: string, view: unknown) => text(renderedJson(route, path, view));
 
 describe('renderedJson', () => {
+  it('records a path on its second read and serves the third from the record (a path read once costs no recording)', () => {
+    const view = { id: 'seen', n: [1, 2, 3] };
+    const first = renderedJson(route, '/seen', view);
+    const second = renderedJson(route, '/seen', view);
+    const third = renderedJson(route, '/seen', view);
+    const fourth = renderedJson(route, '/seen', view);
+    expect([first, second, third].map(text)).toEqual(Array(3).fill(JSON.stringify(view)));
+    // The first two are rendered; from the third on, the recorded bytes are handed out.
+    expect(third).not.toBe(second);
+    expect(fourth).toBe(third);
+  });
+
   it('answers the same bytes for the same view, and JSON.stringify of the new one after any change', () => {
     const live = { id: 'a', tz: { id: 'Europe/Berlin', at: 1 }, list: [1, 'two', null, true], gone: undefined as unknown };
     const views: unknown[] = [
