@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderedJson } from '../../src/engine/render-cache.js';
 import { defineRoute } from '../../src/engine/route.js';
 import { createSandbox } from '../../src/index.js';
+import { jsonRequest } from '../support/sim-request.js';
 
 const route = defineRoute({
   id: 'memo',
@@ -71,14 +72,7 @@ describe('through dispatch', () => {
     const sandbox = createSandbox({ seed: 7, users: 1, usersElsewhere: 0, feed: 'off', logger: () => undefined });
     const key = sandbox.credentials().teams[0]?.api_keys.sandbox as string;
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await sandbox.dispatch({
-        method,
-        surface: 'data',
-        path,
-        query: {},
-        headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
-        rawBody: new TextEncoder().encode(body === undefined ? '' : JSON.stringify(body)),
-      });
+      const res = await sandbox.dispatch(jsonRequest(key, method, path, body));
       return { status: res.status, json: res.body.byteLength === 0 ? undefined : (JSON.parse(text(res.body)) as Record<string, unknown>) };
     };
     const { json: list } = await call('GET', '/v2/user');

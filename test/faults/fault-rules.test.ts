@@ -13,6 +13,7 @@ import { interceptFault } from '../../src/engine/faults.js';
 import { startSandbox, type StartedSandbox } from '../../src/testing.js';
 import { ControlError } from '../../src/testing/control-client.js';
 import { createClient } from '../support/client.js';
+import { jsonRequest } from '../support/sim-request.js';
 
 const small = { users: 2, usersElsewhere: 1, feed: 'off' as const };
 
@@ -72,14 +73,7 @@ describe('the dispatch seam', () => {
         observe: (_req: SimRequest, _res: unknown, exchange: Exchange) => seen.push(exchange),
       },
     };
-    const req = (method: string, path: string, body?: unknown): SimRequest => ({
-      method,
-      surface: 'data',
-      path,
-      query: {},
-      headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
-      rawBody: new TextEncoder().encode(body === undefined ? '' : JSON.stringify(body)),
-    });
+    const req = (method: string, path: string, body?: unknown): SimRequest => jsonRequest(key, method, path, body);
     const added = await dispatch(env, req('POST', '/_sandbox/faults', { match: { path: '/v2/user' }, action: { status: 500 }, times: 1 }));
     const id = JSON.parse(new TextDecoder().decode(added.body)).id;
     expect((await dispatch(env, req('GET', '/v2/user'))).status).toBe(500);
