@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { stateFileSink } from '../src/adapters/state-file.js';
 import type { SimRequest } from '../src/engine/http-types.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox.js';
+import { timed, worldBuildLine } from './bench-world.js';
 
 const quick = process.argv.includes('--quick');
 const encoder = new TextEncoder();
@@ -24,21 +25,6 @@ function post(sandbox: Sandbox, path: string, body: unknown): SimRequest {
   };
 }
 
-/**
- * Times `rounds` runs of `run`: the fastest and the median (ms). On a machine shared with other
- * work the fastest is the cost itself, the median what a run met.
- */
-async function timed(rounds: number, run: () => Promise<void>): Promise<{ min: number; median: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { min: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
-}
-
 const perUser = (ms: number, users: number): string => `${((ms * 1000) / Math.max(1, users)).toFixed(0)} us per user`;
 
 async function restoreCost(users: number, rounds: number): Promise<void> {
@@ -49,17 +35,6 @@ async function restoreCost(users: number, rounds: number): Promise<void> {
   const { min, median } = await timed(rounds, () => sandbox.restore('base'));
   console.log(
     `restore a ${users}-user world's snapshot: fastest ${min.toFixed(2)} ms (${perUser(min, users)}), median ${median.toFixed(2)} ms (${perUser(median, users)})`,
-  );
-}
-
-/** The first build of a world (nothing of its seed built before in the process) and a build of a seed built already. */
-async function buildCost(rounds: number): Promise<void> {
-  let seed = 1000;
-  const cold = await timed(rounds, async () => void createSandbox({ seed: seed++, feed: 'off' }));
-  const warm = await timed(rounds, async () => void createSandbox({ seed: 1000, feed: 'off' }));
-  const empty = await timed(rounds, async () => void createSandbox({ seed: seed++, feed: 'off', world: 'empty' }));
-  console.log(
-    `world build, default (new seed): fastest ${cold.min.toFixed(1)} ms, median ${cold.median.toFixed(1)} ms; seed built before: fastest ${warm.min.toFixed(1)} ms, median ${warm.median.toFixed(1)} ms; empty: fastest ${empty.min.toFixed(1)} ms`,
   );
 }
 
@@ -87,7 +62,7 @@ async function writeCost(options: SandboxOptions, label: string, writes: number)
 }
 
 async function main(): Promise<void> {
-  await buildCost(quick ? 5 : 15);
+  console.log(await worldBuildLine(quick ? 5 : 15));
   await restoreCost(0, quick ? 5 : 40);
   await restoreCost(25, quick ? 5 : 40);
   await restoreCost(250, quick ? 3 : 15);

@@ -38,6 +38,7 @@ import { benchGeneration } from './bench-gen.js';
 import { benchStartup } from './bench-startup.js';
 import { benchAdvance } from './bench-advance.js';
 import { benchMsw } from './bench-msw.js';
+import { worldBuildLine } from './bench-world.js';
 
 if (process.argv.includes('--peers')) {
   // The peers comparison (Prism, Mockoon CLI on the real OpenAPI) runs alone: see bench-peers.ts.
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
     await (process.argv.includes('--mix') ? benchSoakMix(seconds) : benchSoak(seconds));
     return;
   }
+  console.log(`\n${await worldBuildLine(quick ? 5 : 15)}`);
   const small = build(1_000);
   const large = build(100_000);
   await prepare(small.sandbox);
