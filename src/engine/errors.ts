@@ -13,18 +13,33 @@ export interface ValidationItem {
   ctx?: Record<string, unknown>;
 }
 
+/**
+ * A refusal the engine answers, not a fault of the program: dispatch renders it and nothing reads
+ * its stack, so none is captured (a 4xx costs no stack walk: the fuzz and robustness runs throw
+ * thousands), and its message (the detail as JSON, for a test that prints one) is made only when read.
+ */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(
-      typeof body === 'object' && body !== null && 'detail' in body ? JSON.stringify((body as { detail: unknown }).detail) : String(status),
-    );
-    this.name = 'ApiError';
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+  constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super();
+    Error.stackTraceLimit = limit;
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+
+  override get message(): string {
+    const body = this.body;
+    return typeof body === 'object' && body !== null && 'detail' in body
+      ? JSON.stringify((body as { detail: unknown }).detail)
+      : String(this.status);
   }
 }
+Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
 
 /** Error with body `{"detail": detail}`. */
 export function apiError(status: number, detail: unknown, headers?: Record<string, string>): ApiError {
