@@ -5,9 +5,8 @@
  * a seeded world validate against the real response schema, read leniently and strictly (no
  * undeclared fields). Node-only (reads files); used by `npm run conformance` and the tests.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
@@ -20,8 +19,8 @@ import { lastOf, phaseOf } from './writes.js';
 import { routeParams } from '../../test/support/route-params.js';
 import { idsFor, mergeOverride, requestOf } from '../../test/support/valid-requests.js';
 import type { TestResponse } from '../../test/support/client.js';
-import { loopbackOnly } from '../../test/support/loopback.js';
-import { addDocumentFormats } from '../../test/support/ajv-formats.js';
+import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
+import { documentSchemas, type DocumentSchemas } from '../../test/support/ajv-formats.js';
 
 export type DocName = 'data' | 'management';
 const FILES: Record<DocName, string> = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' };
@@ -75,54 +74,11 @@ type Json = Record<string, any>;
 const keyOf = (method: string, surface: string, path: string) =>
   `${method.toUpperCase()} ${surface} ${path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}').replace(/\/+$/, '')}`;
 
-/** Makes every object schema that lists its properties refuse undeclared ones (strict reading). */
-function strictCopy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(strictCopy);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(node as Json))
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strictCopy(s)])) : strictCopy(v);
-  if (
-    out['properties'] &&
-    out['additionalProperties'] === undefined &&
-    out['unevaluatedProperties'] === undefined &&
-    !out['allOf'] &&
-    !out['anyOf'] &&
-    !out['oneOf']
-  ) {
-    out['unevaluatedProperties'] = false;
-  }
-  return out;
-}
+type Loaded = DocumentSchemas;
 
-interface Loaded {
-  doc: Json;
-  lenient: (pointer: string) => ValidateFunction;
-  strict: (pointer: string) => ValidateFunction;
-}
-
+/** The document's validators: compiled once per process, shared with the tests' (test/support/ajv-formats.ts). */
 function load(dir: string, name: DocName): Loaded {
-  const doc = JSON.parse(readFileSync(resolve(dir, FILES[name]), 'utf8')) as Json;
-  const make = (schemaDoc: Json, id: string) => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, unicodeRegExp: false });
-    addDocumentFormats(ajv);
-    ajv.addSchema({ $id: id, components: schemaDoc['components'], paths: schemaDoc['paths'] }, id);
-    const cache = new Map<string, ValidateFunction>();
-    return (pointer: string) => {
-      let v = cache.get(pointer);
-      if (!v) {
-        v = ajv.compile({ $ref: `${id}#${pointer}` });
-        cache.set(pointer, v);
-      }
-      return v;
-    };
-  };
-  const strictDoc = { components: strictCopy(doc['components']), paths: doc['paths'] } as Json;
-  return {
-    doc,
-    lenient: make(doc, `https://conformance.test/${name}.json`),
-    strict: make(strictDoc, `https://conformance.test/${name}-strict.json`),
-  };
+  return documentSchemas(resolve(dir, FILES[name]));
 }
 
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -278,6 +234,18 @@ async function judge(loaded: Loaded, docPath: string, method: string, res: TestR
   return { status: res.status, declared: true, valid, strictValid, errors };
 }
 
+/**
+ * The report's world has no server: its webhook endpoint points at its own base URL, where nothing
+ * listens (or, worse, another process does). Every delivery fails at once as a refused connection,
+ * what a fetch there answered, without the network round trip (or a stranger's answer).
+ */
+const refused: WebhookTransport = (request) =>
+  Promise.reject(
+    new TypeError('fetch failed', {
+      cause: Object.assign(new Error(`connect ECONNREFUSED ${new URL(request.url).host}`), { code: 'ECONNREFUSED' }),
+    }),
+  );
+
 /** The full report, or null when the reference documents are absent. */
 export async function conformanceReport(openapiDir: string): Promise<ConformanceReport | null> {
   if (!existsSync(resolve(openapiDir, FILES.data))) return null;
@@ -289,7 +257,7 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
     usersElsewhere: 0,
     logger: () => undefined,
     wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
-    webhookTransport: loopbackOnly,
+    webhookTransport: refused,
   });
   const client = dispatchClient(sandbox);
   const base = await routeParams(client);
