@@ -11,11 +11,11 @@
  * a GET that changes state says why (`changesOnRead`, in WRITES), is read last and checked on its own
  * (an entry whose route no longer writes fails).
  */
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
-import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { type CallOptions, createClient, type TestClient } from '../support/client.js';
 import { queryFor } from '../support/route-params.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
@@ -26,10 +26,6 @@ const WRITES: Record<string, string> = Object.fromEntries(ROUTES.flatMap((r) => 
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
 
-/** Every delivery fails at once, as a refused connection (no wall-time latency in the attempt log). */
-const refused: WebhookTransport = () =>
-  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
-
 type Requests = Map<Route, { path: string; options: CallOptions }>;
 
 /** A small world with every GET's precondition arranged, in table order (the same world each time). */
@@ -39,8 +35,8 @@ async function prepared(): Promise<{ c: TestClient; requests: Requests }> {
     users: 1,
     usersElsewhere: 1,
     feed: 'off',
-    wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
-    webhookTransport: refused,
+    wallClock: fixedWall,
+    webhookTransport: refusedDelivery,
   });
   const ids = await routeIds(c);
   const requests: Requests = new Map();
