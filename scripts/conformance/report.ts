@@ -19,7 +19,7 @@ import { lastOf, phaseOf } from './writes.js';
 import { routeParams } from '../../test/support/route-params.js';
 import { idsFor, mergeOverride, requestOf } from '../../test/support/valid-requests.js';
 import type { TestResponse } from '../../test/support/client.js';
-import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
+import { refusedDelivery } from '../../test/support/route-requests.js';
 import { documentSchemas, type DocumentSchemas } from '../../test/support/ajv-formats.js';
 
 export type DocName = 'data' | 'management';
@@ -234,18 +234,6 @@ async function judge(loaded: Loaded, docPath: string, method: string, res: TestR
   return { status: res.status, declared: true, valid, strictValid, errors };
 }
 
-/**
- * The report's world has no server: its webhook endpoint points at its own base URL, where nothing
- * listens (or, worse, another process does). Every delivery fails at once as a refused connection,
- * what a fetch there answered, without the network round trip (or a stranger's answer).
- */
-const refused: WebhookTransport = (request) =>
-  Promise.reject(
-    new TypeError('fetch failed', {
-      cause: Object.assign(new Error(`connect ECONNREFUSED ${new URL(request.url).host}`), { code: 'ECONNREFUSED' }),
-    }),
-  );
-
 /** The full report, or null when the reference documents are absent. */
 export async function conformanceReport(openapiDir: string): Promise<ConformanceReport | null> {
   if (!existsSync(resolve(openapiDir, FILES.data))) return null;
@@ -257,7 +245,9 @@ export async function conformanceReport(openapiDir: string): Promise<Conformance
     usersElsewhere: 0,
     logger: () => undefined,
     wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
-    webhookTransport: refused,
+    // No server: its webhook endpoint points at its own unserved base URL. Every delivery fails
+    // at once as a refused connection, without a network round trip (or a stranger's answer).
+    webhookTransport: refusedDelivery,
   });
   const client = dispatchClient(sandbox);
   const base = await routeParams(client);

@@ -58,7 +58,15 @@ export interface DocumentSchemas {
 /** Validators of one document's schemas, each compiled on first use. */
 function validators(doc: Json, id: string): (pointer: string) => ValidateFunction {
   // unicodeRegExp: false: a pattern of the data document (`\:`, `\/`, `\=` escapes) is no valid `u` regexp.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, unicodeRegExp: false, inlineRefs: false });
+  // No code optimisation pass: most schemas validate a handful of answers, compiling is the cost.
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    unicodeRegExp: false,
+    inlineRefs: false,
+    code: { optimize: false },
+  });
   addDocumentFormats(ajv);
   ajv.addSchema({ $id: id, components: doc['components'], paths: doc['paths'] }, id);
   const cache = new Map<string, ValidateFunction>();
