@@ -224,14 +224,55 @@ async function judge(loaded: Loaded, docPath: string, method: string, res: TestR
     return { status: res.status, declared, valid: ok, strictValid: ok, errors: ok ? [] : [`status ${status} is not declared`] };
   }
   const pointer = `/paths/${escape(docPath)}/${method}/responses/${status}/content/${escape('application/json')}/schema`;
-  const lenient = loaded.lenient(pointer);
   const strict = loaded.strict(pointer);
-  const valid = lenient(res.body) as boolean;
   const strictValid = strict(res.body) as boolean;
-  const errors = [...(lenient.errors ?? []), ...(valid ? (strict.errors ?? []) : [])]
+  // Strictly valid implies leniently valid when nothing in the schema passes on a failing part:
+  // then the lenient reading is compiled only for the answers the strict one refuses.
+  const lenient = strictValid && implied(loaded.doc, pointer) ? null : loaded.lenient(pointer);
+  const valid = lenient ? (lenient(res.body) as boolean) : true;
+  const errors = [...(lenient?.errors ?? []), ...(valid ? (strict.errors ?? []) : [])]
     .slice(0, 5)
     .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   return { status: res.status, declared: true, valid, strictValid, errors };
+}
+
+/**
+ * Keywords under which a part that fails can make the whole pass (`not`, `oneOf` when one of two
+ * matches fails, `if`, a `contains` bounded by `maxContains`): elsewhere a stricter part only
+ * refuses more, so an answer valid read strictly is valid read leniently.
+ */
+const NOT_MONOTONE = new Set(['not', 'oneOf', 'if', 'contains', '$dynamicRef']);
+const impliedAt = new Map<Json, Map<string, boolean>>();
+
+/** Whether the schema at `pointer` (through its `$ref`s) has none of NOT_MONOTONE. */
+function implied(doc: Json, pointer: string): boolean {
+  let known = impliedAt.get(doc);
+  if (!known) impliedAt.set(doc, (known = new Map()));
+  const cached = known.get(pointer);
+  if (cached !== undefined) return cached;
+  const seen = new Set<string>();
+  const at = (p: string): unknown =>
+    p
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((node, key) => (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  const clean = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(clean);
+    if (node === null || typeof node !== 'object') return true;
+    for (const [k, v] of Object.entries(node as Json)) {
+      if (NOT_MONOTONE.has(k)) return false;
+      if (k === '$ref' && typeof v === 'string') {
+        if (!v.startsWith('#/')) return false;
+        if (seen.has(v)) continue;
+        seen.add(v);
+        if (!clean(at(v.slice(1)))) return false;
+      } else if (!clean(v)) return false;
+    }
+    return true;
+  };
+  const result = clean(at(pointer));
+  known.set(pointer, result);
+  return result;
 }
 
 /** The full report, or null when the reference documents are absent. */
