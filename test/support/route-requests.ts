@@ -163,5 +163,8 @@ export function destructive(route: Route): boolean {
 /** A cheap fingerprint of what a request can create: minted ids, events, pending jobs, the world itself. */
 export function fingerprint(world: World): string {
   const counters = (world.ids as unknown as { counters: Map<string, number> }).counters;
-  return JSON.stringify([[...counters], world.events.size, world.events.dropped, world.scheduler.pending()]);
+  // Counters only count up, one per id minted: their count and sum change with any id minted.
+  let minted = 0;
+  for (const n of counters.values()) minted += n;
+  return `${counters.size} ${minted} ${world.events.size} ${world.events.dropped} ${world.scheduler.pending()}`;
 }
