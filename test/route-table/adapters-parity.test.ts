@@ -7,13 +7,13 @@
  * (422 for a validation failure), so the success path of every route is compared. A new route is
  * covered without editing this file; one whose valid request fails says what to add.
  */
-import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { ROUTES } from '../../src/routes.js';
 import { ALL_ADAPTERS, createClient, type TestClient } from '../support/client.js';
 import { runRouteCases, type Answer } from '../support/route-cases.js';
 import { operationKey } from '../support/valid-requests.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 /**
  * Routes whose valid request does not answer a success, each with the status it answers and why.

@@ -8,7 +8,6 @@
  * Requests go through the msw adapter's request handling called in process (`fetch`): what is
  * checked is the engine's answers, and the parity test proves every adapter answers alike.
  */
-import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
@@ -18,6 +17,7 @@ import { createClient, type TestClient } from '../support/client.js';
 import type { CallOptions } from '../support/client.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
 import { queryFor } from '../support/route-params.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
 /** GET routes that answer no data here, with the reason (adapters-parity.test.ts names the same). */

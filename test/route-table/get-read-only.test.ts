@@ -11,7 +11,6 @@
  * a GET that changes state says why (`changesOnRead`, in WRITES), is read last and checked on its own
  * (an entry whose route no longer writes fails).
  */
-import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
@@ -20,6 +19,7 @@ import { type CallOptions, createClient, type TestClient } from '../support/clie
 import { queryFor } from '../support/route-params.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
 import { changedParts, exportOf, partsOf } from '../support/world-state.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 /** GET routes that change state, by design, with why (the route says so: `changesOnRead`; a saved world logs only these reads). */
 const WRITES: Record<string, string> = Object.fromEntries(ROUTES.flatMap((r) => (r.changesOnRead ? [[r.id, r.changesOnRead]] : [])));

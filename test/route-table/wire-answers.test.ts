@@ -10,7 +10,6 @@
  * the answers byte-identical (status, content type, body), so what holds here holds on every
  * adapter. WIRE_ADAPTERS=all runs them on express and msw too.
  */
-import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/routes.js';
 import { missingSchemas, routeResponses } from '../../src/wire/engine.js';
@@ -18,6 +17,7 @@ import type { ResponseSpec } from '../../src/engine/route.js';
 import { ErrorBody } from '../../src/wire/schemas.js';
 import { createClient, type AnyAdapter } from '../support/client.js';
 import { runRouteCases } from '../support/route-cases.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 it('every route declares a schema for each 2xx JSON answer', () => {
   const missing = ROUTES.flatMap((r) => missingSchemas(r).map((why) => `${r.id}: ${why}`));
