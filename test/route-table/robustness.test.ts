@@ -219,19 +219,19 @@ async function fuzzRoute(r: Runner, route: Route): Promise<string[]> {
 }
 
 /**
- * One transport by default, the msw adapter's request handling called in process (`fetch`: msw's
- * own interception costs about 2 ms a request, and this file sends thousands): the route-table
- * parity test proves every adapter, that one included, answers a valid and an
- * invalid request of every route byte-identically, so hostile input needs no second pass.
- * ROBUSTNESS_ADAPTERS=all runs it on every adapter.
- */
-/**
  * Routes that read or replay the world's whole input log, each on a world of its own: on the shared
  * world that log holds the thousands of requests fuzzed before (a restore replays them; the world
  * document carries them, on every variant).
  */
 const OWN_WORLD = new Set(['sandbox.snapshots.restore', 'sandbox.world.get']);
 
+/**
+ * One transport by default, the msw adapter's request handling called in process (`fetch`: msw's
+ * own interception costs about 2 ms a request, and this file sends thousands): the route-table
+ * parity test proves every adapter, that one included, answers a valid and an
+ * invalid request of every route byte-identically, so hostile input needs no second pass.
+ * ROBUSTNESS_ADAPTERS=all runs it on every adapter.
+ */
 const ROBUSTNESS_ADAPTERS: readonly AnyAdapter[] = process.env['ROBUSTNESS_ADAPTERS'] === 'all' ? ['express', 'msw', 'fetch'] : ['fetch'];
 
 for (const adapter of ROBUSTNESS_ADAPTERS)
