@@ -10,10 +10,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { ROUTES } from '../../src/routes.js';
-import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { ALL_ADAPTERS, createClient, type TestClient } from '../support/client.js';
 import { runRouteCases, type Answer } from '../support/route-cases.js';
 import { operationKey } from '../support/valid-requests.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 /**
  * Routes whose valid request does not answer a success, each with the status it answers and why.
@@ -25,10 +25,6 @@ const NO_SUCCESS: Record<string, { status: number; why: string }> = {
     why: 'The Swagger UI files are served by the Node adapters only (express, node:http); msw and fetch answer 404 by design (no files in a browser). The request names no file, so every adapter answers the same 404.',
   },
 };
-
-/** Every delivery fails at once, as a refused connection: the same attempt log on every adapter. */
-const refused: WebhookTransport = () =>
-  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 
 interface Line {
   answer: Answer;
@@ -90,8 +86,8 @@ describe('adapter parity over the route table', () => {
       users: 1,
       usersElsewhere: 1,
       feed: 'off' as const,
-      wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
-      webhookTransport: refused,
+      wallClock: fixedWall,
+      webhookTransport: refusedDelivery,
       fileSink: { append: async () => undefined },
     };
     answers = [];

@@ -13,11 +13,11 @@ import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
 import { Rng } from '../../src/engine/rng.js';
-import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { createClient, type TestClient } from '../support/client.js';
 import type { CallOptions } from '../support/client.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
 import { queryFor } from '../support/route-params.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
 /** GET routes that answer no data here, with the reason (adapters-parity.test.ts names the same). */
@@ -28,9 +28,6 @@ const NO_DATA: Record<string, string> = {
 const ORDER_IS_CONTENT: Record<string, string> = {
   'sandbox.world.get': 'The world document logs every read that answered (some hand out ids later requests use), in the order they came.',
 };
-/** Every delivery fails at once, as a refused connection: the same attempt log in every run. */
-const refused: WebhookTransport = () =>
-  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 /**
  * The dated routes read a three-day window (the route-table tests' window): whether an
  * answer depends on the order of reads does not depend on how many days it spans, and each of
@@ -55,9 +52,9 @@ const OPTIONS = {
   users: 3,
   usersElsewhere: 1,
   feed: 'off',
-  wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
+  wallClock: fixedWall,
   baseUrl: 'http://determinism.fetch.test',
-  webhookTransport: refused,
+  webhookTransport: refusedDelivery,
 } as const;
 
 async function answers(order: readonly Route[]): Promise<{ byRoute: Map<string, string>; client: TestClient }> {

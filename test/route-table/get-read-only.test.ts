@@ -15,20 +15,16 @@ import { describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES } from '../../src/routes.js';
-import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { type CallOptions, createClient, type TestClient } from '../support/client.js';
 import { queryFor } from '../support/route-params.js';
 import { routeIds, validRequest } from '../support/valid-requests.js';
 import { changedParts, exportOf, partsOf } from '../support/world-state.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 /** GET routes that change state, by design, with why (the route says so: `changesOnRead`; a saved world logs only these reads). */
 const WRITES: Record<string, string> = Object.fromEntries(ROUTES.flatMap((r) => (r.changesOnRead ? [[r.id, r.changesOnRead]] : [])));
 
 const GETS = ROUTES.filter((r) => r.method === 'GET');
-
-/** Every delivery fails at once, as a refused connection (no wall-time latency in the attempt log). */
-const refused: WebhookTransport = () =>
-  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 
 type Requests = Map<Route, { path: string; options: CallOptions }>;
 
@@ -39,8 +35,8 @@ async function prepared(): Promise<{ c: TestClient; requests: Requests }> {
     users: 1,
     usersElsewhere: 1,
     feed: 'off',
-    wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
-    webhookTransport: refused,
+    wallClock: fixedWall,
+    webhookTransport: refusedDelivery,
   });
   const ids = await routeIds(c);
   const requests: Requests = new Map();

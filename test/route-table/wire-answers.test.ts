@@ -15,18 +15,14 @@ import { ROUTES } from '../../src/routes.js';
 import { missingSchemas, routeResponses } from '../../src/wire/engine.js';
 import type { ResponseSpec } from '../../src/engine/route.js';
 import { ErrorBody } from '../../src/wire/schemas.js';
-import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { createClient, type AnyAdapter } from '../support/client.js';
 import { runRouteCases } from '../support/route-cases.js';
+import { fixedWall, refusedDelivery } from '../support/route-requests.js';
 
 it('every route declares a schema for each 2xx JSON answer', () => {
   const missing = ROUTES.flatMap((r) => missingSchemas(r).map((why) => `${r.id}: ${why}`));
   expect(missing).toEqual([]);
 });
-
-/** Every delivery fails at once (the parity test's transport): the same answers as there. */
-const refused: WebhookTransport = () =>
-  Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 
 /**
  * A compressed body is refused (415) before routing, on every route (engine/limits.ts); the
@@ -46,8 +42,8 @@ for (const adapter of WIRE_ADAPTERS) {
         users: 3,
         usersElsewhere: 1,
         feed: 'off',
-        wallClock: () => Date.parse('2026-01-05T09:00:00Z'),
-        webhookTransport: refused,
+        wallClock: fixedWall,
+        webhookTransport: refusedDelivery,
         fileSink: { append: async () => undefined },
       });
       const problems: string[] = [];

@@ -4,11 +4,9 @@
  * validator is null and callers skip those checks; the run says so once (test/support/reference.ts),
  * and with HEALTH_SANDBOX_REQUIRE_REFERENCE=1 (CI) the absence is an error instead.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import { addDocumentFormats } from './ajv-formats.js';
+import { documentSchemas } from './ajv-formats.js';
 import { OPENAPI_DIR, referenceFile } from './reference.js';
 
 const FILES = { data: 'data-api.openapi.json', management: 'management-api.openapi.json' } as const;
@@ -31,23 +29,14 @@ export function oasValidator(which: keyof typeof FILES): OasValidator | null {
     cache.set(which, null);
     return null;
   }
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addDocumentFormats(ajv);
-  const id = `https://health-sandbox.test/${which}.json`;
-  ajv.addSchema({ $id: id, components: doc.components }, id);
-  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
+  // Compiled once per worker, shared with the conformance report's (test/support/ajv-formats.ts).
+  const schemas = documentSchemas(file);
   const validatorFor = (name: string) => {
-    let v = compiled.get(name);
-    if (!v) {
-      if (!doc.components?.schemas?.[name]) throw new Error(`No schema ${name} in ${FILES[which]}`);
-      v = ajv.compile({ $ref: `${id}#/components/schemas/${name}` });
-      compiled.set(name, v);
-    }
-    return v;
+    if (!schemas.doc.components?.schemas?.[name]) throw new Error(`No schema ${name} in ${FILES[which]}`);
+    return schemas.lenient(`/components/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   };
   const validator: OasValidator = {
-    doc,
+    doc: schemas.doc,
     errors(schemaName, value) {
       const v = validatorFor(schemaName);
       if (v(value)) return [];

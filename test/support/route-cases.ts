@@ -124,8 +124,14 @@ function invalidCase(route: Route, valid: Case): Case {
   };
 }
 
+/** Routes that replace the world with the same world (route-overrides.ts): the routes after them see no change. */
+const REPLAYS = new Set(['sandbox.world.put', 'sandbox.snapshots.restore']);
+
 /** Run order: reads, then writes, then the destructive routes, the ones that lock the rest out last. */
 function rank(route: Route): number {
+  // Putting a world back (a world document, a snapshot) replays its input log: first of all, while
+  // that log is the setup's alone, not the whole run's (replaying that took ~0.45 s per client).
+  if (REPLAYS.has(route.id)) return -1;
   // Replacing the world (a scenario, a reset) comes last of all.
   if (route.id === 'sandbox.reset' || route.id.startsWith('sandbox.scenario.')) return 9;
   if (route.method === 'DELETE' && /management_key|^\/v1\/org\/:org_id\/team\/:team_id$/.test(route.path)) return 8;

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Route } from '../../src/engine/route.js';
 import type { World } from '../../src/engine/world.js';
+import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import type { TestClient } from './client.js';
 import { jsonSchemaOf } from '../../scripts/conformance/writes.js';
 import { routeParams, UNKNOWN_ID } from './route-params.js';
@@ -132,6 +133,16 @@ export function plausible(
 
 // ---- the world a variant runs against ----
 
+/** One refused connection for every delivery (the attempt log records its message and cause): no stack captured per attempt. */
+const REFUSED = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+
+/** Every delivery fails at once, as a refused connection: the same attempt log on every adapter and in every run. */
+export const refusedDelivery: WebhookTransport = () => Promise.reject(REFUSED);
+
+/** A fixed wall clock (signature timestamps are wall time), parsed once: the sandbox reads it on every request. */
+const WALL = Date.parse('2026-01-05T09:00:00Z');
+export const fixedWall = (): number => WALL;
+
 /** The ids a robustness variant starts from (`routeParams` with the background jobs). */
 export interface Baseline {
   params: Record<string, string>;
@@ -152,5 +163,8 @@ export function destructive(route: Route): boolean {
 /** A cheap fingerprint of what a request can create: minted ids, events, pending jobs, the world itself. */
 export function fingerprint(world: World): string {
   const counters = (world.ids as unknown as { counters: Map<string, number> }).counters;
-  return JSON.stringify([[...counters], world.events.size, world.events.dropped, world.scheduler.pending()]);
+  // Counters only count up, one per id minted: their count and sum change with any id minted.
+  let minted = 0;
+  for (const n of counters.values()) minted += n;
+  return `${counters.size} ${minted} ${world.events.size} ${world.events.dropped} ${world.scheduler.pending()}`;
 }
