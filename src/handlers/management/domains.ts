@@ -25,9 +25,10 @@ import {
   verifyDomain,
 } from '../../state/management/domains.js';
 import { Domain, listOf, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const orgParams = z.object({ org_id: uuid() });
-const domainParams = z.object({ org_id: uuid(), domain_id: uuid() });
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
+const domainParams = lazySchema(() => z.object({ org_id: uuid(), domain_id: uuid() }));
 
 export const domainRoutes = [
   defineRoute({
@@ -50,7 +51,7 @@ export const domainRoutes = [
     path: '/v1/org/:org_id/domain',
     auth: 'management',
     summary: 'Adds a domain (201) with the TXT record to publish for verification.',
-    request: { params: orgParams, body: withRules(z.object({ domain: z.string() }), domainNameRule) },
+    request: { params: orgParams, body: lazySchema(() => withRules(z.object({ domain: z.string() }), domainNameRule)) },
     responses: { 201: res(Domain, 'ClientFacingOrgDomain'), 409: 'Domain already added', 422: 'Not a domain name' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
@@ -106,7 +107,7 @@ export const domainRoutes = [
     path: '/v1/org/:org_id/domain/:domain_id/send_domain_instructions',
     auth: 'management',
     summary: "Sends the DNS instructions to an address (recorded in the org's sandbox outbox).",
-    request: { params: domainParams, body: z.object({ to_email: email() }) },
+    request: { params: domainParams, body: lazySchema(() => z.object({ to_email: email() })) },
     responses: {
       200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'),
       404: 'Domain not found',

@@ -38,8 +38,9 @@ import {
   listOf,
   res,
 } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ user_id: uuid() });
+const params = lazySchema(() => z.object({ user_id: uuid() }));
 
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
 
@@ -47,7 +48,7 @@ const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unkn
 const rangeBounds = (q: z.output<typeof rangeQuery>) => ({ provider: q.provider, start: q.start_date, end: q.end_date });
 
 /** Date-only bounds (the electrocardiogram and sleep cycle summaries), as an instant range. */
-const dateQuery = z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') });
+const dateQuery = lazySchema(() => z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }));
 const dateBounds = (q: z.output<typeof dateQuery>) => ({
   provider: q.provider,
   start: Date.parse(`${q.start_date}T00:00:00Z`),

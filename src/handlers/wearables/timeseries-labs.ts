@@ -15,8 +15,9 @@ import { CHOLESTEROL_KINDS, labSamples, labSource, type CholesterolKind, type La
 import type { RenderedSample, SourceObject } from '../../state/wearables/timeseries.js';
 import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, TimeseriesSample, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ user_id: uuid() });
+const params = lazySchema(() => z.object({ user_id: uuid() }));
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
 
 const UNITS: Record<LabResource, string> = { cholesterol: 'mmol/L', ige: 'FSU', igg: 'FSU' };
