@@ -188,7 +188,12 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       path: `/v3/order/${kind}/appointment/cancellation-reasons`,
       auth: 'team',
       summary: `Reasons a ${label} appointment can be cancelled with.`,
-      responses: { 200: res(z.array(CancellationReason), '[ClientFacingAppointmentCancellationReason]') },
+      responses: {
+        200: res(
+          lazySchema(() => z.array(CancellationReason)),
+          '[ClientFacingAppointmentCancellationReason]',
+        ),
+      },
       handle() {
         return reply(200, cancellationReasons());
       },

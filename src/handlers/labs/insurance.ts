@@ -82,7 +82,10 @@ export const insuranceRoutes = [
     summary: 'Search insurance payors by fuzzy name, clearinghouse or clearinghouse payor id.',
     request: { query: searchQuery },
     responses: {
-      200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'),
+      200: res(
+        lazySchema(() => z.array(Payor)),
+        'ClientFacingPayorSearchResponse[]',
+      ),
       422: 'Validation error, or neither insurance_name nor provider_payor_id',
     },
     handle(ctx, { query }) {
@@ -99,7 +102,10 @@ export const insuranceRoutes = [
     summary: 'Deprecated payor search (body insurance_name, provider, provider_id); items carry code instead of payor_code.',
     request: { body: deprecatedSearchBody },
     responses: {
-      200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'),
+      200: res(
+        lazySchema(() => z.array(PayorSearchDeprecated)),
+        'ClientFacingPayorSearchResponseDeprecated[]',
+      ),
       422: 'Validation error, or neither insurance_name nor provider_id',
     },
     handle(ctx, { body }) {
@@ -119,7 +125,13 @@ export const insuranceRoutes = [
     auth: 'team',
     summary: 'Search ICD-10 diagnosis codes by code prefix or description words (at most 50).',
     request: { query: lazySchema(() => z.object({ diagnosis_query: z.string() })) },
-    responses: { 200: res(z.array(DiagnosisInformation), 'ClientFacingDiagnosisInformation[]'), 422: 'Validation error' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(DiagnosisInformation)),
+        'ClientFacingDiagnosisInformation[]',
+      ),
+      422: 'Validation error',
+    },
     handle: (_ctx, { query }) => reply(200, searchDiagnosis(query.diagnosis_query).map(diagnosisView)),
   }),
 

@@ -93,7 +93,13 @@ export const labTestRoutes = [
     auth: 'team',
     summary: "The team's lab tests (standard, created and auto-generated), filtered and sorted.",
     request: { query: listQuery },
-    responses: { 200: res(z.array(LabTest), 'ClientFacingLabTest[]'), 422: 'Validation error' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(LabTest)),
+        'ClientFacingLabTest[]',
+      ),
+      422: 'Validation error',
+    },
     handle(ctx, { query }) {
       return reply(200, listLabTests(ctx.world, ctx.partition, query).map(labTestView));
     },
@@ -122,7 +128,12 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/labs',
     auth: 'team',
     summary: 'The labs of the catalogue.',
-    responses: { 200: res(z.array(Lab), 'ClientFacingLab[]') },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Lab)),
+        'ClientFacingLab[]',
+      ),
+    },
     handle() {
       return reply(200, labsView());
     },

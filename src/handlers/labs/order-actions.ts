@@ -82,7 +82,13 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Re-emit the current state of orders chosen by id and/or an updated_at range.',
     request: { body: resendBody },
-    responses: { 200: res(z.object({ order_ids: z.array(z.string()) }), '{order_ids}'), 422: 'No selection given' },
+    responses: {
+      200: res(
+        lazySchema(() => z.object({ order_ids: z.array(z.string()) })),
+        '{order_ids}',
+      ),
+      422: 'No selection given',
+    },
     handle(ctx, { body }) {
       const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), {
         order_ids: body.order_ids ?? null,

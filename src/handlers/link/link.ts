@@ -116,7 +116,14 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'The providers the link token may connect (SourceLink).',
     request: {},
-    responses: { 200: res(z.array(LinkProvider), 'Array of SourceLink'), 400: 'Unusable token', 422: 'Missing header' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(LinkProvider)),
+        'Array of SourceLink',
+      ),
+      400: 'Unusable token',
+      422: 'Missing header',
+    },
     handle: (ctx) => reply(200, listLinkProviders(ctx.world, linkToken(ctx))),
   }),
   defineRoute({

@@ -55,7 +55,13 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: "The team environment's continuous queries (active and archived), oldest first.",
     request: { params },
-    responses: { 200: res(cursorPage(ContinuousQuery), 'ContinuousQueryResponse'), 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => cursorPage(ContinuousQuery)),
+        'ContinuousQueryResponse',
+      ),
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, access: team }) {
       return reply(200, { data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });

@@ -231,7 +231,10 @@ export const customCredentialRoutes = [
       ),
     },
     responses: {
-      200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'),
+      200: res(
+        lazySchema(() => z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() })),
+        '{credentials, next_cursor}',
+      ),
       403: 'Team key not bound to a team_id',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),

@@ -133,7 +133,14 @@ export const dataPullPreferenceRoutes = [
       params: envRegionParams,
       query: lazySchema(() => z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) })),
     },
-    responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.null()),
+        'null',
+      ),
+      400: 'Team in another region',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
       const teams = regionTeams(ctx, params.org_id, params.region, query.team_id);

@@ -38,7 +38,12 @@ export const domainRoutes = [
     auth: 'management',
     summary: "The org's domains, oldest first.",
     request: { params: orgParams },
-    responses: { 200: res(listOf('data', Domain), 'ListOrgDomainResponse') },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('data', Domain)),
+        'ListOrgDomainResponse',
+      ),
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       return reply(200, { data: listDomains(ctx.world, org).map(domainView) });
@@ -94,7 +99,13 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'Checks the TXT record: pending until 10 minutes of sandbox time after the domain was added, then verified.',
     request: { params: domainParams },
-    responses: { 200: res(z.object({ status: z.string() }), 'VerifyOrgDomainResponse'), 404: 'Domain not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.object({ status: z.string() })),
+        'VerifyOrgDomainResponse',
+      ),
+      404: 'Domain not found',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       return reply(200, { status: verifyDomain(ctx.world, org, params.domain_id, ctx.now()).status });
@@ -109,7 +120,10 @@ export const domainRoutes = [
     summary: "Sends the DNS instructions to an address (recorded in the org's sandbox outbox).",
     request: { params: domainParams, body: lazySchema(() => z.object({ to_email: email() })) },
     responses: {
-      200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'),
+      200: res(
+        lazySchema(() => z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() })),
+        'SendOrgDomainInstructionsResponse',
+      ),
       404: 'Domain not found',
       422: 'Invalid e-mail',
     },

@@ -44,7 +44,10 @@ export const ehrPipelineRoutes = [
     summary: "EHR pipelines of the region's teams the key may act on (filter team_id).",
     request: { params, query: lazySchema(() => z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() })) },
     responses: {
-      200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'),
+      200: res(
+        lazySchema(() => z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() })),
+        'TeamEHRPipelineResponse',
+      ),
       400: 'Team in another region',
       404: 'Team not found',
     },
@@ -74,7 +77,10 @@ export const ehrPipelineRoutes = [
       ),
     },
     responses: {
-      200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'),
+      200: res(
+        lazySchema(() => z.array(EhrPipeline)),
+        'TeamEHRPipeline[]',
+      ),
       400: 'Team in another region',
       404: 'Team not found',
       422: 'Invalid body',
@@ -99,7 +105,14 @@ export const ehrPipelineRoutes = [
     auth: 'management',
     summary: 'Removes the pipelines of this EHR type (filter team_id; none means every team the key may act on in the region).',
     request: { params, query: lazySchema(() => z.object({ team_id: z.array(uuid()).default([]), ehr_type: ehrType })) },
-    responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.null()),
+        'null',
+      ),
+      400: 'Team in another region',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       deleteEhrPipelines(ctx.world, regionTeams(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);

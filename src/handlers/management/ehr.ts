@@ -152,7 +152,13 @@ export const ehrIntegrationRoutes = [
       params: orgParams,
       query: lazySchema(() => withRules(z.object({ next_cursor: z.string().nullish() }), cursorRule('integration_member'))),
     },
-    responses: { 200: res(cursorPage(EhrMember), 'ListIntegrationManagedMembersResponse'), 422: 'Invalid cursor' },
+    responses: {
+      200: res(
+        lazySchema(() => cursorPage(EhrMember)),
+        'ListIntegrationManagedMembersResponse',
+      ),
+      422: 'Invalid cursor',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const rows = listIntegrationMembers(ctx.world, org, query.next_cursor ? decodeCursor('integration_member', query.next_cursor) : 0);

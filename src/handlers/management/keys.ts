@@ -53,7 +53,12 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Management keys of the org without secrets (org key only); team_id keeps team keys bound to it, role keeps one role.',
     request: { params: orgParams, query: lazySchema(() => z.object({ team_id: uuid().nullish(), role: roleEnum.nullish() })) },
-    responses: { 200: res(cursorPage(ManagementKeyWire), '{data, next_cursor}') },
+    responses: {
+      200: res(
+        lazySchema(() => cursorPage(ManagementKeyWire)),
+        '{data, next_cursor}',
+      ),
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const data = listManagementKeys(ctx.world, org, query).map(managementKeyView);
@@ -104,7 +109,12 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Deletes a management key (it stops working at once); answers the key, or null when there was none.',
     request: { params: keyParams },
-    responses: { 200: res(ManagementKeyWire.nullable(), 'ClientFacingManagementKey or null') },
+    responses: {
+      200: res(
+        lazySchema(() => ManagementKeyWire.nullable()),
+        'ClientFacingManagementKey or null',
+      ),
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       const key = deleteManagementKey(ctx.world, org, params.key_id);

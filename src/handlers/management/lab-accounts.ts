@@ -46,7 +46,13 @@ export const labAccountRoutes = [
       params: envRegionParams,
       query: lazySchema(() => z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() })),
     },
-    responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('data', LabAccount)),
+        '{data}',
+      ),
+      403: 'Closed beta, team key without team_id, or not bound',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params, query }) =>
       reply(200, { data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
@@ -63,7 +69,10 @@ export const labAccountRoutes = [
       body: lazySchema(() => z.object({ team_id_allowlist: z.array(uuid()) })),
     },
     responses: {
-      200: res(z.object({ lab_account: LabAccount }), '{lab_account}'),
+      200: res(
+        lazySchema(() => z.object({ lab_account: LabAccount })),
+        '{lab_account}',
+      ),
       403: 'Closed beta or team key',
       404: 'Lab account not found',
       422: 'A team not in the org and region',
@@ -83,7 +92,13 @@ export const labAccountRoutes = [
     beta: LAB_ACCOUNT_FEATURE,
     summary: 'Closed beta (lab_accounts). The lab accounts the calling team may use in its environment; filters lab_account_id, status.',
     request: { query: lazySchema(() => z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() })) },
-    responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta' },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('data', LabAccount)),
+        '{data}',
+      ),
+      403: 'Closed beta',
+    },
     handle: (ctx, { query }) => reply(200, { data: listTeamLabAccounts(ctx.world, ctx.partition, query).map(labAccountView) }),
   }),
 ];

@@ -50,7 +50,10 @@ export const memberRoutes = [
     summary: 'Members of the org in joining order; search_query matches name or e-mail; pages of 50 with next_cursor.',
     request: { params: orgParams, query: lazySchema(() => withRules(listQuery, cursorRule('member'))) },
     responses: {
-      200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'),
+      200: res(
+        lazySchema(() => z.object({ members: z.array(Member), next_cursor: z.string().nullable() })),
+        'ClientFacingOrgMemberListResponse',
+      ),
       422: 'Invalid cursor',
     },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -103,7 +106,10 @@ export const memberRoutes = [
     summary: 'Pending invites, oldest first; search_query matches the e-mail; pages of 50 with next_cursor.',
     request: { params: orgParams, query: lazySchema(() => withRules(listQuery, cursorRule('invite'))) },
     responses: {
-      200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'),
+      200: res(
+        lazySchema(() => z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() })),
+        'ClientFacingOrgInviteListResponse',
+      ),
       422: 'Invalid cursor',
     },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -125,7 +131,10 @@ export const memberRoutes = [
       body: lazySchema(() => z.object({ email: email(), role: role.default('org_admin'), team_role_bindings: bindings.nullish() })),
     },
     responses: {
-      200: res(z.object({ status: z.string() }), 'OrgInviteAPICreateResponse'),
+      200: res(
+        lazySchema(() => z.object({ status: z.string() })),
+        'OrgInviteAPICreateResponse',
+      ),
       400: 'Bindings that do not fit the role',
       422: 'Invalid e-mail or team',
     },

@@ -39,7 +39,10 @@ export const teamApiKeyRoutes = [
       query: lazySchema(() => withRules(z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }), onePageRule)),
     },
     responses: {
-      200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'),
+      200: res(
+        lazySchema(() => z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() })),
+        '{api_keys, next_cursor}',
+      ),
       403: 'Team key not bound to team_id',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),

@@ -227,7 +227,14 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Deletes a team (org key only): its API keys stop working and its data becomes unreachable at once.',
     request: { params: teamParams },
-    responses: { 200: res(z.null(), 'null'), 403: 'Team key', 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.null()),
+        'null',
+      ),
+      403: 'Team key',
+      404: 'Team not found',
+    },
     access: (ctx, p) => {
       requireOrgAdmin(ctx, p.org_id);
       return requireTeam(ctx, p.org_id, p.team_id);

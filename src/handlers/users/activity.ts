@@ -71,7 +71,13 @@ export const activityRoutes = [
     auth: 'team',
     summary: "The user's devices (one per current connection).",
     request: { params: userIdParams },
-    responses: { 200: res(z.array(Device), 'Array of ClientFacingDevice'), 404: 'Unknown user' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Device)),
+        'Array of ClientFacingDevice',
+      ),
+      404: 'Unknown user',
+    },
     handle: (ctx, { params }) => reply(200, userDevices(ctx, params.user_id)),
   }),
   defineRoute({

@@ -52,7 +52,14 @@ export const connectionRoutes = [
     auth: 'team',
     summary: "The user's connections: status, resource availability, error details.",
     request: { params: lazySchema(() => z.object({ user_id: uuid() })) },
-    responses: { 200: res(listOf('providers', Connection), '{providers: [...]}'), 404: 'Unknown user', 422: 'Malformed user_id' },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('providers', Connection)),
+        '{providers: [...]}',
+      ),
+      404: 'Unknown user',
+      422: 'Malformed user_id',
+    },
     handle(ctx, { params }) {
       const user = requireUser(ctx, params.user_id);
       return reply(200, { providers: listConnections(ctx.world, ctx.partition, user.user_id) });

@@ -22,7 +22,13 @@ export const providerRoutes = [
     auth: 'team',
     summary: 'The provider catalogue (ClientFacingProviderDetailed), optionally filtered by source_type.',
     request: { query: lazySchema(() => z.object({ source_type: z.enum(SOURCE_TYPES).nullish() })) },
-    responses: { 200: res(z.array(Provider), 'Array of providers'), 422: 'Unknown source_type' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Provider)),
+        'Array of providers',
+      ),
+      422: 'Unknown source_type',
+    },
     handle: (_ctx, { query }) => reply(200, providerCatalogue(query.source_type)),
   }),
 ];

@@ -71,7 +71,13 @@ function summaryRoutePair(resource: SummaryName, summary: string): Route[] {
       auth: 'team',
       summary: raw ? `The provider-shaped records behind the ${resource} summaries (Raw${rawName}Response).` : summary,
       request: { params, query: rangeQuery },
-      responses: { 200: res(listOf(resource, raw ? RawSummary : item), `{${resource}: [...]}`), ...RESPONSES },
+      responses: {
+        200: res(
+          lazySchema(() => listOf(resource, raw ? RawSummary : item)),
+          `{${resource}: [...]}`,
+        ),
+        ...RESPONSES,
+      },
       // The answer's key is the route's resource (one definition for four resources and their raw
       // variants), which the compiler cannot follow: unchecked, the wire test checks it.
       handle: (ctx, { params: p, query }) =>
@@ -95,7 +101,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Meals with energy and macros (ClientFacingMealResponse) from the nutrition apps that log them.',
     request: { params, query: rangeQuery },
-    responses: { 200: res(listOf('meals', MealSummary), '{meals: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('meals', MealSummary)),
+        '{meals: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) => reply(200, { meals: userSummaries(ctx, p.user_id, 'meal', rangeBounds(query)) }),
   }),
 
@@ -106,7 +118,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Menstrual cycles (MenstrualCycleResponse) by period start: flow, ovulation tests, basal body temperature.',
     request: { params, query: rangeQuery },
-    responses: { 200: res(listOf('menstrual_cycle', MenstrualCycle), '{menstrual_cycle: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('menstrual_cycle', MenstrualCycle)),
+        '{menstrual_cycle: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) =>
       reply(200, { menstrual_cycle: userSummaries(ctx, p.user_id, 'menstrual_cycle', rangeBounds(query)) }),
   }),
@@ -119,7 +137,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: "Sleep cycles (ClientSleepCycleResponse): each night's stage runs, from the providers that record stages.",
     request: { params, query: dateQuery },
-    responses: { 200: res(listOf('sleep_cycle', SleepCycle), '{sleep_cycle: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('sleep_cycle', SleepCycle)),
+        '{sleep_cycle: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) => reply(200, { sleep_cycle: userSummaries(ctx, p.user_id, 'sleep_cycle', dateBounds(query)) }),
   }),
 
@@ -131,7 +155,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Electrocardiogram summaries (spec 4.2); voltages via the electrocardiogram_voltage timeseries.',
     request: { params, query: dateQuery },
-    responses: { 200: res(listOf('electrocardiogram', ElectrocardiogramSummary), '{electrocardiogram: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('electrocardiogram', ElectrocardiogramSummary)),
+        '{electrocardiogram: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) =>
       reply(200, { electrocardiogram: userSummaries(ctx, p.user_id, 'electrocardiogram', dateBounds(query)) }),
   }),

@@ -30,7 +30,13 @@ function rawRoute(resource: LabResource, path: string, kinds: readonly Cholester
     auth: 'team',
     summary: `${path} samples (${UNITS[resource]}) from the user's completed lab results, all labs, oldest first (deprecated in the reference).`,
     request: { params, query: rangeQuery },
-    responses: { 200: res(z.array(TimeseriesSample), 'Array of samples'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(TimeseriesSample)),
+        'Array of samples',
+      ),
+      ...RESPONSES,
+    },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider, 'query', true);
       const user = requireUser(ctx, p.user_id);

@@ -54,7 +54,10 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
     summary,
     request: { params, query: rangeQuery },
     responses: {
-      200: res(z.array(TimeseriesSample), 'Array of samples'),
+      200: res(
+        lazySchema(() => z.array(TimeseriesSample)),
+        'Array of samples',
+      ),
       404: 'Unknown user',
       422: 'Bad dates, end before start, unknown provider',
     },

@@ -117,7 +117,10 @@ export const pipelineRoutes = [
       ),
     },
     responses: {
-      200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'),
+      200: res(
+        lazySchema(() => z.array(Pipeline)),
+        'ClientFacingETLPipeline[]',
+      ),
       403: 'Key not allowed',
       404: 'Team not found',
       422: 'Validation error',
@@ -133,7 +136,14 @@ export const pipelineRoutes = [
     auth: 'management',
     summary: 'Delete the ETL pipelines of team_id[] (or of every team the key may act on in this region); answers the deleted ones.',
     request: { params, query: lazySchema(() => z.object({ team_id: z.array(uuid()).optional() })) },
-    responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Pipeline)),
+        'ClientFacingETLPipeline[]',
+      ),
+      403: 'Key not allowed',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params: p, query }) => reply(200, deletePipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView)),
   }),

@@ -84,22 +84,26 @@ function ruleRules(body: RuleBody): RuleFailure | null {
   return null;
 }
 
-const ruleFields = {
+/** The rule's fields, built once on first use (shared by the control route's body and the scenario's entry). */
+let fields: ReturnType<typeof makeRuleFields> | undefined;
+const ruleFields = () => (fields ??= makeRuleFields());
+
+const makeRuleFields = () => ({
   match: faultMatch.default({}).describe('Which requests (every criterion given must hold; none: every API request)'),
   action: faultAction.describe('What to answer instead: {status, headers?, body?}, {latency_ms}, {drop: true} or {malformed: true}'),
   times: int({ min: 1, max: 1_000_000 }).nullish().describe('Faulted answers before the rule retires itself (default unlimited)'),
   probability: num({ min: 0, max: 1 }).nullish().describe('Chance (0 to 1) that a match is faulted, drawn from the seeded source'),
   after: int({ min: 0, max: 1_000_000 }).nullish().describe('Matches let through before the rule applies (default 0)'),
-};
+});
 
 /** `POST /_sandbox/faults`. */
-export const faultRuleBody = lazySchema(() => withRules(z.object(ruleFields).strict(), ruleRules));
+export const faultRuleBody = lazySchema(() => withRules(z.object(ruleFields()).strict(), ruleRules));
 
 /** A scenario's `faults:` entry: the same rule, with its team named (`team`) instead of by id. */
 export const scenarioFault = lazySchema(() =>
   withRules(
     z
-      .object({ ...ruleFields, team: z.string().min(1).optional().describe('Only requests of this team (a team name of the scenario)') })
+      .object({ ...ruleFields(), team: z.string().min(1).optional().describe('Only requests of this team (a team name of the scenario)') })
       .strict(),
     ruleRules,
   ),
