@@ -2,7 +2,7 @@
  * `lazySchema` (src/engine/lazy-schema.ts, issue 33's start-up): a module-scope schema built on
  * first use behaves as the eager one would, keeps its identity, and costs nothing until read.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { lazySchema } from '../../src/engine/lazy-schema.js';
 
@@ -23,6 +23,21 @@ function components(s: ReturnType<typeof family>): string {
 }
 
 describe('lazySchema', () => {
+  it('keeps importing the package cheap: at most 500 zod schemas built (5,781 before module-scope schemas were lazy)', async () => {
+    const config = globalThis as { __zod_globalConfig?: { postProcessor?: (schema: unknown) => void } };
+    let built = 0;
+    const saved = config.__zod_globalConfig;
+    config.__zod_globalConfig = { ...saved, postProcessor: () => built++ };
+    try {
+      vi.resetModules(); // a fresh evaluation of the package's modules (the files of a worker share them)
+      await import('../../src/index.js');
+    } finally {
+      config.__zod_globalConfig = saved;
+    }
+    expect(built).toBeGreaterThan(0);
+    expect(built).toBeLessThanOrEqual(500);
+  });
+
   it('runs no thunk until the schema is read, and each thunk once', () => {
     let runs = 0;
     const S = lazySchema(() => {

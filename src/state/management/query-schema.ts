@@ -383,18 +383,19 @@ export const MC_LIST_FIELDS: Readonly<Record<string, readonly [string, ...string
   basal_body_temperature: ['date', 'value'],
 };
 /** `MC<List>FieldExpr`: `{field_for: "menstrual_cycle", <list>: <field>}`, nothing else (a single field is a literal). */
-const MC_FIELD_EXPRS = Object.entries(MC_LIST_FIELDS).map(([list, fields]) =>
-  z.strictObject({
-    field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
-    [list]: fields.length === 1 ? z.literal(fields[0]) : z.enum(fields),
-  }),
-);
+const mcFieldExprs = () =>
+  Object.entries(MC_LIST_FIELDS).map(([list, fields]) =>
+    z.strictObject({
+      field_for: z.literal('menstrual_cycle').default('menstrual_cycle'),
+      [list]: fields.length === 1 ? z.literal(fields[0]) : z.enum(fields),
+    }),
+  );
 const ElementFieldExpr = lazySchema(() => z.strictObject({ element: z.literal(true) }));
 const AGGREGATE_FUNCS = ['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest'] as const;
 const AggregateFieldExpr = lazySchema(() =>
   z.object({
     func: z.enum(AGGREGATE_FUNCS),
-    arg: z.union([...MC_FIELD_EXPRS, ElementFieldExpr]).nullish(),
+    arg: z.union([...mcFieldExprs(), ElementFieldExpr]).nullish(),
   }),
 );
 const Placeholder = lazySchema(() => z.object({ placeholder: z.literal(true) }));
