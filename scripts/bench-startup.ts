@@ -34,6 +34,17 @@ function importTime(spec: string): Promise<Took> {
   });
 }
 
+/** How many zod schemas `await import(spec)` builds (zod's post-processor hook counts them); the start-up's largest cost once. */
+function schemasBuilt(spec: string): Promise<number> {
+  const code = `let n = 0; globalThis.__zod_globalConfig = { postProcessor: () => n++ }; await import(${JSON.stringify(spec)}); console.log(n);`;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.once('exit', (status) => (status === 0 ? done(Number(out)) : fail(new Error(`import ${spec}: exit ${status}`))));
+  });
+}
+
 const BARE = `require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log(JSON.stringify({ port: this.address().port })); });`;
 
 /** CPU milliseconds a process has used so far (Linux: /proc/<pid>/stat; NaN elsewhere). */
@@ -107,6 +118,11 @@ export async function benchStartup(quick: boolean): Promise<void> {
   );
   row("import('health-sandbox') (dist/index.js)", "import('msw')", msw, ours, '<= 1x');
   row('CLI ready: spawn to the --json line', 'bare node:http spawn to listening', bare, ready, '<= 3x');
+  const built = [`${await schemasBuilt(index)}`];
+  if (before !== undefined) built.push(`${await schemasBuilt(join(before, 'dist/index.js'))} before`);
+  console.log(
+    `zod schemas built by the import: ${built.join(', ')} (module-scope schemas are built on first use: src/engine/lazy-schema.ts)`,
+  );
   if (before !== undefined) {
     row("  the same import, before (--before's dist)", "import('msw')", msw, oursBefore, '<= 1x');
     row('  CLI ready, before (--before dist/cli.js)', 'bare node:http spawn to listening', bare, readyBefore, '<= 3x');

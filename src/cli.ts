@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `health-sandbox`: serves a seeded world over node:http and prints its credentials. */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { watchParent } from './adapters/parent-watch.js';
@@ -151,6 +151,8 @@ async function main(): Promise<void> {
   let adminToken = options.adminToken;
   const notes: string[] = [];
   if (adminToken === undefined && !isLoopback(options.host)) {
+    // node:crypto only here: loading it costs every start a few ms (BENCHMARKS.md, "Start-up").
+    const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
     adminToken = randomBytes(18).toString('base64url');
     notes.push(`  Control plane token (bound off loopback): ${adminToken}`);
   } else if (adminToken !== undefined) {

@@ -4,8 +4,18 @@
  * requests pipelined in order, answers parsed up to the excerpt the delivery log keeps.
  */
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { createRequire } from 'node:module';
 import { DESTINATION_REFUSED, RESPONSE_EXCERPT_BYTES, type TransportRequest, type TransportResponse } from '../state/webhooks/transport.js';
+
+/**
+ * `node:tls`, loaded on the first https endpoint: most sandboxes deliver to http receivers only,
+ * and loading it costs the CLI's start about 3 ms of CPU (BENCHMARKS.md, "Start-up").
+ */
+let tls: typeof import('node:tls') | undefined;
+const tlsConnect = (): typeof import('node:tls').connect => {
+  tls ??= createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
+  return tls.connect;
+};
 
 /** Resolves a host name to all its addresses (`dns.lookup` with `all: true`; injectable for tests). */
 export type Lookup = (hostname: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
@@ -146,7 +156,7 @@ export class Connection {
     }) as unknown as LookupFunction;
     const socket =
       url.protocol === 'https:'
-        ? tlsConnect({ host, port, lookup, servername: isIP(host) ? undefined : host })
+        ? tlsConnect()({ host, port, lookup, servername: isIP(host) ? undefined : host })
         : netConnect({ host, port, lookup, autoSelectFamily: true });
     this.socket = socket;
     socket.setNoDelay(true);

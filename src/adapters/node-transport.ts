@@ -19,7 +19,7 @@
  * pipelined behind it fail too. Requests sent after a response that announced `connection:
  * close` were not processed and are sent again on a new connection.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { createRequire } from 'node:module';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../state/webhooks/transport.js';
 import {
   abortError,
@@ -47,7 +47,12 @@ export interface NodeTransportOptions {
   lookup?: Lookup;
 }
 
-const defaultLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** `node:dns/promises`, loaded on the first name to resolve, not at start (BENCHMARKS.md, "Start-up"). */
+let dns: typeof import('node:dns/promises') | undefined;
+const defaultLookup: Lookup = (hostname) => {
+  dns ??= createRequire(import.meta.url)('node:dns/promises') as typeof import('node:dns/promises');
+  return dns.lookup(hostname, { all: true, verbatim: true });
+};
 
 /** What a request's `Pending` needs of its transport (one per transport, shared by its requests). */
 interface Owner {

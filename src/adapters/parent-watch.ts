@@ -8,8 +8,8 @@
  * is it alive). A cheap unref'd check every 250 ms. Run directly (a shell, a CI step's background
  * job) the CLI does not watch: it outlives its shell, as servers do. Node only.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const CHECK_MS = 250;
 const SHELLS = /^(sh|dash|bash|zsh|ash|ksh|busybox)$/;
@@ -24,6 +24,8 @@ function processInfo(pid: number): { ppid: number; comm: string } | null {
     return Number.isInteger(ppid) ? { ppid, comm } : null;
   } catch {
     try {
+      // node:child_process only here (no /proc): loading it costs every start (BENCHMARKS.md, "Start-up").
+      const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
       const out = execFileSync('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim();
       const m = /^(\d+)\s+(.+)$/.exec(out);
       return m ? { ppid: Number(m[1]), comm: (m[2] ?? '').split('/').pop() ?? '' } : null;

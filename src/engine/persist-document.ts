@@ -4,53 +4,60 @@
  * fails is refused whole, with one line saying what is wrong.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { WORLD_FORMAT, WORLD_VERSIONS, type WorldDocument } from './persist.js';
 
-const strings = z.record(z.string(), z.string());
-const reads = z.array(z.number().finite());
-const walls = { w: reads.optional(), wk: z.record(z.string(), reads).optional() };
-const entry = z.discriminatedUnion('k', [
-  z.object({
-    k: z.literal('req'),
-    at: z.number().finite(),
-    m: z.string(),
-    s: z.enum(['data', 'management']),
-    p: z.string(),
-    q: z.record(z.string(), z.array(z.string())),
-    h: strings,
-    b: z.string(),
-    d: z.literal(true).optional(),
-    ...walls,
-  }),
-  z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative(), ...walls }),
-  z.object({ k: z.literal('wall'), ...walls }),
-  z.object({
-    k: z.literal('out'),
-    key: z.string(),
-    r: z.object({ status: z.number().int(), headers: strings, body: z.string() }).optional(),
-    e: z.object({ message: z.string(), code: z.string().optional(), cause: z.string().optional() }).optional(),
-    t: z.literal(true).optional(),
-    ...walls,
-  }),
-]);
+const strings = lazySchema(() => z.record(z.string(), z.string()));
+const reads = lazySchema(() => z.array(z.number().finite()));
+/** The wall-clock reads an entry may carry (built with the entries, on the first document read). */
+let wallFields: { w: z.ZodOptional<typeof reads>; wk: z.ZodOptional<z.ZodRecord<z.ZodString, typeof reads>> } | undefined;
+const walls = () => (wallFields ??= { w: reads.optional(), wk: z.record(z.string(), reads).optional() });
+const entry = lazySchema(() =>
+  z.discriminatedUnion('k', [
+    z.object({
+      k: z.literal('req'),
+      at: z.number().finite(),
+      m: z.string(),
+      s: z.enum(['data', 'management']),
+      p: z.string(),
+      q: z.record(z.string(), z.array(z.string())),
+      h: strings,
+      b: z.string(),
+      d: z.literal(true).optional(),
+      ...walls(),
+    }),
+    z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative(), ...walls() }),
+    z.object({ k: z.literal('wall'), ...walls() }),
+    z.object({
+      k: z.literal('out'),
+      key: z.string(),
+      r: z.object({ status: z.number().int(), headers: strings, body: z.string() }).optional(),
+      e: z.object({ message: z.string(), code: z.string().optional(), cause: z.string().optional() }).optional(),
+      t: z.literal(true).optional(),
+      ...walls(),
+    }),
+  ]),
+);
 
-const documentSchema = z.object({
-  format: z.literal(WORLD_FORMAT),
-  version: z.number().int(),
-  build: z.object({
-    seed: z.number().int(),
-    scenario: z.unknown(),
-    users: z.number().int().nonnegative(),
-    usersElsewhere: z.number().int().nonnegative(),
-    limits: z.boolean(),
-    feed: z.enum(['auto', 'on', 'off']),
-    world: z.enum(['default', 'empty']),
-    startAt: z.number().finite(),
-    /** Absent in documents written before lab progression was a build option: `clock`. */
-    labsProgression: z.enum(['clock', 'manual']).optional(),
+const documentSchema = lazySchema(() =>
+  z.object({
+    format: z.literal(WORLD_FORMAT),
+    version: z.number().int(),
+    build: z.object({
+      seed: z.number().int(),
+      scenario: z.unknown(),
+      users: z.number().int().nonnegative(),
+      usersElsewhere: z.number().int().nonnegative(),
+      limits: z.boolean(),
+      feed: z.enum(['auto', 'on', 'off']),
+      world: z.enum(['default', 'empty']),
+      startAt: z.number().finite(),
+      /** Absent in documents written before lab progression was a build option: `clock`. */
+      labsProgression: z.enum(['clock', 'manual']).optional(),
+    }),
+    log: z.array(entry),
   }),
-  log: z.array(entry),
-});
+);
 
 export class WorldDocumentError extends Error {}
 

@@ -165,20 +165,22 @@ export interface Route {
 export function defineRoute<S extends RequestSchemas = Record<never, never>, A = undefined, R extends Responses = Responses>(
   spec: RouteSpec<S, A, R>,
 ): Route {
-  return {
-    id: spec.id,
-    method: spec.method,
-    path: spec.path,
-    auth: spec.auth,
-    ...(spec.surface ? { surface: spec.surface } : {}),
-    summary: spec.summary,
-    beta: spec.beta,
-    ...(spec.changesOnRead ? { changesOnRead: spec.changesOnRead } : {}),
-    request: spec.request ?? {},
-    ...(spec.access ? { access: spec.access as Route['access'] } : {}),
-    responses: Object.fromEntries(
-      Object.entries(spec.responses ?? {}).map(([status, r]) => [status, typeof r === 'string' ? { description: r } : r]),
-    ),
-    handle: spec.handle as Route['handle'],
-  };
+  // Built field by field (the keys in the order they always had): ~280 of these run once at
+  // import, in code not yet optimised, where spreads and `Object.fromEntries` cost the most.
+  const route = { id: spec.id, method: spec.method, path: spec.path, auth: spec.auth } as Route;
+  if (spec.surface) route.surface = spec.surface;
+  route.summary = spec.summary;
+  route.beta = spec.beta;
+  if (spec.changesOnRead) route.changesOnRead = spec.changesOnRead;
+  route.request = spec.request ?? {};
+  if (spec.access) route.access = spec.access as Route['access'];
+  const responses: Record<number, ResponseSpec> = {};
+  const declared: Responses = spec.responses ?? {};
+  for (const status in declared) {
+    const r = declared[status] as string | ResponseSpec;
+    responses[status as unknown as number] = typeof r === 'string' ? { description: r } : r;
+  }
+  route.responses = responses;
+  route.handle = spec.handle as Route['handle'];
+  return route;
 }

@@ -6,50 +6,59 @@
  * conformance test's job, against the real OpenAPI documents.
  */
 import { z } from 'zod';
+import { lazySchema } from '../engine/lazy-schema.js';
 
 /** An ISO 8601 timestamp as the service writes it. */
-export const dateTime = z.string().describe('ISO 8601 date-time');
+export const dateTime = lazySchema(() => z.string().describe('ISO 8601 date-time'));
 /** A calendar date, YYYY-MM-DD. */
-export const calendarDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .describe('YYYY-MM-DD');
-export const uuidString = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+export const calendarDate = lazySchema(() =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe('YYYY-MM-DD'),
+);
+export const uuidString = lazySchema(() => z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i));
 /** Any JSON object (bodies the sandbox passes through: raw provider data, configurations). */
-export const JsonObject = z.record(z.string(), z.unknown());
+export const JsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** One FastAPI/pydantic validation item. */
-const ValidationItem = z.object({
-  type: z.string(),
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  input: z.unknown().optional(),
-  ctx: JsonObject.optional(),
-});
+const ValidationItem = lazySchema(() =>
+  z.object({
+    type: z.string(),
+    loc: z.array(z.union([z.string(), z.number()])),
+    msg: z.string(),
+    input: z.unknown().optional(),
+    ctx: JsonObject.optional(),
+  }),
+);
 
 /** `{"detail": [...]}`: a 422. */
-export const ValidationErrorBody = z.object({ detail: z.array(ValidationItem) });
+export const ValidationErrorBody = lazySchema(() => z.object({ detail: z.array(ValidationItem) }));
 
 /** `{"detail": {"error_type", "error_message", ...}}`: the coded 400s. */
-const CodedError = z.object({ error_type: z.string(), error_message: z.string() });
+const CodedError = lazySchema(() => z.object({ error_type: z.string(), error_message: z.string() }));
 
 /** The house error body: `{"detail": text | validation items | coded error}`. */
-export const ErrorBody = z.object({
-  detail: z.union([z.string(), z.array(ValidationItem), CodedError, JsonObject]),
-});
+export const ErrorBody = lazySchema(() =>
+  z.object({
+    detail: z.union([z.string(), z.array(ValidationItem), CodedError, JsonObject]),
+  }),
+);
 
-export const Success = z.object({ success: z.boolean() });
+export const Success = lazySchema(() => z.object({ success: z.boolean() }));
 
 /** `{name, slug, logo}` of a provider. */
-export const ProviderRef = z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() });
+export const ProviderRef = lazySchema(() => z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }));
 
 /** The `source` of wearable data: provider, device type, app, device. */
-export const Source = ProviderRef.partial().extend({
-  provider: z.string(),
-  type: z.string().nullable(),
-  app_id: z.string().nullable(),
-  device_id: z.string().nullable(),
-});
+export const Source = lazySchema(() =>
+  ProviderRef.partial().extend({
+    provider: z.string(),
+    type: z.string().nullable(),
+    app_id: z.string().nullable(),
+    device_id: z.string().nullable(),
+  }),
+);
 
 /** `{data: [...], next_cursor}` pages. */
 export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });

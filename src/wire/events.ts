@@ -4,39 +4,46 @@
  * envelope of one type, its `data` typed.
  */
 import { z } from 'zod';
+import { lazySchema } from '../engine/lazy-schema.js';
 import { dateTime, JsonObject, ProviderRef, uuidString } from './common.js';
 import { Appointment, Order } from './labs.js';
 import { ResourceAvailability } from './wearables.js';
 
-const ConnectionEventData = z.object({
-  user_id: uuidString,
-  provider: ProviderRef,
-  source: ProviderRef,
-  external_user_id: z.string().nullable(),
-  resource_availability: ResourceAvailability.optional(),
-});
+const ConnectionEventData = lazySchema(() =>
+  z.object({
+    user_id: uuidString,
+    provider: ProviderRef,
+    source: ProviderRef,
+    external_user_id: z.string().nullable(),
+    resource_availability: ResourceAvailability.optional(),
+  }),
+);
 
-const CriticalResultEventData = z.object({
-  order_id: uuidString,
-  sample_id: z.string().nullable(),
-  status: z.string(),
-  interpretation: z.string(),
-  team_id: uuidString,
-  user_id: uuidString,
-  created_at: dateTime,
-  updated_at: dateTime,
-});
+const CriticalResultEventData = lazySchema(() =>
+  z.object({
+    order_id: uuidString,
+    sample_id: z.string().nullable(),
+    status: z.string(),
+    interpretation: z.string(),
+    team_id: uuidString,
+    user_id: uuidString,
+    created_at: dateTime,
+    updated_at: dateTime,
+  }),
+);
 
 /** `daily.data.<summary>.*` and `historical.data.*`: a summary or a pull's completion. */
 const DataEventData = JsonObject;
 
-export const EventEnvelope = z.object({
-  event_type: z.string(),
-  data: z.unknown(),
-  team_id: uuidString,
-  user_id: uuidString,
-  client_user_id: z.string(),
-});
+export const EventEnvelope = lazySchema(() =>
+  z.object({
+    event_type: z.string(),
+    data: z.unknown(),
+    team_id: uuidString,
+    user_id: uuidString,
+    client_user_id: z.string(),
+  }),
+);
 
 /** The `data` schema of each event type with a dedicated shape. */
 const EVENT_DATA = {

@@ -16,9 +16,10 @@ import { queryOne, queryTables } from '../../state/aggregate/query.js';
 import { resultTable, taskHistory, typedResultTable } from '../../state/aggregate/results.js';
 import { parquetFile, parquetTarball } from '../../state/aggregate/parquet.js';
 import { AggregationResponse, AggregationResult, TaskHistory, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const userParams = z.object({ user_id: uuid() });
-const queryParams = userParams.extend({ query_id_or_slug: z.string().min(1) });
+const userParams = lazySchema(() => z.object({ user_id: uuid() }));
+const queryParams = lazySchema(() => userParams.extend({ query_id_or_slug: z.string().min(1) }));
 
 const QUERY_PARQUET = 'application/vnd.vital.tar+gzip+parquet';
 const RESULT_PARQUET = 'application/vnd.apache.parquet';
@@ -84,7 +85,10 @@ export const aggregateRoutes = [
     path: '/aggregate/v1/user/:user_id/continuous_query/:query_id_or_slug/task_history',
     auth: 'team',
     summary: "The user's task history of a continuous query, newest first (ContinuousQueryTaskHistoryResponse).",
-    request: { params: queryParams, query: z.object({ next_cursor: z.string().nullish(), limit: int({ min: 1, max: 1000 }).default(50) }) },
+    request: {
+      params: queryParams,
+      query: lazySchema(() => z.object({ next_cursor: z.string().nullish(), limit: int({ min: 1, max: 1000 }).default(50) })),
+    },
     responses: {
       200: res(TaskHistory, 'ContinuousQueryTaskHistoryResponse'),
       404: 'Unknown user or query',

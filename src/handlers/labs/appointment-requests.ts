@@ -15,22 +15,27 @@ import { requestPhlebotomyAppointment } from '../../state/labs/appointment-reque
 import { appointmentView } from '../../state/labs/appointments.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const usAddress = z.object({
-  first_line: z.string(),
-  second_line: z.string().nullish(),
-  city: z.string(),
-  state: z.string(),
-  zip_code: z.string().regex(/^\d{5}(-\d{4})?$/),
-  unit: z.string().nullish(),
-  access_notes: z.string().max(1000).nullish(),
-});
+const usAddress = lazySchema(() =>
+  z.object({
+    first_line: z.string(),
+    second_line: z.string().nullish(),
+    city: z.string(),
+    state: z.string(),
+    zip_code: z.string().regex(/^\d{5}(-\d{4})?$/),
+    unit: z.string().nullish(),
+    access_notes: z.string().max(1000).nullish(),
+  }),
+);
 
-const requestBody = z.object({
-  address: usAddress,
-  provider: z.enum(['getlabs', 'phlebfinders', 'quest', 'sonora_quest']),
-  appointment_notes: z.string().max(1000).nullish(),
-});
+const requestBody = lazySchema(() =>
+  z.object({
+    address: usAddress,
+    provider: z.enum(['getlabs', 'phlebfinders', 'quest', 'sonora_quest']),
+    appointment_notes: z.string().max(1000).nullish(),
+  }),
+);
 
 export const appointmentRequestRoutes = [
   defineRoute({
@@ -39,7 +44,7 @@ export const appointmentRequestRoutes = [
     path: '/v3/order/:order_id/phlebotomy/appointment/request',
     auth: 'team',
     summary: 'Ask the provider to schedule an at-home phlebotomy appointment (pending until it confirms).',
-    request: { params: z.object({ order_id: uuid() }), body: requestBody },
+    request: { params: lazySchema(() => z.object({ order_id: uuid() })), body: requestBody },
     responses: {
       200: res(Appointment, 'ClientFacingAppointment'),
       400: 'Not a phlebotomy order, not bookable, address or provider not served, appointment exists',

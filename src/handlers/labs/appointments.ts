@@ -31,43 +31,50 @@ import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { idempotent } from '../../state/labs/order-actions.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, AppointmentAvailability, CancellationReason, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const orderParams = z.object({ order_id: uuid() });
-const zip = z.string().regex(/^\d{5}(-\d{4})?$/);
+const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
+const zip = lazySchema(() => z.string().regex(/^\d{5}(-\d{4})?$/));
 
-const usAddress = z.object({
-  first_line: z.string(),
-  second_line: z.string().nullish(),
-  city: z.string(),
-  state: z.string(),
-  zip_code: zip,
-  unit: z.string().nullish(),
-  access_notes: z.string().max(1000).nullish(),
-});
-
-const bookingBody = z.object({
-  booking_key: z.string(),
-  appointment_notes: z.string().max(1000).nullish(),
-  async_confirmation: z.boolean().optional(),
-  sync_confirmation_timeout_millisecond: z.number().int().min(1000).max(10000).nullish(),
-  async_confirmation_timeout_millisecond: z.number().int().min(60000).max(172800000).nullish(),
-});
-
-const rescheduleBody = z.object({ booking_key: z.string(), appointment_notes: z.string().max(1000).nullish() });
-
-const pscQuery = withRules(
+const usAddress = lazySchema(() =>
   z.object({
-    lab: z.enum(['quest', 'sonora_quest']),
-    start_date: isoDate().optional(),
-    site_codes: z.array(z.string()).optional(),
-    zip_code: z
-      .string()
-      .regex(/^\d{5}$/)
-      .optional(),
-    radius: z.enum(['10', '20', '25', '50', '100']).default('25'),
-    allow_stale: z.enum(['true', 'false']).optional(),
+    first_line: z.string(),
+    second_line: z.string().nullish(),
+    city: z.string(),
+    state: z.string(),
+    zip_code: zip,
+    unit: z.string().nullish(),
+    access_notes: z.string().max(1000).nullish(),
   }),
-  (q) => !q.zip_code && !(q.site_codes && q.site_codes.length > 0) && { path: ['zip_code'], message: LABS_ERRORS.pscNeedsPlace },
+);
+
+const bookingBody = lazySchema(() =>
+  z.object({
+    booking_key: z.string(),
+    appointment_notes: z.string().max(1000).nullish(),
+    async_confirmation: z.boolean().optional(),
+    sync_confirmation_timeout_millisecond: z.number().int().min(1000).max(10000).nullish(),
+    async_confirmation_timeout_millisecond: z.number().int().min(60000).max(172800000).nullish(),
+  }),
+);
+
+const rescheduleBody = lazySchema(() => z.object({ booking_key: z.string(), appointment_notes: z.string().max(1000).nullish() }));
+
+const pscQuery = lazySchema(() =>
+  withRules(
+    z.object({
+      lab: z.enum(['quest', 'sonora_quest']),
+      start_date: isoDate().optional(),
+      site_codes: z.array(z.string()).optional(),
+      zip_code: z
+        .string()
+        .regex(/^\d{5}$/)
+        .optional(),
+      radius: z.enum(['10', '20', '25', '50', '100']).default('25'),
+      allow_stale: z.enum(['true', 'false']).optional(),
+    }),
+    (q) => !q.zip_code && !(q.site_codes && q.site_codes.length > 0) && { path: ['zip_code'], message: LABS_ERRORS.pscNeedsPlace },
+  ),
 );
 
 function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: string; note: string | null }>): Route[] {
@@ -181,7 +188,12 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
       path: `/v3/order/${kind}/appointment/cancellation-reasons`,
       auth: 'team',
       summary: `Reasons a ${label} appointment can be cancelled with.`,
-      responses: { 200: res(z.array(CancellationReason), '[ClientFacingAppointmentCancellationReason]') },
+      responses: {
+        200: res(
+          lazySchema(() => z.array(CancellationReason)),
+          '[ClientFacingAppointmentCancellationReason]',
+        ),
+      },
       handle() {
         return reply(200, cancellationReasons());
       },
@@ -196,7 +208,7 @@ export const appointmentRoutes: Route[] = [
     path: '/v3/order/phlebotomy/appointment/availability',
     auth: 'team',
     summary: 'At-home phlebotomy slots for an address, five days from start_date.',
-    request: { query: z.object({ start_date: isoDate().optional() }), body: usAddress },
+    request: { query: lazySchema(() => z.object({ start_date: isoDate().optional() })), body: usAddress },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 422: 'Validation error' },
     handle(ctx, { query, body }) {
       return reply(200, phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body.zip_code, query.start_date));

@@ -32,19 +32,24 @@ import { LABS_PROGRESSIONS } from '../../state/labs/order-progression.js';
 import { setTeamProgression } from '../../state/labs/order-changes.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { LabLifecycle, LabScenarios, TeamLabsSettings, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const simulateQuery = z.object({
-  final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
-  delay: int({ min: 0, max: 30 * 86400 }).optional(),
-});
+const simulateQuery = lazySchema(() =>
+  z.object({
+    final_status: z.enum(ORDER_STATUSES as [string, ...string[]]).optional(),
+    delay: int({ min: 0, max: 30 * 86400 }).optional(),
+  }),
+);
 
-const simulateBody = z
-  .object({
-    interpretation: z.enum(['normal', 'abnormal', 'critical', 'unknown']).default('normal'),
-    result_types: z.array(z.enum(['numeric', 'range', 'comment', 'coded_value'])).nullish(),
-    has_missing_results: z.boolean().nullish(),
-  })
-  .nullish();
+const simulateBody = lazySchema(() =>
+  z
+    .object({
+      interpretation: z.enum(['normal', 'abnormal', 'critical', 'unknown']).default('normal'),
+      result_types: z.array(z.enum(['numeric', 'range', 'comment', 'coded_value'])).nullish(),
+      has_missing_results: z.boolean().nullish(),
+    })
+    .nullish(),
+);
 
 export const labControlRoutes = [
   defineRoute({
@@ -54,9 +59,12 @@ export const labControlRoutes = [
     auth: 'team',
     summary:
       'Sandbox: move an order towards final_status (default completed), optionally delay seconds per step; as the real sandbox, an at-home phlebotomy order waits at requisition_created for a booked appointment.',
-    request: { params: z.object({ order_id: uuid() }), query: simulateQuery, body: simulateBody },
+    request: { params: lazySchema(() => z.object({ order_id: uuid() })), query: simulateQuery, body: simulateBody },
     responses: {
-      200: res(z.literal('Success'), '"Success"'),
+      200: res(
+        lazySchema(() => z.literal('Success')),
+        '"Success"',
+      ),
       400: 'Unreachable status, other method, or production',
       404: "Order doesn't exist",
       422: 'Validation error',
@@ -97,7 +105,7 @@ export const labControlRoutes = [
     path: '/_sandbox/teams/:team_id/labs',
     auth: 'control',
     summary: "How a team's lab orders move: clock (on the sandbox clock) or manual (only POST /v3/order/{id}/test, as the real sandbox).",
-    request: { params: z.object({ team_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ team_id: uuid() })) },
     responses: { 200: res(TeamLabsSettings, '{team_id, progression, set_by}'), 404: 'Team not found' },
     handle: (ctx, { params }) => reply(200, setTeamProgression(ctx.world, params.team_id)),
   }),
@@ -110,8 +118,8 @@ export const labControlRoutes = [
     summary:
       'Sets how a team\'s lab orders move ({"progression": "manual"}); orders already placed follow the new mode from their next step.',
     request: {
-      params: z.object({ team_id: uuid() }),
-      body: z.object({ progression: z.enum(LABS_PROGRESSIONS as ['clock', 'manual']) }),
+      params: lazySchema(() => z.object({ team_id: uuid() })),
+      body: lazySchema(() => z.object({ progression: z.enum(LABS_PROGRESSIONS as ['clock', 'manual']) })),
     },
     responses: { 200: res(TeamLabsSettings, '{team_id, progression, set_by}'), 404: 'Team not found' },
     handle: (ctx, { params, body }) => reply(200, setTeamProgression(ctx.world, params.team_id, body.progression)),

@@ -24,44 +24,53 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { withRules } from '../../engine/schemas.js';
 import { PAYOR_PROVIDERS, createTeamPayor, deprecatedPayorView, payorView, searchPayors } from '../../state/labs/payors.js';
 import { DiagnosisInformation, IcdValidation, Payor, PayorSearchDeprecated, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const PROVIDER = z.enum(PAYOR_PROVIDERS);
+const PROVIDER = lazySchema(() => z.enum(PAYOR_PROVIDERS));
 
-const searchQuery = withRules(
+const searchQuery = lazySchema(() =>
+  withRules(
+    z.object({
+      insurance_name: z.string().optional(),
+      provider: PROVIDER.optional(),
+      provider_payor_id: z.string().optional(),
+    }),
+    (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LABS_ERRORS.payorSearchNeedsName },
+  ),
+);
+
+const deprecatedSearchBody = lazySchema(() =>
+  withRules(
+    z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }),
+    (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LABS_ERRORS.payorDeprecatedSearchNeedsName },
+  ),
+);
+
+const createBody = lazySchema(() =>
   z.object({
-    insurance_name: z.string().optional(),
-    provider: PROVIDER.optional(),
-    provider_payor_id: z.string().optional(),
+    name: z.string().min(1).max(200),
+    address: z.object({
+      first_line: z.string().min(1),
+      second_line: z.string().nullish(),
+      country: z.string().min(1),
+      zip: z.string().min(1),
+      city: z.string().min(1),
+      state: z.string().min(1),
+      access_notes: z.string().max(1000).nullish(),
+    }),
+    provider: PROVIDER.nullish(),
+    provider_payor_id: z.string().min(1).nullish(),
   }),
-  (q) => !q.insurance_name?.trim() && !q.provider_payor_id?.trim() && { message: LABS_ERRORS.payorSearchNeedsName },
 );
-
-const deprecatedSearchBody = withRules(
-  z.object({ insurance_name: z.string().nullish(), provider: PROVIDER.nullish(), provider_id: z.string().nullish() }),
-  (b) => !b.insurance_name?.trim() && !b.provider_id?.trim() && { message: LABS_ERRORS.payorDeprecatedSearchNeedsName },
-);
-
-const createBody = z.object({
-  name: z.string().min(1).max(200),
-  address: z.object({
-    first_line: z.string().min(1),
-    second_line: z.string().nullish(),
-    country: z.string().min(1),
-    zip: z.string().min(1),
-    city: z.string().min(1),
-    state: z.string().min(1),
-    access_notes: z.string().max(1000).nullish(),
-  }),
-  provider: PROVIDER.nullish(),
-  provider_payor_id: z.string().min(1).nullish(),
-});
-const payorCreateBody = withRules(
-  createBody,
-  (b) =>
-    (b.provider == null) !== (b.provider_payor_id == null) && {
-      path: [b.provider == null ? 'provider' : 'provider_payor_id'],
-      message: LABS_ERRORS.payorProviderPair,
-    },
+const payorCreateBody = lazySchema(() =>
+  withRules(
+    createBody,
+    (b) =>
+      (b.provider == null) !== (b.provider_payor_id == null) && {
+        path: [b.provider == null ? 'provider' : 'provider_payor_id'],
+        message: LABS_ERRORS.payorProviderPair,
+      },
+  ),
 );
 
 export const insuranceRoutes = [
@@ -73,7 +82,10 @@ export const insuranceRoutes = [
     summary: 'Search insurance payors by fuzzy name, clearinghouse or clearinghouse payor id.',
     request: { query: searchQuery },
     responses: {
-      200: res(z.array(Payor), 'ClientFacingPayorSearchResponse[]'),
+      200: res(
+        lazySchema(() => z.array(Payor)),
+        'ClientFacingPayorSearchResponse[]',
+      ),
       422: 'Validation error, or neither insurance_name nor provider_payor_id',
     },
     handle(ctx, { query }) {
@@ -90,7 +102,10 @@ export const insuranceRoutes = [
     summary: 'Deprecated payor search (body insurance_name, provider, provider_id); items carry code instead of payor_code.',
     request: { body: deprecatedSearchBody },
     responses: {
-      200: res(z.array(PayorSearchDeprecated), 'ClientFacingPayorSearchResponseDeprecated[]'),
+      200: res(
+        lazySchema(() => z.array(PayorSearchDeprecated)),
+        'ClientFacingPayorSearchResponseDeprecated[]',
+      ),
       422: 'Validation error, or neither insurance_name nor provider_id',
     },
     handle(ctx, { body }) {
@@ -109,8 +124,14 @@ export const insuranceRoutes = [
     path: '/v3/insurance/search/diagnosis',
     auth: 'team',
     summary: 'Search ICD-10 diagnosis codes by code prefix or description words (at most 50).',
-    request: { query: z.object({ diagnosis_query: z.string() }) },
-    responses: { 200: res(z.array(DiagnosisInformation), 'ClientFacingDiagnosisInformation[]'), 422: 'Validation error' },
+    request: { query: lazySchema(() => z.object({ diagnosis_query: z.string() })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(DiagnosisInformation)),
+        'ClientFacingDiagnosisInformation[]',
+      ),
+      422: 'Validation error',
+    },
     handle: (_ctx, { query }) => reply(200, searchDiagnosis(query.diagnosis_query).map(diagnosisView)),
   }),
 
@@ -121,7 +142,7 @@ export const insuranceRoutes = [
     auth: 'team',
     summary:
       'Validate ICD-10 codes: format, existence and billability (errors), Excludes1 conflicts (violations), Excludes2 overlaps (warnings).',
-    request: { body: z.object({ codes: z.array(z.string()) }) },
+    request: { body: lazySchema(() => z.object({ codes: z.array(z.string()) })) },
     responses: { 200: res(IcdValidation, 'ValidateICDCodesResponse'), 422: 'Validation error' },
     handle: (_ctx, { body }) => reply(200, validateIcdCodes(body.codes)),
   }),

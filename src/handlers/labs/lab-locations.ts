@@ -13,11 +13,14 @@ import { int, uuid } from '../../engine/schemas.js';
 import { areaInfo, orderPscInfo, pscInfo } from '../../state/labs/lab-locations.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { AreaInfo, PscInfo, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const radius = z.enum(['10', '20', '25', '50', '100']).default('25');
-const capabilities = z.array(z.enum(['stat', 'appointment_scheduling_via_junction', 'appointment_scheduling_with_lab'])).optional();
-const zip = z.string().regex(/^\d{5}$/);
-const LABS = z.enum(['quest', 'labcorp', 'bioreference', 'sonora_quest']);
+const radius = lazySchema(() => z.enum(['10', '20', '25', '50', '100']).default('25'));
+const capabilities = lazySchema(() =>
+  z.array(z.enum(['stat', 'appointment_scheduling_via_junction', 'appointment_scheduling_with_lab'])).optional(),
+);
+const zip = lazySchema(() => z.string().regex(/^\d{5}$/));
+const LABS = lazySchema(() => z.enum(['quest', 'labcorp', 'bioreference', 'sonora_quest']));
 
 export const labLocationRoutes = [
   defineRoute({
@@ -27,7 +30,9 @@ export const labLocationRoutes = [
     auth: 'team',
     summary: 'Phlebotomy coverage and lab PSCs around a zip code.',
     request: {
-      query: z.object({ zip_code: zip, radius, lab: LABS.optional(), labs: z.array(LABS).optional(), lab_account_id: uuid().optional() }),
+      query: lazySchema(() =>
+        z.object({ zip_code: zip, radius, lab: LABS.optional(), labs: z.array(LABS).optional(), lab_account_id: uuid().optional() }),
+      ),
     },
     responses: { 200: res(AreaInfo, 'AreaInfo'), 422: 'Validation error' },
     handle(ctx, { query }) {
@@ -41,7 +46,9 @@ export const labLocationRoutes = [
     path: '/v3/order/psc/info',
     auth: 'team',
     summary: "A lab's patient service centers around a zip code.",
-    request: { query: z.object({ zip_code: zip, lab_id: int(), radius, capabilities, lab_account_id: uuid().optional() }) },
+    request: {
+      query: lazySchema(() => z.object({ zip_code: zip, lab_id: int(), radius, capabilities, lab_account_id: uuid().optional() })),
+    },
     responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown lab', 422: 'Validation error' },
     handle(ctx, { query }) {
       return reply(
@@ -56,7 +63,7 @@ export const labLocationRoutes = [
     path: '/v3/order/:order_id/psc/info',
     auth: 'team',
     summary: "The patient service centers of the order's lab around its patient address.",
-    request: { params: z.object({ order_id: uuid() }), query: z.object({ radius, capabilities }) },
+    request: { params: lazySchema(() => z.object({ order_id: uuid() })), query: lazySchema(() => z.object({ radius, capabilities })) },
     responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown order', 422: 'Validation error' },
     handle(ctx, { params, query }) {
       return reply(200, orderPscInfo(orderEnv(ctx.world, ctx.partition), params.order_id, Number(query.radius), query.capabilities));

@@ -9,6 +9,7 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { bool, uuid } from '../../engine/schemas.js';
 import { createParsingJob, findParsingJob, parsingJobView } from '../../state/labs/lab-report.js';
 import { ParsingJob, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 export const labReportRoutes = [
   defineRoute({
@@ -19,7 +20,7 @@ export const labReportRoutes = [
     summary: 'Upload a lab report (multipart: file = PDF, JPEG or PNG up to 10 MB; user_id; needs_human_review) to parse on the clock.',
     request: {
       bodyKind: 'form',
-      body: z.object({ file: formFiles(), user_id: formField(uuid()), needs_human_review: formField(bool()).optional() }),
+      body: lazySchema(() => z.object({ file: formFiles(), user_id: formField(uuid()), needs_human_review: formField(bool()).optional() })),
     },
     responses: {
       200: res(ParsingJob, 'ParsingJob'),
@@ -46,7 +47,7 @@ export const labReportRoutes = [
     path: '/lab_report/v1/parser/job/:job_id',
     auth: 'team',
     summary: 'A parsing job: status, failure reason, and the parsed results once completed.',
-    request: { params: z.object({ job_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ job_id: uuid() })) },
     responses: { 200: res(ParsingJob, 'ParsingJob'), 404: 'Unknown job' },
     handle: (ctx, { params }) => reply(200, parsingJobView(findParsingJob(ctx.world, ctx.partition, params.job_id))),
   }),

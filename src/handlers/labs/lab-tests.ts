@@ -29,52 +29,61 @@ import {
 } from '../../state/labs/lab-tests.js';
 import { LAB_SLUG, METHOD } from './lab-schemas.js';
 import { Lab, LabTest, LabTestPage, Marker, MarkerPage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const pageQuery = {
   page: int({ min: 1 }).default(1),
   size: int({ min: 1, max: 100 }).default(50),
 };
 
-const listQuery = z.object({
-  generation_method: z.enum(['auto', 'manual', 'all']).default('manual'),
-  lab_slug: z.string().optional(),
-  collection_method: METHOD.optional(),
-  status: z.enum(['active', 'pending_approval', 'inactive']).optional(),
-  marker_ids: z.array(int()).optional(),
-  provider_ids: z.array(z.string()).optional(),
-  name: z.string().optional(),
-  order_key: z.enum(['price', 'created_at', 'updated_at']).optional(),
-  order_direction: z.enum(['asc', 'desc']).default('asc'),
-});
+const listQuery = lazySchema(() =>
+  z.object({
+    generation_method: z.enum(['auto', 'manual', 'all']).default('manual'),
+    lab_slug: z.string().optional(),
+    collection_method: METHOD.optional(),
+    status: z.enum(['active', 'pending_approval', 'inactive']).optional(),
+    marker_ids: z.array(int()).optional(),
+    provider_ids: z.array(z.string()).optional(),
+    name: z.string().optional(),
+    order_key: z.enum(['price', 'created_at', 'updated_at']).optional(),
+    order_direction: z.enum(['asc', 'desc']).default('asc'),
+  }),
+);
 
-const createBody = z.object({
-  name: z.string().min(1).max(200),
-  method: METHOD,
-  description: z.string(),
-  marker_ids: z.array(z.number().int()).nullish(),
-  provider_ids: z.array(z.string()).nullish(),
-  fasting: z.boolean().nullish(),
-  lab_account_id: uuid().nullish(),
-  lab_slug: LAB_SLUG.nullish(),
-});
+const createBody = lazySchema(() =>
+  z.object({
+    name: z.string().min(1).max(200),
+    method: METHOD,
+    description: z.string(),
+    marker_ids: z.array(z.number().int()).nullish(),
+    provider_ids: z.array(z.string()).nullish(),
+    fasting: z.boolean().nullish(),
+    lab_account_id: uuid().nullish(),
+    lab_slug: LAB_SLUG.nullish(),
+  }),
+);
 
-const markersQuery = z.object({
-  lab_id: z.array(int()).optional(),
-  lab_slug: z.string().optional(),
-  name: z.string().default(''),
-  a_la_carte_enabled: bool().optional(),
-  include_pricing: bool().default(false),
-  lab_account_id: uuid().optional(),
-  ...pageQuery,
-});
+const markersQuery = lazySchema(() =>
+  z.object({
+    lab_id: z.array(int()).optional(),
+    lab_slug: z.string().optional(),
+    name: z.string().default(''),
+    a_la_carte_enabled: bool().optional(),
+    include_pricing: bool().default(false),
+    lab_account_id: uuid().optional(),
+    ...pageQuery,
+  }),
+);
 
-const orderSetBody = z.object({
-  lab_test_ids: z.array(uuid()).nullish(),
-  add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
-  lab_account_id: uuid().nullish(),
-});
+const orderSetBody = lazySchema(() =>
+  z.object({
+    lab_test_ids: z.array(uuid()).nullish(),
+    add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
+    lab_account_id: uuid().nullish(),
+  }),
+);
 
-const testParams = z.object({ lab_test_id: uuid() });
+const testParams = lazySchema(() => z.object({ lab_test_id: uuid() }));
 
 export const labTestRoutes = [
   defineRoute({
@@ -84,7 +93,13 @@ export const labTestRoutes = [
     auth: 'team',
     summary: "The team's lab tests (standard, created and auto-generated), filtered and sorted.",
     request: { query: listQuery },
-    responses: { 200: res(z.array(LabTest), 'ClientFacingLabTest[]'), 422: 'Validation error' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(LabTest)),
+        'ClientFacingLabTest[]',
+      ),
+      422: 'Validation error',
+    },
     handle(ctx, { query }) {
       return reply(200, listLabTests(ctx.world, ctx.partition, query).map(labTestView));
     },
@@ -113,7 +128,12 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/labs',
     auth: 'team',
     summary: 'The labs of the catalogue.',
-    responses: { 200: res(z.array(Lab), 'ClientFacingLab[]') },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Lab)),
+        'ClientFacingLab[]',
+      ),
+    },
     handle() {
       return reply(200, labsView());
     },
@@ -136,7 +156,7 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/list_order_set_markers',
     auth: 'team',
     summary: 'The markers of an order set (lab tests plus add-on markers), paginated.',
-    request: { query: z.object(pageQuery), body: orderSetBody },
+    request: { query: lazySchema(() => z.object(pageQuery)), body: orderSetBody },
     responses: {
       200: res(MarkerPage, 'GetMarkersResponse'),
       400: 'Mixed labs or unknown markers',
@@ -152,7 +172,7 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/:lab_test_id',
     auth: 'team',
     summary: "One of the team's lab tests.",
-    request: { params: testParams, query: z.object({ lab_account_id: uuid().optional() }) },
+    request: { params: testParams, query: lazySchema(() => z.object({ lab_account_id: uuid().optional() })) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
       return reply(200, labTestView(findLabTest(ctx.world, ctx.partition, params.lab_test_id)));
@@ -165,7 +185,10 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/:lab_test_id',
     auth: 'team',
     summary: 'Rename a lab test and/or (de)activate it.',
-    request: { params: testParams, body: z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() }) },
+    request: {
+      params: testParams,
+      body: lazySchema(() => z.object({ name: z.string().min(1).max(200).nullish(), active: z.boolean().nullish() })),
+    },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, body }) {
       return reply(
@@ -182,12 +205,14 @@ export const labTestRoutes = [
     auth: 'team',
     summary: "The team's lab tests, filtered and sorted like GET /v3/lab_tests, by cursor.",
     request: {
-      query: listQuery.extend({
-        lab_test_limit: int({ min: 1, max: 1000 }).default(50),
-        next_cursor: z.string().optional(),
-        include_pricing: bool().default(false),
-        lab_account_id: uuid().optional(),
-      }),
+      query: lazySchema(() =>
+        listQuery.extend({
+          lab_test_limit: int({ min: 1, max: 1000 }).default(50),
+          next_cursor: z.string().optional(),
+          include_pricing: bool().default(false),
+          lab_account_id: uuid().optional(),
+        }),
+      ),
     },
     responses: { 200: res(LabTestPage, 'LabTestResourcesResponse'), 422: 'Validation error or invalid cursor' },
     handle(ctx, { query }) {
@@ -202,7 +227,7 @@ export const labTestRoutes = [
     path: '/v3/lab_tests/:lab_test_id/markers',
     auth: 'team',
     summary: 'The markers of a lab test with their expected results, paginated.',
-    request: { params: testParams, query: z.object({ lab_account_id: uuid().optional(), ...pageQuery }) },
+    request: { params: testParams, query: lazySchema(() => z.object({ lab_account_id: uuid().optional(), ...pageQuery })) },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
       return reply(200, markersPage(findLabTest(ctx.world, ctx.partition, params.lab_test_id).markers, query.page, query.size));
@@ -216,8 +241,8 @@ export const labTestRoutes = [
     auth: 'team',
     summary: "One marker by lab id and the lab's test code.",
     request: {
-      params: z.object({ lab_id: int(), provider_id: z.string().min(1) }),
-      query: z.object({ lab_account_id: uuid().optional() }),
+      params: lazySchema(() => z.object({ lab_id: int(), provider_id: z.string().min(1) })),
+      query: lazySchema(() => z.object({ lab_account_id: uuid().optional() })),
     },
     responses: { 200: res(Marker, 'ClientFacingMarker'), 404: 'Unknown lab or test code', 422: 'Validation error' },
     handle: (_ctx, { params }) => reply(200, markerView(markerByCode(params.lab_id, params.provider_id))),

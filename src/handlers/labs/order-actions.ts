@@ -28,16 +28,19 @@ import type { Order as LabOrder } from '../../state/labs/order-model.js';
 import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
 import { CommunicationSettings, Order, OrderAnswer, OrderTransaction, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const orderParams = z.object({ order_id: uuid() });
+const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
 
-const resendBody = withRules(
-  z.object({
-    order_ids: z.array(uuid()).nullish(),
-    start_at: dateOrDateTime('start').nullish(),
-    end_at: dateOrDateTime('end').nullish(),
-  }),
-  (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LABS_ERRORS.resendNeedsSelection },
+const resendBody = lazySchema(() =>
+  withRules(
+    z.object({
+      order_ids: z.array(uuid()).nullish(),
+      start_at: dateOrDateTime('start').nullish(),
+      end_at: dateOrDateTime('end').nullish(),
+    }),
+    (b) => b.order_ids == null && b.start_at == null && b.end_at == null && { message: LABS_ERRORS.resendNeedsSelection },
+  ),
 );
 
 /** A change of one order, `<method> /v3/order/{order_id}/<path>`: answers the changed order (`PostOrderResponse`) with `message`. */
@@ -79,7 +82,13 @@ export const orderActionRoutes = [
     auth: 'team',
     summary: 'Re-emit the current state of orders chosen by id and/or an updated_at range.',
     request: { body: resendBody },
-    responses: { 200: res(z.object({ order_ids: z.array(z.string()) }), '{order_ids}'), 422: 'No selection given' },
+    responses: {
+      200: res(
+        lazySchema(() => z.object({ order_ids: z.array(z.string()) })),
+        '{order_ids}',
+      ),
+      422: 'No selection given',
+    },
     handle(ctx, { body }) {
       const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), {
         order_ids: body.order_ids ?? null,
@@ -110,7 +119,7 @@ export const orderActionRoutes = [
     path: '/v3/order/:order_id',
     auth: 'team',
     summary: 'Reschedule a scheduled order (activate_by; null activates it now).',
-    request: { params: orderParams, body: z.object({ activate_by: isoDate().nullable() }) },
+    request: { params: orderParams, body: lazySchema(() => z.object({ activate_by: isoDate().nullable() })) },
     responses: {
       200: res(OrderAnswer, 'PostOrderResponse'),
       400: 'Not a scheduled order still waiting, or a past date',
@@ -166,7 +175,7 @@ export const orderActionRoutes = [
     path: '/v3/order/:order_id/communication_settings',
     auth: 'team',
     summary: "Turn the patient's SMS about the order on or off.",
-    request: { params: orderParams, body: z.object({ sms_enabled: z.boolean() }) },
+    request: { params: orderParams, body: lazySchema(() => z.object({ sms_enabled: z.boolean() })) },
     responses: {
       200: res(CommunicationSettings, 'PatchOrderCommunicationSettingsResponse'),
       404: "Order doesn't exist",
@@ -183,7 +192,7 @@ export const orderActionRoutes = [
     path: '/v3/order_transaction/:transaction_id',
     auth: 'team',
     summary: 'An order transaction with a summary of its orders.',
-    request: { params: z.object({ transaction_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ transaction_id: uuid() })) },
     responses: { 200: res(OrderTransaction, 'GetOrderTransactionResponse'), 404: 'Unknown transaction', 422: 'Malformed id' },
     handle: (ctx, { params }) => reply(200, transactionResponse(ctx.world, ctx.partition, params.transaction_id)),
   }),

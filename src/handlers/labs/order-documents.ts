@@ -24,8 +24,9 @@ import {
   requisitionDocument,
 } from '../../state/labs/order-documents.js';
 import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const orderParams = z.object({ order_id: uuid() });
+const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
 
 async function pdf(spec: DocSpec, filename: string): Promise<Reply> {
   return binary(await renderDocument(spec), 'application/pdf', { 'content-disposition': `inline; filename="${filename}.pdf"` });
@@ -71,7 +72,10 @@ export const orderDocumentRoutes = [
     path: '/v3/order/:order_id/labels/pdf',
     auth: 'team',
     summary: 'Printable specimen labels of an at-home or on-site order (after its requisition).',
-    request: { params: orderParams, query: z.object({ number_of_labels: int().default(3), collection_date: dateOrDateTime('start') }) },
+    request: {
+      params: orderParams,
+      query: lazySchema(() => z.object({ number_of_labels: int().default(3), collection_date: dateOrDateTime('start') })),
+    },
     responses: { 200: PDF, 400: 'Not an at-home phlebotomy or on-site collection order', 404: notFound, 422: 'Validation error' },
     handle(ctx, { params, query }) {
       return pdf(
@@ -103,7 +107,7 @@ export const orderDocumentRoutes = [
     path: '/v3/lab_test/:lab_test_id/collection_instruction_pdf',
     auth: 'team',
     summary: 'Collection instructions of a lab test (testkit tests).',
-    request: { params: z.object({ lab_test_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ lab_test_id: uuid() })) },
     responses: { 200: PDF, 404: 'Unknown lab test, or a lab test without instructions', 422: 'Malformed id' },
     handle(ctx, { params }) {
       return pdf(

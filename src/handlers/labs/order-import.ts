@@ -23,30 +23,35 @@ import {
   toPhysician,
 } from './order-requests.js';
 import { OrderAnswer, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 /** `PatientAddress` of ImportOrderBody: the receiver is required, the zip code free text. */
-const importAddress = z.object({
-  receiver_name: z.string(),
-  first_line: z.string().min(1),
-  second_line: z.string().nullish(),
-  city: z.string().min(1),
-  state: z.string().min(1),
-  zip: z.string().min(1),
-  country: z.string().min(1),
-  access_notes: z.string().max(1000).nullish(),
-});
+const importAddress = lazySchema(() =>
+  z.object({
+    receiver_name: z.string(),
+    first_line: z.string().min(1),
+    second_line: z.string().nullish(),
+    city: z.string().min(1),
+    state: z.string().min(1),
+    zip: z.string().min(1),
+    country: z.string().min(1),
+    access_notes: z.string().max(1000).nullish(),
+  }),
+);
 
-const importBody = z.object({
-  user_id: uuid(),
-  billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']),
-  order_set: orderSetSchema,
-  collection_method: z.enum(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']),
-  physician: physicianSchema.nullish(),
-  patient_details: patientDetailsSchema,
-  patient_address: importAddress,
-  sample_id: z.string().trim().min(1).max(64),
-  lab_account_id: uuid().nullish(),
-});
+const importBody = lazySchema(() =>
+  z.object({
+    user_id: uuid(),
+    billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']),
+    order_set: orderSetSchema,
+    collection_method: z.enum(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']),
+    physician: physicianSchema.nullish(),
+    patient_details: patientDetailsSchema,
+    patient_address: importAddress,
+    sample_id: z.string().trim().min(1).max(64),
+    lab_account_id: uuid().nullish(),
+  }),
+);
 
 export const orderImportRoutes = [
   defineRoute({

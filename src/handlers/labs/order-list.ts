@@ -26,28 +26,31 @@ import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView } from '../../state/labs/order-views.js';
 import { METHOD } from './lab-schemas.js';
 import { OrderList, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const listQuery = z.object({
-  search_input: z.string().optional(),
-  start_date: dateOrDateTime('start').optional(),
-  end_date: dateOrDateTime('end').optional(),
-  updated_start_date: dateOrDateTime('start').optional(),
-  updated_end_date: dateOrDateTime('start').optional(),
-  status: z.array(z.enum(LOW_STATUSES as [LowStatus, ...LowStatus[]])).optional(),
-  order_key: z.enum(['created_at', 'patient_name', 'last_status']).optional(),
-  order_direction: z.enum(['asc', 'desc']).optional(),
-  order_type: z.array(METHOD).optional(),
-  is_critical: bool().optional(),
-  interpretation: z.enum(['normal', 'abnormal', 'critical', 'unknown']).optional(),
-  order_activation_types: z.array(z.enum(['current', 'scheduled'])).optional(),
-  user_id: uuid().optional(),
-  patient_name: z.string().optional(),
-  shipping_recipient_name: z.string().optional(),
-  order_ids: z.array(uuid()).optional(),
-  order_transaction_id: uuid().optional(),
-  page: int({ min: 1 }).default(1),
-  size: int({ min: 1, max: 100 }).default(50),
-});
+const listQuery = lazySchema(() =>
+  z.object({
+    search_input: z.string().optional(),
+    start_date: dateOrDateTime('start').optional(),
+    end_date: dateOrDateTime('end').optional(),
+    updated_start_date: dateOrDateTime('start').optional(),
+    updated_end_date: dateOrDateTime('start').optional(),
+    status: z.array(z.enum(LOW_STATUSES as [LowStatus, ...LowStatus[]])).optional(),
+    order_key: z.enum(['created_at', 'patient_name', 'last_status']).optional(),
+    order_direction: z.enum(['asc', 'desc']).optional(),
+    order_type: z.array(METHOD).optional(),
+    is_critical: bool().optional(),
+    interpretation: z.enum(['normal', 'abnormal', 'critical', 'unknown']).optional(),
+    order_activation_types: z.array(z.enum(['current', 'scheduled'])).optional(),
+    user_id: uuid().optional(),
+    patient_name: z.string().optional(),
+    shipping_recipient_name: z.string().optional(),
+    order_ids: z.array(uuid()).optional(),
+    order_transaction_id: uuid().optional(),
+    page: int({ min: 1 }).default(1),
+    size: int({ min: 1, max: 100 }).default(50),
+  }),
+);
 
 export const orderListRoutes = [
   defineRoute({

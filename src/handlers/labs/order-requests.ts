@@ -10,6 +10,7 @@ import type { PatientAddress, PatientDetails, Physician, PostalAddress, Shipping
 import { isStateCode, phoneDigits } from '../../state/labs/order-checks.js';
 import { METHOD } from './lab-schemas.js';
 import { LABS_TEXTS } from '../../state/labs/errors.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const NAME = /^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff0-9 .,'-]*$/;
 
@@ -27,21 +28,23 @@ const state = () =>
 
 const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);
 
-export const patientDetailsSchema = z.object({
-  first_name: personName(),
-  last_name: personName(),
-  dob: isoDate(),
-  gender: z.enum(['female', 'male', 'other', 'unknown']),
-  phone_number: phone(),
-  email: z.email(),
-  medical_proxy: guarantor().nullish(),
-  race: z.string().nullish(),
-  ethnicity: z.string().nullish(),
-  sexual_orientation: z.string().nullish(),
-  gender_identity: z.string().nullish(),
-  household_income: z.number().int().nullish(),
-  household_size: z.number().int().nullish(),
-});
+export const patientDetailsSchema = lazySchema(() =>
+  z.object({
+    first_name: personName(),
+    last_name: personName(),
+    dob: isoDate(),
+    gender: z.enum(['female', 'male', 'other', 'unknown']),
+    phone_number: phone(),
+    email: z.email(),
+    medical_proxy: guarantor().nullish(),
+    race: z.string().nullish(),
+    ethnicity: z.string().nullish(),
+    sexual_orientation: z.string().nullish(),
+    gender_identity: z.string().nullish(),
+    household_income: z.number().int().nullish(),
+    household_size: z.number().int().nullish(),
+  }),
+);
 
 /** The address lines a patient address and shipping details validate alike (receiver and phone differ). */
 const postalFields = {
@@ -53,85 +56,101 @@ const postalFields = {
   country: z.string().min(1),
 };
 
-const patientAddressSchema = z.object({
-  receiver_name: z.string().default(''),
-  ...postalFields,
-  access_notes: z.string().max(1000).nullish(),
-  phone_number: phone().nullish(),
-});
+const patientAddressSchema = lazySchema(() =>
+  z.object({
+    receiver_name: z.string().default(''),
+    ...postalFields,
+    access_notes: z.string().max(1000).nullish(),
+    phone_number: phone().nullish(),
+  }),
+);
 
-export const shippingDetailsSchema = z.object({
-  receiver_name: z.string().min(1),
-  ...postalFields,
-  phone_number: phone(),
-});
+export const shippingDetailsSchema = lazySchema(() =>
+  z.object({
+    receiver_name: z.string().min(1),
+    ...postalFields,
+    phone_number: phone(),
+  }),
+);
 
-export const physicianSchema = z.object({
-  first_name: z.string().min(1),
-  last_name: z.string().min(1),
-  email: z.string().nullish(),
-  npi: z.string().min(1),
-  licensed_states: z.array(z.string()).default([]),
-  signature_image: z.unknown().optional(),
-});
+export const physicianSchema = lazySchema(() =>
+  z.object({
+    first_name: z.string().min(1),
+    last_name: z.string().min(1),
+    email: z.string().nullish(),
+    npi: z.string().min(1),
+    licensed_states: z.array(z.string()).default([]),
+    signature_image: z.unknown().optional(),
+  }),
+);
 
-const consentSchema = z.object({
-  consentType: z.enum([
-    'terms-of-use',
-    'telehealth-informed-consent',
-    'mobile-terms-and-conditions',
-    'notice-of-privacy-practices',
-    'privacy-policy',
-    'hipaa-authorization',
-  ]),
-  version: z.string().default('1.0'),
-  timeOfConsent: z.string().optional(),
-});
+const consentSchema = lazySchema(() =>
+  z.object({
+    consentType: z.enum([
+      'terms-of-use',
+      'telehealth-informed-consent',
+      'mobile-terms-and-conditions',
+      'notice-of-privacy-practices',
+      'privacy-policy',
+      'hipaa-authorization',
+    ]),
+    version: z.string().default('1.0'),
+    timeOfConsent: z.string().optional(),
+  }),
+);
 
-export const orderSetSchema = z.object({
-  lab_test_ids: z.array(uuid()).nullish(),
-  add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
-  lab_account_id: uuid().nullish(),
-});
+export const orderSetSchema = lazySchema(() =>
+  z.object({
+    lab_test_ids: z.array(uuid()).nullish(),
+    add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
+    lab_account_id: uuid().nullish(),
+  }),
+);
 
-export const createOrderBody = z.object({
-  user_id: uuid(),
-  lab_test_id: uuid().nullish(),
-  order_set: orderSetSchema.nullish(),
-  collection_method: METHOD.nullish(),
-  physician: physicianSchema.nullish(),
-  health_insurance: z.record(z.string(), z.unknown()).nullish(),
-  priority: z.boolean().default(false),
-  billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']).default('client_bill'),
-  icd_codes: z.array(z.string()).nullish(),
-  consents: z.array(consentSchema).default([]),
-  activate_by: isoDate().nullish(),
-  aoe_answers: z.array(z.object({ marker_id: z.number().int(), question_id: z.number().int(), answer: z.string() })).nullish(),
-  passthrough: z.string().nullish(),
-  clinical_notes: z.string().nullish(),
-  lab_account_id: uuid().nullish(),
-  creator_member_id: uuid().nullish(),
-  patient_details: patientDetailsSchema,
-  patient_address: patientAddressSchema,
-});
+export const createOrderBody = lazySchema(() =>
+  z.object({
+    user_id: uuid(),
+    lab_test_id: uuid().nullish(),
+    order_set: orderSetSchema.nullish(),
+    collection_method: METHOD.nullish(),
+    physician: physicianSchema.nullish(),
+    health_insurance: z.record(z.string(), z.unknown()).nullish(),
+    priority: z.boolean().default(false),
+    billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']).default('client_bill'),
+    icd_codes: z.array(z.string()).nullish(),
+    consents: z.array(consentSchema).default([]),
+    activate_by: isoDate().nullish(),
+    aoe_answers: z.array(z.object({ marker_id: z.number().int(), question_id: z.number().int(), answer: z.string() })).nullish(),
+    passthrough: z.string().nullish(),
+    clinical_notes: z.string().nullish(),
+    lab_account_id: uuid().nullish(),
+    creator_member_id: uuid().nullish(),
+    patient_details: patientDetailsSchema,
+    patient_address: patientAddressSchema,
+  }),
+);
 
-export const createTestkitBody = z.object({
-  user_id: uuid(),
-  lab_test_id: uuid(),
-  shipping_details: shippingDetailsSchema,
-  passthrough: z.string().nullish(),
-  lab_account_id: uuid().nullish(),
-});
+export const createTestkitBody = lazySchema(() =>
+  z.object({
+    user_id: uuid(),
+    lab_test_id: uuid(),
+    shipping_details: shippingDetailsSchema,
+    passthrough: z.string().nullish(),
+    lab_account_id: uuid().nullish(),
+  }),
+);
 
-export const registerTestkitBody = z.object({
-  user_id: uuid().nullish(),
-  sample_id: z.string().min(1),
-  patient_details: patientDetailsSchema,
-  patient_address: patientAddressSchema,
-  physician: physicianSchema.nullish(),
-  health_insurance: z.record(z.string(), z.unknown()).nullish(),
-  consents: z.array(consentSchema).default([]),
-});
+export const registerTestkitBody = lazySchema(() =>
+  z.object({
+    user_id: uuid().nullish(),
+    sample_id: z.string().min(1),
+    patient_details: patientDetailsSchema,
+    patient_address: patientAddressSchema,
+    physician: physicianSchema.nullish(),
+    health_insurance: z.record(z.string(), z.unknown()).nullish(),
+    consents: z.array(consentSchema).default([]),
+  }),
+);
 
 type PatientDetailsInput = z.output<typeof patientDetailsSchema>;
 type PatientAddressInput = z.output<typeof patientAddressSchema>;

@@ -20,8 +20,9 @@ import { metadata, orderReportPdf, sampleInformation, withResults } from '../../
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionView } from '../../state/labs/order-views.js';
 import { OrderResult, ResultMetadata, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const orderParams = z.object({ order_id: uuid() });
+const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
 
 export const orderResultRoutes = [
   defineRoute({

@@ -17,8 +17,9 @@ import { orderReportPdf } from '../../state/labs/order-result-views.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
 import { LabResultsRaw, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ transaction_id: uuid() });
+const params = lazySchema(() => z.object({ transaction_id: uuid() }));
 
 export const orderTransactionRoutes = [
   defineRoute({

@@ -27,23 +27,26 @@ import {
   UnmatchedTestRunCreated,
   res,
 } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const DECISION = z.enum([...UNMATCHED_CASES, 'match_sample_id']);
-const INTERPRETATION = z.enum(['normal', 'abnormal', 'critical', 'unknown']);
-const RESULT_STATUS = z.enum(['final', 'partial']);
-const idParams = z.object({ raw_result_id: uuid() });
+const DECISION = lazySchema(() => z.enum([...UNMATCHED_CASES, 'match_sample_id']));
+const INTERPRETATION = lazySchema(() => z.enum(['normal', 'abnormal', 'critical', 'unknown']));
+const RESULT_STATUS = lazySchema(() => z.enum(['final', 'partial']));
+const idParams = lazySchema(() => z.object({ raw_result_id: uuid() }));
 
-const runBody = z
-  .object({
-    case: z.enum(UNMATCHED_CASES),
-    order_source: z.enum(['managed', 'provided']),
-    orders: z.record(z.string(), uuid()).nullish(),
-    result_status: RESULT_STATUS.default('final'),
-    interpretation: INTERPRETATION.default('normal'),
-    lab_test_id: uuid().nullish(),
-    wrong_lab_test_id: uuid().nullish(),
-  })
-  .strict();
+const runBody = lazySchema(() =>
+  z
+    .object({
+      case: z.enum(UNMATCHED_CASES),
+      order_source: z.enum(['managed', 'provided']),
+      orders: z.record(z.string(), uuid()).nullish(),
+      result_status: RESULT_STATUS.default('final'),
+      interpretation: INTERPRETATION.default('normal'),
+      lab_test_id: uuid().nullish(),
+      wrong_lab_test_id: uuid().nullish(),
+    })
+    .strict(),
+);
 
 export const unmatchedRoutes = [
   defineRoute({
@@ -96,7 +99,7 @@ export const unmatchedRoutes = [
     path: '/v3/unmatched_result_test/:run_id',
     auth: 'team',
     summary: 'A test run: status, stage, orders, the unmatched result it wrote, or its error.',
-    request: { params: z.object({ run_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ run_id: uuid() })) },
     responses: { 200: res(UnmatchedTestRun, 'GetUnmatchedResultTestResponse'), 404: 'Unknown run' },
     handle: (ctx, { params }) => reply(200, runView(findRun(orderEnv(ctx.world, ctx.partition), params.run_id))),
   }),
@@ -109,16 +112,18 @@ export const unmatchedRoutes = [
     summary:
       'Unmatched results, newest first, cursor-paginated; filters decision_code, lab_slug, status, created_at_start/end, search_input.',
     request: {
-      query: z.object({
-        limit: int({ min: 1, max: 100 }).default(50),
-        next_cursor: z.string().nullish(),
-        decision_code: DECISION.nullish(),
-        lab_slug: z.string().nullish(),
-        status: z.enum(['pending_customer_review', 'pending_ops_review', 'resolved']).nullish(),
-        created_at_start: isoDate().nullish(),
-        created_at_end: isoDate().nullish(),
-        search_input: z.string().nullish(),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          limit: int({ min: 1, max: 100 }).default(50),
+          next_cursor: z.string().nullish(),
+          decision_code: DECISION.nullish(),
+          lab_slug: z.string().nullish(),
+          status: z.enum(['pending_customer_review', 'pending_ops_review', 'resolved']).nullish(),
+          created_at_start: isoDate().nullish(),
+          created_at_end: isoDate().nullish(),
+          search_input: z.string().nullish(),
+        }),
+      ),
     },
     responses: { 200: res(UnmatchedResultList, 'ListUnmatchedResultResponse'), 422: 'Validation error or invalid cursor' },
     handle: (ctx, { query }) => reply(200, listUnmatched(orderEnv(ctx.world, ctx.partition), query)),
@@ -141,7 +146,10 @@ export const unmatchedRoutes = [
     path: '/v3/unmatched_result/:raw_result_id/accept',
     auth: 'team',
     summary: 'Accepts the result onto an order (order_id, or the one candidate of user_id); the order gets its results.',
-    request: { params: idParams, body: z.object({ user_id: uuid().nullish(), order_id: uuid().nullish(), note: z.string().nullish() }) },
+    request: {
+      params: idParams,
+      body: lazySchema(() => z.object({ user_id: uuid().nullish(), order_id: uuid().nullish(), note: z.string().nullish() })),
+    },
     responses: {
       200: res(Order, 'ClientFacingOrder'),
       400: 'Already resolved, or no order to accept onto',
@@ -156,7 +164,7 @@ export const unmatchedRoutes = [
     path: '/v3/unmatched_result/:raw_result_id/resolve',
     auth: 'team',
     summary: 'Rejects the result (resolved) or escalates it to ops review (unsure).',
-    request: { params: idParams, body: z.object({ action: z.enum(['reject', 'unsure']), note: z.string().nullish() }) },
+    request: { params: idParams, body: lazySchema(() => z.object({ action: z.enum(['reject', 'unsure']), note: z.string().nullish() })) },
     responses: { 200: res(UnmatchedResult, 'UnmatchedResult'), 400: 'Action not allowed in this status', 404: 'Unknown unmatched result' },
     handle: (ctx, { params, body }) => reply(200, resolveUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
   }),

@@ -22,17 +22,20 @@ import { int, uuid } from '../../engine/schemas.js';
 import { OAUTH_PROVIDERS } from '../../state/management/provider-enums.js';
 import { bulkExport, bulkImport, bulkPause, bulkTriggerHistoricalPull, listBulkOps } from '../../state/link/bulk.js';
 import { BulkExport, BulkImport, BulkOp, BulkOps, BulkPause, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const oauthProvider = z.enum(OAUTH_PROVIDERS);
+const oauthProvider = lazySchema(() => z.enum(OAUTH_PROVIDERS));
 
-const recipe = z.object({
-  user_id: uuid(),
-  access_token: z.string(),
-  refresh_token: z.string(),
-  provider_id: z.string(),
-  expires_at: z.number().int(),
-  oauth_scopes: z.array(z.string()).nullish(),
-});
+const recipe = lazySchema(() =>
+  z.object({
+    user_id: uuid(),
+    access_token: z.string(),
+    refresh_token: z.string(),
+    provider_id: z.string(),
+    expires_at: z.number().int(),
+    oauth_scopes: z.array(z.string()).nullish(),
+  }),
+);
 
 export const bulkRoutes = [
   defineRoute({
@@ -41,7 +44,11 @@ export const bulkRoutes = [
     path: '/v2/link/bulk_import',
     auth: 'team',
     summary: 'Import OAuth credentials: each live user gets the connection and its historical pull.',
-    request: { body: z.object({ provider: oauthProvider, connections: z.array(recipe), wait_for_completion: z.boolean().default(false) }) },
+    request: {
+      body: lazySchema(() =>
+        z.object({ provider: oauthProvider, connections: z.array(recipe), wait_for_completion: z.boolean().default(false) }),
+      ),
+    },
     responses: { 200: res(BulkImport, 'BulkImportConnectionsResponse'), 202: res(BulkImport, 'Same body'), 422: 'Validation error' },
     handle(ctx, { body }) {
       const result = bulkImport(
@@ -58,7 +65,9 @@ export const bulkRoutes = [
     path: '/v2/link/bulk_export',
     auth: 'team',
     summary: "Export the credentials of a provider's connections, 100 a page.",
-    request: { body: z.object({ user_ids: z.array(uuid()).nullish(), provider: oauthProvider, next_token: z.string().nullish() }) },
+    request: {
+      body: lazySchema(() => z.object({ user_ids: z.array(uuid()).nullish(), provider: oauthProvider, next_token: z.string().nullish() })),
+    },
     responses: { 200: res(BulkExport, 'BulkExportConnectionsResponse'), 400: 'Invalid next_token', 422: 'Validation error' },
     handle: (ctx, { body }) => reply(200, bulkExport(ctx, body.provider, body.user_ids ?? null, body.next_token ?? null)),
   }),
@@ -69,7 +78,7 @@ export const bulkRoutes = [
     auth: 'team',
     summary:
       "Pause the provider's connections of some users: de-registered, marked paused (no new data, no pulls) until the user reconnects.",
-    request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider }) },
+    request: { body: lazySchema(() => z.object({ user_ids: z.array(uuid()), provider: oauthProvider })) },
     responses: { 200: res(BulkPause, '{user_ids_paused, user_ids_failed} (sandbox shape)'), 422: 'Validation error' },
     handle: (ctx, { body }) => reply(200, bulkPause(ctx, body.provider, body.user_ids)),
   }),
@@ -79,7 +88,11 @@ export const bulkRoutes = [
     path: '/v2/link/bulk_trigger_historical_pull',
     auth: 'team',
     summary: 'Start a new historical pull of the provider for some users (on the sandbox clock); recorded as a bulk op.',
-    request: { body: z.object({ user_ids: z.array(uuid()), provider: oauthProvider, wait_for_completion: z.boolean().default(false) }) },
+    request: {
+      body: lazySchema(() =>
+        z.object({ user_ids: z.array(uuid()), provider: oauthProvider, wait_for_completion: z.boolean().default(false) }),
+      ),
+    },
     responses: { 200: res(BulkOp, 'The BulkOp'), 202: res(BulkOp, 'Same body'), 422: 'Validation error' },
     handle(ctx, { body }) {
       const op = bulkTriggerHistoricalPull(ctx, body.provider, body.user_ids);
@@ -92,7 +105,7 @@ export const bulkRoutes = [
     path: '/v2/link/bulk_op',
     auth: 'team',
     summary: "The team environment's bulk ops, newest first.",
-    request: { query: z.object({ next_cursor: z.string().nullish(), page_size: int({ min: 0, max: 50 }).default(10) }) },
+    request: { query: lazySchema(() => z.object({ next_cursor: z.string().nullish(), page_size: int({ min: 0, max: 50 }).default(10) })) },
     responses: { 200: res(BulkOps, 'BulkOpsResponse'), 400: 'Invalid cursor', 422: 'Validation error' },
     handle: (ctx, { query }) => reply(200, listBulkOps(ctx, query.next_cursor ?? null, query.page_size)),
   }),

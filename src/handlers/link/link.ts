@@ -36,24 +36,27 @@ import {
   Success,
   res,
 } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const provider = z.enum(PROVIDER_SLUG_ENUM);
-const providerParams = z.object({ provider: z.string().min(1) });
+const provider = lazySchema(() => z.enum(PROVIDER_SLUG_ENUM));
+const providerParams = lazySchema(() => z.object({ provider: z.string().min(1) }));
 const linkToken = (ctx: Ctx): string | undefined => ctx.request.headers['x-vital-link-token'];
 
-const tokenBody = z.object({
-  user_id: uuid(),
-  provider: provider.nullish(),
-  redirect_url: z.string().nullish(),
-  filter_on_providers: z.array(provider).min(1).nullish(),
-  on_error: z.literal('redirect').nullish(),
-  on_close: z.literal('redirect').nullish(),
-});
+const tokenBody = lazySchema(() =>
+  z.object({
+    user_id: uuid(),
+    provider: provider.nullish(),
+    redirect_url: z.string().nullish(),
+    filter_on_providers: z.array(provider).min(1).nullish(),
+    on_error: z.literal('redirect').nullish(),
+    on_close: z.literal('redirect').nullish(),
+  }),
+);
 
-const passwordBody = z.object({ username: z.string(), password: z.string(), region: z.string().nullish() });
-const mfaBody = z.object({ mfa_code: z.string() });
-const emailBody = z.object({ email: z.string(), provider: provider.nullish(), region: z.string().nullish() });
-const authType = z.enum(['password', 'oauth', 'email']);
+const passwordBody = lazySchema(() => z.object({ username: z.string(), password: z.string(), region: z.string().nullish() }));
+const mfaBody = lazySchema(() => z.object({ mfa_code: z.string() }));
+const emailBody = lazySchema(() => z.object({ email: z.string(), provider: provider.nullish(), region: z.string().nullish() }));
+const authType = lazySchema(() => z.enum(['password', 'oauth', 'email']));
 
 export const linkRoutes = [
   defineRoute({
@@ -72,7 +75,7 @@ export const linkRoutes = [
     path: '/v2/link/token/isValid',
     auth: 'team',
     summary: 'Whether a link token is usable: {success: true}, else 400 with the Link error type.',
-    request: { body: z.object({ token: z.string() }) },
+    request: { body: lazySchema(() => z.object({ token: z.string() })) },
     responses: { 200: res(Success, '{success: true}'), 400: 'invalid_token, token_expired or token_consumed' },
     handle: (ctx, { body }) => reply(200, tokenValidity(ctx.world, body.token)),
   }),
@@ -92,7 +95,7 @@ export const linkRoutes = [
     path: '/v2/link/start',
     auth: 'team',
     summary: 'Start connecting one provider with a link token: where to send the user.',
-    request: { body: z.object({ link_token: z.string(), provider }) },
+    request: { body: lazySchema(() => z.object({ link_token: z.string(), provider })) },
     responses: { 200: res(LinkStart, '{provider, auth_type, oauth_url, link_web_url}'), 400: 'Unusable token' },
     handle: (ctx, { body }) => reply(200, startConnect(ctx.world, body.link_token, body.provider)),
   }),
@@ -102,7 +105,7 @@ export const linkRoutes = [
     path: '/v2/link/code/create',
     auth: 'team',
     summary: 'A link code for the mobile SDK (default expiry one hour).',
-    request: { query: z.object({ user_id: uuid(), expires_at: z.iso.datetime({ offset: true }).nullish() }) },
+    request: { query: lazySchema(() => z.object({ user_id: uuid(), expires_at: z.iso.datetime({ offset: true }).nullish() })) },
     responses: { 200: res(LinkCode, 'VitalTokenCreatedResponse'), 404: 'Unknown user', 422: 'Validation error' },
     handle: (ctx, { query }) => reply(200, createLinkCode(ctx, query.user_id, query.expires_at ? Date.parse(query.expires_at) : null)),
   }),
@@ -113,7 +116,14 @@ export const linkRoutes = [
     auth: 'none',
     summary: 'The providers the link token may connect (SourceLink).',
     request: {},
-    responses: { 200: res(z.array(LinkProvider), 'Array of SourceLink'), 400: 'Unusable token', 422: 'Missing header' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(LinkProvider)),
+        'Array of SourceLink',
+      ),
+      400: 'Unusable token',
+      422: 'Missing header',
+    },
     handle: (ctx) => reply(200, listLinkProviders(ctx.world, linkToken(ctx))),
   }),
   defineRoute({
@@ -164,7 +174,7 @@ export const linkRoutes = [
     path: '/v2/link/auth',
     auth: 'none',
     summary: "Password connect, provider in the body (the SDK's passwordAuth).",
-    request: { body: passwordBody.extend({ provider, auth_type: authType }) },
+    request: { body: lazySchema(() => passwordBody.extend({ provider, auth_type: authType })) },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not a password provider' },
     handle: (ctx, { body }) => reply(200, connectPassword(ctx.world, linkToken(ctx), body.provider, body)),
   }),
@@ -174,7 +184,7 @@ export const linkRoutes = [
     path: '/v2/link/auth/email',
     auth: 'none',
     summary: "E-mail connect, provider in the body (the SDK's emailAuth).",
-    request: { body: emailBody.extend({ provider, auth_type: authType }) },
+    request: { body: lazySchema(() => emailBody.extend({ provider, auth_type: authType })) },
     responses: { 200: res(ConnectionResult, 'ProviderLinkResponse'), 400: 'Not an e-mail provider' },
     handle: (ctx, { body }) =>
       reply(200, connectEmail(ctx.world, linkToken(ctx), body.provider, { email: body.email, region: body.region ?? null })),
@@ -185,7 +195,7 @@ export const linkRoutes = [
     path: '/v2/link/provider/manual/:provider',
     auth: 'team',
     summary: 'Connect a manual (mobile SDK) provider for a user.',
-    request: { params: providerParams, body: z.object({ user_id: uuid(), provider_id: z.string().nullish() }) },
+    request: { params: providerParams, body: lazySchema(() => z.object({ user_id: uuid(), provider_id: z.string().nullish() })) },
     responses: { 200: res(Success, '{success: true}'), 400: 'Not a manual provider', 404: 'Unknown user or provider' },
     handle: (ctx, { params, body }) => reply(200, connectManual(ctx, params.provider, body.user_id)),
   }),

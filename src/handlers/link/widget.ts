@@ -21,9 +21,10 @@ import { decideOAuth } from '../../state/link/connect.js';
 import { linkError } from '../../state/link/errors.js';
 import { consentView, widgetView } from '../../state/link/widget.js';
 import { consentPage, messagePage, reportingPage, widgetPage } from './pages.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 /** The origin of the page that opened the widget through the launcher (`scheme://host[:port]`). */
-const origin = z.string().regex(/^https?:\/\/[^/?#\s]+$/, 'an origin: scheme://host[:port]');
+const origin = lazySchema(() => z.string().regex(/^https?:\/\/[^/?#\s]+$/, 'an origin: scheme://host[:port]'));
 
 const encoder = new TextEncoder();
 const html = (text: string, status = 200): Reply => ({
@@ -49,13 +50,15 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'The Link widget page of a link token (link_web_url).',
     request: {
-      query: z.object({
-        token: z.string().min(1),
-        env: z.string().nullish(),
-        region: z.string().nullish(),
-        provider: z.string().nullish(),
-        opener: origin.nullish(),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          token: z.string().min(1),
+          env: z.string().nullish(),
+          region: z.string().nullish(),
+          provider: z.string().nullish(),
+          opener: origin.nullish(),
+        }),
+      ),
     },
     responses: {
       200: { description: 'HTML page (opened by the launcher: also for an unusable token, which it reports)', contentType: 'text/html' },
@@ -80,7 +83,7 @@ export const linkWidgetRoutes = [
     path: '/link/oauth/authorize',
     auth: 'none',
     summary: "The simulated provider's OAuth consent page (Allow / Deny).",
-    request: { query: z.object({ provider: z.string().min(1), state: z.string().min(1), opener: origin.nullish() }) },
+    request: { query: lazySchema(() => z.object({ provider: z.string().min(1), state: z.string().min(1), opener: origin.nullish() })) },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown OAuth session' },
     handle(ctx, { query }) {
       return html(consentPage(consentView(ctx.world, query.state, query.provider, query.opener ?? null)));
@@ -93,13 +96,15 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: "The consent decision: Allow connects, Deny cancels; redirects to the token's redirect_url.",
     request: {
-      query: z.object({
-        provider: z.string().min(1),
-        state: z.string().min(1),
-        decision: z.enum(['allow', 'deny']),
-        opener: origin.nullish(),
-      }),
-      body: z.string().optional(),
+      query: lazySchema(() =>
+        z.object({
+          provider: z.string().min(1),
+          state: z.string().min(1),
+          decision: z.enum(['allow', 'deny']),
+          opener: origin.nullish(),
+        }),
+      ),
+      body: lazySchema(() => z.string().optional()),
     },
     responses: { 303: 'To the redirect_url (launched: the done page) with state=success or state=error&error_type=...&error=...' },
     handle: (ctx, { query, body }) =>
@@ -112,12 +117,14 @@ export const linkWidgetRoutes = [
     auth: 'none',
     summary: 'Where a flow ends when its token has no redirect_url.',
     request: {
-      query: z.object({
-        state: z.enum(['success', 'error']),
-        error_type: z.string().nullish(),
-        error: z.string().nullish(),
-        opener: origin.nullish(),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          state: z.enum(['success', 'error']),
+          error_type: z.string().nullish(),
+          error: z.string().nullish(),
+          opener: origin.nullish(),
+        }),
+      ),
     },
     responses: { 200: { description: 'HTML page (launched: reports the outcome to the launcher)', contentType: 'text/html' } },
     handle: (_ctx, { query }) => {

@@ -29,20 +29,23 @@ import {
 } from '../../state/management/continuous-queries.js';
 import { exportSchema, queryConfigSchema, querySchema, schedulingSchema } from '../../state/management/query-schema.js';
 import { ContinuousQuery, QueryValidation, cursorPage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const BASE = '/v1/org/:org_id/team/:team_id/:environment';
-const params = z.object({ org_id: uuid(), team_id: uuid(), environment: environmentParam() });
-const queryParams = params.extend({ query_id: uuid() });
-const queryType = z.object({ query_type: z.enum(['team', 'platform']).default('team') });
+const params = lazySchema(() => z.object({ org_id: uuid(), team_id: uuid(), environment: environmentParam() }));
+const queryParams = lazySchema(() => params.extend({ query_id: uuid() }));
+const queryType = lazySchema(() => z.object({ query_type: z.enum(['team', 'platform']).default('team') }));
 const TITLE = /^[A-Za-zÀ-ÖØ-öø-ÿ0-9()&_\-.\s]{0,50}$/;
-const createBody = z.object({
-  slug: z.string().regex(/^(?!.*--)(?!.*-$)(?!-.*$)[a-z0-9-]{1,128}$/),
-  title: z.string().regex(TITLE),
-  query: querySchema,
-  query_config: queryConfigSchema.default({}),
-  scheduling_preferences: schedulingSchema.default({}),
-  export_preferences: exportSchema.default({ data_events: { enabled: true }, fhir_observations: false }),
-});
+const createBody = lazySchema(() =>
+  z.object({
+    slug: z.string().regex(/^(?!.*--)(?!.*-$)(?!-.*$)[a-z0-9-]{1,128}$/),
+    title: z.string().regex(TITLE),
+    query: querySchema,
+    query_config: queryConfigSchema.default({}),
+    scheduling_preferences: schedulingSchema.default({}),
+    export_preferences: exportSchema.default({ data_events: { enabled: true }, fhir_observations: false }),
+  }),
+);
 
 export const continuousQueryRoutes = [
   defineRoute({
@@ -52,7 +55,13 @@ export const continuousQueryRoutes = [
     auth: 'management',
     summary: "The team environment's continuous queries (active and archived), oldest first.",
     request: { params },
-    responses: { 200: res(cursorPage(ContinuousQuery), 'ContinuousQueryResponse'), 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => cursorPage(ContinuousQuery)),
+        'ContinuousQueryResponse',
+      ),
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params: p, access: team }) {
       return reply(200, { data: listContinuousQueries(ctx.world, team, p.environment).map(continuousQueryView), next_cursor: null });
@@ -97,7 +106,7 @@ export const continuousQueryRoutes = [
     summary: 'Changes the title and scheduling preferences (null keeps them); archived queries answer 400.',
     request: {
       params: queryParams,
-      body: z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() }),
+      body: lazySchema(() => z.object({ title: z.string().regex(TITLE).nullish(), scheduling_preferences: schedulingSchema.nullish() })),
     },
     responses: { 200: res(ContinuousQuery, 'ContinuousQuery'), 400: 'Archived', 404: 'Not found', 422: 'Invalid body' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),

@@ -15,12 +15,13 @@ import { createOrg, orgById, setBetaFeatures, setOrgPlan, teamById } from '../..
 import type { Org, Plan, Team } from '../../engine/tenancy.js';
 import { acceptInvite, mailOf, memberView } from '../../state/management/people.js';
 import { BetaFeatures, Member, OrgMail, SandboxOrg, SandboxOrgCreated, SandboxOrgList, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const PLANS: readonly Plan[] = ['launch', 'grow', 'scale', 'premium'];
-const planEnum = z.enum(PLANS as [Plan, ...Plan[]]);
-const featureName = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"');
+const planEnum = lazySchema(() => z.enum(PLANS as [Plan, ...Plan[]]));
+const featureName = lazySchema(() =>
+  z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Feature names are 1 to 64 lower-case letters, digits, ".", "_" or "-"'),
+);
 
 function orgControlView(ctx: Ctx, org: Org): z.input<typeof SandboxOrg> {
   return {
@@ -57,7 +58,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/orgs',
     auth: 'control',
     summary: 'Creates an org ({name?, plan? = premium}) and its org management key; answers {org_id, ..., management_key}.',
-    request: { body: z.object({ name: teamName().optional(), plan: planEnum.default('premium') }).nullish() },
+    request: { body: lazySchema(() => z.object({ name: teamName().optional(), plan: planEnum.default('premium') }).nullish()) },
     responses: { 200: res(SandboxOrgCreated, '{org_id, name, plan, management_key_id, management_key}') },
     handle(ctx, { body }) {
       const { org, key } = createOrg(ctx.world, { name: body?.name ?? null, plan: body?.plan ?? 'premium' }, ctx.iso());
@@ -71,7 +72,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/orgs/:org_id',
     auth: 'control',
     summary: 'One org with its plan and team ids.',
-    request: { params: z.object({ org_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ org_id: uuid() })) },
     responses: { 200: res(SandboxOrg, '{id, name, plan, created_at, expires_at, team_ids}'), 404: 'Org not found' },
     handle: (ctx, { params }) => reply(200, orgControlView(ctx, orgOf(ctx, params.org_id))),
   }),
@@ -82,7 +83,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/orgs/:org_id/plan',
     auth: 'control',
     summary: "Sets an org's plan (launch, grow, scale, premium); only premium may use org management.",
-    request: { params: z.object({ org_id: uuid() }), body: z.object({ plan: planEnum }) },
+    request: { params: lazySchema(() => z.object({ org_id: uuid() })), body: lazySchema(() => z.object({ plan: planEnum })) },
     responses: { 200: res(SandboxOrg, 'The org'), 404: 'Org not found' },
     handle(ctx, { params, body }) {
       const org = orgOf(ctx, params.org_id);
@@ -96,7 +97,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/teams/:team_id/beta_features',
     auth: 'control',
     summary: 'The closed-beta features a team is enabled for.',
-    request: { params: z.object({ team_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ team_id: uuid() })) },
     responses: { 200: res(BetaFeatures, '{team_id, beta_features}'), 404: 'Team not found' },
     handle: (ctx, { params }) => reply(200, betaView(teamOf(ctx, params.team_id))),
   }),
@@ -107,7 +108,10 @@ export const managementControlRoutes = [
     path: '/_sandbox/teams/:team_id/beta_features',
     auth: 'control',
     summary: 'Replaces the closed-beta features a team is enabled for ({"beta_features": ["lab_accounts"]}).',
-    request: { params: z.object({ team_id: uuid() }), body: z.object({ beta_features: z.array(featureName) }) },
+    request: {
+      params: lazySchema(() => z.object({ team_id: uuid() })),
+      body: lazySchema(() => z.object({ beta_features: z.array(featureName) })),
+    },
     responses: { 200: res(BetaFeatures, '{team_id, beta_features}'), 404: 'Team not found' },
     handle(ctx, { params, body }) {
       const team = teamOf(ctx, params.team_id);
@@ -122,8 +126,8 @@ export const managementControlRoutes = [
     auth: 'control',
     summary: "The invitee accepts an org invite ({name?}): it becomes a member with the invite's role and team bindings.",
     request: {
-      params: z.object({ org_id: uuid(), invite_id: uuid() }),
-      body: z.object({ name: z.string().min(1).max(200).optional() }).nullish(),
+      params: lazySchema(() => z.object({ org_id: uuid(), invite_id: uuid() })),
+      body: lazySchema(() => z.object({ name: z.string().min(1).max(200).optional() }).nullish()),
     },
     responses: { 200: res(Member, 'ClientFacingOrgMember'), 404: 'Org or invite not found' },
     handle(ctx, { params, body }) {
@@ -138,7 +142,7 @@ export const managementControlRoutes = [
     path: '/_sandbox/orgs/:org_id/mail',
     auth: 'control',
     summary: "E-mails the org's service would have sent (invites, domain instructions), oldest first; the last 200.",
-    request: { params: z.object({ org_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ org_id: uuid() })) },
     responses: { 200: res(OrgMail, '{mail: [{to, subject, kind, sent_at, ref_id}]}'), 404: 'Org not found' },
     handle: (ctx, { params }) => reply(200, { mail: mailOf(ctx.world, orgOf(ctx, params.org_id)).map((m) => ({ ...m })) }),
   }),

@@ -41,29 +41,34 @@ import {
 import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
 import { APPOINTMENT_PROVIDERS, LAB_SERVICE_PROVIDERS, LABS, PROVIDERS } from '../../state/management/provider-enums.js';
 import { BatchOutcome, CustomCredentialPreparation, CustomCredential as CustomCredentialWire, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const unique = (xs: readonly string[]): [string, ...string[]] => [...new Set(xs)] as [string, ...string[]];
-const prepareProvider = z.enum(unique([...PROVIDERS, ...LABS]));
-const anyProvider = z.enum(unique([...PROVIDERS, ...LABS, ...LAB_SERVICE_PROVIDERS, ...APPOINTMENT_PROVIDERS]));
+const prepareProvider = lazySchema(() => z.enum(unique([...PROVIDERS, ...LABS])));
+const anyProvider = lazySchema(() => z.enum(unique([...PROVIDERS, ...LABS, ...LAB_SERVICE_PROVIDERS, ...APPOINTMENT_PROVIDERS])));
 
-const billing = z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']);
+const billing = lazySchema(() => z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']));
 const labCommon = {
   sub_account_id: z.string().nullish(),
   sub_account_name: z.string().nullish(),
   allowed_billing_types: z.array(billing).nullish(),
   disallowed_billing_states: z.record(billing, z.array(z.string())).nullish(),
 };
-const labcorpTeam = z.object({
-  ...labCommon,
-  labcorp: z.object({ account_number: z.string(), billing_method: z.enum(['CM', 'PT', 'PI']) }),
-});
-const labcorpHl7 = z.object({
-  ...labCommon,
-  sending_facility: z.string(),
-  sending_application: z.string(),
-  receiving_facility: z.string(),
-  receiving_application: z.string(),
-});
+const labcorpTeam = lazySchema(() =>
+  z.object({
+    ...labCommon,
+    labcorp: z.object({ account_number: z.string(), billing_method: z.enum(['CM', 'PT', 'PI']) }),
+  }),
+);
+const labcorpHl7 = lazySchema(() =>
+  z.object({
+    ...labCommon,
+    sending_facility: z.string(),
+    sending_application: z.string(),
+    receiving_facility: z.string(),
+    receiving_application: z.string(),
+  }),
+);
 
 /** The reference's detail shapes (`UpsertTeamCustomCredentialsBody.details`) by provider. */
 const DETAILS: Record<string, z.ZodType> = {
@@ -96,7 +101,7 @@ const DETAILS: Record<string, z.ZodType> = {
   }),
 };
 /** Providers without their own shape take any of the reference's shapes. */
-const ANY_DETAILS = z.union(Object.values(DETAILS) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+const ANY_DETAILS = lazySchema(() => z.union(Object.values(DETAILS) as [z.ZodType, z.ZodType, ...z.ZodType[]]));
 
 function credentialView(c: CustomCredential): z.input<typeof CustomCredentialWire> {
   return {
@@ -140,7 +145,7 @@ export const customCredentialRoutes = [
     auth: 'management',
     summary:
       'What to configure in your OAuth application before setting custom credentials (callback URI, webhook URI), or no_action_needed.',
-    request: { params: envRegionParams, body: z.object({ team_id: uuid(), provider: prepareProvider }) },
+    request: { params: envRegionParams, body: lazySchema(() => z.object({ team_id: uuid(), provider: prepareProvider })) },
     responses: {
       200: res(CustomCredentialPreparation, 'PrepareTeamCustomCredentialsResponse'),
       400: 'Team in another region, or provider without OAuth',
@@ -184,14 +189,16 @@ export const customCredentialRoutes = [
     summary: "Sets (upserts) a team's custom credentials for a provider in the environment; active at once.",
     request: {
       params: envRegionParams,
-      body: z.object({
-        team_id: uuid(),
-        provider: anyProvider,
-        client_id: z.string().nullish(),
-        client_secret: z.string().nullish(),
-        details: z.record(z.string(), z.unknown()).nullish(),
-        redirect_url_override: z.string().nullish(),
-      }),
+      body: lazySchema(() =>
+        z.object({
+          team_id: uuid(),
+          provider: anyProvider,
+          client_id: z.string().nullish(),
+          client_secret: z.string().nullish(),
+          details: z.record(z.string(), z.unknown()).nullish(),
+          redirect_url_override: z.string().nullish(),
+        }),
+      ),
     },
     responses: {
       200: res(CustomCredentialWire, 'ClientFacingTeamProviderCredentials'),
@@ -216,13 +223,18 @@ export const customCredentialRoutes = [
       "Custom credentials of the org's teams in the environment and region (the key's teams only for a team key); filters team_id (repeatable), provider.",
     request: {
       params: envRegionParams,
-      query: withRules(
-        z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
-        onePageRule,
+      query: lazySchema(() =>
+        withRules(
+          z.object({ team_id: z.array(uuid()).default([]), provider: anyProvider.nullish(), next_cursor: z.string().nullish() }),
+          onePageRule,
+        ),
       ),
     },
     responses: {
-      200: res(z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() }), '{credentials, next_cursor}'),
+      200: res(
+        lazySchema(() => z.object({ credentials: z.array(CustomCredentialWire), next_cursor: z.string().nullable() })),
+        '{credentials, next_cursor}',
+      ),
       403: 'Team key not bound to a team_id',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
@@ -240,7 +252,7 @@ export const customCredentialRoutes = [
     path: '/v1/org/:org_id/team_custom_credentials/:env/:region',
     auth: 'management',
     summary: 'Deletes custom credentials by credential_id (repeatable); answers {success, failure, not_found}.',
-    request: { params: envRegionParams, query: z.object({ credential_id: z.array(uuid()) }) },
+    request: { params: envRegionParams, query: lazySchema(() => z.object({ credential_id: z.array(uuid()) })) },
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {

@@ -20,6 +20,7 @@ import { CLIENT_FACING_RESOURCES, decodeCursor, encodeCursor, envRegionParams, r
 import { deletePullPreferences, pullPreferencesView, upsertPullPreferences } from '../../state/management/preferences.js';
 import type { Team } from '../../engine/tenancy.js';
 import { DataPullPreferences, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const PATH = '/v1/org/:org_id/team_data_pull_preferences/:env/:region';
 const PULL_PROVIDERS = [
@@ -51,12 +52,14 @@ const PULL_PROVIDERS = [
   'ultrahuman',
   'google_health',
 ] as const;
-const provider = z.enum(PULL_PROVIDERS);
-const days = z.object({ historical_days_to_pull: z.number().int() });
-const providerPreference = z.object({
-  default: days,
-  resource_overrides: z.partialRecord(z.enum(CLIENT_FACING_RESOURCES), days).nullish(),
-});
+const provider = lazySchema(() => z.enum(PULL_PROVIDERS));
+const days = lazySchema(() => z.object({ historical_days_to_pull: z.number().int() }));
+const providerPreference = lazySchema(() =>
+  z.object({
+    default: days,
+    resource_overrides: z.partialRecord(z.enum(CLIENT_FACING_RESOURCES), days).nullish(),
+  }),
+);
 
 export const dataPullPreferenceRoutes = [
   defineRoute({
@@ -67,12 +70,14 @@ export const dataPullPreferenceRoutes = [
     summary: "Data-pull preferences of the region's teams (filters team_id, provider; limit teams per page, default 5).",
     request: {
       params: envRegionParams,
-      query: z.object({
-        team_id: z.array(uuid()).default([]),
-        provider: z.array(provider).default([]),
-        next_cursor: z.string().nullish(),
-        limit: int({ min: 1, max: 100 }).default(5),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          team_id: z.array(uuid()).default([]),
+          provider: z.array(provider).default([]),
+          next_cursor: z.string().nullish(),
+          limit: int({ min: 1, max: 100 }).default(5),
+        }),
+      ),
     },
     responses: { 200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'), 400: 'Team in another region', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
@@ -99,7 +104,7 @@ export const dataPullPreferenceRoutes = [
       "Sets the named providers' preferences (0 to 365 days, per-resource overrides) for each team; answers those teams' preferences.",
     request: {
       params: envRegionParams,
-      body: z.object({ team_ids: z.array(uuid()).min(1), providers: z.partialRecord(provider, providerPreference) }),
+      body: lazySchema(() => z.object({ team_ids: z.array(uuid()).min(1), providers: z.partialRecord(provider, providerPreference) })),
     },
     responses: {
       200: res(DataPullPreferences, 'TeamDataPullPreferencesResponse'),
@@ -126,9 +131,16 @@ export const dataPullPreferenceRoutes = [
     summary: 'Removes preferences (filters team_id, provider; none means all).',
     request: {
       params: envRegionParams,
-      query: z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) }),
+      query: lazySchema(() => z.object({ team_id: z.array(uuid()).default([]), provider: z.array(provider).default([]) })),
     },
-    responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.null()),
+        'null',
+      ),
+      400: 'Team in another region',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query }) {
       const teams = regionTeams(ctx, params.org_id, params.region, query.team_id);

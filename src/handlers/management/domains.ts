@@ -25,9 +25,10 @@ import {
   verifyDomain,
 } from '../../state/management/domains.js';
 import { Domain, listOf, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const orgParams = z.object({ org_id: uuid() });
-const domainParams = z.object({ org_id: uuid(), domain_id: uuid() });
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
+const domainParams = lazySchema(() => z.object({ org_id: uuid(), domain_id: uuid() }));
 
 export const domainRoutes = [
   defineRoute({
@@ -37,7 +38,12 @@ export const domainRoutes = [
     auth: 'management',
     summary: "The org's domains, oldest first.",
     request: { params: orgParams },
-    responses: { 200: res(listOf('data', Domain), 'ListOrgDomainResponse') },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('data', Domain)),
+        'ListOrgDomainResponse',
+      ),
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       return reply(200, { data: listDomains(ctx.world, org).map(domainView) });
@@ -50,7 +56,7 @@ export const domainRoutes = [
     path: '/v1/org/:org_id/domain',
     auth: 'management',
     summary: 'Adds a domain (201) with the TXT record to publish for verification.',
-    request: { params: orgParams, body: withRules(z.object({ domain: z.string() }), domainNameRule) },
+    request: { params: orgParams, body: lazySchema(() => withRules(z.object({ domain: z.string() }), domainNameRule)) },
     responses: { 201: res(Domain, 'ClientFacingOrgDomain'), 409: 'Domain already added', 422: 'Not a domain name' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
@@ -93,7 +99,13 @@ export const domainRoutes = [
     auth: 'management',
     summary: 'Checks the TXT record: pending until 10 minutes of sandbox time after the domain was added, then verified.',
     request: { params: domainParams },
-    responses: { 200: res(z.object({ status: z.string() }), 'VerifyOrgDomainResponse'), 404: 'Domain not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.object({ status: z.string() })),
+        'VerifyOrgDomainResponse',
+      ),
+      404: 'Domain not found',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       return reply(200, { status: verifyDomain(ctx.world, org, params.domain_id, ctx.now()).status });
@@ -106,9 +118,12 @@ export const domainRoutes = [
     path: '/v1/org/:org_id/domain/:domain_id/send_domain_instructions',
     auth: 'management',
     summary: "Sends the DNS instructions to an address (recorded in the org's sandbox outbox).",
-    request: { params: domainParams, body: z.object({ to_email: email() }) },
+    request: { params: domainParams, body: lazySchema(() => z.object({ to_email: email() })) },
     responses: {
-      200: res(z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() }), 'SendOrgDomainInstructionsResponse'),
+      200: res(
+        lazySchema(() => z.object({ sent: z.boolean(), sendgrid_message_id: z.string().nullable() })),
+        'SendOrgDomainInstructionsResponse',
+      ),
       404: 'Domain not found',
       422: 'Invalid e-mail',
     },

@@ -9,6 +9,7 @@ import { environmentParam } from '../../state/management/common.js';
 import { liveDashboardSession } from '../../state/management/ehr.js';
 import { teamEhrDeliveries } from '../../state/management/ehr-pipelines.js';
 import { EhrDashboardSession, EhrDeliveries, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 export const ehrControlRoutes = [
   defineRoute({
@@ -17,7 +18,7 @@ export const ehrControlRoutes = [
     path: '/_sandbox/ehr_dashboard/:token',
     auth: 'control',
     summary: 'The session a dashboard URL opens (member, team, feature, modality, environment), until it expires.',
-    request: { params: z.object({ token: z.string().min(1).max(100) }) },
+    request: { params: lazySchema(() => z.object({ token: z.string().min(1).max(100) })) },
     responses: {
       200: res(EhrDashboardSession, '{org_id, member_id, team_id, feature, modality, environment, created_at, expires_at}'),
       404: 'Unknown or expired',
@@ -34,7 +35,7 @@ export const ehrControlRoutes = [
     path: '/_sandbox/ehr_pipelines/:team_id/:environment',
     auth: 'control',
     summary: "Lab results the team environment's EHR pipelines received, oldest first (the last 1000).",
-    request: { params: z.object({ team_id: uuid(), environment: environmentParam() }) },
+    request: { params: lazySchema(() => z.object({ team_id: uuid(), environment: environmentParam() })) },
     responses: { 200: res(EhrDeliveries, '{deliveries: [...]}'), 404: 'Team not found' },
     handle: (ctx, { params }) =>
       reply(200, { deliveries: teamEhrDeliveries(ctx.world, params.team_id, params.environment).map((d) => ({ ...d })) }),

@@ -17,16 +17,23 @@ import { requireOrg } from '../../state/management/access.js';
 import { environmentParam, regionParam, regionTeams } from '../../state/management/common.js';
 import { deleteEhrPipelines, ehrPipelinesOf, ehrPipelineView, upsertEhrPipelines } from '../../state/management/ehr-pipelines.js';
 import { EhrPipeline, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const PATH = '/v1/org/:org_id/team_ehr_pipelines/:environment/:region';
-const params = z.object({ org_id: uuid(), environment: environmentParam(), region: regionParam() });
-const ehrType = z.enum(['fhir', 'hint_health']);
-const httpUrl = z.string().min(1).pipe(z.url());
-const authentication = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('client_credentials'), client_id: z.string(), client_secret: z.string(), token_url: httpUrl }),
-  z.object({ type: z.literal('google_iam'), service_account_email: z.string(), audience: z.literal('https://healthcare.googleapis.com/') }),
-  z.object({ type: z.literal('api_key'), api_key: z.string() }),
-]);
+const params = lazySchema(() => z.object({ org_id: uuid(), environment: environmentParam(), region: regionParam() }));
+const ehrType = lazySchema(() => z.enum(['fhir', 'hint_health']));
+const httpUrl = lazySchema(() => z.string().min(1).pipe(z.url()));
+const authentication = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('client_credentials'), client_id: z.string(), client_secret: z.string(), token_url: httpUrl }),
+    z.object({
+      type: z.literal('google_iam'),
+      service_account_email: z.string(),
+      audience: z.literal('https://healthcare.googleapis.com/'),
+    }),
+    z.object({ type: z.literal('api_key'), api_key: z.string() }),
+  ]),
+);
 
 export const ehrPipelineRoutes = [
   defineRoute({
@@ -35,9 +42,12 @@ export const ehrPipelineRoutes = [
     path: PATH,
     auth: 'management',
     summary: "EHR pipelines of the region's teams the key may act on (filter team_id).",
-    request: { params, query: z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }) },
+    request: { params, query: lazySchema(() => z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() })) },
     responses: {
-      200: res(z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() }), 'TeamEHRPipelineResponse'),
+      200: res(
+        lazySchema(() => z.object({ data: z.array(EhrPipeline), next_token: z.string().nullable() })),
+        'TeamEHRPipelineResponse',
+      ),
       400: 'Team in another region',
       404: 'Team not found',
     },
@@ -56,16 +66,21 @@ export const ehrPipelineRoutes = [
     summary: 'Sets the pipeline of this EHR type for each team (all the key may act on in the region when team_ids is absent).',
     request: {
       params,
-      body: z.object({
-        team_ids: z.array(uuid()).nullish(),
-        ehr_type: ehrType,
-        base_url: httpUrl,
-        authentication,
-        allowed_mappers: z.array(z.string()).nullish(),
-      }),
+      body: lazySchema(() =>
+        z.object({
+          team_ids: z.array(uuid()).nullish(),
+          ehr_type: ehrType,
+          base_url: httpUrl,
+          authentication,
+          allowed_mappers: z.array(z.string()).nullish(),
+        }),
+      ),
     },
     responses: {
-      200: res(z.array(EhrPipeline), 'TeamEHRPipeline[]'),
+      200: res(
+        lazySchema(() => z.array(EhrPipeline)),
+        'TeamEHRPipeline[]',
+      ),
       400: 'Team in another region',
       404: 'Team not found',
       422: 'Invalid body',
@@ -89,8 +104,15 @@ export const ehrPipelineRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'Removes the pipelines of this EHR type (filter team_id; none means every team the key may act on in the region).',
-    request: { params, query: z.object({ team_id: z.array(uuid()).default([]), ehr_type: ehrType }) },
-    responses: { 200: res(z.null(), 'null'), 400: 'Team in another region', 404: 'Team not found' },
+    request: { params, query: lazySchema(() => z.object({ team_id: z.array(uuid()).default([]), ehr_type: ehrType })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.null()),
+        'null',
+      ),
+      400: 'Team in another region',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params: p, query }) {
       deleteEhrPipelines(ctx.world, regionTeams(ctx, p.org_id, p.region, query.team_id), p.environment, query.ehr_type);

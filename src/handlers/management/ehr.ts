@@ -28,30 +28,35 @@ import {
   upsertEhrConfig,
 } from '../../state/management/ehr.js';
 import { EhrConfiguration, EhrMember, ExpiringUrl, cursorPage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const INTEGRATION_MEMBER_PAGE_SIZE = 50;
 const BASE = '/v1/org/:org_id/ehr_integration';
-const orgParams = z.object({ org_id: uuid() });
-const memberParams = z.object({ org_id: uuid(), member_id: uuid() });
-const modality = z.enum(['feature_embed', 'link_out']);
-const bindings = z.array(z.object({ team_id: uuid() }));
-const integrationId = z.string().max(256);
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
+const memberParams = lazySchema(() => z.object({ org_id: uuid(), member_id: uuid() }));
+const modality = lazySchema(() => z.enum(['feature_embed', 'link_out']));
+const bindings = lazySchema(() => z.array(z.object({ team_id: uuid() })));
+const integrationId = lazySchema(() => z.string().max(256));
 
-const configBody = z.object({
-  slug: z.string().min(3),
-  modalities: z.array(modality),
-  origin_configs: z.array(z.object({ origin: z.string(), session_continuation_url: z.string().nullish() })),
-});
+const configBody = lazySchema(() =>
+  z.object({
+    slug: z.string().min(3),
+    modalities: z.array(modality),
+    origin_configs: z.array(z.object({ origin: z.string(), session_continuation_url: z.string().nullish() })),
+  }),
+);
 
-const dashboardBody = z.object({
-  member_id: uuid().nullish(),
-  integration_member_id: integrationId.nullish(),
-  team_id: uuid().nullish(),
-  integration_team_id: integrationId.nullish(),
-  feature: z.string(),
-  modality,
-  environment: environmentParam(),
-});
+const dashboardBody = lazySchema(() =>
+  z.object({
+    member_id: uuid().nullish(),
+    integration_member_id: integrationId.nullish(),
+    team_id: uuid().nullish(),
+    integration_team_id: integrationId.nullish(),
+    feature: z.string(),
+    modality,
+    environment: environmentParam(),
+  }),
+);
 
 export const ehrIntegrationRoutes = [
   defineRoute({
@@ -113,13 +118,15 @@ export const ehrIntegrationRoutes = [
     summary: 'Creates an integration-managed member (409 with member_id when the integration_member_id is taken).',
     request: {
       params: orgParams,
-      body: z.object({
-        integration_member_id: integrationId,
-        name: z.string(),
-        email: z.string(),
-        avatar: z.string().nullish(),
-        team_role_bindings: bindings.nullish(),
-      }),
+      body: lazySchema(() =>
+        z.object({
+          integration_member_id: integrationId,
+          name: z.string(),
+          email: z.string(),
+          avatar: z.string().nullish(),
+          team_role_bindings: bindings.nullish(),
+        }),
+      ),
     },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 409: 'IntegrationMemberIDConflictResponse', 422: 'Invalid body or team' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -141,8 +148,17 @@ export const ehrIntegrationRoutes = [
     path: `${BASE}/member`,
     auth: 'management',
     summary: 'Integration-managed members, oldest first, pages of 50 with next_cursor.',
-    request: { params: orgParams, query: withRules(z.object({ next_cursor: z.string().nullish() }), cursorRule('integration_member')) },
-    responses: { 200: res(cursorPage(EhrMember), 'ListIntegrationManagedMembersResponse'), 422: 'Invalid cursor' },
+    request: {
+      params: orgParams,
+      query: lazySchema(() => withRules(z.object({ next_cursor: z.string().nullish() }), cursorRule('integration_member'))),
+    },
+    responses: {
+      200: res(
+        lazySchema(() => cursorPage(EhrMember)),
+        'ListIntegrationManagedMembersResponse',
+      ),
+      422: 'Invalid cursor',
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const rows = listIntegrationMembers(ctx.world, org, query.next_cursor ? decodeCursor('integration_member', query.next_cursor) : 0);
@@ -159,7 +175,7 @@ export const ehrIntegrationRoutes = [
     path: `${BASE}/resolve_member`,
     auth: 'management',
     summary: 'The integration-managed member with this integration_member_id.',
-    request: { params: orgParams, body: z.object({ integration_member_id: integrationId }) },
+    request: { params: orgParams, body: lazySchema(() => z.object({ integration_member_id: integrationId })) },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
@@ -189,12 +205,14 @@ export const ehrIntegrationRoutes = [
     summary: 'Updates name, e-mail, avatar, team bindings (null keeps a value).',
     request: {
       params: memberParams,
-      body: z.object({
-        name: z.string().nullish(),
-        email: z.string().nullish(),
-        avatar: z.string().nullish(),
-        team_role_bindings: bindings.nullish(),
-      }),
+      body: lazySchema(() =>
+        z.object({
+          name: z.string().nullish(),
+          email: z.string().nullish(),
+          avatar: z.string().nullish(),
+          team_role_bindings: bindings.nullish(),
+        }),
+      ),
     },
     responses: { 200: res(EhrMember, 'IntegrationManagedMember'), 404: 'Not found', 422: 'Invalid body or team' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),

@@ -27,6 +27,7 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import type { ManagementKey } from '../../engine/tenancy.js';
 import { ManagementKey as ManagementKeyWire, ManagementKeyCreated, cursorPage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 function managementKeyView(key: ManagementKey): z.input<typeof ManagementKeyWire> {
   return {
@@ -39,10 +40,10 @@ function managementKeyView(key: ManagementKey): z.input<typeof ManagementKeyWire
   };
 }
 
-const roleEnum = z.enum(['org_admin', 'team_admin']);
-const bindings = z.array(z.object({ team_id: uuid() })).nullish();
-const orgParams = z.object({ org_id: uuid() });
-const keyParams = z.object({ org_id: uuid(), key_id: uuid() });
+const roleEnum = lazySchema(() => z.enum(['org_admin', 'team_admin']));
+const bindings = lazySchema(() => z.array(z.object({ team_id: uuid() })).nullish());
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
+const keyParams = lazySchema(() => z.object({ org_id: uuid(), key_id: uuid() }));
 
 export const managementKeyRoutes = [
   defineRoute({
@@ -51,8 +52,13 @@ export const managementKeyRoutes = [
     path: '/v1/org/:org_id/management_key',
     auth: 'management',
     summary: 'Management keys of the org without secrets (org key only); team_id keeps team keys bound to it, role keeps one role.',
-    request: { params: orgParams, query: z.object({ team_id: uuid().nullish(), role: roleEnum.nullish() }) },
-    responses: { 200: res(cursorPage(ManagementKeyWire), '{data, next_cursor}') },
+    request: { params: orgParams, query: lazySchema(() => z.object({ team_id: uuid().nullish(), role: roleEnum.nullish() })) },
+    responses: {
+      200: res(
+        lazySchema(() => cursorPage(ManagementKeyWire)),
+        '{data, next_cursor}',
+      ),
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
       const data = listManagementKeys(ctx.world, org, query).map(managementKeyView);
@@ -68,7 +74,7 @@ export const managementKeyRoutes = [
     summary: 'Creates a management key (org key only); the secret `key` is shown only in this answer.',
     request: {
       params: orgParams,
-      body: withRules(z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }), bindingsForRoleRule),
+      body: lazySchema(() => withRules(z.object({ label: z.string(), role: roleEnum, team_role_bindings: bindings }), bindingsForRoleRule)),
     },
     responses: {
       200: res(ManagementKeyCreated, 'ClientFacingManagementKeyUnhashed'),
@@ -87,7 +93,7 @@ export const managementKeyRoutes = [
     path: '/v1/org/:org_id/management_key/:key_id',
     auth: 'management',
     summary: "Changes a key's label and, for team keys, its team bindings (null keeps a value).",
-    request: { params: keyParams, body: z.object({ label: z.string().nullish(), team_role_bindings: bindings }) },
+    request: { params: keyParams, body: lazySchema(() => z.object({ label: z.string().nullish(), team_role_bindings: bindings })) },
     responses: { 200: res(ManagementKeyWire, 'ClientFacingManagementKey'), 404: 'Key not found', 422: 'Bindings on an org key, or empty' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access: org }) {
@@ -103,7 +109,12 @@ export const managementKeyRoutes = [
     auth: 'management',
     summary: 'Deletes a management key (it stops working at once); answers the key, or null when there was none.',
     request: { params: keyParams },
-    responses: { 200: res(ManagementKeyWire.nullable(), 'ClientFacingManagementKey or null') },
+    responses: {
+      200: res(
+        lazySchema(() => ManagementKeyWire.nullable()),
+        'ClientFacingManagementKey or null',
+      ),
+    },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, access: org }) {
       const key = deleteManagementKey(ctx.world, org, params.key_id);

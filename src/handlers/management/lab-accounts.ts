@@ -31,8 +31,9 @@ import {
   updateLabAccountAllowlist,
 } from '../../state/management/lab-accounts.js';
 import { LabAccount, listOf, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const statusEnum = z.enum(['active', 'pending', 'suspended', 'ready_to_launch']);
+const statusEnum = lazySchema(() => z.enum(['active', 'pending', 'suspended', 'ready_to_launch']));
 
 export const labAccountRoutes = [
   defineRoute({
@@ -43,9 +44,15 @@ export const labAccountRoutes = [
     summary: "Closed beta (lab_accounts). The org's lab accounts in the environment and region; filters lab_account_id, team_id, status.",
     request: {
       params: envRegionParams,
-      query: z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() }),
+      query: lazySchema(() => z.object({ lab_account_id: uuid().nullish(), team_id: uuid().nullish(), status: statusEnum.nullish() })),
     },
-    responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta, team key without team_id, or not bound' },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('data', LabAccount)),
+        '{data}',
+      ),
+      403: 'Closed beta, team key without team_id, or not bound',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params, query }) =>
       reply(200, { data: listOrgLabAccounts(ctx, params.org_id, params.env, params.region, query).map(labAccountView) }),
@@ -58,11 +65,14 @@ export const labAccountRoutes = [
     auth: 'management',
     summary: 'Closed beta (lab_accounts). Replaces the team allowlist of a lab account (org key only).',
     request: {
-      params: envRegionParams.extend({ account_id: uuid() }),
-      body: z.object({ team_id_allowlist: z.array(uuid()) }),
+      params: lazySchema(() => envRegionParams.extend({ account_id: uuid() })),
+      body: lazySchema(() => z.object({ team_id_allowlist: z.array(uuid()) })),
     },
     responses: {
-      200: res(z.object({ lab_account: LabAccount }), '{lab_account}'),
+      200: res(
+        lazySchema(() => z.object({ lab_account: LabAccount })),
+        '{lab_account}',
+      ),
       403: 'Closed beta or team key',
       404: 'Lab account not found',
       422: 'A team not in the org and region',
@@ -81,8 +91,14 @@ export const labAccountRoutes = [
     auth: 'team',
     beta: LAB_ACCOUNT_FEATURE,
     summary: 'Closed beta (lab_accounts). The lab accounts the calling team may use in its environment; filters lab_account_id, status.',
-    request: { query: z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() }) },
-    responses: { 200: res(listOf('data', LabAccount), '{data}'), 403: 'Closed beta' },
+    request: { query: lazySchema(() => z.object({ lab_account_id: uuid().nullish(), status: statusEnum.nullish() })) },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('data', LabAccount)),
+        '{data}',
+      ),
+      403: 'Closed beta',
+    },
     handle: (ctx, { query }) => reply(200, { data: listTeamLabAccounts(ctx.world, ctx.partition, query).map(labAccountView) }),
   }),
 ];

@@ -24,15 +24,16 @@ import {
   updateMember,
 } from '../../state/management/people.js';
 import { Invite, Member, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const MEMBER_PAGE_SIZE = 50;
 
-const orgParams = z.object({ org_id: uuid() });
-const memberParams = z.object({ org_id: uuid(), member_id: uuid() });
-const inviteParams = z.object({ org_id: uuid(), invite_id: uuid() });
-const role = z.enum(['org_admin', 'team_admin', 'no_role']);
-const bindings = z.array(z.object({ team_id: uuid() }));
-const listQuery = z.object({ search_query: z.string().nullish(), next_cursor: z.string().nullish() });
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
+const memberParams = lazySchema(() => z.object({ org_id: uuid(), member_id: uuid() }));
+const inviteParams = lazySchema(() => z.object({ org_id: uuid(), invite_id: uuid() }));
+const role = lazySchema(() => z.enum(['org_admin', 'team_admin', 'no_role']));
+const bindings = lazySchema(() => z.array(z.object({ team_id: uuid() })));
+const listQuery = lazySchema(() => z.object({ search_query: z.string().nullish(), next_cursor: z.string().nullish() }));
 
 function page<T extends { seq: number }>(kind: string, rows: T[]): { rows: T[]; next: string | null } {
   const out = rows.slice(0, MEMBER_PAGE_SIZE);
@@ -47,9 +48,12 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/member',
     auth: 'management',
     summary: 'Members of the org in joining order; search_query matches name or e-mail; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: withRules(listQuery, cursorRule('member')) },
+    request: { params: orgParams, query: lazySchema(() => withRules(listQuery, cursorRule('member'))) },
     responses: {
-      200: res(z.object({ members: z.array(Member), next_cursor: z.string().nullable() }), 'ClientFacingOrgMemberListResponse'),
+      200: res(
+        lazySchema(() => z.object({ members: z.array(Member), next_cursor: z.string().nullable() })),
+        'ClientFacingOrgMemberListResponse',
+      ),
       422: 'Invalid cursor',
     },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -66,7 +70,7 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/member/:member_id',
     auth: 'management',
     summary: "Changes a member's role and team bindings (a null role keeps it); the last owner cannot be demoted.",
-    request: { params: memberParams, body: z.object({ role: role.nullable(), team_role_bindings: bindings.nullable() }) },
+    request: { params: memberParams, body: lazySchema(() => z.object({ role: role.nullable(), team_role_bindings: bindings.nullable() })) },
     responses: {
       200: res(Member, 'ClientFacingOrgMember'),
       400: 'Last owner, or bindings that do not fit the role',
@@ -100,9 +104,12 @@ export const memberRoutes = [
     path: '/v1/org/:org_id/invite',
     auth: 'management',
     summary: 'Pending invites, oldest first; search_query matches the e-mail; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: withRules(listQuery, cursorRule('invite')) },
+    request: { params: orgParams, query: lazySchema(() => withRules(listQuery, cursorRule('invite'))) },
     responses: {
-      200: res(z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() }), 'ClientFacingOrgInviteListResponse'),
+      200: res(
+        lazySchema(() => z.object({ invites: z.array(Invite), next_cursor: z.string().nullable() })),
+        'ClientFacingOrgInviteListResponse',
+      ),
       422: 'Invalid cursor',
     },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
@@ -121,10 +128,13 @@ export const memberRoutes = [
     summary: 'Invites an e-mail address (role default org_admin), resends a pending invite, or answers already_in_org.',
     request: {
       params: orgParams,
-      body: z.object({ email: email(), role: role.default('org_admin'), team_role_bindings: bindings.nullish() }),
+      body: lazySchema(() => z.object({ email: email(), role: role.default('org_admin'), team_role_bindings: bindings.nullish() })),
     },
     responses: {
-      200: res(z.object({ status: z.string() }), 'OrgInviteAPICreateResponse'),
+      200: res(
+        lazySchema(() => z.object({ status: z.string() })),
+        'OrgInviteAPICreateResponse',
+      ),
       400: 'Bindings that do not fit the role',
       422: 'Invalid e-mail or team',
     },

@@ -11,12 +11,13 @@ import { teamName } from '../../state/management/common.js';
 import { renameOrg } from '../../state/management/orgs.js';
 import type { Org } from '../../engine/tenancy.js';
 import { Org as OrgWire, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 function orgView(org: Org): z.input<typeof OrgWire> {
   return { id: org.id, name: org.name, expires_at: org.expires_at };
 }
 
-const orgParams = z.object({ org_id: uuid() });
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
 
 export const managementOrgRoutes = [
   defineRoute({
@@ -39,7 +40,7 @@ export const managementOrgRoutes = [
     path: '/v1/org/:org_id',
     auth: 'management',
     summary: 'Renames the org (org key only).',
-    request: { params: orgParams, body: z.object({ name: teamName() }) },
+    request: { params: orgParams, body: lazySchema(() => z.object({ name: teamName() })) },
     responses: { 200: res(OrgWire, 'ClientFacingOrg'), 403: 'Team key, another org, or not premium', 422: 'Invalid name' },
     access: (ctx, p) => requireOrgAdmin(ctx, p.org_id),
     handle(ctx, { params, body, access }) {

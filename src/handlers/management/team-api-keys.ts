@@ -21,6 +21,7 @@ import { uuid, withRules } from '../../engine/schemas.js';
 import { assertTeamRegion, envRegionParams, onePageRule } from '../../state/management/common.js';
 import type { TeamApiKey } from '../../engine/tenancy.js';
 import { BatchOutcome, TeamApiKey as TeamApiKeyWire, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 function teamApiKeyView(key: TeamApiKey): z.input<typeof TeamApiKeyWire> {
   return { id: key.id, label: key.label, value: key.value, team_id: key.team_id, created_at: key.created_at };
@@ -35,10 +36,13 @@ export const teamApiKeyRoutes = [
     summary: "API keys of the org's teams in one environment and region (the key's teams only for a team key); filter team_id.",
     request: {
       params: envRegionParams,
-      query: withRules(z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }), onePageRule),
+      query: lazySchema(() => withRules(z.object({ team_id: uuid().nullish(), next_cursor: z.string().nullish() }), onePageRule)),
     },
     responses: {
-      200: res(z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() }), '{api_keys, next_cursor}'),
+      200: res(
+        lazySchema(() => z.object({ api_keys: z.array(TeamApiKeyWire), next_cursor: z.string().nullable() })),
+        '{api_keys, next_cursor}',
+      ),
       403: 'Team key not bound to team_id',
     },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
@@ -54,7 +58,7 @@ export const teamApiKeyRoutes = [
     path: '/v1/org/:org_id/team_api_keys/:env/:region',
     auth: 'management',
     summary: 'Creates a team API key for the environment; it works on the data API at once.',
-    request: { params: envRegionParams, body: z.object({ label: z.string(), team_id: uuid() }) },
+    request: { params: envRegionParams, body: lazySchema(() => z.object({ label: z.string(), team_id: uuid() })) },
     responses: {
       200: res(TeamApiKeyWire, 'ClientFacingTeamAPIKey'),
       400: 'Team in another region',
@@ -75,7 +79,7 @@ export const teamApiKeyRoutes = [
     path: '/v1/org/:org_id/team_api_keys/:env/:region',
     auth: 'management',
     summary: 'Deletes team API keys by api_key_id (repeatable); they stop working at once. Answers {success, failure, not_found}.',
-    request: { params: envRegionParams, query: z.object({ api_key_id: z.array(uuid()) }) },
+    request: { params: envRegionParams, query: lazySchema(() => z.object({ api_key_id: z.array(uuid()) })) },
     responses: { 200: res(BatchOutcome, '{success, failure, not_found}') },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {

@@ -25,8 +25,9 @@ import {
 } from '../../state/management/preferences.js';
 import { createAccessToken, eventDeliveryMetric } from '../../state/management/tokens-metrics.js';
 import { EventDeliveryMetric, res, TeamAccessToken, TeamScopeRequirementsList } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const teamParams = z.object({ org_id: uuid(), team_id: uuid() });
+const teamParams = lazySchema(() => z.object({ org_id: uuid(), team_id: uuid() }));
 
 const SCOPES = REQUIRABLE_SCOPES;
 
@@ -35,11 +36,13 @@ function requirement(scopes: readonly string[]) {
   return z.object({ user_must_grant: z.array(scope), user_may_grant: z.array(scope) }).nullish();
 }
 
-const scopeBody = z.object(
-  Object.fromEntries(Object.entries(SCOPES).map(([p, s]) => [p, requirement(s)])) as Record<
-    keyof typeof SCOPES,
-    ReturnType<typeof requirement>
-  >,
+const scopeBody = lazySchema(() =>
+  z.object(
+    Object.fromEntries(Object.entries(SCOPES).map(([p, s]) => [p, requirement(s)])) as Record<
+      keyof typeof SCOPES,
+      ReturnType<typeof requirement>
+    >,
+  ),
 );
 
 export const teamSettingRoutes = [
@@ -49,7 +52,7 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/scope_requirements',
     auth: 'management',
     summary: 'The scopes the team requires users to grant (must) and lets them grant (may), per OAuth provider.',
-    request: { params: teamParams, query: z.object({ provider: z.enum(CREDENTIAL_OAUTH_PROVIDERS).nullish() }) },
+    request: { params: teamParams, query: lazySchema(() => z.object({ provider: z.enum(CREDENTIAL_OAUTH_PROVIDERS).nullish() })) },
     responses: { 200: res(TeamScopeRequirementsList, 'TeamScopeRequirementsResponse'), 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
@@ -63,7 +66,7 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/scope_requirements',
     auth: 'management',
     summary: "Sets scope requirements per provider (null removes one, absent keeps it); answers the team's requirements.",
-    request: { params: teamParams, body: withRules(scopeBody, scopeRequirementsRule) },
+    request: { params: teamParams, body: lazySchema(() => withRules(scopeBody, scopeRequirementsRule)) },
     responses: {
       200: res(TeamScopeRequirementsList, 'TeamScopeRequirementsResponse'),
       404: 'Team not found',
@@ -82,7 +85,7 @@ export const teamSettingRoutes = [
     path: '/v1/org/:org_id/team/:team_id/create_api_access_token',
     auth: 'management',
     summary: 'A short-lived API access token for the team environment ({access_token, expires_in}).',
-    request: { params: teamParams, body: z.object({ env: environmentParam() }) },
+    request: { params: teamParams, body: lazySchema(() => z.object({ env: environmentParam() })) },
     responses: {
       200: res(TeamAccessToken, 'CreateTeamAccessTokenResponse'),
       404: 'Team not found',
@@ -100,8 +103,8 @@ export const teamSettingRoutes = [
     auth: 'management',
     summary: 'Webhook delivery attempts per step (5m, 15m, 1h, 1d) over the last 24 steps, by outcome, as a Prometheus matrix.',
     request: {
-      params: teamParams.extend({ environment: environmentParam() }),
-      query: z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') }),
+      params: lazySchema(() => teamParams.extend({ environment: environmentParam() })),
+      query: lazySchema(() => z.object({ interval: z.enum(['5m', '15m', '1h', '1d']).default('1h') })),
     },
     responses: {
       200: res(EventDeliveryMetric, 'PrometheusQueryResponse'),

@@ -37,11 +37,14 @@ import {
   updateSourcePriorities,
 } from '../../state/users/team-views.js';
 import { LinkConfig, Physician, SourcePriority, Team, User, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const priorityChanges = withRules(
-  z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })),
-  sourcePrioritiesRule,
-).nullish();
+const priorityChanges = lazySchema(() =>
+  withRules(
+    z.array(z.object({ data_type: z.enum(PRIORITY_RESOURCES), providers: z.array(z.string()).min(1) })),
+    sourcePrioritiesRule,
+  ).nullish(),
+);
 
 export const teamRoutes = [
   defineRoute({
@@ -50,7 +53,7 @@ export const teamRoutes = [
     path: '/v2/team/:team_id',
     auth: 'team',
     summary: "The calling team (ClientFacingTeam) with its settings for the key's environment.",
-    request: { params: z.object({ team_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ team_id: uuid() })) },
     responses: { 200: res(Team, 'ClientFacingTeam'), 403: 'Another team' },
     handle(ctx, { params }) {
       const team = requireOwnTeam(ctx, params.team_id);
@@ -63,8 +66,13 @@ export const teamRoutes = [
     path: '/v2/team/users/search',
     auth: 'team',
     summary: 'Users whose user_id or client_user_id is query_id.',
-    request: { query: z.object({ query_id: z.string().min(1).nullish() }) },
-    responses: { 200: res(z.array(User), 'Array of ClientFacingUser') },
+    request: { query: lazySchema(() => z.object({ query_id: z.string().min(1).nullish() })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(User)),
+        'Array of ClientFacingUser',
+      ),
+    },
     handle: (ctx, { query }) =>
       reply(200, query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
   }),
@@ -75,7 +83,12 @@ export const teamRoutes = [
     auth: 'team',
     summary: "Where the team environment's webhooks are managed (deprecated in the reference).",
     request: {},
-    responses: { 200: res(z.object({ url: z.string() }), '{url}') },
+    responses: {
+      200: res(
+        lazySchema(() => z.object({ url: z.string() })),
+        '{url}',
+      ),
+    },
     handle(ctx) {
       const { team, environment } = ctx.partition;
       return reply(200, { url: `${ctx.world.urls.management}/v1/org/${team.org_id}/team/${team.id}/${environment}/webhook` });
@@ -87,8 +100,14 @@ export const teamRoutes = [
     path: '/v2/team/source/priorities',
     auth: 'team',
     summary: 'Source priorities per data type (1 = preferred).',
-    request: { query: z.object({ data_type: z.enum(PRIORITY_RESOURCES).nullish() }) },
-    responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data_type' },
+    request: { query: lazySchema(() => z.object({ data_type: z.enum(PRIORITY_RESOURCES).nullish() })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(SourcePriority)),
+        'Array of {data_type, provider, priority}',
+      ),
+      422: 'Unknown data_type',
+    },
     handle: (ctx, { query }) => reply(200, sourcePriorities(ctx, query.data_type ?? null)),
   }),
   defineRoute({
@@ -98,7 +117,13 @@ export const teamRoutes = [
     auth: 'team',
     summary: 'Put providers first for data types (body: [{data_type, providers}]); answers the full list.',
     request: { body: priorityChanges },
-    responses: { 200: res(z.array(SourcePriority), 'Array of {data_type, provider, priority}'), 422: 'Unknown data type or provider' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(SourcePriority)),
+        'Array of {data_type, provider, priority}',
+      ),
+      422: 'Unknown data type or provider',
+    },
     handle: (ctx, { body }) => reply(200, updateSourcePriorities(ctx, body ?? [])),
   }),
   defineRoute({
@@ -107,8 +132,14 @@ export const teamRoutes = [
     path: '/v2/team/:team_id/physicians',
     auth: 'team',
     summary: "The physicians named on the team's lab orders (ClientFacingPhysician).",
-    request: { params: z.object({ team_id: uuid() }) },
-    responses: { 200: res(z.array(Physician), 'Array of ClientFacingPhysician'), 403: 'Another team' },
+    request: { params: lazySchema(() => z.object({ team_id: uuid() })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Physician)),
+        'Array of ClientFacingPhysician',
+      ),
+      403: 'Another team',
+    },
     handle(ctx, { params }) {
       requireOwnTeam(ctx, params.team_id);
       return reply(200, teamPhysicians(ctx));

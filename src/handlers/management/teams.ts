@@ -47,66 +47,77 @@ import {
 } from '../../state/management/teams.js';
 import { defaultEnvironmentSettings, type EnvironmentSettings } from '../../engine/tenancy.js';
 import { ManagementTeam, TeamList, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const TEAM_PAGE_SIZE = 50;
 
-const orgParams = z.object({ org_id: uuid() });
-const teamParams = z.object({ org_id: uuid(), team_id: uuid() });
-const eventTypePrefixes = z.array(z.string().min(1)).nullish();
+const orgParams = lazySchema(() => z.object({ org_id: uuid() }));
+const teamParams = lazySchema(() => z.object({ org_id: uuid(), team_id: uuid() }));
+const eventTypePrefixes = lazySchema(() => z.array(z.string().min(1)).nullish());
 
-const listQuery = z.object({
-  team_id: uuid().nullish(),
-  region: z.array(regionParam()).nullish(),
-  search_query: patterned(NAME_PATTERN_SOURCE, new RegExp(NAME_PATTERN_SOURCE)).nullish(),
-  next_cursor: z.string().nullish(),
-});
+const listQuery = lazySchema(() =>
+  z.object({
+    team_id: uuid().nullish(),
+    region: z.array(regionParam()).nullish(),
+    search_query: patterned(NAME_PATTERN_SOURCE, new RegExp(NAME_PATTERN_SOURCE)).nullish(),
+    next_cursor: z.string().nullish(),
+  }),
+);
 
-const createBody = z.object({
-  lab_tests_patient_sms_communication_enabled: z.boolean().default(true),
-  lab_tests_patient_email_communication_enabled: z.boolean().default(true),
-  critical_result_notification_email: email().nullish(),
-  brand_information: brandInformation().nullish(),
-  logo_url: logoUrl().nullish(),
-  reject_duplicate_connection: z.boolean().default(false),
-  sdk_per_device_activity_timeseries: z.boolean().default(false),
-  partial_webhooks_enabled: z.boolean().nullish(),
-  minor_ordering_enabled: z.boolean().nullish(),
-  id: uuid().nullish(),
-  name: teamName(),
-  region: regionParam(),
-  integration_team_id: z.string().max(256).nullish(),
-  event_type_prefixes: eventTypePrefixes,
-});
+const createBody = lazySchema(() =>
+  z.object({
+    lab_tests_patient_sms_communication_enabled: z.boolean().default(true),
+    lab_tests_patient_email_communication_enabled: z.boolean().default(true),
+    critical_result_notification_email: email().nullish(),
+    brand_information: brandInformation().nullish(),
+    logo_url: logoUrl().nullish(),
+    reject_duplicate_connection: z.boolean().default(false),
+    sdk_per_device_activity_timeseries: z.boolean().default(false),
+    partial_webhooks_enabled: z.boolean().nullish(),
+    minor_ordering_enabled: z.boolean().nullish(),
+    id: uuid().nullish(),
+    name: teamName(),
+    region: regionParam(),
+    integration_team_id: z.string().max(256).nullish(),
+    event_type_prefixes: eventTypePrefixes,
+  }),
+);
 
-const updateBrand = z.object({
-  company_name: z.string().nullish(),
-  company_website: z.string().nullish(),
-  support_email: email().nullish(),
-  support_contact: z.string().nullish(),
-  company_address: z.string().nullish(),
-  brand_color: z.string().nullish(),
-});
+const updateBrand = lazySchema(() =>
+  z.object({
+    company_name: z.string().nullish(),
+    company_website: z.string().nullish(),
+    support_email: email().nullish(),
+    support_contact: z.string().nullish(),
+    company_address: z.string().nullish(),
+    brand_color: z.string().nullish(),
+  }),
+);
 
-const updateEnvironment = z.object({
-  lab_tests_patient_sms_communication_enabled: z.boolean().nullish(),
-  lab_tests_patient_email_communication_enabled: z.boolean().nullish(),
-  critical_result_notification_email: email().nullish(),
-  partial_webhooks_enabled: z.boolean().nullish(),
-  minor_ordering_enabled: z.boolean().nullish(),
-  reject_duplicate_connection: z.boolean().nullish(),
-  sdk_per_device_activity_timeseries: z.boolean().nullish(),
-  patient_experience: z.boolean().nullish(),
-  brand_information: updateBrand.nullish(),
-  logo_url: logoUrl().nullish(),
-  event_type_prefixes: eventTypePrefixes,
-});
+const updateEnvironment = lazySchema(() =>
+  z.object({
+    lab_tests_patient_sms_communication_enabled: z.boolean().nullish(),
+    lab_tests_patient_email_communication_enabled: z.boolean().nullish(),
+    critical_result_notification_email: email().nullish(),
+    partial_webhooks_enabled: z.boolean().nullish(),
+    minor_ordering_enabled: z.boolean().nullish(),
+    reject_duplicate_connection: z.boolean().nullish(),
+    sdk_per_device_activity_timeseries: z.boolean().nullish(),
+    patient_experience: z.boolean().nullish(),
+    brand_information: updateBrand.nullish(),
+    logo_url: logoUrl().nullish(),
+    event_type_prefixes: eventTypePrefixes,
+  }),
+);
 
-const updateBody = z.object({
-  name: teamName().nullish(),
-  integration_team_id: z.string().max(256).nullish(),
-  sandbox: updateEnvironment.nullish(),
-  production: updateEnvironment.nullish(),
-});
+const updateBody = lazySchema(() =>
+  z.object({
+    name: teamName().nullish(),
+    integration_team_id: z.string().max(256).nullish(),
+    sandbox: updateEnvironment.nullish(),
+    production: updateEnvironment.nullish(),
+  }),
+);
 
 export const managementTeamRoutes = [
   defineRoute({
@@ -116,7 +127,7 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary:
       'Teams of the org the key may see, oldest first; filters team_id, region (repeatable), search_query; pages of 50 with next_cursor.',
-    request: { params: orgParams, query: withRules(listQuery, cursorRule('team')) },
+    request: { params: orgParams, query: lazySchema(() => withRules(listQuery, cursorRule('team'))) },
     responses: { 200: res(TeamList, '{teams, next_cursor}'), 422: 'Invalid filter or cursor' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle(ctx, { params, query, access: org }) {
@@ -181,7 +192,7 @@ export const managementTeamRoutes = [
     path: '/v1/org/:org_id/team/:team_id',
     auth: 'management',
     summary: 'One team with its sandbox and production settings (spec 4.9); include_environment limits the blocks filled.',
-    request: { params: teamParams, query: z.object({ include_environment: z.array(environmentParam()).default([]) }) },
+    request: { params: teamParams, query: lazySchema(() => z.object({ include_environment: z.array(environmentParam()).default([]) })) },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to the team', 404: 'Team not found' },
     access: (ctx, p) => requireTeam(ctx, p.org_id, p.team_id),
     handle(ctx, { params, query, access: team }) {
@@ -216,7 +227,14 @@ export const managementTeamRoutes = [
     auth: 'management',
     summary: 'Deletes a team (org key only): its API keys stop working and its data becomes unreachable at once.',
     request: { params: teamParams },
-    responses: { 200: res(z.null(), 'null'), 403: 'Team key', 404: 'Team not found' },
+    responses: {
+      200: res(
+        lazySchema(() => z.null()),
+        'null',
+      ),
+      403: 'Team key',
+      404: 'Team not found',
+    },
     access: (ctx, p) => {
       requireOrgAdmin(ctx, p.org_id);
       return requireTeam(ctx, p.org_id, p.team_id);
@@ -233,7 +251,7 @@ export const managementTeamRoutes = [
     path: '/v1/org/:org_id/resolve_team',
     auth: 'management',
     summary: 'The team with this integration_team_id.',
-    request: { params: orgParams, body: z.object({ integration_team_id: z.string().max(256) }) },
+    request: { params: orgParams, body: lazySchema(() => z.object({ integration_team_id: z.string().max(256) })) },
     responses: { 200: res(ManagementTeam, 'ClientFacingOrgTeam'), 403: 'Team key not bound to it', 404: 'No team has it' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { body, access: org }) => reply(200, orgTeamView(requireTeamByIntegrationId(ctx, org, body.integration_team_id))),

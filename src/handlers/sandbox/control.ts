@@ -11,19 +11,22 @@ import { defineRoute, type Ctx, reply } from '../../engine/route.js';
 import { int, num, withRules } from '../../engine/schemas.js';
 import { advanceClock, advanceRules } from '../../state/sandbox/clock.js';
 import { AdvanceDone, ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 function clockView(ctx: Ctx): z.input<typeof ClockState> {
   const { clock } = ctx.world;
   return { now: clock.iso(), mode: clock.mode, scale: clock.scale };
 }
 
-const advanceBody = withRules(
-  z.object({
-    seconds: num({ min: 0 }).optional(),
-    duration: z.string().optional(),
-    until: z.string().optional(),
-  }),
-  advanceRules,
+const advanceBody = lazySchema(() =>
+  withRules(
+    z.object({
+      seconds: num({ min: 0 }).optional(),
+      duration: z.string().optional(),
+      until: z.string().optional(),
+    }),
+    advanceRules,
+  ),
 );
 
 export const controlRoutes = [
@@ -84,7 +87,7 @@ export const controlRoutes = [
     path: '/_sandbox/reset',
     auth: 'control',
     summary: 'A fresh world, optionally with another seed.',
-    request: { body: z.object({ seed: int().optional() }).nullish() },
+    request: { body: lazySchema(() => z.object({ seed: int().optional() }).nullish()) },
     responses: { 200: res(ResetDone, 'OK') },
     handle(ctx, { body }) {
       ctx.reset(body?.seed);
@@ -99,15 +102,17 @@ export const controlRoutes = [
     auth: 'control',
     summary: 'The event journal, oldest first, filtered by team, environment, type, prefix or user.',
     request: {
-      query: z.object({
-        team_id: z.string().optional(),
-        environment: z.enum(['sandbox', 'production']).optional(),
-        event_type: z.string().optional(),
-        event_type_prefix: z.string().optional(),
-        user_id: z.string().optional(),
-        after_seq: int({ min: 0 }).optional(),
-        limit: int({ min: 1, max: 10000 }).default(1000),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          team_id: z.string().optional(),
+          environment: z.enum(['sandbox', 'production']).optional(),
+          event_type: z.string().optional(),
+          event_type_prefix: z.string().optional(),
+          user_id: z.string().optional(),
+          after_seq: int({ min: 0 }).optional(),
+          limit: int({ min: 1, max: 10000 }).default(1000),
+        }),
+      ),
     },
     responses: { 200: res(JournalPage, 'OK') },
     handle(ctx, { query }) {
@@ -123,7 +128,7 @@ export const controlRoutes = [
     path: '/_sandbox/jobs',
     auth: 'control',
     summary: 'Pending scheduled jobs, soonest first.',
-    request: { query: z.object({ limit: int({ min: 1, max: 1000 }).default(100) }) },
+    request: { query: lazySchema(() => z.object({ limit: int({ min: 1, max: 1000 }).default(100) })) },
     responses: { 200: res(JobList, 'OK') },
     handle(ctx, { query }) {
       const jobs = ctx.world.scheduler.list(query.limit).map((j) => ({ at: new Date(j.at).toISOString(), label: j.label }));

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { docsAsset } from '../../state/sandbox/docs-assets.js';
 import { binary } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const encoder = new TextEncoder();
 
@@ -76,7 +77,7 @@ export const docsRoutes = [
     path: '/docs/assets/:file',
     auth: 'none',
     summary: 'A file of the documentation page (Swagger UI, from the swagger-ui-dist package).',
-    request: { params: z.object({ file: z.string() }) },
+    request: { params: lazySchema(() => z.object({ file: z.string() })) },
     responses: {
       200: { description: 'The file (CSS, JavaScript or PNG)', contentType: '*/*' },
       404: 'Unknown file, or no documentation assets in this runtime (msw, browser)',

@@ -17,15 +17,15 @@ import { MAX_ADVANCE_SECONDS } from '../../state/sandbox/errors.js';
 import { applyLabFault, LAB_FAULTS } from '../../state/sandbox/faults-labs.js';
 import { startOutage } from '../../state/sandbox/faults-providers.js';
 import { LabFaultApplied, ProviderOutage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const OUTAGE_TEXTS = {
   oneAmount: 'Give exactly one of seconds or duration (90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H)',
   badDuration: 'Invalid duration: 90s, 15m, 2h, 3d or ISO 8601 such as P1DT2H, at most 366 days',
 } as const;
 
-const outageBody = withRules(
-  z.object({ seconds: num({ min: 1, max: MAX_ADVANCE_SECONDS }).optional(), duration: z.string().optional() }).strict(),
-  (b) => {
+const outageBody = lazySchema(() =>
+  withRules(z.object({ seconds: num({ min: 1, max: MAX_ADVANCE_SECONDS }).optional(), duration: z.string().optional() }).strict(), (b) => {
     if ((b.seconds === undefined) === (b.duration === undefined)) return { message: OUTAGE_TEXTS.oneAmount };
     if (b.duration !== undefined) {
       const s = parseDuration(b.duration);
@@ -33,7 +33,7 @@ const outageBody = withRules(
         return { path: ['duration'], message: OUTAGE_TEXTS.badDuration, input: b.duration };
     }
     return null;
-  },
+  }),
 );
 
 export const domainFaultRoutes = [
@@ -44,7 +44,10 @@ export const domainFaultRoutes = [
     auth: 'control',
     summary:
       'A lab fault on an order: sample_rejected, draw_failed, cancelled_by_lab, requisition_failed, partial_then_corrected, critical_result or appointment_cancelled.',
-    request: { params: z.object({ order_id: uuid() }), body: z.object({ fault: z.enum(LAB_FAULTS) }).strict() },
+    request: {
+      params: lazySchema(() => z.object({ order_id: uuid() })),
+      body: lazySchema(() => z.object({ fault: z.enum(LAB_FAULTS) }).strict()),
+    },
     responses: {
       200: res(LabFaultApplied, '{order_id, fault, status}'),
       400: 'No booked appointment to cancel',
@@ -60,7 +63,7 @@ export const domainFaultRoutes = [
     path: '/_sandbox/providers/:provider/outage',
     auth: 'control',
     summary: 'A provider outage from now for {seconds} or {duration}: its historical pulls retry until it ends, then catch up.',
-    request: { params: z.object({ provider: z.string() }), body: outageBody },
+    request: { params: lazySchema(() => z.object({ provider: z.string() })), body: outageBody },
     responses: { 200: res(ProviderOutage, '{provider, starts_at, ends_at, connections_affected}'), 404: 'Unknown provider' },
     handle(ctx, { params, body }) {
       const seconds = body.seconds ?? (parseDuration(body.duration ?? '') as number);

@@ -18,6 +18,7 @@ import { uuid } from '../../engine/schemas.js';
 import { addFault, clearFaults, listFaults, removeFault } from '../../engine/faults.js';
 import { faultRuleBody } from '../../state/sandbox/faults-schema.js';
 import { FaultList, FaultRuleView, FaultsCleared, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 export const faultRoutes = [
   defineRoute({
@@ -48,7 +49,7 @@ export const faultRoutes = [
     path: '/_sandbox/faults/:fault_id',
     auth: 'control',
     summary: 'Removes one HTTP fault rule.',
-    request: { params: z.object({ fault_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ fault_id: uuid() })) },
     responses: { 200: res(FaultRuleView, 'The rule removed'), 404: 'Unknown rule' },
     handle: (ctx, { params }) => reply(200, removeFault(ctx.world, params.fault_id)),
   }),

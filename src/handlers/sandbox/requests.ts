@@ -14,10 +14,11 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { int } from '../../engine/schemas.js';
 import { listRequests, SINCE_FILTER, STATUS_FILTER } from '../../state/sandbox/journal-query.js';
 import { RequestPage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const since = z
-  .string()
-  .refine((v) => SINCE_FILTER.test(v) || !Number.isNaN(Date.parse(v)), 'Expected a request id (req_N) or an ISO date-time');
+const since = lazySchema(() =>
+  z.string().refine((v) => SINCE_FILTER.test(v) || !Number.isNaN(Date.parse(v)), 'Expected a request id (req_N) or an ISO date-time'),
+);
 
 export const requestRoutes = [
   defineRoute({
@@ -28,15 +29,17 @@ export const requestRoutes = [
     summary:
       'The request journal, newest first: filter by status (404, 4xx), route id (users.create, users.*, none), path part, method, team, since (req_N or ISO sandbox time).',
     request: {
-      query: z.object({
-        status: z.string().regex(STATUS_FILTER).optional(),
-        route: z.string().min(1).optional(),
-        path: z.string().min(1).optional(),
-        method: z.string().min(1).optional(),
-        team_id: z.string().min(1).optional(),
-        since: since.optional(),
-        limit: int({ min: 1, max: 10000 }).default(100),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          status: z.string().regex(STATUS_FILTER).optional(),
+          route: z.string().min(1).optional(),
+          path: z.string().min(1).optional(),
+          method: z.string().min(1).optional(),
+          team_id: z.string().min(1).optional(),
+          since: since.optional(),
+          limit: int({ min: 1, max: 10000 }).default(100),
+        }),
+      ),
     },
     responses: { 200: res(RequestPage, 'OK') },
     handle: (ctx, { query }) => reply(200, listRequests(ctx.world, query)),

@@ -12,6 +12,7 @@ import { ApiError } from '../../engine/errors.js';
 import { defineRoute, type Ctx, reply } from '../../engine/route.js';
 import { ScenarioError } from '../../scenario/parse.js';
 import { ScenarioLoaded, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 async function load(ctx: Ctx, scenario: unknown) {
   let loaded: unknown;
@@ -35,7 +36,7 @@ export const scenarioRoutes = [
     path: '/_sandbox/scenario',
     auth: 'control',
     summary: 'Replaces the world with one built from a scenario (kept across resets); a bad one changes nothing (422 naming the path).',
-    request: { body: z.unknown() },
+    request: { body: lazySchema(() => z.unknown()) },
     responses: { 200: res(ScenarioLoaded, '{status, seed, now}'), 422: 'The scenario has problems: each names its path in the file' },
     handle: (ctx, { body }) => load(ctx, body),
   }),

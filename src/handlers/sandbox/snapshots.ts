@@ -17,12 +17,15 @@ import { WorldDocumentError } from '../../engine/persist-document.js';
 import type { WorldDocument as WorldDocumentOf } from '../../engine/persist.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { SnapshotInfo, SnapshotList, WorldDocument, WorldRestored, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const snapshotName = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only');
+const snapshotName = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only'),
+);
 
 /**
  * The world document as the wire declares it: its build and log entries as plain JSON objects
@@ -50,7 +53,7 @@ export const snapshotRoutes = [
     path: '/_sandbox/snapshots',
     auth: 'control',
     summary: 'Saves the whole world in memory under a name (replacing one of that name).',
-    request: { body: z.object({ name: snapshotName }) },
+    request: { body: lazySchema(() => z.object({ name: snapshotName })) },
     responses: {
       201: res(SnapshotInfo, '{name, now, seed, inputs}'),
       422: 'No valid name',
@@ -71,7 +74,7 @@ export const snapshotRoutes = [
     path: '/_sandbox/snapshots/:name/restore',
     auth: 'control',
     summary: 'Rewinds the world to a snapshot: its clock, pending jobs, deliveries and every answer.',
-    request: { params: z.object({ name: z.string() }) },
+    request: { params: lazySchema(() => z.object({ name: z.string() })) },
     responses: { 200: res(WorldRestored, '{status, seed, now}'), 404: 'No snapshot of that name' },
     async handle(ctx, { params }) {
       try {
@@ -88,7 +91,7 @@ export const snapshotRoutes = [
     path: '/_sandbox/snapshots/:name',
     auth: 'control',
     summary: 'Drops a snapshot.',
-    request: { params: z.object({ name: z.string() }) },
+    request: { params: lazySchema(() => z.object({ name: z.string() })) },
     responses: { 204: 'Dropped', 404: 'No snapshot of that name' },
     handle(ctx, { params }) {
       if (!ctx.worlds.remove(params.name)) throw apiError(404, `No snapshot named ${JSON.stringify(params.name)}`);
@@ -110,7 +113,7 @@ export const snapshotRoutes = [
     path: '/_sandbox/world',
     auth: 'control',
     summary: 'Replaces the world with a saved one (its seed and keys win); a bad document changes nothing (422 saying what is wrong).',
-    request: { body: z.unknown() },
+    request: { body: lazySchema(() => z.unknown()) },
     responses: { 200: res(WorldRestored, '{status, seed, now}'), 422: 'Not a world document this build reads' },
     async handle(ctx, { body }) {
       try {

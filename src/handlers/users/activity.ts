@@ -18,8 +18,9 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { num, uuid } from '../../engine/schemas.js';
 import { createPortalUrl, portalView, refreshUser, signInToken, teamMetrics, userDevice, userDevices } from '../../state/users/activity.js';
 import { Device, ExpiringUrl, RefreshRefused, RefreshResult, SignInToken, TeamMetrics, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const userIdParams = z.object({ user_id: uuid() });
+const userIdParams = lazySchema(() => z.object({ user_id: uuid() }));
 const encoder = new TextEncoder();
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, text: string, status: number) => ({
@@ -50,7 +51,7 @@ export const activityRoutes = [
     path: '/v2/user/refresh/:user_id',
     auth: 'team',
     summary: 'On-demand refresh of every connected source (8 per user per hour).',
-    request: { params: userIdParams, query: z.object({ timeout: num({ min: 5, max: 60 }).default(10) }) },
+    request: { params: userIdParams, query: lazySchema(() => z.object({ timeout: num({ min: 5, max: 60 }).default(10) })) },
     responses: {
       200: res(RefreshResult, 'Refreshed'),
       202: res(RefreshResult, 'Some sources still pulling'),
@@ -70,7 +71,13 @@ export const activityRoutes = [
     auth: 'team',
     summary: "The user's devices (one per current connection).",
     request: { params: userIdParams },
-    responses: { 200: res(z.array(Device), 'Array of ClientFacingDevice'), 404: 'Unknown user' },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Device)),
+        'Array of ClientFacingDevice',
+      ),
+      404: 'Unknown user',
+    },
     handle: (ctx, { params }) => reply(200, userDevices(ctx, params.user_id)),
   }),
   defineRoute({
@@ -79,7 +86,7 @@ export const activityRoutes = [
     path: '/v2/user/:user_id/device/:device_id',
     auth: 'team',
     summary: 'One device of the user.',
-    request: { params: z.object({ user_id: uuid(), device_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ user_id: uuid(), device_id: uuid() })) },
     responses: { 200: res(Device, 'ClientFacingDevice'), 404: 'Unknown user or device' },
     handle: (ctx, { params }) => reply(200, userDevice(ctx, params.user_id, params.device_id)),
   }),
@@ -99,7 +106,10 @@ export const activityRoutes = [
     path: '/v2/user/:user_id/create_portal_url',
     auth: 'team',
     summary: 'A user-portal URL: launch (10 minutes) or communications (14 days).',
-    request: { params: userIdParams, body: z.object({ context: z.enum(['launch', 'communications']), order_id: uuid().nullish() }) },
+    request: {
+      params: userIdParams,
+      body: lazySchema(() => z.object({ context: z.enum(['launch', 'communications']), order_id: uuid().nullish() })),
+    },
     responses: { 200: res(ExpiringUrl, 'CreateUserPortalURLResponse'), 404: 'Unknown user or order', 422: 'Validation error' },
     handle: (ctx, { params, body }) => reply(200, createPortalUrl(ctx, params.user_id, body.context, body.order_id ?? null)),
   }),
@@ -109,7 +119,7 @@ export const activityRoutes = [
     path: '/portal/:team_id/:environment/:code',
     auth: 'none',
     summary: "The sandbox's user-portal page behind a portal URL (HTML).",
-    request: { params: z.object({ team_id: z.string(), environment: z.string(), code: z.string() }) },
+    request: { params: lazySchema(() => z.object({ team_id: z.string(), environment: z.string(), code: z.string() })) },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: 'Unknown or expired link' },
     handle(ctx, { params }) {
       const view = portalView(ctx.world, params.team_id, params.environment, params.code);

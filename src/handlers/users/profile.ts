@@ -13,63 +13,70 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { bool, guarantor, isoDate, postalAddress, uuid } from '../../engine/schemas.js';
 import { addInsurance, latestDemographics, latestInsurance, setDemographics } from '../../state/users/profile.js';
 import { Insurance, UserInfo, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const userIdParams = z.object({ user_id: uuid() });
+const userIdParams = lazySchema(() => z.object({ user_id: uuid() }));
 
-const address = postalAddress();
+const address = lazySchema(() => postalAddress());
 
-const infoBody = z.object({
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.email(),
-  phone_number: z.string(),
-  gender: z.string(),
-  dob: isoDate(),
-  address,
-  medical_proxy: guarantor().nullish(),
-  race: z
-    .enum([
-      'african_american_or_black',
-      'asian',
-      'indigenous_native_american_alaska_native',
-      'other',
-      'pacific_islander_or_hawaiian',
-      'white_caucasian',
-    ])
-    .nullish(),
-  ethnicity: z.enum(['hispanic', 'non_hispanic', 'ashkenazi_jewish', 'other']).nullish(),
-  sexual_orientation: z.enum(['lesbian_gay_or_homosexual', 'heterosexual_or_straight', 'bisexual', 'dont_know', 'other']).nullish(),
-  gender_identity: z
-    .enum([
-      'male',
-      'female',
-      'female_to_male_ftm_transgender_male_trans_man',
-      'male_to_female_mtf_transgender_female_trans_woman',
-      'genderqueer',
-      'other',
-    ])
-    .nullish(),
-});
+const infoBody = lazySchema(() =>
+  z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.email(),
+    phone_number: z.string(),
+    gender: z.string(),
+    dob: isoDate(),
+    address,
+    medical_proxy: guarantor().nullish(),
+    race: z
+      .enum([
+        'african_american_or_black',
+        'asian',
+        'indigenous_native_american_alaska_native',
+        'other',
+        'pacific_islander_or_hawaiian',
+        'white_caucasian',
+      ])
+      .nullish(),
+    ethnicity: z.enum(['hispanic', 'non_hispanic', 'ashkenazi_jewish', 'other']).nullish(),
+    sexual_orientation: z.enum(['lesbian_gay_or_homosexual', 'heterosexual_or_straight', 'bisexual', 'dont_know', 'other']).nullish(),
+    gender_identity: z
+      .enum([
+        'male',
+        'female',
+        'female_to_male_ftm_transgender_male_trans_man',
+        'male_to_female_mtf_transgender_female_trans_woman',
+        'genderqueer',
+        'other',
+      ])
+      .nullish(),
+  }),
+);
 
-const person = z.object({
-  first_name: z.string(),
-  last_name: z.string(),
-  gender: z.enum(['female', 'male', 'other', 'unknown']),
-  address,
-  dob: isoDate(),
-  email: z.string(),
-  phone_number: z.string(),
-});
+const person = lazySchema(() =>
+  z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    gender: z.enum(['female', 'male', 'other', 'unknown']),
+    address,
+    dob: isoDate(),
+    email: z.string(),
+    phone_number: z.string(),
+  }),
+);
 
-const insuranceBody = z.object({
-  payor_code: z.string().min(1),
-  member_id: z.string().min(1),
-  group_id: z.string().nullish(),
-  relationship: z.enum(['Self', 'Spouse', 'Other']),
-  insured: person,
-  guarantor: guarantor().nullish(),
-  is_primary: z.boolean().default(true),
-});
+const insuranceBody = lazySchema(() =>
+  z.object({
+    payor_code: z.string().min(1),
+    member_id: z.string().min(1),
+    group_id: z.string().nullish(),
+    relationship: z.enum(['Self', 'Spouse', 'Other']),
+    insured: person,
+    guarantor: guarantor().nullish(),
+    is_primary: z.boolean().default(true),
+  }),
+);
 
 export const profileRoutes = [
   defineRoute({
@@ -108,7 +115,7 @@ export const profileRoutes = [
     path: '/v2/user/:user_id/insurance/latest',
     auth: 'team',
     summary: "The user's latest insurance (is_primary, default true).",
-    request: { params: userIdParams, query: z.object({ is_primary: bool().default(true) }) },
+    request: { params: userIdParams, query: lazySchema(() => z.object({ is_primary: bool().default(true) })) },
     responses: { 200: res(Insurance, 'ClientFacingInsurance'), 404: 'Unknown user or none recorded' },
     handle: (ctx, { params, query }) => reply(200, latestInsurance(ctx, params.user_id, query.is_primary)),
   }),

@@ -22,6 +22,7 @@ import { WEARABLES_ERRORS } from '../../state/wearables/errors.js';
 import { connectDemoProvider, deregisterProvider, listConnections } from '../../state/wearables/operations.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
 import { Connection, DemoConnected, Success, listOf, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 export const connectionRoutes = [
   defineRoute({
@@ -30,7 +31,7 @@ export const connectionRoutes = [
     path: '/v2/link/connect/demo',
     auth: 'team',
     summary: 'Connect a user to a demo provider (sandbox only): 30 days of history are pulled.',
-    request: { body: z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDER_ENUM) }) },
+    request: { body: lazySchema(() => z.object({ user_id: uuid(), provider: z.enum(DEMO_PROVIDER_ENUM) })) },
     responses: {
       200: res(DemoConnected, '{success, detail}'),
       400: 'Production environment, already connected, or mixing with real connections',
@@ -50,8 +51,15 @@ export const connectionRoutes = [
     path: '/v2/user/providers/:user_id',
     auth: 'team',
     summary: "The user's connections: status, resource availability, error details.",
-    request: { params: z.object({ user_id: uuid() }) },
-    responses: { 200: res(listOf('providers', Connection), '{providers: [...]}'), 404: 'Unknown user', 422: 'Malformed user_id' },
+    request: { params: lazySchema(() => z.object({ user_id: uuid() })) },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('providers', Connection)),
+        '{providers: [...]}',
+      ),
+      404: 'Unknown user',
+      422: 'Malformed user_id',
+    },
     handle(ctx, { params }) {
       const user = requireUser(ctx, params.user_id);
       return reply(200, { providers: listConnections(ctx.world, ctx.partition, user.user_id) });
@@ -64,7 +72,7 @@ export const connectionRoutes = [
     path: '/v2/user/:user_id/:provider',
     auth: 'team',
     summary: 'Deregister one provider connection of a user (data already delivered stays readable).',
-    request: { params: z.object({ user_id: uuid(), provider: z.string() }) },
+    request: { params: lazySchema(() => z.object({ user_id: uuid(), provider: z.string() })) },
     responses: { 200: res(Success, '{success: true}'), 404: 'Unknown user or not connected', 422: 'Malformed user_id or unknown provider' },
     handle(ctx, { params }) {
       checkProvider(params.provider, 'path');

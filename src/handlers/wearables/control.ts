@@ -29,8 +29,9 @@ import {
   setFeedMode,
 } from '../../state/wearables/operations.js';
 import { Connection, FeedState, HistoricalPullForced, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const target = z.object({ user_id: uuid(), provider: z.string() });
+const target = lazySchema(() => z.object({ user_id: uuid(), provider: z.string() }));
 
 export const wearablesControlRoutes = [
   defineRoute({
@@ -41,7 +42,9 @@ export const wearablesControlRoutes = [
     summary: 'Puts a connection into error with a chosen error_type; emits provider.connection.error.',
     request: {
       params: target,
-      body: z.object({ error_type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() }).nullish(),
+      body: lazySchema(() =>
+        z.object({ error_type: z.enum(ERROR_TYPES).default('token_refresh_failed'), message: z.string().min(1).optional() }).nullish(),
+      ),
     },
     responses: {
       200: res(Connection, 'The connection (ClientFacingProviderWithStatus)'),
@@ -74,12 +77,14 @@ export const wearablesControlRoutes = [
     summary: 'Forces historical-pull outcomes of the current connection (unfinished pulls) or of the next one.',
     request: {
       params: target,
-      body: z.object({
-        outcome: z.enum(PULL_OUTCOMES),
-        resources: z.array(z.string()).min(1).optional(),
-        error_details: z.enum(PULL_ERROR_DETAILS).optional(),
-        finish_in_seconds: num({ min: 0 }).optional(),
-      }),
+      body: lazySchema(() =>
+        z.object({
+          outcome: z.enum(PULL_OUTCOMES),
+          resources: z.array(z.string()).min(1).optional(),
+          error_details: z.enum(PULL_ERROR_DETAILS).optional(),
+          finish_in_seconds: num({ min: 0 }).optional(),
+        }),
+      ),
     },
     responses: {
       200: res(HistoricalPullForced, '{applies_to, resources, outcome}'),
@@ -111,7 +116,7 @@ export const wearablesControlRoutes = [
     auth: 'control',
     summary: 'Sets the periodic wearable feed: {"mode": "auto"|"on"|"off"} or {"enabled": bool} (true is "on").',
     request: {
-      body: z.union([z.object({ mode: z.enum(['auto', 'on', 'off']) }).strict(), z.object({ enabled: bool() }).strict()]),
+      body: lazySchema(() => z.union([z.object({ mode: z.enum(['auto', 'on', 'off']) }).strict(), z.object({ enabled: bool() }).strict()])),
     },
     responses: { 200: res(FeedState, 'OK') },
     handle(ctx, { body }) {

@@ -21,14 +21,17 @@ import { defineRoute, reply, type Ctx } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { introspectPage, pullView, resourcesView, type IntrospectView } from '../../state/wearables/introspect.js';
 import { HistoricalPullsPage, ResourcesPage, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const query = z.object({
-  user_id: uuid().nullish(),
-  provider: z.string().nullish(),
-  user_limit: int({ min: 1 }).default(50),
-  cursor: z.string().nullish(),
-  next_cursor: z.string().nullish(),
-});
+const query = lazySchema(() =>
+  z.object({
+    user_id: uuid().nullish(),
+    provider: z.string().nullish(),
+    user_limit: int({ min: 1 }).default(50),
+    cursor: z.string().nullish(),
+    next_cursor: z.string().nullish(),
+  }),
+);
 
 /** One page of the caller's users with connections, `view` per connection. */
 function page<V>(ctx: Ctx, q: z.output<typeof query>, view: IntrospectView<V>) {

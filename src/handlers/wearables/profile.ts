@@ -14,9 +14,10 @@ import { uuid } from '../../engine/schemas.js';
 import { rawUserDevices, rawUserProfile, userProfile } from '../../state/wearables/profile.js';
 import { checkProvider, requireUser } from '../../state/wearables/wearable-data.js';
 import { Profile, RawDevices, RawProfile, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ user_id: uuid() });
-const query = z.object({ provider: z.string().default('') });
+const params = lazySchema(() => z.object({ user_id: uuid() }));
+const query = lazySchema(() => z.object({ provider: z.string().default('') }));
 const RESPONSES = { 404: 'Unknown user or no profile', 422: 'Malformed user_id or unknown provider' };
 
 export const profileRoutes = [

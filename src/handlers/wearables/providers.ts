@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
 import { SOURCE_TYPES, providerCatalogue } from '../../state/wearables/catalogue.js';
 import { Provider, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 export const providerRoutes = [
   defineRoute({
@@ -20,8 +21,14 @@ export const providerRoutes = [
     path: '/v2/providers',
     auth: 'team',
     summary: 'The provider catalogue (ClientFacingProviderDetailed), optionally filtered by source_type.',
-    request: { query: z.object({ source_type: z.enum(SOURCE_TYPES).nullish() }) },
-    responses: { 200: res(z.array(Provider), 'Array of providers'), 422: 'Unknown source_type' },
+    request: { query: lazySchema(() => z.object({ source_type: z.enum(SOURCE_TYPES).nullish() })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Provider)),
+        'Array of providers',
+      ),
+      422: 'Unknown source_type',
+    },
     handle: (_ctx, { query }) => reply(200, providerCatalogue(query.source_type)),
   }),
 ];

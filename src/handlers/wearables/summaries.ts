@@ -38,8 +38,9 @@ import {
   listOf,
   res,
 } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ user_id: uuid() });
+const params = lazySchema(() => z.object({ user_id: uuid() }));
 
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
 
@@ -47,7 +48,7 @@ const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unkn
 const rangeBounds = (q: z.output<typeof rangeQuery>) => ({ provider: q.provider, start: q.start_date, end: q.end_date });
 
 /** Date-only bounds (the electrocardiogram and sleep cycle summaries), as an instant range. */
-const dateQuery = z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') });
+const dateQuery = lazySchema(() => z.object({ start_date: isoDate(), end_date: isoDate().nullish(), provider: z.string().default('') }));
 const dateBounds = (q: z.output<typeof dateQuery>) => ({
   provider: q.provider,
   start: Date.parse(`${q.start_date}T00:00:00Z`),
@@ -70,7 +71,13 @@ function summaryRoutePair(resource: SummaryName, summary: string): Route[] {
       auth: 'team',
       summary: raw ? `The provider-shaped records behind the ${resource} summaries (Raw${rawName}Response).` : summary,
       request: { params, query: rangeQuery },
-      responses: { 200: res(listOf(resource, raw ? RawSummary : item), `{${resource}: [...]}`), ...RESPONSES },
+      responses: {
+        200: res(
+          lazySchema(() => listOf(resource, raw ? RawSummary : item)),
+          `{${resource}: [...]}`,
+        ),
+        ...RESPONSES,
+      },
       // The answer's key is the route's resource (one definition for four resources and their raw
       // variants), which the compiler cannot follow: unchecked, the wire test checks it.
       handle: (ctx, { params: p, query }) =>
@@ -94,7 +101,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Meals with energy and macros (ClientFacingMealResponse) from the nutrition apps that log them.',
     request: { params, query: rangeQuery },
-    responses: { 200: res(listOf('meals', MealSummary), '{meals: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('meals', MealSummary)),
+        '{meals: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) => reply(200, { meals: userSummaries(ctx, p.user_id, 'meal', rangeBounds(query)) }),
   }),
 
@@ -105,7 +118,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Menstrual cycles (MenstrualCycleResponse) by period start: flow, ovulation tests, basal body temperature.',
     request: { params, query: rangeQuery },
-    responses: { 200: res(listOf('menstrual_cycle', MenstrualCycle), '{menstrual_cycle: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('menstrual_cycle', MenstrualCycle)),
+        '{menstrual_cycle: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) =>
       reply(200, { menstrual_cycle: userSummaries(ctx, p.user_id, 'menstrual_cycle', rangeBounds(query)) }),
   }),
@@ -118,7 +137,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: "Sleep cycles (ClientSleepCycleResponse): each night's stage runs, from the providers that record stages.",
     request: { params, query: dateQuery },
-    responses: { 200: res(listOf('sleep_cycle', SleepCycle), '{sleep_cycle: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('sleep_cycle', SleepCycle)),
+        '{sleep_cycle: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) => reply(200, { sleep_cycle: userSummaries(ctx, p.user_id, 'sleep_cycle', dateBounds(query)) }),
   }),
 
@@ -130,7 +155,13 @@ export const summaryRoutes: Route[] = [
     auth: 'team',
     summary: 'Electrocardiogram summaries (spec 4.2); voltages via the electrocardiogram_voltage timeseries.',
     request: { params, query: dateQuery },
-    responses: { 200: res(listOf('electrocardiogram', ElectrocardiogramSummary), '{electrocardiogram: [...]}'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => listOf('electrocardiogram', ElectrocardiogramSummary)),
+        '{electrocardiogram: [...]}',
+      ),
+      ...RESPONSES,
+    },
     handle: (ctx, { params: p, query }) =>
       reply(200, { electrocardiogram: userSummaries(ctx, p.user_id, 'electrocardiogram', dateBounds(query)) }),
   }),

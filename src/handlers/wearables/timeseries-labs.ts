@@ -15,8 +15,9 @@ import { CHOLESTEROL_KINDS, labSamples, labSource, type CholesterolKind, type La
 import type { RenderedSample, SourceObject } from '../../state/wearables/timeseries.js';
 import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, TimeseriesSample, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ user_id: uuid() });
+const params = lazySchema(() => z.object({ user_id: uuid() }));
 const RESPONSES = { 404: 'Unknown user', 422: 'Bad dates, end before start, unknown provider' };
 
 const UNITS: Record<LabResource, string> = { cholesterol: 'mmol/L', ige: 'FSU', igg: 'FSU' };
@@ -29,7 +30,13 @@ function rawRoute(resource: LabResource, path: string, kinds: readonly Cholester
     auth: 'team',
     summary: `${path} samples (${UNITS[resource]}) from the user's completed lab results, all labs, oldest first (deprecated in the reference).`,
     request: { params, query: rangeQuery },
-    responses: { 200: res(z.array(TimeseriesSample), 'Array of samples'), ...RESPONSES },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(TimeseriesSample)),
+        'Array of samples',
+      ),
+      ...RESPONSES,
+    },
     handle(ctx, { params: p, query }) {
       checkProvider(query.provider, 'query', true);
       const user = requireUser(ctx, p.user_id);

@@ -41,8 +41,9 @@ import {
 } from '../../state/wearables/timeseries.js';
 import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, SleepStream, TimeseriesSample, WorkoutStream, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const params = z.object({ user_id: uuid() });
+const params = lazySchema(() => z.object({ user_id: uuid() }));
 
 function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Route {
   return defineRoute({
@@ -53,7 +54,10 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
     summary,
     request: { params, query: rangeQuery },
     responses: {
-      200: res(z.array(TimeseriesSample), 'Array of samples'),
+      200: res(
+        lazySchema(() => z.array(TimeseriesSample)),
+        'Array of samples',
+      ),
       404: 'Unknown user',
       422: 'Bad dates, end before start, unknown provider',
     },
@@ -130,7 +134,7 @@ export const timeseriesRoutes: Route[] = [
     path: '/v2/timeseries/sleep/:sleep_id/stream',
     auth: 'team',
     summary: 'The stream of a sleep (ClientFacingSleepStream): hrv, heart rate, hypnogram and respiratory rate samples of the night.',
-    request: { params: z.object({ sleep_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ sleep_id: uuid() })) },
     responses: { 200: res(SleepStream, 'ClientFacingSleepStream'), 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
     handle: (ctx, { params: p }) => reply(200, sleepStreamOf(ctx.world, ctx.partition, p.sleep_id)),
   }),
@@ -155,7 +159,7 @@ export const timeseriesRoutes: Route[] = [
     path: '/v2/timeseries/workouts/:workout_id/stream',
     auth: 'team',
     summary: 'The stream of a workout (ClientFacingStream): time, heart rate, speed, distance, GPS, cadence, power.',
-    request: { params: z.object({ workout_id: uuid() }) },
+    request: { params: lazySchema(() => z.object({ workout_id: uuid() })) },
     responses: { 200: res(WorkoutStream, 'ClientFacingStream'), 404: 'Unknown workout', 422: 'Malformed workout_id' },
     handle: (ctx, { params: p }) => reply(200, workoutStreamOf(ctx.world, ctx.partition, p.workout_id)),
   }),

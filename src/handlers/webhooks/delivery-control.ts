@@ -31,8 +31,9 @@ import {
   ResendDone,
   res,
 } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const environment = z.enum(['sandbox', 'production']);
+const environment = lazySchema(() => z.enum(['sandbox', 'production']));
 
 export const deliveryControlRoutes = [
   defineRoute({
@@ -41,7 +42,7 @@ export const deliveryControlRoutes = [
     path: '/_sandbox/webhooks/endpoints',
     auth: 'control',
     summary: 'Every webhook endpoint with its delivery state (failing_since, disabled_reason, signing key count).',
-    request: { query: z.object({ team_id: z.string().optional(), environment: environment.optional() }) },
+    request: { query: lazySchema(() => z.object({ team_id: z.string().optional(), environment: environment.optional() })) },
     responses: { 200: res(ControlEndpointList, 'OK') },
     handle(ctx, { query }) {
       return reply(200, { endpoints: allEndpoints(ctx.world, query).map((ep) => endpointState(ctx.world, ep)) });
@@ -56,15 +57,17 @@ export const deliveryControlRoutes = [
     summary:
       "Webhook messages, oldest first, with each destination's status; filters team_id, environment, endpoint_id, event_type, status; page with after (seq).",
     request: {
-      query: z.object({
-        team_id: z.string().optional(),
-        environment: environment.optional(),
-        endpoint_id: z.string().optional(),
-        event_type: z.string().optional(),
-        status: z.enum(['pending', 'sending', 'success', 'failed']).optional(),
-        after: int({ min: 0 }).optional(),
-        limit: int({ min: 1, max: 1000 }).default(100),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          team_id: z.string().optional(),
+          environment: environment.optional(),
+          endpoint_id: z.string().optional(),
+          event_type: z.string().optional(),
+          status: z.enum(['pending', 'sending', 'success', 'failed']).optional(),
+          after: int({ min: 0 }).optional(),
+          limit: int({ min: 1, max: 1000 }).default(100),
+        }),
+      ),
     },
     responses: { 200: res(DeliveryMessagePage, 'OK') },
     handle(ctx, { query }) {
@@ -79,7 +82,7 @@ export const deliveryControlRoutes = [
     path: '/_sandbox/webhooks/messages/:msg_id',
     auth: 'control',
     summary: 'One message with its destinations and every attempt.',
-    request: { params: z.object({ msg_id: z.string() }) },
+    request: { params: lazySchema(() => z.object({ msg_id: z.string() })) },
     responses: { 200: res(DeliveryMessageDetail, 'OK'), 404: 'Message not found' },
     handle: (ctx, { params }) => reply(200, messageDetail(ctx.world, params.msg_id)),
   }),
@@ -92,17 +95,19 @@ export const deliveryControlRoutes = [
     summary:
       'Delivery attempts, oldest first (request headers and body, response status, headers and first 1 KiB, latency, next attempt time, trigger).',
     request: {
-      query: z.object({
-        team_id: z.string().optional(),
-        environment: environment.optional(),
-        endpoint_id: z.string().optional(),
-        msg_id: z.string().optional(),
-        event_type: z.string().optional(),
-        status: z.enum(['success', 'failed']).optional(),
-        trigger: z.enum(['scheduled', 'manual']).optional(),
-        after: int({ min: 0 }).optional(),
-        limit: int({ min: 1, max: 1000 }).default(100),
-      }),
+      query: lazySchema(() =>
+        z.object({
+          team_id: z.string().optional(),
+          environment: environment.optional(),
+          endpoint_id: z.string().optional(),
+          msg_id: z.string().optional(),
+          event_type: z.string().optional(),
+          status: z.enum(['success', 'failed']).optional(),
+          trigger: z.enum(['scheduled', 'manual']).optional(),
+          after: int({ min: 0 }).optional(),
+          limit: int({ min: 1, max: 1000 }).default(100),
+        }),
+      ),
     },
     responses: { 200: res(DeliveryAttemptPage, 'OK') },
     handle(ctx, { query }) {
@@ -118,7 +123,7 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary:
       'Re-deliver one message to one endpoint now: same msg id, fresh timestamp and signature; a failed manual attempt is not retried. Answers the attempt.',
-    request: { params: z.object({ msg_id: z.string(), endpoint_id: z.string() }) },
+    request: { params: lazySchema(() => z.object({ msg_id: z.string(), endpoint_id: z.string() })) },
     responses: { 200: res(ResendDone, '{attempt}'), 404: 'Message or endpoint not found', 409: 'Endpoint disabled' },
     async handle(ctx, { params }) {
       const attempt = await resendMessage(ctx.world, params.msg_id, params.endpoint_id);
@@ -134,9 +139,11 @@ export const deliveryControlRoutes = [
     summary:
       'Re-deliver every failed message of an endpoint created in [since, until) (until defaults to now; at most 14 days back), oldest first.',
     request: {
-      params: z.object({ endpoint_id: z.string() }),
+      params: lazySchema(() => z.object({ endpoint_id: z.string() })),
       // The /docs page shows a window it accepts: until after since.
-      body: z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').meta({ example: '2026-01-06' }).nullish() }),
+      body: lazySchema(() =>
+        z.object({ since: dateOrDateTime('start'), until: dateOrDateTime('start').meta({ example: '2026-01-06' }).nullish() }),
+      ),
     },
     responses: { 200: res(RecoverDone, '{recovered, attempts}'), 404: 'Endpoint not found', 409: 'Endpoint disabled', 422: 'Bad window' },
     async handle(ctx, { params, body }) {
@@ -164,7 +171,9 @@ export const deliveryControlRoutes = [
     auth: 'control',
     summary:
       "Delivery settings: {jitter} turns Svix's +-20% retry jitter on (seeded, reproducible) or off (the default: exact delays); {retention} is how many messages (and pipeline records, receiver deliveries) are kept per team environment (default 5000).",
-    request: { body: z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() }) },
+    request: {
+      body: lazySchema(() => z.object({ jitter: z.boolean().optional(), retention: int({ min: 1, max: MAX_RETENTION }).optional() })),
+    },
     responses: { 200: res(DeliverySettings, 'OK') },
     handle(ctx, { body }) {
       updateDeliverySettings(ctx.world, body);
@@ -178,7 +187,7 @@ export const deliveryControlRoutes = [
     path: '/_sandbox/webhooks/operational-events',
     auth: 'control',
     summary: 'What Svix would tell Vital: message.attempt.failing / exhausted / recovered, endpoint.disabled.',
-    request: { query: z.object({ endpoint_id: z.string().optional(), type: z.string().optional() }) },
+    request: { query: lazySchema(() => z.object({ endpoint_id: z.string().optional(), type: z.string().optional() })) },
     responses: { 200: res(OperationalEvents, 'OK') },
     handle: (ctx, { query }) => reply(200, { events: operationalEvents(ctx.world, query) }),
   }),

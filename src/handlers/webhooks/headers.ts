@@ -16,6 +16,7 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { headersView, replaceHeaders } from '../../state/webhooks/rules.js';
 import { managedEndpoint, managedPartition, webhookParams } from './params.js';
 import { WebhookHeaders, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const PATH = '/v1/org/:org_id/team/:team_id/:environment/webhook/:webhook_id/headers';
 
@@ -40,7 +41,7 @@ export const webhookHeaderRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'Replace the custom delivery headers.',
-    request: { params: webhookParams, body: z.object({ headers: z.record(z.string(), z.string()) }) },
+    request: { params: webhookParams, body: lazySchema(() => z.object({ headers: z.record(z.string(), z.string()) })) },
     access: managedPartition,
     responses: { 204: 'Replaced', 404: 'Webhook or team not found', 422: 'Forbidden or invalid header' },
     handle(ctx, { params, body, access: partition }) {

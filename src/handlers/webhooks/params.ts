@@ -9,13 +9,16 @@ import { uuid } from '../../engine/schemas.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { requireTeam } from '../../state/management/access.js';
 import { endpointById, type WebhookEndpoint } from '../../state/webhooks/webhooks.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-export const teamEnvParams = z.object({
-  org_id: uuid(),
-  team_id: uuid(),
-  environment: z.enum(['production', 'sandbox']),
-});
-export const webhookParams = teamEnvParams.extend({ webhook_id: z.string() });
+export const teamEnvParams = lazySchema(() =>
+  z.object({
+    org_id: uuid(),
+    team_id: uuid(),
+    environment: z.enum(['production', 'sandbox']),
+  }),
+);
+export const webhookParams = lazySchema(() => teamEnvParams.extend({ webhook_id: z.string() }));
 
 type TeamEnv = z.output<typeof teamEnvParams>;
 

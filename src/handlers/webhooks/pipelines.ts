@@ -48,37 +48,44 @@ import {
   PipelineStreamsCleared,
   res,
 } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const PATH = '/v1/org/:org_id/team_etl_pipelines/:env/:region';
-const params = z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) });
+const params = lazySchema(() => z.object({ org_id: uuid(), env: z.enum(['production', 'sandbox']), region: z.enum(['us', 'eu']) }));
 
-const nonEmpty = z.string().min(1);
-const blobStorage = z.object({ connection_string: nonEmpty, container_name: nonEmpty });
-const matcher = z.object({
-  event_type_prefix: z.string().nullish(),
-  event_type_regex: z.string().nullish(),
-  event_hub: z.string().nullish(),
-  blob_storage: blobStorage.nullish(),
-});
-const azure = z.object({
-  connection_string: nonEmpty,
-  default_event_hub: nonEmpty,
-  event_hub_matchers: z.array(matcher).default([]),
-  compression: z.enum(['always', 'auto']).default('auto'),
-});
-const destination = z.enum(DESTINATIONS);
+const nonEmpty = lazySchema(() => z.string().min(1));
+const blobStorage = lazySchema(() => z.object({ connection_string: nonEmpty, container_name: nonEmpty }));
+const matcher = lazySchema(() =>
+  z.object({
+    event_type_prefix: z.string().nullish(),
+    event_type_regex: z.string().nullish(),
+    event_hub: z.string().nullish(),
+    blob_storage: blobStorage.nullish(),
+  }),
+);
+const azure = lazySchema(() =>
+  z.object({
+    connection_string: nonEmpty,
+    default_event_hub: nonEmpty,
+    event_hub_matchers: z.array(matcher).default([]),
+    compression: z.enum(['always', 'auto']).default('auto'),
+  }),
+);
+const destination = lazySchema(() => z.enum(DESTINATIONS));
 
-const upsertBody = z.object({
-  team_ids: z.array(uuid()).optional(),
-  push_historical_data: z.boolean().nullish(),
-  provider_raw_data: z.boolean().nullish(),
-  preferences: z.object({ preferred: destination, enabled: z.array(destination) }).nullish(),
-  cloud_pubsub: z.object({ project: nonEmpty, topic: nonEmpty, message_ordering: z.boolean() }).nullish(),
-  rabbitmq: z.object({ uri: nonEmpty, exchange: nonEmpty }).nullish(),
-  svix: z.object({ regional: z.literal(true).default(true) }).nullish(),
-  azure_amqp: azure.nullish(),
-  event_type_prefixes: z.array(z.string()).optional(),
-});
+const upsertBody = lazySchema(() =>
+  z.object({
+    team_ids: z.array(uuid()).optional(),
+    push_historical_data: z.boolean().nullish(),
+    provider_raw_data: z.boolean().nullish(),
+    preferences: z.object({ preferred: destination, enabled: z.array(destination) }).nullish(),
+    cloud_pubsub: z.object({ project: nonEmpty, topic: nonEmpty, message_ordering: z.boolean() }).nullish(),
+    rabbitmq: z.object({ uri: nonEmpty, exchange: nonEmpty }).nullish(),
+    svix: z.object({ regional: z.literal(true).default(true) }).nullish(),
+    azure_amqp: azure.nullish(),
+    event_type_prefixes: z.array(z.string()).optional(),
+  }),
+);
 
 export const pipelineRoutes = [
   defineRoute({
@@ -87,7 +94,7 @@ export const pipelineRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'ETL pipelines of the teams the key may act on in this region (or one team with team_id).',
-    request: { params, query: z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() }) },
+    request: { params, query: lazySchema(() => z.object({ team_id: uuid().optional(), next_cursor: z.string().optional() })) },
     responses: { 200: res(PipelineList, 'TeamETLPipelinesResponse'), 403: 'Key not allowed', 404: 'Team not found' },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params: p, query }) =>
@@ -102,13 +109,18 @@ export const pipelineRoutes = [
     summary: 'Create or update the ETL pipelines of team_ids (all validated before any is stored).',
     request: {
       params,
-      body: withRules(
-        upsertBody,
-        (b) => (b.team_ids ?? []).length === 0 && { path: ['team_ids'], message: PIPELINE_ERRORS.noTeams, input: b.team_ids },
+      body: lazySchema(() =>
+        withRules(
+          upsertBody,
+          (b) => (b.team_ids ?? []).length === 0 && { path: ['team_ids'], message: PIPELINE_ERRORS.noTeams, input: b.team_ids },
+        ),
       ),
     },
     responses: {
-      200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'),
+      200: res(
+        lazySchema(() => z.array(Pipeline)),
+        'ClientFacingETLPipeline[]',
+      ),
       403: 'Key not allowed',
       404: 'Team not found',
       422: 'Validation error',
@@ -123,8 +135,15 @@ export const pipelineRoutes = [
     path: PATH,
     auth: 'management',
     summary: 'Delete the ETL pipelines of team_id[] (or of every team the key may act on in this region); answers the deleted ones.',
-    request: { params, query: z.object({ team_id: z.array(uuid()).optional() }) },
-    responses: { 200: res(z.array(Pipeline), 'ClientFacingETLPipeline[]'), 403: 'Key not allowed', 404: 'Team not found' },
+    request: { params, query: lazySchema(() => z.object({ team_id: z.array(uuid()).optional() })) },
+    responses: {
+      200: res(
+        lazySchema(() => z.array(Pipeline)),
+        'ClientFacingETLPipeline[]',
+      ),
+      403: 'Key not allowed',
+      404: 'Team not found',
+    },
     access: (ctx, p) => requireOrg(ctx, p.org_id),
     handle: (ctx, { params: p, query }) => reply(200, deletePipelines(ctx, p.org_id, p.region, p.env, query.team_id).map(pipelineView)),
   }),
@@ -150,13 +169,15 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary: 'The records routed to one stream, oldest first (filters team_id, environment; page with after).',
     request: {
-      params: z.object({ stream: z.string() }),
-      query: z.object({
-        team_id: z.string().optional(),
-        environment: z.enum(['sandbox', 'production']).optional(),
-        after: int({ min: 0 }).optional(),
-        limit: int({ min: 1, max: 10000 }).default(1000),
-      }),
+      params: lazySchema(() => z.object({ stream: z.string() })),
+      query: lazySchema(() =>
+        z.object({
+          team_id: z.string().optional(),
+          environment: z.enum(['sandbox', 'production']).optional(),
+          after: int({ min: 0 }).optional(),
+          limit: int({ min: 1, max: 10000 }).default(1000),
+        }),
+      ),
     },
     responses: { 200: res(PipelineStreamRecords, 'OK') },
     handle(ctx, { params: p, query }) {
@@ -172,7 +193,7 @@ export const pipelineControlRoutes = [
     path: '/_sandbox/pipelines/streams/:stream',
     auth: 'control',
     summary: 'Empties one stream.',
-    request: { params: z.object({ stream: z.string() }) },
+    request: { params: lazySchema(() => z.object({ stream: z.string() })) },
     responses: { 200: res(PipelineStreamCleared, 'OK') },
     handle(ctx, { params: p }) {
       return reply(200, { stream: p.stream, cleared: clearStreams(ctx.world, p.stream) });
@@ -198,7 +219,7 @@ export const pipelineControlRoutes = [
     auth: 'control',
     summary:
       'Also append every stream record as one NDJSON line to a file inside the data directory given at start ({path: "name.ndjson"}); {path: null} turns it off (the default). 409 without a data directory, 422 for a name leaving it, 500 when the file cannot be written.',
-    request: { body: withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule) },
+    request: { body: lazySchema(() => withRules(z.object({ path: z.string().min(1).nullable() }), ndjsonNameRule)) },
     responses: { 200: res(PipelineNdjson, '{ndjson_file}'), 409: 'No data directory', 422: 'Bad file name', 500: 'File not writable' },
     async handle(ctx, { body }) {
       return reply(200, await setNdjsonFile(ctx.world, body.path));

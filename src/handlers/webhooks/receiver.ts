@@ -19,8 +19,9 @@ import { int, withRules } from '../../engine/schemas.js';
 import { clearReceiver, configureReceiver, receiverHeadersRule } from '../../state/webhooks/rules.js';
 import { receiveDelivery, receiverDeliveries } from '../../state/webhooks/webhook-receiver.js';
 import { JsonObject, ReceiverConfigured, ReceiverState, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
-const nameParams = z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) });
+const nameParams = lazySchema(() => z.object({ name: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/) }));
 
 export const receiverRoutes = [
   defineRoute({
@@ -49,7 +50,7 @@ export const receiverRoutes = [
     path: '/_sandbox/receiver/:name',
     auth: 'control',
     summary: 'What the test receiver got, oldest first, each with verified true/false; and its configuration.',
-    request: { params: nameParams, query: z.object({ after: int({ min: 0 }).optional() }) },
+    request: { params: nameParams, query: lazySchema(() => z.object({ after: int({ min: 0 }).optional() })) },
     responses: { 200: res(ReceiverState, 'OK') },
     handle(ctx, { params, query }) {
       const { receiver: r, deliveries } = receiverDeliveries(ctx.world, params.name, query.after ?? 0);
@@ -72,15 +73,17 @@ export const receiverRoutes = [
       'Sets what the receiver answers: {status, body?, retry_after?, headers?, times?} (defaults 200, {"ok":true}; times: only the next N deliveries, then 200).',
     request: {
       params: nameParams,
-      body: withRules(
-        z.object({
-          status: int({ min: 200, max: 599 }),
-          body: z.unknown().optional(),
-          retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
-          headers: z.record(z.string(), z.string()).optional(),
-          times: int({ min: 1, max: 1000 }).optional(),
-        }),
-        receiverHeadersRule,
+      body: lazySchema(() =>
+        withRules(
+          z.object({
+            status: int({ min: 200, max: 599 }),
+            body: z.unknown().optional(),
+            retry_after: z.union([int({ min: 0 }), z.string()]).nullish(),
+            headers: z.record(z.string(), z.string()).optional(),
+            times: int({ min: 1, max: 1000 }).optional(),
+          }),
+          receiverHeadersRule,
+        ),
       ),
     },
     responses: { 200: res(ReceiverConfigured, 'OK') },

@@ -26,27 +26,32 @@ import { createWebhook, deleteWebhook, listWebhooks, patchWebhook, rotateSecret 
 import { webhookView } from '../../state/webhooks/webhooks.js';
 import { managedEndpoint, managedPartition, teamEnvParams, webhookParams } from './params.js';
 import { WebhookEndpoint as WebhookEndpointWire, WebhookList, WebhookSecret, res } from '../../wire/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 const BASE = '/v1/org/:org_id/team/:team_id/:environment/webhook';
 
-const createBody = z.object({
-  url: z.string(),
-  description: z.string().default(''),
-  rate_limit: int().nullable().optional(),
-  disabled: z.boolean().default(false),
-  filter_types: z.array(z.string()).nullable().optional(),
-  secret: z.string().nullable().optional(),
-  whitelabel_headers: z.boolean().optional(),
-});
+const createBody = lazySchema(() =>
+  z.object({
+    url: z.string(),
+    description: z.string().default(''),
+    rate_limit: int().nullable().optional(),
+    disabled: z.boolean().default(false),
+    filter_types: z.array(z.string()).nullable().optional(),
+    secret: z.string().nullable().optional(),
+    whitelabel_headers: z.boolean().optional(),
+  }),
+);
 
-const patchBody = z.object({
-  description: z.string().nullable().optional(),
-  rate_limit: int().nullable().optional(),
-  url: z.string().nullable().optional(),
-  disabled: z.boolean().nullable().optional(),
-  filter_types: z.array(z.string()).nullable().optional(),
-  whitelabel_headers: z.boolean().optional(),
-});
+const patchBody = lazySchema(() =>
+  z.object({
+    description: z.string().nullable().optional(),
+    rate_limit: int().nullable().optional(),
+    url: z.string().nullable().optional(),
+    disabled: z.boolean().nullable().optional(),
+    filter_types: z.array(z.string()).nullable().optional(),
+    whitelabel_headers: z.boolean().optional(),
+  }),
+);
 
 export const webhookRoutes = [
   defineRoute({
@@ -57,7 +62,7 @@ export const webhookRoutes = [
     summary: 'List the webhook endpoints of a team environment, oldest first ({data, next_cursor}).',
     request: {
       params: teamEnvParams,
-      query: z.object({ next_cursor: z.string().optional(), limit: int({ min: 1, max: 250 }).default(50) }),
+      query: lazySchema(() => z.object({ next_cursor: z.string().optional(), limit: int({ min: 1, max: 250 }).default(50) })),
     },
     access: managedPartition,
     responses: { 200: res(WebhookList, 'WebhookListResponse'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
@@ -146,7 +151,7 @@ export const webhookRoutes = [
     path: `${BASE}/:webhook_id/secret/rotate`,
     auth: 'management',
     summary: 'Rotate the signing secret ({key?}; generated when omitted). The old key keeps signing for 24 h of sandbox time.',
-    request: { params: webhookParams, body: z.object({ key: z.string().nullable().optional() }) },
+    request: { params: webhookParams, body: lazySchema(() => z.object({ key: z.string().nullable().optional() })) },
     access: managedPartition,
     responses: { 204: 'Rotated', 404: 'Webhook or team not found', 422: 'Invalid key' },
     handle(ctx, { params, body, access: partition }) {

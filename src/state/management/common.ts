@@ -10,6 +10,7 @@ import { ENVIRONMENTS, REGIONS, type Environment, type Region, type Team } from 
 import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 import type { OrgDomain } from '../domain-context.js';
 import { accessibleTeams, requireOrg, requireTeam } from './access.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 /** The reference's name pattern for teams and orgs (letters incl. Latin-1, digits, `(),/:'|&_-`, space, ’; 0 to 80). */
 export const NAME_PATTERN_SOURCE = "^[A-Za-zÀ-ÖØ-öø-ÿ0-9(),/:'|&_\\- ’]{0,80}$";
@@ -33,7 +34,7 @@ export const environmentParam = () => z.enum(ENVIRONMENTS as [Environment, ...En
 export const regionParam = () => z.enum(REGIONS as [Region, ...Region[]]);
 
 /** `/v1/org/:org_id/<thing>/:env/:region` path parameters. */
-export const envRegionParams = z.object({ org_id: uuid(), env: environmentParam(), region: regionParam() });
+export const envRegionParams = lazySchema(() => z.object({ org_id: uuid(), env: environmentParam(), region: regionParam() }));
 
 /** Brand information as the create body takes it (management OpenAPI `BrandInformation` and its defaults). */
 export const brandInformation = () =>

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { int, num, uuid, withRules, type RuleFailure } from '../../engine/schemas.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 /** The longest latency a rule may add (wall milliseconds). */
 const MAX_LATENCY_MS = 300_000;
@@ -23,36 +24,39 @@ export const FAULT_MESSAGES = {
   notFound: 'Fault rule not found',
 } as const;
 
-const latency = z.union([
-  int({ min: 0, max: MAX_LATENCY_MS }),
-  z.tuple([int({ min: 0, max: MAX_LATENCY_MS }), int({ min: 0, max: MAX_LATENCY_MS })]),
-]);
+const latency = lazySchema(() =>
+  z.union([int({ min: 0, max: MAX_LATENCY_MS }), z.tuple([int({ min: 0, max: MAX_LATENCY_MS }), int({ min: 0, max: MAX_LATENCY_MS })])]),
+);
 
-const faultMatch = z
-  .object({
-    method: z.enum(FAULT_METHODS).optional().describe('HTTP method (upper case); default any'),
-    path: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('A pattern over the API paths: /v2/user/* (a last * matches the rest), /v3/order/{order_id} ({x} or * is one segment)'),
-    route: z.string().min(1).max(200).optional().describe('A route id from GET /_sandbox/routes, e.g. users.get'),
-    team_id: uuid().optional().describe('Only requests of this team (a team API key); never another team, nor the management API'),
-    environment: z.enum(['sandbox', 'production']).optional().describe('Only requests with a key of this environment'),
-  })
-  .strict();
+const faultMatch = lazySchema(() =>
+  z
+    .object({
+      method: z.enum(FAULT_METHODS).optional().describe('HTTP method (upper case); default any'),
+      path: z
+        .string()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe('A pattern over the API paths: /v2/user/* (a last * matches the rest), /v3/order/{order_id} ({x} or * is one segment)'),
+      route: z.string().min(1).max(200).optional().describe('A route id from GET /_sandbox/routes, e.g. users.get'),
+      team_id: uuid().optional().describe('Only requests of this team (a team API key); never another team, nor the management API'),
+      environment: z.enum(['sandbox', 'production']).optional().describe('Only requests with a key of this environment'),
+    })
+    .strict(),
+);
 
-const faultAction = z
-  .object({
-    status: int({ min: 100, max: 599 }).optional().describe('Answer this status (the real error body for it unless body is given)'),
-    headers: z.record(z.string(), z.string()).optional().describe('Headers of the status answer, e.g. {"retry-after": "2"}'),
-    body: z.unknown().optional().describe('The JSON body of the status answer'),
-    latency_ms: latency.optional().describe('The real answer, this late (wall ms; N or [min, max] drawn from the seeded source)'),
-    drop: z.literal(true).optional().describe('Close the connection with no answer'),
-    malformed: z.literal(true).optional().describe('A 200 whose JSON body is cut short'),
-  })
-  .strict();
+const faultAction = lazySchema(() =>
+  z
+    .object({
+      status: int({ min: 100, max: 599 }).optional().describe('Answer this status (the real error body for it unless body is given)'),
+      headers: z.record(z.string(), z.string()).optional().describe('Headers of the status answer, e.g. {"retry-after": "2"}'),
+      body: z.unknown().optional().describe('The JSON body of the status answer'),
+      latency_ms: latency.optional().describe('The real answer, this late (wall ms; N or [min, max] drawn from the seeded source)'),
+      drop: z.literal(true).optional().describe('Close the connection with no answer'),
+      malformed: z.literal(true).optional().describe('A 200 whose JSON body is cut short'),
+    })
+    .strict(),
+);
 
 const PATH_PATTERN =
   /^\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\}))*\/?$/;
@@ -80,23 +84,29 @@ function ruleRules(body: RuleBody): RuleFailure | null {
   return null;
 }
 
-const ruleFields = {
+/** The rule's fields, built once on first use (shared by the control route's body and the scenario's entry). */
+let fields: ReturnType<typeof makeRuleFields> | undefined;
+const ruleFields = () => (fields ??= makeRuleFields());
+
+const makeRuleFields = () => ({
   match: faultMatch.default({}).describe('Which requests (every criterion given must hold; none: every API request)'),
   action: faultAction.describe('What to answer instead: {status, headers?, body?}, {latency_ms}, {drop: true} or {malformed: true}'),
   times: int({ min: 1, max: 1_000_000 }).nullish().describe('Faulted answers before the rule retires itself (default unlimited)'),
   probability: num({ min: 0, max: 1 }).nullish().describe('Chance (0 to 1) that a match is faulted, drawn from the seeded source'),
   after: int({ min: 0, max: 1_000_000 }).nullish().describe('Matches let through before the rule applies (default 0)'),
-};
+});
 
 /** `POST /_sandbox/faults`. */
-export const faultRuleBody = withRules(z.object(ruleFields).strict(), ruleRules);
+export const faultRuleBody = lazySchema(() => withRules(z.object(ruleFields()).strict(), ruleRules));
 
 /** A scenario's `faults:` entry: the same rule, with its team named (`team`) instead of by id. */
-export const scenarioFault = withRules(
-  z
-    .object({ ...ruleFields, team: z.string().min(1).optional().describe('Only requests of this team (a team name of the scenario)') })
-    .strict(),
-  ruleRules,
+export const scenarioFault = lazySchema(() =>
+  withRules(
+    z
+      .object({ ...ruleFields(), team: z.string().min(1).optional().describe('Only requests of this team (a team name of the scenario)') })
+      .strict(),
+    ruleRules,
+  ),
 );
 
 export type FaultRuleInput = z.output<typeof faultRuleBody>;

@@ -19,6 +19,7 @@ import { historyPulled } from './pulls.js';
 import type { User } from '../users/users.js';
 import { customSourceOrder } from '../users/team-views.js';
 import { worldSlot, type World } from '../../engine/world.js';
+import { lazySchema } from '../../engine/lazy-schema.js';
 
 /** The user's zone for local days (fallback_time_zone, else UTC). */
 export function zoneOf(user: User): string {
@@ -135,20 +136,24 @@ export function dataSources(world: World, user: User, resource: string, provider
 // ---------------------------------------------------------------------------------------------
 // Query helpers
 
-const providerText = z.string().default('');
+const providerText = lazySchema(() => z.string().default(''));
 
 /** Query of summaries and timeseries: date or date-time bounds, provider filter. */
-export const rangeQuery = z.object({
-  start_date: dateOrDateTime('start'),
-  end_date: dateOrDateTime('end').nullish(),
-  provider: providerText,
-});
+export const rangeQuery = lazySchema(() =>
+  z.object({
+    start_date: dateOrDateTime('start'),
+    end_date: dateOrDateTime('end').nullish(),
+    provider: providerText,
+  }),
+);
 
 /** Query of grouped timeseries (adds the cursors). */
-export const groupedQuery = rangeQuery.extend({
-  cursor: z.string().nullish(),
-  next_cursor: z.string().nullish(),
-});
+export const groupedQuery = lazySchema(() =>
+  rangeQuery.extend({
+    cursor: z.string().nullish(),
+    next_cursor: z.string().nullish(),
+  }),
+);
 
 function expected(values: readonly string[]): string {
   const quoted = values.map((v) => `'${v}'`);
