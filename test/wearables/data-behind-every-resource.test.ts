@@ -3,7 +3,7 @@
  * for every data GET operation (a team route keyed by a user, or the team's own lists) at least
  * one seeded user, or the team, gets a non-empty answer over a month of history. A route whose
  * answers are all empty is listed, and the test fails. Also: the team metrics count connected
- * sources by week. In process: what is checked is the world's data, not a transport (adapters-parity).
+ * sources by week.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/engine/route.js';
@@ -52,7 +52,7 @@ describe('the default world has data behind every resource', () => {
   let c: TestClient;
   let users: Array<{ user_id: string; client_user_id: string }>;
   beforeAll(async () => {
-    c = createClient('fetch', { seed: 1, feed: 'off' });
+    c = createClient('express', { seed: 1, feed: 'off' });
     users = list((await c.get('/v2/user', { query: { limit: 100 } })).body, 'users');
   });
 
