@@ -3,7 +3,7 @@
  * supertest sends them (test/support/express-request.ts) against the express app, or real `fetch` through msw `setupServer`. Each client has its own sandbox.
  */
 import { appendFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { Agent, createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import { describe } from 'vitest';
 import type { AddressInfo } from 'node:net';

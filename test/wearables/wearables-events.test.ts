@@ -140,7 +140,6 @@ forAdapters(['fetch'], 'wearables: events against the reference', (adapter) => {
       for (const s of samples) expect(Date.parse(s.end), `${resource} announced after it ended`).toBeLessThanOrEqual(now);
     }
   });
-
 });
 
 forEachAdapter('wearables: paging and devices', (adapter) => {

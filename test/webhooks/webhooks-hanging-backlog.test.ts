@@ -150,7 +150,6 @@ forEachAdapter('a receiver that never answers', (adapter) => {
       log.filter((a) => a.error === TIMEOUT_ERROR).length,
     );
   });
-
 });
 
 // Once, in process: 10,000 messages go onto the bus in process (`emit`) and the cap is the
