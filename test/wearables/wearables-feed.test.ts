@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { wearablesOf } from '../../src/state/wearables/connections.js';
-import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
+import { createClient, forAdapters, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 import { runCount } from '../support/run-size.js';
 
@@ -65,7 +65,11 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
     expect(hr[1].data.data[0].timestamp).toBe('2026-01-05T10:35:00.000Z');
     oas?.expectValid('GroupedHeartRate', hr[0].data);
   });
+});
 
+// Once, in process: three days of feed (most of the block's CPU) emitted by the engine, read from
+// its journal, the same bytes on every adapter (test/route-table/adapters-parity.test.ts).
+forAdapters(['fetch'], 'wearables: periodic feed over days', (adapter) => {
   it('emits sleep, workouts with the shallow workout stream event, and stops when switched off', async () => {
     // The demo user and one seeded user (Apple HealthKit): feed 'on' feeds every connected user for the three days.
     const c = createClient(adapter, { seed: 9, users: 1, usersElsewhere: 0, feed: 'on' });
