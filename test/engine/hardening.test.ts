@@ -21,7 +21,7 @@ const clients = new Map(ALL_ADAPTERS.map((a) => [a, createClient(a, { seed: 3, u
 
 /**
  * The same request on every adapter. `skipSupertest`: msw's request interceptor (active once an
- * msw client exists) cannot carry heads over 16 KB from supertest, so those cases check express
+ * msw client exists) cannot carry heads over 16 KB from the express client, so those cases check express
  * with a raw request below instead.
  */
 async function onAll(method: string, path: string, options?: CallOptions, skipSupertest = false): Promise<TestResponse[]> {
