@@ -4,6 +4,7 @@
  * the user; after it the user is purged.
  */
 import type { Partition } from '../../engine/tenancy.js';
+import { sealView } from '../../engine/render-cache.js';
 import { partitionSlot, type World } from '../../engine/world.js';
 import type { User as UserAnswer } from '../../wire/types.js';
 
@@ -168,19 +169,46 @@ export class UserStore {
 
 export const usersOf = partitionSlot('users', () => new UserStore());
 
-/** The user object of spec 2.1 / the SDK's ClientFacingUser. */
+/**
+ * The last view made of each user read lately (at most VIEWS_KEPT users, all worlds together, then
+ * the cache starts over): handed out again, sealed (render-cache.ts: rendered once), while the
+ * record's fields and its `connected_sources` list are the same values (issue 33's keyed reads: a
+ * read in a world of 100k users touches the record and not every object behind the view). The
+ * record's fields change only through this area (user-ops.ts, the store), by assignment; the
+ * wearables area hands out the same frozen `connected_sources` list until a connection changes.
+ */
+const VIEWS_KEPT = 4096;
+let views = new Map<User, UserAnswer>();
+
+/** The user object of spec 2.1 / the SDK's ClientFacingUser (sealed: nothing may write to it). */
 export function userView(world: World, partition: Partition, user: User): UserAnswer {
-  return {
+  const sources = world.hooks.connectedSources(partition, user.user_id);
+  const last = views.get(user);
+  if (
+    last !== undefined &&
+    last.connected_sources === sources &&
+    last.client_user_id === user.client_user_id &&
+    last.fallback_time_zone === user.fallback_time_zone &&
+    last.fallback_birth_date === user.fallback_birth_date &&
+    last.ingestion_start === user.ingestion_start &&
+    last.ingestion_end === user.ingestion_end
+  ) {
+    return last;
+  }
+  const view: UserAnswer = {
     user_id: user.user_id,
     team_id: user.team_id,
     client_user_id: user.client_user_id,
     created_on: user.created_on,
-    connected_sources: world.hooks.connectedSources(partition, user.user_id),
+    connected_sources: sources,
     fallback_time_zone: user.fallback_time_zone,
     fallback_birth_date: user.fallback_birth_date,
     ingestion_start: user.ingestion_start,
     ingestion_end: user.ingestion_end,
   };
+  if (views.size >= VIEWS_KEPT && last === undefined) views = new Map();
+  views.set(user, sealView(view));
+  return view;
 }
 
 /** Whether the partition is under the sandbox's user cap. */
