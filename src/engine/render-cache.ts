@@ -57,7 +57,8 @@ export function sealView<T extends object>(view: T): T {
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object') return;
   Object.freeze(value);
-  for (const item of Object.values(value)) deepFreeze(item);
+  const object = value as Record<string, unknown>;
+  for (const key in object) deepFreeze(object[key]);
 }
 
 /** The JSON bytes of a GET answer's view, rendered again only when it differs from the last one. */

@@ -172,43 +172,54 @@ export const usersOf = partitionSlot('users', () => new UserStore());
 /**
  * The last view made of each user read lately (at most VIEWS_KEPT users, all worlds together, then
  * the cache starts over): handed out again, sealed (render-cache.ts: rendered once), while the
- * record's fields and its `connected_sources` list are the same values (issue 33's keyed reads: a
- * read in a world of 100k users touches the record and not every object behind the view). The
- * record's fields change only through this area (user-ops.ts, the store), by assignment; the
- * wearables area hands out the same frozen `connected_sources` list until a connection changes.
+ * record's fields are the same values and no connection changed anywhere (the world's
+ * `connectedSourcesVersion` hook; issue 33's keyed reads: a read in a world of 100k users then
+ * touches the user's record and nothing else of the world's). The record's fields change only
+ * through this area (user-ops.ts, the store), by assignment.
  */
 const VIEWS_KEPT = 4096;
-let views = new Map<User, UserAnswer>();
+interface KeptView {
+  view: UserAnswer;
+  /** `connectedSourcesVersion()` when the view was made. */
+  sources: number;
+}
+/** A user seen once is only noted (null): a world read once per user keeps nothing; the second read keeps the view. */
+let views = new Map<User, KeptView | null>();
 
-/** The user object of spec 2.1 / the SDK's ClientFacingUser (sealed: nothing may write to it). */
+/** The user object of spec 2.1 / the SDK's ClientFacingUser (sealed once kept: nothing may write to it). */
 export function userView(world: World, partition: Partition, user: User): UserAnswer {
-  const sources = world.hooks.connectedSources(partition, user.user_id);
-  const last = views.get(user);
-  if (
-    last !== undefined &&
-    last.connected_sources === sources &&
-    last.client_user_id === user.client_user_id &&
-    last.fallback_time_zone === user.fallback_time_zone &&
-    last.fallback_birth_date === user.fallback_birth_date &&
-    last.ingestion_start === user.ingestion_start &&
-    last.ingestion_end === user.ingestion_end
-  ) {
-    return last;
-  }
+  const version = world.hooks.connectedSourcesVersion();
+  const kept = views.get(user);
+  if (kept !== undefined && kept !== null && kept.sources === version && sameFields(kept.view, user)) return kept.view;
   const view: UserAnswer = {
     user_id: user.user_id,
     team_id: user.team_id,
     client_user_id: user.client_user_id,
     created_on: user.created_on,
-    connected_sources: sources,
+    connected_sources: world.hooks.connectedSources(partition, user.user_id),
     fallback_time_zone: user.fallback_time_zone,
     fallback_birth_date: user.fallback_birth_date,
     ingestion_start: user.ingestion_start,
     ingestion_end: user.ingestion_end,
   };
-  if (views.size >= VIEWS_KEPT && last === undefined) views = new Map();
-  views.set(user, sealView(view));
+  if (kept === undefined) {
+    if (views.size >= VIEWS_KEPT) views = new Map();
+    views.set(user, null);
+  } else {
+    views.set(user, { view: sealView(view), sources: version });
+  }
   return view;
+}
+
+/** Whether a view shows the record's fields as they are (the same values: fields are replaced, never written into). */
+function sameFields(view: UserAnswer, user: User): boolean {
+  return (
+    view.client_user_id === user.client_user_id &&
+    view.fallback_time_zone === user.fallback_time_zone &&
+    view.fallback_birth_date === user.fallback_birth_date &&
+    view.ingestion_start === user.ingestion_start &&
+    view.ingestion_end === user.ingestion_end
+  );
 }
 
 /** Whether the partition is under the sandbox's user cap. */

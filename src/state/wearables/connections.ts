@@ -340,6 +340,11 @@ export function sourcesChanged(): void {
   sourcesEpoch++;
 }
 
+/** Moves whenever `sourcesChanged()` was called (the world's `connectedSourcesVersion` hook). */
+export function connectedSourcesVersion(): number {
+  return sourcesEpoch;
+}
+
 /** `connected_sources` of the user object (a frozen list, shared by the reads until a connection changes). */
 export function connectedSources(world: World, partition: Partition, userId: string): ConnectedSource[] {
   const rec = wearablesOf(world).get(partition, userId);
