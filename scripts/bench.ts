@@ -21,13 +21,14 @@
  *   trivial handler answering from a Map (scripts/bench-msw.ts).
  * - `--before <dir>` (with the default run, `--startup` or `--http`): also measures another
  *   checkout (its dist/ for start-up, its src/ for HTTP) in the same rounds: before/after in one run.
- * - `--keyed [--rounds N] [--case <text>]`: only the keyed reads, 100k users against 1k (scripts/bench-keyed.ts).
+ * - `--keyed [--rounds N] [--case <text>]`: only the keyed reads, 100k users against 1k (scripts/bench-keyed.ts);
+ *   `--keyed --slices`: GET /v2/user/:id with the worlds taking turns every 300 requests.
  * The default run does all but the soak and the peers.
  * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance] [-- --msw] [-- --before <dir>]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
-import { fx, keyedReads, prepare, request, someUserId, time } from './bench-keyed.js';
+import { fx, keyedReads, keyedSlices, prepare, request, someUserId, time } from './bench-keyed.js';
 import { usersOf } from '../src/state/users/users.js';
 import { prettyLine, requestLogger } from '../src/adapters/request-log.js';
 import { benchHttp } from './bench-http.js';
@@ -79,6 +80,10 @@ async function main(): Promise<void> {
   console.log(
     `  per user: 1k ${((small.ms / 1000) * 1000).toFixed(1)} us, 100k ${((large.ms / 100_000) * 1000).toFixed(1)} us (ratio ${(large.ms / 100 / small.ms).toFixed(2)}); heap/user ratio ${(large.heapMb / 100 / Math.max(small.heapMb, 0.001)).toFixed(2)}${global.gc ? '' : ' (run with --expose-gc for exact heap)'}`,
   );
+  if (process.argv.includes('--slices')) {
+    await keyedSlices(small.sandbox, large.sandbox);
+    return;
+  }
   const asked = process.argv.indexOf('--rounds');
   const rounds = asked > 0 ? Number(process.argv[asked + 1]) : quick ? 3 : 7;
   const only = process.argv.indexOf('--case');
