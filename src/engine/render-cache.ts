@@ -7,6 +7,11 @@
  * nothing can go stale: a view that changed in any way renders anew. Only plain data is
  * recorded (plain objects, arrays, strings, finite numbers, booleans, null); anything else (a
  * class instance, a `toJSON`, a function) is rendered every time.
+ *
+ * A view its maker sealed (`sealView`: frozen through and through, so its JSON can never change)
+ * is rendered once and its bytes kept with the view itself, whatever path reads it: an area that
+ * hands out the same sealed view while its record is unchanged (users.ts `userView`) answers a read
+ * without the view being walked or rendered again (issue 33's keyed reads).
  */
 import type { Route } from './route.js';
 import { jsonBytes } from './render.js';
@@ -36,8 +41,37 @@ interface Entry {
 let byRoute = new WeakMap<Route, Map<string, Entry>>();
 let remembered = 0;
 
+/** The bytes of each sealed view (EMPTY until its first render), held as long as the view is. */
+const sealed = new WeakMap<object, Uint8Array>();
+
+/**
+ * Freezes a plain-data view through and through and marks it sealed: its bytes are rendered once.
+ * Only for a view nothing will write to again (every object and array in it is frozen here).
+ */
+export function sealView<T extends object>(view: T): T {
+  deepFreeze(view);
+  sealed.set(view, EMPTY);
+  return view;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  Object.freeze(value);
+  const object = value as Record<string, unknown>;
+  for (const key in object) deepFreeze(object[key]);
+}
+
 /** The JSON bytes of a GET answer's view, rendered again only when it differs from the last one. */
 export function renderedJson(route: Route, path: string, view: unknown): Uint8Array {
+  if (typeof view === 'object' && view !== null) {
+    const kept = sealed.get(view);
+    if (kept !== undefined) {
+      if (kept !== EMPTY) return kept;
+      const bytes = own(jsonBytes(view));
+      sealed.set(view, bytes);
+      return bytes;
+    }
+  }
   let paths = byRoute.get(route);
   const entry = paths?.get(path);
   if (entry !== undefined) {

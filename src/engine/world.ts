@@ -25,6 +25,11 @@ export interface WorldHooks {
   expireUserAt: (partition: Partition, userId: string, at: number) => void;
   /** Answers a user's connected sources; wearables installs the real one. */
   connectedSources: (partition: Partition, userId: string) => ConnectedSource[];
+  /**
+   * A number that moves whenever any user's connected sources may have changed (a view made of
+   * a user is kept while it stays the same: issue 33's keyed reads); wearables installs it.
+   */
+  connectedSourcesVersion: () => number;
 }
 
 export interface WorldOptions {
@@ -88,6 +93,7 @@ export function createHooks(): WorldHooks {
     userPurged: new Hook(),
     expireUserAt: () => undefined,
     connectedSources: () => [],
+    connectedSourcesVersion: () => 0,
   };
 }
 

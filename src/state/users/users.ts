@@ -4,6 +4,7 @@
  * the user; after it the user is purged.
  */
 import type { Partition } from '../../engine/tenancy.js';
+import { sealView } from '../../engine/render-cache.js';
 import { partitionSlot, type World } from '../../engine/world.js';
 import type { User as UserAnswer } from '../../wire/types.js';
 
@@ -168,9 +169,29 @@ export class UserStore {
 
 export const usersOf = partitionSlot('users', () => new UserStore());
 
-/** The user object of spec 2.1 / the SDK's ClientFacingUser. */
+/**
+ * The last view made of each user read lately (at most VIEWS_KEPT users, all worlds together, then
+ * the cache starts over): handed out again, sealed (render-cache.ts: rendered once), while the
+ * record's fields are the same values and no connection changed anywhere (the world's
+ * `connectedSourcesVersion` hook; issue 33's keyed reads: a read in a world of 100k users then
+ * touches the user's record and nothing else of the world's). The record's fields change only
+ * through this area (user-ops.ts, the store), by assignment.
+ */
+const VIEWS_KEPT = 4096;
+interface KeptView {
+  view: UserAnswer;
+  /** `connectedSourcesVersion()` when the view was made. */
+  sources: number;
+}
+/** A user seen once is only noted (null): a world read once per user keeps nothing; the second read keeps the view. */
+let views = new Map<User, KeptView | null>();
+
+/** The user object of spec 2.1 / the SDK's ClientFacingUser (sealed once kept: nothing may write to it). */
 export function userView(world: World, partition: Partition, user: User): UserAnswer {
-  return {
+  const version = world.hooks.connectedSourcesVersion();
+  const kept = views.get(user);
+  if (kept !== undefined && kept !== null && kept.sources === version && sameFields(kept.view, user)) return kept.view;
+  const view: UserAnswer = {
     user_id: user.user_id,
     team_id: user.team_id,
     client_user_id: user.client_user_id,
@@ -181,6 +202,24 @@ export function userView(world: World, partition: Partition, user: User): UserAn
     ingestion_start: user.ingestion_start,
     ingestion_end: user.ingestion_end,
   };
+  if (kept === undefined) {
+    if (views.size >= VIEWS_KEPT) views = new Map();
+    views.set(user, null);
+  } else {
+    views.set(user, { view: sealView(view), sources: version });
+  }
+  return view;
+}
+
+/** Whether a view shows the record's fields as they are (the same values: fields are replaced, never written into). */
+function sameFields(view: UserAnswer, user: User): boolean {
+  return (
+    view.client_user_id === user.client_user_id &&
+    view.fallback_time_zone === user.fallback_time_zone &&
+    view.fallback_birth_date === user.fallback_birth_date &&
+    view.ingestion_start === user.ingestion_start &&
+    view.ingestion_end === user.ingestion_end
+  );
 }
 
 /** Whether the partition is under the sandbox's user cap. */

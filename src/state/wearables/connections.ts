@@ -221,6 +221,7 @@ class WearablesState {
     if (!link) {
       link = { provider, current: null, past: [] };
       rec.links.push(link);
+      sourcesChanged();
     }
     return link;
   }
@@ -231,6 +232,7 @@ class WearablesState {
     rec.gone = true;
     // The feed ring drops the record at its next tick; what it held goes now.
     rec.links.length = 0;
+    sourcesChanged();
     this.users.delete(userId);
     this.active.delete(rec);
     this.workouts.dropUser(userId);
@@ -321,27 +323,44 @@ export function currentConnections(rec: UserWearables | undefined): Connection[]
   return out;
 }
 
-/** Each connection's `connected_sources` item, made once (read on every user read: issue 33's request path). */
-const sourceItems = new WeakMap<Connection, { at: number; item: ConnectedSource }>();
+/**
+ * Each user's `connected_sources`, made once and kept until a link's current connection changes
+ * anywhere (issue 33's keyed reads: a user read in a world of 100k users would otherwise read the
+ * user's links and each connection, a cache miss each in a large heap). Whatever sets a link's
+ * `current`, or adds or drops links, calls `sourcesChanged()` (connections change rarely: a
+ * connect, a deregistration; the feed only moves marks). A connection's item depends only on its
+ * provider and its `connected_at ?? created_at`, both set when it is made.
+ */
+const sourceLists = new WeakMap<UserWearables, { epoch: number; items: ConnectedSource[] }>();
+let sourcesEpoch = 0;
+const NO_SOURCES: ConnectedSource[] = Object.freeze([]) as unknown as ConnectedSource[];
 
-/** `connected_sources` of the user object. */
+/** Call after setting a link's `current` or changing a record's links: kept `connected_sources` are made again. */
+export function sourcesChanged(): void {
+  sourcesEpoch++;
+}
+
+/** Moves whenever `sourcesChanged()` was called (the world's `connectedSourcesVersion` hook). */
+export function connectedSourcesVersion(): number {
+  return sourcesEpoch;
+}
+
+/** `connected_sources` of the user object (a frozen list, shared by the reads until a connection changes). */
 export function connectedSources(world: World, partition: Partition, userId: string): ConnectedSource[] {
   const rec = wearablesOf(world).get(partition, userId);
-  const out: ConnectedSource[] = [];
-  if (rec)
-    for (const l of rec.links) {
-      const c = l.current;
-      if (!c) continue;
-      const at = c.connected_at ?? c.created_at;
-      let made = sourceItems.get(c);
-      if (made === undefined || made.at !== at) {
-        const brief = providerBrief(c.provider);
-        made = { at, item: { created_on: new Date(at).toISOString(), provider: brief, source: { ...brief } } };
-        sourceItems.set(c, made);
-      }
-      out.push(made.item);
-    }
-  return out;
+  if (rec === undefined) return NO_SOURCES;
+  const kept = sourceLists.get(rec);
+  if (kept !== undefined && kept.epoch === sourcesEpoch) return kept.items;
+  const items: ConnectedSource[] = [];
+  for (const l of rec.links) {
+    const c = l.current;
+    if (!c) continue;
+    const brief = providerBrief(c.provider);
+    items.push({ created_on: new Date(c.connected_at ?? c.created_at).toISOString(), provider: brief, source: { ...brief } });
+  }
+  Object.freeze(items);
+  sourceLists.set(rec, { epoch: sourcesEpoch, items });
+  return items;
 }
 
 /** Emits a wearable event for a user through the world's event bus. */
@@ -378,6 +397,7 @@ export function endConnection(link: ProviderLink, now: number): void {
   if (conn.ended_at === null) conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
   link.past.push(conn);
   link.current = null;
+  sourcesChanged();
 }
 
 export function newConnection(provider: ProviderInfo, fields: Partial<Connection> & { created_at: number }): Connection {

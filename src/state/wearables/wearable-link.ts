@@ -9,6 +9,7 @@ import {
   connectionCreatedData,
   emitUserEvent,
   endConnection,
+  sourcesChanged,
   newConnection,
   wearablesOf,
   type Connection,
@@ -66,6 +67,7 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
   applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
   state.presets.delete(key);
   link.current = conn;
+  sourcesChanged();
   state.active.add(rec);
   emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
   schedulePullAnnouncements(world, partition, userId, conn);
@@ -146,6 +148,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
   applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
   state.presets.delete(key);
   link.current = conn;
+  sourcesChanged();
   state.active.add(rec);
   emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
   schedulePullAnnouncements(world, partition, userId, conn);
@@ -200,6 +203,7 @@ export function restartHistoricalPull(world: World, partition: Partition, userId
     ...(old.grant ? { grant: old.grant } : {}),
   });
   link.current = conn;
+  sourcesChanged();
   state.active.add(rec);
   schedulePullAnnouncements(world, partition, userId, conn);
   return true;

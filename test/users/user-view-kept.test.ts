@@ -1,0 +1,74 @@
+/**
+ * A user's view is kept from its second read (src/state/users/users.ts, issue 33's keyed reads)
+ * and rendered once (render-cache.ts `sealView`): every change of the record or of the user's
+ * connections shows in the next read, byte for byte what a fresh render gives.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/index.js';
+import { sealView } from '../../src/engine/render-cache.js';
+import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
+
+/** Three reads: the first notes the user, the second keeps its view, the third is served from it. */
+async function readThrice(c: TestClient, userId: string): Promise<unknown> {
+  const first = await c.get(`/v2/user/${userId}`);
+  const second = await c.get(`/v2/user/${userId}`);
+  const third = await c.get(`/v2/user/${userId}`);
+  expect(second.text).toBe(first.text);
+  expect(third.text).toBe(first.text);
+  return third.body;
+}
+
+forEachAdapter('users: a kept view follows every change', (adapter) => {
+  it('shows patches, connections, deregistrations, deletion and undo at the next read', async () => {
+    const c = createClient(adapter, { seed: 33, users: 2, usersElsewhere: 0 });
+    const userId = (await c.post('/v2/user', { client_user_id: 'kept-1' })).body.user_id as string;
+    expect(await readThrice(c, userId)).toMatchObject({ client_user_id: 'kept-1', connected_sources: [], fallback_time_zone: null });
+
+    expect((await c.patch(`/v2/user/${userId}`, { fallback_time_zone: 'Europe/Paris', client_user_id: 'kept-2' })).status).toBe(204);
+    expect(await readThrice(c, userId)).toMatchObject({ client_user_id: 'kept-2', fallback_time_zone: { id: 'Europe/Paris' } });
+    expect((await c.patch(`/v2/user/${userId}`, { ingestion_start: '2026-01-01', fallback_birth_date: '1990-01-02' })).status).toBe(204);
+    expect(await readThrice(c, userId)).toMatchObject({ ingestion_start: '2026-01-01', fallback_birth_date: { value: '1990-01-02' } });
+
+    expect((await c.post('/v2/link/connect/demo', { user_id: userId, provider: 'oura' })).status).toBe(200);
+    const connected = (await readThrice(c, userId)) as { connected_sources: Array<{ provider: { slug: string } }> };
+    expect(connected.connected_sources.map((s) => s.provider.slug)).toEqual(['oura']);
+    expect((await c.delete(`/v2/user/${userId}/oura`)).status).toBe(200);
+    expect(await readThrice(c, userId)).toMatchObject({ connected_sources: [] });
+
+    expect((await c.delete(`/v2/user/${userId}`)).status).toBe(200);
+    expect((await c.get(`/v2/user/${userId}`)).status).toBe(404);
+    expect((await c.post('/v2/user/undo_delete', undefined, { query: { user_id: userId } })).status).toBe(200);
+    expect(await readThrice(c, userId)).toMatchObject({ client_user_id: 'kept-2', ingestion_start: '2026-01-01' });
+  });
+
+  it('a kept view in a list page and in a single read are the same bytes as a fresh world gives', async () => {
+    const c = createClient(adapter, { seed: 34, users: 3, usersElsewhere: 0 });
+    const fresh = createClient(adapter, { seed: 34, users: 3, usersElsewhere: 0 });
+    const list = (await c.get('/v2/user')).body as { users: Array<{ user_id: string }> };
+    for (let k = 0; k < 3; k++) await c.get('/v2/user');
+    for (const u of list.users) {
+      await readThrice(c, u.user_id);
+      expect((await c.get(`/v2/user/${u.user_id}`)).text).toBe((await fresh.get(`/v2/user/${u.user_id}`)).text);
+    }
+    expect((await c.get('/v2/user')).text).toBe((await fresh.get('/v2/user')).text);
+  });
+});
+
+describe('sealView', () => {
+  it('freezes the whole view; a kept user view cannot be written to', async () => {
+    const view = sealView({ a: { b: [1, { c: 'x' }] } });
+    expect(Object.isFrozen(view.a.b[1])).toBe(true);
+    const sandbox = createSandbox({ seed: 35, users: 1, usersElsewhere: 0, logger: () => undefined });
+    const { userView, usersOf } = await import('../../src/state/users/users.js');
+    const team = [...sandbox.world.tenancy.teams.values()][0];
+    if (!team) throw new Error('no team');
+    const partition = sandbox.world.tenancy.partition(team, 'sandbox');
+    const user = usersOf(partition, sandbox.world).all()[0];
+    if (!user) throw new Error('no user');
+    userView(sandbox.world, partition, user);
+    const kept = userView(sandbox.world, partition, user);
+    expect(userView(sandbox.world, partition, user)).toBe(kept);
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(Object.isFrozen(kept.connected_sources)).toBe(true);
+  });
+});
