@@ -125,7 +125,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** npm's install of `specs` into a new project `name` at `at`: true once installed, false offline (the error otherwise). */
+/** npm's install of `specs` into a new project at `at` (its manifest and files first): true once installed, false offline (the error otherwise). */
 async function install(
   at: string,
   manifest: Record<string, unknown>,
@@ -309,8 +309,10 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   const installed = await cachedProject(CACHE, dir, 'consumer', key, (at) =>
     install(at, { name: 'consumer', type: 'module' }, [`msw@${CONSUMER_MSW}`, tarball], scripts),
   );
-  if (!installed) console.warn('pack-and-install test skipped: the npm registry cannot be reached (npm install failed offline)');
-  if (!installed) return ctx.skip();
+  if (!installed) {
+    console.warn('pack-and-install test skipped: the npm registry cannot be reached (npm install failed offline)');
+    return ctx.skip();
+  }
   const consumer = installed.dir;
 
   // No install-time script from the package or anything it brings (msw is the consumer's own).
