@@ -8,9 +8,13 @@
  * time limit. One npm install per project, all three at once once the tarball is packed (the
  * consumer, and the two of the install-size test, which waits for its own): for the typed express
  * check, a sibling project holds the consumer's installed packages plus express and its types
- * (linked from this repository's node_modules), checked beside the express-less consumer.
+ * (linked from this repository's node_modules), checked beside the express-less consumer. The
+ * installed projects are kept in the temporary directory and used again while the tarball's bytes
+ * are the same (./install-cache.ts: the same day, not under `HEALTH_SANDBOX_SLOW_TESTS=1`): npm
+ * packs every run, and every check below runs on every run.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
@@ -28,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
+import { cachedProject, installKey } from './install-cache.js';
 
 const run = promisify(execFile);
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -101,11 +106,18 @@ function mirrorInstall(from: string, to: string): void {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'hs-pack-'));
+/**
+ * Installed projects kept between runs (./install-cache.ts): the same tarball is installed once.
+ * Outside the repository, as a consumer's project is (inside it, node would find express in the
+ * repository's own node_modules).
+ */
+const CACHE = join(tmpdir(), `health-sandbox-pack-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
 let tarball = '';
+let integrity = '';
 const FLAGS = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
 /**
  * The install-size test's two projects (the tarball alone, msw alone), installed while the first
- * test installs and runs its consumer: true once installed, false offline, the error otherwise.
+ * test installs and runs its consumer: their directories once installed, false offline, the error otherwise.
  */
 let lightInstalls: Promise<{ ours: string; msw: string } | false | Error> | undefined;
 afterAll(async () => {
@@ -113,17 +125,34 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** npm's install of `specs` into a new project at `at` (its manifest and files first): true once installed, false offline (the error otherwise). */
+async function install(
+  at: string,
+  manifest: Record<string, unknown>,
+  specs: string[],
+  files: Record<string, string> = {},
+): Promise<boolean> {
+  writeFileSync(join(at, 'package.json'), JSON.stringify({ private: true, ...manifest }));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(at, name), text);
+  return npm([...FLAGS, ...specs], at, 240_000).then(
+    () => true,
+    (e: Error & { stderr?: string }) => {
+      if (OFFLINE.test(`${e.stderr ?? ''}\n${e.message ?? ''}`)) return false;
+      throw e;
+    },
+  );
+}
+
 function startLightInstalls(): void {
-  const projects = ['package-only', 'msw-only'].map((name) => {
-    const at = join(dir, name);
-    mkdirSync(at, { recursive: true });
-    writeFileSync(join(at, 'package.json'), JSON.stringify({ name, private: true }));
-    return at;
-  });
-  const [ours, msw] = projects as [string, string];
-  lightInstalls = Promise.all([npm([...FLAGS, tarball], ours, 240_000), npm([...FLAGS, 'msw@^2'], msw, 240_000)]).then(
-    () => ({ ours, msw }),
-    (e: Error & { stderr?: string }) => (OFFLINE.test(`${e.stderr ?? ''}\n${e.message ?? ''}`) ? false : e),
+  const ours = cachedProject(CACHE, dir, 'package-only', installKey(['package-only', integrity, ...FLAGS]), (at) =>
+    install(at, { name: 'package-only' }, [tarball]),
+  );
+  const msw = cachedProject(CACHE, dir, 'msw-only', installKey(['msw-only', ...FLAGS]), (at) =>
+    install(at, { name: 'msw-only' }, ['msw@^2']),
+  );
+  lightInstalls = Promise.all([ours, msw]).then(
+    ([o, m]) => o !== false && m !== false && { ours: o.dir, msw: m.dir },
+    (e: Error) => e,
   );
 }
 
@@ -232,10 +261,13 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   if (!existsSync(join(root, 'dist/index.js'))) await npm(['run', 'build', '--silent'], root, 240_000);
   const packed = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root, 120_000)) as Array<{
     filename: string;
+    integrity: string;
     files: Array<{ path: string }>;
   }>;
   const files = packed[0]?.files.map((f) => f.path) ?? [];
   tarball = join(dir, packed[0]?.filename ?? '');
+  integrity = packed[0]?.integrity ?? '';
+  expect(integrity).toMatch(/^sha512-/);
   startLightInstalls();
   // A quiet install: no script of the package runs in a consumer's install (dist is built by prepack).
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -271,20 +303,17 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   // The build's incremental state stays out of the package.
   expect(files.filter((f) => f.endsWith('.tsbuildinfo'))).toEqual([]);
 
-  const consumer = join(dir, 'consumer');
-  mkdirSync(consumer, { recursive: true });
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
-  const installed = await npm([...FLAGS, `msw@${CONSUMER_MSW}`, tarball], consumer, 240_000).then(
-    () => true,
-    (e: { stderr?: string; message?: string }) => {
-      const text = `${e.stderr ?? ''}\n${e.message ?? ''}`;
-      if (!OFFLINE.test(text)) throw e;
-      console.warn('pack-and-install test skipped: the npm registry cannot be reached (npm install failed offline)');
-      return false;
-    },
+  // The consumer's scripts are written with its install (they are part of what a kept install is kept for).
+  const scripts = { 'consumer.mjs': CONSUMER, 'msw.test.mjs': CONSUMER_MSW_TEST, 'testing.test.mjs': CONSUMER_TESTING_TEST };
+  const key = installKey(['consumer', integrity, ...FLAGS, CONSUMER_MSW, ...Object.values(scripts)]);
+  const installed = await cachedProject(CACHE, dir, 'consumer', key, (at) =>
+    install(at, { name: 'consumer', type: 'module' }, [`msw@${CONSUMER_MSW}`, tarball], scripts),
   );
-  if (!installed) return ctx.skip();
+  if (!installed) {
+    console.warn('pack-and-install test skipped: the npm registry cannot be reached (npm install failed offline)');
+    return ctx.skip();
+  }
+  const consumer = installed.dir;
 
   // No install-time script from the package or anything it brings (msw is the consumer's own).
   expect(withInstallScripts(consumer).filter((p) => p !== 'node_modules/msw')).toEqual([]);
@@ -304,8 +333,6 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   // beside them, a TypeScript consumer of the express entry in a sibling project that holds the
   // same installed packages plus express and its types (linked from this repository's
   // node_modules: express 5, @types/express 5, @types/node 20).
-  writeFileSync(join(consumer, 'msw.test.mjs'), CONSUMER_MSW_TEST);
-  writeFileSync(join(consumer, 'testing.test.mjs'), CONSUMER_TESTING_TEST);
   const typedProject = join(dir, 'typed');
   mirrorInstall(join(consumer, 'node_modules'), join(typedProject, 'node_modules'));
   for (const pkg of ['express', '@types/express', '@types/node']) {
@@ -321,10 +348,22 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
       (r) => r.stdout,
       (e: { stdout?: string; stderr?: string }) => `FAILED\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
     ),
-    run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'typed.ts'], {
-      cwd: typedProject,
-      timeout: 120_000,
-    }).then(
+    // A server's project: node's types and the language's library, no DOM (a third of what tsc would read).
+    run(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        ...['--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022', '--types', 'node'],
+        '--skipLibCheck',
+        'typed.ts',
+      ],
+      {
+        cwd: typedProject,
+        timeout: 120_000,
+      },
+    ).then(
       () => 'ok',
       (e: { stdout?: string }) => e.stdout ?? 'tsc failed',
     ),
