@@ -21,11 +21,14 @@ const MISSING =
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-function docsPage(base: string, management: string): string {
+/** The documents the page offers, in its selector's order; `?doc=` names the one shown first. */
+const DOCUMENTS = { data: 'Data interface', management: 'Management interface', control: 'Control plane (/_sandbox)' } as const;
+
+function docsPage(base: string, management: string, first: keyof typeof DOCUMENTS | undefined): string {
   const urls = [
-    { url: `${base}/openapi.json`, name: 'Data interface' },
-    { url: `${management}/openapi.json`, name: 'Management interface' },
-    { url: `${base}/_sandbox/openapi.json`, name: 'Control plane (/_sandbox)' },
+    { url: `${base}/openapi.json`, name: DOCUMENTS.data },
+    { url: `${management}/openapi.json`, name: DOCUMENTS.management },
+    { url: `${base}/_sandbox/openapi.json`, name: DOCUMENTS.control },
   ];
   const assets = `${base}/docs/assets`;
   return `<!doctype html>
@@ -45,7 +48,7 @@ function docsPage(base: string, management: string): string {
 if (typeof SwaggerUIBundle === 'undefined') {
   document.getElementById('swagger-ui').insertAdjacentHTML('beforeend', ${JSON.stringify(MISSING)});
 } else window.ui = SwaggerUIBundle({
-  urls: ${JSON.stringify(urls).replace(/</g, '\\u003c')},
+  urls: ${JSON.stringify(urls).replace(/</g, '\\u003c')},${first ? `\n  'urls.primaryName': ${JSON.stringify(DOCUMENTS[first])},` : ''}
   dom_id: '#swagger-ui',
   deepLinking: true,
   tryItOutEnabled: true,
@@ -65,9 +68,19 @@ export const docsRoutes = [
     path: '/docs',
     auth: 'none',
     summary: 'The documentation page: the OpenAPI documents rendered with Swagger UI, "try it" against this sandbox.',
+    request: {
+      query: lazySchema(() =>
+        z.object({
+          doc: z
+            .enum(['data', 'management', 'control'])
+            .optional()
+            .describe('The document shown first (the others stay one selection away); the data interface when left out.'),
+        }),
+      ),
+    },
     responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
-    handle: (ctx) =>
-      binary(encoder.encode(docsPage(ctx.world.urls.base, ctx.world.urls.management)), 'text/html; charset=utf-8', {
+    handle: (ctx, { query }) =>
+      binary(encoder.encode(docsPage(ctx.world.urls.base, ctx.world.urls.management, query.doc)), 'text/html; charset=utf-8', {
         'cache-control': 'no-store',
       }),
   }),
