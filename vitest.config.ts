@@ -76,9 +76,11 @@ export default defineConfig({
     // `test/support/per-file.ts` closes what each file opened.
     isolate: false,
     // vitest's default is one worker per core minus one: a single worker on the 2-core machines.
-    // Much of the suite waits (Chromium, npm pack, child CLIs, loopback HTTP), so three workers
-    // keep both cores busy: 141 s instead of 230 s for vitest on the 2-core machine.
-    maxWorkers: 3,
+    // Two workers: since the waits were cut (npm installs kept, page bundles kept, the docs page's
+    // big documents rendered in CI only), a third worker only loads everything a third time: on the
+    // quiet 2-core machine (2026-11-27) `npm test` took 1 min 34 s and 161 s of CPU with three,
+    // 1 min 18 s and 130 s with two. (Before those cuts three beat one: 141 s against 230 s.)
+    maxWorkers: 2,
     sequence: { sequencer: SlowFirst },
     setupFiles: ['test/support/per-file.ts'],
     // Transformed modules kept on disk between runs (keyed by their content): the second run of
