@@ -59,25 +59,36 @@ describe.skipIf(!haveChromium)('/docs in Chromium', () => {
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
   });
 
+  /**
+   * Opens `/docs<query>`, waits for the block of `operationId` (under `tag`), authorises with `bearer`, runs the
+   * operation's "try it" (the page opens operations in "try it out" mode: Execute is there at once)
+   * and answers the page and the JSON body the page shows, after a 200.
+   */
+  async function tryIt(query: string, tag: string, operationId: string, bearer: string) {
+    const page = await context!.newPage();
+    const response = await page.goto(`${api}/docs${query}`);
+    expect(response?.status()).toBe(200);
+    // Swagger UI's ids keep the operation id's dots, escaped: `operations-<tag>-users\.list`.
+    const operation = page.locator(`id=operations-${tag}-${operationId.replace(/\./g, '\\.')}`);
+    await operation.waitFor({ timeout: 30_000 });
+    await page.locator('.btn.authorize').first().click();
+    await page.locator('.auth-container input').first().fill(bearer);
+    await page.locator('.auth-btn-wrapper .btn.modal-btn.auth.authorize').first().click();
+    await page.locator('.btn-done, .close-modal').first().click();
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('.execute').click();
+    const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor({ timeout: 30_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
+    const body = await operation.locator('.live-responses-table tbody .response-col_description pre').first().textContent();
+    return { page, body: JSON.parse(body ?? '{}') as Record<string, unknown> };
+  }
+
   it.skipIf(FULL)(
     'renders the control-plane document first (?doc=control), authorised; "try it" calls the sandbox',
     async () => {
-      const page = await context!.newPage();
-      const response = await page.goto(`${api}/docs?doc=control`);
-      expect(response?.status()).toBe(200);
-      const operation = page.locator('id=operations-sandbox-sandbox\\.wearables\\.feed\\.get');
-      await operation.waitFor({ timeout: 30_000 });
-      await page.locator('.btn.authorize').first().click();
-      await page.locator('.auth-container input').first().fill('any-bearer');
-      await page.locator('.auth-btn-wrapper .btn.modal-btn.auth.authorize').first().click();
-      await page.locator('.btn-done, .close-modal').first().click();
-      await operation.locator('.opblock-summary').click();
-      await operation.locator('.execute').click();
-      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-      await status.waitFor({ timeout: 30_000 });
-      expect((await status.textContent())?.trim()).toBe('200');
-      const body = await operation.locator('.live-responses-table tbody .response-col_description pre').first().textContent();
-      expect(JSON.parse(body ?? '{}')).toHaveProperty('mode');
+      const { page, body } = await tryIt('?doc=control', 'sandbox', 'sandbox.wearables.feed.get', 'any-bearer');
+      expect(body).toHaveProperty('mode');
       expect(outside).toEqual([]);
       await page.close();
     },
@@ -87,28 +98,8 @@ describe.skipIf(!haveChromium)('/docs in Chromium', () => {
   it.skipIf(!FULL)(
     'renders the documents and "try it" calls the sandbox',
     async () => {
-      const page = await context!.newPage();
-      const response = await page.goto(`${api}/docs`);
-      expect(response?.status()).toBe(200);
-      // Swagger UI's ids keep the operation id's dots, escaped: `operations-<tag>-users\.list`.
-      const operation = page.locator('id=operations-users-users\\.list');
-      await operation.waitFor({ timeout: 30_000 });
-
-      const key = sandbox.credentials().teams[0]!.api_keys.sandbox;
-      await page.locator('.btn.authorize').first().click();
-      await page.locator('.auth-container input').first().fill(key);
-      await page.locator('.auth-btn-wrapper .btn.modal-btn.auth.authorize').first().click();
-      await page.locator('.btn-done, .close-modal').first().click();
-
-      await operation.locator('.opblock-summary').click();
-      // The page opens operations in "try it out" mode (tryItOutEnabled): Execute is there at once.
-      await operation.locator('.execute').click();
-      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-      await status.waitFor({ timeout: 30_000 });
-      expect((await status.textContent())?.trim()).toBe('200');
-      const body = await operation.locator('.live-responses-table tbody .response-col_description pre').first().textContent();
-      expect(JSON.parse(body ?? '{}').users).toHaveLength(2);
-
+      const { page, body } = await tryIt('', 'users', 'users.list', sandbox.credentials().teams[0]!.api_keys.sandbox);
+      expect(body.users).toHaveLength(2);
       // The management document is one selection away.
       await page.locator('.topbar select').selectOption({ label: 'Management interface' });
       await page.locator('id=operations-management-management\\.team\\.list').waitFor({ timeout: 30_000 });
