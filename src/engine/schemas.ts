@@ -195,6 +195,21 @@ export const timeZone = () =>
     .meta({ example: EXAMPLE_TIME_ZONE })
     .refine(isTimeZone, { message: 'Invalid time zone: expected an IANA time zone identifier such as Europe/London' });
 
+/** A US zip code, five digits or ZIP+4. */
+export const usZip = () => z.string().regex(/^\d{5}(-\d{4})?$/);
+
+/** A US address as the appointment requests carry it (`zip_code`, `unit`). */
+export const usAddress = () =>
+  z.object({
+    first_line: z.string(),
+    second_line: z.string().nullish(),
+    city: z.string(),
+    state: z.string(),
+    zip_code: usZip(),
+    unit: z.string().nullish(),
+    access_notes: z.string().max(1000).nullish(),
+  });
+
 /** A postal address as requests carry it (patient, guarantor and insured addresses). */
 export const postalAddress = () =>
   z.object({

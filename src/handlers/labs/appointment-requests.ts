@@ -10,28 +10,16 @@
  */
 import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
-import { uuid } from '../../engine/schemas.js';
+import { usAddress, uuid } from '../../engine/schemas.js';
 import { requestPhlebotomyAppointment } from '../../state/labs/appointment-requests.js';
 import { appointmentView } from '../../state/labs/appointments.js';
 import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
-const usAddress = lazySchema(() =>
-  z.object({
-    first_line: z.string(),
-    second_line: z.string().nullish(),
-    city: z.string(),
-    state: z.string(),
-    zip_code: z.string().regex(/^\d{5}(-\d{4})?$/),
-    unit: z.string().nullish(),
-    access_notes: z.string().max(1000).nullish(),
-  }),
-);
-
 const requestBody = lazySchema(() =>
   z.object({
-    address: usAddress,
+    address: usAddress(),
     provider: z.enum(['getlabs', 'phlebfinders', 'quest', 'sonora_quest']),
     appointment_notes: z.string().max(1000).nullish(),
   }),

@@ -15,7 +15,7 @@
  */
 import { z } from 'zod';
 import { defineRoute, reply, type Route } from '../../engine/route.js';
-import { isoDate, uuid, withRules } from '../../engine/schemas.js';
+import { isoDate, usAddress, uuid, withRules } from '../../engine/schemas.js';
 import {
   type AppointmentKind,
   appointmentView,
@@ -34,19 +34,7 @@ import { Appointment, AppointmentAvailability, CancellationReason, res } from '.
 import { lazySchema } from '../../engine/lazy-schema.js';
 
 const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
-const zip = lazySchema(() => z.string().regex(/^\d{5}(-\d{4})?$/));
-
-const usAddress = lazySchema(() =>
-  z.object({
-    first_line: z.string(),
-    second_line: z.string().nullish(),
-    city: z.string(),
-    state: z.string(),
-    zip_code: zip,
-    unit: z.string().nullish(),
-    access_notes: z.string().max(1000).nullish(),
-  }),
-);
+const address = lazySchema(usAddress);
 
 const bookingBody = lazySchema(() =>
   z.object({
@@ -208,7 +196,7 @@ export const appointmentRoutes: Route[] = [
     path: '/v3/order/phlebotomy/appointment/availability',
     auth: 'team',
     summary: 'At-home phlebotomy slots for an address, five days from start_date.',
-    request: { query: lazySchema(() => z.object({ start_date: isoDate().optional() })), body: usAddress },
+    request: { query: lazySchema(() => z.object({ start_date: isoDate().optional() })), body: address },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 422: 'Validation error' },
     handle(ctx, { query, body }) {
       return reply(200, phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body.zip_code, query.start_date));

@@ -5,7 +5,7 @@
  * Compiled once at import.
  */
 import { z } from 'zod';
-import { guarantor, isoDate, uuid } from '../../engine/schemas.js';
+import { guarantor, isoDate, usZip, uuid } from '../../engine/schemas.js';
 import type { PatientAddress, PatientDetails, Physician, PostalAddress, ShippingDetails } from '../../state/labs/order-model.js';
 import { isStateCode, phoneDigits } from '../../state/labs/order-checks.js';
 import { METHOD } from './lab-schemas.js';
@@ -25,8 +25,6 @@ const state = () =>
   z.string().superRefine((v, ctx) => {
     if (!isStateCode(v)) ctx.addIssue({ code: 'custom', message: LABS_TEXTS.invalidState(v) });
   });
-
-const zip = () => z.string().regex(/^\d{5}(-\d{4})?$/);
 
 export const patientDetailsSchema = lazySchema(() =>
   z.object({
@@ -52,7 +50,7 @@ const postalFields = {
   second_line: z.string().nullish(),
   city: z.string().min(1),
   state: state(),
-  zip: zip(),
+  zip: usZip(),
   country: z.string().min(1),
 };
 
