@@ -3,11 +3,14 @@
  * requests in a world of 1,000 users and in one of 100,000, interleaved round by round.
  *
  * How a round is measured (the 100k world's heap, about 170 MB, lives beside the 1k world's in the
- * same process, so a garbage collection costs the same whichever world triggers it; what differs
- * between rounds is only whether a round paid for one):
- * - `global.gc()` before each round's warm-up (run with `--expose-gc`, as `npm run bench` does):
- *   every round starts with the same heap, and a full collection left over from the previous round
- *   lands in no timed loop;
+ * same process, so a garbage collection costs the same whichever world's request triggers it):
+ * - steady traffic: one `global.gc()` before the first round (run with `--expose-gc`, as `npm run
+ *   bench` does) clears the worlds' build, then no forced collection. A full collection forced
+ *   before each round (`--gc`, this bench's measure on 2026-11-27 morning) leaves the marking and
+ *   sweeping of a 170 MB heap to V8's helper threads during the next round, on a 2-core machine:
+ *   it slowed even `GET /_sandbox/health`, which reads nothing of the users, 1.4x in the 100k
+ *   world (1.0 with `--single-threaded-gc`, and 1.0 without the forced collection). Steady
+ *   traffic never forces one; the natural collections of a round land in whichever world runs;
  * - within a round the worlds take turns every tenth of the round (1k, 100k, 100k, 1k, ...), so
  *   the load of a shared machine, which swings from one second to the next, weighs on both alike;
  * - each round is timed in wall time (`process.hrtime`: CPU time counts V8's helper threads,
@@ -118,7 +121,7 @@ export async function best(
   small: Sandbox,
   large: Sandbox,
   make: (s: Sandbox, i: number) => SimRequest,
-  o: { rounds: number; iterations: number },
+  o: { rounds: number; iterations: number; gcEachRound?: boolean },
 ): Promise<Pair> {
   const per = Math.max(1, Math.floor(o.iterations / SLICES));
   const run = async (w: { s: Sandbox; reqs: SimRequest[]; at: number }, n: number): Promise<number> => {
@@ -138,7 +141,7 @@ export async function best(
       reqs: Array.from({ length: Math.min(o.iterations, 1000) }, (_, i) => make(s, i)),
       at: 0,
     }));
-    global.gc?.();
+    if (round === 0 || o.gcEachRound) global.gc?.();
     for (const w of worlds) await run(w, Math.min(500, o.iterations));
     const sums = [0, 0];
     for (let k = 0; k < SLICES; k++) {
@@ -159,7 +162,11 @@ function median(values: number[]): number {
 }
 
 /** The keyed-reads table: each case against GET /_sandbox/health in its world, and 100k against 1k. */
-export async function keyedReads(small: Sandbox, large: Sandbox, o: { rounds: number; iterations: number; only?: string }): Promise<void> {
+export async function keyedReads(
+  small: Sandbox,
+  large: Sandbox,
+  o: { rounds: number; iterations: number; only?: string; gcEachRound?: boolean },
+): Promise<void> {
   const health = (): SimRequest => ({
     method: 'GET',
     surface: 'data',
@@ -173,7 +180,7 @@ export async function keyedReads(small: Sandbox, large: Sandbox, o: { rounds: nu
     `\nBaseline GET /_sandbox/health: ${(base.small / 1000).toFixed(1)} us/op (1k world), ${(base.large / 1000).toFixed(1)} us/op (100k world)`,
   );
   console.log(
-    `Keyed reads: best of ${o.rounds} rounds of ${o.iterations} requests per world (gc before each; the worlds alternate every ${Math.max(1, Math.floor(o.iterations / SLICES))})\n`,
+    `Keyed reads: best of ${o.rounds} rounds of ${o.iterations} requests per world (${o.gcEachRound ? 'a full gc forced before each' : 'steady traffic: one gc before the first'}; the worlds alternate every ${Math.max(1, Math.floor(o.iterations / SLICES))})\n`,
   );
   console.log(
     `${'case'.padEnd(52)} ${'us/op 1k'.padStart(9)} ${'us/op 100k'.padStart(11)} ${'x base (1k)'.padStart(12)} ${'x base (100k)'.padStart(14)} ${'100k / 1k'.padStart(10)} ${'rounds: median (min-max)'.padStart(26)}`,

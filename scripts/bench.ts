@@ -21,7 +21,8 @@
  *   trivial handler answering from a Map (scripts/bench-msw.ts).
  * - `--before <dir>` (with the default run, `--startup` or `--http`): also measures another
  *   checkout (its dist/ for start-up, its src/ for HTTP) in the same rounds: before/after in one run.
- * - `--keyed [--rounds N] [--case <text>]`: only the keyed reads, 100k users against 1k (scripts/bench-keyed.ts);
+ * - `--keyed [--rounds N] [--case <text>] [--gc]`: only the keyed reads, 100k users against 1k (scripts/bench-keyed.ts;
+ *   `--gc`: a full collection forced before each round);
  *   `--keyed --slices`: GET /v2/user/:id with the worlds taking turns every 300 requests.
  * The default run does all but the soak and the peers.
  * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance] [-- --msw] [-- --before <dir>]
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     rounds,
     iterations: ITER,
     ...(only > 0 ? { only: process.argv[only + 1] as string } : {}),
+    gcEachRound: process.argv.includes('--gc'),
   });
   if (process.argv.includes('--keyed')) return;
   await browserBundleSize();

@@ -1,7 +1,9 @@
 /**
  * A user's view is kept from its second read (src/state/users/users.ts, issue 33's keyed reads)
  * and rendered once (render-cache.ts `sealView`): every change of the record or of the user's
- * connections shows in the next read, byte for byte what a fresh render gives.
+ * connections shows in the next read, byte for byte what a fresh render gives. A read by id is
+ * answered from the kept view without reading the record while the partition's users store has
+ * not been written since (`keptUserView`); any write sends the next read back to the record.
  */
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
@@ -41,6 +43,30 @@ forEachAdapter('users: a kept view follows every change', (adapter) => {
     expect(await readThrice(c, userId)).toMatchObject({ client_user_id: 'kept-2', ingestion_start: '2026-01-01' });
   });
 
+  it("another user's writes, a purge after the grace period and other tenants' keys see the record again", async () => {
+    const c = createClient(adapter, { seed: 36, users: 2, usersElsewhere: 0 });
+    const a = (await c.post('/v2/user', { client_user_id: 'kept-a' })).body.user_id as string;
+    const b = (await c.post('/v2/user', { client_user_id: 'kept-b' })).body.user_id as string;
+    const before = await readThrice(c, a);
+    await readThrice(c, b);
+    // A write to b moves the store's version: a's next read checks a's record, finds it the same, keeps its view.
+    expect((await c.patch(`/v2/user/${b}`, { fallback_time_zone: 'Asia/Tokyo' })).status).toBe(204);
+    expect(await readThrice(c, a)).toEqual(before);
+    expect(await readThrice(c, b)).toMatchObject({ fallback_time_zone: { id: 'Asia/Tokyo' } });
+    // A kept user is not visible through another team environment's key.
+    for (const key of [c.creds.teams[0]?.api_keys.production, c.creds.teams[1]?.api_keys.sandbox]) {
+      expect((await c.get(`/v2/user/${a}`, { headers: { 'x-service-api-key': key ?? '' } })).status).toBe(404);
+    }
+    // Deleted, then purged when the grace period ends: never served from the kept view.
+    expect((await c.delete(`/v2/user/${a}`)).status).toBe(200);
+    expect((await c.get(`/v2/user/${a}`)).status).toBe(404);
+    expect((await c.advance(8 * 24 * 3600)).status).toBe(200);
+    const gone = await c.get(`/v2/user/${a}`);
+    expect(gone.status).toBe(404);
+    expect((await c.get(`/v2/user/${a}`)).text).toBe(gone.text);
+    expect(await readThrice(c, b)).toMatchObject({ client_user_id: 'kept-b' });
+  });
+
   it('a kept view in a list page and in a single read are the same bytes as a fresh world gives', async () => {
     const c = createClient(adapter, { seed: 34, users: 3, usersElsewhere: 0 });
     const fresh = createClient(adapter, { seed: 34, users: 3, usersElsewhere: 0 });
@@ -51,6 +77,49 @@ forEachAdapter('users: a kept view follows every change', (adapter) => {
       expect((await c.get(`/v2/user/${u.user_id}`)).text).toBe((await fresh.get(`/v2/user/${u.user_id}`)).text);
     }
     expect((await c.get('/v2/user')).text).toBe((await fresh.get('/v2/user')).text);
+  });
+});
+
+describe('keptUserView', () => {
+  it("answers from the kept view without reading the user's record, and not once the store was written", async () => {
+    const sandbox = createSandbox({ seed: 37, users: 3, usersElsewhere: 0, logger: () => undefined });
+    const { keptUserView, userView, usersOf } = await import('../../src/state/users/users.js');
+    const team = [...sandbox.world.tenancy.teams.values()][0];
+    if (!team) throw new Error('no team');
+    const partition = sandbox.world.tenancy.partition(team, 'sandbox');
+    const store = usersOf(partition, sandbox.world);
+    const [user, other] = store.all();
+    if (!user || !other) throw new Error('no users');
+    const id = `${user.user_id}`;
+    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
+    userView(sandbox.world, partition, user, id);
+    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
+    const kept = userView(sandbox.world, partition, user, id);
+    // The record can no longer be read: the kept answer does not need it.
+    const record = user as unknown as Record<string, unknown>;
+    const fields = { ...record };
+    for (const key of Object.keys(fields)) {
+      Object.defineProperty(record, key, {
+        configurable: true,
+        get() {
+          throw new Error(`read ${key}`);
+        },
+      });
+    }
+    expect(keptUserView(sandbox.world, partition, id)).toBe(kept);
+    for (const [key, value] of Object.entries(fields)) Object.defineProperty(record, key, { configurable: true, writable: true, value });
+    // Any write to the store (here another user's patch) sends the next read back to the record.
+    store.update(other, {
+      fallback_time_zone: other.fallback_time_zone,
+      fallback_birth_date: other.fallback_birth_date,
+      ingestion_start: '2026-02-01',
+      ingestion_end: other.ingestion_end,
+    });
+    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
+    expect(userView(sandbox.world, partition, user, id)).toBe(kept);
+    expect(keptUserView(sandbox.world, partition, id)).toBe(kept);
+    store.markDeleted(user, { scheduled_at: '2026-01-01T00:00:00+00:00', purge_at: '2026-01-08T00:00:00+00:00' });
+    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
   });
 });
 

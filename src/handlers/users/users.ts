@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { noContent } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { EXAMPLE_TIME_ZONE, int, isoDate, timeZone, uuid } from '../../engine/schemas.js';
-import { userView } from '../../state/users/users.js';
+import { keptUserView, userView } from '../../state/users/users.js';
 import {
   createUser,
   deleteUser,
@@ -156,7 +156,8 @@ export const userRoutes = [
     request: { params: userIdParams },
     responses: { 200: res(User, 'The user'), 404: 'Unknown, or scheduled for deletion', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
-      return reply(200, userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id)));
+      const kept = keptUserView(ctx.world, ctx.partition, params.user_id);
+      return reply(200, kept ?? userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id), params.user_id));
     },
   }),
 

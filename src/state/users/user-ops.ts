@@ -130,11 +130,15 @@ export function patchUser(scope: UsersScope, userId: string, patch: UserPatch): 
   checkBounds(start, end);
   const now = nowIso(scope);
   const tz = patch.fallback_time_zone;
-  if (tz !== undefined) user.fallback_time_zone = tz === null ? null : { id: tz, source_slug: 'manual', updated_at: now };
   const birth = patch.fallback_birth_date;
-  if (birth !== undefined) user.fallback_birth_date = birth === null ? null : { value: birth, source_slug: 'manual', updated_at: now };
-  user.ingestion_start = start;
-  user.ingestion_end = end;
+  users.update(user, {
+    fallback_time_zone:
+      tz === undefined ? user.fallback_time_zone : tz === null ? null : { id: tz, source_slug: 'manual', updated_at: now },
+    fallback_birth_date:
+      birth === undefined ? user.fallback_birth_date : birth === null ? null : { value: birth, source_slug: 'manual', updated_at: now },
+    ingestion_start: start,
+    ingestion_end: end,
+  });
   if (clientId !== undefined && clientId !== user.client_user_id) users.changeClientId(user, clientId);
   return user;
 }

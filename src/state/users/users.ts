@@ -23,20 +23,31 @@ export interface BirthDateValue {
   updated_at: string;
 }
 
+/**
+ * A user record. Its fields are written only by the store (`UserStore`: `add`, `update`,
+ * `changeClientId`, `markDeleted`, `restore`, `purge`), which moves its `version` on every write:
+ * a kept view (`keptUserView`) is handed out without reading the record while the version stands.
+ */
 export interface User {
-  user_id: string;
-  team_id: string;
-  client_user_id: string;
-  created_on: string;
+  readonly user_id: string;
+  readonly team_id: string;
+  readonly client_user_id: string;
+  readonly created_on: string;
   /** Creation order within the partition. */
-  seq: number;
-  fallback_time_zone: TimeZoneValue | null;
-  fallback_birth_date: BirthDateValue | null;
-  ingestion_start: string | null;
-  ingestion_end: string | null;
+  readonly seq: number;
+  readonly fallback_time_zone: TimeZoneValue | null;
+  readonly fallback_birth_date: BirthDateValue | null;
+  readonly ingestion_start: string | null;
+  readonly ingestion_end: string | null;
   /** Set while the user is scheduled for deletion (the purge is queued in deletion-grace.ts). */
-  deletion: { scheduled_at: string; purge_at: string } | null;
+  readonly deletion: { scheduled_at: string; purge_at: string } | null;
 }
+
+/** The fields a patch writes (user-ops.ts `patchUser`, through `UserStore.update`). */
+export type UserFields = Pick<User, 'fallback_time_zone' | 'fallback_birth_date' | 'ingestion_start' | 'ingestion_end'>;
+
+/** The record as the store writes it. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 export class UserStore {
   private readonly users = new Map<string, User>();
@@ -47,6 +58,19 @@ export class UserStore {
   /** Live (not scheduled for deletion) users in creation order. */
   private readonly live: User[] = [];
   private seq = 0;
+  /**
+   * Moves on every write to a record this store holds, and on every deletion, undo and purge (not
+   * on `add`: a new user changes no other user's view): a view kept at a version is still the
+   * user's view, and the user still live, while the version stands.
+   */
+  private version = 0;
+  /**
+   * The views of users read lately, keyed by the id string of the request that read them (not the
+   * record's: a hit then touches no record of a large world; issue 33's keyed reads). `null`: read
+   * once (a world read once per user keeps nothing; the second read keeps the view). At most
+   * VIEWS_KEPT, then the map starts over. Not state: it is not in `toJSON`.
+   */
+  private views = new Map<string, KeptView | null>();
 
   nextSeq(): number {
     return ++this.seq;
@@ -127,29 +151,68 @@ export class UserStore {
     return u && !u.deletion ? u : undefined;
   }
 
+  /** Writes a patch's fields (checked by the caller). */
+  update(user: User, fields: UserFields): void {
+    this.version++;
+    Object.assign(user as Writable<User>, fields);
+  }
+
   changeClientId(user: User, clientUserId: string): void {
+    this.version++;
     this.byClientId.delete(user.client_user_id);
-    user.client_user_id = clientUserId;
+    (user as Writable<User>).client_user_id = clientUserId;
     this.byClientId.set(clientUserId, user.user_id);
   }
 
   markDeleted(user: User, deletion: NonNullable<User['deletion']>): void {
-    user.deletion = deletion;
+    this.version++;
+    (user as Writable<User>).deletion = deletion;
     const i = this.indexOf(user);
     if (i >= 0) this.live.splice(i, 1);
   }
 
   restore(user: User): void {
-    user.deletion = null;
+    this.version++;
+    (user as Writable<User>).deletion = null;
     this.insertLive(user);
   }
 
   purge(user: User): void {
+    this.version++;
     this.users.delete(user.user_id);
     if (this.byClientId.get(user.client_user_id) === user.user_id) this.byClientId.delete(user.client_user_id);
     if (this.reusedFrom.get(user.client_user_id) === user.user_id) this.reusedFrom.delete(user.client_user_id);
     const i = this.indexOf(user);
     if (i >= 0) this.live.splice(i, 1);
+  }
+
+  /** The view kept for this id, if the store has not been written since it was kept and `sources` is the same. */
+  keptView(userId: string, sources: number): UserAnswer | undefined {
+    const kept = this.views.get(userId);
+    return kept && kept.version === this.version && kept.sources === sources ? kept.view : undefined;
+  }
+
+  /**
+   * The view to hand out for `user` (live, read under `key`): the kept one when it still shows the
+   * record (the same field values: fields are replaced, never written into) and the same
+   * connections, stamped with the store's version again; else `make()`'s, kept from the second read.
+   * A user scheduled for deletion is never kept (a kept view stands for a live user).
+   */
+  viewOf(user: User, key: string, sources: number, make: () => UserAnswer): UserAnswer {
+    if (user.deletion) return make();
+    const kept = this.views.get(key);
+    if (kept && kept.sources === sources && sameFields(kept.view, user)) {
+      kept.version = this.version;
+      return kept.view;
+    }
+    const view = make();
+    if (kept === undefined) {
+      if (this.views.size >= VIEWS_KEPT) this.views = new Map();
+      this.views.set(key, null);
+    } else {
+      this.views.set(key, { view: sealView(view), sources, version: this.version });
+    }
+    return view;
   }
 
   private insertLive(user: User): void {
@@ -169,29 +232,33 @@ export class UserStore {
 
 export const usersOf = partitionSlot('users', () => new UserStore());
 
-/**
- * The last view made of each user read lately (at most VIEWS_KEPT users, all worlds together, then
- * the cache starts over): handed out again, sealed (render-cache.ts: rendered once), while the
- * record's fields are the same values and no connection changed anywhere (the world's
- * `connectedSourcesVersion` hook; issue 33's keyed reads: a read in a world of 100k users then
- * touches the user's record and nothing else of the world's). The record's fields change only
- * through this area (user-ops.ts, the store), by assignment.
- */
+/** Views kept per store (each partition's users) before its map starts over. */
 const VIEWS_KEPT = 4096;
 interface KeptView {
   view: UserAnswer;
   /** `connectedSourcesVersion()` when the view was made. */
   sources: number;
+  /** The store's version when the view was last found to show the record. */
+  version: number;
 }
-/** A user seen once is only noted (null): a world read once per user keeps nothing; the second read keeps the view. */
-let views = new Map<User, KeptView | null>();
 
-/** The user object of spec 2.1 / the SDK's ClientFacingUser (sealed once kept: nothing may write to it). */
-export function userView(world: World, partition: Partition, user: User): UserAnswer {
-  const version = world.hooks.connectedSourcesVersion();
-  const kept = views.get(user);
-  if (kept !== undefined && kept !== null && kept.sources === version && sameFields(kept.view, user)) return kept.view;
-  const view: UserAnswer = {
+/**
+ * A user's view kept from an earlier read, by the request's id, without reading the user's record
+ * (issue 33's keyed reads: in a world of 100k users a read then touches none of the world's
+ * 100k-entry maps or records): only while the partition's users store has not been written since
+ * (the user is still live and its fields the same) and no connection changed anywhere (the world's
+ * `connectedSourcesVersion` hook). Otherwise undefined: read the user and call `userView`.
+ */
+export function keptUserView(world: World, partition: Partition, userId: string): UserAnswer | undefined {
+  return usersOf(partition, world).keptView(userId, world.hooks.connectedSourcesVersion());
+}
+
+/**
+ * The user object of spec 2.1 / the SDK's ClientFacingUser (sealed once kept: nothing may write
+ * to it). `key`: the id as the request gave it (a read by id keeps the view under it).
+ */
+export function userView(world: World, partition: Partition, user: User, key: string = user.user_id): UserAnswer {
+  return usersOf(partition, world).viewOf(user, key, world.hooks.connectedSourcesVersion(), () => ({
     user_id: user.user_id,
     team_id: user.team_id,
     client_user_id: user.client_user_id,
@@ -201,14 +268,7 @@ export function userView(world: World, partition: Partition, user: User): UserAn
     fallback_birth_date: user.fallback_birth_date,
     ingestion_start: user.ingestion_start,
     ingestion_end: user.ingestion_end,
-  };
-  if (kept === undefined) {
-    if (views.size >= VIEWS_KEPT) views = new Map();
-    views.set(user, null);
-  } else {
-    views.set(user, { view: sealView(view), sources: version });
-  }
-  return view;
+  }));
 }
 
 /** Whether a view shows the record's fields as they are (the same values: fields are replaced, never written into). */
