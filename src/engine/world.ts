@@ -26,8 +26,9 @@ export interface WorldHooks {
   /** Answers a user's connected sources; wearables installs the real one. */
   connectedSources: (partition: Partition, userId: string) => ConnectedSource[];
   /**
-   * A number that moves whenever any user's connected sources may have changed (a view made of
-   * a user is kept while it stays the same: issue 33's keyed reads); wearables installs it.
+   * A number that moves whenever a user's connected sources in this world may have changed (a
+   * view made of a user is kept while it stays the same: issue 33's keyed reads); wearables
+   * installs it.
    */
   connectedSourcesVersion: () => number;
 }

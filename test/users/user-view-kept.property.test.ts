@@ -74,8 +74,8 @@ function read(c: TestClient, ids: string[], r: Read): Promise<TestResponse> {
 it('a world that reads all along answers every read as a fresh world does after the same writes', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 24 }), async (steps) => {
-      // The live world runs the whole sequence first: building a world moves the connections'
-      // epoch every world shares, which would send the live world's next read back to the record.
+      // The live world runs the whole sequence first; each of its reads is then checked against a
+      // fresh world that has seen the writes before it and nothing else.
       const live = createClient('fetch', OPTIONS);
       const ids = await userIds(live);
       const writes: Write[] = [];

@@ -123,6 +123,29 @@ describe('keptUserView', () => {
   });
 });
 
+describe('kept views per world', () => {
+  it("one world's connections leave another world's kept views alone; its own send them back to the record", async () => {
+    const { keptUserView, userView, usersOf } = await import('../../src/state/users/users.js');
+    const a = createClient('fetch', { seed: 38, users: 2, usersElsewhere: 0 });
+    const b = createClient('fetch', { seed: 38, users: 2, usersElsewhere: 0 });
+    const team = [...a.sandbox.world.tenancy.teams.values()][0];
+    if (!team) throw new Error('no team');
+    const partition = a.sandbox.world.tenancy.partition(team, 'sandbox');
+    const user = usersOf(partition, a.sandbox.world).all()[0];
+    if (!user) throw new Error('no user');
+    userView(a.sandbox.world, partition, user);
+    const kept = userView(a.sandbox.world, partition, user);
+    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBe(kept);
+    const inB = (await b.post('/v2/user', { client_user_id: 'world-b' })).body.user_id as string;
+    expect((await b.post('/v2/link/connect/demo', { user_id: inB, provider: 'oura' })).status).toBe(200);
+    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBe(kept);
+    const inA = (await a.post('/v2/user', { client_user_id: 'world-a' })).body.user_id as string;
+    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBe(kept);
+    expect((await a.post('/v2/link/connect/demo', { user_id: inA, provider: 'oura' })).status).toBe(200);
+    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBeUndefined();
+  });
+});
+
 describe('sealView', () => {
   it('freezes the whole view; a kept user view cannot be written to', async () => {
     const view = sealView({ a: { b: [1, { c: 'x' }] } });

@@ -14,7 +14,7 @@ import { summaryRoutes } from './summaries.js';
 import { timeseriesRoutes } from './timeseries.js';
 import { labTimeseriesRoutes } from './timeseries-labs.js';
 import { wearablesControlRoutes } from './control.js';
-import { connectedSources, connectedSourcesVersion } from '../../state/wearables/connections.js';
+import { connectedSources, wearablesOf } from '../../state/wearables/connections.js';
 import { purgeUserWearables } from '../../state/wearables/operations.js';
 import { startFeed } from '../../state/wearables/wearable-feed.js';
 import { onLabOrderEvent } from '../../state/wearables/lab-events.js';
@@ -34,7 +34,8 @@ export const wearablesArea: Area = {
   ],
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
-    world.hooks.connectedSourcesVersion = connectedSourcesVersion;
+    const state = wearablesOf(world);
+    world.hooks.connectedSourcesVersion = () => state.sourcesEpoch;
     world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
     world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);

@@ -246,7 +246,7 @@ interface KeptView {
  * A user's view kept from an earlier read, by the request's id, without reading the user's record
  * (issue 33's keyed reads: in a world of 100k users a read then touches none of the world's
  * 100k-entry maps or records): only while the partition's users store has not been written since
- * (the user is still live and its fields the same) and no connection changed anywhere (the world's
+ * (the user is still live and its fields the same) and no connection changed in the world (its
  * `connectedSourcesVersion` hook). Otherwise undefined: read the user and call `userView`.
  */
 export function keptUserView(world: World, partition: Partition, userId: string): UserAnswer | undefined {

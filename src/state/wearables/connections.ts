@@ -151,8 +151,20 @@ class WearablesState {
   /** The periodic feed's mode (set from the world's options; the control plane changes it). */
   feedMode: FeedMode;
 
+  /**
+   * Moves whenever a link's current connection is set or a record's links change in this world
+   * (`sourcesChanged`): kept `connected_sources` and kept user views made before are made again
+   * (the world's `connectedSourcesVersion` hook). Not state: not in `toJSON`.
+   */
+  sourcesEpoch = 0;
+
   constructor(feedMode: FeedMode) {
     this.feedMode = feedMode;
+  }
+
+  /** Call after setting a link's `current` or changing a record's links. */
+  sourcesChanged(): void {
+    this.sourcesEpoch++;
   }
   /** Outcomes forced for the next connection of `user/provider` (per resource; `*` = all). */
   readonly presets = new Map<string, Map<string, PullOverride>>();
@@ -221,7 +233,7 @@ class WearablesState {
     if (!link) {
       link = { provider, current: null, past: [] };
       rec.links.push(link);
-      sourcesChanged();
+      this.sourcesChanged();
     }
     return link;
   }
@@ -232,7 +244,7 @@ class WearablesState {
     rec.gone = true;
     // The feed ring drops the record at its next tick; what it held goes now.
     rec.links.length = 0;
-    sourcesChanged();
+    this.sourcesChanged();
     this.users.delete(userId);
     this.active.delete(rec);
     this.workouts.dropUser(userId);
@@ -327,30 +339,20 @@ export function currentConnections(rec: UserWearables | undefined): Connection[]
  * Each user's `connected_sources`, made once and kept until a link's current connection changes
  * anywhere (issue 33's keyed reads: a user read in a world of 100k users would otherwise read the
  * user's links and each connection, a cache miss each in a large heap). Whatever sets a link's
- * `current`, or adds or drops links, calls `sourcesChanged()` (connections change rarely: a
+ * `current`, or adds or drops links, calls its world's `sourcesChanged()` (connections change rarely: a
  * connect, a deregistration; the feed only moves marks). A connection's item depends only on its
  * provider and its `connected_at ?? created_at`, both set when it is made.
  */
 const sourceLists = new WeakMap<UserWearables, { epoch: number; items: ConnectedSource[] }>();
-let sourcesEpoch = 0;
 const NO_SOURCES: ConnectedSource[] = Object.freeze([]) as unknown as ConnectedSource[];
-
-/** Call after setting a link's `current` or changing a record's links: kept `connected_sources` are made again. */
-export function sourcesChanged(): void {
-  sourcesEpoch++;
-}
-
-/** Moves whenever `sourcesChanged()` was called (the world's `connectedSourcesVersion` hook). */
-export function connectedSourcesVersion(): number {
-  return sourcesEpoch;
-}
 
 /** `connected_sources` of the user object (a frozen list, shared by the reads until a connection changes). */
 export function connectedSources(world: World, partition: Partition, userId: string): ConnectedSource[] {
-  const rec = wearablesOf(world).get(partition, userId);
+  const state = wearablesOf(world);
+  const rec = state.get(partition, userId);
   if (rec === undefined) return NO_SOURCES;
   const kept = sourceLists.get(rec);
-  if (kept !== undefined && kept.epoch === sourcesEpoch) return kept.items;
+  if (kept !== undefined && kept.epoch === state.sourcesEpoch) return kept.items;
   const items: ConnectedSource[] = [];
   for (const l of rec.links) {
     const c = l.current;
@@ -359,7 +361,7 @@ export function connectedSources(world: World, partition: Partition, userId: str
     items.push({ created_on: new Date(c.connected_at ?? c.created_at).toISOString(), provider: brief, source: { ...brief } });
   }
   Object.freeze(items);
-  sourceLists.set(rec, { epoch: sourcesEpoch, items });
+  sourceLists.set(rec, { epoch: state.sourcesEpoch, items });
   return items;
 }
 
@@ -389,7 +391,7 @@ export function connectionCreatedData(userId: string, conn: Connection): Record<
 }
 
 /** Ends a connection (deregistration): data stops at the end of the connection. */
-export function endConnection(link: ProviderLink, now: number): void {
+export function endConnection(world: World, link: ProviderLink, now: number): void {
   const conn = link.current;
   if (!conn) return;
   conn.pullJob?.cancel();
@@ -397,7 +399,7 @@ export function endConnection(link: ProviderLink, now: number): void {
   if (conn.ended_at === null) conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
   link.past.push(conn);
   link.current = null;
-  sourcesChanged();
+  wearablesOf(world).sourcesChanged();
 }
 
 export function newConnection(provider: ProviderInfo, fields: Partial<Connection> & { created_at: number }): Connection {

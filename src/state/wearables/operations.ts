@@ -53,7 +53,7 @@ export function deregisterProvider(world: World, partition: Partition, userId: s
   checkProvider(slug, 'path');
   const link = currentLink(world, partition, userId, slug);
   if (!link) throw wearablesError.notConnected(userId, slug);
-  endConnection(link, world.clock.now());
+  endConnection(world, link, world.clock.now());
 }
 
 /** A live user by id across the sandbox's team environments (control plane). */

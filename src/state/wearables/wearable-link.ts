@@ -9,7 +9,6 @@ import {
   connectionCreatedData,
   emitUserEvent,
   endConnection,
-  sourcesChanged,
   newConnection,
   wearablesOf,
   type Connection,
@@ -67,7 +66,7 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
   applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
   state.presets.delete(key);
   link.current = conn;
-  sourcesChanged();
+  state.sourcesChanged();
   state.active.add(rec);
   emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
   schedulePullAnnouncements(world, partition, userId, conn);
@@ -90,7 +89,7 @@ export function deregisterAll(world: World, partition: Partition, userId: string
   if (!rec) return;
   const now = world.clock.now();
   for (const link of rec.links) {
-    endConnection(link, now);
+    endConnection(world, link, now);
     for (const conn of link.past) forgetPlans(conn);
   }
   // Nothing left to feed: the run-time feed list lets go at once (not at its next tick).
@@ -137,7 +136,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
   const now = world.clock.now();
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
-  if (link.current) endConnection(link, now);
+  if (link.current) endConnection(world, link, now);
   const conn = newConnection(provider, {
     created_at: now,
     mark: now,
@@ -148,7 +147,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
   applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
   state.presets.delete(key);
   link.current = conn;
-  sourcesChanged();
+  state.sourcesChanged();
   state.active.add(rec);
   emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
   schedulePullAnnouncements(world, partition, userId, conn);
@@ -190,7 +189,7 @@ export function restartHistoricalPull(world: World, partition: Partition, userId
   const rec = state.get(partition, userId);
   if (!link || !old || !rec || old.status !== 'connected') return false;
   const now = world.clock.now();
-  endConnection(link, now);
+  endConnection(world, link, now);
   const conn = newConnection(provider, {
     created_at: now,
     backfill_from: now - (old.created_at - old.backfill_from),
@@ -203,7 +202,7 @@ export function restartHistoricalPull(world: World, partition: Partition, userId
     ...(old.grant ? { grant: old.grant } : {}),
   });
   link.current = conn;
-  sourcesChanged();
+  state.sourcesChanged();
   state.active.add(rec);
   schedulePullAnnouncements(world, partition, userId, conn);
   return true;
