@@ -24,7 +24,19 @@ export type Operand = { kind: 'literal'; value: Scalar } | { kind: 'column'; nam
 
 export class WhereSyntaxError extends Error {}
 
+/**
+ * Bounds that keep parsing and per-row evaluation (both recursive) far from the stack's limit: a
+ * clause past them is a syntax error (422), never a stack overflow (500). Invented (the real
+ * service states none); docs/simulated/aggregate.md.
+ */
+export const WHERE_MAX_TOKENS = 2000;
+export const WHERE_MAX_DEPTH = 64;
+
 type Token = { t: 'ident' | 'num' | 'str' | 'op' | 'lp' | 'rp'; v: string };
+
+/** Sticky (read at `lastIndex` only): no copy of the rest of the text per token. */
+const NUMBER = /-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?/y;
+const IDENT = /[A-Za-z_][A-Za-z0-9_.]*/y;
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -35,6 +47,7 @@ function tokenize(text: string): Token[] {
       i++;
       continue;
     }
+    if (out.length >= WHERE_MAX_TOKENS) throw new WhereSyntaxError(`more than ${WHERE_MAX_TOKENS} tokens`);
     if (c === '(' || c === ')') {
       out.push({ t: c === '(' ? 'lp' : 'rp', v: c });
       i++;
@@ -71,13 +84,15 @@ function tokenize(text: string): Token[] {
       out.push({ t: 'str', v: s });
       continue;
     }
-    const num = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?/.exec(text.slice(i));
+    NUMBER.lastIndex = i;
+    const num = NUMBER.exec(text);
     if (num) {
       out.push({ t: 'num', v: num[0] });
       i += num[0].length;
       continue;
     }
-    const id = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i));
+    IDENT.lastIndex = i;
+    const id = IDENT.exec(text);
     if (id) {
       out.push({ t: 'ident', v: id[0] });
       i += id[0].length;
@@ -94,6 +109,13 @@ const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IS', 'NULL', 'TRUE', 'FALSE']);
 export function parseWhere(text: string, resolve: (ident: string) => string): Predicate {
   const tokens = tokenize(text);
   let pos = 0;
+  let depth = 0;
+  const nested = <T>(inner: () => T): T => {
+    if (++depth > WHERE_MAX_DEPTH) throw new WhereSyntaxError(`nested more than ${WHERE_MAX_DEPTH} levels deep`);
+    const out = inner();
+    depth--;
+    return out;
+  };
   const peek = () => tokens[pos];
   const kw = (word: string) => {
     const t = peek();
@@ -121,7 +143,7 @@ export function parseWhere(text: string, resolve: (ident: string) => string): Pr
     const t = peek();
     if (t?.t === 'lp') {
       pos++;
-      const inner = or();
+      const inner = nested(or);
       if (peek()?.t !== 'rp') throw new WhereSyntaxError('expected )');
       pos++;
       return inner;
@@ -144,7 +166,7 @@ export function parseWhere(text: string, resolve: (ident: string) => string): Pr
   const not = (): Predicate => {
     if (kw('NOT')) {
       pos++;
-      return { op: 'not', arg: not() };
+      return { op: 'not', arg: nested(not) };
     }
     return primary();
   };
