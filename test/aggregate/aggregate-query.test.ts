@@ -181,6 +181,7 @@ forEachAdapter('aggregate query', (adapter) => {
     await bad({ select: [{ group_key: 1 }], group_by: [{ sleep: 'type' }] }, ['body', 'queries', 0, 'select', 0, 'group_key']);
     await bad({ select: [{ sleep: 'score' }], where: 'score >>> 3' }, ['body', 'queries', 0, 'where']);
     await bad({ select: [{ sleep: 'score' }], where: 'nope = 1' }, ['body', 'queries', 0, 'where']);
+    await bad({ select: [{ sleep: 'score' }], where: `${'NOT '.repeat(20_000)}score = 1` }, ['body', 'queries', 0, 'where']);
     await bad({ select: [{ value_macro: 'moon_phase' }] }, ['body', 'queries', 0, 'select', 0, 'value_macro']);
     await bad({ select: [{ func: 'mean', arg: { sleep: 'score' } }], align: { carry: { mode: 'carry_forward' } } }, [
       'body',
