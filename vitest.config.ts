@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * summarised by test/support/cpu-log.mjs: wall time from the file's setup to its end).
  */
 const SLOW_FIRST = [
-  'test/newcomer/fresh-clone.test.ts',
+  'test/package/fresh-clone.test.ts',
   'test/package/pack.test.ts',
   'test/route-table/adapters-parity.test.ts',
   'test/route-table/robustness.test.ts',
@@ -23,7 +23,7 @@ const SLOW_FIRST = [
   'test/wearables/wearables-feed.test.ts',
   'test/adapters/browser-docs.test.ts',
   'test/route-table/wire-answers.test.ts',
-  'test/newcomer/stop.test.ts',
+  'test/cli/stop.test.ts',
   'test/package/examples.test.ts',
   'test/link/launcher-react.test.ts',
   'test/link/launcher-recipes.test.ts',

@@ -3,7 +3,7 @@
  * `npm run test:quick`: a fast local run. The engine and in-process tests on one adapter (msw's
  * request handling, no port; `HEALTH_SANDBOX_ADAPTER=express` for the other), skipping what waits
  * on the outside world or runs long: npm pack and the packed examples (test/package/), the child
- * CLI runs (test/cli/, and the fresh clone, CI recipe and time report of test/newcomer/), every
+ * CLI runs (test/cli/, and the time report of test/webhooks/), every
  * Chromium test, the fuzz and robustness runs and the four-adapter parity run. No build, no type check, no lint: `npm test` (and CI) runs
  * everything. Arguments go to `vitest run` (`npm run test:quick -- -t orders`).
  */
@@ -19,9 +19,7 @@ const require = createRequire(import.meta.url);
 /** Folders and files skipped; and any test that drives Chromium (it imports the Chromium helpers). */
 const SKIPPED_FOLDERS = ['test/package/', 'test/cli/', 'test/browser/'];
 const SKIPPED_FILES = [
-  'test/newcomer/fresh-clone.test.ts',
-  'test/newcomer/ci-recipe.test.ts',
-  'test/newcomer/time-report.test.ts',
+  'test/webhooks/advance-time-report.test.ts',
   'test/route-table/fuzz.test.ts',
   'test/route-table/robustness.test.ts',
   'test/route-table/adapters-parity.test.ts',

@@ -19,6 +19,7 @@ import {
   overLineCap,
   requestContextInState,
   storeMapsPublic,
+  testFolderByArea,
   uncheckedReplies,
 } from '../support/architecture-rules.js';
 
@@ -141,6 +142,14 @@ describe('each architecture rule reports a file that breaks it', () => {
     breaks(overLineCap(40), 'test/labs/long.test.ts', long, ['test/labs/long.test.ts: 51 lines']);
     breaks(overLineCap(40, new Set(['test/labs/long.test.ts'])), 'test/labs/long.test.ts', long, []);
     breaks(overLineCap(50), 'test/labs/long.test.ts', long, []);
+  });
+
+  it('a test folder named after a piece of work, not an area or a part of the engine', () => {
+    breaks(testFolderByArea, 'test/newcomer/stop.test.ts', 'it()', [
+      "test/newcomer/stop.test.ts: test/newcomer is neither an area nor one of the engine's parts",
+    ]);
+    breaks(testFolderByArea, 'test/labs/stop.test.ts', 'it()', []);
+    breaks(testFolderByArea, 'test/journal/stop.test.ts', 'it()', []);
   });
 
   it('a Node built-in or Buffer in the core (the adapters and the CLI excepted)', () => {

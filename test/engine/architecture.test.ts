@@ -22,6 +22,7 @@ import {
   overLineCap,
   requestContextInState,
   storeMapsPublic,
+  testFolderByArea,
   uncheckedReplies,
 } from '../support/architecture-rules.js';
 
@@ -110,6 +111,10 @@ describe('architecture', () => {
   // More: an options object (a named interface, destructured in the signature).
   it(`no function or method of src takes more than ${MAX_POSITIONAL} positional parameters`, () => {
     expect(check(longParameterLists, src)).toEqual([]);
+  });
+
+  it('test folders are named after an area or a part of the engine, not after a piece of work', () => {
+    expect(check(testFolderByArea, new Map([...src, ...sources('test')]))).toEqual([]);
   });
 
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {

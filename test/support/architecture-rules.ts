@@ -167,6 +167,33 @@ export function overLineCap(max: number, known: ReadonlySet<string> = new Set())
   };
 }
 
+/**
+ * The test folders that are not areas: each names a part of the engine or a way of testing it
+ * (never a piece of work: `test/hardening`, `test/newcomer` were).
+ */
+export const TEST_FOLDERS_BESIDE_AREAS = [
+  'adapters',
+  'browser',
+  'cli',
+  'engine',
+  'faults',
+  'journal',
+  'package',
+  'persistence',
+  'route-table',
+  'scenario',
+  'support',
+  'testkit',
+];
+
+/** A test file sits in a folder named after an area (a folder of src/state) or after one of `TEST_FOLDERS_BESIDE_AREAS`. */
+export const testFolderByArea: FileRule = (path, _source, tree) => {
+  const folder = /^test\/([^/]+)\//.exec(path)?.[1];
+  if (folder === undefined || TEST_FOLDERS_BESIDE_AREAS.includes(folder)) return [];
+  const isArea = [...tree.keys()].some((p) => p.startsWith(`src/state/${folder}/`));
+  return isArea ? [] : [`${path}: test/${folder} is neither an area nor one of the engine's parts`];
+};
+
 /** The Node-only files of src: the adapters, the CLI and the entries that re-export Node adapters. */
 const NODE_ONLY = /^src\/(adapters\/|cli\.ts$|express\.ts$|node\.ts$|testing\.ts$)/;
 const NODE_BUILTIN =

@@ -106,7 +106,7 @@ it.runIf(SLOW)("the README's first two commands work on a fresh clone", { timeou
   group = undefined;
 
   // `npm test` as written, given one file (arguments go to vitest): lint, build, that file, type check.
-  const tested = await run('npm', ['test', '--', 'test/newcomer/pdf-writer.test.ts'], {
+  const tested = await run('npm', ['test', '--', 'test/labs/pdf-writer.test.ts'], {
     cwd,
     env: freshEnv(),
     timeout: 600_000,
