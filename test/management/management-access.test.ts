@@ -8,12 +8,11 @@
  * are filled from the route's own schemas so that validation never answers before access does.
  */
 import { describe, expect, it } from 'vitest';
-import { ACCESS_MESSAGES } from '../../src/state/management/access.js';
 import type { z } from 'zod';
 import { ROUTES } from '../../src/routes.js';
 import type { Route } from '../../src/engine/route.js';
 import { createClient, forAdapters, type TestClient } from '../support/client.js';
-import { MANAGEMENT_ERRORS } from '../../src/state/management/errors.js';
+import { ACCESS_MESSAGES, MANAGEMENT_ERRORS } from '../../src/state/management/errors.js';
 import { jsonSchemaOf } from '../../scripts/conformance/writes.js';
 
 type Scope = 'org' | 'team' | 'any';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 import { startServer } from '../support/server.js';
-import { ACCESS_MESSAGES } from '../../src/state/management/access.js';
+import { ACCESS_MESSAGES } from '../../src/state/management/errors.js';
 
 /** The smallest world these tests need: the org, its teams, keys and lab accounts, no users (the default world builds 25 per team). */
 const SMALL = { world: 'empty' } as const;

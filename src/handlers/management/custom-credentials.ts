@@ -23,13 +23,12 @@
  *   change what the simulated link flow does.
  */
 import { z } from 'zod';
-import { managementError } from '../../state/management/errors.js';
+import { managementError, CUSTOM_CREDENTIAL_MESSAGES } from '../../state/management/errors.js';
 import { accessibleTeams, canAccessTeam, requireOrg, requireTeam } from '../../state/management/access.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { uuid, withRules } from '../../engine/schemas.js';
 import { toItem } from '../../engine/validation.js';
 import {
-  CUSTOM_CREDENTIAL_MESSAGES,
   MANUAL_VERIFICATION_PROVIDERS,
   WEBHOOK_PROVIDERS,
   credentialKind,

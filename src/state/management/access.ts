@@ -6,15 +6,8 @@
  */
 import type { OrgDomain } from '../domain-context.js';
 import type { Org, Team } from '../../engine/tenancy.js';
-import { managementError, MANAGEMENT_ERRORS } from './errors.js';
+import { managementError, MANAGEMENT_ERRORS, ACCESS_MESSAGES } from './errors.js';
 import type { DomainError } from '../domain-error.js';
-
-export const ACCESS_MESSAGES = {
-  wrongOrg: 'This management key does not belong to this org.',
-  teamKeyOrgLevel: 'A team management key cannot act on org-level resources; use an org management key.',
-  teamNotBound: 'This team management key is not bound to this team.',
-  teamNotFound: 'Team not found',
-} as const;
 
 function planError(org: Org): DomainError {
   return managementError.forbidden(MANAGEMENT_ERRORS.notPremium(org.id, org.plan));

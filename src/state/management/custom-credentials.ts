@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex, utf8Encode } from '../../engine/bytes.js';
 import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { managementError } from './errors.js';
+import { managementError, CUSTOM_CREDENTIAL_MESSAGES } from './errors.js';
 import { APPOINTMENT_PROVIDERS, LAB_SERVICE_PROVIDERS, LABS, OAUTH_PROVIDERS } from './provider-enums.js';
 
 /** OAuth providers that accept custom credentials (`OAuthProviders` plus map_my_fitness). */
@@ -114,13 +114,6 @@ export const customCredentialsOf = worldSlot('custom-credentials', () => new Cus
 function hashSecret(secret: string): string {
   return toHex(sha256(utf8Encode(secret)));
 }
-
-export const CUSTOM_CREDENTIAL_MESSAGES = {
-  detailsRequired: (provider: string) => `${provider} needs details.${provider} with its webhook subscriber verify tokens`,
-  noOAuth: (provider: string) => `Provider ${provider} does not connect through OAuth and takes no custom credentials.`,
-  clientIdRequired: (provider: string) => `client_id is required to set ${provider} OAuth credentials`,
-  clientSecretRequired: (provider: string) => `client_secret is required to set ${provider} OAuth credentials`,
-} as const;
 
 interface CredentialInput {
   provider: string;

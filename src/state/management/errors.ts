@@ -43,10 +43,35 @@ export const MANAGEMENT_ERRORS = {
   teamIdTaken: (teamId: string) => `A team with id ${teamId} already exists or existed; team ids are never reused.`,
 } as const;
 
+/** The access rules' texts (access.ts). */
+export const ACCESS_MESSAGES = {
+  wrongOrg: 'This management key does not belong to this org.',
+  teamKeyOrgLevel: 'A team management key cannot act on org-level resources; use an org management key.',
+  teamNotBound: 'This team management key is not bound to this team.',
+  teamNotFound: 'Team not found',
+} as const;
+
+/** The management keys' texts (management-keys.ts). */
+export const MANAGEMENT_KEY_MESSAGES = {
+  notFound: 'Management key not found',
+  teamAdminNeedsBindings: 'A team_admin key needs at least one team role binding',
+  orgAdminCreateNoBindings: 'An org_admin key acts on the whole org and takes no team role bindings',
+  orgAdminNoBindings: 'An org_admin key takes no team role bindings',
+  notATeam: (teamId: string) => `Team ${teamId} is not a team of this org`,
+} as const;
+
+/** The custom credentials' texts (custom-credentials.ts). */
+export const CUSTOM_CREDENTIAL_MESSAGES = {
+  detailsRequired: (provider: string) => `${provider} needs details.${provider} with its webhook subscriber verify tokens`,
+  noOAuth: (provider: string) => `Provider ${provider} does not connect through OAuth and takes no custom credentials.`,
+  clientIdRequired: (provider: string) => `client_id is required to set ${provider} OAuth credentials`,
+  clientSecretRequired: (provider: string) => `client_secret is required to set ${provider} OAuth credentials`,
+} as const;
+
 /** Builds a management domain error (statuses and bodies: `DOMAIN_ERROR_STATUS`, src/state/domain-error.ts). */
 const err = domainErrorOf('management');
 
-/** Typed management errors of a kind, with a text of the area's catalogues (this file, ACCESS_MESSAGES, the key and credential messages). */
+/** Typed management errors of a kind, with a text of the area's catalogues (this file). */
 const base = {
   notFound: (text: string): DomainError => err('not_found', text),
   badRequest: (text: string): DomainError => err('bad_request', text),

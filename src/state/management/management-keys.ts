@@ -6,15 +6,7 @@
 import type { ValidationItem } from '../../engine/errors.js';
 import type { ManagementKey, ManagementRole, Org } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { managementError } from './errors.js';
-
-export const MANAGEMENT_KEY_MESSAGES = {
-  notFound: 'Management key not found',
-  teamAdminNeedsBindings: 'A team_admin key needs at least one team role binding',
-  orgAdminCreateNoBindings: 'An org_admin key acts on the whole org and takes no team role bindings',
-  orgAdminNoBindings: 'An org_admin key takes no team role bindings',
-  notATeam: (teamId: string) => `Team ${teamId} is not a team of this org`,
-} as const;
+import { managementError, MANAGEMENT_KEY_MESSAGES } from './errors.js';
 
 type Bindings = Array<{ team_id: string }> | null | undefined;
 
