@@ -35,7 +35,6 @@ const MAX_LINES = 400;
 const OVER_CAP_AFTER_FORMAT = new Set([
   'src/fixtures/wearables/timeseries-rows.ts',
   'src/state/labs/order-lifecycle.ts',
-  'src/state/management/query-schema.ts',
   'test/engine/isolation.test.ts',
   'test/management/management-teams.test.ts',
   'test/support/hostile-requests.ts',

@@ -4,7 +4,8 @@
  * for each table, each column's type and how it is read from the summary the wearables area
  * generates for that row. Nothing here is stored: rows are built on read (rows.ts).
  */
-import { MC_LIST_FIELDS, MEAL_MICRONUTRIENT_COLUMNS } from '../management/query-schema.js';
+import { MC_LIST_FIELDS } from '../management/query-schema.js';
+import { MEAL_MICRONUTRIENT_COLUMNS } from '../management/query-table-columns.js';
 
 export type ColumnType = 'float64' | 'int64' | 'string' | 'boolean' | 'date' | 'datetime' | 'list';
 
