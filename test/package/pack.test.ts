@@ -298,7 +298,9 @@ it("installs from the packed tarball beside the consumer's own msw and works wit
   expect(js.filter((f) => !/^dist\/[^/]+\.js$/.test(f))).toEqual([]);
   expect(js.some((f) => /^dist\/chunk-[A-Z0-9]+\.js$/.test(f))).toBe(true);
   expect(
-    files.filter((f) => !/^(dist\/|docs\/simulated\/|docs\/(testing|reference)\.md$|scenarios\/|LICENSE$|README\.md$|package\.json$)/.test(f)),
+    files.filter(
+      (f) => !/^(dist\/|docs\/simulated\/|docs\/(testing|reference)\.md$|scenarios\/|LICENSE$|README\.md$|package\.json$)/.test(f),
+    ),
   ).toEqual([]);
   // The build's incremental state stays out of the package.
   expect(files.filter((f) => f.endsWith('.tsbuildinfo'))).toEqual([]);
