@@ -1,0 +1,137 @@
+"""pytest fixtures that run health-sandbox for a Python test suite.
+
+Copy this file (and sdk_retry.py if you want the retry helper) into your tests folder. The
+sandbox is started once per test session on a free port and stopped at the end; the world is
+reset before every test. Nothing here needs Node when the standalone binary is used.
+
+Which sandbox runs, first found wins:
+  HEALTH_SANDBOX_COMMAND   a whole command line, e.g. "node dist/cli.js" or "npx health-sandbox"
+  HEALTH_SANDBOX_BIN       the path of the binary (`npm run build:binary` writes dist-bin/health-sandbox)
+  dist-bin/health-sandbox  of this repository (examples/python/../../dist-bin)
+  health-sandbox           on PATH (the binary, or npm's bin)
+  npx health-sandbox       (needs Node)
+Extra flags for every start: HEALTH_SANDBOX_ARGS (e.g. "--seed 7 --world empty").
+
+The official Python SDK needs only its base URL:
+    from vital.client import Vital
+    client = Vital(api_key=team["api_keys"]["sandbox"], base_url=sandbox.url)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def sandbox_command() -> list[str]:
+    """The command that starts the sandbox (see the module docstring for the order)."""
+    command = os.environ.get("HEALTH_SANDBOX_COMMAND")
+    if command:
+        return shlex.split(command)
+    for candidate in (os.environ.get("HEALTH_SANDBOX_BIN"), REPO / "dist-bin" / "health-sandbox", shutil.which("health-sandbox")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return [str(candidate)]
+    return ["npx", "--yes", "health-sandbox"]
+
+
+@dataclass
+class Sandbox:
+    """A running sandbox: its `--json` start line, and httpx clients for its three surfaces."""
+
+    process: subprocess.Popen[str]
+    line: dict[str, Any]
+
+    @property
+    def url(self) -> str:
+        return self.line["url"]
+
+    @property
+    def team(self) -> dict[str, Any]:
+        """The first team (region us): team_id, api_keys.sandbox, api_keys.production."""
+        return self.line["teams"][0]
+
+    def api(self, api_key: str | None = None) -> httpx.Client:
+        """The data API (what the Vital SDK calls), with a team's sandbox key."""
+        key = api_key or self.team["api_keys"]["sandbox"]
+        return httpx.Client(base_url=self.url, headers={"x-vital-api-key": key}, timeout=30)
+
+    def management(self) -> httpx.Client:
+        """The org management API, with the org's management key."""
+        return httpx.Client(
+            base_url=self.line["management_url"], headers={"x-management-key": self.line["management_key"]}, timeout=30
+        )
+
+    def control(self) -> httpx.Client:
+        """The control plane (/_sandbox/*): reset, clock, receivers, faults, journals."""
+        token = self.line.get("admin_token")
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=f"{self.url}/_sandbox", headers=headers, timeout=60)
+
+
+def start_sandbox(extra: list[str] | None = None) -> Sandbox:
+    """Starts the sandbox on a free port and waits for its one `--json` line (it is listening then)."""
+    args = ["--port", "0", "--host", "127.0.0.1", "--json", "--clock", "manual", "--feed", "off"]
+    args += shlex.split(os.environ.get("HEALTH_SANDBOX_ARGS", "")) + (extra or [])
+    env = {**os.environ, "HEALTH_SANDBOX_PORT": ""}
+    process = subprocess.Popen(sandbox_command() + args, stdout=subprocess.PIPE, text=True, env=env)
+    assert process.stdout is not None
+    first = process.stdout.readline()  # blocks until the line is printed, or the process ends
+    if not first:
+        code = process.wait()
+        raise RuntimeError(f"health-sandbox exited ({code}) before its --json line: {sandbox_command() + args}")
+    return Sandbox(process=process, line=json.loads(first))
+
+
+def stop_sandbox(sandbox: Sandbox) -> int:
+    """SIGTERM: requests in flight finish, then it exits 0."""
+    sandbox.process.terminate()
+    try:
+        return sandbox.process.wait(timeout=30)
+    finally:
+        if sandbox.process.stdout:
+            sandbox.process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[Sandbox]:
+    started = start_sandbox()
+    try:
+        yield started
+    finally:
+        assert stop_sandbox(started) == 0
+
+
+@pytest.fixture(autouse=True)
+def fresh_world(sandbox: Sandbox) -> None:
+    """A fresh world before each test: the same seed, so the same org, teams and keys."""
+    with sandbox.control() as control:
+        control.post("/reset").raise_for_status()
+
+
+@pytest.fixture
+def api(sandbox: Sandbox) -> Iterator[httpx.Client]:
+    with sandbox.api() as client:
+        yield client
+
+
+@pytest.fixture
+def control(sandbox: Sandbox) -> Iterator[httpx.Client]:
+    with sandbox.control() as client:
+        yield client
+
+
+@pytest.fixture
+def management(sandbox: Sandbox) -> Iterator[httpx.Client]:
+    with sandbox.management() as client:
+        yield client
