@@ -4,7 +4,10 @@ Copy this file (and sdk_retry.py if you want the retry helper) into your tests f
 sandbox is started once per test session on a free port and stopped at the end; the world is
 reset before every test. Nothing here needs Node when the standalone binary is used.
 
-Which sandbox runs, first found wins:
+A sandbox that is already running (a CI service container, a `docker run`): set
+  HEALTH_SANDBOX_URL          its URL as your tests reach it, e.g. http://health-sandbox:4250
+  HEALTH_SANDBOX_ADMIN_TOKEN  its admin token (needed off loopback: the control plane asks for it)
+and nothing is started or stopped. Otherwise one is started; which, first found wins:
   HEALTH_SANDBOX_COMMAND   a whole command line, e.g. "node dist/cli.js" or "npx health-sandbox"
   HEALTH_SANDBOX_BIN       the path of the binary (`npm run build:binary` writes dist-bin/health-sandbox)
   dist-bin/health-sandbox  of this repository (examples/python/../../dist-bin)
@@ -49,7 +52,7 @@ def sandbox_command() -> list[str]:
 class Sandbox:
     """A running sandbox: its `--json` start line, and httpx clients for its three surfaces."""
 
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[str] | None
     line: dict[str, Any]
 
     @property
@@ -72,6 +75,11 @@ class Sandbox:
             base_url=self.line["management_url"], headers={"x-management-key": self.line["management_key"]}, timeout=30
         )
 
+    def receiver_url(self, name: str) -> str:
+        """The URL of the built-in test receiver <name>, as the sandbox itself reaches it (point webhooks there)."""
+        with self.control() as control:
+            return control.get(f"/receiver/{name}").json()["url"]
+
     def control(self) -> httpx.Client:
         """The control plane (/_sandbox/*): reset, clock, receivers, faults, journals."""
         token = self.line.get("admin_token")
@@ -93,8 +101,20 @@ def start_sandbox(extra: list[str] | None = None) -> Sandbox:
     return Sandbox(process=process, line=json.loads(first))
 
 
+def connect_sandbox(url: str, admin_token: str | None) -> Sandbox:
+    """A sandbox started elsewhere: its credentials from GET /_sandbox/credentials, reached at `url`."""
+    url = url.rstrip("/")
+    headers = {"authorization": f"Bearer {admin_token}"} if admin_token else {}
+    credentials = httpx.get(f"{url}/_sandbox/credentials", headers=headers, timeout=30)
+    credentials.raise_for_status()
+    line = {**credentials.json(), "url": url, "management_url": f"{url}/management", "admin_token": admin_token}
+    return Sandbox(process=None, line=line)
+
+
 def stop_sandbox(sandbox: Sandbox) -> int:
     """SIGTERM: requests in flight finish, then it exits 0."""
+    if sandbox.process is None:
+        return 0
     sandbox.process.terminate()
     try:
         return sandbox.process.wait(timeout=30)
@@ -105,7 +125,8 @@ def stop_sandbox(sandbox: Sandbox) -> int:
 
 @pytest.fixture(scope="session")
 def sandbox() -> Iterator[Sandbox]:
-    started = start_sandbox()
+    url = os.environ.get("HEALTH_SANDBOX_URL")
+    started = connect_sandbox(url, os.environ.get("HEALTH_SANDBOX_ADMIN_TOKEN")) if url else start_sandbox()
     try:
         yield started
     finally:

@@ -19,7 +19,7 @@ def test_a_demo_connection_is_delivered_signed_to_the_receiver(sandbox, api, con
     org, team = sandbox.line["org_id"], sandbox.team["team_id"]
     endpoint = management.post(
         f"/v1/org/{org}/team/{team}/sandbox/webhook",
-        json={"url": f"{sandbox.url}/_sandbox/receiver/py-hooks"},
+        json={"url": sandbox.receiver_url("py-hooks")},
     )
     assert endpoint.status_code == 200, endpoint.text
     secret = management.get(f"/v1/org/{org}/team/{team}/sandbox/webhook/{endpoint.json()['id']}/secret").json()["key"]
@@ -43,7 +43,7 @@ def test_a_demo_connection_is_delivered_signed_to_the_receiver(sandbox, api, con
 def test_a_failing_receiver_is_retried_on_the_clock(sandbox, api, control, management):
     org, team = sandbox.line["org_id"], sandbox.team["team_id"]
     management.post(
-        f"/v1/org/{org}/team/{team}/sandbox/webhook", json={"url": f"{sandbox.url}/_sandbox/receiver/py-flaky"}
+        f"/v1/org/{org}/team/{team}/sandbox/webhook", json={"url": sandbox.receiver_url("py-flaky")}
     ).raise_for_status()
     # The receiver answers 500 once, then 200.
     control.put("/receiver/py-flaky", json={"status": 500, "times": 1}).raise_for_status()

@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpText } from '../../src/adapters/cli-options.js';
+import { readDockerfile } from './dockerfile.js';
 import { pythonWithPytest, runPytest } from './python.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,6 +32,7 @@ interface StartLine {
   teams: Array<{ team_id: string; api_keys: { sandbox: string } }>;
   seed: number;
   clock: { now: string; mode: string };
+  admin_token: string | null;
 }
 
 /** A PATH of the empty folder only: no `node`, no `npx`. */
@@ -38,8 +40,14 @@ function bare(): NodeJS.ProcessEnv {
   return { PATH: folder, HOME: folder, LANG: 'C' };
 }
 
-async function start(args: string[]): Promise<{ child: ChildProcess; line: StartLine; exited: Promise<number | null> }> {
-  const child = spawn(binary, ['--port', '0', '--host', '127.0.0.1', '--json', ...args], { cwd: folder, env: bare() });
+async function start(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; line: StartLine; exited: Promise<number | null> }> {
+  const child = spawn(binary, ['--port', '0', '--json', ...args], {
+    cwd: folder,
+    env: { HEALTH_SANDBOX_HOST: '127.0.0.1', ...env, ...bare() },
+  });
   children.push(child);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   let stderr = '';
@@ -146,5 +154,27 @@ describe('dist-bin/health-sandbox, alone in an empty folder with no node on PATH
     const run = await runPytest(python!, root, { ...bare(), HEALTH_SANDBOX_BIN: binary });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/\b10 passed\b/);
+  });
+
+  it('runs as the container image would (its ENV: all interfaces, admin token) and serves the Python suite as a CI service', async () => {
+    const image = readDockerfile();
+    const { child, line, exited } = await start(image.cmd, {
+      ...image.env,
+      HEALTH_SANDBOX_PORT: '0',
+      HEALTH_SANDBOX_ADMIN_TOKEN: 'ci-token',
+    });
+    expect(line.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+    expect(line.admin_token).toBe('ci-token');
+    // Reached over loopback, as a CI job reaches its service container by name.
+    const url = line.url.replace('0.0.0.0', '127.0.0.1');
+    expect((await call('GET', `${url}/_sandbox/credentials`)).status).toBe(401);
+    expect((await call('GET', `${url}/_sandbox/credentials`, { authorization: 'Bearer ci-token' })).status).toBe(200);
+    if (python !== undefined) {
+      const run = await runPytest(python, root, { ...bare(), HEALTH_SANDBOX_URL: url, HEALTH_SANDBOX_ADMIN_TOKEN: 'ci-token' });
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toMatch(/\b10 passed\b/);
+    }
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });
