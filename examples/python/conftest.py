@@ -28,6 +28,7 @@ import pathlib
 import shlex
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -105,7 +106,16 @@ def connect_sandbox(url: str, admin_token: str | None) -> Sandbox:
     """A sandbox started elsewhere: its credentials from GET /_sandbox/credentials, reached at `url`."""
     url = url.rstrip("/")
     headers = {"authorization": f"Bearer {admin_token}"} if admin_token else {}
-    credentials = httpx.get(f"{url}/_sandbox/credentials", headers=headers, timeout=30)
+    # A service container may still be starting when the tests do: a refused connection is tried
+    # again for up to 30 s (the binary listens well under a second after its start).
+    for attempt in range(150):
+        try:
+            credentials = httpx.get(f"{url}/_sandbox/credentials", headers=headers, timeout=30)
+            break
+        except httpx.ConnectError:
+            if attempt == 149:
+                raise
+            time.sleep(0.2)
     credentials.raise_for_status()
     line = {**credentials.json(), "url": url, "management_url": f"{url}/management", "admin_token": admin_token}
     return Sandbox(process=None, line=line)
