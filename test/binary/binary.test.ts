@@ -7,12 +7,27 @@
  * httpx) the examples/python suite runs against it too: a Python team's path with no Node at all.
  * The build is skipped when nothing it is made of changed (scripts/build-binary.mjs).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpText } from '../../src/adapters/cli-options.js';
 import { readDockerfile } from './dockerfile.js';
@@ -20,6 +35,7 @@ import { pythonWithPytest, runPytest } from './python.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const built = join(root, 'dist-bin/health-sandbox');
+const run = promisify(execFile);
 let folder = '';
 let binary = '';
 const children: ChildProcess[] = [];
@@ -177,4 +193,76 @@ describe('dist-bin/health-sandbox, alone in an empty folder with no node on PATH
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
+
+  it('the GitHub Actions recipe of docs/other-languages.md, run as written by sh: waits for the --json line, pytest connects, kill stops it', async () => {
+    const steps = githubRecipeSteps();
+    const start = steps.find((step) => step.includes('head -n 1 sandbox.out'))!;
+    const stop = steps.find((step) => step.startsWith('kill '))!;
+    expect(steps).toContain('chmod +x bin/health-sandbox');
+    expect(stop).toBe('kill "$(cat sandbox.pid)"');
+    // The recipe's folder: bin/health-sandbox is the binary (downloaded there in the recipe).
+    const dir = join(folder, 'recipe');
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    symlinkSync(binary, join(dir, 'bin/health-sandbox'));
+    // The shell tools the recipe uses, and nothing else (no node): a folder of links to them.
+    const tools = join(dir, 'tools');
+    mkdirSync(tools);
+    for (const tool of ['mkfifo', 'head', 'cat', 'sed', 'chmod']) symlinkSync(commandPath(tool), join(tools, tool));
+    const env = { ...bare(), PATH: tools, GITHUB_ENV: join(dir, 'github.env') };
+    writeFileSync(env.GITHUB_ENV, '');
+    // python3 is the recipe's; with no python on this machine the URL line is written by hand.
+    const withPython =
+      python !== undefined
+        ? start.replaceAll('python3 ', `${python} `)
+        : start.replace(/echo .*$/m, 'echo "HEALTH_SANDBOX_URL=$(sed -E \'s/^\\{"url":"([^"]+)".*/\\1/\' sandbox.json)" >> "$GITHUB_ENV"');
+    // The background binary keeps the step's stdout open: the step's own streams go to a file.
+    await run('/bin/sh', ['-c', `(${withPython}) > step.log 2>&1`], { cwd: dir, env, timeout: 30_000 });
+    const url = /^HEALTH_SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)$/m.exec(readFileSync(env.GITHUB_ENV, 'utf8'))?.[1];
+    expect(url, readFileSync(join(dir, 'step.log'), 'utf8')).toBeDefined();
+    if (python !== undefined) {
+      const tests = await runPytest(python, root, { ...bare(), HEALTH_SANDBOX_URL: url });
+      expect(tests.code, tests.output).toBe(0);
+    } else expect((await call('GET', `${url}/_sandbox/health`)).status).toBe(200);
+
+    const socket = connect(Number(new URL(url!).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const closed = once(socket, 'close');
+    const pidFile = join(dir, 'sandbox.pid');
+    const watcher = watch(dir);
+    const removed = new Promise<void>((done) => watcher.on('change', () => !existsSync(pidFile) && done()));
+    await run('/bin/sh', ['-c', stop], { cwd: dir, env, timeout: 10_000 });
+    await closed;
+    socket.destroy();
+    if (existsSync(pidFile)) await removed;
+    watcher.close();
+    expect(existsSync(pidFile)).toBe(false);
+  });
 });
+
+/** Where this machine's `tool` is (for the recipe's PATH of links). */
+function commandPath(tool: string): string {
+  const found = spawnSync('/bin/sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+  if (!found.startsWith('/')) throw new Error(`no ${tool} on this machine`);
+  return found;
+}
+
+/** The `run:` steps of the first GitHub Actions YAML block of docs/other-languages.md, in order. */
+function githubRecipeSteps(): string[] {
+  const page = readFileSync(join(root, 'docs/other-languages.md'), 'utf8');
+  const yaml = /### GitHub Actions: the binary as a background process\n+```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const lines = yaml.split('\n');
+  const steps: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(\s*)(?:- )?run: (.*)$/.exec(lines[i]!);
+    if (!m) continue;
+    if (m[2] !== '|') {
+      steps.push(m[2]!.replace(/\s+#.*$/, ''));
+      continue;
+    }
+    const indent = m[1]!.length + 4;
+    const body: string[] = [];
+    while (i + 1 < lines.length && lines[i + 1]!.startsWith(' '.repeat(indent))) body.push(lines[++i]!.slice(indent));
+    steps.push(body.join('\n'));
+  }
+  return steps;
+}
