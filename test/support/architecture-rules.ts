@@ -173,6 +173,7 @@ export function overLineCap(max: number, known: ReadonlySet<string> = new Set())
  */
 export const TEST_FOLDERS_BESIDE_AREAS = [
   'adapters',
+  'binary',
   'browser',
   'cli',
   'engine',
