@@ -1,5 +1,6 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { bundleInspector } from './scripts/inspector-bundle.mjs';
 
 /**
  * Files that mostly wait (npm, Chromium, child processes, real HTTP deliveries) or run long, in
@@ -64,6 +65,8 @@ class SlowFirst extends BaseSequencer {
 }
 
 export default defineConfig({
+  // The inspector's browser code, as the package carries it (scripts/build.mjs): src/handlers/sandbox/ui-app.ts reads it.
+  define: { __HEALTH_SANDBOX_INSPECTOR__: JSON.stringify(await bundleInspector(process.cwd())) },
   test: {
     include: ['test/**/*.test.ts'],
     // Time limits catch a hang, not slowness: on a 2-core machine shared with other work, heavy
