@@ -9,7 +9,8 @@ import { day, indented, qs, short, time, timeRange } from './format.js';
 import { PAGE_SIZE } from './paging.js';
 import { pageNumber, ui } from './state.js';
 import { userTimeline } from './timeline.js';
-import type { EcgSummary, EventEntry, HistoricalPull, Order, Provider, User, WebhookMessage } from './types.js';
+import type { EcgSummary, EventEntry, HistoricalPull, Order, Provider, User } from './types.js';
+import { allMessages } from './views-webhooks.js';
 import type { View } from './view.js';
 
 const scopeName = () => `${teamOf()?.name ?? 'no team'} / ${session.env}`;
@@ -136,10 +137,7 @@ export const userView: View = async (parts, clock) => {
       control<{ events?: EventEntry[] | null }>('GET', `/_sandbox/events${qs({ team_id: team?.team_id, environment: session.env, user_id: id, limit: 10000 })}`),
       { events: [] },
     ),
-    settle(
-      control<{ messages?: WebhookMessage[] | null }>('GET', `/_sandbox/webhooks/messages${qs({ team_id: team?.team_id, environment: session.env, limit: 1000 })}`),
-      { messages: [] },
-    ),
+    settle(allMessages({ team_id: team?.team_id, environment: session.env }), []),
     settle(teamApi<{ orders?: Order[] | null }>('GET', `/v3/orders${qs({ user_id: id, size: 100 })}`), { orders: [] }),
   ]);
   const list = ecgs.electrocardiogram ?? [];
@@ -160,7 +158,7 @@ export const userView: View = async (parts, clock) => {
     providers: providers.providers,
     pulls: pulls.data?.[0],
     events: events.events,
-    messages: (messages.messages ?? []).filter((m) => m.user_id === id),
+    messages: messages.filter((m) => m.user_id === id),
     orders: (orders.orders ?? []).filter((o) => o.user_id === id),
   });
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);

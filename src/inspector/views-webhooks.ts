@@ -13,13 +13,28 @@ import type { View } from './view.js';
 
 const orEmpty = <T>(p: Promise<T>, fallback: T): Promise<T> => p.catch(() => fallback);
 
+/** Messages of a team environment, oldest first, read in pages of 1000 (the route's most) up to `most`. */
+export async function allMessages(scope: { team_id?: string; environment: string }, most = 5000): Promise<WebhookMessage[]> {
+  const out: WebhookMessage[] = [];
+  let after: number | null | undefined;
+  do {
+    const page = await control<{ messages?: WebhookMessage[] | null; next_after?: number | null }>(
+      'GET',
+      `/_sandbox/webhooks/messages${qs({ limit: 1000, after: after ?? undefined, ...scope })}`,
+    );
+    out.push(...(page.messages ?? []));
+    after = page.next_after;
+  } while (after !== null && after !== undefined && out.length < most);
+  return out;
+}
+
 export const webhooksView: View = async (parts) => {
   if (parts[0]) return messageView(parts);
   const t = teamOf();
   const scope = { team_id: t?.team_id, environment: session.env };
   const [endpoints, messages, streams] = await Promise.all([
     control<{ endpoints?: Endpoint[] | null }>('GET', `/_sandbox/webhooks/endpoints${qs(scope)}`),
-    control<{ messages?: WebhookMessage[] | null }>('GET', `/_sandbox/webhooks/messages${qs({ limit: 10000, ...scope })}`),
+    allMessages(scope),
     orEmpty(control<{ streams?: Array<{ name: string; count?: number; records?: number }> | null }>('GET', '/_sandbox/pipelines/streams'), {
       streams: [],
     }),
@@ -30,7 +45,7 @@ export const webhooksView: View = async (parts) => {
   const receivers = (await Promise.all(names.map((n) => orEmpty(control<Receiver | null>('GET', `/_sandbox/receiver/${n}`), null)))).filter(
     (r): r is Receiver => r !== null,
   );
-  const p = pageOf([...(messages.messages ?? [])].reverse(), pageNumber('messages'));
+  const p = pageOf([...messages].reverse(), pageNumber('messages'));
   return section(
     `Webhooks of ${t?.name ?? 'no team'} / ${session.env}`,
     table(
