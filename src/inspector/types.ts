@@ -161,6 +161,7 @@ export interface Order {
   lab_test?: { name?: string | null; method?: string | null } | null;
   last_event?: OrderEvent | null;
   events?: OrderEvent[] | null;
+  details?: { type?: string | null; data?: { appointment_id?: string | null } | null } | null;
 }
 
 export interface ResultMarker {

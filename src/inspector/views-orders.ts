@@ -69,8 +69,8 @@ async function orderView(parts: string[], _clock: unknown): Promise<Node> {
   const kind = method === 'at_home_phlebotomy' ? 'phlebotomy' : method === 'walk_in_test' ? 'psc' : null;
   const events = o.events ?? [];
   const seen = events.map((e) => e.status).join(' ');
-  // Asked only when they can exist (a 404 would be an error in the browser's console).
-  const hasAppointment = kind !== null && /appointment_scheduled|appointment_pending|draw_completed|completed/.test(seen);
+  // Asked only when they exist (a 404 would be an error in the browser's console).
+  const hasAppointment = kind !== null && !!o.details?.data?.appointment_id;
   const hasResult = /partial_results|completed|corrected/.test(seen);
   const [appt, result] = await Promise.all([
     hasAppointment ? orNull(teamApi<unknown>('GET', `/v3/order/${id}/${kind}/appointment`)) : null,
