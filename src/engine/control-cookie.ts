@@ -26,13 +26,14 @@ export function controlCookieHeader(adminToken: string): string {
   return `${CONTROL_COOKIE}=${controlCookieValue(adminToken)}; Path=/_sandbox; HttpOnly; SameSite=Strict`;
 }
 
-function cookieOf(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
+/** Every value of a cookie in a `Cookie` header (a browser may send several, from different paths). */
+function cookiesOf(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }
 
 /** Whether the browser said the request comes from the sandbox's own origin (or said nothing). */
@@ -48,8 +49,8 @@ function sameOrigin(req: SimRequest): boolean {
 
 /** Whether the request carries the sign-in cookie of this token on a same-origin request. */
 export function controlCookieAccepted(adminToken: string, req: SimRequest): boolean {
-  const value = cookieOf(req.headers['cookie'], CONTROL_COOKIE);
-  return value !== undefined && value === controlCookieValue(adminToken) && sameOrigin(req);
+  const values = cookiesOf(req.headers['cookie'], CONTROL_COOKIE);
+  return values.length > 0 && values.includes(controlCookieValue(adminToken)) && sameOrigin(req);
 }
 
 /** Whether the request is the sign-in itself: `GET /_sandbox/ui?token=<the token>`. */

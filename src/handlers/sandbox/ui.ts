@@ -36,11 +36,12 @@ export const uiRoutes = [
       200: { description: 'HTML page', contentType: 'text/html' },
       303: 'Signed in (?token=): the cookie is set, to /_sandbox/ui',
     },
-    handle: (_ctx, { query }): Reply => {
+    handle: (ctx, { query }): Reply => {
       if (query.token !== undefined) {
-        // With an admin token the control guard let this through only for that token (control-cookie.ts,
-        // isSignIn); without one the cookie is never asked for.
-        return { status: 303, headers: { location: '/_sandbox/ui', 'cache-control': 'no-store', 'set-cookie': controlCookieHeader(query.token) } };
+        // Only the admin token signs in (a request let through by the cookie with another token gets none).
+        const headers: Record<string, string> = { location: '/_sandbox/ui', 'cache-control': 'no-store' };
+        if (ctx.isAdminToken(query.token)) headers['set-cookie'] = controlCookieHeader(query.token);
+        return { status: 303, headers };
       }
       if (!page) {
         const doc = inspectorDocument();
