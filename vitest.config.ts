@@ -21,6 +21,8 @@ const SLOW_FIRST = [
   'test/route-table/conformance.test.ts',
   'test/management/management-access.test.ts',
   'test/journal/inspector.browser.test.ts',
+  'test/journal/inspector-steer.browser.test.ts',
+  'test/journal/inspector-views.browser.test.ts',
   'test/wearables/wearables-feed.test.ts',
   'test/adapters/browser-docs.test.ts',
   'test/route-table/wire-answers.test.ts',

@@ -101,7 +101,8 @@ function inputsHash() {
     }
   };
   walk('src');
-  for (const f of ['scripts/build.mjs', 'scripts/cli-boot.mjs', 'scripts/inspector-bundle.mjs', 'package.json', 'package-lock.json']) add(f);
+  for (const f of ['scripts/build.mjs', 'scripts/cli-boot.mjs', 'scripts/inspector-bundle.mjs', 'package.json', 'package-lock.json'])
+    add(f);
   for (const name of ['zod', 'yaml', '@noble/hashes', 'esbuild'])
     hash.update(`${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}\n`);
   hash.update(`${process.version} ${process.arch} ${process.platform}\n`);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { watchParent } from './adapters/parent-watch.js';
 
-import { withBuildProgress, watchAdvances } from './adapters/progress.js';
+import { terminal, withBuildProgress, watchAdvances } from './adapters/progress.js';
 import { requestLogger } from './adapters/request-log.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Sandbox } from './sandbox.js';
@@ -186,13 +186,21 @@ async function main(): Promise<void> {
       ...(stateSink !== undefined ? { stateSink } : {}),
     }),
   );
-  const stopProgress = progress ? watchAdvances(sandbox, progress) : () => undefined;
+  // The log and the progress line share the terminal: a log line never runs into the progress line.
+  const term = progress ? terminal(progress) : undefined;
+  const stopProgress = term ? watchAdvances(sandbox, term) : () => undefined;
   const log = requestLogger(
     options.log ?? (process.stderr.isTTY ? 'pretty' : 'off'),
-    (line) => process.stderr.write(line),
+    term ? term.line : (line) => process.stderr.write(line),
     process.stderr.isTTY,
   );
-  if (log) sandbox.requests.subscribe(log);
+  if (log) {
+    sandbox.requests.subscribe(log);
+    // Test-receiver deliveries outside an advance (a realtime clock; no advance line follows them): summed up each second.
+    setInterval(() => {
+      if (!sandbox.world.scheduler.running) log.flush();
+    }, 1000).unref();
+  }
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(
       `  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`,
@@ -274,6 +282,7 @@ async function main(): Promise<void> {
     stopServer(server, () => process.exit(0));
     sandbox.close();
     stopProgress();
+    log?.flush();
     // The file is current after every input; written whole once more so it ends clean.
     if (stateSink && served) {
       stateSink.write(sandbox.exportWorld());

@@ -38,13 +38,25 @@ export function table(heads: readonly string[], rows: readonly Node[], caption?:
     'table',
     null,
     caption ? h('caption', { text: caption }) : null,
-    h('thead', null, h('tr', null, heads.map((x) => h('th', { scope: 'col', text: x })))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        heads.map((x) => h('th', { scope: 'col', text: x })),
+      ),
+    ),
     h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: heads.length, class: 'empty', text: 'Nothing yet.' }))),
   );
 }
 
 export function row(cells: readonly Child[], attrs?: Attrs | null): HTMLTableRowElement {
-  return h('tr', attrs, cells.map((c) => h('td', null, c)));
+  return h(
+    'tr',
+    attrs,
+    cells.map((c) => h('td', null, c)),
+  );
 }
 
 export function link(href: string, text: string): HTMLAnchorElement {
@@ -99,7 +111,10 @@ export function button(text: string, action: () => unknown, attrs: Attrs = {}): 
 }
 
 export function copyButton(value: string, label: string): HTMLButtonElement {
-  return button('Copy', () => navigator.clipboard?.writeText(value).catch(() => undefined), { 'aria-label': `Copy ${label}`, class: 'small' });
+  return button('Copy', () => navigator.clipboard?.writeText(value).catch(() => undefined), {
+    'aria-label': `Copy ${label}`,
+    class: 'small',
+  });
 }
 
 /** Previous / next buttons and where the page is. */

@@ -3,7 +3,11 @@ import { type Child, h, hooks } from './dom.js';
 import { filtersOf } from './state.js';
 
 /** A filter bar: `fields` are [name, label, placeholder, size]; Apply (or Enter) redraws. */
-export function filterForm(key: string, fields: ReadonlyArray<readonly [string, string, string?, number?]>, extra?: Child): HTMLFormElement {
+export function filterForm(
+  key: string,
+  fields: ReadonlyArray<readonly [string, string, string?, number?]>,
+  extra?: Child,
+): HTMLFormElement {
   const values = filtersOf(key);
   return h(
     'form',

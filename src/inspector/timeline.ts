@@ -57,7 +57,8 @@ function items(input: TimelineInput): TimelineItem[] {
     const events = o.events ?? [];
     if (events.length === 0 && o.created_at)
       out.push({ at: o.created_at, kind: 'order', text: `${name}: placed`, status: o.status ?? undefined, href: `#orders/${o.id}` });
-    for (const e of events) out.push({ at: e.created_at, kind: 'order', text: `${name}: ${e.status}`, status: e.status, href: `#orders/${o.id}` });
+    for (const e of events)
+      out.push({ at: e.created_at, kind: 'order', text: `${name}: ${e.status}`, status: e.status, href: `#orders/${o.id}` });
   }
   return out;
 }

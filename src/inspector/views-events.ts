@@ -21,7 +21,10 @@ export const eventsView: View = async () => {
   const p = pageOf([...(page.events ?? [])].reverse(), pageNumber('events'));
   return section(
     'Events',
-    h('p', { class: 'note', text: `The event journal of ${t?.name ?? 'no team'} / ${session.env}, newest first (${page.total ?? p.total} in all).` }),
+    h('p', {
+      class: 'note',
+      text: `The event journal of ${t?.name ?? 'no team'} / ${session.env}, newest first (${page.total ?? p.total} in all).`,
+    }),
     filterForm('events', [
       ['prefix', 'Type prefix', 'labtest.', 14],
       ['user_id', 'User id', '', 14],

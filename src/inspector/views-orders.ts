@@ -27,15 +27,22 @@ const orderStatus = (o: Order) => o.last_event?.status ?? o.status ?? '-';
 export const ordersView: View = async (parts, clock) => {
   if (parts[0]) return orderView(parts, clock);
   const at = pageNumber('orders');
-  const page = await teamApi<{ orders?: Order[] | null; total?: number | null }>('GET', `/v3/orders${qs({ page: at + 1, size: PAGE_SIZE })}`);
+  const page = await teamApi<{ orders?: Order[] | null; total?: number | null }>(
+    'GET',
+    `/v3/orders${qs({ page: at + 1, size: PAGE_SIZE })}`,
+  );
   const orders = page.orders ?? [];
   const total = page.total ?? orders.length;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return section(
     `Lab orders of ${teamOf()?.name ?? 'no team'} / ${session.env}`,
-    pager('orders', { page: at, pages, total, first: orders.length ? at * PAGE_SIZE + 1 : 0, last: at * PAGE_SIZE + orders.length }, (n) => {
-      ui.pages['orders'] = Math.max(0, Math.min(n, pages - 1));
-    }),
+    pager(
+      'orders',
+      { page: at, pages, total, first: orders.length ? at * PAGE_SIZE + 1 : 0, last: at * PAGE_SIZE + orders.length },
+      (n) => {
+        ui.pages['orders'] = Math.max(0, Math.min(n, pages - 1));
+      },
+    ),
     table(
       ['Order', 'Patient', 'Lab test', 'Method', 'Status', 'Updated'],
       orders.map((o) =>
@@ -97,14 +104,26 @@ async function orderView(parts: string[], _clock: unknown): Promise<Node> {
       null,
       button('Move on (POST /v3/order/{id}/test)', () => teamApi('POST', `/v3/order/${id}/test`, {})),
     ),
-    actionForm('Apply a lab fault', faultLabel, () => control('POST', `/_sandbox/orders/${id}/fault`, { fault: fault.value }), 'Apply the fault'),
+    actionForm(
+      'Apply a lab fault',
+      faultLabel,
+      () => control('POST', `/_sandbox/orders/${id}/fault`, { fault: fault.value }),
+      'Apply the fault',
+    ),
     h('h3', { text: 'Status timeline' }),
     h(
       'ol',
       { class: 'timeline', 'aria-label': 'Status timeline' },
       events.length
         ? events.map((e) =>
-            h('li', null, h('time', { datetime: e.created_at, text: time(e.created_at) }), ' ', code(e.status), e.status_detail ? ` (${e.status_detail})` : ''),
+            h(
+              'li',
+              null,
+              h('time', { datetime: e.created_at, text: time(e.created_at) }),
+              ' ',
+              code(e.status),
+              e.status_detail ? ` (${e.status_detail})` : '',
+            ),
           )
         : h('li', { text: 'No status yet.' }),
     ),
@@ -119,15 +138,17 @@ async function orderView(parts: string[], _clock: unknown): Promise<Node> {
           pdfButton(`/v3/order/${id}/result/pdf`, 'Open the result PDF'),
           table(
             ['Marker', 'Value', 'Unit', 'Range', 'Flag'],
-            markers.slice(0, 200).map((m) =>
-              row([
-                m.name ?? '-',
-                String(m.result ?? m.value ?? '-'),
-                m.unit ?? '',
-                rangeText(m.min_range_value, m.max_range_value),
-                m.interpretation ? status(m.interpretation, m.interpretation === 'normal' ? 's2' : 's5') : '',
-              ]),
-            ),
+            markers
+              .slice(0, 200)
+              .map((m) =>
+                row([
+                  m.name ?? '-',
+                  String(m.result ?? m.value ?? '-'),
+                  m.unit ?? '',
+                  rangeText(m.min_range_value, m.max_range_value),
+                  m.interpretation ? status(m.interpretation, m.interpretation === 'normal' ? 's2' : 's5') : '',
+                ]),
+              ),
             'Results',
           ),
         )

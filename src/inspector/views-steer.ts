@@ -95,7 +95,12 @@ export const steerView: View = async () => {
       ),
       'Fault rules',
     ),
-    actionForm(editing ? 'Edit the fault rule' : 'Add a fault rule', [ruleLabel, rule], saveRule, editing ? 'Save the rule' : 'Add the rule'),
+    actionForm(
+      editing ? 'Edit the fault rule' : 'Add a fault rule',
+      [ruleLabel, rule],
+      saveRule,
+      editing ? 'Save the rule' : 'Add the rule',
+    ),
     editing
       ? button('Cancel the edit', () => {
           ui.filters['edit'] = {};
@@ -106,16 +111,23 @@ export const steerView: View = async () => {
     actionForm(
       'Provider outage',
       [providerLabel, durationLabel],
-      () => control('POST', `/_sandbox/providers/${encodeURIComponent(provider.value.trim())}/outage`, { duration: duration.value.trim() || '1h' }),
+      () =>
+        control('POST', `/_sandbox/providers/${encodeURIComponent(provider.value.trim())}/outage`, {
+          duration: duration.value.trim() || '1h',
+        }),
       'Start the outage',
     ),
     actionForm(
       'Connection error',
       [userLabel, connLabel, typeLabel],
       () =>
-        control('POST', `/_sandbox/connections/${encodeURIComponent(user.value.trim())}/${encodeURIComponent(connProvider.value.trim())}/error`, {
-          error_type: type.value,
-        }),
+        control(
+          'POST',
+          `/_sandbox/connections/${encodeURIComponent(user.value.trim())}/${encodeURIComponent(connProvider.value.trim())}/error`,
+          {
+            error_type: type.value,
+          },
+        ),
       'Break the connection',
     ),
     actionForm(
@@ -125,7 +137,12 @@ export const steerView: View = async () => {
       'Apply the lab fault',
     ),
     h('h3', { text: 'Snapshots' }),
-    actionForm('Take a snapshot', snapLabel, () => control('POST', '/_sandbox/snapshots', { name: snapName.value.trim() }), 'Take a snapshot'),
+    actionForm(
+      'Take a snapshot',
+      snapLabel,
+      () => control('POST', '/_sandbox/snapshots', { name: snapName.value.trim() }),
+      'Take a snapshot',
+    ),
     table(
       ['Snapshot', 'Sandbox time', 'Seed', 'Inputs', ''],
       (snaps.snapshots ?? []).map((x) =>
@@ -139,7 +156,9 @@ export const steerView: View = async () => {
               'aria-label': `Restore ${x.name}`,
             }),
             ' ',
-            button('Drop', () => control('DELETE', `/_sandbox/snapshots/${encodeURIComponent(x.name)}`), { 'aria-label': `Drop ${x.name}` }),
+            button('Drop', () => control('DELETE', `/_sandbox/snapshots/${encodeURIComponent(x.name)}`), {
+              'aria-label': `Drop ${x.name}`,
+            }),
           ],
         ]),
       ),

@@ -20,7 +20,14 @@ export const teamsView: View = async () => {
       ['Team', 'Team id', 'Region', 'Environment', 'API key', ''],
       c.teams.flatMap((t) =>
         (['sandbox', 'production'] as const).map((env) =>
-          row([t.name, code(t.team_id), t.region ?? '-', env, code(mask(t.api_keys[env])), copyButton(t.api_keys[env], `${t.name} ${env} key`)]),
+          row([
+            t.name,
+            code(t.team_id),
+            t.region ?? '-',
+            env,
+            code(mask(t.api_keys[env])),
+            copyButton(t.api_keys[env], `${t.name} ${env} key`),
+          ]),
         ),
       ),
       'Teams, environments and API keys (masked; Copy puts the whole key on the clipboard)',

@@ -17,7 +17,10 @@ const scopeName = () => `${teamOf()?.name ?? 'no team'} / ${session.env}`;
 
 export const usersView: View = async () => {
   const at = pageNumber('users');
-  const page = await teamApi<{ users?: User[] | null; total?: number | null }>('GET', `/v2/user${qs({ offset: at * PAGE_SIZE, limit: PAGE_SIZE })}`);
+  const page = await teamApi<{ users?: User[] | null; total?: number | null }>(
+    'GET',
+    `/v2/user${qs({ offset: at * PAGE_SIZE, limit: PAGE_SIZE })}`,
+  );
   const users = page.users ?? [];
   const total = page.total ?? users.length;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -101,7 +104,14 @@ function pullsTable(pulls: HistoricalPull | undefined): HTMLElement {
         h('summary', { text: `${resources.length} resources` }),
         table(
           ['Resource', 'Status', 'Range', 'Error'],
-          resources.map(([name, x]) => row([name, status(x.status ?? '-', pullClass(x.status)), timeRange(x.range_start, x.range_end), x.error_details ? JSON.stringify(x.error_details) : '-'])),
+          resources.map(([name, x]) =>
+            row([
+              name,
+              status(x.status ?? '-', pullClass(x.status)),
+              timeRange(x.range_start, x.range_end),
+              x.error_details ? JSON.stringify(x.error_details) : '-',
+            ]),
+          ),
         ),
       ),
     ]);
@@ -126,15 +136,27 @@ export const userView: View = async (parts, clock) => {
       ),
       { electrocardiogram: [] },
     ),
-    settle(teamApi<{ sleep?: Array<Record<string, unknown>> | null }>('GET', `/v2/summary/sleep/${id}${qs({ start_date: day(clock.now, -7), end_date: to })}`), {
-      sleep: [],
-    }),
     settle(
-      teamApi<{ activity?: Array<Record<string, unknown>> | null }>('GET', `/v2/summary/activity/${id}${qs({ start_date: day(clock.now, -7), end_date: to })}`),
+      teamApi<{ sleep?: Array<Record<string, unknown>> | null }>(
+        'GET',
+        `/v2/summary/sleep/${id}${qs({ start_date: day(clock.now, -7), end_date: to })}`,
+      ),
+      {
+        sleep: [],
+      },
+    ),
+    settle(
+      teamApi<{ activity?: Array<Record<string, unknown>> | null }>(
+        'GET',
+        `/v2/summary/activity/${id}${qs({ start_date: day(clock.now, -7), end_date: to })}`,
+      ),
       { activity: [] },
     ),
     settle(
-      control<{ events?: EventEntry[] | null }>('GET', `/_sandbox/events${qs({ team_id: team?.team_id, environment: session.env, user_id: id, limit: 10000 })}`),
+      control<{ events?: EventEntry[] | null }>(
+        'GET',
+        `/_sandbox/events${qs({ team_id: team?.team_id, environment: session.env, user_id: id, limit: 10000 })}`,
+      ),
       { events: [] },
     ),
     settle(allMessages({ team_id: team?.team_id, environment: session.env }), []),
@@ -219,7 +241,9 @@ export const userView: View = async (parts, clock) => {
               h('span', { class: 'kind', text: t.kind }),
               ' ',
               t.href ? link(t.href, t.text) : t.text,
-              t.status ? [' ', status(t.status, pullClass(t.status === 'connected' || t.status === 'completed' ? 'success' : t.status))] : null,
+              t.status
+                ? [' ', status(t.status, pullClass(t.status === 'connected' || t.status === 'completed' ? 'success' : t.status))]
+                : null,
             ),
           )
         : h('li', { text: 'Nothing yet.' }),

@@ -55,7 +55,12 @@ export async function inspectorRig(options: SandboxOptions = {}): Promise<Inspec
     async call(method, path, body, headers = {}) {
       const res = await fetch(`${api}${path}`, {
         method,
-        headers: { 'x-vital-api-key': key(), 'content-type': 'application/json', ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}), ...headers },
+        headers: {
+          'x-vital-api-key': key(),
+          'content-type': 'application/json',
+          ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();

@@ -35,7 +35,13 @@ function entry(over: Partial<JournalRequest> = {}): JournalRequest {
     environment: 'sandbox',
     status: 200,
     request: {
-      headers: { host: '127.0.0.1:4250', 'x-vital-api-key': 'sk_us_sa***', 'content-type': 'application/json', 'user-agent': 'node', 'sec-fetch-mode': 'cors' },
+      headers: {
+        host: '127.0.0.1:4250',
+        'x-vital-api-key': 'sk_us_sa***',
+        'content-type': 'application/json',
+        'user-agent': 'node',
+        'sec-fetch-mode': 'cors',
+      },
       body: '{"client_user_id":"it\'s me"}',
       body_bytes: 27,
     },
@@ -94,7 +100,11 @@ describe('paging, the API-only switch and the body search', () => {
 
   it('search finds text in kept bodies and says where', () => {
     const a = entry();
-    const b = entry({ id: 'req_2', request: { headers: {}, body: null, body_bytes: 0 }, response: { body: '{"detail":"Nope"}', body_bytes: 17 } });
+    const b = entry({
+      id: 'req_2',
+      request: { headers: {}, body: null, body_bytes: 0 },
+      response: { body: '{"detail":"Nope"}', body_bytes: 17 },
+    });
     expect(searchBodies([a, b], 'NOPE')).toEqual([b]);
     expect(searchBodies([a, b], "it's")).toEqual([a]);
     expect(searchBodies([a, b], '  ')).toEqual([a, b]);
@@ -117,7 +127,15 @@ describe('copy as curl and replay', () => {
   });
 
   it('the management surface, the production key, an unknown team and a body not kept', () => {
-    const mgmt = curlOf(entry({ surface: 'management', path: '/v1/org/x', query: 'a=1', request: { headers: { 'x-vital-org-key': 'sk_***' }, body: null, body_bytes: 0 } }), creds);
+    const mgmt = curlOf(
+      entry({
+        surface: 'management',
+        path: '/v1/org/x',
+        query: 'a=1',
+        request: { headers: { 'x-vital-org-key': 'sk_***' }, body: null, body_bytes: 0 },
+      }),
+      creds,
+    );
     expect(mgmt).toContain("'http://127.0.0.1:4250/management/v1/org/x?a=1'");
     expect(mgmt).toContain("-H 'x-vital-org-key: sk_org_secret'");
     expect(curlOf(entry({ environment: 'production' }), creds)).toContain('sk_us_prodkey');
@@ -141,9 +159,22 @@ describe("a user's timeline", () => {
     const rows = userTimeline({
       providers: [{ slug: 'oura', status: 'connected', created_on: '2026-01-01T00:00:00Z' }],
       events: [
-        { seq: 1, occurred_at: '2026-01-03T00:00:00.000Z', team_id: 't', environment: 'sandbox', envelope: { event_type: 'daily.data.sleep.created' } },
+        {
+          seq: 1,
+          occurred_at: '2026-01-03T00:00:00.000Z',
+          team_id: 't',
+          environment: 'sandbox',
+          envelope: { event_type: 'daily.data.sleep.created' },
+        },
       ],
-      messages: [{ id: 'msg_1', event_type: 'daily.data.sleep.created', created_at: '2026-01-03T00:00:00.500Z', destinations: [{ endpoint_id: 'ep', status: 'success' }] }],
+      messages: [
+        {
+          id: 'msg_1',
+          event_type: 'daily.data.sleep.created',
+          created_at: '2026-01-03T00:00:00.500Z',
+          destinations: [{ endpoint_id: 'ep', status: 'success' }],
+        },
+      ],
       orders: [{ id: 'o1', lab_test: null, events: [{ created_at: '2026-01-02T12:00:00+00:00', status: 'received.testkit.ordered' }] }],
     });
     expect(rows.map((r) => r.kind)).toEqual(['connection', 'order', 'event', 'delivery']);
@@ -156,7 +187,10 @@ describe("a user's timeline", () => {
       provider: {
         oura: {
           pulled: Object.fromEntries(
-            ['sleep', 'activity', 'workouts'].map((r, i) => [r, { status: i === 2 ? 'failure' : 'success', timeline: { ended_at: `2026-01-01T00:0${i}:00Z` } }]),
+            ['sleep', 'activity', 'workouts'].map((r, i) => [
+              r,
+              { status: i === 2 ? 'failure' : 'success', timeline: { ended_at: `2026-01-01T00:0${i}:00Z` } },
+            ]),
           ),
         },
       },
@@ -164,11 +198,25 @@ describe("a user's timeline", () => {
     const rows = userTimeline({
       pulls,
       providers: [{ slug: 'oura', created_on: '2026-01-01T00:00:00Z' }],
-      events: [{ seq: 1, occurred_at: '2026-01-01T00:03:00Z', team_id: 't', environment: 'sandbox', envelope: { event_type: 'historical.data.sleep.created' } }],
+      events: [
+        {
+          seq: 1,
+          occurred_at: '2026-01-01T00:03:00Z',
+          team_id: 't',
+          environment: 'sandbox',
+          envelope: { event_type: 'historical.data.sleep.created' },
+        },
+      ],
     });
     expect(rows).toHaveLength(2);
     expect(rows[0]!.kind).toBe('connection');
-    expect(rows[1]).toMatchObject({ kind: 'pull', count: 4, at: '2026-01-01T00:00:00Z', until: '2026-01-01T00:03:00Z', status: '1 failed' });
+    expect(rows[1]).toMatchObject({
+      kind: 'pull',
+      count: 4,
+      at: '2026-01-01T00:00:00Z',
+      until: '2026-01-01T00:03:00Z',
+      status: '1 failed',
+    });
     expect(rows[1]!.text).toBe('4 pulls: oura sleep, oura activity, oura workouts, historical.data.sleep.created');
     expect(collapsePulls(orderTimeline([{ at: 'x', kind: 'pull', text: 'one' }]))).toEqual([{ at: 'x', kind: 'pull', text: 'one' }]);
   });
@@ -191,7 +239,10 @@ describe('steering', () => {
 
   it('a scenario file is read as JSON or YAML', () => {
     expect(scenarioDocument('a.json', '{"world":"empty"}')).toEqual({ world: 'empty' });
-    expect(scenarioDocument('a.yaml', 'world: empty\nusers:\n  - client_user_id: a\n')).toEqual({ world: 'empty', users: [{ client_user_id: 'a' }] });
+    expect(scenarioDocument('a.yaml', 'world: empty\nusers:\n  - client_user_id: a\n')).toEqual({
+      world: 'empty',
+      users: [{ client_user_id: 'a' }],
+    });
     expect(() => scenarioDocument('a.json', '{')).toThrow();
   });
 });

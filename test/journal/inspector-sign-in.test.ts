@@ -46,7 +46,11 @@ forEachAdapter('the inspector sign-in', (adapter) => {
     expect(page.headers['content-security-policy']).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     const same = await c.get('/_sandbox/clock', { anonymous: true, headers: { cookie, 'sec-fetch-site': 'same-origin' } });
     expect(same.status).toBe(200);
-    const post = await c.post('/_sandbox/clock/advance', { seconds: 60 }, { anonymous: true, headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    const post = await c.post(
+      '/_sandbox/clock/advance',
+      { seconds: 60 },
+      { anonymous: true, headers: { cookie, 'sec-fetch-site': 'same-origin' } },
+    );
     expect(post.status).toBe(200);
     // Several cookies of that name (paths): one right one is enough.
     expect((await c.get('/_sandbox/clock', { anonymous: true, headers: { cookie: `${CONTROL_COOKIE}=old; ${cookie}` } })).status).toBe(200);

@@ -28,7 +28,11 @@ export const uiRoutes = [
     request: {
       query: lazySchema(() =>
         z.object({
-          token: z.string().min(1).optional().describe('The admin token: sets the sign-in cookie (HttpOnly, SameSite=Strict) and redirects to /_sandbox/ui'),
+          token: z
+            .string()
+            .min(1)
+            .optional()
+            .describe('The admin token: sets the sign-in cookie (HttpOnly, SameSite=Strict) and redirects to /_sandbox/ui'),
         }),
       ),
     },
