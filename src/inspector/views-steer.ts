@@ -5,7 +5,6 @@
  * control-plane route; an edited rule is added first and the old one removed only once the new
  * one was accepted, so a rejected edit changes nothing.
  */
-import { parse as parseYaml } from 'yaml';
 import { control } from './api.js';
 import { button, code, h, pre, row, section, table } from './dom.js';
 import { actionForm, choice, clearTyped, field, setTyped, textArea } from './forms.js';
@@ -33,12 +32,6 @@ export function ruleBody(f: Pick<FaultRule, 'match' | 'action' | 'remaining'>): 
   const body: Record<string, unknown> = { match: f.match, action: f.action };
   if (typeof f.remaining === 'number') body['times'] = f.remaining;
   return JSON.stringify(body, null, 2);
-}
-
-/** A scenario file's text as the JSON document PUT /_sandbox/scenario takes (JSON or YAML). */
-export function scenarioDocument(name: string, text: string): unknown {
-  if (/\.json$/i.test(name) || /^\s*[[{]/.test(text)) return JSON.parse(text);
-  return parseYaml(text);
 }
 
 export const steerView: View = async () => {
@@ -177,7 +170,8 @@ export const steerView: View = async () => {
       async () => {
         const chosen = file.files?.[0];
         if (!chosen) throw new Error('Choose a scenario file first');
-        await control('PUT', '/_sandbox/scenario', scenarioDocument(chosen.name, await chosen.text()));
+        // The file's text as a JSON string: the sandbox reads it as JSON or YAML and names any problem's path.
+        await control('PUT', '/_sandbox/scenario', await chosen.text());
       },
       'Load the scenario',
     ),

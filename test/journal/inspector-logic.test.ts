@@ -1,8 +1,7 @@
 /**
  * The inspector's view logic without a browser: formatting (times with dates, names and ranges a
  * world may leave empty), paging, the "API requests only" switch, the search across kept bodies,
- * copy as curl and replay, the per-user timeline's order and collapsed pulls, fault rule editing
- * and scenario files.
+ * copy as curl and replay, the per-user timeline's order and collapsed pulls, fault rule editing.
  */
 import { describe, expect, it } from 'vitest';
 import { curlOf, replayOf } from '../../src/inspector/curl.js';
@@ -10,7 +9,7 @@ import { cell, patientName, qs, rangeText, statusClass, time, timeRange } from '
 import { foundIn, isApiRequest, pageOf, searchBodies } from '../../src/inspector/paging.js';
 import { collapsePulls, orderTimeline, userTimeline } from '../../src/inspector/timeline.js';
 import type { Credentials, JournalRequest } from '../../src/inspector/types.js';
-import { ruleBody, scenarioDocument } from '../../src/inspector/views-steer.js';
+import { ruleBody } from '../../src/inspector/views-steer.js';
 
 const creds: Credentials = {
   base_url: 'http://127.0.0.1:4250',
@@ -235,14 +234,5 @@ describe('steering', () => {
       times: 2,
     });
     expect(JSON.parse(ruleBody({ match: {}, action: { drop: true }, remaining: null }))).toEqual({ match: {}, action: { drop: true } });
-  });
-
-  it('a scenario file is read as JSON or YAML', () => {
-    expect(scenarioDocument('a.json', '{"world":"empty"}')).toEqual({ world: 'empty' });
-    expect(scenarioDocument('a.yaml', 'world: empty\nusers:\n  - client_user_id: a\n')).toEqual({
-      world: 'empty',
-      users: [{ client_user_id: 'a' }],
-    });
-    expect(() => scenarioDocument('a.json', '{')).toThrow();
   });
 });
