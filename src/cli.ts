@@ -156,8 +156,11 @@ async function main(): Promise<void> {
     adminToken = randomBytes(18).toString('base64url');
     notes.push(`  Control plane token (bound off loopback): ${adminToken}`);
   } else if (adminToken !== undefined) {
-    notes.push('  Control plane: /_sandbox/* needs Authorization: Bearer <admin token>');
+    notes.push(
+      '  Control plane: /_sandbox/* needs Authorization: Bearer <admin token>; open /_sandbox/ui?token=<admin token> to sign a browser in',
+    );
   }
+  const generatedToken = options.adminToken === undefined ? adminToken : undefined;
   const startAt =
     options.startAt ?? (options.clock === 'realtime' ? new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() : DEFAULT_START_AT);
   // Deliveries go through a pipelined keep-alive transport the shutdown can abort.
@@ -265,7 +268,12 @@ async function main(): Promise<void> {
       }
     }
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
-    else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
+    else if (!options.quiet) {
+      // A generated token is printed anyway: its sign-in link too (a token given by the caller is not echoed).
+      if (generatedToken !== undefined)
+        notes.push(`  Inspector sign-in:  ${sandbox.credentials().base_url}/_sandbox/ui?token=${generatedToken}`);
+      process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
+    }
   });
   // First signal: stop accepting, let requests in flight finish, abort webhook deliveries in
   // flight (an advance waiting on one then ends at once), stop the clock's timers, exit 0 within
