@@ -67,7 +67,7 @@ export const requestsView: View = async (parts) => {
         return row(
           [
             link(`#requests/${r.id}`, r.id),
-            time(r.sandbox_time),
+            h('time', { datetime: r.sandbox_time, text: time(r.sandbox_time) }),
             r.method,
             [code(pathWithQuery(r)), where.length ? h('small', { class: 'found', text: ` found in ${where.join(', ')}` }) : null],
             status(String(r.status), statusClass(r.status)),

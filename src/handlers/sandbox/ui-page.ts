@@ -60,6 +60,8 @@ label.block { display: block; margin: 4px 0; }
 textarea { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 6px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); max-width: 100%; }
 .timeline .kind { display: inline-block; min-width: 6em; color: var(--muted); font-size: 12px; text-transform: uppercase; }
 .found { color: var(--muted); }
+td time { white-space: nowrap; }
+td code { word-break: break-all; }
 #clock form { margin: 0; }
 .skip { position: absolute; left: -9999px; } .skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 6px; z-index: 2; }
 `;
