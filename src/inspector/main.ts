@@ -47,10 +47,16 @@ function renderClock(clock: Clock): void {
   ]);
 }
 
+/** The team picker, drawn again when the teams change (a reset with another seed, a scenario, a restore). */
+let pickerOf = '';
 function renderTeamPicker(): void {
   const box = byId('team');
   const creds = session.creds;
-  if (!creds || box.childNodes.length) return;
+  const teams = JSON.stringify(creds?.teams ?? []);
+  if (!creds || teams === pickerOf) return;
+  pickerOf = teams;
+  if (!creds.teams[session.team]) session.team = 0;
+  box.replaceChildren();
   const select = h('select', {
     id: 'team-select',
     'aria-label': 'Team and environment',
@@ -62,7 +68,10 @@ function renderTeamPicker(): void {
     },
   });
   creds.teams.forEach((t, i) => {
-    for (const env of ['sandbox', 'production']) select.appendChild(h('option', { value: `${i}:${env}`, text: `${t.name} / ${env}` }));
+    for (const env of ['sandbox', 'production'])
+      select.appendChild(
+        h('option', { value: `${i}:${env}`, text: `${t.name} / ${env}`, selected: i === session.team && env === session.env }),
+      );
   });
   box.append(h('label', { for: 'team-select', text: 'Team ' }), select);
 }
@@ -89,9 +98,10 @@ async function refresh(): Promise<void> {
     const parts = hash.split('/').map((p) => decodeURIComponent(p));
     const name = VIEWS[parts[0] ?? ''] ? (parts[0] ?? 'requests') : 'requests';
     const view = VIEWS[name] ?? VIEWS['requests']!;
+    // Read each time: a reset with another seed, a scenario or a restore changes the keys.
     const [clock, creds] = await Promise.all([
       control<Clock>('GET', '/_sandbox/clock'),
-      session.creds ? Promise.resolve(session.creds) : control<Credentials>('GET', '/_sandbox/credentials'),
+      control<Credentials>('GET', '/_sandbox/credentials'),
     ]);
     session.creds = creds;
     renderClock(clock);

@@ -166,6 +166,11 @@ describe.skipIf(!haveChromium)('steering the sandbox from the inspector', () => 
     await page.locator('#reset-seed').fill('11');
     await page.getByRole('button', { name: 'Reset the world' }).click();
     await expect.poll(async () => (await rig.call('GET', '/v2/user?limit=1')).body.users[0]?.client_user_id).not.toBe('kit-lost');
+    // Another seed, other keys: the page (not reloaded) reads them again and the Users tab still answers.
+    const first = (await rig.call('GET', '/v2/user?limit=1')).body.users[0].client_user_id as string;
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('table', { name: 'Users' }).getByText(first).waitFor();
+    expect(await errorShown()).toBeNull();
     // Only the answers the tests asked for: the refused rule edit (422) and the replayed duplicate user (400).
     expect(
       rig.problems.filter((p) => !/\b(422|400)\b/.test(p)),
