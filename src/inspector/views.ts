@@ -1,6 +1,7 @@
 /** The inspector's views by hash name, and the tabs (name, label) in the order shown. */
 import { eventsView } from './views-events.js';
 import { ordersView } from './views-orders.js';
+import { reportView } from './views-report.js';
 import { requestsView } from './views-requests.js';
 import { steerView } from './views-steer.js';
 import { teamsView } from './views-teams.js';
@@ -16,6 +17,7 @@ export const TABS: ReadonlyArray<readonly [string, string]> = [
   ['webhooks', 'Webhooks'],
   ['events', 'Events'],
   ['faults', 'Faults & snapshots'],
+  ['report', 'Report'],
 ];
 
 export const VIEWS: Record<string, View> = {
@@ -27,6 +29,7 @@ export const VIEWS: Record<string, View> = {
   webhooks: webhooksView,
   events: eventsView,
   faults: steerView,
+  report: reportView,
 };
 
 /** The tab a view belongs to (`user` is under Users). */
