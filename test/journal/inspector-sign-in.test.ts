@@ -43,6 +43,8 @@ forEachAdapter('the inspector sign-in', (adapter) => {
     const page = await c.get('/_sandbox/ui', { anonymous: true, headers: { cookie, 'sec-fetch-site': 'none' } });
     expect(page.status).toBe(200);
     expect(page.text).toContain('<script>');
+    // No favicon request (a browser would put its 404 in the journal).
+    expect(page.text).toContain('<link rel="icon" href="data:,">');
     expect(page.headers['content-security-policy']).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     const same = await c.get('/_sandbox/clock', { anonymous: true, headers: { cookie, 'sec-fetch-site': 'same-origin' } });
     expect(same.status).toBe(200);

@@ -71,6 +71,10 @@ describe.skipIf(!haveChromium)('every inspector view on any world', () => {
         }
         expect(rig.problems, rig.problems.join('\n')).toEqual([]);
         expect(rig.outside).toEqual([]);
+        // The page asks for no favicon (a 404 in the journal) and its own reads are not journaled.
+        const journal = (await rig.call('GET', '/_sandbox/requests?limit=10000')).body.requests as Array<{ path: string }>;
+        expect(journal.filter((r) => r.path === '/favicon.ico')).toEqual([]);
+        expect(journal.filter((r) => r.path === '/_sandbox/credentials' || r.path === '/_sandbox/clock')).toEqual([]);
         expect(seen).toEqual(expect.arrayContaining(TABS.map(([t]) => t)));
         if (world.name !== 'an empty world') expect(seen).toContain('user');
       }, 120_000);

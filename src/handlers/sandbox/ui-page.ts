@@ -73,6 +73,7 @@ export function inspectorDocument(): { html: string; csp: string } {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<link rel="icon" href="data:,">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>health-sandbox inspector</title>
 <style>${STYLE}</style>
@@ -100,7 +101,7 @@ export function pointerPage(base: string): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>health-sandbox</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>health-sandbox</title></head>
 <body style="font: 15px/1.5 system-ui, sans-serif; margin: 40px">
 <h1>health-sandbox</h1>
 <p>A simulator of the health-data and lab-testing API. The API itself is at <code>${esc(base)}</code> (for example <code>GET /v2/user</code> with your sandbox API key).</p>
