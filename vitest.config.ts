@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { bundleInspector } from './scripts/inspector-bundle.mjs';
@@ -68,7 +69,7 @@ class SlowFirst extends BaseSequencer {
 
 export default defineConfig({
   // The inspector's browser code, as the package carries it (scripts/build.mjs): src/handlers/sandbox/ui-app.ts reads it.
-  define: { __HEALTH_SANDBOX_INSPECTOR__: JSON.stringify(await bundleInspector(process.cwd())) },
+  define: { __HEALTH_SANDBOX_INSPECTOR__: JSON.stringify(await bundleInspector(fileURLToPath(new URL('.', import.meta.url)))) },
   test: {
     include: ['test/**/*.test.ts'],
     // Time limits catch a hang, not slowness: on a 2-core machine shared with other work, heavy
