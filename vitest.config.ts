@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { bundleInspector } from './scripts/inspector-bundle.mjs';
 
 /**
  * Files that mostly wait (npm, Chromium, child processes, real HTTP deliveries) or run long, in
@@ -20,6 +22,8 @@ const SLOW_FIRST = [
   'test/route-table/conformance.test.ts',
   'test/management/management-access.test.ts',
   'test/journal/inspector.browser.test.ts',
+  'test/journal/inspector-steer.browser.test.ts',
+  'test/journal/inspector-views.browser.test.ts',
   'test/wearables/wearables-feed.test.ts',
   'test/adapters/browser-docs.test.ts',
   'test/route-table/wire-answers.test.ts',
@@ -64,6 +68,8 @@ class SlowFirst extends BaseSequencer {
 }
 
 export default defineConfig({
+  // The inspector's browser code, as the package carries it (scripts/build.mjs): src/handlers/sandbox/ui-app.ts reads it.
+  define: { __HEALTH_SANDBOX_INSPECTOR__: JSON.stringify(await bundleInspector(fileURLToPath(new URL('.', import.meta.url)))) },
   test: {
     include: ['test/**/*.test.ts'],
     // Time limits catch a hang, not slowness: on a 2-core machine shared with other work, heavy

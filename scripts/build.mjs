@@ -30,6 +30,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleInspector } from './inspector-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -100,7 +101,8 @@ function inputsHash() {
     }
   };
   walk('src');
-  for (const f of ['scripts/build.mjs', 'scripts/cli-boot.mjs', 'package.json', 'package-lock.json']) add(f);
+  for (const f of ['scripts/build.mjs', 'scripts/cli-boot.mjs', 'scripts/inspector-bundle.mjs', 'package.json', 'package-lock.json'])
+    add(f);
   for (const name of ['zod', 'yaml', '@noble/hashes', 'esbuild'])
     hash.update(`${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}\n`);
   hash.update(`${process.version} ${process.arch} ${process.platform}\n`);
@@ -123,8 +125,11 @@ if (fresh) {
 
 rmSync(STAMP, { force: true });
 removeJs(dist);
+/** The inspector's browser code (src/inspector/), carried inline by the page `/_sandbox/ui` (src/handlers/sandbox/ui-app.ts). */
+const inspector = await bundleInspector(root);
 const shared = {
   absWorkingDir: root,
+  define: { __HEALTH_SANDBOX_INSPECTOR__: JSON.stringify(inspector) },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -163,7 +168,7 @@ await build({
   entryPoints: ['src/cli.ts'],
   format: 'cjs',
   outfile: cliMain,
-  define: { 'import.meta.url': '__cliFileUrl' },
+  define: { ...shared.define, 'import.meta.url': '__cliFileUrl' },
   banner: { js: 'const __cliFileUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 // The bundle runs inside a function (cli-boot.mjs): no shebang line.

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
 import { watchParent } from './adapters/parent-watch.js';
 
-import { withBuildProgress, watchAdvances } from './adapters/progress.js';
+import { terminal, withBuildProgress, watchAdvances } from './adapters/progress.js';
 import { requestLogger } from './adapters/request-log.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Sandbox } from './sandbox.js';
@@ -156,8 +156,11 @@ async function main(): Promise<void> {
     adminToken = randomBytes(18).toString('base64url');
     notes.push(`  Control plane token (bound off loopback): ${adminToken}`);
   } else if (adminToken !== undefined) {
-    notes.push('  Control plane: /_sandbox/* needs Authorization: Bearer <admin token>');
+    notes.push(
+      '  Control plane: /_sandbox/* needs Authorization: Bearer <admin token>; open /_sandbox/ui?token=<admin token> to sign a browser in',
+    );
   }
+  const generatedToken = options.adminToken === undefined ? adminToken : undefined;
   const startAt =
     options.startAt ?? (options.clock === 'realtime' ? new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() : DEFAULT_START_AT);
   // Deliveries go through a pipelined keep-alive transport the shutdown can abort.
@@ -186,13 +189,21 @@ async function main(): Promise<void> {
       ...(stateSink !== undefined ? { stateSink } : {}),
     }),
   );
-  const stopProgress = progress ? watchAdvances(sandbox, progress) : () => undefined;
+  // The log and the progress line share the terminal: a log line never runs into the progress line.
+  const term = progress ? terminal(progress) : undefined;
+  const stopProgress = term ? watchAdvances(sandbox, term) : () => undefined;
   const log = requestLogger(
     options.log ?? (process.stderr.isTTY ? 'pretty' : 'off'),
-    (line) => process.stderr.write(line),
+    term ? term.line : (line) => process.stderr.write(line),
     process.stderr.isTTY,
   );
-  if (log) sandbox.requests.subscribe(log);
+  if (log) {
+    sandbox.requests.subscribe(log);
+    // Test-receiver deliveries outside an advance (a realtime clock; no advance line follows them): summed up each second.
+    setInterval(() => {
+      if (!sandbox.world.scheduler.running) log.flush();
+    }, 1000).unref();
+  }
   if (options.users > SANDBOX_USER_CAP) {
     notes.push(
       `  Note: --users ${options.users} is above the real sandbox's cap of ${SANDBOX_USER_CAP} users per team, so limits are off.`,
@@ -257,7 +268,12 @@ async function main(): Promise<void> {
       }
     }
     if (options.json) process.stdout.write(`${JSON.stringify(startLine(sandbox))}\n`);
-    else if (!options.quiet) process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
+    else if (!options.quiet) {
+      // A generated token is printed anyway: its sign-in link too (a token given by the caller is not echoed).
+      if (generatedToken !== undefined)
+        notes.push(`  Inspector sign-in:  ${sandbox.credentials().base_url}/_sandbox/ui?token=${generatedToken}`);
+      process.stdout.write(`${banner(sandbox.credentials(), notes)}\n`);
+    }
   });
   // First signal: stop accepting, let requests in flight finish, abort webhook deliveries in
   // flight (an advance waiting on one then ends at once), stop the clock's timers, exit 0 within
@@ -274,6 +290,7 @@ async function main(): Promise<void> {
     stopServer(server, () => process.exit(0));
     sandbox.close();
     stopProgress();
+    log?.flush();
     // The file is current after every input; written whole once more so it ends clean.
     if (stateSink && served) {
       stateSink.write(sandbox.exportWorld());

@@ -3,6 +3,7 @@
  * management routes, the control-plane access rule on `/_sandbox/*`. Header names are
  * case-insensitive (adapters lower-case them); the official SDK's aliases are accepted.
  */
+import { controlCookieAccepted, isSignIn } from './control-cookie.js';
 import { ApiError, unauthorized } from './errors.js';
 import type { SimRequest } from './http-types.js';
 import type { ManagementPrincipal } from './route.js';
@@ -85,6 +86,8 @@ export function authenticateManagement(world: World, req: SimRequest): Managemen
 /** The control plane is open unless an admin token is configured (always, off loopback). */
 export function authenticateControl(adminToken: string | undefined, req: SimRequest): void {
   if (adminToken === undefined) return;
+  // The inspector's sign-in link and cookie (control-cookie.ts).
+  if (isSignIn(adminToken, req) || (req.headers['authorization'] === undefined && controlCookieAccepted(adminToken, req))) return;
   const header = req.headers['authorization'];
   if (header === undefined || !/^Bearer\s+/i.test(header)) throw unauthorized(AUTH_MESSAGES.missingControlToken);
   if (header.replace(/^Bearer\s+/i, '') !== adminToken) {

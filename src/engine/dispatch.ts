@@ -213,6 +213,10 @@ class RequestCtx implements Ctx {
     return this.world.clock.now();
   }
 
+  isAdminToken(token: string): boolean {
+    return this.env.adminToken !== undefined && token === this.env.adminToken;
+  }
+
   iso(): string {
     return new Date(this.world.clock.now()).toISOString();
   }

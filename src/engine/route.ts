@@ -61,6 +61,8 @@ export interface Ctx {
   readonly routes: readonly Route[];
   /** The sandbox's saved worlds: snapshots, export and import (control plane). */
   readonly worlds: WorldControl;
+  /** Whether an admin token protects the control plane and `token` is it (the inspector's sign-in). */
+  isAdminToken(token: string): boolean;
 }
 
 interface RouteSpec<S extends RequestSchemas, A, R extends Responses> {

@@ -1,9 +1,11 @@
 /**
  * The request journal in the control client (`control.requests.*`): `list(filter)` reads
  * `GET /_sandbox/requests`; `expect(match)` answers the newest request matching and otherwise
- * throws an Error listing the closest requests, so a failing test says what the code did send.
+ * throws an Error listing the closest requests (by path similarity first, then how many of the
+ * given fields they meet, then recency), so a failing test says what the code did send.
  */
 import { queryOf, type Requester } from './control-groups.js';
+import { pathOfPattern, pathSimilarity } from './path-similarity.js';
 import type { RequestEntry, RequestPage } from './types.js';
 
 export interface RequestFilter {
@@ -79,9 +81,16 @@ export function requestControls(request: Requester): RequestControls {
       const { requests } = await page({ limit: 10000, ...(match.since ? { since: match.since } : {}) });
       const found = requests.find((e) => fits(match, e).all);
       if (found) return found;
+      const wantedPath = match.path === undefined ? undefined : typeof match.path === 'string' ? match.path : pathOfPattern(match.path);
       const closest = requests
-        .map((e, i) => ({ e, i, score: fits(match, e).score }))
-        .sort((a, b) => b.score - a.score || a.i - b.i)
+        .map((e, i) => ({
+          e,
+          i,
+          score: fits(match, e).score,
+          // Two decimals: paths alike to within 1% rank by the other fields.
+          path: wantedPath === undefined ? 0 : Math.round(pathSimilarity(wantedPath, e.path) * 100),
+        }))
+        .sort((a, b) => b.path - a.path || b.score - a.score || a.i - b.i)
         .slice(0, 5)
         .map(({ e }) => line(e));
       const wanted = JSON.stringify(match, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v));

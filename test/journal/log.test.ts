@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CliError, parseCli } from '../../src/adapters/cli-options.js';
-import { withBuildProgress, watchAdvances } from '../../src/adapters/progress.js';
+import { terminal, withBuildProgress, watchAdvances } from '../../src/adapters/progress.js';
 import { jsonLine, prettyLine, requestLogger } from '../../src/adapters/request-log.js';
 import type { Sandbox } from '../../src/index.js';
 import type { RequestRecord } from '../../src/engine/journal.js';
@@ -48,8 +48,8 @@ describe('lines', () => {
     expect(records).toHaveLength(3);
     const [ok, miss, bad] = records.map((r) => prettyLine(r));
     const team = c.creds.teams[0]!.team_id.slice(0, 8);
-    expect(ok).toBe(`09:00:00 GET /v2/user?limit=2 200 2.0 ms team ${team}/sandbox users.list`);
-    expect(miss).toBe('09:00:00 GET /v2/usr 404 2.0 ms no route\n    nearly: GET /v2/user ("user", not "usr")');
+    expect(ok).toBe(`2026-01-05 09:00:00 GET /v2/user?limit=2 200 2.0 ms team ${team}/sandbox users.list`);
+    expect(miss).toBe('2026-01-05 09:00:00 GET /v2/usr 404 2.0 ms no route\n    nearly: GET /v2/user ("user", not "usr")');
     expect(bad).toContain('422');
     expect(bad).toContain('invalid: query.limit');
     expect(bad).not.toContain('secretsecret');
@@ -59,6 +59,62 @@ describe('lines', () => {
     expect(json).toMatchObject({ method: 'GET', path: '/v2/usr', status: 404, duration_ms: 2, route_id: null });
     expect(json.near_misses[0]).toBe('GET /v2/user');
     expect(requestLogger('off', () => undefined)).toBeUndefined();
+  });
+});
+
+describe('deliveries to the test receivers', () => {
+  it('are summed up per receiver before the advance line, not one line each', async () => {
+    const { c } = journalClient('msw', { users: 3, feed: 'on' });
+    const written: string[] = [];
+    const log = requestLogger('pretty', (line) => written.push(line))!;
+    const deliveries: RequestRecord[] = [];
+    c.sandbox.requests.subscribe((r) => (r.routeId === 'sandbox.receiver.receive' ? deliveries.push(r) : undefined));
+    c.sandbox.requests.subscribe(log);
+    const creds = c.creds;
+    const team = creds.teams[0]!;
+    const hook = await c.mgmt('POST', `/v1/org/${creds.org_id}/team/${team.team_id}/sandbox/webhook`, {
+      body: { url: `${creds.base_url}/_sandbox/receiver/hooks` },
+    });
+    expect(hook.status).toBe(200);
+    await c.put('/_sandbox/receiver/hooks', { status: 500, times: 2 });
+    written.length = 0;
+    expect((await c.post('/_sandbox/clock/advance', { duration: '2d' })).status).toBe(200);
+    await c.sandbox.settle();
+    log.flush();
+    expect(deliveries.length).toBeGreaterThan(2);
+    const summaries = written.filter((l) => l.includes('to the test receiver'));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toMatch(
+      new RegExp(
+        `^2026-01-0\\d \\d\\d:\\d\\d:\\d\\d to 2026-01-0\\d \\d\\d:\\d\\d:\\d\\d: ${deliveries.length} deliveries to the test receiver /_sandbox/receiver/hooks \\(\\d+ 200, 2 500\\)\\n$`,
+      ),
+    );
+    expect(written.filter((l) => l.includes('POST /_sandbox/receiver/'))).toEqual([]);
+    // The summary comes before the advance's own line.
+    const advance = written.findIndex((l) => l.includes('POST /_sandbox/clock/advance'));
+    expect(advance).toBeGreaterThan(written.indexOf(summaries[0]!));
+  });
+});
+
+describe('the terminal shared by the log and the progress line', () => {
+  it('a log line clears the progress line, is written whole, and the progress line comes back under it', () => {
+    const out: string[] = [];
+    const t = terminal((text) => out.push(text));
+    t.line('before\n');
+    t.status('advancing the clock: sandbox time 2026-01-06T00:00:00.000Z, 5 jobs pending');
+    t.line('2026-01-06 00:00:00 GET /v2/user 200 1.0 ms\n');
+    t.done('advanced the clock\n');
+    t.line('after\n');
+    expect(out).toEqual([
+      'before\n',
+      '\r\u001b[2Kadvancing the clock: sandbox time 2026-01-06T00:00:00.000Z, 5 jobs pending',
+      '\r\u001b[2K2026-01-06 00:00:00 GET /v2/user 200 1.0 ms\nadvancing the clock: sandbox time 2026-01-06T00:00:00.000Z, 5 jobs pending',
+      '\r\u001b[2Kadvanced the clock\n',
+      'after\n',
+    ]);
+    // Every log line starts on a line of its own: never after the progress text.
+    const screen = out.join('').split(/\r\u001b\[2K/);
+    for (const part of screen) expect(part.includes('jobs pending2026')).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/engine/errors.js';
 import { ROUTES } from '../../src/routes.js';
 import { nearMisses } from '../../src/engine/journal-near.js';
+import { pathOfPattern, pathSimilarity } from '../../src/testing/path-similarity.js';
 import { forEachAdapter } from '../support/client.js';
 import { journalClient } from './support.js';
 
@@ -48,5 +49,42 @@ forEachAdapter('near misses in the journal', (adapter) => {
     expect(res.status).toBe(404);
     const [entry] = await control.requests.list();
     expect(entry).toMatchObject({ route_id: 'users.get', near_misses: null, status: 404 });
+  });
+});
+
+describe('path similarity (requests.expect ranks the closest requests by it first)', () => {
+  it('alike paths score high, unrelated ones low', () => {
+    const want = '/v2/users';
+    const user = pathSimilarity(want, '/v2/user/00000000-0000-4000-8000-000000000000');
+    const usr = pathSimilarity(want, '/v2/usr');
+    const hooks = pathSimilarity(want, '/_sandbox/receiver/hooks');
+    expect(user).toBeGreaterThan(hooks);
+    expect(usr).toBeGreaterThan(hooks);
+    expect(pathSimilarity('/v2/user/{user_id}', '/v2/user/00000000-0000-4000-8000-000000000000')).toBeGreaterThan(0.9);
+    expect(pathSimilarity('/v2/user', '/v2/user')).toBe(1);
+    expect(pathSimilarity('/', '/')).toBe(1);
+    expect(pathOfPattern(/^\/v2\/user\/[^/]+$/)).toBe('/v2/user/{x}');
+  });
+});
+
+forEachAdapter('requests.expect near misses', (adapter) => {
+  it('lists the requests whose path is closest first, not the newest of the method', async () => {
+    const { c, control } = journalClient(adapter);
+    const users = await c.get('/v2/user');
+    const id = users.body.users[0].user_id as string;
+    await c.get(`/v2/user/${id}`);
+    await c.get('/v2/usr');
+    // Newer, same method, unrelated path: what the old ranking (fields met, then recency) listed first.
+    for (let i = 0; i < 6; i++) await c.get('/_sandbox/health');
+    const miss = control.requests.expect({ method: 'GET', path: '/v2/users' });
+    const error = await miss.then(
+      () => new Error('matched'),
+      (e: Error) => e,
+    );
+    const lines = error.message.split('\n').slice(2);
+    expect(lines[0]).toMatch(/GET \/v2\/(user|usr)/);
+    expect(lines.slice(0, 3).join('\n')).toContain('/v2/usr');
+    expect(lines.slice(0, 3).join('\n')).toContain(`/v2/user/${id}`);
+    expect(lines.slice(0, 3).join('\n')).not.toContain('/_sandbox/health');
   });
 });

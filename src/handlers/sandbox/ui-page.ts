@@ -1,14 +1,21 @@
 /**
- * The inspector page (`/_sandbox/ui`): one HTML document with its CSS and script inline (from
- * the strings of `ui-script-*.ts`), so it needs nothing but the sandbox: no CDN, no other network
- * (its Content-Security-Policy says so). And the small pointer page served at `/` and `/_sandbox`.
+ * The inspector page (`/_sandbox/ui`): one HTML document with its CSS inline and its script, the
+ * bundled src/inspector/ (ui-app.ts), inline too, so it needs nothing but the sandbox: no CDN, no
+ * other network. Its Content-Security-Policy allows that one script (by its hash) and nothing
+ * from elsewhere. And the small pointer page served at `/` and `/_sandbox`.
  */
-import { UI_SCRIPT_CORE } from './ui-script-core.js';
-import { UI_SCRIPT_VIEWS } from './ui-script-views.js';
-import { UI_SCRIPT_WORLD } from './ui-script-world.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { inspectorScript } from './ui-app.js';
 
-export const UI_CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; frame-src blob:; base-uri 'none'; form-action 'none'";
+const NOT_BUILT =
+  "<p>The inspector's script is not built into this copy of health-sandbox: run <code>npm run build</code> (<code>npm run dev</code> serves src/ as it is).</p>";
+
+/** The policy: the page's one inline script (by hash), its inline style, requests to the sandbox only. */
+function csp(script: string): string {
+  let binary = '';
+  for (const b of sha256(new TextEncoder().encode(script))) binary += String.fromCharCode(b);
+  return `default-src 'none'; script-src 'sha256-${btoa(binary)}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; frame-src blob:; base-uri 'none'; form-action 'none'`;
+}
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d232a; --bg: #fbfbfa; --muted: #5d6670; --line: #d9dde1; --accent: #0b5cad; --ok: #1d7a3a; --warn: #9a5b00; --bad: #b3261e; --panel: #f1f3f5; }
@@ -47,15 +54,26 @@ input, select { font: inherit; padding: 3px 6px; border: 1px solid var(--line); 
 .ecg { color: var(--bad); background: var(--panel); border-radius: 6px; max-width: 900px; display: block; }
 figure { margin: 0; } figcaption { margin: 6px 0; }
 #error { background: var(--bad); color: var(--bg); padding: 8px 20px; margin: 0; }
+.pager { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+.actions { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+label.block { display: block; margin: 4px 0; }
+textarea { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 6px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); max-width: 100%; }
+.timeline .kind { display: inline-block; min-width: 6em; color: var(--muted); font-size: 12px; text-transform: uppercase; }
+.found { color: var(--muted); }
+td time { white-space: nowrap; }
+td code { word-break: break-all; }
+#clock form { margin: 0; }
 .skip { position: absolute; left: -9999px; } .skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 6px; z-index: 2; }
 `;
 
-/** The inspector document. */
-export function inspectorPage(): string {
-  return `<!doctype html>
+/** The inspector document and its Content-Security-Policy. */
+export function inspectorDocument(): { html: string; csp: string } {
+  const script = inspectorScript();
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<link rel="icon" href="data:,">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>health-sandbox inspector</title>
 <style>${STYLE}</style>
@@ -70,11 +88,12 @@ export function inspectorPage(): string {
 </header>
 <nav id="tabs" aria-label="Views"></nav>
 <p id="error" role="alert" hidden></p>
-<main id="view" tabindex="-1" aria-live="polite"><p>Loading&hellip;</p></main>
-<script>${UI_SCRIPT_CORE}${UI_SCRIPT_VIEWS}${UI_SCRIPT_WORLD}</script>
+<main id="view" tabindex="-1" aria-live="polite">${script === undefined ? NOT_BUILT : '<p>Loading&hellip;</p>'}</main>
+${script === undefined ? '' : `<script>${script}</script>`}
 </body>
 </html>
 `;
+  return { html, csp: csp(script ?? '') };
 }
 
 /** What `/` and `/_sandbox` answer: where the inspector, the documentation and the documents are. */
@@ -82,7 +101,7 @@ export function pointerPage(base: string): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>health-sandbox</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>health-sandbox</title></head>
 <body style="font: 15px/1.5 system-ui, sans-serif; margin: 40px">
 <h1>health-sandbox</h1>
 <p>A simulator of the health-data and lab-testing API. The API itself is at <code>${esc(base)}</code> (for example <code>GET /v2/user</code> with your sandbox API key).</p>
