@@ -190,7 +190,8 @@ export const TEST_FOLDERS_BESIDE_AREAS = [
 /** A test file sits in a folder named after an area (a folder of src/state) or after one of `TEST_FOLDERS_BESIDE_AREAS`. */
 export const testFolderByArea: FileRule = (path, _source, tree) => {
   const folder = /^test\/([^/]+)\//.exec(path)?.[1];
-  if (folder === undefined || TEST_FOLDERS_BESIDE_AREAS.includes(folder)) return [];
+  // Dot folders are the tests' build output (`test/.artifacts`), not tests.
+  if (folder === undefined || folder.startsWith('.') || TEST_FOLDERS_BESIDE_AREAS.includes(folder)) return [];
   const isArea = [...tree.keys()].some((p) => p.startsWith(`src/state/${folder}/`));
   return isArea ? [] : [`${path}: test/${folder} is neither an area nor one of the engine's parts`];
 };
