@@ -39,6 +39,7 @@ import { pipelinesOf } from './pipelines.js';
 import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './retry-policy.js';
 import { send, type SendOutcome } from './transport.js';
 import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { countAttempt } from '../sandbox/report-counters.js';
 
 export { MAX_RETENTION } from './webhooks.js';
 
@@ -287,6 +288,12 @@ class DeliveryEngine {
         this.operationalEvent('message.attempt.recovered', ep, dest.message.id, `Delivered on attempt ${record.attempt_number}`);
       this.finish(dest, 'success', null);
     } else this.failed(made, record, before, own);
+    countAttempt(world, ep, dest.message.event_type, {
+      first: record.attempt_number === 1,
+      ok: record.status === 'success',
+      afterFailures: record.attempt_number > 1,
+      finalFailure: record.status !== 'success' && dest.status === 'failed',
+    });
     return record;
   }
 
