@@ -292,7 +292,7 @@ class DeliveryEngine {
       first: record.attempt_number === 1,
       ok: record.status === 'success',
       afterFailures: record.attempt_number > 1,
-      finalFailure: record.status !== 'success' && dest.status === 'failed',
+      finalFailure: record.status !== 'success' && (dest.status as DestinationStatus) === 'failed',
     });
     return record;
   }
