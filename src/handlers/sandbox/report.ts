@@ -15,7 +15,7 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { domainErrorOf } from '../../state/domain-error.js';
 import { integrationReport, reportMarkdown } from '../../state/sandbox/report.js';
 import { CertifyRefused, certifyReceiver } from '../../state/webhooks/certify.js';
-import { destinationProblem } from '../../state/webhooks/destinations.js';
+import { destinationProblem, resolvedProblem } from '../../state/webhooks/destinations.js';
 import { webhookOptionsOf } from '../../state/webhooks/options.js';
 import { normaliseSecret } from '../../state/webhooks/signing.js';
 import { CertifyResultView, IntegrationReport } from '../../wire/certify-report.js';
@@ -70,6 +70,7 @@ export const reportRoutes = [
             timer: wall,
             timeoutMs: options.attemptTimeoutMs,
             destinationProblem: (url) => destinationProblem(ctx.world, url),
+            resolvedProblem: (url, address) => resolvedProblem(ctx.world, url, address),
           },
           body.url,
           secret.key,

@@ -10,6 +10,7 @@
  */
 import { keyedToken } from '../../engine/ids.js';
 import { toBase64 } from '../../engine/bytes.js';
+import { hostKind } from './destinations.js';
 import { signatureHeader } from './signing.js';
 import { send, type TransportResponse, type WebhookTransport } from './transport.js';
 
@@ -26,6 +27,31 @@ export interface CertifyEnv {
   timeoutMs: number;
   /** Why the URL may not receive deliveries (the webhook destination rules), or null. */
   destinationProblem: (url: string) => string | null;
+  /** Why the URL may not be reached once its host resolved to `address` (a resolving transport asks), or null. */
+  resolvedProblem?: (url: string, address: string) => string | null;
+}
+
+/**
+ * The destination rules without a sandbox (the CLI's `certify-receiver`): http or https, never a
+ * link-local, metadata or unspecified address, named or resolved.
+ */
+export function standaloneProblem(url: string): string | null {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return 'The URL is not a valid absolute URL';
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return 'The URL must use http or https';
+  return addressProblem(target.hostname);
+}
+
+/** The rules for one host name or address. */
+export function addressProblem(host: string): string | null {
+  const kind = hostKind(host);
+  if (kind === 'link-local' || kind === 'metadata') return 'Link-local and cloud metadata addresses may not receive deliveries';
+  if (kind === 'unspecified') return 'The unspecified address may not receive deliveries';
+  return null;
 }
 
 export interface CertifySent {
@@ -196,7 +222,14 @@ function fits(expect: Expect, status: number): boolean {
 async function deliver(env: CertifyEnv, url: string, d: Delivery): Promise<{ sent: CertifySent; received: CertifyReceived }> {
   const sent = { headers: headersOf(d), body: d.sentBody ?? d.body };
   const started = env.timer();
-  const outcome = await send(env.transport, { url, method: 'POST', headers: sent.headers, body: sent.body }, env.timeoutMs, env.wall);
+  const resolved = env.resolvedProblem;
+  const request = { url, method: 'POST' as const, headers: sent.headers, body: sent.body };
+  const outcome = await send(
+    env.transport,
+    resolved === undefined ? request : { ...request, checkAddress: (address: string) => resolved(url, address) },
+    env.timeoutMs,
+    env.wall,
+  );
   const ms = Math.max(0, Math.round(env.timer() - started));
   const res: TransportResponse | null = outcome.response;
   return { sent, received: { status: res?.status ?? null, body: res?.body ?? null, error: outcome.error, ms } };
