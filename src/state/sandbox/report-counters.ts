@@ -7,6 +7,7 @@
 import type { Exchange } from '../../engine/dispatch.js';
 import { MALFORMED_BODY } from '../../engine/faults.js';
 import type { SimRequest, SimResponse } from '../../engine/http-types.js';
+import type { Route } from '../../engine/route.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
 export interface RouteCount {
@@ -52,10 +53,15 @@ function faultKind(res: SimResponse, exchange: Exchange): string {
   return 'status';
 }
 
+/** Whether a route is the real service's (not the control plane, the test receiver, the docs or the OpenAPI documents). */
+export function isApiRoute(route: Route): boolean {
+  return route.auth !== 'control' && !route.id.startsWith('sandbox.') && !route.id.startsWith('meta.') && !route.path.startsWith('/_sandbox');
+}
+
 /** The `observe` hook: one answered request of the API (control-plane requests are not counted). */
 export function countRequest(world: World, req: SimRequest, res: SimResponse, exchange: Exchange): void {
   const route = exchange.route;
-  if (route?.auth === 'control' || (route === undefined && req.path.startsWith('/_sandbox/'))) return;
+  if (route === undefined ? req.path.startsWith('/_sandbox/') : !isApiRoute(route)) return;
   const c = reportCountersOf(world);
   c.requests++;
   const status = res.drop === true ? 'dropped' : String(res.status);

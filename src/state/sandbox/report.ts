@@ -11,7 +11,7 @@ import { ordersOf } from '../labs/order-store.js';
 import { highLevel } from '../labs/order-lifecycle.js';
 import { currentConnections, wearablesOf } from '../wearables/connections.js';
 import type { IntegrationReport } from '../../wire/certify-report.js';
-import { reportCountersOf } from './report-counters.js';
+import { isApiRoute, reportCountersOf } from './report-counters.js';
 
 type Report = z.input<typeof IntegrationReport>;
 
@@ -44,7 +44,7 @@ function providers(world: World): string[] {
 /** The report of `world`; `routes`: the route table (what the service offers). */
 export function integrationReport(world: World, routes: readonly Route[]): Report {
   const c = reportCountersOf(world);
-  const api = routes.filter((r) => r.auth !== 'control');
+  const api = routes.filter(isApiRoute);
   const called: Report['routes_called'] = [];
   const never: Report['routes_never_called'] = [];
   for (const r of api) {
