@@ -40,6 +40,7 @@ import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './r
 import { send, type SendOutcome } from './transport.js';
 import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { countAttempt } from '../sandbox/report-counters.js';
+import { takeWebhookFault, type WebhookFault } from '../sandbox/faults-webhooks.js';
 
 export { MAX_RETENTION } from './webhooks.js';
 
@@ -97,8 +98,13 @@ class DeliveryEngine {
     let refused = false;
     for (const ep of targets) {
       const cap = ep.failing_since === null ? MAX_PENDING_HEALTHY : MAX_PENDING_PER_ENDPOINT;
-      if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) this.start(this.destination(msg, ep.id), 'scheduled');
-      else {
+      if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) {
+        const dest = this.destination(msg, ep.id);
+        const fault = takeWebhookFault(this.world, ep.id, type);
+        if (fault === null) this.start(dest, 'scheduled');
+        else this.faulted(dest, ep, fault);
+        if (fault?.fault !== 'out_of_order') this.releaseHeld(ep.id);
+      } else {
         // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
         this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
         refused = true;
@@ -106,6 +112,51 @@ class DeliveryEngine {
     }
     if (refused) this.log.finished(msg);
     this.log.prune(partition.id);
+  }
+
+  /** Messages held back by an `out_of_order` fault, per endpoint, until the next message to it is queued. */
+  private readonly held = new Map<string, Destination[]>();
+  /** First attempts signed with a stale timestamp (`stale_timestamp` fault): how many seconds old. */
+  private readonly stale = new WeakMap<Destination, number>();
+
+  /** A webhook delivery fault on a new destination (`src/state/sandbox/faults-webhooks.ts`). */
+  private faulted(dest: Destination, ep: WebhookEndpoint, fault: WebhookFault): void {
+    const now = this.world.clock.now();
+    const own = this.steps.ownsNow();
+    const seconds = fault.seconds ?? 0;
+    switch (fault.fault) {
+      case 'duplicate':
+        this.start(dest, 'scheduled');
+        void this.resend(dest.message, ep);
+        return;
+      case 'delayed':
+        this.scheduleRetry(dest, now + seconds * 1000, own);
+        return;
+      case 'out_of_order': {
+        this.scheduleRetry(dest, now + seconds * 1000, own);
+        const list = this.held.get(ep.id);
+        if (list === undefined) this.held.set(ep.id, [dest]);
+        else list.push(dest);
+        return;
+      }
+      case 'stale_timestamp':
+        this.stale.set(dest, seconds);
+        this.start(dest, 'scheduled');
+        return;
+    }
+  }
+
+  /** Sends the messages an `out_of_order` fault held for the endpoint, after the one just queued. */
+  private releaseHeld(endpointId: string): void {
+    const list = this.held.get(endpointId);
+    if (list === undefined) return;
+    this.held.delete(endpointId);
+    for (const dest of list) {
+      if (dest.status !== 'pending' || dest.job === null) continue;
+      dest.job.cancel();
+      dest.job = null;
+      this.start(dest, 'scheduled');
+    }
   }
 
   /** Stops every pending attempt of an endpoint (disabled or deleted). */
@@ -276,7 +327,8 @@ class DeliveryEngine {
     const { world } = this;
     const before = dest.status;
     dest.status = 'sending';
-    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep));
+    const skew = dest.attempts.length === 0 ? (this.stale.get(dest) ?? 0) : 0;
+    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep), skew);
     const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
     const made: AttemptMade = { dest, ep, trigger, sending, outcome };
     const record = attemptRecord(world, made, ++this.attemptSeq);
