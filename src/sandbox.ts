@@ -20,7 +20,7 @@ import { createWorlds } from './sandbox-worlds.js';
 import { type SnapshotInfo, type WorldDocument, worldLogOf } from './engine/persist.js';
 import { parseWorldDocument } from './engine/persist-document.js';
 import { SnapshotStore, snapshotMethods, worldControl } from './engine/snapshots.js';
-import { countRequest } from './state/sandbox/report-counters.js';
+import { countRequest } from './sandbox-report.js';
 
 export { DEFAULT_START_AT } from './sandbox-options.js';
 export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';

@@ -336,5 +336,6 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     const match = team === undefined ? rule.match : { ...rule.match, team_id: a.teamOf(`faults[${i}]`, team).team_id };
     await call(`faults[${i}]`, 'POST', '/_sandbox/faults', { body: { ...rule, match } });
   }
-  for (const [i, f] of scenario.webhook_faults.entries()) await call(`webhook_faults[${i}]`, 'POST', '/_sandbox/faults/webhooks', { body: f });
+  for (const [i, f] of scenario.webhook_faults.entries())
+    await call(`webhook_faults[${i}]`, 'POST', '/_sandbox/faults/webhooks', { body: f });
 }

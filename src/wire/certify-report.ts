@@ -16,7 +16,9 @@ export const CertifyResultView = lazySchema(() =>
         description: z.string(),
         passed: z.boolean(),
         sent: z.array(z.object({ headers: z.record(z.string(), z.string()), body: z.string() })),
-        received: z.array(z.object({ status: z.number().int().nullable(), body: z.string().nullable(), error: z.string().nullable(), ms: count() })),
+        received: z.array(
+          z.object({ status: z.number().int().nullable(), body: z.string().nullable(), error: z.string().nullable(), ms: count() }),
+        ),
         detail: z.string(),
       }),
     ),

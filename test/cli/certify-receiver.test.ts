@@ -45,7 +45,9 @@ describe('health-sandbox certify-receiver', () => {
     for (const id of SIGNATURE_CHECKS) expect(text.stdout).toContain(`FAIL  ${id}`);
     const json = await run([r.url, `--secret=${SECRET}`, '--json']);
     expect(json.code).toBe(1);
-    const body = JSON.parse(json.stdout) as { checks: Array<{ id: string; passed: boolean; sent: unknown[]; received: unknown[]; detail: string }> };
+    const body = JSON.parse(json.stdout) as {
+      checks: Array<{ id: string; passed: boolean; sent: unknown[]; received: unknown[]; detail: string }>;
+    };
     expect(body.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(SIGNATURE_CHECKS);
     for (const c of body.checks) expect(Object.keys(c)).toEqual(expect.arrayContaining(['id', 'passed', 'sent', 'received', 'detail']));
   });

@@ -21,7 +21,13 @@ afterEach(() => {
 });
 
 async function serve(adapter: 'express' | 'msw'): Promise<{ sandbox: Sandbox; base: string }> {
-  const sandbox = createSandbox({ seed: 46, clock: 'manual', startAt: '2026-01-05T09:00:00Z', logger: () => undefined, webhookTransport: loopbackOnly });
+  const sandbox = createSandbox({
+    seed: 46,
+    clock: 'manual',
+    startAt: '2026-01-05T09:00:00Z',
+    logger: () => undefined,
+    webhookTransport: loopbackOnly,
+  });
   closers.push(() => sandbox.close());
   if (adapter === 'express') {
     const server: Server = createExpressApp(sandbox).listen(0, '127.0.0.1');

@@ -50,7 +50,9 @@ export const reportRoutes = [
       'Certifies a webhook receiver: a fixed battery of signed, badly signed, stale, rotated, redelivered, unknown and out-of-order deliveries to {url}, signed with {secret}; each check with what was sent and received.',
     request: {
       body: lazySchema(() =>
-        z.object({ url: z.string().min(1).max(2000), secret: z.string().min(1).max(200).describe('The endpoint secret, whsec_...') }).strict(),
+        z
+          .object({ url: z.string().min(1).max(2000), secret: z.string().min(1).max(200).describe('The endpoint secret, whsec_...') })
+          .strict(),
       ),
     },
     responses: {

@@ -49,7 +49,8 @@ type RuleInput = { fault: WebhookFaultKind; seconds?: number | null | undefined 
 
 function rules(b: RuleInput) {
   if (b.fault === 'delayed' && (b.seconds ?? null) === null) return { path: ['seconds'], message: WEBHOOK_FAULT_TEXTS.delayNeedsSeconds };
-  if (b.fault === 'duplicate' && (b.seconds ?? null) !== null) return { path: ['seconds'], message: WEBHOOK_FAULT_TEXTS.noSeconds, input: b.seconds };
+  if (b.fault === 'duplicate' && (b.seconds ?? null) !== null)
+    return { path: ['seconds'], message: WEBHOOK_FAULT_TEXTS.noSeconds, input: b.seconds };
   if (b.fault === 'stale_timestamp' && b.seconds != null && b.seconds <= TOLERANCE_SECONDS)
     return { path: ['seconds'], message: WEBHOOK_FAULT_TEXTS.staleTooRecent, input: b.seconds };
   return null;
@@ -58,7 +59,12 @@ function rules(b: RuleInput) {
 /** `POST /_sandbox/faults/webhooks`. */
 export const webhookFaultBody = lazySchema(() =>
   withRules(
-    z.object({ ...ruleFields(), endpoint_id: z.string().min(1).max(100).nullish().describe('Only this endpoint (default every endpoint)') }).strict(),
+    z
+      .object({
+        ...ruleFields(),
+        endpoint_id: z.string().min(1).max(100).nullish().describe('Only this endpoint (default every endpoint)'),
+      })
+      .strict(),
     rules,
   ),
 );

@@ -4,10 +4,6 @@
  * endpoint and event type, deliveries and acknowledgements. Each request costs a few Map
  * increments (the `observe` seam of dispatch), never a scan.
  */
-import type { Exchange } from '../../engine/dispatch.js';
-import { MALFORMED_BODY } from '../../engine/faults.js';
-import type { SimRequest, SimResponse } from '../../engine/http-types.js';
-import type { Route } from '../../engine/route.js';
 import { worldSlot, type World } from '../../engine/world.js';
 
 export interface RouteCount {
@@ -36,6 +32,11 @@ export class ReportCounters {
   readonly errors = new Map<string, number>();
   readonly faultKinds = new Set<string>();
   readonly endpoints = new Map<string, EndpointCount>();
+
+  /** Not world state (like the request journal, an observation of it): left out of snapshots and exports. */
+  toJSON(): undefined {
+    return undefined;
+  }
 }
 
 export const reportCountersOf = worldSlot('sandbox.report', (world) => new ReportCounters(world.clock.now()));
@@ -44,38 +45,35 @@ const bump = (map: Map<string, number>, key: string): void => {
   map.set(key, (map.get(key) ?? 0) + 1);
 };
 
-const MALFORMED = new TextEncoder().encode(MALFORMED_BODY);
-
-function faultKind(res: SimResponse, exchange: Exchange): string {
-  if (res.drop === true) return 'drop';
-  if (exchange.delayMs !== undefined) return 'latency';
-  if (res.body.byteLength === MALFORMED.byteLength && res.status === 200) return 'malformed';
-  return 'status';
+/** What the report needs of a route (structural: the state never sees the route table's types). */
+export interface RouteLike {
+  id: string;
+  method: string;
+  path: string;
+  auth: string;
 }
 
 /** Whether a route is the real service's (not the control plane, the test receiver, the docs or the OpenAPI documents). */
-export function isApiRoute(route: Route): boolean {
+export function isApiRoute(route: RouteLike): boolean {
   return route.auth !== 'control' && !route.id.startsWith('sandbox.') && !route.id.startsWith('meta.') && !route.path.startsWith('/_sandbox');
 }
 
-/** The `observe` hook: one answered request of the API (control-plane requests are not counted). */
-export function countRequest(world: World, req: SimRequest, res: SimResponse, exchange: Exchange): void {
-  const route = exchange.route;
-  if (route === undefined ? req.path.startsWith('/_sandbox/') : !isApiRoute(route)) return;
+/** One answered API request (`src/sandbox-report.ts` reads it off dispatch): its route (null: none matched), status, fault kind. */
+export function countAnswer(world: World, routeId: string | null, status: number | 'dropped', faultKind: string | null): void {
   const c = reportCountersOf(world);
   c.requests++;
-  const status = res.drop === true ? 'dropped' : String(res.status);
-  if (res.drop === true || res.status >= 400) bump(c.errors, status);
-  if (exchange.faultId !== undefined) c.faultKinds.add(`http:${faultKind(res, exchange)}`);
-  if (route === undefined) {
+  const key = String(status);
+  if (status === 'dropped' || status >= 400) bump(c.errors, key);
+  if (faultKind !== null) c.faultKinds.add(`http:${faultKind}`);
+  if (routeId === null) {
     c.unmatched++;
     return;
   }
-  let r = c.routes.get(route.id);
-  if (r === undefined) c.routes.set(route.id, (r = { count: 0, statuses: new Map(), faulted: 0 }));
+  let r = c.routes.get(routeId);
+  if (r === undefined) c.routes.set(routeId, (r = { count: 0, statuses: new Map(), faulted: 0 }));
   r.count++;
-  bump(r.statuses, status);
-  if (exchange.faultId !== undefined) r.faulted++;
+  bump(r.statuses, key);
+  if (faultKind !== null) r.faulted++;
 }
 
 /** A domain fault was used (`lab:sample_rejected`, `provider_outage`, `webhook:duplicate`). */
@@ -84,23 +82,24 @@ export function noteFaultKind(world: World, kind: string): void {
 }
 
 /**
- * One webhook attempt finished (delivery.ts): `first` for a message's first attempt to the
- * endpoint, `ok` for a 2xx, `afterFailures` when it came after failed attempts, `exhausted` when
- * the message failed for good.
+ * One webhook attempt finished (delivery.ts): its number (1: the message's first attempt to the
+ * endpoint), whether it succeeded, and `failed` when the message failed for good with it.
  */
 export function countAttempt(
   world: World,
   endpoint: { id: string; url: string },
   eventType: string,
-  a: { first: boolean; ok: boolean; afterFailures: boolean; finalFailure: boolean },
+  attempt: { attempt_number: number; status: 'success' | 'failed'; trigger: string },
+  failed: boolean,
 ): void {
   const c = reportCountersOf(world);
   let ep = c.endpoints.get(endpoint.id);
   if (ep === undefined) c.endpoints.set(endpoint.id, (ep = { url: endpoint.url, types: new Map(), retriesSurvived: 0, failedMessages: 0 }));
   let t = ep.types.get(eventType);
   if (t === undefined) ep.types.set(eventType, (t = { delivered: 0, acknowledged: 0 }));
-  if (a.first) t.delivered++;
-  if (a.ok) t.acknowledged++;
-  if (a.ok && a.afterFailures) ep.retriesSurvived++;
-  if (a.finalFailure) ep.failedMessages++;
+  const ok = attempt.status === 'success';
+  if (attempt.attempt_number === 1) t.delivered++;
+  if (ok) t.acknowledged++;
+  if (ok && attempt.attempt_number > 1 && attempt.trigger === 'scheduled') ep.retriesSurvived++;
+  if (!ok && failed) ep.failedMessages++;
 }

@@ -5,13 +5,12 @@
  * from the world's state (one pass at report time). Stable field names (docs/testing.md).
  */
 import type { z } from 'zod';
-import type { Route } from '../../engine/route.js';
 import type { World } from '../../engine/world.js';
 import { ordersOf } from '../labs/order-store.js';
 import { highLevel } from '../labs/order-lifecycle.js';
 import { currentConnections, wearablesOf } from '../wearables/connections.js';
 import type { IntegrationReport } from '../../wire/certify-report.js';
-import { isApiRoute, reportCountersOf } from './report-counters.js';
+import { isApiRoute, reportCountersOf, type RouteLike } from './report-counters.js';
 
 type Report = z.input<typeof IntegrationReport>;
 
@@ -42,7 +41,7 @@ function providers(world: World): string[] {
 }
 
 /** The report of `world`; `routes`: the route table (what the service offers). */
-export function integrationReport(world: World, routes: readonly Route[]): Report {
+export function integrationReport(world: World, routes: readonly RouteLike[]): Report {
   const c = reportCountersOf(world);
   const api = routes.filter(isApiRoute);
   const called: Report['routes_called'] = [];

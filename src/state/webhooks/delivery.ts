@@ -40,7 +40,7 @@ import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './r
 import { send, type SendOutcome } from './transport.js';
 import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { countAttempt } from '../sandbox/report-counters.js';
-import { takeWebhookFault, type WebhookFault } from '../sandbox/faults-webhooks.js';
+import { DeliveryFaults } from './delivery-faults.js';
 
 export { MAX_RETENTION } from './webhooks.js';
 
@@ -69,7 +69,15 @@ class DeliveryEngine {
     return this.attemptSeq;
   }
 
+  /** Webhook delivery faults (issue 42). */
+  private readonly faults: DeliveryFaults;
+
   constructor(private readonly world: World) {
+    this.faults = new DeliveryFaults(world, {
+      start: (dest) => this.start(dest, 'scheduled'),
+      startAt: (dest, at) => this.scheduleRetry(dest, at, this.steps.ownsNow()),
+      again: (dest, ep) => void this.resend(dest.message, ep),
+    });
     // The barriers' wall time is not replayed (`rawWall`): how long they wait depends on timing, and a
     // read of the replayed wall clock would shift every later read of a saved world's replay.
     this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs);
@@ -99,11 +107,7 @@ class DeliveryEngine {
     for (const ep of targets) {
       const cap = ep.failing_since === null ? MAX_PENDING_HEALTHY : MAX_PENDING_PER_ENDPOINT;
       if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) {
-        const dest = this.destination(msg, ep.id);
-        const fault = takeWebhookFault(this.world, ep.id, type);
-        if (fault === null) this.start(dest, 'scheduled');
-        else this.faulted(dest, ep, fault);
-        if (fault?.fault !== 'out_of_order') this.releaseHeld(ep.id);
+        this.faults.queue(this.destination(msg, ep.id), ep, type);
       } else {
         // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
         this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
@@ -112,51 +116,6 @@ class DeliveryEngine {
     }
     if (refused) this.log.finished(msg);
     this.log.prune(partition.id);
-  }
-
-  /** Messages held back by an `out_of_order` fault, per endpoint, until the next message to it is queued. */
-  private readonly held = new Map<string, Destination[]>();
-  /** First attempts signed with a stale timestamp (`stale_timestamp` fault): how many seconds old. */
-  private readonly stale = new WeakMap<Destination, number>();
-
-  /** A webhook delivery fault on a new destination (`src/state/sandbox/faults-webhooks.ts`). */
-  private faulted(dest: Destination, ep: WebhookEndpoint, fault: WebhookFault): void {
-    const now = this.world.clock.now();
-    const own = this.steps.ownsNow();
-    const seconds = fault.seconds ?? 0;
-    switch (fault.fault) {
-      case 'duplicate':
-        this.start(dest, 'scheduled');
-        void this.resend(dest.message, ep);
-        return;
-      case 'delayed':
-        this.scheduleRetry(dest, now + seconds * 1000, own);
-        return;
-      case 'out_of_order': {
-        this.scheduleRetry(dest, now + seconds * 1000, own);
-        const list = this.held.get(ep.id);
-        if (list === undefined) this.held.set(ep.id, [dest]);
-        else list.push(dest);
-        return;
-      }
-      case 'stale_timestamp':
-        this.stale.set(dest, seconds);
-        this.start(dest, 'scheduled');
-        return;
-    }
-  }
-
-  /** Sends the messages an `out_of_order` fault held for the endpoint, after the one just queued. */
-  private releaseHeld(endpointId: string): void {
-    const list = this.held.get(endpointId);
-    if (list === undefined) return;
-    this.held.delete(endpointId);
-    for (const dest of list) {
-      if (dest.status !== 'pending' || dest.job === null) continue;
-      dest.job.cancel();
-      dest.job = null;
-      this.start(dest, 'scheduled');
-    }
   }
 
   /** Stops every pending attempt of an endpoint (disabled or deleted). */
@@ -327,8 +286,7 @@ class DeliveryEngine {
     const { world } = this;
     const before = dest.status;
     dest.status = 'sending';
-    const skew = dest.attempts.length === 0 ? (this.stale.get(dest) ?? 0) : 0;
-    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep), skew);
+    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep), this.faults.skew(dest));
     const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
     const made: AttemptMade = { dest, ep, trigger, sending, outcome };
     const record = attemptRecord(world, made, ++this.attemptSeq);
@@ -340,12 +298,7 @@ class DeliveryEngine {
         this.operationalEvent('message.attempt.recovered', ep, dest.message.id, `Delivered on attempt ${record.attempt_number}`);
       this.finish(dest, 'success', null);
     } else this.failed(made, record, before, own);
-    countAttempt(world, ep, dest.message.event_type, {
-      first: record.attempt_number === 1,
-      ok: record.status === 'success',
-      afterFailures: record.attempt_number > 1,
-      finalFailure: record.status !== 'success' && (dest.status as DestinationStatus) === 'failed',
-    });
+    countAttempt(world, ep, dest.message.event_type, record, (dest.status as DestinationStatus) === 'failed');
     return record;
   }
 
