@@ -55,7 +55,9 @@ export interface RouteLike {
 
 /** Whether a route is the real service's (not the control plane, the test receiver, the docs or the OpenAPI documents). */
 export function isApiRoute(route: RouteLike): boolean {
-  return route.auth !== 'control' && !route.id.startsWith('sandbox.') && !route.id.startsWith('meta.') && !route.path.startsWith('/_sandbox');
+  return (
+    route.auth !== 'control' && !route.id.startsWith('sandbox.') && !route.id.startsWith('meta.') && !route.path.startsWith('/_sandbox')
+  );
 }
 
 /** One answered API request (`src/sandbox-report.ts` reads it off dispatch): its route (null: none matched), status, fault kind. */
