@@ -64,6 +64,7 @@ for (const adapter of ['express', 'msw'] as const) {
       const endpointId = ((await created.json()) as { id: string }).id;
 
       await control.faults.add({ match: { route: 'users.get' }, action: { status: 429 }, times: 1 });
+      await control.faults.outage('oura', { seconds: 60 });
       const vital = new VitalClient({ apiKey: team.api_keys.sandbox, baseUrl: base, maxRetries: 0 });
       const user = await vital.user.create({ clientUserId: `report-${adapter}` });
       await expect(vital.user.get(user.userId)).rejects.toMatchObject({ statusCode: 429 });
@@ -80,7 +81,8 @@ for (const adapter of ['express', 'msw'] as const) {
       expect(report.routes_called.some((r) => r.route_id.startsWith('sandbox.'))).toBe(false);
       expect(report.routes_never_called.some((r) => r.route_id === 'users.delete')).toBe(true);
       expect(report.error_statuses).toMatchObject({ '404': 1, '429': 1 });
-      expect(report.fault_kinds).toEqual(['http:status']);
+      expect(report.fault_kinds).toEqual(['http:status', 'provider_outage']);
+      expect(report.lab_orders.low_level_statuses.length).toBeGreaterThanOrEqual(report.lab_orders.statuses.length);
       expect(report.providers_connected).toContain('fitbit');
       const hooks = report.webhooks.find((w) => w.endpoint_id === endpointId)!;
       expect(hooks.url).toBe(`${base}/_sandbox/receiver/report`);
