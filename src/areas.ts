@@ -19,6 +19,8 @@ import { domainFaultRoutes } from './handlers/sandbox/faults-domain.js';
 import { requestRoutes } from './handlers/sandbox/requests.js';
 import { uiRoutes } from './handlers/sandbox/ui.js';
 import { snapshotRoutes } from './handlers/sandbox/snapshots.js';
+import { reportRoutes } from './handlers/sandbox/report.js';
+import { reportCountersOf } from './state/sandbox/report-counters.js';
 
 export const AREAS: readonly Area[] = [
   usersArea,
@@ -38,7 +40,10 @@ export const AREAS: readonly Area[] = [
       ...requestRoutes,
       ...uiRoutes,
       ...snapshotRoutes,
+      ...reportRoutes,
     ],
+    // The integration report counts from the world's start (its `since`).
+    install: (world) => void reportCountersOf(world),
   },
   linkArea,
   aggregateArea,

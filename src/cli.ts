@@ -80,6 +80,12 @@ function writePidFile(path: string): void {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'certify-receiver') {
+    const { certifyCli } = await import('./adapters/certify-cli.js');
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+    process.exitCode = await certifyCli(process.argv.slice(3), process.env, write(process.stdout), write(process.stderr));
+    return;
+  }
   let options;
   try {
     options = parseCli(process.argv.slice(2), process.env);

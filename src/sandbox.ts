@@ -20,6 +20,7 @@ import { createWorlds } from './sandbox-worlds.js';
 import { type SnapshotInfo, type WorldDocument, worldLogOf } from './engine/persist.js';
 import { parseWorldDocument } from './engine/persist-document.js';
 import { SnapshotStore, snapshotMethods, worldControl } from './engine/snapshots.js';
+import { countRequest } from './sandbox-report.js';
 
 export { DEFAULT_START_AT } from './sandbox-options.js';
 export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';
@@ -115,6 +116,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       log.request(worlds.world, req, res, exchange);
     },
+    (req, res, exchange) => countRequest(worlds.world, req, res, exchange),
   ];
   /** The dispatch seams (engine/dispatch.ts): faults `intercept`; the world's log and the request journal `observe`. */
   const hooks: DispatchHooks = {

@@ -54,7 +54,8 @@ function fetchTransport(base: string, adminToken?: string): ControlTransport {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
-    return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+    const json = (res.headers.get('content-type') ?? 'application/json').includes('json');
+    return { status: res.status, body: text === '' ? null : json ? (JSON.parse(text) as unknown) : text };
   };
 }
 

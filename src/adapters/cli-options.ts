@@ -165,6 +165,7 @@ export function helpText(): string {
     '',
     'Usage: health-sandbox [flags]        (npm start -- [flags])',
     '       health-sandbox export [--url <url> | --state-file <path>] [--admin-token <token>] > world.json',
+    '       health-sandbox certify-receiver <url> --secret <whsec_...> [--json] [--timeout <seconds>]',
     '',
     'Flags:',
     ...lines,

@@ -21,8 +21,11 @@ export * from './persist-types.js';
 import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, WorldBuild, WorldDocument } from './persist-types.js';
 import { WORLD_FORMAT, WORLD_LOG_LIMIT, WORLD_VERSION } from './persist-types.js';
 
-/** Paths whose requests replace the world or the sandbox rather than change it: never logged. */
-const UNLOGGED = ['/_sandbox/reset', '/_sandbox/scenario', '/_sandbox/snapshots', '/_sandbox/world'];
+/**
+ * Paths whose requests replace the world or the sandbox rather than change it, or change nothing
+ * in it (a receiver certification only sends requests out): never logged.
+ */
+const UNLOGGED = ['/_sandbox/reset', '/_sandbox/scenario', '/_sandbox/snapshots', '/_sandbox/world', '/_sandbox/receivers'];
 
 /** Kept of a receiver's body: more than an attempt record keeps (transport.ts RESPONSE_EXCERPT_BYTES). */
 const BODY_KEPT = 2048;

@@ -296,7 +296,8 @@ async function applyUsers(a: Applying, testIds: Map<string, string>): Promise<vo
 
 /**
  * Applies a checked scenario, in this order: teams and plan, the lab tests of every order
- * (checked before anything else exists), webhook endpoints, users, provider outages, HTTP faults.
+ * (checked before anything else exists), webhook endpoints, users, provider outages, HTTP faults,
+ * webhook delivery faults.
  */
 export async function applyScenario(scenario: Scenario, dispatch: Dispatch, credentials: () => Credentials): Promise<void> {
   const call = callerOf(dispatch);
@@ -335,4 +336,6 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
     const match = team === undefined ? rule.match : { ...rule.match, team_id: a.teamOf(`faults[${i}]`, team).team_id };
     await call(`faults[${i}]`, 'POST', '/_sandbox/faults', { body: { ...rule, match } });
   }
+  for (const [i, f] of scenario.webhook_faults.entries())
+    await call(`webhook_faults[${i}]`, 'POST', '/_sandbox/faults/webhooks', { body: f });
 }

@@ -10,6 +10,7 @@ import { RETRIABLE, NON_RETRIABLE } from '../state/wearables/pulls.js';
 import { LOW_STATUSES, ORDER_STATUSES } from '../state/labs/order-lifecycle.js';
 import { scenarioFault } from '../state/sandbox/faults-schema.js';
 import { LAB_FAULTS } from '../state/sandbox/faults-labs.js';
+import { scenarioWebhookFault } from '../state/sandbox/faults-webhooks.js';
 import { lazySchema } from '../engine/lazy-schema.js';
 
 const isoTime = lazySchema(() =>
@@ -206,6 +207,10 @@ export const scenarioSchema = lazySchema(() =>
         .describe(
           'HTTP fault rules in force from the start, and again after every reset (the body of POST /_sandbox/faults, team by name)',
         ),
+      webhook_faults: z
+        .array(scenarioWebhookFault)
+        .default([])
+        .describe('Webhook delivery faults from the start, to every endpoint (the body of POST /_sandbox/faults/webhooks)'),
     })
     .strict(),
 );

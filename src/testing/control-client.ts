@@ -32,11 +32,13 @@ import type {
   AdvanceDone,
   ClockView,
   Connection,
+  CertifyResult,
   Credentials,
   DeliveryAttemptPage,
   FeedState,
   Health,
   HistoricalPullForced,
+  IntegrationReport,
   JobList,
   JournalEntry,
   OpenApiDocument,
@@ -228,6 +230,25 @@ export class SandboxControl {
   /** Replaces the world with one built from a scenario (kept across resets); `null` drops it. */
   async loadScenario(scenario: ScenarioInput | null): Promise<ScenarioLoaded> {
     return scenario === null ? this.request('DELETE', '/_sandbox/scenario') : this.request('PUT', '/_sandbox/scenario', scenario);
+  }
+
+  /** What the client's code exercised since the last reset (`GET /_sandbox/report`; fields in docs/testing.md). */
+  async report(): Promise<IntegrationReport> {
+    return this.request('GET', '/_sandbox/report');
+  }
+
+  /** The same report in markdown, for a CI job summary (`GET /_sandbox/report?format=md`). */
+  async reportMarkdown(): Promise<string> {
+    return this.request('GET', '/_sandbox/report?format=md');
+  }
+
+  /**
+   * Certifies a webhook receiver (`POST /_sandbox/receivers/certify`): signed, badly signed,
+   * stale, rotated, redelivered, unknown and out-of-order deliveries to `url`, signed with
+   * `secret`. Answers every check; `passed` is true when all passed.
+   */
+  async certifyReceiver(url: string, secret: string): Promise<CertifyResult> {
+    return this.request('POST', '/_sandbox/receivers/certify', { url, secret });
   }
 
   /** Saves the whole world in memory under a name (`POST /_sandbox/snapshots`). */

@@ -7,7 +7,13 @@ import type { z } from 'zod';
 import type { faultRuleBody } from '../state/sandbox/faults-schema.js';
 import type { LabFault } from '../state/sandbox/faults-labs.js';
 import { seg, type Requester } from './control-groups.js';
+import type { webhookFaultBody } from '../state/sandbox/faults-webhooks.js';
+import type { WebhookFaultList, WebhookFaultView } from '../wire/webhook-faults.js';
 import type { FaultList, FaultRule, FaultsCleared, LabFaultApplied, ProviderOutage } from './types.js';
+
+/** A webhook delivery fault as `POST /_sandbox/faults/webhooks` takes it: `{fault, endpoint_id?, event_type?, seconds?, times?}`. */
+export type WebhookFaultSpec = z.input<typeof webhookFaultBody>;
+export type WebhookFault = z.output<typeof WebhookFaultView>;
 
 /** A rule as `POST /_sandbox/faults` takes it: `{match?, action, times?, probability?, after?}`. */
 export type FaultRuleSpec = z.input<typeof faultRuleBody>;
@@ -25,6 +31,12 @@ export interface FaultControls {
   order(orderId: string, fault: LabFault): Promise<LabFaultApplied>;
   /** A provider outage from now: `{seconds}` or `{duration: '2h'}`. */
   outage(provider: string, window: { seconds: number } | { duration: string }): Promise<ProviderOutage>;
+  /** A webhook delivery fault (duplicate, out_of_order, delayed, stale_timestamp) for the next `times` messages. */
+  webhook(rule: WebhookFaultSpec): Promise<WebhookFault>;
+  /** The webhook delivery faults still to apply. */
+  webhookFaults(): Promise<z.output<typeof WebhookFaultList>>;
+  /** Removes every webhook delivery fault. */
+  clearWebhookFaults(): Promise<FaultsCleared>;
 }
 
 export function faultControls(request: Requester): FaultControls {
@@ -35,5 +47,8 @@ export function faultControls(request: Requester): FaultControls {
     clear: async () => request('DELETE', '/_sandbox/faults'),
     order: async (orderId, fault) => request('POST', `/_sandbox/orders/${seg(orderId)}/fault`, { fault }),
     outage: async (provider, window) => request('POST', `/_sandbox/providers/${seg(provider)}/outage`, window),
+    webhook: async (rule) => request('POST', '/_sandbox/faults/webhooks', rule),
+    webhookFaults: async () => request('GET', '/_sandbox/faults/webhooks'),
+    clearWebhookFaults: async () => request('DELETE', '/_sandbox/faults/webhooks'),
   };
 }

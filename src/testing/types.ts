@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type * as W from '../wire/schemas.js';
+import type * as R from '../wire/certify-report.js';
 
 type Of<T extends z.ZodType> = z.output<T>;
 
@@ -121,3 +122,8 @@ export type FaultsCleared = Of<typeof W.FaultsCleared>;
 export type LabFaultApplied = Of<typeof W.LabFaultApplied>;
 /** `POST /_sandbox/providers/:provider/outage`. */
 export type ProviderOutage = Of<typeof W.ProviderOutage>;
+
+/** `GET /_sandbox/report`: what the client's code exercised since the last reset (docs/testing.md). */
+export type IntegrationReport = z.output<typeof R.IntegrationReport>;
+/** `POST /_sandbox/receivers/certify`: each check of the receiver with what was sent and received. */
+export type CertifyResult = z.output<typeof R.CertifyResultView>;

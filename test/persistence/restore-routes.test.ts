@@ -43,8 +43,10 @@ async function read(c: TestClient, requests: Requests): Promise<Map<string, stri
   const out = new Map<string, string>();
   for (const [route, request] of requests) {
     // The world document and snapshots are the saving itself; the request journal is what this
-    // sandbox process was sent (kept across resets and restores, never part of a world).
-    if (['/_sandbox/world', '/_sandbox/snapshots', '/_sandbox/requests'].some((p) => route.path.startsWith(p))) continue;
+    // sandbox process was sent (kept across resets and restores, never part of a world); the
+    // integration report counts the requests this world was sent (a replay sends no reads).
+    if (['/_sandbox/world', '/_sandbox/snapshots', '/_sandbox/requests', '/_sandbox/report'].some((p) => route.path.startsWith(p)))
+      continue;
     const res = await c.call('GET', request.path, { ...request.options, surface: surfaceOf(route), redirect: 'manual' });
     out.set(route.id, `${res.status} ${res.headers['content-type'] ?? ''} ${res.bytes.toString('base64')}`);
   }

@@ -42,6 +42,7 @@ function narrowQuery(route: Route): Record<string, string> {
 /** GET routes whose answer depends on the order of requests by design. */
 const ORDER_DEPENDENT: Record<string, string> = {
   'sandbox.requests.list': 'The request journal records the requests themselves (the reads too), in the order they came.',
+  'sandbox.report': 'The integration report counts the API requests answered before it (the reads too): which came first is its content.',
 };
 // Webhook signatures carry wall-clock time (receivers check it): pin it, as a test would. One
 // URL for every sandbox, so answers naming it (webhook endpoints, documents) compare equal. The

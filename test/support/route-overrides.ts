@@ -42,6 +42,8 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
   'sandbox.faults.order': () => ({ body: { fault: 'sample_rejected' } }),
   'sandbox.faults.outage': () => ({ body: { duration: '1h' } }),
   'sandbox.receiver.configure': () => ({ body: { status: 200 } }),
+  // A destination the rules refuse: the certification's answer times and signature timestamps are wall-clock (adapters-parity lists it in NO_SUCCESS).
+  'sandbox.receivers.certify': () => ({ body: { url: 'http://169.254.169.254/latest', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } }),
   'sandbox.snapshots.create': (_ids, n) => ({ body: { name: `route-snapshot-${n}` } }),
   // A snapshot of the world as it is: restoring it changes nothing the routes after it rely on.
   'sandbox.snapshots.restore': async (_ids, n, c) => {

@@ -20,6 +20,8 @@ import {
 } from '../../src/testing.js';
 import type * as T from '../../src/testing.js';
 import * as W from '../../src/wire/schemas.js';
+import { CertifyResultView, IntegrationReport } from '../../src/wire/certify-report.js';
+import { WebhookFaultList, WebhookFaultView } from '../../src/wire/webhook-faults.js';
 
 const ADMIN = 'kit-admin-token';
 const SCENARIO: ScenarioInput = {
@@ -111,6 +113,11 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.faults.clear': W.FaultsCleared,
   'sandbox.faults.order': W.LabFaultApplied,
   'sandbox.faults.outage': W.ProviderOutage,
+  'sandbox.faults.webhooks.add': WebhookFaultView,
+  'sandbox.faults.webhooks.list': WebhookFaultList,
+  'sandbox.faults.webhooks.clear': W.FaultsCleared,
+  'sandbox.report': IntegrationReport,
+  'sandbox.receivers.certify': CertifyResultView,
 
   'sandbox.requests.list': W.RequestPage,
   // HTML pages for a browser: the client gives their URL (`inspectorUrl`).

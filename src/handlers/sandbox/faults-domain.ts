@@ -4,7 +4,9 @@
  *
  * - `POST /_sandbox/orders/:order_id/fault` `{fault}`: a lab fault (src/state/sandbox/faults-labs.ts);
  * - `POST /_sandbox/providers/:provider/outage` `{seconds | duration}`: a provider outage from now
- *   (src/state/sandbox/faults-providers.ts).
+ *   (src/state/sandbox/faults-providers.ts);
+ * - `POST /_sandbox/faults/webhooks` `{fault, endpoint_id?, event_type?, seconds?, times?}`, `GET`,
+ *   `DELETE`: webhook delivery faults (src/state/sandbox/faults-webhooks.ts).
  *
  * A connection error is `POST /_sandbox/connections/:user_id/:provider/error`, a failing
  * historical pull `POST /_sandbox/historical_pulls/:user_id/:provider` (wearables control).
@@ -16,7 +18,10 @@ import { num, uuid, withRules } from '../../engine/schemas.js';
 import { MAX_ADVANCE_SECONDS } from '../../state/sandbox/errors.js';
 import { applyLabFault, LAB_FAULTS } from '../../state/sandbox/faults-labs.js';
 import { startOutage } from '../../state/sandbox/faults-providers.js';
-import { LabFaultApplied, ProviderOutage, res } from '../../wire/schemas.js';
+import { addWebhookFault, clearWebhookFaults, listWebhookFaults, webhookFaultBody } from '../../state/sandbox/faults-webhooks.js';
+import { noteFaultKind } from '../../state/sandbox/report-counters.js';
+import { WebhookFaultList, WebhookFaultView } from '../../wire/webhook-faults.js';
+import { FaultsCleared, LabFaultApplied, ProviderOutage, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
 const OUTAGE_TEXTS = {
@@ -54,7 +59,11 @@ export const domainFaultRoutes = [
       404: 'Unknown order, or no appointment',
       409: 'The order is past the point where the fault can happen',
     },
-    handle: (ctx, { params, body }) => reply(200, applyLabFault(ctx.world, params.order_id, body.fault)),
+    handle(ctx, { params, body }) {
+      const applied = applyLabFault(ctx.world, params.order_id, body.fault);
+      noteFaultKind(ctx.world, `lab:${body.fault}`);
+      return reply(200, applied);
+    },
   }),
 
   defineRoute({
@@ -67,7 +76,41 @@ export const domainFaultRoutes = [
     responses: { 200: res(ProviderOutage, '{provider, starts_at, ends_at, connections_affected}'), 404: 'Unknown provider' },
     handle(ctx, { params, body }) {
       const seconds = body.seconds ?? (parseDuration(body.duration ?? '') as number);
-      return reply(200, startOutage(ctx.world, params.provider, seconds));
+      const outage = startOutage(ctx.world, params.provider, seconds);
+      noteFaultKind(ctx.world, 'provider_outage');
+      return reply(200, outage);
     },
+  }),
+
+  defineRoute({
+    id: 'sandbox.faults.webhooks.add',
+    method: 'POST',
+    path: '/_sandbox/faults/webhooks',
+    auth: 'control',
+    summary:
+      'A webhook delivery fault for the next {times} messages to matching endpoints: duplicate, out_of_order, delayed ({seconds}) or stale_timestamp.',
+    request: { body: webhookFaultBody },
+    responses: { 200: res(WebhookFaultView, 'The rule with its id'), 422: 'A bad rule: the field is named' },
+    handle: (ctx, { body }) => reply(200, addWebhookFault(ctx.world, body)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.faults.webhooks.list',
+    method: 'GET',
+    path: '/_sandbox/faults/webhooks',
+    auth: 'control',
+    summary: 'The webhook delivery faults still to apply, in the order they are tried.',
+    responses: { 200: res(WebhookFaultList, '{faults}') },
+    handle: (ctx) => reply(200, { faults: listWebhookFaults(ctx.world) }),
+  }),
+
+  defineRoute({
+    id: 'sandbox.faults.webhooks.clear',
+    method: 'DELETE',
+    path: '/_sandbox/faults/webhooks',
+    auth: 'control',
+    summary: 'Removes every webhook delivery fault.',
+    responses: { 200: res(FaultsCleared, '{removed}') },
+    handle: (ctx) => reply(200, { removed: clearWebhookFaults(ctx.world) }),
   }),
 ];

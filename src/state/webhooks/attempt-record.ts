@@ -36,13 +36,13 @@ export interface Sending {
   wall: () => number;
 }
 
-/** Signs the attempt of `dest`'s message to `ep` now. */
-export function prepareSending(world: World, dest: Destination, ep: WebhookEndpoint, keys: string[]): Sending {
+/** Signs the attempt of `dest`'s message to `ep` now (`skewSeconds`: a stale timestamp fault, that many seconds in the past). */
+export function prepareSending(world: World, dest: Destination, ep: WebhookEndpoint, keys: string[], skewSeconds = 0): Sending {
   const { clock } = world;
   const startedAt = clock.now();
   const wall = clock.wallFor(`attempt\u241f${dest.message.id}\u241f${ep.id}\u241f${dest.attempts.length}`);
   // Two reads, in this order (a saved world replays each attempt's reads in order).
-  const timestamp = Math.floor(wall() / 1000);
+  const timestamp = Math.floor(wall() / 1000) - skewSeconds;
   const headers = signedHeaders(ep, keys, dest.message, timestamp);
   return { startedAt, timestamp, wallStart: wall(), headers, wall };
 }

@@ -39,6 +39,8 @@ import { pipelinesOf } from './pipelines.js';
 import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './retry-policy.js';
 import { send, type SendOutcome } from './transport.js';
 import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
+import { countAttempt } from '../sandbox/report-counters.js';
+import { DeliveryFaults } from './delivery-faults.js';
 
 export { MAX_RETENTION } from './webhooks.js';
 
@@ -67,7 +69,15 @@ class DeliveryEngine {
     return this.attemptSeq;
   }
 
+  /** Webhook delivery faults (issue 42). */
+  private readonly faults: DeliveryFaults;
+
   constructor(private readonly world: World) {
+    this.faults = new DeliveryFaults(world, {
+      start: (dest) => this.start(dest, 'scheduled'),
+      startAt: (dest, at) => this.scheduleRetry(dest, at, this.steps.ownsNow()),
+      again: (dest, ep) => void this.resend(dest.message, ep),
+    });
     // The barriers' wall time is not replayed (`rawWall`): how long they wait depends on timing, and a
     // read of the replayed wall clock would shift every later read of a saved world's replay.
     this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs);
@@ -96,8 +106,9 @@ class DeliveryEngine {
     let refused = false;
     for (const ep of targets) {
       const cap = ep.failing_since === null ? MAX_PENDING_HEALTHY : MAX_PENDING_PER_ENDPOINT;
-      if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) this.start(this.destination(msg, ep.id), 'scheduled');
-      else {
+      if ((this.pendingByEndpoint.get(ep.id)?.size ?? 0) < cap) {
+        this.faults.queue(this.destination(msg, ep.id), ep, type);
+      } else {
         // A failing endpoint is full (see backlog.ts): the message fails for it at once, unsent.
         this.destination(msg, ep.id, 'failed').failure_reason = BACKLOG_FULL;
         refused = true;
@@ -275,7 +286,7 @@ class DeliveryEngine {
     const { world } = this;
     const before = dest.status;
     dest.status = 'sending';
-    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep));
+    const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep), this.faults.skew(dest));
     const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
     const made: AttemptMade = { dest, ep, trigger, sending, outcome };
     const record = attemptRecord(world, made, ++this.attemptSeq);
@@ -287,6 +298,7 @@ class DeliveryEngine {
         this.operationalEvent('message.attempt.recovered', ep, dest.message.id, `Delivered on attempt ${record.attempt_number}`);
       this.finish(dest, 'success', null);
     } else this.failed(made, record, before, own);
+    countAttempt(world, ep, dest.message.event_type, record, (dest.status as DestinationStatus) === 'failed');
     return record;
   }
 
