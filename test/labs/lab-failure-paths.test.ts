@@ -79,6 +79,20 @@ async function place(h: Hooks, method: 'walk_in_test' | 'testkit' | 'at_home_phl
   return placed.order;
 }
 
+/**
+ * An order as the SDK parses it (its types parse every step), and as the wire has it: this SDK
+ * version's ClientFacingOrder has no `last_event`, `origin` or `order_transaction`, so those are
+ * read from the JSON, checked against the real OpenAPI's ClientFacingOrder.
+ */
+async function orderOf(h: Hooks, id: string): Promise<any> {
+  const parsed = await h.sdk.labTests.getOrder(id);
+  const wire = (await h.c.get(`/v3/order/${id}`)).body;
+  oas?.expectValid('ClientFacingOrder', wire);
+  expect(parsed.events.map((e) => e.status)).toEqual(wire.events.map((e: any) => e.status));
+  expect(parsed.status).toBe(wire.status);
+  return wire;
+}
+
 const fault = (h: Hooks, orderId: string, name: string) => h.c.post(`/_sandbox/orders/${orderId}/fault`, { fault: name });
 const low = (status: string) => status.split('.')[2];
 const orderEvents = (h: Hooks, orderId: string) =>
@@ -86,19 +100,19 @@ const orderEvents = (h: Hooks, orderId: string) =>
 
 /** Checks the redraw of `initialId`: frozen initial with readable results, the redraw order in the same transaction, its own events. */
 async function expectRedraw(h: Hooks, initialId: string): Promise<string> {
-  const initial = await h.sdk.labTests.getOrder(initialId);
-  expect(initial.lastEvent?.status).toBe('collecting_sample.walk_in_test.redraw_available');
-  expect(initial.lastEvent?.statusDetail).toBe('sample_quantity_not_sufficient');
-  expect(initial.hasMissingResults).toBe(true);
-  const tx = initial.orderTransaction;
-  expect(tx?.orders.map((o) => [o.origin, o.parentId ?? null])).toEqual([
+  const initial = await orderOf(h, initialId);
+  expect(initial.last_event.status).toBe('collecting_sample.walk_in_test.redraw_available');
+  expect(initial.last_event.status_detail).toBe('sample_quantity_not_sufficient');
+  expect(initial.has_missing_results).toBe(true);
+  const tx = initial.order_transaction;
+  expect(tx?.orders.map((o: any) => [o.origin, o.parent_id])).toEqual([
     ['initial', null],
     ['redraw', initialId],
   ]);
   const redrawId = tx?.orders[1]?.id ?? '';
-  const redraw = await h.sdk.labTests.getOrder(redrawId);
-  expect(redraw).toMatchObject({ origin: 'redraw', userId: initial.userId });
-  expect(redraw.orderTransaction?.id).toBe(tx?.id);
+  const redraw = await orderOf(h, redrawId);
+  expect(redraw).toMatchObject({ origin: 'redraw', user_id: initial.user_id });
+  expect(redraw.order_transaction.id).toBe(tx?.id);
   // the initial order's results are readable at redraw_available: final, some missing
   const raw = await h.sdk.labTests.getResultRaw(initialId);
   expect(raw.metadata.status).toBe('final');
@@ -120,9 +134,7 @@ forEachAdapter('redraws as new orders (lab/workflow/redraws)', (adapter) => {
     expect((await fault(h, order.id, 'draw_failed')).body.status).toBe('collecting_sample.walk_in_test.redraw_available');
     await advance(h, 0);
     const redrawId = await expectRedraw(h, order.id);
-    expect((await h.c.get(`/v3/order_transaction/${(await h.sdk.labTests.getOrder(order.id)).orderTransaction?.id}`)).body.status).toBe(
-      'active',
-    );
+    expect((await h.c.get(`/v3/order_transaction/${(await orderOf(h, order.id)).order_transaction.id}`)).body.status).toBe('active');
     await advance(h, 600);
     expect(orderEvents(h, redrawId).map((e) => [e.event_type, low(e.data.last_event.status)])).toEqual([
       ['labtest.order.created', 'ordered'],
@@ -131,13 +143,13 @@ forEachAdapter('redraws as new orders (lab/workflow/redraws)', (adapter) => {
     const createdTx = orderEvents(h, redrawId)[0]?.data.order_transaction;
     expect(createdTx.orders.map((o: any) => o.origin)).toEqual(['initial', 'redraw']);
     await advance(h, 5 * DAY);
-    const initial = await h.sdk.labTests.getOrder(order.id);
-    expect(low(initial.lastEvent?.status ?? '')).toBe('redraw_available'); // no further updates
-    expect(orderEvents(h, order.id).map((e) => low(e.data.last_event.status))).toEqual(['redraw_available']);
-    const redraw = await h.sdk.labTests.getOrder(redrawId);
-    expect(redraw.events.map((e) => low(e.status))).toEqual(['ordered', 'requisition_created', 'partial_results', 'completed']);
-    expect(redraw.orderTransaction?.status).toBe('completed');
-    const combined = await h.c.get(`/v3/order_transaction/${redraw.orderTransaction?.id}/result`);
+    const initial = await orderOf(h, order.id);
+    expect(low(initial.last_event.status)).toBe('redraw_available'); // no further updates
+    expect(orderEvents(h, order.id).map((e) => low(e.data.last_event.status))).toEqual(['ordered', 'requisition_created', 'redraw_available']);
+    const redraw = await orderOf(h, redrawId);
+    expect(redraw.events.map((e: any) => low(e.status))).toEqual(['ordered', 'requisition_created', 'partial_results', 'completed']);
+    expect(redraw.order_transaction.status).toBe('completed');
+    const combined = await h.c.get(`/v3/order_transaction/${redraw.order_transaction.id}/result`);
     expect(combined.status).toBe(200);
     oas?.expectValid('LabResultsRaw', combined.body);
     expect(Object.keys(combined.body.sample_information)).toHaveLength(2);
@@ -183,7 +195,7 @@ forEachAdapter('test-kit failures after shipping and the lifecycle edges of ever
     expect((await fault(h, toCustomer.id, 'undeliverable_to_customer')).body.status).toBe('failed.testkit.failure_to_deliver_to_customer');
     expect((await fault(h, toLab.id, 'undeliverable_to_lab')).status).toBe(409);
     await advance(h, 3 * DAY + 12 * 3600); // on its way back: transit_lab
-    expect(low((await h.sdk.labTests.getOrder(toLab.id)).lastEvent?.status ?? '')).toBe('transit_lab');
+    expect(low((await orderOf(h, toLab.id)).last_event.status)).toBe('transit_lab');
     expect((await fault(h, toLab.id, 'undeliverable_to_lab')).body.status).toBe('failed.testkit.failure_to_deliver_to_lab');
     const after = await fault(h, toLab.id, 'lost_in_transit');
     expect(after.status).toBe(409);
@@ -194,10 +206,10 @@ forEachAdapter('test-kit failures after shipping and the lifecycle edges of ever
       [toCustomer.id, 'failed.testkit.failure_to_deliver_to_customer'],
       [toLab.id, 'failed.testkit.failure_to_deliver_to_lab'],
     ] as const) {
-      const o = await h.sdk.labTests.getOrder(id);
-      expect(o.lastEvent?.status).toBe(status);
+      const o = await orderOf(h, id);
+      expect(o.last_event.status).toBe(status);
       expect(o.status).toBe('failed');
-      expect(o.orderTransaction?.status).toBe('completed');
+      expect(o.order_transaction.status).toBe('completed');
       expect(orderEvents(h, id).at(-1)?.data.last_event.status).toBe(status);
     }
     // walk-in: a sample is rejected once drawn; the lab cancels only where the lifecycle cancels
@@ -220,15 +232,16 @@ forEachAdapter('corrected results, match-review webhooks, the served address in 
     oas?.expectValid('LabResultsRaw', (await h.c.get(`/v3/order/${order.id}/result`)).body);
     const metadata = await h.sdk.labTests.getResultMetadata(order.id);
     expect(metadata.status).toBe('final');
-    const changed = after.results.filter((r, i) => r.result !== before.results[i]?.result);
+    const values = (raw: { results: unknown }) => (raw.results as Array<{ result: string }>).map((r) => r.result);
+    const changed = values(after).filter((v, i) => v !== values(before)[i]);
     expect(changed).toHaveLength(1);
     expect(orderEvents(h, order.id).at(-1)?.data.last_event.status).toBe('completed.walk_in_test.corrected');
   });
 
   it('an unmatched-result run emits labtest.match_review.created; resolving it, .updated', async () => {
     const h = await setup(adapter, 4105);
-    const run = await h.c.post('/v3/unmatched_result_test', { case: 'match_completed' }, { headers: { 'x-idempotency-key': 'mr-1' } });
-    expect(run.status, run.text).toBe(200);
+    const run = await h.c.post('/v3/unmatched_result_test', { case: 'match_completed', order_source: 'managed' }, { headers: { 'x-idempotency-key': 'mr-1' } });
+    expect(run.status, run.text).toBe(202);
     await advance(h, 60);
     const done = await h.c.get(`/v3/unmatched_result_test/${run.body.run_id}`);
     expect(done.body.status).toBe('succeeded');
@@ -256,9 +269,9 @@ forEachAdapter('corrected results, match-review webhooks, the served address in 
   it('at-home phlebotomy in 85004 is served on West Lincoln Street only', async () => {
     const h = await setup(adapter, 4106);
     const phoenix = { city: 'Phoenix', state: 'AZ', zipCode: '85004' };
-    const served = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({ firstLine: '256 West Lincoln Street', ...phoenix });
+    const served = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({ body: { firstLine: '256 West Lincoln Street', ...phoenix } });
     expect(served.slots.flatMap((d) => d.slots).length).toBeGreaterThan(0);
-    const other = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({ firstLine: '1 Main Street', ...phoenix });
+    const other = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({ body: { firstLine: '1 Main Street', ...phoenix } });
     expect(other.slots.flatMap((d) => d.slots)).toEqual([]);
     const key = served.slots.flatMap((d) => d.slots)[0]?.bookingKey ?? '';
     const elsewhere = await place(h, 'at_home_phlebotomy', { city: 'Phoenix', state: 'AZ', zip: '85004' });
