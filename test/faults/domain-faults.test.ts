@@ -166,7 +166,9 @@ forEachAdapter('lab faults', (adapter) => {
     expect((await labEvents(c, critical.id)).map((e) => e.type)).toContain('labtest.result.critical');
     expect((await fault(c, critical.id, 'critical_result')).status).toBe(409);
 
-    const phleb = await newOrder(c, 'at_home_phlebotomy', { address: { first_line: '1 West Lincoln Street', zip: '85004', state: 'AZ', city: 'Phoenix' } });
+    const phleb = await newOrder(c, 'at_home_phlebotomy', {
+      address: { first_line: '1 West Lincoln Street', zip: '85004', state: 'AZ', city: 'Phoenix' },
+    });
     await c.advance(600);
     expect((await fault(c, phleb.id, 'appointment_cancelled')).status).toBe(404);
     const home = { first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };

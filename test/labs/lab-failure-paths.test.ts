@@ -6,7 +6,7 @@
  * for every fault, corrected results with documented statuses, match-review webhooks of an
  * unmatched-result run, the one served street in 85004, and demo users' expiry made visible.
  */
-import { VitalClient, VitalError } from '@tryvital/vital-node';
+import { VitalClient, type VitalError } from '@tryvital/vital-node';
 import { Webhook } from 'svix';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
@@ -74,7 +74,15 @@ async function place(h: Hooks, method: 'walk_in_test' | 'testkit' | 'at_home_phl
     userId,
     labTestId: test?.id ?? '',
     patientDetails,
-    patientAddress: { receiverName: 'Ada Lovelace', firstLine: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701', country: 'US', ...address },
+    patientAddress: {
+      receiverName: 'Ada Lovelace',
+      firstLine: '1 Main Street',
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+      country: 'US',
+      ...address,
+    },
   });
   return placed.order;
 }
@@ -145,7 +153,11 @@ forEachAdapter('redraws as new orders (lab/workflow/redraws)', (adapter) => {
     await advance(h, 5 * DAY);
     const initial = await orderOf(h, order.id);
     expect(low(initial.last_event.status)).toBe('redraw_available'); // no further updates
-    expect(orderEvents(h, order.id).map((e) => low(e.data.last_event.status))).toEqual(['ordered', 'requisition_created', 'redraw_available']);
+    expect(orderEvents(h, order.id).map((e) => low(e.data.last_event.status))).toEqual([
+      'ordered',
+      'requisition_created',
+      'redraw_available',
+    ]);
     const redraw = await orderOf(h, redrawId);
     expect(redraw.events.map((e: any) => low(e.status))).toEqual(['ordered', 'requisition_created', 'partial_results', 'completed']);
     expect(redraw.order_transaction.status).toBe('completed');
@@ -240,14 +252,20 @@ forEachAdapter('corrected results, match-review webhooks, the served address in 
 
   it('an unmatched-result run emits labtest.match_review.created; resolving it, .updated', async () => {
     const h = await setup(adapter, 4105);
-    const run = await h.c.post('/v3/unmatched_result_test', { case: 'match_completed', order_source: 'managed' }, { headers: { 'x-idempotency-key': 'mr-1' } });
+    const run = await h.c.post(
+      '/v3/unmatched_result_test',
+      { case: 'match_completed', order_source: 'managed' },
+      { headers: { 'x-idempotency-key': 'mr-1' } },
+    );
     expect(run.status, run.text).toBe(202);
     await advance(h, 60);
     const done = await h.c.get(`/v3/unmatched_result_test/${run.body.run_id}`);
     expect(done.body.status).toBe('succeeded');
     const id = done.body.raw_result_id as string;
     const created = h.events().filter((e) => e.event_type === 'labtest.match_review.created');
-    expect(created.map((e) => e.data)).toEqual([{ id, status: 'pending_customer_review', decision_code: 'match_completed', sub_reason_codes: [] }]);
+    expect(created.map((e) => e.data)).toEqual([
+      { id, status: 'pending_customer_review', decision_code: 'match_completed', sub_reason_codes: [] },
+    ]);
     oas?.expectValid('MatchReviewWebhookPayload', created[0]?.data);
     expect((await h.c.post(`/v3/unmatched_result/${id}/resolve`, { action: 'reject' })).status).toBe(200);
     await advance(h, 0);
@@ -269,7 +287,9 @@ forEachAdapter('corrected results, match-review webhooks, the served address in 
   it('at-home phlebotomy in 85004 is served on West Lincoln Street only', async () => {
     const h = await setup(adapter, 4106);
     const phoenix = { city: 'Phoenix', state: 'AZ', zipCode: '85004' };
-    const served = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({ body: { firstLine: '256 West Lincoln Street', ...phoenix } });
+    const served = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({
+      body: { firstLine: '256 West Lincoln Street', ...phoenix },
+    });
     expect(served.slots.flatMap((d) => d.slots).length).toBeGreaterThan(0);
     const other = await h.sdk.labTests.getPhlebotomyAppointmentAvailability({ body: { firstLine: '1 Main Street', ...phoenix } });
     expect(other.slots.flatMap((d) => d.slots)).toEqual([]);

@@ -99,7 +99,8 @@ function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.wor
     emitOrder(env, order, 'labtest.order.updated');
   }
   if (RESULT_STAGE[status] && set?.hasCritical) emitCritical(env, order, set);
-  if (status === 'redraw_available' && needsRedraw(env.store, order, env.world.seed)) startOrder(env, buildRedraw(env.world.seed, env.store, order, at));
+  if (status === 'redraw_available' && needsRedraw(env.store, order, env.world.seed))
+    startOrder(env, buildRedraw(env.world.seed, env.store, order, at));
 }
 
 /** Moves the order to the next step of its path. */
@@ -245,7 +246,8 @@ export function planSimulation(order: Order, target: LowStatus): SimulationPlan 
   }
   if (target === 'cancelled') return cancelPlan(order, labsError.badRequest);
   // One redraw per transaction: a redraw order never reaches redraw_available (lab/workflow/redraws).
-  if (target === 'redraw_available' && order.origin === 'redraw') throw labsError.badRequest(LABS_TEXTS.unreachable(order.method, cur, target));
+  if (target === 'redraw_available' && order.origin === 'redraw')
+    throw labsError.badRequest(LABS_TEXTS.unreachable(order.method, cur, target));
   const occurrences = order.events.filter((e) => e.status === cur).length;
   const fates: Fate[] = [order.fate, ...FATES[order.method].filter((f) => f !== order.fate)];
   for (const fate of fates) {
