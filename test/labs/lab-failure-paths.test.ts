@@ -8,6 +8,8 @@
  */
 import { VitalClient, type VitalError } from '@tryvital/vital-node';
 import { Webhook } from 'svix';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
@@ -184,6 +186,26 @@ forEachAdapter('redraws as new orders (lab/workflow/redraws)', (adapter) => {
     const redrawId = await expectRedraw(h, simulated.id);
     await advance(h, 0);
     expect(orderEvents(h, redrawId)[0]?.event_type).toBe('labtest.order.created');
+  });
+});
+
+forEachAdapter('the redraw scenario (scenarios/lab-walk-in-redraw.yaml)', (adapter) => {
+  it('its redraw user ends with the initial order at redraw_available and a completed redraw order in the transaction', async () => {
+    const scenario = readFileSync(resolve(import.meta.dirname, '../../scenarios/lab-walk-in-redraw.yaml'), 'utf8');
+    const h = await setup(adapter, 4108, { scenario });
+    await advance(h, 30 * DAY);
+    const orders = (await h.sdk.labTests.getOrders({ size: 50 })).orders;
+    const redraw = orders.find((o) => (o as unknown as { origin?: string }).origin === 'redraw');
+    expect(redraw).toBeDefined();
+    const wire = await orderOf(h, redraw?.id ?? '');
+    expect(low(wire.last_event.status)).toBe('completed');
+    expect(wire.order_transaction.status).toBe('completed');
+    await expectRedraw(h, wire.parent_id ?? wire.order_transaction.orders[0].id);
+    expect(
+      orderEvents(h, redraw?.id ?? '')
+        .map((e) => low(e.data.last_event.status))
+        .at(-1),
+    ).toBe('completed');
   });
 });
 
