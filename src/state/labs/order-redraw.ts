@@ -41,7 +41,7 @@ export function buildRedraw(seed: number, store: OrderStore, initial: Order, at:
 }
 
 /** The id the redraw order of `initialId` gets. */
-export function redrawId(seed: number, initialId: string): string {
+function redrawId(seed: number, initialId: string): string {
   return stableUuid(seed, 'lab_redraw_order', initialId);
 }
 

@@ -34,7 +34,7 @@ function patientName(order: Order): string {
  * correction is signalled by `labtest.order.updated` at `corrected` and the changed values, not
  * by a status of its own.
  */
-export function resultStatus(stage: ResultSet['stage']): 'final' | 'partial' {
+function resultStatus(stage: ResultSet['stage']): 'final' | 'partial' {
   return stage === 'partial' ? 'partial' : 'final';
 }
 
