@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { lazySchema } from '../engine/lazy-schema.js';
 import { dateTime, JsonObject, ProviderRef, uuidString } from './common.js';
 import { Appointment, Order } from './labs.js';
+import { MatchReviewEventData } from './labs-ops.js';
 import { ResourceAvailability } from './wearables.js';
 
 const ConnectionEventData = lazySchema(() =>
@@ -52,6 +53,8 @@ const EVENT_DATA = {
   'labtest.appointment.created': Appointment,
   'labtest.appointment.updated': Appointment,
   'labtest.result.critical': CriticalResultEventData,
+  'labtest.match_review.created': MatchReviewEventData,
+  'labtest.match_review.updated': MatchReviewEventData,
   'provider.connection.created': ConnectionEventData,
   'provider.connection.error': ConnectionEventData,
 } as const;

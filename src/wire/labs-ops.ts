@@ -250,3 +250,16 @@ export const ParsingJob = lazySchema(() =>
     is_reviewed: z.boolean(),
   }),
 );
+
+/** `MatchReviewWebhookPayload`: the `data` of `labtest.match_review.created` / `.updated`. */
+export const MatchReviewEventData = lazySchema(() =>
+  z.object({
+    id: uuidString,
+    status: z.string(),
+    decision_code: z.string(),
+    sub_reason_codes: z.array(z.string()),
+    resolution_action: z.string().nullish(),
+    resolved_user_id: uuidString.nullish(),
+    resolved_order_id: uuidString.nullish(),
+  }),
+);

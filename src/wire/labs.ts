@@ -212,7 +212,7 @@ export const ResultMetadata = lazySchema(() =>
     date_collected: z.string().nullable(),
     specimen_number: z.string(),
     date_received: z.string().nullable(),
-    status: z.string().nullable(),
+    status: z.enum(['final', 'partial']).nullable(),
     interpretation: z.string().nullable(),
     patient_id: z.string().nullable(),
     account_id: z.string().nullable(),

@@ -16,6 +16,8 @@ export const AdvanceDone = lazySchema(() =>
       feed_events: z.number().int(),
       /** Webhook delivery attempts made while the advance ran (first attempts and retries). */
       deliveries: z.number().int(),
+      /** Demo users expired while the advance ran (deleted with their data 7 days after their first demo connection). */
+      expired_users: z.number().int(),
     }),
     feed: z.object({
       mode: z.string(),

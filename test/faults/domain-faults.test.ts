@@ -112,6 +112,10 @@ forEachAdapter('lab faults', (adapter) => {
     const c = createClient(adapter, { seed: 41, ...SMALL });
     const rejected = await newOrder(c, 'testkit');
     await c.advance(600);
+    const early = await fault(c, rejected.id, 'sample_rejected'); // no sample collected yet
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toContain('received.testkit.requisition_created');
+    await c.advance(6 * 86400); // the kit is back at the lab
     const res = await fault(c, rejected.id, 'sample_rejected');
     expect(res.body).toEqual({ order_id: rejected.id, fault: 'sample_rejected', status: 'failed.testkit.sample_error' });
     const events = await labEvents(c, rejected.id);
@@ -122,11 +126,21 @@ forEachAdapter('lab faults', (adapter) => {
     await c.advance(600);
     expect((await fault(c, redraw.id, 'draw_failed')).body.status).toBe('collecting_sample.walk_in_test.redraw_available');
     await c.advance(10 * 86400);
-    expect(lows(await getOrder(c, redraw.id)).slice(-3)).toEqual(['redraw_available', 'partial_results', 'completed']);
+    const initial = await getOrder(c, redraw.id);
+    expect(lows(initial).slice(-1)).toEqual(['redraw_available']);
+    const second = initial.order_transaction.orders[1];
+    expect(second).toMatchObject({ origin: 'redraw', parent_id: redraw.id, low_level_status: 'completed' });
+    expect(initial.order_transaction.status).toBe('completed');
     expect((await fault(c, rejected.id, 'draw_failed')).status).toBe(409);
+    expect((await fault(c, second.id, 'draw_failed')).status).toBe(409);
 
+    const shipped = await newOrder(c, 'testkit');
+    await c.advance(3 * 3600); // shipped: the lifecycle has no cancelled edge any more
+    const refusedCancel = await fault(c, shipped.id, 'cancelled_by_lab');
+    expect(refusedCancel.status).toBe(409);
+    expect(refusedCancel.body.detail).toContain('collecting_sample.testkit.transit_customer');
+    expect((await fault(c, shipped.id, 'undeliverable_to_customer')).body.status).toBe('failed.testkit.failure_to_deliver_to_customer');
     const cancelled = await newOrder(c, 'testkit');
-    await c.advance(3 * 3600); // shipped: no longer cancellable by the client, but the lab can
     expect((await fault(c, cancelled.id, 'cancelled_by_lab')).body.status).toBe('cancelled.testkit.cancelled');
 
     const refused = await newOrder(c, 'walk_in_test');
@@ -152,7 +166,9 @@ forEachAdapter('lab faults', (adapter) => {
     expect((await labEvents(c, critical.id)).map((e) => e.type)).toContain('labtest.result.critical');
     expect((await fault(c, critical.id, 'critical_result')).status).toBe(409);
 
-    const phleb = await newOrder(c, 'at_home_phlebotomy', { address: { zip: '85004', state: 'AZ', city: 'Phoenix' } });
+    const phleb = await newOrder(c, 'at_home_phlebotomy', {
+      address: { first_line: '1 West Lincoln Street', zip: '85004', state: 'AZ', city: 'Phoenix' },
+    });
     await c.advance(600);
     expect((await fault(c, phleb.id, 'appointment_cancelled')).status).toBe(404);
     const home = { first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };

@@ -23,7 +23,7 @@ import { LABS_TEXTS } from '../../src/state/labs/errors.js';
 const DAY = 86400;
 const oas = oasValidator('data');
 const METHODS: Method[] = ['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection'];
-const RESULT_LOWS = new Set(['partial_results', 'completed', 'corrected']);
+const RESULT_LOWS = new Set(['partial_results', 'redraw_available', 'completed', 'corrected']);
 
 /** Cancellation rules of api-facts B.4 (docs: lab/workflow/cancelling-an-order), written out independently. */
 const CANCEL_FROM: Record<Method, string[]> = {
@@ -70,18 +70,14 @@ function problemsOf(o: any, checked = false): string[] {
   if (o.updated_at < last.created_at || o.details.data.updated_at !== o.updated_at) out.push(`${tag}: updated_at behind the last event`);
   const mine = o.order_transaction.orders.find((x: any) => x.id === o.id);
   if (mine?.low_level_status !== low || mine?.low_level_status_created_at !== last.created_at) out.push(`${tag}: transaction summary lags`);
-  const txStatus = [
-    'completed',
-    'corrected',
-    'sample_error',
-    'failure_to_deliver_to_customer',
-    'failure_to_deliver_to_lab',
-    'lost',
-  ].includes(low as string)
-    ? 'completed'
-    : ['cancelled', 'do_not_process'].includes(low as string)
+  // The transaction follows all its orders (lab/workflow/redraws): an initial order at redraw_available is done, its redraw order decides.
+  const FINAL_LOWS = ['completed', 'corrected', 'sample_error', 'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab', 'lost'];
+  const txLows: string[] = o.order_transaction.orders.map((x: any) => x.low_level_status);
+  const txStatus = txLows.some((l) => ![...FINAL_LOWS, 'redraw_available', 'cancelled', 'do_not_process'].includes(l))
+    ? 'active'
+    : txLows.every((l) => ['cancelled', 'do_not_process'].includes(l))
       ? 'cancelled'
-      : 'active';
+      : 'completed';
   if (o.order_transaction.status !== txStatus) out.push(`${tag}: transaction ${o.order_transaction.status}, expected ${txStatus}`);
   if (o.lab_test.method === 'testkit') {
     const s = o.details.data.shipment;

@@ -7,7 +7,7 @@ import { oasValidator } from '../support/openapi.js';
 import { SMALL, getOrder, labEvents, newOrder } from '../support/lab-helpers.js';
 
 const oas = oasValidator('data');
-const PHOENIX = { zip: '85004', state: 'AZ', city: 'Phoenix' };
+const PHOENIX = { first_line: '1 West Lincoln Street', zip: '85004', state: 'AZ', city: 'Phoenix' };
 const HOME = { first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
 const low = (o: any): string => String(o.last_event.status).split('.')[2] ?? '';
 const REASON = CANCELLATION_REASONS[0]?.id as string;

@@ -21,7 +21,7 @@ import {
 import { expectWire } from '../support/wire.js';
 
 const oas = oasValidator('data');
-const PHOENIX = { zip: '85004', state: 'AZ', city: 'Phoenix' };
+const PHOENIX = { first_line: '1 West Lincoln Street', zip: '85004', state: 'AZ', city: 'Phoenix' };
 const CHICAGO_AREA = { first_line: '2 Main Street', city: 'Mosinee', state: 'WI', zip_code: '54650' };
 const HOME = { first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
 

@@ -33,7 +33,14 @@ async function place(method: 'at_home_phlebotomy' | 'walk_in_test', zip: string,
     userId,
     labTestId: tests[0]?.id ?? '',
     patientDetails,
-    patientAddress: { receiverName: 'Sdk Appointment', firstLine: '1 Main Street', city: 'Somewhere', state, zip, country: 'US' },
+    patientAddress: {
+      receiverName: 'Sdk Appointment',
+      firstLine: zip === '85004' ? '1 West Lincoln Street' : '1 Main Street',
+      city: 'Somewhere',
+      state,
+      zip,
+      country: 'US',
+    },
   });
   await server.sandbox.advance(600); // past requisition_created
   return placed.order.id;

@@ -317,7 +317,7 @@ forEachAdapter('lab order lifecycle', (adapter) => {
       const now = await orderAfter(c, 2 * DAY, order.id);
       expect(now.last_event.status).toBe('completed.on_site_collection.corrected');
       const after = (await c.get(`/v3/order/${order.id}/result`)).body;
-      expect(after.metadata.status).toBe('corrected');
+      expect(after.metadata.status).toBe('final');
       const changed = after.results.filter((r: any, i: number) => r.result !== before.results[i].result);
       expect(changed).toHaveLength(1);
       expect(changed[0].notes).toMatch(/^Corrected result; previously reported as /);

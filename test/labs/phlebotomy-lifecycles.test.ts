@@ -42,7 +42,14 @@ for (const mode of ['clock', 'manual'] as const) {
         userId,
         labTestId: tests[0]?.id ?? '',
         patientDetails,
-        patientAddress: { receiverName: 'Phleb Otomy', firstLine: '1 Main Street', city, state, zip, country: 'US' },
+        patientAddress: {
+          receiverName: 'Phleb Otomy',
+          firstLine: zip === '85004' ? '1 West Lincoln Street' : '1 Main Street',
+          city,
+          state,
+          zip,
+          country: 'US',
+        },
       });
       return placed.order.id;
     }

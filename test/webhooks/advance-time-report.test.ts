@@ -64,7 +64,7 @@ describe('the advance says what it caused', () => {
     });
     expect(patched.status).toBe(200);
     const quiet = await s.advance('6h');
-    expect(quiet.caused).toEqual({ events: 0, feed_events: 0, deliveries: 0 });
+    expect(quiet.caused).toEqual({ events: 0, feed_events: 0, deliveries: 0, expired_users: 0 });
     expect(quiet.feed).toEqual({ mode: 'auto', listeners: [], note: null });
   });
 

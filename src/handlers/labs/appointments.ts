@@ -5,7 +5,7 @@
  * `state/labs/appointments.ts`; slots in `fixtures/labs/appointment-slots.ts`.
  *
  * LIMITATIONS
- * - Phlebotomy is served in zip 85004 (Getlabs) and 54650 (PhlebFinders) only, as in the
+ * - Phlebotomy is served in zip 85004 (Getlabs, West Lincoln Street only) and 54650 (PhlebFinders) only, as in the
  *   reference's sandbox; elsewhere availability answers no slots.
  * - PSCs are Quest only and generated (three per zip code); `sonora_quest` availability answers
  *   404, like a place without slots.
@@ -199,7 +199,7 @@ export const appointmentRoutes: Route[] = [
     request: { query: lazySchema(() => z.object({ start_date: isoDate().optional() })), body: address },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 422: 'Validation error' },
     handle(ctx, { query, body }) {
-      return reply(200, phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body.zip_code, query.start_date));
+      return reply(200, phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body, query.start_date));
     },
   }),
   defineRoute({

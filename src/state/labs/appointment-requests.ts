@@ -9,6 +9,7 @@
  * and completed at its slot. A pending request can be cancelled like a booked appointment.
  */
 import { stableUuid } from '../../engine/ids.js';
+import { phlebotomyServed } from './order-progression.js';
 import { PHLEBOTOMY_AREAS, dateRange, type Slot } from '../../fixtures/labs/appointment-slots.js';
 import { BOOKABLE, appointmentsOf, emit, openSlots, orderFor, scheduleProgress, type Appointment } from './appointments.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
@@ -46,7 +47,8 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
   if (!BOOKABLE.has(cur)) throw labsError.badRequest(LABS_TEXTS.notBookable(cur));
   const zip = input.address.zip_code.slice(0, 5);
   const area = PHLEBOTOMY_AREAS[zip];
-  if (!area) throw labsError.badRequest(LABS_ERRORS.appointmentRequestZip);
+  if (!area || !phlebotomyServed({ first_line: input.address.first_line, zip }))
+    throw labsError.badRequest(LABS_ERRORS.appointmentRequestZip);
   if (area.provider !== input.provider) throw labsError.badRequest(LABS_ERRORS.appointmentRequestProvider);
   const slot = firstFreeSlot(env, zip);
   if (!slot) throw labsError.notFound(LABS_ERRORS.noPscSlots);

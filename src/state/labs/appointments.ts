@@ -146,11 +146,12 @@ const today = (env: OrderEnv) => new Date(env.world.clock.now()).toISOString().s
 /** `AppointmentAvailabilitySlots` for an at-home address: five days from `startDate`. */
 export function phlebotomyAvailability(
   env: OrderEnv,
-  zip: string,
+  address: { first_line: string; zip_code: string },
   startDate: string | undefined,
 ): z.input<typeof W.AppointmentAvailability> {
+  const zip = address.zip_code;
   const area = PHLEBOTOMY_AREAS[zip.slice(0, 5)];
-  if (!area) return { slots: [], timezone: null };
+  if (!area || !phlebotomyServed({ first_line: address.first_line, zip })) return { slots: [], timezone: null };
   const dates = dateRange(startDate ?? today(env), 5);
   return {
     slots: dates.map((date) => ({
@@ -279,7 +280,7 @@ export function bookAppointment(
   if (existing && existing.status !== 'cancelled') throw labsError.badRequest(LABS_ERRORS.appointmentExists);
   const cur = currentStatus(order);
   if (!BOOKABLE.has(cur)) throw labsError.badRequest(LABS_TEXTS.notBookable(cur));
-  if (kind === 'phlebotomy' && !phlebotomyServed(order.patient_address?.zip)) throw labsError.badRequest(LABS_ERRORS.appointmentRequestZip);
+  if (kind === 'phlebotomy' && !phlebotomyServed(order.patient_address)) throw labsError.badRequest(LABS_ERRORS.appointmentRequestZip);
   const slot = slotForKey(env, kind, input.booking_key);
   const now = env.world.clock.now();
   store.take(slot, input.booking_key);

@@ -49,6 +49,8 @@ export interface OrderInit {
   sample_id?: string;
   /** An imported order's requisition already exists: `requisition_bypassed` instead of `requisition_created`. */
   requisition?: 'created' | 'bypassed';
+  /** A redraw order: origin `redraw`, its parent the initial order (order-redraw.ts). */
+  parent_id?: string | null;
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -111,7 +113,8 @@ export function buildOrder(store: OrderStore, init: OrderInit): Order {
         }
       : null,
     transaction_id: init.transaction_id,
-    origin: 'initial',
+    origin: init.parent_id ? 'redraw' : 'initial',
+    parent_id: init.parent_id ?? null,
     expected_result_by_date: dates.expected,
     worst_case_result_by_date: dates.worst,
     fate: init.fate,

@@ -18,6 +18,7 @@ import type { OrderEnv } from './order-store.js';
 import { orderView } from './order-views.js';
 import { labsProgression, teamLabs, type LabsProgression } from './order-progression.js';
 import { ordersOf } from './order-store.js';
+import { buildRedraw, needsRedraw } from './order-redraw.js';
 import type { World } from '../../engine/world.js';
 
 function clientUserId(env: OrderEnv, order: Order): string {
@@ -88,6 +89,7 @@ export function updateShipment(seed: number, order: Order, status: LowStatus): v
  * `labtest.result.critical` when the new result set holds a critical value.
  */
 function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.world.clock.now()): void {
+  if (status === 'redraw_available') order.flags = { ...order.flags, has_missing_results: true };
   env.store.pushEvent(order, { id: env.store.nextEventId(), at, status });
   order.updated_at = Math.max(order.updated_at, at);
   updateShipment(env.world.seed, order, status);
@@ -97,6 +99,8 @@ function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.wor
     emitOrder(env, order, 'labtest.order.updated');
   }
   if (RESULT_STAGE[status] && set?.hasCritical) emitCritical(env, order, set);
+  if (status === 'redraw_available' && needsRedraw(env.store, order, env.world.seed))
+    startOrder(env, buildRedraw(env.world.seed, env.store, order, at));
 }
 
 /** Moves the order to the next step of its path. */
@@ -241,6 +245,9 @@ export function planSimulation(order: Order, target: LowStatus): SimulationPlan 
     throw labsError.badRequest(LABS_TEXTS.alreadyFinal(cur));
   }
   if (target === 'cancelled') return cancelPlan(order, labsError.badRequest);
+  // One redraw per transaction: a redraw order never reaches redraw_available (lab/workflow/redraws).
+  if (target === 'redraw_available' && order.origin === 'redraw')
+    throw labsError.badRequest(LABS_TEXTS.unreachable(order.method, cur, target));
   const occurrences = order.events.filter((e) => e.status === cur).length;
   const fates: Fate[] = [order.fate, ...FATES[order.method].filter((f) => f !== order.fate)];
   for (const fate of fates) {

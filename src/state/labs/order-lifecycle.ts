@@ -156,6 +156,8 @@ export const FINAL: ReadonlySet<LowStatus> = new Set<LowStatus>([
   'failure_to_deliver_to_customer',
   'failure_to_deliver_to_lab',
   'lost',
+  // The initial order of a redraw: "No further updates for this order should be expected" (lab/workflow/redraws).
+  'redraw_available',
 ]);
 
 const CANCEL_ALWAYS: LowStatus[] = ['ordered', 'requisition_created', 'requisition_bypassed', 'awaiting_registration'];
@@ -178,9 +180,14 @@ export const CANCELLABLE: Readonly<Record<CollectionMethod, ReadonlySet<LowStatu
   on_site_collection: ofMethod('on_site_collection', [...CANCEL_ALWAYS, 'draw_completed']),
 };
 
-/** Statuses at which results (partial or final) exist. */
+/**
+ * Statuses at which results (partial or final) exist. At `redraw_available` "the result has been
+ * marked as final but is missing biomarker results due to lab error" (lab/walk-in/order-lifecycle):
+ * the initial order's results are available, missing what the redraw retests (lab/workflow/redraws).
+ */
 export const RESULT_STAGE: Readonly<Partial<Record<LowStatus, 'partial' | 'final' | 'corrected'>>> = {
   partial_results: 'partial',
+  redraw_available: 'final',
   completed: 'final',
   corrected: 'corrected',
 };
@@ -333,7 +340,8 @@ export function buildPath(method: CollectionMethod, fate: Fate, registrable = fa
       if (method === 'walk_in_test') return cutAfter(happy, 'requisition_created', s('sample_error', 3 * DAY));
       return cutAfter(happy, 'draw_completed', s('sample_error', 2 * DAY));
     case 'redraw':
-      return cutAfter(happy, 'requisition_created', s('redraw_available', 3 * DAY), s('partial_results', 3 * DAY), s('completed', DAY));
+      // The initial order stops at redraw_available; a redraw order (origin `redraw`) goes on (order-redraw.ts).
+      return cutAfter(happy, 'requisition_created', s('redraw_available', 3 * DAY));
     case 'appointment':
       if (method === 'walk_in_test') {
         return insertAfter(happy, 'requisition_created', [s('appointment_pending', HOUR), s('appointment_scheduled', 4 * HOUR)], 2 * DAY);
@@ -423,7 +431,8 @@ export const ZIP_HINTS: readonly ZipHint[] = [
     zip: '00021',
     fate: 'redraw',
     methods: ['walk_in_test'],
-    description: 'Insufficient sample: redraw_available, then the redraw succeeds.',
+    description:
+      'Insufficient sample: the order stops at redraw_available (its results readable) and a redraw order joins its transaction, then completes.',
   },
   {
     zip: '00030',

@@ -115,6 +115,8 @@ export interface Order {
   shipment: Shipment | null;
   transaction_id: string;
   origin: 'initial' | 'redraw' | 'recreation';
+  /** The order this one was created from (a redraw's initial order), else null. */
+  parent_id: string | null;
   expected_result_by_date: string | null;
   worst_case_result_by_date: string | null;
   fate: Fate;

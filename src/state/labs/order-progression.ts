@@ -9,7 +9,7 @@
  *   says, and later ones go to `final_status`.
  * - In both: an at-home phlebotomy order does not go past `requisition_created` until an
  *   appointment is booked for it (the clock waits, a simulation stops there and answers as
- *   usual); a booking is possible only in the served zip codes (85004, 54650).
+ *   usual); a booking is possible only at the served addresses (85004 West Lincoln Street, 54650).
  *
  * The mode is per team: `world.options.labsProgression` (CLI `--labs-progression`, the scenario's
  * `labs.progression`), overridden per team through `PUT /_sandbox/teams/{team_id}/labs`.
@@ -46,9 +46,20 @@ export function teamLabs(world: World, teamId: string, set?: LabsProgression) {
   };
 }
 
-/** Whether the sandbox's phlebotomy is served at a zip code (85004 Getlabs, 54650 PhlebFinders). */
-export function phlebotomyServed(zip: string | null | undefined): boolean {
-  return zip !== null && zip !== undefined && PHLEBOTOMY_AREAS[zip.slice(0, 5)] !== undefined;
+/** The one street served in 85004: "only one specific address: West Lincoln Street, Phoenix, AZ 85004, USA" (lab/overview/sandbox). */
+const PHOENIX_STREET = /\bwest lincoln street\b/i;
+
+/**
+ * Whether the sandbox's phlebotomy is served at an address (lab/overview/sandbox "Collection
+ * Method Restrictions"): zip 85004 (Getlabs) on West Lincoln Street only (any house number,
+ * as the docs' own examples use "West Lincoln Street" and "256 West Lincoln Street"), and zip
+ * 54650 (PhlebFinders).
+ */
+export function phlebotomyServed(address: { first_line: string; zip: string } | null | undefined): boolean {
+  if (!address) return false;
+  const zip = address.zip.slice(0, 5);
+  if (PHLEBOTOMY_AREAS[zip] === undefined) return false;
+  return zip !== '85004' || PHOENIX_STREET.test(address.first_line);
 }
 
 /** Statuses an unbooked phlebotomy order may still reach by simulation. */

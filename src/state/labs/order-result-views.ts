@@ -29,6 +29,15 @@ function patientName(order: Order): string {
   return pd ? `${pd.first_name} ${pd.last_name}` : (order.shipping_details?.receiver_name ?? '');
 }
 
+/**
+ * The documented result status (`ResultStatus`: `final` or `partial`, lab/results/overview): a
+ * correction is signalled by `labtest.order.updated` at `corrected` and the changed values, not
+ * by a status of its own.
+ */
+function resultStatus(stage: ResultSet['stage']): 'final' | 'partial' {
+  return stage === 'partial' ? 'partial' : 'final';
+}
+
 /** `LabResultsMetadata`. */
 export function metadata(order: Order, set: ResultSet, times: ResultTimes): z.input<typeof W.ResultMetadata> {
   const dob = order.patient_details?.dob ?? '';
@@ -44,7 +53,7 @@ export function metadata(order: Order, set: ResultSet, times: ResultTimes): z.in
     date_collected: iso(times.collected),
     specimen_number: order.sample_id,
     date_received: iso(times.received),
-    status: set.stage,
+    status: resultStatus(set.stage),
     interpretation: set.interpretation,
     patient_id: order.user_id,
     account_id: `SBX-${lab.slug.toUpperCase()}-${String(stableInt('lab_account', order.team_id, lab.id) % 1_000_000).padStart(6, '0')}`,
@@ -101,7 +110,7 @@ export function orderReportPdf(
       collected: iso(times.collected),
       received: iso(times.received),
       reported: iso(times.reported),
-      status: set.stage,
+      status: resultStatus(set.stage),
       interpretation: set.interpretation,
       date: new Date(times.reported),
     },

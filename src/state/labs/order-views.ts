@@ -46,7 +46,7 @@ export function transactionView(store: OrderStore, transactionId: string): z.inp
       low_level_status: currentStatus(o),
       low_level_status_created_at: iso(lastEvent(o).at),
       origin: o.origin,
-      parent_id: null,
+      parent_id: o.parent_id,
     })),
   };
 }
@@ -63,7 +63,7 @@ export function transactionResponse(world: World, partition: Partition, transact
     orders: tx.orders.map((o) => ({
       id: o.id,
       origin: o.origin,
-      parent_id: null,
+      parent_id: o.parent_id,
       last_status: currentStatus(o),
       last_status_created_at: iso(lastEvent(o).at),
       updated_at: iso(o.updated_at),

@@ -19,6 +19,7 @@ import { cancelOrder, planSimulation, runSimulation } from './order-changes.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
 import type { OrderEnv } from './order-store.js';
+import { emitMatchReview } from './match-review-events.js';
 import { RUN_LIMIT, UNMATCHED_LIMIT, unmatchedOf, type Candidate, type RunStage, type TestRun } from './unmatched-store.js';
 
 const STAGE_MS = 2_000;
@@ -315,4 +316,5 @@ function writeResult(env: OrderEnv, run: TestRun): void {
     reviewed_at: null,
   });
   run.raw_result_id = item.id;
+  emitMatchReview(env, item, 'created');
 }

@@ -5,6 +5,7 @@
  * an order that already has final results is `corrected`), with the result's interpretation, and
  * emits its usual events. Resolving rejects the result or escalates it (`unsure`) to ops review.
  */
+import { emitMatchReview } from './match-review-events.js';
 import { decodeText64, encodeText64 } from '../../engine/bytes.js';
 import { LABS_ERRORS, labsError } from './errors.js';
 import { runSimulation } from './order-changes.js';
@@ -135,6 +136,7 @@ export function acceptUnmatched(
     reviewed_at: now,
     updated_at: now,
   });
+  emitMatchReview(env, item, 'updated');
   return orderView(env.world, order, env.store);
 }
 
@@ -149,6 +151,7 @@ export function resolveUnmatched(
   const now = env.world.clock.now();
   unmatchedOf(env.partition, env.world).setStatus(item, body.action === 'reject' ? 'resolved' : 'pending_ops_review');
   Object.assign(item, { resolution_action: body.action, note: body.note ?? item.note, reviewed_at: now, updated_at: now });
+  emitMatchReview(env, item, 'updated');
   return unmatchedView(item);
 }
 

@@ -1,6 +1,7 @@
 /**
  * What an advance of the clock caused (`POST /_sandbox/clock/advance`): how many events and
- * webhook delivery attempts, how many of the events came from the periodic wearable feed, and
+ * webhook delivery attempts, how many demo users expired (deleted with their data 7 days after
+ * their first demo connection), how many of the events came from the periodic wearable feed, and
  * which webhook endpoints make the feed run (design rule 11: in feed mode `auto` the feed runs
  * only where someone listens to `daily.data.*`; an endpoint without `filter_types` takes every
  * event type, so it turns the feed on for its team environment). Time stays predictable: the
@@ -12,6 +13,7 @@ import type * as W from '../../wire/schemas.js';
 import { wearablesOf } from '../wearables/connections.js';
 import { allEndpoints } from '../webhooks/rules.js';
 import { deliveryOf } from '../webhooks/delivery.js';
+import { demoUsersExpired } from '../users/demo-expiry.js';
 
 const FEED_PREFIX = 'daily.data.';
 
@@ -57,6 +59,7 @@ export function feedNote(mode: string, listeners: readonly FeedListener[]): stri
 export function watchAdvance(world: World): () => AdvanceReport {
   const events = world.events.emitted;
   const deliveries = deliveryOf(world).attemptsMade;
+  const expired = demoUsersExpired(world);
   let feedEvents = 0;
   const stop = world.events.subscribe((entry) => {
     if (entry.envelope.event_type.startsWith(FEED_PREFIX)) feedEvents++;
@@ -70,6 +73,7 @@ export function watchAdvance(world: World): () => AdvanceReport {
         events: world.events.emitted - events,
         feed_events: feedEvents,
         deliveries: deliveryOf(world).attemptsMade - deliveries,
+        expired_users: demoUsersExpired(world) - expired,
       },
       feed: { mode, listeners, note: feedNote(mode, listeners) },
     };

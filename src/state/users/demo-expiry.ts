@@ -1,5 +1,7 @@
 /**
- * Demo users expire with their data 7 days after their first demo connection (api-facts H). As
+ * Demo users expire with their data 7 days after their first demo connection (api-facts H). Each
+ * expiry is visible: a log line (the world's logger) and the count in the advance's
+ * `caused.expired_users` (advance-report.ts). As
  * with deletion grace, the lifetime is the same for everyone and the clock only moves forward, so
  * the order of becoming a demo user is the order of expiry: a Map in insertion order is the
  * queue, and one scheduler job (`users.demo_expiry`), due at the head's time, expires everyone due
@@ -7,8 +9,9 @@
  */
 import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import { partitionSlot, worldSlot, type World } from '../../engine/world.js';
 import { expireUser } from './deletion-grace.js';
+import { usersOf } from './users.js';
 
 class DemoQueue {
   /** user_id -> expiry time, in expiry order. */
@@ -17,6 +20,13 @@ class DemoQueue {
 }
 
 const demoQueueOf = partitionSlot('users.demo_expiry', () => new DemoQueue());
+
+/** Demo users expired in the world so far (the advance's `caused.expired_users` counts the difference). */
+const expiredCounter = worldSlot('users.demo_expired', () => ({ count: 0 }));
+
+export function demoUsersExpired(world: World): number {
+  return expiredCounter(world).count;
+}
 
 /** Queues a demo user's expiry at `at` (nothing when it is queued already). */
 export function scheduleDemoExpiry(world: World, partition: Partition, userId: string, at: number): void {
@@ -47,7 +57,13 @@ function arm(world: World, partition: Partition, queue: DemoQueue): void {
     for (const [userId, at] of queue.waiting) {
       if (at > now) break;
       queue.waiting.delete(userId);
+      const user = usersOf(partition, world).get(userId);
+      if (!user) continue;
       expireUser(world, partition, userId);
+      expiredCounter(world).count++;
+      world.log(
+        `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`,
+      );
     }
     arm(world, partition, queue);
   });
