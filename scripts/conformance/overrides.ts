@@ -19,7 +19,7 @@ export interface Override {
 type Ids = Record<string, string>;
 
 /** At-home phlebotomy is served in zip 85004 (and 54650) only. */
-const PHOENIX = { first_line: '1 Main Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
+const PHOENIX = { first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip_code: '85004' };
 const QUERY = {
   select: [{ group_key: '*' }, { func: 'mean', arg: { sleep: 'score' } }],
   group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }],
@@ -258,7 +258,10 @@ export function methodFor(path: string): string | undefined {
 /** A fresh order (of the method the operation needs), so each write sees an order it may change. */
 export async function freshOrder(c: TestClient, ids: Ids, method?: string): Promise<string | undefined> {
   const labTestId = (method ? ids[`lab_test_id:${method}`] : undefined) ?? ids['lab_test_id'];
-  const address = method === 'at_home_phlebotomy' ? { ...ADDRESS, city: 'Phoenix', state: 'AZ', zip: '85004' } : ADDRESS;
+  const address =
+    method === 'at_home_phlebotomy'
+      ? { ...ADDRESS, first_line: '1 West Lincoln Street', city: 'Phoenix', state: 'AZ', zip: '85004' }
+      : ADDRESS;
   const res = await c.post('/v3/order', {
     user_id: ids['user_id'],
     lab_test_id: labTestId,

@@ -39,7 +39,7 @@ export const ROUTE_OVERRIDES: Record<string, (ids: Ids, serial: number, c: TestC
     const rule = await c.post('/_sandbox/faults', { match: { path: `/v2/route-table-fault-${n}` }, action: { drop: true } });
     return { params: { fault_id: String(rule.body?.id) } };
   },
-  'sandbox.faults.order': () => ({ body: { fault: 'sample_rejected' } }),
+  'sandbox.faults.order': () => ({ body: { fault: 'requisition_failed' } }),
   'sandbox.faults.outage': () => ({ body: { duration: '1h' } }),
   'sandbox.receiver.configure': () => ({ body: { status: 200 } }),
   // A destination the rules refuse: the certification's answer times and signature timestamps are wall-clock (adapters-parity lists it in NO_SUCCESS).
