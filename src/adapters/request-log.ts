@@ -44,6 +44,7 @@ export function jsonLine(r: RequestRecord): string {
     surface: r.surface,
     path: pathOf(r),
     status: r.status,
+    ...(r.dropped ? { dropped: true } : {}),
     duration_ms: Math.round(r.durationMs * 1000) / 1000,
     route_id: r.routeId,
     team_id: r.teamId,
@@ -57,7 +58,10 @@ export function jsonLine(r: RequestRecord): string {
 /** One request for a person: `09:00:00 GET /v2/user 200 1.2 ms team 1a2b3c4d/sandbox users.list`, and a second line for misses. */
 export function prettyLine(r: RequestRecord, color = false): string {
   const time = clockOf(r.at);
-  const status = paint(color, r.status >= 500 ? 'red' : r.status >= 400 ? 'yellow' : 'green', String(r.status));
+  const status =
+    r.status === null
+      ? paint(color, 'red', 'dropped')
+      : paint(color, r.status >= 500 ? 'red' : r.status >= 400 ? 'yellow' : 'green', String(r.status));
   const team = r.teamId ? ` team ${r.teamId.slice(0, 8)}/${r.environment ?? ''}` : '';
   const route = paint(color, 'dim', r.routeId ?? 'no route');
   const duration = r.durationMs < 10 ? r.durationMs.toFixed(1) : Math.round(r.durationMs).toString();

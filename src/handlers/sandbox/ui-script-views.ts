@@ -26,10 +26,10 @@ VIEWS.requests = function (parts) {
         return row([
           link('#requests/' + r.id, r.id), time(r.sandbox_time), r.method,
           h('code', { text: (r.surface === 'management' ? '/management' : '') + r.path + (r.query ? '?' + r.query : '') }),
-          h('span', { class: 'status ' + statusClass(r.status), text: r.status }), String(r.duration_ms),
+          h('span', { class: 'status ' + (r.dropped ? 's5' : statusClass(r.status)), text: r.dropped ? 'dropped' : r.status }), String(r.duration_ms),
           r.route_id ? h('code', { text: r.route_id }) : h('em', { text: r.near_misses && r.near_misses.length ? 'no route (near misses)' : 'no route' }),
           short(r.team_id) + (r.environment ? ' ' + r.environment : ''),
-        ], { class: r.status >= 400 ? 'error-row' : null });
+        ], { class: r.dropped || r.status >= 400 ? 'error-row' : null });
       }), 'Request journal'));
   });
 };
@@ -43,9 +43,9 @@ VIEWS.request = function (parts) {
     return section('Request ' + r.id,
       link('#requests', 'Back to requests'),
       h('dl', { class: 'facts' },
-        [['Method and path', r.method + ' ' + (r.surface === 'management' ? '/management' : '') + r.path + (r.query ? '?' + r.query : '')], ['Status', String(r.status)],
+        [['Method and path', r.method + ' ' + (r.surface === 'management' ? '/management' : '') + r.path + (r.query ? '?' + r.query : '')], ['Status', r.dropped ? 'dropped (no answer sent)' : String(r.status)],
          ['Route', r.route_id || 'no route matched'], ['Team', r.team_id ? r.team_id + ' (' + r.environment + ')' : '-'],
-         ['Sandbox time', time(r.sandbox_time)], ['Wall time', time(r.wall_time)], ['Duration', r.duration_ms + ' ms'], ['Fault', r.fault_id || '-']]
+         ['Sandbox time', time(r.sandbox_time)], ['Wall time', time(r.wall_time)], ['Duration', r.duration_ms + ' ms'], ['Fault', r.fault ? r.fault.rule + ' (' + r.fault.id + (r.fault.latency_ms !== null ? ', waited ' + r.fault.latency_ms + ' ms' : '') + ')' : '-']]
           .map(function (p) { return [h('dt', { text: p[0] }), h('dd', { text: p[1] })]; })),
       r.near_misses && r.near_misses.length ? h('div', { class: 'near', role: 'note' }, h('h3', { text: 'Near misses: routes this request nearly matched' }),
         h('ul', null, r.near_misses.map(function (n) {

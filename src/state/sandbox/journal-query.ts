@@ -33,7 +33,7 @@ function matcher(filter: RequestFilter): (r: RequestRecord) => boolean {
   const prefix = route?.endsWith('*') ? route.slice(0, -1) : undefined;
   const upper = method?.toUpperCase();
   return (r) =>
-    (statusClass === undefined || Math.floor(r.status / 100) === statusClass) &&
+    (statusClass === undefined || (r.status !== null && Math.floor(r.status / 100) === statusClass)) &&
     (statusExact === undefined || r.status === statusExact) &&
     (route === undefined ||
       (route === 'none' ? r.routeId === null : prefix !== undefined ? (r.routeId ?? '').startsWith(prefix) : r.routeId === route)) &&
