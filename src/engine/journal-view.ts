@@ -56,7 +56,20 @@ function maskJson(value: unknown, secret = false): unknown {
 
 /** Whether a character separates `name=value` pairs (`&` or white space, as `\s` reads it). */
 function isSeparator(code: number): boolean {
-  return code === 38 || code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0xfeff || code === 0x2028 || code === 0x2029 || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x202f || code === 0x205f || code === 0x3000;
+  return (
+    code === 38 ||
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 160 ||
+    code === 0xfeff ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x1680 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
 }
 
 /**

@@ -16,7 +16,9 @@ afterAll(() => servers.forEach((s) => s.close()));
 async function listen(kind: 'express' | 'node', cors: true | string[]): Promise<{ port: number; key: string }> {
   const sandbox = createSandbox({ seed: 2, users: 1, usersElsewhere: 0, feed: 'off', logger: () => undefined });
   const server =
-    kind === 'node' ? createNodeServer(sandbox, { cors }) : answerHeadErrorsWithJson(createExpressApp(sandbox, { cors }).listen(0, '127.0.0.1'));
+    kind === 'node'
+      ? createNodeServer(sandbox, { cors })
+      : answerHeadErrorsWithJson(createExpressApp(sandbox, { cors }).listen(0, '127.0.0.1'));
   if (kind === 'node') server.listen(0, '127.0.0.1');
   await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
   servers.push({

@@ -20,7 +20,10 @@ for (const adapter of ALL_ADAPTERS) {
       const c = createClient(adapter, small);
       // No key: each is a 401 whose body is kept. A long word with no `=` made the old pattern backtrack quadratically.
       for (let i = 0; i < 10; i++) {
-        const res = await c.call('POST', '/v2/user', { ...text(`${'a'.repeat(60_000)}${i}`), headers: { 'content-type': 'text/plain', 'x-vital-api-key': '' } });
+        const res = await c.call('POST', '/v2/user', {
+          ...text(`${'a'.repeat(60_000)}${i}`),
+          headers: { 'content-type': 'text/plain', 'x-vital-api-key': '' },
+        });
         expect(res.status).toBeGreaterThanOrEqual(400);
       }
       const started = performance.now();

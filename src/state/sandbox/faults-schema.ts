@@ -23,7 +23,16 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * Headers the adapter owns (the answer's framing and the connection): a rule setting them would
  * make an answer the client cannot read, or one that differs between adapters.
  */
-const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+const FRAMING_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 const FAULT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
