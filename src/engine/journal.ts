@@ -14,8 +14,9 @@ import type { Exchange } from './dispatch.js';
 import type { SimRequest, SimResponse } from './http-types.js';
 import type { Route } from './route.js';
 import type { World } from './world.js';
-import type { FaultApplied } from './fault-applied.js';
-import { nearMisses, type NearMiss } from './journal-near.js';
+import { JournalRecord, type RequestRecord } from './journal-record.js';
+
+export type { RequestRecord } from './journal-record.js';
 
 const KEPT = Symbol('request-journal');
 
@@ -38,83 +39,6 @@ export const BODY_CAP = 64 * 1024;
 export const BODY_BUDGET = 4 * 1024 * 1024;
 /** Header a client sends to keep its requests out of the journal and out of the fault rules (the inspector's own requests). */
 export const QUIET_HEADER = 'x-sandbox-inspector';
-
-/** One recorded request, as held (`journal-view.ts` renders it for the wire). */
-export interface RequestRecord {
-  seq: number;
-  /** Sandbox time and wall time, epoch ms. */
-  at: number;
-  wallAt: number;
-  /** Monotonic ms from arrival to the answer (a fault's latency included, once the adapter waited it). */
-  durationMs: number;
-  method: string;
-  surface: string;
-  path: string;
-  query: Record<string, string[]>;
-  routeId: string | null;
-  teamId: string | null;
-  environment: string | null;
-  /** The status sent; null when a fault dropped the connection (nothing was sent). */
-  status: number | null;
-  /** A fault closed the connection with no answer. */
-  dropped: boolean;
-  /** Request headers (a reference; masked when read). */
-  headers: Record<string, string>;
-  responseType: string | null;
-  /** Bodies (errors, or all with `bodies`), at most BODY_CAP bytes each; undefined when not kept. */
-  requestBody?: Uint8Array;
-  requestBytes: number;
-  responseBody?: Uint8Array;
-  responseBytes: number;
-  /** The bodies were kept, then let go to hold the ring within BODY_BUDGET. */
-  bodiesDropped: boolean;
-  invalid: Array<Array<string | number>> | null;
-  faultId: string | null;
-  /** What the fault rule did (its match and action kept, so it reads after the rule retired). */
-  fault: FaultApplied | null;
-  /** The routes nearly matched by a 404/405 no route matched (computed on first read), else null. */
-  readonly nearMisses: NearMiss[] | null;
-}
-
-/** A record as the ring holds it: near misses are worked out from the route table when first read. */
-class JournalRecord implements RequestRecord {
-  requestBody?: Uint8Array;
-  responseBody?: Uint8Array;
-  bodiesDropped = false;
-  private misses: NearMiss[] | null | undefined;
-
-  constructor(
-    readonly seq: number,
-    readonly at: number,
-    readonly wallAt: number,
-    public durationMs: number,
-    readonly method: string,
-    readonly surface: string,
-    readonly path: string,
-    readonly query: Record<string, string[]>,
-    readonly routeId: string | null,
-    readonly teamId: string | null,
-    readonly environment: string | null,
-    readonly status: number | null,
-    readonly dropped: boolean,
-    readonly headers: Record<string, string>,
-    readonly responseType: string | null,
-    readonly requestBytes: number,
-    readonly responseBytes: number,
-    readonly invalid: Array<Array<string | number>> | null,
-    readonly faultId: string | null,
-    readonly fault: FaultApplied | null,
-    /** The route table to find near misses in; undefined when the request matched a route. */
-    private readonly routes: readonly Route[] | undefined,
-  ) {
-    this.misses = routes === undefined ? null : undefined;
-  }
-
-  get nearMisses(): NearMiss[] | null {
-    if (this.misses === undefined) this.misses = nearMisses(this.routes ?? [], this.surface, this.method, this.path);
-    return this.misses;
-  }
-}
 
 type RequestListener = (record: RequestRecord) => void;
 
@@ -178,26 +102,28 @@ export class RequestJournal {
     const method = req.method.toUpperCase();
     const dropped = res.drop === true;
     const record = new JournalRecord(
-      ++this.seq,
-      this.env.world.clock.now(),
-      this.wallClock(),
-      durationMs,
-      method,
-      req.surface,
-      req.path,
-      this.sameQuery(req.query),
-      exchange.route?.id ?? null,
-      exchange.teamId ?? null,
-      exchange.environment ?? null,
-      dropped ? null : res.status,
-      dropped,
-      this.sameHeaders(req.headers),
-      dropped ? null : (res.headers['content-type'] ?? null),
-      req.rawBody.byteLength,
-      dropped ? 0 : res.body.byteLength,
-      exchange.invalid ?? null,
-      exchange.faultId ?? null,
-      exchange.fault ?? null,
+      {
+        seq: ++this.seq,
+        at: this.env.world.clock.now(),
+        wallAt: this.wallClock(),
+        durationMs,
+        method,
+        surface: req.surface,
+        path: req.path,
+        query: this.sameQuery(req.query),
+        routeId: exchange.route?.id ?? null,
+        teamId: exchange.teamId ?? null,
+        environment: exchange.environment ?? null,
+        status: dropped ? null : res.status,
+        dropped,
+        headers: this.sameHeaders(req.headers),
+        responseType: dropped ? null : (res.headers['content-type'] ?? null),
+        requestBytes: req.rawBody.byteLength,
+        responseBytes: dropped ? 0 : res.body.byteLength,
+        invalid: exchange.invalid ?? null,
+        faultId: exchange.faultId ?? null,
+        fault: exchange.fault ?? null,
+      },
       unmatched ? this.env.router.routes : undefined,
     );
     if (keep) {
