@@ -5,8 +5,10 @@
  * routes it nearly hit. Keys are masked to a short prefix.
  *
  * LIMITATIONS
- * - Only the most recent requests are kept (default 1000, `--request-log-size`); bodies are cut at 64 KiB.
- * - The journal's own reads and the inspector's requests (header `x-sandbox-inspector`) are not recorded.
+ * - Only the most recent requests are kept (default 1000, `--request-log-size`); bodies are cut at 64 KiB,
+ *   and the ring holds at most 4 MiB of bodies (the oldest let theirs go: `body_dropped`).
+ * - The journal's own reads and the inspector's requests (header `x-sandbox-inspector`) are not
+ *   recorded (nor faulted: docs/simulated/faults.md).
  * - It survives `/_sandbox/reset` (it is what happened); its ids go on counting.
  */
 import { z } from 'zod';
