@@ -133,6 +133,8 @@ export class RequestJournal {
     if (this.size > 0) {
       const old = this.ring[this.next];
       if (old !== undefined) {
+        // The queue of records holding bodies is in ring order: one leaving the ring is its head.
+        if (this.withBodies[this.bodiesHead] === old) this.bodiesHead++;
         this.bodyBytes -= keptBytes(old);
         old.requestBody = undefined;
         old.responseBody = undefined;
@@ -169,7 +171,7 @@ export class RequestJournal {
       oldest.responseBody = undefined;
       oldest.bodiesDropped = true;
     }
-    if (this.bodiesHead > 1024 && this.bodiesHead * 2 > this.withBodies.length) {
+    if (this.bodiesHead >= 1024 && this.bodiesHead * 2 > this.withBodies.length) {
       this.withBodies = this.withBodies.slice(this.bodiesHead);
       this.bodiesHead = 0;
     }

@@ -111,6 +111,15 @@ describe('journal bounds', () => {
     expect(records[n - 1]?.requestBytes).toBe(BODY_CAP + 1000);
   });
 
+  it('lets go of the records that left the ring (a stream of 404s holds no more than the ring)', async () => {
+    const sandbox = createSandbox({ ...small, requests: { size: 50 }, logger: () => undefined });
+    for (let i = 0; i < 3000; i++)
+      await sandbox.dispatch({ method: 'GET', surface: 'data', path: '/v2/usr', query: {}, headers: {}, rawBody: new Uint8Array(0) });
+    const inner = sandbox.requests as unknown as { withBodies: unknown[]; bodiesHead: number };
+    expect(inner.withBodies.length - inner.bodiesHead).toBeLessThanOrEqual(50);
+    expect(inner.withBodies.length).toBeLessThanOrEqual(2 * 1024 + 50);
+  });
+
   it('works out near misses when a record is read, not when the request is answered', async () => {
     const sandbox = createSandbox({ ...small, logger: () => undefined });
     await sandbox.dispatch({ method: 'GET', surface: 'data', path: '/v2/usr', query: {}, headers: {}, rawBody: new Uint8Array(0) });
