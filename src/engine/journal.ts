@@ -52,6 +52,7 @@ export class RequestJournal {
   private readonly listeners: RequestListener[] = [];
   private lastHeaders: Record<string, string> | undefined;
   private lastNames: string[] = [];
+  private lastBody: Uint8Array | undefined;
   private readonly emptyQuery: Record<string, string[]> = {};
   private readonly wallClock: () => number;
   private readonly timer: () => number;
@@ -128,7 +129,7 @@ export class RequestJournal {
     );
     if (keep) {
       record.requestBody = capped(req.rawBody);
-      if (!dropped) record.responseBody = capped(res.body);
+      if (!dropped) record.responseBody = this.sameBody(res.body);
     }
     if (this.size > 0) {
       const old = this.ring[this.next];
@@ -196,6 +197,19 @@ export class RequestJournal {
     return headers;
   }
 
+  /**
+   * The response body to keep: the previous one when it has the same bytes and is short (a client
+   * repeating a refused request gets the same error again), so a stream of errors keeps one body
+   * alive, not one per request.
+   */
+  private sameBody(bytes: Uint8Array): Uint8Array | undefined {
+    const last = this.lastBody;
+    if (last !== undefined && last.byteLength === bytes.byteLength && bytes.byteLength <= 512 && sameBytes(last, bytes)) return last;
+    const kept = capped(bytes);
+    this.lastBody = kept;
+    return kept;
+  }
+
   /** The query to keep: one shared object for every request without one (most). */
   private sameQuery(query: Record<string, string[]>): Record<string, string[]> {
     for (const _ in query) return query;
@@ -227,6 +241,7 @@ export class RequestJournal {
     this.withBodies = [];
     this.bodiesHead = 0;
     this.bodyBytes = 0;
+    this.lastBody = undefined;
   }
 }
 
@@ -245,6 +260,11 @@ function skipped(req: SimRequest): boolean {
   if (req.headers[QUIET_HEADER] !== undefined) return true;
   const { path } = req;
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Bytes of the bodies a record holds. */
