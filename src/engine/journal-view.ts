@@ -179,8 +179,21 @@ function faultView(f: FaultApplied) {
   };
 }
 
-/** One record as `GET /_sandbox/requests` answers it (`RequestEntry` in src/wire/sandbox.ts). */
-export function requestView(r: RequestRecord) {
+/**
+ * Bytes of bodies one read renders (masked, decoded, serialised): past them a read's older entries
+ * come without their bodies (`body_omitted`; read them with `since` or a smaller `limit`), so no
+ * read of the journal blocks the event loop for long, whatever it holds.
+ */
+export const READ_BODY_BUDGET = 256 * 1024;
+
+/** Bytes of kept bodies a record's view would render. */
+export function viewBodyBytes(r: RequestRecord): number {
+  return (r.requestBody?.byteLength ?? 0) + (r.responseBody?.byteLength ?? 0);
+}
+
+/** One record as `GET /_sandbox/requests` answers it (`RequestEntry` in src/wire/sandbox.ts); without its bodies when `omitBodies`. */
+export function requestView(r: RequestRecord, omitBodies = false) {
+  const omitted = omitBodies && viewBodyBytes(r) > 0;
   return {
     id: `req_${r.seq}`,
     seq: r.seq,
@@ -203,15 +216,17 @@ export function requestView(r: RequestRecord) {
     request: {
       headers: maskHeaders(r.headers),
       content_type: r.headers['content-type'] ?? null,
-      body: bodyText(r.requestBody, r.headers['content-type']),
+      body: omitted ? null : bodyText(r.requestBody, r.headers['content-type']),
       body_bytes: r.requestBytes,
       body_dropped: r.bodiesDropped && r.requestBytes > 0,
+      body_omitted: omitted && r.requestBody !== undefined,
     },
     response: {
       content_type: r.responseType,
-      body: bodyText(r.responseBody, r.responseType),
+      body: omitted ? null : bodyText(r.responseBody, r.responseType),
       body_bytes: r.responseBytes,
       body_dropped: r.bodiesDropped && r.responseBytes > 0,
+      body_omitted: omitted && r.responseBody !== undefined,
     },
   };
 }

@@ -159,6 +159,11 @@ const RequestSide = lazySchema(() =>
     body: z.string().nullable(),
     body_bytes: z.number().int(),
     body_dropped: z.boolean().describe('The body was kept, then let go to hold the journal within its byte budget'),
+    body_omitted: z
+      .boolean()
+      .describe(
+        'The body is kept but this read left it out (a read renders at most 256 KiB of bodies, newest first): read with since or a smaller limit',
+      ),
   }),
 );
 /** @public One request of the request journal (read through src/testing/types.ts). */

@@ -1,13 +1,14 @@
 /**
  * The request journal hardened (issue 40, items 2 and 9): a read masks bodies that are not JSON in
  * linear time (ten 60 KB refused bodies read at once, on every adapter; the pair scanner agrees
- * with the regular expression it replaced), management keys (`mg_`) and every other key shape are
+ * with the regular expression it replaced) and renders at most READ_BODY_BUDGET of bodies (the
+ * rest one `id` read away), management keys (`mg_`) and every other key shape are
  * masked wherever they stand, the ring holds its bodies within a byte budget, and near misses are
  * worked out when a record is read, never on the request path.
  */
 import { describe, expect, it } from 'vitest';
 import { BODY_BUDGET, BODY_CAP } from '../../src/engine/journal.js';
-import { maskKeyWords, maskPairs } from '../../src/engine/journal-view.js';
+import { maskKeyWords, maskPairs, READ_BODY_BUDGET } from '../../src/engine/journal-view.js';
 import { createSandbox } from '../../src/index.js';
 import { ALL_ADAPTERS, createClient } from '../support/client.js';
 
@@ -32,6 +33,15 @@ for (const adapter of ALL_ADAPTERS) {
       expect(performance.now() - started).toBeLessThan(4000);
       expect(page.requests).toHaveLength(10);
       expect(page.requests[0].request.body).toHaveLength(60_001);
+      // One read renders at most READ_BODY_BUDGET of bodies, newest first; the others are one `id` read away.
+      const rendered = page.requests.reduce((n: number, r: any) => n + (r.request.body?.length ?? 0) + (r.response.body?.length ?? 0), 0);
+      expect(rendered).toBeLessThanOrEqual(READ_BODY_BUDGET);
+      const oldest = page.requests[9];
+      expect(oldest.request).toMatchObject({ body: null, body_omitted: true, body_bytes: 60_001 });
+      const alone = (await c.get('/_sandbox/requests', { query: { id: oldest.id } })).body.requests;
+      expect(alone.map((r: any) => r.id)).toEqual([oldest.id]);
+      expect(alone[0].request).toMatchObject({ body_omitted: false, body_bytes: 60_001 });
+      expect(alone[0].request.body).toHaveLength(60_001);
     });
 
     it('masks management keys (mg_) and every key shape in headers, JSON, text bodies and queries', async () => {

@@ -29,7 +29,7 @@ export const requestRoutes = [
     path: '/_sandbox/requests',
     auth: 'control',
     summary:
-      'The request journal, newest first: filter by status (404, 4xx), route id (users.create, users.*, none), path part, method, team, since (req_N or ISO sandbox time).',
+      'The request journal, newest first: filter by status (404, 4xx), route id (users.create, users.*, none), path part, method, team, since (req_N or ISO sandbox time), id (req_N). A read renders at most 256 KiB of bodies (older entries: body_omitted).',
     request: {
       query: lazySchema(() =>
         z.object({
@@ -39,6 +39,7 @@ export const requestRoutes = [
           method: z.string().min(1).optional(),
           team_id: z.string().min(1).optional(),
           since: since.optional(),
+          id: z.string().regex(SINCE_FILTER).optional().describe('One request (req_N), with its bodies'),
           limit: int({ min: 1, max: 10000 }).default(100),
         }),
       ),

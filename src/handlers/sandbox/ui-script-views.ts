@@ -36,8 +36,7 @@ VIEWS.requests = function (parts) {
 
 VIEWS.request = function (parts) {
   var id = parts[0];
-  var since = 'req_' + (Number(id.slice(4)) - 1);
-  return api('GET', '/_sandbox/requests' + qs({ since: since, limit: 10000 })).then(function (page) {
+  return api('GET', '/_sandbox/requests' + qs({ id: id })).then(function (page) {
     var r = page.requests.filter(function (x) { return x.id === id; })[0];
     if (!r) return section('Request ' + id, h('p', { text: 'Not in the journal any more (it keeps the most recent ' + page.size + ').' }), link('#requests', 'Back to requests'));
     return section('Request ' + r.id,
