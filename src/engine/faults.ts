@@ -139,11 +139,8 @@ export function addFault(world: World, routes: readonly Route[], input: FaultRul
     after: input.after ?? 0,
     matched: 0,
     fired: 0,
-    segments: input.match.path === undefined ? null : input.match.path.replace(/\/+$/, '').split('/').slice(1),
-    named: false,
+    ...compileMatch(input.match),
   };
-  const first = rule.segments?.[0];
-  rule.named = routeId !== undefined || (first !== undefined && first !== '' && first !== '*' && !first.startsWith('{'));
   faults(world).rules.push(rule);
   return view(rule);
 }
@@ -168,6 +165,18 @@ export function clearFaults(world: World): number {
   const n = store?.rules.length ?? 0;
   if (store) store.rules = [];
   return n;
+}
+
+/**
+ * What a rule keeps compiled from its match (derived, so a rule restored from a saved world
+ * compiles it again): the path pattern's segments, and whether it names a route of the sandbox's
+ * own (by `route`, or by a path whose first segment is a literal).
+ */
+export function compileMatch(match: Match): { segments: string[] | null; named: boolean } {
+  const segments = match.path === undefined ? null : match.path.replace(/\/+$/, '').split('/').slice(1);
+  const first = segments?.[0];
+  const named = match.route !== undefined || (first !== undefined && first !== '' && first !== '*' && !first.startsWith('{'));
+  return { segments, named };
 }
 
 /** Whether a path matches a compiled pattern: `*` or `{x}` is one segment, a last `*` any rest. */
