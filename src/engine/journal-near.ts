@@ -111,8 +111,7 @@ export function nearMisses(routes: readonly Route[], surface: string, method: st
         const most = Math.max(2, Math.ceil(want.length / 2));
         if (Math.abs(got.length - want.length) > most) continue;
         const d = distance(got, want);
-        if (d <= most)
-          found.push({ ...base, kind: 'segment', hint: `"${want}", not "${got}"`, score: d });
+        if (d <= most) found.push({ ...base, kind: 'segment', hint: `"${want}", not "${got}"`, score: d });
       }
     } else if (same && rest && !hasVersion && rest.length === segments.length && misfits(rest, segments).count === 0) {
       // No version prefix: `/user` for `/v2/user`.

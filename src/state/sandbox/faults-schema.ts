@@ -42,7 +42,6 @@ export const FAULT_MESSAGES = {
   latencyOrder: 'latency_ms as [min, max] needs min <= max',
   pathPattern: 'A path pattern starts with / and names segments, * (one segment; last: any rest) or {param}',
   controlPath: 'Faults never apply to the control plane (/_sandbox/*); of it only the test receivers (/_sandbox/receiver/...) can be named',
-  status: 'A fault status is 200 to 599: a 1xx is not an answer (the client would wait for one until its own timeout)',
   headerName: (name: string) => `"${name}" is not an HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only)`,
   headerValue: (name: string) => `The value of header "${name}" holds a character HTTP forbids (CR, LF, NUL or another control character)`,
   headerFraming: (name: string) => `Header "${name}" frames the answer or the connection: the sandbox sets it, a rule cannot`,
@@ -78,7 +77,9 @@ const faultMatch = lazySchema(() =>
 const faultAction = lazySchema(() =>
   z
     .object({
-      status: int({ min: 200, max: 599 }).optional().describe('Answer this status (the real error body for it unless body is given)'),
+      status: int({ min: 200, max: 599 })
+        .optional()
+        .describe('Answer this status, 200 to 599 (a 1xx is no final answer), with the real error body for it unless body is given'),
       headers: z.record(z.string(), z.string()).optional().describe('Headers of the status answer, e.g. {"retry-after": "2"}'),
       body: z.unknown().optional().describe('The JSON body of the status answer'),
       latency_ms: latency.optional().describe('The real answer, this late (wall ms; N or [min, max] drawn from the seeded source)'),
