@@ -218,7 +218,10 @@ async function main(): Promise<void> {
     notes.push('  Note: limits are off (no 50-user cap).');
   }
   if (options.dataDir !== undefined) notes.push(`  Data directory: ${options.dataDir}`);
-  if (options.cors !== undefined) notes.push(`  CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
+  if (options.cors !== undefined)
+    notes.push(
+      `  CORS: ${options.cors === true ? 'any origin (API routes; the control plane only for listed origins)' : options.cors.join(', ')}`,
+    );
   const server = createNodeServer(sandbox, { cors: options.cors });
   let served = false; // the world is ready (a world still being restored is never written over the file)
   server.listen(options.port, options.host);

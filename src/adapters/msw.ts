@@ -85,7 +85,12 @@ async function answer(sandbox: Sandbox, mounts: readonly Mount[], request: Reque
   };
   const response = await sandbox.dispatch(simRequest);
   // A fault's latency (wall time, never the sandbox clock), then a dropped connection: a network error.
-  if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
+  if (response.delayMs) {
+    const from = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, response.delayMs));
+    // The wait the client saw, measured here where it was carried out (the request journal's record).
+    response.waited?.(performance.now() - from);
+  }
   if (response.drop) return HttpResponse.error();
   const body = response.status === 204 || response.body.length === 0 ? null : response.body;
   // Content-Length as node:http and express send it: the body's length, 0 for an empty body, none

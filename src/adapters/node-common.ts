@@ -221,9 +221,12 @@ function serveRequest(
   return sandbox.dispatch(simRequest).then((response) => {
     // A fault's latency: wall time before the answer (it never moves the sandbox clock).
     if (!response.delayMs) return writeAnswer(res, response, simRequest, options);
-    return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() =>
-      writeAnswer(res, response, simRequest, options),
-    );
+    const from = performance.now();
+    return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() => {
+      writeAnswer(res, response, simRequest, options);
+      // The wait the client saw, measured here where it was carried out (the request journal's record).
+      response.waited?.(performance.now() - from);
+    });
   });
 }
 

@@ -48,6 +48,7 @@ export function jsonLine(r: RequestRecord): string {
     surface: r.surface,
     path: pathOf(r),
     status: r.status,
+    ...(r.dropped ? { dropped: true } : {}),
     duration_ms: Math.round(r.durationMs * 1000) / 1000,
     route_id: r.routeId,
     team_id: r.teamId,
@@ -61,7 +62,10 @@ export function jsonLine(r: RequestRecord): string {
 /** One request for a person: `2026-01-05 09:00:00 GET /v2/user 200 1.2 ms team 1a2b3c4d/sandbox users.list`, and a second line for misses. */
 export function prettyLine(r: RequestRecord, color = false): string {
   const time = clockOf(r.at);
-  const status = paint(color, r.status >= 500 ? 'red' : r.status >= 400 ? 'yellow' : 'green', String(r.status));
+  const status =
+    r.status === null
+      ? paint(color, 'red', 'dropped')
+      : paint(color, r.status >= 500 ? 'red' : r.status >= 400 ? 'yellow' : 'green', String(r.status));
   const team = r.teamId ? ` team ${r.teamId.slice(0, 8)}/${r.environment ?? ''}` : '';
   const route = paint(color, 'dim', r.routeId ?? 'no route');
   const duration = r.durationMs < 10 ? r.durationMs.toFixed(1) : Math.round(r.durationMs).toString();
@@ -82,6 +86,7 @@ interface Deliveries {
   count: number;
   first: number;
   last: number;
+  /** Answers by status; a dropped connection (a fault rule naming the receiver) counts under 0. */
   statuses: Map<number, number>;
 }
 
@@ -92,7 +97,7 @@ export function deliveriesLine(path: string, d: Deliveries, color = false): stri
     .sort((a, b) => a[0] - b[0])
     .map(
       ([status, n]) =>
-        `${n.toLocaleString('en')} ${paint(color, status >= 500 ? 'red' : status >= 400 ? 'yellow' : 'green', String(status))}`,
+        `${n.toLocaleString('en')} ${paint(color, status === 0 || status >= 500 ? 'red' : status >= 400 ? 'yellow' : 'green', status === 0 ? 'dropped' : String(status))}`,
     )
     .join(', ');
   const what = d.count === 1 ? 'delivery' : 'deliveries';
@@ -117,7 +122,8 @@ export function requestLogger(mode: LogMode, write: (line: string) => void, colo
         const d = held.get(r.path) ?? { count: 0, first: r.at, last: r.at, statuses: new Map<number, number>() };
         d.count++;
         d.last = r.at;
-        d.statuses.set(r.status, (d.statuses.get(r.status) ?? 0) + 1);
+        const status = r.status ?? 0;
+        d.statuses.set(status, (d.statuses.get(status) ?? 0) + 1);
         held.set(r.path, d);
         return;
       }

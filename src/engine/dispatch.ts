@@ -17,6 +17,7 @@ import { renderedJson } from './render-cache.js';
 import { canonicalPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 import type { WorldControl } from './persist.js';
+import type { FaultApplied } from './fault-applied.js';
 
 /**
  * What dispatch learned about one request, filled in as it goes (the seam for the request
@@ -33,8 +34,15 @@ export interface Exchange {
   invalid?: Array<Array<string | number>>;
   /** Set by a hook that replaced the answer (a fault rule's id). */
   faultId?: string;
+  /** Set with `faultId`: what the rule did (kept by the request journal). */
+  fault?: FaultApplied;
   /** Set by `intercept` to have the handler's own answer sent late (wall ms; a fault's latency). */
   delayMs?: number;
+  /**
+   * Set by an `observe` hook for a late answer: called with the wall ms the client waited, once
+   * the adapter carried out the wait (handed to the adapter as `SimResponse.waited`).
+   */
+  waited?: (waitedMs: number) => void;
   /**
    * Set by the caller before dispatch, read by its hooks (no per-request map): the monotonic time
    * the request arrived (the journal's duration), and the world it arrived in with its sandbox
@@ -93,8 +101,13 @@ export function dispatch(env: DispatchEnv, req: SimRequest, exchange: Exchange =
 }
 
 function finish(env: DispatchEnv, req: SimRequest, answered: SimResponse, exchange: Exchange): SimResponse {
-  const res = exchange.delayMs ? { ...answered, delayMs: exchange.delayMs } : answered;
+  if (!exchange.delayMs) {
+    env.hooks?.observe?.(req, answered, exchange);
+    return answered;
+  }
+  const res: SimResponse = { ...answered, delayMs: exchange.delayMs };
   env.hooks?.observe?.(req, res, exchange);
+  if (exchange.waited) res.waited = exchange.waited;
   return res;
 }
 

@@ -4,7 +4,11 @@
  * reset drops them (a scenario's `faults:` are declared again when it is applied). `interceptFault`
  * is the dispatch seam's `intercept` (engine/dispatch.ts): it runs after the route matched and the
  * caller authenticated, before input is parsed, so a faulted request changes nothing in the world
- * and emits no event. Control routes (`/_sandbox/*`) are never faulted.
+ * and emits no event. Control routes (`/_sandbox/*`) are never faulted; the sandbox's other own
+ * routes (the test receivers `/_sandbox/receiver/:name`, `/docs`, `/openapi.json`, `/`) only by a
+ * rule that names them (its `route`, or a `path` whose first segment is theirs): a catch-all rule
+ * leaves them alone. A request carrying `x-sandbox-inspector` (the inspector's own reads) is never
+ * faulted and never counts against a rule. A world holds at most MAX_FAULT_RULES rules.
  *
  * Rules are tried in the order they were added; the first that fires answers. A rule counts its
  * matches: the first `after` pass through; then each match fires with its `probability` (a draw
@@ -18,10 +22,9 @@ import { Rng } from './rng.js';
 import type { Route } from './route.js';
 import type { World } from './world.js';
 import { sandboxError } from '../state/sandbox/errors.js';
-import { FAULT_MESSAGES, type FaultRuleInput } from '../state/sandbox/faults-schema.js';
-
-type Match = FaultRuleInput['match'];
-type Action = FaultRuleInput['action'];
+import { FAULT_MESSAGES, MAX_FAULT_RULES, type FaultRuleInput } from '../state/sandbox/faults-schema.js';
+import { type FaultAction as Action, faultKind, type FaultMatch as Match } from './fault-applied.js';
+import { QUIET_HEADER } from './journal.js';
 
 interface FaultRule {
   id: string;
@@ -36,6 +39,8 @@ interface FaultRule {
   fired: number;
   /** The path pattern, compiled. */
   segments: string[] | null;
+  /** Whether the rule names a route of the sandbox's own (by id, or by a path's literal first segment). */
+  named: boolean;
 }
 
 /** What `GET /_sandbox/faults` shows of a rule. */
@@ -108,8 +113,17 @@ const view = (r: FaultRule): FaultView => ({
   fired: r.fired,
 });
 
-/** Adds a rule (checked: a `match.route` must name a route that is not a control route). */
+/**
+ * Whether a route is the sandbox's own, not the simulated API's: the test receivers, the docs and
+ * OpenAPI pages, the index (control routes are never faulted at all).
+ */
+function ownRoute(route: Route): boolean {
+  return route.path.startsWith('/_sandbox') || route.id.startsWith('meta.') || route.id.startsWith('sandbox.');
+}
+
+/** Adds a rule (checked: a `match.route` must name a route that is not a control route; at most MAX_FAULT_RULES). */
 export function addFault(world: World, routes: readonly Route[], input: FaultRuleInput): FaultView {
+  if ((peek(world)?.rules.length ?? 0) >= MAX_FAULT_RULES) throw sandboxError.faultConflict(FAULT_MESSAGES.tooMany);
   const routeId = input.match.route;
   if (routeId !== undefined) {
     const route = routes.find((r) => r.id === routeId);
@@ -125,7 +139,7 @@ export function addFault(world: World, routes: readonly Route[], input: FaultRul
     after: input.after ?? 0,
     matched: 0,
     fired: 0,
-    segments: input.match.path === undefined ? null : input.match.path.replace(/\/+$/, '').split('/').slice(1),
+    ...compileMatch(input.match),
   };
   faults(world).rules.push(rule);
   return view(rule);
@@ -153,6 +167,18 @@ export function clearFaults(world: World): number {
   return n;
 }
 
+/**
+ * What a rule keeps compiled from its match (derived, so a rule restored from a saved world
+ * compiles it again): the path pattern's segments, and whether it names a route of the sandbox's
+ * own (by `route`, or by a path whose first segment is a literal).
+ */
+export function compileMatch(match: Match): { segments: string[] | null; named: boolean } {
+  const segments = match.path === undefined ? null : match.path.replace(/\/+$/, '').split('/').slice(1);
+  const first = segments?.[0];
+  const named = match.route !== undefined || (first !== undefined && first !== '' && first !== '*' && !first.startsWith('{'));
+  return { segments, named };
+}
+
 /** Whether a path matches a compiled pattern: `*` or `{x}` is one segment, a last `*` any rest. */
 function pathMatches(segments: string[], path: string): boolean {
   const parts = path.replace(/\/+$/, '').split('/').slice(1);
@@ -170,8 +196,9 @@ function pathMatches(segments: string[], path: string): boolean {
   return parts.length === segments.length;
 }
 
-function matches(rule: FaultRule, req: SimRequest, exchange: Exchange): boolean {
+function matches(rule: FaultRule, req: SimRequest, exchange: Exchange, own: boolean): boolean {
   const { match } = rule;
+  if (own && !rule.named) return false;
   if (match.method !== undefined && match.method !== req.method.toUpperCase()) return false;
   if (match.route !== undefined && exchange.route?.id !== match.route) return false;
   if (match.team_id !== undefined && exchange.teamId !== match.team_id) return false;
@@ -182,11 +209,12 @@ function matches(rule: FaultRule, req: SimRequest, exchange: Exchange): boolean 
 function answerOf(action: Action, rng: Rng): { response?: SimResponse; delayMs?: number } {
   if (action.status !== undefined) {
     const body = action.body !== undefined ? action.body : { detail: FAULT_BODIES[action.status] ?? 'Error' };
-    // A status without a body (1xx, 204, 304) carries none.
-    if (action.status < 200 || action.status === 204 || action.status === 304)
+    // A status without a body (204, 304) carries none.
+    if (action.status === 204 || action.status === 304)
       return { response: { status: action.status, headers: { ...action.headers }, body: EMPTY } };
     return { response: jsonResponse(action.status, body, action.headers) };
   }
+  // No status is sent: the journal records `dropped` (the 502 is only the engine's placeholder).
   if (action.drop) return { response: { status: 502, headers: {}, body: EMPTY, drop: true } };
   if (action.malformed) return { response: { status: 200, headers: { 'content-type': JSON_TYPE }, body: encoder.encode(MALFORMED_BODY) } };
   const latency = action.latency_ms ?? 0;
@@ -198,11 +226,13 @@ function answerOf(action: Action, rng: Rng): { response?: SimResponse; delayMs?:
  * names the rule); a latency rule lets the real answer through, late (`exchange.delayMs`).
  */
 export function interceptFault(world: World, req: SimRequest, exchange: Exchange): SimResponse | undefined {
-  if (exchange.route === undefined || exchange.route.auth === 'control') return undefined;
+  const { route } = exchange;
+  if (route === undefined || route.auth === 'control') return undefined;
   const store = peek(world);
-  if (!store || store.rules.length === 0) return undefined;
+  if (!store || store.rules.length === 0 || req.headers[QUIET_HEADER] !== undefined) return undefined;
+  const own = ownRoute(route);
   for (const rule of store.rules) {
-    if (!matches(rule, req, exchange)) continue;
+    if (!matches(rule, req, exchange, own)) continue;
     rule.matched++;
     if (rule.matched <= rule.after) continue;
     if (rule.probability !== null && !(store.rng.next() < rule.probability)) continue;
@@ -210,7 +240,9 @@ export function interceptFault(world: World, req: SimRequest, exchange: Exchange
     if (rule.times !== null && rule.fired >= rule.times) store.rules = store.rules.filter((r) => r !== rule);
     exchange.faultId = rule.id;
     const { response, delayMs } = answerOf(rule.action, store.rng);
+    exchange.fault = { id: rule.id, match: rule.match, action: rule.action, kind: faultKind(rule.action) };
     if (response) return response;
+    exchange.fault.plannedMs = delayMs ?? 0;
     if (delayMs !== undefined && delayMs > 0) exchange.delayMs = delayMs;
     return undefined;
   }

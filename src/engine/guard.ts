@@ -14,7 +14,9 @@ export interface NetworkOptions {
   /**
    * Origins allowed to call the sandbox from a browser: `true` for any, a list for those
    * (`https://app.example.com`), absent for none (no CORS headers, no preflight, and the
-   * control plane refuses every cross-origin request).
+   * control plane refuses every cross-origin request). `true` opens the API routes only: the
+   * control plane (`/_sandbox/*`: credentials, reset, faults, ...) answers a cross-origin page
+   * only when its origin is listed by name, so "any origin" never hands every web page the keys.
    */
   cors?: true | readonly string[];
   /** Extra `Host` names (without port) the control plane accepts, beside loopback and the served URLs. */
@@ -59,8 +61,14 @@ export interface GuardContext {
   adminToken: string | undefined;
 }
 
-function originAllowed(origin: string, cors: NetworkOptions['cors']): boolean {
-  if (cors === true) return true;
+/** Whether a path is the control plane's (`/_sandbox`, `/_sandbox/...`; canonical path). */
+function isControlPath(req: SimRequest): boolean {
+  return req.surface === 'data' && (req.path === CONTROL_PREFIX || req.path.startsWith(CONTROL_UNDER));
+}
+
+/** Whether `origin` may call this request's path: any origin the API routes only, a listed one everything. */
+function originAllowed(origin: string, cors: NetworkOptions['cors'], control: boolean): boolean {
+  if (cors === true) return !control;
   if (!cors) return false;
   const o = origin.toLowerCase().replace(/\/+$/, '');
   return cors.some((c) => c.toLowerCase().replace(/\/+$/, '') === o);
@@ -81,7 +89,8 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
  */
 export function guardRequest(req: SimRequest, options: NetworkOptions, context: GuardContext): SimResponse | undefined {
   const origin = req.headers['origin'];
-  const allowed = origin !== undefined && originAllowed(origin, options.cors);
+  const control = isControlPath(req);
+  const allowed = origin !== undefined && originAllowed(origin, options.cors, control);
   if (
     req.method === 'OPTIONS' &&
     options.cors !== undefined &&
@@ -98,7 +107,7 @@ export function guardRequest(req: SimRequest, options: NetworkOptions, context: 
     if (requested) headers['access-control-allow-headers'] = requested;
     return { status: 204, headers, body: new Uint8Array(0) };
   }
-  if (req.surface === 'data' && (req.path === CONTROL_PREFIX || req.path.startsWith(CONTROL_UNDER))) {
+  if (control) {
     if (context.adminToken === undefined) {
       const host = req.headers['host'];
       if (host !== undefined) {
@@ -125,6 +134,6 @@ function corsHeaders(origin: string): Record<string, string> {
 /** Adds CORS headers to an answer when the request's origin is allowed. */
 export function withCors(res: SimResponse, req: SimRequest, options: NetworkOptions): SimResponse {
   const origin = req.headers['origin'];
-  if (origin === undefined || options.cors === undefined || !originAllowed(origin, options.cors)) return res;
+  if (origin === undefined || options.cors === undefined || !originAllowed(origin, options.cors, isControlPath(req))) return res;
   return { ...res, headers: { ...res.headers, ...corsHeaders(origin) } };
 }

@@ -28,6 +28,8 @@ export interface SimResponse {
    */
   drop?: true;
   delayMs?: number;
+  /** Called by the adapter that carried out `delayMs`, with the wall ms the client waited (the request journal's record of it). */
+  waited?: (waitedMs: number) => void;
 }
 
 /** What a handler returns; dispatch serialises it. */

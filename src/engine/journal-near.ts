@@ -106,9 +106,12 @@ export function nearMisses(routes: readonly Route[], surface: string, method: st
       // Another version prefix: `/v1/user` for `/v2/user`.
       if (off.at === 0 && rest && hasVersion) found.push({ ...base, kind: 'version', hint: `version prefix /${want}`, score: 0 });
       else {
+        // The distance is at least the difference in length: a segment far longer is no near miss,
+        // and is never compared letter by letter (a read stays linear in the kept path).
+        const most = Math.max(2, Math.ceil(want.length / 2));
+        if (Math.abs(got.length - want.length) > most) continue;
         const d = distance(got, want);
-        if (d <= Math.max(2, Math.ceil(want.length / 2)))
-          found.push({ ...base, kind: 'segment', hint: `"${want}", not "${got}"`, score: d });
+        if (d <= most) found.push({ ...base, kind: 'segment', hint: `"${want}", not "${got}"`, score: d });
       }
     } else if (same && rest && !hasVersion && rest.length === segments.length && misfits(rest, segments).count === 0) {
       // No version prefix: `/user` for `/v2/user`.

@@ -3,8 +3,10 @@
  * bounded ring, recorded through dispatch's `observe` seam. Recording is cheap on purpose: a
  * small record holding references (headers, and the bodies of errors, or of every request with
  * `bodies`), with times kept as numbers; masking, decoding and formatting happen only when the
- * journal is read (`journal-view.ts`). Near misses are computed only for a 404/405 no route
- * matched (`journal-near.ts`). The journal is the sandbox's, not the world's: it survives
+ * journal is read (`journal-view.ts`). Near misses of a 404/405 no route matched are computed
+ * when the record is first read (`journal-near.ts`), never on the request path. The ring is
+ * bounded in entries (`size`) and in the bytes of the bodies it keeps (BODY_BUDGET: past it the
+ * oldest records lose their bodies, which a read says). The journal is the sandbox's, not the world's: it survives
  * `/_sandbox/reset` and scenario loads (it is what happened), and nothing in it ever changes an
  * API answer.
  */
@@ -12,7 +14,9 @@ import type { Exchange } from './dispatch.js';
 import type { SimRequest, SimResponse } from './http-types.js';
 import type { Route } from './route.js';
 import type { World } from './world.js';
-import { nearMisses, type NearMiss } from './journal-near.js';
+import { JournalRecord, type RequestRecord } from './journal-record.js';
+
+export type { RequestRecord } from './journal-record.js';
 
 const KEPT = Symbol('request-journal');
 
@@ -31,36 +35,10 @@ export interface RequestLogOptions {
 const REQUEST_LOG_DEFAULT_SIZE = 1000;
 /** Bytes of one body kept in the journal; the rest is cut (the record says how long it was). */
 export const BODY_CAP = 64 * 1024;
-/** Header a client sends to keep its requests out of the journal (the inspector's own polling). */
-const QUIET_HEADER = 'x-sandbox-inspector';
-
-/** One recorded request, as held (`journal-view.ts` renders it for the wire). */
-export interface RequestRecord {
-  seq: number;
-  /** Sandbox time and wall time, epoch ms. */
-  at: number;
-  wallAt: number;
-  durationMs: number;
-  method: string;
-  surface: string;
-  path: string;
-  query: Record<string, string[]>;
-  routeId: string | null;
-  teamId: string | null;
-  environment: string | null;
-  status: number;
-  /** Request headers (a reference; masked when read). */
-  headers: Record<string, string>;
-  responseType: string | null;
-  /** Bodies (errors, or all with `bodies`), at most BODY_CAP bytes each; undefined when not kept. */
-  requestBody?: Uint8Array;
-  requestBytes: number;
-  responseBody?: Uint8Array;
-  responseBytes: number;
-  invalid: Array<Array<string | number>> | null;
-  faultId: string | null;
-  nearMisses: NearMiss[] | null;
-}
+/** Bytes of bodies the whole ring keeps: past it the oldest records' bodies are let go (their sizes stay). */
+export const BODY_BUDGET = 4 * 1024 * 1024;
+/** Header a client sends to keep its requests out of the journal and out of the fault rules (the inspector's own requests). */
+export const QUIET_HEADER = 'x-sandbox-inspector';
 
 type RequestListener = (record: RequestRecord) => void;
 
@@ -68,15 +46,20 @@ type RequestListener = (record: RequestRecord) => void;
 export class RequestJournal {
   readonly size: number;
   readonly bodies: boolean;
-  private readonly ring: Array<RequestRecord | undefined>;
+  private readonly ring: Array<JournalRecord | undefined>;
   private next = 0;
   private seq = 0;
   private readonly listeners: RequestListener[] = [];
   private lastHeaders: Record<string, string> | undefined;
   private lastNames: string[] = [];
+  private lastBody: Uint8Array | undefined;
   private readonly emptyQuery: Record<string, string[]> = {};
   private readonly wallClock: () => number;
   private readonly timer: () => number;
+  /** Records holding bodies, oldest first (from `bodiesHead`), and the bytes they hold. */
+  private withBodies: JournalRecord[] = [];
+  private bodiesHead = 0;
+  private bodyBytes = 0;
 
   constructor(
     options: RequestLogOptions & Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>>,
@@ -90,7 +73,7 @@ export class RequestJournal {
     if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new Error(`requests.size must be 0 to 1000000, got ${size}`);
     this.size = size;
     this.bodies = options.bodies ?? false;
-    this.ring = new Array<RequestRecord | undefined>(size);
+    this.ring = new Array<JournalRecord | undefined>(size);
     this.wallClock = options.wallClock;
     this.timer = options.timer;
   }
@@ -117,37 +100,88 @@ export class RequestJournal {
     const durationMs = started === undefined ? 0 : this.timer() - started;
     const keep = this.bodies || res.status >= 400;
     const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
-    const record: RequestRecord = {
-      seq: ++this.seq,
-      at: this.env.world.clock.now(),
-      wallAt: this.wallClock(),
-      durationMs,
-      method: req.method.toUpperCase(),
-      surface: req.surface,
-      path: req.path,
-      query: this.sameQuery(req.query),
-      routeId: exchange.route?.id ?? null,
-      teamId: exchange.teamId ?? null,
-      environment: exchange.environment ?? null,
-      status: res.status,
-      headers: this.sameHeaders(req.headers),
-      responseType: res.headers['content-type'] ?? null,
-      requestBytes: req.rawBody.byteLength,
-      responseBytes: res.body.byteLength,
-      invalid: exchange.invalid ?? null,
-      faultId: exchange.faultId ?? null,
-      nearMisses: unmatched ? nearMisses(this.env.router.routes, req.surface, req.method.toUpperCase(), req.path) : null,
-    };
+    const method = req.method.toUpperCase();
+    const dropped = res.drop === true;
+    const record = new JournalRecord(
+      {
+        seq: ++this.seq,
+        at: this.env.world.clock.now(),
+        wallAt: this.wallClock(),
+        durationMs,
+        method,
+        surface: req.surface,
+        path: req.path,
+        query: this.sameQuery(req.query),
+        routeId: exchange.route?.id ?? null,
+        teamId: exchange.teamId ?? null,
+        environment: exchange.environment ?? null,
+        status: dropped ? null : res.status,
+        dropped,
+        headers: this.sameHeaders(req.headers),
+        responseType: dropped ? null : (res.headers['content-type'] ?? null),
+        requestBytes: req.rawBody.byteLength,
+        responseBytes: dropped ? 0 : res.body.byteLength,
+        invalid: exchange.invalid ?? null,
+        faultId: exchange.faultId ?? null,
+        fault: exchange.fault ?? null,
+      },
+      unmatched ? this.env.router.routes : undefined,
+    );
     if (keep) {
       record.requestBody = capped(req.rawBody);
-      record.responseBody = capped(res.body);
+      if (!dropped) record.responseBody = this.sameBody(res.body);
     }
     if (this.size > 0) {
+      const old = this.ring[this.next];
+      if (old !== undefined) {
+        // The queue of records holding bodies is in ring order: one leaving the ring is its head.
+        if (this.withBodies[this.bodiesHead] === old) this.bodiesHead++;
+        this.bodyBytes -= keptBytes(old);
+        old.requestBody = undefined;
+        old.responseBody = undefined;
+      }
       this.ring[this.next] = record;
       this.next = (this.next + 1) % this.size;
+      if (keep) this.holdBodies(record);
+    }
+    // A late answer is told to the listeners once the adapter waited (its duration is then the client's).
+    if (res.delayMs !== undefined && res.delayMs > 0) {
+      exchange.waited = (waitedMs) => {
+        if (record.fault !== null) record.fault.waitedMs = waitedMs;
+        if (started !== undefined) record.durationMs = this.timer() - started;
+        for (const listener of this.listeners) listener(record);
+      };
+      return;
     }
     for (const listener of this.listeners) listener(record);
   };
+
+  /** Counts a record's bodies against BODY_BUDGET, letting the oldest bodies go past it. */
+  private holdBodies(record: JournalRecord): void {
+    const bytes = keptBytes(record);
+    if (bytes === 0) return;
+    this.withBodies.push(record);
+    this.bodyBytes += bytes;
+    while (this.bodyBytes > BODY_BUDGET && this.bodiesHead < this.withBodies.length) {
+      const oldest = this.withBodies[this.bodiesHead++] as JournalRecord;
+      // A record overwritten in the ring was taken off the count then (its bodies let go).
+      const bytes = keptBytes(oldest);
+      if (bytes === 0) continue;
+      this.bodyBytes -= bytes;
+      oldest.requestBody = undefined;
+      oldest.responseBody = undefined;
+      oldest.bodiesDropped = true;
+    }
+    if (this.bodiesHead >= 1024 && this.bodiesHead * 2 > this.withBodies.length) {
+      this.withBodies = this.withBodies.slice(this.bodiesHead);
+      this.bodiesHead = 0;
+    }
+  }
+
+  /** Bytes of bodies the ring holds now (at most BODY_BUDGET). */
+  get heldBodyBytes(): number {
+    return this.bodyBytes;
+  }
 
   /**
    * The headers to keep for a request: the previous record's object when they are the same names
@@ -161,6 +195,19 @@ export class RequestJournal {
     this.lastHeaders = headers;
     this.lastNames = Object.keys(headers);
     return headers;
+  }
+
+  /**
+   * The response body to keep: the previous one when it has the same bytes and is short (a client
+   * repeating a refused request gets the same error again), so a stream of errors keeps one body
+   * alive, not one per request.
+   */
+  private sameBody(bytes: Uint8Array): Uint8Array | undefined {
+    const last = this.lastBody;
+    if (last !== undefined && last.byteLength === bytes.byteLength && bytes.byteLength <= 512 && sameBytes(last, bytes)) return last;
+    const kept = capped(bytes);
+    this.lastBody = kept;
+    return kept;
   }
 
   /** The query to keep: one shared object for every request without one (most). */
@@ -191,6 +238,10 @@ export class RequestJournal {
   clear(): void {
     this.ring.fill(undefined);
     this.next = 0;
+    this.withBodies = [];
+    this.bodiesHead = 0;
+    this.bodyBytes = 0;
+    this.lastBody = undefined;
   }
 }
 
@@ -209,6 +260,16 @@ function skipped(req: SimRequest): boolean {
   if (req.headers[QUIET_HEADER] !== undefined) return true;
   const { path } = req;
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Bytes of the bodies a record holds. */
+function keptBytes(record: RequestRecord): number {
+  return (record.requestBody?.byteLength ?? 0) + (record.responseBody?.byteLength ?? 0);
 }
 
 /** A body as kept: a copy when it is a view of a larger buffer (a pool it would keep alive) or too long. */

@@ -46,8 +46,12 @@ export interface JournalRequest {
   route_id?: string | null;
   team_id?: string | null;
   environment?: string | null;
-  status: number;
+  /** null when a fault dropped the connection (`dropped`). */
+  status: number | null;
+  dropped?: boolean;
   fault_id?: string | null;
+  /** What a fault did, in words that outlive the rule (`rule`), with the wait the client saw. */
+  fault?: { id: string; rule: string; action: string; status: number | null; latency_ms: number | null } | null;
   invalid?: Array<Array<string | number>> | null;
   near_misses?: NearMiss[] | null;
   request: { headers: Record<string, string>; content_type?: string | null; body: string | null; body_bytes: number };

@@ -70,18 +70,25 @@ export const requestsView: View = async (parts) => {
             h('time', { datetime: r.sandbox_time, text: time(r.sandbox_time) }),
             r.method,
             [code(pathWithQuery(r)), where.length ? h('small', { class: 'found', text: ` found in ${where.join(', ')}` }) : null],
-            status(String(r.status), statusClass(r.status)),
+            r.dropped || r.status === null ? status('dropped', 's5') : status(String(r.status), statusClass(r.status)),
             String(r.duration_ms),
             r.route_id ? code(r.route_id) : h('em', { text: r.near_misses?.length ? 'no route (near misses)' : 'no route' }),
             `${short(r.team_id)}${r.environment ? ` ${r.environment}` : ''}`,
           ],
-          { class: r.status >= 400 ? 'error-row' : null },
+          { class: r.dropped || r.status === null || r.status >= 400 ? 'error-row' : null },
         );
       }),
       'Request journal',
     ),
   );
 };
+
+/** What a fault did to the request, readable after its rule retired. */
+function faultText(r: JournalRequest): string {
+  if (!r.fault) return r.fault_id ?? '-';
+  const waited = r.fault.latency_ms !== null ? `, waited ${r.fault.latency_ms} ms` : '';
+  return `${r.fault.rule} (${r.fault.id}${waited})`;
+}
 
 async function replay(r: JournalRequest): Promise<void> {
   const req = replayOf(r, session.creds);
@@ -92,8 +99,8 @@ async function replay(r: JournalRequest): Promise<void> {
 
 async function requestView(parts: string[]): Promise<Node> {
   const id = parts[0] ?? '';
-  const seq = Number(id.slice(4));
-  const page = await control<RequestPage>('GET', `/_sandbox/requests${qs({ since: `req_${Math.max(0, seq - 1)}`, limit: 10000 })}`);
+  // `id` reads that one entry whole (a list read renders a bounded amount of bodies).
+  const page = await control<RequestPage>('GET', `/_sandbox/requests${qs({ id })}`);
   const r = page.requests.find((x) => x.id === id);
   if (!r)
     return section(
@@ -108,13 +115,13 @@ async function requestView(parts: string[]): Promise<Node> {
     link('#requests', 'Back to requests'),
     facts([
       ['Method and path', `${r.method} ${pathWithQuery(r)}`],
-      ['Status', String(r.status)],
+      ['Status', r.dropped || r.status === null ? 'dropped (no answer sent)' : String(r.status)],
       ['Route', r.route_id ?? 'no route matched'],
       ['Team', r.team_id ? `${r.team_id} (${r.environment ?? '-'})` : '-'],
       ['Sandbox time', time(r.sandbox_time)],
       ['Wall time', time(r.wall_time)],
       ['Duration', `${r.duration_ms} ms`],
-      ['Fault', r.fault_id ?? '-'],
+      ['Fault', faultText(r)],
     ]),
     h(
       'p',

@@ -45,8 +45,9 @@ export interface RequestControls {
   expect(match: RequestMatch): Promise<RequestEntry>;
 }
 
-const statusFits = (want: RequestMatch['status'], got: number) =>
-  want === undefined || (typeof want === 'number' ? want === got : Math.floor(got / 100) === Number(want[0]));
+/** Whether a status fits; a dropped connection (no status) fits only no status asked. */
+const statusFits = (want: RequestMatch['status'], got: number | null) =>
+  want === undefined || (got !== null && (typeof want === 'number' ? want === got : Math.floor(got / 100) === Number(want[0])));
 
 /** How many of the given fields an entry meets (for ranking the closest). */
 function fits(match: RequestMatch, e: RequestEntry): { all: boolean; score: number } {
@@ -68,7 +69,7 @@ function fits(match: RequestMatch, e: RequestEntry): { all: boolean; score: numb
 }
 
 const line = (e: RequestEntry) =>
-  `  ${e.id} ${e.method} ${e.path}${e.query ? `?${e.query}` : ''} -> ${e.status} (${e.route_id ?? 'no route'}${
+  `  ${e.id} ${e.method} ${e.path}${e.query ? `?${e.query}` : ''} -> ${e.status ?? 'dropped'} (${e.route_id ?? 'no route'}${
     e.near_misses?.length ? `; nearly ${e.near_misses.map((n) => `${n.method} ${n.path}`).join(', ')}` : ''
   })`;
 

@@ -160,6 +160,12 @@ const RequestSide = lazySchema(() =>
     /** The body as text, keys masked (null: not kept, or binary). */
     body: z.string().nullable(),
     body_bytes: z.number().int(),
+    body_dropped: z.boolean().describe('The body was kept, then let go to hold the journal within its byte budget'),
+    body_omitted: z
+      .boolean()
+      .describe(
+        'The body is kept but this read left it out (a read renders at most 256 KiB of bodies, newest first): read with since or a smaller limit',
+      ),
   }),
 );
 /** @public One request of the request journal (read through src/testing/types.ts). */
@@ -177,8 +183,19 @@ export const RequestEntry = lazySchema(() =>
     route_id: z.string().nullable(),
     team_id: z.string().nullable(),
     environment: z.string().nullable(),
-    status: z.number().int(),
+    status: z.number().int().nullable().describe('The status sent; null when a fault dropped the connection'),
+    dropped: z.boolean().describe('A fault closed the connection with no answer'),
     fault_id: z.string().nullable(),
+    fault: z
+      .object({
+        id: z.string(),
+        rule: z.string().describe('The rule in words (readable after it retired)'),
+        action: z.enum(['status', 'latency', 'drop', 'malformed']),
+        status: z.number().int().nullable().describe('The status the fault sent (status, malformed)'),
+        latency_ms: z.number().nullable().describe('The wait the client saw, measured by the adapter that waited (null until it answered)'),
+        planned_latency_ms: z.number().nullable().describe('The wait the rule drew'),
+      })
+      .nullable(),
     invalid: z.array(z.array(z.union([z.string(), z.number()]))).nullable(),
     near_misses: z.array(NearMiss).nullable(),
     request: RequestSide.extend({ headers: z.record(z.string(), z.string()) }),

@@ -11,6 +11,10 @@
  * LIMITATIONS
  * - A rule's `method` is the request's own: a HEAD request is answered as its GET (a GET rule
  *   matches it).
+ * - At most 100 rules per world (409); statuses 200 to 599; headers as HTTP allows, framing
+ *   headers excluded (docs/simulated/faults.md "What a rule may say").
+ * - Never matched: the control plane, requests with `x-sandbox-inspector`; the test receivers
+ *   and the sandbox's pages only by a rule that names them.
  */
 import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';

@@ -5,8 +5,10 @@
  * routes it nearly hit. Keys are masked to a short prefix.
  *
  * LIMITATIONS
- * - Only the most recent requests are kept (default 1000, `--request-log-size`); bodies are cut at 64 KiB.
- * - The journal's own reads and the inspector's requests (header `x-sandbox-inspector`) are not recorded.
+ * - Only the most recent requests are kept (default 1000, `--request-log-size`); bodies are cut at 64 KiB,
+ *   and the ring holds at most 4 MiB of bodies (the oldest let theirs go: `body_dropped`).
+ * - The journal's own reads and the inspector's requests (header `x-sandbox-inspector`) are not
+ *   recorded (nor faulted: docs/simulated/faults.md).
  * - It survives `/_sandbox/reset` (it is what happened); its ids go on counting.
  */
 import { z } from 'zod';
@@ -27,7 +29,7 @@ export const requestRoutes = [
     path: '/_sandbox/requests',
     auth: 'control',
     summary:
-      'The request journal, newest first: filter by status (404, 4xx), route id (users.create, users.*, none), path part, method, team, since (req_N or ISO sandbox time).',
+      'The request journal, newest first: filter by status (404, 4xx), route id (users.create, users.*, none), path part, method, team, since (req_N or ISO sandbox time), id (req_N). A read renders at most 256 KiB of bodies (older entries: body_omitted).',
     request: {
       query: lazySchema(() =>
         z.object({
@@ -37,6 +39,7 @@ export const requestRoutes = [
           method: z.string().min(1).optional(),
           team_id: z.string().min(1).optional(),
           since: since.optional(),
+          id: z.string().regex(SINCE_FILTER).optional().describe('One request (req_N), with its bodies'),
           limit: int({ min: 1, max: 10000 }).default(100),
         }),
       ),

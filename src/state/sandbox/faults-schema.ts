@@ -10,6 +10,29 @@ import { lazySchema } from '../../engine/lazy-schema.js';
 
 /** The longest latency a rule may add (wall milliseconds). */
 const MAX_LATENCY_MS = 300_000;
+/** Rules one world holds at most (a 409 past it): each request is tried against every rule. */
+export const MAX_FAULT_RULES = 100;
+/** Headers one status action may set, and the longest value. */
+const MAX_FAULT_HEADERS = 50;
+const MAX_HEADER_VALUE = 4096;
+/** An HTTP header name: a token (RFC 9110 section 5.1). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value: visible characters, spaces and tabs; no CR, LF, NUL or other control character (RFC 9110 section 5.5). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * Headers the adapter owns (the answer's framing and the connection): a rule setting them would
+ * make an answer the client cannot read, or one that differs between adapters.
+ */
+const FRAMING_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 const FAULT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -18,7 +41,13 @@ export const FAULT_MESSAGES = {
   withStatusOnly: 'headers and body go with a status action only',
   latencyOrder: 'latency_ms as [min, max] needs min <= max',
   pathPattern: 'A path pattern starts with / and names segments, * (one segment; last: any rest) or {param}',
-  controlPath: 'Faults never apply to the control plane (/_sandbox/*)',
+  controlPath: 'Faults never apply to the control plane (/_sandbox/*); of it only the test receivers (/_sandbox/receiver/...) can be named',
+  headerName: (name: string) => `"${name}" is not an HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only)`,
+  headerValue: (name: string) => `The value of header "${name}" holds a character HTTP forbids (CR, LF, NUL or another control character)`,
+  headerFraming: (name: string) => `Header "${name}" frames the answer or the connection: the sandbox sets it, a rule cannot`,
+  headerValueLength: `A header value is at most ${MAX_HEADER_VALUE} characters`,
+  tooManyHeaders: `A fault sets at most ${MAX_FAULT_HEADERS} headers`,
+  tooMany: `A world holds at most ${MAX_FAULT_RULES} fault rules: remove some first (DELETE /_sandbox/faults/:fault_id or DELETE /_sandbox/faults)`,
   unknownRoute: (id: string) => `Unknown route id "${id}" (see GET /_sandbox/routes)`,
   controlRoute: (id: string) => `Route "${id}" is a control-plane route: faults never apply to it`,
   notFound: 'Fault rule not found',
@@ -48,7 +77,9 @@ const faultMatch = lazySchema(() =>
 const faultAction = lazySchema(() =>
   z
     .object({
-      status: int({ min: 100, max: 599 }).optional().describe('Answer this status (the real error body for it unless body is given)'),
+      status: int({ min: 200, max: 599 })
+        .optional()
+        .describe('Answer this status, 200 to 599 (a 1xx is no final answer), with the real error body for it unless body is given'),
       headers: z.record(z.string(), z.string()).optional().describe('Headers of the status answer, e.g. {"retry-after": "2"}'),
       body: z.unknown().optional().describe('The JSON body of the status answer'),
       latency_ms: latency.optional().describe('The real answer, this late (wall ms; N or [min, max] drawn from the seeded source)'),
@@ -61,6 +92,24 @@ const faultAction = lazySchema(() =>
 const PATH_PATTERN =
   /^\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:\/(?:[A-Za-z0-9._~%:@!$&'()+,;=-]+|\*|\{[A-Za-z_][A-Za-z0-9_]*\}))*\/?$/;
 
+/** The test receivers: the one part of /_sandbox a rule may name (their answers are the app's webhook deliveries'). */
+const RECEIVER_PREFIX = '/_sandbox/receiver/';
+
+/** The first header of a status action that HTTP (or the adapter) would not carry. */
+function headerProblem(headers: Record<string, string>): RuleFailure | null {
+  const names = Object.keys(headers);
+  if (names.length > MAX_FAULT_HEADERS) return { path: ['action', 'headers'], message: FAULT_MESSAGES.tooManyHeaders };
+  for (const name of names) {
+    const value = headers[name] as string;
+    const at = ['action', 'headers', name];
+    if (!HEADER_NAME.test(name)) return { path: at, message: FAULT_MESSAGES.headerName(name), input: name };
+    if (FRAMING_HEADERS.has(name.toLowerCase())) return { path: at, message: FAULT_MESSAGES.headerFraming(name), input: name };
+    if (value.length > MAX_HEADER_VALUE) return { path: at, message: FAULT_MESSAGES.headerValueLength };
+    if (!HEADER_VALUE.test(value)) return { path: at, message: FAULT_MESSAGES.headerValue(name), input: value };
+  }
+  return null;
+}
+
 interface RuleBody {
   match: z.output<typeof faultMatch>;
   action: z.output<typeof faultAction>;
@@ -71,10 +120,14 @@ function ruleRules(body: RuleBody): RuleFailure | null {
   const { path } = body.match;
   if (path !== undefined) {
     if (!PATH_PATTERN.test(path)) return { path: ['match', 'path'], message: FAULT_MESSAGES.pathPattern, input: path };
-    if (path === '/_sandbox' || path.startsWith('/_sandbox/'))
+    if ((path === '/_sandbox' || path.startsWith('/_sandbox/')) && !path.startsWith(RECEIVER_PREFIX))
       return { path: ['match', 'path'], message: FAULT_MESSAGES.controlPath, input: path };
   }
   const a = body.action;
+  if (a.headers !== undefined) {
+    const problem = headerProblem(a.headers);
+    if (problem) return problem;
+  }
   const kinds = [a.status, a.latency_ms, a.drop, a.malformed].filter((v) => v !== undefined).length;
   if (kinds !== 1) return { path: ['action'], message: FAULT_MESSAGES.oneAction };
   if (a.status === undefined && (a.headers !== undefined || a.body !== undefined))

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { World } from '../../engine/world.js';
 import type * as W from '../../wire/schemas.js';
 import { journalOf, type RequestRecord } from '../../engine/journal.js';
-import { requestView, type RequestView } from '../../engine/journal-view.js';
+import { READ_BODY_BUDGET, requestView, type RequestView, viewBodyBytes } from '../../engine/journal-view.js';
 
 export interface RequestFilter {
   /** An exact status (`404`) or a class (`4xx`, `5xx`). */
@@ -19,6 +19,8 @@ export interface RequestFilter {
   team_id?: string;
   /** Only requests after this one (`req_12`), or at or after this sandbox time (ISO). */
   since?: string;
+  /** Only this request (`req_12`). */
+  id?: string;
   /** Most recent N (default 100). */
   limit?: number;
 }
@@ -33,7 +35,7 @@ function matcher(filter: RequestFilter): (r: RequestRecord) => boolean {
   const prefix = route?.endsWith('*') ? route.slice(0, -1) : undefined;
   const upper = method?.toUpperCase();
   return (r) =>
-    (statusClass === undefined || Math.floor(r.status / 100) === statusClass) &&
+    (statusClass === undefined || (r.status !== null && Math.floor(r.status / 100) === statusClass)) &&
     (statusExact === undefined || r.status === statusExact) &&
     (route === undefined ||
       (route === 'none' ? r.routeId === null : prefix !== undefined ? (r.routeId ?? '').startsWith(prefix) : r.routeId === route)) &&
@@ -63,15 +65,25 @@ export function listRequests(world: World, filter: RequestFilter): RequestPage {
   const limit = filter.limit ?? 100;
   const match = matcher(filter);
   const after = sinceTest(filter.since);
+  const only = filter.id === undefined ? undefined : Number(filter.id.slice(4));
   const requests: RequestView[] = [];
+  // Bodies rendered so far: past READ_BODY_BUDGET older entries come without theirs (a read stays short).
+  let rendered = 0;
   for (const r of journal.newestFirst()) {
+    if (only !== undefined) {
+      if (r.seq > only) continue;
+      if (r.seq < only) break;
+    }
     if (after && !after(r)) {
       // Ids only grow; sandbox time goes back at a reset, so a time bound reads on.
       if (filter.since?.startsWith('req_')) break;
       continue;
     }
     if (!match(r)) continue;
-    requests.push(requestView(r));
+    const bytes = viewBodyBytes(r);
+    const omit = bytes > 0 && rendered + bytes > READ_BODY_BUDGET && rendered > 0;
+    if (!omit) rendered += bytes;
+    requests.push(requestView(r, omit));
     if (requests.length >= limit) break;
   }
   return { requests, size: journal.size, recorded: journal.recorded, bodies: journal.bodies };

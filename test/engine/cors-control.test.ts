@@ -1,0 +1,92 @@
+/**
+ * `--cors` with no origin list (issue 40, item 9), on the express and node:http adapters: any web
+ * page may call the API routes, but the control plane (credentials, reset, faults, ...) answers a
+ * cross-origin page only when its origin is listed by name.
+ */
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, GUARD_MESSAGES } from '../../src/index.js';
+import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js';
+import { createNodeServer } from '../../src/node.js';
+
+const servers: Array<{ close(): void }> = [];
+afterAll(() => servers.forEach((s) => s.close()));
+
+async function listen(kind: 'express' | 'node', cors: true | string[]): Promise<{ port: number; key: string }> {
+  const sandbox = createSandbox({ seed: 2, users: 1, usersElsewhere: 0, feed: 'off', logger: () => undefined });
+  const server =
+    kind === 'node'
+      ? createNodeServer(sandbox, { cors })
+      : answerHeadErrorsWithJson(createExpressApp(sandbox, { cors }).listen(0, '127.0.0.1'));
+  if (kind === 'node') server.listen(0, '127.0.0.1');
+  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
+  servers.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
+  const port = (server.address() as AddressInfo).port;
+  sandbox.setUrls({ base: `http://127.0.0.1:${port}` });
+  return { port, key: sandbox.credentials().teams[0]?.api_keys.sandbox as string };
+}
+
+function raw(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => {
+        text += d.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const page = 'https://any-page.example';
+
+for (const kind of ['express', 'node'] as const) {
+  describe(`--cors with no origin list [${kind}]`, () => {
+    it('opens the API routes to any page', async () => {
+      const { port, key } = await listen(kind, true);
+      const pre = await raw(port, 'OPTIONS', '/v2/user', { origin: page, 'access-control-request-method': 'GET' });
+      expect(pre.status).toBe(204);
+      expect(pre.headers['access-control-allow-origin']).toBe(page);
+      const get = await raw(port, 'GET', '/v2/user', { origin: page, 'x-vital-api-key': key });
+      expect(get.status).toBe(200);
+      expect(get.headers['access-control-allow-origin']).toBe(page);
+    });
+
+    it('keeps the control plane closed to every page not listed', async () => {
+      const { port } = await listen(kind, true);
+      const creds = await raw(port, 'GET', '/_sandbox/credentials', { origin: page });
+      expect(creds.status).toBe(403);
+      expect(JSON.parse(creds.text)).toEqual({ detail: GUARD_MESSAGES.crossOrigin });
+      expect(creds.headers['access-control-allow-origin']).toBeUndefined();
+      const reset = await raw(port, 'POST', '/_sandbox/reset', { origin: page, 'content-type': 'application/json' }, '{}');
+      expect(reset.status).toBe(403);
+      const pre = await raw(port, 'OPTIONS', '/_sandbox/reset', { origin: page, 'access-control-request-method': 'POST' });
+      expect(pre.status).toBe(403);
+      expect(pre.headers['access-control-allow-origin']).toBeUndefined();
+      // The sandbox's own pages and non-browser clients are unaffected.
+      expect((await raw(port, 'GET', '/_sandbox/credentials', {})).status).toBe(200);
+      expect((await raw(port, 'GET', '/_sandbox/health', { origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    });
+
+    it('a listed origin still reaches the control plane', async () => {
+      const { port } = await listen(kind, [page]);
+      const creds = await raw(port, 'GET', '/_sandbox/credentials', { origin: page });
+      expect(creds.status).toBe(200);
+      expect(creds.headers['access-control-allow-origin']).toBe(page);
+    });
+  });
+}
