@@ -44,7 +44,7 @@ function pageDocuments(
     control: `${base}/_sandbox/openapi.json`,
   };
   const kinds = Object.keys(DOCUMENTS) as DocumentKind[];
-  const byArea = kinds.flatMap((kind) =>
+  const areaDocs = kinds.flatMap((kind) =>
     documentAreas(routes, kind).map((a) => ({
       kind,
       area: a,
@@ -55,17 +55,17 @@ function pageDocuments(
   const all = kinds.map((kind) => ({ kind, area: undefined, url: whole[kind], name: `${DOCUMENTS[kind]}, all areas` }));
   const first =
     area === undefined
-      ? byArea.find((d) => d.kind === (doc ?? 'data'))
-      : byArea.find((d) => d.area === area && (doc === undefined || d.kind === doc));
+      ? areaDocs.find((d) => d.kind === (doc ?? 'data'))
+      : areaDocs.find((d) => d.area === area && (doc === undefined || d.kind === doc));
   if (!first) {
-    const areas = byArea.filter((d) => doc === undefined || d.kind === doc).map((d) => d.area);
+    const areas = areaDocs.filter((d) => doc === undefined || d.kind === doc).map((d) => d.area);
     throw new ApiError(422, {
       detail: [
         { loc: ['query', 'area'], msg: `Unknown area; the areas: ${[...new Set(areas)].join(', ')}`, type: 'value_error', input: area },
       ],
     });
   }
-  return { urls: [...byArea, ...all].map(({ url, name }) => ({ url, name })), first: first.name, links: all };
+  return { urls: [...areaDocs, ...all].map(({ url, name }) => ({ url, name })), first: first.name, links: all };
 }
 
 function docsPage(base: string, listed: ReturnType<typeof pageDocuments>): string {
