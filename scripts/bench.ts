@@ -19,6 +19,8 @@
  *   settings, against a bare node:http client (scripts/bench-advance.ts).
  * - `--msw`: GET /v2/user/:id by fetch through msw's setupServer, the sandbox's handlers against a
  *   trivial handler answering from a Map (scripts/bench-msw.ts).
+ * - `--docs`: `/docs` time to interactive in Chromium, the users area's document against the whole
+ *   data document (scripts/bench-docs.ts).
  * - `--before <dir>` (with the default run, `--startup` or `--http`): also measures another
  *   checkout (its dist/ for start-up, its src/ for HTTP) in the same rounds: before/after in one run.
  * - `--keyed [--rounds N] [--case <text>] [--gc]`: only the keyed reads, 100k users against 1k (scripts/bench-keyed.ts;
@@ -42,6 +44,7 @@ import { benchGeneration } from './bench-gen.js';
 import { benchStartup } from './bench-startup.js';
 import { benchAdvance } from './bench-advance.js';
 import { benchMsw } from './bench-msw.js';
+import { benchDocs } from './bench-docs.js';
 import { worldBuildLine } from './bench-world.js';
 
 if (process.argv.includes('--peers')) {
@@ -344,6 +347,7 @@ else if (process.argv.includes('--soak') || process.argv.includes('--keyed')) vo
 else if (process.argv.includes('--startup')) void benchStartup(quick);
 else if (process.argv.includes('--advance')) void benchAdvance(quick);
 else if (process.argv.includes('--msw')) void benchMsw(quick);
+else if (process.argv.includes('--docs')) void benchDocs(quick);
 else
   void benchStartup(quick)
     .then(main)
@@ -353,4 +357,5 @@ else
     .then(() => benchMsw(quick))
     .then(() => benchWebhooks(quick))
     .then(benchJournal)
-    .then(() => benchAdvance(quick));
+    .then(() => benchAdvance(quick))
+    .then(() => benchDocs(quick));

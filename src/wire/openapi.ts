@@ -6,6 +6,8 @@
  * relative to the management URL) and `control` (`GET /_sandbox/openapi.json`). Built on first
  * use and cached per route table and interface (routes are immutable); only `servers` differs per
  * server URL, so every sandbox (each on its own URL) shares one build. `npm run openapi` writes them.
+ * Each document also comes by area (`?area=<tag>`: the operations of one tag, the first part of
+ * their route ids, and the components they refer to), so that `/docs` parses a small document first.
  */
 import { z } from 'zod';
 import type { Route } from '../engine/route.js';
@@ -19,6 +21,16 @@ type OpenApiDoc = z.input<typeof WIRE.OpenApiDocument>;
 type DocumentKind = 'data' | 'management' | 'control';
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = ['data', 'management', 'control'];
+
+/** The area (the operation's tag) of a route: the first part of its id. */
+const areaOf = (route: Route): string => route.id.split('.')[0] as string;
+
+/** The areas of one document, in route-table order. */
+export function documentAreas(routes: readonly Route[], kind: DocumentKind): readonly string[] {
+  const seen = new Set<string>();
+  for (const route of routes) if (documentOf(route) === kind) seen.add(areaOf(route));
+  return [...seen];
+}
 
 /** Which document a route belongs to. */
 function documentOf(route: Route): DocumentKind {
@@ -144,32 +156,36 @@ const TITLES: Record<DocumentKind, string> = {
 /** Per route table: the document of each interface (by kind), and each served copy (by kind and URL). */
 const cache = new WeakMap<readonly Route[], Map<string, OpenApiDoc>>();
 
-/** The OpenAPI document of one interface; `serverUrl` is where that interface is served. */
-export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKind, serverUrl: string): OpenApiDoc {
+/**
+ * The OpenAPI document of one interface; `serverUrl` is where that interface is served. With
+ * `area`, only that area's operations (one of `documentAreas`; the caller checks it).
+ */
+export function buildOpenApiDocument(routes: readonly Route[], kind: DocumentKind, serverUrl: string, area?: string): OpenApiDoc {
   let byKey = cache.get(routes);
   if (!byKey) cache.set(routes, (byKey = new Map()));
-  const key = `${kind} ${serverUrl}`;
+  const which = area === undefined ? kind : `${kind}?area=${area}`;
+  const key = `${which} ${serverUrl}`;
   const hit = byKey.get(key);
   if (hit) return hit;
-  let shared = byKey.get(kind);
-  if (!shared) byKey.set(kind, (shared = buildDocument(routes, kind)));
+  let shared = byKey.get(which);
+  if (!shared) byKey.set(which, (shared = buildDocument(routes, kind, area)));
   // The same document on another server URL: a new top level (same key order), shared parts.
   const doc: OpenApiDoc = { ...shared, servers: [{ url: serverUrl }] };
   byKey.set(key, doc);
   return doc;
 }
 
-/** The document of one interface, without its server URL (`servers` is filled per URL). */
-function buildDocument(routes: readonly Route[], kind: DocumentKind): OpenApiDoc {
+/** The document of one interface (or one of its areas), without its server URL (`servers` is filled per URL). */
+function buildDocument(routes: readonly Route[], kind: DocumentKind, area: string | undefined): OpenApiDoc {
   const paths: Record<string, Json> = {};
   const components = new Components();
   for (const route of routes) {
-    if (documentOf(route) !== kind) continue;
+    if (documentOf(route) !== kind || (area !== undefined && areaOf(route) !== area)) continue;
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const op: Json = {
       operationId: route.id,
       summary: route.summary,
-      tags: [route.id.split('.')[0]],
+      tags: [areaOf(route)],
       security: SECURITY[route.auth],
       parameters: parameters(route),
       responses: responses(route, components),
@@ -189,7 +205,7 @@ function buildDocument(routes: readonly Route[], kind: DocumentKind): OpenApiDoc
   const doc: OpenApiDoc = {
     openapi: '3.1.0',
     info: {
-      title: TITLES[kind],
+      title: area === undefined ? TITLES[kind] : `${TITLES[kind]}, area ${area}`,
       version: '0.1.0',
       description: 'What the health-sandbox simulator serves, generated from its route table.',
     },
