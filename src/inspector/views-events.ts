@@ -8,11 +8,19 @@ import { filtersOf, pageNumber, ui } from './state.js';
 import type { EventEntry } from './types.js';
 import type { View } from './view.js';
 
+/** A sandbox notice (`notices` of `GET /_sandbox/events`): what the sandbox did that no event announces. */
+interface Notice {
+  at: string;
+  kind: string;
+  user_id: string;
+  text: string;
+}
+
 export const eventsView: View = async () => {
   const f = filtersOf('events');
   const t = teamOf();
   const [page, jobs] = await Promise.all([
-    control<{ events?: EventEntry[] | null; total?: number | null }>(
+    control<{ events?: EventEntry[] | null; total?: number | null; notices?: Notice[] | null }>(
       'GET',
       `/_sandbox/events${qs({ team_id: t?.team_id, environment: session.env, event_type_prefix: f['prefix'], user_id: f['user_id'], limit: 10000 })}`,
     ),
@@ -47,6 +55,15 @@ export const eventsView: View = async () => {
       }),
       'Event journal',
     ),
+    (page.notices ?? []).length > 0
+      ? table(
+          ['Sandbox time', 'Notice', 'User', 'What'],
+          [...(page.notices ?? [])]
+            .reverse()
+            .map((n) => row([time(n.at), code(n.kind), link(`#user/${n.user_id}`, n.user_id.slice(0, 8)), n.text])),
+          'Sandbox notices: what the sandbox did on its own that no event announces (a demo user expired)',
+        )
+      : null,
     table(
       ['Due (sandbox time)', 'Job'],
       (jobs.jobs ?? []).map((j) => row([time(j.at), j.label])),

@@ -68,7 +68,23 @@ export const JournalEntry = lazySchema(() =>
 );
 /** `last_seq`: the sequence number of the last event emitted in this world (kept or not, matching or not): a mark to wait from. */
 export const JournalPage = lazySchema(() =>
-  z.object({ events: z.array(JournalEntry), total: z.number().int(), last_seq: z.number().int() }),
+  z.object({
+    events: z.array(JournalEntry),
+    total: z.number().int(),
+    last_seq: z.number().int(),
+    notices: z
+      .array(
+        z.object({
+          at: dateTime,
+          kind: z.enum(['demo_user_expired']),
+          team_id: z.string(),
+          environment: z.enum(['sandbox', 'production']),
+          user_id: z.string(),
+          text: z.string(),
+        }),
+      )
+      .describe('What the sandbox did on its own that no event announces (a demo user expired), oldest first'),
+  }),
 );
 export const JobList = lazySchema(() =>
   z.object({ jobs: z.array(z.object({ at: dateTime, label: z.string() })), pending: z.number().int() }),

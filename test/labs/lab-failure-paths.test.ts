@@ -340,5 +340,11 @@ forEachAdapter('demo users expire visibly', (adapter) => {
     expect(second.body.caused.expired_users).toBe(1);
     expect(lines.filter((l) => l.startsWith('Demo user demo-expiring'))).toHaveLength(1);
     expect((await h.c.get(`/v2/user/${user.userId}`)).status).toBe(404);
+    // The event view says so too: a sandbox notice beside the event journal (no event is sent).
+    const events = await h.c.get('/_sandbox/events', { query: { user_id: user.userId } });
+    expect(events.body.notices).toEqual([
+      expect.objectContaining({ kind: 'demo_user_expired', user_id: user.userId, text: expect.stringContaining('demo-expiring') }),
+    ]);
+    expect(events.body.events.map((e: { envelope: { event_type: string } }) => e.envelope.event_type)).not.toContain('demo_user_expired');
   });
 });

@@ -12,6 +12,7 @@ import { int, num, withRules } from '../../engine/schemas.js';
 import { advanceClock, advanceRules } from '../../state/sandbox/clock.js';
 import { AdvanceDone, ClockState, Health, JobList, JournalPage, ResetDone, SandboxCredentials, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
+import { listNotices } from '../../state/sandbox/notices.js';
 
 function clockView(ctx: Ctx): z.input<typeof ClockState> {
   const { clock } = ctx.world;
@@ -100,7 +101,8 @@ export const controlRoutes = [
     method: 'GET',
     path: '/_sandbox/events',
     auth: 'control',
-    summary: 'The event journal, oldest first, filtered by team, environment, type, prefix or user.',
+    summary:
+      'The event journal, oldest first, filtered by team, environment, type, prefix or user; and the sandbox notices (a demo user expired).',
     request: {
       query: lazySchema(() =>
         z.object({
@@ -118,7 +120,8 @@ export const controlRoutes = [
     handle(ctx, { query }) {
       const { limit, ...filter } = query;
       const events = ctx.world.events.list(filter, limit);
-      return reply(200, { events, total: events.length, last_seq: ctx.world.events.emitted });
+      const notices = listNotices(ctx.world, filter);
+      return reply(200, { events, total: events.length, last_seq: ctx.world.events.emitted, notices });
     },
   }),
 

@@ -12,6 +12,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, worldSlot, type World } from '../../engine/world.js';
 import { expireUser } from './deletion-grace.js';
 import { usersOf } from './users.js';
+import { addNotice } from '../sandbox/notices.js';
 
 class DemoQueue {
   /** user_id -> expiry time, in expiry order. */
@@ -61,9 +62,15 @@ function arm(world: World, partition: Partition, queue: DemoQueue): void {
       if (!user) continue;
       expireUser(world, partition, userId);
       expiredCounter(world).count++;
-      world.log(
-        `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`,
-      );
+      const text = `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`;
+      world.log(text);
+      addNotice(world, {
+        kind: 'demo_user_expired',
+        team_id: partition.team.id,
+        environment: partition.environment,
+        user_id: userId,
+        text,
+      });
     }
     arm(world, partition, queue);
   });
