@@ -8,26 +8,7 @@ import { z } from 'zod';
 import { lazySchema } from '../engine/lazy-schema.js';
 import { JsonObject, dateTime, uuidString } from './common.js';
 import { Address } from './users.js';
-import { ResultMarker, ResultMetadata } from './labs.js';
-
-/** ClientFacingOrderTransaction: the transaction as a raw result carries it (not GetOrderTransactionResponse). */
-const ResultOrderTransaction = lazySchema(() =>
-  z.object({
-    id: uuidString,
-    status: z.string(),
-    orders: z.array(
-      z.object({
-        id: uuidString,
-        low_level_status: z.string().nullish(),
-        low_level_status_created_at: dateTime.nullish(),
-        origin: z.string().nullish(),
-        parent_id: uuidString.nullish(),
-        created_at: dateTime,
-        updated_at: dateTime,
-      }),
-    ),
-  }),
-);
+import { OrderTransactionRef, ResultMarker, ResultMetadata } from './labs.js';
 
 /** `GET /v3/order_transaction/{id}/result` (LabResultsRaw). */
 export const LabResultsRaw = lazySchema(() =>
@@ -36,7 +17,7 @@ export const LabResultsRaw = lazySchema(() =>
     results: z.union([z.array(ResultMarker), JsonObject]),
     missing_results: z.array(JsonObject).nullish(),
     sample_information: z.record(z.string(), JsonObject).nullish(),
-    order_transaction: ResultOrderTransaction.nullish(),
+    order_transaction: OrderTransactionRef.nullish(),
   }),
 );
 

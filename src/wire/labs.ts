@@ -121,7 +121,8 @@ const ShippingAddress = lazySchema(() =>
 
 const PatientAddress = lazySchema(() => Address.extend({ receiver_name: z.string().nullish(), phone_number: z.string().nullish() }));
 
-const OrderTransactionRef = lazySchema(() =>
+/** ClientFacingOrderTransaction: the transaction an order (and a transaction's raw result) carries; not GetOrderTransactionResponse. */
+export const OrderTransactionRef = lazySchema(() =>
   z.object({
     id: uuidString,
     status: z.string(),

@@ -6,7 +6,7 @@
  */
 import { LABS, LAB_BY_ID, LAB_BY_SLUG, type Lab } from '../../fixtures/labs/labs.js';
 import { LABS_ERRORS, labsError } from './errors.js';
-import { ANALYTE_BY_SLUG, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
+import { ANALYTE_BY_SLUG, CALCULATED_ANALYTES, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
@@ -29,16 +29,6 @@ export interface CatalogueMarker {
   a_la_carte_enabled: boolean;
   expected_results: ExpectedResult[];
 }
-
-/** Results a lab computes from other results; their absence does not fail the order. */
-const CALCULATED = new Set([
-  'ldl-cholesterol',
-  'cholesterol-hdl-ratio',
-  'non-hdl-cholesterol',
-  'globulin',
-  'albumin-globulin-ratio',
-  'egfr',
-]);
 
 const PRICE_FACTOR: Record<string, number> = { quest: 1, labcorp: 1.05, bioreference: 0.95, sonora_quest: 0.9, spiriplex: 1.5, ussl: 1.6 };
 const CODE_PREFIX: Record<string, string> = { spiriplex: 'SPX-', ussl: 'USSL-', bioreference: 'BRL-', sonora_quest: 'SQL-' };
@@ -81,7 +71,7 @@ function build(): Catalogue {
             slug: analyte.slug,
             lab_id: lab.id,
             provider_id: `${provider_id}-${k + 1}`,
-            required: !CALCULATED.has(slug),
+            required: !CALCULATED_ANALYTES.has(slug),
             analyte,
           };
         }),
