@@ -10,9 +10,9 @@
  * UI parses a 450 KB document in 6 to 7 s, one area's in well under a second), then each whole
  * document; `?doc=` and `?area=` choose the one shown first (DECISIONS.md, 2026-11-29).
  */
+import { SANDBOX_ERRORS, sandboxError } from '../../state/sandbox/errors.js';
 import { z } from 'zod';
 import { docsAsset } from '../../state/sandbox/docs-assets.js';
-import { ApiError } from '../../engine/errors.js';
 import { binary } from '../../engine/http-types.js';
 import { defineRoute, type Route } from '../../engine/route.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
@@ -59,11 +59,7 @@ function pageDocuments(
       : areaDocs.find((d) => d.area === area && (doc === undefined || d.kind === doc));
   if (!first) {
     const areas = areaDocs.filter((d) => doc === undefined || d.kind === doc).map((d) => d.area);
-    throw new ApiError(422, {
-      detail: [
-        { loc: ['query', 'area'], msg: `Unknown area; the areas: ${[...new Set(areas)].join(', ')}`, type: 'value_error', input: area },
-      ],
-    });
+    throw sandboxError.unknownArea(SANDBOX_ERRORS.unknownArea([...new Set(areas)]), area);
   }
   return { urls: [...areaDocs, ...all].map(({ url, name }) => ({ url, name })), first: first.name, links: all };
 }

@@ -2,8 +2,8 @@
  * Self-description of the sandbox, generated from the route table: the route listing and the
  * OpenAPI 3.1 documents of its three interfaces (request and response schemas; `src/wire/`).
  */
+import { SANDBOX_ERRORS, sandboxError } from '../../state/sandbox/errors.js';
 import { z } from 'zod';
-import { ApiError } from '../../engine/errors.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 import { type AuthKind, defineRoute, reply } from '../../engine/route.js';
 import { surfaceOf } from '../../engine/router.js';
@@ -41,16 +41,7 @@ function openApiRoute(o: { id: string; path: string; auth: AuthKind; kind: (type
     handle: (ctx, { query }) => {
       const areas = documentAreas(ctx.routes, o.kind);
       if (query.area !== undefined && !areas.includes(query.area))
-        throw new ApiError(422, {
-          detail: [
-            {
-              loc: ['query', 'area'],
-              msg: `Unknown area; this document's areas: ${areas.join(', ')}`,
-              type: 'value_error',
-              input: query.area,
-            },
-          ],
-        });
+        throw sandboxError.unknownArea(SANDBOX_ERRORS.unknownDocumentArea(areas), query.area);
       return reply(200, buildOpenApiDocument(ctx.routes, o.kind, management ? ctx.world.urls.management : ctx.world.urls.base, query.area));
     },
   });

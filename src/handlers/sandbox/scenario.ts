@@ -7,8 +7,8 @@
  * - The body is JSON; send YAML files through `health-sandbox/testing` (`loadScenario`) or
  *   `--scenario`, which read YAML.
  */
+import { sandboxError } from '../../state/sandbox/errors.js';
 import { z } from 'zod';
-import { ApiError } from '../../engine/errors.js';
 import { defineRoute, type Ctx, reply } from '../../engine/route.js';
 import { ScenarioError } from '../../scenario/parse.js';
 import { ScenarioLoaded, res } from '../../wire/schemas.js';
@@ -21,7 +21,7 @@ async function load(ctx: Ctx, scenario: unknown) {
     loaded = await ctx.loadScenario(scenario);
   } catch (error) {
     if (error instanceof ScenarioError) {
-      throw new ApiError(422, { detail: error.problems.map((msg) => ({ loc: ['body'], msg, type: 'value_error' })) });
+      throw sandboxError.scenarioInvalid(error.problems);
     }
     throw error;
   }

@@ -17,6 +17,9 @@ export const SANDBOX_ERRORS = {
   tooFar: `One advance moves the clock at most ${MAX_ADVANCE_SECONDS} seconds (366 days); advance in steps`,
   // The documentation page's assets (`GET /docs/assets/:file`).
   unknownAsset: 'Not Found',
+  // The OpenAPI documents by area (`?area=`).
+  unknownArea: (areas: readonly string[]) => `Unknown area; the areas: ${areas.join(', ')}`,
+  unknownDocumentArea: (areas: readonly string[]) => `Unknown area; this document's areas: ${areas.join(', ')}`,
   noAssets:
     'The documentation assets (swagger-ui-dist) are not available: install the optional swagger-ui-dist package and serve the sandbox with the CLI or the express adapter, or read /openapi.json directly',
 } as const;
@@ -32,4 +35,10 @@ export const sandboxError = {
   faultNotFound: (text: string): DomainError => err('not_found', text),
   faultBadRoute: (text: string, route: string): DomainError => err('invalid', text, { loc: ['body', 'match', 'route'], input: route }),
   faultConflict: (text: string): DomainError => err('conflict', text),
+  /** A scenario that does not load: one item per problem, at the body, each naming its path in the file. */
+  scenarioInvalid: (problems: readonly string[]): DomainError =>
+    err('invalid', problems[0] ?? '', { items: problems.map((msg) => ({ loc: ['body'], msg, type: 'value_error' })) }),
+  /** `?area=` names no area of the document (`text`: `SANDBOX_ERRORS.unknownArea` or `.unknownDocumentArea`). */
+  unknownArea: (text: string, area: string | undefined): DomainError =>
+    err('invalid', text, { items: [{ loc: ['query', 'area'], msg: text, type: 'value_error', input: area }] }),
 } as const;
