@@ -151,7 +151,7 @@ export function latestTable(world: World, user: User, q: RunnableQuery): Table |
 function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Plan, at: number): void {
   const runs = runsSlot(world).get(q.id);
   if (!runs) return;
-  const when = iso(at);
+  const when = new Date(at).toISOString();
   const events = (q.export_preferences.data_events as { enabled?: boolean } | undefined)?.enabled !== false;
   const listening = events && world.events.listening(partition, RESULT_EVENT);
   for (const user of usersToRun(world, partition, runs)) {
