@@ -16,7 +16,7 @@
  */
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { localDate, iso } from '../../fixtures/wearables/wearable-time.js';
+import { localDate } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf, type User } from '../users/users.js';
 import { wearablesOf } from '../wearables/connections.js';
 import { dataSources, zoneOf } from '../wearables/wearable-data.js';
