@@ -4,6 +4,7 @@
  * validates everything first and then changes state, so a rejected request changes nothing;
  * errors come from the area's catalogue (errors.ts). Handlers never reach into the stores.
  */
+import { revisionRates, setRevisionRate } from './revisions.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -154,7 +155,7 @@ export function forcePullOutcome(world: World, userId: string, slug: string, req
   return { applies_to: 'current_connection', user_id: user.user_id, provider: slug, resources: open, outcome };
 }
 
-interface FeedState {
+interface FeedState extends ReturnType<typeof revisionRates> {
   enabled: boolean;
   mode: FeedMode;
   interval_seconds: number;
@@ -163,7 +164,17 @@ interface FeedState {
 /** The periodic feed's state. */
 export function feedState(world: World): FeedState {
   const mode = wearablesOf(world).feedMode;
-  return { enabled: mode !== 'off', mode, interval_seconds: 7200 };
+  return { enabled: mode !== 'off', mode, interval_seconds: 7200, ...revisionRates(world) };
+}
+
+/**
+ * Sets the share of nights a later sync revises (`daily.data.sleep.updated`), sandbox-wide or for
+ * one team (404 for an unknown team).
+ */
+export function setFeedRevisionRate(world: World, rate: number, teamId?: string): FeedState {
+  if (teamId !== undefined && !world.tenancy.allPartitions().some((p) => p.team.id === teamId)) throw wearablesError.teamNotFound(teamId);
+  setRevisionRate(world, rate, teamId);
+  return feedState(world);
 }
 
 /** Sets the periodic feed's mode. */

@@ -50,6 +50,8 @@ import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
 import { feedSource } from './feed-sources.js';
+import { revisionRate } from './revisions.js';
+import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
 import { type ConnectionTick, type FeedTick, feedMoreSummaries } from './feed-more.js';
 import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
@@ -213,6 +215,7 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
   const conn = link.current;
   if (!conn) return;
   const src = feedSource(world, user, link.provider);
+  src.revisionRate = revisionRate(world, partition);
   const plan = connPlan(conn);
   const all = heard === ALL;
   const clientUserId = user.client_user_id;
@@ -290,16 +293,21 @@ function feedSummaries(
   }
   if (has('sleep')) {
     const rs = ranges('sleep');
-    for (let day = first; day <= last + 1; day++) {
+    for (let day = first - 1; day <= last + 1; day++) {
       const night = sourceNight(src, day);
-      if (!night || !within(rs, night.end)) continue;
+      if (!night) continue;
+      // A later sync revised the night (revisions.ts): the revised object, as `.updated`.
+      const revised = sleepRevisedAt(src, night.day, night.end);
+      if (revised !== null && revised > since && revised <= now && rs.some(([a, b]) => night.end >= a && night.end <= b))
+        emit('daily.data.sleep.updated', sleepSummary(src, night, now));
+      if (day < first || !within(rs, night.end)) continue;
       wearablesOf(world).sleeps.set(sleepId(src, night), {
         partitionId: partition.id,
         userId: user.user_id,
         provider: link.provider.slug,
         day: night.day,
       });
-      emit('daily.data.sleep.created', sleepSummary(src, night));
+      emit('daily.data.sleep.created', sleepSummary(src, night, now));
     }
   }
   if (has('body')) {
