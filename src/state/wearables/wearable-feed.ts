@@ -51,6 +51,7 @@ import { usersOf } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
 import { feedSource } from './feed-sources.js';
 import { revisionRate } from './revisions.js';
+import { clientFacingDevice, firmwareUpdates } from '../../fixtures/wearables/devices.js';
 import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
 import { type ConnectionTick, type FeedTick, feedMoreSummaries } from './feed-more.js';
 import { providerDown } from '../sandbox/faults-providers.js';
@@ -264,11 +265,28 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
     if (updated.length) emit(fr.updated, { source_id: provider.id, user_id: user.user_id, source, data: updated });
     if (created.length) emit(fr.created, { source_id: provider.id, user_id: user.user_id, source, data: created });
   }
+  if (all || heard('provider.device.')) feedDevice(src, conn, since, now, emit);
   const has = (r: string) => plan.pulled.has(r) && (all || heard(prefixOf(r)));
   const tick: FeedTick = { world, partition, user, link, since, now, src, ranges, emit };
   feedSummaries(tick, has);
   // sleep_cycle has no provider resource of its own: it comes with sleep.
   feedMoreSummaries(tick, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))));
+}
+
+/**
+ * `provider.device.created` on the first tick of a new connection (its device information
+ * appeared with the first sync), `provider.device.updated` when a firmware update changed it.
+ */
+function feedDevice(src: FeedTick['src'], conn: Connection, since: number, now: number, emit: FeedTick['emit']): void {
+  if (conn.mark === conn.created_at) {
+    const device = clientFacingDevice(src, conn.created_at, now);
+    if (device) emit('provider.device.created', device);
+    return;
+  }
+  if (firmwareUpdates(src, conn.created_at, now) > firmwareUpdates(src, conn.created_at, since)) {
+    const device = clientFacingDevice(src, conn.created_at, now);
+    if (device) emit('provider.device.updated', device);
+  }
 }
 
 function feedSummaries(
