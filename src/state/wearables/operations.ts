@@ -5,6 +5,7 @@
  * errors come from the area's catalogue (errors.ts). Handlers never reach into the stores.
  */
 import { revisionRates, setRevisionRate } from './revisions.js';
+import { pauseAfterIngestionEnd } from './ingestion-pause.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -41,6 +42,8 @@ export function connectDemoProvider(world: World, partition: Partition, userId: 
 
 /** The user's current connections as ClientFacingProviderWithStatus. */
 export function listConnections(world: World, partition: Partition, userId: string): ConnectionAnswer[] {
+  const user = usersOf(partition, world).liveUser(userId);
+  if (user) pauseAfterIngestionEnd(world, partition, user);
   return currentConnections(wearablesOf(world).get(partition, userId)).map(connectionView);
 }
 
@@ -54,8 +57,15 @@ export function deregisterProvider(world: World, partition: Partition, userId: s
   checkProvider(slug, 'path');
   const link = currentLink(world, partition, userId, slug);
   if (!link) throw wearablesError.notConnected(userId, slug);
+  // The Health SDK's default Auto Connect mode: deregistering has no effect (the next sync
+  // attempt would reinstate the connection; docs: api-reference/user/deregister-a-provider,
+  // wearables/sdks/health/connection-policies). Explicit Connect mode is not simulated.
+  if (AUTO_CONNECT_PROVIDERS.has(slug)) return;
   endConnection(world, link, world.clock.now());
 }
+
+/** Health SDK connections that, in the default Auto Connect mode, deregistration leaves as they are. */
+export const AUTO_CONNECT_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
 
 /** A live user by id across the sandbox's team environments (control plane). */
 function findUser(world: World, userId: string, slug: string): { user: User; partition: Partition } {

@@ -51,6 +51,7 @@ import { usersOf } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
 import { feedSource } from './feed-sources.js';
 import { revisionRate } from './revisions.js';
+import { pauseAfterIngestionEnd } from './ingestion-pause.js';
 import { clientFacingDevice, firmwareUpdates } from '../../fixtures/wearables/devices.js';
 import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
 import { type ConnectionTick, type FeedTick, feedMoreSummaries } from './feed-more.js';
@@ -155,6 +156,7 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
   }
   const user = usersOf(rec.partition, world).liveUser(rec.user_id);
   if (!user) return false;
+  pauseAfterIngestionEnd(world, rec.partition, user);
   let any = false;
   for (const link of rec.links) {
     const conn = link.current;
