@@ -55,7 +55,8 @@ forEachAdapter('wearables feed: meals, cycles, profile', (adapter) => {
     for (const e of meals) expect(e.data).toEqual(byId.get(e.data.id));
     oas?.expectValid('ClientFacingMealChanged', { ...meals[0], client_user_id: '00000000-0000-4000-8000-000000000000' });
 
-    const sleeps = await events(c, userId, 'daily.data.sleep.');
+    // A revised night (on by default, issue 42) comes again as .updated: the cycles go with the first upload.
+    const sleeps = (await events(c, userId, 'daily.data.sleep.')).filter((e) => e.event_type === 'daily.data.sleep.created');
     const cycles = await events(c, userId, 'daily.data.sleep_cycle.');
     expect(cycles.length).toBe(sleeps.length);
     expect(cycles.map((e) => e.data.sleep_id).sort()).toEqual(sleeps.map((e) => e.data.id).sort());
