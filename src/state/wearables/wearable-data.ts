@@ -129,7 +129,10 @@ export function dataSources(world: World, user: User, resource: string, provider
     if (provider !== '' && link.provider.slug !== provider) continue;
     const ranges = dataRanges(world, user, link, resource, now);
     const order = ranks ? 1000 + (ranks.get(link.provider.slug) ?? 999) : link.provider.id;
-    if (ranges.length > 0) out.push({ link, src: { ...sourceCtx(subject, link.provider), revisionRate: rate }, ranges, order });
+    if (ranges.length === 0) continue;
+    const src = sourceCtx(subject, link.provider);
+    src.revisionRate = rate;
+    out.push({ link, src, ranges, order });
   }
   if (ranks) out.sort((a, b) => a.order - b.order);
   return out;
