@@ -266,7 +266,7 @@ describe.each([
       revision_rate: 0.05,
       team_revision_rates: {},
     });
-    expect(await c.feed('on')).toEqual({ enabled: true, mode: 'on', interval_seconds: 7200 });
+    expect(await c.feed('on')).toEqual({ enabled: true, mode: 'on', interval_seconds: 7200, revision_rate: 0.05, team_revision_rates: {} });
     expect((await c.feedState()).mode).toBe('on');
     expect(await c.feed('auto')).toMatchObject({ enabled: true, mode: 'auto' });
   });
