@@ -129,6 +129,10 @@ async function applyTeams(scenario: Scenario, call: Call, credentials: () => Cre
       });
     if (t.labs?.progression)
       await call(`${at}.labs`, 'PUT', `/_sandbox/teams/${ref.team_id}/labs`, { body: { progression: t.labs.progression } });
+    if (t.data_revisions !== undefined)
+      await call(`${at}.data_revisions`, 'POST', '/_sandbox/wearables/feed', {
+        body: { revision_rate: t.data_revisions, team_id: ref.team_id },
+      });
   }
   if (scenario.plan) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan: scenario.plan } });
   return teams;
@@ -327,6 +331,8 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
   await applyWebhooks(a);
   await applyUsers(a, testIds);
 
+  if (scenario.data_revisions !== undefined)
+    await call('data_revisions', 'POST', '/_sandbox/wearables/feed', { body: { revision_rate: scenario.data_revisions } });
   for (const [i, o] of scenario.provider_outages.entries())
     await call(`provider_outages[${i}]`, 'POST', `/_sandbox/providers/${o.provider}/outage`, { body: { duration: o.duration } });
 

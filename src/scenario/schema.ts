@@ -139,6 +139,12 @@ const team = lazySchema(() =>
       beta_features: z.array(z.string()).optional(),
       event_type_prefixes: z.array(z.string().min(1)).optional().describe('The team allowlist of event types (both environments)'),
       labs: labs.optional().describe("This team's lab order progression (PUT /_sandbox/teams/{team_id}/labs)"),
+      data_revisions: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe("This team's share of nights a later sync revises (daily.data.sleep.updated; POST /_sandbox/wearables/feed)"),
     })
     .strict(),
 );
@@ -185,6 +191,12 @@ export const scenarioSchema = lazySchema(() =>
       seed: z.number().int().optional(),
       clock: z.object({ start_at: isoTime.optional() }).strict().optional(),
       feed: z.enum(['auto', 'on', 'off']).optional(),
+      data_revisions: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe('Share of nights a later sync revises, sending daily.data.sleep.updated (default 0.05; 0 switches revisions off)'),
       labs: labs.optional().describe('How lab orders move in every team (a team may say otherwise)'),
       plan: z.enum(['launch', 'grow', 'scale', 'premium']).optional().describe("The org's plan"),
       teams: z.array(team).default([]),

@@ -347,7 +347,15 @@ const ResourceStatistics = lazySchema(() =>
 /** UserResourcesResponse (resource to SingleResourceStatistics per provider). */
 export const ResourcesPage = lazySchema(() => introspectPage(z.record(z.string(), ResourceStatistics)));
 
-export const FeedState = lazySchema(() => z.object({ enabled: z.boolean(), mode: z.string(), interval_seconds: z.number().int() }));
+export const FeedState = lazySchema(() =>
+  z.object({
+    enabled: z.boolean(),
+    mode: z.string(),
+    interval_seconds: z.number().int(),
+    revision_rate: z.number(),
+    team_revision_rates: z.record(z.string(), z.number()),
+  }),
+);
 export const HistoricalPullForced = lazySchema(() =>
   z.object({
     applies_to: z.string(),

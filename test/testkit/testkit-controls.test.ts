@@ -266,8 +266,14 @@ describe.each([
   });
 
   it('feed and feedState', async () => {
-    expect(await c.feedState()).toEqual({ enabled: false, mode: 'off', interval_seconds: 7200 });
-    expect(await c.feed('on')).toEqual({ enabled: true, mode: 'on', interval_seconds: 7200 });
+    expect(await c.feedState()).toEqual({
+      enabled: false,
+      mode: 'off',
+      interval_seconds: 7200,
+      revision_rate: 0.05,
+      team_revision_rates: {},
+    });
+    expect(await c.feed('on')).toEqual({ enabled: true, mode: 'on', interval_seconds: 7200, revision_rate: 0.05, team_revision_rates: {} });
     expect((await c.feedState()).mode).toBe('on');
     expect(await c.feed('auto')).toMatchObject({ enabled: true, mode: 'auto' });
   });

@@ -23,10 +23,16 @@ describe('feed memos', () => {
     }
   });
 
-  it('iso equals toISOString, also outside its fast path', () => {
+  it('iso is toISOString in the documented +00:00 form (microseconds only when not whole seconds), also outside its fast path', () => {
     const at = [0, 1, 999, 86_399_999, 86_400_000, T0, T0 + 123, 253_402_300_799_999, 253_402_300_800_000, -1, -62_198_755_200_000, 1.5];
     for (let i = 0; i < 20_000; i++) at.push(T0 + i * 61_003 + (i % 1000));
-    for (const ms of at) expect(iso(ms)).toBe(new Date(ms).toISOString());
+    const python = (ms: number) =>
+      new Date(Math.floor(ms))
+        .toISOString()
+        .replace(/\.000Z$/, '+00:00')
+        .replace(/\.(\d{3})Z$/, '.$1000+00:00');
+    for (const ms of at) expect(iso(ms)).toBe(python(ms));
+    expect(iso(T0 + 4)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.004000\+00:00$/);
   });
 
   it('valuesOf gives the values samplesOf gives, with or without a memo, open buckets included', () => {

@@ -37,8 +37,8 @@ forAdapters(['fetch', 'express'], 'wearables: summaries and timeseries', (adapte
     const userId = await demo(c, 'data-a', ['fitbit']);
     const hr = await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-01', end_date: '2026-01-02' } });
     expect(hr.status).toBe(200);
-    expect(hr.body[0].timestamp).toBe('2026-01-01T00:00:00.000Z');
-    expect(hr.body[hr.body.length - 1].timestamp).toBe('2026-01-02T23:55:00.000Z');
+    expect(hr.body[0].timestamp).toBe('2026-01-01T00:00:00+00:00');
+    expect(hr.body[hr.body.length - 1].timestamp).toBe('2026-01-02T23:55:00+00:00');
     expect(hr.body).toHaveLength(2 * 288);
     const exact = await c.get(`/v2/timeseries/${userId}/heartrate`, {
       query: { start_date: '2026-01-01T10:00:00Z', end_date: '2026-01-01T11:00:00Z' },
@@ -48,7 +48,7 @@ forAdapters(['fetch', 'express'], 'wearables: summaries and timeseries', (adapte
     expect(act.body.activity.map((a: any) => a.calendar_date)).toEqual(['2026-01-01', '2026-01-02', '2026-01-03']);
     // end_date defaults to now; nothing from the future.
     const open = await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-05' } });
-    expect(open.body[open.body.length - 1].timestamp).toBe('2026-01-05T12:00:00.000Z');
+    expect(open.body[open.body.length - 1].timestamp).toBe('2026-01-05T12:00:00+00:00');
 
     const reversed = await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2026-01-03', end_date: '2026-01-01' } });
     expect(reversed.status).toBe(422);
@@ -129,8 +129,8 @@ forAdapters(['fetch', 'express'], 'wearables: summaries and timeseries', (adapte
     expect(act[act.length - 1].calendar_date).toBe('2026-01-03');
     expect(act[0]).toMatchObject({ time_zone: 'America/Los_Angeles', timezone_offset: -28800 });
     const hr = (await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2025-12-01', end_date: '2026-01-10' } })).body;
-    expect(hr[0]).toMatchObject({ timestamp: '2025-12-20T08:00:00.000Z', timezone_offset: -28800 });
-    expect(hr[hr.length - 1].timestamp).toBe('2026-01-04T07:55:00.000Z');
+    expect(hr[0]).toMatchObject({ timestamp: '2025-12-20T08:00:00+00:00', timezone_offset: -28800 });
+    expect(hr[hr.length - 1].timestamp).toBe('2026-01-04T07:55:00+00:00');
     expect((await c.patch(`/v2/user/${userId}`, { ingestion_end: null })).status).toBe(204);
     const more = (await c.get(`/v2/timeseries/${userId}/heartrate`, { query: { start_date: '2025-12-01', end_date: '2026-01-10' } })).body;
     expect(more.length).toBeGreaterThan(hr.length);

@@ -47,7 +47,7 @@ forEachAdapter('timeseries: lab-derived resources', (adapter) => {
     const lab = order.lab_test.lab.slug as string;
     const group = grouped.body.groups[lab][0];
     expect(group.source).toMatchObject({ provider: lab, type: 'unknown' });
-    const mine = group.data.filter((s: any) => s.timestamp === new Date(Date.parse(lipids[0].timestamp)).toISOString());
+    const mine = group.data.filter((s: any) => Date.parse(s.timestamp) === Date.parse(lipids[0].timestamp));
     expect(mine).toHaveLength(4);
     for (const r of lipids) {
       const s = mine.find((x: any) => x.type === SLUG[r.slug]);

@@ -55,7 +55,8 @@ forEachAdapter('wearables feed: meals, cycles, profile', (adapter) => {
     for (const e of meals) expect(e.data).toEqual(byId.get(e.data.id));
     oas?.expectValid('ClientFacingMealChanged', { ...meals[0], client_user_id: '00000000-0000-4000-8000-000000000000' });
 
-    const sleeps = await events(c, userId, 'daily.data.sleep.');
+    // A revised night (on by default, issue 42) comes again as .updated: the cycles go with the first upload.
+    const sleeps = (await events(c, userId, 'daily.data.sleep.')).filter((e) => e.event_type === 'daily.data.sleep.created');
     const cycles = await events(c, userId, 'daily.data.sleep_cycle.');
     expect(cycles.length).toBe(sleeps.length);
     expect(cycles.map((e) => e.data.sleep_id).sort()).toEqual(sleeps.map((e) => e.data.id).sort());
@@ -107,17 +108,17 @@ forEachAdapter('data-pull preferences in pulls and the feed', (adapter) => {
     expect(p.pulled.steps).toBeUndefined();
     expect(p.pulled.sleep).toMatchObject({
       status: 'success',
-      range_start: '2025-12-29T09:00:00.000Z',
-      range_end: '2026-01-05T09:00:00.000Z',
+      range_start: '2025-12-29T09:00:00+00:00',
+      range_end: '2026-01-05T09:00:00+00:00',
     });
     // A connection made before the preference keeps its 30 days.
-    expect((await pulls(before)).pulled.sleep.range_start).toBe('2025-12-06T09:00:00.000Z');
+    expect((await pulls(before)).pulled.sleep.range_start).toBe('2025-12-06T09:00:00+00:00');
     expect((await pulls(before)).pulled.steps).toBeDefined();
 
     const hist = await events(c, after, 'historical.data.');
     expect(hist.map((e) => e.event_type)).not.toContain('historical.data.steps.created');
     const sleepHist = hist.find((e) => e.event_type === 'historical.data.sleep.created');
-    expect(sleepHist.data.start_date).toBe('2025-12-29T09:00:00.000Z');
+    expect(sleepHist.data.start_date).toBe('2025-12-29T09:00:00+00:00');
 
     const q = { start_date: '2025-12-01', end_date: '2026-01-08' };
     const sleep = (await c.get(`/v2/summary/sleep/${after}`, { query: q })).body.sleep as any[];

@@ -46,10 +46,10 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
       expect(Object.keys(s).sort()).toEqual(['end', 'start', 'timestamp', 'timezone_offset', 'type', 'unit', 'value']);
     oas?.expectValid('GroupedStepsResponse', { groups: { apple_health_kit: [{ source: e.data.source, data: e.data.data }] } });
     // The 10:00 bucket was open at the 10:30 tick (partial) and is re-sent complete at 12:30.
-    const open = created[0].data.data.find((s: any) => s.timestamp === '2026-01-05T10:00:00.000Z');
-    const resent = updated[0].data.data.find((s: any) => s.timestamp === '2026-01-05T10:00:00.000Z');
-    expect(open.end).toBe('2026-01-05T10:30:00.000Z');
-    expect(resent.end).toBe('2026-01-05T11:00:00.000Z');
+    const open = created[0].data.data.find((s: any) => s.timestamp === '2026-01-05T10:00:00+00:00');
+    const resent = updated[0].data.data.find((s: any) => s.timestamp === '2026-01-05T10:00:00+00:00');
+    expect(open.end).toBe('2026-01-05T10:30:00+00:00');
+    expect(resent.end).toBe('2026-01-05T11:00:00+00:00');
     expect(resent.value).not.toBe(open.value);
     const now = (
       await c.get(`/v2/timeseries/${userId}/steps`, { query: { start_date: '2026-01-05T10:00:00Z', end_date: '2026-01-05T10:00:00Z' } })
@@ -62,7 +62,7 @@ forEachAdapter('wearables: periodic feed', (adapter) => {
     expect(activity[1].data.steps).toBeGreaterThanOrEqual(activity[0].data.steps);
     oas?.expectValid('ClientFacingActivity', activity[1].data);
     const hr = await journal(c, { user_id: userId, event_type: 'daily.data.heartrate.created' });
-    expect(hr[1].data.data[0].timestamp).toBe('2026-01-05T10:35:00.000Z');
+    expect(hr[1].data.data[0].timestamp).toBe('2026-01-05T10:35:00+00:00');
     oas?.expectValid('GroupedHeartRate', hr[0].data);
   });
 });

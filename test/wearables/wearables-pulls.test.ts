@@ -30,11 +30,11 @@ forEachAdapter('wearables: historical pulls', (adapter) => {
     const first = await pulls(c, userId, 'oura');
     expect(Object.values(first.pulled).every((s: any) => s.status === 'scheduled')).toBe(true);
     expect(first.pulled.sleep).toMatchObject({
-      range_start: '2025-12-06T09:00:00.000Z',
-      range_end: '2026-01-05T09:00:00.000Z',
+      range_start: '2025-12-06T09:00:00+00:00',
+      range_end: '2026-01-05T09:00:00+00:00',
       days_with_data: 0,
     });
-    expect(first.pulled.sleep.timeline).toMatchObject({ scheduled_at: '2026-01-05T09:00:00.000Z', started_at: null, ended_at: null });
+    expect(first.pulled.sleep.timeline).toMatchObject({ scheduled_at: '2026-01-05T09:00:00+00:00', started_at: null, ended_at: null });
     // Every resource Oura lists is simulated now (profile included).
     expect(first.pulled.profile).toMatchObject({ status: 'scheduled' });
     expect(first.not_pulled).toEqual([]);
@@ -71,8 +71,8 @@ forEachAdapter('wearables: historical pulls', (adapter) => {
     expect(types).not.toContain('historical.data.hypnogram.created');
     expect(hist[0].data).toEqual({
       user_id: userId,
-      start_date: '2025-12-06T09:00:00.000Z',
-      end_date: '2026-01-05T09:00:00.000Z',
+      start_date: '2025-12-06T09:00:00+00:00',
+      end_date: '2026-01-05T09:00:00+00:00',
       is_final: true,
       provider: 'oura',
     });

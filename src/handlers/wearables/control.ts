@@ -10,7 +10,8 @@
  * - `POST /_sandbox/historical_pulls/:user_id/:provider` `{outcome, resources?, error_details?,
  *   finish_in_seconds?}`: forces the outcome of the current connection's unfinished pulls, or,
  *   without a current connection, of the next connection's pulls.
- * - `GET|POST /_sandbox/wearables/feed` `{enabled}`: the periodic new-data feed's switch.
+ * - `GET|POST /_sandbox/wearables/feed` `{enabled}`: the periodic new-data feed's switch;
+ *   `{revision_rate, team_id?}`: the share of nights a later sync revises (sandbox-wide or one team).
  *
  * LIMITATIONS
  * - Finished pulls cannot be rewritten (409); reconnect the provider to pull again.
@@ -27,6 +28,7 @@ import {
   forcePullOutcome,
   reconnectProvider,
   setFeedMode,
+  setFeedRevisionRate,
 } from '../../state/wearables/operations.js';
 import { Connection, FeedState, HistoricalPullForced, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
@@ -114,12 +116,20 @@ export const wearablesControlRoutes = [
     method: 'POST',
     path: '/_sandbox/wearables/feed',
     auth: 'control',
-    summary: 'Sets the periodic wearable feed: {"mode": "auto"|"on"|"off"} or {"enabled": bool} (true is "on").',
+    summary:
+      'Sets the periodic wearable feed: {"mode": "auto"|"on"|"off"} or {"enabled": bool} (true is "on"), or the share of nights a later sync revises (daily.data.sleep.updated): {"revision_rate": 0..1, "team_id"?}.',
     request: {
-      body: lazySchema(() => z.union([z.object({ mode: z.enum(['auto', 'on', 'off']) }).strict(), z.object({ enabled: bool() }).strict()])),
+      body: lazySchema(() =>
+        z.union([
+          z.object({ mode: z.enum(['auto', 'on', 'off']) }).strict(),
+          z.object({ enabled: bool() }).strict(),
+          z.object({ revision_rate: num({ min: 0, max: 1 }), team_id: uuid().optional() }).strict(),
+        ]),
+      ),
     },
-    responses: { 200: res(FeedState, 'OK') },
+    responses: { 200: res(FeedState, 'OK'), 404: 'Unknown team', 422: 'Bad mode or revision_rate' },
     handle(ctx, { body }) {
+      if ('revision_rate' in body) return reply(200, setFeedRevisionRate(ctx.world, body.revision_rate, body.team_id));
       return reply(200, setFeedMode(ctx.world, 'mode' in body ? body.mode : body.enabled ? 'on' : 'off'));
     },
   }),

@@ -81,7 +81,7 @@ const zoneOfScore = (score: number) => (score >= 67 ? 'green' : score >= 34 ? 'y
 
 function sleepFields(src: SourceCtx, night: Night, now: number, withActivity: boolean, ranges: readonly Range[]): Fields {
   const zone = src.subject.zone;
-  const s = sleepSummary(src, night);
+  const s = sleepSummary(src, night, now);
   const score = s.score as number;
   const hrv = (s.average_hrv as number | null) ?? src.subject.hrv;
   const recovery =

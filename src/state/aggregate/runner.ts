@@ -16,7 +16,7 @@
  */
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { localDate, iso } from '../../fixtures/wearables/wearable-time.js';
+import { localDate } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf, type User } from '../users/users.js';
 import { wearablesOf } from '../wearables/connections.js';
 import { dataSources, zoneOf } from '../wearables/wearable-data.js';
@@ -151,7 +151,7 @@ export function latestTable(world: World, user: User, q: RunnableQuery): Table |
 function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Plan, at: number): void {
   const runs = runsSlot(world).get(q.id);
   if (!runs) return;
-  const when = iso(at);
+  const when = new Date(at).toISOString();
   const events = (q.export_preferences.data_events as { enabled?: boolean } | undefined)?.enabled !== false;
   const listening = events && world.events.listening(partition, RESULT_EVENT);
   for (const user of usersToRun(world, partition, runs)) {

@@ -6,6 +6,7 @@
 import { domainErrorOf, type DomainError } from '../domain-error.js';
 
 export const WEARABLES_ERRORS = {
+  teamNotFound: (teamId: string) => `Team ${teamId} not found`,
   demoSandboxOnly: 'Demo connections are only available in the sandbox environment',
   demoAlreadyConnected: (userId: string, provider: string) => `User ${userId} is already connected to ${provider}`,
   demoMixed: 'Demo connections cannot be mixed with real connections: use a user without connections',
@@ -43,6 +44,7 @@ export const wearablesError = {
   demoMixed: (): DomainError => invalidRequest(E.demoMixed),
   providerNotFound: (): DomainError => notFound(E.providerNotFound),
   userNotFound: (): DomainError => notFound(E.userNotFound),
+  teamNotFound: (teamId: string): DomainError => notFound(E.teamNotFound(teamId)),
   notConnected: (userId: string, provider: string): DomainError => notFound(E.notConnected(userId, provider)),
   notInError: (): DomainError => conflict(E.notInError),
   retriableNeedsRetry: (detail: string): DomainError => valueError(['body', 'error_details'], E.retriableNeedsRetry(detail), detail),

@@ -15,7 +15,7 @@
  */
 import { LAB_BY_SLUG } from '../../fixtures/labs/labs.js';
 import type { BiomarkerResultJson } from '../../fixtures/labs/lab-results.js';
-import { tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
+import { iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { completedLabResultsOf, completedLabResultsOfOrder, type UserLabResults } from '../labs/user-results.js';
@@ -85,7 +85,7 @@ function samplesOfResults(user: User, set: UserLabResults, resource: LabResource
     out.push({
       t: set.collectedAt,
       lab: set.lab,
-      body: { timestamp: new Date(set.collectedAt).toISOString(), timezone_offset: offset, type: s.type, unit: s.unit, value: s.value },
+      body: { timestamp: iso(set.collectedAt), timezone_offset: offset, type: s.type, unit: s.unit, value: s.value },
     });
   }
   return out;

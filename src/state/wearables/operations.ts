@@ -4,6 +4,8 @@
  * validates everything first and then changes state, so a rejected request changes nothing;
  * errors come from the area's catalogue (errors.ts). Handlers never reach into the stores.
  */
+import { revisionRates, setRevisionRate } from './revisions.js';
+import { pauseAfterIngestionEnd } from './ingestion-pause.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -40,6 +42,8 @@ export function connectDemoProvider(world: World, partition: Partition, userId: 
 
 /** The user's current connections as ClientFacingProviderWithStatus. */
 export function listConnections(world: World, partition: Partition, userId: string): ConnectionAnswer[] {
+  const user = usersOf(partition, world).liveUser(userId);
+  if (user) pauseAfterIngestionEnd(world, partition, user);
   return currentConnections(wearablesOf(world).get(partition, userId)).map(connectionView);
 }
 
@@ -53,8 +57,15 @@ export function deregisterProvider(world: World, partition: Partition, userId: s
   checkProvider(slug, 'path');
   const link = currentLink(world, partition, userId, slug);
   if (!link) throw wearablesError.notConnected(userId, slug);
+  // The Health SDK's default Auto Connect mode: deregistering has no effect (the next sync
+  // attempt would reinstate the connection; docs: api-reference/user/deregister-a-provider,
+  // wearables/sdks/health/connection-policies). Explicit Connect mode is not simulated.
+  if (AUTO_CONNECT_PROVIDERS.has(slug)) return;
   endConnection(world, link, world.clock.now());
 }
+
+/** Health SDK connections that, in the default Auto Connect mode, deregistration leaves as they are. */
+export const AUTO_CONNECT_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
 
 /** A live user by id across the sandbox's team environments (control plane). */
 function findUser(world: World, userId: string, slug: string): { user: User; partition: Partition } {
@@ -154,7 +165,7 @@ export function forcePullOutcome(world: World, userId: string, slug: string, req
   return { applies_to: 'current_connection', user_id: user.user_id, provider: slug, resources: open, outcome };
 }
 
-interface FeedState {
+interface FeedState extends ReturnType<typeof revisionRates> {
   enabled: boolean;
   mode: FeedMode;
   interval_seconds: number;
@@ -163,7 +174,17 @@ interface FeedState {
 /** The periodic feed's state. */
 export function feedState(world: World): FeedState {
   const mode = wearablesOf(world).feedMode;
-  return { enabled: mode !== 'off', mode, interval_seconds: 7200 };
+  return { enabled: mode !== 'off', mode, interval_seconds: 7200, ...revisionRates(world) };
+}
+
+/**
+ * Sets the share of nights a later sync revises (`daily.data.sleep.updated`), sandbox-wide or for
+ * one team (404 for an unknown team).
+ */
+export function setFeedRevisionRate(world: World, rate: number, teamId?: string): FeedState {
+  if (teamId !== undefined && !world.tenancy.allPartitions().some((p) => p.team.id === teamId)) throw wearablesError.teamNotFound(teamId);
+  setRevisionRate(world, rate, teamId);
+  return feedState(world);
 }
 
 /** Sets the periodic feed's mode. */

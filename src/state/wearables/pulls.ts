@@ -7,6 +7,7 @@
  * finished pulls with `historical.data.<resource>.created`.
  */
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
+import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { hashKey } from '../../engine/rng.js';
 import { stableUuid } from '../../engine/ids.js';
 import { emitUserEvent, historyStart, pulledResources, type Connection, type PullOverride } from './connections.js';
@@ -259,8 +260,8 @@ export function schedulePullAnnouncements(world: World, partition: Partition, us
     for (const [, r] of done) {
       emitUserEvent(world, partition, userId, `historical.data.${r}.created`, {
         user_id: userId,
-        start_date: new Date(historyStart(conn, r)).toISOString(),
-        end_date: new Date(conn.created_at).toISOString(),
+        start_date: iso(historyStart(conn, r)),
+        end_date: iso(conn.created_at),
         is_final: true,
         provider: conn.provider.slug,
       });

@@ -106,7 +106,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
     raw: rawAt('bedtime_start'),
     build(s, day, now) {
       const night = visibleNight(s, day, now);
-      return night ? item(`${night.day}|${s.order}`, night.end, sleepSummary(s.src, night)) : []; // by night, then source priority
+      return night ? item(`${night.day}|${s.order}`, night.end, sleepSummary(s.src, night, now)) : []; // by night, then source priority
     },
   },
   body: {

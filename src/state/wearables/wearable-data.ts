@@ -4,6 +4,7 @@
  * and the user's ingestion bounds. Plus the request-side helpers the data handlers share
  * (user lookup, date bounds, provider filter).
  */
+import { revisionRate } from './revisions.js';
 import { z } from 'zod';
 import { liveUser } from '../users/user-ops.js';
 import { wearablesError } from './errors.js';
@@ -122,12 +123,16 @@ export function dataSources(world: World, user: User, resource: string, provider
   if (!rec) return [];
   const subject = subjectOf(world, user);
   const ranks = customSourceOrder(world, rec.partition, resource);
+  const rate = revisionRate(world, rec.partition);
   const out: DataSource[] = [];
   for (const link of rec.links) {
     if (provider !== '' && link.provider.slug !== provider) continue;
     const ranges = dataRanges(world, user, link, resource, now);
     const order = ranks ? 1000 + (ranks.get(link.provider.slug) ?? 999) : link.provider.id;
-    if (ranges.length > 0) out.push({ link, src: sourceCtx(subject, link.provider), ranges, order });
+    if (ranges.length === 0) continue;
+    const src = sourceCtx(subject, link.provider);
+    src.revisionRate = rate;
+    out.push({ link, src, ranges, order });
   }
   if (ranks) out.sort((a, b) => a.order - b.order);
   return out;

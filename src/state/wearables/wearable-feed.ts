@@ -50,6 +50,10 @@ import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
 import { dataRanges } from './wearable-data.js';
 import { feedSource } from './feed-sources.js';
+import { revisionRate } from './revisions.js';
+import { pauseAfterIngestionEnd } from './ingestion-pause.js';
+import { clientFacingDevice, firmwareUpdates } from '../../fixtures/wearables/devices.js';
+import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
 import { type ConnectionTick, type FeedTick, feedMoreSummaries } from './feed-more.js';
 import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
@@ -152,6 +156,7 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
   }
   const user = usersOf(rec.partition, world).liveUser(rec.user_id);
   if (!user) return false;
+  pauseAfterIngestionEnd(world, rec.partition, user);
   let any = false;
   for (const link of rec.links) {
     const conn = link.current;
@@ -213,6 +218,7 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
   const conn = link.current;
   if (!conn) return;
   const src = feedSource(world, user, link.provider);
+  src.revisionRate = revisionRate(world, partition);
   const plan = connPlan(conn);
   const all = heard === ALL;
   const clientUserId = user.client_user_id;
@@ -261,11 +267,28 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
     if (updated.length) emit(fr.updated, { source_id: provider.id, user_id: user.user_id, source, data: updated });
     if (created.length) emit(fr.created, { source_id: provider.id, user_id: user.user_id, source, data: created });
   }
+  if (all || heard('provider.device.')) feedDevice(src, conn, since, now, emit);
   const has = (r: string) => plan.pulled.has(r) && (all || heard(prefixOf(r)));
   const tick: FeedTick = { world, partition, user, link, since, now, src, ranges, emit };
   feedSummaries(tick, has);
   // sleep_cycle has no provider resource of its own: it comes with sleep.
   feedMoreSummaries(tick, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))));
+}
+
+/**
+ * `provider.device.created` on the first tick of a new connection (its device information
+ * appeared with the first sync), `provider.device.updated` when a firmware update changed it.
+ */
+function feedDevice(src: FeedTick['src'], conn: Connection, since: number, now: number, emit: FeedTick['emit']): void {
+  if (conn.mark === conn.created_at) {
+    const device = clientFacingDevice(src, conn.created_at, now);
+    if (device) emit('provider.device.created', device);
+    return;
+  }
+  if (firmwareUpdates(src, conn.created_at, now) > firmwareUpdates(src, conn.created_at, since)) {
+    const device = clientFacingDevice(src, conn.created_at, now);
+    if (device) emit('provider.device.updated', device);
+  }
 }
 
 function feedSummaries(
@@ -290,16 +313,21 @@ function feedSummaries(
   }
   if (has('sleep')) {
     const rs = ranges('sleep');
-    for (let day = first; day <= last + 1; day++) {
+    for (let day = first - 1; day <= last + 1; day++) {
       const night = sourceNight(src, day);
-      if (!night || !within(rs, night.end)) continue;
+      if (!night) continue;
+      // A later sync revised the night (revisions.ts): the revised object, as `.updated`.
+      const revised = sleepRevisedAt(src, night.day, night.end);
+      if (revised !== null && revised > since && revised <= now && rs.some(([a, b]) => night.end >= a && night.end <= b))
+        emit('daily.data.sleep.updated', sleepSummary(src, night, now));
+      if (day < first || !within(rs, night.end)) continue;
       wearablesOf(world).sleeps.set(sleepId(src, night), {
         partitionId: partition.id,
         userId: user.user_id,
         provider: link.provider.slug,
         day: night.day,
       });
-      emit('daily.data.sleep.created', sleepSummary(src, night));
+      emit('daily.data.sleep.created', sleepSummary(src, night, now));
     }
   }
   if (has('body')) {
