@@ -13,7 +13,7 @@ import { providerBrief, type ProviderInfo } from '../../fixtures/wearables/provi
 import { deviceId, providerPayload } from '../../fixtures/wearables/raw.js';
 import { sourceObject } from '../../fixtures/wearables/summaries.js';
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { usesWheelchair } from '../../fixtures/wearables/timeseries-rows-more.js';
+import { usesWheelchair } from '../../fixtures/wearables/timeseries-rows-conditions.js';
 import { u } from '../../fixtures/wearables/wearable-profile.js';
 import { dateOfDay, iso } from '../../fixtures/wearables/wearable-time.js';
 import type { User } from '../users/users.js';

@@ -10,7 +10,7 @@
  *   key in `daily.data.<resource>.updated` (spec 6.3);
  * - summaries: activity of each day touched (`.created` the first time, then `.updated` with the
  *   same `id`, spec 6.2); sleep, body, workouts and ECGs once they end; meals, menstrual cycles,
- *   sleep cycles and the profile of a new connection (feed-more.ts);
+ *   sleep cycles and the profile of a new connection (feed-other-summaries.ts);
  * - workout streams: the shallow `daily.data.workout_stream.created` (spec 6.4).
  *
  * Time costs what it simulates (design rule 11): in the default `auto` mode a team environment
@@ -54,7 +54,7 @@ import { revisionRate } from './revisions.js';
 import { pauseAfterIngestionEnd } from './ingestion-pause.js';
 import { clientFacingDevice, firmwareUpdates } from '../../fixtures/wearables/devices.js';
 import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
-import { type ConnectionTick, type FeedTick, feedMoreSummaries } from './feed-more.js';
+import { type ConnectionTick, type FeedTick, feedOtherSummaries } from './feed-other-summaries.js';
 import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
 
@@ -272,7 +272,7 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
   const tick: FeedTick = { world, partition, user, link, since, now, src, ranges, emit };
   feedSummaries(tick, has);
   // sleep_cycle has no provider resource of its own: it comes with sleep.
-  feedMoreSummaries(tick, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))));
+  feedOtherSummaries(tick, (r) => plan.pulled.has(r === 'sleep_cycle' ? 'sleep' : r) && (all || heard(prefixOf(r))));
 }
 
 /**

@@ -59,7 +59,7 @@ export interface FeedTick extends ConnectionTick {
 }
 
 /** The summaries of `tick` for the resources someone has `heard` of. */
-export function feedMoreSummaries(
+export function feedOtherSummaries(
   { world, user, link, src, ranges, since, now, emit }: FeedTick,
   heard: (resource: string) => boolean,
 ): void {
