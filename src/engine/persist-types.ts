@@ -86,6 +86,45 @@ export interface WorldDocument {
  */
 export const WORLD_LOG_LIMIT = 50_000;
 
+/**
+ * Bytes of entries (their JSON) a live world keeps in memory (issue 40 item 1): past it the
+ * in-memory log is dropped as past WORLD_LOG_LIMIT (saving from memory answers 409 naming it).
+ */
+export const WORLD_LOG_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Largest one input the world log takes (its JSON, the body base64): a request whose entry would
+ * be larger is refused with 413 before its handler runs (nothing applied). A body the routes
+ * ignore is still kept whole (the replay needs the bytes that were sent), so this bounds it.
+ */
+export const WORLD_ENTRY_BYTES = 1024 * 1024;
+
+/**
+ * Largest state file (`--state-file`): an input that would take the file past it is refused with
+ * 413 before its handler runs; a reset, scenario load, restore or import starts the file again.
+ */
+export const STATE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * What a world document may ask for (issue 40 item 3): the same bounds as the CLI (`--users`,
+ * `--seed`) and `POST /_sandbox/clock/advance` (one advance at most 366 days), a start time a
+ * date can show, and what a live world keeps in memory (entries, bytes; a state file may hold
+ * more entries, within STATE_FILE_BYTES). test/persistence/document-limits.test.ts checks them
+ * against the CLI's and the route's.
+ */
+export const DOCUMENT_LIMITS = {
+  users: 1_000_000,
+  usersElsewhere: 1_000_000,
+  seedMin: -2147483648,
+  seedMax: 2147483647,
+  advanceMs: 366 * 86_400 * 1000,
+  /** 1970-01-01 to 9999-12-31 (ISO strings of four-digit years). */
+  startAtMin: 0,
+  startAtMax: 253_402_300_799_999,
+  entries: WORLD_LOG_LIMIT,
+  bytes: WORLD_LOG_BYTES,
+} as const;
+
 /** What the control plane shows of a snapshot. */
 export interface SnapshotInfo {
   name: string;
@@ -107,7 +146,21 @@ export interface WorldControl {
   import(doc: unknown): Promise<{ seed: number; now: string }>;
 }
 
-/** Where a live world's entries also go (the state file); synchronous: durable when it returns. */
+/**
+ * Where a live world's entries also go (the state file); synchronous: durable when it returns.
+ * An entry it cannot make durable (or that would pass its size) throws a LogSinkError and leaves
+ * the sink as it was before the call.
+ */
 export interface LogSink {
   append(entry: LogEntry): void;
+}
+
+/** Why a sink did not take an entry: 413 (a limit, named) or 503 (the cause, named). */
+export class LogSinkError extends Error {
+  constructor(
+    readonly status: 413 | 503,
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -12,14 +12,16 @@
  */
 import { fromBase64, toBase64 } from './bytes.js';
 import { apiError } from './errors.js';
+import type { Exchange } from './dispatch.js';
 import type { EventSubscriber } from './events.js';
 import type { SimRequest, SimResponse } from './http-types.js';
+import { detailResponse } from './render.js';
 import type { World } from './world.js';
 
 export * from './persist-types.js';
 
 import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, WorldBuild, WorldDocument } from './persist-types.js';
-import { WORLD_FORMAT, WORLD_LOG_LIMIT, WORLD_VERSION } from './persist-types.js';
+import { LogSinkError, WORLD_ENTRY_BYTES, WORLD_FORMAT, WORLD_LOG_BYTES, WORLD_LOG_LIMIT, WORLD_VERSION } from './persist-types.js';
 
 /** Paths whose requests replace the world or the sandbox rather than change it: never logged. */
 const UNLOGGED = ['/_sandbox/reset', '/_sandbox/scenario', '/_sandbox/snapshots', '/_sandbox/world'];
@@ -68,8 +70,6 @@ export class WorldLog {
   /** Outcomes handed out since the last `answered()`. */
   private handed = 0;
   sink: LogSink | null = null;
-  /** Sandbox time each request in flight started at (its entry's `at`), and whether an advance was running. */
-  private readonly started = new WeakMap<SimRequest, { at: number; during: boolean }>();
   /** While replaying: dispatches a logged request into the world being rebuilt. */
   replayDispatch: ((e: RequestEntry) => Promise<unknown>) | null = null;
   /** Requests that arrived during an advance, by log index, not replayed yet. */
@@ -84,8 +84,18 @@ export class WorldLog {
   private readonly heldOuts = new Map<number, () => void>();
   /** Entries kept in memory at most (WORLD_LOG_LIMIT; a test may lower it). */
   limit = WORLD_LOG_LIMIT;
+  /** Bytes of entries kept in memory at most (WORLD_LOG_BYTES; a test may lower it). */
+  byteLimit = WORLD_LOG_BYTES;
+  /** Bytes one request entry may take (WORLD_ENTRY_BYTES; a test may lower it). */
+  entryLimit = WORLD_ENTRY_BYTES;
+  /** About the bytes of the entries kept in memory (their JSON). */
+  private bytes = 0;
   /** Set once the in-memory log passed `limit` and was dropped: the world cannot be saved from memory. */
   overflowed = false;
+  /** Which limit it passed (what a refused save names). */
+  private overflowedBy = '';
+  /** Why the state file missed an entry it could not refuse (then every input answers 503). */
+  private broken: string | null = null;
 
   constructor(
     readonly build: WorldBuild,
@@ -140,33 +150,48 @@ export class WorldLog {
     return this.mode === 'replay';
   }
 
-  private add(entry: LogEntry): void {
+  /**
+   * Adds an entry: to the sink first (a sink that cannot take it throws a LogSinkError and the
+   * entry is not kept: the log stays as it was), then in memory.
+   */
+  private add(entry: LogEntry, size = 64): void {
     if (this.mode === 'replay') return;
-    if (this.walls.length > 0) {
-      entry.w = this.walls;
+    const walls = this.walls;
+    const keyed = this.pendingKeyed;
+    if (walls.length > 0) {
+      entry.w = walls;
       this.walls = [];
+      size += walls.length * 16;
     }
-    if (this.pendingKeyed !== null) {
-      entry.wk = this.pendingKeyed;
+    if (keyed !== null) {
+      entry.wk = keyed;
       this.pendingKeyed = null;
+      size += 64;
+    }
+    try {
+      this.sink?.append(entry);
+    } catch (error) {
+      this.walls = walls;
+      this.pendingKeyed = keyed;
+      delete entry.w;
+      delete entry.wk;
+      throw error;
     }
     if (!this.overflowed) {
       this.entries.push(entry);
-      if (this.entries.length > this.limit) this.drop();
+      this.bytes += size;
+      if (this.entries.length > this.limit) this.drop(`${this.limit} inputs`);
+      else if (this.bytes > this.byteLimit) this.drop(`${this.byteLimit} bytes of inputs`);
     }
-    this.sink?.append(entry);
   }
 
-  /** Past the limit: the in-memory entries go (a state file keeps them), and without a file what only they needed. */
-  private drop(): void {
+  /** Past a limit: the in-memory entries go (a state file keeps them), and without a file what only they needed. */
+  private drop(limit: string): void {
     this.overflowed = true;
+    this.overflowedBy = limit;
     this.entries.length = 0;
+    this.bytes = 0;
     if (this.sink === null) this.calls.clear();
-  }
-
-  /** Notes when a request started (the time it is replayed at). */
-  begin(req: SimRequest, at: number, during: boolean): void {
-    this.started.set(req, { at, during });
   }
 
   /** Whether a replayed entry waits for the advance it arrived during (the attempt before whose answer it came dispatches it). */
@@ -187,36 +212,93 @@ export class WorldLog {
     }
   }
 
-  /** Records a request dispatch answered, if it may have changed the world. */
-  request(world: World, req: SimRequest, res: SimResponse, exchange: { route?: { changesOnRead?: string }; faultId?: string }): void {
-    if (!exchange.route || exchange.faultId !== undefined) return;
+  /**
+   * Whether a request that authenticated and passed validation is one the world's log keeps: a
+   * write (or a read whose route says why it changes the world) that neither replaces the world
+   * nor the sandbox (UNLOGGED).
+   */
+  private keeps(req: SimRequest, route: { changesOnRead?: string }): boolean {
     const method = req.method.toUpperCase();
-    // Reads change nothing (test/route-table/get-read-only.test.ts), but the few routes that say
-    // why they do (the OAuth start): only those are logged, when they answered.
-    const unlogged =
-      ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || !exchange.route.changesOnRead)) ||
-      UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`));
-    if (unlogged) {
-      // Reads made since the last entry (an attempt's latency after its answer) go before this answer does.
-      if (this.walls.length > 0 || this.pendingKeyed !== null) this.add({ k: 'wall' });
-      return;
-    }
-    const start = this.started.get(req);
-    this.add({
-      ...(start?.during ? { d: true as const } : {}),
+    if ((method === 'GET' || method === 'HEAD') && !route.changesOnRead) return false;
+    return !UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+  }
+
+  /**
+   * The dispatch seam's `admit` (engine/dispatch.ts): a request that authenticated and passed
+   * validation, before its handler runs. One the log keeps is written now (to the state file
+   * first, then in memory), so an input that cannot be kept is refused with nothing applied: 413
+   * naming the limit for one larger than `entryLimit` (or past the state file's size), 503 naming
+   * the cause when the state file cannot be written. Refused requests (401, 404, 422, 413 ...)
+   * never get here: the log holds only what a replay needs.
+   */
+  admit(world: World, req: SimRequest, exchange: Exchange): SimResponse | undefined {
+    if (this.mode === 'replay' || !exchange.route || !this.keeps(req, exchange.route)) return undefined;
+    const here = exchange.startedIn === world;
+    const entry: RequestEntry = {
+      ...(here && exchange.startedDuring ? { d: true as const } : {}),
       k: 'req',
-      at: start?.at ?? world.clock.now(),
-      m: method,
+      at: here && exchange.startedAt !== undefined ? exchange.startedAt : world.clock.now(),
+      m: req.method.toUpperCase(),
       s: req.surface,
       p: req.path,
       q: req.query,
       h: req.headers,
       b: toBase64(req.rawBody),
-    });
+    };
+    if (this.broken !== null && this.sink !== null)
+      return detailResponse(503, `The state file is behind this world and takes no more inputs (${this.broken}): restart the sandbox (it restores the file's last good world)`);
+    const size = entrySize(entry);
+    if (size > this.entryLimit)
+      return detailResponse(
+        413,
+        `This request would take about ${size} bytes in the world's log, more than the ${this.entryLimit} bytes it keeps of one input (the body is kept whole for replay): send a smaller body`,
+      );
+    try {
+      this.add(entry, size);
+    } catch (error) {
+      if (error instanceof LogSinkError) return detailResponse(error.status, error.message);
+      throw error;
+    }
+    exchange.logged = true;
+    return undefined;
+  }
+
+  /** After an answer: wall-clock reads made since the last entry (an attempt's latency after its answer) go before this answer does. */
+  request(): void {
+    if (this.walls.length > 0 || this.pendingKeyed !== null) {
+      try {
+        this.add({ k: 'wall' });
+      } catch (error) {
+        // The state file cannot take them: the reads stay pending and go with the next entry.
+        if (!(error instanceof LogSinkError)) throw error;
+      }
+    }
   }
 
   advance(ms: number): void {
     this.add({ k: 'adv', ms });
+  }
+
+  /**
+   * Adds what the world did on its own (a receiver's answer): it cannot be refused. When the
+   * state file cannot take it, the file stays at its last good state (the next start restores
+   * that world, which sends the attempt again), the in-memory log keeps it, and from then on
+   * every input is refused with 503 (`broken`): the file could no longer replay them.
+   */
+  private safeAdd(entry: LogEntry): void {
+    try {
+      this.add(entry);
+    } catch (error) {
+      if (!(error instanceof LogSinkError)) throw error;
+      this.broken = error.message;
+      const sink = this.sink;
+      this.sink = null;
+      try {
+        this.add(entry, 64 + ((entry as OutcomeEntry).r?.body.length ?? 0));
+      } finally {
+        this.sink = sink;
+      }
+    }
   }
 
   /** Whether outcomes were handed out since the last call (the replay then lets their attempts finish). */
@@ -299,6 +381,11 @@ export class WorldLog {
     }, 0);
   }
 
+  /** Whether no answer is held for its turn (a replay may then let the event loop turn without moving the turn on). */
+  get idle(): boolean {
+    return this.heldOuts.size === 0;
+  }
+
   /** The replay is over: answers still waiting for one whose attempt never came are given back, in log order. */
   releaseHeld(): void {
     const waiting = [...this.heldOuts].sort((x, y) => x[0] - y[0]);
@@ -332,12 +419,12 @@ export class WorldLog {
   private live(real: Transport, request: Parameters<Transport>[0], key: string): Promise<Answer> {
     return real(request).then(
       (r) => {
-        this.add({ k: 'out', key, r: { status: r.status, headers: this.shared(r.headers), body: r.body.slice(0, BODY_KEPT) } });
+        this.safeAdd({ k: 'out', key, r: { status: r.status, headers: this.shared(r.headers), body: r.body.slice(0, BODY_KEPT) } });
         return r;
       },
       (error: unknown) => {
-        if (request.signal.aborted) this.add({ k: 'out', key, t: true });
-        else this.add({ k: 'out', key, e: describe(error) });
+        if (request.signal.aborted) this.safeAdd({ k: 'out', key, t: true });
+        else this.safeAdd({ k: 'out', key, e: describe(error) });
         throw error;
       },
     );
@@ -372,7 +459,7 @@ export class WorldLog {
     if (this.overflowed)
       throw apiError(
         409,
-        `This world accepted more than ${this.limit} inputs: its log is no longer kept in memory, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
+        `This world accepted more than ${this.overflowedBy}, the most its log keeps in memory: it is no longer kept, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
       );
     return { format: WORLD_FORMAT, version: this.version, build: this.build, log: [...this.entries] };
   }
@@ -386,6 +473,14 @@ export function attachWorldLog(world: World, log: WorldLog): void {
 
 export function worldLogOf(world: World): WorldLog | undefined {
   return logs.get(world);
+}
+
+/** About the bytes of a request entry's JSON (no JSON is built: counted on every write). */
+function entrySize(e: RequestEntry): number {
+  let n = 64 + e.p.length + e.b.length;
+  for (const name in e.h) n += name.length + (e.h[name] as string).length + 6;
+  for (const key in e.q) for (const v of e.q[key] as string[]) n += key.length + v.length + 6;
+  return n;
 }
 
 /** The request an entry records. */

@@ -46,6 +46,9 @@ export class SnapshotStore {
   }
 }
 
+/** Inputs replayed between two turns of the event loop (issue 40: a replay never blocks the server for long). */
+export const REPLAY_CHUNK = 64;
+
 /** Lets every microtask run (an attempt answered from the log finishes before the next input, as it did live). */
 const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -59,8 +62,14 @@ export async function replayLog(world: World, router: Router, entries: readonly 
   const env = { world, router, adminToken: undefined, hooks, reset: () => undefined };
   const send = (req: SimRequest): Promise<SimResponse> => dispatch(env, req);
   log.replayDispatch = (e) => send(entryRequest(e));
+  let since = 0;
   for (const [i, e] of entries.entries()) {
     if (e.k === 'out' || e.k === 'wall' || log.nestedAt(i)) continue;
+    // Other requests (a health check, another world's) are answered between chunks: a long log never holds the server.
+    if (++since >= REPLAY_CHUNK && log.idle) {
+      since = 0;
+      await macrotask();
+    }
     if (e.k === 'adv') await world.scheduler.advance(e.ms);
     else if (!e.d) {
       // A realtime clock moved between requests: to the time this one ran (due jobs first). A manual one moves only by advances.
