@@ -11,6 +11,7 @@ import type { EventSubscriber } from './engine/events.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { LogSinkError, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
 import { WorldDocumentError } from './engine/persist-document.js';
+import { loadStores } from './engine/store-state.js';
 import type { Router } from './engine/router.js';
 import { replayLog } from './engine/snapshots.js';
 import type { AssetSources, World } from './engine/world.js';
@@ -119,6 +120,11 @@ export function createWorlds(ctx: WorldsContext, initial: Scenario | undefined) 
     built.world.clock.holdDrift();
     await apply(s, built);
     await replayLog(built.world, ctx.router, doc.log, log);
+    try {
+      loadStores(built.world, doc.stores);
+    } catch (error) {
+      throw new WorldDocumentError(`invalid world document at stores: ${error instanceof Error ? error.message : String(error)}`);
+    }
     built.world.clock.releaseDrift();
     return { ...built, scenario: s };
   };

@@ -30,7 +30,9 @@ function fnv(bytes: Uint8Array, hash = 0x811c9dc5): number {
 }
 
 const hex = (n: number): string => n.toString(16).padStart(8, '0');
-const endLine = (count: number, hash: number): string => `${JSON.stringify({ end: count, fnv: hex(hash) })}\n`;
+/** The end line: the count of inputs, the checksum, and the stores' state (engine/store-state.ts) when any store saved one. */
+const endLine = (count: number, hash: number, stores?: Record<string, unknown>): string =>
+  `${JSON.stringify(stores === undefined ? { end: count, fnv: hex(hash) } : { end: count, fnv: hex(hash), stores })}\n`;
 
 /** The world a state file holds; undefined when there is no file; a StateFileError when it cannot be used. */
 export function readStateFile(path: string): WorldDocument | undefined {
@@ -49,7 +51,7 @@ export function readStateFile(path: string): WorldDocument | undefined {
     fail('is a world document (health-sandbox export, GET /_sandbox/world), not a state file: start from it with --world-file');
   if (bytes[bytes.length - 1] !== 0x0a) fail('is truncated (it does not end with a complete line)');
   const lastStart = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
-  let end: { end?: unknown; fnv?: unknown } = {};
+  let end: { end?: unknown; fnv?: unknown; stores?: unknown } = {};
   try {
     end = JSON.parse(bytes.subarray(lastStart).toString('utf8')) as typeof end;
   } catch {
@@ -74,7 +76,8 @@ export function readStateFile(path: string): WorldDocument | undefined {
     fail(`was written in format version ${String(header.version)}; ${VERSIONS_READ}`);
   if (log.length !== end.end) fail(`is truncated (${log.length} inputs where its end line says ${String(end.end)})`);
   try {
-    return parseWorldDocument({ format: WORLD_FORMAT, version: header.version, build: header.build, log }, Number.POSITIVE_INFINITY);
+    const stores = end.stores === undefined ? {} : { stores: end.stores };
+    return parseWorldDocument({ format: WORLD_FORMAT, version: header.version, build: header.build, log, ...stores }, Number.POSITIVE_INFINITY);
   } catch (error) {
     if (error instanceof WorldDocumentError) fail(`is not a valid world (${error.message})`);
     throw error;
@@ -106,11 +109,26 @@ export function stateFileSink(
 ): StateSink & { close(): void } {
   const { openSync, writeSync, fsyncSync, closeSync, renameSync, ftruncateSync } = fs;
   let failed: string | null = null;
+  let stores: Record<string, unknown> | undefined;
+  let endLength = 0; // bytes of the end line in the file
   const encoder = new TextEncoder();
   let fd: number | null = null;
   let size = 0; // bytes before the end line
   let hash = 0;
   let count = 0;
+  /** Puts the file back as it was: the last good end line again, nothing after it. */
+  const restoreEnd = (): void => {
+    if (fd === null) return;
+    const old = encoder.encode(endLine(count, hash, stores));
+    try {
+      writeSync(fd, old, 0, old.length, size);
+      ftruncateSync(fd, size + old.length);
+      fsyncSync(fd);
+      endLength = old.length;
+    } catch {
+      // The device refuses even that: the next start names what it finds.
+    }
+  };
   const syncDir = (): void => {
     try {
       const dir = openSync(dirname(path), 'r');
@@ -135,7 +153,9 @@ export function stateFileSink(
         const out = openSync(tmp, 'w');
         try {
           writeSync(out, body);
-          writeSync(out, endLine(doc.log.length, fnv(body)));
+          const end = endLine(doc.log.length, fnv(body), doc.stores);
+          writeSync(out, end);
+          endLength = encoder.encode(end).length;
           fsyncSync(out);
         } finally {
           closeSync(out);
@@ -153,6 +173,7 @@ export function stateFileSink(
       hash = fnv(body);
       size = body.length;
       count = doc.log.length;
+      stores = doc.stores;
       failed = null;
       syncDir();
       if (fd !== null) closeSync(fd);
@@ -163,7 +184,7 @@ export function stateFileSink(
       if (fd === null) return;
       const line = encoder.encode(`${JSON.stringify(entry)}\n`);
       const nextHash = fnv(line, hash);
-      const end = encoder.encode(endLine(count + 1, nextHash));
+      const end = encoder.encode(endLine(count + 1, nextHash, stores));
       if (size + line.length + end.length > maxBytes)
         throw new LogSinkError(
           413,
@@ -178,19 +199,29 @@ export function stateFileSink(
         fsyncSync(fd);
       } catch (error) {
         // Put the file back as it was: the old end line again, nothing after it.
-        const old = encoder.encode(endLine(count, hash));
-        try {
-          writeSync(fd, old, 0, old.length, size);
-          ftruncateSync(fd, size + old.length);
-          fsyncSync(fd);
-        } catch {
-          // The device refuses even that: the next start names what it finds.
-        }
+        restoreEnd();
         throw new LogSinkError(503, `state file ${path}: this input could not be made durable (${codeOf(error)}), so it was not applied`);
       }
       hash = nextHash;
       count++;
       size += line.length;
+      endLength = end.length;
+    },
+    checkpoint(next) {
+      if (failed !== null || fd === null) return;
+      const line = endLine(count, hash, next);
+      // Never shorter than the end line it replaces (spaces before its newline): one write, no cut, so a kill leaves the old or the new one.
+      const bytes = encoder.encode(line).length;
+      const end = encoder.encode(bytes < endLength ? `${line.slice(0, -1)}${' '.repeat(endLength - bytes)}\n` : line);
+      try {
+        writeSync(fd, end, 0, end.length, size);
+        fsyncSync(fd);
+        endLength = end.length;
+      } catch (error) {
+        restoreEnd();
+        throw new LogSinkError(503, `state file ${path}: the fault rules' state could not be made durable (${codeOf(error)})`);
+      }
+      stores = next;
     },
     close() {
       if (fd !== null) closeSync(fd);

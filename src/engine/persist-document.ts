@@ -72,6 +72,7 @@ const documentSchema = lazySchema(() =>
       labsProgression: z.enum(['clock', 'manual']).optional(),
     }),
     log: z.array(entry),
+    stores: z.record(z.string(), z.unknown()).optional(),
   }),
 );
 

@@ -76,6 +76,11 @@ export interface WorldDocument {
   version: number;
   build: WorldBuild;
   log: LogEntry[];
+  /**
+   * What stores that change on requests the log does not keep saved at the save (engine/store-state.ts),
+   * by store key; loaded over the replayed world. Absent: none had any.
+   */
+  stores?: Record<string, unknown>;
 }
 
 /**
@@ -153,6 +158,8 @@ export interface WorldControl {
  */
 export interface LogSink {
   append(entry: LogEntry): void;
+  /** Records the stores' state (engine/store-state.ts) when it changed on a request the log did not keep. */
+  checkpoint?(stores: Record<string, unknown> | undefined): void;
 }
 
 /** Why a sink did not take an entry: 413 (a limit, named) or 503 (the cause, named). */

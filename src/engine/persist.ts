@@ -16,6 +16,7 @@ import type { Exchange } from './dispatch.js';
 import type { EventSubscriber } from './events.js';
 import type { SimRequest, SimResponse } from './http-types.js';
 import { detailResponse } from './render.js';
+import { saveStores } from './store-state.js';
 import type { World } from './world.js';
 
 export * from './persist-types.js';
@@ -263,8 +264,27 @@ export class WorldLog {
     return undefined;
   }
 
-  /** After an answer: wall-clock reads made since the last entry (an attempt's latency after its answer) go before this answer does. */
-  request(): void {
+  /** The stores' state last given to the sink (JSON; '' for none). */
+  private lastStores = '';
+
+  /**
+   * After an answer: wall-clock reads made since the last entry (an attempt's latency after its
+   * answer) go before this answer does; with a state file, the stores' state when the request
+   * changed it (a fault rule a GET fired) goes to the file's end line.
+   */
+  request(world: World): void {
+    if (this.sink?.checkpoint && this.mode === 'live') {
+      const stores = saveStores(world);
+      const text = stores === undefined ? '' : JSON.stringify(stores);
+      if (text !== this.lastStores) {
+        try {
+          this.sink.checkpoint(stores);
+          this.lastStores = text;
+        } catch (error) {
+          if (!(error instanceof LogSinkError)) throw error;
+        }
+      }
+    }
     if (this.walls.length > 0 || this.pendingKeyed !== null) {
       try {
         this.add({ k: 'wall' });

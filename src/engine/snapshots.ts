@@ -15,6 +15,7 @@ import {
   worldLogOf,
 } from './persist.js';
 import { parseWorldDocument } from './persist-document.js';
+import { saveStores } from './store-state.js';
 import type { Router } from './router.js';
 import type { World } from './world.js';
 
@@ -86,7 +87,11 @@ export async function replayLog(world: World, router: Router, entries: readonly 
 
 /** The sandbox's methods over its saved worlds (`sandbox.snapshot(name)`, ...). */
 export function snapshotMethods(store: SnapshotStore, current: () => World, replaceWith: (doc: WorldDocument) => Promise<void>) {
-  const exportWorld = (): WorldDocument => (worldLogOf(current()) as WorldLog).document();
+  const exportWorld = (): WorldDocument => {
+    const doc = (worldLogOf(current()) as WorldLog).document();
+    const stores = saveStores(current());
+    return stores === undefined ? doc : { ...doc, stores };
+  };
   return {
     snapshot(name: string): SnapshotInfo {
       const info = store.save(name, exportWorld(), current().clock.iso());
