@@ -102,7 +102,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let timer: ReturnType<typeof setInterval> | undefined;
 
   /** What dispatch's `observe` seam calls, in order (the world's log first: it is durable before the answer leaves). */
-  const observers: Array<NonNullable<DispatchHooks['observe']>> = [() => worldLogOf(worlds.world)?.request(worlds.world)];
+  const observers: Array<NonNullable<DispatchHooks['observe']>> = [
+    (_req, res, exchange) => worldLogOf(worlds.world)?.request(worlds.world, res, exchange),
+  ];
   /** The dispatch seams (engine/dispatch.ts): faults `intercept`; the world's log and the request journal `observe`. */
   const hooks: DispatchHooks = {
     intercept: (req, exchange) => interceptFault(worlds.world, req, exchange),

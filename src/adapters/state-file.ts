@@ -10,7 +10,15 @@
 import * as nodeFs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DOCUMENT_LIMITS, type LogEntry, LogSinkError, STATE_FILE_BYTES, WORLD_FORMAT, WORLD_VERSIONS, type WorldDocument } from '../engine/persist.js';
+import {
+  DOCUMENT_LIMITS,
+  type LogEntry,
+  LogSinkError,
+  STATE_FILE_BYTES,
+  WORLD_FORMAT,
+  WORLD_VERSIONS,
+  type WorldDocument,
+} from '../engine/persist.js';
 import { parseWorldDocument, VERSIONS_READ, WorldDocumentError } from '../engine/persist-document.js';
 import type { StateSink } from '../sandbox.js';
 
@@ -77,7 +85,10 @@ export function readStateFile(path: string): WorldDocument | undefined {
   if (log.length !== end.end) fail(`is truncated (${log.length} inputs where its end line says ${String(end.end)})`);
   try {
     const stores = end.stores === undefined ? {} : { stores: end.stores };
-    return parseWorldDocument({ format: WORLD_FORMAT, version: header.version, build: header.build, log, ...stores }, Number.POSITIVE_INFINITY);
+    return parseWorldDocument(
+      { format: WORLD_FORMAT, version: header.version, build: header.build, log, ...stores },
+      Number.POSITIVE_INFINITY,
+    );
   } catch (error) {
     if (error instanceof WorldDocumentError) fail(`is not a valid world (${error.message})`);
     throw error;
@@ -91,9 +102,13 @@ function isWorldDocument(bytes: Buffer): boolean {
 }
 
 /** The file system calls the sink makes (node:fs; a test injects one that fails). */
-export type StateFs = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'ftruncateSync' | 'unlinkSync'>;
+export type StateFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'ftruncateSync' | 'unlinkSync'
+>;
 
-const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+const codeOf = (error: unknown): string =>
+  (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 
 /**
  * A state file the sandbox writes through; `close()` at shutdown. A write that cannot be made
@@ -102,20 +117,26 @@ const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code
  * take the file past `maxBytes` throws a LogSinkError (413) and writes nothing. Once the whole
  * file could not be written (a new world), every append is refused (503) until one is.
  */
-export function stateFileSink(
-  path: string,
-  fs: StateFs = nodeFs,
-  maxBytes: number = STATE_FILE_BYTES,
-): StateSink & { close(): void } {
+export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: number = STATE_FILE_BYTES): StateSink & { close(): void } {
   const { openSync, writeSync, fsyncSync, closeSync, renameSync, ftruncateSync } = fs;
   let failed: string | null = null;
   let stores: Record<string, unknown> | undefined;
-  let endLength = 0; // bytes of the end line in the file
+  let endLength = 0; // bytes from the end line's start to the end of the file (its padding included)
+  let previous: { size: number; hash: number; count: number } | null = null; // before the last append (what `retract` puts back)
   const encoder = new TextEncoder();
   let fd: number | null = null;
   let size = 0; // bytes before the end line
   let hash = 0;
   let count = 0;
+  /**
+   * An end line of at least `cover` bytes (spaces before its newline): written over the old end
+   * line (and a taken-back entry) in one write, it leaves nothing of them after it, so the file
+   * never needs cutting and a kill leaves the old or the new state whole.
+   */
+  const padded = (line: string, cover: number): Uint8Array => {
+    const bytes = encoder.encode(line);
+    return bytes.length >= cover ? bytes : encoder.encode(`${line.slice(0, -1)}${' '.repeat(cover - bytes.length)}\n`);
+  };
   /** Puts the file back as it was: the last good end line again, nothing after it. */
   const restoreEnd = (): void => {
     if (fd === null) return;
@@ -184,7 +205,7 @@ export function stateFileSink(
       if (fd === null) return;
       const line = encoder.encode(`${JSON.stringify(entry)}\n`);
       const nextHash = fnv(line, hash);
-      const end = encoder.encode(endLine(count + 1, nextHash, stores));
+      const end = padded(endLine(count + 1, nextHash, stores), endLength - line.length);
       if (size + line.length + end.length > maxBytes)
         throw new LogSinkError(
           413,
@@ -202,17 +223,32 @@ export function stateFileSink(
         restoreEnd();
         throw new LogSinkError(503, `state file ${path}: this input could not be made durable (${codeOf(error)}), so it was not applied`);
       }
+      previous = { size, hash, count };
       hash = nextHash;
       count++;
       size += line.length;
       endLength = end.length;
     },
+    retract() {
+      if (failed !== null || fd === null || previous === null || previous.count !== count - 1) return false;
+      const back = previous;
+      const old = padded(endLine(back.count, back.hash, stores), size + endLength - back.size);
+      try {
+        // The old end line over the entry, padded to the end of the file: one write, nothing cut.
+        writeSync(fd, old, 0, old.length, back.size);
+        fsyncSync(fd);
+      } catch {
+        restoreEnd();
+        return false;
+      }
+      ({ size, hash, count } = back);
+      endLength = old.length;
+      previous = null;
+      return true;
+    },
     checkpoint(next) {
       if (failed !== null || fd === null) return;
-      const line = endLine(count, hash, next);
-      // Never shorter than the end line it replaces (spaces before its newline): one write, no cut, so a kill leaves the old or the new one.
-      const bytes = encoder.encode(line).length;
-      const end = encoder.encode(bytes < endLength ? `${line.slice(0, -1)}${' '.repeat(endLength - bytes)}\n` : line);
+      const end = padded(endLine(count, hash, next), endLength);
       try {
         writeSync(fd, end, 0, end.length, size);
         fsyncSync(fd);

@@ -36,7 +36,9 @@ export function lockStateFile(path: string): () => void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST')
-        throw new StateLockError(`state file ${path}: its location cannot be written (${code ?? String(error)} on ${lock}); refusing to start`);
+        throw new StateLockError(
+          `state file ${path}: its location cannot be written (${code ?? String(error)} on ${lock}); refusing to start`,
+        );
       let pid = Number.NaN;
       try {
         pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);

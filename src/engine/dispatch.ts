@@ -31,8 +31,8 @@ export interface Exchange {
   environment?: string;
   /** The `loc` of each failed field when the answer is a 422. */
   invalid?: Array<Array<string | number>>;
-  /** Set by `admit` when the request entered the world's log (it authenticated and passed validation). */
-  logged?: true;
+  /** Set by `admit` to the entry the request made in the world's log (it authenticated and passed validation). */
+  logged?: object;
   /** Set by a hook that replaced the answer (a fault rule's id). */
   faultId?: string;
   /** Set by `intercept` to have the handler's own answer sent late (wall ms; a fault's latency). */

@@ -160,6 +160,8 @@ export interface LogSink {
   append(entry: LogEntry): void;
   /** Records the stores' state (engine/store-state.ts) when it changed on a request the log did not keep. */
   checkpoint?(stores: Record<string, unknown> | undefined): void;
+  /** Takes back the last entry appended (its handler refused it); false when it cannot (the entry stays). */
+  retract?(): boolean;
 }
 
 /** Why a sink did not take an entry: 413 (a limit, named) or 503 (the cause, named). */

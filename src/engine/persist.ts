@@ -95,6 +95,9 @@ export class WorldLog {
   overflowed = false;
   /** Which limit it passed (what a refused save names). */
   private overflowedBy = '';
+  /** The last entry added and its size (what `retract` may take back). */
+  private lastAdded: object | null = null;
+  private lastSize = 0;
   /** Why the state file missed an entry it could not refuse (then every input answers 503). */
   private broken: string | null = null;
 
@@ -178,11 +181,31 @@ export class WorldLog {
       delete entry.wk;
       throw error;
     }
+    this.lastAdded = entry;
+    this.lastSize = size;
     if (!this.overflowed) {
       this.entries.push(entry);
       this.bytes += size;
       if (this.entries.length > this.limit) this.drop(`${this.limit} inputs`);
       else if (this.bytes > this.byteLimit) this.drop(`${this.byteLimit} bytes of inputs`);
+    }
+  }
+
+  /** Takes back the last entry added (an input its handler refused), from the sink and memory; nothing when another came after it. */
+  private retract(entry: object): void {
+    if (this.lastAdded !== entry || this.mode === 'replay') return;
+    const e = entry as LogEntry;
+    if (this.sink?.retract && !this.sink.retract()) return;
+    this.lastAdded = null;
+    if (!this.overflowed && this.entries.at(-1) === e) {
+      this.entries.pop();
+      this.bytes -= this.lastSize;
+    }
+    // Its wall-clock reads go with the next entry.
+    if (e.w) this.walls = [...e.w, ...this.walls];
+    if (e.wk) {
+      const pending = (this.pendingKeyed ??= Object.create(null) as Record<string, number[]>);
+      for (const key in e.wk) pending[key] = [...(e.wk[key] as number[]), ...(pending[key] ?? [])];
     }
   }
 
@@ -247,7 +270,10 @@ export class WorldLog {
       b: toBase64(req.rawBody),
     };
     if (this.broken !== null && this.sink !== null)
-      return detailResponse(503, `The state file is behind this world and takes no more inputs (${this.broken}): restart the sandbox (it restores the file's last good world)`);
+      return detailResponse(
+        503,
+        `The state file is behind this world and takes no more inputs (${this.broken}): restart the sandbox (it restores the file's last good world)`,
+      );
     const size = entrySize(entry);
     if (size > this.entryLimit)
       return detailResponse(
@@ -260,7 +286,7 @@ export class WorldLog {
       if (error instanceof LogSinkError) return detailResponse(error.status, error.message);
       throw error;
     }
-    exchange.logged = true;
+    exchange.logged = entry;
     return undefined;
   }
 
@@ -272,7 +298,9 @@ export class WorldLog {
    * answer) go before this answer does; with a state file, the stores' state when the request
    * changed it (a fault rule a GET fired) goes to the file's end line.
    */
-  request(world: World): void {
+  request(world: World, res: SimResponse, exchange: Exchange): void {
+    // The handler refused it (404 unknown user, 409, 400 ...: nothing applied): taken back when nothing came after it.
+    if (exchange.logged !== undefined && res.status >= 400 && res.status < 500) this.retract(exchange.logged);
     if (this.sink?.checkpoint && this.mode === 'live') {
       const stores = saveStores(world);
       const text = stores === undefined ? '' : JSON.stringify(stores);
