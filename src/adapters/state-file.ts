@@ -56,7 +56,7 @@ export function readStateFile(path: string): WorldDocument | undefined {
   };
   if (bytes.length === 0) fail('is empty');
   if (isWorldDocument(bytes))
-    fail('is a world document (health-sandbox export, GET /_sandbox/world), not a state file: start from it with --world-file');
+    fail('is a world document (health-sandbox export, GET /_sandbox/world), not a state file: use --world-file to start from it');
   if (bytes[bytes.length - 1] !== 0x0a) fail('is truncated (it does not end with a complete line)');
   const lastStart = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
   let end: { end?: unknown; fnv?: unknown; stores?: unknown } = {};
@@ -78,7 +78,7 @@ export function readStateFile(path: string): WorldDocument | undefined {
     fail('is corrupt (a line is not JSON)');
   }
   if (header.format === WORLD_FORMAT)
-    fail('is a world document (health-sandbox export, GET /_sandbox/world), not a state file: start from it with --world-file');
+    fail('is a world document (health-sandbox export, GET /_sandbox/world), not a state file: use --world-file to start from it');
   if (header.format !== STATE_FORMAT) fail(`is not a health-sandbox state file (no "format": "${STATE_FORMAT}" header)`);
   if (typeof header.version !== 'number' || !WORLD_VERSIONS.includes(header.version))
     fail(`was written in format version ${String(header.version)}; ${VERSIONS_READ}`);
