@@ -11,7 +11,7 @@ import type { EventSubscriber } from './engine/events.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { LogSinkError, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
 import { WorldDocumentError } from './engine/persist-document.js';
-import { loadStores } from './engine/store-state.js';
+import { loadStores, saveStores } from './engine/store-state.js';
 import type { Router } from './engine/router.js';
 import { replayLog } from './engine/snapshots.js';
 import type { AssetSources, World } from './engine/world.js';
@@ -87,7 +87,8 @@ export function createWorlds(ctx: WorldsContext, initial: Scenario | undefined) 
     if (!ctx.stateSink || !log) return;
     log.sink = ctx.stateSink;
     try {
-      ctx.stateSink.write(log.document());
+      const stores = saveStores(w);
+      ctx.stateSink.write(stores === undefined ? log.document() : { ...log.document(), stores });
     } catch (error) {
       // The file keeps its last world; the sink refuses every input (503 naming why) until a new world is written.
       if (!(error instanceof LogSinkError)) throw error;
