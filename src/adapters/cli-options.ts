@@ -125,7 +125,7 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'state-file',
     value: '<path>',
-    help: 'Keep the world in this file: restored at start when it exists (else written), every accepted change saved before its answer. A bad file is refused (exit 2), never overwritten.',
+    help: 'Keep the world in this file: restored at start when it exists (else written), every accepted change saved before it is applied (503 when it cannot be). One server per file (<path>.lock). A bad file is refused (exit 2), never overwritten.',
   },
   {
     name: 'world-file',
