@@ -157,6 +157,8 @@ export abstract class LogCore {
    */
   admit(world: World, req: SimRequest, exchange: AdmitExchange): SimResponse | undefined {
     if (this.mode === 'replay' || !exchange.route || !this.keeps(req, exchange.route)) return undefined;
+    // Nothing keeps it (the in-memory log was dropped, no state file): no entry is built.
+    if (this.overflowed && this.sink === null) return undefined;
     const here = exchange.startedIn === world;
     const entry: RequestEntry = {
       ...(here && exchange.startedDuring ? { d: true as const } : {}),
