@@ -37,7 +37,7 @@ forAdapters(['express', 'fetch'], 'refused writes never enter the world log', (a
       }
       expect(requests(), `${route.id} without a key`).toBe(before);
       // The right key, a body that is not the route's (a JSON array): refused by validation (a route that reads no body may accept it).
-      const keyed = route.auth === 'control' ? { authorization: 'Bearer admin-secret' } : {};
+      const keyed: Record<string, string> = route.auth === 'control' ? { authorization: 'Bearer admin-secret' } : {};
       const res = await c.call(route.method, path, { surface, headers: keyed, body: [PAD] });
       statuses.add(res.status);
       if (res.status >= 400 && res.status < 500) expect(requests(), `${route.id} ${res.status}`).toBe(before);
