@@ -100,9 +100,11 @@ export const WORLD_LOG_BYTES = 64 * 1024 * 1024;
 /**
  * Largest one input the world log takes (its JSON, the body base64): a request whose entry would
  * be larger is refused with 413 before its handler runs (nothing applied). A body the routes
- * ignore is still kept whole (the replay needs the bytes that were sent), so this bounds it.
+ * ignore is still kept whole (the replay needs the bytes that were sent). 16 MiB: a lab report
+ * upload takes files up to 10 MB as the real one does (13.4 MiB in base64), so every body the
+ * sandbox accepts fits; what bounds the memory is WORLD_LOG_BYTES (and STATE_FILE_BYTES).
  */
-export const WORLD_ENTRY_BYTES = 1024 * 1024;
+export const WORLD_ENTRY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Largest state file (`--state-file`): an input that would take the file past it is refused with
