@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     { SANDBOX_USER_CAP },
     { feedListeners, feedModeOf, feedNote },
     { readStateFile, readWorldFile, stateFileSink, StateFileError },
+    { checkWritable, lockStateFile, StateLockError },
   ] = await Promise.all([
     import('./adapters/file-sink.js'),
     import('./adapters/node-http.js'),
@@ -131,7 +132,20 @@ async function main(): Promise<void> {
     import('./state/users/users.js'),
     import('./state/sandbox/advance-report.js'),
     import('./adapters/state-file.js'),
+    import('./adapters/state-lock.js'),
   ]);
+  // The state file's lock first: a second server on the same file, or one that cannot write
+  // there, stops here (exit 2) before it reads, writes or listens.
+  if (options.stateFile !== undefined) {
+    try {
+      lockStateFile(options.stateFile);
+      checkWritable(options.stateFile);
+    } catch (error) {
+      if (!(error instanceof StateLockError)) throw error;
+      process.stderr.write(`health-sandbox: ${error.message}\n`);
+      process.exit(2);
+    }
+  }
   // A saved world: the state file's (when it exists) or the world file's. A bad one is refused: exit 2, the file untouched.
   let from;
   try {
@@ -223,7 +237,6 @@ async function main(): Promise<void> {
       `  CORS: ${options.cors === true ? 'any origin (API routes; the control plane only for listed origins)' : options.cors.join(', ')}`,
     );
   const server = createNodeServer(sandbox, { cors: options.cors });
-  let served = false; // the world is ready (a world still being restored is never written over the file)
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     const why =
@@ -238,7 +251,6 @@ async function main(): Promise<void> {
     sandbox.setUrls({ base, management: `${base}/management` });
     try {
       await sandbox.ready;
-      served = true;
     } catch (error) {
       process.stderr.write(
         `health-sandbox: the saved world cannot be rebuilt: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -300,11 +312,8 @@ async function main(): Promise<void> {
     sandbox.close();
     stopProgress();
     log?.flush();
-    // The file is current after every input; written whole once more so it ends clean.
-    if (stateSink && served) {
-      stateSink.write(sandbox.exportWorld());
-      stateSink.close();
-    }
+    // The file is current after every input (a world past what memory keeps is in the file alone: left as it is).
+    if (stateSink) stateSink.close();
     deliveries.close();
     setTimeout(() => {
       server.closeAllConnections();

@@ -9,14 +9,16 @@ import { credentialsOf } from './engine/credentials.js';
 import { dispatch } from './engine/dispatch.js';
 import type { EventSubscriber } from './engine/events.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
-import { type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import { LogSinkError, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
+import { WorldDocumentError } from './engine/persist-document.js';
+import { loadStores, saveStores } from './engine/store-state.js';
 import type { Router } from './engine/router.js';
 import { replayLog } from './engine/snapshots.js';
 import type { AssetSources, World } from './engine/world.js';
 import type { ResolvedSandboxOptions, StateSink } from './sandbox-options.js';
 import { applyScenario } from './scenario/apply.js';
 import { OutputGate } from './scenario/gate.js';
-import { parseScenario } from './scenario/parse.js';
+import { parseScenario, ScenarioError } from './scenario/parse.js';
 import type { Scenario, ScenarioInput } from './scenario/schema.js';
 
 /** What every world of one sandbox shares. */
@@ -83,8 +85,15 @@ export function createWorlds(ctx: WorldsContext, initial: Scenario | undefined) 
   const persistFrom = (w: World): void => {
     const log = worldLogOf(w);
     if (!ctx.stateSink || !log) return;
-    ctx.stateSink.write(log.document());
     log.sink = ctx.stateSink;
+    try {
+      const stores = saveStores(w);
+      ctx.stateSink.write(stores === undefined ? log.document() : { ...log.document(), stores });
+    } catch (error) {
+      // The file keeps its last world; the sink refuses every input (503 naming why) until a new world is written.
+      if (!(error instanceof LogSinkError)) throw error;
+      resolved.logger('The state file could not be written', error);
+    }
   };
   /** Applies a scenario to a world not served yet (control routes without the admin token); on failure its gate drops all it did. */
   const apply = async (s: Scenario | undefined, built: Built): Promise<void> => {
@@ -100,12 +109,23 @@ export function createWorlds(ctx: WorldsContext, initial: Scenario | undefined) 
   };
   /** Builds a saved world aside (its scenario, then its log replayed; nothing leaves the sandbox meanwhile). */
   const rebuild = async (doc: WorldDocument): Promise<Built & { scenario: Scenario | undefined }> => {
-    const s = doc.build.scenario === null ? undefined : parseScenario(doc.build.scenario as ScenarioInput);
+    let s: Scenario | undefined;
+    try {
+      s = doc.build.scenario === null ? undefined : parseScenario(doc.build.scenario as ScenarioInput);
+    } catch (error) {
+      if (error instanceof ScenarioError) throw new WorldDocumentError(`invalid world document at build.scenario: ${error.message}`);
+      throw error;
+    }
     const built = build(s, doc.build.seed, doc);
     const log = worldLogOf(built.world) as WorldLog;
     built.world.clock.holdDrift();
     await apply(s, built);
     await replayLog(built.world, ctx.router, doc.log, log);
+    try {
+      loadStores(built.world, doc.stores);
+    } catch (error) {
+      throw new WorldDocumentError(`invalid world document at stores: ${error instanceof Error ? error.message : String(error)}`);
+    }
     built.world.clock.releaseDrift();
     return { ...built, scenario: s };
   };

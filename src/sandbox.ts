@@ -104,23 +104,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   /** What dispatch's `observe` seam calls, in order (the world's log first: it is durable before the answer leaves). */
   const observers: Array<NonNullable<DispatchHooks['observe']>> = [
-    (req, res, exchange) => {
-      const log = worldLogOf(worlds.world);
-      if (log === undefined) return;
-      // When the request started, told to the log only when it may log it (a read of a route
-      // that changes nothing is not logged): no per-request entry in its map otherwise.
-      const read = req.method === 'GET' || req.method === 'HEAD';
-      const { startedIn, startedAt, startedDuring } = exchange;
-      if (startedIn !== undefined && startedAt !== undefined && (!read || exchange.route?.changesOnRead !== undefined)) {
-        worldLogOf(startedIn)?.begin(req, startedAt, startedDuring === true);
-      }
-      log.request(worlds.world, req, res, exchange);
-    },
+    (_req, res, exchange) => worldLogOf(worlds.world)?.request(worlds.world, res, exchange),
     (req, res, exchange) => countRequest(worlds.world, req, res, exchange),
   ];
   /** The dispatch seams (engine/dispatch.ts): faults `intercept`; the world's log and the request journal `observe`. */
   const hooks: DispatchHooks = {
     intercept: (req, exchange) => interceptFault(worlds.world, req, exchange),
+    admit: (req, exchange) => worldLogOf(worlds.world)?.admit(worlds.world, req, exchange),
     observe(req, res, exchange) {
       for (const fn of observers) fn(req, res, exchange);
     },

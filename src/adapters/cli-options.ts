@@ -2,6 +2,7 @@
  * Command-line flags of `health-sandbox`, each also readable from `HEALTH_SANDBOX_<NAME>`
  * (e.g. `--time-scale` from `HEALTH_SANDBOX_TIME_SCALE`). Flags win over the environment.
  */
+import { DOCUMENT_LIMITS } from '../engine/persist-types.js';
 import { parseArgs } from 'node:util';
 
 interface CliOptions {
@@ -124,7 +125,7 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'state-file',
     value: '<path>',
-    help: 'Keep the world in this file: restored at start when it exists (else written), every accepted change saved before its answer. A bad file is refused (exit 2), never overwritten.',
+    help: 'Keep the world in this file: restored at start when it exists (else written), every accepted change saved before it is applied (503 when it cannot be). One server per file (<path>.lock). A bad file is refused (exit 2), never overwritten.',
   },
   {
     name: 'world-file',
@@ -220,6 +221,9 @@ export function parseCli(all: readonly string[], env: Record<string, string | un
   if (!Number.isFinite(timeScale) || timeScale <= 0) throw new CliError(`--time-scale must be a number above 0, got "${scaleRaw}"`);
   const startAt = get('start-at');
   if (startAt !== undefined && Number.isNaN(Date.parse(startAt))) throw new CliError(`--start-at must be an ISO time, got "${startAt}"`);
+  // The same bounds as a world document's start (engine/persist-types.ts DOCUMENT_LIMITS).
+  if (startAt !== undefined && !(Date.parse(startAt) >= DOCUMENT_LIMITS.startAtMin && Date.parse(startAt) <= DOCUMENT_LIMITS.startAtMax))
+    throw new CliError(`--start-at must be between 1970-01-01 and 9999-12-31, got "${startAt}"`);
   const adminToken = get('admin-token');
   const world = get('world') ?? 'default';
   if (world !== 'default' && world !== 'empty') throw new CliError(`--world must be default or empty, got "${world}"`);

@@ -32,6 +32,8 @@ export interface Exchange {
   environment?: string;
   /** The `loc` of each failed field when the answer is a 422. */
   invalid?: Array<Array<string | number>>;
+  /** Set by `admit` to the entry the request made in the world's log (it authenticated and passed validation). */
+  logged?: object;
   /** Set by a hook that replaced the answer (a fault rule's id). */
   faultId?: string;
   /** Set with `faultId`: what the rule did (kept by the request journal). */
@@ -62,6 +64,12 @@ export interface Exchange {
  */
 export interface DispatchHooks {
   intercept?(req: SimRequest, exchange: Exchange): SimResponse | undefined;
+  /**
+   * Runs once the input parsed, right before the handler: the world's log keeps the request (an
+   * answer it returns refuses it, nothing applied: the state file cannot take it). Refused
+   * requests (401, 404, 422 ...) never reach it, so they never enter the log.
+   */
+  admit?(req: SimRequest, exchange: Exchange): SimResponse | undefined;
   observe?(req: SimRequest, res: SimResponse, exchange: Exchange): void;
 }
 
@@ -155,6 +163,8 @@ function handled(
     const intercepted = env.hooks?.intercept?.(req, exchange);
     if (intercepted) return intercepted;
     const input = parseInput(ctx, route, params, req);
+    const notKept = env.hooks?.admit?.(req, exchange);
+    if (notKept) return notKept;
     const reply = route.handle(ctx, input);
     if (reply instanceof Promise) {
       return reply.then((r) => serialise(r, route, req)).catch((error: unknown) => failed(env, req, exchange, error));

@@ -21,6 +21,7 @@ import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { Rng } from './rng.js';
 import type { Route } from './route.js';
 import type { World } from './world.js';
+import { type Json, registerStoreState } from './store-state.js';
 import { sandboxError } from '../state/sandbox/errors.js';
 import { FAULT_MESSAGES, MAX_FAULT_RULES, type FaultRuleInput } from '../state/sandbox/faults-schema.js';
 import { type FaultAction as Action, faultKind, type FaultMatch as Match } from './fault-applied.js';
@@ -248,3 +249,59 @@ export function interceptFault(world: World, req: SimRequest, exchange: Exchange
   }
   return undefined;
 }
+
+// --- Saved worlds (issue 40 item 5; engine/store-state.ts) ------------------------------------
+// The rules change on requests the world's log does not keep (a GET a rule fires on), so the
+// store saves itself: every rule as it is (its match, action, remaining `times` through `fired`,
+// `matched`) and the seeded source's position, so a restored world fires the same faults next.
+
+interface SavedFaults {
+  rules: Array<Omit<FaultRule, 'segments'>>;
+  rng: [number, number, number, number];
+}
+
+function isSaved(data: unknown): data is SavedFaults {
+  const d = data as SavedFaults | null;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    Array.isArray(d.rules) &&
+    Array.isArray(d.rng) &&
+    d.rng.length === 4 &&
+    d.rng.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff) &&
+    d.rules.every(
+      (r) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof r.id === 'string' &&
+        typeof r.match === 'object' &&
+        r.match !== null &&
+        typeof r.action === 'object' &&
+        r.action !== null &&
+        Number.isInteger(r.matched) &&
+        Number.isInteger(r.fired) &&
+        Number.isInteger(r.after) &&
+        (r.times === null || Number.isInteger(r.times)) &&
+        (r.probability === null || typeof r.probability === 'number') &&
+        (r.match.path === undefined || typeof r.match.path === 'string'),
+    )
+  );
+}
+
+registerStoreState({
+  key: 'faults',
+  save(world) {
+    const store = peek(world);
+    if (!store) return undefined;
+    const rules = store.rules.map(({ segments: _segments, ...rule }) => rule);
+    return JSON.parse(JSON.stringify({ rules, rng: store.rng.save() })) as Json;
+  },
+  load(world, data) {
+    if (!isSaved(data)) throw new TypeError('the saved fault rules are not in the shape this build writes');
+    const rules = data.rules.map((r) => ({
+      ...r,
+      segments: r.match.path === undefined ? null : r.match.path.replace(/\/+$/, '').split('/').slice(1),
+    }));
+    world.slots.set(SLOT, { rules, rng: Rng.at(data.rng) } satisfies FaultStore);
+  },
+});

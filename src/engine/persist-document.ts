@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
-import { WORLD_FORMAT, WORLD_VERSIONS, type WorldDocument } from './persist.js';
+import { DOCUMENT_LIMITS as L, WORLD_FORMAT, WORLD_VERSIONS, type WorldDocument } from './persist.js';
+
+/** A time the sandbox can show (an ISO string of a four-digit year), ms. */
+const time = () =>
+  z
+    .number()
+    .finite()
+    .min(L.startAtMin, `must be a time from 1970 on (${L.startAtMin} ms)`)
+    .max(L.startAtMax, `must be a time before year 10000 (${L.startAtMax} ms)`);
 
 const strings = lazySchema(() => z.record(z.string(), z.string()));
 const reads = lazySchema(() => z.array(z.number().finite()));
@@ -16,7 +24,7 @@ const entry = lazySchema(() =>
   z.discriminatedUnion('k', [
     z.object({
       k: z.literal('req'),
-      at: z.number().finite(),
+      at: time(),
       m: z.string(),
       s: z.enum(['data', 'management']),
       p: z.string(),
@@ -26,7 +34,15 @@ const entry = lazySchema(() =>
       d: z.literal(true).optional(),
       ...walls(),
     }),
-    z.object({ k: z.literal('adv'), ms: z.number().finite().nonnegative(), ...walls() }),
+    z.object({
+      k: z.literal('adv'),
+      ms: z
+        .number()
+        .finite()
+        .nonnegative()
+        .max(L.advanceMs, `one advance moves the clock at most ${L.advanceMs} ms (366 days), as POST /_sandbox/clock/advance`),
+      ...walls(),
+    }),
     z.object({ k: z.literal('wall'), ...walls() }),
     z.object({
       k: z.literal('out'),
@@ -44,18 +60,19 @@ const documentSchema = lazySchema(() =>
     format: z.literal(WORLD_FORMAT),
     version: z.number().int(),
     build: z.object({
-      seed: z.number().int(),
+      seed: z.number().int().min(L.seedMin).max(L.seedMax, `must be between ${L.seedMin} and ${L.seedMax}, as --seed`),
       scenario: z.unknown(),
-      users: z.number().int().nonnegative(),
-      usersElsewhere: z.number().int().nonnegative(),
+      users: z.number().int().nonnegative().max(L.users, `at most ${L.users} users, as --users`),
+      usersElsewhere: z.number().int().nonnegative().max(L.usersElsewhere, `at most ${L.usersElsewhere}`),
       limits: z.boolean(),
       feed: z.enum(['auto', 'on', 'off']),
       world: z.enum(['default', 'empty']),
-      startAt: z.number().finite(),
+      startAt: time(),
       /** Absent in documents written before lab progression was a build option: `clock`. */
       labsProgression: z.enum(['clock', 'manual']).optional(),
     }),
     log: z.array(entry),
+    stores: z.record(z.string(), z.unknown()).optional(),
   }),
 );
 
@@ -64,13 +81,21 @@ export class WorldDocumentError extends Error {}
 /** What a refusal of a version says this build reads. */
 export const VERSIONS_READ = `this build reads versions ${WORLD_VERSIONS.join(' and ')} only`;
 
-/** The document, or a WorldDocumentError saying in one line what is wrong. */
-export function parseWorldDocument(value: unknown): WorldDocument {
-  const head = value as { format?: unknown; version?: unknown } | null;
+/**
+ * The document, or a WorldDocumentError saying in one line what is wrong. `entries`: the most log
+ * entries taken (a world document: what a live world keeps in memory; a state file passes
+ * Infinity, its size bounds it).
+ */
+export function parseWorldDocument(value: unknown, entries: number = L.entries): WorldDocument {
+  const head = value as { format?: unknown; version?: unknown; log?: unknown } | null;
   if (typeof head !== 'object' || head === null || head.format !== WORLD_FORMAT)
     throw new WorldDocumentError(`not a health-sandbox world (expected "format": "${WORLD_FORMAT}")`);
   if (typeof head.version !== 'number' || !WORLD_VERSIONS.includes(head.version))
     throw new WorldDocumentError(`written in format version ${String(head.version)}; ${VERSIONS_READ}`);
+  if (Array.isArray(head.log) && head.log.length > entries)
+    throw new WorldDocumentError(
+      `invalid world document at log: ${head.log.length} entries, more than the ${entries} a world keeps in memory`,
+    );
   const parsed = documentSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

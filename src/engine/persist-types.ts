@@ -76,6 +76,11 @@ export interface WorldDocument {
   version: number;
   build: WorldBuild;
   log: LogEntry[];
+  /**
+   * What stores that change on requests the log does not keep saved at the save (engine/store-state.ts),
+   * by store key; loaded over the replayed world. Absent: none had any.
+   */
+  stores?: Record<string, unknown>;
 }
 
 /**
@@ -85,6 +90,47 @@ export interface WorldDocument {
  * it the log of a long-running server grows with every request and delivery for as long as it runs.
  */
 export const WORLD_LOG_LIMIT = 50_000;
+
+/**
+ * Bytes of entries (their JSON) a live world keeps in memory (issue 40 item 1): past it the
+ * in-memory log is dropped as past WORLD_LOG_LIMIT (saving from memory answers 409 naming it).
+ */
+export const WORLD_LOG_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Largest one input the world log takes (its JSON, the body base64): a request whose entry would
+ * be larger is refused with 413 before its handler runs (nothing applied). A body the routes
+ * ignore is still kept whole (the replay needs the bytes that were sent). 16 MiB: a lab report
+ * upload takes files up to 10 MB as the real one does (13.4 MiB in base64), so every body the
+ * sandbox accepts fits; what bounds the memory is WORLD_LOG_BYTES (and STATE_FILE_BYTES).
+ */
+export const WORLD_ENTRY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Largest state file (`--state-file`): an input that would take the file past it is refused with
+ * 413 before its handler runs; a reset, scenario load, restore or import starts the file again.
+ */
+export const STATE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * What a world document may ask for (issue 40 item 3): the same bounds as the CLI (`--users`,
+ * `--seed`) and `POST /_sandbox/clock/advance` (one advance at most 366 days), a start time a
+ * date can show, and what a live world keeps in memory (entries, bytes; a state file may hold
+ * more entries, within STATE_FILE_BYTES). test/persistence/document-limits.test.ts checks them
+ * against the CLI's and the route's.
+ */
+export const DOCUMENT_LIMITS = {
+  users: 1_000_000,
+  usersElsewhere: 1_000_000,
+  seedMin: -2147483648,
+  seedMax: 2147483647,
+  advanceMs: 366 * 86_400 * 1000,
+  /** 1970-01-01 to 9999-12-31 (ISO strings of four-digit years). */
+  startAtMin: 0,
+  startAtMax: 253_402_300_799_999,
+  entries: WORLD_LOG_LIMIT,
+  bytes: WORLD_LOG_BYTES,
+} as const;
 
 /** What the control plane shows of a snapshot. */
 export interface SnapshotInfo {
@@ -107,7 +153,25 @@ export interface WorldControl {
   import(doc: unknown): Promise<{ seed: number; now: string }>;
 }
 
-/** Where a live world's entries also go (the state file); synchronous: durable when it returns. */
+/**
+ * Where a live world's entries also go (the state file); synchronous: durable when it returns.
+ * An entry it cannot make durable (or that would pass its size) throws a LogSinkError and leaves
+ * the sink as it was before the call.
+ */
 export interface LogSink {
   append(entry: LogEntry): void;
+  /** Records the stores' state (engine/store-state.ts) when it changed on a request the log did not keep. */
+  checkpoint?(stores: Record<string, unknown> | undefined): void;
+  /** Takes back the last entry appended (its handler refused it); false when it cannot (the entry stays). */
+  retract?(): boolean;
+}
+
+/** Why a sink did not take an entry: 413 (a limit, named) or 503 (the cause, named). */
+export class LogSinkError extends Error {
+  constructor(
+    readonly status: 413 | 503,
+    message: string,
+  ) {
+    super(message);
+  }
 }

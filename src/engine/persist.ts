@@ -10,22 +10,16 @@
  * world is being rebuilt from a document it replays (receivers' answers come from the log, nothing
  * leaves the sandbox) until `goLive()`.
  */
-import { fromBase64, toBase64 } from './bytes.js';
-import { apiError } from './errors.js';
+import { fromBase64 } from './bytes.js';
 import type { EventSubscriber } from './events.js';
-import type { SimRequest, SimResponse } from './http-types.js';
+import type { SimRequest } from './http-types.js';
+import { LogCore } from './persist-log.js';
 import type { World } from './world.js';
 
 export * from './persist-types.js';
 
-import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, WorldBuild, WorldDocument } from './persist-types.js';
-import { WORLD_FORMAT, WORLD_LOG_LIMIT, WORLD_VERSION } from './persist-types.js';
-
-/**
- * Paths whose requests replace the world or the sandbox rather than change it, or change nothing
- * in it (a receiver certification only sends requests out): never logged.
- */
-const UNLOGGED = ['/_sandbox/reset', '/_sandbox/scenario', '/_sandbox/snapshots', '/_sandbox/world', '/_sandbox/receivers'];
+import type { LogEntry, OutcomeEntry, RequestEntry, WorldBuild } from './persist-types.js';
+import { WORLD_VERSION } from './persist-types.js';
 
 /** Kept of a receiver's body: more than an attempt record keeps (transport.ts RESPONSE_EXCERPT_BYTES). */
 const BODY_KEPT = 2048;
@@ -46,33 +40,17 @@ type Transport = ((request: {
   sharesSignals?: boolean;
 };
 
-export class WorldLog {
-  readonly entries: LogEntry[];
-  /** `replay` while the world is rebuilt from a document. */
-  private mode: 'replay' | 'live';
+export class WorldLog extends LogCore {
   private readonly outcomes = new Map<string, OutcomeEntry>();
-  private readonly calls = new Map<string, number>();
   /** Attempts the log has no answer for (in flight when it was saved): sent once live. */
   private deferred: Array<() => void> = [];
-  /** Unkeyed wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
-  private walls: number[] = [];
   private wallAt = 0;
   /** Keyed wall-clock reads still to answer (replay), by key. */
   private keyed = new Map<string, number[]>();
-  /**
-   * Keyed wall-clock reads not yet attached to an entry (live), by key: a dictionary (no
-   * prototype, so V8 keeps it in dictionary mode) that becomes the entry's `wk` as it is, where a
-   * `Map` turned into an object by `Object.fromEntries` built a new hidden class for every
-   * attempt's unique key.
-   */
-  private pendingKeyed: Record<string, number[]> | null = null;
   /** Whether reads are keyed (version 2); a world restored from a version 1 document keeps one ordered stream all its life. */
   private readonly keyedReads: boolean;
   /** Outcomes handed out since the last `answered()`. */
   private handed = 0;
-  sink: LogSink | null = null;
-  /** Sandbox time each request in flight started at (its entry's `at`), and whether an advance was running. */
-  private readonly started = new WeakMap<SimRequest, { at: number; during: boolean }>();
   /** While replaying: dispatches a logged request into the world being rebuilt. */
   replayDispatch: ((e: RequestEntry) => Promise<unknown>) | null = null;
   /** Requests that arrived during an advance, by log index, not replayed yet. */
@@ -85,19 +63,9 @@ export class WorldLog {
   private valveArmed = false;
   /** Answers asked for before their turn (an attempt that finished after another that started later), by log index. */
   private readonly heldOuts = new Map<number, () => void>();
-  /** Entries kept in memory at most (WORLD_LOG_LIMIT; a test may lower it). */
-  limit = WORLD_LOG_LIMIT;
-  /** Set once the in-memory log passed `limit` and was dropped: the world cannot be saved from memory. */
-  overflowed = false;
-
-  constructor(
-    readonly build: WorldBuild,
-    replaying: readonly LogEntry[] | null,
-    readonly version: number = WORLD_VERSION,
-  ) {
+  constructor(build: WorldBuild, replaying: readonly LogEntry[] | null, version: number = WORLD_VERSION) {
+    super(build, replaying, version);
     this.keyedReads = version >= 2;
-    this.mode = replaying ? 'replay' : 'live';
-    this.entries = replaying ? [...replaying] : [];
     if (replaying)
       for (const [i, e] of replaying.entries()) {
         if (e.k === 'out') {
@@ -143,35 +111,6 @@ export class WorldLog {
     return this.mode === 'replay';
   }
 
-  private add(entry: LogEntry): void {
-    if (this.mode === 'replay') return;
-    if (this.walls.length > 0) {
-      entry.w = this.walls;
-      this.walls = [];
-    }
-    if (this.pendingKeyed !== null) {
-      entry.wk = this.pendingKeyed;
-      this.pendingKeyed = null;
-    }
-    if (!this.overflowed) {
-      this.entries.push(entry);
-      if (this.entries.length > this.limit) this.drop();
-    }
-    this.sink?.append(entry);
-  }
-
-  /** Past the limit: the in-memory entries go (a state file keeps them), and without a file what only they needed. */
-  private drop(): void {
-    this.overflowed = true;
-    this.entries.length = 0;
-    if (this.sink === null) this.calls.clear();
-  }
-
-  /** Notes when a request started (the time it is replayed at). */
-  begin(req: SimRequest, at: number, during: boolean): void {
-    this.started.set(req, { at, during });
-  }
-
   /** Whether a replayed entry waits for the advance it arrived during (the attempt before whose answer it came dispatches it). */
   nestedAt(index: number): boolean {
     return this.nested.has(index);
@@ -188,38 +127,6 @@ export class WorldLog {
       if (!this.nested.delete(i)) continue;
       await this.replayDispatch?.(e);
     }
-  }
-
-  /** Records a request dispatch answered, if it may have changed the world. */
-  request(world: World, req: SimRequest, res: SimResponse, exchange: { route?: { changesOnRead?: string }; faultId?: string }): void {
-    if (!exchange.route || exchange.faultId !== undefined) return;
-    const method = req.method.toUpperCase();
-    // Reads change nothing (test/route-table/get-read-only.test.ts), but the few routes that say
-    // why they do (the OAuth start): only those are logged, when they answered.
-    const unlogged =
-      ((method === 'GET' || method === 'HEAD') && (res.status >= 400 || !exchange.route.changesOnRead)) ||
-      UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`));
-    if (unlogged) {
-      // Reads made since the last entry (an attempt's latency after its answer) go before this answer does.
-      if (this.walls.length > 0 || this.pendingKeyed !== null) this.add({ k: 'wall' });
-      return;
-    }
-    const start = this.started.get(req);
-    this.add({
-      ...(start?.during ? { d: true as const } : {}),
-      k: 'req',
-      at: start?.at ?? world.clock.now(),
-      m: method,
-      s: req.surface,
-      p: req.path,
-      q: req.query,
-      h: req.headers,
-      b: toBase64(req.rawBody),
-    });
-  }
-
-  advance(ms: number): void {
-    this.add({ k: 'adv', ms });
   }
 
   /** Whether outcomes were handed out since the last call (the replay then lets their attempts finish). */
@@ -302,6 +209,11 @@ export class WorldLog {
     }, 0);
   }
 
+  /** Whether no answer is held for its turn (a replay may then let the event loop turn without moving the turn on). */
+  get idle(): boolean {
+    return this.heldOuts.size === 0;
+  }
+
   /** The replay is over: answers still waiting for one whose attempt never came are given back, in log order. */
   releaseHeld(): void {
     const waiting = [...this.heldOuts].sort((x, y) => x[0] - y[0]);
@@ -335,12 +247,12 @@ export class WorldLog {
   private live(real: Transport, request: Parameters<Transport>[0], key: string): Promise<Answer> {
     return real(request).then(
       (r) => {
-        this.add({ k: 'out', key, r: { status: r.status, headers: this.shared(r.headers), body: r.body.slice(0, BODY_KEPT) } });
+        this.safeAdd({ k: 'out', key, r: { status: r.status, headers: this.shared(r.headers), body: r.body.slice(0, BODY_KEPT) } });
         return r;
       },
       (error: unknown) => {
-        if (request.signal.aborted) this.add({ k: 'out', key, t: true });
-        else this.add({ k: 'out', key, e: describe(error) });
+        if (request.signal.aborted) this.safeAdd({ k: 'out', key, t: true });
+        else this.safeAdd({ k: 'out', key, e: describe(error) });
         throw error;
       },
     );
@@ -369,15 +281,6 @@ export class WorldLog {
     const waiting = this.deferred;
     this.deferred = [];
     for (const go of waiting) go();
-  }
-
-  document(): WorldDocument {
-    if (this.overflowed)
-      throw apiError(
-        409,
-        `This world accepted more than ${this.limit} inputs: its log is no longer kept in memory, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
-      );
-    return { format: WORLD_FORMAT, version: this.version, build: this.build, log: [...this.entries] };
   }
 }
 

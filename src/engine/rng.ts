@@ -109,6 +109,18 @@ export class Rng {
     for (let i = 0; i < 12; i++) this.next();
   }
 
+  /** The generator's position (four 32-bit words), to save it (engine/store-state.ts). */
+  save(): [number, number, number, number] {
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+  }
+
+  /** A generator at a saved position. */
+  static at(state: readonly [number, number, number, number]): Rng {
+    const rng = new Rng(0);
+    [rng.a, rng.b, rng.c, rng.d] = state;
+    return rng;
+  }
+
   /** Derives a generator from (seed, kind, key...). */
   static of(...parts: ReadonlyArray<string | number>): Rng {
     return new Rng(hashKey(...parts));

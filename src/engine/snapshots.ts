@@ -15,6 +15,7 @@ import {
   worldLogOf,
 } from './persist.js';
 import { parseWorldDocument } from './persist-document.js';
+import { saveStores } from './store-state.js';
 import type { Router } from './router.js';
 import type { World } from './world.js';
 
@@ -46,6 +47,9 @@ export class SnapshotStore {
   }
 }
 
+/** Inputs replayed between two turns of the event loop (issue 40: a replay never blocks the server for long). */
+export const REPLAY_CHUNK = 64;
+
 /** Lets every microtask run (an attempt answered from the log finishes before the next input, as it did live). */
 const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -59,8 +63,14 @@ export async function replayLog(world: World, router: Router, entries: readonly 
   const env = { world, router, adminToken: undefined, hooks, reset: () => undefined };
   const send = (req: SimRequest): Promise<SimResponse> => dispatch(env, req);
   log.replayDispatch = (e) => send(entryRequest(e));
+  let since = 0;
   for (const [i, e] of entries.entries()) {
     if (e.k === 'out' || e.k === 'wall' || log.nestedAt(i)) continue;
+    // Other requests (a health check, another world's) are answered between chunks: a long log never holds the server.
+    if (++since >= REPLAY_CHUNK && log.idle) {
+      since = 0;
+      await macrotask();
+    }
     if (e.k === 'adv') await world.scheduler.advance(e.ms);
     else if (!e.d) {
       // A realtime clock moved between requests: to the time this one ran (due jobs first). A manual one moves only by advances.
@@ -77,7 +87,11 @@ export async function replayLog(world: World, router: Router, entries: readonly 
 
 /** The sandbox's methods over its saved worlds (`sandbox.snapshot(name)`, ...). */
 export function snapshotMethods(store: SnapshotStore, current: () => World, replaceWith: (doc: WorldDocument) => Promise<void>) {
-  const exportWorld = (): WorldDocument => (worldLogOf(current()) as WorldLog).document();
+  const exportWorld = (): WorldDocument => {
+    const doc = (worldLogOf(current()) as WorldLog).document();
+    const stores = saveStores(current());
+    return stores === undefined ? doc : { ...doc, stores };
+  };
   return {
     snapshot(name: string): SnapshotInfo {
       const info = store.save(name, exportWorld(), current().clock.iso());

@@ -236,5 +236,12 @@ export const SnapshotList = lazySchema(() => z.object({ snapshots: z.array(Snaps
 export const WorldRestored = lazySchema(() => z.object({ status: z.string(), seed: z.number().int(), now: dateTime }));
 /** A whole world as one document (docs/simulated/engine.md "Worlds that last"). */
 export const WorldDocument = lazySchema(() =>
-  z.object({ format: z.string(), version: z.number().int(), build: JsonObject, log: z.array(JsonObject) }),
+  z.object({
+    format: z.string(),
+    version: z.number().int(),
+    build: JsonObject,
+    log: z.array(JsonObject),
+    /** What stores that change on unlogged requests saved (fault rules), by store key. */
+    stores: JsonObject.optional(),
+  }),
 );

@@ -32,7 +32,8 @@ const snapshotName = lazySchema(() =>
  * (the same keys, in the same order).
  */
 function worldView(doc: WorldDocumentOf): z.input<typeof WorldDocument> {
-  return { format: doc.format, version: doc.version, build: { ...doc.build }, log: doc.log.map((entry) => ({ ...entry })) };
+  const view = { format: doc.format, version: doc.version, build: { ...doc.build }, log: doc.log.map((entry) => ({ ...entry })) };
+  return doc.stores === undefined ? view : { ...view, stores: { ...doc.stores } };
 }
 
 const restored = (world: { seed: number; now: string }) => reply(200, { status: 'ok', seed: world.seed, now: world.now });

@@ -1,0 +1,272 @@
+/**
+ * The recording half of a world's log (engine/persist.ts `WorldLog` extends it): which requests
+ * enter it (dispatch's `admit` seam: a request that authenticated and passed validation, written
+ * before its handler runs, taken back when its handler refused it), the sink it writes through
+ * first (the state file), the bounds it keeps in memory (entries, bytes, one input), and the
+ * document it saves (docs/simulated/engine.md "Worlds that last").
+ */
+import { toBase64 } from './bytes.js';
+import { apiError } from './errors.js';
+import type { SimRequest, SimResponse } from './http-types.js';
+import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, WorldBuild, WorldDocument } from './persist-types.js';
+import { LogSinkError, WORLD_ENTRY_BYTES, WORLD_FORMAT, WORLD_LOG_BYTES, WORLD_LOG_LIMIT } from './persist-types.js';
+import { detailResponse } from './render.js';
+import { saveStores } from './store-state.js';
+import type { World } from './world.js';
+
+/** Paths whose requests replace the world or the sandbox rather than change it: never logged. */
+/**
+ * Paths whose requests replace the world or the sandbox rather than change it, or change nothing
+ * in it (a receiver certification only sends requests out): never logged.
+ */
+const UNLOGGED = ['/_sandbox/reset', '/_sandbox/scenario', '/_sandbox/snapshots', '/_sandbox/world', '/_sandbox/receivers'];
+
+/** What `admit` reads of dispatch's `Exchange` (restated: the engine's log imports no dispatch). */
+export interface AdmitExchange {
+  route?: { changesOnRead?: string };
+  startedIn?: World;
+  startedAt?: number;
+  startedDuring?: boolean;
+  logged?: object;
+}
+
+export abstract class LogCore {
+  readonly entries: LogEntry[];
+  /** `replay` while the world is rebuilt from a document. */
+  protected mode: 'replay' | 'live';
+  /** Receivers' attempts so far, by url and message (the key of their answers). */
+  protected readonly calls = new Map<string, number>();
+  /** Unkeyed wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
+  protected walls: number[] = [];
+  /**
+   * Keyed wall-clock reads not yet attached to an entry (live), by key: a dictionary (no
+   * prototype, so V8 keeps it in dictionary mode) that becomes the entry's `wk` as it is, where a
+   * `Map` turned into an object by `Object.fromEntries` built a new hidden class for every
+   * attempt's unique key.
+   */
+  protected pendingKeyed: Record<string, number[]> | null = null;
+  sink: LogSink | null = null;
+  /** Entries kept in memory at most (WORLD_LOG_LIMIT; a test may lower it). */
+  limit = WORLD_LOG_LIMIT;
+  /** Bytes of entries kept in memory at most (WORLD_LOG_BYTES; a test may lower it). */
+  byteLimit = WORLD_LOG_BYTES;
+  /** Bytes one request entry may take (WORLD_ENTRY_BYTES; a test may lower it). */
+  entryLimit = WORLD_ENTRY_BYTES;
+  /** About the bytes of the entries kept in memory (their JSON). */
+  private bytes = 0;
+  /** Set once the in-memory log passed `limit` and was dropped: the world cannot be saved from memory. */
+  overflowed = false;
+  /** Which limit it passed (what a refused save names). */
+  private overflowedBy = '';
+  /** The last entry added and its size (what `retract` may take back). */
+  private lastAdded: object | null = null;
+  private lastSize = 0;
+  /** Why the state file missed an entry it could not refuse (then every input answers 503). */
+  private broken: string | null = null;
+
+  /** The stores' state last given to the sink (JSON; '' for none). */
+  private lastStores = '';
+
+  constructor(
+    readonly build: WorldBuild,
+    replaying: readonly LogEntry[] | null,
+    readonly version: number,
+  ) {
+    this.mode = replaying ? 'replay' : 'live';
+    this.entries = replaying ? [...replaying] : [];
+  }
+
+  /**
+   * Adds an entry: to the sink first (a sink that cannot take it throws a LogSinkError and the
+   * entry is not kept: the log stays as it was), then in memory.
+   */
+  private add(entry: LogEntry, size = 64): void {
+    if (this.mode === 'replay') return;
+    const walls = this.walls;
+    const keyed = this.pendingKeyed;
+    if (walls.length > 0) {
+      entry.w = walls;
+      this.walls = [];
+      size += walls.length * 16;
+    }
+    if (keyed !== null) {
+      entry.wk = keyed;
+      this.pendingKeyed = null;
+      size += 64;
+    }
+    try {
+      this.sink?.append(entry);
+    } catch (error) {
+      this.walls = walls;
+      this.pendingKeyed = keyed;
+      delete entry.w;
+      delete entry.wk;
+      throw error;
+    }
+    this.lastAdded = entry;
+    this.lastSize = size;
+    if (!this.overflowed) {
+      this.entries.push(entry);
+      this.bytes += size;
+      if (this.entries.length > this.limit) this.drop(`${this.limit} inputs`);
+      else if (this.bytes > this.byteLimit) this.drop(`${this.byteLimit} bytes of inputs`);
+    }
+  }
+
+  /** Takes back the last entry added (an input its handler refused), from the sink and memory; nothing when another came after it. */
+  private retract(entry: object): void {
+    if (this.lastAdded !== entry || this.mode === 'replay') return;
+    const e = entry as LogEntry;
+    if (this.sink?.retract && !this.sink.retract()) return;
+    this.lastAdded = null;
+    if (!this.overflowed && this.entries.at(-1) === e) {
+      this.entries.pop();
+      this.bytes -= this.lastSize;
+    }
+    // Its wall-clock reads go with the next entry.
+    if (e.w) this.walls = [...e.w, ...this.walls];
+    if (e.wk) {
+      const pending = (this.pendingKeyed ??= Object.create(null) as Record<string, number[]>);
+      for (const key in e.wk) pending[key] = [...(e.wk[key] as number[]), ...(pending[key] ?? [])];
+    }
+  }
+
+  /** Past a limit: the in-memory entries go (a state file keeps them), and without a file what only they needed. */
+  private drop(limit: string): void {
+    this.overflowed = true;
+    this.overflowedBy = limit;
+    this.entries.length = 0;
+    this.bytes = 0;
+    if (this.sink === null) this.calls.clear();
+  }
+
+  /**
+   * Whether a request that authenticated and passed validation is one the world's log keeps: a
+   * write (or a read whose route says why it changes the world) that neither replaces the world
+   * nor the sandbox (UNLOGGED).
+   */
+  private keeps(req: SimRequest, route: { changesOnRead?: string }): boolean {
+    const method = req.method.toUpperCase();
+    if ((method === 'GET' || method === 'HEAD') && !route.changesOnRead) return false;
+    return !UNLOGGED.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+  }
+
+  /**
+   * The dispatch seam's `admit` (engine/dispatch.ts): a request that authenticated and passed
+   * validation, before its handler runs. One the log keeps is written now (to the state file
+   * first, then in memory), so an input that cannot be kept is refused with nothing applied: 413
+   * naming the limit for one larger than `entryLimit` (or past the state file's size), 503 naming
+   * the cause when the state file cannot be written. Refused requests (401, 404, 422, 413 ...)
+   * never get here: the log holds only what a replay needs.
+   */
+  admit(world: World, req: SimRequest, exchange: AdmitExchange): SimResponse | undefined {
+    if (this.mode === 'replay' || !exchange.route || !this.keeps(req, exchange.route)) return undefined;
+    // Nothing keeps it (the in-memory log was dropped, no state file): no entry is built.
+    if (this.overflowed && this.sink === null) return undefined;
+    const here = exchange.startedIn === world;
+    const entry: RequestEntry = {
+      ...(here && exchange.startedDuring ? { d: true as const } : {}),
+      k: 'req',
+      at: here && exchange.startedAt !== undefined ? exchange.startedAt : world.clock.now(),
+      m: req.method.toUpperCase(),
+      s: req.surface,
+      p: req.path,
+      q: req.query,
+      h: req.headers,
+      b: toBase64(req.rawBody),
+    };
+    if (this.broken !== null && this.sink !== null)
+      return detailResponse(
+        503,
+        `The state file is behind this world and takes no more inputs (${this.broken}): restart the sandbox (it restores the file's last good world)`,
+      );
+    const size = entrySize(entry);
+    if (size > this.entryLimit)
+      return detailResponse(
+        413,
+        `This request would take about ${size} bytes in the world's log, more than the ${this.entryLimit} bytes it keeps of one input (the body is kept whole for replay): send a smaller body`,
+      );
+    try {
+      this.add(entry, size);
+    } catch (error) {
+      if (error instanceof LogSinkError) return detailResponse(error.status, error.message);
+      throw error;
+    }
+    exchange.logged = entry;
+    return undefined;
+  }
+
+  /** The stores' state last given to the sink (JSON; '' for none). */
+  /**
+   * After an answer: wall-clock reads made since the last entry (an attempt's latency after its
+   * answer) go before this answer does; with a state file, the stores' state when the request
+   * changed it (a fault rule a GET fired) goes to the file's end line.
+   */
+  request(world: World, res: SimResponse, exchange: AdmitExchange): void {
+    // The handler refused it (404 unknown user, 409, 400 ...: nothing applied): taken back when nothing came after it.
+    if (exchange.logged !== undefined && res.status >= 400 && res.status < 500) this.retract(exchange.logged);
+    if (this.sink?.checkpoint && this.mode === 'live') {
+      const stores = saveStores(world);
+      const text = stores === undefined ? '' : JSON.stringify(stores);
+      if (text !== this.lastStores) {
+        try {
+          this.sink.checkpoint(stores);
+          this.lastStores = text;
+        } catch (error) {
+          if (!(error instanceof LogSinkError)) throw error;
+        }
+      }
+    }
+    if (this.walls.length > 0 || this.pendingKeyed !== null) {
+      try {
+        this.add({ k: 'wall' });
+      } catch (error) {
+        // The state file cannot take them: the reads stay pending and go with the next entry.
+        if (!(error instanceof LogSinkError)) throw error;
+      }
+    }
+  }
+
+  advance(ms: number): void {
+    this.add({ k: 'adv', ms });
+  }
+
+  /**
+   * Adds what the world did on its own (a receiver's answer): it cannot be refused. When the
+   * state file cannot take it, the file stays at its last good state (the next start restores
+   * that world, which sends the attempt again), the in-memory log keeps it, and from then on
+   * every input is refused with 503 (`broken`): the file could no longer replay them.
+   */
+  protected safeAdd(entry: LogEntry): void {
+    try {
+      this.add(entry);
+    } catch (error) {
+      if (!(error instanceof LogSinkError)) throw error;
+      this.broken = error.message;
+      const sink = this.sink;
+      this.sink = null;
+      try {
+        this.add(entry, 64 + ((entry as OutcomeEntry).r?.body.length ?? 0));
+      } finally {
+        this.sink = sink;
+      }
+    }
+  }
+
+  document(): WorldDocument {
+    if (this.overflowed)
+      throw apiError(
+        409,
+        `This world accepted more than ${this.overflowedBy}, the most its log keeps in memory: it is no longer kept, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
+      );
+    return { format: WORLD_FORMAT, version: this.version, build: this.build, log: [...this.entries] };
+  }
+}
+
+/** About the bytes of a request entry's JSON (no JSON is built: counted on every write). */
+function entrySize(e: RequestEntry): number {
+  let n = 64 + e.p.length + e.b.length;
+  for (const name in e.h) n += name.length + (e.h[name] as string).length + 6;
+  for (const key in e.q) for (const v of e.q[key] as string[]) n += key.length + v.length + 6;
+  return n;
+}
