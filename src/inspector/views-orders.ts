@@ -11,16 +11,7 @@ import { PAGE_SIZE } from './paging.js';
 import { pageNumber, ui } from './state.js';
 import type { Order, ResultMarker } from './types.js';
 import type { View } from './view.js';
-
-export const LAB_FAULTS = [
-  'sample_rejected',
-  'draw_failed',
-  'cancelled_by_lab',
-  'requisition_failed',
-  'partial_then_corrected',
-  'critical_result',
-  'appointment_cancelled',
-] as const;
+import { LAB_FAULTS } from '../state/sandbox/lab-fault-kinds.js';
 
 const orderStatus = (o: Order) => o.last_event?.status ?? o.status ?? '-';
 

@@ -9,21 +9,11 @@ import { control } from './api.js';
 import { button, code, h, pre, row, section, table } from './dom.js';
 import { actionForm, choice, clearTyped, field, setTyped, textArea } from './forms.js';
 import { time } from './format.js';
-import { LAB_FAULTS } from './views-orders.js';
+import { LAB_FAULTS } from '../state/sandbox/lab-fault-kinds.js';
+import { ERROR_TYPES as CONNECTION_ERRORS } from '../state/wearables/connection-error-types.js';
 import { ui } from './state.js';
 import type { FaultRule, Snapshot } from './types.js';
 import type { View } from './view.js';
-
-export const CONNECTION_ERRORS = [
-  'token_refresh_failed',
-  'webhook_registration_failed',
-  'user_not_found',
-  'deregistered_per_provider',
-  'required_scopes_not_granted',
-  'provider_credential_error',
-  'provider_password_expired',
-  'unknown',
-] as const;
 
 export const RULE_TEMPLATE = JSON.stringify({ match: { method: 'GET', path: '/v2/user/*' }, action: { status: 503 }, times: 3 }, null, 2);
 

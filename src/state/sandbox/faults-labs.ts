@@ -38,21 +38,9 @@ import { runSimulation } from '../labs/order-changes.js';
 import { resultStage } from '../labs/order-results.js';
 import { orderEnv, type OrderEnv } from '../labs/order-store.js';
 import { sandboxError } from './errors.js';
+import { LAB_FAULTS, type LabFault } from './lab-fault-kinds.js';
 
-export const LAB_FAULTS = [
-  'sample_rejected',
-  'draw_failed',
-  'cancelled_by_lab',
-  'requisition_failed',
-  'partial_then_corrected',
-  'critical_result',
-  'appointment_cancelled',
-  'lost_in_transit',
-  'undeliverable_to_customer',
-  'undeliverable_to_lab',
-] as const;
-
-export type LabFault = (typeof LAB_FAULTS)[number];
+export { LAB_FAULTS, type LabFault };
 
 const LAB_FAULT_MESSAGES = {
   orderNotFound: "Order doesn't exist",

@@ -14,18 +14,9 @@ import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
 import { worldSlot, type ConnectedSource, type FeedMode, type World } from '../../engine/world.js';
+import { ERROR_TYPES, type ConnectionErrorType } from './connection-error-types.js';
 
-export const ERROR_TYPES = [
-  'token_refresh_failed',
-  'webhook_registration_failed',
-  'user_not_found',
-  'deregistered_per_provider',
-  'required_scopes_not_granted',
-  'provider_credential_error',
-  'provider_password_expired',
-  'unknown',
-] as const;
-export type ConnectionErrorType = (typeof ERROR_TYPES)[number];
+export { ERROR_TYPES, type ConnectionErrorType };
 
 export const ERROR_MESSAGES: Record<ConnectionErrorType, string> = {
   token_refresh_failed:
