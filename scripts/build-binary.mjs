@@ -22,12 +22,12 @@
  * last: src/, this script, package.json, the lockfile, the Node used); `--force` builds anyway.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { inputsHash } from './inputs-hash.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist-bin');
@@ -42,28 +42,18 @@ const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** The `/docs` page's files (src/state/sandbox/docs-assets.ts serves only these). */
 const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'];
 
-function inputsHash() {
-  const hash = createHash('sha256');
-  const add = (path) => {
-    hash.update(`${path}\0`);
-    hash.update(existsSync(join(root, path)) ? readFileSync(join(root, path)) : '(absent)');
-    hash.update('\0');
-  };
-  const walk = (dir) => {
-    for (const e of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.isDirectory()) walk(`${dir}/${e.name}`);
-      else add(`${dir}/${e.name}`);
-    }
-  };
-  walk('src');
-  for (const f of ['scripts/build-binary.mjs', 'package.json', 'package-lock.json']) add(f);
+function binaryInputsHash() {
   const node = statSync(nodeBinary);
-  hash.update(`${nodeBinary} ${node.size} ${node.mtimeMs} ${process.version} ${process.platform} ${process.arch}\n`);
-  return hash.digest('hex');
+  return inputsHash({
+    root,
+    dirs: ['src'],
+    files: ['scripts/build-binary.mjs', 'scripts/inputs-hash.mjs', 'package.json', 'package-lock.json'],
+    extra: [`${nodeBinary} ${node.size} ${node.mtimeMs} ${process.version} ${process.platform} ${process.arch}`],
+  });
 }
 
 const STAMP = join(work, 'stamp');
-const stamp = inputsHash();
+const stamp = binaryInputsHash();
 if (!process.argv.includes('--force') && existsSync(binary) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === stamp) {
   process.stdout.write(`${binary} is up to date (${mb(statSync(binary).size)})\n`);
   process.exit(0);

@@ -24,13 +24,13 @@
  * the build matches src (test/support/cli-command.ts). `--force` builds anyway.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleInspector } from './inspector-bundle.mjs';
+import { inputsHash } from './inputs-hash.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -87,31 +87,30 @@ const zodEnglishOnly = {
 };
 
 /** Every input of the JavaScript build, hashed: paths and contents, in a fixed order. */
-function inputsHash() {
-  const hash = createHash('sha256');
-  const add = (path) => {
-    hash.update(`${path}\0`);
-    hash.update(existsSync(join(root, path)) ? readFileSync(join(root, path)) : '(absent)');
-    hash.update('\0');
-  };
-  const walk = (dir) => {
-    for (const e of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.isDirectory()) walk(`${dir}/${e.name}`);
-      else add(`${dir}/${e.name}`);
-    }
-  };
-  walk('src');
-  for (const f of ['scripts/build.mjs', 'scripts/cli-boot.mjs', 'scripts/inspector-bundle.mjs', 'package.json', 'package-lock.json'])
-    add(f);
-  for (const name of ['zod', 'yaml', '@noble/hashes', 'esbuild'])
-    hash.update(`${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}\n`);
-  hash.update(`${process.version} ${process.arch} ${process.platform}\n`);
-  return hash.digest('hex');
+function buildInputsHash() {
+  return inputsHash({
+    root,
+    dirs: ['src'],
+    files: [
+      'scripts/build.mjs',
+      'scripts/cli-boot.mjs',
+      'scripts/inspector-bundle.mjs',
+      'scripts/inputs-hash.mjs',
+      'package.json',
+      'package-lock.json',
+    ],
+    extra: [
+      ...['zod', 'yaml', '@noble/hashes', 'esbuild'].map(
+        (name) => `${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}`,
+      ),
+      `${process.version} ${process.arch} ${process.platform}`,
+    ],
+  });
 }
 
 const STAMP = join(dist, 'bundle.tsbuildinfo');
 const OUTPUTS = [...ENTRIES.map((name) => `${name}.js`), 'cli.js', 'cli-main.cjs', 'cli-main.cjs.cache'];
-const stamp = inputsHash();
+const stamp = buildInputsHash();
 const fresh =
   !process.argv.includes('--force') &&
   existsSync(STAMP) &&
