@@ -60,8 +60,17 @@ function escapeSegment(segment: string): string {
 let lastPlain = '/';
 let lastVerdict: CanonicalPath = { ok: true, path: '/' };
 
+/** How many times a canonical path was asked for in this process (design.md rule 12: once per request; a test counts). */
+let asked = 0;
+
+/** How many times `canonicalPath` ran in this process: what a test reads before and after a request. */
+export function canonicalPathsAsked(): number {
+  return asked;
+}
+
 /** The canonical form of a request path (without query), or why it has none. */
 export function canonicalPath(raw: string): CanonicalPath {
+  asked++;
   if (raw === lastPlain) return lastVerdict;
   if (plainCanonical(raw)) {
     lastPlain = raw;
