@@ -11,7 +11,7 @@ import { detailResponse } from '../engine/render.js';
 import type { Sandbox } from '../sandbox.js';
 import { canonicalPrefix } from '../engine/canonical-path.js';
 import { installDocsAssets } from './docs-assets.js';
-import { answerClientErrors, serveNode, writeResponse } from './node-common.js';
+import { answerClientErrors, nodeDoor, serveNode, writeResponse } from './node-common.js';
 
 export interface ExpressAdapterOptions extends NetworkOptions {
   /** Path prefix of the management surface (default `/management`). */
@@ -19,13 +19,13 @@ export interface ExpressAdapterOptions extends NetworkOptions {
 }
 
 export function createExpressApp(sandbox: Sandbox, options: ExpressAdapterOptions = {}): Express {
-  const managementPath = canonicalPrefix(options.managementPath ?? '/management');
+  const door = nodeDoor(sandbox, canonicalPrefix(options.managementPath ?? '/management'), options);
   installDocsAssets(sandbox);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    serveNode(sandbox, req, res, req.originalUrl, managementPath, options).catch(next);
+    serveNode(sandbox, req, res, req.originalUrl, door).catch(next);
   });
   // Anything that escapes the engine: JSON, never HTML.
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

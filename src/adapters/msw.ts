@@ -3,10 +3,9 @@
  * under the base URL (and the management URL) from the same engine as the express server.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import type { Surface, SimRequest } from '../engine/http-types.js';
 import type { Sandbox } from '../sandbox.js';
-import { splitQuery } from '../engine/query.js';
-import { canonicalPath, canonicalPrefix, underPrefix } from '../engine/canonical-path.js';
+import { canonicalPrefix } from '../engine/canonical-path.js';
+import { type Door, frontDoor, type Mount } from '../engine/front-door.js';
 
 export interface MswAdapterOptions {
   /** Where the data API is served (default `http://127.0.0.1:4250`). */
@@ -31,16 +30,9 @@ function urlsOf(sandbox: Sandbox, options: MswAdapterOptions): { base: string; m
   return { base, management };
 }
 
-/** Where a surface is served: the URL's origin and its path as a canonical prefix. */
-interface Mount {
-  surface: Surface;
-  origin: string;
-  prefix: string;
-}
-
-function mountsOf(urls: { base: string; management: string }): Mount[] {
-  // The management URL first: it usually lies under the base URL.
-  return (
+/** The door of a fetch handler: the management URL's mount first (it usually lies under the base URL). */
+function doorOf(urls: { base: string; management: string }): Door {
+  const mounts: Mount[] = (
     [
       ['management', urls.management],
       ['data', urls.base],
@@ -49,40 +41,30 @@ function mountsOf(urls: { base: string; management: string }): Mount[] {
     const u = new URL(url);
     return { surface, origin: u.origin, prefix: canonicalPrefix(u.pathname) };
   });
+  return { mounts };
 }
 
 /**
- * Answers one standard `Request` from the engine. Its path is made canonical first, then the
- * surface is the mount (same origin) whose prefix holds it, as the node adapters decide; a path
- * under neither is served whole on the data surface, one with no canonical form is passed on raw
- * (the engine answers 400).
+ * Answers one standard `Request` from the engine, through the front door: its path is made
+ * canonical first, then the surface is the mount (same origin) whose prefix holds it, as the node
+ * adapters decide; a path under neither is served whole on the data surface, one with no
+ * canonical form is passed on raw (the engine answers 400).
  */
-async function answer(sandbox: Sandbox, mounts: readonly Mount[], request: Request): Promise<Response> {
+async function answer(sandbox: Sandbox, door: Door, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const canonical = canonicalPath(url.pathname);
-  let surface: Surface = 'data';
-  let path = canonical.ok ? canonical.path : url.pathname;
-  if (canonical.ok) {
-    for (const m of mounts) {
-      const under = m.origin === url.origin ? underPrefix(canonical.path, m.prefix) : undefined;
-      if (under === undefined) continue;
-      surface = m.surface;
-      path = under;
-      break;
-    }
-  }
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
   });
-  const simRequest: SimRequest = {
+  const rawBody = new Uint8Array(await request.arrayBuffer());
+  const { request: simRequest } = frontDoor(door, {
     method: request.method,
-    surface,
-    path,
-    query: splitQuery(url.search.slice(1)),
+    origin: url.origin,
+    path: url.pathname,
+    query: url.search.slice(1),
     headers,
-    rawBody: new Uint8Array(await request.arrayBuffer()),
-  };
+    rawBody,
+  });
   const response = await sandbox.dispatch(simRequest);
   // A fault's latency (wall time, never the sandbox clock), then a dropped connection: a network error.
   if (response.delayMs) {
@@ -102,10 +84,10 @@ async function answer(sandbox: Sandbox, mounts: readonly Mount[], request: Reque
 
 export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions = {}): HttpHandler[] {
   const { base, management } = urlsOf(sandbox, options);
-  const mounts = mountsOf({ base, management });
+  const door = doorOf({ base, management });
   return [
-    http.all(prefixPattern(management), ({ request }) => answer(sandbox, mounts, request)),
-    http.all(prefixPattern(base), ({ request }) => answer(sandbox, mounts, request)),
+    http.all(prefixPattern(management), ({ request }) => answer(sandbox, door, request)),
+    http.all(prefixPattern(base), ({ request }) => answer(sandbox, door, request)),
   ];
 }
 
@@ -115,8 +97,8 @@ export function createMswHandlers(sandbox: Sandbox, options: MswAdapterOptions =
  * `fetch`): no msw interception involved. A request outside both URLs answers the engine's 404.
  */
 export function createFetchHandler(sandbox: Sandbox, options: MswAdapterOptions = {}): (request: Request) => Promise<Response> {
-  const mounts = mountsOf(urlsOf(sandbox, options));
+  const door = doorOf(urlsOf(sandbox, options));
   // A dropped connection rejects, as fetch does on a network error.
   return (request) =>
-    answer(sandbox, mounts, request).then((res) => (res.type === 'error' ? Promise.reject(new TypeError('Failed to fetch')) : res));
+    answer(sandbox, door, request).then((res) => (res.type === 'error' ? Promise.reject(new TypeError('Failed to fetch')) : res));
 }

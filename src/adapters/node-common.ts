@@ -5,11 +5,10 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { canonicalPath, underPrefix } from '../engine/canonical-path.js';
-import { GUARD_MESSAGES, type GuardContext, guardRequest, withCors, type NetworkOptions } from '../engine/guard.js';
-import type { SimRequest, SimResponse, Surface } from '../engine/http-types.js';
-import { bodyTooLarge, headersTooLarge, LIMITS } from '../engine/limits.js';
-import { splitQuery } from '../engine/query.js';
+import { type Door, type DoorRequest, frontDoor, leaving } from '../engine/front-door.js';
+import type { NetworkOptions } from '../engine/guard.js';
+import type { SimResponse } from '../engine/http-types.js';
+import { headersTooLarge, LIMITS } from '../engine/limits.js';
 import { detailResponse, rawHttpResponse } from '../engine/render.js';
 import type { Sandbox } from '../sandbox.js';
 
@@ -69,32 +68,21 @@ function hostLines(req: IncomingMessage): number {
  * without `Host`, any request with more than one), or undefined. Node keeps the first of two
  * `Host` lines, so a loopback one followed by a foreign one would otherwise pass the guard.
  */
-function hostProblem(req: IncomingMessage): string | undefined {
+function hostProblem(req: IncomingMessage): DoorRequest['hostLines'] {
   const lines = hostLines(req);
-  if (lines > 1) return GUARD_MESSAGES.duplicateHost;
-  if (lines === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return GUARD_MESSAGES.missingHost;
+  if (lines > 1) return 'duplicateHost';
+  if (lines === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'missingHost';
   return undefined;
 }
 
 /**
- * The SimRequest of a Node request. The whole raw path is made canonical first, then the
- * management prefix is split off the canonical path, so `/%6Danagement/...` or
- * `/management/../_sandbox/...` pick the surface the router and the guard will see. A path with
- * no canonical form is passed on raw: the engine answers it 400 (and nothing before it reads it).
+ * What the front door needs of a Node request: its method, raw path and query, headers, body and
+ * `Host` lines. The door makes the whole raw path canonical first, then splits the management
+ * prefix off the canonical path, so `/%6Danagement/...` or `/management/../_sandbox/...` pick the
+ * surface the router and the guard will see.
  */
-function toSimRequest(req: IncomingMessage, url: string, managementPath: string, rawBody: Uint8Array): SimRequest {
+function doorRequest(req: IncomingMessage, url: string, rawBody: Uint8Array): DoorRequest {
   const q = url.indexOf('?');
-  const rawPath = q >= 0 ? url.slice(0, q) : url;
-  const canonical = canonicalPath(rawPath);
-  let surface: Surface = 'data';
-  let path = canonical.ok ? canonical.path : rawPath;
-  if (canonical.ok) {
-    const under = underPrefix(path, managementPath);
-    if (under !== undefined) {
-      surface = 'management';
-      path = under;
-    }
-  }
   // Node already lower-cases names and joins repeated headers; only `set-cookie` arrives as an
   // array. Node's object is used as is unless one needs joining (no per-request copy).
   const src = req.headers;
@@ -109,8 +97,14 @@ function toSimRequest(req: IncomingMessage, url: string, managementPath: string,
       break;
     }
   }
-  const query = q >= 0 ? splitQuery(url.slice(q + 1)) : {};
-  return { method: req.method ?? 'GET', surface, path, query, headers, rawBody };
+  return {
+    method: req.method ?? 'GET',
+    path: q >= 0 ? url.slice(0, q) : url,
+    query: q >= 0 ? url.slice(q + 1) : undefined,
+    headers,
+    rawBody,
+    hostLines: hostProblem(req),
+  };
 }
 
 /**
@@ -148,91 +142,63 @@ export function writeResponse(res: ServerResponse, response: SimResponse): void 
   else res.end(Buffer.from(body.buffer, body.byteOffset, length));
 }
 
-/** The guard's view of a sandbox (its served URLs, its admin token), one per sandbox. */
-const guardContexts = new WeakMap<Sandbox, GuardContext>();
-
-function guardContextOf(sandbox: Sandbox): GuardContext {
-  let context = guardContexts.get(sandbox);
-  if (context === undefined) {
-    context = {
-      get urls() {
-        return sandbox.world.urls;
+/**
+ * The front door of a Node server adapter: the management surface under `managementPath`
+ * (canonical prefix), the rest on the data surface, facing the network with `options`.
+ */
+export function nodeDoor(sandbox: Sandbox, managementPath: string, options: NetworkOptions): Door {
+  return {
+    mounts: [{ surface: 'management', prefix: managementPath }],
+    network: {
+      options,
+      context: {
+        get urls() {
+          return sandbox.world.urls;
+        },
+        adminToken: sandbox.options.adminToken,
       },
-      adminToken: sandbox.options.adminToken,
-    };
-    guardContexts.set(sandbox, context);
-  }
-  return context;
+    },
+  };
 }
 
 const DONE: Promise<void> = Promise.resolve();
 
-/** Serves one Node request through the sandbox: network guard, dispatch, CORS headers. */
-export function serveNode(
-  sandbox: Sandbox,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: string,
-  managementPath: string,
-  options: NetworkOptions,
-): Promise<void> {
+/** Serves one Node request through the sandbox: the front door, dispatch, the way out. */
+export function serveNode(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, url: string, door: Door): Promise<void> {
   // No extra turn of the event loop, and no promise of its own, for a request without a body.
   if (hasBody(req)) {
     return readBody(req).then(
-      (rawBody) => serveRequest(sandbox, req, res, options, toSimRequest(req, url, managementPath, rawBody)),
+      (rawBody) => serveRequest(sandbox, res, door, doorRequest(req, url, rawBody)),
       () => {
         if (!res.headersSent) writeResponse(res, detailResponse(400, 'Request body could not be read'));
       },
     );
   }
   try {
-    return serveRequest(sandbox, req, res, options, toSimRequest(req, url, managementPath, EMPTY));
+    return serveRequest(sandbox, res, door, doorRequest(req, url, EMPTY));
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-function serveRequest(
-  sandbox: Sandbox,
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: NetworkOptions,
-  simRequest: SimRequest,
-): Promise<void> {
-  const { rawBody } = simRequest;
-  if (rawBody.byteLength > LIMITS.bodyBytes) {
-    res.shouldKeepAlive = false;
-    writeResponse(res, withCors(bodyTooLarge(), simRequest, options));
-    return DONE;
-  }
-  const hostRefused = hostProblem(req);
-  if (hostRefused !== undefined) {
-    res.shouldKeepAlive = false;
-    writeResponse(res, withCors(detailResponse(400, hostRefused), simRequest, options));
-    return DONE;
-  }
-  // A path with no canonical form goes straight to the engine, which answers 400 before routing.
-  // (The request's path has a canonical form exactly when the raw one had: it is canonical then.)
-  const refused = canonicalPath(simRequest.path).ok ? guardRequest(simRequest, options, guardContextOf(sandbox)) : undefined;
-  if (refused !== undefined) {
-    writeResponse(res, options.cors === undefined ? refused : withCors(refused, simRequest, options));
+function serveRequest(sandbox: Sandbox, res: ServerResponse, door: Door, raw: DoorRequest): Promise<void> {
+  const entry = frontDoor(door, raw);
+  const simRequest = entry.request;
+  if (entry.answer !== undefined) {
+    if (entry.close) res.shouldKeepAlive = false;
+    writeResponse(res, entry.answer);
     return DONE;
   }
   return sandbox.dispatch(simRequest).then((response) => {
     // A fault's latency: wall time before the answer (it never moves the sandbox clock).
-    if (!response.delayMs) return writeAnswer(res, response, simRequest, options);
+    if (!response.delayMs) return writeResponse(res, leaving(door, simRequest, response));
     const from = performance.now();
     return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() => {
-      writeAnswer(res, response, simRequest, options);
+      writeResponse(res, leaving(door, simRequest, response));
       // The wait the client saw, measured here where it was carried out (the request journal's record).
       response.waited?.(performance.now() - from);
     });
   });
-}
-
-/** Writes the engine's answer, with CORS headers when the request's origin is allowed. */
-function writeAnswer(res: ServerResponse, response: SimResponse, request: SimRequest, options: NetworkOptions): void {
-  writeResponse(res, options.cors === undefined ? response : withCors(response, request, options));
 }
 
 /**

@@ -9,7 +9,7 @@ import type { NetworkOptions } from '../engine/guard.js';
 import { LIMITS } from '../engine/limits.js';
 import type { Sandbox } from '../sandbox.js';
 import { canonicalPrefix } from '../engine/canonical-path.js';
-import { answerClientErrors, serveNode } from './node-common.js';
+import { answerClientErrors, nodeDoor, serveNode } from './node-common.js';
 import './node-crypto.js';
 
 export interface NodeAdapterOptions extends NetworkOptions {
@@ -19,10 +19,10 @@ export interface NodeAdapterOptions extends NetworkOptions {
 
 /** A `(req, res)` listener that answers every request from the sandbox. */
 export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions = {}): RequestListener {
-  const managementPath = canonicalPrefix(options.managementPath ?? '/management');
+  const door = nodeDoor(sandbox, canonicalPrefix(options.managementPath ?? '/management'), options);
   installDocsAssets(sandbox);
   return (req: IncomingMessage, res: ServerResponse) => {
-    serveNode(sandbox, req, res, req.url ?? '/', managementPath, options).catch((error: unknown) => {
+    serveNode(sandbox, req, res, req.url ?? '/', door).catch((error: unknown) => {
       sandbox.world.log('node:http adapter error', error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"Internal error"}');
       else res.destroy();

@@ -60,8 +60,17 @@ function escapeSegment(segment: string): string {
 let lastPlain = '/';
 let lastVerdict: CanonicalPath = { ok: true, path: '/' };
 
+/** How many times a canonical path was asked for in this process (design.md rule 12: once per request; a test counts). */
+let asked = 0;
+
+/** How many times `canonicalPath` ran in this process: what a test reads before and after a request. */
+export function canonicalPathsAsked(): number {
+  return asked;
+}
+
 /** The canonical form of a request path (without query), or why it has none. */
 export function canonicalPath(raw: string): CanonicalPath {
+  asked++;
   if (raw === lastPlain) return lastVerdict;
   if (plainCanonical(raw)) {
     lastPlain = raw;
@@ -125,11 +134,30 @@ export function canonicalPrefix(prefix: string): string {
 }
 
 /**
+ * Each request's verdict, given by the one place that computed it (the front door, or
+ * `withCanonicalPath` for a request that did not come through one): everything after it reads
+ * the verdict and computes nothing again. Keyed by request objects, so nothing outlives a request.
+ */
+const verdicts = new WeakMap<SimRequest, CanonicalPath>();
+
+/** Records that `req.path` is the canonical path (`ok`) or the raw path with none (`ok: false`). */
+export function settledPath(req: SimRequest, verdict: CanonicalPath): SimRequest {
+  verdicts.set(req, verdict.ok ? { ok: true, path: req.path } : verdict);
+  return req;
+}
+
+/** A request's canonical path: the recorded verdict, computed only for a request that has none. */
+export function requestPath(req: SimRequest): CanonicalPath {
+  return verdicts.get(req) ?? canonicalPath(req.path);
+}
+
+/**
  * The request with its path made canonical, for callers that may pass a raw one
  * (`Sandbox.dispatch`): the same object when it is canonical already or has no canonical form
- * (dispatch then answers 400).
+ * (dispatch then answers 400). The verdict is recorded, so dispatch does not compute it again.
  */
 export function withCanonicalPath(req: SimRequest): SimRequest {
+  if (verdicts.has(req)) return req;
   const c = canonicalPath(req.path);
-  return c.ok && c.path !== req.path ? { ...req, path: c.path } : req;
+  return settledPath(c.ok && c.path !== req.path ? { ...req, path: c.path } : req, c);
 }

@@ -14,7 +14,7 @@ import { parsePathParams, parseWith, queryObject } from './validation.js';
 import { checkLimits, jsonDepthExceeds, LIMITS, LIMIT_MESSAGES } from './limits.js';
 import { detailResponse, EMPTY, JSON_TYPE, jsonBytes, jsonResponse } from './render.js';
 import { renderedJson } from './render-cache.js';
-import { canonicalPath } from './canonical-path.js';
+import { requestPath } from './canonical-path.js';
 import { readForm } from './multipart.js';
 import type { WorldControl } from './persist.js';
 import type { FaultApplied } from './fault-applied.js';
@@ -93,12 +93,12 @@ export const CONTENT_MESSAGES = {
 } as const;
 
 /**
- * Answers one request. Its path is made canonical here when a caller passed a raw one (adapters
- * pass the canonical path already: then this costs one scan); a path with no canonical form
+ * Answers one request. Its path is made canonical here when a caller passed a raw one (the front
+ * door and `Sandbox.dispatch` record their verdict: then nothing is computed again); a path with no canonical form
  * answers 400. Hooks see the request with its canonical path.
  */
 export function dispatch(env: DispatchEnv, req: SimRequest, exchange: Exchange = {}): Promise<SimResponse> {
-  const canonical = canonicalPath(req.path);
+  const canonical = requestPath(req);
   if (!canonical.ok) return Promise.resolve(finish(env, req, checkLimits(req) ?? detailResponse(400, canonical.detail), exchange));
   const request = canonical.path !== req.path ? { ...req, path: canonical.path } : req;
   const answered = answer(env, request, exchange);

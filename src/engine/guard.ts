@@ -3,6 +3,7 @@
  * msw runs inside the page and needs none of it): the control plane's defences against web pages
  * (DNS rebinding through `Host`, cross-origin requests through `Origin`) and CORS, off by default.
  * Refusals are rendered by the engine's renderer, so both network adapters answer the same bytes.
+ * Adapters never call these checks themselves: the front door (front-door.ts) does, once per request.
  */
 import type { SimRequest, SimResponse } from './http-types.js';
 import { detailResponse } from './render.js';

@@ -14,7 +14,7 @@ import { fromBase64 } from './bytes.js';
 import type { EventSubscriber } from './events.js';
 import type { SimRequest } from './http-types.js';
 import { LogCore } from './persist-log.js';
-import type { World } from './world.js';
+import { type World, worldSlot } from './world.js';
 
 export * from './persist-types.js';
 
@@ -284,14 +284,15 @@ export class WorldLog extends LogCore {
   }
 }
 
-const logs = new WeakMap<World, WorldLog>();
+/** The world's log, when it has one (beside its state: never part of its snapshot). */
+const logSlot = worldSlot('world log', (): { log?: WorldLog } => ({}), 'aside');
 
 export function attachWorldLog(world: World, log: WorldLog): void {
-  logs.set(world, log);
+  logSlot(world).log = log;
 }
 
 export function worldLogOf(world: World): WorldLog | undefined {
-  return logs.get(world);
+  return logSlot(world).log;
 }
 
 /** The request an entry records. */

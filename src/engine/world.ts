@@ -98,14 +98,39 @@ export function createHooks(): WorldHooks {
   };
 }
 
-/** A lazily created world-level store of one area. */
-export function worldSlot<T>(name: string, create: (world: World) => T): (world: World) => T {
+/**
+ * Where a world slot lives: `state` (the world's stores, in `world.slots`: part of its snapshot),
+ * `aside` (what the world holds beside its state, never snapshotted: caches, its log's handle), or
+ * `kept` (kept across the sandbox's worlds, in `world.kept`: the request journal).
+ */
+export type SlotPlace = 'state' | 'aside' | 'kept';
+
+/** Each world's `aside` slots: the one map keyed by worlds (design.md rule 17's "one way to attach state"). */
+const asides = new WeakMap<World, Map<symbol, unknown>>();
+
+function placeOf(world: World, place: SlotPlace): Map<symbol, unknown> {
+  if (place === 'state') return world.slots;
+  if (place === 'kept') return world.kept;
+  let aside = asides.get(world);
+  if (aside === undefined) {
+    aside = new Map();
+    asides.set(world, aside);
+  }
+  return aside;
+}
+
+/**
+ * A lazily created world-level store of one area: the one way to attach state to a world (no
+ * module keeps its own map keyed by worlds; test/engine/architecture.test.ts holds it).
+ */
+export function worldSlot<T>(name: string, create: (world: World) => T, place: SlotPlace = 'state'): (world: World) => T {
   const key = Symbol(name);
   return (world) => {
-    let value = world.slots.get(key) as T | undefined;
+    const slots = placeOf(world, place);
+    let value = slots.get(key) as T | undefined;
     if (value === undefined) {
       value = create(world);
-      world.slots.set(key, value);
+      slots.set(key, value);
     }
     return value;
   };

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  adapterBypassesDoor,
   areasWithoutCatalogue,
   check,
   domainBuildsHttpErrors,
@@ -21,6 +22,7 @@ import {
   storeMapsPublic,
   testFolderByArea,
   uncheckedReplies,
+  worldKeyedMaps,
 } from '../support/architecture-rules.js';
 
 /** A tree of synthetic files. */
@@ -193,5 +195,30 @@ describe('each architecture rule reports a file that breaks it', () => {
     breaks(longParameterLists, path, "const s = 'function s(a, b, c, d, e, f, g) {}';", []);
     // Only src counts.
     breaks(longParameterLists, 'test/labs/helpers.ts', 'function h(a, b, c, d, e, f, g) {}', []);
+  });
+
+  it('a map keyed by worlds outside engine/world.ts', () => {
+    const path = 'src/state/webhooks/destinations.ts';
+    breaks(worldKeyedMaps, path, 'const verdicts = new WeakMap<World, Verdicts>();', [`${path}: WeakMap<World,`]);
+    breaks(worldKeyedMaps, path, 'let seen: Map<World, number> | undefined;', [`${path}: Map<World,`]);
+    breaks(worldKeyedMaps, path, "const verdictsOf = worldSlot('verdicts', () => ({}), 'aside');", []);
+    breaks(worldKeyedMaps, path, '// once a WeakMap<World, Verdicts>', []);
+    breaks(worldKeyedMaps, 'src/engine/world.ts', 'const asides = new WeakMap<World, Map<symbol, unknown>>();', []);
+  });
+
+  it('an adapter that calls a guard or canonical-path check itself, or the front door twice', () => {
+    const path = 'src/adapters/node-common.ts';
+    breaks(adapterBypassesDoor, path, "import { guardRequest, type NetworkOptions } from '../engine/guard.js';", [
+      `${path}: guardRequest from ../engine/guard.js`,
+    ]);
+    breaks(adapterBypassesDoor, path, "import { canonicalPath, canonicalPrefix } from '../engine/canonical-path.js';", [
+      `${path}: canonicalPath from ../engine/canonical-path.js`,
+    ]);
+    breaks(adapterBypassesDoor, path, 'const a = frontDoor(door, raw);\nconst b = frontDoor(door, again);', [
+      `${path}: frontDoor called 2 times`,
+    ]);
+    breaks(adapterBypassesDoor, path, "import { frontDoor } from '../engine/front-door.js';\nconst a = frontDoor(door, raw);", []);
+    breaks(adapterBypassesDoor, path, "import type { NetworkOptions } from '../engine/guard.js';", []);
+    breaks(adapterBypassesDoor, 'src/engine/front-door.ts', "import { guardRequest } from './guard.js';", []);
   });
 });

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  adapterBypassesDoor,
   areasWithoutCatalogue,
   check,
   domainBuildsHttpErrors,
@@ -24,6 +25,7 @@ import {
   storeMapsPublic,
   testFolderByArea,
   uncheckedReplies,
+  worldKeyedMaps,
 } from '../support/architecture-rules.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -114,6 +116,18 @@ describe('architecture', () => {
 
   it('test folders are named after an area or a part of the engine, not after a piece of work', () => {
     expect(check(testFolderByArea, new Map([...src, ...sources('test')]))).toEqual([]);
+  });
+
+  it('no module but engine/world.ts keeps a map keyed by worlds (worldSlot is the one way)', () => {
+    expect(check(worldKeyedMaps, src)).toEqual([]);
+  });
+
+  it('every adapter goes through the front door once and calls no guard or canonical-path check itself', () => {
+    expect(check(adapterBypassesDoor, src)).toEqual([]);
+    expect([...src].filter(([p, s]) => p.startsWith('src/adapters/') && /\bfrontDoor\(/.test(s)).map(([p]) => p)).toEqual([
+      'src/adapters/msw.ts',
+      'src/adapters/node-common.ts',
+    ]);
   });
 
   it(`keeps source, test and script files under about ${MAX_LINES} lines`, () => {

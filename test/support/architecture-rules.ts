@@ -277,3 +277,37 @@ export const longParameterLists: FileRule = (path, source) => {
   }
   return bad;
 };
+
+/** Source without comments (a rule about code does not read prose). */
+const codeOf = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+
+/**
+ * One way to attach state to a world (design.md rule 17, issue 48): `worldSlot` (engine/world.ts,
+ * with its `state`, `aside` and `kept` places); no other module keeps a map keyed by worlds.
+ */
+export const worldKeyedMaps: FileRule = (path, source) => {
+  if (!path.startsWith('src/') || path === 'src/engine/world.ts') return [];
+  return [...codeOf(source).matchAll(/\b(?:Weak)?Map<\s*World\s*,/g)].map((m) => `${path}: ${m[0]}`);
+};
+
+/** What an adapter may take of the guard and canonical-path modules: types, and a configured prefix's form. */
+const DOOR_MODULES: Record<string, ReadonlySet<string>> = {
+  'engine/guard.js': new Set(['NetworkOptions', 'GuardContext']),
+  'engine/canonical-path.js': new Set(['canonicalPrefix', 'CanonicalPath']),
+};
+
+/**
+ * One front door (design.md rules 12 and 17): an adapter hands the request to `frontDoor` once
+ * and calls none of the guard's or the canonical path's per-request checks itself.
+ */
+export const adapterBypassesDoor: FileRule = (path, source) => {
+  if (!path.startsWith('src/adapters/')) return [];
+  const bad: string[] = [];
+  for (const { names, from } of namedImports(source)) {
+    const allowed = Object.entries(DOOR_MODULES).find(([module]) => from.endsWith(`/${module}`))?.[1];
+    if (allowed !== undefined) for (const n of names) if (!allowed.has(n)) bad.push(`${path}: ${n} from ${from}`);
+  }
+  const calls = [...codeOf(source).matchAll(/\bfrontDoor\(/g)].length;
+  if (calls > 1) bad.push(`${path}: frontDoor called ${calls} times`);
+  return bad;
+};

@@ -13,7 +13,7 @@
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
-import type { World } from '../../engine/world.js';
+import { type World, worldSlot } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import { subjectOf, zoneOf } from './wearable-data.js';
 
@@ -31,7 +31,7 @@ interface Kept {
 }
 
 /** Per world, users in the order they were last fed (a Map re-inserted on use: least recent first). */
-const keptByWorld = new WeakMap<World, Map<User, Kept>>();
+const keptOf = worldSlot('feed sources', (): Map<User, Kept> => new Map(), 'aside');
 
 function memoSize(k: Kept): number {
   let n = k.subject.memoSize();
@@ -43,11 +43,7 @@ function memoSize(k: Kept): number {
 export function feedSource(world: World, user: User, provider: ProviderInfo): SourceCtx {
   const birth = user.fallback_birth_date ? Number(user.fallback_birth_date.value.slice(0, 4)) : null;
   const zone = zoneOf(user);
-  let kept = keptByWorld.get(world);
-  if (!kept) {
-    kept = new Map();
-    keptByWorld.set(world, kept);
-  }
+  const kept = keptOf(world);
   let k = kept.get(user);
   if (k) kept.delete(user);
   if (!k || k.seed !== world.seed || k.zone !== zone || k.birth !== birth || memoSize(k) > FEED_MEMO) {

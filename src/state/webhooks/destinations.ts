@@ -11,7 +11,7 @@
  * `resolvedProblem`, exactly as the literal address would be judged, and connects to the address
  * it checked. The in-process transports (the global `fetch`, msw, a fetch handler) do not.
  */
-import type { World } from '../../engine/world.js';
+import { type World, worldSlot } from '../../engine/world.js';
 import { WEBHOOKS_ERRORS } from './errors.js';
 import { webhookOptionsOf } from './options.js';
 
@@ -162,7 +162,8 @@ interface Verdicts {
   allowHosts: readonly string[] | null;
   byUrl: Map<string, string | null>;
 }
-const verdicts = new WeakMap<World, Verdicts>();
+/** The world's verdicts (a cache beside its state: never part of its snapshot). */
+const verdictsOf = worldSlot('destination verdicts', (): { current?: Verdicts } => ({}), 'aside');
 const VERDICT_LIMIT = 1024;
 
 /** Why a webhook URL is refused as a destination, or null when it may receive deliveries. */
@@ -174,7 +175,8 @@ export function destinationProblem(world: World, url: string): string | null {
 function cached(world: World, key: string, compute: () => string | null): string | null {
   const options = webhookOptionsOf(world);
   const { base, management } = world.urls;
-  let cache = verdicts.get(world);
+  const held = verdictsOf(world);
+  let cache = held.current;
   if (
     cache === undefined ||
     cache.base !== base ||
@@ -191,7 +193,7 @@ function cached(world: World, key: string, compute: () => string | null): string
       allowHosts: options.allowHosts === null ? null : [...options.allowHosts],
       byUrl: new Map(),
     };
-    verdicts.set(world, cache);
+    held.current = cache;
   }
   const known = cache.byUrl.get(key);
   if (known !== undefined) return known;
