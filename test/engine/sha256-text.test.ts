@@ -25,7 +25,9 @@ describe('sha256Text (the ids hash)', () => {
     b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
     b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
     const h = hex(b.subarray(0, 16));
-    expect(stableUuid(1, 'lab_order', 'p', 3)).toBe(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`);
+    expect(stableUuid(1, 'lab_order', 'p', 3)).toBe(
+      `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
+    );
   });
 
   it('gives a fresh array each time (callers change it)', () => {
