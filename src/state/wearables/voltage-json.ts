@@ -13,8 +13,10 @@ import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import { type FoundSession, voltageSessions } from './timeseries.js';
 
+/** Bytes a sample usually takes (the first guess of the buffer's size; it grows when short). */
+const SAMPLE_BYTES = 118;
 /** Bytes one sample takes at most: the keys, a 32-character timestamp, the offset and a number. */
-const MAX_SAMPLE_BYTES = 160;
+const MAX_SAMPLE_BYTES = 200;
 
 const HEAD = '{"timestamp":"';
 const OFFSET = '","timezone_offset":';
@@ -24,6 +26,32 @@ const TAIL = ',"type":"lead_1","unit":"mV","value":';
 function put(out: Uint8Array, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
   return at + text.length;
+}
+
+/**
+ * Writes `k / 1000` as `JSON.stringify` writes `Math.round(v * 1000) / 1000` (the shortest
+ * decimal of a number of thousandths is its thousandths without trailing zeros; -0 is "0").
+ * Magnitudes beyond 2^53 thousandths fall back to `String`.
+ */
+function putThousandths(out: Uint8Array, at: number, k: number): number {
+  if (!Number.isSafeInteger(k)) return put(out, at, String(k / 1000));
+  let a = k;
+  if (a < 0) {
+    out[at++] = 0x2d; // -
+    a = -a;
+  }
+  const fraction = a % 1000;
+  at = put(out, at, String((a - fraction) / 1000));
+  if (fraction !== 0) {
+    out[at++] = 0x2e; // .
+    out[at++] = 0x30 + Math.floor(fraction / 100);
+    const rest = fraction % 100;
+    if (rest !== 0) {
+      out[at++] = 0x30 + Math.floor(rest / 10);
+      if (rest % 10 !== 0) out[at++] = 0x30 + (rest % 10);
+    }
+  }
+  return at;
 }
 
 /** The JSON bytes of the plain voltage list: at most `limit` sessions, the oldest. */
@@ -79,19 +107,42 @@ export function voltageJson(world: World, user: User, provider: string, from: nu
   }
   const traces = sessions.map(({ session }) => ecgTrace(session));
   const offsets = sessions.map(({ s, session }) => String(tzOffsetSeconds(s.src.subject.zone, session.start)));
-  const out = new Uint8Array(count * MAX_SAMPLE_BYTES + 2);
+  let out = new Uint8Array(count * SAMPLE_BYTES + 2);
   let at = 0;
   out[at++] = 0x5b; // [
+  let second = Number.NaN;
+  let secondText = '';
   for (let j = 0; j < count; j++) {
     const x = order === null ? j : (order[j] as number);
     const k = which[x] as number;
+    if (out.length - at < MAX_SAMPLE_BYTES) {
+      const grown = new Uint8Array(Math.ceil(out.length * 1.5) + MAX_SAMPLE_BYTES);
+      grown.set(out.subarray(0, at));
+      out = grown;
+    }
     if (j > 0) out[at++] = 0x2c; // ,
     at = put(out, at, HEAD);
-    at = put(out, at, iso(times[x] as number));
+    // `iso`: the second's text, then `.mmm000` when the millisecond is not 0, then `+00:00`.
+    const t = times[x] as number;
+    const milli = t % 1000;
+    if (t - milli !== second) {
+      second = t - milli;
+      secondText = iso(second);
+    }
+    if (milli === 0 || !Number.isInteger(t) || t < 0) at = put(out, at, milli === 0 ? secondText : iso(t));
+    else {
+      for (let i = 0; i < 19; i++) out[at + i] = secondText.charCodeAt(i);
+      at += 19;
+      out[at++] = 0x2e; // .
+      out[at++] = 0x30 + Math.floor(milli / 100);
+      out[at++] = 0x30 + (Math.floor(milli / 10) % 10);
+      out[at++] = 0x30 + (milli % 10);
+      at = put(out, at, '000+00:00');
+    }
     at = put(out, at, OFFSET);
     at = put(out, at, offsets[k] as string);
     at = put(out, at, TAIL);
-    at = put(out, at, String(Math.round(((traces[k] as Float64Array)[index[x] as number] as number) * 1000) / 1000));
+    at = putThousandths(out, at, Math.round(((traces[k] as Float64Array)[index[x] as number] as number) * 1000));
     out[at++] = 0x7d; // }
   }
   out[at++] = 0x5d; // ]
