@@ -2,15 +2,15 @@
  * Deterministic identifiers. A UUID (version 4 layout) or token is a pure function of
  * (seed, kind, stable key), so the same seed and the same requests give the same ids.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { concatBytes, toHex, utf8Encode } from './bytes.js';
+import { concatBytes, toHex } from './bytes.js';
 import { mix32 } from './rng.js';
+import { sha256Text } from './sha256-text.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** SHA-256 of a string's UTF-8 bytes (portable; node:crypto is no faster on inputs this short). */
+/** SHA-256 of a string's UTF-8 bytes (portable; node:crypto is no faster on inputs this short; src/engine/sha256-text.ts). */
 function hashString(data: string): Uint8Array {
-  return sha256(utf8Encode(data));
+  return sha256Text(data);
 }
 
 function digest(parts: ReadonlyArray<string | number>): Uint8Array {

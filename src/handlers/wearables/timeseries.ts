@@ -42,10 +42,18 @@ import {
 import { checkProvider, groupedQuery, queryWindow, rangeQuery, requireUser } from '../../state/wearables/wearable-data.js';
 import { GroupedTimeseries, SleepStream, TimeseriesSample, WorkoutStream, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
+import { binary } from '../../engine/http-types.js';
+import { JSON_TYPE } from '../../engine/render.js';
+import type { World } from '../../engine/world.js';
+import type { User } from '../../state/users/users.js';
+import { voltageJson } from '../../state/wearables/voltage-json.js';
 
 const params = lazySchema(() => z.object({ user_id: uuid() }));
 
-function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Route {
+/** Renders the JSON bytes of a plain list itself (the ECG voltages: src/state/wearables/voltage-json.ts). */
+type RenderBytes = (world: World, user: User, provider: string, from: number, to: number) => Uint8Array;
+
+function rawRoute(path: string, id: string, summary: string, fetch: Fetch, render?: RenderBytes): Route {
   return defineRoute({
     id,
     method: 'GET',
@@ -65,6 +73,7 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch): Rout
       checkProvider(query.provider);
       const user = requireUser(ctx, p.user_id);
       const [from, to] = queryWindow(query.start_date, query.end_date, ctx.now());
+      if (render) return binary(render(ctx.world, user, query.provider, from, to), JSON_TYPE);
       const all: Rendered[] = [];
       for (const g of fetch(ctx.world, user, query.provider, from, to).values()) for (const r of g.data) all.push(r);
       all.sort((a, b) => a.t - b.t || a.order - b.order);
@@ -144,6 +153,7 @@ export const timeseriesRoutes: Route[] = [
     'timeseries.electrocardiogram_voltage',
     `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`,
     (world, user, provider, from, to) => voltageSamples(world, user, provider, from, to, MAX_VOLTAGE_SESSIONS),
+    (world, user, provider, from, to) => voltageJson(world, user, provider, from, to, MAX_VOLTAGE_SESSIONS),
   ),
   groupedRoute(
     'electrocardiogram_voltage',

@@ -73,25 +73,8 @@ export function voltageSamples(
   to: number,
   limit = Number.POSITIVE_INFINITY,
 ): Map<string, { source: SourceObject; data: Rendered[] }> {
-  const now = world.clock.now();
-  const found: Array<{ s: DataSource; session: EcgSession }> = [];
-  for (const s of dataSources(world, user, 'electrocardiogram_voltage', provider, now)) {
-    const zone = s.src.subject.zone;
-    // Only the days the visible history covers: a wide query window costs nothing extra.
-    const visible = clip(s.ranges, from - ECG_SECONDS * 1000, Math.min(to, now));
-    const first = visible[0];
-    const last = visible[visible.length - 1];
-    if (!first || !last) continue;
-    for (let day = localDay(zone, first[0]); day <= localDay(zone, last[1]); day++) {
-      const session = ecgSessionOn(s.src, day);
-      if (!session || session.end > now || session.end < from || session.start > to) continue;
-      if (!s.ranges.some(([a, b]) => session.end >= a && session.end <= b)) continue;
-      found.push({ s, session });
-    }
-  }
-  found.sort((x, y) => x.session.start - y.session.start || x.s.order - y.s.order);
   const out = new Map<string, { source: SourceObject; data: Rendered[] }>();
-  for (const { s, session } of found.slice(0, limit)) {
+  for (const { s, session } of voltageSessions(world, user, provider, from, to, limit)) {
     let group = out.get(s.link.provider.slug);
     if (!group) {
       group = {
@@ -107,6 +90,34 @@ export function voltageSamples(
     for (const body of ecgVoltages(s.src, session, from, to)) group.data.push({ t: Date.parse(body.timestamp), order: s.order, body });
   }
   return out;
+}
+
+/** An ECG session of a data source, as the voltage lists find them. */
+export interface FoundSession {
+  s: DataSource;
+  session: EcgSession;
+}
+
+/** The ECG sessions in `[from, to]` for the user: at most `limit`, oldest first (then by source order). */
+export function voltageSessions(world: World, user: User, provider: string, from: number, to: number, limit: number): FoundSession[] {
+  const now = world.clock.now();
+  const found: FoundSession[] = [];
+  for (const s of dataSources(world, user, 'electrocardiogram_voltage', provider, now)) {
+    const zone = s.src.subject.zone;
+    // Only the days the visible history covers: a wide query window costs nothing extra.
+    const visible = clip(s.ranges, from - ECG_SECONDS * 1000, Math.min(to, now));
+    const first = visible[0];
+    const last = visible[visible.length - 1];
+    if (!first || !last) continue;
+    for (let day = localDay(zone, first[0]); day <= localDay(zone, last[1]); day++) {
+      const session = ecgSessionOn(s.src, day);
+      if (!session || session.end > now || session.end < from || session.start > to) continue;
+      if (!s.ranges.some(([a, b]) => session.end >= a && session.end <= b)) continue;
+      found.push({ s, session });
+    }
+  }
+  found.sort((x, y) => x.session.start - y.session.start || x.s.order - y.s.order);
+  return found.slice(0, limit);
 }
 
 /** Samples of one resource for the user, per provider, in `[from, to]`. */
