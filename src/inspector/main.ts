@@ -88,11 +88,17 @@ function renderTabs(name: string): void {
 }
 
 let busy = false;
+/** A refresh asked for while one was drawing (a tab clicked, an action done): drawn right after it, never dropped. */
+let again = false;
 
 /** Draws the view of the hash; the page stays as it is when the new drawing is the same. */
 async function refresh(): Promise<void> {
-  if (busy) return;
+  if (busy) {
+    again = true;
+    return;
+  }
   busy = true;
+  again = false;
   try {
     const hash = location.hash.replace(/^#/, '') || 'requests';
     const parts = hash.split('/').map((p) => decodeURIComponent(p));
@@ -125,6 +131,7 @@ async function refresh(): Promise<void> {
   } finally {
     busy = false;
     document.body.setAttribute('data-ready', '1');
+    if (again) void refresh();
   }
 }
 
