@@ -76,11 +76,12 @@ export function createLinkToken(scope: Domain, input: NewLinkToken): { link_toke
     pending_mfa: null,
   };
   linkTokensOf(world).add(token);
-  return { link_token: token.token, link_web_url: linkWebUrl(world, partition, token.token) };
+  return { link_token: token.token, link_web_url: linkWebUrl({ world, partition }, token.token) };
 }
 
 /** The sandbox's own Link widget page for a token. */
-export function linkWebUrl(world: World, partition: Partition, token: string): string {
+export function linkWebUrl(d: Domain, token: string): string {
+  const { world, partition } = d;
   const q = new URLSearchParams({ token, env: partition.environment, region: partition.team.region });
   return `${world.urls.base}/link?${q.toString()}`;
 }
@@ -164,12 +165,12 @@ function connectWithToken(
   provider: ProviderInfo,
   granted: readonly string[] | null = null,
 ): LinkErrorType | null {
-  if (hasDemoConnection(world, partition, token.user_id)) return 'provider_api_error';
+  if (hasDemoConnection({ world, partition }, token.user_id)) return 'provider_api_error';
   const user = usersOf(partition, world).get(token.user_id);
   if (!user || user.deletion) return 'invalid_token';
-  const scopes = checkScopes(world, partition, provider, granted);
+  const scopes = checkScopes({ world, partition }, provider, granted);
   if (!scopes.ok) return scopes.error;
-  connectLinked(world, partition, token.user_id, provider, scopes.grant);
+  connectLinked({ world, partition }, token.user_id, provider, scopes.grant);
   token.consumed_at = world.clock.now();
   token.pending_mfa = null;
   return null;
@@ -326,7 +327,7 @@ export function connectManual(scope: Domain, slug: string, userId: string): { su
   const provider = requireProvider(slug);
   if (!MANUAL_PROVIDERS.includes(slug)) throw linkError.notManual(slug);
   requireUser(scope, userId);
-  if (hasDemoConnection(scope.world, scope.partition, userId)) throw linkError.demoMixed();
-  connectLinked(scope.world, scope.partition, userId, provider);
+  if (hasDemoConnection(scope, userId)) throw linkError.demoMixed();
+  connectLinked(scope, userId, provider);
   return { success: true };
 }
