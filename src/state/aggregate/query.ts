@@ -24,8 +24,7 @@ const MAX_QUERIES = 20;
 
 /** A live user of the partition, or the data API's 404. */
 export function aggregateUser(d: Domain, userId: string): User {
-  const { world, partition } = d;
-  return liveUser({ world, partition }, userId);
+  return liveUser(d, userId);
 }
 
 /** Runs one plan for a user over `[from, to)` as of `now`. */
@@ -43,12 +42,12 @@ function checkWindow(plans: Plan[], window: [number, number]): void {
 
 /** The batch's result tables with their column types, in query order. */
 export function queryTables(d: Domain, userId: string, batch: QueryBatch): Array<{ table: Table; types: Record<string, string> }> {
-  const { world, partition } = d;
+  const { world } = d;
   if (batch.queries.length > MAX_QUERIES) throw aggregateError.tooManyQueries(MAX_QUERIES);
   const plans = batch.queries.map((q, i) => planQuery(q as Record<string, unknown>, ['body', 'queries', i]));
   if (!('type' in batch.timeframe)) throw aggregateError.placeholderTimeframe();
   const tf = batch.timeframe;
-  const user = aggregateUser({ world, partition }, userId);
+  const user = aggregateUser(d, userId);
   const window = windowOf(zoneOf(user), tf.anchor, tf.past);
   checkWindow(plans, window);
   const now = world.clock.now();
@@ -61,6 +60,5 @@ export function queryTables(d: Domain, userId: string, batch: QueryBatch): Array
 
 /** `AggregationResponse`: the batch's result tables, in query order. */
 export function queryOne(d: Domain, userId: string, batch: QueryBatch): { results: Array<{ table: Table }> } {
-  const { world, partition } = d;
-  return { results: queryTables({ world, partition }, userId, batch).map((r) => ({ table: r.table })) };
+  return { results: queryTables(d, userId, batch).map((r) => ({ table: r.table })) };
 }

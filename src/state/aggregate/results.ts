@@ -22,15 +22,14 @@ function requireQuery(d: Domain, idOrSlug: string): ContinuousQuery {
 
 /** The user's latest result table; before the first completed run, the schema's columns, empty. */
 export function resultTable(d: Domain, userId: string, idOrSlug: string): { table: Table } {
-  const { world, partition } = d;
-  return typedResultTable({ world, partition }, userId, idOrSlug).answer;
+  return typedResultTable(d, userId, idOrSlug).answer;
 }
 
 /** The result table with the query's result schema (column types, for the Parquet answer). */
 export function typedResultTable(d: Domain, userId: string, idOrSlug: string): { answer: { table: Table }; types: Record<string, string> } {
-  const { world, partition } = d;
-  const user = aggregateUser({ world, partition }, userId);
-  const q = requireQuery({ world, partition }, idOrSlug);
+  const { world } = d;
+  const user = aggregateUser(d, userId);
+  const q = requireQuery(d, idOrSlug);
   const table = latestTable(world, user, q) ?? Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]]));
   return { answer: { table }, types: { ...q.result_table_schema } as Record<string, string> };
 }
@@ -45,10 +44,10 @@ export function taskHistory(
   cursor: string | null | undefined,
   limit: number,
 ): { data: TaskEntry[]; next_cursor: string | null } {
-  const { world, partition } = d;
+  const { world } = d;
   const before = decodeCursor(CURSOR_TAG, cursor, 'next_cursor');
-  const user = aggregateUser({ world, partition }, userId);
-  const q = requireQuery({ world, partition }, idOrSlug);
+  const user = aggregateUser(d, userId);
+  const q = requireQuery(d, idOrSlug);
   const list = runsOf(world, q.id)?.history.get(user.user_id) ?? [];
   // Entries are oldest first, one per run: binary search for the first entry at or after `before`.
   let end = list.length;

@@ -157,7 +157,7 @@ function runQuery(d: Domain, q: RunnableQuery, plan: Plan, at: number): void {
   const when = new Date(at).toISOString();
   const events = (q.export_preferences.data_events as { enabled?: boolean } | undefined)?.enabled !== false;
   const listening = events && world.events.listening(partition, RESULT_EVENT);
-  for (const user of usersToRun({ world, partition }, runs)) {
+  for (const user of usersToRun(d, runs)) {
     const base = { query_id: q.id, user_id: user.user_id, scheduled_at: when };
     if (dataSources(world, user, plan.dependency, '', at).length === 0) {
       record(runs, { ...base, status: 'skipped', started_at: null, ended_at: null, error_details: null });

@@ -83,11 +83,10 @@ interface ConvertInput {
 
 /** Converts a lab test's (or a list of) provider ids to the target lab's. */
 export function convertCompendium(d: Domain, input: ConvertInput): z.input<typeof W.CompendiumConversion> {
-  const { world, partition } = d;
   let sourceLabId: number | null = null;
   let sourceIds: string[];
   if (input.lab_test_id) {
-    const test = findLabTest({ world, partition }, input.lab_test_id);
+    const test = findLabTest(d, input.lab_test_id);
     sourceIds = test.markers.map((mk) => mk.provider_id);
     sourceLabId = test.lab.id;
   } else {

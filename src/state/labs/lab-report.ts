@@ -143,24 +143,24 @@ export function createParsingJob(d: Domain, input: { files: UploadedFile[]; user
   };
   store.add(job);
   store.nonFailed++;
-  emit({ world, partition }, user, job, 'lab_report.parsing_job.created');
+  emit(d, user, job, 'lab_report.parsing_job.created');
   world.scheduler.after(PARSE_MS, `lab_report.parsing_job ${job.id} -> parsed`, () => {
     if (failure) {
       job.status = 'failed';
       job.failure_reason = failure;
       store.nonFailed--;
-      emit({ world, partition }, user, job, 'lab_report.parsing_job.updated');
+      emit(d, user, job, 'lab_report.parsing_job.updated');
       return;
     }
     const data = parseReport(hash, new Date(job.created_at).toISOString().slice(0, 10));
     if (!job.needs_human_review) {
       Object.assign(job, { status: 'completed', data });
-      emit({ world, partition }, user, job, 'lab_report.parsing_job.updated');
+      emit(d, user, job, 'lab_report.parsing_job.updated');
       return;
     }
     world.scheduler.after(REVIEW_MS, `lab_report.parsing_job ${job.id} -> reviewed`, () => {
       Object.assign(job, { status: 'completed', data, is_reviewed: true });
-      emit({ world, partition }, user, job, 'lab_report.parsing_job.updated');
+      emit(d, user, job, 'lab_report.parsing_job.updated');
     });
   });
   return job;

@@ -354,8 +354,8 @@ export function createLabTest(
 
 /** Renames a lab test and/or (de)activates it (`PATCH /v3/lab_tests/{id}`). */
 export function updateLabTest(d: Domain, id: string, input: { name: string | null; active: boolean | null }): LabTest {
-  const { world, partition } = d;
-  const test = findLabTest({ world, partition }, id);
+  const { world } = d;
+  const test = findLabTest(d, id);
   if (input.name === null && input.active === null) return test;
   if (input.name !== null) test.name = input.name;
   if (input.active !== null) test.status = input.active ? 'active' : 'inactive';
@@ -381,10 +381,9 @@ export function pageLabTests(
   limit: number,
   cursor: string | null,
 ): { data: LabTest[]; next_cursor: string | null } {
-  const { world, partition } = d;
   const offset = cursor === null ? 0 : decodeCursor(cursor);
   if (offset === null) throw labsError.invalid(['query', 'next_cursor'], LABS_ERRORS.invalidCursor, cursor);
-  const list = listLabTests({ world, partition }, query);
+  const list = listLabTests(d, query);
   const data = list.slice(offset, offset + limit);
   return { data, next_cursor: offset + limit < list.length ? encodeCursor(offset + limit) : null };
 }

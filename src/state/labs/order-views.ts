@@ -52,8 +52,7 @@ export function transactionView(d: Domain, transactionId: string): z.input<typeo
 
 /** `GetOrderTransactionResponse`. */
 export function transactionResponse(d: Domain, transactionId: string): z.input<typeof W.OrderTransaction> {
-  const { world, partition } = d;
-  const store = ordersOf({ world, partition });
+  const store = ordersOf(d);
   const tx = store.transaction(transactionId);
   if (!tx) throw labsError.notFound(LABS_ERRORS.transactionNotFound);
   return {

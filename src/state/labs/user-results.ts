@@ -27,9 +27,9 @@ export interface UserLabResults {
  * collection first. Partial results, cancelled orders and failed samples are left out.
  */
 export function completedLabResultsOf(d: Domain, userId: string): UserLabResults[] {
-  const { world, partition } = d;
+  const { world } = d;
   const out: UserLabResults[] = [];
-  for (const order of ordersOf({ world, partition }).ofUser(userId)) {
+  for (const order of ordersOf(d).ofUser(userId)) {
     const r = finalResults(world, order);
     if (r) out.push(r);
   }
@@ -39,8 +39,8 @@ export function completedLabResultsOf(d: Domain, userId: string): UserLabResults
 
 /** The final results of one order of the partition (null before they exist, or for another partition's order). */
 export function completedLabResultsOfOrder(d: Domain, orderId: string): UserLabResults | null {
-  const { world, partition } = d;
-  const order = ordersOf({ world, partition }).get(orderId);
+  const { world } = d;
+  const order = ordersOf(d).get(orderId);
   return order ? finalResults(world, order) : null;
 }
 

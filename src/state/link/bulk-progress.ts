@@ -37,8 +37,8 @@ function connectionOf(d: Domain, provider: string, pull: BulkPull): Connection |
  * when the pull started.
  */
 function bulkPullEnd(d: Domain, provider: string, pull: BulkPull): number {
-  const { world, partition } = d;
-  const conn = connectionOf({ world, partition }, provider, pull);
+  const { world } = d;
+  const conn = connectionOf(d, provider, pull);
   if (!conn) return pull.created_at;
   let end = conn.created_at;
   for (const r of pulledResources(conn)) end = Math.max(end, finishedAt(pullPlan(world.seed, pull.user_id, conn, r)));
@@ -56,12 +56,11 @@ interface BulkProgress {
 
 /** How many of the pulls are still running at `now`, when the finished ones ended, when the rest will. */
 export function bulkPullProgress(d: Domain, provider: string, pulls: readonly BulkPull[], now: number): BulkProgress {
-  const { world, partition } = d;
   let pending = 0;
   let lastEnd: number | null = null;
   let plannedEnd: number | null = null;
   for (const p of pulls) {
-    const end = bulkPullEnd({ world, partition }, provider, p);
+    const end = bulkPullEnd(d, provider, p);
     if (end > now) {
       pending++;
       plannedEnd = plannedEnd === null ? end : Math.max(plannedEnd, end);

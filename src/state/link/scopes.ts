@@ -25,10 +25,9 @@ export function teamScopeRequirement(d: Domain, provider: ProviderInfo): { must:
  * requirements. Non-OAuth providers have no scopes: always ok, no grant.
  */
 export function checkScopes(d: Domain, provider: ProviderInfo, granted: readonly string[] | null): ScopeCheck {
-  const { world, partition } = d;
   if (provider.auth_type !== 'oauth') return { ok: true, grant: undefined };
   const given = granted === null ? offeredScopes(provider) : [...new Set(granted)];
-  const { must, may } = teamScopeRequirement({ world, partition }, provider);
+  const { must, may } = teamScopeRequirement(d, provider);
   if (must.some((s) => !given.includes(s))) return { ok: false, error: 'required_scopes_not_granted' };
   return { ok: true, grant: { granted: given, optional: [...may] } };
 }

@@ -129,8 +129,7 @@ export function pullPreferencesOf(d: Domain): ReadonlyMap<string, ProviderPullPr
  * when the team set no preference (then the provider's own default applies).
  */
 export function historicalDaysToPull(d: Domain, provider: string, resource?: string): number | null {
-  const { world, partition } = d;
-  const pref = pullPreferencesOf({ world, partition }).get(provider);
+  const pref = pullPreferencesOf(d).get(provider);
   if (!pref) return null;
   const override = resource ? pref.resource_overrides?.[resource] : undefined;
   return (override ?? pref.default).historical_days_to_pull;

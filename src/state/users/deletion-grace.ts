@@ -54,9 +54,9 @@ export function startGrace(d: Domain, user: User): void {
   queue.waiting.set(user.user_id, user);
   while (queue.waiting.size > queue.limit) {
     const oldest = queue.waiting.values().next().value as User;
-    purge({ world, partition }, queue, oldest);
+    purge(d, queue, oldest);
   }
-  arm({ world, partition }, queue);
+  arm(d, queue);
 }
 
 /** Takes a user off the queue (undo); the caller restores it. */
@@ -84,7 +84,7 @@ function purge(d: Domain, queue: GraceQueue, user: User): void {
 
 /** Keeps one sweep job due at the head's purge time. */
 function arm(d: Domain, queue: GraceQueue): void {
-  const { world, partition } = d;
+  const { world } = d;
   const head = queue.waiting.values().next().value as User | undefined;
   if (!head) return;
   const at = purgeAt(head);
@@ -95,9 +95,9 @@ function arm(d: Domain, queue: GraceQueue): void {
     const now = world.clock.now();
     for (const user of queue.waiting.values()) {
       if (purgeAt(user) > now) break;
-      purge({ world, partition }, queue, user);
+      purge(d, queue, user);
     }
-    arm({ world, partition }, queue);
+    arm(d, queue);
   });
 }
 
@@ -109,7 +109,7 @@ export function expireUser(d: Domain, userId: string): void {
   const { world, partition } = d;
   const user = usersOf(partition, world).get(userId);
   if (!user) return;
-  endGrace({ world, partition }, user);
+  endGrace(d, user);
   if (!user.deletion) world.hooks.userDeleted.run(partition, userId);
   usersOf(partition, world).purge(user);
   world.hooks.userPurged.run(partition, userId);

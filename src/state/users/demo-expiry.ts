@@ -35,7 +35,7 @@ export function scheduleDemoExpiry(d: Domain, userId: string, at: number): void 
   const queue = demoQueueOf(partition, world);
   if (queue.waiting.has(userId)) return;
   queue.waiting.set(userId, at);
-  arm({ world, partition }, queue);
+  arm(d, queue);
 }
 
 /** Takes a purged user off the queue. */
@@ -63,7 +63,7 @@ function arm(d: Domain, queue: DemoQueue): void {
       queue.waiting.delete(userId);
       const user = usersOf(partition, world).get(userId);
       if (!user) continue;
-      expireUser({ world, partition }, userId);
+      expireUser(d, userId);
       expiredCounter(world).count++;
       const text = `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`;
       world.log(text);
@@ -75,6 +75,6 @@ function arm(d: Domain, queue: DemoQueue): void {
         text,
       });
     }
-    arm({ world, partition }, queue);
+    arm(d, queue);
   });
 }

@@ -33,7 +33,7 @@ export function introspectPage(d: Domain, q: IntrospectQuery): { rows: Array<{ u
   if (q.provider) checkProvider(q.provider, 'query', true);
   const fromSeq = decodeCursor('u', q.next_cursor, 'next_cursor') || decodeCursor('u', q.cursor, 'cursor') || 0;
   const store = usersOf(partition, world);
-  const select = (user: User): Connection[] => connectionsOf({ world, partition }, user.user_id, q.provider);
+  const select = (user: User): Connection[] => connectionsOf(d, user.user_id, q.provider);
   if (q.user_id) {
     const user = store.liveUser(q.user_id);
     const conns = user ? select(user) : [];
@@ -89,7 +89,7 @@ export function pullView(d: Domain, user: User, conn: Connection): PullsOfProvid
 }
 
 export function resourcesView(d: Domain, user: User, conn: Connection): ResourcesOfProvider {
-  const { world, partition } = d;
+  const { world } = d;
   const now = world.clock.now();
   const out: ResourcesOfProvider = {};
   for (const r of pulledResources(conn)) {
@@ -98,7 +98,7 @@ export function resourcesView(d: Domain, user: User, conn: Connection): Resource
       conn.status === 'error' && conn.error
         ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
         : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
-    const ranges = connectionDataRanges({ world, partition }, user, conn, r, now);
+    const ranges = connectionDataRanges(d, user, conn, r, now);
     const first = ranges[0];
     const last = ranges[ranges.length - 1];
     out[r] = {

@@ -106,10 +106,9 @@ export interface LabSampleQuery {
 }
 
 export function labSamples(d: Domain, user: User, query: LabSampleQuery): LabSample[] {
-  const { world, partition } = d;
   const { resource, provider, from, to, kinds = CHOLESTEROL_KINDS } = query;
   const out: LabSample[] = [];
-  for (const set of completedLabResultsOf({ world, partition }, user.user_id)) {
+  for (const set of completedLabResultsOf(d, user.user_id)) {
     if (provider !== '' && set.lab !== provider) continue;
     if (set.collectedAt < from || set.collectedAt > to) continue;
     out.push(...samplesOfResults(user, set, resource, kinds));
@@ -124,8 +123,7 @@ export function labSamplesOfOrder(
   orderId: string,
   resource: LabResource,
 ): { lab: string; samples: LabSample[] } | null {
-  const { world, partition } = d;
-  const set = completedLabResultsOfOrder({ world, partition }, orderId);
+  const set = completedLabResultsOfOrder(d, orderId);
   if (!set || set.userId !== user.user_id) return null;
   return { lab: set.lab, samples: samplesOfResults(user, set, resource, CHOLESTEROL_KINDS) };
 }

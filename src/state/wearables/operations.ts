@@ -39,14 +39,14 @@ export function connectDemoProvider(d: Domain, userId: string, slug: string): Co
   if (current.some((c) => !c.demo)) throw wearablesError.demoMixed();
   const provider = providerBySlug(slug);
   if (!provider) throw wearablesError.providerNotFound();
-  return connectDemo({ world, partition }, userId, provider);
+  return connectDemo(d, userId, provider);
 }
 
 /** The user's current connections as ClientFacingProviderWithStatus. */
 export function listConnections(d: Domain, userId: string): ConnectionAnswer[] {
   const { world, partition } = d;
   const user = usersOf(partition, world).liveUser(userId);
-  if (user) pauseAfterIngestionEnd({ world, partition }, user);
+  if (user) pauseAfterIngestionEnd(d, user);
   return currentConnections(wearablesOf(world).get(partition, userId)).map(connectionView);
 }
 
@@ -58,9 +58,9 @@ export function connectionsOf(d: Domain, userId: string, provider?: string | nul
 
 /** `DELETE /v2/user/:user_id/:provider`: ends the current connection (its data stays readable). */
 export function deregisterProvider(d: Domain, userId: string, slug: string): void {
-  const { world, partition } = d;
+  const { world } = d;
   checkProvider(slug, 'path');
-  const link = currentLink({ world, partition }, userId, slug);
+  const link = currentLink(d, userId, slug);
   if (!link) throw wearablesError.notConnected(userId, slug);
   // The Health SDK's default Auto Connect mode: deregistering has no effect (the next sync
   // attempt would reinstate the connection; docs: api-reference/user/deregister-a-provider,

@@ -231,7 +231,7 @@ function announced(resource: string): boolean {
  * it emits `historical.data.<resource>.created` for every resource that finished successfully.
  */
 export function schedulePullAnnouncements(d: Domain, userId: string, conn: Connection): void {
-  const { world, partition } = d;
+  const { world } = d;
   conn.pullJob?.cancel();
   conn.pullJob = null;
   if (conn.ended_at !== null) return;
@@ -258,7 +258,7 @@ export function schedulePullAnnouncements(d: Domain, userId: string, conn: Conne
     done.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     conn.pullAnnounced = now;
     for (const [, r] of done) {
-      emitUserEvent({ world, partition }, userId, `historical.data.${r}.created`, {
+      emitUserEvent(d, userId, `historical.data.${r}.created`, {
         user_id: userId,
         start_date: iso(historyStart(conn, r)),
         end_date: iso(conn.created_at),
@@ -266,7 +266,7 @@ export function schedulePullAnnouncements(d: Domain, userId: string, conn: Conne
         provider: conn.provider.slug,
       });
     }
-    schedulePullAnnouncements({ world, partition }, userId, conn);
+    schedulePullAnnouncements(d, userId, conn);
   });
 }
 

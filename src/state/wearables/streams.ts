@@ -56,10 +56,9 @@ function findInData<T>(d: Domain, resource: string, match: (s: DataSource, day: 
 
 /** A sleep id handed out by a sleep summary: the feed remembered it, or the partition's data holds it. */
 function findSleep(d: Domain, id: string) {
-  const { world, partition } = d;
   return (
-    sleepRef({ world, partition }, id) ??
-    findInData({ world, partition }, 'sleep', (s, day, now) => {
+    sleepRef(d, id) ??
+    findInData(d, 'sleep', (s, day, now) => {
       const night = visibleNight(s, day, now);
       return night && sleepIdOf(s.src, night) === id ? { day: night.day } : undefined;
     })
@@ -68,10 +67,9 @@ function findSleep(d: Domain, id: string) {
 
 /** A workout id handed out by a workout summary: the feed remembered it, or the partition's data holds it. */
 function findWorkout(d: Domain, id: string) {
-  const { world, partition } = d;
   return (
-    workoutRef({ world, partition }, id) ??
-    findInData({ world, partition }, 'workouts', (s, day, now) => {
+    workoutRef(d, id) ??
+    findInData(d, 'workouts', (s, day, now) => {
       const w = visibleWorkouts(s, day, now).find((x) => workoutIdOf(s.src, x) === id);
       return w ? { day: w.day, index: w.index } : undefined;
     })
@@ -81,7 +79,7 @@ function findWorkout(d: Domain, id: string) {
 /** The stream of a handed-out sleep id of a live user, or the sleep's 404. */
 export function sleepStreamOf(d: Domain, sleepId: string): ReturnType<typeof sleepStream> {
   const { world, partition } = d;
-  const ref = findSleep({ world, partition }, sleepId);
+  const ref = findSleep(d, sleepId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
@@ -90,19 +88,19 @@ export function sleepStreamOf(d: Domain, sleepId: string): ReturnType<typeof sle
   if (!night) throw wearablesError.sleepNotFound();
   const stream = sleepStream(src, night, world.clock.now());
   // Demo data is summaries only (api-facts H): every stream of a demo user's sleep is empty.
-  return hasDemoConnection({ world, partition }, user.user_id) ? Object.fromEntries(Object.keys(stream).map((k) => [k, []])) : stream;
+  return hasDemoConnection(d, user.user_id) ? Object.fromEntries(Object.keys(stream).map((k) => [k, []])) : stream;
 }
 
 /** The stream of a handed-out workout id of a live user (all-empty arrays for a provider without streams), or the workout's 404. */
 export function workoutStreamOf(d: Domain, workoutId: string): ReturnType<typeof workoutStream> | typeof EMPTY_STREAM {
   const { world, partition } = d;
-  const ref = findWorkout({ world, partition }, workoutId);
+  const ref = findWorkout(d, workoutId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.workoutNotFound();
   const subject = subjectOf(world, user);
   const w = subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
   if (!w) throw wearablesError.workoutNotFound();
-  if (!provider.resources.includes('workout_stream') || hasDemoConnection({ world, partition }, user.user_id)) return EMPTY_STREAM;
+  if (!provider.resources.includes('workout_stream') || hasDemoConnection(d, user.user_id)) return EMPTY_STREAM;
   return workoutStream(sourceCtx(subject, provider), w);
 }

@@ -38,8 +38,7 @@ export function presetKey(userId: string, provider: string): string {
  * Taken when the connection is made: a later change applies to later connections.
  */
 function historyDaysOf(d: Domain, provider: ProviderInfo): Record<string, number> | null {
-  const { world, partition } = d;
-  const pref = pullPreferencesOf({ world, partition }).get(provider.slug);
+  const pref = pullPreferencesOf(d).get(provider.slug);
   if (!pref) return null;
   const out: Record<string, number> = { '*': pref.default.historical_days_to_pull };
   for (const [resource, o] of Object.entries(pref.resource_overrides ?? {})) out[resource] = o.historical_days_to_pull;
@@ -52,7 +51,7 @@ export function connectDemo(d: Domain, userId: string, provider: ProviderInfo): 
   const state = wearablesOf(world);
   const now = world.clock.now();
   // A demo user (its first demo connection) expires with its data 7 days later (api-facts H).
-  if (!hasDemoConnection({ world, partition }, userId)) world.hooks.expireUserAt(partition, userId, now + DEMO_USER_LIFETIME_MS);
+  if (!hasDemoConnection(d, userId)) world.hooks.expireUserAt(partition, userId, now + DEMO_USER_LIFETIME_MS);
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   const conn = newConnection(provider, {
@@ -61,7 +60,7 @@ export function connectDemo(d: Domain, userId: string, provider: ProviderInfo): 
     demo: true,
     pullMinutes: 6,
     mark: now,
-    history_days: historyDaysOf({ world, partition }, provider),
+    history_days: historyDaysOf(d, provider),
   });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
@@ -69,8 +68,8 @@ export function connectDemo(d: Domain, userId: string, provider: ProviderInfo): 
   link.current = conn;
   state.sourcesChanged();
   state.active.add(rec);
-  emitUserEvent({ world, partition }, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
-  schedulePullAnnouncements({ world, partition }, userId, conn);
+  emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  schedulePullAnnouncements(d, userId, conn);
   return conn;
 }
 
@@ -101,12 +100,12 @@ export function deregisterAll(d: Domain, userId: string): void {
 
 /** Puts a connection into `error` and emits `provider.connection.error`. */
 export function failConnection(d: Domain, userId: string, conn: Connection, type: ConnectionErrorType, message: string | undefined): void {
-  const { world, partition } = d;
+  const { world } = d;
   const now = world.clock.now();
   const text = message ?? ERROR_MESSAGES[type];
   conn.status = 'error';
   conn.error = { error_type: type, error_message: text, errored_at: now };
-  emitUserEvent({ world, partition }, userId, 'provider.connection.error', {
+  emitUserEvent(d, userId, 'provider.connection.error', {
     provider: conn.provider.slug,
     user_id: userId,
     message: text,
@@ -117,10 +116,9 @@ export function failConnection(d: Domain, userId: string, conn: Connection, type
 
 /** Brings an errored connection back (the user re-authorised): emits `provider.connection.created`. */
 export function reconnect(d: Domain, userId: string, conn: Connection): void {
-  const { world, partition } = d;
   conn.status = 'connected';
   conn.error = null;
-  emitUserEvent({ world, partition }, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
 }
 
 /**
@@ -139,7 +137,7 @@ export function connectLinked(d: Domain, userId: string, provider: ProviderInfo,
   const conn = newConnection(provider, {
     created_at: now,
     mark: now,
-    history_days: historyDaysOf({ world, partition }, provider),
+    history_days: historyDaysOf(d, provider),
     ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}),
   });
   const key = presetKey(userId, provider.slug);
@@ -148,8 +146,8 @@ export function connectLinked(d: Domain, userId: string, provider: ProviderInfo,
   link.current = conn;
   state.sourcesChanged();
   state.active.add(rec);
-  emitUserEvent({ world, partition }, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
-  schedulePullAnnouncements({ world, partition }, userId, conn);
+  emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  schedulePullAnnouncements(d, userId, conn);
   return conn;
 }
 
@@ -166,8 +164,8 @@ export function hasDemoConnection(d: Domain, userId: string): boolean {
  * the user reconnects through Link (which replaces it). False when there is nothing to pause.
  */
 export function pauseConnection(d: Domain, userId: string, provider: ProviderInfo): boolean {
-  const { world, partition } = d;
-  const conn = currentLink({ world, partition }, userId, provider.slug)?.current;
+  const { world } = d;
+  const conn = currentLink(d, userId, provider.slug)?.current;
   if (!conn || conn.status === 'paused') return false;
   conn.pullJob?.cancel();
   conn.pullJob = null;
@@ -186,7 +184,7 @@ export function pauseConnection(d: Domain, userId: string, provider: ProviderInf
 export function restartHistoricalPull(d: Domain, userId: string, provider: ProviderInfo): boolean {
   const { world, partition } = d;
   const state = wearablesOf(world);
-  const link = currentLink({ world, partition }, userId, provider.slug);
+  const link = currentLink(d, userId, provider.slug);
   const old = link?.current;
   const rec = state.get(partition, userId);
   if (!link || !old || !rec || old.status !== 'connected') return false;
@@ -206,6 +204,6 @@ export function restartHistoricalPull(d: Domain, userId: string, provider: Provi
   link.current = conn;
   state.sourcesChanged();
   state.active.add(rec);
-  schedulePullAnnouncements({ world, partition }, userId, conn);
+  schedulePullAnnouncements(d, userId, conn);
   return true;
 }
