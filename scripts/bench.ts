@@ -131,7 +131,7 @@ async function benchOrders(): Promise<void> {
     const team = [...world.tenancy.teams.values()][0];
     if (!team) throw new Error('no team');
     const partition = world.tenancy.partition(team, 'sandbox');
-    const store = ordersOf(partition, world);
+    const store = ordersOf({ world, partition });
     const users = usersOf(partition, world).all();
     const test = standardTest(labTestsOf(partition, world), 'walk_in_test');
     const now = world.clock.now();

@@ -15,7 +15,7 @@ export function retainedCounts(world: World): Record<string, number> {
   let grace = 0;
   for (const p of world.tenancy.allPartitions()) {
     users += usersOf(p, world).size;
-    grace += pendingDeletions(world, p);
+    grace += pendingDeletions({ world, partition: p });
   }
   const wearables = wearablesOf(world);
   // Deliveries waiting for their endpoint's turn (private to the delivery engine: read, not used).

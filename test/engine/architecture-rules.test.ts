@@ -18,6 +18,7 @@ import {
   longParameterLists,
   nodeInCore,
   overLineCap,
+  positionalWorldPartition,
   requestContextInState,
   storeMapsPublic,
   testFolderByArea,
@@ -80,6 +81,16 @@ describe('each architecture rule reports a file that breaks it', () => {
     const slot = "import { type X, ordersOf as orders } from '../../state/labs/order-store.js';\nexport const r = [];";
     breaks(handlerReadsStore, 'src/handlers/labs/peek.ts', slot, ['src/handlers/labs/peek.ts imports the store slot ordersOf']);
     breaks(handlerReadsStore, 'src/handlers/labs/peek.ts', 'const o = store.byId.get(id);', ['src/handlers/labs/peek.ts reads .byId']);
+    // A store reached from the domain context counts as a slot too.
+    const fromDomain = {
+      ...BASE,
+      'src/state/labs/kit-store.ts': 'export function kitsOf(d: Domain): KitStore { return slot(d.partition, d.world); }',
+    };
+    expect(check(handlerReadsStore, tree(fromDomain))).toEqual([]);
+    const peek = "import { kitsOf } from '../../state/labs/kit-store.js';\nexport const r = [];";
+    expect(check(handlerReadsStore, tree({ ...fromDomain, 'src/handlers/labs/peek.ts': peek }))).toEqual([
+      'src/handlers/labs/peek.ts imports the store slot kitsOf',
+    ]);
   });
 
   it('a store with an exported slot and a public keyed Map', () => {
@@ -220,5 +231,29 @@ describe('each architecture rule reports a file that breaks it', () => {
     breaks(adapterBypassesDoor, path, "import { frontDoor } from '../engine/front-door.js';\nconst a = frontDoor(door, raw);", []);
     breaks(adapterBypassesDoor, path, "import type { NetworkOptions } from '../engine/guard.js';", []);
     breaks(adapterBypassesDoor, 'src/engine/front-door.ts', "import { guardRequest } from './guard.js';", []);
+  });
+
+  it('a state function taking (world, partition) positionally or an OrderEnv / UsersScope, a handler calling orderEnv(', () => {
+    const path = 'src/state/labs/old.ts';
+    breaks(positionalWorldPartition, path, 'export function f(world: World, partition: Partition, id: string) {}', [
+      `${path} takes (world: World, partition: Partition)`,
+    ]);
+    breaks(positionalWorldPartition, path, 'export function f(\n  w: World,\n  p: Partition,\n) {}', [
+      `${path} takes (world: World, partition: Partition)`,
+    ]);
+    breaks(positionalWorldPartition, path, 'export function f(env: OrderEnv) {}', [`${path} uses OrderEnv`]);
+    breaks(positionalWorldPartition, path, 'export function f(scope: UsersScope) {}', [`${path} uses UsersScope`]);
+    breaks(positionalWorldPartition, 'src/handlers/labs/h.ts', 'handle: (ctx) => reply(200, f(orderEnv(ctx.world, ctx.partition)))', [
+      'src/handlers/labs/h.ts calls orderEnv(',
+    ]);
+    // The compliant forms: a Domain first, a world alone, the handler passing ctx; and files outside src/state.
+    breaks(
+      positionalWorldPartition,
+      path,
+      'export function f(d: Domain, id: string) {}\nexport function g(world: World, id: string) {}',
+      [],
+    );
+    breaks(positionalWorldPartition, 'src/handlers/labs/h.ts', 'handle: (ctx) => reply(200, f(ctx))', []);
+    breaks(positionalWorldPartition, 'src/engine/bus.ts', 'export function f(world: World, partition: Partition) {}', []);
   });
 });

@@ -21,6 +21,7 @@ import {
   longParameterLists,
   MAX_POSITIONAL,
   overLineCap,
+  positionalWorldPartition,
   requestContextInState,
   storeMapsPublic,
   testFolderByArea,
@@ -89,6 +90,11 @@ describe('architecture', () => {
   // `ApiError` itself stays importable (instanceof checks, idempotent replays).
   it('domain code builds no HTTP error outside the error catalogues', () => {
     expect(check(domainBuildsHttpErrors, src)).toEqual([]);
+  });
+
+  // Domain ({ world, partition }) is the one way into a team environment's state; handlers pass ctx.
+  it('no state function takes (world, partition) positionally, an OrderEnv or a UsersScope; no handler calls orderEnv(', () => {
+    expect(check(positionalWorldPartition, src)).toEqual([]);
   });
 
   it('the request context (Ctx, SimRequest) never enters src/state', () => {

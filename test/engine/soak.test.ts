@@ -47,7 +47,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       liveJobs: sandbox.world.scheduler.pending(),
       heldJobs: sandbox.world.scheduler.held(),
       users: usersOf(partition, sandbox.world).size,
-      grace: pendingDeletions(sandbox.world, partition),
+      grace: pendingDeletions({ world: sandbox.world, partition: partition }),
       wearables: wearablesOf(sandbox.world).userCount,
       active: wearablesOf(sandbox.world).active.size,
     });
@@ -86,7 +86,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     expect(last?.users).toBe(mid?.users);
     // And everything goes once the grace period ends.
     await sandbox.advance(8 * DAY);
-    expect(pendingDeletions(sandbox.world, partition)).toBe(0);
+    expect(pendingDeletions({ world: sandbox.world, partition: partition })).toBe(0);
     expect(usersOf(partition, sandbox.world).size).toBe(3);
     expect(wearablesOf(sandbox.world).userCount).toBe(before.wearables);
     sandbox.close();
@@ -109,7 +109,7 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       ids.push(user.user_id);
       deleteUser(scope, user.user_id);
     }
-    expect(pendingDeletions(sandbox.world, partition)).toBe(LIMIT);
+    expect(pendingDeletions({ world: sandbox.world, partition: partition })).toBe(LIMIT);
     const store = usersOf(partition, sandbox.world);
     expect(store.has(ids[0] as string)).toBe(false);
     expect(store.has(ids[1] as string)).toBe(true);

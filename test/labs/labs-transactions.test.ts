@@ -5,13 +5,13 @@ import { LABS_ERRORS, LABS_TEXTS } from '../../src/state/labs/errors.js';
 import { buildOrder } from '../../src/state/labs/lab-order-factory.js';
 import { startOrder } from '../../src/state/labs/order-changes.js';
 import type { Order } from '../../src/state/labs/order-model.js';
-import { orderEnv } from '../../src/state/labs/order-store.js';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import { oasValidator } from '../support/openapi.js';
 import { UNKNOWN_ID } from '../support/route-params.js';
 import { pdfStrings } from '../support/pdf-helpers.js';
 import { SMALL, newOrder } from '../support/lab-helpers.js';
 import { expectWire } from '../support/wire.js';
+import { ordersOf } from '../../src/state/labs/order-store.js';
 
 const oas = oasValidator('data');
 
@@ -53,8 +53,8 @@ function addRedraw(c: TestClient, first: Order, id: string): Order {
   const world = c.sandbox.world;
   const team = world.tenancy.teams.get(first.team_id);
   if (!team) throw new Error('no team');
-  const env = orderEnv(world, world.tenancy.partition(team, 'sandbox'));
-  const redraw = buildOrder(env.store, {
+  const env = { world, partition: world.tenancy.partition(team, 'sandbox') };
+  const redraw = buildOrder(ordersOf(env), {
     seed: world.seed,
     id,
     team_id: first.team_id,
@@ -83,7 +83,7 @@ it('merges all orders of a transaction: a re-draw replaces the first results ana
   const world = c.sandbox.world;
   const team = world.tenancy.teams.get(placed.team_id);
   if (!team) throw new Error('no team');
-  const first = orderEnv(world, world.tenancy.partition(team, 'sandbox')).store.get(placed.id) as Order;
+  const first = ordersOf({ world, partition: world.tenancy.partition(team, 'sandbox') }).get(placed.id) as Order;
   const redraw = addRedraw(c, first, '0b1e2d3c-4a5b-4c6d-8e7f-0123456789ab');
   // Before the re-draw has results, the transaction shows the first order's.
   const partial = (await c.get(`/v3/order_transaction/${placed.order_transaction.id}/result`)).body;

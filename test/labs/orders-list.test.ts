@@ -11,9 +11,9 @@ import { listOrders } from '../../src/state/labs/order-listing.js';
 import { buildPath, type LowStatus } from '../../src/state/labs/order-lifecycle.js';
 import { currentStatus, type Order } from '../../src/state/labs/order-model.js';
 import { refreshSummary } from '../../src/state/labs/order-results.js';
-import { orderEnv } from '../../src/state/labs/order-store.js';
 import { usersOf } from '../../src/state/users/users.js';
 import { LABS_ERRORS } from '../../src/state/labs/errors.js';
+import { ordersOf } from '../../src/state/labs/order-store.js';
 
 const oas = oasValidator('data');
 
@@ -214,7 +214,7 @@ describe('GET /v3/orders from the creation-ordered indexes (status, date, critic
     const team = [...world.tenancy.teams.values()][0];
     if (!team) throw new Error('no team');
     const partition = world.tenancy.partition(team, 'sandbox');
-    const env = orderEnv(world, partition);
+    const env = { world, partition };
     const users = usersOf(partition, world).all();
     const test = standardTest(labTestsOf(partition, world), 'walk_in_test');
     const now = world.clock.now();
@@ -223,7 +223,7 @@ describe('GET /v3/orders from the creation-ordered indexes (status, date, critic
       const user = users[k % users.length];
       if (!user) throw new Error('no user');
       const at = now - ((k * 7919) % (60 * 86_400)) * 1000;
-      const order = buildOrder(env.store, {
+      const order = buildOrder(ordersOf(env), {
         seed: 31,
         id: stableUuid(31, 'list_order', k),
         team_id: team.id,
@@ -242,22 +242,22 @@ describe('GET /v3/orders from the creation-ordered indexes (status, date, critic
       if (k % 3 === 0) {
         const path = buildPath('walk_in_test', 'happy', false);
         for (let i = 1; i < path.length; i++)
-          order.events.push({ id: env.store.nextEventId(), at: at + i * 60_000, status: path[i]?.status ?? 'ordered' });
+          order.events.push({ id: ordersOf(env).nextEventId(), at: at + i * 60_000, status: path[i]?.status ?? 'ordered' });
         order.pathIndex = path.length - 1;
       }
-      refreshSummary(world, env.store, order);
-      env.store.add(order);
+      refreshSummary(world, ordersOf(env), order);
+      ordersOf(env).add(order);
     }
     await sandbox.advance('2d');
-    const orders = [...env.store.all()];
+    const orders = [...ordersOf(env).all()];
     for (const [i, status] of (['cancelled', 'sample_error', 'cancelled'] as LowStatus[]).entries()) {
       const old = orders[40 + i * 7] as Order;
-      env.store.pushEvent(old, { id: env.store.nextEventId(), at: world.clock.now(), status });
+      ordersOf(env).pushEvent(old, { id: ordersOf(env).nextEventId(), at: world.clock.now(), status });
     }
-    env.store.setSummary(orders.find((o) => o.summary?.hasCritical) as Order, null);
+    ordersOf(env).setSummary(orders.find((o) => o.summary?.hasCritical) as Order, null);
     const [a, b, c] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
-    env.store.reassignUser(orders.find((o) => o.user_id === a.user_id) as Order, b.user_id, b.client_user_id);
-    env.store.removeUser(c.user_id);
+    ordersOf(env).reassignUser(orders.find((o) => o.user_id === a.user_id) as Order, b.user_id, b.client_user_id);
+    ordersOf(env).removeUser(c.user_id);
 
     const day = (d: number) => now - d * 86_400_000;
     const statuses: Array<LowStatus[] | undefined> = [
@@ -281,13 +281,13 @@ describe('GET /v3/orders from the creation-ordered indexes (status, date, critic
               [1, 100, 'asc'],
             ] as const) {
               const q = { status, ...range, is_critical, user_id, page, size, order_direction };
-              const expected = scanned(env.store.all(), q);
+              const expected = scanned(ordersOf(env).all(), q);
               expect(listOrders(env, q), JSON.stringify(q)).toEqual(expected);
               if (expected.orders.length > 0) answered++;
             }
           }
     expect(answered).toBeGreaterThan(300);
-    expect(scanned(env.store.all(), { is_critical: true, page: 1, size: 100 }).total).toBeGreaterThan(10);
+    expect(scanned(ordersOf(env).all(), { is_critical: true, page: 1, size: 100 }).total).toBeGreaterThan(10);
     sandbox.close();
   });
 });

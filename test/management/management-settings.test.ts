@@ -110,9 +110,9 @@ forEachAdapter('management data-pull preferences', (adapter) => {
       resource_overrides: { sleep: { historical_days_to_pull: 30, historical_days_to_pull_limit: HISTORICAL_DAYS_LIMIT } },
     });
     const p = partitionOf(c);
-    expect(historicalDaysToPull(c.sandbox.world, p, 'oura', 'sleep')).toBe(30);
-    expect(historicalDaysToPull(c.sandbox.world, p, 'oura', 'activity')).toBe(90);
-    expect(historicalDaysToPull(c.sandbox.world, partitionOf(c, 'production'), 'oura')).toBeNull();
+    expect(historicalDaysToPull({ world: c.sandbox.world, partition: p }, 'oura', 'sleep')).toBe(30);
+    expect(historicalDaysToPull({ world: c.sandbox.world, partition: p }, 'oura', 'activity')).toBe(90);
+    expect(historicalDaysToPull({ world: c.sandbox.world, partition: partitionOf(c, 'production') }, 'oura')).toBeNull();
 
     const got = await c.mgmt('GET', base, { query: { provider: ['fitbit'] } });
     schema('TeamDataPullPreferencesResponse', got.body);
@@ -140,7 +140,7 @@ forEachAdapter('management data-pull preferences', (adapter) => {
       oura: { default: { historical_days_to_pull: 1 }, resource_overrides: { moonlight: { historical_days_to_pull: 1 } } },
     };
     expect((await c.mgmt('POST', base, { body: { team_ids: [us], providers: badResource } })).status).toBe(422);
-    expect(historicalDaysToPull(c.sandbox.world, p, 'oura')).toBe(90);
+    expect(historicalDaysToPull({ world: c.sandbox.world, partition: p }, 'oura')).toBe(90);
 
     // Paging over teams: add teams in the region, limit 1.
     for (const name of ['A', 'B'])

@@ -74,9 +74,14 @@ export const handlerImportsHandler: FileRule = (path, source, tree) => {
     .map((g) => `${path} -> ${g}`);
 };
 
-/** The store slots a state file exports (`export const xOf = partitionSlot(...)` / `worldSlot(...)`). */
+/**
+ * The store slots a state file exports (`export const xOf = partitionSlot(...)` / `worldSlot(...)`,
+ * or a store reached from the domain context: `export function xOf(d: Domain): XStore`).
+ */
 function slotsOf(source: string): string[] {
-  return [...source.matchAll(/export const (\w+) = (?:partitionSlot|worldSlot)\(/g)].map((m) => m[1] as string);
+  const slots = [...source.matchAll(/export const (\w+) = (?:partitionSlot|worldSlot)\(/g)].map((m) => m[1] as string);
+  const fromDomain = [...source.matchAll(/export function (\w+)\(\w+: Domain\): \w*Store\b/g)].map((m) => m[1] as string);
+  return [...slots, ...fromDomain];
 }
 
 /** A handler does not check state: it imports no store slot of src/state and reads no keyed Map (`.byId`, `.byX`). */
@@ -127,6 +132,21 @@ export const requestContextInState: FileRule = (path, source) => {
     .map((g) => `${path} imports ${g}`);
   for (const { names } of namedImports(source))
     for (const n of names) if (n === 'Ctx' || n === 'SimRequest') bad.push(`${path} imports ${n}`);
+  return bad;
+};
+
+/**
+ * `Domain` (`{ world, partition }`) is the one way into a team environment's state: no function of
+ * src/state takes `(world: World, partition: Partition, ...)` positionally or an `OrderEnv` /
+ * `UsersScope` context, and no handler builds one with `orderEnv(` (it passes its `ctx`).
+ */
+export const positionalWorldPartition: FileRule = (path, source) => {
+  const bad: string[] = [];
+  if (inState(path)) {
+    if (/\(\s*\w+\s*:\s*World\s*,\s*\w+\s*:\s*Partition\b/.test(source)) bad.push(`${path} takes (world: World, partition: Partition)`);
+    for (const name of ['OrderEnv', 'UsersScope']) if (new RegExp(`\\b${name}\\b`).test(source)) bad.push(`${path} uses ${name}`);
+  }
+  if (inHandlers(path) && /\borderEnv\(/.test(source)) bad.push(`${path} calls orderEnv(`);
   return bad;
 };
 

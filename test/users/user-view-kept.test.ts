@@ -91,10 +91,10 @@ describe('keptUserView', () => {
     const [user, other] = store.all();
     if (!user || !other) throw new Error('no users');
     const id = `${user.user_id}`;
-    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
-    userView(sandbox.world, partition, user, id);
-    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
-    const kept = userView(sandbox.world, partition, user, id);
+    expect(keptUserView({ world: sandbox.world, partition: partition }, id)).toBeUndefined();
+    userView({ world: sandbox.world, partition: partition }, user, id);
+    expect(keptUserView({ world: sandbox.world, partition: partition }, id)).toBeUndefined();
+    const kept = userView({ world: sandbox.world, partition: partition }, user, id);
     // The record can no longer be read: the kept answer does not need it.
     const record = user as unknown as Record<string, unknown>;
     const fields = { ...record };
@@ -106,7 +106,7 @@ describe('keptUserView', () => {
         },
       });
     }
-    expect(keptUserView(sandbox.world, partition, id)).toBe(kept);
+    expect(keptUserView({ world: sandbox.world, partition: partition }, id)).toBe(kept);
     for (const [key, value] of Object.entries(fields)) Object.defineProperty(record, key, { configurable: true, writable: true, value });
     // Any write to the store (here another user's patch) sends the next read back to the record.
     store.update(other, {
@@ -115,11 +115,11 @@ describe('keptUserView', () => {
       ingestion_start: '2026-02-01',
       ingestion_end: other.ingestion_end,
     });
-    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
-    expect(userView(sandbox.world, partition, user, id)).toBe(kept);
-    expect(keptUserView(sandbox.world, partition, id)).toBe(kept);
+    expect(keptUserView({ world: sandbox.world, partition: partition }, id)).toBeUndefined();
+    expect(userView({ world: sandbox.world, partition: partition }, user, id)).toBe(kept);
+    expect(keptUserView({ world: sandbox.world, partition: partition }, id)).toBe(kept);
     store.markDeleted(user, { scheduled_at: '2026-01-01T00:00:00+00:00', purge_at: '2026-01-08T00:00:00+00:00' });
-    expect(keptUserView(sandbox.world, partition, id)).toBeUndefined();
+    expect(keptUserView({ world: sandbox.world, partition: partition }, id)).toBeUndefined();
   });
 });
 
@@ -133,16 +133,16 @@ describe('kept views per world', () => {
     const partition = a.sandbox.world.tenancy.partition(team, 'sandbox');
     const user = usersOf(partition, a.sandbox.world).all()[0];
     if (!user) throw new Error('no user');
-    userView(a.sandbox.world, partition, user);
-    const kept = userView(a.sandbox.world, partition, user);
-    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBe(kept);
+    userView({ world: a.sandbox.world, partition: partition }, user);
+    const kept = userView({ world: a.sandbox.world, partition: partition }, user);
+    expect(keptUserView({ world: a.sandbox.world, partition: partition }, user.user_id)).toBe(kept);
     const inB = (await b.post('/v2/user', { client_user_id: 'world-b' })).body.user_id as string;
     expect((await b.post('/v2/link/connect/demo', { user_id: inB, provider: 'oura' })).status).toBe(200);
-    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBe(kept);
+    expect(keptUserView({ world: a.sandbox.world, partition: partition }, user.user_id)).toBe(kept);
     const inA = (await a.post('/v2/user', { client_user_id: 'world-a' })).body.user_id as string;
-    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBe(kept);
+    expect(keptUserView({ world: a.sandbox.world, partition: partition }, user.user_id)).toBe(kept);
     expect((await a.post('/v2/link/connect/demo', { user_id: inA, provider: 'oura' })).status).toBe(200);
-    expect(keptUserView(a.sandbox.world, partition, user.user_id)).toBeUndefined();
+    expect(keptUserView({ world: a.sandbox.world, partition: partition }, user.user_id)).toBeUndefined();
   });
 });
 
@@ -157,9 +157,9 @@ describe('sealView', () => {
     const partition = sandbox.world.tenancy.partition(team, 'sandbox');
     const user = usersOf(partition, sandbox.world).all()[0];
     if (!user) throw new Error('no user');
-    userView(sandbox.world, partition, user);
-    const kept = userView(sandbox.world, partition, user);
-    expect(userView(sandbox.world, partition, user)).toBe(kept);
+    userView({ world: sandbox.world, partition: partition }, user);
+    const kept = userView({ world: sandbox.world, partition: partition }, user);
+    expect(userView({ world: sandbox.world, partition: partition }, user)).toBe(kept);
     expect(Object.isFrozen(kept)).toBe(true);
     expect(Object.isFrozen(kept.connected_sources)).toBe(true);
   });

@@ -50,8 +50,8 @@ export const aggregateRoutes = [
     },
     async handle(ctx, { params, body }) {
       const format = acceptOf(ctx, QUERY_PARQUET, AGGREGATE_ERRORS.acceptExpected);
-      if (format === 'json') return reply(200, queryOne(ctx.world, ctx.partition, params.user_id, body));
-      return parquetTarball(queryTables(ctx.world, ctx.partition, params.user_id, body), ctx.now());
+      if (format === 'json') return reply(200, queryOne(ctx, params.user_id, body));
+      return parquetTarball(queryTables(ctx, params.user_id, body), ctx.now());
     },
   }),
 
@@ -73,8 +73,8 @@ export const aggregateRoutes = [
     },
     async handle(ctx, { params }) {
       const format = acceptOf(ctx, RESULT_PARQUET, AGGREGATE_ERRORS.resultAcceptExpected);
-      if (format === 'json') return reply(200, resultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug));
-      const { answer, types } = typedResultTable(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug);
+      if (format === 'json') return reply(200, resultTable(ctx, params.user_id, params.query_id_or_slug));
+      const { answer, types } = typedResultTable(ctx, params.user_id, params.query_id_or_slug);
       return parquetFile(answer.table, types);
     },
   }),
@@ -95,6 +95,6 @@ export const aggregateRoutes = [
       422: 'Invalid cursor or limit',
     },
     handle: (ctx, { params, query }) =>
-      reply(200, taskHistory(ctx.world, ctx.partition, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
+      reply(200, taskHistory(ctx, params.user_id, params.query_id_or_slug, query.next_cursor, query.limit)),
   }),
 ];

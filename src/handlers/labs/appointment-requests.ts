@@ -13,7 +13,6 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { usAddress, uuid } from '../../engine/schemas.js';
 import { requestPhlebotomyAppointment } from '../../state/labs/appointment-requests.js';
 import { appointmentView } from '../../state/labs/appointments.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
@@ -40,9 +39,8 @@ export const appointmentRequestRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { params, body }) {
-      const env = orderEnv(ctx.world, ctx.partition);
       const a = body.address;
-      const appt = requestPhlebotomyAppointment(env, params.order_id, {
+      const appt = requestPhlebotomyAppointment(ctx, params.order_id, {
         address: {
           first_line: a.first_line,
           second_line: a.second_line ?? a.unit ?? null,
@@ -54,7 +52,7 @@ export const appointmentRequestRoutes = [
         provider: body.provider,
         appointment_notes: body.appointment_notes ?? null,
       });
-      return reply(200, appointmentView(env, appt));
+      return reply(200, appointmentView(ctx, appt));
     },
   }),
 ];

@@ -29,7 +29,6 @@ import {
 } from '../../state/labs/appointments.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { idempotent } from '../../state/labs/order-actions.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { Appointment, AppointmentAvailability, CancellationReason, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
@@ -83,13 +82,12 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
         422: 'Validation error',
       },
       handle(ctx, { params, body }) {
-        const env = orderEnv(ctx.world, ctx.partition);
         const book = () => ({
           at: ctx.now(),
           status: 200,
           body: appointmentView(
-            env,
-            bookAppointment(env, kind, params.order_id, {
+            ctx,
+            bookAppointment(ctx, kind, params.order_id, {
               booking_key: body.booking_key,
               appointment_notes: body.appointment_notes ?? null,
             }),
@@ -97,7 +95,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
         });
         if (kind !== 'psc') return reply(200, book().body);
         const answer = idempotent(
-          env,
+          ctx,
           `psc_book ${params.order_id}`,
           ctx.request.headers['x-idempotency-key'],
           ctx.request.headers['x-idempotency-error'] === 'no-cache',
@@ -121,12 +119,11 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
         422: 'Validation error',
       },
       handle(ctx, { params, body }) {
-        const env = orderEnv(ctx.world, ctx.partition);
         return reply(
           200,
           appointmentView(
-            env,
-            rescheduleAppointment(env, kind, params.order_id, {
+            ctx,
+            rescheduleAppointment(ctx, kind, params.order_id, {
               booking_key: body.booking_key,
               appointment_notes: body.appointment_notes ?? null,
             }),
@@ -148,8 +145,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
         422: 'Validation error',
       },
       handle(ctx, { params, body }) {
-        const env = orderEnv(ctx.world, ctx.partition);
-        return reply(200, appointmentView(env, cancelAppointment(env, kind, params.order_id, body)));
+        return reply(200, appointmentView(ctx, cancelAppointment(ctx, kind, params.order_id, body)));
       },
     }),
     defineRoute({
@@ -166,8 +162,7 @@ function perKind(kind: AppointmentKind, cancelBody: z.ZodType<{ reason_id: strin
         422: 'Malformed id',
       },
       handle(ctx, { params }) {
-        const env = orderEnv(ctx.world, ctx.partition);
-        return reply(200, appointmentView(env, getAppointment(env, kind, params.order_id)));
+        return reply(200, appointmentView(ctx, getAppointment(ctx, kind, params.order_id)));
       },
     }),
     defineRoute({
@@ -199,7 +194,7 @@ export const appointmentRoutes: Route[] = [
     request: { query: lazySchema(() => z.object({ start_date: isoDate().optional() })), body: address },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 422: 'Validation error' },
     handle(ctx, { query, body }) {
-      return reply(200, phlebotomyAvailability(orderEnv(ctx.world, ctx.partition), body, query.start_date));
+      return reply(200, phlebotomyAvailability(ctx, body, query.start_date));
     },
   }),
   defineRoute({
@@ -211,7 +206,7 @@ export const appointmentRoutes: Route[] = [
     request: { query: pscQuery },
     responses: { 200: res(AppointmentAvailability, 'AppointmentAvailabilitySlots'), 404: 'No slots', 422: 'Validation error' },
     handle(ctx, { query }) {
-      return reply(200, pscAvailability(orderEnv(ctx.world, ctx.partition), { ...query, radius: Number(query.radius) }));
+      return reply(200, pscAvailability(ctx, { ...query, radius: Number(query.radius) }));
     },
   }),
   ...perKind(

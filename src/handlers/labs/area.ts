@@ -40,7 +40,7 @@ export const labsArea: Area = {
     ...labControlRoutes,
   ],
   install(world) {
-    world.hooks.userPurged.add((partition, userId) => ordersOf(partition, world).removeUser(userId));
+    world.hooks.userPurged.add((partition, userId) => ordersOf({ world, partition }).removeUser(userId));
   },
   seed: seedLabWorld,
 };

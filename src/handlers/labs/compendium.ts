@@ -62,7 +62,7 @@ export const compendiumRoutes = [
       404: 'Unknown lab test',
       422: 'Validation error, or neither or both sources',
     },
-    handle: (ctx, { body }) => reply(200, convertCompendium(ctx.world, ctx.partition, body)),
+    handle: (ctx, { body }) => reply(200, convertCompendium(ctx, body)),
   }),
 
   defineRoute({

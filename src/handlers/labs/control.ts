@@ -30,7 +30,6 @@ import { ORDER_STATUSES } from '../../state/labs/order-lifecycle.js';
 import { simulateOrder } from '../../state/labs/order-actions.js';
 import { LABS_PROGRESSIONS } from '../../state/labs/order-progression.js';
 import { setTeamProgression } from '../../state/labs/order-changes.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { LabLifecycle, LabScenarios, TeamLabsSettings, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
@@ -70,7 +69,7 @@ export const labControlRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { params, query, body }) {
-      simulateOrder(orderEnv(ctx.world, ctx.partition), params.order_id, {
+      simulateOrder(ctx, params.order_id, {
         final_status: query.final_status,
         delay_seconds: query.delay ?? 0,
         flags: body ?? null,

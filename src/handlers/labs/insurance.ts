@@ -89,7 +89,7 @@ export const insuranceRoutes = [
       422: 'Validation error, or neither insurance_name nor provider_payor_id',
     },
     handle(ctx, { query }) {
-      const found = searchPayors(ctx.world, ctx.partition, query);
+      const found = searchPayors(ctx, query);
       return reply(200, found.map(payorView));
     },
   }),
@@ -109,7 +109,7 @@ export const insuranceRoutes = [
       422: 'Validation error, or neither insurance_name nor provider_id',
     },
     handle(ctx, { body }) {
-      const found = searchPayors(ctx.world, ctx.partition, {
+      const found = searchPayors(ctx, {
         insurance_name: body.insurance_name,
         provider: body.provider,
         provider_payor_id: body.provider_id,
@@ -155,6 +155,6 @@ export const insuranceRoutes = [
     summary: 'Create a team payor (source: team) that payor search then finds.',
     request: { body: payorCreateBody },
     responses: { 200: res(Payor, 'ClientFacingPayor'), 422: 'Validation error' },
-    handle: (ctx, { body }) => reply(200, payorView(createTeamPayor(ctx.world, ctx.partition, body))),
+    handle: (ctx, { body }) => reply(200, payorView(createTeamPayor(ctx, body))),
   }),
 ];

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, uuid } from '../../engine/schemas.js';
 import { areaInfo, orderPscInfo, pscInfo } from '../../state/labs/lab-locations.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { AreaInfo, PscInfo, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
@@ -37,7 +36,7 @@ export const labLocationRoutes = [
     responses: { 200: res(AreaInfo, 'AreaInfo'), 422: 'Validation error' },
     handle(ctx, { query }) {
       const labs = query.labs ?? (query.lab ? [query.lab] : LABS.options);
-      return reply(200, areaInfo(orderEnv(ctx.world, ctx.partition), query.zip_code, Number(query.radius), [...labs]));
+      return reply(200, areaInfo(ctx, query.zip_code, Number(query.radius), [...labs]));
     },
   }),
   defineRoute({
@@ -51,10 +50,7 @@ export const labLocationRoutes = [
     },
     responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown lab', 422: 'Validation error' },
     handle(ctx, { query }) {
-      return reply(
-        200,
-        pscInfo(orderEnv(ctx.world, ctx.partition), query.lab_id, query.zip_code, Number(query.radius), query.capabilities),
-      );
+      return reply(200, pscInfo(ctx, query.lab_id, query.zip_code, Number(query.radius), query.capabilities));
     },
   }),
   defineRoute({
@@ -66,7 +62,7 @@ export const labLocationRoutes = [
     request: { params: lazySchema(() => z.object({ order_id: uuid() })), query: lazySchema(() => z.object({ radius, capabilities })) },
     responses: { 200: res(PscInfo, 'PSCInfo'), 404: 'Unknown order', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return reply(200, orderPscInfo(orderEnv(ctx.world, ctx.partition), params.order_id, Number(query.radius), query.capabilities));
+      return reply(200, orderPscInfo(ctx, params.order_id, Number(query.radius), query.capabilities));
     },
   }),
 ];

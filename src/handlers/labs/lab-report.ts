@@ -32,7 +32,7 @@ export const labReportRoutes = [
       reply(
         200,
         parsingJobView(
-          createParsingJob(ctx.world, ctx.partition, {
+          createParsingJob(ctx, {
             files: body.file,
             user_id: body.user_id,
             needs_human_review: body.needs_human_review ?? false,
@@ -49,6 +49,6 @@ export const labReportRoutes = [
     summary: 'A parsing job: status, failure reason, and the parsed results once completed.',
     request: { params: lazySchema(() => z.object({ job_id: uuid() })) },
     responses: { 200: res(ParsingJob, 'ParsingJob'), 404: 'Unknown job' },
-    handle: (ctx, { params }) => reply(200, parsingJobView(findParsingJob(ctx.world, ctx.partition, params.job_id))),
+    handle: (ctx, { params }) => reply(200, parsingJobView(findParsingJob(ctx, params.job_id))),
   }),
 ];

@@ -101,7 +101,7 @@ export const labTestRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { query }) {
-      return reply(200, listLabTests(ctx.world, ctx.partition, query).map(labTestView));
+      return reply(200, listLabTests(ctx, query).map(labTestView));
     },
   }),
 
@@ -118,7 +118,7 @@ export const labTestRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return reply(200, labTestView(createLabTest(ctx.world, ctx.partition, body)));
+      return reply(200, labTestView(createLabTest(ctx, body)));
     },
   }),
 
@@ -163,7 +163,7 @@ export const labTestRoutes = [
       404: 'Unknown lab test',
       422: 'Validation error',
     },
-    handle: (ctx, { query, body }) => reply(200, markersPage(teamOrderSetMarkers(ctx.world, ctx.partition, body), query.page, query.size)),
+    handle: (ctx, { query, body }) => reply(200, markersPage(teamOrderSetMarkers(ctx, body), query.page, query.size)),
   }),
 
   defineRoute({
@@ -175,7 +175,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: lazySchema(() => z.object({ lab_account_id: uuid().optional() })) },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return reply(200, labTestView(findLabTest(ctx.world, ctx.partition, params.lab_test_id)));
+      return reply(200, labTestView(findLabTest(ctx, params.lab_test_id)));
     },
   }),
 
@@ -191,10 +191,7 @@ export const labTestRoutes = [
     },
     responses: { 200: res(LabTest, 'ClientFacingLabTest'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, body }) {
-      return reply(
-        200,
-        labTestView(updateLabTest(ctx.world, ctx.partition, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })),
-      );
+      return reply(200, labTestView(updateLabTest(ctx, params.lab_test_id, { name: body.name ?? null, active: body.active ?? null })));
     },
   }),
 
@@ -216,7 +213,7 @@ export const labTestRoutes = [
     },
     responses: { 200: res(LabTestPage, 'LabTestResourcesResponse'), 422: 'Validation error or invalid cursor' },
     handle(ctx, { query }) {
-      const page = pageLabTests(ctx.world, ctx.partition, query, query.lab_test_limit, query.next_cursor ?? null);
+      const page = pageLabTests(ctx, query, query.lab_test_limit, query.next_cursor ?? null);
       return reply(200, { data: page.data.map(labTestView), next_cursor: page.next_cursor, pricing: null });
     },
   }),
@@ -230,7 +227,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: lazySchema(() => z.object({ lab_account_id: uuid().optional(), ...pageQuery })) },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return reply(200, markersPage(findLabTest(ctx.world, ctx.partition, params.lab_test_id).markers, query.page, query.size));
+      return reply(200, markersPage(findLabTest(ctx, params.lab_test_id).markers, query.page, query.size));
     },
   }),
 

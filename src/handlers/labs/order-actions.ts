@@ -25,7 +25,7 @@ import {
   setCommunicationSettings,
 } from '../../state/labs/order-actions.js';
 import type { Order as LabOrder } from '../../state/labs/order-model.js';
-import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
+import type { Domain } from '../../state/domain-context.js';
 import { orderView, postOrderView, transactionResponse } from '../../state/labs/order-views.js';
 import { CommunicationSettings, Order, OrderAnswer, OrderTransaction, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
@@ -51,7 +51,7 @@ function orderChangeRoute(o: {
   summary: string;
   /** The 400 answer's description: when the change is not allowed. */
   notAllowed: string;
-  change: (env: OrderEnv, orderId: string) => LabOrder;
+  change: (d: Domain, orderId: string) => LabOrder;
   message: string;
 }) {
   return defineRoute({
@@ -68,8 +68,7 @@ function orderChangeRoute(o: {
       422: 'Malformed id',
     },
     handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, postOrderView(env.world, env.store, o.change(env, params.order_id), o.message));
+      return reply(200, postOrderView(ctx, o.change(ctx, params.order_id), o.message));
     },
   });
 }
@@ -90,7 +89,7 @@ export const orderActionRoutes = [
       422: 'No selection given',
     },
     handle(ctx, { body }) {
-      const chosen = resendEvents(orderEnv(ctx.world, ctx.partition), {
+      const chosen = resendEvents(ctx, {
         order_ids: body.order_ids ?? null,
         start: body.start_at ?? null,
         end: body.end_at ?? null,
@@ -108,8 +107,7 @@ export const orderActionRoutes = [
     request: { params: orderParams },
     responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Malformed id' },
     handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, orderView(env.world, findOrder(env, params.order_id, LABS_ERRORS.orderGetNotFound), env.store));
+      return reply(200, orderView(ctx, findOrder(ctx, params.order_id, LABS_ERRORS.orderGetNotFound)));
     },
   }),
 
@@ -127,8 +125,7 @@ export const orderActionRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { params, body }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, postOrderView(env.world, env.store, rescheduleOrder(env, params.order_id, body.activate_by), 'Order updated'));
+      return reply(200, postOrderView(ctx, rescheduleOrder(ctx, params.order_id, body.activate_by), 'Order updated'));
     },
   }),
 
@@ -165,7 +162,7 @@ export const orderActionRoutes = [
       422: 'Malformed id',
     },
     handle(ctx, { params }) {
-      return reply(200, communicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id));
+      return reply(200, communicationSettings(ctx, params.order_id));
     },
   }),
 
@@ -182,7 +179,7 @@ export const orderActionRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { params, body }) {
-      return reply(200, setCommunicationSettings(orderEnv(ctx.world, ctx.partition), params.order_id, body.sms_enabled));
+      return reply(200, setCommunicationSettings(ctx, params.order_id, body.sms_enabled));
     },
   }),
 
@@ -194,6 +191,6 @@ export const orderActionRoutes = [
     summary: 'An order transaction with a summary of its orders.',
     request: { params: lazySchema(() => z.object({ transaction_id: uuid() })) },
     responses: { 200: res(OrderTransaction, 'GetOrderTransactionResponse'), 404: 'Unknown transaction', 422: 'Malformed id' },
-    handle: (ctx, { params }) => reply(200, transactionResponse(ctx.world, ctx.partition, params.transaction_id)),
+    handle: (ctx, { params }) => reply(200, transactionResponse(ctx, params.transaction_id)),
   }),
 ];

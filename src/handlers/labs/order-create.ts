@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import { type CheckedReply, type Ctx, defineRoute, reply } from '../../engine/route.js';
 import { idempotent, orderTestkit, placeOrder, registerTestkit } from '../../state/labs/order-actions.js';
 import type { Order } from '../../state/labs/order-model.js';
-import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
+import type { Domain } from '../../state/domain-context.js';
 import { postOrderView } from '../../state/labs/order-views.js';
 import {
   createOrderBody,
@@ -35,15 +35,14 @@ async function replayable(
   ctx: Ctx,
   scope: 'order' | 'testkit',
   message: string,
-  create: (env: OrderEnv) => Order,
+  create: (d: Domain) => Order,
 ): Promise<CheckedReply<200, z.input<typeof OrderAnswer>>> {
-  const env = orderEnv(ctx.world, ctx.partition);
   const key = ctx.request.headers['x-idempotency-key'];
   const noCache = ctx.request.headers['x-idempotency-error'] === 'no-cache';
-  const answer = idempotent(env, scope, key, noCache, () => ({
+  const answer = idempotent(ctx, scope, key, noCache, () => ({
     at: ctx.now(),
     status: 200,
-    body: postOrderView(env.world, env.store, create(env), message),
+    body: postOrderView(ctx, create(ctx), message),
   }));
   // Successes are 200 (above); stored errors are thrown by `idempotent`.
   return reply(200, answer.body);
@@ -83,7 +82,7 @@ export const orderCreateRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return replayable(ctx, 'order', 'Order submitted', (env) => placeOrder(env, placeInput(body)));
+      return replayable(ctx, 'order', 'Order submitted', (ctx) => placeOrder(ctx, placeInput(body)));
     },
   }),
 
@@ -101,8 +100,8 @@ export const orderCreateRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return replayable(ctx, 'testkit', 'Order submitted', (env) =>
-        orderTestkit(env, {
+      return replayable(ctx, 'testkit', 'Order submitted', (ctx) =>
+        orderTestkit(ctx, {
           user_id: body.user_id,
           lab_test_id: body.lab_test_id,
           shipping_details: toShippingDetails(body.shipping_details),
@@ -126,15 +125,14 @@ export const orderCreateRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      const order = registerTestkit(env, {
+      const order = registerTestkit(ctx, {
         sample_id: body.sample_id,
         user_id: body.user_id ?? null,
         patient_details: toPatientDetails(body.patient_details),
         patient_address: toPatientAddress(body.patient_address),
         physician: toPhysician(body.physician),
       });
-      return reply(200, postOrderView(env.world, env.store, order, 'Testkit registered'));
+      return reply(200, postOrderView(ctx, order, 'Testkit registered'));
     },
   }),
 ];

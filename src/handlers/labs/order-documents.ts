@@ -23,7 +23,7 @@ import {
   orderInstructionsDocument,
   requisitionDocument,
 } from '../../state/labs/order-documents.js';
-import { orderEnv, type OrderEnv } from '../../state/labs/order-store.js';
+import type { Domain } from '../../state/domain-context.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
 const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
@@ -36,13 +36,7 @@ const notFound = 'Unknown order, or the document does not exist (yet) for it';
 const PDF = { description: 'application/pdf', contentType: 'application/pdf' };
 
 /** A PDF of one order: `GET /v3/order/{order_id}/<path>`, answered inline as `<file>-<order_id>.pdf`. */
-function orderPdfRoute(o: {
-  id: string;
-  path: string;
-  summary: string;
-  document: (env: OrderEnv, orderId: string) => DocSpec;
-  file: string;
-}) {
+function orderPdfRoute(o: { id: string; path: string; summary: string; document: (d: Domain, orderId: string) => DocSpec; file: string }) {
   return defineRoute({
     id: o.id,
     method: 'GET',
@@ -52,7 +46,7 @@ function orderPdfRoute(o: {
     request: { params: orderParams },
     responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(o.document(orderEnv(ctx.world, ctx.partition), params.order_id), `${o.file}-${params.order_id}`);
+      return pdf(o.document(ctx, params.order_id), `${o.file}-${params.order_id}`);
     },
   });
 }
@@ -78,10 +72,7 @@ export const orderDocumentRoutes = [
     },
     responses: { 200: PDF, 400: 'Not an at-home phlebotomy or on-site collection order', 404: notFound, 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return pdf(
-        labelsDocument(orderEnv(ctx.world, ctx.partition), params.order_id, query.number_of_labels, query.collection_date),
-        `labels-${params.order_id}`,
-      );
+      return pdf(labelsDocument(ctx, params.order_id, query.number_of_labels, query.collection_date), `labels-${params.order_id}`);
     },
   }),
 
@@ -110,10 +101,7 @@ export const orderDocumentRoutes = [
     request: { params: lazySchema(() => z.object({ lab_test_id: uuid() })) },
     responses: { 200: PDF, 404: 'Unknown lab test, or a lab test without instructions', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(
-        labTestInstructionsDocument(orderEnv(ctx.world, ctx.partition), params.lab_test_id),
-        `collection-instructions-${params.lab_test_id}`,
-      );
+      return pdf(labTestInstructionsDocument(ctx, params.lab_test_id), `collection-instructions-${params.lab_test_id}`);
     },
   }),
 ];

@@ -12,7 +12,6 @@ import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { importOrder } from '../../state/labs/order-import.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { postOrderView } from '../../state/labs/order-views.js';
 import {
   orderSetSchema,
@@ -68,8 +67,7 @@ export const orderImportRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      const order = importOrder(env, {
+      const order = importOrder(ctx, {
         user_id: body.user_id,
         billing_type: body.billing_type,
         order_set: body.order_set,
@@ -80,7 +78,7 @@ export const orderImportRoutes = [
         patient_address: toPatientAddress(body.patient_address),
         sample_id: body.sample_id,
       });
-      return reply(200, postOrderView(env.world, env.store, order, 'Order imported'));
+      return reply(200, postOrderView(ctx, order, 'Order imported'));
     },
   }),
 ];

@@ -22,7 +22,6 @@ import { defineRoute, reply } from '../../engine/route.js';
 import { bool, dateOrDateTime, int, uuid } from '../../engine/schemas.js';
 import { LOW_STATUSES, type LowStatus } from '../../state/labs/order-lifecycle.js';
 import { listOrders } from '../../state/labs/order-listing.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView } from '../../state/labs/order-views.js';
 import { METHOD } from './lab-schemas.js';
 import { OrderList, res } from '../../wire/schemas.js';
@@ -66,9 +65,8 @@ export const orderListRoutes = [
       422: 'Validation error (page >= 1, size 1 to 100, enums)',
     },
     handle(ctx, { query }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      const { orders, total } = listOrders(env, query);
-      return reply(200, { orders: orders.map((o) => orderView(ctx.world, o, env.store)), total, page: query.page, size: query.size });
+      const { orders, total } = listOrders(ctx, query);
+      return reply(200, { orders: orders.map((o) => orderView(ctx, o)), total, page: query.page, size: query.size });
     },
   }),
 ];

@@ -17,7 +17,6 @@ import { binary } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { metadata, orderReportPdf, sampleInformation, withResults } from '../../state/labs/order-result-views.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionView } from '../../state/labs/order-views.js';
 import { OrderResult, ResultMetadata, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
@@ -34,14 +33,13 @@ export const orderResultRoutes = [
     request: { params: orderParams },
     responses: { 200: res(OrderResult, 'LabResultsRaw'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      const { order, set, times } = withResults(env, params.order_id);
+      const { order, set, times } = withResults(ctx, params.order_id);
       return reply(200, {
         metadata: metadata(order, set, times),
         results: set.results,
         missing_results: set.missing,
         sample_information: sampleInformation(order, times),
-        order_transaction: transactionView(env.store, order.transaction_id),
+        order_transaction: transactionView(ctx, order.transaction_id),
       });
     },
   }),
@@ -55,7 +53,7 @@ export const orderResultRoutes = [
     request: { params: orderParams },
     responses: { 200: res(ResultMetadata, 'LabResultsMetadata'), 404: 'Unknown order, or results not available yet', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
+      const { order, set, times } = withResults(ctx, params.order_id);
       return reply(200, metadata(order, set, times));
     },
   }),
@@ -73,7 +71,7 @@ export const orderResultRoutes = [
       422: 'Malformed id',
     },
     async handle(ctx, { params }) {
-      const { order, set, times } = withResults(orderEnv(ctx.world, ctx.partition), params.order_id);
+      const { order, set, times } = withResults(ctx, params.order_id);
       const meta = metadata(order, set, times);
       const pdf = await orderReportPdf(order, set, times, {
         title: `${order.lab_test.lab.name} Laboratory Report`,

@@ -14,7 +14,6 @@ import { binary } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
 import { orderReportPdf } from '../../state/labs/order-result-views.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
 import { LabResultsRaw, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
@@ -31,8 +30,7 @@ export const orderTransactionRoutes = [
     request: { params },
     responses: { 200: res(LabResultsRaw, 'LabResultsRaw'), 404: 'Unknown transaction, or no results yet', 422: 'Malformed id' },
     handle(ctx, { params: p }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, transactionResultsView(env, transactionResults(env, p.transaction_id)));
+      return reply(200, transactionResultsView(ctx, transactionResults(ctx, p.transaction_id)));
     },
   }),
 
@@ -49,13 +47,12 @@ export const orderTransactionRoutes = [
       422: 'Malformed id',
     },
     async handle(ctx, { params: p }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      const tr = transactionResults(env, p.transaction_id);
+      const tr = transactionResults(ctx, p.transaction_id);
       const latest = tr.parts[tr.parts.length - 1];
       if (!latest) throw new Error('transactionResults returned no parts');
       const { order, times } = latest;
       const dob = order.patient_details?.dob ?? '';
-      const meta = transactionResultsView(env, tr).metadata as Record<string, unknown>;
+      const meta = transactionResultsView(ctx, tr).metadata as Record<string, unknown>;
       const pdf = await orderReportPdf(order, tr.set, times, {
         title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`,
         dob,

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { validationError } from '../../engine/errors.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { int, isoDate, uuid } from '../../engine/schemas.js';
-import { orderEnv } from '../../state/labs/order-store.js';
 import {
   UNMATCHED_CASES,
   acceptUnmatched,
@@ -88,7 +87,7 @@ export const unmatchedRoutes = [
               },
         ]);
       }
-      const run = createRun(orderEnv(ctx.world, ctx.partition), body, key);
+      const run = createRun(ctx, body, key);
       return reply(202, { run_id: run.run_id, status: runStatus(run) });
     },
   }),
@@ -101,7 +100,7 @@ export const unmatchedRoutes = [
     summary: 'A test run: status, stage, orders, the unmatched result it wrote, or its error.',
     request: { params: lazySchema(() => z.object({ run_id: uuid() })) },
     responses: { 200: res(UnmatchedTestRun, 'GetUnmatchedResultTestResponse'), 404: 'Unknown run' },
-    handle: (ctx, { params }) => reply(200, runView(findRun(orderEnv(ctx.world, ctx.partition), params.run_id))),
+    handle: (ctx, { params }) => reply(200, runView(findRun(ctx, params.run_id))),
   }),
 
   defineRoute({
@@ -126,7 +125,7 @@ export const unmatchedRoutes = [
       ),
     },
     responses: { 200: res(UnmatchedResultList, 'ListUnmatchedResultResponse'), 422: 'Validation error or invalid cursor' },
-    handle: (ctx, { query }) => reply(200, listUnmatched(orderEnv(ctx.world, ctx.partition), query)),
+    handle: (ctx, { query }) => reply(200, listUnmatched(ctx, query)),
   }),
 
   defineRoute({
@@ -137,7 +136,7 @@ export const unmatchedRoutes = [
     summary: 'One unmatched result with its candidate orders and allowed actions.',
     request: { params: idParams },
     responses: { 200: res(UnmatchedResult, 'GetUnmatchedResultResponse'), 404: 'Unknown unmatched result' },
-    handle: (ctx, { params }) => reply(200, unmatchedView(findUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id))),
+    handle: (ctx, { params }) => reply(200, unmatchedView(findUnmatched(ctx, params.raw_result_id))),
   }),
 
   defineRoute({
@@ -155,7 +154,7 @@ export const unmatchedRoutes = [
       400: 'Already resolved, or no order to accept onto',
       404: 'Unknown unmatched result or order',
     },
-    handle: (ctx, { params, body }) => reply(200, acceptUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
+    handle: (ctx, { params, body }) => reply(200, acceptUnmatched(ctx, params.raw_result_id, body)),
   }),
 
   defineRoute({
@@ -166,6 +165,6 @@ export const unmatchedRoutes = [
     summary: 'Rejects the result (resolved) or escalates it to ops review (unsure).',
     request: { params: idParams, body: lazySchema(() => z.object({ action: z.enum(['reject', 'unsure']), note: z.string().nullish() })) },
     responses: { 200: res(UnmatchedResult, 'UnmatchedResult'), 400: 'Action not allowed in this status', 404: 'Unknown unmatched result' },
-    handle: (ctx, { params, body }) => reply(200, resolveUnmatched(orderEnv(ctx.world, ctx.partition), params.raw_result_id, body)),
+    handle: (ctx, { params, body }) => reply(200, resolveUnmatched(ctx, params.raw_result_id, body)),
   }),
 ];

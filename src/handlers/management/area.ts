@@ -58,7 +58,7 @@ export const managementArea: Area = {
       dropContinuousQueries(world, team.id);
     });
     world.events.subscribe((entry, partition) => onEhrEvent(world, entry, partition));
-    world.events.watch((partition, prefix) => ehrListens(world, partition, prefix));
+    world.events.watch((partition, prefix) => ehrListens({ world, partition }, prefix));
   },
   seed(world) {
     for (const org of world.tenancy.orgs.values()) seedLabAccounts(world, org);

@@ -99,6 +99,6 @@ export const labAccountRoutes = [
       ),
       403: 'Closed beta',
     },
-    handle: (ctx, { query }) => reply(200, { data: listTeamLabAccounts(ctx.world, ctx.partition, query).map(labAccountView) }),
+    handle: (ctx, { query }) => reply(200, { data: listTeamLabAccounts(ctx, query).map(labAccountView) }),
   }),
 ];

@@ -73,8 +73,7 @@ export const teamRoutes = [
         'Array of ClientFacingUser',
       ),
     },
-    handle: (ctx, { query }) =>
-      reply(200, query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx.world, ctx.partition, u)) : []),
+    handle: (ctx, { query }) => reply(200, query.query_id ? searchUsers(ctx, query.query_id).map((u) => userView(ctx, u)) : []),
   }),
   defineRoute({
     id: 'team.svix_url',

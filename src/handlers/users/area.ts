@@ -16,9 +16,9 @@ export const usersArea: Area = {
   name: 'users',
   routes: [...userRoutes, ...profileRoutes, ...activityRoutes],
   install(world) {
-    world.hooks.expireUserAt = (partition, userId, at) => scheduleDemoExpiry(world, partition, userId, at);
+    world.hooks.expireUserAt = (partition, userId, at) => scheduleDemoExpiry({ world, partition }, userId, at);
     world.hooks.userPurged.add((partition, userId) => {
-      forgetDemoExpiry(world, partition, userId);
+      forgetDemoExpiry({ world, partition }, userId);
       profilesOf(partition, world).drop(userId);
       dropUserActivity({ world, partition }, userId);
     });

@@ -87,7 +87,7 @@ export const userRoutes = [
       422: 'Validation error',
     },
     handle(ctx, { body }) {
-      return reply(200, userView(ctx.world, ctx.partition, createUser(ctx, body)));
+      return reply(200, userView(ctx, createUser(ctx, body)));
     },
   }),
 
@@ -102,7 +102,7 @@ export const userRoutes = [
     handle(ctx, { query }) {
       const { users, total } = listUsers(ctx, query.offset, query.limit);
       return reply(200, {
-        users: users.map((u) => userView(ctx.world, ctx.partition, u)),
+        users: users.map((u) => userView(ctx, u)),
         total,
         offset: query.offset,
         limit: query.limit,
@@ -119,7 +119,7 @@ export const userRoutes = [
     request: { params: z.object({ client_user_id: z.string().min(1) }) },
     responses: { 200: res(User, 'The user'), 404: 'No such user' },
     handle(ctx, { params }) {
-      return reply(200, userView(ctx.world, ctx.partition, resolveUser(ctx, params.client_user_id)));
+      return reply(200, userView(ctx, resolveUser(ctx, params.client_user_id)));
     },
   }),
 
@@ -156,8 +156,8 @@ export const userRoutes = [
     request: { params: userIdParams },
     responses: { 200: res(User, 'The user'), 404: 'Unknown, or scheduled for deletion', 422: 'Malformed user_id' },
     handle(ctx, { params }) {
-      const kept = keptUserView(ctx.world, ctx.partition, params.user_id);
-      return reply(200, kept ?? userView(ctx.world, ctx.partition, liveUser(ctx, params.user_id), params.user_id));
+      const kept = keptUserView(ctx, params.user_id);
+      return reply(200, kept ?? userView(ctx, liveUser(ctx, params.user_id), params.user_id));
     },
   }),
 

@@ -33,10 +33,10 @@ export const wearablesArea: Area = {
     ...profileRoutes,
   ],
   install(world) {
-    world.hooks.connectedSources = (partition, userId) => connectedSources(world, partition, userId);
+    world.hooks.connectedSources = (partition, userId) => connectedSources({ world, partition }, userId);
     const state = wearablesOf(world);
     world.hooks.connectedSourcesVersion = () => state.sourcesEpoch;
-    world.hooks.userDeleted.add((partition, userId) => deregisterAll(world, partition, userId));
+    world.hooks.userDeleted.add((partition, userId) => deregisterAll({ world, partition }, userId));
     world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);
     // Lab-derived timeseries events follow the labs area's order events.

@@ -40,7 +40,7 @@ export const connectionRoutes = [
     },
     handle(ctx, { body }) {
       const user = requireUser(ctx, body.user_id);
-      connectDemoProvider(ctx.world, ctx.partition, user.user_id, body.provider);
+      connectDemoProvider(ctx, user.user_id, body.provider);
       return reply(200, { success: true, detail: WEARABLES_ERRORS.demoConnected(user.user_id, body.provider) });
     },
   }),
@@ -62,7 +62,7 @@ export const connectionRoutes = [
     },
     handle(ctx, { params }) {
       const user = requireUser(ctx, params.user_id);
-      return reply(200, { providers: listConnections(ctx.world, ctx.partition, user.user_id) });
+      return reply(200, { providers: listConnections(ctx, user.user_id) });
     },
   }),
 
@@ -77,7 +77,7 @@ export const connectionRoutes = [
     handle(ctx, { params }) {
       checkProvider(params.provider, 'path');
       const user = requireUser(ctx, params.user_id);
-      deregisterProvider(ctx.world, ctx.partition, user.user_id, params.provider);
+      deregisterProvider(ctx, user.user_id, params.provider);
       return reply(200, { success: true });
     },
   }),

@@ -35,10 +35,10 @@ const query = lazySchema(() =>
 
 /** One page of the caller's users with connections, `view` per connection. */
 function page<V>(ctx: Ctx, q: z.output<typeof query>, view: IntrospectView<V>) {
-  const { rows, next } = introspectPage(ctx.world, ctx.partition, q);
+  const { rows, next } = introspectPage(ctx, q);
   const data = rows.map(({ user, conns }) => ({
     user_id: user.user_id,
-    provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx.world, ctx.partition, user, c)])),
+    provider: Object.fromEntries(conns.map((c) => [c.provider.slug, view(ctx, user, c)])),
   }));
   // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
   return { data, next, next_cursor: next };

@@ -43,7 +43,7 @@ function rawRoute(resource: LabResource, path: string, kinds: readonly Cholester
       const [from, to] = queryWindow(query.start_date, query.end_date, ctx.now());
       return reply(
         200,
-        labSamples(ctx.world, ctx.partition, user, { resource, provider: query.provider, from, to, kinds }).map((s) => s.body),
+        labSamples(ctx, user, { resource, provider: query.provider, from, to, kinds }).map((s) => s.body),
       );
     },
   });
@@ -69,7 +69,7 @@ function groupedRoute(resource: LabResource): Route {
       const [start, end] = queryWindow(query.start_date, query.end_date, ctx.now());
       const from = resume !== null ? Math.max(start, resume) : start;
       const groups: Record<string, Array<{ source: SourceObject; data: RenderedSample[] }>> = {};
-      for (const s of labSamples(ctx.world, ctx.partition, user, { resource, provider: query.provider, from, to: end })) {
+      for (const s of labSamples(ctx, user, { resource, provider: query.provider, from, to: end })) {
         const group = (groups[s.lab] ??= [{ source: labSource(s.lab), data: [] }]);
         group[0]?.data.push(s.body);
       }

@@ -145,7 +145,7 @@ export const timeseriesRoutes: Route[] = [
     summary: 'The stream of a sleep (ClientFacingSleepStream): hrv, heart rate, hypnogram and respiratory rate samples of the night.',
     request: { params: lazySchema(() => z.object({ sleep_id: uuid() })) },
     responses: { 200: res(SleepStream, 'ClientFacingSleepStream'), 404: 'Unknown sleep', 422: 'Malformed sleep_id' },
-    handle: (ctx, { params: p }) => reply(200, sleepStreamOf(ctx.world, ctx.partition, p.sleep_id)),
+    handle: (ctx, { params: p }) => reply(200, sleepStreamOf(ctx, p.sleep_id)),
   }),
   ...rowRoutes,
   rawRoute(
@@ -171,6 +171,6 @@ export const timeseriesRoutes: Route[] = [
     summary: 'The stream of a workout (ClientFacingStream): time, heart rate, speed, distance, GPS, cadence, power.',
     request: { params: lazySchema(() => z.object({ workout_id: uuid() })) },
     responses: { 200: res(WorkoutStream, 'ClientFacingStream'), 404: 'Unknown workout', 422: 'Malformed workout_id' },
-    handle: (ctx, { params: p }) => reply(200, workoutStreamOf(ctx.world, ctx.partition, p.workout_id)),
+    handle: (ctx, { params: p }) => reply(200, workoutStreamOf(ctx, p.workout_id)),
   }),
 ];

@@ -33,5 +33,5 @@ export function managedPartition(ctx: Ctx, params: TeamEnv): Partition {
 
 /** The endpoint named in the path, within the team environment the access hook resolved (404 otherwise). */
 export function managedEndpoint(ctx: Ctx, partition: Partition, webhookId: string): WebhookEndpoint {
-  return endpointById(ctx.world, partition, webhookId);
+  return endpointById({ world: ctx.world, partition: partition }, webhookId);
 }

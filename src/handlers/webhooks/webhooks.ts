@@ -67,7 +67,7 @@ export const webhookRoutes = [
     access: managedPartition,
     responses: { 200: res(WebhookList, 'WebhookListResponse'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { query, access: partition }) {
-      const { page, next_cursor } = listWebhooks(ctx.world, partition, query.next_cursor, query.limit);
+      const { page, next_cursor } = listWebhooks({ world: ctx.world, partition: partition }, query.next_cursor, query.limit);
       return reply(200, { data: page.map(webhookView), next_cursor });
     },
   }),
@@ -82,7 +82,7 @@ export const webhookRoutes = [
     access: managedPartition,
     responses: { 200: res(WebhookEndpointWire, 'Webhook'), 403: 'Key not allowed', 404: 'Team not found', 422: 'Validation error' },
     handle(ctx, { body, access: partition }) {
-      const ep = createWebhook(ctx.world, partition, body);
+      const ep = createWebhook({ world: ctx.world, partition: partition }, body);
       return reply(200, webhookView(ep));
     },
   }),

@@ -4,7 +4,7 @@
  * over the user's data in the batch's timeframe, one result table per query, in order.
  */
 import { liveUser } from '../users/user-ops.js';
-import type { Partition } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import type { World } from '../../engine/world.js';
 import type { QueryBatch } from '../management/query-schema.js';
 import type { User } from '../users/users.js';
@@ -23,8 +23,8 @@ const MAX_TIMESERIES_DAYS = 31;
 const MAX_QUERIES = 20;
 
 /** A live user of the partition, or the data API's 404. */
-export function aggregateUser(world: World, partition: Partition, userId: string): User {
-  return liveUser({ world, partition }, userId);
+export function aggregateUser(d: Domain, userId: string): User {
+  return liveUser(d, userId);
 }
 
 /** Runs one plan for a user over `[from, to)` as of `now`. */
@@ -41,17 +41,13 @@ function checkWindow(plans: Plan[], window: [number, number]): void {
 }
 
 /** The batch's result tables with their column types, in query order. */
-export function queryTables(
-  world: World,
-  partition: Partition,
-  userId: string,
-  batch: QueryBatch,
-): Array<{ table: Table; types: Record<string, string> }> {
+export function queryTables(d: Domain, userId: string, batch: QueryBatch): Array<{ table: Table; types: Record<string, string> }> {
+  const { world } = d;
   if (batch.queries.length > MAX_QUERIES) throw aggregateError.tooManyQueries(MAX_QUERIES);
   const plans = batch.queries.map((q, i) => planQuery(q as Record<string, unknown>, ['body', 'queries', i]));
   if (!('type' in batch.timeframe)) throw aggregateError.placeholderTimeframe();
   const tf = batch.timeframe;
-  const user = aggregateUser(world, partition, userId);
+  const user = aggregateUser(d, userId);
   const window = windowOf(zoneOf(user), tf.anchor, tf.past);
   checkWindow(plans, window);
   const now = world.clock.now();
@@ -63,6 +59,6 @@ export function queryTables(
 }
 
 /** `AggregationResponse`: the batch's result tables, in query order. */
-export function queryOne(world: World, partition: Partition, userId: string, batch: QueryBatch): { results: Array<{ table: Table }> } {
-  return { results: queryTables(world, partition, userId, batch).map((r) => ({ table: r.table })) };
+export function queryOne(d: Domain, userId: string, batch: QueryBatch): { results: Array<{ table: Table }> } {
+  return { results: queryTables(d, userId, batch).map((r) => ({ table: r.table })) };
 }

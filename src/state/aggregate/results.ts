@@ -5,8 +5,7 @@
  * The query is looked up in the caller's team environment, by id, else by the slug of an active
  * query; another team's query answers like an unknown one.
  */
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
 import { findContinuousQuery, type ContinuousQuery } from '../management/continuous-queries.js';
 import { decodeCursor, encodeCursor } from '../wearables/cursor.js';
 import { aggregateError } from './errors.js';
@@ -14,26 +13,23 @@ import type { Table } from './execute.js';
 import { aggregateUser } from './query.js';
 import { latestTable, runsOf, type TaskEntry } from './runner.js';
 
-function requireQuery(world: World, partition: Partition, idOrSlug: string): ContinuousQuery {
+function requireQuery(d: Domain, idOrSlug: string): ContinuousQuery {
+  const { world, partition } = d;
   const q = findContinuousQuery(world, partition.team.id, partition.environment, idOrSlug);
   if (!q) throw aggregateError.queryNotFound();
   return q;
 }
 
 /** The user's latest result table; before the first completed run, the schema's columns, empty. */
-export function resultTable(world: World, partition: Partition, userId: string, idOrSlug: string): { table: Table } {
-  return typedResultTable(world, partition, userId, idOrSlug).answer;
+export function resultTable(d: Domain, userId: string, idOrSlug: string): { table: Table } {
+  return typedResultTable(d, userId, idOrSlug).answer;
 }
 
 /** The result table with the query's result schema (column types, for the Parquet answer). */
-export function typedResultTable(
-  world: World,
-  partition: Partition,
-  userId: string,
-  idOrSlug: string,
-): { answer: { table: Table }; types: Record<string, string> } {
-  const user = aggregateUser(world, partition, userId);
-  const q = requireQuery(world, partition, idOrSlug);
+export function typedResultTable(d: Domain, userId: string, idOrSlug: string): { answer: { table: Table }; types: Record<string, string> } {
+  const { world } = d;
+  const user = aggregateUser(d, userId);
+  const q = requireQuery(d, idOrSlug);
   const table = latestTable(world, user, q) ?? Object.fromEntries(Object.keys(q.result_table_schema).map((c) => [c, [] as unknown[]]));
   return { answer: { table }, types: { ...q.result_table_schema } as Record<string, string> };
 }
@@ -42,16 +38,16 @@ const CURSOR_TAG = 'cqtask';
 
 /** The user's task history for the query, newest first, `limit` per page. */
 export function taskHistory(
-  world: World,
-  partition: Partition,
+  d: Domain,
   userId: string,
   idOrSlug: string,
   cursor: string | null | undefined,
   limit: number,
 ): { data: TaskEntry[]; next_cursor: string | null } {
+  const { world } = d;
   const before = decodeCursor(CURSOR_TAG, cursor, 'next_cursor');
-  const user = aggregateUser(world, partition, userId);
-  const q = requireQuery(world, partition, idOrSlug);
+  const user = aggregateUser(d, userId);
+  const q = requireQuery(d, idOrSlug);
   const list = runsOf(world, q.id)?.history.get(user.user_id) ?? [];
   // Entries are oldest first, one per run: binary search for the first entry at or after `before`.
   let end = list.length;

@@ -14,7 +14,8 @@
  * query's `export_preferences.data_events.enabled` is not false). A run that fails records
  * `error` with the message. Task history keeps the newest HISTORY_LIMIT entries per (query, user).
  */
-import type { Environment, Partition } from '../../engine/tenancy.js';
+import type { Environment } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { localDate } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf, type User } from '../users/users.js';
@@ -89,7 +90,7 @@ export function scheduleQuery(world: World, q: RunnableQuery): void {
         if (!team) runsSlot(world).delete(q.id);
         return;
       }
-      runQuery(world, world.tenancy.partition(team, q.environment), q, plan, at);
+      runQuery({ world, partition: world.tenancy.partition(team, q.environment) }, q, plan, at);
       due(at + gapMs(q));
     });
   };
@@ -115,7 +116,8 @@ function record(runs: QueryRuns, entry: TaskEntry): void {
 }
 
 /** The users a run visits: the next USERS_PER_RUN live users (round-robin) with wearable connections. */
-function usersToRun(world: World, partition: Partition, runs: QueryRuns): User[] {
+function usersToRun(d: Domain, runs: QueryRuns): User[] {
+  const { world, partition } = d;
   const store = usersOf(partition, world);
   const live = store.liveCount;
   if (live === 0) return [];
@@ -148,13 +150,14 @@ export function latestTable(world: World, user: User, q: RunnableQuery): Table |
   return run ? tableOf(world, user, q, planQuery(q.query as Record<string, unknown>, ['query']), run) : null;
 }
 
-function runQuery(world: World, partition: Partition, q: RunnableQuery, plan: Plan, at: number): void {
+function runQuery(d: Domain, q: RunnableQuery, plan: Plan, at: number): void {
+  const { world, partition } = d;
   const runs = runsSlot(world).get(q.id);
   if (!runs) return;
   const when = new Date(at).toISOString();
   const events = (q.export_preferences.data_events as { enabled?: boolean } | undefined)?.enabled !== false;
   const listening = events && world.events.listening(partition, RESULT_EVENT);
-  for (const user of usersToRun(world, partition, runs)) {
+  for (const user of usersToRun(d, runs)) {
     const base = { query_id: q.id, user_id: user.user_id, scheduled_at: when };
     if (dataSources(world, user, plan.dependency, '', at).length === 0) {
       record(runs, { ...base, status: 'skipped', started_at: null, ended_at: null, error_details: null });

@@ -16,7 +16,8 @@ import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { planAppointment } from './order-changes.js';
 import { HOUR } from './order-lifecycle.js';
 import { currentStatus } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 
 /** How long the provider takes to confirm a requested appointment (sandbox time). */
 export const PROVIDER_CONFIRMS_AFTER = 2 * HOUR;
@@ -28,7 +29,7 @@ interface AppointmentRequestInput {
 }
 
 /** The first free slot of the area from the day after `now` (five days are searched). */
-function firstFreeSlot(env: OrderEnv, zip: string): Slot | null {
+function firstFreeSlot(env: Domain, zip: string): Slot | null {
   const tomorrow = new Date(env.world.clock.now() + 24 * HOUR).toISOString().slice(0, 10);
   for (const date of dateRange(tomorrow, 5)) {
     const slot = openSlots(env, 'phlebotomy', zip, date)[0];
@@ -37,7 +38,7 @@ function firstFreeSlot(env: OrderEnv, zip: string): Slot | null {
   return null;
 }
 
-export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, input: AppointmentRequestInput): Appointment {
+export function requestPhlebotomyAppointment(env: Domain, orderId: string, input: AppointmentRequestInput): Appointment {
   const order = orderFor(env, 'phlebotomy', orderId);
   const store = appointmentsOf(env.partition, env.world);
   const existing = store.forOrder(order.id);
@@ -76,7 +77,7 @@ export function requestPhlebotomyAppointment(env: OrderEnv, orderId: string, inp
     appt.status = 'confirmed';
     appt.events.push({ at: handle.at, status: 'scheduled', data: null });
     emit(env, appt, 'labtest.appointment.updated');
-    const live = env.store.get(appt.order_id);
+    const live = ordersOf(env).get(appt.order_id);
     if (live && (BOOKABLE.has(currentStatus(live)) || currentStatus(live) === 'appointment_scheduled'))
       planAppointment(env, live, appt.slot.end, appt.id);
     scheduleProgress(env, appt);

@@ -30,7 +30,8 @@ import {
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { cancelAppointmentSteps, planAppointment } from './order-changes.js';
 import { currentStatus, iso, type Order } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
@@ -123,7 +124,7 @@ export function cancellationReasons(): z.input<typeof W.CancellationReason>[] {
 
 type AvailableSlot = z.input<typeof W.AppointmentAvailability>['slots'][number]['slots'][number];
 
-function slotView(env: OrderEnv, slot: Slot): AvailableSlot {
+function slotView(env: Domain, slot: Slot): AvailableSlot {
   return {
     booking_key: bookingKey(env.world.seed, env.partition.id, slot, appointmentsOf(env.partition, env.world).generationOf(slot)),
     start: iso(slot.start),
@@ -135,17 +136,17 @@ function slotView(env: OrderEnv, slot: Slot): AvailableSlot {
   };
 }
 
-export function openSlots(env: OrderEnv, kind: AppointmentKind, location: string, date: string): Slot[] {
+export function openSlots(env: Domain, kind: AppointmentKind, location: string, date: string): Slot[] {
   const store = appointmentsOf(env.partition, env.world);
   const now = env.world.clock.now();
   return daySlots(env.world.seed, kind, location, date, now).filter((s) => !store.isTaken(s) && keyExpiry(s) > now);
 }
 
-const today = (env: OrderEnv) => new Date(env.world.clock.now()).toISOString().slice(0, 10);
+const today = (env: Domain) => new Date(env.world.clock.now()).toISOString().slice(0, 10);
 
 /** `AppointmentAvailabilitySlots` for an at-home address: five days from `startDate`. */
 export function phlebotomyAvailability(
-  env: OrderEnv,
+  env: Domain,
   address: { first_line: string; zip_code: string },
   startDate: string | undefined,
 ): z.input<typeof W.AppointmentAvailability> {
@@ -184,7 +185,7 @@ function siteView(site: PscSite): Record<string, unknown> {
 
 /** `AppointmentAvailabilitySlots` of Quest PSCs near a zip code or by site code: three days from `start_date`. */
 export function pscAvailability(
-  env: OrderEnv,
+  env: Domain,
   q: {
     lab: 'quest' | 'sonora_quest';
     start_date?: string | undefined;
@@ -205,8 +206,8 @@ export function pscAvailability(
   return { slots: days, timezone: PSC_TIMEZONE };
 }
 
-export function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string): Order {
-  const order = env.store.get(orderId);
+export function orderFor(env: Domain, kind: AppointmentKind, orderId: string): Order {
+  const order = ordersOf(env).get(orderId);
   if (!order) throw labsError.notFound(LABS_ERRORS.appointmentOrderNotFound);
   if (kind === 'phlebotomy' && order.method !== 'at_home_phlebotomy') throw labsError.badRequest(LABS_ERRORS.notPhlebotomyOrder);
   if (kind === 'psc' && order.method !== 'walk_in_test') throw labsError.badRequest(LABS_ERRORS.notPscOrder);
@@ -214,7 +215,7 @@ export function orderFor(env: OrderEnv, kind: AppointmentKind, orderId: string):
 }
 
 /** The slot a booking key names, checked: genuine, of this kind, unused, unexpired, free. */
-function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
+function slotForKey(env: Domain, kind: AppointmentKind, key: string): Slot {
   const store = appointmentsOf(env.partition, env.world);
   const slot = slotOfKey(env.world.seed, env.partition.id, key);
   if (!slot || slot.kind !== kind) throw labsError.badRequest(LABS_ERRORS.bookingKeyInvalid);
@@ -234,19 +235,19 @@ function slotForKey(env: OrderEnv, kind: AppointmentKind, key: string): Slot {
 
 export const BOOKABLE = new Set(['ordered', 'requisition_created', 'appointment_pending', 'appointment_cancelled']);
 
-export function emit(env: OrderEnv, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
+export function emit(env: Domain, appt: Appointment, type: 'labtest.appointment.created' | 'labtest.appointment.updated'): void {
   const user = usersOf(env.partition, env.world).get(appt.user_id);
   env.world.events.emit(env.partition, {
     event_type: type,
     data: appointmentView(env, appt),
     team_id: env.partition.team.id,
     user_id: appt.user_id,
-    client_user_id: user?.client_user_id ?? env.store.get(appt.order_id)?.client_user_id ?? '',
+    client_user_id: user?.client_user_id ?? ordersOf(env).get(appt.order_id)?.client_user_id ?? '',
   });
 }
 
 /** Moves the appointment on the clock: in progress at its start, completed at its end. */
-export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
+export function scheduleProgress(env: Domain, appt: Appointment): void {
   appt.job?.cancel();
   appt.job = null;
   const next =
@@ -269,7 +270,7 @@ export function scheduleProgress(env: OrderEnv, appt: Appointment): void {
 
 /** Books an appointment for an order with a booking key from availability. */
 export function bookAppointment(
-  env: OrderEnv,
+  env: Domain,
   kind: AppointmentKind,
   orderId: string,
   input: { booking_key: string; appointment_notes: string | null },
@@ -302,12 +303,7 @@ export function bookAppointment(
   return appt;
 }
 
-function activeAppointment(
-  env: OrderEnv,
-  kind: AppointmentKind,
-  orderId: string,
-  allowPending = false,
-): { order: Order; appt: Appointment } {
+function activeAppointment(env: Domain, kind: AppointmentKind, orderId: string, allowPending = false): { order: Order; appt: Appointment } {
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labsError.notFound(LABS_ERRORS.appointmentNotFound);
@@ -318,7 +314,7 @@ function activeAppointment(
 
 /** Moves an appointment to the slot of a new booking key. */
 export function rescheduleAppointment(
-  env: OrderEnv,
+  env: Domain,
   kind: AppointmentKind,
   orderId: string,
   input: { booking_key: string; appointment_notes: string | null },
@@ -337,7 +333,7 @@ export function rescheduleAppointment(
   return appt;
 }
 
-function cancelRecord(env: OrderEnv, appt: Appointment, data: Record<string, unknown>): void {
+function cancelRecord(env: Domain, appt: Appointment, data: Record<string, unknown>): void {
   appt.job?.cancel();
   appt.job = null;
   appt.status = 'cancelled';
@@ -348,7 +344,7 @@ function cancelRecord(env: OrderEnv, appt: Appointment, data: Record<string, unk
 
 /** Cancels an appointment with a reason; the order goes to appointment_cancelled (unchanged before its requisition). */
 export function cancelAppointment(
-  env: OrderEnv,
+  env: Domain,
   kind: AppointmentKind,
   orderId: string,
   input: { reason_id: string; note: string | null },
@@ -362,13 +358,13 @@ export function cancelAppointment(
 }
 
 /** A cancelled order takes its phlebotomy appointment along (not its PSC appointment, as the reference). */
-export function orderCancelled(env: OrderEnv, order: Order): void {
+export function orderCancelled(env: Domain, order: Order): void {
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (appt && appt.kind === 'phlebotomy' && (appt.status === 'confirmed' || appt.status === 'pending'))
     cancelRecord(env, appt, { cancellation_reason: 'Order cancelled', note: null });
 }
 
-export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: string): Appointment {
+export function getAppointment(env: Domain, kind: AppointmentKind, orderId: string): Appointment {
   const order = orderFor(env, kind, orderId);
   const appt = appointmentsOf(env.partition, env.world).forOrder(order.id);
   if (!appt) throw labsError.notFound(LABS_ERRORS.appointmentNotFound);
@@ -376,8 +372,8 @@ export function getAppointment(env: OrderEnv, kind: AppointmentKind, orderId: st
 }
 
 /** `ClientFacingAppointment`. */
-export function appointmentView(env: OrderEnv, appt: Appointment): z.input<typeof W.Appointment> {
-  const order = env.store.get(appt.order_id);
+export function appointmentView(env: Domain, appt: Appointment): z.input<typeof W.Appointment> {
+  const order = ordersOf(env).get(appt.order_id);
   const last = appt.events[appt.events.length - 1];
   let address: z.input<typeof W.Appointment>['address'];
   let location: { lng: number; lat: number };

@@ -3,8 +3,7 @@
  * `/search_orderable_tests`) over the index of `compendium.ts`. Validated first; they change
  * nothing.
  */
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
 import { COMPENDIUM_LABS, type CompendiumLab } from '../../fixtures/labs/compendium.js';
 
 /** The labs the compendium covers (slugs), for request schemas. */
@@ -83,11 +82,11 @@ interface ConvertInput {
 }
 
 /** Converts a lab test's (or a list of) provider ids to the target lab's. */
-export function convertCompendium(world: World, partition: Partition, input: ConvertInput): z.input<typeof W.CompendiumConversion> {
+export function convertCompendium(d: Domain, input: ConvertInput): z.input<typeof W.CompendiumConversion> {
   let sourceLabId: number | null = null;
   let sourceIds: string[];
   if (input.lab_test_id) {
-    const test = findLabTest(world, partition, input.lab_test_id);
+    const test = findLabTest(d, input.lab_test_id);
     sourceIds = test.markers.map((mk) => mk.provider_id);
     sourceLabId = test.lab.id;
   } else {

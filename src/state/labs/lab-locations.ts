@@ -7,7 +7,8 @@
 import { LAB_BY_ID, LAB_BY_SLUG } from '../../fixtures/labs/labs.js';
 import { PHLEBOTOMY_AREAS, pscSitesNear, type PscSite } from '../../fixtures/labs/appointment-slots.js';
 import { LABS_ERRORS, labsError } from './errors.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
@@ -16,7 +17,7 @@ type Capability = 'stat' | 'appointment_scheduling_via_junction' | 'appointment_
 const BILL_TYPES = ['client_bill', 'commercial_insurance', 'patient_bill'];
 const CAPABILITIES: Capability[] = ['appointment_scheduling_via_junction'];
 
-function sitesOf(env: OrderEnv, slug: string, zip: string, radius: number, wanted: Capability[] | undefined): PscSite[] {
+function sitesOf(env: Domain, slug: string, zip: string, radius: number, wanted: Capability[] | undefined): PscSite[] {
   if (slug !== 'quest') return [];
   if (wanted?.some((c) => !CAPABILITIES.includes(c))) return [];
   return pscSitesNear(env.world.seed, zip, radius);
@@ -45,15 +46,15 @@ function locationView(site: PscSite): z.input<typeof W.PscInfo>['patient_service
 }
 
 /** `PSCInfo`: a lab's PSCs within `radius` miles of a zip code. */
-export function pscInfo(env: OrderEnv, labId: number, zip: string, radius: number, capabilities?: Capability[]): z.input<typeof W.PscInfo> {
+export function pscInfo(env: Domain, labId: number, zip: string, radius: number, capabilities?: Capability[]): z.input<typeof W.PscInfo> {
   const lab = LAB_BY_ID.get(labId);
   if (!lab) throw labsError.notFound(LABS_ERRORS.labNotFound);
   return { lab_id: lab.id, slug: lab.slug, patient_service_centers: sitesOf(env, lab.slug, zip, radius, capabilities).map(locationView) };
 }
 
 /** `PSCInfo` around an order's patient address, for the order's lab. */
-export function orderPscInfo(env: OrderEnv, orderId: string, radius: number, capabilities?: Capability[]): z.input<typeof W.PscInfo> {
-  const order = env.store.get(orderId);
+export function orderPscInfo(env: Domain, orderId: string, radius: number, capabilities?: Capability[]): z.input<typeof W.PscInfo> {
+  const order = ordersOf(env).get(orderId);
   if (!order) throw labsError.notFound(LABS_ERRORS.appointmentOrderNotFound);
   const zip = order.patient_address?.zip ?? order.shipping_details?.zip;
   if (!zip) throw labsError.badRequest(LABS_ERRORS.orderWithoutAddress);
@@ -61,7 +62,7 @@ export function orderPscInfo(env: OrderEnv, orderId: string, radius: number, cap
 }
 
 /** `AreaInfo`: phlebotomy coverage and the PSCs of each lab around a zip code. */
-export function areaInfo(env: OrderEnv, zip: string, radius: number, labs: string[]): z.input<typeof W.AreaInfo> {
+export function areaInfo(env: Domain, zip: string, radius: number, labs: string[]): z.input<typeof W.AreaInfo> {
   const area = PHLEBOTOMY_AREAS[zip];
   const central: z.input<typeof W.AreaInfo>['central_labs'] = {};
   for (const slug of labs) {

@@ -7,10 +7,10 @@
  * `.updated`. 300 non-failed jobs per team environment, as the reference's sandbox.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import type { Domain } from '../domain-context.js';
 import { concatBytes, toHex } from '../../engine/bytes.js';
 import type { UploadedFile } from '../../engine/multipart.js';
-import type { Partition } from '../../engine/tenancy.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import { partitionSlot } from '../../engine/world.js';
 import { type ParsedReport, parseReport, type ReportKind } from '../../fixtures/labs/lab-report-parse.js';
 import { usersOf, type User } from '../users/users.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
@@ -101,13 +101,8 @@ function failureOf(files: ReadonlyArray<{ kind: ReportKind; bytes: Uint8Array }>
   return null;
 }
 
-function emit(
-  world: World,
-  partition: Partition,
-  user: User,
-  job: ParsingJob,
-  type: 'lab_report.parsing_job.created' | 'lab_report.parsing_job.updated',
-): void {
+function emit(d: Domain, user: User, job: ParsingJob, type: 'lab_report.parsing_job.created' | 'lab_report.parsing_job.updated'): void {
+  const { world, partition } = d;
   world.events.emit(partition, {
     event_type: type,
     data: parsingJobView(job),
@@ -118,11 +113,8 @@ function emit(
 }
 
 /** Checks the upload (everything first), then creates the job and schedules its parse. */
-export function createParsingJob(
-  world: World,
-  partition: Partition,
-  input: { files: UploadedFile[]; user_id: string; needs_human_review: boolean },
-): ParsingJob {
+export function createParsingJob(d: Domain, input: { files: UploadedFile[]; user_id: string; needs_human_review: boolean }): ParsingJob {
+  const { world, partition } = d;
   if (input.files.length === 0) throw labsError.invalid(['body', 'file'], LABS_ERRORS.parserNoFile);
   const user = usersOf(partition, world).liveUser(input.user_id);
   if (!user) throw labsError.notFound(LABS_ERRORS.userNotOnTeam);
@@ -151,30 +143,31 @@ export function createParsingJob(
   };
   store.add(job);
   store.nonFailed++;
-  emit(world, partition, user, job, 'lab_report.parsing_job.created');
+  emit(d, user, job, 'lab_report.parsing_job.created');
   world.scheduler.after(PARSE_MS, `lab_report.parsing_job ${job.id} -> parsed`, () => {
     if (failure) {
       job.status = 'failed';
       job.failure_reason = failure;
       store.nonFailed--;
-      emit(world, partition, user, job, 'lab_report.parsing_job.updated');
+      emit(d, user, job, 'lab_report.parsing_job.updated');
       return;
     }
     const data = parseReport(hash, new Date(job.created_at).toISOString().slice(0, 10));
     if (!job.needs_human_review) {
       Object.assign(job, { status: 'completed', data });
-      emit(world, partition, user, job, 'lab_report.parsing_job.updated');
+      emit(d, user, job, 'lab_report.parsing_job.updated');
       return;
     }
     world.scheduler.after(REVIEW_MS, `lab_report.parsing_job ${job.id} -> reviewed`, () => {
       Object.assign(job, { status: 'completed', data, is_reviewed: true });
-      emit(world, partition, user, job, 'lab_report.parsing_job.updated');
+      emit(d, user, job, 'lab_report.parsing_job.updated');
     });
   });
   return job;
 }
 
-export function findParsingJob(world: World, partition: Partition, id: string): ParsingJob {
+export function findParsingJob(d: Domain, id: string): ParsingJob {
+  const { world, partition } = d;
   const job = parsingJobsOf(partition, world).get(id);
   if (!job) throw labsError.notFound(LABS_ERRORS.parserJobNotFound);
   return job;

@@ -5,6 +5,7 @@
  * The store is created on first use, so teams created at run time get their standard tests too.
  */
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
+import type { Domain } from '../domain-context.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, labView, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
@@ -265,7 +266,8 @@ export function orderSetMarkers(
 }
 
 /** The markers of an order set of the team's lab tests (`POST /v3/lab_tests/list_order_set_markers`): none for an empty set. */
-export function teamOrderSetMarkers(world: World, partition: Partition, body: Parameters<typeof orderSetMarkers>[1]): CatalogueMarker[] {
+export function teamOrderSetMarkers(d: Domain, body: Parameters<typeof orderSetMarkers>[1]): CatalogueMarker[] {
+  const { world, partition } = d;
   const hasTests = (body.lab_test_ids?.length ?? 0) > 0;
   const hasAddOn = (body.add_on?.marker_ids?.length ?? 0) > 0 || (body.add_on?.provider_ids?.length ?? 0) > 0;
   if (!hasTests && !hasAddOn) return [];
@@ -274,7 +276,8 @@ export function teamOrderSetMarkers(world: World, partition: Partition, body: Pa
 }
 
 /** The team's lab test with this id, or the reference's 404. */
-export function findLabTest(world: World, partition: Partition, id: string): LabTest {
+export function findLabTest(d: Domain, id: string): LabTest {
+  const { world, partition } = d;
   const test = labTestsOf(partition, world).get(id);
   if (!test) throw labsError.notFound(LABS_ERRORS.labTestNotFound);
   return test;
@@ -293,7 +296,8 @@ interface LabTestListQuery {
 }
 
 /** The team's lab tests matching a query (`GET /v3/lab_tests`). */
-export function listLabTests(world: World, partition: Partition, query: LabTestListQuery): LabTest[] {
+export function listLabTests(d: Domain, query: LabTestListQuery): LabTest[] {
+  const { world, partition } = d;
   const name = query.name?.toLowerCase();
   let list = labTestsOf(partition, world)
     .all()
@@ -321,8 +325,7 @@ export function listLabTests(world: World, partition: Partition, query: LabTestL
 
 /** Creates a lab test from marker ids or lab test codes of one lab (`POST /v3/lab_tests`). */
 export function createLabTest(
-  world: World,
-  partition: Partition,
+  d: Domain,
   input: {
     name: string;
     description: string;
@@ -333,6 +336,7 @@ export function createLabTest(
     lab_slug?: string | null;
   },
 ): LabTest {
+  const { world, partition } = d;
   if (input.lab_slug && !LAB_BY_SLUG.has(input.lab_slug)) throw labsError.badRequest(LABS_TEXTS.labNotInCatalogue(input.lab_slug));
   const { lab, markers } = resolveMarkers(input, input.method);
   return addLabTest(labTestsOf(partition, world), {
@@ -349,13 +353,9 @@ export function createLabTest(
 }
 
 /** Renames a lab test and/or (de)activates it (`PATCH /v3/lab_tests/{id}`). */
-export function updateLabTest(
-  world: World,
-  partition: Partition,
-  id: string,
-  input: { name: string | null; active: boolean | null },
-): LabTest {
-  const test = findLabTest(world, partition, id);
+export function updateLabTest(d: Domain, id: string, input: { name: string | null; active: boolean | null }): LabTest {
+  const { world } = d;
+  const test = findLabTest(d, id);
   if (input.name === null && input.active === null) return test;
   if (input.name !== null) test.name = input.name;
   if (input.active !== null) test.status = input.active ? 'active' : 'inactive';
@@ -376,15 +376,14 @@ function decodeCursor(cursor: string): number | null {
 
 /** One page of `listLabTests` by cursor (`GET /v3/lab_test`): the page and the next page's cursor. */
 export function pageLabTests(
-  world: World,
-  partition: Partition,
+  d: Domain,
   query: LabTestListQuery,
   limit: number,
   cursor: string | null,
 ): { data: LabTest[]; next_cursor: string | null } {
   const offset = cursor === null ? 0 : decodeCursor(cursor);
   if (offset === null) throw labsError.invalid(['query', 'next_cursor'], LABS_ERRORS.invalidCursor, cursor);
-  const list = listLabTests(world, partition, query);
+  const list = listLabTests(d, query);
   const data = list.slice(offset, offset + limit);
   return { data, next_cursor: offset + limit < list.length ? encodeCursor(offset + limit) : null };
 }

@@ -8,18 +8,18 @@
  * `resolution_action`, `resolved_user_id`, `resolved_order_id`), not the review record.
  */
 import { usersOf } from '../users/users.js';
-import type { OrderEnv } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import type { UnmatchedResult } from './unmatched-store.js';
 
 /** The envelope's user: the one the result was matched to, else its first candidate's, else the team's first. */
-function reviewUser(env: OrderEnv, item: UnmatchedResult): { user_id: string; client_user_id: string } {
+function reviewUser(env: Domain, item: UnmatchedResult): { user_id: string; client_user_id: string } {
   const users = usersOf(env.partition, env.world);
   const id = item.resolved_user_id ?? item.candidate_groups[0]?.user_id ?? null;
   const user = (id ? users.get(id) : undefined) ?? users.all()[0];
   return { user_id: user?.user_id ?? id ?? '', client_user_id: user?.client_user_id ?? '' };
 }
 
-export function emitMatchReview(env: OrderEnv, item: UnmatchedResult, type: 'created' | 'updated'): void {
+export function emitMatchReview(env: Domain, item: UnmatchedResult, type: 'created' | 'updated'): void {
   const data: Record<string, unknown> = {
     id: item.id,
     status: item.status,

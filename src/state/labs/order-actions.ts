@@ -36,18 +36,19 @@ import {
 } from './order-model.js';
 import { resultStage } from './order-results.js';
 import { realStepping } from './order-progression.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import type { ResultType } from '../../fixtures/labs/markers.js';
 import { ApiError } from '../../engine/errors.js';
 
 /** The order with this id in the partition, or a 404 with the given catalogue text. */
-export function findOrder(env: OrderEnv, orderId: string, missing: string): Order {
-  const order = env.store.get(orderId);
+export function findOrder(env: Domain, orderId: string, missing: string): Order {
+  const order = ordersOf(env).get(orderId);
   if (!order) throw labsError.notFound(missing);
   return order;
 }
 
-export function liveUser(env: OrderEnv, userId: string): User {
+export function liveUser(env: Domain, userId: string): User {
   const user = usersOf(env.partition, env.world).liveUser(userId);
   if (!user) throw labsError.notFound(LABS_ERRORS.userNotOnTeam);
   return user;
@@ -59,7 +60,7 @@ export function liveUser(env: OrderEnv, userId: string): User {
  * errors). `scope` keeps keys per endpoint: the same key on two endpoints names two requests.
  */
 export function idempotent<B>(
-  env: OrderEnv,
+  env: Domain,
   scope: string,
   key: string | undefined,
   noCache: boolean,
@@ -68,7 +69,7 @@ export function idempotent<B>(
   if (!key) return create();
   const scoped = `${scope} ${key}`;
   const now = env.world.clock.now();
-  const stored = env.store.replay(scoped, now, IDEMPOTENCY_TTL_MS);
+  const stored = ordersOf(env).replay(scoped, now, IDEMPOTENCY_TTL_MS);
   if (stored) {
     if (stored.status >= 400) throw new ApiError(stored.status, stored.body);
     // A success stored under `scoped` is what this scope's `create` answered: the same type.
@@ -76,11 +77,11 @@ export function idempotent<B>(
   }
   try {
     const reply = create();
-    env.store.remember(scoped, { at: now, status: reply.status, body: reply.body }, IDEMPOTENCY_TTL_MS);
+    ordersOf(env).remember(scoped, { at: now, status: reply.status, body: reply.body }, IDEMPOTENCY_TTL_MS);
     return reply;
   } catch (error) {
     if (error instanceof ApiError && error.status !== 422 && !noCache)
-      env.store.remember(scoped, { at: now, status: error.status, body: error.body }, IDEMPOTENCY_TTL_MS);
+      ordersOf(env).remember(scoped, { at: now, status: error.status, body: error.body }, IDEMPOTENCY_TTL_MS);
     throw error;
   }
 }
@@ -109,7 +110,7 @@ interface PlaceOrderInput {
 }
 
 /** Validates the lab test or order set of a new order; a new order set's lab test is only built, not stored. */
-export function chooseLabTest(env: OrderEnv, input: PlaceOrderInput): LabTest | (() => LabTest) {
+export function chooseLabTest(env: Domain, input: PlaceOrderInput): LabTest | (() => LabTest) {
   const store = labTestsOf(env.partition, env.world);
   if (input.lab_test_id && input.order_set) throw labsError.invalid(['body'], LABS_ERRORS.bothLabTestAndOrderSet);
   if (input.lab_test_id) {
@@ -152,11 +153,11 @@ type Placed = Pick<
 >;
 
 /** Builds and starts an order with fresh ids in the partition. */
-export function place(env: OrderEnv, user: User, test: LabTest, rest: (placed: Placed) => OrderInit): Order {
+export function place(env: Domain, user: User, test: LabTest, rest: (placed: Placed) => OrderInit): Order {
   const { ids } = env.world;
   const pid = env.partition.id;
   const order = buildOrder(
-    env.store,
+    ordersOf(env),
     rest({
       seed: env.world.seed,
       id: ids.uuid('lab_order', pid),
@@ -194,7 +195,7 @@ export function patientParts(
   };
 }
 
-export function placeOrder(env: OrderEnv, input: PlaceOrderInput): Order {
+export function placeOrder(env: Domain, input: PlaceOrderInput): Order {
   const user = liveUser(env, input.user_id);
   const now = env.world.clock.now();
   checkPatient(input.patient_details, env.partition, now, ['body', 'patient_details']);
@@ -217,7 +218,7 @@ export function placeOrder(env: OrderEnv, input: PlaceOrderInput): Order {
 
 /** Orders an unregistered (registrable) testkit shipped to an address (`POST /v3/order/testkit`). */
 export function orderTestkit(
-  env: OrderEnv,
+  env: Domain,
   input: { user_id: string; lab_test_id: string; shipping_details: ShippingDetails; passthrough: string | null },
 ): Order {
   const user = liveUser(env, input.user_id);
@@ -240,7 +241,7 @@ export function orderTestkit(
 
 /** Registers a testkit by its sample id with the patient's details (`POST /v3/order/testkit/register`). */
 export function registerTestkit(
-  env: OrderEnv,
+  env: Domain,
   input: {
     sample_id: string;
     user_id: string | null;
@@ -249,7 +250,7 @@ export function registerTestkit(
     physician: Physician | null;
   },
 ): Order {
-  const order = env.store.bySample(input.sample_id);
+  const order = ordersOf(env).bySample(input.sample_id);
   if (!order?.registrable) throw labsError.notFound(LABS_ERRORS.testkitNotFound);
   if (order.registered) throw labsError.badRequest(LABS_ERRORS.testkitAlreadyRegistered);
   const cur = currentStatus(order);
@@ -257,7 +258,7 @@ export function registerTestkit(
   const user = input.user_id ? liveUser(env, input.user_id) : undefined;
   checkPatient(input.patient_details, env.partition, env.world.clock.now(), ['body', 'patient_details']);
   if (input.patient_address.phone_number) checkRealPhone(input.patient_address.phone_number);
-  if (user && user.user_id !== order.user_id) env.store.reassignUser(order, user.user_id, user.client_user_id);
+  if (user && user.user_id !== order.user_id) ordersOf(env).reassignUser(order, user.user_id, user.client_user_id);
   order.patient_details = input.patient_details;
   order.patient_address = input.patient_address;
   order.physician = input.physician ?? order.physician;
@@ -274,7 +275,7 @@ export function registerTestkit(
 }
 
 /** Reschedules a scheduled order still waiting (`PATCH /v3/order/{id}`); null activates it now. */
-export function rescheduleOrder(env: OrderEnv, orderId: string, activateBy: string | null): Order {
+export function rescheduleOrder(env: Domain, orderId: string, activateBy: string | null): Order {
   const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   const cur = currentStatus(order);
   if (cur !== 'ordered' && cur !== 'awaiting_registration') throw labsError.badRequest(LABS_TEXTS.notReschedulable(cur));
@@ -292,7 +293,7 @@ export function rescheduleOrder(env: OrderEnv, orderId: string, activateBy: stri
 }
 
 /** Cancels an order (`POST /v3/order/{id}/cancel`). */
-export function cancelOrderById(env: OrderEnv, orderId: string): Order {
+export function cancelOrderById(env: Domain, orderId: string): Order {
   const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   cancelOrder(env, order);
   orderCancelled(env, order);
@@ -300,7 +301,7 @@ export function cancelOrderById(env: OrderEnv, orderId: string): Order {
 }
 
 /** Records the draw of an on-site collection order (`PATCH /v3/order/{id}/draw_completed`). */
-export function completeDraw(env: OrderEnv, orderId: string): Order {
+export function completeDraw(env: Domain, orderId: string): Order {
   const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   drawCompleted(env, order);
   return order;
@@ -313,7 +314,7 @@ interface SimulateInput {
 }
 
 /** Moves an order to a status, at once or step by step on the clock (`POST /v3/order/{id}/test`). */
-export function simulateOrder(env: OrderEnv, orderId: string, input: SimulateInput): void {
+export function simulateOrder(env: Domain, orderId: string, input: SimulateInput): void {
   const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   if (env.partition.environment !== 'sandbox') throw labsError.badRequest(LABS_ERRORS.simulationProductionOnly);
   let target: LowStatus = 'completed';
@@ -337,22 +338,22 @@ export function simulateOrder(env: OrderEnv, orderId: string, input: SimulateInp
 }
 
 /** Re-emits the current state of orders chosen by id and/or an `updated_at` range. */
-export function resendEvents(env: OrderEnv, input: { order_ids: string[] | null; start: number | null; end: number | null }): Order[] {
+export function resendEvents(env: Domain, input: { order_ids: string[] | null; start: number | null; end: number | null }): Order[] {
   const { order_ids: ids, start, end } = input;
-  const candidates = ids ? ids.map((id) => env.store.get(id)).filter((o): o is Order => o !== undefined) : env.store.all();
+  const candidates = ids ? ids.map((id) => ordersOf(env).get(id)).filter((o): o is Order => o !== undefined) : ordersOf(env).all();
   const chosen = candidates.filter((o) => (start === null || o.updated_at >= start) && (end === null || o.updated_at <= end));
   for (const order of chosen) resendOrder(env, order);
   return chosen;
 }
 
 /** `GetOrderCommunicationSettingsResponse` of an order. */
-export function communicationSettings(env: OrderEnv, orderId: string): { order_id: string; sms_enabled: boolean } {
+export function communicationSettings(env: Domain, orderId: string): { order_id: string; sms_enabled: boolean } {
   const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   return { order_id: order.id, sms_enabled: order.sms_enabled };
 }
 
 /** Turns the patient's SMS about an order on or off. */
-export function setCommunicationSettings(env: OrderEnv, orderId: string, smsEnabled: boolean): { order_id: string; sms_enabled: boolean } {
+export function setCommunicationSettings(env: Domain, orderId: string, smsEnabled: boolean): { order_id: string; sms_enabled: boolean } {
   const order = findOrder(env, orderId, LABS_ERRORS.orderActionNotFound);
   order.sms_enabled = smsEnabled;
   return { order_id: order.id, sms_enabled: order.sms_enabled };

@@ -14,28 +14,28 @@ import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { CANCELLABLE, FATES, FINAL, RESULT_STAGE, buildPath, type Fate, type LowStatus, type Step } from './order-lifecycle.js';
 import { currentStatus, iso, type Order } from './order-model.js';
 import { refreshSummary, resultTimes } from './order-results.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import { orderView } from './order-views.js';
 import { labsProgression, teamLabs, type LabsProgression } from './order-progression.js';
-import { ordersOf } from './order-store.js';
 import { buildRedraw, needsRedraw } from './order-redraw.js';
 import type { World } from '../../engine/world.js';
 
-function clientUserId(env: OrderEnv, order: Order): string {
+function clientUserId(env: Domain, order: Order): string {
   return usersOf(env.partition, env.world).get(order.user_id)?.client_user_id ?? order.client_user_id;
 }
 
-function emitOrder(env: OrderEnv, order: Order, eventType: 'labtest.order.created' | 'labtest.order.updated'): void {
+function emitOrder(env: Domain, order: Order, eventType: 'labtest.order.created' | 'labtest.order.updated'): void {
   env.world.events.emit(env.partition, {
     event_type: eventType,
-    data: orderView(env.world, order, env.store),
+    data: orderView(env, order),
     team_id: order.team_id,
     user_id: order.user_id,
     client_user_id: clientUserId(env, order),
   });
 }
 
-function emitCritical(env: OrderEnv, order: Order, set: ResultSet): void {
+function emitCritical(env: Domain, order: Order, set: ResultSet): void {
   const times = resultTimes(order);
   env.world.events.emit(env.partition, {
     event_type: 'labtest.result.critical',
@@ -88,23 +88,23 @@ export function updateShipment(seed: number, order: Order, status: LowStatus): v
  * (partial results only when the team's `partial_webhooks_enabled` is on), then
  * `labtest.result.critical` when the new result set holds a critical value.
  */
-function recordStep(env: OrderEnv, order: Order, status: LowStatus, at = env.world.clock.now()): void {
+function recordStep(env: Domain, order: Order, status: LowStatus, at = env.world.clock.now()): void {
   if (status === 'redraw_available') order.flags = { ...order.flags, has_missing_results: true };
-  env.store.pushEvent(order, { id: env.store.nextEventId(), at, status });
+  ordersOf(env).pushEvent(order, { id: ordersOf(env).nextEventId(), at, status });
   order.updated_at = Math.max(order.updated_at, at);
   updateShipment(env.world.seed, order, status);
-  const set = refreshSummary(env.world, env.store, order);
+  const set = refreshSummary(env.world, ordersOf(env), order);
   const partial = status === 'partial_results';
   if (!partial || env.partition.team.settings[env.partition.environment].partial_webhooks_enabled) {
     emitOrder(env, order, 'labtest.order.updated');
   }
   if (RESULT_STAGE[status] && set?.hasCritical) emitCritical(env, order, set);
-  if (status === 'redraw_available' && needsRedraw(env.store, order, env.world.seed))
-    startOrder(env, buildRedraw(env.world.seed, env.store, order, at));
+  if (status === 'redraw_available' && needsRedraw(ordersOf(env), order, env.world.seed))
+    startOrder(env, buildRedraw(env.world.seed, ordersOf(env), order, at));
 }
 
 /** Moves the order to the next step of its path. */
-function stepForward(env: OrderEnv, order: Order, at?: number): void {
+function stepForward(env: Domain, order: Order, at?: number): void {
   const next = order.path[order.pathIndex + 1];
   if (!next) return;
   order.pathIndex++;
@@ -120,7 +120,7 @@ function activationTime(order: Order): number | null {
  * counted from `from` (default now). A step's job records it at its due time, so an order
  * caught up late (realtime mode) keeps its own timeline.
  */
-export function scheduleNext(env: OrderEnv, order: Order, from = env.world.clock.now()): void {
+export function scheduleNext(env: Domain, order: Order, from = env.world.clock.now()): void {
   order.job?.cancel();
   order.job = null;
   const next = order.path[order.pathIndex + 1];
@@ -151,15 +151,15 @@ export function setTeamProgression(world: World, teamId: string, mode?: LabsProg
   if (mode !== 'clock') return view;
   for (const partition of world.tenancy.allPartitions()) {
     if (partition.team.id !== teamId) continue;
-    const env = { world, partition, store: ordersOf(partition, world) };
-    for (const order of env.store.all()) if (!order.job && !order.seeded) scheduleNext(env, order);
+    const env = { world, partition };
+    for (const order of ordersOf(env).all()) if (!order.job && !order.seeded) scheduleNext(env, order);
   }
   return view;
 }
 
 /** Emits the creation and starts the order on the clock. */
-export function startOrder(env: OrderEnv, order: Order): void {
-  env.store.add(order);
+export function startOrder(env: Domain, order: Order): void {
+  ordersOf(env).add(order);
   emitOrder(env, order, 'labtest.order.created');
   scheduleNext(env, order);
 }
@@ -180,12 +180,12 @@ function cancelPlan(order: Order, refuse: (text: string) => Error): SimulationPl
 }
 
 /** Cancels an order (a 400 transition error when its status does not allow it). */
-export function cancelOrder(env: OrderEnv, order: Order): void {
+export function cancelOrder(env: Domain, order: Order): void {
   runSimulation(env, order, cancelPlan(order, labsError.transition), 0);
 }
 
 /** Records the on-site draw (on-site collection orders waiting for it). */
-export function drawCompleted(env: OrderEnv, order: Order): void {
+export function drawCompleted(env: Domain, order: Order): void {
   if (order.method !== 'on_site_collection') throw labsError.transition(LABS_ERRORS.drawOnlyOnSite);
   const next = order.path[order.pathIndex + 1];
   const cur = currentStatus(order);
@@ -206,7 +206,7 @@ export const REGISTRABLE_FROM: ReadonlySet<LowStatus> = new Set<LowStatus>([
 ]);
 
 /** Marks a registrable testkit as registered; at `with_customer` it moves on at once. */
-export function markRegistered(env: OrderEnv, order: Order): void {
+export function markRegistered(env: Domain, order: Order): void {
   order.registered = true;
   order.updated_at = env.world.clock.now();
   const next = order.path[order.pathIndex + 1];
@@ -268,7 +268,7 @@ export function planSimulation(order: Order, target: LowStatus): SimulationPlan 
  * Runs a planned simulation: with no delay every step happens now; with a delay the steps come
  * `delayMs` apart on the clock. Afterwards the order goes on along the same path at its usual pace.
  */
-export function runSimulation(env: OrderEnv, order: Order, plan: SimulationPlan, delayMs: number): void {
+export function runSimulation(env: Domain, order: Order, plan: SimulationPlan, delayMs: number): void {
   order.job?.cancel();
   order.job = null;
   order.path = plan.path;
@@ -284,7 +284,7 @@ export function runSimulation(env: OrderEnv, order: Order, plan: SimulationPlan,
 }
 
 /** Re-emits an order's current state (resend events). */
-export function resendOrder(env: OrderEnv, order: Order): void {
+export function resendOrder(env: Domain, order: Order): void {
   emitOrder(env, order, order.events.length === 1 ? 'labtest.order.created' : 'labtest.order.updated');
 }
 
@@ -304,7 +304,7 @@ function afterAppointment(order: Order): Step[] {
  * is still `ordered`, as the reference does) to `appointment_pending` and `appointment_scheduled`,
  * then on to its draw when the appointment ends, and along its fate from there.
  */
-export function planAppointment(env: OrderEnv, order: Order, appointmentEnd: number, appointmentId: string): void {
+export function planAppointment(env: Domain, order: Order, appointmentEnd: number, appointmentId: string): void {
   const cur = currentStatus(order);
   const now = env.world.clock.now();
   const done = order.path.slice(0, order.pathIndex + 1);
@@ -322,7 +322,7 @@ export function planAppointment(env: OrderEnv, order: Order, appointmentEnd: num
 }
 
 /** A cancelled appointment: after the requisition the order goes to `appointment_cancelled` and waits for a new booking; before it, it goes on as if none was booked. */
-export function cancelAppointmentSteps(env: OrderEnv, order: Order): void {
+export function cancelAppointmentSteps(env: Domain, order: Order): void {
   const cur = currentStatus(order);
   if (cur === 'ordered') {
     runSimulation(

@@ -12,7 +12,7 @@ import { labTestPrice, labTestsOf, type LabTest } from './lab-tests.js';
 import { hasAbn } from './order-abn.js';
 import { findOrder } from './order-actions.js';
 import { iso, type Order } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 
 const MAX_LABELS = 30;
 
@@ -22,7 +22,7 @@ function requisitionTime(order: Order): number | null {
   return null;
 }
 
-function withRequisition(env: OrderEnv, orderId: string): { order: Order; at: number } {
+function withRequisition(env: Domain, orderId: string): { order: Order; at: number } {
   const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   const at = requisitionTime(order);
   if (at === null) throw labsError.notFound(LABS_TEXTS.requisitionNotAvailable(order.id));
@@ -53,7 +53,7 @@ function testsBlock(test: LabTest): DocBlock {
 }
 
 /** The requisition form: exists once the order was sent to the lab (`requisition_created`). */
-export function requisitionDocument(env: OrderEnv, orderId: string): DocSpec {
+export function requisitionDocument(env: Domain, orderId: string): DocSpec {
   const { order, at } = withRequisition(env, orderId);
   const lab = order.lab_test.lab;
   const physician = order.physician
@@ -96,7 +96,7 @@ export function requisitionDocument(env: OrderEnv, orderId: string): DocSpec {
 }
 
 /** Specimen labels (`number_of_labels`, default 3): for orders someone else draws (at home, on site), once the requisition exists. */
-export function labelsDocument(env: OrderEnv, orderId: string, count: number, collectionDate: number): DocSpec {
+export function labelsDocument(env: Domain, orderId: string, count: number, collectionDate: number): DocSpec {
   const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   if (order.method !== 'at_home_phlebotomy' && order.method !== 'on_site_collection')
     throw labsError.badRequest(LABS_TEXTS.labelsNotForMethod(order.method));
@@ -192,7 +192,7 @@ function checkInstructions(test: LabTest): void {
 }
 
 /** Collection instructions of a lab test (testkit tests: `has_collection_instructions`). */
-export function labTestInstructionsDocument(env: OrderEnv, labTestId: string): DocSpec {
+export function labTestInstructionsDocument(env: Domain, labTestId: string): DocSpec {
   const test = labTestsOf(env.partition, env.world).get(labTestId);
   if (!test) throw labsError.notFound(LABS_ERRORS.labTestNotFound);
   checkInstructions(test);
@@ -206,7 +206,7 @@ export function labTestInstructionsDocument(env: OrderEnv, labTestId: string): D
 }
 
 /** Collection instructions of an order (its lab test's), addressed to its patient. */
-export function orderInstructionsDocument(env: OrderEnv, orderId: string): DocSpec {
+export function orderInstructionsDocument(env: Domain, orderId: string): DocSpec {
   const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   checkInstructions(order.lab_test);
   return {
@@ -229,7 +229,7 @@ export function orderInstructionsDocument(env: OrderEnv, orderId: string): DocSp
 }
 
 /** The Advance Beneficiary Notice of Noncoverage (CMS-R-131) of an order that has one (`has_abn`). */
-export function abnDocument(env: OrderEnv, orderId: string): DocSpec {
+export function abnDocument(env: Domain, orderId: string): DocSpec {
   const order = findOrder(env, orderId, LABS_ERRORS.orderGetNotFound);
   if (!hasAbn(order)) throw labsError.notFound(LABS_TEXTS.abnNotAvailable(order.id));
   const lab = order.lab_test.lab;

@@ -12,7 +12,8 @@ import { LABS_ERRORS, labsError } from './errors.js';
 import { chooseLabTest, liveUser, patientParts, place } from './order-actions.js';
 import { checkPatient } from './order-checks.js';
 import type { Order, PatientAddress, PatientDetails, Physician } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import type { OrderSetInput } from './order-actions.js';
 
 interface ImportOrderInput {
@@ -26,10 +27,10 @@ interface ImportOrderInput {
   sample_id: string;
 }
 
-export function importOrder(env: OrderEnv, input: ImportOrderInput): Order {
+export function importOrder(env: Domain, input: ImportOrderInput): Order {
   const user = liveUser(env, input.user_id);
   checkPatient(input.patient_details, env.partition, env.world.clock.now(), ['body', 'patient_details']);
-  if (env.store.bySample(input.sample_id)) throw labsError.badRequest(LABS_ERRORS.importSampleIdUsed);
+  if (ordersOf(env).bySample(input.sample_id)) throw labsError.badRequest(LABS_ERRORS.importSampleIdUsed);
   const chosen = chooseLabTest(env, {
     user_id: input.user_id,
     lab_test_id: null,

@@ -19,7 +19,8 @@ import { LABS_ERRORS, labsError } from './errors.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { byCreation, type CreationIndex } from './order-index.js';
 import { currentStatus, lastEvent, type Order } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 
 interface OrderListQuery {
   search_input?: string | undefined;
@@ -131,8 +132,8 @@ function sortedPool(orders: readonly Order[], filter: Filter): Pool {
   return pool([{ orders: sorted, from: 0, to: sorted.length }], [filter]);
 }
 
-function choosePool(env: OrderEnv, q: OrderListQuery): Pool {
-  const { store } = env;
+function choosePool(env: Domain, q: OrderListQuery): Pool {
+  const store = ordersOf(env);
   const pools: Pool[] = [pool([indexed(store.created(), q)], ['date'])];
   if (q.user_id) pools.push(pool([indexed(store.createdOfUser(q.user_id), q)], ['user', 'date']));
   if (q.order_transaction_id) pools.push(sortedPool(store.transaction(q.order_transaction_id)?.orders ?? [], 'tx'));
@@ -198,7 +199,7 @@ function readPage(p: Pool, desc: boolean, start: number, size: number, keep: Pre
 const ALL: Predicate = () => true;
 
 /** One page of the partition's orders matching the query, and how many match in all. */
-export function listOrders(env: OrderEnv, q: OrderListQuery): { orders: Order[]; total: number } {
+export function listOrders(env: Domain, q: OrderListQuery): { orders: Order[]; total: number } {
   if (q.user_id && !usersOf(env.partition, env.world).has(q.user_id)) throw labsError.notFound(LABS_ERRORS.userNotOnTeam);
   const today = new Date(env.world.clock.now()).toISOString().slice(0, 10);
   const p = choosePool(env, q);
@@ -227,7 +228,7 @@ export function listOrders(env: OrderEnv, q: OrderListQuery): { orders: Order[];
   // is_critical=false on such a pool: the pool minus its critical orders, counted from the critical index.
   if (rest.length === 1 && rest[0]?.filter === 'critical' && q.is_critical === false && p.covers.has('date')) {
     const inPool = tests.filter((t) => t.filter !== 'critical');
-    const critical = indexed(env.store.critical(), q);
+    const critical = indexed(ordersOf(env).critical(), q);
     let excluded = 0;
     for (let i = critical.from; i < critical.to; i++) if (inPool.every((t) => t.test(critical.orders[i] as Order))) excluded++;
     return { orders: readPage(p, desc, start, q.size, keep), total: p.size - excluded };

@@ -11,12 +11,12 @@ import { findOrder } from './order-actions.js';
 import { ageAt } from './order-checks.js';
 import { iso, type Order } from './order-model.js';
 import { orderResults, resultTimes, type ResultTimes } from './order-results.js';
-import type { OrderEnv } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
 /** An order with its results, or the reference's 404s (unknown order; no results yet). */
-export function withResults(env: OrderEnv, orderId: string): { order: Order; set: ResultSet; times: ResultTimes } {
+export function withResults(env: Domain, orderId: string): { order: Order; set: ResultSet; times: ResultTimes } {
   const order = findOrder(env, orderId, LABS_ERRORS.orderResultNotFound);
   const set = orderResults(env.world, order);
   const times = resultTimes(order);

@@ -5,8 +5,7 @@
  * user, critical) are kept in creation order (order-index.ts). Only the labs domain functions change it,
  * through its methods; nothing outside this file touches its Maps.
  */
-import type { Partition } from '../../engine/tenancy.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import { partitionSlot } from '../../engine/world.js';
 import type { LowStatus } from './order-lifecycle.js';
 import { CreationIndex } from './order-index.js';
 import { currentStatus, type IdempotentReply, type Order, type OrderEvent, type ResultSummary, type Transaction } from './order-model.js';
@@ -197,13 +196,9 @@ export class OrderStore {
   }
 }
 
-export const ordersOf = partitionSlot('lab_orders', () => new OrderStore());
+const orderStoreSlot = partitionSlot('lab_orders', () => new OrderStore());
 
-/** What order changes need: the domain context and the partition's order store. */
-export interface OrderEnv extends Domain {
-  store: OrderStore;
-}
-
-export function orderEnv(world: World, partition: Partition): OrderEnv {
-  return { world, partition, store: ordersOf(partition, world) };
+/** The lab order store of a team environment (made on first use). */
+export function ordersOf(d: Domain): OrderStore {
+  return orderStoreSlot(d.partition, d.world);
 }

@@ -11,7 +11,8 @@ import type { Interpretation } from './order-lifecycle.js';
 import type { Order } from './order-model.js';
 import { metadata, sampleInformation } from './order-result-views.js';
 import { orderResults, resultTimes, type ResultTimes } from './order-results.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import { transactionView } from './order-views.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
@@ -26,8 +27,8 @@ interface TransactionResults {
 
 const SEVERITY: Record<string, number> = { normal: 0, unknown: 1, abnormal: 2, critical: 3 };
 
-export function transactionResults(env: OrderEnv, transactionId: string): TransactionResults {
-  const tx = env.store.transaction(transactionId);
+export function transactionResults(env: Domain, transactionId: string): TransactionResults {
+  const tx = ordersOf(env).transaction(transactionId);
   if (!tx) throw labsError.notFound(LABS_ERRORS.transactionNotFound);
   const parts: TransactionResults['parts'] = [];
   for (const order of tx.orders) {
@@ -58,7 +59,7 @@ export function transactionResults(env: OrderEnv, transactionId: string): Transa
 }
 
 /** `LabResultsRaw` of a transaction. */
-export function transactionResultsView(env: OrderEnv, tr: TransactionResults): z.input<typeof W.LabResultsRaw> {
+export function transactionResultsView(env: Domain, tr: TransactionResults): z.input<typeof W.LabResultsRaw> {
   const latest = tr.parts[tr.parts.length - 1] as TransactionResults['parts'][number];
   const meta = { ...metadata(latest.order, latest.set, latest.times), interpretation: tr.set.interpretation };
   const samples: z.input<typeof W.OrderResult>['sample_information'] = {};
@@ -68,6 +69,6 @@ export function transactionResultsView(env: OrderEnv, tr: TransactionResults): z
     results: tr.set.results,
     missing_results: tr.set.missing,
     sample_information: samples,
-    order_transaction: transactionView(env.store, tr.transactionId),
+    order_transaction: transactionView(env, tr.transactionId),
   };
 }

@@ -2,7 +2,7 @@
  * What the API shows of lab orders: `ClientFacingOrder`, the order transaction inside it, and
  * `GetOrderTransactionResponse`. Pure reads of the model.
  */
-import type { World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
 import { FINAL, STATUS_DETAIL, fullStatus, highLevel } from './order-lifecycle.js';
 import { labTestView } from './lab-tests.js';
 import { hasAbn } from './order-abn.js';
@@ -17,9 +17,8 @@ import {
   type Transaction,
 } from './order-model.js';
 import { orderResults } from './order-results.js';
-import { ordersOf, type OrderStore } from './order-store.js';
+import { ordersOf } from './order-store.js';
 import { LABS_ERRORS, labsError } from './errors.js';
-import type { Partition } from '../../engine/tenancy.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
@@ -33,8 +32,8 @@ function transactionStatus(tx: Transaction): 'active' | 'completed' | 'cancelled
   return allCancelled ? 'cancelled' : 'completed';
 }
 
-export function transactionView(store: OrderStore, transactionId: string): z.input<typeof W.Order>['order_transaction'] {
-  const tx = store.transaction(transactionId);
+export function transactionView(d: Domain, transactionId: string): z.input<typeof W.Order>['order_transaction'] {
+  const tx = ordersOf(d).transaction(transactionId);
   if (!tx) return null;
   return {
     id: tx.id,
@@ -52,8 +51,8 @@ export function transactionView(store: OrderStore, transactionId: string): z.inp
 }
 
 /** `GetOrderTransactionResponse`. */
-export function transactionResponse(world: World, partition: Partition, transactionId: string): z.input<typeof W.OrderTransaction> {
-  const store = ordersOf(partition, world);
+export function transactionResponse(d: Domain, transactionId: string): z.input<typeof W.OrderTransaction> {
+  const store = ordersOf(d);
   const tx = store.transaction(transactionId);
   if (!tx) throw labsError.notFound(LABS_ERRORS.transactionNotFound);
   return {
@@ -111,7 +110,8 @@ function detailsView(order: Order): z.input<typeof W.Order>['details'] {
 }
 
 /** `ClientFacingOrder`. */
-export function orderView(world: World, order: Order, store: OrderStore): z.input<typeof W.Order> {
+export function orderView(d: Domain, order: Order): z.input<typeof W.Order> {
+  const { world } = d;
   const last = lastEvent(order);
   const results = orderResults(world, order);
   const final = results !== null && results.stage !== 'partial';
@@ -163,11 +163,11 @@ export function orderView(world: World, order: Order, store: OrderStore): z.inpu
     expected_result_by_date: order.expected_result_by_date,
     worst_case_result_by_date: order.worst_case_result_by_date,
     origin: order.origin,
-    order_transaction: transactionView(store, order.transaction_id),
+    order_transaction: transactionView(d, order.transaction_id),
   };
 }
 
 /** `PostOrderResponse`: the order, `SUCCESS` and a message. */
-export function postOrderView(world: World, store: OrderStore, order: Order, message: string): z.input<typeof W.OrderAnswer> {
-  return { order: orderView(world, order, store), status: 'SUCCESS', message };
+export function postOrderView(d: Domain, order: Order, message: string): z.input<typeof W.OrderAnswer> {
+  return { order: orderView(d, order), status: 'SUCCESS', message };
 }

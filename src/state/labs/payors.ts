@@ -5,11 +5,11 @@
  * clearinghouse's payor id.
  */
 import { PAYOR_PROVIDERS, platformPayors, type PayorProvider, type PayorRecord } from '../../fixtures/labs/payors.js';
+import type { Domain } from '../domain-context.js';
 
 /** The payor search providers, for request schemas. */
 export { PAYOR_PROVIDERS };
-import type { Partition } from '../../engine/tenancy.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import { partitionSlot } from '../../engine/world.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
@@ -38,7 +38,8 @@ const teamPayorsOf = partitionSlot('team_payors', () => new TeamPayorStore());
 let platformByCode: Map<string, PayorRecord> | undefined;
 
 /** A payor by code: the team's own payors, then the platform catalogue. */
-export function payorByCode(world: World, partition: Partition, code: string): PayorRecord | undefined {
+export function payorByCode(d: Domain, code: string): PayorRecord | undefined {
+  const { world, partition } = d;
   platformByCode ??= new Map(platformPayors().map((p) => [p.payor_code, p]));
   return teamPayorsOf(partition, world).get(code) ?? platformByCode.get(code);
 }
@@ -51,7 +52,8 @@ interface NewTeamPayor {
 }
 
 /** Creates a team payor (`POST /v3/payor`, source `team`) that payor search then finds. */
-export function createTeamPayor(world: World, partition: Partition, input: NewTeamPayor): PayorRecord {
+export function createTeamPayor(d: Domain, input: NewTeamPayor): PayorRecord {
+  const { world, partition } = d;
   const payor: PayorRecord = {
     payor_code: `TEAM_${world.ids.token('team_payor', 8, partition.id).toUpperCase()}`,
     name: input.name.trim(),
@@ -140,7 +142,8 @@ interface PayorQuery {
 }
 
 /** Searches the platform catalogue and a team's payors. */
-export function searchPayors(world: World, partition: Partition, query: PayorQuery): PayorRecord[] {
+export function searchPayors(d: Domain, query: PayorQuery): PayorRecord[] {
+  const { world, partition } = d;
   const all = [...platformPayors(), ...teamPayorsOf(partition, world).all()];
   let pool = all;
   if (query.provider) {

@@ -18,7 +18,8 @@ import { placeOrder } from './order-actions.js';
 import { cancelOrder, planSimulation, runSimulation } from './order-changes.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import { emitMatchReview } from './match-review-events.js';
 import { RUN_LIMIT, UNMATCHED_LIMIT, unmatchedOf, type Candidate, type RunStage, type TestRun } from './unmatched-store.js';
 
@@ -55,7 +56,7 @@ class RunFailure extends Error {
 }
 
 /** Creates a run (queued) and schedules its stages; the same key gives back the same run. */
-export function createRun(env: OrderEnv, input: CreateRunInput, key: string): TestRun {
+export function createRun(env: Domain, input: CreateRunInput, key: string): TestRun {
   const store = unmatchedOf(env.partition, env.world);
   const existing = store.runOfKey(key);
   if (existing) return existing;
@@ -84,13 +85,13 @@ export function createRun(env: OrderEnv, input: CreateRunInput, key: string): Te
   return run;
 }
 
-export function findRun(env: OrderEnv, runId: string): TestRun {
+export function findRun(env: Domain, runId: string): TestRun {
   const run = unmatchedOf(env.partition, env.world).run(runId);
   if (!run) throw labsError.notFound(LABS_ERRORS.unmatchedRunNotFound);
   return run;
 }
 
-function scheduleStage(env: OrderEnv, run: TestRun, from: number): void {
+function scheduleStage(env: Domain, run: TestRun, from: number): void {
   const next = NEXT[run.stage];
   if (!next) return;
   env.world.scheduler.at(from + STAGE_MS, `unmatched_result_test ${run.run_id} -> ${next}`, () => {
@@ -110,7 +111,7 @@ function scheduleStage(env: OrderEnv, run: TestRun, from: number): void {
   });
 }
 
-function enterStage(env: OrderEnv, run: TestRun, stage: RunStage): void {
+function enterStage(env: Domain, run: TestRun, stage: RunStage): void {
   switch (stage) {
     case 'validating':
       return validate(env, run);
@@ -124,7 +125,7 @@ function enterStage(env: OrderEnv, run: TestRun, stage: RunStage): void {
   }
 }
 
-function teamLabTest(env: OrderEnv, id: string | null): LabTest {
+function teamLabTest(env: Domain, id: string | null): LabTest {
   const store = labTestsOf(env.partition, env.world);
   if (id) {
     const test = store.get(id);
@@ -134,7 +135,7 @@ function teamLabTest(env: OrderEnv, id: string | null): LabTest {
   return store.all().find((t) => t.method === 'walk_in_test' && !t.auto_generated) as LabTest;
 }
 
-function validate(env: OrderEnv, run: TestRun): void {
+function validate(env: Domain, run: TestRun): void {
   const def = CASE_BY_NAME.get(run.case);
   if (!def) throw new RunFailure('unknown_case', run.case);
   teamLabTest(env, run.lab_test_id);
@@ -150,7 +151,7 @@ function validate(env: OrderEnv, run: TestRun): void {
   for (const role of def.order_roles) {
     const id = run.provided[role];
     if (!id) throw new RunFailure('invalid_orders', LABS_TEXTS.runRoleMissing(role));
-    const order = env.store.get(id);
+    const order = ordersOf(env).get(id);
     if (!order) throw new RunFailure('invalid_orders', LABS_TEXTS.runOrderNotFound(role, id));
     const required = def.required_statuses[role] as LowStatus;
     if (currentStatus(order) !== required)
@@ -179,7 +180,7 @@ const ADDRESS = {
   phone_number: null,
 };
 
-function createOrders(env: OrderEnv, run: TestRun): void {
+function createOrders(env: Domain, run: TestRun): void {
   if (run.order_source !== 'managed') return;
   const def = CASE_BY_NAME.get(run.case);
   const user = usersOf(env.partition, env.world).all()[0];
@@ -211,11 +212,11 @@ function createOrders(env: OrderEnv, run: TestRun): void {
   }
 }
 
-function transitionOrders(env: OrderEnv, run: TestRun): void {
+function transitionOrders(env: Domain, run: TestRun): void {
   if (run.order_source !== 'managed') return;
   const def = CASE_BY_NAME.get(run.case);
   for (const [role, ref] of Object.entries(run.orders)) {
-    const order = env.store.get(ref.order_id);
+    const order = ordersOf(env).get(ref.order_id);
     const target = def?.required_statuses[role];
     if (!order || !target) continue;
     try {
@@ -268,10 +269,10 @@ function otherLab(lab: Lab): Lab {
   return LAB_BY_SLUG.get(lab.slug === 'quest' ? 'labcorp' : 'quest') as Lab;
 }
 
-function writeResult(env: OrderEnv, run: TestRun): void {
+function writeResult(env: Domain, run: TestRun): void {
   const store = unmatchedOf(env.partition, env.world);
   const def = CASE_BY_NAME.get(run.case);
-  const orders = Object.values(run.orders).flatMap((ref) => env.store.get(ref.order_id) ?? []);
+  const orders = Object.values(run.orders).flatMap((ref) => ordersOf(env).get(ref.order_id) ?? []);
   const first = orders[0];
   const test = first?.lab_test ?? teamLabTest(env, run.lab_test_id);
   let lab = test.lab;

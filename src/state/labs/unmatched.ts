@@ -11,7 +11,8 @@ import { LABS_ERRORS, labsError } from './errors.js';
 import { runSimulation } from './order-changes.js';
 import { DAY, type LowStatus } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import { ordersOf } from './order-store.js';
+import type { Domain } from '../domain-context.js';
 import { orderView } from './order-views.js';
 import { allowedActions, unmatchedOf, unmatchedView, type ReviewStatus, type UnmatchedResult } from './unmatched-store.js';
 import type { z } from 'zod';
@@ -51,7 +52,7 @@ function matchesSearch(item: UnmatchedResult, search: string): boolean {
  * results); the other filters check each candidate (a team environment holds at most
  * `UNMATCHED_LIMIT` results).
  */
-export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): z.input<typeof W.UnmatchedResultList> {
+export function listUnmatched(env: Domain, q: UnmatchedListQuery): z.input<typeof W.UnmatchedResultList> {
   const store = unmatchedOf(env.partition, env.world);
   let before = Number.POSITIVE_INFINITY;
   if (q.next_cursor) {
@@ -81,28 +82,28 @@ export function listUnmatched(env: OrderEnv, q: UnmatchedListQuery): z.input<typ
   };
 }
 
-export function findUnmatched(env: OrderEnv, id: string): UnmatchedResult {
+export function findUnmatched(env: Domain, id: string): UnmatchedResult {
   const item = unmatchedOf(env.partition, env.world).get(id);
   if (!item) throw labsError.notFound(LABS_ERRORS.unmatchedNotFound);
   return item;
 }
 
-function targetOrder(env: OrderEnv, item: UnmatchedResult, userId: string | null, orderId: string | null): Order {
+function targetOrder(env: Domain, item: UnmatchedResult, userId: string | null, orderId: string | null): Order {
   if (orderId) {
-    const order = env.store.get(orderId);
+    const order = ordersOf(env).get(orderId);
     if (!order) throw labsError.notFound(LABS_ERRORS.orderGetNotFound);
     if (userId && order.user_id !== userId) throw labsError.badRequest(LABS_ERRORS.unmatchedOrderOtherUser);
     return order;
   }
   const candidates = item.candidate_groups.filter((g) => !userId || g.user_id === userId).flatMap((g) => g.candidates);
-  const order = candidates.length === 1 ? env.store.get((candidates[0] as { order_id: string }).order_id) : undefined;
+  const order = candidates.length === 1 ? ordersOf(env).get((candidates[0] as { order_id: string }).order_id) : undefined;
   if (!order) throw labsError.badRequest(LABS_ERRORS.unmatchedNeedsOrder);
   return order;
 }
 
 /** Accepts the result onto an order (given, or the one candidate); answers the order. */
 export function acceptUnmatched(
-  env: OrderEnv,
+  env: Domain,
   id: string,
   body: { user_id?: string | null; order_id?: string | null; note?: string | null },
 ): z.input<typeof W.Order> {
@@ -137,12 +138,12 @@ export function acceptUnmatched(
     updated_at: now,
   });
   emitMatchReview(env, item, 'updated');
-  return orderView(env.world, order, env.store);
+  return orderView(env, order);
 }
 
 /** Rejects the result (`resolved`) or escalates it to ops review (`unsure`). */
 export function resolveUnmatched(
-  env: OrderEnv,
+  env: Domain,
   id: string,
   body: { action: 'reject' | 'unsure'; note?: string | null },
 ): z.input<typeof W.UnmatchedResult> {

@@ -4,7 +4,7 @@
  * store's per-user index, never by scanning the partition.
  */
 import type { BiomarkerResultJson } from '../../fixtures/labs/lab-results.js';
-import type { Partition } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import type { World } from '../../engine/world.js';
 import { orderResults, resultStage, resultTimes } from './order-results.js';
 import type { Order } from './order-model.js';
@@ -26,9 +26,10 @@ export interface UserLabResults {
  * The final (completed or corrected) results of every order of a user in the partition, oldest
  * collection first. Partial results, cancelled orders and failed samples are left out.
  */
-export function completedLabResultsOf(world: World, partition: Partition, userId: string): UserLabResults[] {
+export function completedLabResultsOf(d: Domain, userId: string): UserLabResults[] {
+  const { world } = d;
   const out: UserLabResults[] = [];
-  for (const order of ordersOf(partition, world).ofUser(userId)) {
+  for (const order of ordersOf(d).ofUser(userId)) {
     const r = finalResults(world, order);
     if (r) out.push(r);
   }
@@ -37,8 +38,9 @@ export function completedLabResultsOf(world: World, partition: Partition, userId
 }
 
 /** The final results of one order of the partition (null before they exist, or for another partition's order). */
-export function completedLabResultsOfOrder(world: World, partition: Partition, orderId: string): UserLabResults | null {
-  const order = ordersOf(partition, world).get(orderId);
+export function completedLabResultsOfOrder(d: Domain, orderId: string): UserLabResults | null {
+  const { world } = d;
+  const order = ordersOf(d).get(orderId);
   return order ? finalResults(world, order) : null;
 }
 

@@ -9,8 +9,7 @@
  * settled values are what any later read would compute; reads never change the op).
  */
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
 import { pulledResources, wearablesOf, type Connection } from '../wearables/connections.js';
 import { finishedAt, pullPlan } from '../wearables/pulls.js';
 
@@ -20,7 +19,8 @@ export interface BulkPull {
   created_at: number;
 }
 
-function connectionOf(world: World, partition: Partition, provider: string, pull: BulkPull): Connection | undefined {
+function connectionOf(d: Domain, provider: string, pull: BulkPull): Connection | undefined {
+  const { world, partition } = d;
   const info = providerBySlug(provider);
   const link = wearablesOf(world)
     .get(partition, pull.user_id)
@@ -36,8 +36,9 @@ function connectionOf(world: World, partition: Partition, provider: string, pull
  * connection if that came first. A connection that is gone (the user purged) counts as ended
  * when the pull started.
  */
-function bulkPullEnd(world: World, partition: Partition, provider: string, pull: BulkPull): number {
-  const conn = connectionOf(world, partition, provider, pull);
+function bulkPullEnd(d: Domain, provider: string, pull: BulkPull): number {
+  const { world } = d;
+  const conn = connectionOf(d, provider, pull);
   if (!conn) return pull.created_at;
   let end = conn.created_at;
   for (const r of pulledResources(conn)) end = Math.max(end, finishedAt(pullPlan(world.seed, pull.user_id, conn, r)));
@@ -54,18 +55,12 @@ interface BulkProgress {
 }
 
 /** How many of the pulls are still running at `now`, when the finished ones ended, when the rest will. */
-export function bulkPullProgress(
-  world: World,
-  partition: Partition,
-  provider: string,
-  pulls: readonly BulkPull[],
-  now: number,
-): BulkProgress {
+export function bulkPullProgress(d: Domain, provider: string, pulls: readonly BulkPull[], now: number): BulkProgress {
   let pending = 0;
   let lastEnd: number | null = null;
   let plannedEnd: number | null = null;
   for (const p of pulls) {
-    const end = bulkPullEnd(world, partition, provider, p);
+    const end = bulkPullEnd(d, provider, p);
     if (end > now) {
       pending++;
       plannedEnd = plannedEnd === null ? end : Math.max(plannedEnd, end);

@@ -83,14 +83,13 @@ export function bulkImport(
   for (const r of recipes) {
     const user = users.liveUser(r.user_id);
     // Given `oauth_scopes` are the user's grant: the team's required scopes must be among them.
-    const scopes = checkScopes(scope.world, scope.partition, info, r.oauth_scopes ?? null);
-    if (!user || !scopes.ok || hasDemoConnection(scope.world, scope.partition, r.user_id) || ok.some((o) => o.user_id === r.user_id))
-      failed.push(r.user_id);
+    const scopes = checkScopes(scope, info, r.oauth_scopes ?? null);
+    if (!user || !scopes.ok || hasDemoConnection(scope, r.user_id) || ok.some((o) => o.user_id === r.user_id)) failed.push(r.user_id);
     else ok.push({ ...r, grant: scopes.grant });
   }
   const store = bulkOf(scope.partition, scope.world);
   for (const { grant, ...r } of ok) {
-    connectLinked(scope.world, scope.partition, r.user_id, info, grant);
+    connectLinked(scope, r.user_id, info, grant);
     store.recipes.set(key(r.user_id, provider), { ...r, oauth_scopes: r.oauth_scopes ?? null });
   }
   const now = new Date(scope.world.clock.now()).toISOString();
@@ -134,7 +133,7 @@ function eachUser(
  * data, no pulls, the user reconnects through Link). Users without a connection to pause fail.
  */
 export function bulkPause(scope: Domain, provider: string, userIds: string[]): { user_ids_paused: string[]; user_ids_failed: string[] } {
-  const { done, failed } = eachUser(scope, provider, userIds, (id, info) => pauseConnection(scope.world, scope.partition, id, info));
+  const { done, failed } = eachUser(scope, provider, userIds, (id, info) => pauseConnection(scope, id, info));
   return { user_ids_paused: done, user_ids_failed: failed };
 }
 
@@ -148,7 +147,7 @@ export function bulkTriggerHistoricalPull(scope: Domain, provider: string, userI
   const at = scope.world.clock.now();
   const pulls: BulkPull[] = [];
   const { done } = eachUser(scope, provider, userIds, (id, info) => {
-    if (!restartHistoricalPull(scope.world, scope.partition, id, info)) return false;
+    if (!restartHistoricalPull(scope, id, info)) return false;
     pulls.push({ user_id: id, created_at: at });
     return true;
   });
@@ -173,7 +172,7 @@ function settleWhenDone(scope: Domain, op: StoredOp): void {
   const { world, partition } = scope;
   const check = () => {
     if (!op.pulls) return;
-    const progress = bulkPullProgress(world, partition, op.provider, op.pulls, world.clock.now());
+    const progress = bulkPullProgress({ world, partition }, op.provider, op.pulls, world.clock.now());
     if (progress.plannedEnd !== null) {
       world.scheduler.at(progress.plannedEnd, `link.bulk_op ${op.started_at} ${op.provider}`, check);
       return;
@@ -193,7 +192,7 @@ function settleWhenDone(scope: Domain, op: StoredOp): void {
 function opView(scope: Domain, op: StoredOp): BulkOp {
   const { pulls, ...base } = op;
   if (!pulls || pulls.length === 0) return base;
-  const { pending, lastEnd } = bulkPullProgress(scope.world, scope.partition, op.provider, pulls, scope.world.clock.now());
+  const { pending, lastEnd } = bulkPullProgress(scope, op.provider, pulls, scope.world.clock.now());
   if (pending > 0) return { ...base, status: 'in_progress', pending, processed: base.processed - pending, ended_at: null };
   // All finished, not settled yet (the settling job runs at the planned end; a forced end came earlier).
   const started = Date.parse(base.started_at);

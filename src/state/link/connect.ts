@@ -76,11 +76,12 @@ export function createLinkToken(scope: Domain, input: NewLinkToken): { link_toke
     pending_mfa: null,
   };
   linkTokensOf(world).add(token);
-  return { link_token: token.token, link_web_url: linkWebUrl(world, partition, token.token) };
+  return { link_token: token.token, link_web_url: linkWebUrl({ world, partition }, token.token) };
 }
 
 /** The sandbox's own Link widget page for a token. */
-export function linkWebUrl(world: World, partition: Partition, token: string): string {
+export function linkWebUrl(d: Domain, token: string): string {
+  const { world, partition } = d;
   const q = new URLSearchParams({ token, env: partition.environment, region: partition.team.region });
   return `${world.urls.base}/link?${q.toString()}`;
 }
@@ -158,18 +159,18 @@ export function outcomeUrl(world: World, token: LinkToken | undefined, error: Li
 }
 
 function connectWithToken(
-  world: World,
+  d: Domain,
   token: LinkToken,
-  partition: Partition,
   provider: ProviderInfo,
   granted: readonly string[] | null = null,
 ): LinkErrorType | null {
-  if (hasDemoConnection(world, partition, token.user_id)) return 'provider_api_error';
+  const { world, partition } = d;
+  if (hasDemoConnection(d, token.user_id)) return 'provider_api_error';
   const user = usersOf(partition, world).get(token.user_id);
   if (!user || user.deletion) return 'invalid_token';
-  const scopes = checkScopes(world, partition, provider, granted);
+  const scopes = checkScopes(d, provider, granted);
   if (!scopes.ok) return scopes.error;
-  connectLinked(world, partition, token.user_id, provider, scopes.grant);
+  connectLinked(d, token.user_id, provider, scopes.grant);
   token.consumed_at = world.clock.now();
   token.pending_mfa = null;
   return null;
@@ -195,7 +196,7 @@ export function decideOAuth(
   if (!provider || !token.oauth_started.includes(slug)) return outcomeUrl(world, token, 'token_not_validated', opener);
   if (!allow) return outcomeUrl(world, token, 'user_cancelled', opener);
   const { partition } = usableToken(world, value);
-  return outcomeUrl(world, token, connectWithToken(world, token, partition, provider, granted), opener);
+  return outcomeUrl(world, token, connectWithToken({ world, partition }, token, provider, granted), opener);
 }
 
 /** The consent page's view of an OAuth session (null when the session is unknown). */
@@ -288,7 +289,7 @@ export function connectPassword(
     return result(token, slug, outcome);
   }
   if (outcome.kind === 'error') return result(token, slug, outcome);
-  const failed = connectWithToken(world, token, partition, provider);
+  const failed = connectWithToken({ world, partition }, token, provider);
   return result(token, slug, failed ? { kind: 'error', type: failed } : outcome);
 }
 
@@ -300,7 +301,7 @@ export function completeMfa(world: World, value: string | undefined, slug: strin
   if (problem || !token || !partition) return result(token, slug, { kind: 'error', type: problem ?? 'invalid_token' });
   if (!token.pending_mfa || token.pending_mfa.provider !== slug) throw linkError.noPendingMfa();
   if (code !== SANDBOX_MFA_CODE) return result(token, slug, { kind: 'error', type: 'incorrect_mfa_code' });
-  const failed = connectWithToken(world, token, partition, provider);
+  const failed = connectWithToken({ world, partition }, token, provider);
   return result(token, slug, failed ? { kind: 'error', type: failed } : { kind: 'success' });
 }
 
@@ -317,7 +318,7 @@ export function connectEmail(
   if (problem || !token || !partition) return result(token, slug, { kind: 'error', type: problem ?? 'invalid_token' });
   const outcome = teamRule(partition, emailOutcome(input.email, input.region));
   if (outcome.kind !== 'success') return result(token, slug, outcome);
-  const failed = connectWithToken(world, token, partition, provider);
+  const failed = connectWithToken({ world, partition }, token, provider);
   return result(token, slug, failed ? { kind: 'error', type: failed } : outcome);
 }
 
@@ -326,7 +327,7 @@ export function connectManual(scope: Domain, slug: string, userId: string): { su
   const provider = requireProvider(slug);
   if (!MANUAL_PROVIDERS.includes(slug)) throw linkError.notManual(slug);
   requireUser(scope, userId);
-  if (hasDemoConnection(scope.world, scope.partition, userId)) throw linkError.demoMixed();
-  connectLinked(scope.world, scope.partition, userId, provider);
+  if (hasDemoConnection(scope, userId)) throw linkError.demoMixed();
+  connectLinked(scope, userId, provider);
   return { success: true };
 }

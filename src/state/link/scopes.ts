@@ -6,20 +6,16 @@
  * connects (a later change applies to later connects).
  */
 import { offeredScopes } from '../../fixtures/link/scopes.js';
+import type { Domain } from '../domain-context.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
 import { scopeRequirementsOf } from '../management/preferences.js';
 import type { ScopeGrant } from '../wearables/connections.js';
 
 type ScopeCheck = { ok: true; grant: ScopeGrant | undefined } | { ok: false; error: 'required_scopes_not_granted' };
 
 /** The team's requirement for a provider: scopes users must grant and may leave out. */
-export function teamScopeRequirement(
-  world: World,
-  partition: Partition,
-  provider: ProviderInfo,
-): { must: readonly string[]; may: readonly string[] } {
+export function teamScopeRequirement(d: Domain, provider: ProviderInfo): { must: readonly string[]; may: readonly string[] } {
+  const { world, partition } = d;
   const req = scopeRequirementsOf(world, partition.team.id).get(provider.slug);
   return { must: req?.user_must_grant ?? [], may: req?.user_may_grant ?? [] };
 }
@@ -28,10 +24,10 @@ export function teamScopeRequirement(
  * Checks a user's grant (null = every scope the consent offers) against the team's
  * requirements. Non-OAuth providers have no scopes: always ok, no grant.
  */
-export function checkScopes(world: World, partition: Partition, provider: ProviderInfo, granted: readonly string[] | null): ScopeCheck {
+export function checkScopes(d: Domain, provider: ProviderInfo, granted: readonly string[] | null): ScopeCheck {
   if (provider.auth_type !== 'oauth') return { ok: true, grant: undefined };
   const given = granted === null ? offeredScopes(provider) : [...new Set(granted)];
-  const { must, may } = teamScopeRequirement(world, partition, provider);
+  const { must, may } = teamScopeRequirement(d, provider);
   if (must.some((s) => !given.includes(s))) return { ok: false, error: 'required_scopes_not_granted' };
   return { ok: true, grant: { granted: given, optional: [...may] } };
 }

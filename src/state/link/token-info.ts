@@ -48,14 +48,14 @@ export function startConnect(world: World, value: string, slug: string): z.input
       provider: slug,
       auth_type: provider.auth_type,
       oauth_url: authorizationUrl(world, token.token, slug),
-      link_web_url: linkWebUrl(world, partition, token.token),
+      link_web_url: linkWebUrl({ world, partition }, token.token),
     };
   }
   return {
     provider: slug,
     auth_type: provider.auth_type,
     oauth_url: null,
-    link_web_url: `${linkWebUrl(world, partition, token.token)}&provider=${encodeURIComponent(slug)}`,
+    link_web_url: `${linkWebUrl({ world, partition }, token.token)}&provider=${encodeURIComponent(slug)}`,
   };
 }
 

@@ -89,7 +89,7 @@ export function consentView(world: World, value: string, slug: string, opener: s
   if (!session) throw linkError.sessionNotFound();
   const q = (decision: string) =>
     `${world.urls.base}/link/oauth/decide?${new URLSearchParams({ provider: slug, state: value, decision, ...(opener === null ? {} : { opener }) }).toString()}`;
-  const must = session.partition ? teamScopeRequirement(world, session.partition, session.provider).must : [];
+  const must = session.partition ? teamScopeRequirement({ world, partition: session.partition }, session.provider).must : [];
   const scopes =
     session.provider.auth_type === 'oauth'
       ? offeredScopes(session.provider).map((scope) => ({ scope, required: must.includes(scope) }))

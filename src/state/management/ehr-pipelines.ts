@@ -6,6 +6,7 @@
  * which the control plane reads. Nothing leaves the process.
  */
 import type { z } from 'zod';
+import type { Domain } from '../domain-context.js';
 import type * as W from '../../wire/schemas.js';
 import type { JournalEntry } from '../../engine/events.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
@@ -123,7 +124,8 @@ export function dropEhrPipelines(world: World, teamId: string): void {
 }
 
 /** Whether a team environment has an EHR pipeline that takes events with this prefix (event-bus watcher). */
-export function ehrListens(world: World, partition: Partition, prefix: string): boolean {
+export function ehrListens(d: Domain, prefix: string): boolean {
+  const { world, partition } = d;
   if (!store(world).pipelines.has(key(partition.team.id, partition.environment))) return false;
   return 'labtest.order.updated'.startsWith(prefix) || prefix.startsWith('labtest.order.updated');
 }
@@ -178,7 +180,8 @@ export function onEhrEvent(world: World, entry: JournalEntry, partition: Partiti
 }
 
 /** What a team environment's EHR pipelines received, oldest first (control plane). */
-function ehrDeliveriesOf(world: World, partition: Partition): readonly EhrDelivery[] {
+function ehrDeliveriesOf(d: Domain): readonly EhrDelivery[] {
+  const { world, partition } = d;
   return store(world).deliveries.get(partition.id) ?? [];
 }
 
@@ -186,5 +189,5 @@ function ehrDeliveriesOf(world: World, partition: Partition): readonly EhrDelive
 export function teamEhrDeliveries(world: World, teamId: string, environment: Environment): readonly EhrDelivery[] {
   const team = world.tenancy.teams.get(teamId);
   if (!team || team.deleted) throw managementError.notFound(MANAGEMENT_ERRORS.teamNotFound);
-  return ehrDeliveriesOf(world, world.tenancy.partition(team, environment));
+  return ehrDeliveriesOf({ world, partition: world.tenancy.partition(team, environment) });
 }

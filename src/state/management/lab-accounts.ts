@@ -5,9 +5,10 @@
  * the org id; the allowlist starts with the org's teams in the region when the accounts are made.
  */
 import type { z } from 'zod';
+import type { Domain } from '../domain-context.js';
 import type * as W from '../../wire/schemas.js';
 import { stableInt, stableUuid } from '../../engine/ids.js';
-import { ENVIRONMENTS, type Environment, type Org, type Partition, type Region, type Team } from '../../engine/tenancy.js';
+import { ENVIRONMENTS, type Environment, type Org, type Region, type Team } from '../../engine/tenancy.js';
 import type { OrgDomain } from '../domain-context.js';
 import { requireOrgAdmin, requireTeam } from './access.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -248,7 +249,8 @@ export function listOrgLabAccounts(ctx: OrgDomain, orgId: string, env: Environme
 }
 
 /** `GET /v3/lab_test/lab_account`: the accounts of the caller's org whose allowlist holds the calling team. */
-export function listTeamLabAccounts(world: World, partition: Partition, q: LabAccountFilter): LabAccount[] {
+export function listTeamLabAccounts(d: Domain, q: LabAccountFilter): LabAccount[] {
+  const { world, partition } = d;
   const { team, environment } = partition;
   return filtered(world, team.org_id, environment, team.region, { ...q, team_id: team.id });
 }

@@ -8,7 +8,8 @@
  * must and may grant; connection `resource_availability`).
  */
 import type { z } from 'zod';
-import type { Environment, Partition, Team } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
+import type { Environment, Team } from '../../engine/tenancy.js';
 import type * as W from '../../wire/schemas.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
@@ -118,7 +119,8 @@ export function pullPreferencesView(world: World, team: Team, env: Environment, 
 }
 
 /** A team environment's data-pull preferences by provider (read function for the historical pulls). */
-export function pullPreferencesOf(world: World, partition: Partition): ReadonlyMap<string, ProviderPullPreference> {
+export function pullPreferencesOf(d: Domain): ReadonlyMap<string, ProviderPullPreference> {
+  const { world, partition } = d;
   return preferencesOf(world).pulls.get(key(partition.team.id, partition.environment)) ?? new Map();
 }
 
@@ -126,8 +128,8 @@ export function pullPreferencesOf(world: World, partition: Partition): ReadonlyM
  * How many days of history a new connection of this provider should pull for a resource, or null
  * when the team set no preference (then the provider's own default applies).
  */
-export function historicalDaysToPull(world: World, partition: Partition, provider: string, resource?: string): number | null {
-  const pref = pullPreferencesOf(world, partition).get(provider);
+export function historicalDaysToPull(d: Domain, provider: string, resource?: string): number | null {
+  const pref = pullPreferencesOf(d).get(provider);
   if (!pref) return null;
   const override = resource ? pref.resource_overrides?.[resource] : undefined;
   return (override ?? pref.default).historical_days_to_pull;

@@ -36,7 +36,8 @@ import type { CollectionMethod } from '../../fixtures/labs/labs.js';
 import { currentStatus, type Order } from '../labs/order-model.js';
 import { runSimulation } from '../labs/order-changes.js';
 import { resultStage } from '../labs/order-results.js';
-import { orderEnv, type OrderEnv } from '../labs/order-store.js';
+import { ordersOf } from '../labs/order-store.js';
+import type { Domain } from '../domain-context.js';
 import { sandboxError } from './errors.js';
 import { LAB_FAULTS, type LabFault } from './lab-fault-kinds.js';
 
@@ -55,17 +56,17 @@ const LAB_FAULT_MESSAGES = {
 } as const;
 
 /** The order of that id in whichever team environment holds it. */
-function locate(world: World, orderId: string): { env: OrderEnv; order: Order } {
+function locate(world: World, orderId: string): { env: Domain; order: Order } {
   for (const partition of world.tenancy.allPartitions()) {
-    const env = orderEnv(world, partition);
-    const order = env.store.get(orderId);
+    const env = { world, partition };
+    const order = ordersOf(env).get(orderId);
     if (order) return { env, order };
   }
   throw sandboxError.faultNotFound(LAB_FAULT_MESSAGES.orderNotFound);
 }
 
 /** The order's path so far, then `steps` (the first happens now when its `after` is 0). */
-function goOn(env: OrderEnv, order: Order, steps: Step[], now: boolean): void {
+function goOn(env: Domain, order: Order, steps: Step[], now: boolean): void {
   const path = [...order.path.slice(0, order.pathIndex + 1), ...steps];
   runSimulation(env, order, { path, from: order.pathIndex, to: now ? order.pathIndex + 1 : order.pathIndex }, 0);
 }

@@ -66,7 +66,7 @@ export function startOutage(world: World, slug: string, seconds: number): z.inpu
     if (open.length === 0) continue;
     conn.overrides ??= new Map();
     for (const r of open) conn.overrides.set(r, override(Math.max(end, finishedAt(pullPlan(world.seed, rec.user_id, conn, r)))));
-    schedulePullAnnouncements(world, rec.partition, rec.user_id, conn);
+    schedulePullAnnouncements({ world, partition: rec.partition }, rec.user_id, conn);
     affected++;
   }
   return { provider: slug, starts_at: new Date(now).toISOString(), ends_at: new Date(end).toISOString(), connections_affected: affected };

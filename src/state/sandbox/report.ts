@@ -21,7 +21,7 @@ function labStatuses(world: World): Report['lab_orders'] {
   const high = new Set<string>();
   const low = new Set<string>();
   for (const partition of world.tenancy.allPartitions()) {
-    for (const order of ordersOf(partition, world).all()) {
+    for (const order of ordersOf({ world, partition }).all()) {
       for (const e of order.events) {
         low.add(e.status);
         high.add(highLevel(order.method, e.status));

@@ -10,7 +10,8 @@ import { ordersOf } from '../labs/order-store.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection } from '../wearables/connections.js';
 import { pullPlan, pullStateAt } from '../wearables/pulls.js';
 import { USERS_ERRORS, usersError } from './errors.js';
-import { liveUser, type UsersScope } from './user-ops.js';
+import type { Domain } from '../domain-context.js';
+import { liveUser } from './user-ops.js';
 import { usersOf } from './users.js';
 
 /** The real service allows 8 refreshes per user per hour (api-facts A.8). */
@@ -37,7 +38,7 @@ class ActivityStore {
 
 const activityOf = partitionSlot('user-activity', () => new ActivityStore());
 
-const connectionsOf = (scope: UsersScope, userId: string): Connection[] =>
+const connectionsOf = (scope: Domain, userId: string): Connection[] =>
   currentConnections(wearablesOf(scope.world).get(scope.partition, userId));
 
 type RefreshAnswer =
@@ -48,7 +49,7 @@ type RefreshAnswer =
   | { status: 400; body: { success: false; user_id: string; error: string; failed_sources: string[] } };
 
 /** `POST /v2/user/refresh/{id}`: 429 past 8 an hour; 202 while a source's pull still runs. */
-export function refreshUser(scope: UsersScope, userId: string): RefreshAnswer {
+export function refreshUser(scope: Domain, userId: string): RefreshAnswer {
   liveUser(scope, userId);
   const now = scope.world.clock.now();
   const store = activityOf(scope.partition, scope.world);
@@ -82,7 +83,7 @@ export function refreshUser(scope: UsersScope, userId: string): RefreshAnswer {
 }
 
 /** ClientFacingDevice: one per current connection of the user. */
-export function userDevices(scope: UsersScope, userId: string): z.input<typeof Device>[] {
+export function userDevices(scope: Domain, userId: string): z.input<typeof Device>[] {
   liveUser(scope, userId);
   return connectionsOf(scope, userId).map((conn) => ({
     id: stableUuid(scope.world.seed, 'device', userId, conn.provider.slug),
@@ -97,7 +98,7 @@ export function userDevices(scope: UsersScope, userId: string): z.input<typeof D
   }));
 }
 
-export function userDevice(scope: UsersScope, userId: string, deviceId: string): z.input<typeof Device> {
+export function userDevice(scope: Domain, userId: string, deviceId: string): z.input<typeof Device> {
   const device = userDevices(scope, userId).find((d) => d.id === deviceId);
   if (!device) throw usersError.deviceNotFound();
   return device;
@@ -128,7 +129,7 @@ function sourcesByWeek(connectedAt: number[], now: number): Array<{ date: string
 }
 
 /** MetricsResult of the caller's team environment (a scan of its users: an aggregate). */
-export function teamMetrics(scope: UsersScope): z.input<typeof TeamMetrics> {
+export function teamMetrics(scope: Domain): z.input<typeof TeamMetrics> {
   const users = usersOf(scope.partition, scope.world).all();
   let connected = 0;
   let errored = 0;
@@ -146,26 +147,26 @@ export function teamMetrics(scope: UsersScope): z.input<typeof TeamMetrics> {
     number_of_users: users.length,
     number_of_errored_connected_sources: errored,
     number_of_connected_sources_by_week: sourcesByWeek(connectedAt, scope.world.clock.now()),
-    number_of_ordered_tests: ordersOf(scope.partition, scope.world).all().length,
+    number_of_ordered_tests: ordersOf(scope).all().length,
   };
 }
 
 /** `POST /v2/user/{id}/sign_in_token`: an opaque token for the mobile SDK's sign-in. */
-export function signInToken(scope: UsersScope, userId: string): { user_id: string; sign_in_token: string } {
+export function signInToken(scope: Domain, userId: string): { user_id: string; sign_in_token: string } {
   liveUser(scope, userId);
   return { user_id: userId, sign_in_token: scope.world.ids.token('sign_in_token', 48, scope.partition.id) };
 }
 
 /** `POST /v2/user/{id}/create_portal_url`: a link to the sandbox's user-portal page. */
 export function createPortalUrl(
-  scope: UsersScope,
+  scope: Domain,
   userId: string,
   context: 'launch' | 'communications',
   orderId: string | null,
 ): { url: string; expires_in: number } {
   liveUser(scope, userId);
   if (orderId !== null) {
-    const order = ordersOf(scope.partition, scope.world).get(orderId);
+    const order = ordersOf(scope).get(orderId);
     if (!order || order.user_id !== userId) throw usersError.portalOrderNotFound();
   }
   const ttl = PORTAL_TTL_S[context];
@@ -181,21 +182,21 @@ export function createPortalUrl(
 }
 
 /** The portal link behind a URL, if it exists and has not expired. */
-function portalLink(scope: UsersScope, code: string): PortalLink | null {
+function portalLink(scope: Domain, code: string): PortalLink | null {
   const link = activityOf(scope.partition, scope.world).portal.get(code);
   return link && link.expires_at > scope.world.clock.now() ? link : null;
 }
 
 /** The portal page's view: the link and its user, or null (unknown, expired, or the user is gone). */
 export function portalView(
-  world: UsersScope['world'],
+  world: Domain['world'],
   teamId: string,
   environment: string,
   code: string,
 ): { link: PortalLink; client_user_id: string } {
   const team = world.tenancy.teams.get(teamId);
   if (!team || (environment !== 'sandbox' && environment !== 'production')) throw usersError.portalLinkExpired();
-  const scope: UsersScope = { world, partition: world.tenancy.partition(team, environment) };
+  const scope: Domain = { world, partition: world.tenancy.partition(team, environment) };
   const link = portalLink(scope, code);
   const user = link ? usersOf(scope.partition, world).liveUser(link.user_id) : undefined;
   if (!link || !user) throw usersError.portalLinkExpired();
@@ -203,6 +204,6 @@ export function portalView(
 }
 
 /** Forgets a purged user's refresh window (portal links expire on their own). */
-export function dropUserActivity(scope: UsersScope, userId: string): void {
+export function dropUserActivity(scope: Domain, userId: string): void {
   activityOf(scope.partition, scope.world).refreshes.delete(userId);
 }

@@ -11,8 +11,8 @@
  * ended.
  */
 import type { JobHandle } from '../../engine/scheduler.js';
-import type { Partition } from '../../engine/tenancy.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
+import { partitionSlot } from '../../engine/world.js';
 import { DELETION_GRACE_MS, usersOf, type User } from './users.js';
 
 export const MAX_PENDING_DELETIONS = 10_000;
@@ -36,12 +36,14 @@ class GraceQueue {
 export const graceOf = partitionSlot('users.grace', () => new GraceQueue());
 
 /** Users of this team environment waiting for their purge. */
-export function pendingDeletions(world: World, partition: Partition): number {
+export function pendingDeletions(d: Domain): number {
+  const { world, partition } = d;
   return graceOf(partition, world).waiting.size;
 }
 
 /** Marks a user deleted and queues its purge DELETION_GRACE_MS from now. */
-export function startGrace(world: World, partition: Partition, user: User): void {
+export function startGrace(d: Domain, user: User): void {
+  const { world, partition } = d;
   const queue = graceOf(partition, world);
   const now = world.clock.now();
   usersOf(partition, world).markDeleted(user, {
@@ -52,13 +54,14 @@ export function startGrace(world: World, partition: Partition, user: User): void
   queue.waiting.set(user.user_id, user);
   while (queue.waiting.size > queue.limit) {
     const oldest = queue.waiting.values().next().value as User;
-    purge(world, partition, queue, oldest);
+    purge(d, queue, oldest);
   }
-  arm(world, partition, queue);
+  arm(d, queue);
 }
 
 /** Takes a user off the queue (undo); the caller restores it. */
-export function endGrace(world: World, partition: Partition, user: User): void {
+export function endGrace(d: Domain, user: User): void {
+  const { world, partition } = d;
   const queue = graceOf(partition, world);
   queue.waiting.delete(user.user_id);
   if (queue.waiting.size === 0 && queue.sweep) {
@@ -71,7 +74,8 @@ function purgeAt(user: User): number {
   return Date.parse(user.deletion?.purge_at ?? '');
 }
 
-function purge(world: World, partition: Partition, queue: GraceQueue, user: User): void {
+function purge(d: Domain, queue: GraceQueue, user: User): void {
+  const { world, partition } = d;
   queue.waiting.delete(user.user_id);
   if (!user.deletion) return;
   usersOf(partition, world).purge(user);
@@ -79,7 +83,8 @@ function purge(world: World, partition: Partition, queue: GraceQueue, user: User
 }
 
 /** Keeps one sweep job due at the head's purge time. */
-function arm(world: World, partition: Partition, queue: GraceQueue): void {
+function arm(d: Domain, queue: GraceQueue): void {
+  const { world } = d;
   const head = queue.waiting.values().next().value as User | undefined;
   if (!head) return;
   const at = purgeAt(head);
@@ -90,9 +95,9 @@ function arm(world: World, partition: Partition, queue: GraceQueue): void {
     const now = world.clock.now();
     for (const user of queue.waiting.values()) {
       if (purgeAt(user) > now) break;
-      purge(world, partition, queue, user);
+      purge(d, queue, user);
     }
-    arm(world, partition, queue);
+    arm(d, queue);
   });
 }
 
@@ -100,10 +105,11 @@ function arm(world: World, partition: Partition, queue: GraceQueue): void {
  * Deletes a user and its data at once, without a grace period (an expired demo user): its
  * connections end, then everything of it is purged. Nothing when the user is already gone.
  */
-export function expireUser(world: World, partition: Partition, userId: string): void {
+export function expireUser(d: Domain, userId: string): void {
+  const { world, partition } = d;
   const user = usersOf(partition, world).get(userId);
   if (!user) return;
-  endGrace(world, partition, user);
+  endGrace(d, user);
   if (!user.deletion) world.hooks.userDeleted.run(partition, userId);
   usersOf(partition, world).purge(user);
   world.hooks.userPurged.run(partition, userId);

@@ -8,7 +8,7 @@
  * and re-arms. A world with many demo users holds one job, not one per user.
  */
 import type { JobHandle } from '../../engine/scheduler.js';
-import type { Partition } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import { partitionSlot, worldSlot, type World } from '../../engine/world.js';
 import { expireUser } from './deletion-grace.js';
 import { usersOf } from './users.js';
@@ -30,15 +30,17 @@ export function demoUsersExpired(world: World): number {
 }
 
 /** Queues a demo user's expiry at `at` (nothing when it is queued already). */
-export function scheduleDemoExpiry(world: World, partition: Partition, userId: string, at: number): void {
+export function scheduleDemoExpiry(d: Domain, userId: string, at: number): void {
+  const { world, partition } = d;
   const queue = demoQueueOf(partition, world);
   if (queue.waiting.has(userId)) return;
   queue.waiting.set(userId, at);
-  arm(world, partition, queue);
+  arm(d, queue);
 }
 
 /** Takes a purged user off the queue. */
-export function forgetDemoExpiry(world: World, partition: Partition, userId: string): void {
+export function forgetDemoExpiry(d: Domain, userId: string): void {
+  const { world, partition } = d;
   const queue = demoQueueOf(partition, world);
   if (!queue.waiting.delete(userId)) return;
   if (queue.waiting.size === 0 && queue.sweep) {
@@ -47,7 +49,8 @@ export function forgetDemoExpiry(world: World, partition: Partition, userId: str
   }
 }
 
-function arm(world: World, partition: Partition, queue: DemoQueue): void {
+function arm(d: Domain, queue: DemoQueue): void {
+  const { world, partition } = d;
   const head = queue.waiting.values().next().value;
   if (head === undefined) return;
   if (queue.sweep && queue.sweep.at === head) return;
@@ -60,7 +63,7 @@ function arm(world: World, partition: Partition, queue: DemoQueue): void {
       queue.waiting.delete(userId);
       const user = usersOf(partition, world).get(userId);
       if (!user) continue;
-      expireUser(world, partition, userId);
+      expireUser(d, userId);
       expiredCounter(world).count++;
       const text = `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`;
       world.log(text);
@@ -72,6 +75,6 @@ function arm(world: World, partition: Partition, queue: DemoQueue): void {
         text,
       });
     }
-    arm(world, partition, queue);
+    arm(d, queue);
   });
 }

@@ -8,7 +8,8 @@ import { partitionSlot } from '../../engine/world.js';
 import type { Insurance, UserInfo } from '../../wire/types.js';
 import { payorByCode } from '../labs/payors.js';
 import { usersError } from './errors.js';
-import { liveUser, type UsersScope } from './user-ops.js';
+import type { Domain } from '../domain-context.js';
+import { liveUser } from './user-ops.js';
 
 /** Bound on the insurances kept per user (oldest dropped first). */
 const INSURANCES_PER_USER = 20;
@@ -58,10 +59,10 @@ class ProfileStore {
 
 export const profilesOf = partitionSlot('user-profiles', () => new ProfileStore());
 
-const profiles = (scope: UsersScope): ProfileStore => profilesOf(scope.partition, scope.world);
+const profiles = (scope: Domain): ProfileStore => profilesOf(scope.partition, scope.world);
 
 /** `PATCH /v2/user/{id}/info`: records the user's demographics (the latest replace the previous). */
-export function setDemographics(scope: UsersScope, userId: string, info: InfoInput): UserInfo {
+export function setDemographics(scope: Domain, userId: string, info: InfoInput): UserInfo {
   liveUser(scope, userId);
   const stored: UserInfo = {
     ...info,
@@ -77,19 +78,19 @@ export function setDemographics(scope: UsersScope, userId: string, info: InfoInp
 }
 
 /** `GET /v2/user/{id}/info/latest`. */
-export function latestDemographics(scope: UsersScope, userId: string): UserInfo {
+export function latestDemographics(scope: Domain, userId: string): UserInfo {
   liveUser(scope, userId);
   const info = profiles(scope).demographics(userId);
   if (!info) throw usersError.noDemographics();
   return info;
 }
 
-function payor(scope: UsersScope, code: string): PayorRecord | undefined {
-  return payorByCode(scope.world, scope.partition, code);
+function payor(scope: Domain, code: string): PayorRecord | undefined {
+  return payorByCode(scope, code);
 }
 
 /** `POST /v2/user/{id}/insurance`: the payor code must be known (platform or the team's own payors). */
-export function addInsurance(scope: UsersScope, userId: string, input: NewInsurance): Insurance {
+export function addInsurance(scope: Domain, userId: string, input: NewInsurance): Insurance {
   liveUser(scope, userId);
   const company = payor(scope, input.payor_code);
   if (!company) throw usersError.unknownPayor(input.payor_code);
@@ -112,7 +113,7 @@ export function addInsurance(scope: UsersScope, userId: string, input: NewInsura
 }
 
 /** `GET /v2/user/{id}/insurance/latest`: the latest with this `is_primary` (any when null). */
-export function latestInsurance(scope: UsersScope, userId: string, isPrimary: boolean | null): Insurance {
+export function latestInsurance(scope: Domain, userId: string, isPrimary: boolean | null): Insurance {
   liveUser(scope, userId);
   const list = profiles(scope).insurancesOf(userId);
   for (let i = list.length - 1; i >= 0; i--) {

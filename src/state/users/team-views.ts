@@ -4,13 +4,11 @@
  * of data), kept per team environment.
  */
 import { PROVIDERS, providerBrief, providerBySlug } from '../../fixtures/wearables/providers.js';
+import type { Domain } from '../domain-context.js';
 import { partitionSlot } from '../../engine/world.js';
 import type { RuleFailure } from '../../engine/schemas.js';
 import { ordersOf } from '../labs/order-store.js';
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
-import type { UsersScope } from './user-ops.js';
 import { usersOf, type User } from './users.js';
 import { USERS_ERRORS, usersError } from './errors.js';
 
@@ -19,12 +17,12 @@ type PriorityResource = (typeof PRIORITY_RESOURCES)[number];
 
 /** Users whose user_id or client_user_id is `query` (live users only). */
 /** The caller's own team when the path names it; a team API key reads only its own team (403). */
-export function requireOwnTeam(scope: UsersScope, teamId: string): UsersScope['partition']['team'] {
+export function requireOwnTeam(scope: Domain, teamId: string): Domain['partition']['team'] {
   if (teamId !== scope.partition.team.id) throw usersError.otherTeam();
   return scope.partition.team;
 }
 
-export function searchUsers(scope: UsersScope, query: string): User[] {
+export function searchUsers(scope: Domain, query: string): User[] {
   const users = usersOf(scope.partition, scope.world);
   const out: User[] = [];
   const byId = users.liveUser(query);
@@ -36,9 +34,9 @@ export function searchUsers(scope: UsersScope, query: string): User[] {
 }
 
 /** The distinct physicians named on the team environment's lab orders, by NPI, first seen first. */
-export function teamPhysicians(scope: UsersScope): Array<{ first_name: string; last_name: string; npi: string }> {
+export function teamPhysicians(scope: Domain): Array<{ first_name: string; last_name: string; npi: string }> {
   const seen = new Map<string, { first_name: string; last_name: string; npi: string }>();
-  for (const order of ordersOf(scope.partition, scope.world).all()) {
+  for (const order of ordersOf(scope).all()) {
     const p = order.physician;
     if (p && !seen.has(p.npi)) seen.set(p.npi, { first_name: p.first_name, last_name: p.last_name, npi: p.npi });
   }
@@ -59,7 +57,7 @@ interface PriorityEntry {
 }
 
 /** Source priorities, 1 = preferred; one data type or all. */
-export function sourcePriorities(scope: UsersScope, dataType: PriorityResource | null): PriorityEntry[] {
+export function sourcePriorities(scope: Domain, dataType: PriorityResource | null): PriorityEntry[] {
   const store = prioritiesOf(scope.partition, scope.world);
   const out: PriorityEntry[] = [];
   for (const resource of dataType ? [dataType] : PRIORITY_RESOURCES) {
@@ -88,7 +86,7 @@ export function sourcePrioritiesRule(changes: Array<{ data_type: PriorityResourc
  * (every entry checked before any is applied); answers the full list.
  */
 export function updateSourcePriorities(
-  scope: UsersScope,
+  scope: Domain,
   changes: Array<{ data_type: PriorityResource; providers: string[] }>,
 ): PriorityEntry[] {
   const store = prioritiesOf(scope.partition, scope.world);
@@ -110,7 +108,8 @@ function priorityTypeOf(resource: string): PriorityResource | null {
  * The team environment's source order for a resource's data type, as a rank per provider slug
  * (0 = preferred), or null while the team keeps the default order (the catalogue's).
  */
-export function customSourceOrder(world: World, partition: Partition, resource: string): ReadonlyMap<string, number> | null {
+export function customSourceOrder(d: Domain, resource: string): ReadonlyMap<string, number> | null {
+  const { world, partition } = d;
   const type = priorityTypeOf(resource);
   const order = type ? prioritiesOf(partition, world).get(type) : undefined;
   return order ? new Map(order.map((slug, i) => [slug, i])) : null;

@@ -9,9 +9,6 @@ import { startGrace, endGrace } from './deletion-grace.js';
 import { SANDBOX_USER_CAP, capApplies, usersOf, type User, type UserStore } from './users.js';
 import type { Domain } from '../domain-context.js';
 
-/** Where a users operation acts: the domain context (an alias kept while the users area is rewritten elsewhere). */
-export type UsersScope = Domain;
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 
@@ -23,11 +20,11 @@ export function looksPersonal(id: string): 'email' | 'phone' | null {
   return null;
 }
 
-function store(scope: UsersScope): UserStore {
+function store(scope: Domain): UserStore {
   return usersOf(scope.partition, scope.world);
 }
 
-function nowIso(scope: UsersScope): string {
+function nowIso(scope: Domain): string {
   return new Date(scope.world.clock.now()).toISOString();
 }
 
@@ -35,8 +32,8 @@ function checkBounds(start: string | null, end: string | null): void {
   if (start !== null && end !== null && start > end) throw usersError.boundsOrder(start, end);
 }
 
-function checkCap(scope: UsersScope, users: UserStore): void {
-  if (capApplies(scope.world, scope.partition) && users.liveCount >= SANDBOX_USER_CAP) throw usersError.sandboxUserCap();
+function checkCap(scope: Domain, users: UserStore): void {
+  if (capApplies(scope) && users.liveCount >= SANDBOX_USER_CAP) throw usersError.sandboxUserCap();
 }
 
 interface NewUser {
@@ -52,7 +49,7 @@ interface NewUser {
  * in its deletion grace period does not hold it: the new user takes it, and the deleted one can
  * no longer be undeleted (api-facts J).
  */
-export function createUser(scope: UsersScope, input: NewUser): User {
+export function createUser(scope: Domain, input: NewUser): User {
   const users = store(scope);
   const existingId = users.clientIdHolder(input.client_user_id);
   const existing = existingId ? users.get(existingId) : undefined;
@@ -78,12 +75,12 @@ export function createUser(scope: UsersScope, input: NewUser): User {
 
 /** The live user with this id; `missing` picks the 404 text for an unknown id. */
 /** `GET /v2/user`: a page of live users, oldest first, and how many live users there are. */
-export function listUsers(scope: UsersScope, offset: number, limit: number): { users: User[]; total: number } {
+export function listUsers(scope: Domain, offset: number, limit: number): { users: User[]; total: number } {
   const store = usersOf(scope.partition, scope.world);
   return { users: store.page(offset, limit), total: store.liveCount };
 }
 
-export function liveUser(scope: UsersScope, userId: string, missing: 'notFound' | 'gone' = 'notFound'): User {
+export function liveUser(scope: Domain, userId: string, missing: 'notFound' | 'gone' = 'notFound'): User {
   const user = store(scope).get(userId);
   if (!user) throw missing === 'gone' ? usersError.userGone() : usersError.userNotFound();
   if (user.deletion) throw usersError.userScheduledForDeletion();
@@ -91,7 +88,7 @@ export function liveUser(scope: UsersScope, userId: string, missing: 'notFound' 
 }
 
 /** The live user with this client_user_id. */
-export function resolveUser(scope: UsersScope, clientUserId: string): User {
+export function resolveUser(scope: Domain, clientUserId: string): User {
   const users = store(scope);
   const id = users.clientIdHolder(clientUserId);
   const user = id ? users.get(id) : undefined;
@@ -111,7 +108,7 @@ interface UserPatch {
 const PATCH_KEYS = ['fallback_time_zone', 'fallback_birth_date', 'ingestion_start', 'ingestion_end', 'client_user_id'] as const;
 
 /** Applies a partial update; every field is checked before any is written. */
-export function patchUser(scope: UsersScope, userId: string, patch: UserPatch): User {
+export function patchUser(scope: Domain, userId: string, patch: UserPatch): User {
   const users = store(scope);
   const user = liveUser(scope, userId, 'gone');
   if (!PATCH_KEYS.some((k) => patch[k] !== undefined)) throw usersError.nothingToPatch();
@@ -144,18 +141,18 @@ export function patchUser(scope: UsersScope, userId: string, patch: UserPatch): 
 }
 
 /** Schedules a user's deletion: connections go at once (userDeleted), data after the grace period. */
-export function deleteUser(scope: UsersScope, userId: string): void {
+export function deleteUser(scope: Domain, userId: string): void {
   const users = store(scope);
   const user = users.get(userId);
   if (!user) throw usersError.userGone();
   if (user.deletion) throw usersError.userAlreadyScheduled();
   const { world, partition } = scope;
-  startGrace(world, partition, user);
+  startGrace({ world, partition }, user);
   world.hooks.userDeleted.run(partition, user.user_id);
 }
 
 /** Restores a user within the grace period (by user_id or by client_user_id, exactly one). */
-export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_user_id?: string }): User {
+export function undoDelete(scope: Domain, ids: { user_id?: string; client_user_id?: string }): User {
   if ((ids.user_id === undefined) === (ids.client_user_id === undefined)) throw usersError.undoNeedsOneId();
   const users = store(scope);
   const resolvedId = ids.user_id ?? users.clientIdHolder(ids.client_user_id as string);
@@ -166,7 +163,7 @@ export function undoDelete(scope: UsersScope, ids: { user_id?: string; client_us
   if (users.reusedDeletion(user.client_user_id) === user.user_id) throw usersError.undoAfterReuse();
   if (holder !== undefined && holder !== user.user_id) throw usersError.clientUserIdTaken();
   checkCap(scope, users);
-  endGrace(scope.world, scope.partition, user);
+  endGrace(scope, user);
   users.restore(user);
   return user;
 }

@@ -3,9 +3,9 @@
  * order. Deletion starts a 7-day grace period on the sandbox clock; undo within it restores
  * the user; after it the user is purged.
  */
-import type { Partition } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import { sealView } from '../../engine/render-cache.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import { partitionSlot } from '../../engine/world.js';
 import type { User as UserAnswer } from '../../wire/types.js';
 
 export const DELETION_GRACE_MS = 7 * 24 * 3600 * 1000;
@@ -249,7 +249,8 @@ interface KeptView {
  * (the user is still live and its fields the same) and no connection changed in the world (its
  * `connectedSourcesVersion` hook). Otherwise undefined: read the user and call `userView`.
  */
-export function keptUserView(world: World, partition: Partition, userId: string): UserAnswer | undefined {
+export function keptUserView(d: Domain, userId: string): UserAnswer | undefined {
+  const { world, partition } = d;
   return usersOf(partition, world).keptView(userId, world.hooks.connectedSourcesVersion());
 }
 
@@ -257,7 +258,8 @@ export function keptUserView(world: World, partition: Partition, userId: string)
  * The user object of spec 2.1 / the SDK's ClientFacingUser (sealed once kept: nothing may write
  * to it). `key`: the id as the request gave it (a read by id keeps the view under it).
  */
-export function userView(world: World, partition: Partition, user: User, key: string = user.user_id): UserAnswer {
+export function userView(d: Domain, user: User, key: string = user.user_id): UserAnswer {
+  const { world, partition } = d;
   return usersOf(partition, world).viewOf(user, key, world.hooks.connectedSourcesVersion(), () => ({
     user_id: user.user_id,
     team_id: user.team_id,
@@ -283,6 +285,7 @@ function sameFields(view: UserAnswer, user: User): boolean {
 }
 
 /** Whether the partition is under the sandbox's user cap. */
-export function capApplies(world: World, partition: Partition): boolean {
+export function capApplies(d: Domain): boolean {
+  const { world, partition } = d;
   return world.options.limits && partition.environment === 'sandbox';
 }

@@ -5,6 +5,7 @@
  * partition first, so nothing crosses teams. Also the one place wearable events are emitted.
  */
 import { providerBrief, scopesFor, type ProviderInfo } from '../../fixtures/wearables/providers.js';
+import type { Domain } from '../domain-context.js';
 import { TIMESERIES } from '../../fixtures/wearables/timeseries-table.js';
 import { DAY } from '../../fixtures/wearables/wearable-time.js';
 import { ByUserMap, FEED_ID_DAYS, FEED_ID_LIMIT } from './handed-out-ids.js';
@@ -338,7 +339,8 @@ const sourceLists = new WeakMap<UserWearables, { epoch: number; items: Connected
 const NO_SOURCES: ConnectedSource[] = Object.freeze([]) as unknown as ConnectedSource[];
 
 /** `connected_sources` of the user object (a frozen list, shared by the reads until a connection changes). */
-export function connectedSources(world: World, partition: Partition, userId: string): ConnectedSource[] {
+export function connectedSources(d: Domain, userId: string): ConnectedSource[] {
+  const { world, partition } = d;
   const state = wearablesOf(world);
   const rec = state.get(partition, userId);
   if (rec === undefined) return NO_SOURCES;
@@ -357,7 +359,8 @@ export function connectedSources(world: World, partition: Partition, userId: str
 }
 
 /** Emits a wearable event for a user through the world's event bus. */
-export function emitUserEvent(world: World, partition: Partition, userId: string, eventType: string, data: unknown): void {
+export function emitUserEvent(d: Domain, userId: string, eventType: string, data: unknown): void {
+  const { world, partition } = d;
   const user = usersOf(partition, world).get(userId);
   const envelope: EventEnvelope = {
     event_type: eventType,

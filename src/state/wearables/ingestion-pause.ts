@@ -7,8 +7,7 @@
  * the feed): the connection's data ends there, its pulls stop. Paused stays paused (extending
  * `ingestion_end` afterwards does not resume it; the user reconnects through Link).
  */
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
 import { DAY, dayNumber, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import type { User } from '../users/users.js';
 import { wearablesOf } from './connections.js';
@@ -24,7 +23,8 @@ export function ingestionPauseAt(user: User): number | null {
 }
 
 /** Pauses the user's current connections once the catchment after their ingestion end has passed. */
-export function pauseAfterIngestionEnd(world: World, partition: Partition, user: User): void {
+export function pauseAfterIngestionEnd(d: Domain, user: User): void {
+  const { world, partition } = d;
   const at = ingestionPauseAt(user);
   if (at === null || world.clock.now() < at) return;
   const rec = wearablesOf(world).get(partition, user.user_id);

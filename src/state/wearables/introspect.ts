@@ -3,8 +3,7 @@
  * the caller's live users with connections, oldest first, from the cursor's creation sequence.
  */
 import type { z } from 'zod';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
+import type { Domain } from '../domain-context.js';
 import type { HistoricalPullsPage, ResourcesPage } from '../../wire/schemas.js';
 import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
@@ -29,15 +28,12 @@ interface IntrospectQuery {
 }
 
 /** The page of (user, connections) a query selects. */
-export function introspectPage(
-  world: World,
-  partition: Partition,
-  q: IntrospectQuery,
-): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
+export function introspectPage(d: Domain, q: IntrospectQuery): { rows: Array<{ user: User; conns: Connection[] }>; next: string | null } {
+  const { world, partition } = d;
   if (q.provider) checkProvider(q.provider, 'query', true);
   const fromSeq = decodeCursor('u', q.next_cursor, 'next_cursor') || decodeCursor('u', q.cursor, 'cursor') || 0;
   const store = usersOf(partition, world);
-  const select = (user: User): Connection[] => connectionsOf(world, partition, user.user_id, q.provider);
+  const select = (user: User): Connection[] => connectionsOf(d, user.user_id, q.provider);
   if (q.user_id) {
     const user = store.liveUser(q.user_id);
     const conns = user ? select(user) : [];
@@ -59,13 +55,14 @@ export function introspectPage(
 }
 
 /** What an introspection route shows per connection of a user. */
-export type IntrospectView<V> = (world: World, partition: Partition, user: User, conn: Connection) => V;
+export type IntrospectView<V> = (d: Domain, user: User, conn: Connection) => V;
 
 type PullsOfProvider = z.output<typeof HistoricalPullsPage>['data'][number]['provider'][string];
 type ResourcesOfProvider = z.output<typeof ResourcesPage>['data'][number]['provider'][string];
 
 /** `GET /v2/introspect/historical_pull`: per pulled resource, its status, timeline, range and days with data. */
-export function pullView(world: World, _partition: Partition, user: User, conn: Connection): PullsOfProvider {
+export function pullView(d: Domain, user: User, conn: Connection): PullsOfProvider {
+  const { world } = d;
   const seed = world.seed;
   const at = pullClock(conn, world.clock.now());
   const src = sourceCtx(subjectOf(world, user), conn.provider);
@@ -91,7 +88,8 @@ export function pullView(world: World, _partition: Partition, user: User, conn: 
   return { pulled, not_pulled: notPulledResources(conn) };
 }
 
-export function resourcesView(world: World, partition: Partition, user: User, conn: Connection): ResourcesOfProvider {
+export function resourcesView(d: Domain, user: User, conn: Connection): ResourcesOfProvider {
+  const { world } = d;
   const now = world.clock.now();
   const out: ResourcesOfProvider = {};
   for (const r of pulledResources(conn)) {
@@ -100,7 +98,7 @@ export function resourcesView(world: World, partition: Partition, user: User, co
       conn.status === 'error' && conn.error
         ? { timestamp: iso(conn.error.errored_at), status: 'failure' }
         : { timestamp: iso(Math.max(end <= now ? end : conn.created_at, conn.mark)), status: 'success' };
-    const ranges = connectionDataRanges(world, partition, user, conn, r, now);
+    const ranges = connectionDataRanges(d, user, conn, r, now);
     const first = ranges[0];
     const last = ranges[ranges.length - 1];
     out[r] = {

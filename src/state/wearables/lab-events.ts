@@ -29,9 +29,9 @@ export function onLabOrderEvent(world: World, entry: JournalEntry, partition: Pa
   const user = usersOf(partition, world).liveUser(order.user_id);
   if (!user) return;
   for (const r of resources) {
-    const found = labSamplesOfOrder(world, partition, user, order.id, r);
+    const found = labSamplesOfOrder({ world, partition }, user, order.id, r);
     if (!found || found.samples.length === 0) continue;
-    emitUserEvent(world, partition, user.user_id, `daily.data.${r}.${kind}`, {
+    emitUserEvent({ world, partition }, user.user_id, `daily.data.${r}.${kind}`, {
       source_id: labSourceId(found.lab),
       user_id: user.user_id,
       source: labSource(found.lab),

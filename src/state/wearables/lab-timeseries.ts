@@ -14,10 +14,9 @@
  * Samples are stamped with the sample's collection time; only numeric results count.
  */
 import { LAB_BY_SLUG } from '../../fixtures/labs/labs.js';
+import type { Domain } from '../domain-context.js';
 import type { BiomarkerResultJson } from '../../fixtures/labs/lab-results.js';
 import { iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
 import { completedLabResultsOf, completedLabResultsOfOrder, type UserLabResults } from '../labs/user-results.js';
 import type { User } from '../users/users.js';
 import { zoneOf } from './wearable-data.js';
@@ -106,10 +105,10 @@ export interface LabSampleQuery {
   kinds?: readonly CholesterolKind[];
 }
 
-export function labSamples(world: World, partition: Partition, user: User, query: LabSampleQuery): LabSample[] {
+export function labSamples(d: Domain, user: User, query: LabSampleQuery): LabSample[] {
   const { resource, provider, from, to, kinds = CHOLESTEROL_KINDS } = query;
   const out: LabSample[] = [];
-  for (const set of completedLabResultsOf(world, partition, user.user_id)) {
+  for (const set of completedLabResultsOf(d, user.user_id)) {
     if (provider !== '' && set.lab !== provider) continue;
     if (set.collectedAt < from || set.collectedAt > to) continue;
     out.push(...samplesOfResults(user, set, resource, kinds));
@@ -119,13 +118,12 @@ export function labSamples(world: World, partition: Partition, user: User, query
 
 /** The samples a lab order's final results bring (for `daily.data.<resource>.*` events). */
 export function labSamplesOfOrder(
-  world: World,
-  partition: Partition,
+  d: Domain,
   user: User,
   orderId: string,
   resource: LabResource,
 ): { lab: string; samples: LabSample[] } | null {
-  const set = completedLabResultsOfOrder(world, partition, orderId);
+  const set = completedLabResultsOfOrder(d, orderId);
   if (!set || set.userId !== user.user_id) return null;
   return { lab: set.lab, samples: samplesOfResults(user, set, resource, CHOLESTEROL_KINDS) };
 }

@@ -5,6 +5,7 @@
  * errors come from the area's catalogue (errors.ts). Handlers never reach into the stores.
  */
 import { revisionRates, setRevisionRate } from './revisions.js';
+import type { Domain } from '../domain-context.js';
 import { pauseAfterIngestionEnd } from './ingestion-pause.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
@@ -30,32 +31,36 @@ import { checkProvider, dataRanges } from './wearable-data.js';
 import { connectDemo, currentLink, failConnection, presetKey, reconnect } from './wearable-link.js';
 
 /** `POST /v2/link/connect/demo`: sandbox only, not twice, not mixed with real connections. */
-export function connectDemoProvider(world: World, partition: Partition, userId: string, slug: string): Connection {
+export function connectDemoProvider(d: Domain, userId: string, slug: string): Connection {
+  const { world, partition } = d;
   if (partition.environment !== 'sandbox') throw wearablesError.demoSandboxOnly();
   const current = currentConnections(wearablesOf(world).get(partition, userId));
   if (current.some((c) => c.provider.slug === slug)) throw wearablesError.demoAlreadyConnected(userId, slug);
   if (current.some((c) => !c.demo)) throw wearablesError.demoMixed();
   const provider = providerBySlug(slug);
   if (!provider) throw wearablesError.providerNotFound();
-  return connectDemo(world, partition, userId, provider);
+  return connectDemo(d, userId, provider);
 }
 
 /** The user's current connections as ClientFacingProviderWithStatus. */
-export function listConnections(world: World, partition: Partition, userId: string): ConnectionAnswer[] {
+export function listConnections(d: Domain, userId: string): ConnectionAnswer[] {
+  const { world, partition } = d;
   const user = usersOf(partition, world).liveUser(userId);
-  if (user) pauseAfterIngestionEnd(world, partition, user);
+  if (user) pauseAfterIngestionEnd(d, user);
   return currentConnections(wearablesOf(world).get(partition, userId)).map(connectionView);
 }
 
 /** The user's current connections, optionally of one provider (introspection). */
-export function connectionsOf(world: World, partition: Partition, userId: string, provider?: string | null): Connection[] {
+export function connectionsOf(d: Domain, userId: string, provider?: string | null): Connection[] {
+  const { world, partition } = d;
   return currentConnections(wearablesOf(world).get(partition, userId)).filter((c) => !provider || c.provider.slug === provider);
 }
 
 /** `DELETE /v2/user/:user_id/:provider`: ends the current connection (its data stays readable). */
-export function deregisterProvider(world: World, partition: Partition, userId: string, slug: string): void {
+export function deregisterProvider(d: Domain, userId: string, slug: string): void {
+  const { world } = d;
   checkProvider(slug, 'path');
-  const link = currentLink(world, partition, userId, slug);
+  const link = currentLink(d, userId, slug);
   if (!link) throw wearablesError.notConnected(userId, slug);
   // The Health SDK's default Auto Connect mode: deregistering has no effect (the next sync
   // attempt would reinstate the connection; docs: api-reference/user/deregister-a-provider,
@@ -79,7 +84,7 @@ function findUser(world: World, userId: string, slug: string): { user: User; par
 
 function requireConnection(world: World, userId: string, slug: string): { user: User; partition: Partition; conn: Connection } {
   const { user, partition } = findUser(world, userId, slug);
-  const conn = currentLink(world, partition, user.user_id, slug)?.current;
+  const conn = currentLink({ world, partition }, user.user_id, slug)?.current;
   if (!conn) throw wearablesError.notConnected(userId, slug);
   return { user, partition, conn };
 }
@@ -93,7 +98,7 @@ export function failProviderConnection(
   message?: string,
 ): ConnectionAnswer {
   const { user, partition, conn } = requireConnection(world, userId, slug);
-  failConnection(world, partition, user.user_id, conn, type, message);
+  failConnection({ world, partition }, user.user_id, conn, type, message);
   return connectionView(conn);
 }
 
@@ -101,7 +106,7 @@ export function failProviderConnection(
 export function reconnectProvider(world: World, userId: string, slug: string): ConnectionAnswer {
   const { user, partition, conn } = requireConnection(world, userId, slug);
   if (conn.status !== 'error') throw wearablesError.notInError();
-  reconnect(world, partition, user.user_id, conn);
+  reconnect({ world, partition }, user.user_id, conn);
   return connectionView(conn);
 }
 
@@ -145,7 +150,7 @@ export function forcePullOutcome(world: World, userId: string, slug: string, req
   });
   const now = world.clock.now();
   const state = wearablesOf(world);
-  const conn = currentLink(world, partition, user.user_id, slug)?.current;
+  const conn = currentLink({ world, partition }, user.user_id, slug)?.current;
   if (!conn) {
     const after = req.finish_in_seconds !== undefined ? Math.round(req.finish_in_seconds * 1000) : null;
     const map = new Map<string, PullOverride>();
@@ -161,7 +166,7 @@ export function forcePullOutcome(world: World, userId: string, slug: string, req
   const endAt = req.finish_in_seconds !== undefined ? now + Math.round(req.finish_in_seconds * 1000) : null;
   conn.overrides ??= new Map();
   for (const r of open) conn.overrides.set(r, override(endAt, null));
-  schedulePullAnnouncements(world, partition, user.user_id, conn);
+  schedulePullAnnouncements({ world, partition }, user.user_id, conn);
   return { applies_to: 'current_connection', user_id: user.user_id, provider: slug, resources: open, outcome };
 }
 
@@ -203,20 +208,15 @@ interface WorkoutRef {
 }
 
 /** A workout id handed out to this partition, or undefined. */
-export function workoutRef(world: World, partition: Partition, id: string): WorkoutRef | undefined {
+export function workoutRef(d: Domain, id: string): WorkoutRef | undefined {
+  const { world, partition } = d;
   const ref = wearablesOf(world).workouts.get(id);
   return ref && ref.partitionId === partition.id ? ref : undefined;
 }
 
 /** Visible data ranges of a resource through the provider link that holds `conn` (introspection). */
-export function connectionDataRanges(
-  world: World,
-  partition: Partition,
-  user: User,
-  conn: Connection,
-  resource: string,
-  now: number,
-): Range[] {
+export function connectionDataRanges(d: Domain, user: User, conn: Connection, resource: string, now: number): Range[] {
+  const { world, partition } = d;
   const link = wearablesOf(world)
     .get(partition, user.user_id)
     ?.links.find((l) => l.current === conn);
@@ -237,7 +237,8 @@ interface SleepRef {
 }
 
 /** A sleep id handed out to this partition, or undefined. */
-export function sleepRef(world: World, partition: Partition, id: string): SleepRef | undefined {
+export function sleepRef(d: Domain, id: string): SleepRef | undefined {
+  const { world, partition } = d;
   const ref = wearablesOf(world).sleeps.get(id);
   return ref && ref.partitionId === partition.id ? ref : undefined;
 }

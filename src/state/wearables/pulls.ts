@@ -7,12 +7,11 @@
  * finished pulls with `historical.data.<resource>.created`.
  */
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
+import type { Domain } from '../domain-context.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { hashKey } from '../../engine/rng.js';
 import { stableUuid } from '../../engine/ids.js';
 import { emitUserEvent, historyStart, pulledResources, type Connection, type PullOverride } from './connections.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
 
 export const RETRIABLE = ['provider_rate_limit_exceeded', 'provider_unavailable', 'transport_failure', 'resource_contention'] as const;
 export const NON_RETRIABLE = ['non_retriable_error', 'unexpected_error', 'retry_quota_exhausted'] as const;
@@ -231,7 +230,8 @@ function announced(resource: string): boolean {
  * (Re)schedules the job that announces the connection's finished pulls: at each finish time
  * it emits `historical.data.<resource>.created` for every resource that finished successfully.
  */
-export function schedulePullAnnouncements(world: World, partition: Partition, userId: string, conn: Connection): void {
+export function schedulePullAnnouncements(d: Domain, userId: string, conn: Connection): void {
+  const { world } = d;
   conn.pullJob?.cancel();
   conn.pullJob = null;
   if (conn.ended_at !== null) return;
@@ -258,7 +258,7 @@ export function schedulePullAnnouncements(world: World, partition: Partition, us
     done.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     conn.pullAnnounced = now;
     for (const [, r] of done) {
-      emitUserEvent(world, partition, userId, `historical.data.${r}.created`, {
+      emitUserEvent(d, userId, `historical.data.${r}.created`, {
         user_id: userId,
         start_date: iso(historyStart(conn, r)),
         end_date: iso(conn.created_at),
@@ -266,7 +266,7 @@ export function schedulePullAnnouncements(world: World, partition: Partition, us
         provider: conn.provider.slug,
       });
     }
-    schedulePullAnnouncements(world, partition, userId, conn);
+    schedulePullAnnouncements(d, userId, conn);
   });
 }
 

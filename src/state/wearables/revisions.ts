@@ -5,7 +5,7 @@
  * scenario's `data_revisions`. Kept in the world (a reset goes back to the default).
  */
 import { DEFAULT_REVISION_RATE } from '../../fixtures/wearables/revisions.js';
-import type { Partition } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import type { World } from '../../engine/world.js';
 
 interface RevisionRates {
@@ -25,7 +25,8 @@ function ratesOf(world: World): RevisionRates {
 }
 
 /** The revision rate of a team environment. */
-export function revisionRate(world: World, partition: Partition): number {
+export function revisionRate(d: Domain): number {
+  const { world, partition } = d;
   const r = world.slots.get(SLOT) as RevisionRates | undefined;
   if (!r) return DEFAULT_REVISION_RATE;
   return r.teams.get(partition.team.id) ?? r.rate;

@@ -6,12 +6,11 @@
  * users' streams are empty (demo data is summaries only, api-facts H).
  */
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
+import type { Domain } from '../domain-context.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { sleepId as sleepIdOf, sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
 import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { workoutId as workoutIdOf, workoutStream } from '../../fixtures/wearables/workouts.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
 import { localDay } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf } from '../users/users.js';
 import { wearablesError } from './errors.js';
@@ -36,12 +35,8 @@ const EMPTY_STREAM = {
 };
 
 /** The first `(source, day)` of the partition's visible data of `resource` for which `match` finds something. */
-function findInData<T>(
-  world: World,
-  partition: Partition,
-  resource: string,
-  match: (s: DataSource, day: number, now: number) => T | undefined,
-) {
+function findInData<T>(d: Domain, resource: string, match: (s: DataSource, day: number, now: number) => T | undefined) {
+  const { world, partition } = d;
   const now = world.clock.now();
   const users = usersOf(partition, world);
   for (const user of users.all()) {
@@ -60,10 +55,10 @@ function findInData<T>(
 }
 
 /** A sleep id handed out by a sleep summary: the feed remembered it, or the partition's data holds it. */
-function findSleep(world: World, partition: Partition, id: string) {
+function findSleep(d: Domain, id: string) {
   return (
-    sleepRef(world, partition, id) ??
-    findInData(world, partition, 'sleep', (s, day, now) => {
+    sleepRef(d, id) ??
+    findInData(d, 'sleep', (s, day, now) => {
       const night = visibleNight(s, day, now);
       return night && sleepIdOf(s.src, night) === id ? { day: night.day } : undefined;
     })
@@ -71,10 +66,10 @@ function findSleep(world: World, partition: Partition, id: string) {
 }
 
 /** A workout id handed out by a workout summary: the feed remembered it, or the partition's data holds it. */
-function findWorkout(world: World, partition: Partition, id: string) {
+function findWorkout(d: Domain, id: string) {
   return (
-    workoutRef(world, partition, id) ??
-    findInData(world, partition, 'workouts', (s, day, now) => {
+    workoutRef(d, id) ??
+    findInData(d, 'workouts', (s, day, now) => {
       const w = visibleWorkouts(s, day, now).find((x) => workoutIdOf(s.src, x) === id);
       return w ? { day: w.day, index: w.index } : undefined;
     })
@@ -82,8 +77,9 @@ function findWorkout(world: World, partition: Partition, id: string) {
 }
 
 /** The stream of a handed-out sleep id of a live user, or the sleep's 404. */
-export function sleepStreamOf(world: World, partition: Partition, sleepId: string): ReturnType<typeof sleepStream> {
-  const ref = findSleep(world, partition, sleepId);
+export function sleepStreamOf(d: Domain, sleepId: string): ReturnType<typeof sleepStream> {
+  const { world, partition } = d;
+  const ref = findSleep(d, sleepId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
@@ -92,22 +88,19 @@ export function sleepStreamOf(world: World, partition: Partition, sleepId: strin
   if (!night) throw wearablesError.sleepNotFound();
   const stream = sleepStream(src, night, world.clock.now());
   // Demo data is summaries only (api-facts H): every stream of a demo user's sleep is empty.
-  return hasDemoConnection(world, partition, user.user_id) ? Object.fromEntries(Object.keys(stream).map((k) => [k, []])) : stream;
+  return hasDemoConnection(d, user.user_id) ? Object.fromEntries(Object.keys(stream).map((k) => [k, []])) : stream;
 }
 
 /** The stream of a handed-out workout id of a live user (all-empty arrays for a provider without streams), or the workout's 404. */
-export function workoutStreamOf(
-  world: World,
-  partition: Partition,
-  workoutId: string,
-): ReturnType<typeof workoutStream> | typeof EMPTY_STREAM {
-  const ref = findWorkout(world, partition, workoutId);
+export function workoutStreamOf(d: Domain, workoutId: string): ReturnType<typeof workoutStream> | typeof EMPTY_STREAM {
+  const { world, partition } = d;
+  const ref = findWorkout(d, workoutId);
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.workoutNotFound();
   const subject = subjectOf(world, user);
   const w = subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
   if (!w) throw wearablesError.workoutNotFound();
-  if (!provider.resources.includes('workout_stream') || hasDemoConnection(world, partition, user.user_id)) return EMPTY_STREAM;
+  if (!provider.resources.includes('workout_stream') || hasDemoConnection(d, user.user_id)) return EMPTY_STREAM;
   return workoutStream(sourceCtx(subject, provider), w);
 }

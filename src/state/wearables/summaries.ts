@@ -223,7 +223,7 @@ export function userSummaries<N extends SummaryName>(
   const now = dom.world.clock.now();
   const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
   // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
-  if (q.raw && hasDemoConnection(dom.world, dom.partition, user.user_id)) return [];
+  if (q.raw && hasDemoConnection(dom, user.user_id)) return [];
   const items: Array<Item<SummaryAnswers[N]> & { src: SourceCtx }> = [];
   for (const s of dataSources(dom.world, user, kind.resource, q.provider, now)) {
     const [lo, hi] = days(s, dayLo, dayHi);

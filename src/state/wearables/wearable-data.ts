@@ -122,8 +122,8 @@ export function dataSources(world: World, user: User, resource: string, provider
   const rec = wearablesOf(world).forUser(user.user_id);
   if (!rec) return [];
   const subject = subjectOf(world, user);
-  const ranks = customSourceOrder(world, rec.partition, resource);
-  const rate = revisionRate(world, rec.partition);
+  const ranks = customSourceOrder({ world, partition: rec.partition }, resource);
+  const rate = revisionRate({ world, partition: rec.partition });
   const out: DataSource[] = [];
   for (const link of rec.links) {
     if (provider !== '' && link.provider.slug !== provider) continue;

@@ -29,6 +29,7 @@
  * - `hypnogram` has no event type in the reference and gets none.
  */
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
+import type { Domain } from '../domain-context.js';
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
@@ -96,7 +97,7 @@ function feedTick(world: World): void {
   const listening = (partition: Partition): Listening => {
     let l = heard.get(partition);
     if (l === undefined) {
-      l = state.feedMode === 'on' ? ALL : listeningOf(world, partition);
+      l = state.feedMode === 'on' ? ALL : listeningOf({ world, partition });
       heard.set(partition, l);
     }
     return l;
@@ -129,7 +130,8 @@ function feedTick(world: World): void {
 type Listening = ((prefix: string) => boolean) | null;
 const ALL: Listening = () => true;
 
-function listeningOf(world: World, partition: Partition): Listening {
+function listeningOf(d: Domain): Listening {
+  const { world, partition } = d;
   if (!world.events.listening(partition, 'daily.data.')) return null;
   const memo = new Map<string, boolean>();
   return (prefix) => {
@@ -156,7 +158,7 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
   }
   const user = usersOf(rec.partition, world).liveUser(rec.user_id);
   if (!user) return false;
-  pauseAfterIngestionEnd(world, rec.partition, user);
+  pauseAfterIngestionEnd({ world, partition: rec.partition }, user);
   let any = false;
   for (const link of rec.links) {
     const conn = link.current;
@@ -218,7 +220,7 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
   const conn = link.current;
   if (!conn) return;
   const src = feedSource(world, user, link.provider);
-  src.revisionRate = revisionRate(world, partition);
+  src.revisionRate = revisionRate({ world, partition });
   const plan = connPlan(conn);
   const all = heard === ALL;
   const clientUserId = user.client_user_id;

@@ -4,6 +4,7 @@
  * `emitUserEvent` and keeps the user's `connected_sources` in step (they are read from here).
  */
 import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
+import type { Domain } from '../domain-context.js';
 import {
   ERROR_MESSAGES,
   connectionCreatedData,
@@ -20,8 +21,6 @@ import {
 import { applyOverrides, forgetPlans, schedulePullAnnouncements } from './pulls.js';
 import { outagePreset } from '../sandbox/faults-providers.js';
 import { pullPreferencesOf } from '../management/preferences.js';
-import type { Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
 
 /** Demo users live this long (api-facts H: "expire (user + data deleted) after 7 days"). */
 const DEMO_USER_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -38,8 +37,8 @@ export function presetKey(userId: string, provider: string): string {
  * provider default, then per-resource overrides); null when the team environment has none.
  * Taken when the connection is made: a later change applies to later connections.
  */
-function historyDaysOf(world: World, partition: Partition, provider: ProviderInfo): Record<string, number> | null {
-  const pref = pullPreferencesOf(world, partition).get(provider.slug);
+function historyDaysOf(d: Domain, provider: ProviderInfo): Record<string, number> | null {
+  const pref = pullPreferencesOf(d).get(provider.slug);
   if (!pref) return null;
   const out: Record<string, number> = { '*': pref.default.historical_days_to_pull };
   for (const [resource, o] of Object.entries(pref.resource_overrides ?? {})) out[resource] = o.historical_days_to_pull;
@@ -47,11 +46,12 @@ function historyDaysOf(world: World, partition: Partition, provider: ProviderInf
 }
 
 /** Creates a demo connection: pulls 30 days of history and emits `provider.connection.created`; the demo user expires after 7 days. */
-export function connectDemo(world: World, partition: Partition, userId: string, provider: ProviderInfo): Connection {
+export function connectDemo(d: Domain, userId: string, provider: ProviderInfo): Connection {
+  const { world, partition } = d;
   const state = wearablesOf(world);
   const now = world.clock.now();
   // A demo user (its first demo connection) expires with its data 7 days later (api-facts H).
-  if (!hasDemoConnection(world, partition, userId)) world.hooks.expireUserAt(partition, userId, now + DEMO_USER_LIFETIME_MS);
+  if (!hasDemoConnection(d, userId)) world.hooks.expireUserAt(partition, userId, now + DEMO_USER_LIFETIME_MS);
   const rec = state.record(partition, userId);
   const link = state.link(rec, provider);
   const conn = newConnection(provider, {
@@ -60,7 +60,7 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
     demo: true,
     pullMinutes: 6,
     mark: now,
-    history_days: historyDaysOf(world, partition, provider),
+    history_days: historyDaysOf(d, provider),
   });
   const key = presetKey(userId, provider.slug);
   applyOverrides(conn, state.presets.get(key) ?? outagePreset(world, provider.slug));
@@ -68,13 +68,14 @@ export function connectDemo(world: World, partition: Partition, userId: string, 
   link.current = conn;
   state.sourcesChanged();
   state.active.add(rec);
-  emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
-  schedulePullAnnouncements(world, partition, userId, conn);
+  emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  schedulePullAnnouncements(d, userId, conn);
   return conn;
 }
 
 /** The user's link to a provider with a current connection, if any. */
-export function currentLink(world: World, partition: Partition, userId: string, slug: string): ProviderLink | undefined {
+export function currentLink(d: Domain, userId: string, slug: string): ProviderLink | undefined {
+  const { world, partition } = d;
   const provider = providerBySlug(slug);
   const rec = wearablesOf(world).get(partition, userId);
   if (!provider || !rec) return undefined;
@@ -83,7 +84,8 @@ export function currentLink(world: World, partition: Partition, userId: string, 
 }
 
 /** Deregisters every current connection of a user (user deletion). */
-export function deregisterAll(world: World, partition: Partition, userId: string): void {
+export function deregisterAll(d: Domain, userId: string): void {
+  const { world, partition } = d;
   const state = wearablesOf(world);
   const rec = state.get(partition, userId);
   if (!rec) return;
@@ -97,19 +99,13 @@ export function deregisterAll(world: World, partition: Partition, userId: string
 }
 
 /** Puts a connection into `error` and emits `provider.connection.error`. */
-export function failConnection(
-  world: World,
-  partition: Partition,
-  userId: string,
-  conn: Connection,
-  type: ConnectionErrorType,
-  message: string | undefined,
-): void {
+export function failConnection(d: Domain, userId: string, conn: Connection, type: ConnectionErrorType, message: string | undefined): void {
+  const { world } = d;
   const now = world.clock.now();
   const text = message ?? ERROR_MESSAGES[type];
   conn.status = 'error';
   conn.error = { error_type: type, error_message: text, errored_at: now };
-  emitUserEvent(world, partition, userId, 'provider.connection.error', {
+  emitUserEvent(d, userId, 'provider.connection.error', {
     provider: conn.provider.slug,
     user_id: userId,
     message: text,
@@ -119,10 +115,10 @@ export function failConnection(
 }
 
 /** Brings an errored connection back (the user re-authorised): emits `provider.connection.created`. */
-export function reconnect(world: World, partition: Partition, userId: string, conn: Connection): void {
+export function reconnect(d: Domain, userId: string, conn: Connection): void {
   conn.status = 'connected';
   conn.error = null;
-  emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
 }
 
 /**
@@ -131,7 +127,8 @@ export function reconnect(world: World, partition: Partition, userId: string, co
  * A current connection to the same provider is replaced (the user re-authorised). With a `grant`
  * (OAuth), resources needing a scope the user did not grant are unavailable and not pulled.
  */
-export function connectLinked(world: World, partition: Partition, userId: string, provider: ProviderInfo, grant?: ScopeGrant): Connection {
+export function connectLinked(d: Domain, userId: string, provider: ProviderInfo, grant?: ScopeGrant): Connection {
+  const { world, partition } = d;
   const state = wearablesOf(world);
   const now = world.clock.now();
   const rec = state.record(partition, userId);
@@ -140,7 +137,7 @@ export function connectLinked(world: World, partition: Partition, userId: string
   const conn = newConnection(provider, {
     created_at: now,
     mark: now,
-    history_days: historyDaysOf(world, partition, provider),
+    history_days: historyDaysOf(d, provider),
     ...(grant ? { grant, denied: deniedResources(provider, grant.granted) } : {}),
   });
   const key = presetKey(userId, provider.slug);
@@ -149,13 +146,14 @@ export function connectLinked(world: World, partition: Partition, userId: string
   link.current = conn;
   state.sourcesChanged();
   state.active.add(rec);
-  emitUserEvent(world, partition, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
-  schedulePullAnnouncements(world, partition, userId, conn);
+  emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
+  schedulePullAnnouncements(d, userId, conn);
   return conn;
 }
 
 /** Whether the user has a current demo connection (demo and real connections do not mix). */
-export function hasDemoConnection(world: World, partition: Partition, userId: string): boolean {
+export function hasDemoConnection(d: Domain, userId: string): boolean {
+  const { world, partition } = d;
   const rec = wearablesOf(world).get(partition, userId);
   return rec?.links.some((l) => l.current?.demo === true) ?? false;
 }
@@ -165,8 +163,9 @@ export function hasDemoConnection(world: World, partition: Partition, userId: st
  * marked `paused`: data ends now, unfinished pulls stop, the feed skips it. It stays listed until
  * the user reconnects through Link (which replaces it). False when there is nothing to pause.
  */
-export function pauseConnection(world: World, partition: Partition, userId: string, provider: ProviderInfo): boolean {
-  const conn = currentLink(world, partition, userId, provider.slug)?.current;
+export function pauseConnection(d: Domain, userId: string, provider: ProviderInfo): boolean {
+  const { world } = d;
+  const conn = currentLink(d, userId, provider.slug)?.current;
   if (!conn || conn.status === 'paused') return false;
   conn.pullJob?.cancel();
   conn.pullJob = null;
@@ -182,9 +181,10 @@ export function pauseConnection(world: World, partition: Partition, userId: stri
  * (`historical.data.<resource>.created` as each finishes). The connection keeps its connection
  * time and the data already delivered. False when the connection is absent, errored or paused.
  */
-export function restartHistoricalPull(world: World, partition: Partition, userId: string, provider: ProviderInfo): boolean {
+export function restartHistoricalPull(d: Domain, userId: string, provider: ProviderInfo): boolean {
+  const { world, partition } = d;
   const state = wearablesOf(world);
-  const link = currentLink(world, partition, userId, provider.slug);
+  const link = currentLink(d, userId, provider.slug);
   const old = link?.current;
   const rec = state.get(partition, userId);
   if (!link || !old || !rec || old.status !== 'connected') return false;
@@ -204,6 +204,6 @@ export function restartHistoricalPull(world: World, partition: Partition, userId
   link.current = conn;
   state.sourcesChanged();
   state.active.add(rec);
-  schedulePullAnnouncements(world, partition, userId, conn);
+  schedulePullAnnouncements(d, userId, conn);
   return true;
 }

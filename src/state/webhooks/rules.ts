@@ -5,7 +5,7 @@
  * everything first, then changes state, so a rejected request changes nothing; errors come from
  * the area's catalogue (`errors.ts`).
  */
-import type { Partition } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import type { World } from '../../engine/world.js';
 import type { RuleFailure } from '../../engine/schemas.js';
 import { deliveryOf } from './delivery.js';
@@ -68,7 +68,8 @@ interface CreateWebhookInput {
   whitelabel_headers?: boolean;
 }
 
-export function createWebhook(world: World, partition: Partition, body: CreateWebhookInput): WebhookEndpoint {
+export function createWebhook(d: Domain, body: CreateWebhookInput): WebhookEndpoint {
+  const { world, partition } = d;
   const input = {
     url: checkUrl(world, body.url),
     description: checkDescription(body.description),
@@ -237,11 +238,11 @@ export async function setNdjsonFile(world: World, name: string | null): Promise<
 
 /** One page of a team environment's endpoints, oldest first, after the endpoint `cursor` names. */
 export function listWebhooks(
-  world: World,
-  partition: Partition,
+  d: Domain,
   cursor: string | undefined,
   limit: number,
 ): { page: WebhookEndpoint[]; next_cursor: string | null } {
+  const { world, partition } = d;
   const all = webhooksOf(world).list(partition.id);
   let start = 0;
   if (cursor !== undefined && cursor !== '') {

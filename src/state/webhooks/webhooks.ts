@@ -4,6 +4,7 @@
  * delivery-health state the retry rules need. One world-level store with explicit indexes.
  */
 import { generateSecret, svixId } from './signing.js';
+import type { Domain } from '../domain-context.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { webhooksError } from './errors.js';
@@ -250,7 +251,8 @@ class WebhookStore {
 export const webhooksOf = worldSlot('webhooks', (world) => new WebhookStore(world));
 
 /** The endpoint with this id in the team environment, or the 404. */
-export function endpointById(world: World, partition: Partition, webhookId: string): WebhookEndpoint {
+export function endpointById(d: Domain, webhookId: string): WebhookEndpoint {
+  const { world, partition } = d;
   const ep = webhooksOf(world).get(partition, webhookId);
   if (!ep) throw webhooksError.webhookNotFound();
   return ep;

@@ -6,7 +6,6 @@ import { defineRoute, reply } from '../../engine/route.js';
 // #region import
 import { orderBySample } from '../../state/labs/order-by-sample.js';
 // #endregion
-import { orderEnv } from '../../state/labs/order-store.js';
 import { orderView } from '../../state/labs/order-views.js';
 import { Order, res } from '../../wire/schemas.js';
 
@@ -21,8 +20,7 @@ export const orderActionRoutes = [
     request: { params: z.object({ sample_id: z.string().min(1).max(64) }) },
     responses: { 200: res(Order, 'ClientFacingOrder'), 404: "This order doesn't exist", 422: 'Validation error' },
     handle(ctx, { params }) {
-      const env = orderEnv(ctx.world, ctx.partition);
-      return reply(200, orderView(env.world, orderBySample(env, params.sample_id), env.store));
+      return reply(200, orderView(ctx, orderBySample(ctx, params.sample_id)));
     },
   }),
   // #endregion

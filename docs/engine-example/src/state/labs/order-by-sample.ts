@@ -5,11 +5,12 @@
 /** Finding a lab order by the sample id printed on its tube (an example endpoint: docs/ENGINE.md). */
 import { LABS_ERRORS, labsError } from './errors.js';
 import type { Order } from './order-model.js';
-import type { OrderEnv } from './order-store.js';
+import type { Domain } from '../domain-context.js';
+import { ordersOf } from './order-store.js';
 
 /** The team environment's order whose sample id is `sampleId`, or the area's 404. */
-export function orderBySample(env: OrderEnv, sampleId: string): Order {
-  const order = env.store.bySample(sampleId); // a store index: no scan
+export function orderBySample(d: Domain, sampleId: string): Order {
+  const order = ordersOf(d).bySample(sampleId); // a store index: no scan
   if (!order) throw labsError.notFound(LABS_ERRORS.orderGetNotFound);
   return order;
 }
