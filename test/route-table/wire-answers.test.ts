@@ -11,6 +11,7 @@
  * adapter. WIRE_ADAPTERS=all runs them on express and msw too.
  */
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { ROUTES } from '../../src/routes.js';
 import { missingSchemas, routeResponses } from '../../src/wire/engine.js';
 import type { ResponseSpec } from '../../src/engine/route.js';
@@ -18,6 +19,7 @@ import { ErrorBody } from '../../src/wire/schemas.js';
 import { createClient, type AnyAdapter } from '../support/client.js';
 import { runRouteCases } from '../support/route-cases.js';
 import { fixedWall, refusedDelivery } from '../support/route-requests.js';
+import { strictSchema } from '../support/strict-schema.js';
 
 it('every route declares a schema for each 2xx JSON answer', () => {
   const missing = ROUTES.flatMap((r) => missingSchemas(r).map((why) => `${r.id}: ${why}`));
@@ -31,6 +33,29 @@ it('every route declares a schema for each 2xx JSON answer', () => {
  * body, so its answer is checked here against the engine's error body.
  */
 const ENCODING_REFUSED: ResponseSpec = { description: 'Unsupported Content-Encoding', schema: ErrorBody };
+
+/**
+ * Answers that carry fields their declared schema does not (found by the strict check below, a
+ * deep `z.strictObject` copy of each schema built in the test). A list that only shrinks: declare
+ * the field where the real OpenAPI has it, or drop it from the view where the real service does
+ * not send it. Fields today: raw summaries `source_device_id` (workouts also `sport_id`, `sport`);
+ * grouped samples `sensor_location`, `intensity`, `delivery_mode`/`delivery_form`/`bolus_purpose`;
+ * lab results `source_interpretation`, `performing_laboratory`, `source_sample_id` (and the
+ * order's `order_transaction`); the control route's endpoints `whitelabel_headers`,
+ * `signing_keys`, `failing_since`, `disabled_reason`.
+ */
+const UNDECLARED_FIELDS = new Set<string>([
+  'summary.activity.raw 200',
+  'summary.sleep.raw 200',
+  'summary.body.raw 200',
+  'summary.workouts.raw 200',
+  'timeseries.body_temperature.grouped 200',
+  'timeseries.workout_duration.grouped 200',
+  'timeseries.insulin_injection.grouped 200',
+  'orders.result 200',
+  'order_transactions.result 200',
+  'sandbox.webhooks.endpoints 200',
+]);
 
 const WIRE_ADAPTERS: readonly AnyAdapter[] = process.env['WIRE_ADAPTERS'] === 'all' ? ['express', 'msw', 'fetch'] : ['fetch'];
 
@@ -47,6 +72,7 @@ for (const adapter of WIRE_ADAPTERS) {
         fileSink: { append: async () => undefined },
       });
       const problems: string[] = [];
+      const undeclared = new Map<string, string>();
       let checked = 0;
       await runRouteCases(c, ({ route, kind, breaks, res }) => {
         const where = `${route.id} (${kind}) ${res.status}`;
@@ -66,18 +92,33 @@ for (const adapter of WIRE_ADAPTERS) {
         }
         if (spec.alternatives?.some((t) => type.startsWith(t))) return;
         if (!type.startsWith('application/json')) return void problems.push(`${where}: ${type}, declared JSON`);
-        const parsed = spec.schema.safeParse(JSON.parse(res.text));
+        const body: unknown = JSON.parse(res.text);
+        const parsed = spec.schema.safeParse(body);
         checked++;
         if (!parsed.success)
-          problems.push(
+          return void problems.push(
             `${where}: ${parsed.error.issues
               .slice(0, 3)
               .map((i) => `${i.path.join('.')}: ${i.message}`)
               .join('; ')}`,
           );
+        const strict = strictSchema(spec.schema).safeParse(body);
+        if (!strict.success) undeclared.set(`${route.id} ${res.status}`, strict.error.issues.slice(0, 3).map(issueText).join('; '));
       });
       expect(problems).toEqual([]);
+      // Strict answers (checked here, not on the request path): an answer carrying a field its
+      // schema does not declare fails, unless its route is on the known list (which only shrinks).
+      const unknown = [...undeclared].filter(([k]) => !UNDECLARED_FIELDS.has(k)).map(([k, v]) => `${k}: ${v}`);
+      expect(unknown).toEqual([]);
+      expect([...UNDECLARED_FIELDS].filter((k) => !undeclared.has(k))).toEqual([]);
       expect(checked).toBeGreaterThan(ROUTES.length);
     }, 120_000);
   });
+}
+
+/** An issue of the strict parse: where, and the undeclared keys (or the union's first branch's). */
+function issueText(i: z.core.$ZodIssue): string {
+  if (i.code === 'unrecognized_keys') return `${i.path.join('.')}: ${i.keys.join(',')}`;
+  if (i.code === 'invalid_union') return `${i.path.join('.')}: ${(i.errors[0] ?? []).map(issueText).join('; ')}`;
+  return `${i.path.join('.')}: ${i.message}`;
 }
