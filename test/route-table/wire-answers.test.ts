@@ -41,8 +41,7 @@ const ENCODING_REFUSED: ResponseSpec = { description: 'Unsupported Content-Encod
  * not send it. Fields today: raw summaries `source_device_id` (workouts also `sport_id`, `sport`);
  * grouped samples `sensor_location`, `intensity`, `delivery_mode`/`delivery_form`/`bolus_purpose`;
  * lab results `source_interpretation`, `performing_laboratory`, `source_sample_id` (and the
- * order's `order_transaction`); the control route's endpoints `whitelabel_headers`,
- * `signing_keys`, `failing_since`, `disabled_reason`.
+ * order's `order_transaction`).
  */
 const UNDECLARED_FIELDS = new Set<string>([
   'summary.activity.raw 200',
@@ -54,7 +53,6 @@ const UNDECLARED_FIELDS = new Set<string>([
   'timeseries.insulin_injection.grouped 200',
   'orders.result 200',
   'order_transactions.result 200',
-  'sandbox.webhooks.endpoints 200',
 ]);
 
 const WIRE_ADAPTERS: readonly AnyAdapter[] = process.env['WIRE_ADAPTERS'] === 'all' ? ['express', 'msw', 'fetch'] : ['fetch'];
