@@ -39,9 +39,7 @@ const ENCODING_REFUSED: ResponseSpec = { description: 'Unsupported Content-Encod
  * deep `z.strictObject` copy of each schema built in the test). A list that only shrinks: declare
  * the field where the real OpenAPI has it, or drop it from the view where the real service does
  * not send it. Fields today: raw summaries `source_device_id` (workouts also `sport_id`, `sport`);
- * grouped samples `sensor_location`, `intensity`, `delivery_mode`/`delivery_form`/`bolus_purpose`;
- * lab results `source_interpretation`, `performing_laboratory`, `source_sample_id` (and the
- * order's `order_transaction`).
+ * grouped samples `sensor_location`, `intensity`, `delivery_mode`/`delivery_form`/`bolus_purpose`.
  */
 const UNDECLARED_FIELDS = new Set<string>([
   'summary.activity.raw 200',
@@ -51,8 +49,6 @@ const UNDECLARED_FIELDS = new Set<string>([
   'timeseries.body_temperature.grouped 200',
   'timeseries.workout_duration.grouped 200',
   'timeseries.insulin_injection.grouped 200',
-  'orders.result 200',
-  'order_transactions.result 200',
 ]);
 
 const WIRE_ADAPTERS: readonly AnyAdapter[] = process.env['WIRE_ADAPTERS'] === 'all' ? ['express', 'msw', 'fetch'] : ['fetch'];
