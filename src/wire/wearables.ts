@@ -244,8 +244,12 @@ export const RawSummary = lazySchema(() =>
     created_at: dateTime.optional(),
     updated_at: dateTime.optional(),
     source: ProviderRef,
+    source_device_id: uuidString.nullish(),
   }),
 );
+
+/** RawWorkout: the raw record with its sport. */
+export const RawWorkoutSummary = lazySchema(() => RawSummary.extend({ sport_id: z.number().int(), sport: Sport }));
 
 export const Profile = lazySchema(() =>
   z.object({

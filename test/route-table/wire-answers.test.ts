@@ -38,14 +38,9 @@ const ENCODING_REFUSED: ResponseSpec = { description: 'Unsupported Content-Encod
  * Answers that carry fields their declared schema does not (found by the strict check below, a
  * deep `z.strictObject` copy of each schema built in the test). A list that only shrinks: declare
  * the field where the real OpenAPI has it, or drop it from the view where the real service does
- * not send it. Fields today: raw summaries `source_device_id` (workouts also `sport_id`, `sport`);
- * grouped samples `sensor_location`, `intensity`, `delivery_mode`/`delivery_form`/`bolus_purpose`.
+ * not send it. Fields today: grouped samples `sensor_location`, `intensity`, `delivery_mode`/`delivery_form`/`bolus_purpose`.
  */
 const UNDECLARED_FIELDS = new Set<string>([
-  'summary.activity.raw 200',
-  'summary.sleep.raw 200',
-  'summary.body.raw 200',
-  'summary.workouts.raw 200',
   'timeseries.body_temperature.grouped 200',
   'timeseries.workout_duration.grouped 200',
   'timeseries.insulin_injection.grouped 200',
