@@ -294,6 +294,14 @@ export const TimeseriesSample = lazySchema(() =>
     value: z.number().optional(),
     systolic: z.number().optional(),
     diastolic: z.number().optional(),
+    /** Body temperature samples (ClientFacingBodyTemperatureSample). */
+    sensor_location: z.string().nullish(),
+    /** Workout duration samples (ClientFacingWorkoutDurationSample). */
+    intensity: z.string().nullish(),
+    /** Insulin injection samples (ClientFacingInsulinInjectionSample). */
+    delivery_mode: z.string().nullish(),
+    delivery_form: z.string().nullish(),
+    bolus_purpose: z.string().nullish(),
   }),
 );
 
