@@ -3,9 +3,19 @@
  * team's `event_type_prefixes` allowlist, lands on the partition's journal, then goes to each
  * subscriber (webhook delivery, pipelines, in-process test subscribers) in emission order.
  */
+import type { EventData, EventType } from '../wire/events.js';
 import type { Partition } from './tenancy.js';
 
-/** The envelope of spec section 6. */
+/** The envelope an emitter hands to `EventBus.emit`: its `data` typed by its `event_type` (src/wire/events.ts). */
+export interface EmittedEnvelope<T extends EventType = EventType> {
+  event_type: T;
+  data: EventData<T>;
+  team_id: string;
+  user_id: string;
+  client_user_id: string;
+}
+
+/** The envelope of spec section 6, as the journal and the subscribers read it. */
 export interface EventEnvelope {
   event_type: string;
   data: unknown;
@@ -140,7 +150,7 @@ export class EventBus {
   }
 
   /** Emits an event for a partition. Returns the journal entry, or null when the allowlist drops it. */
-  emit(partition: Partition, envelope: EventEnvelope): JournalEntry | null {
+  emit<T extends EventType>(partition: Partition, envelope: EmittedEnvelope<T>): JournalEntry | null {
     const prefixes = partition.team.settings[partition.environment].event_type_prefixes;
     if (prefixes && prefixes.length > 0 && !prefixes.some((p) => envelope.event_type.startsWith(p))) {
       this.filteredCount++;

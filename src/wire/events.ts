@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { lazySchema } from '../engine/lazy-schema.js';
 import { dateTime, JsonObject, ProviderRef, uuidString } from './common.js';
 import { Appointment, Order } from './labs.js';
-import { MatchReviewEventData } from './labs-ops.js';
+import { MatchReviewEventData, ParsingJob } from './labs-ops.js';
 import { ResourceAvailability } from './wearables.js';
 
 const ConnectionEventData = lazySchema(() =>
@@ -17,6 +17,17 @@ const ConnectionEventData = lazySchema(() =>
     source: ProviderRef,
     external_user_id: z.string().nullable(),
     resource_availability: ResourceAvailability.optional(),
+  }),
+);
+
+/** `provider.connection.error`: the provider's slug, not its object (reference/api-facts.md F). */
+const ConnectionErrorEventData = lazySchema(() =>
+  z.object({
+    provider: z.string(),
+    user_id: uuidString,
+    message: z.string(),
+    error_type: z.string(),
+    error_details: z.string(),
   }),
 );
 
@@ -56,13 +67,40 @@ const EVENT_DATA = {
   'labtest.match_review.created': MatchReviewEventData,
   'labtest.match_review.updated': MatchReviewEventData,
   'provider.connection.created': ConnectionEventData,
-  'provider.connection.error': ConnectionEventData,
+  'provider.connection.error': ConnectionErrorEventData,
+  'lab_report.parsing_job.created': ParsingJob,
+  'lab_report.parsing_job.updated': ParsingJob,
 } as const;
 
 export type KnownEventType = keyof typeof EVENT_DATA;
-export type EventType = KnownEventType | `daily.data.${string}` | `historical.data.${string}`;
 
-type DataOf<T extends EventType> = T extends KnownEventType ? z.output<(typeof EVENT_DATA)[T]> : Record<string, unknown>;
+/** One row of `continuous_query.result_table.changed`: a query's new result table. */
+export interface ResultTableChange {
+  query_id: string;
+  query_slug: string;
+  data: Record<string, unknown>;
+}
+
+/** Event types whose `data` is a JSON object without a dedicated schema here. */
+type ObjectEventType = `daily.data.${string}` | `historical.data.${string}` | 'provider.device.created' | 'provider.device.updated';
+
+export type EventType = KnownEventType | ObjectEventType | 'continuous_query.result_table.changed';
+
+type DataOf<T extends EventType> = T extends KnownEventType
+  ? z.output<(typeof EVENT_DATA)[T]>
+  : T extends 'continuous_query.result_table.changed'
+    ? ResultTableChange[]
+    : Record<string, unknown>;
+
+/**
+ * The `data` an emitter hands over for an event of type `T` (the schema's input side, as views
+ * build it): `EventBus.emit` takes it, so an emitter with a wrong payload does not compile.
+ */
+export type EventData<T extends EventType> = T extends KnownEventType
+  ? z.input<(typeof EVENT_DATA)[T]>
+  : T extends 'continuous_query.result_table.changed'
+    ? ResultTableChange[]
+    : object;
 
 /** A webhook (or pipeline) event of type `T`: the envelope with its `data` typed. */
 export interface WebhookEvent<T extends EventType = EventType> {

@@ -240,6 +240,9 @@ export const ResultMarker = lazySchema(() =>
     loinc_slug: z.string().nullable(),
     provider_id: z.string().nullable(),
     source_markers: z.array(JsonObject).nullable(),
+    source_interpretation: z.string().optional(),
+    performing_laboratory: z.string().nullish(),
+    source_sample_id: z.string().nullish(),
   }),
 );
 
@@ -250,6 +253,7 @@ export const OrderResult = lazySchema(() =>
     results: z.array(ResultMarker),
     missing_results: z.array(JsonObject),
     sample_information: z.record(z.string(), JsonObject),
+    order_transaction: OrderTransactionRef.nullish(),
   }),
 );
 

@@ -59,4 +59,4 @@ export type ManagementKey = Of<typeof W.ManagementKey>;
 export type Org = Of<typeof W.Org>;
 export type LinkToken = Of<typeof W.LinkToken>;
 
-export type { EventType, KnownEventType, WebhookEvent } from './events.js';
+export type { EventData, EventType, KnownEventType, WebhookEvent } from './events.js';

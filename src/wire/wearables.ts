@@ -244,8 +244,12 @@ export const RawSummary = lazySchema(() =>
     created_at: dateTime.optional(),
     updated_at: dateTime.optional(),
     source: ProviderRef,
+    source_device_id: uuidString.nullish(),
   }),
 );
+
+/** RawWorkout: the raw record with its sport. */
+export const RawWorkoutSummary = lazySchema(() => RawSummary.extend({ sport_id: z.number().int(), sport: Sport }));
 
 export const Profile = lazySchema(() =>
   z.object({
@@ -290,6 +294,14 @@ export const TimeseriesSample = lazySchema(() =>
     value: z.number().optional(),
     systolic: z.number().optional(),
     diastolic: z.number().optional(),
+    /** Body temperature samples (ClientFacingBodyTemperatureSample). */
+    sensor_location: z.string().nullish(),
+    /** Workout duration samples (ClientFacingWorkoutDurationSample). */
+    intensity: z.string().nullish(),
+    /** Insulin injection samples (ClientFacingInsulinInjectionSample). */
+    delivery_mode: z.string().nullish(),
+    delivery_form: z.string().nullish(),
+    bolus_purpose: z.string().nullish(),
   }),
 );
 

@@ -106,7 +106,17 @@ export const ReceiverDelivery = lazySchema(() =>
 // named so the control client of `health-sandbox/testing` is typed from them.
 
 export const ControlEndpointList = lazySchema(() =>
-  listOf('endpoints', WebhookEndpoint.extend({ team_id: z.string(), environment: z.string() })),
+  listOf(
+    'endpoints',
+    WebhookEndpoint.extend({
+      team_id: z.string(),
+      environment: z.string(),
+      whitelabel_headers: z.boolean(),
+      signing_keys: z.number().int(),
+      failing_since: dateTime.nullable(),
+      disabled_reason: z.string().nullable(),
+    }),
+  ),
 );
 export const DeliveryMessagePage = lazySchema(() =>
   z.object({ messages: z.array(DeliveryMessage), next_after: z.number().int().nullable() }),

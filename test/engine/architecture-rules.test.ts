@@ -121,10 +121,11 @@ describe('each architecture rule reports a file that breaks it', () => {
     breaks(requestContextInState, path, "import type { SimRequest } from '../../engine/http-types.js';", [`${path} imports SimRequest`]);
   });
 
-  it('a handler importing a fixture module (area.ts may wire the seed)', () => {
+  it('a handler importing a fixture module (area.ts too: seeds come from src/state)', () => {
     const source = "import { LABS } from '../../fixtures/labs/catalogue.js';";
     breaks(handlerImportsFixtures, 'src/handlers/labs/catalogue.ts', source, ['src/handlers/labs/catalogue.ts']);
-    breaks(handlerImportsFixtures, 'src/handlers/labs/area.ts', source, []);
+    breaks(handlerImportsFixtures, 'src/handlers/labs/area.ts', source, ['src/handlers/labs/area.ts']);
+    breaks(handlerImportsFixtures, 'src/handlers/labs/area.ts', "import { seedLabWorld } from '../../state/labs/seed.js';", []);
   });
 
   it('an error catalogue out of layout, and an area without one', () => {

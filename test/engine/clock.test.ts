@@ -98,7 +98,8 @@ describe('event journal', () => {
     const bus = new EventBus(() => '2026-01-01T00:00:00.000Z', 10);
     const seen: number[] = [];
     bus.subscribe((e) => seen.push(e.seq));
-    for (let i = 0; i < 25; i++) bus.emit(partition, { event_type: 'x.y', data: {}, team_id: team.id, user_id: 'u', client_user_id: 'c' });
+    for (let i = 0; i < 25; i++)
+      bus.emit(partition, { event_type: 'daily.data.x.created', data: {}, team_id: team.id, user_id: 'u', client_user_id: 'c' });
     expect(seen).toHaveLength(25);
     expect(bus.size).toBeLessThanOrEqual(11);
     const kept = bus.list({}, 100).map((e) => e.seq);

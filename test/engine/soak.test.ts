@@ -130,14 +130,15 @@ describe('soak: retained structures stay bounded under steady writes', () => {
       slots: new Map(),
       kept: new Map(),
     } as unknown as Partition;
-    for (let i = 0; i < 12; i++) bus.emit(partition, { event_type: `e.${i}`, data: {}, team_id: 't', user_id: 'u', client_user_id: 'c' });
+    for (let i = 0; i < 12; i++)
+      bus.emit(partition, { event_type: `daily.data.e${i}.created`, data: {}, team_id: 't', user_id: 'u', client_user_id: 'c' });
     expect(bus.size).toBe(5);
     expect(bus.emitted).toBe(12);
     expect(bus.list().map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(bus.list({ after_seq: 9 }).map((e) => e.seq)).toEqual([10, 11, 12]);
     expect(bus.list({ after_seq: 2 }).map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(bus.list({ after_seq: 12 })).toEqual([]);
-    expect(bus.list({ event_type: 'e.10' }).map((e) => e.seq)).toEqual([11]);
+    expect(bus.list({ event_type: 'daily.data.e10.created' }).map((e) => e.seq)).toEqual([11]);
   });
 
   it('the scheduler reclaims cancelled jobs instead of holding them until they fall due', async () => {

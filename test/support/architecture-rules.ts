@@ -150,9 +150,9 @@ export const positionalWorldPartition: FileRule = (path, source) => {
   return bad;
 };
 
-/** A route file imports no fixture module (area.ts may wire its seed): answers the file's path when it does. */
+/** A handler file (area.ts included: seeds come from src/state) imports no fixture module: answers its path when it does. */
 export const handlerImportsFixtures: FileRule = (path, source) =>
-  inHandlers(path) && importsOf(path, source).some((g) => g.startsWith('src/fixtures/')) ? [path] : [];
+  path.startsWith('src/handlers/') && importsOf(path, source).some((g) => g.startsWith('src/fixtures/')) ? [path] : [];
 
 /**
  * One error-catalogue layout, for an `src/state/<area>/errors.ts`: the texts as `<AREA>_ERRORS`

@@ -4,7 +4,7 @@
  * retention of the delivery log, pipeline streams and test receivers.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../src/engine/events.js';
+import type { EmittedEnvelope, EventEnvelope } from '../../src/engine/events.js';
 import { receiversOf } from '../../src/state/webhooks/webhook-receiver.js';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
 import {
@@ -43,7 +43,7 @@ function emitTo(c: TestClient, teamId: string, eventType: string): void {
   if (!team) throw new Error('team missing');
   const partition = c.sandbox.world.tenancy.partition(team, 'sandbox');
   const envelope: EventEnvelope = { event_type: eventType, data: {}, team_id: teamId, user_id: USER_ID, client_user_id: 'client-1' };
-  c.sandbox.world.events.emit(partition, envelope);
+  c.sandbox.world.events.emit(partition, envelope as EmittedEnvelope);
 }
 
 function azurePipeline(teamId: string) {

@@ -1,6 +1,6 @@
 /** The lab testing area (issue 4): catalogue, orders on the clock, results, payors. */
 import type { Area } from '../../engine/area.js';
-import { seedLabWorld } from '../../fixtures/labs/lab-world.js';
+import { seedLabWorld } from '../../state/labs/seed.js';
 import { appointmentRoutes } from './appointments.js';
 import { appointmentRequestRoutes } from './appointment-requests.js';
 import { compendiumRoutes } from './compendium.js';

@@ -4,7 +4,7 @@
  * purged user's demographics, insurances and refresh window.
  */
 import type { Area } from '../../engine/area.js';
-import { seedAllUsers } from '../../fixtures/users/world-users.js';
+import { seedAllUsers } from '../../state/users/seed.js';
 import { dropUserActivity } from '../../state/users/activity.js';
 import { forgetDemoExpiry, scheduleDemoExpiry } from '../../state/users/demo-expiry.js';
 import { profilesOf } from '../../state/users/profile.js';

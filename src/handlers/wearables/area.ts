@@ -5,7 +5,7 @@
  * `seed` gives seeded users their connections.
  */
 import type { Area } from '../../engine/area.js';
-import { seedWearables } from '../../fixtures/wearables/wearables-world.js';
+import { seedWearables } from '../../state/wearables/seed.js';
 import { connectionRoutes } from './connections.js';
 import { introspectRoutes } from './introspect.js';
 import { providerRoutes } from './providers.js';

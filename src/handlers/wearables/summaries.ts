@@ -32,6 +32,7 @@ import {
   MealSummary,
   MenstrualCycle,
   RawSummary,
+  RawWorkoutSummary,
   SleepCycle,
   SleepSummary,
   WorkoutSummary,
@@ -73,7 +74,7 @@ function summaryRoutePair(resource: SummaryName, summary: string): Route[] {
       request: { params, query: rangeQuery },
       responses: {
         200: res(
-          lazySchema(() => listOf(resource, raw ? RawSummary : item)),
+          lazySchema(() => listOf(resource, raw ? (resource === 'workouts' ? RawWorkoutSummary : RawSummary) : item)),
           `{${resource}: [...]}`,
         ),
         ...RESPONSES,

@@ -7,6 +7,7 @@
  * notification (`id`, `status`, `decision_code`, `sub_reason_codes`, and once reviewed
  * `resolution_action`, `resolved_user_id`, `resolved_order_id`), not the review record.
  */
+import type { EventData } from '../../wire/events.js';
 import { usersOf } from '../users/users.js';
 import type { Domain } from '../domain-context.js';
 import type { UnmatchedResult } from './unmatched-store.js';
@@ -20,7 +21,7 @@ function reviewUser(env: Domain, item: UnmatchedResult): { user_id: string; clie
 }
 
 export function emitMatchReview(env: Domain, item: UnmatchedResult, type: 'created' | 'updated'): void {
-  const data: Record<string, unknown> = {
+  const data: EventData<'labtest.match_review.created'> = {
     id: item.id,
     status: item.status,
     decision_code: item.decision_code,

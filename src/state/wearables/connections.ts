@@ -9,7 +9,8 @@ import type { Domain } from '../domain-context.js';
 import { TIMESERIES } from '../../fixtures/wearables/timeseries-table.js';
 import { DAY } from '../../fixtures/wearables/wearable-time.js';
 import { ByUserMap, FEED_ID_DAYS, FEED_ID_LIMIT } from './handed-out-ids.js';
-import type { EventEnvelope } from '../../engine/events.js';
+import type { EmittedEnvelope } from '../../engine/events.js';
+import type { EventData, EventType } from '../../wire/events.js';
 import type { Connection as ConnectionAnswer } from '../../wire/types.js';
 import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -359,10 +360,10 @@ export function connectedSources(d: Domain, userId: string): ConnectedSource[] {
 }
 
 /** Emits a wearable event for a user through the world's event bus. */
-export function emitUserEvent(d: Domain, userId: string, eventType: string, data: unknown): void {
+export function emitUserEvent<T extends EventType>(d: Domain, userId: string, eventType: T, data: EventData<T>): void {
   const { world, partition } = d;
   const user = usersOf(partition, world).get(userId);
-  const envelope: EventEnvelope = {
+  const envelope: EmittedEnvelope<T> = {
     event_type: eventType,
     data,
     team_id: partition.team.id,
@@ -373,7 +374,7 @@ export function emitUserEvent(d: Domain, userId: string, eventType: string, data
 }
 
 /** `provider.connection.created` payload. */
-export function connectionCreatedData(userId: string, conn: Connection): Record<string, unknown> {
+export function connectionCreatedData(userId: string, conn: Connection): EventData<'provider.connection.created'> {
   const brief = providerBrief(conn.provider);
   return {
     user_id: userId,

@@ -13,6 +13,7 @@
  * Same rules as the other summaries: only inside the connection's visible data ranges, only for
  * resources someone listens to.
  */
+import type { EventData, EventType } from '../../wire/events.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { cycleStartingOn, menstrualCycle, tracksCycles, type Cycle } from '../../fixtures/wearables/menstrual.js';
@@ -55,7 +56,7 @@ export interface ConnectionTick {
 export interface FeedTick extends ConnectionTick {
   src: SourceCtx;
   ranges: (resource: string) => Range[];
-  emit: (type: string, data: unknown) => void;
+  emit: <T extends EventType>(type: T, data: EventData<T>) => void;
 }
 
 /** The summaries of `tick` for the resources someone has `heard` of. */

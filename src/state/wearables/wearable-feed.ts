@@ -58,6 +58,7 @@ import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
 import { type ConnectionTick, type FeedTick, feedOtherSummaries } from './feed-other-summaries.js';
 import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
+import type { EventData, EventType } from '../../wire/events.js';
 
 const FEED_INTERVAL = 2 * HOUR;
 /** Ticks fall at 00:30, 02:30, ... UTC, so hourly buckets are open at each tick. */
@@ -177,8 +178,8 @@ function feedUser(world: World, rec: UserWearables, now: number, listening: (p: 
 interface FeedRow {
   row: TimeseriesRow;
   prefix: string;
-  created: string;
-  updated: string;
+  created: `daily.data.${string}`;
+  updated: `daily.data.${string}`;
 }
 const FEED_ROWS: readonly FeedRow[] = TIMESERIES.filter((row) => row.events).map((row) => ({
   row,
@@ -224,7 +225,7 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
   const plan = connPlan(conn);
   const all = heard === ALL;
   const clientUserId = user.client_user_id;
-  const emit = (type: string, data: unknown) =>
+  const emit = <T extends EventType>(type: T, data: EventData<T>) =>
     world.events.emit(partition, {
       event_type: type,
       data,

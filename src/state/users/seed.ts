@@ -1,0 +1,2 @@
+/** The users area's world seed, registered from src/state (the fixture module builds it). */
+export { seedAllUsers } from '../../fixtures/users/world-users.js';

@@ -1,0 +1,2 @@
+/** The wearables area's world seed, registered from src/state (the fixture module builds it). */
+export { seedWearables } from '../../fixtures/wearables/wearables-world.js';
