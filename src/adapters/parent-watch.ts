@@ -35,7 +35,8 @@ function processInfo(pid: number): { ppid: number; comm: string } | null {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs (EPERM: it runs, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -13,18 +13,9 @@
  *   hand then (the message names it).
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { alive } from './parent-watch.js';
 
 export class StateLockError extends Error {}
-
-/** Whether a process with this pid runs (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Takes the lock of a state file; resolves with its release (also run at exit). */
 export function lockStateFile(path: string): () => void {
