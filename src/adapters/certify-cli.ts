@@ -11,7 +11,7 @@ import { createNodeTransport } from './node-transport.js';
 /** The real attempt timeout (../shared/reference/webhooks.md section 2). */
 const DEFAULT_TIMEOUT_SECONDS = 15;
 
-export const CERTIFY_USAGE =
+const CERTIFY_USAGE =
   'health-sandbox certify-receiver <url> --secret <whsec_...> [--json] [--timeout <seconds>]\n' +
   '  Sends a fixed battery of signed and badly signed deliveries to <url> and grades each answer.\n' +
   '  Exit 0: every check passed; 1: a check failed; 2: bad arguments.\n';

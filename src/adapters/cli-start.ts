@@ -14,7 +14,7 @@ export type CliOptions = ReturnType<typeof parseCli>;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || host.startsWith('127.');
 }
 

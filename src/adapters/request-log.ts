@@ -91,7 +91,7 @@ interface Deliveries {
 }
 
 /** `2026-01-05 09:00:00 to 2026-01-08 09:00:00: 11,665 deliveries to the test receiver /_sandbox/receiver/hooks (11,600 200, 65 500)`. */
-export function deliveriesLine(path: string, d: Deliveries, color = false): string {
+function deliveriesLine(path: string, d: Deliveries, color = false): string {
   const span = d.first === d.last ? clockOf(d.first) : `${clockOf(d.first)} to ${clockOf(d.last)}`;
   const statuses = [...d.statuses]
     .sort((a, b) => a[0] - b[0])

@@ -22,7 +22,7 @@ import {
 import { parseWorldDocument, VERSIONS_READ, WorldDocumentError } from '../engine/persist-document.js';
 import type { StateSink } from '../sandbox.js';
 
-export const STATE_FORMAT = 'health-sandbox-state';
+const STATE_FORMAT = 'health-sandbox-state';
 
 /** Why a state file cannot be used (the message names the file). */
 export class StateFileError extends Error {}
@@ -267,7 +267,7 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
 }
 
 /** The largest world file read: twice what a live world keeps of its log in memory (its JSON around it). */
-export const WORLD_FILE_CHARS = 2 * DOCUMENT_LIMITS.bytes;
+const WORLD_FILE_CHARS = 2 * DOCUMENT_LIMITS.bytes;
 
 /** Reads a world file (`--world-file`, `GET /_sandbox/world` saved): a StateFileError names what is wrong. */
 export function readWorldFile(path: string): WorldDocument {

@@ -10,7 +10,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { SimRequest } from './http-types.js';
 
 export const CONTROL_COOKIE = 'health_sandbox_admin';
-export const SIGN_IN_PATH = '/_sandbox/ui';
+const SIGN_IN_PATH = '/_sandbox/ui';
 
 const encoder = new TextEncoder();
 

@@ -173,7 +173,7 @@ export function clearFaults(world: World): number {
  * compiles it again): the path pattern's segments, and whether it names a route of the sandbox's
  * own (by `route`, or by a path whose first segment is a literal).
  */
-export function compileMatch(match: Match): { segments: string[] | null; named: boolean } {
+function compileMatch(match: Match): { segments: string[] | null; named: boolean } {
   const segments = match.path === undefined ? null : match.path.replace(/\/+$/, '').split('/').slice(1);
   const first = segments?.[0];
   const named = match.route !== undefined || (first !== undefined && first !== '' && first !== '*' && !first.startsWith('{'));

@@ -57,7 +57,7 @@ export const uuid = () => z.guid();
  * zones: values the sandbox accepts (left out, the page invents `"string"` and dates from the
  * pattern, such as the year 8804). test/users/docs-examples.test.ts sends each one.
  */
-export const EXAMPLE_DATE = '2026-01-05';
+const EXAMPLE_DATE = '2026-01-05';
 export const EXAMPLE_TIME_ZONE = 'Europe/London';
 
 /** `YYYY-MM-DD`, a real calendar date. */

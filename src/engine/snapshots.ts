@@ -20,7 +20,7 @@ import type { Router } from './router.js';
 import type { World } from './world.js';
 
 /** Most snapshots one sandbox keeps (each holds its world's log). */
-export const MAX_SNAPSHOTS = 100;
+const MAX_SNAPSHOTS = 100;
 
 export class SnapshotStore {
   private readonly saved = new Map<string, { doc: WorldDocument; info: SnapshotInfo }>();
@@ -48,7 +48,7 @@ export class SnapshotStore {
 }
 
 /** Inputs replayed between two turns of the event loop (issue 40: a replay never blocks the server for long). */
-export const REPLAY_CHUNK = 64;
+const REPLAY_CHUNK = 64;
 
 /** Lets every microtask run (an attempt answered from the log finishes before the next input, as it did live). */
 const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

@@ -5,7 +5,7 @@
  */
 import type { Credentials, Team } from './types.js';
 
-export class ApiFailure extends Error {
+class ApiFailure extends Error {
   constructor(
     message: string,
     readonly status: number,

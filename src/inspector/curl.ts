@@ -44,7 +44,7 @@ function keyFor(name: string, r: JournalRequest, creds: Credentials | null): str
 }
 
 /** The headers to send again, with masked keys put back where known. */
-export function replayHeaders(r: JournalRequest, creds: Credentials | null): Record<string, string> {
+function replayHeaders(r: JournalRequest, creds: Credentials | null): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [rawName, value] of Object.entries(r.request.headers ?? {})) {
     const name = rawName.toLowerCase();

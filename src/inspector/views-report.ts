@@ -8,7 +8,7 @@ import { h, pre, section } from './dom.js';
 import { indented } from './format.js';
 import type { View } from './view.js';
 
-export const REPORT_PATH = '/_sandbox/report';
+const REPORT_PATH = '/_sandbox/report';
 
 export const reportView: View = async () => {
   const { routes } = await control<{ routes?: Array<{ method: string; path: string; summary?: string | null }> | null }>(

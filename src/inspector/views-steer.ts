@@ -15,7 +15,7 @@ import { ui } from './state.js';
 import type { FaultRule, Snapshot } from './types.js';
 import type { View } from './view.js';
 
-export const RULE_TEMPLATE = JSON.stringify({ match: { method: 'GET', path: '/v2/user/*' }, action: { status: 503 }, times: 3 }, null, 2);
+const RULE_TEMPLATE = JSON.stringify({ match: { method: 'GET', path: '/v2/user/*' }, action: { status: 503 }, times: 3 }, null, 2);
 
 /** The body of a rule as it is edited: what POST /_sandbox/faults takes. */
 export function ruleBody(f: Pick<FaultRule, 'match' | 'action' | 'remaining'>): string {

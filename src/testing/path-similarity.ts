@@ -10,7 +10,7 @@ const PARAM = /^(?:\{[^}]*\}|:[A-Za-z_]\w*|\*)$/;
 const ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+|[a-z]+_[A-Za-z0-9]{6,})$/i;
 
 /** Levenshtein distance (small strings: path segments). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

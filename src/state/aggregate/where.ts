@@ -29,8 +29,8 @@ export class WhereSyntaxError extends Error {}
  * clause past them is a syntax error (422), never a stack overflow (500). Invented (the real
  * service states none); docs/simulated/aggregate.md.
  */
-export const WHERE_MAX_TOKENS = 2000;
-export const WHERE_MAX_DEPTH = 64;
+const WHERE_MAX_TOKENS = 2000;
+const WHERE_MAX_DEPTH = 64;
 
 type Token = { t: 'ident' | 'num' | 'str' | 'op' | 'lp' | 'rp'; v: string };
 

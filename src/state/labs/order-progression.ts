@@ -31,7 +31,7 @@ export function labsProgression(world: World, teamId: string): LabsProgression {
 }
 
 /** Sets a team's progression mode (both environments). */
-export function setLabsProgression(world: World, teamId: string, mode: LabsProgression): void {
+function setLabsProgression(world: World, teamId: string, mode: LabsProgression): void {
   teamModes(world).set(teamId, mode);
 }
 
@@ -69,7 +69,7 @@ const WITHOUT_BOOKING: ReadonlySet<LowStatus> = new Set<LowStatus>(['requisition
  * Whether an at-home phlebotomy order has an appointment it may go on with: one was booked, its
  * path no longer waits for a booking, and it was not cancelled since.
  */
-export function appointmentBooked(order: Order): boolean {
+function appointmentBooked(order: Order): boolean {
   return (
     order.appointment_id !== null && currentStatus(order) !== 'appointment_cancelled' && !order.path.some((s) => s.gate === 'appointment')
   );

@@ -38,7 +38,7 @@ export function resultStage(order: Order): { stage: ResultStage; at: number; fir
 }
 
 /** Result types without `result_types`: the real sandbox cycles numeric, comment and range results (api-facts H, J). */
-export const DEFAULT_RESULT_CYCLE: readonly ResultType[] = ['numeric', 'comment', 'range'];
+const DEFAULT_RESULT_CYCLE: readonly ResultType[] = ['numeric', 'comment', 'range'];
 
 /** The order's results at its current stage, or null before results exist. */
 export function orderResults(world: World, order: Order): ResultSet | null {

@@ -13,7 +13,7 @@
  */
 
 /** Standard PDF fonts speak WinAnsi only: anything else prints as `?`. */
-export function safe(text: string): string {
+function safe(text: string): string {
   return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 }
 

@@ -22,7 +22,7 @@ import { withRules } from '../../engine/schemas.js';
 import type { World } from '../../engine/world.js';
 import { noteFaultKind } from './report-counters.js';
 
-export const WEBHOOK_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'stale_timestamp'] as const;
+const WEBHOOK_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'stale_timestamp'] as const;
 export type WebhookFaultKind = (typeof WEBHOOK_FAULTS)[number];
 
 /** The 5-minute tolerance of the verifying libraries. */
@@ -30,7 +30,7 @@ const TOLERANCE_SECONDS = 300;
 const DEFAULT_SECONDS: Record<WebhookFaultKind, number | null> = { duplicate: null, out_of_order: 60, delayed: null, stale_timestamp: 600 };
 const MAX_SECONDS = 7 * 86400;
 
-export const WEBHOOK_FAULT_TEXTS = {
+const WEBHOOK_FAULT_TEXTS = {
   delayNeedsSeconds: 'A delayed fault needs seconds (the delay, on the sandbox clock)',
   staleTooRecent: `A stale timestamp is more than ${TOLERANCE_SECONDS} seconds old (the receivers' tolerance)`,
   noSeconds: 'A duplicate takes no seconds',

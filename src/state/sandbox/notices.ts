@@ -9,7 +9,7 @@ import { worldSlot } from '../../engine/world.js';
 import type { World } from '../../engine/world.js';
 
 /** Notices kept per world (the newest; older ones drop off). */
-export const NOTICES_KEPT = 1000;
+const NOTICES_KEPT = 1000;
 
 export interface SandboxNotice {
   /** Sandbox time (ISO). */

@@ -21,7 +21,7 @@ export interface EndpointCount {
   failedMessages: number;
 }
 
-export class ReportCounters {
+class ReportCounters {
   constructor(
     /** Sandbox time the world began (its last reset). */
     readonly since: number,

@@ -106,7 +106,7 @@ export function userDevice(scope: Domain, userId: string, deviceId: string): z.i
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 /** Weeks `number_of_connected_sources_by_week` covers, the current one last (invented bound, docs/simulated/users.md). */
-export const METRIC_WEEKS = 12;
+const METRIC_WEEKS = 12;
 
 /**
  * TimeseriesMetricPoint per week (Monday 00:00 UTC) for the last METRIC_WEEKS weeks: `value` the

@@ -14,10 +14,10 @@ import { wearablesOf } from './connections.js';
 import { zoneOf } from './wearable-data.js';
 
 /** The late-delivery catchment after the ingestion end date. */
-export const INGESTION_CATCHMENT = 7 * DAY;
+const INGESTION_CATCHMENT = 7 * DAY;
 
 /** When the user's connections are paused (end of the catchment), or null without an ingestion end. */
-export function ingestionPauseAt(user: User): number | null {
+function ingestionPauseAt(user: User): number | null {
   if (!user.ingestion_end) return null;
   return localMidnight(zoneOf(user), dayNumber(user.ingestion_end) + 1) + INGESTION_CATCHMENT;
 }

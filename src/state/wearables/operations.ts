@@ -70,7 +70,7 @@ export function deregisterProvider(d: Domain, userId: string, slug: string): voi
 }
 
 /** Health SDK connections that, in the default Auto Connect mode, deregistration leaves as they are. */
-export const AUTO_CONNECT_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
+const AUTO_CONNECT_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
 
 /** A live user by id across the sandbox's team environments (control plane). */
 function findUser(world: World, userId: string, slug: string): { user: User; partition: Partition } {

@@ -64,7 +64,7 @@ type Build<B> = (s: DataSource, day: number, now: number) => Item<B>[];
 /** A summary as its raw record (RawActivity, RawSleep, RawBody, RawWorkout). */
 type Raw = (src: SourceCtx, summary: Record<string, unknown>) => Record<string, unknown>;
 
-export const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
+const inRanges = (ranges: readonly Range[], t: number) => ranges.some(([a, b]) => t >= a && t <= b);
 
 const item = <B>(sort: string, at: number, body: B | null): Item<B>[] => (body ? [{ sort, at, body }] : []);
 
@@ -159,9 +159,6 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
     },
   },
 };
-
-/** Whether a summary kind has a `/raw` variant. */
-export const hasRaw = (name: SummaryName): boolean => KINDS[name].raw !== undefined;
 
 /**
  * The summaries of one kind a source gives for one local day, visible at `now`, each with its

@@ -12,7 +12,7 @@ import { isSensitiveHeader, type WebhookEndpoint } from './webhooks.js';
 /** The ISO string of the last instant asked (attempts started together share their instant). */
 let isoAt = Number.NaN;
 let isoText = '';
-export function isoOf(ms: number): string {
+function isoOf(ms: number): string {
   if (ms !== isoAt) {
     isoText = new Date(ms).toISOString();
     isoAt = ms;

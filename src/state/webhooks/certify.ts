@@ -84,7 +84,7 @@ export interface CertifyResult {
   note: string;
 }
 
-export const CERTIFY_NOTE =
+const CERTIFY_NOTE =
   'The sandbox sees only the answers: a receiver that answers 2xx to a redelivery (same svix-id) must still process the message once; that is not observable from here.';
 
 interface Delivery {
@@ -144,7 +144,7 @@ const OTHER_KEY = `whsec_${toBase64(new Uint8Array(24).map((_, i) => (i * 37 + 1
 
 const BODY = envelope('labtest.order.created', { id: ORDER_ID, status: 'received' });
 
-export const CHECKS: readonly CheckSpec[] = [
+const CHECKS: readonly CheckSpec[] = [
   {
     id: 'signed_event_accepted',
     description: 'A correctly signed event is accepted (2xx) within the attempt timeout',
