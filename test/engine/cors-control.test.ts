@@ -3,32 +3,19 @@
  * page may call the API routes, but the control plane (credentials, reset, faults, ...) answers a
  * cross-origin page only when its origin is listed by name.
  */
+import { serveOnLoopback } from '../support/network-server.js';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, GUARD_MESSAGES } from '../../src/index.js';
-import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js';
-import { createNodeServer } from '../../src/node.js';
 
 const servers: Array<{ close(): void }> = [];
 afterAll(() => servers.forEach((s) => s.close()));
 
 async function listen(kind: 'express' | 'node', cors: true | string[]): Promise<{ port: number; key: string }> {
   const sandbox = createSandbox({ seed: 2, users: 1, usersElsewhere: 0, feed: 'off', logger: () => undefined });
-  const server =
-    kind === 'node'
-      ? createNodeServer(sandbox, { cors })
-      : answerHeadErrorsWithJson(createExpressApp(sandbox, { cors }).listen(0, '127.0.0.1'));
-  if (kind === 'node') server.listen(0, '127.0.0.1');
-  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
-  servers.push({
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  });
-  const port = (server.address() as AddressInfo).port;
-  sandbox.setUrls({ base: `http://127.0.0.1:${port}` });
+  const served = await serveOnLoopback(kind, sandbox, { cors });
+  servers.push(served);
+  const { port } = served;
   return { port, key: sandbox.credentials().teams[0]?.api_keys.sandbox as string };
 }
 

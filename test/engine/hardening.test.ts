@@ -3,12 +3,10 @@
  * same bytes on express, msw and node:http; the control plane refuses non-JSON bodies, foreign
  * `Host` values and cross-origin pages; `cors` answers preflights.
  */
+import { serveOnLoopback } from '../support/network-server.js';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, GUARD_MESSAGES, LIMITS, LIMIT_MESSAGES } from '../../src/index.js';
-import { answerHeadErrorsWithJson, createExpressApp } from '../../src/express.js';
-import { createNodeServer } from '../../src/node.js';
 import { CONTENT_MESSAGES } from '../../src/engine/dispatch.js';
 import { snapshotWorld } from '../../src/engine/snapshot.js';
 import { ALL_ADAPTERS, createClient, type CallOptions, type TestClient, type TestResponse } from '../support/client.js';
@@ -112,21 +110,9 @@ describe('the control plane over the network', () => {
 
   async function listen(kind: 'express' | 'node', options: { cors?: true | string[] } = {}): Promise<number> {
     const sandbox = createSandbox({ seed: 2, users: 1, usersElsewhere: 0, logger: () => undefined });
-    const server =
-      kind === 'node'
-        ? createNodeServer(sandbox, options)
-        : answerHeadErrorsWithJson(createExpressApp(sandbox, options).listen(0, '127.0.0.1'));
-    if (kind === 'node') server.listen(0, '127.0.0.1');
-    await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
-    servers.push({
-      close: () => {
-        server.closeAllConnections();
-        server.close();
-      },
-    });
-    const port = (server.address() as AddressInfo).port;
-    sandbox.setUrls({ base: `http://127.0.0.1:${port}` });
-    return port;
+    const served = await serveOnLoopback(kind, sandbox, options);
+    servers.push(served);
+    return served.port;
   }
 
   /** Raw request so that Host and Origin go out exactly as given. */
