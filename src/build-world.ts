@@ -29,9 +29,11 @@ export interface WorldParts {
   worldLog: WorldLog;
   /** The world's `kept` map (World['kept']). */
   kept: Map<symbol, unknown>;
+  /** Installs the areas but seeds nothing: a world its saved state is loaded into (engine/world-state.ts). */
+  bare?: boolean;
 }
 
-export function buildWorld({ options, seed, urls, subscribers, assets, gate, worldLog, kept }: WorldParts): World {
+export function buildWorld({ options, seed, urls, subscribers, assets, gate, worldLog, kept, bare = false }: WorldParts): World {
   // A realtime clock stands still at the start time while the world is built: what is seeded is dated
   // at the start time itself, whatever the build took (the same world each time, so a build of a seed built before copies it).
   const clock = new Clock({ mode: options.clock, startAt: options.startAt, scale: options.timeScale, wall: options.wallClock, held: true });
@@ -66,19 +68,23 @@ export function buildWorld({ options, seed, urls, subscribers, assets, gate, wor
     async settle() {
       while (inflight.size > 0) await Promise.all([...inflight]);
     },
+    busy: () => inflight.size > 0,
     log,
     urls,
     assets,
   };
+  scheduler.attach(world);
   attachWorldLog(world, worldLog);
   clock.setWallHook((raw, key) => worldLog.wallRead(raw, key));
   const transport = worldLog.transport(gate.holding ? gate.transport(options.webhooks.transport) : options.webhooks.transport);
   const fileSink = worldLog.fileSink(gate.holding ? gate.sink(options.webhooks.fileSink) : options.webhooks.fileSink);
   configureWebhooks(world, { ...options.webhooks, transport, fileSink });
   for (const area of AREAS) area.install?.(world);
-  seedTenancy(world);
-  // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
-  for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
+  if (!bare) {
+    seedTenancy(world);
+    // An empty world keeps what belongs to the org (management: lab accounts); no users, data or orders.
+    for (const area of AREAS) if (options.world !== 'empty' || area.name === 'management') area.seed?.(world);
+  }
   world.events.subscribe(worldLog.subscriber(gate.subscriber(subscribers)));
   world.events.watch(() => subscribers.length > 0);
   clock.releaseDrift();

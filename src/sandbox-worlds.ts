@@ -12,6 +12,8 @@ import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { LogSinkError, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
 import { WorldDocumentError } from './engine/persist-document.js';
 import { loadStores, saveStores } from './engine/store-state.js';
+import { WorldCodecError } from './engine/world-codec.js';
+import { loadWorldState } from './engine/world-state.js';
 import type { Router } from './engine/router.js';
 import { replayLog } from './engine/snapshots.js';
 import type { AssetSources, World } from './engine/world.js';
@@ -70,9 +72,11 @@ function buildFor(
     startAt: o.startAt,
     labsProgression: o.labsProgression,
   };
-  const log = new WorldLog(spec, replay?.log ?? null, replay?.version);
+  const log = new WorldLog(spec, replay?.log ?? null, replay?.version, replay?.state ?? null);
   const { urls, subscribers, assets, kept } = ctx;
-  return { world: buildWorld({ options: o, seed, urls, subscribers, assets, gate, worldLog: log, kept }), gate };
+  // A saved state is loaded into a world that seeds nothing (engine/world-state.ts).
+  const bare = replay?.state !== undefined;
+  return { world: buildWorld({ options: o, seed, urls, subscribers, assets, gate, worldLog: log, kept, bare }), gate };
 }
 
 /** The world's log writes through the state sink from now on (after the whole document). */
@@ -83,6 +87,7 @@ function persistFrom(ctx: WorldsContext, w: World): void {
   try {
     const stores = saveStores(w);
     ctx.stateSink.write(stores === undefined ? log.document() : { ...log.document(), stores });
+    log.wroteWhole();
   } catch (error) {
     // The file keeps its last world; the sink refuses every input (503 naming why) until a new world is written.
     if (!(error instanceof LogSinkError)) throw error;
@@ -119,7 +124,15 @@ async function rebuild(ctx: WorldsContext, doc: WorldDocument): Promise<Built & 
   const built = buildFor(ctx, s, doc.build.seed, doc);
   const log = worldLogOf(built.world) as WorldLog;
   built.world.clock.holdDrift();
-  await applyTo(ctx, s, built);
+  if (doc.state !== undefined) {
+    // Version 3: the saved state, then the inputs since it (the scenario's work is in the state).
+    try {
+      loadWorldState(built.world, doc.state);
+    } catch (error) {
+      if (error instanceof WorldCodecError) throw new WorldDocumentError(`invalid world document at state: ${error.message}`);
+      throw error;
+    }
+  } else await applyTo(ctx, s, built);
   await replayLog(built.world, ctx.router, doc.log, log);
   try {
     loadStores(built.world, doc.stores);

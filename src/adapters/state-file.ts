@@ -69,7 +69,7 @@ export function readStateFile(path: string): WorldDocument | undefined {
   if (hex(fnv(bytes.subarray(0, lastStart))) !== end.fnv) fail('is corrupt (its checksum does not match its contents)');
   const lines = bytes.subarray(0, lastStart).toString('utf8').split('\n');
   lines.pop();
-  let header: { format?: unknown; version?: unknown; build?: unknown } = {};
+  let header: { format?: unknown; version?: unknown; build?: unknown; state?: unknown } = {};
   let log: unknown[] = [];
   try {
     header = JSON.parse(lines[0] ?? '') as typeof header;
@@ -86,7 +86,7 @@ export function readStateFile(path: string): WorldDocument | undefined {
   try {
     const stores = end.stores === undefined ? {} : { stores: end.stores };
     return parseWorldDocument(
-      { format: WORLD_FORMAT, version: header.version, build: header.build, log, ...stores },
+      { format: WORLD_FORMAT, version: header.version, build: header.build, ...(header.state === undefined ? {} : { state: header.state }), log, ...stores },
       Number.POSITIVE_INFINITY,
     );
   } catch (error) {
@@ -165,7 +165,10 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
   return {
     write(doc) {
       const body = encoder.encode(
-        [JSON.stringify({ format: STATE_FORMAT, version: doc.version, build: doc.build }), ...doc.log.map((e) => JSON.stringify(e))]
+        [
+          JSON.stringify({ format: STATE_FORMAT, version: doc.version, build: doc.build, ...(doc.state ? { state: doc.state } : {}) }),
+          ...doc.log.map((e) => JSON.stringify(e)),
+        ]
           .map((line) => `${line}\n`)
           .join(''),
       );

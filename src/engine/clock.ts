@@ -104,6 +104,16 @@ export class Clock {
     if (ms > 0) this.offsetMs += ms;
   }
 
+  /** The sandbox time a saved world keeps (engine/world-state.ts). */
+  saveState(): { base: number } {
+    return { base: this.base() };
+  }
+
+  /** Moves a world being loaded to its saved sandbox time (its drift is held meanwhile). */
+  loadState(state: { base: number }): void {
+    this.offsetMs = state.base - this.startAt - this.drift();
+  }
+
   /** Pins `now()` to a time while a job runs; `null` unpins. */
   pin(at: number | null): void {
     this.pinned = at;

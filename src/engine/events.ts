@@ -3,6 +3,7 @@
  * team's `event_type_prefixes` allowlist, lands on the partition's journal, then goes to each
  * subscriber (webhook delivery, pipelines, in-process test subscribers) in emission order.
  */
+import { dataClass } from './world-codec.js';
 import type { EventData, EventType } from '../wire/events.js';
 import type { Partition } from './tenancy.js';
 
@@ -124,6 +125,15 @@ class JournalRing {
   }
 }
 
+dataClass('JournalRing', JournalRing);
+
+/** What a saved world keeps of its event bus (engine/world-state.ts): the sequence, the journal, the filtered count. */
+export interface EventBusState {
+  seq: number;
+  journal: unknown;
+  filteredCount: number;
+}
+
 export class EventBus {
   private seq = 0;
   private readonly journal: JournalRing;
@@ -147,6 +157,18 @@ export class EventBus {
     limit = JOURNAL_LIMIT,
   ) {
     this.journal = new JournalRing(limit);
+  }
+
+  /** The bus's state (its subscribers are code, wired when the world is built). */
+  saveState(): EventBusState {
+    return { seq: this.seq, journal: this.journal, filteredCount: this.filteredCount };
+  }
+
+  /** Puts saved state back (a world loaded from its state). */
+  loadState(state: EventBusState): void {
+    this.seq = state.seq;
+    (this as unknown as { journal: JournalRing }).journal = state.journal as JournalRing;
+    this.filteredCount = state.filteredCount;
   }
 
   /** Emits an event for a partition. Returns the journal entry, or null when the allowlist drops it. */

@@ -71,6 +71,7 @@ const documentSchema = lazySchema(() =>
       /** Absent in documents written before lab progression was a build option: `clock`. */
       labsProgression: z.enum(['clock', 'manual']).optional(),
     }),
+    state: z.object({ form: z.number().int(), state: z.unknown() }).optional(),
     log: z.array(entry),
     stores: z.record(z.string(), z.unknown()).optional(),
   }),

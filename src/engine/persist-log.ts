@@ -8,8 +8,9 @@
 import { toBase64 } from './bytes.js';
 import { apiError } from './errors.js';
 import type { SimRequest, SimResponse } from './http-types.js';
-import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, WorldBuild, WorldDocument } from './persist-types.js';
-import { LogSinkError, WORLD_ENTRY_BYTES, WORLD_FORMAT, WORLD_LOG_BYTES, WORLD_LOG_LIMIT } from './persist-types.js';
+import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, SavedState, WorldBuild, WorldDocument } from './persist-types.js';
+import { LogSinkError, STATE_FILE_COMPACT_BYTES, WORLD_ENTRY_BYTES, WORLD_FORMAT, WORLD_LOG_BYTES, WORLD_LOG_LIMIT } from './persist-types.js';
+import { saveWorldState } from './world-state.js';
 import { detailResponse } from './render.js';
 import { saveStores } from './store-state.js';
 import type { World } from './world.js';
@@ -67,13 +68,93 @@ export abstract class LogCore {
   /** The stores' state last given to the sink (JSON; '' for none). */
   private lastStores = '';
 
+  /** The world this log records (engine/persist.ts `attachWorldLog`). */
+  world: World | null = null;
+  /**
+   * The world's state the entries follow (issue 47, docs/simulated/engine.md "Checkpoints"): null
+   * while they follow the build. A checkpoint is taken when the world is quiet (`quiet`): when it
+   * is saved, and when the entries in memory pass `limit` or `byteLimit`.
+   */
+  checkpoint: SavedState | null;
+  /** Logged requests whose answers have not left yet. */
+  private open = 0;
+  /** The entries in memory passed a bound while the world was busy: a checkpoint at its next quiet moment. */
+  private due = false;
+  /** About the bytes given to the sink since it last wrote a whole world (what its compaction waits for). */
+  private sinkTail = 0;
+  /** Bytes of inputs the sink takes before it is compacted into a checkpoint (STATE_FILE_COMPACT_BYTES; a test may lower it). */
+  compactBytes = STATE_FILE_COMPACT_BYTES;
+  private compacting = false;
+
   constructor(
     readonly build: WorldBuild,
     replaying: readonly LogEntry[] | null,
     readonly version: number,
+    checkpoint: SavedState | null = null,
   ) {
     this.mode = replaying ? 'replay' : 'live';
     this.entries = replaying ? [...replaying] : [];
+    this.checkpoint = checkpoint;
+  }
+
+  /**
+   * Whether the world is quiet: live, nothing of it in flight (no request whose answer has not
+   * left, no advance running, no tracked background work such as a webhook attempt): its state
+   * is then all there is, and a checkpoint replaces the entries before it. A world restored from a
+   * version 1 document keeps its log (its wall-clock reads are in the old form).
+   */
+  quiet(): boolean {
+    const w = this.world;
+    return w !== null && this.mode === 'live' && this.version >= 2 && this.open === 0 && !w.scheduler.running && !w.busy();
+  }
+
+  /** Takes a checkpoint now (the world is quiet): the entries before it are no longer needed. */
+  private takeCheckpoint(): void {
+    this.checkpoint = saveWorldState(this.world as World);
+    this.entries.length = 0;
+    this.bytes = 0;
+    this.calls.clear();
+    this.walls = [];
+    this.pendingKeyed = null;
+    this.lastAdded = null;
+    this.overflowed = false;
+    this.overflowedBy = '';
+    this.due = false;
+  }
+
+  /**
+   * A quiet moment (an answer left, an advance ended): a checkpoint when one is due, and the
+   * state file's compaction when its inputs passed `compactBytes` (after this turn of the event
+   * loop: the answer leaves first).
+   */
+  settled(): void {
+    if (this.due && this.quiet()) this.takeCheckpoint();
+    if (this.sinkTail > this.compactBytes && this.sink?.write && !this.compacting) {
+      this.compacting = true;
+      setTimeout(() => {
+        this.compacting = false;
+        this.compact();
+      }, 0);
+    }
+  }
+
+  /** Compacts the sink into a checkpoint and the inputs since (nothing when the world is busy: the next quiet moment does). */
+  compact(): void {
+    const sink = this.sink;
+    if (!sink?.write || !this.quiet() || this.broken !== null) return;
+    this.takeCheckpoint();
+    try {
+      sink.write(this.document());
+      this.sinkTail = 0;
+    } catch (error) {
+      if (!(error instanceof LogSinkError)) throw error;
+      // The file keeps its last good world; its sink refuses inputs (503) until a whole world is written.
+    }
+  }
+
+  /** The sink wrote a whole world: its inputs start again. */
+  wroteWhole(): void {
+    this.sinkTail = 0;
   }
 
   /**
@@ -95,7 +176,10 @@ export abstract class LogCore {
       size += 64;
     }
     try {
-      this.sink?.append(entry);
+      if (this.sink !== null) {
+        this.sink.append(entry);
+        this.sinkTail += size;
+      }
     } catch (error) {
       this.walls = walls;
       this.pendingKeyed = keyed;
@@ -108,8 +192,10 @@ export abstract class LogCore {
     if (!this.overflowed) {
       this.entries.push(entry);
       this.bytes += size;
-      if (this.entries.length > this.limit) this.drop(`${this.limit} inputs`);
-      else if (this.bytes > this.byteLimit) this.drop(`${this.byteLimit} bytes of inputs`);
+      // Past a bound: a checkpoint at the next quiet moment; only a world that stays busy far past it drops its entries.
+      if (this.entries.length > this.limit || this.bytes > this.byteLimit) this.due = true;
+      if (this.entries.length > 4 * this.limit) this.drop(`${this.limit} inputs with no quiet moment to save its state`);
+      else if (this.bytes > 2 * this.byteLimit) this.drop(`${this.byteLimit} bytes of inputs with no quiet moment to save its state`);
     }
   }
 
@@ -193,6 +279,7 @@ export abstract class LogCore {
       throw error;
     }
     exchange.logged = entry;
+    this.open++;
     return undefined;
   }
 
@@ -203,6 +290,7 @@ export abstract class LogCore {
    * changed it (a fault rule a GET fired) goes to the file's end line.
    */
   request(world: World, res: SimResponse, exchange: AdmitExchange): void {
+    if (exchange.logged !== undefined && this.open > 0) this.open--;
     // The handler refused it (404 unknown user, 409, 400 ...: nothing applied): taken back when nothing came after it.
     if (exchange.logged !== undefined && res.status >= 400 && res.status < 500) this.retract(exchange.logged);
     if (this.sink?.checkpoint && this.mode === 'live') {
@@ -225,6 +313,7 @@ export abstract class LogCore {
         if (!(error instanceof LogSinkError)) throw error;
       }
     }
+    this.settled();
   }
 
   advance(ms: number): void {
@@ -253,13 +342,19 @@ export abstract class LogCore {
     }
   }
 
+  /**
+   * The world as a document: its state now when it is quiet (a checkpoint, no inputs after it),
+   * otherwise the last checkpoint and the inputs since (what is in flight finishes in the replay).
+   */
   document(): WorldDocument {
+    if (this.entries.length > 0 && this.quiet()) this.takeCheckpoint();
     if (this.overflowed)
       throw apiError(
         409,
-        `This world accepted more than ${this.overflowedBy}, the most its log keeps in memory: it is no longer kept, so it cannot be saved (reset starts a new one; a --state-file keeps every input)`,
+        `This world stayed busy past ${this.overflowedBy}: its inputs are no longer kept in memory, so it cannot be saved until it is quiet (nothing in flight)`,
       );
-    return { format: WORLD_FORMAT, version: this.version, build: this.build, log: [...this.entries] };
+    const state = this.checkpoint === null ? {} : { state: this.checkpoint };
+    return { format: WORLD_FORMAT, version: this.checkpoint === null ? this.version : 3, build: this.build, ...state, log: [...this.entries] };
   }
 }
 

@@ -2,10 +2,21 @@
 import type { Surface } from './http-types.js';
 
 export const WORLD_FORMAT = 'health-sandbox-world';
-/** 2: wall-clock reads keyed to the work that made them (`wk`); 1 (read, kept as it is): every read in one ordered stream. */
-export const WORLD_VERSION = 2;
+/**
+ * 3: the world's saved state (`state`, engine/world-state.ts) and the inputs since it; 2: the build
+ * and every input, wall-clock reads keyed to the work that made them (`wk`); 1: every read in one
+ * ordered stream. 1 and 2 are read by replaying their log (and a world restored from a version 1
+ * document keeps writing version 1).
+ */
+export const WORLD_VERSION = 3;
 /** Versions this build reads (docs/simulated/engine.md "Versions"). */
-export const WORLD_VERSIONS: readonly number[] = [1, 2];
+export const WORLD_VERSIONS: readonly number[] = [1, 2, 3];
+
+/** A world's state as saved (engine/world-state.ts): the form's version and the state in it. */
+export interface SavedState {
+  form: number;
+  state: unknown;
+}
 
 /** What a world is built from before its log is replayed. */
 export interface WorldBuild {
@@ -75,6 +86,8 @@ export interface WorldDocument {
   format: typeof WORLD_FORMAT;
   version: number;
   build: WorldBuild;
+  /** Version 3: the world's state when it was saved; `log` holds the inputs since (absent: since the build). */
+  state?: SavedState;
   log: LogEntry[];
   /**
    * What stores that change on requests the log does not keep saved at the save (engine/store-state.ts),
@@ -111,6 +124,13 @@ export const WORLD_ENTRY_BYTES = 16 * 1024 * 1024;
  * 413 before its handler runs; a reset, scenario load, restore or import starts the file again.
  */
 export const STATE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Bytes of inputs a state file takes after its checkpoint before it is compacted (issue 47): at the
+ * next quiet moment the file is written again as the world's state and no inputs (a temporary
+ * file, fsync, rename: a kill at any point leaves the old file or the new one, each whole).
+ */
+export const STATE_FILE_COMPACT_BYTES = 8 * 1024 * 1024;
 
 /**
  * What a world document may ask for (issue 40 item 3): the same bounds as the CLI (`--users`,
@@ -164,6 +184,8 @@ export interface LogSink {
   checkpoint?(stores: Record<string, unknown> | undefined): void;
   /** Takes back the last entry appended (its handler refused it); false when it cannot (the entry stays). */
   retract?(): boolean;
+  /** Writes a whole world (its state and the inputs since), replacing what the sink held, atomically (the state file's compaction). */
+  write?(doc: WorldDocument): void;
 }
 
 /** Why a sink did not take an entry: 413 (a limit, named) or 503 (the cause, named). */

@@ -18,7 +18,7 @@ import { type World, worldSlot } from './world.js';
 
 export * from './persist-types.js';
 
-import type { LogEntry, OutcomeEntry, RequestEntry, WorldBuild } from './persist-types.js';
+import type { LogEntry, OutcomeEntry, RequestEntry, SavedState, WorldBuild } from './persist-types.js';
 import { WORLD_VERSION } from './persist-types.js';
 
 /** Kept of a receiver's body: more than an attempt record keeps (transport.ts RESPONSE_EXCERPT_BYTES). */
@@ -63,8 +63,8 @@ export class WorldLog extends LogCore {
   private valveArmed = false;
   /** Answers asked for before their turn (an attempt that finished after another that started later), by log index. */
   private readonly heldOuts = new Map<number, () => void>();
-  constructor(build: WorldBuild, replaying: readonly LogEntry[] | null, version: number = WORLD_VERSION) {
-    super(build, replaying, version);
+  constructor(build: WorldBuild, replaying: readonly LogEntry[] | null, version: number = WORLD_VERSION, checkpoint: SavedState | null = null) {
+    super(build, replaying, version, checkpoint);
     this.keyedReads = version >= 2;
     if (replaying)
       for (const [i, e] of replaying.entries()) {
@@ -289,6 +289,7 @@ const logSlot = worldSlot('world log', (): { log?: WorldLog } => ({}), 'aside');
 
 export function attachWorldLog(world: World, log: WorldLog): void {
   logSlot(world).log = log;
+  log.world = world;
 }
 
 export function worldLogOf(world: World): WorldLog | undefined {

@@ -2,33 +2,73 @@
  * Runs due jobs in (time, sequence) order when the clock moves. Lab-order progression,
  * historical pulls, new wearable data, deletion grace periods, webhook retries and
  * secret-rotation grace all run here. Runs are serialised: one job at a time, awaited.
+ *
+ * A job is data (issue 47): a kind (`jobKind`, registered once by the module that runs it) and
+ * its arguments, so a world's pending jobs are saved with its state (engine/world-codec.ts) and
+ * rebuilt by a world loaded from it. The arguments are state like a store's: plain data, or the
+ * store objects the job works on (saved as references to them).
  */
 import type { Clock } from './clock.js';
+import { dataClass } from './world-codec.js';
+import type { World } from './world.js';
 
-type JobFn = () => void | Promise<void>;
+/** What a job of one kind does when due, with the world it belongs to and its arguments. */
+export type JobRun<A> = (world: World, args: A, job: Job) => void | Promise<void>;
 
-interface Job {
-  readonly at: number;
-  readonly seq: number;
-  readonly label: string;
-  readonly run: JobFn;
+/** A kind of scheduled job: its name (what a saved world names it by) and what it runs. */
+export interface JobKind<A> {
+  readonly name: string;
+  readonly run: JobRun<A>;
+}
+
+const KINDS = new Map<string, JobKind<never>>();
+
+/** Registers a kind of job (once per name, at module load). */
+export function jobKind<A>(name: string, run: JobRun<A>): JobKind<A> {
+  const kind: JobKind<A> = { name, run };
+  KINDS.set(name, kind as JobKind<never>);
+  return kind;
+}
+
+/** The job kinds registered so far. */
+export function jobKindNames(): string[] {
+  return [...KINDS.keys()];
+}
+
+/** One scheduled job (its handle: `cancel()`). */
+export class Job {
   /** `pending` until it runs or is cancelled. */
-  state: 'pending' | 'cancelled' | 'done';
-  /**
-   * The run (advance) whose requests caused this job, or -1: a job scheduled by a request served
-   * while that run waited (or by such a job) is not that run's own work (`foreignNow`).
-   */
-  readonly taint: number;
+  state: 'pending' | 'cancelled' | 'done' = 'pending';
+  constructor(
+    readonly owner: Scheduler,
+    readonly at: number,
+    readonly seq: number,
+    readonly label: string,
+    readonly kind: string,
+    readonly args: unknown,
+    /**
+     * The run (advance) whose requests caused this job, or -1: a job scheduled by a request served
+     * while that run waited (or by such a job) is not that run's own work (`foreignNow`).
+     */
+    readonly taint: number,
+  ) {}
+
+  cancel(): void {
+    this.owner.cancel(this);
+  }
+}
+dataClass('Job', Job);
+
+/** What a saved scheduler holds (with the world's state). */
+export interface SchedulerState {
+  seq: number;
+  jobs: Job[];
 }
 
 /** Cancelled jobs tolerated in the heap before it is rebuilt without them (and at most half of it). */
 export const CANCELLED_SLACK = 1024;
 
-export interface JobHandle {
-  readonly at: number;
-  readonly label: string;
-  cancel(): void;
-}
+export type JobHandle = Pick<Job, 'at' | 'label' | 'cancel'>;
 
 export class Scheduler {
   private readonly heap: Job[] = [];
@@ -41,26 +81,48 @@ export class Scheduler {
   private epoch = 0;
   /** The job whose synchronous part is running now, if any. */
   private current: Job | null = null;
+  /** The world whose jobs these are (what a job's kind runs with). */
+  private world: World | null = null;
 
   constructor(
     private readonly clock: Clock,
     private readonly onError: (label: string, error: unknown) => void = () => undefined,
   ) {}
 
-  /**
-   * Schedules `run` at sandbox time `at` (epoch ms). `foreign` (default `foreignNow()`): the job
-   * is not the running advance's own work (it still runs when due; see `foreignNow`).
-   */
-  at(at: number, label: string, run: JobFn, foreign: boolean = this.foreignNow()): JobHandle {
-    const job: Job = { at, seq: this.seq++, label, run, state: 'pending', taint: foreign && this.depth > 0 ? this.epoch : -1 };
-    this.push(job);
-    this.live++;
-    return { at, label, cancel: () => this.cancel(job) };
+  /** Binds the scheduler to its world (engine/build-world.ts, once). */
+  attach(world: World): void {
+    this.world = world;
   }
 
-  /** Schedules `run` `delayMs` after the current sandbox time. */
-  after(delayMs: number, label: string, run: JobFn): JobHandle {
-    return this.at(this.clock.now() + Math.max(0, delayMs), label, run);
+  /**
+   * Schedules a job of `kind` with `args` at sandbox time `at` (epoch ms). `foreign` (default
+   * `foreignNow()`): the job is not the running advance's own work (it still runs when due; see
+   * `foreignNow`).
+   */
+  at<A>(at: number, kind: JobKind<A>, args: A, label: string = kind.name, foreign: boolean = this.foreignNow()): Job {
+    if (!KINDS.has(kind.name)) throw new Error(`Job kind ${kind.name} is not registered`);
+    const job = new Job(this, at, this.seq++, label, kind.name, args, foreign && this.depth > 0 ? this.epoch : -1);
+    this.push(job);
+    this.live++;
+    return job;
+  }
+
+  /** Schedules a job of `kind` `delayMs` after the current sandbox time. */
+  after<A>(delayMs: number, kind: JobKind<A>, args: A, label?: string): Job {
+    return this.at(this.clock.now() + Math.max(0, delayMs), kind, args, label);
+  }
+
+  /** The pending jobs and the sequence counter, as the world's state saves them (the jobs are data). */
+  save(): SchedulerState {
+    return { seq: this.seq, jobs: this.heap.filter((j) => j.state === 'pending').sort(compare) };
+  }
+
+  /** Puts saved jobs back (a world loaded from its state; nothing runs meanwhile). */
+  load(state: SchedulerState): void {
+    this.heap.length = 0;
+    for (const job of [...state.jobs].sort(compare)) this.heap.push(job);
+    this.live = this.heap.length;
+    this.seq = state.seq;
   }
 
   /** Number of pending (not cancelled) jobs. */
@@ -156,7 +218,9 @@ export class Scheduler {
         let result: void | Promise<void>;
         this.current = top;
         try {
-          result = top.run();
+          const kind = KINDS.get(top.kind);
+          if (kind === undefined) throw new Error(`No job kind ${top.kind} to run it`);
+          result = kind.run(this.world as World, top.args as never, top);
         } finally {
           this.current = null;
         }
@@ -174,7 +238,7 @@ export class Scheduler {
    * CANCELLED_SLACK and the live ones, the heap is rebuilt without them (amortised O(1) per cancel),
    * so a world that keeps scheduling and cancelling does not grow.
    */
-  private cancel(job: Job): void {
+  cancel(job: Job): void {
     if (job.state !== 'pending') return;
     job.state = 'cancelled';
     this.live--;

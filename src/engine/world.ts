@@ -5,6 +5,7 @@
 import type { Clock } from './clock.js';
 import type { EventBus } from './events.js';
 import { Hook } from './hook.js';
+import { nameSymbol } from './world-codec.js';
 import type { IdFactory } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { Partition, Tenancy } from './tenancy.js';
@@ -75,6 +76,8 @@ export interface World {
   track(work: Promise<unknown>): void;
   /** Resolves when all tracked background work has finished. */
   settle(): Promise<void>;
+  /** Whether tracked background work is in flight (a saved world waits for a moment without: engine/persist-log.ts). */
+  busy(): boolean;
   /** Logs an engine-side problem (never a response body). */
   log(message: string, error?: unknown): void;
   /** The addresses the sandbox is served at (set by the adapter or CLI). */
@@ -125,6 +128,8 @@ function placeOf(world: World, place: SlotPlace): Map<symbol, unknown> {
  */
 export function worldSlot<T>(name: string, create: (world: World) => T, place: SlotPlace = 'state'): (world: World) => T {
   const key = Symbol(name);
+  // A saved world names its stores (engine/world-codec.ts): one name per store.
+  if (place === 'state') nameSymbol(key, name);
   return (world) => {
     const slots = placeOf(world, place);
     let value = slots.get(key) as T | undefined;
@@ -142,6 +147,7 @@ export function partitionSlot<T>(
   create: (partition: Partition, world: World) => T,
 ): (partition: Partition, world: World) => T {
   const key = Symbol(name);
+  nameSymbol(key, `partition:${name}`);
   return (partition, world) => {
     let value = partition.slots.get(key) as T | undefined;
     if (value === undefined) {

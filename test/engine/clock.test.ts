@@ -1,4 +1,5 @@
 /** The virtual clock and scheduler: manual and realtime modes, job order, async jobs. */
+import { callAt, callAfter } from '../support/jobs.js';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { Clock } from '../../src/engine/clock.js';
@@ -15,20 +16,20 @@ describe('scheduler', () => {
     const record = (name: string) => () => {
       seen.push(`${name}@${clock.now() - START}`);
     };
-    s.at(START + 2000, 'b', record('b'));
-    s.at(START + 1000, 'a1', record('a1'));
-    s.at(START + 1000, 'a2', record('a2'));
-    const late = s.at(START + 5000, 'late', record('late'));
+    callAt(s, START + 2000, 'b', record('b'));
+    callAt(s, START + 1000, 'a1', record('a1'));
+    callAt(s, START + 1000, 'a2', record('a2'));
+    const late = callAt(s, START + 5000, 'late', record('late'));
     // The async job waits on a promise only the test resolves: advance must wait for it.
     let started!: () => void;
     const jobStarted = new Promise<void>((r) => (started = r));
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    s.at(START + 3000, 'async', async () => {
+    callAt(s, START + 3000, 'async', async () => {
       started();
       await released;
       seen.push(`async@${clock.now() - START}`);
-      s.after(500, 'child', record('child'));
+      callAfter(s, 500, 'child', record('child'));
     });
     late.cancel();
     const advancing = s.advance(4000);
@@ -47,10 +48,10 @@ describe('scheduler', () => {
     const errors: string[] = [];
     const s = new Scheduler(clock, (label) => errors.push(label));
     let ran = false;
-    s.after(10, 'bad', () => {
+    callAfter(s, 10, 'bad', () => {
       throw new Error('nope');
     });
-    s.after(20, 'good', () => {
+    callAfter(s, 20, 'good', () => {
       ran = true;
     });
     await s.advance(100);

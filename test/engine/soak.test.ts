@@ -6,6 +6,7 @@
  * reclaimed), users in their grace period and the wearables records. Counts, not RSS (noisy).
  * `npm run bench -- --soak` measures RSS over a longer run.
  */
+import { callAt } from '../support/jobs.js';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { Clock } from '../../src/engine/clock.js';
@@ -145,8 +146,8 @@ describe('soak: retained structures stay bounded under steady writes', () => {
     const clock = new Clock({ mode: 'manual', startAt: 0, scale: 1, wall: () => 0 });
     const s = new Scheduler(clock);
     const ran: number[] = [];
-    for (let i = 0; i < 10 * CANCELLED_SLACK; i++) s.at(1_000_000 + i, 'x', () => undefined).cancel();
-    s.at(500, 'kept', () => {
+    for (let i = 0; i < 10 * CANCELLED_SLACK; i++) callAt(s, 1_000_000 + i, 'x', () => undefined).cancel();
+    callAt(s, 500, 'kept', () => {
       ran.push(500);
     });
     expect(s.pending()).toBe(1);

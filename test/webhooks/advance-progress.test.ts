@@ -7,6 +7,7 @@
  * cap. The sandbox's wall clock is injected and moved by the test (no timers, no sleeps): each job
  * "costs" 20 s, each answer 100 ms; the receiver answers 500 on the next turn of the event loop.
  */
+import { callAt } from '../support/jobs.js';
 import { expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
@@ -34,7 +35,7 @@ it('a long advance over a receiver that keeps answering waits for every attempt:
   const MINUTE = 60_000;
   // One event a minute for an hour, each job taking 20 s of wall time (the advance's own work).
   for (let m = 1; m <= 60; m++)
-    sandbox.world.scheduler.at(start + m * MINUTE, `test: event at minute ${m}`, () => {
+    callAt(sandbox.world.scheduler, start + m * MINUTE, `test: event at minute ${m}`, () => {
       wall += 20_000;
       emit(sandbox, 1);
     });

@@ -5,6 +5,7 @@
  * loaded machine) does not turn a delivery in flight into a timeout that cut the request before
  * the receiver read it (the flaky "keeps webhooks on while svix is enabled": 0 deliveries).
  */
+import { callAfter } from '../support/jobs.js';
 import { expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
@@ -59,7 +60,7 @@ it('settle() called while an advance runs waits for the deliveries its jobs star
   await endpoint(sandbox, 'http://receiver.example/a', 0);
   // A job that emits when the clock passes it: the advance's own work.
   const world = sandbox.world;
-  world.scheduler.after(1000, 'emit later', () => emit(sandbox, 2, 0));
+  callAfter(world.scheduler, 1000, 'emit later', () => emit(sandbox, 2, 0));
   const advancing = sandbox.advance(2);
   await sandbox.settle();
   await advancing;

@@ -6,6 +6,7 @@
  * injected transport the test releases by hand: no timers, no traffic leaves the process (the
  * `node` adapter serves the control plane on 127.0.0.1, as the CLI does).
  */
+import { callAt } from '../support/jobs.js';
 import { describe, expect, it } from 'vitest';
 import { EndpointQueues } from '../../src/state/webhooks/endpoint-queue.js';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../../src/state/webhooks/transport.js';
@@ -61,9 +62,9 @@ for (const adapter of ['msw', 'node'] as const satisfies readonly AnyAdapter[]) 
         const ep = await createEndpoint(c, { url: 'http://127.0.0.1:9/one-endpoint' });
         // Jobs of the advance emit its own events: the first while the flood arrives, the others
         // in later steps, so their attempts are queued after the flood's on the same endpoint.
-        c.sandbox.world.scheduler.at(T0 + 10_000, 'test: own event 1', () => void emit(c, 'own.first.created'));
-        c.sandbox.world.scheduler.at(T0 + 20_000, 'test: own event 2', () => void emit(c, 'own.second.created'));
-        c.sandbox.world.scheduler.at(T0 + 30_000, 'test: own event 3', () => void emit(c, 'own.third.created'));
+        callAt(c.sandbox.world.scheduler, T0 + 10_000, 'test: own event 1', () => void emit(c, 'own.first.created'));
+        callAt(c.sandbox.world.scheduler, T0 + 20_000, 'test: own event 2', () => void emit(c, 'own.second.created'));
+        callAt(c.sandbox.world.scheduler, T0 + 30_000, 'test: own event 3', () => void emit(c, 'own.third.created'));
         const advanced = c.advance(6 * 3600);
         try {
           await firstCalled.promise;
@@ -139,8 +140,8 @@ describe('jobs that requests schedule during an advance', () => {
     await createEndpoint(c, { url: 'http://127.0.0.1:9/one-endpoint' });
     const { scheduler } = c.sandbox.world;
     // Scheduled before the advance: its work, awaited.
-    scheduler.at(T0 + 10_000, 'test: own event', () => void emit(c, 'own.first.created'));
-    scheduler.at(T0 + 7200_000, 'test: own event later', () => void emit(c, 'own.later.created'));
+    callAt(scheduler, T0 + 10_000, 'test: own event', () => void emit(c, 'own.first.created'));
+    callAt(scheduler, T0 + 7200_000, 'test: own event later', () => void emit(c, 'own.later.created'));
     const advanced = c.advance(6 * 3600);
     try {
       await firstCalled.promise;
@@ -148,10 +149,10 @@ describe('jobs that requests schedule during an advance', () => {
       expect(scheduler.foreignNow()).toBe(true);
       // While the advance waits: a request schedules a job inside the advance's window (as a lab
       // order placed now schedules its next status), and that job schedules another.
-      scheduler.at(T0 + 60_000, 'test: request job', () => {
+      callAt(scheduler, T0 + 60_000, 'test: request job', () => {
         expect(scheduler.foreignNow()).toBe(true);
         emit(c, 'req.job.created');
-        scheduler.at(T0 + 3600_000, 'test: its next job', () => void emit(c, 'req.child.created'));
+        callAt(scheduler, T0 + 3600_000, 'test: its next job', () => void emit(c, 'req.child.created'));
       });
       firstGate.open();
       const res = await advanced;
@@ -201,7 +202,7 @@ describe('jobs that requests schedule during an advance', () => {
     const tests = await c.get('/v3/lab_tests');
     const list = (Array.isArray(tests.body) ? tests.body : tests.body.data) as Array<{ id: string; method?: string }>;
     const labTest = list.find((t) => t.method === 'testkit') ?? list[0];
-    c.sandbox.world.scheduler.at(T0 + 10_000, 'test: own event', () => void emit(c, 'own.first.created'));
+    callAt(c.sandbox.world.scheduler, T0 + 10_000, 'test: own event', () => void emit(c, 'own.first.created'));
     const advanced = c.advance(10 * 86400);
     let placed = '';
     try {
@@ -258,12 +259,12 @@ describe('jobs that requests schedule during an advance', () => {
     const { scheduler } = c.sandbox.world;
     const seen: boolean[] = [];
     let inner: Promise<void> | undefined;
-    scheduler.at(T0 + 1000, 'test: waits a turn', async () => {
+    callAt(scheduler, T0 + 1000, 'test: waits a turn', async () => {
       // Code run outside the job while it waits is foreign to this advance.
       inner = turn().then(() => {
         seen.push(scheduler.foreignNow());
-        scheduler.at(T0 + 2000, 'test: in this advance', () => void seen.push(scheduler.foreignNow()));
-        scheduler.at(T0 + 10_000, 'test: in the next advance', () => void seen.push(scheduler.foreignNow()));
+        callAt(scheduler, T0 + 2000, 'test: in this advance', () => void seen.push(scheduler.foreignNow()));
+        callAt(scheduler, T0 + 10_000, 'test: in the next advance', () => void seen.push(scheduler.foreignNow()));
       });
       await inner;
     });

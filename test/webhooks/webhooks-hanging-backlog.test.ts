@@ -9,6 +9,7 @@
  * signal aborts; the assertions count calls and timeouts, never seconds. No traffic leaves the
  * process.
  */
+import { callAt } from '../support/jobs.js';
 import { expect, it } from 'vitest';
 import { BACKLOG_FULL, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT } from '../../src/state/webhooks/backlog.js';
 import type { TransportRequest, TransportResponse, WebhookTransport } from '../../src/state/webhooks/transport.js';
@@ -79,7 +80,7 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     emit(c, 'daily.data.steps.created', { i: 0 });
     // Jobs of the advance emit one event every 10 s (as demo connections' pulls do).
     for (let k = 1; k <= 5; k++)
-      c.sandbox.world.scheduler.at(T0 + k * 10_000, 'test: own event', () => void emit(c, 'daily.data.steps.created', { i: k }));
+      callAt(c.sandbox.world.scheduler, T0 + k * 10_000, 'test: own event', () => void emit(c, 'daily.data.steps.created', { i: k }));
     await walk(c, [0, 10, 20, 30, 40, 50, 60]);
     // At 0 s the first times out; the events at 10..50 s are not sent; at 60 s the retries are due:
     // one is sent (and times out), the others are not. Without the 60 s window: one per event time.
@@ -133,7 +134,7 @@ forEachAdapter('a receiver that never answers', (adapter) => {
     // 20 messages queued before the advance (its own work), and jobs of the advance adding more.
     for (let i = 0; i < 20; i++) emit(c, 'daily.data.steps.created', { i });
     for (const at of [600, 1200, 1800])
-      c.sandbox.world.scheduler.at(T0 + at * 1000, 'test: own event', () => void emit(c, 'daily.data.sleep.created'));
+      callAt(c.sandbox.world.scheduler, T0 + at * 1000, 'test: own event', () => void emit(c, 'daily.data.sleep.created'));
     const res = await c.advance(3600);
     hungBeforeAnswer = counts.hung;
     expect(res.status, res.text).toBe(200);

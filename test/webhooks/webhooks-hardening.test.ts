@@ -5,6 +5,7 @@
  * endpoint (6); custom header values masked in control-plane answers (7). Deliveries go through
  * an injected transport: no traffic leaves the process.
  */
+import { callAt } from '../support/jobs.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Server } from 'node:http';
@@ -86,7 +87,7 @@ forEachAdapter('webhook hardening', (adapter) => {
     const early = await createEndpoint(c, { url: 'http://127.0.0.1:9/early', filter_types: ['daily.data.early.created'] });
     const late = await createEndpoint(c, { url: 'http://127.0.0.1:9/late', filter_types: ['daily.data.late.created'] });
     // A job of the advance emits the event whose delivery the advance must wait for.
-    c.sandbox.world.scheduler.at(T0 + 10_000, 'test: early event', () => void emit(c, 'daily.data.early.created'));
+    callAt(c.sandbox.world.scheduler, T0 + 10_000, 'test: early event', () => void emit(c, 'daily.data.early.created'));
     const advanced = c.advance(3600);
     try {
       await earlyCalled.promise;

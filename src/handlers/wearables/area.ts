@@ -34,8 +34,8 @@ export const wearablesArea: Area = {
   ],
   install(world) {
     world.hooks.connectedSources = (partition, userId) => connectedSources({ world, partition }, userId);
-    const state = wearablesOf(world);
-    world.hooks.connectedSourcesVersion = () => state.sourcesEpoch;
+    // Looked up at each call: a world loaded from its saved state gets its stores after install.
+    world.hooks.connectedSourcesVersion = () => wearablesOf(world).sourcesEpoch;
     world.hooks.userDeleted.add((partition, userId) => deregisterAll({ world, partition }, userId));
     world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);

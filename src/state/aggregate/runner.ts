@@ -14,6 +14,7 @@
  * query's `export_preferences.data_events.enabled` is not false). A run that fails records
  * `error` with the message. Task history keeps the newest HISTORY_LIMIT entries per (query, user).
  */
+import { jobKind } from '../../engine/scheduler.js';
 import type { Environment } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -82,20 +83,25 @@ function gapMs(q: RunnableQuery): number {
 /** Starts a new query's schedule: its first run one gap after now. */
 export function scheduleQuery(world: World, q: RunnableQuery): void {
   runsSlot(world).set(q.id, { latest: new Map(), history: new Map(), offset: 0 });
-  const plan = planQuery(q.query as Record<string, unknown>, ['query']);
-  const due = (at: number) => {
-    world.scheduler.at(at, `aggregate.continuous_query.${q.id}`, () => {
-      const team = world.tenancy.teams.get(q.team_id);
-      if (!team || q.status !== 'active') {
-        if (!team) runsSlot(world).delete(q.id);
-        return;
-      }
-      runQuery({ world, partition: world.tenancy.partition(team, q.environment) }, q, plan, at);
-      due(at + gapMs(q));
-    });
-  };
-  due(world.clock.now() + gapMs(q));
+  queryDue(world, q, world.clock.now() + gapMs(q));
 }
+
+function queryDue(world: World, q: RunnableQuery, at: number): void {
+  world.scheduler.at(at, QUERY_RUN, q, `aggregate.continuous_query.${q.id}`);
+}
+
+/** One run of a continuous query (the query is the store's object), then the next one gap later. */
+const QUERY_RUN = jobKind<RunnableQuery>('aggregate.continuous_query', (world, q) => {
+  const at = world.clock.now();
+  const team = world.tenancy.teams.get(q.team_id);
+  if (!team || q.status !== 'active') {
+    if (!team) runsSlot(world).delete(q.id);
+    return;
+  }
+  const plan = planQuery(q.query as Record<string, unknown>, ['query']);
+  runQuery({ world, partition: world.tenancy.partition(team, q.environment) }, q, plan, at);
+  queryDue(world, q, at + gapMs(q));
+});
 
 /** Forgets a purged user's task history and results in every query. */
 export function forgetUser(world: World, userId: string): void {

@@ -17,6 +17,8 @@ import { planAppointment } from './order-changes.js';
 import { HOUR } from './order-lifecycle.js';
 import { currentStatus } from './order-model.js';
 import { ordersOf } from './order-store.js';
+import { jobKind } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 
 /** How long the provider takes to confirm a requested appointment (sandbox time). */
@@ -71,17 +73,28 @@ export function requestPhlebotomyAppointment(env: Domain, orderId: string, input
   store.setForOrder(order.id, appt);
   order.appointment_id = appt.id;
   emit(env, appt, 'labtest.appointment.created');
-  const handle = env.world.scheduler.at(now + PROVIDER_CONFIRMS_AFTER, `labtest.appointment ${appt.id} -> confirmed`, () => {
-    if (appt.job !== handle) return;
+  appt.job = env.world.scheduler.at(
+    now + PROVIDER_CONFIRMS_AFTER,
+    PROVIDER_CONFIRMS,
+    { partition: env.partition, appt },
+    `labtest.appointment ${appt.id} -> confirmed`,
+  );
+  return appt;
+}
+
+/** The provider confirms a requested appointment (nothing when it was moved another way meanwhile). */
+const PROVIDER_CONFIRMS = jobKind<{ partition: Partition; appt: Appointment }>(
+  'labtest.appointment_confirmed',
+  (world, { partition, appt }, job) => {
+    if (appt.job !== job) return;
+    const env: Domain = { world, partition };
     appt.job = null;
     appt.status = 'confirmed';
-    appt.events.push({ at: handle.at, status: 'scheduled', data: null });
+    appt.events.push({ at: job.at, status: 'scheduled', data: null });
     emit(env, appt, 'labtest.appointment.updated');
     const live = ordersOf(env).get(appt.order_id);
     if (live && (BOOKABLE.has(currentStatus(live)) || currentStatus(live) === 'appointment_scheduled'))
       planAppointment(env, live, appt.slot.end, appt.id);
     scheduleProgress(env, appt);
-  });
-  appt.job = handle;
-  return appt;
-}
+  },
+);

@@ -7,7 +7,8 @@
  * On the clock the appointment goes confirmed -> in_progress (at its start) -> completed (at its
  * end), and the order moves on to the draw.
  */
-import type { JobHandle } from '../../engine/scheduler.js';
+import { jobKind, type JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot } from '../../engine/world.js';
 import { phlebotomyServed } from './order-progression.js';
 import { stableUuid } from '../../engine/ids.js';
@@ -34,6 +35,7 @@ import { ordersOf } from './order-store.js';
 import type { Domain } from '../domain-context.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export type { AppointmentKind };
 
@@ -107,6 +109,7 @@ class AppointmentStore {
   }
   seq = 0;
 }
+dataClass('AppointmentStore', AppointmentStore);
 
 export const appointmentsOf = partitionSlot('lab_appointments', () => new AppointmentStore());
 
@@ -257,16 +260,27 @@ export function scheduleProgress(env: Domain, appt: Appointment): void {
         ? { at: appt.slot.end, status: 'completed' as const }
         : null;
   if (!next) return;
-  const handle = env.world.scheduler.at(next.at, `labtest.appointment ${appt.id} -> ${next.status}`, () => {
-    if (appt.job !== handle) return;
+  appt.job = env.world.scheduler.at(
+    next.at,
+    APPOINTMENT_STEP,
+    { partition: env.partition, appt, status: next.status },
+    `labtest.appointment ${appt.id} -> ${next.status}`,
+  );
+}
+
+/** An appointment starts or ends on the clock (nothing when it was moved another way meanwhile). */
+const APPOINTMENT_STEP = jobKind<{ partition: Partition; appt: Appointment; status: 'in_progress' | 'completed' }>(
+  'labtest.appointment_step',
+  (world, { partition, appt, status }, job) => {
+    if (appt.job !== job) return;
+    const env: Domain = { world, partition };
     appt.job = null;
-    appt.status = STATUS_OF_EVENT[next.status];
-    appt.events.push({ at: handle.at, status: next.status, data: null });
+    appt.status = STATUS_OF_EVENT[status];
+    appt.events.push({ at: job.at, status, data: null });
     emit(env, appt, 'labtest.appointment.updated');
     scheduleProgress(env, appt);
-  });
-  appt.job = handle;
-}
+  },
+);
 
 /** Books an appointment for an order with a booking key from availability. */
 export function bookAppointment(

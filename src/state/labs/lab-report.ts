@@ -7,6 +7,8 @@
  * `.updated`. 300 non-failed jobs per team environment, as the reference's sandbox.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { jobKind } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { concatBytes, toHex } from '../../engine/bytes.js';
 import type { UploadedFile } from '../../engine/multipart.js';
@@ -16,6 +18,7 @@ import { usersOf, type User } from '../users/users.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 const PARSE_MS = 30_000;
 const REVIEW_MS = 2 * 3_600_000;
@@ -54,6 +57,7 @@ class ParsingJobStore {
   }
   nonFailed = 0;
 }
+dataClass('ParsingJobStore', ParsingJobStore);
 
 const parsingJobsOf = partitionSlot('lab_report_jobs', () => new ParsingJobStore());
 
@@ -144,27 +148,37 @@ export function createParsingJob(d: Domain, input: { files: UploadedFile[]; user
   store.add(job);
   store.nonFailed++;
   emit(d, user, job, 'lab_report.parsing_job.created');
-  world.scheduler.after(PARSE_MS, `lab_report.parsing_job ${job.id} -> parsed`, () => {
-    if (failure) {
-      job.status = 'failed';
-      job.failure_reason = failure;
-      store.nonFailed--;
-      emit(d, user, job, 'lab_report.parsing_job.updated');
-      return;
-    }
-    const data = parseReport(hash, new Date(job.created_at).toISOString().slice(0, 10));
-    if (!job.needs_human_review) {
-      Object.assign(job, { status: 'completed', data });
-      emit(d, user, job, 'lab_report.parsing_job.updated');
-      return;
-    }
-    world.scheduler.after(REVIEW_MS, `lab_report.parsing_job ${job.id} -> reviewed`, () => {
-      Object.assign(job, { status: 'completed', data, is_reviewed: true });
-      emit(d, user, job, 'lab_report.parsing_job.updated');
-    });
-  });
+  world.scheduler.after(PARSE_MS, REPORT_PARSED, { partition, user, job, failure }, `lab_report.parsing_job ${job.id} -> parsed`);
   return job;
 }
+
+type ParsingArgs = { partition: Partition; user: User; job: ParsingJob };
+
+/** The report is parsed (or fails); one that needs human review waits REVIEW_MS more. */
+const REPORT_PARSED = jobKind<ParsingArgs & { failure: FailureReason | null }>('lab_report.parsed', (world, { partition, user, job, failure }) => {
+  const d: Domain = { world, partition };
+  if (failure) {
+    job.status = 'failed';
+    job.failure_reason = failure;
+    parsingJobsOf(partition, world).nonFailed--;
+    emit(d, user, job, 'lab_report.parsing_job.updated');
+    return;
+  }
+  const data = parseReport(job.hash, new Date(job.created_at).toISOString().slice(0, 10));
+  if (!job.needs_human_review) {
+    Object.assign(job, { status: 'completed', data });
+    emit(d, user, job, 'lab_report.parsing_job.updated');
+    return;
+  }
+  world.scheduler.after(REVIEW_MS, REPORT_REVIEWED, { partition, user, job }, `lab_report.parsing_job ${job.id} -> reviewed`);
+});
+
+/** A human reviewed the parsed report. */
+const REPORT_REVIEWED = jobKind<ParsingArgs>('lab_report.reviewed', (world, { partition, user, job }) => {
+  const data = parseReport(job.hash, new Date(job.created_at).toISOString().slice(0, 10));
+  Object.assign(job, { status: 'completed', data, is_reviewed: true });
+  emit({ world, partition }, user, job, 'lab_report.parsing_job.updated');
+});
 
 export function findParsingJob(d: Domain, id: string): ParsingJob {
   const { world, partition } = d;

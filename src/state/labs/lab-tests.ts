@@ -13,6 +13,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot, type World } from '../../engine/world.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export type LabTestStatus = 'active' | 'pending_approval' | 'inactive';
 
@@ -64,6 +65,7 @@ class LabTestStore {
     return slug;
   }
 }
+dataClass('LabTestStore', LabTestStore);
 
 function slugify(text: string): string {
   return text

@@ -8,7 +8,8 @@
  */
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 import { stableInt } from '../../engine/ids.js';
-import type { JobHandle } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
 import { CANCELLABLE, FATES, FINAL, RESULT_STAGE, buildPath, type Fate, type LowStatus, type Step } from './order-lifecycle.js';
@@ -135,15 +136,18 @@ export function scheduleNext(env: Domain, order: Order, from = env.world.clock.n
   let at = from + (override ? override.spacing : next.after);
   const activation = activationTime(order);
   if (!override && currentStatus(order) === 'ordered' && activation !== null && activation > at) at = activation;
-  const handle: JobHandle = env.world.scheduler.at(at, `labtest.order ${order.id} -> ${next.status}`, () => {
-    if (order.job !== handle) return;
-    order.job = null;
-    if (!order.override && labsProgression(env.world, order.team_id) === 'manual') return;
-    stepForward(env, order, handle.at);
-    scheduleNext(env, order, handle.at);
-  });
-  order.job = handle;
+  order.job = env.world.scheduler.at(at, ORDER_STEP, { partition: env.partition, order }, `labtest.order ${order.id} -> ${next.status}`);
 }
+
+/** An order's next step on the clock (nothing when the order was moved another way meanwhile). */
+const ORDER_STEP = jobKind<{ partition: Partition; order: Order }>('labtest.order_step', (world, { partition, order }, job) => {
+  if (order.job !== job) return;
+  const env: Domain = { world, partition };
+  order.job = null;
+  if (!order.override && labsProgression(world, order.team_id) === 'manual') return;
+  stepForward(env, order, job.at);
+  scheduleNext(env, order, job.at);
+});
 
 /** Sets a team's lab progression (control plane); back on `clock`, its waiting orders go on from now. */
 export function setTeamProgression(world: World, teamId: string, mode?: LabsProgression): ReturnType<typeof teamLabs> {

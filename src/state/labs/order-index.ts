@@ -10,6 +10,7 @@
  * list that is folded in at the next read: a few by binary insertion, many by one sort and merge.
  */
 import type { Order } from './order-model.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export const byCreation = (a: Order, b: Order): number => a.created_at - b.created_at || a.seq - b.seq;
 
@@ -105,3 +106,4 @@ export class CreationIndex {
     this.items = merged;
   }
 }
+dataClass('CreationIndex', CreationIndex);

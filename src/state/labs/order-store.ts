@@ -10,6 +10,7 @@ import type { LowStatus } from './order-lifecycle.js';
 import { CreationIndex } from './order-index.js';
 import { currentStatus, type IdempotentReply, type Order, type OrderEvent, type ResultSummary, type Transaction } from './order-model.js';
 import type { Domain } from '../domain-context.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** Idempotency keys remembered per team environment within their TTL (the oldest go first). */
 export const MAX_IDEMPOTENCY_KEYS = 10_000;
@@ -195,6 +196,7 @@ export class OrderStore {
     else map.set(key, [order]);
   }
 }
+dataClass('OrderStore', OrderStore);
 
 const orderStoreSlot = partitionSlot('lab_orders', () => new OrderStore());
 

@@ -12,6 +12,7 @@ export { PAYOR_PROVIDERS };
 import { partitionSlot } from '../../engine/world.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 const SEARCH_LIMIT = 50;
 
@@ -32,6 +33,7 @@ class TeamPayorStore {
     return this.list;
   }
 }
+dataClass('TeamPayorStore', TeamPayorStore);
 
 const teamPayorsOf = partitionSlot('team_payors', () => new TeamPayorStore());
 

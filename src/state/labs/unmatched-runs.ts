@@ -19,6 +19,8 @@ import { cancelOrder, planSimulation, runSimulation } from './order-changes.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
 import { ordersOf } from './order-store.js';
+import { jobKind } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { emitMatchReview } from './match-review-events.js';
 import { RUN_LIMIT, UNMATCHED_LIMIT, unmatchedOf, type Candidate, type RunStage, type TestRun } from './unmatched-store.js';
@@ -94,7 +96,12 @@ export function findRun(env: Domain, runId: string): TestRun {
 function scheduleStage(env: Domain, run: TestRun, from: number): void {
   const next = NEXT[run.stage];
   if (!next) return;
-  env.world.scheduler.at(from + STAGE_MS, `unmatched_result_test ${run.run_id} -> ${next}`, () => {
+  env.world.scheduler.at(from + STAGE_MS, RUN_STAGE, { partition: env.partition, run, next }, `unmatched_result_test ${run.run_id} -> ${next}`);
+}
+
+/** An unmatched-result test run enters its next stage. */
+const RUN_STAGE = jobKind<{ partition: Partition; run: TestRun; next: RunStage }>('unmatched_result_test.stage', (world, { partition, run, next }) => {
+    const env: Domain = { world, partition };
     const at = env.world.clock.now();
     try {
       enterStage(env, run, next);
@@ -108,8 +115,7 @@ function scheduleStage(env: Domain, run: TestRun, from: number): void {
     if (run.stage === 'validating') run.started_at = at;
     if (run.stage === 'succeeded' || run.stage === 'failed') run.completed_at = at;
     else scheduleStage(env, run, at);
-  });
-}
+});
 
 function enterStage(env: Domain, run: TestRun, stage: RunStage): void {
   switch (stage) {

@@ -9,6 +9,7 @@ import type { UnmatchedCase } from '../../fixtures/labs/unmatched-cases.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export const UNMATCHED_LIMIT = 1000;
 export const RUN_LIMIT = 1000;
@@ -136,6 +137,7 @@ class UnmatchedStore {
     set.add(item);
   }
 }
+dataClass('UnmatchedStore', UnmatchedStore);
 
 export const unmatchedOf = partitionSlot('unmatched_results', () => new UnmatchedStore());
 

@@ -7,6 +7,8 @@
  * (`in_progress` with `pending` pulls until the last one finishes; see bulk-progress.ts). The
  * reference's `BulkOp.type` has no pause kind, so pauses are not recorded.
  */
+import type { Partition } from '../../engine/tenancy.js';
+import { jobKind } from '../../engine/scheduler.js';
 import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { stableToken, stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';
@@ -18,6 +20,7 @@ import { linkError } from './errors.js';
 import { checkScopes } from './scopes.js';
 import type { ScopeGrant } from '../wearables/connections.js';
 import { bulkPullProgress, type BulkPull } from './bulk-progress.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** Bulk ops kept per team environment (oldest dropped first). */
 const BULK_OP_RETENTION = 500;
@@ -54,6 +57,7 @@ class BulkStore {
   /** Ops ever recorded (the list cursor is a position in this sequence). */
   dropped = 0;
 }
+dataClass('BulkStore', BulkStore);
 
 const bulkOf = partitionSlot('link-bulk', () => new BulkStore());
 const key = (userId: string, provider: string): string => `${userId} ${provider}`;
@@ -170,19 +174,21 @@ export function bulkTriggerHistoricalPull(scope: Domain, provider: string, userI
 /** Schedules the op's settlement at the planned end of its last running pull (again if that moved). */
 function settleWhenDone(scope: Domain, op: StoredOp): void {
   const { world, partition } = scope;
-  const check = () => {
-    if (!op.pulls) return;
-    const progress = bulkPullProgress({ world, partition }, op.provider, op.pulls, world.clock.now());
-    if (progress.plannedEnd !== null) {
-      world.scheduler.at(progress.plannedEnd, `link.bulk_op ${op.started_at} ${op.provider}`, check);
-      return;
-    }
-    const started = Date.parse(op.started_at);
-    op.ended_at = new Date(Math.max(progress.lastEnd ?? started, started)).toISOString();
-    delete op.pulls;
-  };
-  check();
+  if (!op.pulls) return;
+  const progress = bulkPullProgress({ world, partition }, op.provider, op.pulls, world.clock.now());
+  if (progress.plannedEnd !== null) {
+    world.scheduler.at(progress.plannedEnd, BULK_OP_CHECK, { partition, op }, `link.bulk_op ${op.started_at} ${op.provider}`);
+    return;
+  }
+  const started = Date.parse(op.started_at);
+  op.ended_at = new Date(Math.max(progress.lastEnd ?? started, started)).toISOString();
+  delete op.pulls;
 }
+
+/** A bulk op's pulls were planned to end now: it settles, or waits again if they moved. */
+const BULK_OP_CHECK = jobKind<{ partition: Partition; op: StoredOp }>('link.bulk_op', (world, { partition, op }) =>
+  settleWhenDone({ world, partition }, op),
+);
 
 /**
  * An op as the API shows it at the current time: a trigger with pulls still running is

@@ -7,6 +7,7 @@
 import type { Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { linkError, type LinkErrorType } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** Link tokens live 60 minutes (the real service's documented lifetime). */
 export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -67,6 +68,7 @@ class LinkTokenStore {
     }
   }
 }
+dataClass('LinkTokenStore', LinkTokenStore);
 
 export const linkTokensOf = worldSlot('link-tokens', () => new LinkTokenStore());
 

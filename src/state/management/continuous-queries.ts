@@ -15,6 +15,7 @@ import type { Query } from './query-schema.js';
 import { planQuery } from '../aggregate/plan.js';
 import { scheduleQuery } from '../aggregate/runner.js';
 import { CLIENT_FACING_RESOURCE_SET } from './common.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export interface ContinuousQuery {
   id: string;
@@ -37,6 +38,7 @@ class QueryStore {
   /** `team:env` -> slug -> id of the active query with that slug. */
   readonly activeBySlug = new Map<string, Map<string, string>>();
 }
+dataClass('QueryStore', QueryStore);
 const store = worldSlot('management-continuous-queries', () => new QueryStore());
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;
 

@@ -8,6 +8,7 @@ import type { Environment, Region, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { managementError, CUSTOM_CREDENTIAL_MESSAGES } from './errors.js';
 import { APPOINTMENT_PROVIDERS, LAB_SERVICE_PROVIDERS, LABS, OAUTH_PROVIDERS } from './provider-enums.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** OAuth providers that accept custom credentials (`OAuthProviders` plus map_my_fitness). */
 export const CREDENTIAL_OAUTH_PROVIDERS = [...OAUTH_PROVIDERS, 'map_my_fitness'] as const;
@@ -107,6 +108,7 @@ class CustomCredentialStore {
     this.byTeam.delete(team.id);
   }
 }
+dataClass('CustomCredentialStore', CustomCredentialStore);
 
 export const customCredentialsOf = worldSlot('custom-credentials', () => new CustomCredentialStore());
 

@@ -11,6 +11,7 @@ import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { managementError, MANAGEMENT_ERRORS } from './errors.js';
 import { recordMail } from './people.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** How long after being added a domain's TXT record is visible to verification (virtual time). */
 export const DOMAIN_PROPAGATION_MS = 10 * 60 * 1000;
@@ -32,6 +33,7 @@ class DomainStore {
   /** org id -> (domain name -> id), in creation order. */
   readonly byOrg = new Map<string, Map<string, string>>();
 }
+dataClass('DomainStore', DomainStore);
 
 const domainsStore = worldSlot('management-domains', () => new DomainStore());
 

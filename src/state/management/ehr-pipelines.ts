@@ -12,6 +12,7 @@ import type { JournalEntry } from '../../engine/events.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { MANAGEMENT_ERRORS, managementError } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 type EhrType = 'fhir' | 'hint_health';
 type EhrAuthentication =
@@ -58,6 +59,7 @@ class EhrPipelineStore {
   readonly deliveries = new Map<string, EhrDelivery[]>();
   seq = 0;
 }
+dataClass('EhrPipelineStore', EhrPipelineStore);
 
 const store = worldSlot('management-ehr-pipelines', () => new EhrPipelineStore());
 const key = (teamId: string, env: Environment) => `${teamId}:${env}`;

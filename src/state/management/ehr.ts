@@ -12,6 +12,7 @@ import { stableToken } from '../../engine/ids.js';
 import type { Environment, Org, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { managementError, MANAGEMENT_ERRORS } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 type Modality = 'feature_embed' | 'link_out';
 
@@ -56,6 +57,7 @@ class OrgEhr {
   readonly sessions = new Map<string, DashboardSession>();
   seq = 0;
 }
+dataClass('OrgEhr', OrgEhr);
 
 const ehrStore = worldSlot('management-ehr', () => new Map<string, OrgEhr>());
 

@@ -16,6 +16,7 @@ import { assertBeta, closedBetaError } from '../../engine/beta.js';
 import type { ValidationItem } from '../../engine/errors.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from '../labs/errors.js';
 import { managementError } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 type LabAccountStatus = 'active' | 'pending' | 'suspended' | 'ready_to_launch';
 
@@ -125,6 +126,7 @@ class LabAccountStore {
     }
   }
 }
+dataClass('LabAccountStore', LabAccountStore);
 
 export const labAccountsOf = worldSlot('lab-accounts', () => new LabAccountStore());
 

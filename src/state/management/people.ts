@@ -11,6 +11,7 @@ import { stableUuid } from '../../engine/ids.js';
 import type { Org } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { managementError, MANAGEMENT_ERRORS } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 type MemberRole = 'org_admin' | 'team_admin' | 'no_role';
 type Creator = Record<string, unknown>;
@@ -55,6 +56,7 @@ class OrgPeople {
   readonly mail: Mail[] = [];
   seq = 0;
 }
+dataClass('OrgPeople', OrgPeople);
 
 /** Outbox entries kept per org (oldest dropped first). */
 const MAIL_LIMIT = 200;

@@ -14,6 +14,7 @@ import type * as W from '../../wire/schemas.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { REFERENCE_SCOPES } from '../../fixtures/link/scopes.js';
 import { MANAGEMENT_ERRORS, managementError } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** The scopes a team may require or allow per OAuth provider (the real service's scope lists). */
 export const REQUIRABLE_SCOPES = REFERENCE_SCOPES;
@@ -44,6 +45,7 @@ class PreferenceStore {
     this.scopes.delete(teamId);
   }
 }
+dataClass('PreferenceStore', PreferenceStore);
 
 export const preferencesOf = worldSlot('management-preferences', () => new PreferenceStore());
 

@@ -5,6 +5,7 @@
  * increments (the `observe` seam of dispatch), never a scan.
  */
 import { worldSlot, type World } from '../../engine/world.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export interface RouteCount {
   count: number;
@@ -38,6 +39,7 @@ class ReportCounters {
     return undefined;
   }
 }
+dataClass('ReportCounters', ReportCounters);
 
 export const reportCountersOf = worldSlot('sandbox.report', (world) => new ReportCounters(world.clock.now()));
 

@@ -13,6 +13,7 @@ import { USERS_ERRORS, usersError } from './errors.js';
 import type { Domain } from '../domain-context.js';
 import { liveUser } from './user-ops.js';
 import { usersOf } from './users.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** The real service allows 8 refreshes per user per hour (api-facts A.8). */
 const REFRESH_LIMIT = 8;
@@ -35,6 +36,7 @@ class ActivityStore {
   readonly refreshes = new Map<string, number[]>();
   readonly portal = new Map<string, PortalLink>();
 }
+dataClass('ActivityStore', ActivityStore);
 
 const activityOf = partitionSlot('user-activity', () => new ActivityStore());
 

@@ -10,7 +10,9 @@
  * environment; a deletion past it purges the earliest-scheduled one at once, as if its grace had
  * ended.
  */
-import type { JobHandle } from '../../engine/scheduler.js';
+import { jobKind, type JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
+import { dataClass } from '../../engine/world-codec.js';
 import type { Domain } from '../domain-context.js';
 import { partitionSlot } from '../../engine/world.js';
 import { DELETION_GRACE_MS, usersOf, type User } from './users.js';
@@ -21,16 +23,17 @@ class GraceQueue {
   /** user_id -> user, in purge order. */
   readonly waiting = new Map<string, User>();
   sweep: JobHandle | null = null;
-  // Not an own enumerable field, so world snapshots stay as they were.
-  #limit = MAX_PENDING_DELETIONS;
+  /** Set by a test that lowers the bound (no own field otherwise, so world snapshots stay as they were). */
+  declare limitOverride?: number;
   /** At most this many wait (MAX_PENDING_DELETIONS; a test may lower it to check the bound cheaply). */
   get limit(): number {
-    return this.#limit;
+    return this.limitOverride ?? MAX_PENDING_DELETIONS;
   }
   set limit(n: number) {
-    this.#limit = n;
+    this.limitOverride = n;
   }
 }
+dataClass('GraceQueue', GraceQueue);
 
 /** A team environment's grace queue (exported for tests). */
 export const graceOf = partitionSlot('users.grace', () => new GraceQueue());
@@ -90,16 +93,20 @@ function arm(d: Domain, queue: GraceQueue): void {
   const at = purgeAt(head);
   if (queue.sweep && queue.sweep.at === at) return;
   queue.sweep?.cancel();
-  queue.sweep = world.scheduler.at(at, 'users.purge', () => {
-    queue.sweep = null;
-    const now = world.clock.now();
-    for (const user of queue.waiting.values()) {
-      if (purgeAt(user) > now) break;
-      purge(d, queue, user);
-    }
-    arm(d, queue);
-  });
+  queue.sweep = world.scheduler.at(at, PURGE_DUE, { partition: d.partition, queue }, 'users.purge');
 }
+
+/** Purges every user of a team environment whose grace ended, then re-arms for the next. */
+const PURGE_DUE = jobKind<{ partition: Partition; queue: GraceQueue }>('users.purge', (world, { partition, queue }) => {
+  const d: Domain = { world, partition };
+  queue.sweep = null;
+  const now = world.clock.now();
+  for (const user of queue.waiting.values()) {
+    if (purgeAt(user) > now) break;
+    purge(d, queue, user);
+  }
+  arm(d, queue);
+});
 
 /**
  * Deletes a user and its data at once, without a grace period (an expired demo user): its

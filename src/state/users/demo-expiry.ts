@@ -7,9 +7,11 @@
  * queue, and one scheduler job (`users.demo_expiry`), due at the head's time, expires everyone due
  * and re-arms. A world with many demo users holds one job, not one per user.
  */
-import type { JobHandle } from '../../engine/scheduler.js';
+import { jobKind, type JobHandle } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { partitionSlot, worldSlot, type World } from '../../engine/world.js';
+import { dataClass } from '../../engine/world-codec.js';
 import { expireUser } from './deletion-grace.js';
 import { usersOf } from './users.js';
 import { addNotice } from '../sandbox/notices.js';
@@ -19,6 +21,8 @@ class DemoQueue {
   readonly waiting = new Map<string, number>();
   sweep: JobHandle | null = null;
 }
+
+dataClass('DemoQueue', DemoQueue);
 
 const demoQueueOf = partitionSlot('users.demo_expiry', () => new DemoQueue());
 
@@ -55,7 +59,12 @@ function arm(d: Domain, queue: DemoQueue): void {
   if (head === undefined) return;
   if (queue.sweep && queue.sweep.at === head) return;
   queue.sweep?.cancel();
-  queue.sweep = world.scheduler.at(head, 'users.demo_expiry', () => {
+  queue.sweep = world.scheduler.at(head, DEMO_EXPIRY, { partition, queue }, 'users.demo_expiry');
+}
+
+/** Expires every demo user of a team environment whose time has come, then re-arms for the next. */
+const DEMO_EXPIRY = jobKind<{ partition: Partition; queue: DemoQueue }>('users.demo_expiry', (world, { partition, queue }) => {
+    const d: Domain = { world, partition };
     queue.sweep = null;
     const now = world.clock.now();
     for (const [userId, at] of queue.waiting) {
@@ -76,5 +85,4 @@ function arm(d: Domain, queue: DemoQueue): void {
       });
     }
     arm(d, queue);
-  });
-}
+});

@@ -10,6 +10,7 @@ import { payorByCode } from '../labs/payors.js';
 import { usersError } from './errors.js';
 import type { Domain } from '../domain-context.js';
 import { liveUser } from './user-ops.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** Bound on the insurances kept per user (oldest dropped first). */
 const INSURANCES_PER_USER = 20;
@@ -56,6 +57,7 @@ class ProfileStore {
     this.insurances.delete(userId);
   }
 }
+dataClass('ProfileStore', ProfileStore);
 
 export const profilesOf = partitionSlot('user-profiles', () => new ProfileStore());
 

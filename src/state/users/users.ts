@@ -7,6 +7,7 @@ import type { Domain } from '../domain-context.js';
 import { sealView } from '../../engine/render-cache.js';
 import { partitionSlot } from '../../engine/world.js';
 import type { User as UserAnswer } from '../../wire/types.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export const DELETION_GRACE_MS = 7 * 24 * 3600 * 1000;
 export const SANDBOX_USER_CAP = 50;
@@ -229,6 +230,7 @@ export class UserStore {
     return this.live[at] === user ? at : -1;
   }
 }
+dataClass('UserStore', UserStore);
 
 export const usersOf = partitionSlot('users', () => new UserStore());
 

@@ -17,6 +17,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
 import { worldSlot, type ConnectedSource, type FeedMode, type World } from '../../engine/world.js';
 import { ERROR_TYPES, type ConnectionErrorType } from './connection-error-types.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export { ERROR_TYPES, type ConnectionErrorType };
 
@@ -244,6 +245,7 @@ class WearablesState {
     this.sleeps.dropUser(userId);
   }
 }
+dataClass('WearablesState', WearablesState);
 
 export const wearablesOf = worldSlot('wearables', (world) => new WearablesState(world.options.feed));
 

@@ -2,6 +2,7 @@
  * The sleep and workout ids the periodic feed hands out, remembered for the stream lookups
  * (`streams.ts`): indexed by user (a purge drops them) and by sandbox day (the window drops them).
  */
+import { dataClass } from '../../engine/world-codec.js';
 /**
  * A Map of handed-out ids that also indexes them by user, so a purge drops a user's ids without a
  * scan, and by the sandbox day they belong to, so the ids older than a window go without a scan
@@ -82,3 +83,4 @@ function indexed<K>(index: Map<K, Set<string>> | undefined, key: K): Set<string>
   if (!ids) index.set(key, (ids = new Set()));
   return ids;
 }
+dataClass('ByUserMap', ByUserMap);

@@ -6,6 +6,8 @@
  * stored; forced outcomes are kept as overrides. One scheduler job per connection announces
  * finished pulls with `historical.data.<resource>.created`.
  */
+import { jobKind } from '../../engine/scheduler.js';
+import type { Partition } from '../../engine/tenancy.js';
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
 import type { Domain } from '../domain-context.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
@@ -241,7 +243,14 @@ export function schedulePullAnnouncements(d: Domain, userId: string, conn: Conne
     if (end > conn.pullAnnounced && end < next) next = end;
   }
   if (!Number.isFinite(next)) return;
-  conn.pullJob = world.scheduler.at(next, `wearables.pull ${userId} ${conn.provider.slug}`, () => {
+  conn.pullJob = world.scheduler.at(next, PULLS_FINISHED, { partition: d.partition, userId, conn }, `wearables.pull ${userId} ${conn.provider.slug}`);
+}
+
+/** A connection's pulls that finished by now are announced; the next finish is scheduled. */
+const PULLS_FINISHED = jobKind<{ partition: Partition; userId: string; conn: Connection }>(
+  'wearables.pulls_finished',
+  (world, { partition, userId, conn }) => {
+    const d: Domain = { world, partition };
     conn.pullJob = null;
     if (conn.ended_at !== null) return;
     const now = world.clock.now();
@@ -267,8 +276,8 @@ export function schedulePullAnnouncements(d: Domain, userId: string, conn: Conne
       });
     }
     schedulePullAnnouncements(d, userId, conn);
-  });
-}
+  },
+);
 
 /** Applies preset outcomes (forced before the connection existed) to a new connection. */
 export function applyOverrides(conn: Connection, overrides: Map<string, PullOverride> | undefined): void {

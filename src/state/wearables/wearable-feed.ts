@@ -28,6 +28,7 @@
  *   voltages through the timeseries endpoint with the session's start and end.
  * - `hypnogram` has no event type in the reference and gets none.
  */
+import { jobKind } from '../../engine/scheduler.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { Domain } from '../domain-context.js';
 import { providerBrief } from '../../fixtures/wearables/providers.js';
@@ -77,14 +78,15 @@ function nextTick(now: number): number {
 
 /** Schedules the recurring feed on the world's scheduler. */
 export function startFeed(world: World): void {
-  const run = (at: number) => {
-    world.scheduler.at(at, 'wearables.feed', () => {
-      feedTick(world);
-      run(at + FEED_INTERVAL);
-    });
-  };
-  run(nextTick(world.clock.now()));
+  world.scheduler.at(nextTick(world.clock.now()), FEED_TICK, null);
 }
+
+/** One feed tick, then the next one FEED_INTERVAL later. */
+const FEED_TICK = jobKind<null>('wearables.feed', (world) => {
+  const at = world.clock.now();
+  feedTick(world);
+  world.scheduler.at(at + FEED_INTERVAL, FEED_TICK, null);
+});
 
 /**
  * One feed tick: every user with run-time (demo) connections, up to FEED_ACTIVE_USERS, then

@@ -16,6 +16,7 @@ import {
 } from './message.js';
 import { SeqHeap } from './seq-heap.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export type OperationalType = 'message.attempt.failing' | 'message.attempt.exhausted' | 'message.attempt.recovered' | 'endpoint.disabled';
 
@@ -244,3 +245,4 @@ export class DeliveryLog {
     };
   }
 }
+dataClass('DeliveryLog', DeliveryLog);

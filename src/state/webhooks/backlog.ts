@@ -24,6 +24,7 @@
  *   receiver that answers drains, a load it can never catch up with is bounded.
  */
 import { THROTTLE_MIN_MS } from './retry-policy.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** The error recorded for an attempt the breaker did not send. */
 export const NOT_SENT_AFTER_TIMEOUT = 'not sent: the previous attempt to this endpoint timed out';
@@ -71,3 +72,4 @@ export class TimeoutBreaker {
     this.open.delete(endpointId);
   }
 }
+dataClass('TimeoutBreaker', TimeoutBreaker);

@@ -21,16 +21,30 @@ export interface FaultActions {
   again(dest: Destination, ep: WebhookEndpoint): void;
 }
 
-export class DeliveryFaults {
+/** What the faults keep between attempts (the delivery engine holds it: it is saved with the engine's state). */
+export interface FaultState {
   /** Messages held back by an `out_of_order` fault, per endpoint, until the next message to it is queued. */
-  private readonly held = new Map<string, Destination[]>();
-  /** First attempts signed with a stale timestamp: how many seconds old. */
-  private readonly stale = new WeakMap<Destination, number>();
+  held: Map<string, Destination[]>;
+  /** First attempts signed with a stale timestamp: how many seconds old (until the first attempt is made). */
+  stale: Map<Destination, number>;
+}
+
+export function faultState(): FaultState {
+  return { held: new Map(), stale: new Map() };
+}
+
+export class DeliveryFaults {
+  private readonly held: FaultState['held'];
+  private readonly stale: FaultState['stale'];
 
   constructor(
     private readonly world: World,
     private readonly act: FaultActions,
-  ) {}
+    state: FaultState,
+  ) {
+    this.held = state.held;
+    this.stale = state.stale;
+  }
 
   /** Queues a new destination's first attempt, faulted when a rule matches it. */
   queue(dest: Destination, ep: WebhookEndpoint, eventType: string): void {
@@ -58,7 +72,9 @@ export class DeliveryFaults {
 
   /** The seconds to move the signature timestamp of this attempt back (a stale timestamp fault's first attempt). */
   skew(dest: Destination): number {
-    return dest.attempts.length === 0 ? (this.stale.get(dest) ?? 0) : 0;
+    if (dest.attempts.length === 0) return this.stale.get(dest) ?? 0;
+    this.stale.delete(dest);
+    return 0;
   }
 
   /** Sends the messages held for the endpoint, behind the one just queued. */

@@ -28,17 +28,21 @@ const KEPT = 4096;
 
 export class DeliveryWindows {
   /** Endpoint id -> its adapted window (absent: 1). */
-  private readonly adapted = new Map<string, number>();
+  private readonly adapted: Map<string, number>;
 
   /**
    * `setting()`: a fixed window or `'auto'`; `pipelines()`: whether the transport pipelines
-   * (`'auto'` then adapts); `timeoutMs()`: the attempt timeout.
+   * (`'auto'` then adapts); `timeoutMs()`: the attempt timeout; `adapted`: the endpoints' adapted
+   * windows (the delivery engine holds them: they are saved with its state).
    */
   constructor(
     private readonly setting: () => number | 'auto',
     private readonly pipelines: () => boolean,
     private readonly timeoutMs: () => number,
-  ) {}
+    adapted: Map<string, number> = new Map(),
+  ) {
+    this.adapted = adapted;
+  }
 
   /** The window of an endpoint now. */
   of(endpointId: string): number {

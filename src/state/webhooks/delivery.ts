@@ -24,6 +24,7 @@
  * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
  */
 import type { JournalEntry } from '../../engine/events.js';
+import { jobKind } from '../../engine/scheduler.js';
 import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -40,7 +41,8 @@ import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './r
 import { send, type SendOutcome } from './transport.js';
 import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { countAttempt } from '../sandbox/report-counters.js';
-import { DeliveryFaults } from './delivery-faults.js';
+import { DeliveryFaults, faultState } from './delivery-faults.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export { MAX_RETENTION } from './webhooks.js';
 
@@ -52,9 +54,12 @@ class DeliveryEngine {
   readonly log = new DeliveryLog();
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
-  private readonly queues: EndpointQueues;
-  private readonly windows: DeliveryWindows;
-  private readonly steps: Steps;
+  private queues!: EndpointQueues;
+  private windows!: DeliveryWindows;
+  private steps!: Steps;
+  /** What the faults keep between attempts, and the endpoints' adapted windows (state: the parts above are wiring). */
+  private readonly faultKept = faultState();
+  private readonly adaptedWindows = new Map<string, number>();
   private readonly breaker = new TimeoutBreaker();
   /**
    * Svix's +-20% retry jitter. Off by default so attempt times are round; when on, it is drawn
@@ -70,14 +75,29 @@ class DeliveryEngine {
   }
 
   /** Webhook delivery faults (issue 42). */
-  private readonly faults: DeliveryFaults;
+  private faults!: DeliveryFaults;
 
   constructor(private readonly world: World) {
-    this.faults = new DeliveryFaults(world, {
-      start: (dest) => this.start(dest, 'scheduled'),
-      startAt: (dest, at) => this.scheduleRetry(dest, at, this.steps.ownsNow()),
-      again: (dest, ep) => void this.resend(dest.message, ep),
-    });
+    this.wire();
+  }
+
+  /**
+   * Builds the engine's parts made of callbacks over its state (at construction, and for an engine
+   * loaded from a saved world: engine/world-codec.ts leaves them out). Nothing is in flight then.
+   */
+  wire(): void {
+    const { world } = this;
+    this.busy = 0;
+    this.idle = null;
+    this.faults = new DeliveryFaults(
+      world,
+      {
+        start: (dest) => this.start(dest, 'scheduled'),
+        startAt: (dest, at) => this.scheduleRetry(dest, at, this.steps.ownsNow()),
+        again: (dest, ep) => void this.resend(dest.message, ep),
+      },
+      this.faultKept,
+    );
     // The barriers' wall time is not replayed (`rawWall`): how long they wait depends on timing, and a
     // read of the replayed wall clock would shift every later read of a saved world's replay.
     this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs);
@@ -85,6 +105,7 @@ class DeliveryEngine {
       () => webhookOptionsOf(world).window,
       () => webhookOptionsOf(world).pipelines,
       () => webhookOptionsOf(world).attemptTimeoutMs,
+      this.adaptedWindows,
     );
     this.queues = new EndpointQueues(
       (endpointId) => this.windows.of(endpointId),
@@ -244,12 +265,12 @@ class DeliveryEngine {
     this.markPending(dest);
     // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in the
     // endpoint queue knows a scheduled retry is still coming.
-    dest.job = this.world.scheduler.at(
-      at,
-      `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`,
-      () => this.start(dest, 'scheduled'),
-      !own,
-    );
+    dest.job = this.world.scheduler.at(at, WEBHOOK_RETRY, dest, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, !own);
+  }
+
+  /** A scheduled retry is due (the WEBHOOK_RETRY job). */
+  retryDue(dest: Destination): void {
+    this.start(dest, 'scheduled');
   }
 
   private operationalEvent(
@@ -413,5 +434,10 @@ class DeliveryEngine {
     this.scheduleRetry(dest, Math.max(at, now), own);
   }
 }
+
+/** A destination's scheduled attempt is due. */
+const WEBHOOK_RETRY = jobKind<Destination>('webhooks.retry', (world, dest) => deliveryOf(world).retryDue(dest));
+
+dataClass('DeliveryEngine', DeliveryEngine, { skip: ['queues', 'windows', 'steps', 'faults', 'busy', 'idle'], revive: (engine) => engine.wire() });
 
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));

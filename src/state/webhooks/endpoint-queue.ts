@@ -37,7 +37,7 @@
  * mode nothing is deferred; in manual mode with no advance running nothing new is deferred and
  * whatever waits starts in queue order: order is then strict.
  */
-import type { JobHandle, Scheduler } from '../../engine/scheduler.js';
+import { jobKind, type JobHandle, type Scheduler } from '../../engine/scheduler.js';
 
 const noop = (): void => undefined;
 
@@ -248,6 +248,12 @@ const PROGRESS_MS = 250;
  * every attempt due in the window). So endpoints in trouble time out side by side, once per
  * advance, not once per retry step nor once per message.
  */
+/**
+ * The clock's barrier at one sandbox time: it waits for the attempts in flight (runtime work: a
+ * world is saved only when none is, engine/world-state.ts, so no saved world holds one).
+ */
+const BARRIER = jobKind<{ steps: Steps; step: Step }>('webhooks.barrier', (_world, { steps, step }) => steps.barrier(step));
+
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
@@ -291,7 +297,7 @@ export class Steps {
     let step = this.open;
     if (step === null || step.at !== at) {
       const fresh: Step = { at, remaining: 0, held: new Set(), started: false, progress: 0, productive: 0, job: null, wake: null };
-      fresh.job = this.scheduler.at(at, `webhook attempts at ${new Date(at).toISOString()} (${label()})`, () => this.barrier(fresh));
+      fresh.job = this.scheduler.at(at, BARRIER, { steps: this, step: fresh }, `webhook attempts at ${new Date(at).toISOString()} (${label()})`);
       this.open = step = fresh;
     }
     const held = step;
@@ -332,7 +338,7 @@ export class Steps {
    * answering, however many attempts a long advance gives it, is never given up; a receiver that
    * hangs, or answers slower than that, uses the budget as before.
    */
-  private async barrier(step: Step): Promise<void> {
+  async barrier(step: Step): Promise<void> {
     step.started = true;
     if (this.open === step) this.open = null;
     if (step.remaining === 0) return;

@@ -10,6 +10,7 @@ import type { Environment, Partition } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
 import { signatureHeader, svixId } from './signing.js';
 import type { WebhookEndpoint } from './webhooks.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 const USER_AGENT = 'Svix-Webhooks/1.0 (health-sandbox)';
 
@@ -96,6 +97,7 @@ export class Destinations {
     return this.more !== null ? this.more.size : this.one !== null ? 1 : 0;
   }
 }
+dataClass('Destinations', Destinations);
 
 export interface Destination {
   message: Message;
@@ -275,6 +277,7 @@ export class KeptAttempt {
     };
   }
 }
+dataClass('KeptAttempt', KeptAttempt);
 
 /** An attempt as the log holds it. */
 export type LoggedAttempt = AttemptRecord | KeptAttempt;

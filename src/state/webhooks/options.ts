@@ -50,7 +50,7 @@ export interface ResolvedWebhookOptions {
 /** The most attempts to one endpoint `window` may allow in flight. */
 const MAX_DELIVERY_WINDOW = 256;
 
-const optionsSlot = worldSlot<ResolvedWebhookOptions>('webhook-options', () => resolveWebhookOptions({}));
+const optionsSlot = worldSlot<ResolvedWebhookOptions>('webhook-options', () => resolveWebhookOptions({}), 'aside');
 
 export function resolveWebhookOptions(options: WebhookOptions): ResolvedWebhookOptions {
   const timeout = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;

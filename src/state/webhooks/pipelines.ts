@@ -13,6 +13,7 @@ import { DEFAULT_RETENTION } from './webhooks.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { utf8Length } from '../../engine/bytes.js';
 import { webhookOptionsOf } from './options.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export const DESTINATIONS = ['cloud_pubsub', 'rabbitmq', 'svix', 'azure_amqp'] as const;
 export type DestinationKind = (typeof DESTINATIONS)[number];
@@ -128,6 +129,11 @@ class PipelineStore {
   /** The last failed append to the NDJSON file (reported by the control plane), or null. */
   ndjsonError: string | null = null;
   private fileTail: Promise<void> = Promise.resolve();
+
+  /** A store loaded from a saved world writes its file lines from a fresh chain (nothing is in flight then). */
+  startFileTail(): void {
+    this.fileTail = Promise.resolve();
+  }
 
   constructor(private readonly world: World) {}
 
@@ -359,6 +365,7 @@ class PipelineStore {
     for (const env of ['sandbox', 'production'] as const) this.pipelines.delete(this.key(teamId, env));
   }
 }
+dataClass('PipelineStore', PipelineStore, { skip: ['fileTail'], revive: (store) => store.startFileTail() });
 
 export const pipelinesOf = worldSlot('pipelines', (world) => new PipelineStore(world));
 

@@ -1,4 +1,5 @@
 /** A binary min-heap of items by their `seq` (the delivery log's finished messages, oldest first). */
+import { dataClass } from '../../engine/world-codec.js';
 export class SeqHeap<T extends { seq: number }> {
   private readonly items: T[] = [];
 
@@ -40,3 +41,4 @@ export class SeqHeap<T extends { seq: number }> {
     return top;
   }
 }
+dataClass('SeqHeap', SeqHeap);

@@ -10,25 +10,23 @@ import { webhooksOf } from './webhooks.js';
 
 /** Subscribes webhook delivery and pipelines to `world` (the webhooks area's `install`). */
 export function subscribeWebhooks(world: World): void {
-  const delivery = deliveryOf(world);
-  const pipelines = pipelinesOf(world);
+  // The stores are looked up at each call: a world loaded from its saved state gets them after install.
   world.events.subscribe((entry, partition) => {
-    delivery.onEvent(entry, partition);
-    pipelines.onEvent(entry, partition);
+    deliveryOf(world).onEvent(entry, partition);
+    pipelinesOf(world).onEvent(entry, partition);
   });
-  const store = webhooksOf(world);
   world.events.watch(
     (partition, prefix) =>
-      (pipelines.svixEnabled(partition.team.id, partition.environment) &&
-        store
+      (pipelinesOf(world).svixEnabled(partition.team.id, partition.environment) &&
+        webhooksOf(world)
           .list(partition.id)
           .some((ep) => !ep.disabled && (ep.filter_types === null || ep.filter_types.some((t) => t.startsWith(prefix))))) ||
-      pipelines.listens(partition, prefix),
+      pipelinesOf(world).listens(partition, prefix),
   );
   world.tenancy.teamDeleted.add((team) => {
     // The team's keys and partitions are gone: nothing new reaches its endpoints, and what was
     // still pending (first attempts in flight, retries on the clock) stops now.
-    for (const ep of webhooksOf(world).dropTeam(team.id)) delivery.stopPending(ep.id, 'team_deleted');
-    pipelines.dropTeam(team.id);
+    for (const ep of webhooksOf(world).dropTeam(team.id)) deliveryOf(world).stopPending(ep.id, 'team_deleted');
+    pipelinesOf(world).dropTeam(team.id);
   });
 }

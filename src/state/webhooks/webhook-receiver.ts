@@ -9,6 +9,7 @@ import { MASKED_VALUE } from './message.js';
 import { DEFAULT_RETENTION, isSensitiveHeader, webhooksOf } from './webhooks.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { utf8Decode } from '../../engine/bytes.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 export interface ReceiverConfig {
   status: number;
@@ -55,7 +56,12 @@ export const RECEIVER_BODY_BUDGET = 8 * 1024 * 1024;
 class ReceiverStore {
   private readonly receivers = new Map<string, Receiver>();
   /** Body characters held, per deliveries array (a cleared receiver gets a fresh array). */
-  private readonly held = new WeakMap<ReceivedDelivery[], number>();
+  private held = new WeakMap<ReceivedDelivery[], number>();
+
+  /** A store loaded from a saved world counts its bodies again (the count is a cache). */
+  forgetCounts(): void {
+    this.held = new WeakMap();
+  }
   private seq = 0;
   /** Deliveries kept per receiver (the most recent ones). */
   retention = DEFAULT_RETENTION;
@@ -172,6 +178,7 @@ class ReceiverStore {
     for (const r of this.receivers.values()) this.trim(r);
   }
 }
+dataClass('ReceiverStore', ReceiverStore, { skip: ['held'], revive: (store) => store.forgetCounts() });
 
 export const receiversOf = worldSlot('webhook-receivers', (world) => new ReceiverStore(world));
 

@@ -8,6 +8,7 @@ import type { Domain } from '../domain-context.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { webhooksError } from './errors.js';
+import { dataClass } from '../../engine/world-codec.js';
 
 /** The previous key keeps signing this long after a rotation (sandbox time). */
 const OLD_KEY_GRACE_MS = 24 * 3600 * 1000;
@@ -247,6 +248,7 @@ class WebhookStore {
     if (name !== null) this.byReceiver.get(name)?.delete(ep.id);
   }
 }
+dataClass('WebhookStore', WebhookStore);
 
 export const webhooksOf = worldSlot('webhooks', (world) => new WebhookStore(world));
 
