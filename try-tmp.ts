@@ -1,18 +1,16 @@
 import { createSandbox } from './src/index.js';
 async function main() {
-  const a = createSandbox({ seed: 7 } as never) as any;
+  const a = createSandbox({ seed: 3, startAt: '2026-01-05T09:00:00Z' } as never) as any;
   await a.ready;
-  const t0 = performance.now();
+  await a.advance(60);
+  a.snapshot('one');
+  await a.advance(60);
+  await a.restore('one');
+  console.log('restored', a.world.clock.iso());
   const doc = a.exportWorld();
-  const t1 = performance.now();
-  const text = JSON.stringify(doc);
-  console.log('export', doc.version, text.length, (t1 - t0).toFixed(1), 'ms');
-  const b = createSandbox({ seed: 7 } as never) as any;
-  await b.ready;
-  const t2 = performance.now();
-  await b.importWorld(JSON.parse(text));
-  console.log('import', (performance.now() - t2).toFixed(1), 'ms');
-  const again = JSON.stringify(b.exportWorld());
-  console.log('same', again === text, again.length);
+  console.log(doc.version, !!doc.state, doc.log.length, JSON.stringify(doc.state).slice(0, 200));
+  a.reset(8);
+  await a.importWorld(JSON.parse(JSON.stringify(doc)));
+  console.log('imported', a.world.clock.iso());
 }
 void main();

@@ -20,7 +20,7 @@ import type { SimRequest, SimResponse } from './http-types.js';
 import { EMPTY, JSON_TYPE, jsonResponse } from './render.js';
 import { Rng } from './rng.js';
 import type { Route } from './route.js';
-import type { World } from './world.js';
+import { type World, worldSlot } from './world.js';
 import { type Json, registerStoreState } from './store-state.js';
 import { sandboxError } from '../state/sandbox/errors.js';
 import { FAULT_MESSAGES, MAX_FAULT_RULES, type FaultRuleInput } from '../state/sandbox/faults-schema.js';
@@ -62,19 +62,10 @@ interface FaultStore {
   rng: Rng;
 }
 
-const SLOT = Symbol('sandbox.faults');
+const faults = worldSlot('sandbox.faults', (world): FaultStore => ({ rules: [], rng: Rng.of(world.seed, 'sandbox-faults') }));
 
 /** The world's rules, if a rule was ever added (reads never create the store: a world nobody faulted stays as it was). */
-const peek = (world: World): FaultStore | undefined => world.slots.get(SLOT) as FaultStore | undefined;
-
-function faults(world: World): FaultStore {
-  let store = peek(world);
-  if (!store) {
-    store = { rules: [], rng: Rng.of(world.seed, 'sandbox-faults') };
-    world.slots.set(SLOT, store);
-  }
-  return store;
-}
+const peek = (world: World): FaultStore | undefined => faults.peek(world);
 
 /**
  * The body the real service answers with a status and no body of the rule's own: `{"detail": ...}`
@@ -302,6 +293,6 @@ registerStoreState({
       ...r,
       segments: r.match.path === undefined ? null : r.match.path.replace(/\/+$/, '').split('/').slice(1),
     }));
-    world.slots.set(SLOT, { rules, rng: Rng.at(data.rng) } satisfies FaultStore);
+    faults.put(world, { rules, rng: Rng.at(data.rng) } satisfies FaultStore);
   },
 });

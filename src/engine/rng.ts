@@ -3,6 +3,7 @@
  * (seed, kind, stable key), so adding one entity never reshuffles another.
  * No Math.random anywhere in the engine.
  */
+import { dataClass } from './world-codec.js';
 
 /** 32-bit FNV-1a over a string, then an avalanche mix. Fast and stable across platforms. */
 export function hash32(text: string): number {
@@ -188,3 +189,4 @@ export class Rng {
     return out;
   }
 }
+dataClass('Rng', Rng);

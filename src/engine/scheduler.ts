@@ -56,6 +56,11 @@ export class Job {
   cancel(): void {
     this.owner.cancel(this);
   }
+
+  /** What a canonical dump of the world shows of a store's job handle (engine/snapshot.ts): when, and what. */
+  toJSON(): { at: number; label: string } {
+    return { at: this.at, label: this.label };
+  }
 }
 dataClass('Job', Job);
 

@@ -126,11 +126,11 @@ function placeOf(world: World, place: SlotPlace): Map<symbol, unknown> {
  * A lazily created world-level store of one area: the one way to attach state to a world (no
  * module keeps its own map keyed by worlds; test/engine/architecture.test.ts holds it).
  */
-export function worldSlot<T>(name: string, create: (world: World) => T, place: SlotPlace = 'state'): (world: World) => T {
+export function worldSlot<T>(name: string, create: (world: World) => T, place: SlotPlace = 'state'): WorldSlot<T> {
   const key = Symbol(name);
   // A saved world names its stores (engine/world-codec.ts): one name per store.
   if (place === 'state') nameSymbol(key, name);
-  return (world) => {
+  const get = (world: World): T => {
     const slots = placeOf(world, place);
     let value = slots.get(key) as T | undefined;
     if (value === undefined) {
@@ -139,6 +139,17 @@ export function worldSlot<T>(name: string, create: (world: World) => T, place: S
     }
     return value;
   };
+  return Object.assign(get, {
+    peek: (world: World) => placeOf(world, place).get(key) as T | undefined,
+    put: (world: World, value: T) => void placeOf(world, place).set(key, value),
+  });
+}
+
+/** A world-level store's accessor: creates it on first use; `peek` reads it without creating it, `put` replaces it. */
+export interface WorldSlot<T> {
+  (world: World): T;
+  peek(world: World): T | undefined;
+  put(world: World, value: T): void;
 }
 
 /** A lazily created per-partition store of one area. */

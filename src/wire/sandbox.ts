@@ -240,6 +240,8 @@ export const WorldDocument = lazySchema(() =>
     format: z.string(),
     version: z.number().int(),
     build: JsonObject,
+    /** Version 3: the world's state when it was saved (`form`, and the state in engine/world-codec.ts's form). */
+    state: z.object({ form: z.number().int(), state: z.unknown() }).optional(),
     log: z.array(JsonObject),
     /** What stores that change on unlogged requests saved (fault rules), by store key. */
     stores: JsonObject.optional(),

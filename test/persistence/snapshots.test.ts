@@ -42,7 +42,7 @@ forEachAdapter('snapshots and worlds', (adapter) => {
     const a = createClient(adapter, OPTIONS);
     expect((await a.post('/v2/user', { client_user_id: 'exported' })).status).toBe(200);
     const doc = (await a.get('/_sandbox/world')).body;
-    expect(doc).toMatchObject({ format: 'health-sandbox-world', version: 2 });
+    expect(doc).toMatchObject({ format: 'health-sandbox-world', version: 3 });
 
     const b = createClient(adapter, { ...OPTIONS, seed: 9 });
     const bad = await b.put('/_sandbox/world', { ...doc, version: 99 });

@@ -7,8 +7,9 @@
  *
  * LIMITATIONS
  * - Snapshots live in memory only and are gone with the process (save one with `GET /_sandbox/world`).
- * - A world's document grows with every input it accepted (it is a build plus a log of inputs); past
- *   WORLD_LOG_LIMIT inputs (src/engine/persist.ts) it is no longer kept in memory: 409.
+ * - A world's document is its state when it was saved plus the inputs since (none when nothing was
+ *   in flight); a world that stays busy far past WORLD_LOG_LIMIT inputs (src/engine/persist.ts)
+ *   without one quiet moment answers 409 until it has one.
  */
 import { z } from 'zod';
 import { ApiError, apiError } from '../../engine/errors.js';
@@ -32,7 +33,13 @@ const snapshotName = lazySchema(() =>
  * (the same keys, in the same order).
  */
 function worldView(doc: WorldDocumentOf): z.input<typeof WorldDocument> {
-  const view = { format: doc.format, version: doc.version, build: { ...doc.build }, log: doc.log.map((entry) => ({ ...entry })) };
+  const view = {
+    format: doc.format,
+    version: doc.version,
+    build: { ...doc.build },
+    ...(doc.state === undefined ? {} : { state: doc.state }),
+    log: doc.log.map((entry) => ({ ...entry })),
+  };
   return doc.stores === undefined ? view : { ...view, stores: { ...doc.stores } };
 }
 

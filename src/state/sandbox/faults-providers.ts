@@ -10,7 +10,7 @@
  */
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
-import type { World } from '../../engine/world.js';
+import { type World, worldSlot } from '../../engine/world.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { currentConnections, pulledResources, wearablesOf, type Connection, type PullOverride } from '../wearables/connections.js';
 import { finishedAt, pullPlan, schedulePullAnnouncements } from '../wearables/pulls.js';
@@ -22,10 +22,10 @@ interface Outage {
   end: number;
 }
 
-const SLOT = Symbol('sandbox.faults.outages');
+const outagesSlot = worldSlot('sandbox.faults.outages', (): Outage[] => []);
 
 /** The world's outages (none until one starts: a connect never creates the store). */
-const outagesOf = (world: World): Outage[] | undefined => world.slots.get(SLOT) as Outage[] | undefined;
+const outagesOf = (world: World): Outage[] | undefined => outagesSlot.peek(world);
 
 const OUTAGE_MESSAGES = {
   unknownProvider: (slug: string) => `Unknown provider "${slug}"`,
@@ -54,7 +54,7 @@ export function startOutage(world: World, slug: string, seconds: number): z.inpu
   const now = world.clock.now();
   const end = now + Math.round(seconds * 1000);
   const list = outagesOf(world) ?? [];
-  world.slots.set(SLOT, list);
+  outagesSlot.put(world, list);
   list.push({ provider: slug, start: now, end });
   const state = wearablesOf(world);
   let affected = 0;

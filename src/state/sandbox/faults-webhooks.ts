@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../engine/lazy-schema.js';
 import { int } from '../../engine/schemas.js';
 import { withRules } from '../../engine/schemas.js';
-import type { World } from '../../engine/world.js';
+import { type World, worldSlot } from '../../engine/world.js';
 import { noteFaultKind } from './report-counters.js';
 
 const WEBHOOK_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'stale_timestamp'] as const;
@@ -90,12 +90,11 @@ interface Store {
   next: number;
 }
 
-const SLOT = Symbol('sandbox.faults.webhooks');
-const storeOf = (world: World): Store | undefined => world.slots.get(SLOT) as Store | undefined;
+const webhookFaults = worldSlot('sandbox.faults.webhooks', (): Store => ({ rules: [], next: 0 }));
+const storeOf = (world: World): Store | undefined => webhookFaults.peek(world);
 
 export function addWebhookFault(world: World, input: WebhookFaultInput): WebhookFault {
-  let store = storeOf(world);
-  if (store === undefined) world.slots.set(SLOT, (store = { rules: [], next: 0 }));
+  const store = webhookFaults(world);
   const times = input.times ?? 1;
   const rule: WebhookFault = {
     id: `whfault_${++store.next}`,

@@ -6,28 +6,19 @@
  */
 import { DEFAULT_REVISION_RATE } from '../../fixtures/wearables/revisions.js';
 import type { Domain } from '../domain-context.js';
-import type { World } from '../../engine/world.js';
+import { type World, worldSlot } from '../../engine/world.js';
 
 interface RevisionRates {
   rate: number;
   teams: Map<string, number>;
 }
 
-const SLOT = Symbol('wearables.revisions');
-
-function ratesOf(world: World): RevisionRates {
-  let r = world.slots.get(SLOT) as RevisionRates | undefined;
-  if (!r) {
-    r = { rate: DEFAULT_REVISION_RATE, teams: new Map() };
-    world.slots.set(SLOT, r);
-  }
-  return r;
-}
+const ratesOf = worldSlot('wearables.revisions', (): RevisionRates => ({ rate: DEFAULT_REVISION_RATE, teams: new Map() }));
 
 /** The revision rate of a team environment. */
 export function revisionRate(d: Domain): number {
   const { world, partition } = d;
-  const r = world.slots.get(SLOT) as RevisionRates | undefined;
+  const r = ratesOf.peek(world);
   if (!r) return DEFAULT_REVISION_RATE;
   return r.teams.get(partition.team.id) ?? r.rate;
 }
@@ -41,6 +32,6 @@ export function setRevisionRate(world: World, rate: number, teamId?: string): vo
 
 /** The rates as the control plane shows them. */
 export function revisionRates(world: World): { revision_rate: number; team_revision_rates: Record<string, number> } {
-  const r = world.slots.get(SLOT) as RevisionRates | undefined;
+  const r = ratesOf.peek(world);
   return { revision_rate: r?.rate ?? DEFAULT_REVISION_RATE, team_revision_rates: Object.fromEntries(r?.teams ?? []) };
 }
