@@ -80,7 +80,7 @@ const documentSchema = lazySchema(() =>
 export class WorldDocumentError extends Error {}
 
 /** What a refusal of a version says this build reads. */
-export const VERSIONS_READ = `this build reads versions ${WORLD_VERSIONS.join(' and ')} only`;
+export const VERSIONS_READ = `this build reads versions ${WORLD_VERSIONS.slice(0, -1).join(', ')} and ${WORLD_VERSIONS.at(-1)} only`;
 
 /**
  * The document, or a WorldDocumentError saying in one line what is wrong. `entries`: the most log

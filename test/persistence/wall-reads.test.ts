@@ -6,6 +6,7 @@
  * timestamp and `latency_ms` its own). A version 1 document (one ordered stream of reads) is
  * still read, and its world keeps its version; another version is refused, naming it.
  */
+import { worldLogOf } from '../../src/engine/persist.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,7 +116,7 @@ it('attempts in flight at once get their own wall-clock reads back after a kill 
 
   // The file as a SIGKILL leaves it (never closed), restored with another wall clock and no receiver.
   const doc = readStateFile(file);
-  expect(doc?.version).toBe(2);
+  expect(doc?.version).toBe(3);
   const unreachable: WebhookTransport = () => Promise.reject(new Error('a restored world sent a delivery again'));
   const b = createSandbox({ ...OPTIONS, seed: 99, wallClock: steppingWall(1_900_000_000_000), webhookTransport: unreachable, from: doc });
   await b.ready;
@@ -127,12 +128,15 @@ it('attempts in flight at once get their own wall-clock reads back after a kill 
 it('reads a version 1 document (one ordered stream of reads) and keeps its version; refuses another, naming it', async () => {
   const a = createSandbox(OPTIONS);
   await call(a, 'POST', 'data', '/v2/user', { client_user_id: 'old-format' });
-  const v1 = { ...JSON.parse(JSON.stringify(a.exportWorld())), version: 1 };
+  // A version 1 document: the build and the inputs, as the log holds them (a version 3 export would carry the state instead).
+  const log = JSON.parse(JSON.stringify(worldLogOf(a.world)?.entries ?? [])) as unknown[];
+  expect(log.length).toBe(1);
+  const v1 = { format: 'health-sandbox-world', version: 1, build: a.exportWorld().build, log };
   const b = createSandbox({ ...OPTIONS, from: v1 });
   await b.ready;
   expect(b.exportWorld().version).toBe(1);
   expect(await call(b, 'GET', 'data', '/v2/user')).toBe(await call(a, 'GET', 'data', '/v2/user'));
-  expect(() => createSandbox({ from: { ...v1, version: 3 } })).toThrow(/format version 3; this build reads versions 1 and 2 only/);
+  expect(() => createSandbox({ from: { ...v1, version: 4 } })).toThrow(/format version 4; this build reads versions 1, 2 and 3 only/);
 
   // A version 1 state file is read; a version 3 one refused with its version named.
   const dir = mkdtempSync(join(tmpdir(), 'hs-wall-reads-'));
@@ -143,9 +147,9 @@ it('reads a version 1 document (one ordered stream of reads) and keeps its versi
   sink.close();
   expect(readStateFile(file)?.version).toBe(1);
   const v3 = stateFileSink(file);
-  v3.write({ ...b.exportWorld(), version: 3 });
+  v3.write({ ...b.exportWorld(), version: 4 });
   v3.close();
-  expect(() => readStateFile(file)).toThrow(/format version 3; this build reads versions 1 and 2 only/);
+  expect(() => readStateFile(file)).toThrow(/format version 4; this build reads versions 1, 2 and 3 only/);
 });
 
 it('a replay answers each key its own reads in the order it made them, whatever order the keys read in', () => {
