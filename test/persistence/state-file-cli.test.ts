@@ -120,7 +120,7 @@ describe('the state file survives SIGKILL', () => {
     expect(readFileSync(cut).equals(whole.subarray(0, Math.floor(whole.length / 2)))).toBe(true);
     // A file of another format version is refused with the version named, by the same reader the
     // CLI's refusal above goes through (in process: the exit and its one line are proven above).
-    writeFileSync(cut, whole.toString('utf8').replace('"version":2', '"version":7'));
+    writeFileSync(cut, whole.toString('utf8').replace('"version":3', '"version":7'));
     expect(() => readStateFile(cut)).toThrow(StateFileError);
     expect(() => readStateFile(cut)).toThrow(/corrupt|version 7/);
   }, 120_000);
