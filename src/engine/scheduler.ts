@@ -10,23 +10,22 @@
  */
 import type { Clock } from './clock.js';
 import { dataClass } from './world-codec.js';
-import type { World } from './world.js';
 
-/** What a job of one kind does when due, with the world it belongs to and its arguments. */
-export type JobRun<A> = (world: World, args: A, job: Job) => void | Promise<void>;
-
-/** A kind of scheduled job: its name (what a saved world names it by) and what it runs. */
-export interface JobKind<A> {
+/**
+ * A kind of scheduled job: its name (what a saved world names it by) and what it runs, with its
+ * world (`W`: engine/world.ts's World; engine/job-kinds.ts `jobKind` registers kinds typed with it),
+ * its arguments and the job itself.
+ */
+export interface JobKind<A, W = never> {
   readonly name: string;
-  readonly run: JobRun<A>;
+  readonly run: (world: W, args: A, job: Job) => void | Promise<void>;
 }
 
-const KINDS = new Map<string, JobKind<never>>();
+const KINDS = new Map<string, JobKind<never, never>>();
 
 /** Registers a kind of job (once per name, at module load). */
-export function jobKind<A>(name: string, run: JobRun<A>): JobKind<A> {
-  const kind: JobKind<A> = { name, run };
-  KINDS.set(name, kind as JobKind<never>);
+export function registerJobKind<A, W>(kind: JobKind<A, W>): JobKind<A, W> {
+  KINDS.set(kind.name, kind as unknown as JobKind<never, never>);
   return kind;
 }
 
@@ -35,23 +34,41 @@ export function jobKindNames(): string[] {
   return [...KINDS.keys()];
 }
 
+/** What a job is: when, its place among jobs due at once, what it shows, its kind and arguments. */
+interface JobSpec {
+  at: number;
+  seq: number;
+  label: string;
+  kind: string;
+  args: unknown;
+  /**
+   * The run (advance) whose requests caused this job, or -1: a job scheduled by a request served
+   * while that run waited (or by such a job) is not that run's own work (`foreignNow`).
+   */
+  taint: number;
+}
+
 /** One scheduled job (its handle: `cancel()`). */
-export class Job {
+export class Job implements JobSpec {
   /** `pending` until it runs or is cancelled. */
   state: 'pending' | 'cancelled' | 'done' = 'pending';
+  readonly at: number;
+  readonly seq: number;
+  readonly label: string;
+  readonly kind: string;
+  readonly args: unknown;
+  readonly taint: number;
   constructor(
     readonly owner: Scheduler,
-    readonly at: number,
-    readonly seq: number,
-    readonly label: string,
-    readonly kind: string,
-    readonly args: unknown,
-    /**
-     * The run (advance) whose requests caused this job, or -1: a job scheduled by a request served
-     * while that run waited (or by such a job) is not that run's own work (`foreignNow`).
-     */
-    readonly taint: number,
-  ) {}
+    spec: JobSpec,
+  ) {
+    this.at = spec.at;
+    this.seq = spec.seq;
+    this.label = spec.label;
+    this.kind = spec.kind;
+    this.args = spec.args;
+    this.taint = spec.taint;
+  }
 
   cancel(): void {
     this.owner.cancel(this);
@@ -87,7 +104,7 @@ export class Scheduler {
   /** The job whose synchronous part is running now, if any. */
   private current: Job | null = null;
   /** The world whose jobs these are (what a job's kind runs with). */
-  private world: World | null = null;
+  private world: unknown = null;
 
   constructor(
     private readonly clock: Clock,
@@ -95,7 +112,7 @@ export class Scheduler {
   ) {}
 
   /** Binds the scheduler to its world (engine/build-world.ts, once). */
-  attach(world: World): void {
+  attach(world: object): void {
     this.world = world;
   }
 
@@ -104,16 +121,16 @@ export class Scheduler {
    * `foreignNow()`): the job is not the running advance's own work (it still runs when due; see
    * `foreignNow`).
    */
-  at<A>(at: number, kind: JobKind<A>, args: A, label: string = kind.name, foreign: boolean = this.foreignNow()): Job {
+  at<A, W>(at: number, kind: JobKind<A, W>, args: A, label: string = kind.name, foreign: boolean = this.foreignNow()): Job {
     if (!KINDS.has(kind.name)) throw new Error(`Job kind ${kind.name} is not registered`);
-    const job = new Job(this, at, this.seq++, label, kind.name, args, foreign && this.depth > 0 ? this.epoch : -1);
+    const job = new Job(this, { at, seq: this.seq++, label, kind: kind.name, args, taint: foreign && this.depth > 0 ? this.epoch : -1 });
     this.push(job);
     this.live++;
     return job;
   }
 
   /** Schedules a job of `kind` `delayMs` after the current sandbox time. */
-  after<A>(delayMs: number, kind: JobKind<A>, args: A, label?: string): Job {
+  after<A, W>(delayMs: number, kind: JobKind<A, W>, args: A, label?: string): Job {
     return this.at(this.clock.now() + Math.max(0, delayMs), kind, args, label);
   }
 
@@ -225,7 +242,7 @@ export class Scheduler {
         try {
           const kind = KINDS.get(top.kind);
           if (kind === undefined) throw new Error(`No job kind ${top.kind} to run it`);
-          result = kind.run(this.world as World, top.args as never, top);
+          result = kind.run(this.world as never, top.args as never, top);
         } finally {
           this.current = null;
         }

@@ -11,7 +11,8 @@
  * - a plain object: an object whose keys are its keys (a key starting with `$` gets one more `$`);
  * - a tagged object, one key starting with `$`: `{"$u":0}` undefined, `{"$num":"NaN"|"Infinity"|"-Infinity"|"-0"}`,
  *   `{"$big":"12"}` a bigint, `{"$re":"source","f":"flags"}` a regular expression, `{"$r":n}` the n-th object written before (counted from 0, in
- *   writing order), `{"$w":"scheduler"}` an engine part of the world, `{"$sym":"users"}` a store's
+ *   writing order), `{"$w":"scheduler"}` an engine part of the world, `{"$k":"provider:oura"}` a
+ *   catalogue's object (`constantObjects`), `{"$sym":"users"}` a store's
  *   key, `{"$m":[k1,v1,k2,v2]}` a Map, `{"$s":[v1,v2]}` a Set, `{"$d":ms}` a Date, `{"$t":"Uint8Array","b":"<base64>"}`
  *   a typed array, `{"$n":{...}}` an object without prototype, `{"$c":"Name","f":{...}}` an instance
  *   of a registered class (its own fields, less those it declares as not state).
@@ -24,7 +25,6 @@
  * went through every route, so a store holding such a thing fails it.
  */
 import { fromBase64, toBase64 } from './bytes.js';
-import type { World } from './world.js';
 
 /** The version of the state form this build writes and reads. */
 export const STATE_FORM = 1;
@@ -38,8 +38,8 @@ export class WorldCodecError extends Error {}
 export interface ClassCodec<T> {
   /** Own fields not written (caches, callbacks wired at construction). */
   skip?: readonly string[];
-  /** Rebuilds what `skip` left out, once the whole state is read (the world is the one being loaded). */
-  revive?: (value: T, world: World) => void;
+  /** Rebuilds what `skip` left out, once the whole state is read. */
+  revive?: (value: T) => void;
 }
 
 interface ClassEntry {
@@ -47,7 +47,7 @@ interface ClassEntry {
   ctor: abstract new (...args: never[]) => unknown;
   proto: object;
   skip: ReadonlySet<string>;
-  revive?: (value: never, world: World) => void;
+  revive?: (value: never) => void;
 }
 
 const classesByProto = new Map<object, ClassEntry>();
@@ -69,6 +69,23 @@ export function dataClass<T>(name: string, ctor: abstract new (...args: never[])
   if (known && known.proto !== entry.proto) throw new Error(`Two state classes named ${name}`);
   classesByName.set(name, entry);
   classesByProto.set(entry.proto, entry);
+}
+
+const constantsByObject = new Map<object, string>();
+const constantsByKey = new Map<string, object>();
+
+/**
+ * Registers a catalogue's objects (a provider, a lab, a marker: module constants a store points
+ * at and compares by identity): a saved world names them (`{"$k":"provider:oura"}`) and a loaded
+ * one points at the same constants.
+ */
+export function constantObjects(kind: string, entries: Iterable<readonly [string, object]>): void {
+  for (const [name, obj] of entries) {
+    const key = `${kind}:${name}`;
+    if (constantsByKey.has(key) && constantsByKey.get(key) !== obj) throw new Error(`Two catalogue objects named ${key}`);
+    constantsByObject.set(obj, key);
+    constantsByKey.set(key, obj);
+  }
 }
 
 const symbolsByName = new Map<string, symbol>();
@@ -137,6 +154,8 @@ export function encodeState(value: unknown, parts: ReadonlyMap<object, string>):
     const obj = v as object;
     const part = parts.get(obj);
     if (part !== undefined) return { $w: part };
+    const constant = constantsByObject.get(obj);
+    if (constant !== undefined) return { $k: constant };
     const ref = seen.get(obj);
     if (ref !== undefined) return { $r: ref };
     seen.set(obj, seen.size);
@@ -196,7 +215,7 @@ export function encodeState(value: unknown, parts: ReadonlyMap<object, string>):
 }
 
 /** Reads the state form back (the inverse of `encodeState`); `parts` names the world's engine parts. */
-export function decodeState(data: unknown, parts: ReadonlyMap<string, object>, world: World): unknown {
+export function decodeState(data: unknown, parts: ReadonlyMap<string, object>): unknown {
   const seen: unknown[] = [];
   const revivals: Array<() => void> = [];
   const fail = (what: string): never => {
@@ -243,6 +262,10 @@ export function decodeState(data: unknown, parts: ReadonlyMap<string, object>, w
       case '$w': {
         const part = parts.get(String(o.$w));
         return part ?? fail(`an unknown engine part ${JSON.stringify(o.$w)}`);
+      }
+      case '$k': {
+        const constant = constantsByKey.get(String(o.$k));
+        return constant ?? fail(`an unknown catalogue object ${JSON.stringify(o.$k)}`);
       }
       case '$sym': {
         const sym = symbolsByName.get(String(o.$sym));
@@ -305,7 +328,7 @@ export function decodeState(data: unknown, parts: ReadonlyMap<string, object>, w
           }
         }
         const revive = cls.revive;
-        if (revive) revivals.push(() => revive(out as never, world));
+        if (revive) revivals.push(() => revive(out as never));
         return out;
       }
       default:

@@ -63,7 +63,7 @@ export function saveWorldState(world: World): { form: number; state: Json } {
 export function loadWorldState(world: World, saved: { form: number; state: unknown }): void {
   if (saved.form !== STATE_FORM) throw new WorldCodecError(`state form ${saved.form}; this build reads form ${STATE_FORM}`);
   const parts = new Map<string, object>(partsOf(world));
-  const root = decodeState(saved.state, parts, world) as StateRoot;
+  const root = decodeState(saved.state, parts) as StateRoot;
   if (typeof root !== 'object' || root === null || !(root.slots instanceof Map)) throw new WorldCodecError('invalid state: no stores');
   world.clock.loadState(root.clock);
   Object.assign(world.ids, root.ids);

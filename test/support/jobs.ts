@@ -3,7 +3,8 @@
  * the engine, engine/scheduler.ts; a test's closure stays in the test, named by a number). A world
  * holding such a job cannot be saved faithfully: tests that save worlds use the areas' own jobs.
  */
-import { jobKind, type Job, type Scheduler } from '../../src/engine/scheduler.js';
+import { jobKind } from '../../src/engine/job-kinds.js';
+import type { Job, Scheduler } from '../../src/engine/scheduler.js';
 
 const calls = new Map<number, () => void | Promise<void>>();
 let next = 0;

@@ -23,10 +23,9 @@ import {
   cancelAppointment,
   cancellationReasons,
   getAppointment,
-  phlebotomyAvailability,
-  pscAvailability,
   rescheduleAppointment,
 } from '../../state/labs/appointments.js';
+import { phlebotomyAvailability, pscAvailability } from '../../state/labs/appointment-availability.js';
 import { LABS_ERRORS } from '../../state/labs/errors.js';
 import { idempotent } from '../../state/labs/order-actions.js';
 import { Appointment, AppointmentAvailability, CancellationReason, res } from '../../wire/schemas.js';

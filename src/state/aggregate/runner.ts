@@ -14,7 +14,7 @@
  * query's `export_preferences.data_events.enabled` is not false). A run that fails records
  * `error` with the message. Task history keeps the newest HISTORY_LIMIT entries per (query, user).
  */
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import type { Environment } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { worldSlot, type World } from '../../engine/world.js';

@@ -17,7 +17,7 @@ import { planAppointment } from './order-changes.js';
 import { HOUR } from './order-lifecycle.js';
 import { currentStatus } from './order-model.js';
 import { ordersOf } from './order-store.js';
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 

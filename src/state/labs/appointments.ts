@@ -7,25 +7,23 @@
  * On the clock the appointment goes confirmed -> in_progress (at its start) -> completed (at its
  * end), and the order moves on to the draw.
  */
-import { jobKind, type JobHandle } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
+import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { partitionSlot } from '../../engine/world.js';
-import { phlebotomyServed } from './order-progression.js';
 import { stableUuid } from '../../engine/ids.js';
+import { phlebotomyServed } from './order-progression.js';
 import { usersOf } from '../users/users.js';
 import {
   CANCELLATION_REASONS,
   PHLEBOTOMY_AREAS,
   PSC_TIMEZONE,
   bookingKey,
-  dateRange,
+  pscSite,
   daySlots,
   keyExpiry,
-  pscSite,
-  pscSitesNear,
   slotOfKey,
   type AppointmentKind,
-  type PscSite,
   type Slot,
 } from '../../fixtures/labs/appointment-slots.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
@@ -125,88 +123,10 @@ export function cancellationReasons(): z.input<typeof W.CancellationReason>[] {
   return [...CANCELLATION_REASONS];
 }
 
-type AvailableSlot = z.input<typeof W.AppointmentAvailability>['slots'][number]['slots'][number];
-
-function slotView(env: Domain, slot: Slot): AvailableSlot {
-  return {
-    booking_key: bookingKey(env.world.seed, env.partition.id, slot, appointmentsOf(env.partition, env.world).generationOf(slot)),
-    start: iso(slot.start),
-    end: iso(slot.end),
-    expires_at: iso(keyExpiry(slot)),
-    price: slot.price,
-    is_priority: slot.is_priority,
-    num_appointments_available: 1,
-  };
-}
-
 export function openSlots(env: Domain, kind: AppointmentKind, location: string, date: string): Slot[] {
   const store = appointmentsOf(env.partition, env.world);
   const now = env.world.clock.now();
   return daySlots(env.world.seed, kind, location, date, now).filter((s) => !store.isTaken(s) && keyExpiry(s) > now);
-}
-
-const today = (env: Domain) => new Date(env.world.clock.now()).toISOString().slice(0, 10);
-
-/** `AppointmentAvailabilitySlots` for an at-home address: five days from `startDate`. */
-export function phlebotomyAvailability(
-  env: Domain,
-  address: { first_line: string; zip_code: string },
-  startDate: string | undefined,
-): z.input<typeof W.AppointmentAvailability> {
-  const zip = address.zip_code;
-  const area = PHLEBOTOMY_AREAS[zip.slice(0, 5)];
-  if (!area || !phlebotomyServed({ first_line: address.first_line, zip })) return { slots: [], timezone: null };
-  const dates = dateRange(startDate ?? today(env), 5);
-  return {
-    slots: dates.map((date) => ({
-      date,
-      slots: openSlots(env, 'phlebotomy', zip.slice(0, 5), date).map((s) => slotView(env, s)),
-      location: null,
-    })),
-    timezone: area.timezone,
-  };
-}
-
-function siteView(site: PscSite): Record<string, unknown> {
-  return {
-    location: { lng: site.lng, lat: site.lat },
-    distance: site.distance,
-    address: {
-      first_line: site.first_line,
-      second_line: null,
-      city: 'Sandbox City',
-      state: 'NY',
-      zip_code: site.zip,
-      unit: null,
-      access_notes: null,
-    },
-    code: site.code,
-    name: site.name,
-    iana_timezone: PSC_TIMEZONE,
-  };
-}
-
-/** `AppointmentAvailabilitySlots` of Quest PSCs near a zip code or by site code: three days from `start_date`. */
-export function pscAvailability(
-  env: Domain,
-  q: {
-    lab: 'quest' | 'sonora_quest';
-    start_date?: string | undefined;
-    site_codes?: string[] | undefined;
-    zip_code?: string | undefined;
-    radius: number;
-  },
-): z.input<typeof W.AppointmentAvailability> {
-  if (q.lab !== 'quest') throw labsError.notFound(LABS_ERRORS.noPscSlots);
-  const sites =
-    q.site_codes && q.site_codes.length > 0
-      ? q.site_codes.map((c) => pscSite(env.world.seed, c)).filter((s): s is PscSite => s !== null)
-      : pscSitesNear(env.world.seed, q.zip_code ?? '', q.radius);
-  const days = dateRange(q.start_date ?? today(env), 3).flatMap((date) =>
-    sites.map((site) => ({ date, slots: openSlots(env, 'psc', site.code, date).map((s) => slotView(env, s)), location: siteView(site) })),
-  );
-  if (days.every((d) => d.slots.length === 0)) throw labsError.notFound(LABS_ERRORS.noPscSlots);
-  return { slots: days, timezone: PSC_TIMEZONE };
 }
 
 export function orderFor(env: Domain, kind: AppointmentKind, orderId: string): Order {

@@ -7,7 +7,7 @@
  * `.updated`. 300 non-failed jobs per team environment, as the reference's sandbox.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { concatBytes, toHex } from '../../engine/bytes.js';
@@ -155,23 +155,26 @@ export function createParsingJob(d: Domain, input: { files: UploadedFile[]; user
 type ParsingArgs = { partition: Partition; user: User; job: ParsingJob };
 
 /** The report is parsed (or fails); one that needs human review waits REVIEW_MS more. */
-const REPORT_PARSED = jobKind<ParsingArgs & { failure: FailureReason | null }>('lab_report.parsed', (world, { partition, user, job, failure }) => {
-  const d: Domain = { world, partition };
-  if (failure) {
-    job.status = 'failed';
-    job.failure_reason = failure;
-    parsingJobsOf(partition, world).nonFailed--;
-    emit(d, user, job, 'lab_report.parsing_job.updated');
-    return;
-  }
-  const data = parseReport(job.hash, new Date(job.created_at).toISOString().slice(0, 10));
-  if (!job.needs_human_review) {
-    Object.assign(job, { status: 'completed', data });
-    emit(d, user, job, 'lab_report.parsing_job.updated');
-    return;
-  }
-  world.scheduler.after(REVIEW_MS, REPORT_REVIEWED, { partition, user, job }, `lab_report.parsing_job ${job.id} -> reviewed`);
-});
+const REPORT_PARSED = jobKind<ParsingArgs & { failure: FailureReason | null }>(
+  'lab_report.parsed',
+  (world, { partition, user, job, failure }) => {
+    const d: Domain = { world, partition };
+    if (failure) {
+      job.status = 'failed';
+      job.failure_reason = failure;
+      parsingJobsOf(partition, world).nonFailed--;
+      emit(d, user, job, 'lab_report.parsing_job.updated');
+      return;
+    }
+    const data = parseReport(job.hash, new Date(job.created_at).toISOString().slice(0, 10));
+    if (!job.needs_human_review) {
+      Object.assign(job, { status: 'completed', data });
+      emit(d, user, job, 'lab_report.parsing_job.updated');
+      return;
+    }
+    world.scheduler.after(REVIEW_MS, REPORT_REVIEWED, { partition, user, job }, `lab_report.parsing_job ${job.id} -> reviewed`);
+  },
+);
 
 /** A human reviewed the parsed report. */
 const REPORT_REVIEWED = jobKind<ParsingArgs>('lab_report.reviewed', (world, { partition, user, job }) => {

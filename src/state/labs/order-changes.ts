@@ -8,7 +8,7 @@
  */
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 import { stableInt } from '../../engine/ids.js';
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';

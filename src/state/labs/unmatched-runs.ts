@@ -19,7 +19,7 @@ import { cancelOrder, planSimulation, runSimulation } from './order-changes.js';
 import type { Interpretation, LowStatus } from './order-lifecycle.js';
 import { currentStatus, type Order } from './order-model.js';
 import { ordersOf } from './order-store.js';
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { emitMatchReview } from './match-review-events.js';
@@ -96,11 +96,18 @@ export function findRun(env: Domain, runId: string): TestRun {
 function scheduleStage(env: Domain, run: TestRun, from: number): void {
   const next = NEXT[run.stage];
   if (!next) return;
-  env.world.scheduler.at(from + STAGE_MS, RUN_STAGE, { partition: env.partition, run, next }, `unmatched_result_test ${run.run_id} -> ${next}`);
+  env.world.scheduler.at(
+    from + STAGE_MS,
+    RUN_STAGE,
+    { partition: env.partition, run, next },
+    `unmatched_result_test ${run.run_id} -> ${next}`,
+  );
 }
 
 /** An unmatched-result test run enters its next stage. */
-const RUN_STAGE = jobKind<{ partition: Partition; run: TestRun; next: RunStage }>('unmatched_result_test.stage', (world, { partition, run, next }) => {
+const RUN_STAGE = jobKind<{ partition: Partition; run: TestRun; next: RunStage }>(
+  'unmatched_result_test.stage',
+  (world, { partition, run, next }) => {
     const env: Domain = { world, partition };
     const at = env.world.clock.now();
     try {
@@ -115,7 +122,8 @@ const RUN_STAGE = jobKind<{ partition: Partition; run: TestRun; next: RunStage }
     if (run.stage === 'validating') run.started_at = at;
     if (run.stage === 'succeeded' || run.stage === 'failed') run.completed_at = at;
     else scheduleStage(env, run, at);
-});
+  },
+);
 
 function enterStage(env: Domain, run: TestRun, stage: RunStage): void {
   switch (stage) {

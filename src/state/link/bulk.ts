@@ -8,7 +8,7 @@
  * reference's `BulkOp.type` has no pause kind, so pauses are not recorded.
  */
 import type { Partition } from '../../engine/tenancy.js';
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import { providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { stableToken, stableUuid } from '../../engine/ids.js';
 import { partitionSlot } from '../../engine/world.js';

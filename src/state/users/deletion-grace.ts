@@ -10,7 +10,8 @@
  * environment; a deletion past it purges the earliest-scheduled one at once, as if its grace had
  * ended.
  */
-import { jobKind, type JobHandle } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
+import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { dataClass } from '../../engine/world-codec.js';
 import type { Domain } from '../domain-context.js';

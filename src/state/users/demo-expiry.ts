@@ -7,7 +7,8 @@
  * queue, and one scheduler job (`users.demo_expiry`), due at the head's time, expires everyone due
  * and re-arms. A world with many demo users holds one job, not one per user.
  */
-import { jobKind, type JobHandle } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
+import type { JobHandle } from '../../engine/scheduler.js';
 import type { Partition } from '../../engine/tenancy.js';
 import type { Domain } from '../domain-context.js';
 import { partitionSlot, worldSlot, type World } from '../../engine/world.js';
@@ -64,25 +65,25 @@ function arm(d: Domain, queue: DemoQueue): void {
 
 /** Expires every demo user of a team environment whose time has come, then re-arms for the next. */
 const DEMO_EXPIRY = jobKind<{ partition: Partition; queue: DemoQueue }>('users.demo_expiry', (world, { partition, queue }) => {
-    const d: Domain = { world, partition };
-    queue.sweep = null;
-    const now = world.clock.now();
-    for (const [userId, at] of queue.waiting) {
-      if (at > now) break;
-      queue.waiting.delete(userId);
-      const user = usersOf(partition, world).get(userId);
-      if (!user) continue;
-      expireUser(d, userId);
-      expiredCounter(world).count++;
-      const text = `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`;
-      world.log(text);
-      addNotice(world, {
-        kind: 'demo_user_expired',
-        team_id: partition.team.id,
-        environment: partition.environment,
-        user_id: userId,
-        text,
-      });
-    }
-    arm(d, queue);
+  const d: Domain = { world, partition };
+  queue.sweep = null;
+  const now = world.clock.now();
+  for (const [userId, at] of queue.waiting) {
+    if (at > now) break;
+    queue.waiting.delete(userId);
+    const user = usersOf(partition, world).get(userId);
+    if (!user) continue;
+    expireUser(d, userId);
+    expiredCounter(world).count++;
+    const text = `Demo user ${user.client_user_id} (${userId}, team ${partition.team.id} ${partition.environment}) expired 7 days after its first demo connection: the user, its connections, data and lab orders are deleted`;
+    world.log(text);
+    addNotice(world, {
+      kind: 'demo_user_expired',
+      team_id: partition.team.id,
+      environment: partition.environment,
+      user_id: userId,
+      text,
+    });
+  }
+  arm(d, queue);
 });

@@ -6,7 +6,7 @@
  * stored; forced outcomes are kept as overrides. One scheduler job per connection announces
  * finished pulls with `historical.data.<resource>.created`.
  */
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
 import type { Domain } from '../domain-context.js';
@@ -243,7 +243,12 @@ export function schedulePullAnnouncements(d: Domain, userId: string, conn: Conne
     if (end > conn.pullAnnounced && end < next) next = end;
   }
   if (!Number.isFinite(next)) return;
-  conn.pullJob = world.scheduler.at(next, PULLS_FINISHED, { partition: d.partition, userId, conn }, `wearables.pull ${userId} ${conn.provider.slug}`);
+  conn.pullJob = world.scheduler.at(
+    next,
+    PULLS_FINISHED,
+    { partition: d.partition, userId, conn },
+    `wearables.pull ${userId} ${conn.provider.slug}`,
+  );
 }
 
 /** A connection's pulls that finished by now are announced; the next finish is scheduled. */

@@ -28,7 +28,7 @@
  *   voltages through the timeseries endpoint with the session's start and end.
  * - `hypnogram` has no event type in the reference and gets none.
  */
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { Domain } from '../domain-context.js';
 import { providerBrief } from '../../fixtures/wearables/providers.js';

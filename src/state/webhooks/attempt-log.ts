@@ -56,6 +56,13 @@ function busy(msg: Message): boolean {
   return false;
 }
 
+/** What an operational event names of its endpoint. */
+export interface OperationalEndpoint {
+  id: string;
+  team_id: string;
+  environment: Environment;
+}
+
 export class DeliveryLog {
   /** Every retained message by id, in creation order. */
   readonly messages = new Map<string, Message>();
@@ -128,6 +135,11 @@ export class DeliveryLog {
     let heap = this.finishedByPartition.get(msg.partition_id);
     if (heap === undefined) this.finishedByPartition.set(msg.partition_id, (heap = new SeqHeap()));
     heap.push(msg);
+  }
+
+  /** Records an operational event of an endpoint (`at`: the sandbox time, ISO). */
+  addOperationalOf(type: OperationalType, ep: OperationalEndpoint, msgId: string | null, detail: string, at: string): void {
+    this.addOperational({ type, at, team_id: ep.team_id, environment: ep.environment, endpoint_id: ep.id, msg_id: msgId, detail });
   }
 
   addOperational(event: Omit<OperationalEvent, 'seq'>): void {

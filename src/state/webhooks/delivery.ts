@@ -20,15 +20,14 @@
  * message), and a failing endpoint holds at most MAX_PENDING_PER_ENDPOINT pending messages (one
  * that answers, MAX_PENDING_HEALTHY).
  *
- * Retry delays have no jitter by default (Svix adds +-20%), so attempt times are exact and tests
- * can assert them; `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
+ * Retry delays have no jitter by default (Svix adds +-20%); `PUT /_sandbox/webhooks/settings {"jitter": true}` turns seeded jitter on.
  */
 import type { JournalEntry } from '../../engine/events.js';
-import { jobKind } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
 import { unitFloat } from '../../engine/rng.js';
 import type { Environment, Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
-import { DeliveryLog, type OperationalType } from './attempt-log.js';
+import { DeliveryLog, type OperationalEndpoint, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
 import { DeliveryWindows } from './delivery-window.js';
 import { destinationProblem, resolvedProblem } from './destinations.js';
@@ -57,7 +56,7 @@ class DeliveryEngine {
   private queues!: EndpointQueues;
   private windows!: DeliveryWindows;
   private steps!: Steps;
-  /** What the faults keep between attempts, and the endpoints' adapted windows (state: the parts above are wiring). */
+  /** What the faults keep and the endpoints' adapted windows (state; the parts above are wiring). */
   private readonly faultKept = faultState();
   private readonly adaptedWindows = new Map<string, number>();
   private readonly breaker = new TimeoutBreaker();
@@ -81,10 +80,7 @@ class DeliveryEngine {
     this.wire();
   }
 
-  /**
-   * Builds the engine's parts made of callbacks over its state (at construction, and for an engine
-   * loaded from a saved world: engine/world-codec.ts leaves them out). Nothing is in flight then.
-   */
+  /** Builds the parts made of callbacks (at construction, and for an engine loaded from a saved world, with nothing in flight). */
   wire(): void {
     const { world } = this;
     this.busy = 0;
@@ -265,7 +261,13 @@ class DeliveryEngine {
     this.markPending(dest);
     // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in the
     // endpoint queue knows a scheduled retry is still coming.
-    dest.job = this.world.scheduler.at(at, WEBHOOK_RETRY, dest, `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`, !own);
+    dest.job = this.world.scheduler.at(
+      at,
+      WEBHOOK_RETRY,
+      dest,
+      `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`,
+      !own,
+    );
   }
 
   /** A scheduled retry is due (the WEBHOOK_RETRY job). */
@@ -273,21 +275,8 @@ class DeliveryEngine {
     this.start(dest, 'scheduled');
   }
 
-  private operationalEvent(
-    type: OperationalType,
-    ep: { id: string; team_id: string; environment: Environment },
-    msgId: string | null,
-    detail: string,
-  ): void {
-    this.log.addOperational({
-      type,
-      at: this.world.clock.iso(),
-      team_id: ep.team_id,
-      environment: ep.environment,
-      endpoint_id: ep.id,
-      msg_id: msgId,
-      detail,
-    });
+  private operationalEvent(type: OperationalType, ep: OperationalEndpoint, msgId: string | null, detail: string): void {
+    this.log.addOperationalOf(type, ep, msgId, detail, this.world.clock.iso());
   }
 
   /** `ticket`: the breaker's ticket of a scheduled attempt (when it was queued); 0 for a manual one. */
@@ -438,6 +427,8 @@ class DeliveryEngine {
 /** A destination's scheduled attempt is due. */
 const WEBHOOK_RETRY = jobKind<Destination>('webhooks.retry', (world, dest) => deliveryOf(world).retryDue(dest));
 
-dataClass('DeliveryEngine', DeliveryEngine, { skip: ['queues', 'windows', 'steps', 'faults', 'busy', 'idle'], revive: (engine) => engine.wire() });
-
+dataClass('DeliveryEngine', DeliveryEngine, {
+  skip: ['queues', 'windows', 'steps', 'faults', 'busy', 'idle'],
+  revive: (engine) => engine.wire(),
+});
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));

@@ -37,7 +37,8 @@
  * mode nothing is deferred; in manual mode with no advance running nothing new is deferred and
  * whatever waits starts in queue order: order is then strict.
  */
-import { jobKind, type JobHandle, type Scheduler } from '../../engine/scheduler.js';
+import { jobKind } from '../../engine/job-kinds.js';
+import type { JobHandle, Scheduler } from '../../engine/scheduler.js';
 
 const noop = (): void => undefined;
 
@@ -297,7 +298,12 @@ export class Steps {
     let step = this.open;
     if (step === null || step.at !== at) {
       const fresh: Step = { at, remaining: 0, held: new Set(), started: false, progress: 0, productive: 0, job: null, wake: null };
-      fresh.job = this.scheduler.at(at, BARRIER, { steps: this, step: fresh }, `webhook attempts at ${new Date(at).toISOString()} (${label()})`);
+      fresh.job = this.scheduler.at(
+        at,
+        BARRIER,
+        { steps: this, step: fresh },
+        `webhook attempts at ${new Date(at).toISOString()} (${label()})`,
+      );
       this.open = step = fresh;
     }
     const held = step;
