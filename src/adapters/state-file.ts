@@ -86,7 +86,14 @@ export function readStateFile(path: string): WorldDocument | undefined {
   try {
     const stores = end.stores === undefined ? {} : { stores: end.stores };
     return parseWorldDocument(
-      { format: WORLD_FORMAT, version: header.version, build: header.build, ...(header.state === undefined ? {} : { state: header.state }), log, ...stores },
+      {
+        format: WORLD_FORMAT,
+        version: header.version,
+        build: header.build,
+        ...(header.state === undefined ? {} : { state: header.state }),
+        log,
+        ...stores,
+      },
       Number.POSITIVE_INFINITY,
     );
   } catch (error) {

@@ -9,7 +9,14 @@ import { toBase64 } from './bytes.js';
 import { apiError } from './errors.js';
 import type { SimRequest, SimResponse } from './http-types.js';
 import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, SavedState, WorldBuild, WorldDocument } from './persist-types.js';
-import { LogSinkError, STATE_FILE_COMPACT_BYTES, WORLD_ENTRY_BYTES, WORLD_FORMAT, WORLD_LOG_BYTES, WORLD_LOG_LIMIT } from './persist-types.js';
+import {
+  LogSinkError,
+  STATE_FILE_COMPACT_BYTES,
+  WORLD_ENTRY_BYTES,
+  WORLD_FORMAT,
+  WORLD_LOG_BYTES,
+  WORLD_LOG_LIMIT,
+} from './persist-types.js';
 import { saveWorldState } from './world-state.js';
 import { detailResponse } from './render.js';
 import { saveStores } from './store-state.js';
@@ -354,7 +361,13 @@ export abstract class LogCore {
         `This world stayed busy past ${this.overflowedBy}: its inputs are no longer kept in memory, so it cannot be saved until it is quiet (nothing in flight)`,
       );
     const state = this.checkpoint === null ? {} : { state: this.checkpoint };
-    return { format: WORLD_FORMAT, version: this.checkpoint === null ? this.version : 3, build: this.build, ...state, log: [...this.entries] };
+    return {
+      format: WORLD_FORMAT,
+      version: this.checkpoint === null ? this.version : 3,
+      build: this.build,
+      ...state,
+      log: [...this.entries],
+    };
   }
 }
 

@@ -63,7 +63,12 @@ export class WorldLog extends LogCore {
   private valveArmed = false;
   /** Answers asked for before their turn (an attempt that finished after another that started later), by log index. */
   private readonly heldOuts = new Map<number, () => void>();
-  constructor(build: WorldBuild, replaying: readonly LogEntry[] | null, version: number = WORLD_VERSION, checkpoint: SavedState | null = null) {
+  constructor(
+    build: WorldBuild,
+    replaying: readonly LogEntry[] | null,
+    version: number = WORLD_VERSION,
+    checkpoint: SavedState | null = null,
+  ) {
     super(build, replaying, version, checkpoint);
     this.keyedReads = version >= 2;
     if (replaying)

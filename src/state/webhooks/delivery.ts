@@ -25,7 +25,7 @@
 import type { JournalEntry } from '../../engine/events.js';
 import { jobKind } from '../../engine/job-kinds.js';
 import { unitFloat } from '../../engine/rng.js';
-import type { Environment, Partition } from '../../engine/tenancy.js';
+import type { Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalEndpoint, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
