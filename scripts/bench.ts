@@ -27,7 +27,7 @@
  *   `--gc`: a full collection forced before each round);
  *   `--keyed --slices`: GET /v2/user/:id with the worlds taking turns every 300 requests.
  * The default run does all but the soak and the peers.
- * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance] [-- --msw] [-- --before <dir>] [-- --ecg: the plain ECG voltage list against JSON.stringify]
+ * Usage: npm run bench [-- --quick] [-- --http] [-- --webhooks] [-- --soak] [-- --peers: against Prism and Mockoon] [-- --time: only the clock cases] [-- --slow: also 250 users listening 7 days] [-- --gen: feed generation alone] [-- --orders: only GET /v3/orders at 1k vs 100k orders] [-- --startup] [-- --advance] [-- --msw] [-- --before <dir>] [-- --ecg: the plain ECG voltage list against JSON.stringify] [-- --worlds: a month with a catch-all endpoint and a state file, restores from state against replay]
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import type { SimRequest } from '../src/engine/http-types.js';
@@ -46,6 +46,7 @@ import { benchAdvance } from './bench-advance.js';
 import { benchMsw } from './bench-msw.js';
 import { benchDocs } from './bench-docs.js';
 import { benchEcg } from './bench-ecg.js';
+import { benchWorlds } from './bench-worlds.js';
 import { worldBuildLine } from './bench-world.js';
 
 if (process.argv.includes('--peers')) {
@@ -350,6 +351,7 @@ else if (process.argv.includes('--advance')) void benchAdvance(quick);
 else if (process.argv.includes('--msw')) void benchMsw(quick);
 else if (process.argv.includes('--docs')) void benchDocs(quick);
 else if (process.argv.includes('--ecg')) void benchEcg(quick);
+else if (process.argv.includes('--worlds')) void benchWorlds(quick);
 else
   void benchStartup(quick)
     .then(main)

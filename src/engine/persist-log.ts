@@ -17,7 +17,10 @@ import {
   WORLD_LOG_BYTES,
   WORLD_LOG_LIMIT,
 } from './persist-types.js';
-import { saveWorldState } from './world-state.js';
+import { quietBetweenJobs, saveWorldState } from './world-state.js';
+
+/** The control route that advances the clock (its request may be checkpointed between its jobs). */
+const ADVANCE_PATH = '/_sandbox/clock/advance';
 import { detailResponse } from './render.js';
 import { saveStores } from './store-state.js';
 import type { World } from './world.js';
@@ -115,6 +118,31 @@ export abstract class LogCore {
     return w !== null && this.mode === 'live' && this.version >= 2 && this.open === 0 && !w.scheduler.running && !w.busy();
   }
 
+  /** Requests to `POST /_sandbox/clock/advance` whose answers have not left (a long advance may be checkpointed between its jobs). */
+  private advancing = 0;
+
+  /**
+   * Between two jobs of an advance (`Scheduler.betweenJobs`): when a checkpoint is due (the
+   * entries in memory or the state file's inputs passed their bound) and nothing but the advance
+   * is in flight, the world's state is saved here and the inputs become what is left of the
+   * advance (`{"k":"adv","ms":...}`), so a month-long advance with a busy receiver keeps the file
+   * and the memory bounded. Not while anything else runs: a request's answer, an attempt in
+   * flight, a job a request made during this advance, a delivery barrier's budget in use.
+   */
+  midAdvance(target: number): void {
+    const w = this.world;
+    if (w === null || this.mode !== 'live' || this.version < 2 || this.broken !== null) return;
+    const fileDue = this.sink?.write !== undefined && this.sinkTail > this.compactBytes;
+    if (!this.due && !fileDue) return;
+    if (this.open !== this.advancing || w.busy() || w.scheduler.foreignPending() || !quietBetweenJobs(w)) return;
+    const left = target - w.clock.base();
+    this.takeCheckpoint();
+    const rest: LogEntry = { k: 'adv', ms: Math.max(0, left) };
+    this.entries.push(rest);
+    this.bytes = 64;
+    if (fileDue) this.compact();
+  }
+
   /** Takes a checkpoint now (the world is quiet): the entries before it are no longer needed. */
   private takeCheckpoint(): void {
     this.checkpoint = saveWorldState(this.world as World);
@@ -138,18 +166,33 @@ export abstract class LogCore {
     if (this.due && this.quiet()) this.takeCheckpoint();
     if (this.sinkTail > this.compactBytes && this.sink?.write && !this.compacting) {
       this.compacting = true;
-      setTimeout(() => {
-        this.compacting = false;
-        this.compact();
-      }, 0);
+      setTimeout(() => this.compactWhenQuiet(), 0);
     }
   }
 
-  /** Compacts the sink into a checkpoint and the inputs since (nothing when the world is busy: the next quiet moment does). */
+  /**
+   * Compacts once the world is quiet: while only its background work (webhook attempts) is in
+   * flight, after that work settles; while a request or an advance runs, their end tries again.
+   */
+  private compactWhenQuiet(): void {
+    const w = this.world;
+    if (this.quiet() || w === null || this.mode !== 'live' || this.open > 0 || w.scheduler.running) {
+      this.compacting = false;
+      this.compact();
+      return;
+    }
+    void w.settle().then(() => setTimeout(() => this.compactWhenQuiet(), 0));
+  }
+
+  /**
+   * Compacts the sink into a checkpoint and the inputs since (nothing when the world is busy: the
+   * next quiet moment does); between an advance's jobs, `midAdvance` took the checkpoint.
+   */
   compact(): void {
     const sink = this.sink;
-    if (!sink?.write || !this.quiet() || this.broken !== null) return;
-    this.takeCheckpoint();
+    if (!sink?.write || this.broken !== null) return;
+    if (this.quiet()) this.takeCheckpoint();
+    else if (!(this.entries.length === 1 && this.entries[0]?.k === 'adv' && this.checkpoint !== null)) return;
     try {
       sink.write(this.document());
       this.sinkTail = 0;
@@ -287,6 +330,7 @@ export abstract class LogCore {
     }
     exchange.logged = entry;
     this.open++;
+    if (entry.p === ADVANCE_PATH) this.advancing++;
     return undefined;
   }
 
@@ -297,7 +341,10 @@ export abstract class LogCore {
    * changed it (a fault rule a GET fired) goes to the file's end line.
    */
   request(world: World, res: SimResponse, exchange: AdmitExchange): void {
-    if (exchange.logged !== undefined && this.open > 0) this.open--;
+    if (exchange.logged !== undefined && this.open > 0) {
+      this.open--;
+      if ((exchange.logged as RequestEntry).p === ADVANCE_PATH && this.advancing > 0) this.advancing--;
+    }
     // The handler refused it (404 unknown user, 409, 400 ...: nothing applied): taken back when nothing came after it.
     if (exchange.logged !== undefined && res.status >= 400 && res.status < 500) this.retract(exchange.logged);
     if (this.sink?.checkpoint && this.mode === 'live') {

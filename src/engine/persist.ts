@@ -295,6 +295,7 @@ const logSlot = worldSlot('world log', (): { log?: WorldLog } => ({}), 'aside');
 export function attachWorldLog(world: World, log: WorldLog): void {
   logSlot(world).log = log;
   log.world = world;
+  world.scheduler.betweenJobs = (target) => log.midAdvance(target);
 }
 
 export function worldLogOf(world: World): WorldLog | undefined {

@@ -142,7 +142,8 @@ export class Scheduler {
   /** Puts saved jobs back (a world loaded from its state; nothing runs meanwhile). */
   load(state: SchedulerState): void {
     this.heap.length = 0;
-    for (const job of [...state.jobs].sort(compare)) this.heap.push(job);
+    // A job's taint names a run of the world it was saved from: none runs in this one yet.
+    for (const job of [...state.jobs].sort(compare)) this.heap.push(Object.assign(job, { taint: -1 }));
     this.live = this.heap.length;
     this.seq = state.seq;
   }
@@ -252,7 +253,20 @@ export class Scheduler {
       } finally {
         this.clock.pin(null);
       }
+      this.betweenJobs?.(target);
     }
+  }
+
+  /**
+   * Called between two jobs of a run with the run's target time (the world's log may save the
+   * world's state there: engine/persist-log.ts, a long advance's checkpoint).
+   */
+  betweenJobs: ((target: number) => void) | null = null;
+
+  /** Whether a pending job is foreign to the running advance (see `foreignNow`): the advance's state is then not all in its jobs. */
+  foreignPending(): boolean {
+    if (this.depth === 0) return false;
+    return this.heap.some((j) => j.state === 'pending' && j.taint === this.epoch);
   }
 
   /**

@@ -6,7 +6,9 @@
  * world's engine parts (its scheduler, clock, tenancy ...) are named, not copied.
  *
  * The form, version 1 (`STATE_FORM`): JSON, where a value is
- * - `null`, a boolean, a string, or a finite number (not -0): itself;
+ * - `null`, a boolean, a string, or a finite number (not -0): itself; a string of LONG_STRING
+ *   characters or more written before (an event's JSON kept by the journal and by its webhook
+ *   message) is `{"$str":n}`, the n-th such string written (counted from 0, in writing order);
  * - an array: an array of values;
  * - a plain object: an object whose keys are its keys (a key starting with `$` gets one more `$`);
  * - a tagged object, one key starting with `$`: `{"$u":0}` undefined, `{"$num":"NaN"|"Infinity"|"-Infinity"|"-0"}`,
@@ -28,6 +30,9 @@ import { fromBase64, toBase64 } from './bytes.js';
 
 /** The version of the state form this build writes and reads. */
 export const STATE_FORM = 1;
+
+/** Strings this long or longer are written once and referred to after (`{"$str":n}`). */
+const LONG_STRING = 200;
 
 /** JSON data. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -117,6 +122,7 @@ const TYPED: Record<string, new (buffer: ArrayBuffer) => ArrayBufferView> = {
 /** Writes `value` (and everything it reaches) as the state form; `parts` names the world's engine parts. */
 export function encodeState(value: unknown, parts: ReadonlyMap<object, string>): Json {
   const seen = new Map<object, number>();
+  const strings = new Map<string, number>();
   const path: string[] = [];
   const fail = (what: string): never => {
     throw new WorldCodecError(`cannot save ${what} at ${path.join('') || '(root)'}`);
@@ -133,7 +139,13 @@ export function encodeState(value: unknown, parts: ReadonlyMap<object, string>):
   };
   const enc = (v: unknown): Json => {
     switch (typeof v) {
-      case 'string':
+      case 'string': {
+        if (v.length < LONG_STRING) return v;
+        const known = strings.get(v);
+        if (known !== undefined) return { $str: known };
+        strings.set(v, strings.size);
+        return v;
+      }
       case 'boolean':
         return v;
       case 'number':
@@ -217,6 +229,7 @@ export function encodeState(value: unknown, parts: ReadonlyMap<object, string>):
 /** Reads the state form back (the inverse of `encodeState`); `parts` names the world's engine parts. */
 export function decodeState(data: unknown, parts: ReadonlyMap<string, object>): unknown {
   const seen: unknown[] = [];
+  const strings: string[] = [];
   const revivals: Array<() => void> = [];
   const fail = (what: string): never => {
     throw new WorldCodecError(`invalid state: ${what}`);
@@ -230,6 +243,7 @@ export function decodeState(data: unknown, parts: ReadonlyMap<string, object>): 
   const dec = (v: unknown): unknown => {
     if (v === null || typeof v !== 'object') {
       if (typeof v === 'number' && !Number.isFinite(v)) fail('a number that is not finite');
+      if (typeof v === 'string' && v.length >= LONG_STRING) strings.push(v);
       return v;
     }
     if (Array.isArray(v)) {
@@ -250,6 +264,11 @@ export function decodeState(data: unknown, parts: ReadonlyMap<string, object>): 
     switch (tag) {
       case '$u':
         return undefined;
+      case '$str': {
+        const n = o.$str;
+        if (typeof n !== 'number' || !(n in strings)) fail(`a reference to string ${String(n)} before it was written`);
+        return strings[n as number];
+      }
       case '$num':
         return o.$num === '-0' ? -0 : Number(o.$num);
       case '$big':

@@ -45,6 +45,21 @@ interface StateRoot {
   scheduler: SchedulerState;
 }
 
+const quietChecks: Array<(world: World) => boolean> = [];
+
+/**
+ * Registers what an area says of a moment between two jobs of an advance: whether its state is all
+ * there is (webhook delivery: no barrier's budget in use), so a checkpoint there loses nothing.
+ */
+export function registerQuietCheck(check: (world: World) => boolean): void {
+  quietChecks.push(check);
+}
+
+/** Whether every area is quiet between two jobs (`registerQuietCheck`). */
+export function quietBetweenJobs(world: World): boolean {
+  return quietChecks.every((check) => check(world));
+}
+
 /** The world's state (JSON): what `loadWorldState` puts back into a bare world of the same build. */
 export function saveWorldState(world: World): { form: number; state: Json } {
   const root: StateRoot = {

@@ -4,8 +4,7 @@
  * enabled endpoint of its team environment whose `filter_types` match. Every attempt goes through
  * the injected transport (`transport.ts`; default the global `fetch`), is recorded in full
  * (`attempt-log.ts`), and failures are retried on the sandbox clock by the retry policy
- * (`retry-policy.ts`): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then the message fails for that
- * endpoint.
+ * (`retry-policy.ts`): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then the message fails for that endpoint.
  *
  * Timing (`endpoint-queue.ts`): attempts to one endpoint run one at a time in event order,
  * different endpoints concurrently. The first attempt starts at once (tracked, so `settle()` waits
@@ -42,6 +41,7 @@ import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { countAttempt } from '../sandbox/report-counters.js';
 import { DeliveryFaults, faultState } from './delivery-faults.js';
 import { dataClass } from '../../engine/world-codec.js';
+import { registerQuietCheck } from '../../engine/world-state.js';
 
 export { MAX_RETENTION } from './webhooks.js';
 
@@ -270,6 +270,11 @@ class DeliveryEngine {
     );
   }
 
+  /** Nothing in flight and no barrier's budget in use: the engine's state is all there is (engine/world-state.ts). */
+  quietBetweenJobs(): boolean {
+    return this.busy === 0 && this.steps.pristine();
+  }
+
   /** A scheduled retry is due (the WEBHOOK_RETRY job). */
   retryDue(dest: Destination): void {
     this.start(dest, 'scheduled');
@@ -432,3 +437,4 @@ dataClass('DeliveryEngine', DeliveryEngine, {
   revive: (engine) => engine.wire(),
 });
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));
+registerQuietCheck((world) => deliveryOf.peek(world)?.quietBetweenJobs() ?? true);

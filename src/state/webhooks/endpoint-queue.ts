@@ -283,6 +283,12 @@ export class Steps {
     return this.budget;
   }
 
+  /** Whether no barrier is pending and the running advance has used none of its waiting budget (a checkpoint here loses nothing). */
+  pristine(): boolean {
+    const b = this.budget;
+    return this.open === null && (b.run !== this.scheduler.run || (b.deadline === null && b.waited === 0 && b.trouble.size === 0));
+  }
+
   /** Whether the running advance gave up waiting for this endpoint (its attempts are not awaited). */
   inTrouble(endpointId: string): boolean {
     return this.scheduler.run !== 0 && this.current().trouble.has(endpointId);
