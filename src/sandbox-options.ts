@@ -104,7 +104,7 @@ export interface SandboxOptions {
 
 /** Where a sandbox's worlds are saved (engine/persist.ts; the Node adapter writes a file). */
 export interface StateSink extends LogSink {
-  write(doc: WorldDocument): void;
+  write(doc: WorldDocument, sameWorld?: boolean): void;
 }
 
 export interface ResolvedSandboxOptions {

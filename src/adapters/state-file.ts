@@ -170,7 +170,7 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
     }
   };
   return {
-    write(doc) {
+    write(doc, sameWorld = false) {
       const body = encoder.encode(
         [
           JSON.stringify({ format: STATE_FORMAT, version: doc.version, build: doc.build, ...(doc.state ? { state: doc.state } : {}) }),
@@ -198,8 +198,10 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
         } catch {
           // nothing was created
         }
-        failed = `state file ${path}: the new world could not be written (${codeOf(error)})`;
-        throw new LogSinkError(503, failed);
+        const why = `state file ${path}: the new world could not be written (${codeOf(error)})`;
+        // A compaction (the same world) that failed leaves the file and its handle as they were: appending goes on.
+        if (!sameWorld) failed = why;
+        throw new LogSinkError(503, why);
       }
       hash = fnv(body);
       size = body.length;
@@ -207,8 +209,18 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
       stores = doc.stores;
       failed = null;
       syncDir();
-      if (fd !== null) closeSync(fd);
-      fd = openSync(path, 'r+');
+      try {
+        if (fd !== null) closeSync(fd);
+      } catch {
+        // The old handle is gone either way.
+      }
+      fd = null;
+      try {
+        fd = openSync(path, 'r+');
+      } catch (error) {
+        failed = `state file ${path}: it was written but cannot be opened again (${codeOf(error)})`;
+        throw new LogSinkError(503, failed);
+      }
     },
     append(entry: LogEntry) {
       if (failed !== null) throw new LogSinkError(503, failed);

@@ -134,7 +134,8 @@ export abstract class LogCore {
     if (w === null || this.mode !== 'live' || this.version < 2 || this.broken !== null) return;
     const fileDue = this.sink?.write !== undefined && this.sinkTail > this.compactBytes;
     if (!this.due && !fileDue) return;
-    if (this.open !== this.advancing || w.busy() || w.scheduler.foreignPending() || !quietBetweenJobs(w)) return;
+    // Attempts in flight are the areas' to tell (`quietBetweenJobs`): the world's tracked promises settle a turn later.
+    if (this.open !== this.advancing || w.scheduler.foreignPending() || !quietBetweenJobs(w)) return;
     const left = target - w.clock.base();
     this.takeCheckpoint();
     const rest: LogEntry = { k: 'adv', ms: Math.max(0, left) };
@@ -194,7 +195,7 @@ export abstract class LogCore {
     if (this.quiet()) this.takeCheckpoint();
     else if (!(this.entries.length === 1 && this.entries[0]?.k === 'adv' && this.checkpoint !== null)) return;
     try {
-      sink.write(this.document());
+      sink.write(this.document(), true);
       this.sinkTail = 0;
     } catch (error) {
       if (!(error instanceof LogSinkError)) throw error;

@@ -184,8 +184,12 @@ export interface LogSink {
   checkpoint?(stores: Record<string, unknown> | undefined): void;
   /** Takes back the last entry appended (its handler refused it); false when it cannot (the entry stays). */
   retract?(): boolean;
-  /** Writes a whole world (its state and the inputs since), replacing what the sink held, atomically (the state file's compaction). */
-  write?(doc: WorldDocument): void;
+  /**
+   * Writes a whole world (its state and the inputs since), replacing what the sink held,
+   * atomically; `sameWorld`: the world the sink holds, compacted (a failure leaves the sink taking
+   * inputs as before, where a new world's failure makes it refuse them).
+   */
+  write?(doc: WorldDocument, sameWorld?: boolean): void;
 }
 
 /** Why a sink did not take an entry: 413 (a limit, named) or 503 (the cause, named). */

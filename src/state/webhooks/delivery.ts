@@ -39,6 +39,7 @@ import { afterFailure, AUTO_DISABLE_AFTER_MS, jittered, MAX_ATTEMPTS } from './r
 import { send, type SendOutcome } from './transport.js';
 import { webhooksOf, type WebhookEndpoint } from './webhooks.js';
 import { countAttempt } from '../sandbox/report-counters.js';
+import { DeliveryActivity } from './delivery-activity.js';
 import { DeliveryFaults, faultState } from './delivery-faults.js';
 import { dataClass } from '../../engine/world-codec.js';
 import { registerQuietCheck } from '../../engine/world-state.js';
@@ -54,6 +55,7 @@ class DeliveryEngine {
   /** Endpoint id -> destinations still pending (so disable/delete can stop them). */
   private readonly pendingByEndpoint = new Map<string, Set<Destination>>();
   private queues!: EndpointQueues;
+  private activity!: DeliveryActivity;
   private windows!: DeliveryWindows;
   private steps!: Steps;
   /** What the faults keep and the endpoints' adapted windows (state; the parts above are wiring). */
@@ -83,8 +85,7 @@ class DeliveryEngine {
   /** Builds the parts made of callbacks (at construction, and for an engine loaded from a saved world, with nothing in flight). */
   wire(): void {
     const { world } = this;
-    this.busy = 0;
-    this.idle = null;
+    this.activity = new DeliveryActivity(world);
     this.faults = new DeliveryFaults(
       world,
       {
@@ -148,7 +149,7 @@ class DeliveryEngine {
   resend(msg: Message, ep: WebhookEndpoint): Promise<AttemptRecord | null> {
     const dest = msg.destinations.get(ep.id) ?? this.destination(msg, ep.id, 'failed');
     const p = this.queues.enqueue(ep.id, () => this.perform(dest, 'manual'), this.steps.ownsNow());
-    this.world.track(p);
+    this.activity.manual(p);
     return p;
   }
 
@@ -223,34 +224,16 @@ class DeliveryEngine {
         ? this.steps.hold(world.clock.now(), () => `${dest.message.id} -> ${dest.endpoint_id}`, dest.endpoint_id)
         : null;
     const ticket = this.breaker.ticket();
-    this.begin();
+    this.activity.begin();
     this.queues.schedule(
       dest.endpoint_id,
       () => this.perform(dest, trigger, own, ticket),
       () => {
         release?.();
-        this.end();
+        this.activity.end();
       },
       own,
     );
-  }
-
-  /**
-   * Scheduled attempts queued or running. `settle()` waits for them through one tracked promise
-   * per busy period (from the first queued attempt to the last one finished), not one per attempt.
-   */
-  private busy = 0;
-  private idle: (() => void) | null = null;
-
-  private begin(): void {
-    if (this.busy++ === 0) this.world.track(new Promise<void>((resolve) => (this.idle = resolve)));
-  }
-
-  private end(): void {
-    if (--this.busy > 0) return;
-    const idle = this.idle;
-    this.idle = null;
-    idle?.();
   }
 
   /** `own`: whether the failed attempt was the clock's own (its retry is too; otherwise foreign, see `Scheduler.foreignNow`). */
@@ -272,7 +255,7 @@ class DeliveryEngine {
 
   /** Nothing in flight and no barrier's budget in use: the engine's state is all there is (engine/world-state.ts). */
   quietBetweenJobs(): boolean {
-    return this.busy === 0 && this.steps.pristine();
+    return this.activity.quiet() && this.steps.pristine();
   }
 
   /** A scheduled retry is due (the WEBHOOK_RETRY job). */
@@ -433,7 +416,7 @@ class DeliveryEngine {
 const WEBHOOK_RETRY = jobKind<Destination>('webhooks.retry', (world, dest) => deliveryOf(world).retryDue(dest));
 
 dataClass('DeliveryEngine', DeliveryEngine, {
-  skip: ['queues', 'windows', 'steps', 'faults', 'busy', 'idle'],
+  skip: ['queues', 'windows', 'steps', 'faults', 'activity'],
   revive: (engine) => engine.wire(),
 });
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));

@@ -283,10 +283,13 @@ export class Steps {
     return this.budget;
   }
 
-  /** Whether no barrier is pending and the running advance has used none of its waiting budget (a checkpoint here loses nothing). */
+  /**
+   * Whether no barrier is pending and the running advance gave up on no endpoint (a checkpoint
+   * here loses nothing: a world restored from it replays the rest of the advance with a fresh
+   * budget, as a world replayed from its build always did).
+   */
   pristine(): boolean {
-    const b = this.budget;
-    return this.open === null && (b.run !== this.scheduler.run || (b.deadline === null && b.waited === 0 && b.trouble.size === 0));
+    return this.open === null && (this.budget.run !== this.scheduler.run || this.budget.trouble.size === 0);
   }
 
   /** Whether the running advance gave up waiting for this endpoint (its attempts are not awaited). */
