@@ -93,6 +93,9 @@ interface Part {
   /** `ecgSampleTime` of sample `i` is `start + Math.round((i * 1000) / fs)`. */
   start: number;
   fs: number;
+  /** The session's first second (`start` less its millisecond) and that millisecond: instants are written from their offset to that second, a small integer. */
+  base: number;
+  startMilli: number;
   order: number;
   /** Samples `[first, end)` are in the window. */
   first: number;
@@ -103,7 +106,7 @@ interface Part {
   bytes: number;
   /** Whether every timestamp has the usual form (`YYYY-MM-DDTHH:mm:ss[.mmm000]+00:00`): then they are written from `head`. */
   plain: boolean;
-  /** The second whose text `head` holds; NaN before the first. */
+  /** The second whose text `head` holds, as an offset to `base` in ms; -1 before the first. */
   second: number;
   /** `{"timestamp":"YYYY-MM-DDTHH:mm:ss`. */
   head: Uint8Array;
@@ -140,24 +143,53 @@ function partOf({ s, session }: FoundSession, from: number, to: number, trace: F
     `${ZONE}","timezone_offset":${tzOffsetSeconds(s.src.subject.zone, session.start)},"type":"lead_1","unit":"mV","value":`,
   );
   const plain = end > first && plainSpan(ecgSampleTime(session, first), ecgSampleTime(session, end - 1));
-  let bytes = (end - first) * (HEAD.length - ZONE.length + tail.length + 1); // `}`
-  for (let i = first; i < end; i++) {
-    const k = Math.round((trace[i] as number) * 1000);
-    values[i - first] = k;
-    const t = ecgSampleTime(session, i);
-    bytes += thousandthsLength(k) + (plain ? SECOND_CHARS + ZONE.length + (t % 1000 === 0 ? 0 : MILLI_CHARS) : iso(t).length);
-  }
+  const startMilli = plain ? session.start % 1000 : 0;
+  let bytes = (end - first) * (HEAD.length + tail.length + 1) + fillValues(values, trace, first, plain ? startMilli : -1, session.fs);
+  if (plain) bytes += (end - first) * SECOND_CHARS;
+  else for (let i = first; i < end; i++) bytes += iso(ecgSampleTime(session, i)).length - ZONE.length;
   const head = ascii(`${HEAD}${'0'.repeat(SECOND_CHARS)}`);
-  return { start: session.start, fs: session.fs, order: s.order, first, end, values, bytes, plain, second: Number.NaN, head, tail };
+  const base = session.start - startMilli;
+  return {
+    start: session.start,
+    fs: session.fs,
+    base,
+    startMilli,
+    order: s.order,
+    first,
+    end,
+    values,
+    bytes,
+    plain,
+    second: -1,
+    head,
+    tail,
+  };
 }
 
-/** Writes sample `i` of a part at its instant `t`; returns the position after it. */
-function putSample(out: Uint8Array, at: number, part: Part, i: number, t: number): number {
+/**
+ * Rounds the trace's samples from `first` on into `values` (thousandths); answers the bytes of
+ * those values as written, and (unless `startMilli` is -1) of the `.mmm000` of the samples whose
+ * millisecond is not 0.
+ */
+function fillValues(values: Int32Array, trace: Float64Array, first: number, startMilli: number, fs: number): number {
+  let bytes = 0;
+  for (let j = 0; j < values.length; j++) {
+    const k = Math.round((trace[first + j] as number) * 1000);
+    values[j] = k;
+    bytes += thousandthsLength(k);
+    if (startMilli >= 0 && (startMilli + Math.round(((first + j) * 1000) / fs)) % 1000 !== 0) bytes += MILLI_CHARS;
+  }
+  return bytes;
+}
+
+/** Writes sample `i` of a part; returns the position after it. */
+function putSample(out: Uint8Array, at: number, part: Part, i: number): number {
+  const rel = part.startMilli + Math.round((i * 1000) / part.fs);
   if (part.plain) {
-    const milli = t % 1000;
-    if (t - milli !== part.second) {
-      part.second = t - milli;
-      put(part.head, HEAD.length, iso(t - milli).slice(0, SECOND_CHARS));
+    const milli = rel % 1000;
+    if (rel - milli !== part.second) {
+      part.second = rel - milli;
+      put(part.head, HEAD.length, iso(part.base + part.second).slice(0, SECOND_CHARS));
     }
     out.set(part.head, at);
     at += part.head.length;
@@ -172,7 +204,7 @@ function putSample(out: Uint8Array, at: number, part: Part, i: number, t: number
       at += MILLI_CHARS;
     }
   } else {
-    const stamp = iso(t);
+    const stamp = iso(part.base + rel);
     at = put(out, put(out, at, HEAD), stamp.slice(0, stamp.length - ZONE.length));
   }
   out.set(part.tail, at);
@@ -227,7 +259,7 @@ function putMerged(out: Uint8Array, parts: readonly Part[]): number {
       const t = part.start + Math.round((i * 1000) / part.fs);
       if (rival !== null && !before(t, part, best, secondT, rival, second)) break;
       if (at > 1) out[at++] = 0x2c; // ,
-      at = putSample(out, at, part, i, t);
+      at = putSample(out, at, part, i);
     }
     next[best] = i;
   }
