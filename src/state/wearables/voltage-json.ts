@@ -11,11 +11,11 @@
  * values as 32-bit thousandths (4 bytes a sample, against about 110 in the answer) and one reused
  * trace buffer; nothing is allocated per sample.
  */
-import { ecgSampleTime, ecgTraceInto } from '../../fixtures/wearables/ecg.js';
+import { type EcgSession, ecgSampleTime, ecgTraceInto } from '../../fixtures/wearables/ecg.js';
 import { iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
-import { type FoundSession, voltageSessions } from './timeseries.js';
+import { voltageSessions } from './timeseries.js';
 
 const HEAD = '{"timestamp":"';
 /** `YYYY-MM-DDTHH:mm:ss`: the part of a timestamp its second fixes. */
@@ -119,29 +119,34 @@ function plainSpan(a: number, b: number): boolean {
   return Number.isSafeInteger(a) && Number.isSafeInteger(b) && a >= 0 && iso(b - (b % 1000)).length === SECOND_CHARS + ZONE.length;
 }
 
+/** A session to list: its source's order (ties between equal instants) and provider, and the user's zone. */
+export interface VoltageSource {
+  session: EcgSession;
+  order: number;
+  provider: string;
+  zone: string;
+}
+
 /** The sessions in the order their samples are concatenated before sorting: grouped by provider in order of first appearance. */
-function byProvider(found: FoundSession[]): FoundSession[] {
-  const groups = new Map<string, FoundSession[]>();
-  for (const f of found) {
-    const slug = f.s.link.provider.slug;
-    const list = groups.get(slug);
+function byProvider(sources: readonly VoltageSource[]): VoltageSource[] {
+  const groups = new Map<string, VoltageSource[]>();
+  for (const f of sources) {
+    const list = groups.get(f.provider);
     if (list) list.push(f);
-    else groups.set(slug, [f]);
+    else groups.set(f.provider, [f]);
   }
   return [...groups.values()].flat();
 }
 
 /** The part of one session: its window, values (through the reused `trace`) and length in bytes. */
-function partOf({ s, session }: FoundSession, from: number, to: number, trace: Float64Array): Part {
+function partOf({ session, order, zone }: VoltageSource, from: number, to: number, trace: Float64Array): Part {
   let first = 0;
   while (first < session.samples && ecgSampleTime(session, first) < from) first++;
   let end = first;
   while (end < session.samples && ecgSampleTime(session, end) <= to) end++;
   ecgTraceInto(session, trace);
   const values = new Int32Array(end - first);
-  const tail = ascii(
-    `${ZONE}","timezone_offset":${tzOffsetSeconds(s.src.subject.zone, session.start)},"type":"lead_1","unit":"mV","value":`,
-  );
+  const tail = ascii(`${ZONE}","timezone_offset":${tzOffsetSeconds(zone, session.start)},"type":"lead_1","unit":"mV","value":`);
   const plain = end > first && plainSpan(ecgSampleTime(session, first), ecgSampleTime(session, end - 1));
   const startMilli = plain ? session.start % 1000 : 0;
   let bytes = (end - first) * (HEAD.length + tail.length + 1) + fillValues(values, trace, first, plain ? startMilli : -1, session.fs);
@@ -154,7 +159,7 @@ function partOf({ s, session }: FoundSession, from: number, to: number, trace: F
     fs: session.fs,
     base,
     startMilli,
-    order: s.order,
+    order,
     first,
     end,
     values,
@@ -267,7 +272,17 @@ function putMerged(out: Uint8Array, parts: readonly Part[]): number {
 
 /** The JSON bytes of the plain voltage list: at most `limit` sessions, the oldest. */
 export function voltageJson(world: World, user: User, provider: string, from: number, to: number, limit: number): Uint8Array {
-  const sessions = byProvider(voltageSessions(world, user, provider, from, to, limit));
+  const found = voltageSessions(world, user, provider, from, to, limit);
+  return voltageListJson(
+    found.map(({ s, session }) => ({ session, order: s.order, provider: s.link.provider.slug, zone: s.src.subject.zone })),
+    from,
+    to,
+  );
+}
+
+/** The JSON bytes of the samples of `sources` (found oldest first) in `[from, to]`. */
+export function voltageListJson(sources: readonly VoltageSource[], from: number, to: number): Uint8Array {
+  const sessions = byProvider(sources);
   const trace = new Float64Array(Math.max(0, ...sessions.map((f) => f.session.samples)));
   const parts = sessions.map((f) => partOf(f, from, to, trace));
   // The exact size first (the order of the samples does not change it): one buffer, never grown.
