@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { Rng } from '../../src/engine/rng.js';
-import { type EcgSession, ecgTrace } from '../../src/fixtures/wearables/ecg.js';
+import type { EcgSession } from '../../src/fixtures/wearables/ecg.js';
+import { ecgTrace } from '../../src/fixtures/wearables/ecg-trace.js';
 import { range, u } from '../../src/fixtures/wearables/wearable-profile.js';
 import { usersOf } from '../../src/state/users/users.js';
 import { voltageSessions } from '../../src/state/wearables/timeseries.js';

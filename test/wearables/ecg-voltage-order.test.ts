@@ -10,7 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
-import { type EcgSession, ecgSampleTime, ecgTrace } from '../../src/fixtures/wearables/ecg.js';
+import { type EcgSession, ecgSampleTime } from '../../src/fixtures/wearables/ecg.js';
+import { ecgTrace } from '../../src/fixtures/wearables/ecg-trace.js';
 import { iso, tzOffsetSeconds } from '../../src/fixtures/wearables/wearable-time.js';
 import { usersOf } from '../../src/state/users/users.js';
 import { MAX_VOLTAGE_SESSIONS, type Rendered, voltageSamples, voltageSessions } from '../../src/state/wearables/timeseries.js';

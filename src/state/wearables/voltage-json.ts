@@ -11,7 +11,8 @@
  * values as 32-bit thousandths (4 bytes a sample, against about 110 in the answer) and one reused
  * trace buffer; nothing is allocated per sample.
  */
-import { type EcgSession, ecgSampleTime, ecgTraceInto } from '../../fixtures/wearables/ecg.js';
+import { type EcgSession, ecgSampleTime } from '../../fixtures/wearables/ecg.js';
+import { ecgTraceInto } from '../../fixtures/wearables/ecg-trace.js';
 import { iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
