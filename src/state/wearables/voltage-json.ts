@@ -8,11 +8,12 @@
  * then as grouped by provider.
  *
  * Memory: one buffer of exactly the answer's size (its length is counted first), each session's
- * values as 32-bit thousandths (4 bytes a sample, against about 110 in the answer) and one reused
- * trace buffer; nothing is allocated per sample.
+ * values as 32-bit thousandths (4 bytes a sample, against about 110 in the answer; rounded from the
+ * trace's approximation, src/fixtures/wearables/ecg-thousandths.ts) and that module's scratch
+ * arrays (about 30 bytes a sample of the longest session); nothing is allocated per sample.
  */
 import { type EcgSession, ecgSampleTime } from '../../fixtures/wearables/ecg.js';
-import { ecgTraceInto } from '../../fixtures/wearables/ecg-trace.js';
+import { ecgThousandths } from '../../fixtures/wearables/ecg-thousandths.js';
 import { iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
@@ -139,18 +140,18 @@ function byProvider(sources: readonly VoltageSource[]): VoltageSource[] {
   return [...groups.values()].flat();
 }
 
-/** The part of one session: its window, values (through the reused `trace`) and length in bytes. */
-function partOf({ session, order, zone }: VoltageSource, from: number, to: number, trace: Float64Array): Part {
+/** The part of one session: its window, values and length in bytes. */
+function partOf({ session, order, zone }: VoltageSource, from: number, to: number): Part {
   let first = 0;
   while (first < session.samples && ecgSampleTime(session, first) < from) first++;
   let end = first;
   while (end < session.samples && ecgSampleTime(session, end) <= to) end++;
-  ecgTraceInto(session, trace);
   const values = new Int32Array(end - first);
+  ecgThousandths(session, first, values);
   const tail = ascii(`${ZONE}","timezone_offset":${tzOffsetSeconds(zone, session.start)},"type":"lead_1","unit":"mV","value":`);
   const plain = end > first && plainSpan(ecgSampleTime(session, first), ecgSampleTime(session, end - 1));
   const startMilli = plain ? session.start % 1000 : 0;
-  let bytes = (end - first) * (HEAD.length + tail.length + 1) + fillValues(values, trace, first, plain ? startMilli : -1, session.fs);
+  let bytes = (end - first) * (HEAD.length + tail.length + 1) + valueBytes(values, first, plain ? startMilli : -1, session.fs);
   if (plain) bytes += (end - first) * SECOND_CHARS;
   else for (let i = first; i < end; i++) bytes += iso(ecgSampleTime(session, i)).length - ZONE.length;
   const head = ascii(`${HEAD}${'0'.repeat(SECOND_CHARS)}`);
@@ -173,16 +174,13 @@ function partOf({ session, order, zone }: VoltageSource, from: number, to: numbe
 }
 
 /**
- * Rounds the trace's samples from `first` on into `values` (thousandths); answers the bytes of
- * those values as written, and (unless `startMilli` is -1) of the `.mmm000` of the samples whose
- * millisecond is not 0.
+ * The bytes of `values` (from sample `first` on) as written, and (unless `startMilli` is -1) of
+ * the `.mmm000` of the samples whose millisecond is not 0.
  */
-function fillValues(values: Int32Array, trace: Float64Array, first: number, startMilli: number, fs: number): number {
+function valueBytes(values: Int32Array, first: number, startMilli: number, fs: number): number {
   let bytes = 0;
   for (let j = 0; j < values.length; j++) {
-    const k = Math.round((trace[first + j] as number) * 1000);
-    values[j] = k;
-    bytes += thousandthsLength(k);
+    bytes += thousandthsLength(values[j] as number);
     if (startMilli >= 0 && (startMilli + Math.round(((first + j) * 1000) / fs)) % 1000 !== 0) bytes += MILLI_CHARS;
   }
   return bytes;
@@ -284,8 +282,7 @@ export function voltageJson(world: World, user: User, provider: string, from: nu
 /** The JSON bytes of the samples of `sources` (found oldest first) in `[from, to]`. */
 export function voltageListJson(sources: readonly VoltageSource[], from: number, to: number): Uint8Array {
   const sessions = byProvider(sources);
-  const trace = new Float64Array(Math.max(0, ...sessions.map((f) => f.session.samples)));
-  const parts = sessions.map((f) => partOf(f, from, to, trace));
+  const parts = sessions.map((f) => partOf(f, from, to));
   // The exact size first (the order of the samples does not change it): one buffer, never grown.
   let size = 2;
   let count = 0;
