@@ -4,10 +4,13 @@
  * against what a bare server spends on the same answer with the objects already in hand:
  * `JSON.stringify` of the samples and their UTF-8 encoding. Rounds interleaved in one run, the
  * median of each (after one warm-up round); also the heap and array buffers each side grows by
- * during its step (no collection within it; against each other and the answer's size). `npm run bench -- --ecg`.
+ * during its step (no collection within it; against each other and the answer's size), and the
+ * sessions' traces alone: the exact generator against the rounded values the list serves. `npm run bench -- --ecg`.
  */
 import { createSandbox } from '../src/index.js';
-import { MAX_VOLTAGE_SESSIONS, type Rendered, voltageSamples } from '../src/state/wearables/timeseries.js';
+import { MAX_VOLTAGE_SESSIONS, type Rendered, voltageSamples, voltageSessions } from '../src/state/wearables/timeseries.js';
+import { ecgTrace } from '../src/fixtures/wearables/ecg-trace.js';
+import { ecgThousandths } from '../src/fixtures/wearables/ecg-thousandths.js';
 import { usersOf } from '../src/state/users/users.js';
 import { request, someUserId } from './bench-keyed.js';
 
@@ -88,6 +91,25 @@ export async function benchEcg(quick: boolean): Promise<void> {
     `${'heap + buffers grown over the step (median)'.padEnd(52)} ${mb(median(grownBare)).padStart(9)} ${mb(median(grownOurs)).padStart(9)} ${`${(median(grownOurs) / median(grownBare)).toFixed(2)}x`.padStart(7)}  ours ${(median(grownOurs) / size).toFixed(2)}x the answer (largest round ${(Math.max(...grownOurs) / size).toFixed(2)}x)`,
   );
   console.log(
-    `of which array buffers (the answer's, the sessions' values, one trace): ${mb(median(buffers))} (${(median(buffers) / size).toFixed(2)}x the answer)`,
+    `of which array buffers (the answer's, the sessions' 32-bit values): ${mb(median(buffers))} (${(median(buffers) / size).toFixed(2)}x the answer)`,
+  );
+  // The generation alone: the exact trace (what the grouped list rounds) against the rounded
+  // values the plain list takes (an approximation, exact near rounding boundaries).
+  const sessions = voltageSessions(sandbox.world, user, '', from, to, MAX_VOLTAGE_SESSIONS).map((f) => f.session);
+  const exactMs: number[] = [];
+  const roundedMs: number[] = [];
+  for (let r = -1; r < rounds; r++) {
+    let t = process.hrtime.bigint();
+    for (const session of sessions) ecgTrace(session);
+    const e = Number(process.hrtime.bigint() - t) / 1e6;
+    t = process.hrtime.bigint();
+    for (const session of sessions) ecgThousandths(session, 0, new Int32Array(session.samples));
+    const f = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r < 0) continue;
+    exactMs.push(e);
+    roundedMs.push(f);
+  }
+  console.log(
+    `${`traces of the ${sessions.length} sessions alone`.padEnd(52)} ${`${median(exactMs).toFixed(1)} ms`.padStart(9)} ${`${median(roundedMs).toFixed(1)} ms`.padStart(9)} ${`${(median(roundedMs) / median(exactMs)).toFixed(2)}x`.padStart(7)}  baseline: the exact trace (ecgTrace); ours: the rounded values the list serves`,
   );
 }
