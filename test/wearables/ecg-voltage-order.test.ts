@@ -1,7 +1,8 @@
 /**
  * The plain ECG voltage list's bytes (src/state/wearables/voltage-json.ts) against
  * `JSON.stringify` of the samples built as objects and sorted as the list was before (by time,
- * then source order, then as grouped by provider):
+ * then source order, then as grouped by provider), the objects' values rounded from the exact
+ * trace (`ecgTrace`) as well as taken from the grouped variant's samples:
  * - every user of three seeds, for a wide window, one cutting sessions and one ending mid-session;
  * - sessions made to overlap (two providers recording at once, equal instants with equal and
  *   different source orders, a provider's sessions split by another's in the input), and sessions
@@ -69,6 +70,14 @@ describe('ECG voltage list bytes', () => {
             const want = objectsJson(voltageSamples(world, user, '', from, to, MAX_VOLTAGE_SESSIONS));
             expect(got.length).toBe(want.length);
             expect(got === want).toBe(true);
+            // And from the exact trace, as the list was first built (both lists round the same values).
+            const sources = voltageSessions(world, user, '', from, to, MAX_VOLTAGE_SESSIONS).map(({ s, session }) => ({
+              session,
+              order: s.order,
+              provider: s.link.provider.slug,
+              zone: s.src.subject.zone,
+            }));
+            expect(got === sourcesJson(sources, from, to)).toBe(true);
             lists++;
           }
         }
