@@ -3,11 +3,14 @@
  * through the engine (its bytes rendered straight from the traces: src/state/wearables/voltage-json.ts)
  * against what a bare server spends on the same answer with the objects already in hand:
  * `JSON.stringify` of the samples and their UTF-8 encoding. Rounds interleaved in one run, the
- * median of each; also the heap the engine's answer leaves growing during one request (against
- * the answer's size). `npm run bench -- --ecg`.
+ * median of each (after one warm-up round); also the heap and array buffers each side grows by
+ * during its step (no collection within it; against each other and the answer's size), and the
+ * sessions' traces alone: the exact generator against the rounded values the list serves. `npm run bench -- --ecg`.
  */
 import { createSandbox } from '../src/index.js';
-import { MAX_VOLTAGE_SESSIONS, type Rendered, voltageSamples } from '../src/state/wearables/timeseries.js';
+import { MAX_VOLTAGE_SESSIONS, type Rendered, voltageSamples, voltageSessions } from '../src/state/wearables/timeseries.js';
+import { ecgTrace } from '../src/fixtures/wearables/ecg-trace.js';
+import { ecgThousandths } from '../src/fixtures/wearables/ecg-thousandths.js';
 import { usersOf } from '../src/state/users/users.js';
 import { request, someUserId } from './bench-keyed.js';
 
@@ -42,28 +45,71 @@ export async function benchEcg(quick: boolean): Promise<void> {
   const rounds = quick ? 5 : 11;
   const ours: number[] = [];
   const bare: number[] = [];
+  /** Heap + array buffers grown over the step (no collection within it), per round. */
+  const grownOurs: number[] = [];
+  const grownBare: number[] = [];
+  /** Array buffers alone grown over the request (the answer's buffer and the typed arrays). */
+  const buffers: number[] = [];
+  const used = (): number => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
   let size = 0;
-  let grown = 0;
-  for (let r = 0; r < rounds; r++) {
+  // One warm-up round for both sides (compilation), not counted.
+  for (let r = -1; r < rounds; r++) {
     let objects: unknown[] | null = objectsOf();
     samples = objects.length;
     global.gc?.();
+    let before = used();
     let t = process.hrtime.bigint();
     size = encoder.encode(JSON.stringify(objects)).byteLength;
-    bare.push(Number(process.hrtime.bigint() - t) / 1e6);
+    const bareMs = Number(process.hrtime.bigint() - t) / 1e6;
+    const bareGrown = used() - before;
     objects = null;
     global.gc?.();
-    const heap = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    before = used();
+    const buffersBefore = process.memoryUsage().arrayBuffers;
     t = process.hrtime.bigint();
     const res = await sandbox.dispatch(req);
-    ours.push(Number(process.hrtime.bigint() - t) / 1e6);
-    grown = Math.max(grown, process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heap);
+    const oursMs = Number(process.hrtime.bigint() - t) / 1e6;
+    const oursGrown = used() - before;
+    const buffersGrown = process.memoryUsage().arrayBuffers - buffersBefore;
     if (res.body.byteLength !== size) throw new Error(`ECG answer ${res.body.byteLength} bytes, JSON.stringify ${size}`);
+    if (r < 0) continue;
+    bare.push(bareMs);
+    ours.push(oursMs);
+    grownBare.push(bareGrown);
+    grownOurs.push(oursGrown);
+    buffers.push(buffersGrown);
   }
-  console.log(`\nECG voltage list (${samples} samples, ${(size / 1e6).toFixed(1)} MB; median of ${rounds} interleaved rounds)`);
+  const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
+  console.log(
+    `\nECG voltage list (${samples} samples, ${(size / 1e6).toFixed(1)} MB; median of ${rounds} interleaved rounds after one warm-up)`,
+  );
   console.log(`${'case'.padEnd(52)} ${'base'.padStart(9)} ${'ours'.padStart(9)} ${'ratio'.padStart(7)}`);
   console.log(
     `${'GET electrocardiogram_voltage (engine, whole request)'.padEnd(52)} ${`${median(bare).toFixed(0)} ms`.padStart(9)} ${`${median(ours).toFixed(0)} ms`.padStart(9)} ${`${(median(ours) / median(bare)).toFixed(2)}x`.padStart(7)}  baseline: JSON.stringify + encode of the same objects; goal <= 1x`,
   );
-  console.log(`heap + buffers held after one request: ${(grown / 1e6).toFixed(1)} MB (${(grown / size).toFixed(2)}x the answer)`);
+  console.log(
+    `${'heap + buffers grown over the step (median)'.padEnd(52)} ${mb(median(grownBare)).padStart(9)} ${mb(median(grownOurs)).padStart(9)} ${`${(median(grownOurs) / median(grownBare)).toFixed(2)}x`.padStart(7)}  ours ${(median(grownOurs) / size).toFixed(2)}x the answer (largest round ${(Math.max(...grownOurs) / size).toFixed(2)}x)`,
+  );
+  console.log(
+    `of which array buffers (the answer's, the sessions' 32-bit values): ${mb(median(buffers))} (${(median(buffers) / size).toFixed(2)}x the answer)`,
+  );
+  // The generation alone: the exact trace (what the grouped list rounds) against the rounded
+  // values the plain list takes (an approximation, exact near rounding boundaries).
+  const sessions = voltageSessions(sandbox.world, user, '', from, to, MAX_VOLTAGE_SESSIONS).map((f) => f.session);
+  const exactMs: number[] = [];
+  const roundedMs: number[] = [];
+  for (let r = -1; r < rounds; r++) {
+    let t = process.hrtime.bigint();
+    for (const session of sessions) ecgTrace(session);
+    const e = Number(process.hrtime.bigint() - t) / 1e6;
+    t = process.hrtime.bigint();
+    for (const session of sessions) ecgThousandths(session, 0, new Int32Array(session.samples));
+    const f = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r < 0) continue;
+    exactMs.push(e);
+    roundedMs.push(f);
+  }
+  console.log(
+    `${`traces of the ${sessions.length} sessions alone`.padEnd(52)} ${`${median(exactMs).toFixed(1)} ms`.padStart(9)} ${`${median(roundedMs).toFixed(1)} ms`.padStart(9)} ${`${(median(roundedMs) / median(exactMs)).toFixed(2)}x`.padStart(7)}  baseline: the exact trace (ecgTrace); ours: the rounded values the list serves`,
+  );
 }
