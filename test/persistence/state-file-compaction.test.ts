@@ -24,8 +24,7 @@ const fresh = (): string => join(mkdtempSync(join(tmpdir(), 'hs-compact-')), 'wo
 function mortalFs(): StateFs & { arm(killAt: number): void; calls: number; dead: boolean } {
   let armedAt: number | null = null;
   const state = { calls: 0, dead: false };
-  const wrap =
-    <F extends (...args: never[]) => unknown>(f: F): F =>
+  const wrap = <F extends (...args: never[]) => unknown>(f: F): F =>
     ((...args: never[]) => {
       if (armedAt !== null) {
         if (state.calls++ >= armedAt) state.dead = true;
@@ -97,7 +96,8 @@ describe('the state file is compacted into the world state', () => {
       if (!log) throw new Error('no world log');
       log.compactBytes = Number.POSITIVE_INFINITY;
       const acknowledged: string[] = [];
-      for (let i = 0; i < 5; i++) if ((await c.post('/v2/user', { client_user_id: `ack-${i}` })).status === 200) acknowledged.push(`ack-${i}`);
+      for (let i = 0; i < 5; i++)
+        if ((await c.post('/v2/user', { client_user_id: `ack-${i}` })).status === 200) acknowledged.push(`ack-${i}`);
       disk.arm(killAt);
       log.compact();
       // After the kill nothing more is acknowledged (the dead disk refuses), before it everything is.
@@ -164,7 +164,9 @@ describe('a long advance is checkpointed between its jobs', () => {
     if (!log) throw new Error('no world log');
     log.compactBytes = 30_000;
     const team = a.creds.teams[0]?.team_id;
-    expect((await a.mgmt('POST', `/v1/org/${a.orgId}/team/${team}/sandbox/webhook`, { body: { url: 'https://receiver.test/all' } })).status).toBe(200);
+    expect(
+      (await a.mgmt('POST', `/v1/org/${a.orgId}/team/${team}/sandbox/webhook`, { body: { url: 'https://receiver.test/all' } })).status,
+    ).toBe(200);
     expect((await a.post('/_sandbox/clock/advance', { seconds: 2 * 86_400 })).status).toBe(200);
     await a.sandbox.settle();
     expect(calls).toBeGreaterThan(200);
