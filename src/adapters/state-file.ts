@@ -224,7 +224,7 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
     },
     append(entry: LogEntry) {
       if (failed !== null) throw new LogSinkError(503, failed);
-      if (fd === null) return;
+      if (fd === null) return undefined;
       const line = encoder.encode(`${JSON.stringify(entry)}\n`);
       const nextHash = fnv(line, hash);
       const end = padded(endLine(count + 1, nextHash, stores), endLength - line.length);
@@ -250,6 +250,7 @@ export function stateFileSink(path: string, fs: StateFs = nodeFs, maxBytes: numb
       count++;
       size += line.length;
       endLength = end.length;
+      return line.length;
     },
     retract() {
       if (failed !== null || fd === null || previous === null || previous.count !== count - 1) return false;

@@ -227,10 +227,7 @@ export abstract class LogCore {
       size += 64;
     }
     try {
-      if (this.sink !== null) {
-        this.sink.append(entry);
-        this.sinkTail += size;
-      }
+      if (this.sink !== null) this.sinkTail += this.sink.append(entry) ?? size;
     } catch (error) {
       this.walls = walls;
       this.pendingKeyed = keyed;

@@ -179,7 +179,8 @@ export interface WorldControl {
  * the sink as it was before the call.
  */
 export interface LogSink {
-  append(entry: LogEntry): void;
+  /** Appends an entry; answers the bytes it wrote (what the state file's compaction counts), when it knows them. */
+  append(entry: LogEntry): number | undefined;
   /** Records the stores' state (engine/store-state.ts) when it changed on a request the log did not keep. */
   checkpoint?(stores: Record<string, unknown> | undefined): void;
   /** Takes back the last entry appended (its handler refused it); false when it cannot (the entry stays). */
