@@ -85,7 +85,19 @@ export abstract class LogCore {
    * while they follow the build. A checkpoint is taken when the world is quiet (`quiet`): when it
    * is saved, and when the entries in memory pass `limit` or `byteLimit`.
    */
-  checkpoint: SavedState | null;
+  private saved: { form: number; state?: unknown; text?: string } | null;
+
+  /** Whether the entries follow a checkpoint (not the build). */
+  get hasCheckpoint(): boolean {
+    return this.saved !== null;
+  }
+
+  /** The last checkpoint (parsed when it is kept as text: one taken live is kept as its JSON, a fraction of its objects' memory). */
+  private checkpoint(): SavedState | null {
+    const saved = this.saved;
+    if (saved === null) return null;
+    return { form: saved.form, state: saved.state ?? JSON.parse(saved.text as string) };
+  }
   /** Logged requests whose answers have not left yet. */
   private open = 0;
   /** The entries in memory passed a bound while the world was busy: a checkpoint at its next quiet moment. */
@@ -104,7 +116,7 @@ export abstract class LogCore {
   ) {
     this.mode = replaying ? 'replay' : 'live';
     this.entries = replaying ? [...replaying] : [];
-    this.checkpoint = checkpoint;
+    this.saved = checkpoint;
   }
 
   /**
@@ -146,7 +158,8 @@ export abstract class LogCore {
 
   /** Takes a checkpoint now (the world is quiet): the entries before it are no longer needed. */
   private takeCheckpoint(): void {
-    this.checkpoint = saveWorldState(this.world as World);
+    const { form, state } = saveWorldState(this.world as World);
+    this.saved = { form, text: JSON.stringify(state) };
     this.entries.length = 0;
     this.bytes = 0;
     this.calls.clear();
@@ -193,7 +206,7 @@ export abstract class LogCore {
     const sink = this.sink;
     if (!sink?.write || this.broken !== null) return;
     if (this.quiet()) this.takeCheckpoint();
-    else if (!(this.entries.length === 1 && this.entries[0]?.k === 'adv' && this.checkpoint !== null)) return;
+    else if (!(this.entries.length === 1 && this.entries[0]?.k === 'adv' && this.saved !== null)) return;
     try {
       sink.write(this.document(), true);
       this.sinkTail = 0;
@@ -405,10 +418,11 @@ export abstract class LogCore {
         409,
         `This world stayed busy past ${this.overflowedBy}: its inputs are no longer kept in memory, so it cannot be saved until it is quiet (nothing in flight)`,
       );
-    const state = this.checkpoint === null ? {} : { state: this.checkpoint };
+    const checkpoint = this.checkpoint();
+    const state = checkpoint === null ? {} : { state: checkpoint };
     return {
       format: WORLD_FORMAT,
-      version: this.checkpoint === null ? this.version : 3,
+      version: checkpoint === null ? this.version : 3,
       build: this.build,
       ...state,
       log: [...this.entries],

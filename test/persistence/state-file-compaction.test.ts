@@ -152,7 +152,7 @@ describe('a long advance is checkpointed between its jobs', () => {
       calls++;
       // Once the advance was checkpointed between its jobs, no more compactions: the file keeps that
       // state and every input after it, as a kill at the end of the advance leaves it.
-      if (!middle && log?.checkpoint && log.entries[0]?.k === 'adv') {
+      if (!middle && log?.hasCheckpoint && log.entries[0]?.k === 'adv') {
         middle = true;
         log.compactBytes = Number.POSITIVE_INFINITY;
       }
