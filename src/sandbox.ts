@@ -5,7 +5,7 @@
 import { credentialsOf, type Credentials } from './engine/credentials.js';
 import { type DispatchHooks, dispatch, type Exchange } from './engine/dispatch.js';
 import { withCanonicalPath } from './engine/canonical-path.js';
-import { RequestJournal } from './engine/journal.js';
+import { keepJournal, RequestJournal } from './engine/journal.js';
 import { interceptFault } from './engine/faults.js';
 import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { router } from './routes.js';
@@ -129,7 +129,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     worlds: worldControl(() => sandbox),
   };
   const elapsed = () => performance.now(); // wall time and durations come from the edge (here), never from the engine
-  const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests }, env, kept);
+  const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests }, env);
   observers.push(journal.observe);
 
   const startTimer = () => {
@@ -208,6 +208,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     requests: journal,
   };
   worlds.start(options.from === undefined ? undefined : parseWorldDocument(options.from));
+  keepJournal(worlds.world, journal); // before any request: the worlds that follow share this world's `kept` map
   startTimer();
   return sandbox;
 }

@@ -13,12 +13,16 @@
 import type { Exchange } from './dispatch.js';
 import type { SimRequest, SimResponse } from './http-types.js';
 import type { Route } from './route.js';
-import type { World } from './world.js';
+import { type World, worldSlot } from './world.js';
 import { JournalRecord, type RequestRecord } from './journal-record.js';
 
 export type { RequestRecord } from './journal-record.js';
 
-const KEPT = Symbol('request-journal');
+/**
+ * The sandbox's journal, kept across its worlds (`kept` slot: every world of a sandbox shares one
+ * `kept` map); empty in a world built without a sandbox.
+ */
+const JOURNAL = worldSlot<RequestJournal | null>('request-journal', () => null, 'kept');
 
 /** Options of the request journal (`createSandbox({ requests })`, CLI `--request-log-size`, `--request-log-bodies`). */
 export interface RequestLogOptions {
@@ -65,10 +69,7 @@ export class RequestJournal {
     options: RequestLogOptions & Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>>,
     /** The sandbox's current world (sandbox time) and its route table (near misses). */
     private readonly env: { readonly world: World; readonly router: { readonly routes: readonly Route[] } },
-    /** The sandbox's map kept across its worlds (`World.kept`): the journal registers itself there. */
-    kept?: Map<symbol, unknown>,
   ) {
-    kept?.set(KEPT, this);
     const size = options.size ?? REQUEST_LOG_DEFAULT_SIZE;
     if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new Error(`requests.size must be 0 to 1000000, got ${size}`);
     this.size = size;
@@ -279,7 +280,12 @@ function capped(bytes: Uint8Array): Uint8Array | undefined {
   return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
+/** Registers a sandbox's journal in its worlds' `kept` slot (one map all the sandbox's worlds share). */
+export function keepJournal(world: World, journal: RequestJournal): void {
+  JOURNAL.put(world, journal);
+}
+
 /** The journal of the sandbox this world belongs to (absent in a world built without one). */
 export function journalOf(world: World): RequestJournal | undefined {
-  return world.kept.get(KEPT) as RequestJournal | undefined;
+  return JOURNAL.peek(world) ?? undefined;
 }

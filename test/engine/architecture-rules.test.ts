@@ -236,12 +236,18 @@ describe('each architecture rule reports a file that breaks it', () => {
 
   it('a state function taking (world, partition) positionally or an OrderEnv / UsersScope, a handler calling orderEnv(', () => {
     const path = 'src/state/labs/old.ts';
-    breaks(positionalWorldPartition, path, 'export function f(world: World, partition: Partition, id: string) {}', [
-      `${path} takes (world: World, partition: Partition)`,
+    const takes = (at: string) => `${path}:${at} takes a World and a Partition positionally (take d: Domain)`;
+    breaks(positionalWorldPartition, path, 'export function f(world: World, partition: Partition, id: string) {}', [takes('1 f')]);
+    breaks(positionalWorldPartition, path, 'export function f(\n  w: World,\n  p: Partition,\n) {}', [takes('1 f')]);
+    // Not only the first two: a listener's (world, entry, partition), either order, a method, a private helper, a function type.
+    breaks(positionalWorldPartition, path, 'export function onEvent(world: World, entry: JournalEntry, partition: Partition): void {}', [
+      takes('1 onEvent'),
     ]);
-    breaks(positionalWorldPartition, path, 'export function f(\n  w: World,\n  p: Partition,\n) {}', [
-      `${path} takes (world: World, partition: Partition)`,
+    breaks(positionalWorldPartition, path, '\nfunction seed(store: Store, partition: Partition, world: World): void {}', [takes('2 seed')]);
+    breaks(positionalWorldPartition, path, 'class A {\n  constructor(private readonly world: World, p?: Partition) {}\n}', [
+      takes('2 constructor'),
     ]);
+    breaks(positionalWorldPartition, path, 'export type Listener = (world: World, partition: Partition) => void;', [takes('1 Listener')]);
     breaks(positionalWorldPartition, path, 'export function f(env: OrderEnv) {}', [`${path} uses OrderEnv`]);
     breaks(positionalWorldPartition, path, 'export function f(scope: UsersScope) {}', [`${path} uses UsersScope`]);
     breaks(positionalWorldPartition, 'src/handlers/labs/h.ts', 'handle: (ctx) => reply(200, f(orderEnv(ctx.world, ctx.partition)))', [
@@ -251,7 +257,13 @@ describe('each architecture rule reports a file that breaks it', () => {
     breaks(
       positionalWorldPartition,
       path,
-      'export function f(d: Domain, id: string) {}\nexport function g(world: World, id: string) {}',
+      [
+        'export function f(d: Domain, id: string) {}',
+        'export function g(world: World, id: string) {}',
+        'export function h(world: World, { partition }: { partition: Partition }) {}',
+        'export const k = partitionSlot((partition, world) => f({ world, partition }, g(world, partition.id)));',
+        '// a comment may say (world: World, partition: Partition), and OrderEnv',
+      ].join('\n'),
       [],
     );
     breaks(positionalWorldPartition, 'src/handlers/labs/h.ts', 'handle: (ctx) => reply(200, f(ctx))', []);

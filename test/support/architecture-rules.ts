@@ -135,16 +135,52 @@ export const requestContextInState: FileRule = (path, source) => {
   return bad;
 };
 
+/** The top-level items of the parenthesised list opening at `open` (a destructured object or a generic type is one item). */
+function listItems(code: string, open: number): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let angle = 0;
+  let start = open + 1;
+  for (let i = open + 1; i < code.length; i++) {
+    const c = code[i] as string;
+    if (c === '=' && code[i + 1] === '>') i++;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) return [...items, code.slice(start, i)];
+      depth--;
+    } else if (c === '<') angle++;
+    else if (c === '>') angle = Math.max(0, angle - 1);
+    else if (c === ',' && depth === 0 && angle === 0) {
+      items.push(code.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return items;
+}
+
+/** A parameter item typed exactly `type` (`name: Type`, `name?: Type`, a constructor's modifiers allowed). */
+const typedAs = (item: string, type: string) =>
+  new RegExp(`^\\s*(?:(?:public|private|protected|readonly)\\s+)*[\\w$]+\\??\\s*:\\s*${type}\\s*$`).test(item);
+
 /**
- * `Domain` (`{ world, partition }`) is the one way into a team environment's state: no function of
- * src/state takes `(world: World, partition: Partition, ...)` positionally or an `OrderEnv` /
- * `UsersScope` context, and no handler builds one with `orderEnv(` (it passes its `ctx`).
+ * `Domain` (`{ world, partition }`) is the one way into a team environment's state: no function,
+ * method or function type of src/state takes a `World` and a `Partition` as two positional
+ * parameters (first two or anywhere, either order: `(world, entry, partition)` was a listener's
+ * way round it), nor an `OrderEnv` / `UsersScope` context; and no handler builds one with
+ * `orderEnv(` (it passes its `ctx`). Only a parameter list has `name: Type` items at its top level.
  */
 export const positionalWorldPartition: FileRule = (path, source) => {
   const bad: string[] = [];
   if (inState(path)) {
-    if (/\(\s*\w+\s*:\s*World\s*,\s*\w+\s*:\s*Partition\b/.test(source)) bad.push(`${path} takes (world: World, partition: Partition)`);
-    for (const name of ['OrderEnv', 'UsersScope']) if (new RegExp(`\\b${name}\\b`).test(source)) bad.push(`${path} uses ${name}`);
+    const code = codeOnly(source);
+    for (let open = code.indexOf('('); open >= 0; open = code.indexOf('(', open + 1)) {
+      const items = listItems(code, open);
+      if (!items.some((x) => typedAs(x, 'World')) || !items.some((x) => typedAs(x, 'Partition'))) continue;
+      const line = code.slice(0, open).split('\n').length;
+      const name = /([\w$]+)\s*(?:=\s*(?:async\s*)?)?(?:<[^()]*>)?\s*$/.exec(code.slice(Math.max(0, open - 80), open))?.[1] ?? '(arrow)';
+      bad.push(`${path}:${line} ${name} takes a World and a Partition positionally (take d: Domain)`);
+    }
+    for (const name of ['OrderEnv', 'UsersScope']) if (new RegExp(`\\b${name}\\b`).test(code)) bad.push(`${path} uses ${name}`);
   }
   if (inHandlers(path) && /\borderEnv\(/.test(source)) bad.push(`${path} calls orderEnv(`);
   return bad;

@@ -57,7 +57,7 @@ export const managementArea: Area = {
       dropEhrPipelines(world, team.id);
       dropContinuousQueries(world, team.id);
     });
-    world.events.subscribe((entry, partition) => onEhrEvent(world, entry, partition));
+    world.events.subscribe((entry, partition) => onEhrEvent({ world, partition }, entry));
     world.events.watch((partition, prefix) => ehrListens({ world, partition }, prefix));
   },
   seed(world) {

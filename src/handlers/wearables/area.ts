@@ -40,7 +40,7 @@ export const wearablesArea: Area = {
     world.hooks.userPurged.add((_partition, userId) => purgeUserWearables(world, userId));
     startFeed(world);
     // Lab-derived timeseries events follow the labs area's order events.
-    world.events.subscribe((entry, partition) => onLabOrderEvent(world, entry, partition));
+    world.events.subscribe((entry, partition) => onLabOrderEvent({ world, partition }, entry));
   },
   seed: seedWearables,
 };

@@ -9,8 +9,7 @@ import type { Domain } from '../domain-context.js';
 import { DEFAULT_LAB_SLUG, LAB_BY_SLUG, METHODS, type CollectionMethod, type Lab, type SampleType } from '../../fixtures/labs/labs.js';
 import { catalogue, labMarker, labView, markerView, type CatalogueMarker } from './lab-catalogue.js';
 import { stableUuid } from '../../engine/ids.js';
-import type { Partition } from '../../engine/tenancy.js';
-import { partitionSlot, type World } from '../../engine/world.js';
+import { partitionSlot } from '../../engine/world.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 import { dataClass } from '../../engine/world-codec.js';
@@ -130,7 +129,7 @@ export function addLabTest(store: LabTestStore, input: NewLabTest): LabTest {
   return test;
 }
 
-function seedStandard(store: LabTestStore, partition: Partition, world: World): void {
+function seedStandard(store: LabTestStore, { world, partition }: Domain): void {
   const created = Date.parse(partition.team.created_on);
   const at = Number.isFinite(created) ? created : world.clock.now();
   for (const method of METHODS) {
@@ -156,7 +155,7 @@ function seedStandard(store: LabTestStore, partition: Partition, world: World): 
 
 export const labTestsOf = partitionSlot('lab_tests', (partition, world) => {
   const store = new LabTestStore();
-  seedStandard(store, partition, world);
+  seedStandard(store, { world, partition });
   return store;
 });
 

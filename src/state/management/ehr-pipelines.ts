@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Domain } from '../domain-context.js';
 import type * as W from '../../wire/schemas.js';
 import type { JournalEntry } from '../../engine/events.js';
-import type { Environment, Partition, Team } from '../../engine/tenancy.js';
+import type { Environment, Team } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
 import { MANAGEMENT_ERRORS, managementError } from './errors.js';
 import { dataClass } from '../../engine/world-codec.js';
@@ -133,8 +133,9 @@ export function ehrListens(d: Domain, prefix: string): boolean {
 }
 
 /** The event-bus subscriber: lab results of teams with pipelines go to each pipeline's destination. */
-export function onEhrEvent(world: World, entry: JournalEntry, partition: Partition): void {
+export function onEhrEvent(d: Domain, entry: JournalEntry): void {
   if (entry.envelope.event_type !== 'labtest.order.updated') return;
+  const { world, partition } = d;
   const s = store(world);
   const pipelines = s.pipelines.get(key(partition.team.id, partition.environment));
   if (!pipelines || pipelines.size === 0) return;

@@ -119,7 +119,7 @@ class DeliveryEngine {
     let targets: WebhookEndpoint[] | null = null;
     for (const ep of store.list(partition.id)) if (!ep.disabled && matchesFilter(ep.filter_types, type)) (targets ??= []).push(ep);
     if (targets === null) return;
-    const msg = createMessage(this.world, ++this.msgSeq, entry, partition);
+    const msg = createMessage({ world: this.world, partition }, ++this.msgSeq, entry);
     this.log.addMessage(msg);
     let refused = false;
     for (const ep of targets) {

@@ -6,8 +6,8 @@
  */
 import type { JournalEntry } from '../../engine/events.js';
 import type { JobHandle } from '../../engine/scheduler.js';
-import type { Environment, Partition } from '../../engine/tenancy.js';
-import type { World } from '../../engine/world.js';
+import type { Environment } from '../../engine/tenancy.js';
+import type { Domain } from '../domain-context.js';
 import { signatureHeader, svixId } from './signing.js';
 import type { WebhookEndpoint } from './webhooks.js';
 import { dataClass } from '../../engine/world-codec.js';
@@ -126,7 +126,8 @@ function isoMs(iso: string): number {
 }
 
 /** A new message for an event of a partition. */
-export function createMessage(world: World, seq: number, entry: JournalEntry, partition: Partition): Message {
+export function createMessage(d: Domain, seq: number, entry: JournalEntry): Message {
+  const { world, partition } = d;
   return {
     id: svixId(world, 'msg_'),
     seq,
