@@ -11,7 +11,7 @@
  *   finish_in_seconds?}`: forces the outcome of the current connection's unfinished pulls, or,
  *   without a current connection, of the next connection's pulls.
  * - `GET|POST /_sandbox/wearables/feed` `{enabled}`: the periodic new-data feed's switch;
- *   `{revision_rate, team_id?}`: the share of nights a later sync revises (sandbox-wide or one team).
+ *   `{revision_rate, team_id?}`: the share of nights, activity days and workouts a later sync revises (sandbox-wide or one team).
  *
  * LIMITATIONS
  * - Finished pulls cannot be rewritten (409); reconnect the provider to pull again.
@@ -117,7 +117,7 @@ export const wearablesControlRoutes = [
     path: '/_sandbox/wearables/feed',
     auth: 'control',
     summary:
-      'Sets the periodic wearable feed: {"mode": "auto"|"on"|"off"} or {"enabled": bool} (true is "on"), or the share of nights a later sync revises (daily.data.sleep.updated): {"revision_rate": 0..1, "team_id"?}.',
+      'Sets the periodic wearable feed: {"mode": "auto"|"on"|"off"} or {"enabled": bool} (true is "on"), or the share of nights, activity days and workouts a later sync revises (daily.data.{sleep,activity,workouts}.updated): {"revision_rate": 0..1, "team_id"?}.',
     request: {
       body: lazySchema(() =>
         z.union([

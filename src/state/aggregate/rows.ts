@@ -144,7 +144,7 @@ const GENERATORS: Record<string, Gen> = {
     for (const day of daysOf(s, from, to, 86_400_000)) {
       for (const w of visibleWorkouts(s, day, now)) {
         if (w.start < from || w.start >= to) continue;
-        const summary = workoutSummary(s.src, w);
+        const summary = workoutSummary(s.src, w, now);
         out.push({
           at: w.start,
           provider: s.link.provider,

@@ -183,8 +183,8 @@ export function feedState(world: World): FeedState {
 }
 
 /**
- * Sets the share of nights a later sync revises (`daily.data.sleep.updated`), sandbox-wide or for
- * one team (404 for an unknown team).
+ * Sets the share of nights, days and workouts a later sync revises (`daily.data.*.updated`),
+ * sandbox-wide or for one team (404 for an unknown team).
  */
 export function setFeedRevisionRate(world: World, rate: number, teamId?: string): FeedState {
   if (teamId !== undefined && !world.tenancy.allPartitions().some((p) => p.team.id === teamId)) throw wearablesError.teamNotFound(teamId);

@@ -1,7 +1,7 @@
 /**
- * The share of nights a later sync revises (`daily.data.sleep.updated`, fixtures/wearables/
- * revisions.ts): a sandbox-wide rate (default DEFAULT_REVISION_RATE, on at a low rate) and, per
- * team, an override. Set through `POST /_sandbox/wearables/feed` `{revision_rate, team_id?}` and a
+ * The share of nights, activity days and workouts a later sync revises (`daily.data.sleep.updated`,
+ * `daily.data.activity.updated`, `daily.data.workouts.updated`; fixtures/wearables/revisions.ts):
+ * a sandbox-wide rate (default DEFAULT_REVISION_RATE, on at a low rate) and, per team, an override. Set through `POST /_sandbox/wearables/feed` `{revision_rate, team_id?}` and a
  * scenario's `data_revisions`. Kept in the world (a reset goes back to the default).
  */
 import { DEFAULT_REVISION_RATE } from '../../fixtures/wearables/revisions.js';

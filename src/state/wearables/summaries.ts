@@ -124,7 +124,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
       return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
     },
     build: (s, day, now) =>
-      visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, at: w.start, body: workoutSummary(s.src, w) })),
+      visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, at: w.start, body: workoutSummary(s.src, w, now) })),
   },
   meal: {
     resource: 'meal',

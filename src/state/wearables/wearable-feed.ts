@@ -44,7 +44,7 @@ import {
   type TimeseriesRow,
 } from '../../fixtures/wearables/timeseries-table.js';
 import { feedCadence } from '../../fixtures/wearables/cadence.js';
-import { workoutId, workoutSummary } from '../../fixtures/wearables/workouts.js';
+import { workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
 import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { pulledResources, wearablesOf, type Connection, type UserWearables } from './connections.js';
@@ -57,6 +57,7 @@ import { pauseAfterIngestionEnd } from './ingestion-pause.js';
 import { clientFacingDevice, firmwareUpdates } from '../../fixtures/wearables/devices.js';
 import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
 import { type ConnectionTick, type FeedTick, feedOtherSummaries } from './feed-other-summaries.js';
+import { feedActivityRevisions, feedWorkoutRevisions, rememberWorkout } from './feed-revisions.js';
 import { providerDown } from '../sandbox/faults-providers.js';
 import type { World } from '../../engine/world.js';
 import type { EventData, EventType } from '../../wire/events.js';
@@ -296,16 +297,15 @@ function feedDevice(src: FeedTick['src'], conn: Connection, since: number, now: 
   }
 }
 
-function feedSummaries(
-  { world, partition, user, link, src, ranges, since, now, emit }: FeedTick,
-  has: (resource: string) => boolean,
-): void {
+function feedSummaries(tick: FeedTick, has: (resource: string) => boolean): void {
+  const { world, partition, user, link, src, ranges, since, now, emit } = tick;
   const zone = src.subject.zone;
   const within = (rs: Range[], t: number) => t > since && t <= now && rs.some(([a, b]) => t >= a && t <= b);
   const first = localDay(zone, since);
   const last = localDay(zone, now);
   if (has('activity')) {
     const rs = ranges('activity');
+    const sent = new Set<number>();
     for (let day = first; day <= last; day++) {
       // The day is announced when data arrived on it since the last tick; the summary covers the
       // whole day (non-null whenever that part is: the part lies inside the day's ranges).
@@ -313,8 +313,11 @@ function feedSummaries(
       const dayEnd = Math.min(localMidnight(zone, day + 1) - 1, now);
       if (clip(clip(rs, Math.max(since, midnight), now), midnight, dayEnd).length === 0) continue;
       const full = activitySummary(src, day, rs, now);
-      if (full) emit(`daily.data.activity.${midnight > since ? 'created' : 'updated'}`, full);
+      if (!full) continue;
+      emit(`daily.data.activity.${midnight > since ? 'created' : 'updated'}`, full);
+      sent.add(day);
     }
+    feedActivityRevisions(tick, sent);
   }
   if (has('sleep')) {
     const rs = ranges('sleep');
@@ -344,18 +347,11 @@ function feedSummaries(
   }
   if (has('workouts')) {
     const rs = ranges('workouts');
-    const state = wearablesOf(world);
     for (let day = first - 1; day <= last; day++) {
       for (const w of src.subject.workoutsOn(day)) {
         if (!within(rs, w.end)) continue;
-        const id = workoutId(src, w);
-        state.workouts.set(id, {
-          partitionId: partition.id,
-          userId: user.user_id,
-          provider: link.provider.slug,
-          day: w.day,
-          index: w.index,
-        });
+        const id = rememberWorkout(tick, w);
+        // As first sent: a revision due in the same tick follows as `.updated` (feed-revisions.ts).
         const summary = workoutSummary(src, w);
         emit('daily.data.workouts.created', summary);
         if (has('workout_stream')) {
@@ -370,6 +366,7 @@ function feedSummaries(
         }
       }
     }
+    feedWorkoutRevisions(tick);
   }
   if (has('electrocardiogram')) {
     const rs = ranges('electrocardiogram');
