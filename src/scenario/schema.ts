@@ -144,7 +144,9 @@ const team = lazySchema(() =>
         .min(0)
         .max(1)
         .optional()
-        .describe("This team's share of nights a later sync revises (daily.data.sleep.updated; POST /_sandbox/wearables/feed)"),
+        .describe(
+          "This team's share of nights, activity days and workouts a later sync revises (daily.data.sleep|activity|workouts.updated; POST /_sandbox/wearables/feed)",
+        ),
     })
     .strict(),
 );
@@ -196,7 +198,9 @@ export const scenarioSchema = lazySchema(() =>
         .min(0)
         .max(1)
         .optional()
-        .describe('Share of nights a later sync revises, sending daily.data.sleep.updated (default 0.05; 0 switches revisions off)'),
+        .describe(
+          'Share of nights, activity days and workouts a later sync revises, sending daily.data.sleep|activity|workouts.updated (default 0.05; 0 switches revisions off)',
+        ),
       labs: labs.optional().describe('How lab orders move in every team (a team may say otherwise)'),
       plan: z.enum(['launch', 'grow', 'scale', 'premium']).optional().describe("The org's plan"),
       teams: z.array(team).default([]),
