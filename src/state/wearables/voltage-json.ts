@@ -13,8 +13,7 @@
  * arrays (24 bytes a sample of the longest session, about 370 KB, kept between requests); nothing
  * is allocated per sample.
  */
-import { type EcgSession, ecgSampleTime } from '../../fixtures/wearables/ecg.js';
-import { ecgThousandths } from '../../fixtures/wearables/ecg-thousandths.js';
+import { type EcgSession, ecgSampleTime, ecgWindow } from '../../fixtures/wearables/ecg.js';
 import { iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
@@ -143,12 +142,7 @@ function byProvider(sources: readonly VoltageSource[]): VoltageSource[] {
 
 /** The part of one session: its window, values and length in bytes. */
 function partOf({ session, order, zone }: VoltageSource, from: number, to: number): Part {
-  let first = 0;
-  while (first < session.samples && ecgSampleTime(session, first) < from) first++;
-  let end = first;
-  while (end < session.samples && ecgSampleTime(session, end) <= to) end++;
-  const values = new Int32Array(end - first);
-  ecgThousandths(session, first, values);
+  const { first, end, values } = ecgWindow(session, from, to);
   const tail = ascii(`${ZONE}","timezone_offset":${tzOffsetSeconds(zone, session.start)},"type":"lead_1","unit":"mV","value":`);
   const plain = end > first && plainSpan(ecgSampleTime(session, first), ecgSampleTime(session, end - 1));
   const startMilli = plain ? session.start % 1000 : 0;
