@@ -4,6 +4,7 @@
  * exports answer 2xx, and what a restart on the file costs, against a replay of the same world's
  * every input (how worlds were restored before: version 2). `npm run bench -- --worlds [--quick]`.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,22 @@ async function baseline(days: number): Promise<void> {
   for (const s of [sandbox, v2.sandbox, v3.sandbox]) s.close();
 }
 
+/** Starts the CLI on a state file and answers the ms until its start line (the world restored, the port bound). */
+function cliReady(file: string): Promise<number> {
+  const t = performance.now();
+  const child = spawn(process.execPath, ['dist/cli.js', '--state-file', file, '--port', '0', '--json', '--clock', 'manual'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', () => {
+      const ms = performance.now() - t;
+      child.once('exit', () => resolve(ms));
+      child.kill('SIGTERM');
+    });
+    child.once('error', reject);
+  });
+}
+
 /** A default world's snapshot restored (per user), from its state. */
 async function restorePerUser(users: number): Promise<void> {
   const sandbox = createSandbox({ users, limits: false, feed: 'off', logger: () => undefined });
@@ -148,6 +165,7 @@ export async function benchWorlds(quick: boolean): Promise<void> {
       `restart on the state file: read in ${read.toFixed(0)} ms, healthy ${(read + restart.ms).toFixed(0)} ms after the start (goal within 5000 ms); inputs after its state: ${doc.log.length}`,
     );
     restart.sandbox.close();
+    console.log(`the CLI on the state file (node dist/cli.js --state-file, --json): ready in ${(await cliReady(file)).toFixed(0)} ms`);
     await baseline(Math.min(days, 3));
   } finally {
     rmSync(dir, { recursive: true, force: true });
