@@ -289,10 +289,8 @@ registerStoreState({
   },
   load(world, data) {
     if (!isSaved(data)) throw new TypeError('the saved fault rules are not in the shape this build writes');
-    const rules = data.rules.map((r) => ({
-      ...r,
-      segments: r.match.path === undefined ? null : r.match.path.replace(/\/+$/, '').split('/').slice(1),
-    }));
+    // The compiled match after the counters, as a rule added live has it (the same object, the same canonical dump).
+    const rules = data.rules.map(({ named: _named, ...r }) => ({ ...r, ...compileMatch(r.match) }));
     faults.put(world, { rules, rng: Rng.at(data.rng) } satisfies FaultStore);
   },
 });

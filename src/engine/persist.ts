@@ -183,11 +183,39 @@ export class WorldLog extends LogCore {
     this.armValve();
   }
 
+  /**
+   * While replaying: whether every answer the log holds was given back. An attempt still out then
+   * has none (it was in flight when the world was saved): it is sent once the world is served, and
+   * the replayed advance does not wait for it (state/webhooks/endpoint-queue.ts `Steps`).
+   */
+  answersGone(): boolean {
+    return this.mode === 'replay' && this.outTurn >= this.outOrder.length && this.heldOuts.size === 0;
+  }
+
+  private goneWaiters: Array<() => void> = [];
+
+  /** While replaying: calls `fn` once every answer the log holds was given back (or the replay is over); live, never. */
+  whenAnswersGone(fn: () => void): void {
+    if (this.mode !== 'replay') return;
+    if (this.answersGone()) fn();
+    else this.goneWaiters.push(fn);
+  }
+
+  private answersMaybeGone(): void {
+    if (this.goneWaiters.length === 0 || (this.mode === 'replay' && !this.answersGone())) return;
+    const waiting = this.goneWaiters;
+    this.goneWaiters = [];
+    for (const fn of waiting) fn();
+  }
+
   private pump(): void {
     for (;;) {
       const next = this.outOrder[this.outTurn];
       const ready = next === undefined ? undefined : this.heldOuts.get(next);
-      if (next === undefined || !ready) return;
+      if (next === undefined || !ready) {
+        this.answersMaybeGone();
+        return;
+      }
       this.heldOuts.delete(next);
       this.outTurn++;
       ready();
@@ -225,6 +253,7 @@ export class WorldLog extends LogCore {
     this.heldOuts.clear();
     this.outTurn = this.outOrder.length;
     for (const [, go] of waiting) go();
+    this.answersMaybeGone();
   }
 
   /** The headers the last answer logged had, and their names in order: a receiver answers the same ones over and over (its `date` changes once a second). */
@@ -280,6 +309,7 @@ export class WorldLog extends LogCore {
   goLive(): void {
     if (this.mode === 'live') return;
     this.mode = 'live';
+    this.answersMaybeGone();
     this.walls = [];
     this.keyed = new Map();
     this.pendingKeyed = null;

@@ -115,10 +115,13 @@ export class Rng {
     return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
   }
 
-  /** A generator at a saved position. */
+  /** A generator at a saved position (its words held signed, as drawing leaves them: the same generator, the same form). */
   static at(state: readonly [number, number, number, number]): Rng {
     const rng = new Rng(0);
-    [rng.a, rng.b, rng.c, rng.d] = state;
+    rng.a = state[0] | 0;
+    rng.b = state[1] | 0;
+    rng.c = state[2] | 0;
+    rng.d = state[3] | 0;
     return rng;
   }
 

@@ -23,6 +23,7 @@
  */
 import type { JournalEntry } from '../../engine/events.js';
 import { jobKind } from '../../engine/job-kinds.js';
+import { worldLogOf } from '../../engine/persist.js';
 import { unitFloat } from '../../engine/rng.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { worldSlot, type World } from '../../engine/world.js';
@@ -97,7 +98,11 @@ class DeliveryEngine {
     );
     // The barriers' wall time is not replayed (`rawWall`): how long they wait depends on timing, and a
     // read of the replayed wall clock would shift every later read of a saved world's replay.
-    this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs);
+    const replay = {
+      gone: () => worldLogOf(world)?.answersGone() ?? false,
+      whenGone: (fn: () => void) => worldLogOf(world)?.whenAnswersGone(fn),
+    };
+    this.steps = new Steps(world.scheduler, world.clock.rawWall, () => webhookOptionsOf(world).attemptTimeoutMs, replay);
     this.windows = new DeliveryWindows(
       () => webhookOptionsOf(world).window,
       () => webhookOptionsOf(world).pipelines,

@@ -255,6 +255,12 @@ const PROGRESS_MS = 250;
  */
 const BARRIER = jobKind<{ steps: Steps; step: Step }>('webhooks.barrier', (_world, { steps, step }) => steps.barrier(step));
 
+/** What a barrier asks of a saved world's replay (engine/persist.ts `WorldLog`). */
+export interface ReplayAnswers {
+  gone(): boolean;
+  whenGone(fn: () => void): void;
+}
+
 export class Steps {
   /** The step whose barrier has not started yet (at most one: jobs run in time order). */
   private open: Step | null = null;
@@ -264,6 +270,8 @@ export class Steps {
     private readonly scheduler: Scheduler,
     private readonly wall: () => number = () => 0,
     private readonly timeoutMs: () => number = () => Number.POSITIVE_INFINITY,
+    /** A saved world's replay: whether it gave back every answer it holds, and a call once it has (engine/persist.ts). */
+    private readonly replay: ReplayAnswers | null = null,
   ) {}
 
   /**
@@ -357,6 +365,8 @@ export class Steps {
     step.started = true;
     if (this.open === step) this.open = null;
     if (step.remaining === 0) return;
+    // A replay that gave back every answer it holds: what is still out was in flight at the save (sent once live).
+    if (this.replay?.gone()) return;
     const budget = this.current();
     const start = this.wall();
     step.progress = start;
@@ -381,6 +391,7 @@ export class Steps {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
       step.wake = resolve;
+      this.replay?.whenGone(resolve);
       const check = (): void => {
         const more = left(waitingAt(this.wall()));
         if (more <= 0) resolve();
