@@ -6,7 +6,12 @@
  * seed; every later operation goes to A and to every B, and must answer each with the same status
  * and bytes. At the end, with everything settled, every B holds A's world (canonical dumps equal,
  * named by part when not), answers a few GETs with A's bytes, and its receivers got what A's got
- * after that save. Every save also checks export -> import -> export: the same document bytes.
+ * after that save (and the attempt in flight at a busy save, sent again). A quiet save also checks
+ * export -> import -> export: the same document bytes. A busy save is taken with a webhook attempt
+ * in flight: the document is then the last checkpoint and the inputs since.
+ *
+ * What the property found is kept as its own `it.fails` below (issue 47, reported): a loaded fault
+ * store's in-memory form, and a busy save taken during an advance that never loads.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -392,5 +397,53 @@ describe('known differences the property found (issue 47)', () => {
     const b = createClient('fetch', { ...options, seed: 2, from: JSON.parse(JSON.stringify(a.sandbox.exportWorld())) });
     await b.sandbox.ready;
     expect(partsOf(exportOf(b.sandbox.world)).get(FAULTS)).toBe(partsOf(exportOf(a.sandbox.world)).get(FAULTS));
+  });
+
+  // A world saved while an attempt made during an advance is in flight (a busy save: its last
+  // checkpoint and the inputs since, the advance among them) never gets ready when loaded: the
+  // replay of the advance waits for that attempt, whose answer is not in the document, and the
+  // replay sends such attempts only once it is over (engine/persist.ts `transport`, `goLive`).
+  // The same document is what `GET /_sandbox/world` or a snapshot answers during a long advance.
+  // The test's timeout is the symptom: `ready` never settles.
+  it.fails('a world saved while an attempt made during an advance is in flight loads and is the same world', {
+    timeout: 3000,
+  }, async () => {
+    let holding = false;
+    let release = (): void => undefined;
+    let attempted = (): void => undefined;
+    const inFlight = new Promise<void>((resolve) => {
+      attempted = resolve;
+    });
+    const transport: WebhookTransport = (request) => {
+      if (!holding) return Promise.resolve(answerTo(request));
+      attempted();
+      return new Promise((resolve) => {
+        release = () => resolve(answerTo(request));
+      });
+    };
+    const options = optionsOf({ seed: 1, users: 2, feed: 'off', endpoint: null }, transport);
+    const a = createClient('fetch', options);
+    const team = a.creds.teams[0]?.team_id ?? '';
+    // A receiver answering 500: the message's retry is an attempt the advance makes.
+    expect(
+      (await a.mgmt('POST', `/v1/org/${a.orgId}/team/${team}/sandbox/webhook`, { body: { url: 'https://receiver.test/fail/1' } })).status,
+    ).toBe(200);
+    const user = (await a.post('/v2/user', { client_user_id: 'held' })).body.user_id as string;
+    expect((await a.post('/v2/link/connect/demo', { user_id: user, provider: 'oura' })).status).toBe(200);
+    await a.sandbox.settle();
+    holding = true;
+    const advancing = a.sandbox.advance(3600);
+    await inFlight;
+    const doc = JSON.parse(JSON.stringify(a.sandbox.exportWorld())) as { log: Array<{ k: string }> };
+    release();
+    holding = false;
+    await advancing;
+    await a.sandbox.settle();
+    expect(doc.log.some((e) => e.k === 'adv')).toBe(true);
+
+    const b = createClient('fetch', { ...options, webhookTransport: receiver([]), seed: 2, from: doc });
+    await b.sandbox.ready;
+    await b.sandbox.settle();
+    expect(differing(exportOf(a.sandbox.world), exportOf(b.sandbox.world))).toEqual([]);
   });
 });
