@@ -130,6 +130,11 @@ function optionsOf(s: Setup, webhookTransport: WebhookTransport) {
     // One URL for every sandbox of a run (the fetch adapter intercepts nothing), so answers naming it compare equal.
     baseUrl: 'http://world.fetch.test',
     webhookTransport,
+    // Attempts share a deadline while the wall clock has not passed the group's start (+50 ms):
+    // with this fixed wall clock, every attempt of the worker joins the first open group of its
+    // timeout and ends with it, however late it started (reported with issue 47). An hour keeps
+    // an attempt held across a save from ending with a group another file or run opened.
+    deliveryTimeout: 3600,
   } as const;
 }
 
@@ -226,6 +231,16 @@ function partDiff(part: string, a = '', b = ''): string[] {
   while (at < a.length && a[at] === b[at]) at++;
   const from = Math.max(0, at - 120);
   return [`  ${part} in A: …${a.slice(from, at + 200)}`, `  ${part} in B: …${b.slice(from, at + 200)}`];
+}
+
+/** Requests a transport recorded (`line`), grouped by receiver URL, in order within each. */
+function byReceiver(sent: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  for (const entry of sent) {
+    const url = entry.slice(0, entry.indexOf(' '));
+    groups.set(url, [...(groups.get(url) ?? []), entry]);
+  }
+  return JSON.stringify([...groups].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 }
 
 /** A few GETs a user of the saved world reads: users, each user's connections, orders, webhook messages. */
@@ -326,6 +341,9 @@ async function run(s: Setup, ops: readonly Op[]): Promise<string[]> {
     held = null;
     await save(h.seed, h.i, h.line);
     for (const release of h.releases) release();
+    // What the answer lets go (the attempts queued behind it) ends before the next operation, in
+    // every sandbox, as it does in the B just loaded (its `ready`): the same timing for all.
+    for (const m of members) await m.c.sandbox.settle();
   };
 
   if (s.endpoint !== null) expect((await apply(A, { k: 'hook', ok: s.endpoint === 'ok' }, -1))?.status).toBe(200);
@@ -362,13 +380,13 @@ async function run(s: Setup, ops: readonly Op[]): Promise<string[]> {
     for (const part of parts.slice(0, 3)) problems.push(...partDiff(part, partsOf(dumpA).get(part), partsOf(dumpB).get(part)));
     const readsB = await reads(m);
     for (const [j, r] of readsB.entries())
-      if (r !== readsA[j]) problems.push(`${m.name}: read ${j} differs: ${r.slice(0, 200)} vs ${readsA[j]?.slice(0, 200)}`);
-    // What A's receivers got after the save, B's got: none sent again but the attempt in flight, none missing.
-    const after = [...m.inFlight, ...sentA.slice(m.aSentBefore)];
-    if (m.sent.join('\n') !== after.join('\n'))
-      problems.push(
-        `${m.name}: receivers got ${m.sent.length} requests, A's ${after.length} after the save (first differing: ${m.sent.find((x, j) => x !== after[j])?.slice(0, 200)})`,
-      );
+      if (r !== readsA[j]) problems.push(`${m.name}: read ${j} differs`, ...partDiff(`read ${j}`, readsA[j], r));
+    // What A's receivers got after the save, B's got, each receiver in the same order: none sent
+    // again but the attempt in flight, none missing. (Attempts to different receivers overlap:
+    // their order across receivers is the transport's timing, not the world's.)
+    const after = byReceiver([...m.inFlight, ...sentA.slice(m.aSentBefore)]);
+    const got = byReceiver(m.sent);
+    if (got !== after) problems.push(`${m.name}: its receivers got ${got.slice(0, 400)}, A's after the save ${after.slice(0, 400)}`);
   }
   return problems;
 }
