@@ -15,12 +15,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TransportRequest, WebhookTransport } from '../../src/state/webhooks/transport.js';
+import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { createClient, type TestClient, type TestResponse } from '../support/client.js';
 import { ADDRESS, PATIENT, PHOENIX_ADDRESS } from '../support/lab-helpers.js';
+import { answerTo, differing, line, optionsOf, type Setup } from '../support/saved-worlds.js';
 import { exportOf, partsOf } from '../support/world-state.js';
 
-const WALL = Date.parse('2026-01-05T09:00:00Z');
 const PROVIDERS = ['oura', 'fitbit', 'freestyle_libre', 'apple_health_kit'] as const;
 const METHODS = ['walk_in_test', 'testkit', 'at_home_phlebotomy'] as const;
 const LAB_FAULTS = ['sample_rejected', 'cancelled_by_lab', 'critical_result'] as const;
@@ -75,13 +75,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ k: fc.constant('save' as const), seed: fc.integer({ min: 1, max: 1000 }), busy: fc.boolean() }) },
 );
 
-interface Setup {
-  seed: number;
-  users: 2 | 3;
-  feed: 'off' | 'auto';
-  /** A catch-all endpoint made before the operations (the usual first setup), answering 200 or 500; or none. */
-  endpoint: 'ok' | 'fail' | null;
-}
 const setup: fc.Arbitrary<Setup> = fc.record({
   seed: fc.integer({ min: 1, max: 1000 }),
   users: fc.constantFrom(2 as const, 3 as const),
@@ -104,39 +97,6 @@ interface Member {
   aSentBefore: number;
   /** The attempt in flight at a busy save: its answer is not in the document, so this member sends it again. */
   inFlight: string[];
-}
-
-/** A receiver's answer by URL: one under `/fail/` answers 500, any other 200. */
-const answerTo = (request: TransportRequest) => ({ status: request.url.includes('/fail/') ? 500 : 200, headers: {}, body: '' });
-/** A request as the tests compare it: receiver, message id and body (not the signature). */
-const line = (request: TransportRequest) => `${request.url} ${request.headers['svix-id'] ?? ''} ${request.body}`;
-
-/** An in-process transport answering by URL (`answerTo`), recording every request in `sent`. */
-function receiver(sent: string[]): WebhookTransport {
-  return (request) => {
-    sent.push(line(request));
-    return Promise.resolve(answerTo(request));
-  };
-}
-
-function optionsOf(s: Setup, webhookTransport: WebhookTransport) {
-  return {
-    seed: s.seed,
-    users: s.users,
-    usersElsewhere: 0,
-    clock: 'manual',
-    feed: s.feed,
-    logger: () => undefined,
-    wallClock: () => WALL,
-    // One URL for every sandbox of a run (the fetch adapter intercepts nothing), so answers naming it compare equal.
-    baseUrl: 'http://world.fetch.test',
-    webhookTransport,
-    // Attempts share a deadline while the wall clock has not passed the group's start (+50 ms):
-    // with this fixed wall clock, every attempt of the worker joins the first open group of its
-    // timeout and ends with it, however late it started (reported with issue 47). An hour keeps
-    // an attempt held across a save from ending with a group another file or run opened.
-    deliveryTimeout: 3600,
-  } as const;
 }
 
 async function standardTests(c: TestClient): Promise<Record<string, string>> {
@@ -202,14 +162,6 @@ async function apply(m: Member, o: Exclude<Op, { k: 'save' }>, counter: number):
       return null;
   }
 }
-
-/** The parts of two exports (`exportOf`) that differ. */
-function differing(a: string, b: string): string[] {
-  const pa = partsOf(a);
-  const pb = partsOf(b);
-  return [...new Set([...pa.keys(), ...pb.keys()])].filter((k) => pa.get(k) !== pb.get(k));
-}
-const FAULTS = 'world.sandbox.faults';
 
 /** Where a part of two dumps first differs: a window of each around it. */
 function partDiff(part: string, a = '', b = ''): string[] {
@@ -396,78 +348,4 @@ describe('saved worlds: a property over random writes, advances and saves', () =
     expect(seen.inFlight).toBeGreaterThan(0);
     expect(seen.sentAfterSave).toBeGreaterThan(100);
   }, 120_000);
-});
-
-describe('what the property found (issue 47, fixed)', () => {
-  // A loaded fault store held its rules with their keys in another order (`segments` added last)
-  // and its generator's words unsigned where the live one's are signed: the same behaviour, but
-  // the canonical dumps of the saved world and of the world loaded from it differed.
-  it('a world with an HTTP fault rule, saved and loaded, has the same canonical dump', async () => {
-    const options = optionsOf({ seed: 1, users: 2, feed: 'off', endpoint: null }, receiver([]));
-    const a = createClient('fetch', options);
-    expect(
-      (await a.post('/_sandbox/faults', { match: { method: 'POST', path: '/v2/user' }, action: { status: 429 }, times: 1 })).status,
-    ).toBe(200);
-    const b = createClient('fetch', { ...options, seed: 2, from: JSON.parse(JSON.stringify(a.sandbox.exportWorld())) });
-    await b.sandbox.ready;
-    expect(partsOf(exportOf(b.sandbox.world)).get(FAULTS)).toBe(partsOf(exportOf(a.sandbox.world)).get(FAULTS));
-  });
-
-  // A world saved while an attempt made during an advance is in flight (a busy save: its last
-  // checkpoint and the inputs since, the advance among them) never got ready when loaded: the
-  // replay of the advance waited for that attempt, whose answer is not in the document, and the
-  // replay sends such attempts only once it is over (engine/persist.ts `transport`, `goLive`).
-  // Now the replayed advance does not wait for an attempt once every logged answer was given back
-  // (state/webhooks/endpoint-queue.ts `Steps`): the world loads, and the attempt is sent again once
-  // it is served (at least once). What its answer causes (here a retry the advance would have
-  // made) comes then: the delivery log and the jobs differ until the next advance, nothing else.
-  it('a world saved while an attempt made during an advance is in flight loads; the attempt is sent again once it is served', {
-    timeout: 10_000,
-  }, async () => {
-    let holding = false;
-    let release = (): void => undefined;
-    let attempted = (): void => undefined;
-    const inFlight = new Promise<void>((resolve) => {
-      attempted = resolve;
-    });
-    const transport: WebhookTransport = (request) => {
-      if (!holding) return Promise.resolve(answerTo(request));
-      // The first attempt of the advance is held; the export is taken while it is in flight.
-      holding = false;
-      attempted();
-      return new Promise((resolve) => {
-        release = () => resolve(answerTo(request));
-      });
-    };
-    const options = optionsOf({ seed: 1, users: 2, feed: 'off', endpoint: null }, transport);
-    const a = createClient('fetch', options);
-    const team = a.creds.teams[0]?.team_id ?? '';
-    // A receiver answering 500: the message's retry is an attempt the advance makes.
-    expect(
-      (await a.mgmt('POST', `/v1/org/${a.orgId}/team/${team}/sandbox/webhook`, { body: { url: 'https://receiver.test/fail/1' } })).status,
-    ).toBe(200);
-    const user = (await a.post('/v2/user', { client_user_id: 'held' })).body.user_id as string;
-    expect((await a.post('/v2/link/connect/demo', { user_id: user, provider: 'oura' })).status).toBe(200);
-    await a.sandbox.settle();
-    holding = true;
-    const advancing = a.sandbox.advance(3600);
-    await inFlight;
-    const doc = JSON.parse(JSON.stringify(a.sandbox.exportWorld())) as { log: Array<{ k: string }> };
-    release();
-    await advancing;
-    await a.sandbox.settle();
-    expect(doc.log.some((e) => e.k === 'adv')).toBe(true);
-
-    const sentB: string[] = [];
-    const b = createClient('fetch', { ...options, webhookTransport: receiver(sentB), seed: 2, from: doc });
-    await b.sandbox.ready;
-    await b.sandbox.settle();
-    // The held attempt, sent again once B was served (its answer was never logged).
-    expect(sentB.length).toBeGreaterThan(0);
-    expect(sentB.every((l) => l.includes('/fail/1'))).toBe(true);
-    // Only what that attempt's answer causes differs: the delivery log and the jobs (its retries).
-    expect(differing(exportOf(a.sandbox.world), exportOf(b.sandbox.world))).toEqual(['jobs', 'world.webhook-delivery']);
-    // Both reach the same time; the rest of the world is the same.
-    expect(b.sandbox.world.clock.now()).toBe(a.sandbox.world.clock.now());
-  });
 });
