@@ -143,7 +143,8 @@ export function canonicalPrefix(prefix: string): string {
  * once the world is ready) never enters the WeakMap, whose insertion (and ephemeron work for the
  * collector) was the largest cost of the front door (BENCHMARKS.md, issue 45). A request still
  * pending when the next one settles (answered at the door, or waiting for the world) moves into
- * the WeakMap then, so its verdict is never lost.
+ * the WeakMap then, so its verdict is never lost. At most that one request is held strongly past
+ * its answer, until the next one settles.
  */
 const verdicts = new WeakMap<SimRequest, CanonicalPath>();
 let pending: SimRequest | undefined;
