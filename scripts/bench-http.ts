@@ -14,7 +14,9 @@
  * capacity ratio the target is about.
  *
  * `--rounds <n>`: rounds of the interleaved servers (default 3; the best of them is kept): more on
- * a busy machine, where one round can fall on another tenant's burst.
+ * a busy machine, where one round can fall on another tenant's burst. The last column is the
+ * median over the rounds of each round's capacity ratio (bare and this server measured seconds
+ * apart), steadier than the ratio of the two bests when the machine's load swings.
  *
  * `--before <dir>`: also serves through the node:http adapter of another checkout's sources
  * (`<dir>/src`, e.g. `git archive` of the commit before a change), in the same rounds, so a change
@@ -96,6 +98,8 @@ export async function benchHttp(quick: boolean): Promise<void> {
   const rounds = asked > 0 ? Math.max(1, Number(process.argv[asked + 1]) || 3) : quick ? 1 : 3;
   const best: Record<string, number> = {};
   const cpuPerReq: Record<string, number> = {};
+  /** Each round's CPU per request by server: a round's servers ran minutes apart at most, under the same tenants. */
+  const perRound: Array<Record<string, number>> = [];
   const servers: Record<string, Started> = {};
   try {
     // Every server is started once and warmed up (its JIT done) before any round is measured.
@@ -104,6 +108,8 @@ export async function benchHttp(quick: boolean): Promise<void> {
       await runLoad(servers[name] as Started, 1);
     }
     for (let round = 0; round < rounds; round++) {
+      const thisRound: Record<string, number> = {};
+      perRound.push(thisRound);
       for (const [name, server] of Object.entries(servers)) {
         const cpu = cpuOf(server.child.pid);
         const { rps, errors, total } = await runLoad(server, seconds);
@@ -111,6 +117,7 @@ export async function benchHttp(quick: boolean): Promise<void> {
         if (errors > 0) throw new Error(`${name}: ${errors} errors`);
         best[name] = Math.max(best[name] ?? 0, rps);
         cpuPerReq[name] = Math.min(cpuPerReq[name] ?? Infinity, used / total);
+        thisRound[name] = used / total;
       }
     }
   } finally {
@@ -122,12 +129,18 @@ export async function benchHttp(quick: boolean): Promise<void> {
     `\nGET /v2/user/:id over HTTP (keep-alive, 32 connections, each server in its own process, load from another, best of ${rounds} x ${seconds} s)`,
   );
   console.log(
-    `${'server'.padEnd(28)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)} ${'server CPU us/req'.padStart(18)} ${'capacity x bare'.padStart(16)}`,
+    `${'server'.padEnd(28)} ${'req/s'.padStart(10)} ${'x bare node:http'.padStart(18)} ${'server CPU us/req'.padStart(18)} ${'capacity x bare'.padStart(16)} ${'median of rounds'.padStart(17)}`,
   );
+  // The capacity ratio of each round (bare and this server measured seconds apart), its median
+  // over the rounds: steadier than the best of each side on a machine whose load swings.
+  const roundRatio = (name: string) => {
+    const ratios = perRound.map((r) => (r['bare node:http (Map)'] ?? Number.NaN) / (r[name] ?? Number.NaN)).sort((a, b) => a - b);
+    return ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
+  };
   for (const [name, rps] of Object.entries(best)) {
     const cpu = cpuPerReq[name] ?? Number.NaN;
     console.log(
-      `${name.padEnd(28)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)} ${cpu.toFixed(0).padStart(18)} ${(cpuBase / cpu).toFixed(2).padStart(16)}`,
+      `${name.padEnd(28)} ${rps.toFixed(0).padStart(10)} ${(rps / baseline).toFixed(2).padStart(18)} ${cpu.toFixed(1).padStart(18)} ${(cpuBase / cpu).toFixed(2).padStart(16)} ${roundRatio(name).toFixed(2).padStart(17)}`,
     );
   }
   const expressRps = (best['express adapter'] ?? Number.NaN) / (best['bare express (Map)'] ?? Number.NaN);

@@ -5,6 +5,7 @@
  * - the same request in a world of 100k users relative to a world of 1k users (should be ~1:
  *   keyed lookups through indexes, no scans);
  * - world build time and heap per user at 1k and 100k users.
+ * - `--gets [--users N] [--rounds N] [--ms N]`: every route-table GET in process against GET /v2/user/:id (scripts/bench-gets.ts).
  * - `--http`: GET /v2/user/:id over HTTP through the node:http and express adapters against a bare
  *   node:http server (scripts/bench-http.ts).
  * - `--soak [--seconds N]`: steady writes, RSS after warm-up vs at the end (scripts/bench-soak.ts);
@@ -343,6 +344,7 @@ if (process.argv.includes('--orders')) void benchOrders();
 else if (process.argv.includes('--journal')) void benchJournal();
 else if (process.argv.includes('--gen')) void benchGeneration(quick);
 else if (process.argv.includes('--time')) void timeCases();
+else if (process.argv.includes('--gets')) void import('./bench-gets.js').then((m) => m.benchGets());
 else if (process.argv.includes('--http')) void benchHttp(quick);
 else if (process.argv.includes('--webhooks')) void benchWebhooks(quick);
 else if (process.argv.includes('--soak') || process.argv.includes('--keyed')) void main();

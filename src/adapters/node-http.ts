@@ -19,15 +19,24 @@ export interface NodeAdapterOptions extends NetworkOptions {
 
 /** A `(req, res)` listener that answers every request from the sandbox. */
 export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions = {}): RequestListener {
+  const serve = serving(sandbox, options);
+  return (req: IncomingMessage, res: ServerResponse) => {
+    serve(req, res).catch((error: unknown) => failed(sandbox, res, error));
+  };
+}
+
+/** Serves one request (the door made once per listener); settles once its answer is written. */
+function serving(sandbox: Sandbox, options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const door = nodeDoor(sandbox, canonicalPrefix(options.managementPath ?? '/management'), options);
   installDocsAssets(sandbox);
-  return (req: IncomingMessage, res: ServerResponse) => {
-    serveNode(sandbox, req, res, req.url ?? '/', door).catch((error: unknown) => {
-      sandbox.world.log('node:http adapter error', error);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"Internal error"}');
-      else res.destroy();
-    });
-  };
+  return (req, res) => serveNode(sandbox, req, res, req.url ?? '/', door);
+}
+
+/** An error on the way out (never the engine's answers, which are JSON): a JSON 500, or the connection cut. */
+function failed(sandbox: Sandbox, res: ServerResponse, error: unknown): void {
+  sandbox.world.log('node:http adapter error', error);
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"Internal error"}');
+  else res.destroy();
 }
 
 /**
@@ -39,23 +48,35 @@ export function createNodeServer(sandbox: Sandbox, options: NodeAdapterOptions =
   const server = createServer({ maxHeaderSize: LIMITS.transportHeaderBytes, requireHostHeader: false });
   const open = new Set<ServerResponse>();
   inFlight.set(server, open);
-  // One listener per response and server, shared (no closure per request).
-  function closed(this: ServerResponse): void {
-    open.delete(this);
-    // Stopping: the connection that carried this request is idle now (or closing): close it.
-    if (!server.listening) setImmediate(() => server.closeIdleConnections());
-  }
-  const listener = createNodeListener(sandbox, options);
+  const serve = serving(sandbox, options);
   // One 'request' listener (an event with two copies its listener list on every emit): the
   // response is tracked first, so one written synchronously by the listener is tracked already.
+  // It leaves the set once its answer is written (the promise serving it settled): no listener
+  // per response; `stopServer` listens to the ones still in flight when it runs.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     open.add(res);
-    if (!server.listening && !res.headersSent) res.setHeader('connection', 'close');
-    res.on('close', closed);
-    listener(req, res);
+    if (!server.listening && !res.headersSent) {
+      res.setHeader('connection', 'close');
+      res.on('close', () => closeIdleSoon(server));
+    }
+    serve(req, res).then(
+      () => open.delete(res),
+      (error: unknown) => {
+        open.delete(res);
+        failed(sandbox, res, error);
+      },
+    );
   });
   answerClientErrors(server);
   return server;
+}
+
+/**
+ * A response of a stopping server is finished: the connection that carried it is idle now (or
+ * closing): close it.
+ */
+function closeIdleSoon(server: Server): void {
+  setImmediate(() => server.closeIdleConnections());
 }
 
 /** Each server's responses not finished yet (for `stopServer`). */
@@ -69,6 +90,11 @@ const inFlight = new WeakMap<Server, Set<ServerResponse>>();
  */
 export function stopServer(server: Server, done: () => void): void {
   server.close(() => done());
-  for (const res of inFlight.get(server) ?? []) if (!res.headersSent) res.setHeader('connection', 'close');
+  for (const res of inFlight.get(server) ?? []) {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+    // Once its answer is out, the connection that carried it is idle: it closes then.
+    if (!res.writableFinished) res.on('close', () => closeIdleSoon(server));
+    else closeIdleSoon(server);
+  }
   server.closeIdleConnections();
 }

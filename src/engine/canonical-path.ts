@@ -137,17 +137,46 @@ export function canonicalPrefix(prefix: string): string {
  * Each request's verdict, given by the one place that computed it (the front door, or
  * `withCanonicalPath` for a request that did not come through one): everything after it reads
  * the verdict and computes nothing again. Keyed by request objects, so nothing outlives a request.
+ *
+ * The request settled last is held apart (`pending`) until dispatch reads its verdict: a request
+ * served in one go (the door, the sandbox and dispatch in one synchronous run, as every request
+ * once the world is ready) never enters the WeakMap, whose insertion (and ephemeron work for the
+ * collector) was the largest cost of the front door (BENCHMARKS.md, issue 45). A request still
+ * pending when the next one settles (answered at the door, or waiting for the world) moves into
+ * the WeakMap then, so its verdict is never lost. At most that one request is held strongly past
+ * its answer, until the next one settles.
  */
 const verdicts = new WeakMap<SimRequest, CanonicalPath>();
+let pending: SimRequest | undefined;
+/** What `pendingVerdict` holds while nothing is pending (never read then). */
+const NONE: CanonicalPath = { ok: true, path: '/' };
+let pendingVerdict: CanonicalPath = NONE;
 
 /** Records that `req.path` is the canonical path (`ok`) or the raw path with none (`ok: false`). */
 export function settledPath(req: SimRequest, verdict: CanonicalPath): SimRequest {
-  verdicts.set(req, verdict.ok ? { ok: true, path: req.path } : verdict);
+  if (pending !== undefined && pending !== req) verdicts.set(pending, pendingVerdict);
+  pending = req;
+  pendingVerdict = verdict.ok ? { ok: true, path: req.path } : verdict;
   return req;
 }
 
-/** A request's canonical path: the recorded verdict, computed only for a request that has none. */
+/** A request's recorded verdict, or undefined. */
+function recorded(req: SimRequest): CanonicalPath | undefined {
+  return req === pending ? pendingVerdict : verdicts.get(req);
+}
+
+/**
+ * A request's canonical path: the recorded verdict, computed only for a request that has none.
+ * Dispatch is the last reader: the pending verdict it reads is let go (the same object handed to
+ * `Sandbox.dispatch` again has its path made canonical again: the same verdict).
+ */
 export function requestPath(req: SimRequest): CanonicalPath {
+  if (req === pending) {
+    pending = undefined;
+    const verdict = pendingVerdict;
+    pendingVerdict = NONE;
+    return verdict;
+  }
   return verdicts.get(req) ?? canonicalPath(req.path);
 }
 
@@ -157,7 +186,7 @@ export function requestPath(req: SimRequest): CanonicalPath {
  * (dispatch then answers 400). The verdict is recorded, so dispatch does not compute it again.
  */
 export function withCanonicalPath(req: SimRequest): SimRequest {
-  if (verdicts.has(req)) return req;
+  if (recorded(req) !== undefined) return req;
   const c = canonicalPath(req.path);
   return settledPath(c.ok && c.path !== req.path ? { ...req, path: c.path } : req, c);
 }

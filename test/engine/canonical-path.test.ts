@@ -5,7 +5,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, PATH_MESSAGES, pathSegments, underPrefix, withCanonicalPath } from '../../src/engine/canonical-path.js';
+import {
+  canonicalPath,
+  canonicalPathsAsked,
+  PATH_MESSAGES,
+  pathSegments,
+  requestPath,
+  settledPath,
+  underPrefix,
+  withCanonicalPath,
+} from '../../src/engine/canonical-path.js';
 import { surfaceOf } from '../../src/engine/router.js';
 import { ROUTES, router } from '../../src/routes.js';
 import { dispatch } from '../../src/engine/dispatch.js';
@@ -154,5 +163,28 @@ describe('the route table on canonical paths', () => {
       expect(m.kind, route.id).toBe('ok');
       if (m.kind === 'ok') for (const v of Object.values(m.match.params)) expect(v).toBe('a/b%c/é');
     }
+  });
+});
+
+describe('a recorded verdict (the front door settles, dispatch reads)', () => {
+  const request = (path: string) => ({ method: 'GET', surface: 'data' as const, path, query: {}, headers: {}, rawBody: new Uint8Array(0) });
+
+  it('is read without computing again, for the request in flight and for one settled before it (interleaved)', () => {
+    const a = settledPath(request('/v2/user/a'), canonicalPath('/v2/user/a'));
+    const b = settledPath(request('/v2/%E0%A4%A'), canonicalPath('/v2/%E0%A4%A'));
+    const c = settledPath(request('/v2/user/c'), canonicalPath('/v2/user/c'));
+    const before = canonicalPathsAsked();
+    expect(requestPath(c)).toEqual({ ok: true, path: '/v2/user/c' });
+    expect(requestPath(a)).toEqual({ ok: true, path: '/v2/user/a' });
+    expect(requestPath(b)).toEqual({ ok: false, detail: PATH_MESSAGES.invalid });
+    expect(withCanonicalPath(a)).toBe(a);
+    expect(canonicalPathsAsked() - before).toBe(0);
+  });
+
+  it('of a request never settled is computed (the same answer)', () => {
+    settledPath(request('/v2/user/x'), canonicalPath('/v2/user/x'));
+    const before = canonicalPathsAsked();
+    expect(requestPath(request('/v2//user/y/'))).toEqual({ ok: true, path: '/v2/user/y' });
+    expect(canonicalPathsAsked() - before).toBe(1);
   });
 });
