@@ -119,7 +119,8 @@ interface Listening {
   m: Modules;
   sandbox: Sandbox;
   address: AddressInfo;
-  restored: boolean;
+  /** The saved world started from, if any: whether it carries its state, and the inputs after it. */
+  restored: { state: boolean; inputs: number } | null;
   scenario: Scenario | undefined;
   notes: string[];
   generatedToken: string | undefined;
@@ -134,7 +135,9 @@ async function readyWorld({ options, m, sandbox, restored, scenario, notes }: Li
     process.exit(2);
   }
   if (options.stateFile !== undefined)
-    notes.push(`  State file: ${options.stateFile} (${restored ? `restored, ${sandbox.exportWorld().log.length} inputs` : 'new'})`);
+    notes.push(
+      `  State file: ${options.stateFile} (${restored ? `restored${restored.state ? ' from its state' : ''}, ${restored.inputs} inputs replayed` : 'new'})`,
+    );
   else if (restored) notes.push(`  World file: ${options.worldFile}`);
   if (scenario && restored) notes.push(`  Scenario ${options.scenario} not applied: the saved world carries its own`);
   else if (scenario) {
@@ -252,12 +255,17 @@ async function main(): Promise<void> {
     process.stderr.write(`health-sandbox: cannot listen on ${options.host}:${options.port}: ${why}\n`);
     process.exit(1);
   });
-  const restored = saved.from !== undefined;
+  const restored = saved.from === undefined ? null : { state: saved.from.state !== undefined, inputs: saved.from.log.length };
   server.on('listening', async () => {
     const address = server.address() as AddressInfo;
     await onListening({ options, m, sandbox, address, restored, scenario, notes, generatedToken });
   });
   stopOnSignals({ options, m, server, sandbox, deliveries, stateSink: saved.stateSink, stopProgress, log });
+  // A saved world is being rebuilt (its state loaded, its inputs after it replayed); a signal stops it meanwhile.
+  if (restored && !options.quiet)
+    process.stderr.write(
+      `health-sandbox: restoring ${options.stateFile ?? options.worldFile}: ${restored.state ? 'its state, then ' : ''}${restored.inputs} inputs\n`,
+    );
 }
 
 void main();

@@ -207,7 +207,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ...snapshotMethods(snapshots, () => worlds.world, worlds.replaceWith),
     requests: journal,
   };
-  worlds.start(options.from === undefined ? undefined : parseWorldDocument(options.from));
+  // A document given in process (a fork, the CLI's state file) is already in the caller's memory: its
+  // inputs are not held to what a live world keeps (a state file may hold more; an import over HTTP is).
+  worlds.start(options.from === undefined ? undefined : parseWorldDocument(options.from, Number.POSITIVE_INFINITY));
   keepJournal(worlds.world, journal); // before any request: the worlds that follow share this world's `kept` map
   startTimer();
   return sandbox;
