@@ -3,8 +3,7 @@
  * same bytes on express, msw and node:http; the control plane refuses non-JSON bodies, foreign
  * `Host` values and cross-origin pages; `cors` answers preflights.
  */
-import { serveOnLoopback } from '../support/network-server.js';
-import { request as httpRequest } from 'node:http';
+import { rawRequest, serveOnLoopback } from '../support/network-server.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, GUARD_MESSAGES, LIMITS, LIMIT_MESSAGES } from '../../src/index.js';
 import { CONTENT_MESSAGES } from '../../src/engine/dispatch.js';
@@ -115,37 +114,16 @@ describe('the control plane over the network', () => {
     return served.port;
   }
 
-  /** Raw request so that Host and Origin go out exactly as given. */
-  function raw(
-    port: number,
-    method: string,
-    path: string,
-    headers: Record<string, string>,
-    body?: string,
-  ): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => {
-          text += d.toString();
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
   for (const kind of ['express', 'node'] as const) {
     it(`[${kind}] refuses a rebound Host and a cross-origin page, accepts its own addresses`, async () => {
       const port = await listen(kind);
-      const evil = await raw(port, 'GET', '/_sandbox/credentials', { host: `evil.example:${port}` });
+      const evil = await rawRequest(port, 'GET', '/_sandbox/credentials', { host: `evil.example:${port}` });
       expect(evil.status).toBe(403);
       expect(JSON.parse(evil.text)).toEqual({ detail: GUARD_MESSAGES.badHost });
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
-        expect((await raw(port, 'GET', '/_sandbox/health', { host })).status).toBe(200);
+        expect((await rawRequest(port, 'GET', '/_sandbox/health', { host })).status).toBe(200);
       }
-      const page = await raw(
+      const page = await rawRequest(
         port,
         'POST',
         '/_sandbox/reset',
@@ -154,10 +132,10 @@ describe('the control plane over the network', () => {
       );
       expect(page.status).toBe(403);
       expect(JSON.parse(page.text)).toEqual({ detail: GUARD_MESSAGES.crossOrigin });
-      const self = await raw(port, 'GET', '/_sandbox/health', { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` });
+      const self = await rawRequest(port, 'GET', '/_sandbox/health', { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` });
       expect(self.status).toBe(200);
       // Without --cors a preflight is not answered (405 as any unknown method) and no CORS header is sent.
-      const pre = await raw(port, 'OPTIONS', '/v2/user', {
+      const pre = await rawRequest(port, 'OPTIONS', '/v2/user', {
         host: `127.0.0.1:${port}`,
         origin: 'https://app.example',
         'access-control-request-method': 'GET',
@@ -169,7 +147,7 @@ describe('the control plane over the network', () => {
     it(`[${kind}] with cors answers preflights and tags answers for the listed origins only`, async () => {
       const port = await listen(kind, { cors: ['https://app.example'] });
       const host = `127.0.0.1:${port}`;
-      const pre = await raw(port, 'OPTIONS', '/v2/user', {
+      const pre = await rawRequest(port, 'OPTIONS', '/v2/user', {
         host,
         origin: 'https://app.example',
         'access-control-request-method': 'POST',
@@ -181,24 +159,26 @@ describe('the control plane over the network', () => {
         'access-control-allow-headers': 'x-service-api-key, content-type',
       });
       expect(String(pre.headers['access-control-allow-methods'])).toContain('POST');
-      const get = await raw(port, 'GET', '/_sandbox/health', { host, origin: 'https://app.example' });
+      const get = await rawRequest(port, 'GET', '/_sandbox/health', { host, origin: 'https://app.example' });
       expect(get.status).toBe(200);
       expect(get.headers['access-control-allow-origin']).toBe('https://app.example');
-      const other = await raw(port, 'OPTIONS', '/v2/user', {
+      const other = await rawRequest(port, 'OPTIONS', '/v2/user', {
         host,
         origin: 'https://other.example',
         'access-control-request-method': 'GET',
       });
       expect(other.status).toBe(403);
-      expect((await raw(port, 'GET', '/_sandbox/health', { host, origin: 'https://other.example' })).status).toBe(403);
+      expect((await rawRequest(port, 'GET', '/_sandbox/health', { host, origin: 'https://other.example' })).status).toBe(403);
     });
 
     it(`[${kind}] a request head past the transport limit answers 431 JSON, not an empty answer`, async () => {
       const port = await listen(kind);
-      const within = await raw(port, 'GET', `/v2/user?q=${'x'.repeat(LIMITS.headerBytes)}`, { host: `127.0.0.1:${port}` });
+      const within = await rawRequest(port, 'GET', `/v2/user?q=${'x'.repeat(LIMITS.headerBytes)}`, { host: `127.0.0.1:${port}` });
       expect(within.status).toBe(431);
       expect(JSON.parse(within.text)).toEqual({ detail: LIMIT_MESSAGES.headersTooLarge });
-      const res = await raw(port, 'GET', `/v2/user?q=${'x'.repeat(LIMITS.transportHeaderBytes + 1000)}`, { host: `127.0.0.1:${port}` });
+      const res = await rawRequest(port, 'GET', `/v2/user?q=${'x'.repeat(LIMITS.transportHeaderBytes + 1000)}`, {
+        host: `127.0.0.1:${port}`,
+      });
       expect(res.status).toBe(431);
       expect(JSON.parse(res.text)).toEqual({ detail: LIMIT_MESSAGES.headersTooLarge });
     });
