@@ -4,21 +4,17 @@
  * `getResultTableForContinuousQuery` and `getTaskHistoryForContinuousQuery` read a continuous
  * query (created through the management interface) after it ran on the sandbox clock.
  */
-import { VitalClient, VitalError } from '@tryvital/vital-node';
+import { type VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
 
 let server: RunningServer;
 let client: VitalClient;
 let userId: string;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 12, users: 1 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer({ seed: 12, users: 1 }));
   userId = (await client.user.create({ clientUserId: 'sdk-aggregate', fallbackTimeZone: 'Europe/London' })).userId;
   for (const provider of ['oura', 'fitbit'] as const)
     expect((await client.link.connectDemoProvider({ userId, provider })).success).toBe(true);

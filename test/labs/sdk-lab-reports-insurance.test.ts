@@ -1,18 +1,14 @@
 /** Contract test: the official SDK parses the lab report, insurance and ICD answers of the sandbox (issue 13). */
-import { VitalClient, VitalError } from '@tryvital/vital-node';
+import { type VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 171, users: 3, usersElsewhere: 0 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer({ seed: 171, users: 3, usersElsewhere: 0 }));
 });
 
 afterAll(async () => {

@@ -1,19 +1,15 @@
 /** Contract test: the official SDK's `link` resource against the sandbox (every served method). */
-import { VitalClient } from '@tryvital/vital-node';
+import type { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_MFA_CODE, SANDBOX_PASSWORD } from '../../src/fixtures/link/credentials.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 6, users: 2, usersElsewhere: 0 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer({ seed: 6, users: 2, usersElsewhere: 0 }));
 });
 
 afterAll(async () => {

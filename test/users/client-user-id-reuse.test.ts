@@ -2,21 +2,17 @@
  * A deleted user's client_user_id during its grace period (issue 31 item 4; api-facts J): a new
  * user may take it, and the deletion can then no longer be undone, through the official SDK.
  */
-import { VitalClient, VitalError } from '@tryvital/vital-node';
+import { type VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USERS_ERRORS } from '../../src/state/users/errors.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 320, users: 2, usersElsewhere: 0 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer({ seed: 320, users: 2, usersElsewhere: 0 }));
 });
 afterAll(async () => server.close());
 

@@ -1,19 +1,15 @@
 /** Contract test: the official SDK, pointed at the sandbox with baseUrl, drives the user endpoints. */
 import { Vital, VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
 import { USERS_ERRORS } from '../../src/state/users/errors.js';
 
 let server: RunningServer;
 let client: VitalClient;
 
 beforeAll(async () => {
-  server = await startServer({ seed: 5 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer({ seed: 5 }));
 });
 
 afterAll(async () => {

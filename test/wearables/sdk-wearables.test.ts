@@ -5,10 +5,11 @@
  * grouped), lab-derived vitals (cholesterol, IgE, IgG), profile, devices, raw summaries, sleep cycles and
  * streams, meals, menstrual cycles; every method of the wearable resources is served. The SDK throws on a missing required key or a null where a value is required.
  */
-import { VitalClient } from '@tryvital/vital-node';
+import type { VitalClient } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMESERIES } from '../../src/fixtures/wearables/timeseries-table.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { RunningServer } from '../support/server.js';
+import { startSdkServer } from '../support/sdk-server.js';
 import { completedNumericOrder } from './sdk-lab-order.js';
 
 let server: RunningServer;
@@ -19,12 +20,7 @@ let demo: string;
 const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 beforeAll(async () => {
-  server = await startServer({ seed: 11 });
-  client = new VitalClient({
-    apiKey: server.sandbox.credentials().teams[0]?.api_keys.sandbox ?? '',
-    baseUrl: server.baseUrl,
-    maxRetries: 0,
-  });
+  ({ server, client } = await startSdkServer({ seed: 11 }));
   const users = await client.user.getAll({ limit: 1 });
   seeded = users.users[0]?.userId ?? '';
   demo = (await client.user.create({ clientUserId: 'sdk-wearables-demo', fallbackTimeZone: 'Europe/Berlin' })).userId;
