@@ -131,6 +131,9 @@ const labs = lazySchema(() =>
     .strict(),
 );
 
+/** A share of revised data (nights, activity days, workouts): 0 to 1. */
+const revisionShare = () => z.number().min(0).max(1);
+
 const team = lazySchema(() =>
   z
     .object({
@@ -139,10 +142,7 @@ const team = lazySchema(() =>
       beta_features: z.array(z.string()).optional(),
       event_type_prefixes: z.array(z.string().min(1)).optional().describe('The team allowlist of event types (both environments)'),
       labs: labs.optional().describe("This team's lab order progression (PUT /_sandbox/teams/{team_id}/labs)"),
-      data_revisions: z
-        .number()
-        .min(0)
-        .max(1)
+      data_revisions: revisionShare()
         .optional()
         .describe(
           "This team's share of nights, activity days and workouts a later sync revises (daily.data.sleep|activity|workouts.updated; POST /_sandbox/wearables/feed)",
@@ -193,10 +193,7 @@ export const scenarioSchema = lazySchema(() =>
       seed: z.number().int().optional(),
       clock: z.object({ start_at: isoTime.optional() }).strict().optional(),
       feed: z.enum(['auto', 'on', 'off']).optional(),
-      data_revisions: z
-        .number()
-        .min(0)
-        .max(1)
+      data_revisions: revisionShare()
         .optional()
         .describe(
           'Share of nights, activity days and workouts a later sync revises, sending daily.data.sleep|activity|workouts.updated (default 0.05; 0 switches revisions off)',
