@@ -92,7 +92,10 @@ export abstract class LogCore {
     return this.saved !== null;
   }
 
-  /** The last checkpoint (parsed when it is kept as text: one taken live is kept as its JSON, a fraction of its objects' memory). */
+  /**
+   * The last checkpoint: its objects right after it was taken (or read), its JSON once the world
+   * moved on (an input was logged since: a fraction of its objects' memory), parsed when asked for.
+   */
   private checkpoint(): SavedState | null {
     const saved = this.saved;
     if (saved === null) return null;
@@ -158,8 +161,8 @@ export abstract class LogCore {
 
   /** Takes a checkpoint now (the world is quiet): the entries before it are no longer needed. */
   private takeCheckpoint(): void {
-    const { form, state } = saveWorldState(this.world as World);
-    this.saved = { form, text: JSON.stringify(state) };
+    // Kept as its objects until the world moves on (a save answers them as they are), then as text.
+    this.saved = saveWorldState(this.world as World);
     this.entries.length = 0;
     this.bytes = 0;
     this.calls.clear();
@@ -227,6 +230,8 @@ export abstract class LogCore {
    */
   private add(entry: LogEntry, size = 64): void {
     if (this.mode === 'replay') return;
+    const saved = this.saved;
+    if (saved?.state !== undefined) this.saved = { form: saved.form, text: JSON.stringify(saved.state) };
     const walls = this.walls;
     const keyed = this.pendingKeyed;
     if (walls.length > 0) {
