@@ -12,7 +12,6 @@ import type { SimRequest, SimResponse } from './engine/http-types.js';
 import { LogSinkError, type WorldBuild, type WorldDocument, WorldLog, worldLogOf } from './engine/persist.js';
 import { WorldDocumentError } from './engine/persist-document.js';
 import { loadStores, saveStores } from './engine/store-state.js';
-import { WorldCodecError } from './engine/world-codec.js';
 import { loadWorldState } from './engine/world-state.js';
 import type { Router } from './engine/router.js';
 import { replayLog } from './engine/snapshots.js';
@@ -129,8 +128,8 @@ async function rebuild(ctx: WorldsContext, doc: WorldDocument): Promise<Built & 
     try {
       loadWorldState(built.world, doc.state);
     } catch (error) {
-      if (error instanceof WorldCodecError) throw new WorldDocumentError(`invalid world document at state: ${error.message}`);
-      throw error;
+      // The world being loaded is aside (nothing served yet): whatever the state holds that this build cannot read is the document's fault.
+      throw new WorldDocumentError(`invalid world document at state: ${error instanceof Error ? error.message : String(error)}`);
     }
   } else await applyTo(ctx, s, built);
   await replayLog(built.world, ctx.router, doc.log, log);

@@ -8,7 +8,7 @@
  */
 import { type Json, STATE_FORM, decodeState, encodeState, WorldCodecError } from './world-codec.js';
 import type { EventBusState } from './events.js';
-import type { SchedulerState } from './scheduler.js';
+import { Job, type SchedulerState } from './scheduler.js';
 import type { World } from './world.js';
 
 /** Fields of the engine's own parts that are not state (wiring, caches derived from the seed). */
@@ -74,12 +74,37 @@ export function saveWorldState(world: World): { form: number; state: Json } {
   return { form: STATE_FORM, state: encodeState(root, parts) };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** The decoded root, each part of the shape `saveWorldState` writes (a WorldCodecError naming the first that is not). */
+function checked(root: unknown): StateRoot {
+  const fail = (what: string): never => {
+    throw new WorldCodecError(`invalid state: ${what}`);
+  };
+  if (!isObject(root) || !(root.slots instanceof Map)) return fail('no stores');
+  const { clock, ids, tenancy, events, scheduler } = root;
+  if (!isObject(clock) || !Number.isFinite(clock.base)) fail('clock.base is not a time');
+  if (!isObject(ids) || !(ids.counters instanceof Map)) fail('ids.counters is not a Map');
+  if (!isObject(tenancy) || !(tenancy.partitions instanceof Map) || !(tenancy.teams instanceof Map))
+    fail('tenancy has no teams or partitions');
+  if (
+    !isObject(events) ||
+    !isCount(events.seq) ||
+    !isCount(events.filteredCount) ||
+    typeof (events.journal as { push?: unknown } | null)?.push !== 'function'
+  )
+    fail('events is not an event journal');
+  if (!isObject(scheduler) || !isCount(scheduler.seq) || !Array.isArray(scheduler.jobs) || !scheduler.jobs.every((j) => j instanceof Job))
+    fail('scheduler.jobs is not a list of jobs');
+  return root as unknown as StateRoot;
+}
+
 /** Puts a saved state into a bare world built from the same document (nothing runs meanwhile). */
 export function loadWorldState(world: World, saved: { form: number; state: unknown }): void {
   if (saved.form !== STATE_FORM) throw new WorldCodecError(`state form ${saved.form}; this build reads form ${STATE_FORM}`);
   const parts = new Map<string, object>(partsOf(world));
-  const root = decodeState(saved.state, parts) as StateRoot;
-  if (typeof root !== 'object' || root === null || !(root.slots instanceof Map)) throw new WorldCodecError('invalid state: no stores');
+  const root = checked(decodeState(saved.state, parts));
   world.clock.loadState(root.clock);
   Object.assign(world.ids, root.ids);
   Object.assign(world.tenancy, root.tenancy);
