@@ -10,6 +10,7 @@ import { apiError } from './errors.js';
 import type { SimRequest, SimResponse } from './http-types.js';
 import type { LogEntry, LogSink, OutcomeEntry, RequestEntry, SavedState, WorldBuild, WorldDocument } from './persist-types.js';
 import {
+  entrySize,
   LogSinkError,
   STATE_FILE_COMPACT_BYTES,
   WORLD_ENTRY_BYTES,
@@ -17,15 +18,14 @@ import {
   WORLD_LOG_BYTES,
   WORLD_LOG_LIMIT,
 } from './persist-types.js';
+import { detailResponse } from './render.js';
+import { saveStores } from './store-state.js';
 import { quietBetweenJobs, saveWorldState } from './world-state.js';
+import type { World } from './world.js';
 
 /** The control route that advances the clock (its request may be checkpointed between its jobs). */
 const ADVANCE_PATH = '/_sandbox/clock/advance';
-import { detailResponse } from './render.js';
-import { saveStores } from './store-state.js';
-import type { World } from './world.js';
 
-/** Paths whose requests replace the world or the sandbox rather than change it: never logged. */
 /**
  * Paths whose requests replace the world or the sandbox rather than change it, or change nothing
  * in it (a receiver certification only sends requests out): never logged.
@@ -350,7 +350,6 @@ export abstract class LogCore {
     return undefined;
   }
 
-  /** The stores' state last given to the sink (JSON; '' for none). */
   /**
    * After an answer: wall-clock reads made since the last entry (an attempt's latency after its
    * answer) go before this answer does; with a state file, the stores' state when the request
@@ -433,12 +432,4 @@ export abstract class LogCore {
       log: [...this.entries],
     };
   }
-}
-
-/** About the bytes of a request entry's JSON (no JSON is built: counted on every write). */
-function entrySize(e: RequestEntry): number {
-  let n = 64 + e.p.length + e.b.length;
-  for (const name in e.h) n += name.length + (e.h[name] as string).length + 6;
-  for (const key in e.q) for (const v of e.q[key] as string[]) n += key.length + v.length + 6;
-  return n;
 }

@@ -202,3 +202,11 @@ export class LogSinkError extends Error {
     super(message);
   }
 }
+
+/** About the bytes of a request entry's JSON (no JSON is built: counted on every write). */
+export function entrySize(e: RequestEntry): number {
+  let n = 64 + e.p.length + e.b.length;
+  for (const name in e.h) n += name.length + (e.h[name] as string).length + 6;
+  for (const key in e.q) for (const v of e.q[key] as string[]) n += key.length + v.length + 6;
+  return n;
+}
