@@ -17,6 +17,14 @@ describe.skipIf(!haveChromium)('steering the sandbox from the inspector', () => 
   }, 60_000);
   afterAll(() => rig?.close());
 
+  /** A promise opened from outside (Node 20 has no Promise.withResolvers). */
+  const gate = () => {
+    let open = (): void => undefined;
+    const shut = new Promise<void>((done) => {
+      open = done;
+    });
+    return { shut, open };
+  };
   const errorShown = async () => ((await rig.page.locator('#error').isHidden()) ? null : await rig.page.locator('#error').textContent());
 
   it('adds a fault rule, edits it, refuses a bad edit without a change, removes it', async () => {
@@ -163,11 +171,30 @@ describe.skipIf(!haveChromium)('steering the sandbox from the inspector', () => 
     await rig.open('faults');
     await page.getByRole('button', { name: 'Drop the scenario' }).click();
     await expect.poll(async () => (await rig.call('GET', '/v2/user')).body.total).toBe(60);
+    const firstOf = async () => (await rig.call('GET', '/v2/user?limit=1')).body.users[0].client_user_id as string;
+    const before = await firstOf();
+    // The page's reset is held until the test has looked: the world seen meanwhile is still the old
+    // one, whose first user is not 'kit-lost' either, so only the reset's answer says it is done
+    // (a wait for "not kit-lost" passed before the reset under load, and the page then rightly
+    // showed the new world's users, not the old first user the test looked for).
+    const held = gate();
+    const reached = gate();
+    await page.route('**/_sandbox/reset', async (route) => {
+      reached.open();
+      await held.shut;
+      await route.fallback();
+    });
+    const answered = page.waitForResponse((r) => r.url() === `${rig.api}/_sandbox/reset` && r.request().method() === 'POST');
     await page.locator('#reset-seed').fill('11');
     await page.getByRole('button', { name: 'Reset the world' }).click();
-    await expect.poll(async () => (await rig.call('GET', '/v2/user?limit=1')).body.users[0]?.client_user_id).not.toBe('kit-lost');
+    await reached.shut;
+    expect(await firstOf()).toBe(before);
+    held.open();
+    expect(await (await answered).json()).toEqual({ status: 'ok', seed: 11 });
+    await page.unroute('**/_sandbox/reset');
     // Another seed, other keys: the page (not reloaded) reads them again and the Users tab still answers.
-    const first = (await rig.call('GET', '/v2/user?limit=1')).body.users[0].client_user_id as string;
+    const first = await firstOf();
+    expect(first).not.toBe(before);
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('table', { name: 'Users' }).getByText(first).waitFor();
     expect(await errorShown()).toBeNull();
