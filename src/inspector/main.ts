@@ -7,6 +7,7 @@ import { control, errorText, session } from './api.js';
 import { add, button, h, hooks } from './dom.js';
 import { actionForm, field } from './forms.js';
 import { time } from './format.js';
+import { oneAtATime } from './redraw.js';
 import type { Clock, Credentials } from './types.js';
 import { TABS, tabOf, VIEWS } from './views.js';
 
@@ -87,18 +88,8 @@ function renderTabs(name: string): void {
   );
 }
 
-let busy = false;
-/** A refresh asked for while one was drawing (a tab clicked, an action done): drawn right after it, never dropped. */
-let again = false;
-
 /** Draws the view of the hash; the page stays as it is when the new drawing is the same. */
-async function refresh(): Promise<void> {
-  if (busy) {
-    again = true;
-    return;
-  }
-  busy = true;
-  again = false;
+async function draw(): Promise<void> {
   try {
     const hash = location.hash.replace(/^#/, '') || 'requests';
     const parts = hash.split('/').map((p) => decodeURIComponent(p));
@@ -129,11 +120,12 @@ async function refresh(): Promise<void> {
   } catch (e) {
     showError(e);
   } finally {
-    busy = false;
     document.body.setAttribute('data-ready', '1');
-    if (again) void refresh();
   }
 }
+
+/** A redraw, one at a time (redraw.ts): one asked for while another draws runs right after it. */
+const refresh = oneAtATime(draw);
 
 /** Whether the person is typing in a field of the view (a redraw would disturb them). */
 function typing(): boolean {

@@ -1,12 +1,14 @@
 /**
  * The inspector's view logic without a browser: formatting (times with dates, names and ranges a
  * world may leave empty), paging, the "API requests only" switch, the search across kept bodies,
- * copy as curl and replay, the per-user timeline's order and collapsed pulls, fault rule editing.
+ * copy as curl and replay, the per-user timeline's order and collapsed pulls, fault rule editing,
+ * redraws one at a time (an answer read before a reset is never drawn after the reset's redraw).
  */
 import { describe, expect, it } from 'vitest';
 import { curlOf, replayOf } from '../../src/inspector/curl.js';
 import { cell, patientName, qs, rangeText, statusClass, time, timeRange } from '../../src/inspector/format.js';
 import { foundIn, isApiRequest, pageOf, searchBodies } from '../../src/inspector/paging.js';
+import { oneAtATime } from '../../src/inspector/redraw.js';
 import { collapsePulls, orderTimeline, userTimeline } from '../../src/inspector/timeline.js';
 import type { Credentials, JournalRequest } from '../../src/inspector/types.js';
 import { ruleBody } from '../../src/inspector/views-steer.js';
@@ -234,5 +236,67 @@ describe('steering', () => {
       times: 2,
     });
     expect(JSON.parse(ruleBody({ match: {}, action: { drop: true }, remaining: null }))).toEqual({ match: {}, action: { drop: true } });
+  });
+});
+
+describe('redraws', () => {
+  /** A drawing that reads the world when it starts and draws once its answer is let through. */
+  function heldDrawing(read: () => number) {
+    const shown: number[] = [];
+    const answers: Array<() => void> = [];
+    let drawing = 0;
+    let most = 0;
+    const draw = async () => {
+      drawing += 1;
+      most = Math.max(most, drawing);
+      const value = read();
+      try {
+        await new Promise<void>((done) => answers.push(done));
+        if (value < 0) throw new Error('the sandbox answered 500');
+        shown.push(value);
+      } finally {
+        drawing -= 1;
+      }
+    };
+    return { draw, shown, answers, most: () => most };
+  }
+
+  it('draws one at a time: one asked for meanwhile runs once, after it, and reads again (an older answer is never drawn last)', async () => {
+    let seed = 3;
+    const d = heldDrawing(() => seed);
+    const refresh = oneAtATime(d.draw);
+    const tick = refresh(); // the two-second tick: it read the world of seed 3, its answer is on the way
+    seed = 11; // the reset
+    const reset = refresh(); // the redraw the reset asked for
+    const tab = refresh(); // a tab clicked meanwhile: the same redraw covers it
+    expect(d.answers).toHaveLength(1);
+    d.answers[0]!();
+    await tick;
+    expect(d.shown).toEqual([3]);
+    expect(d.answers).toHaveLength(2);
+    d.answers[1]!();
+    await Promise.all([reset, tab]);
+    expect(d.shown).toEqual([3, 11]);
+    expect(d.answers).toHaveLength(2);
+    expect(d.most()).toBe(1);
+  });
+
+  it('a drawing that fails does not stop the one asked for meanwhile', async () => {
+    let value = -1;
+    const d = heldDrawing(() => value);
+    const refresh = oneAtATime(d.draw);
+    const failing = refresh();
+    value = 7;
+    const next = refresh();
+    d.answers[0]!();
+    await expect(failing).rejects.toThrow('500');
+    d.answers[1]!();
+    await next;
+    expect(d.shown).toEqual([7]);
+    const alone = refresh();
+    expect(d.answers).toHaveLength(3);
+    d.answers[2]!();
+    await alone;
+    expect(d.shown).toEqual([7, 7]);
   });
 });
