@@ -46,12 +46,16 @@ interface HealthSdkView {
   team_connection_policies: Record<string, Record<Environment, ConnectionPolicy>>;
 }
 
-/** The policies as the control plane shows them: sandbox-wide, and each team set apart (both environments). */
+/**
+ * The policies as the control plane shows them: sandbox-wide, and each live team set apart (both
+ * environments; an environment not set apart follows the sandbox-wide policy).
+ */
 export function healthSdkSettings(world: World): HealthSdkView {
   const s = settingsOf.peek(world);
   const policy = s?.policy ?? 'auto';
   const teams: HealthSdkView['team_connection_policies'] = {};
-  for (const [teamId, envs] of s?.teams ?? []) teams[teamId] = { sandbox: envs.sandbox ?? policy, production: envs.production ?? policy };
+  for (const [teamId, envs] of s?.teams ?? [])
+    if (world.tenancy.teams.has(teamId)) teams[teamId] = { sandbox: envs.sandbox ?? policy, production: envs.production ?? policy };
   return { connection_policy: policy, team_connection_policies: teams };
 }
 
@@ -62,13 +66,13 @@ interface PolicyChange {
 }
 
 /**
- * Sets the policy sandbox-wide (teams set apart keep theirs), of one team (both environments) or
+ * Sets the policy sandbox-wide (the team environments set apart keep theirs), of one team (both environments) or
  * of one team environment; 404 for an unknown team. Connections already made stay; the policy
  * decides what the next deregistration does.
  */
 export function setHealthSdkPolicy(world: World, change: PolicyChange): HealthSdkView {
   const { connection_policy: policy, team_id: teamId, environment } = change;
-  if (teamId !== undefined && !world.tenancy.allPartitions().some((p) => p.team.id === teamId)) throw wearablesError.teamNotFound(teamId);
+  if (teamId !== undefined && !world.tenancy.teams.has(teamId)) throw wearablesError.teamNotFound(teamId);
   const s = settingsOf(world);
   if (teamId === undefined) s.policy = policy;
   else {

@@ -186,7 +186,7 @@ export function feedState(world: World): FeedState {
  * sandbox-wide or for one team (404 for an unknown team).
  */
 export function setFeedRevisionRate(world: World, rate: number, teamId?: string): FeedState {
-  if (teamId !== undefined && !world.tenancy.allPartitions().some((p) => p.team.id === teamId)) throw wearablesError.teamNotFound(teamId);
+  if (teamId !== undefined && !world.tenancy.teams.has(teamId)) throw wearablesError.teamNotFound(teamId);
   setRevisionRate(world, rate, teamId);
   return feedState(world);
 }
