@@ -15,10 +15,10 @@ import { type World, worldSlot } from '../../engine/world.js';
 import { wearablesError } from './errors.js';
 
 export const CONNECTION_POLICIES = ['auto', 'explicit'] as const;
-export type ConnectionPolicy = (typeof CONNECTION_POLICIES)[number];
+type ConnectionPolicy = (typeof CONNECTION_POLICIES)[number];
 
 /** The connections the Health SDK makes (the providers its connection policy governs). */
-export const HEALTH_SDK_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
+const HEALTH_SDK_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
 
 interface HealthSdkSettings {
   policy: ConnectionPolicy;
@@ -29,7 +29,7 @@ interface HealthSdkSettings {
 const settingsOf = worldSlot('wearables.health_sdk', (): HealthSdkSettings => ({ policy: 'auto', teams: new Map() }));
 
 /** The connection policy of a team environment's Health SDK. */
-export function connectionPolicy(d: Domain): ConnectionPolicy {
+function connectionPolicy(d: Domain): ConnectionPolicy {
   const { world, partition } = d;
   const s = settingsOf.peek(world);
   if (!s) return 'auto';
