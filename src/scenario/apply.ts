@@ -133,6 +133,8 @@ async function applyTeams(scenario: Scenario, call: Call, credentials: () => Cre
       await call(`${at}.data_revisions`, 'POST', '/_sandbox/wearables/feed', {
         body: { revision_rate: t.data_revisions, team_id: ref.team_id },
       });
+    if (t.health_sdk)
+      await call(`${at}.health_sdk`, 'POST', '/_sandbox/wearables/health-sdk', { body: { ...t.health_sdk, team_id: ref.team_id } });
   }
   if (scenario.plan) await call('plan', 'PUT', `/_sandbox/orgs/${creds.org_id}/plan`, { body: { plan: scenario.plan } });
   return teams;
@@ -333,6 +335,7 @@ export async function applyScenario(scenario: Scenario, dispatch: Dispatch, cred
 
   if (scenario.data_revisions !== undefined)
     await call('data_revisions', 'POST', '/_sandbox/wearables/feed', { body: { revision_rate: scenario.data_revisions } });
+  if (scenario.health_sdk) await call('health_sdk', 'POST', '/_sandbox/wearables/health-sdk', { body: scenario.health_sdk });
   for (const [i, o] of scenario.provider_outages.entries())
     await call(`provider_outages[${i}]`, 'POST', `/_sandbox/providers/${o.provider}/outage`, { body: { duration: o.duration } });
 

@@ -131,6 +131,18 @@ const labs = lazySchema(() =>
     .strict(),
 );
 
+const healthSdk = lazySchema(() =>
+  z
+    .object({
+      connection_policy: z
+        .enum(['auto', 'explicit'])
+        .describe(
+          'auto (default, Auto Connect): deregistering apple_health_kit, health_connect or samsung_health has no effect; explicit (Explicit Connect): it removes the connection, and only the SDK connect (POST /v2/link/provider/manual/{provider}) makes one',
+        ),
+    })
+    .strict(),
+);
+
 /** A share of revised data (nights, activity days, workouts): 0 to 1. */
 const revisionShare = () => z.number().min(0).max(1);
 
@@ -147,6 +159,9 @@ const team = lazySchema(() =>
         .describe(
           "This team's share of nights, activity days and workouts a later sync revises (daily.data.sleep|activity|workouts.updated; POST /_sandbox/wearables/feed)",
         ),
+      health_sdk: healthSdk
+        .optional()
+        .describe("This team's Health SDK connection policy, both environments (POST /_sandbox/wearables/health-sdk)"),
     })
     .strict(),
 );
@@ -199,6 +214,7 @@ export const scenarioSchema = lazySchema(() =>
           'Share of nights, activity days and workouts a later sync revises, sending daily.data.sleep|activity|workouts.updated (default 0.05; 0 switches revisions off)',
         ),
       labs: labs.optional().describe('How lab orders move in every team (a team may say otherwise)'),
+      health_sdk: healthSdk.optional().describe("The Health SDK's connection policy in every team (a team may say otherwise)"),
       plan: z.enum(['launch', 'grow', 'scale', 'premium']).optional().describe("The org's plan"),
       teams: z.array(team).default([]),
       users: z.array(user).default([]),

@@ -37,6 +37,7 @@ import type {
   DeliveryAttemptPage,
   FeedState,
   Health,
+  HealthSdkSettings,
   HistoricalPullForced,
   IntegrationReport,
   JobList,
@@ -363,6 +364,23 @@ export class SandboxControl {
   /** The periodic wearable feed's state. */
   async feedState(): Promise<FeedState> {
     return this.request('GET', '/_sandbox/wearables/feed');
+  }
+
+  /**
+   * Sets the Health SDK's connection policy (sandbox-wide, one team, or one team environment):
+   * `explicit` makes deregistering Apple HealthKit, Health Connect or Samsung Health remove the connection.
+   */
+  async healthSdk(body: {
+    connection_policy: 'auto' | 'explicit';
+    team_id?: string;
+    environment?: 'sandbox' | 'production';
+  }): Promise<HealthSdkSettings> {
+    return this.request('POST', '/_sandbox/wearables/health-sdk', body);
+  }
+
+  /** The Health SDK's connection policies. */
+  async healthSdkState(): Promise<HealthSdkSettings> {
+    return this.request('GET', '/_sandbox/wearables/health-sdk');
   }
 
   /** Puts a connection into error (emits provider.connection.error); answers the connection. */

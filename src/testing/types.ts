@@ -39,6 +39,8 @@ export type RouteListing = Of<typeof W.RouteListing>;
 
 /** `GET|POST /_sandbox/wearables/feed`. */
 export type FeedState = Of<typeof W.FeedState>;
+/** `GET|POST /_sandbox/wearables/health-sdk`. */
+export type HealthSdkSettings = Of<typeof W.HealthSdkSettings>;
 /** `POST /_sandbox/connections/:user_id/:provider/error|reconnect`. */
 export type Connection = Of<typeof W.Connection>;
 /** `POST /_sandbox/historical_pulls/:user_id/:provider`. */

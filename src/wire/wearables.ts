@@ -368,6 +368,14 @@ export const FeedState = lazySchema(() =>
     team_revision_rates: z.record(z.string(), z.number()),
   }),
 );
+/** `GET|POST /_sandbox/wearables/health-sdk`: the Health SDK's connection policy, sandbox-wide and per team environment. */
+export const HealthSdkSettings = lazySchema(() => {
+  const policy = z.enum(['auto', 'explicit']);
+  return z.object({
+    connection_policy: policy,
+    team_connection_policies: z.record(z.string(), z.object({ sandbox: policy, production: policy })),
+  });
+});
 export const HistoricalPullForced = lazySchema(() =>
   z.object({
     applies_to: z.string(),

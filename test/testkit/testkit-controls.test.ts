@@ -49,6 +49,7 @@ expectTypeOf<Answer<'events'>>().toEqualTypeOf<Array<Out<typeof W.JournalEntry>>
 expectTypeOf<Answer<'jobs'>>().toEqualTypeOf<Out<typeof W.JobList>>();
 expectTypeOf<Answer<'routes'>>().toEqualTypeOf<Out<typeof W.RouteListing>>();
 expectTypeOf<Answer<'feed'>>().toEqualTypeOf<Out<typeof W.FeedState>>();
+expectTypeOf<Answer<'healthSdk'>>().toEqualTypeOf<Out<typeof W.HealthSdkSettings>>();
 expectTypeOf<Answer<'connectionError'>>().toEqualTypeOf<WireConnection>();
 expectTypeOf<Answer<'reconnect'>>().toEqualTypeOf<Out<typeof W.Connection>>();
 expectTypeOf<Answer<'historicalPull'>>().toEqualTypeOf<Out<typeof W.HistoricalPullForced>>();
@@ -71,6 +72,8 @@ const CLIENT_SCHEMAS: Record<string, z.ZodType | null> = {
   'sandbox.routes': W.RouteListing,
   'sandbox.wearables.feed.get': W.FeedState,
   'sandbox.wearables.feed.set': W.FeedState,
+  'sandbox.wearables.health_sdk.get': W.HealthSdkSettings,
+  'sandbox.wearables.health_sdk.set': W.HealthSdkSettings,
   'sandbox.connections.error': W.Connection,
   'sandbox.connections.reconnect': W.Connection,
   'sandbox.historical_pulls.force': W.HistoricalPullForced,
@@ -218,6 +221,7 @@ describe.each([
       ['events(limit 0)', () => c.events({ limit: 0 }), 422],
       ['jobs(0)', () => c.jobs(0), 422],
       ['feed(sometimes)', () => c.feed('sometimes' as never), 422],
+      ['healthSdk(sometimes)', () => c.healthSdk({ connection_policy: 'sometimes' as never }), 422],
       ['connectionError(not a uuid)', () => c.connectionError('nobody', 'oura'), 422],
       ['connectionError(unknown user)', () => c.connectionError('00000000-0000-4000-8000-000000000000', 'oura'), 404],
       ['reconnect(not in error)', () => c.reconnect(hooked, 'oura'), 409],
@@ -276,6 +280,15 @@ describe.each([
     expect(await c.feed('on')).toEqual({ enabled: true, mode: 'on', interval_seconds: 7200, revision_rate: 0.05, team_revision_rates: {} });
     expect((await c.feedState()).mode).toBe('on');
     expect(await c.feed('auto')).toMatchObject({ enabled: true, mode: 'auto' });
+  });
+
+  it('healthSdk and healthSdkState', async () => {
+    expect(await c.healthSdkState()).toEqual({ connection_policy: 'auto', team_connection_policies: {} });
+    const team = (await c.credentials()).teams[0]?.team_id ?? '';
+    expect(await c.healthSdk({ connection_policy: 'explicit', team_id: team, environment: 'production' })).toEqual({
+      connection_policy: 'auto',
+      team_connection_policies: { [team]: { sandbox: 'auto', production: 'explicit' } },
+    });
   });
 
   it('labs: lifecycle and scenarios', async () => {

@@ -12,6 +12,9 @@
  *   without a current connection, of the next connection's pulls.
  * - `GET|POST /_sandbox/wearables/feed` `{enabled}`: the periodic new-data feed's switch;
  *   `{revision_rate, team_id?}`: the share of nights, activity days and workouts a later sync revises (sandbox-wide or one team).
+ * - `GET|POST /_sandbox/wearables/health-sdk` `{connection_policy: auto|explicit, team_id?,
+ *   environment?}`: the Health SDK's connection policy (sandbox-wide, one team, or one team
+ *   environment): what deregistering Apple HealthKit, Health Connect or Samsung Health does.
  *
  * LIMITATIONS
  * - Finished pulls cannot be rewritten (409); reconnect the provider to pull again.
@@ -30,7 +33,9 @@ import {
   setFeedMode,
   setFeedRevisionRate,
 } from '../../state/wearables/operations.js';
-import { Connection, FeedState, HistoricalPullForced, res } from '../../wire/schemas.js';
+import { CONNECTION_POLICIES, healthSdkSettings, setHealthSdkPolicy } from '../../state/wearables/health-sdk.js';
+import { ENVIRONMENTS } from '../../engine/tenancy.js';
+import { Connection, FeedState, HealthSdkSettings, HistoricalPullForced, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
 const target = lazySchema(() => z.object({ user_id: uuid(), provider: z.string() }));
@@ -132,5 +137,42 @@ export const wearablesControlRoutes = [
       if ('revision_rate' in body) return reply(200, setFeedRevisionRate(ctx.world, body.revision_rate, body.team_id));
       return reply(200, setFeedMode(ctx.world, 'mode' in body ? body.mode : body.enabled ? 'on' : 'off'));
     },
+  }),
+
+  defineRoute({
+    id: 'sandbox.wearables.health_sdk.get',
+    method: 'GET',
+    path: '/_sandbox/wearables/health-sdk',
+    auth: 'control',
+    summary:
+      "The Health SDK's connection policy, sandbox-wide and per team environment: auto (Auto Connect, the default) or explicit (Explicit Connect).",
+    responses: { 200: res(HealthSdkSettings, '{connection_policy, team_connection_policies}') },
+    handle: (ctx) => reply(200, healthSdkSettings(ctx.world)),
+  }),
+
+  defineRoute({
+    id: 'sandbox.wearables.health_sdk.set',
+    method: 'POST',
+    path: '/_sandbox/wearables/health-sdk',
+    auth: 'control',
+    summary:
+      'Sets the Health SDK\'s connection policy ({"connection_policy": "auto"|"explicit", "team_id"?, "environment"?}): with explicit, deregistering Apple HealthKit, Health Connect or Samsung Health removes the connection and only the SDK\'s connect (POST /v2/link/provider/manual/{provider}) makes one; with auto (the default) deregistering them has no effect.',
+    request: {
+      body: lazySchema(() =>
+        z
+          .object({
+            connection_policy: z.enum(CONNECTION_POLICIES),
+            team_id: uuid().optional(),
+            environment: z.enum(ENVIRONMENTS as ['sandbox', 'production']).optional(),
+          })
+          .strict()
+          .refine((b) => b.environment === undefined || b.team_id !== undefined, {
+            message: 'environment needs a team_id',
+            path: ['environment'],
+          }),
+      ),
+    },
+    responses: { 200: res(HealthSdkSettings, '{connection_policy, team_connection_policies}'), 404: 'Unknown team', 422: 'Bad policy' },
+    handle: (ctx, { body }) => reply(200, setHealthSdkPolicy(ctx.world, body)),
   }),
 ];

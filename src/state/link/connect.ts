@@ -19,7 +19,11 @@ import { LINK_TOKEN_TTL_MS, linkTokensOf, tokenProblem, usableToken, type LinkTo
 
 /** Auth types a web widget connects (the others connect through the mobile SDK). */
 const WEB_AUTH = new Set(['oauth', 'team_oauth', 'password', 'email']);
-/** Providers connected through the mobile SDK or by hand (the SDK's ManualProviders). */
+/**
+ * Providers connected through the mobile SDK or by hand (the SDK's ManualProviders, a
+ * non-exhaustive enum), and Samsung Health, which the Health SDK connects the same way as
+ * Health Connect (its `connect()` in Explicit Connect mode; docs/simulated/wearables.md).
+ */
 const MANUAL_PROVIDERS: readonly string[] = [
   'beurer_ble',
   'omron_ble',
@@ -30,6 +34,7 @@ const MANUAL_PROVIDERS: readonly string[] = [
   'apple_health_kit',
   'manual',
   'health_connect',
+  'samsung_health',
 ];
 
 function requireUser(scope: Domain, userId: string): void {

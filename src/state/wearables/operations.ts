@@ -7,6 +7,7 @@
 import { revisionRates, setRevisionRate } from './revisions.js';
 import type { Domain } from '../domain-context.js';
 import { pauseAfterIngestionEnd } from './ingestion-pause.js';
+import { deregisterHasNoEffect } from './health-sdk.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import type { Partition } from '../../engine/tenancy.js';
@@ -63,14 +64,12 @@ export function deregisterProvider(d: Domain, userId: string, slug: string): voi
   const link = currentLink(d, userId, slug);
   if (!link) throw wearablesError.notConnected(userId, slug);
   // The Health SDK's default Auto Connect mode: deregistering has no effect (the next sync
-  // attempt would reinstate the connection; docs: api-reference/user/deregister-a-provider,
-  // wearables/sdks/health/connection-policies). Explicit Connect mode is not simulated.
-  if (AUTO_CONNECT_PROVIDERS.has(slug)) return;
+  // attempt would reinstate the connection); in Explicit Connect mode it ends the connection as
+  // for any provider (docs: api-reference/user/deregister-a-provider,
+  // wearables/sdks/health/connection-policies).
+  if (deregisterHasNoEffect(d, slug)) return;
   endConnection(world, link, world.clock.now());
 }
-
-/** Health SDK connections that, in the default Auto Connect mode, deregistration leaves as they are. */
-const AUTO_CONNECT_PROVIDERS: ReadonlySet<string> = new Set(['apple_health_kit', 'health_connect', 'samsung_health']);
 
 /** A live user by id across the sandbox's team environments (control plane). */
 function findUser(world: World, userId: string, slug: string): { user: User; partition: Partition } {
@@ -187,7 +186,7 @@ export function feedState(world: World): FeedState {
  * sandbox-wide or for one team (404 for an unknown team).
  */
 export function setFeedRevisionRate(world: World, rate: number, teamId?: string): FeedState {
-  if (teamId !== undefined && !world.tenancy.allPartitions().some((p) => p.team.id === teamId)) throw wearablesError.teamNotFound(teamId);
+  if (teamId !== undefined && !world.tenancy.teams.has(teamId)) throw wearablesError.teamNotFound(teamId);
   setRevisionRate(world, rate, teamId);
   return feedState(world);
 }
