@@ -5,11 +5,15 @@
  * GC and answers its memory, the retained counts and (when asked) the census of the world.
  */
 import type { AddressInfo } from 'node:net';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { boundHeapGrowth } from '../src/adapters/heap-growth.js';
 import { createNodeServer } from '../src/adapters/node-http.js';
 import { createNodeTransport } from '../src/adapters/node-transport.js';
 import { createSandbox } from '../src/sandbox.js';
 import { census, retainedCounts } from './soak-census.js';
 
+// As the CLI serves it: the same heap growth (src/adapters/heap-growth.ts; SOAK_NODE_FLAGS may set another).
+boundHeapGrowth();
 const deliveries = createNodeTransport();
 let logged = 0;
 const sandbox = createSandbox({
@@ -45,6 +49,8 @@ process.on('message', (msg: { type: string; census?: boolean }) => {
       external: m.external,
       arrayBuffers: m.arrayBuffers,
       cpu: process.cpuUsage(),
+      // Committed MB per V8 space (where RSS beyond the live heap sits).
+      spaces: Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), Math.round(x.space_size / 2 ** 20)])),
       logged,
       sandboxTime: sandbox.world.clock.iso(),
       counts: retainedCounts(sandbox.world),

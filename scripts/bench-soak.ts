@@ -41,6 +41,7 @@ export interface Sample {
   logged: number;
   sandboxTime: string;
   counts: Record<string, number>;
+  spaces?: Record<string, number>;
   census?: Array<[string, number]>;
 }
 
@@ -63,7 +64,8 @@ export function startServer(): Promise<{ child: ChildProcess; base: string; cred
   const window = arg('--delivery-window', 8);
   const child = fork(fileURLToPath(new URL('./bench-soak-server.ts', import.meta.url)), [], {
     env: { ...process.env, SOAK_DELIVERY_WINDOW: String(window) },
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    // SOAK_NODE_FLAGS: extra V8/Node flags for the server (a diagnostic: how the heap's sizing moves RSS).
+    execArgv: ['--expose-gc', ...(process.env.SOAK_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CliError, helpText, parseCli } from './adapters/cli-options.js';
+import { boundHeapGrowth } from './adapters/heap-growth.js';
 import { watchParent } from './adapters/parent-watch.js';
 import {
   adminTokenOf,
@@ -238,6 +239,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.command === 'export') return exportCommand(options);
+  boundHeapGrowth();
   const m = await serverModules();
   const saved = savedWorld(options, m);
   const scenario = scenarioOrExit(options, m);

@@ -118,7 +118,7 @@ export async function benchSoakMix(seconds: number): Promise<void> {
       samples.push(s);
       if (atWarm) warm = s;
       console.log(
-        `  ${t.toFixed(0).padStart(5)} s  ${requests} requests  ${s.sandboxTime.slice(0, 16)}  RSS ${(s.rss / MB).toFixed(0)} MB  heap ${(s.heapUsed / MB).toFixed(0)} MB (of ${(s.heapTotal / MB).toFixed(0)}, external ${(s.external / MB).toFixed(0)})  ${JSON.stringify(s.counts)}${atWarm ? '  <- end of warm-up' : ''}`,
+        `  ${t.toFixed(0).padStart(5)} s  ${requests} requests  ${s.sandboxTime.slice(0, 16)}  RSS ${(s.rss / MB).toFixed(0)} MB  heap ${(s.heapUsed / MB).toFixed(0)} MB (of ${(s.heapTotal / MB).toFixed(0)}, external ${(s.external / MB).toFixed(0)}) ${JSON.stringify(s.spaces)}  ${JSON.stringify(s.counts)}${atWarm ? '  <- end of warm-up' : ''}`,
       );
     }
   };

@@ -1,0 +1,23 @@
+/**
+ * The served process's heap growth (issue 40, the hour-long soak): V8 sizes the old generation
+ * between major collections as the live heap times a factor it picks from its own speed, up to 4x
+ * under a high allocation rate, so a sandbox whose live heap is flat (about 170 MB under the soak's
+ * mix) swung between 450 and 870 MB of RSS. A fixed factor of 2 (`--heap-growing-percent=100`)
+ * keeps RSS near the live heap for a small cost in collections (docs/simulated/engine.md, "Memory").
+ * A user's own `--heap-growing-percent` (on the command line or in NODE_OPTIONS) wins.
+ */
+import { setFlagsFromString } from 'node:v8';
+
+export const HEAP_GROWING_PERCENT = 100;
+
+/** Sets the factor unless the user chose one; answers whether it did. */
+export function boundHeapGrowth(
+  env: NodeJS.ProcessEnv = process.env,
+  execArgv: readonly string[] = process.execArgv,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): boolean {
+  const chosen = [...execArgv, env.NODE_OPTIONS ?? ''].some((a) => /heap[-_]growing[-_]percent/.test(a));
+  if (chosen) return false;
+  setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return true;
+}
