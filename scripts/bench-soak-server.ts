@@ -50,7 +50,9 @@ process.on('message', (msg: { type: string; census?: boolean }) => {
       arrayBuffers: m.arrayBuffers,
       cpu: process.cpuUsage(),
       // Committed MB per V8 space (where RSS beyond the live heap sits).
-      spaces: Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), Math.round(x.space_size / 2 ** 20)])),
+      spaces: Object.fromEntries(
+        getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), Math.round(x.space_size / 2 ** 20)]),
+      ),
       logged,
       sandboxTime: sandbox.world.clock.iso(),
       counts: retainedCounts(sandbox.world),
