@@ -239,8 +239,8 @@ async function main(): Promise<void> {
     return;
   }
   if (options.command === 'export') return exportCommand(options);
-  boundHeapGrowth();
   const m = await serverModules();
+  boundHeapGrowth();
   const saved = savedWorld(options, m);
   const scenario = scenarioOrExit(options, m);
   const notes: string[] = [];

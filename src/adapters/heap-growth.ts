@@ -5,6 +5,11 @@
  * mix) swung between 450 and 870 MB of RSS. A fixed factor of 2 (`--heap-growing-percent=100`)
  * keeps RSS near the live heap for a small cost in collections (docs/simulated/engine.md, "Memory").
  * A user's own `--heap-growing-percent` (on the command line or in NODE_OPTIONS) wins.
+ *
+ * V8 keys its code cache on its flags: the CLI sets the factor after its bundle is compiled from
+ * the cache (scripts/cli-boot.mjs), and the build's run that writes the cache at exit
+ * (`HEALTH_SANDBOX_CODE_CACHE_OUT`) leaves the flags as a start finds them, or every start would
+ * refuse the cache.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -17,7 +22,7 @@ export function boundHeapGrowth(
   setFlags: (flags: string) => void = setFlagsFromString,
 ): boolean {
   const chosen = [...execArgv, env.NODE_OPTIONS ?? ''].some((a) => /heap[-_]growing[-_]percent/.test(a));
-  if (chosen) return false;
+  if (chosen || env.HEALTH_SANDBOX_CODE_CACHE_OUT) return false;
   setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }
