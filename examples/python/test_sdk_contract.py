@@ -3,7 +3,8 @@
 Every method of the SDK's own reference.md is run with its usage example (placeholders replaced by
 the seeded world's ids and dates; the client built as `Vital(api_key=..., base_url=<sandbox>)`).
 Each call must return what the SDK parsed, or raise its typed `ApiError` with a 4xx JSON answer
-carrying `detail`; a pydantic ValidationError or any other exception (a parse failure) fails.
+carrying `detail` whose status the route documents (the sandbox's /openapi.json); a pydantic
+ValidationError or any other exception (a parse failure) fails.
 A method whose request the sandbox has no route for (404, no route in the request journal) is
 skipped with its method and path. The SDK is not vendored (no licence): set VITAL_PYTHON_SRC to a
 checkout's `src` (docs/other-languages.md); without it this module is skipped.
