@@ -103,6 +103,12 @@ def world_values(api: httpx.Client, sandbox: Any) -> dict[str, str]:
     return values
 
 
+def completed_order(api: httpx.Client) -> str:
+    """A seeded order with results (the results methods read it; the others the new walk-in order)."""
+    orders = api.get("/v3/orders", params={"size": 50}).json()["orders"]
+    return next(o["id"] for o in orders if o["status"] == "completed")
+
+
 def last_request(control: httpx.Client) -> dict[str, Any] | None:
     """The newest entry of the sandbox's request journal (data API requests only)."""
     requests = control.get("/requests", params={"limit": 1}).json()["requests"]
@@ -112,6 +118,8 @@ def last_request(control: httpx.Client) -> dict[str, Any] | None:
 @pytest.mark.parametrize("method", METHODS, ids=[m.name for m in METHODS])
 def test_the_sdk_parses_what_the_sandbox_answers(method, sandbox, api, control, documented):
     values = world_values(api, sandbox)
+    if method.name.startswith("lab_tests.get_result_"):
+        values["order_id"] = completed_order(api)
     before = last_request(control)
     api_key = sandbox.team["api_keys"]["sandbox"]
     try:
