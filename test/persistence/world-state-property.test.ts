@@ -14,6 +14,7 @@
  * store's in-memory form, and a busy save taken during an advance that never loaded.
  */
 import fc from 'fast-check';
+import { SLOW_TESTS } from '../support/run-size.js';
 import { describe, expect, it } from 'vitest';
 import type { WebhookTransport } from '../../src/state/webhooks/transport.js';
 import { createClient, type TestClient, type TestResponse } from '../support/client.js';
@@ -341,7 +342,8 @@ describe('saved worlds: a property over random writes, advances and saves', () =
       fc.asyncProperty(setup, fc.array(op, { minLength: 3, maxLength: 12 }), async (s, ops) => {
         expect(await run(s, ops)).toEqual([]);
       }),
-      { numRuns: 20, seed: 47_2026 },
+      // 12 sequences locally, 40 in CI (HEALTH_SANDBOX_SLOW_TESTS=1): each builds, saves and loads worlds.
+      { numRuns: SLOW_TESTS ? 40 : 12, seed: 47_2026 },
     );
     // Saves with inputs after their checkpoint, with an attempt in flight, and loaded worlds that delivered.
     expect(seen.tails).toBeGreaterThan(0);
