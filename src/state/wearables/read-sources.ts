@@ -21,12 +21,15 @@ import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { type World, worldSlot } from '../../engine/world.js';
 import type { User } from '../users/users.js';
+import { viewCount } from './read-views.js';
 import { birthYearOf, showcaseUsers, subjectOf, zoneOf } from './subject.js';
 
 /** Memo entries all kept users may hold together (a cadence entry is 8 bytes of a typed array). */
 const READ_MEMO = 2_000_000;
 /** Memo entries one user may hold before its sources are rebuilt. */
 const READ_USER_MEMO = 600_000;
+/** Memo entries a kept summary counts for (a summary is a few hundred bytes to a few kilobytes). */
+const VIEW_WEIGHT = 250;
 /** Users whose sources a world keeps for its reads. */
 const READ_USERS = 256;
 
@@ -52,7 +55,7 @@ const keeperOf = worldSlot('wearables.read-sources', (): Keeper => ({ users: new
 
 function memoSize(k: Kept): number {
   let n = k.subject.memoSize();
-  for (const src of k.sources.values()) n += (src.memo?.size ?? 0) + src.nights.size;
+  for (const src of k.sources.values()) n += (src.memo?.size ?? 0) + src.nights.size + viewCount(src) * VIEW_WEIGHT;
   return n;
 }
 
@@ -88,14 +91,15 @@ export function readSubject(world: World, user: User): Subject {
 }
 
 /**
- * The user's source through `provider` for a read (kept between reads, memoised). Its
- * `revisionRate` is the caller's to set before use (the team's setting), as on a fresh source.
+ * The user's source through `provider` for a read (kept between reads, memoised), its
+ * `revisionRate` 0 as on a fresh source: `dataSources` sets the team's setting on it before each
+ * use (one object per user and provider: its memos are keyed by it, workout-facts.ts).
  */
 export function readSource(world: World, user: User, provider: ProviderInfo): SourceCtx {
   return sourceOf(keptOf(world, user), provider);
 }
 
-/** The kept source of one provider of a kept user. */
+/** The kept source of one provider of a kept user, `revisionRate` 0. */
 function sourceOf(k: Kept, provider: ProviderInfo): SourceCtx {
   let src = k.sources.get(provider);
   if (!src) {
