@@ -13,8 +13,9 @@
  * with its world (reset, restore, load). A kept user whose seed, zone, birth year or showcase
  * flag changed is rebuilt on its next read.
  *
- * Memory stays bounded: the memo entries of every kept user together (READ_MEMO) and the users
- * kept (READ_USERS), least recently read dropped first; a user past READ_USER_MEMO is rebuilt.
+ * Memory stays bounded: the memo entries of every kept user together (READ_MEMO, a user's counted
+ * again at the next read after its own) and the users kept (READ_USERS), least recently read
+ * dropped first; a user past READ_USER_MEMO is rebuilt on its next read.
  */
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
@@ -49,9 +50,11 @@ interface Keeper {
   users: Map<string, Kept>;
   /** Memo entries of the kept users, as counted at their last read. */
   total: number;
+  /** The user read last: what its reads added is counted at the next read, whoever it is for. */
+  last: Kept | null;
 }
 
-const keeperOf = worldSlot('wearables.read-sources', (): Keeper => ({ users: new Map(), total: 0 }), 'aside');
+const keeperOf = worldSlot('wearables.read-sources', (): Keeper => ({ users: new Map(), total: 0, last: null }), 'aside');
 
 function memoSize(k: Kept): number {
   let n = k.subject.memoSize();
@@ -65,29 +68,30 @@ function keptOf(world: World, user: User): Kept {
   const birth = birthYearOf(user);
   const zone = zoneOf(user);
   const showcase = showcaseUsers(world).has(user.user_id);
+  const last = keeper.last;
+  if (last) {
+    // What the last reads added (the keeper's bound holds between requests, whatever they read).
+    const size = memoSize(last);
+    keeper.total += size - last.counted;
+    last.counted = size;
+  }
   let k = keeper.users.get(user.user_id);
   if (k) {
     keeper.users.delete(user.user_id);
     keeper.total -= k.counted;
-    const size = memoSize(k);
     const same = k.seed === world.seed && k.zone === zone && k.birth === birth && k.showcase === showcase;
-    if (!same || size > READ_USER_MEMO) k = undefined;
-    else k.counted = size;
+    if (!same || k.counted > READ_USER_MEMO) k = undefined;
   }
   if (!k) k = { seed: world.seed, zone, birth, showcase, subject: subjectOf(world, user), sources: new Map(), counted: 0 };
   keeper.users.set(user.user_id, k);
   keeper.total += k.counted;
+  keeper.last = k;
   while (keeper.users.size > 1 && (keeper.users.size > READ_USERS || keeper.total > READ_MEMO)) {
     const [oldest, dropped] = keeper.users.entries().next().value as [string, Kept];
     keeper.users.delete(oldest);
     keeper.total -= dropped.counted;
   }
   return k;
-}
-
-/** The user's subject for a read (kept between reads, memoised). */
-export function readSubject(world: World, user: User): Subject {
-  return keptOf(world, user).subject;
 }
 
 /**
@@ -110,8 +114,8 @@ function sourceOf(k: Kept, provider: ProviderInfo): SourceCtx {
   return src;
 }
 
-/** The user's sources for a read, one call per request: `source(provider)` for each provider it reads. */
-export function readSources(world: World, user: User): { subject: Subject; source: (provider: ProviderInfo) => SourceCtx } {
+/** The user's sources for a read, looked up once per request: `source(provider)` for each provider it reads. */
+export function readSources(world: World, user: User): { source: (provider: ProviderInfo) => SourceCtx } {
   const k = keptOf(world, user);
-  return { subject: k.subject, source: (provider) => sourceOf(k, provider) };
+  return { source: (provider) => sourceOf(k, provider) };
 }
