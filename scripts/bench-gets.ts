@@ -8,7 +8,9 @@
  * many routes are past 2x (issue 45: "every route-table GET within 2x of that one's cost").
  *
  * `--users <n>`: users in the world (default 100; the route-table tests use 1), `--rounds <n>`
- * (default 3), `--ms <n>`: the time each route is sent for in a round (default 60).
+ * (default 3), `--ms <n>`: the time each route is sent for in a round (default 60), `--only <text>`:
+ * only the routes whose label contains the text (and the baseline; for `node --cpu-prof`),
+ * `--all`: every route's row, not only the slowest ten.
  */
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -127,7 +129,9 @@ export async function benchGets(): Promise<void> {
 
   const figures = new Map<Route, number[]>();
   const overHttp = new Map<Route, number[]>();
-  const routes = [...requests.keys()];
+  const onlyAt = process.argv.indexOf('--only');
+  const only = onlyAt > 0 ? (process.argv[onlyAt + 1] ?? '') : '';
+  const routes = [...requests.keys()].filter((r) => r === baseline || label(r).includes(only));
   for (const route of routes) await cost(route, 10); // warm-up: every route compiled once
   for (const route of routes) await httpCost(route, 10);
   await c.sandbox.settle();
@@ -162,7 +166,7 @@ export async function benchGets(): Promise<void> {
   console.log(
     `${'route (slowest ten over HTTP)'.padEnd(72)} ${'x HTTP'.padStart(10)} ${'us HTTP'.padStart(9)} ${'x in proc'.padStart(11)} ${'us proc'.padStart(9)} ${'bytes'.padStart(10)}`,
   );
-  for (const r of ranked.slice(0, 10)) console.log(row(r));
+  for (const r of ranked.slice(0, process.argv.includes('--all') ? ranked.length : 10)) console.log(row(r));
   const over = ranked.filter((r) => r.http > 2);
   const overProc = ranked.filter((r) => r.ratio > 2);
   console.log(`${routes.length} GET routes timed; ${over.length} past 2x over HTTP, ${overProc.length} past 2x in process`);

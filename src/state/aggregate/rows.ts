@@ -11,9 +11,9 @@
  */
 
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
-import { activitySummary, clip, sleepSummary, type Range } from '../../fixtures/wearables/summaries.js';
+import { activitySummary, clip, type Range } from '../../fixtures/wearables/summaries.js';
+import { readSleepSummary, readWorkoutSummary } from '../wearables/read-views.js';
 import { renderSample, rowByResource, samplesOf, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { workoutSummary } from '../../fixtures/wearables/workouts.js';
 import type { Night } from '../../fixtures/wearables/wearable-profile.js';
 import { localDay, localMidnight, iso, tzOffsetSeconds } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
@@ -81,7 +81,7 @@ const zoneOfScore = (score: number) => (score >= 67 ? 'green' : score >= 34 ? 'y
 
 function sleepFields(src: SourceCtx, night: Night, now: number, withActivity: boolean, ranges: readonly Range[]): Fields {
   const zone = src.subject.zone;
-  const s = sleepSummary(src, night, now);
+  const s = readSleepSummary(src, night, now);
   const score = s.score as number;
   const hrv = (s.average_hrv as number | null) ?? src.subject.hrv;
   const recovery =
@@ -144,7 +144,7 @@ const GENERATORS: Record<string, Gen> = {
     for (const day of daysOf(s, from, to, 86_400_000)) {
       for (const w of visibleWorkouts(s, day, now)) {
         if (w.start < from || w.start >= to) continue;
-        const summary = workoutSummary(s.src, w, now);
+        const summary = readWorkoutSummary(s.src, w, now);
         out.push({
           at: w.start,
           provider: s.link.provider,

@@ -84,6 +84,27 @@ function words(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/** A payor name's or alias's words and their joined form, worked out once per text (issue 45: not per search). */
+interface Words {
+  words: readonly string[];
+  joined: string;
+}
+const textWords = new Map<string, Words>();
+
+function wordsOfText(text: string): Words {
+  let w = textWords.get(text);
+  if (!w) {
+    if (textWords.size >= 20_000) textWords.clear();
+    const list = words(text);
+    w = { words: list, joined: list.join(' ') };
+    textWords.set(text, w);
+  }
+  return w;
+}
+
+/** `a.localeCompare(b, 'en')`, with one collator. */
+const byName = new Intl.Collator('en').compare;
+
 /** Whether two words are within one edit (insertion, deletion or substitution). */
 function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
@@ -119,15 +140,15 @@ function wordScore(q: string, target: readonly string[]): number {
 
 /** Score of a query against one string (0 = no match). */
 function textScore(query: readonly string[], joinedQuery: string, text: string): number {
-  const target = words(text);
+  const { words: target, joined } = wordsOfText(text);
   let total = 0;
   for (const q of query) {
     const sc = wordScore(q, target);
     if (sc === 0) return 0;
     total += sc;
   }
-  if (target.join(' ') === joinedQuery) total += 10;
-  else if (target.join(' ').startsWith(joinedQuery)) total += 4;
+  if (joined === joinedQuery) total += 10;
+  else if (joined.startsWith(joinedQuery)) total += 4;
   return total;
 }
 
@@ -168,7 +189,7 @@ export function searchPayors(d: Domain, query: PayorQuery): PayorRecord[] {
   return pool
     .map((payor) => ({ payor, score: payorScore(q, joined, payor) }))
     .filter((x) => x.score > 0)
-    .sort((x, y) => y.score - x.score || x.payor.name.localeCompare(y.payor.name, 'en'))
+    .sort((x, y) => y.score - x.score || byName(x.payor.name, y.payor.name))
     .slice(0, SEARCH_LIMIT)
     .map((x) => x.payor);
 }

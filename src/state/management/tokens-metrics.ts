@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { listAttempts } from '../webhooks/delivery-views.js';
+import { attemptOutcomes } from '../webhooks/delivery-views.js';
 import type * as W from '../../wire/schemas.js';
 
 /** Lifetime of an access token, in seconds of sandbox time. */
@@ -53,12 +53,19 @@ export function eventDeliveryMetric(
   const lastStart = nowS - (nowS % step);
   const firstStart = lastStart - (METRIC_STEPS - 1) * step;
   const counts = { success: new Array<number>(METRIC_STEPS).fill(0), failed: new Array<number>(METRIC_STEPS).fill(0) };
-  for (const a of listAttempts(world, { team_id: team.id, environment }, ATTEMPT_SCAN_LIMIT).attempts) {
-    const t = Math.floor(Date.parse(a.created_at) / 1000);
-    if (t < firstStart || t >= lastStart + step) continue;
+  // Attempts of one tick share their creation time: parsed once per run of equal times.
+  let seen = '';
+  let t = Number.NaN;
+  attemptOutcomes(world, team.id, environment, ATTEMPT_SCAN_LIMIT, (createdAt, ok) => {
+    if (createdAt !== seen) {
+      seen = createdAt;
+      t = Math.floor(Date.parse(createdAt) / 1000);
+    }
+    if (t < firstStart || t >= lastStart + step) return;
     const i = Math.floor((t - firstStart) / step);
-    counts[a.status][i] = (counts[a.status][i] ?? 0) + 1;
-  }
+    const of = ok ? counts.success : counts.failed;
+    of[i] = (of[i] ?? 0) + 1;
+  });
   const series = (status: 'success' | 'failed') => ({
     metric: { __name__: 'event_delivery_attempts', team_id: team.id, environment, status },
     values: counts[status].map((n, i) => [firstStart + i * step, String(n)] as [number, string]),

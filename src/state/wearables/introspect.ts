@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import type { Domain } from '../domain-context.js';
 import type { HistoricalPullsPage, ResourcesPage } from '../../wire/schemas.js';
-import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { daysWithData } from '../../fixtures/wearables/wearable-presence.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf, type User } from '../users/users.js';
@@ -13,7 +12,8 @@ import { historyStart, notPulledResources, pulledResources, type Connection } fr
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { connectionDataRanges, connectionsOf } from './operations.js';
 import { finishedAt, pullClock, pullPlan, pullStateAt, release, traceId } from './pulls.js';
-import { checkProvider, subjectOf } from './wearable-data.js';
+import { checkProvider } from './wearable-data.js';
+import { readSource } from './read-sources.js';
 
 const SCAN_LIMIT = 5000;
 /** `user_limit` is an upper bound (api-facts A.17): larger values are served as this many. */
@@ -65,7 +65,7 @@ export function pullView(d: Domain, user: User, conn: Connection): PullsOfProvid
   const { world } = d;
   const seed = world.seed;
   const at = pullClock(conn, world.clock.now());
-  const src = sourceCtx(subjectOf(world, user), conn.provider);
+  const src = readSource(world, user, conn.provider);
   const pulled: PullsOfProvider['pulled'] = {};
   for (const r of pulledResources(conn)) {
     const plan = pullPlan(seed, user.user_id, conn, r);

@@ -12,14 +12,15 @@ import type { Profile, RawDevices as RawDevicesSchema, RawProfile as RawProfileS
 import { providerBrief, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import { deviceId, providerPayload } from '../../fixtures/wearables/raw.js';
 import { sourceObject } from '../../fixtures/wearables/summaries.js';
-import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { usesWheelchair } from '../../fixtures/wearables/timeseries-rows-conditions.js';
 import { u } from '../../fixtures/wearables/wearable-profile.js';
 import { dateOfDay, iso } from '../../fixtures/wearables/wearable-time.js';
 import type { User } from '../users/users.js';
 import { wearablesOf, type Connection } from './connections.js';
 import { wearablesError } from './errors.js';
-import { dataSources, subjectOf } from './wearable-data.js';
+import { dataSources } from './wearable-data.js';
+import { readSources } from './read-sources.js';
 
 type RawProfile = z.output<typeof RawProfileSchema>;
 type RawDevices = z.output<typeof RawDevicesSchema>;
@@ -117,12 +118,12 @@ export function rawUserProfile(world: World, user: User, provider: string): RawP
 
 /** `GET /v2/summary/devices/:user_id/raw` (RawDevicesResponse): one device per provider with a device. */
 export function rawUserDevices(world: World, user: User, provider: string): RawDevices {
-  const subject = subjectOf(world, user);
+  const sources = readSources(world, user);
   const devices: RawDevices['devices'] = [];
   const links = [...(wearablesOf(world).forUser(user.user_id)?.links ?? [])].sort((a, b) => a.provider.id - b.provider.id);
   for (const link of links) {
     if (provider !== '' && link.provider.slug !== provider) continue;
-    const src = sourceCtx(subject, link.provider);
+    const src = sources.source(link.provider);
     const id = deviceId(src);
     const conn = firstConnection(world, user, link.provider);
     if (!id || !conn) continue;

@@ -9,14 +9,14 @@ import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { Domain } from '../domain-context.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { sleepId as sleepIdOf, sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
-import { sourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { workoutId as workoutIdOf, workoutStream } from '../../fixtures/wearables/workouts.js';
 import { localDay } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf } from '../users/users.js';
 import { wearablesError } from './errors.js';
 import { sleepRef, workoutRef } from './operations.js';
 import { visibleNight, visibleWorkouts } from './summaries.js';
-import { dataSources, subjectOf, type DataSource } from './wearable-data.js';
+import { dataSources, type DataSource } from './wearable-data.js';
+import { readSource } from './read-sources.js';
 import { hasDemoConnection } from './wearable-link.js';
 
 /** What a provider that records no streams answers (the reference's defaults). */
@@ -83,7 +83,7 @@ export function sleepStreamOf(d: Domain, sleepId: string): ReturnType<typeof sle
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.sleepNotFound();
-  const src = sourceCtx(subjectOf(world, user), provider);
+  const src = readSource(world, user, provider);
   const night = sourceNight(src, ref.day);
   if (!night) throw wearablesError.sleepNotFound();
   const stream = sleepStream(src, night, world.clock.now());
@@ -98,9 +98,9 @@ export function workoutStreamOf(d: Domain, workoutId: string): ReturnType<typeof
   const provider = ref ? providerBySlug(ref.provider) : undefined;
   const user = ref ? usersOf(partition, world).liveUser(ref.userId) : undefined;
   if (!ref || !provider || !user) throw wearablesError.workoutNotFound();
-  const subject = subjectOf(world, user);
-  const w = subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
+  const src = readSource(world, user, provider);
+  const w = src.subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
   if (!w) throw wearablesError.workoutNotFound();
   if (!provider.resources.includes('workout_stream') || hasDemoConnection(d, user.user_id)) return EMPTY_STREAM;
-  return workoutStream(sourceCtx(subject, provider), w);
+  return workoutStream(src, w);
 }

@@ -14,13 +14,11 @@ import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
 import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
 import { rawRecord } from '../../fixtures/wearables/raw.js';
-import { sleepCycle } from '../../fixtures/wearables/sleep-cycle.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
-import { activitySummary, bodySummary, sleepSummary } from '../../fixtures/wearables/summaries.js';
+import { activitySummary, bodySummary } from '../../fixtures/wearables/summaries.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
-import { workoutSummary } from '../../fixtures/wearables/workouts.js';
 import type {
   ActivitySummary,
   BodySummary,
@@ -35,6 +33,7 @@ import type { Domain } from '../domain-context.js';
 import { liveUser } from '../users/user-ops.js';
 import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
+import { readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
 
 /** The answer of each summary kind (`/v2/summary/<name>/:user_id`), as the wire declares it. */
 interface SummaryAnswers {
@@ -106,7 +105,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
     raw: rawAt('bedtime_start'),
     build(s, day, now) {
       const night = visibleNight(s, day, now);
-      return night ? item(`${night.day}|${s.order}`, night.end, sleepSummary(s.src, night, now)) : []; // by night, then source priority
+      return night ? item(`${night.day}|${s.order}`, night.end, readSleepSummary(s.src, night, now)) : []; // by night, then source priority
     },
   },
   body: {
@@ -124,7 +123,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
       return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
     },
     build: (s, day, now) =>
-      visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, at: w.start, body: workoutSummary(s.src, w, now) })),
+      visibleWorkouts(s, day, now).map((w) => ({ sort: `${w.start}|${s.order}`, at: w.start, body: readWorkoutSummary(s.src, w, now) })),
   },
   meal: {
     resource: 'meal',
@@ -147,7 +146,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
     build(s, day, now) {
       if (!s.link.provider.resources.includes('hypnogram')) return [];
       const night = visibleNight(s, day, now);
-      return night ? item(`${night.day}|${s.order}`, night.end, sleepCycle(s.src, night)) : [];
+      return night ? item(`${night.day}|${s.order}`, night.end, readSleepCycle(s.src, night)) : [];
     },
   },
   electrocardiogram: {

@@ -87,7 +87,9 @@ export function voltageSamples(
       };
       out.set(s.link.provider.slug, group);
     }
-    for (const body of ecgVoltages(s.src, session, from, to)) group.data.push({ t: Date.parse(body.timestamp), order: s.order, body });
+    const times: number[] = [];
+    const bodies = ecgVoltages(s.src, session, from, to, times);
+    for (let i = 0; i < bodies.length; i++) group.data.push({ t: times[i] as number, order: s.order, body: bodies[i] as RenderedSample });
   }
   return out;
 }

@@ -10,8 +10,8 @@ import { liveUser } from '../users/user-ops.js';
 import { wearablesError } from './errors.js';
 import { LAB_SLUGS, PROVIDER_SLUGS, providerBySlug, type ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
-import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { Subject } from '../../fixtures/wearables/wearable-profile.js';
+import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { readSources } from './read-sources.js';
 import { DAY, dayNumber, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import type { Domain } from '../domain-context.js';
 import { dateOrDateTime } from '../../engine/schemas.js';
@@ -19,25 +19,12 @@ import { disabledByPreference, historyStart, wearablesOf, type Connection, type 
 import { historyPulled } from './pulls.js';
 import type { User } from '../users/users.js';
 import { customSourceOrder } from '../users/team-views.js';
-import { worldSlot, type World } from '../../engine/world.js';
+import type { World } from '../../engine/world.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
-/** The user's zone for local days (fallback_time_zone, else UTC). */
-export function zoneOf(user: User): string {
-  return user.fallback_time_zone?.id ?? 'UTC';
-}
+import { zoneOf } from './subject.js';
 
-/**
- * Users of the default world who show every trait-bound resource (wheelchair pushes, sleep apnea
- * alerts, inhaler use, insulin, falls): each team environment's first seeded user, so the seeded
- * world has data behind every resource (issue 31).
- */
-export const showcaseUsers = worldSlot('wearables.showcase', () => new Set<string>());
-
-export function subjectOf(world: World, user: User): Subject {
-  const birth = user.fallback_birth_date ? Number(user.fallback_birth_date.value.slice(0, 4)) : null;
-  return new Subject(world.seed, user.user_id, zoneOf(user), birth, showcaseUsers(world).has(user.user_id));
-}
+export { showcaseUsers, subjectOf, zoneOf } from './subject.js';
 
 /** A live user of the caller's partition, or 404. */
 export function requireUser(ctx: Domain, userId: string): User {
@@ -121,7 +108,7 @@ export interface DataSource {
 export function dataSources(world: World, user: User, resource: string, provider: string, now: number): DataSource[] {
   const rec = wearablesOf(world).forUser(user.user_id);
   if (!rec) return [];
-  const subject = subjectOf(world, user);
+  const sources = readSources(world, user);
   const ranks = customSourceOrder({ world, partition: rec.partition }, resource);
   const rate = revisionRate({ world, partition: rec.partition });
   const out: DataSource[] = [];
@@ -130,7 +117,7 @@ export function dataSources(world: World, user: User, resource: string, provider
     const ranges = dataRanges(world, user, link, resource, now);
     const order = ranks ? 1000 + (ranks.get(link.provider.slug) ?? 999) : link.provider.id;
     if (ranges.length === 0) continue;
-    const src = sourceCtx(subject, link.provider);
+    const src = sources.source(link.provider);
     src.revisionRate = rate;
     out.push({ link, src, ranges, order });
   }

@@ -223,6 +223,27 @@ export class DeliveryLog {
   }
 
   /**
+   * The creation time and outcome of the first `limit` attempts of a team environment, in order
+   * (what `listAttempts` with that filter lists), without building their records: the event
+   * delivery metric counts them.
+   */
+  attemptOutcomes(team_id: string, environment: string, limit: number, visit: (createdAt: string, ok: boolean) => void): void {
+    let n = 0;
+    for (const a of this.attempts.values()) {
+      if (n >= limit) break;
+      if (a instanceof KeptAttempt) {
+        const msg = a.dest.message;
+        if (msg.team_id !== team_id || msg.environment !== environment) continue;
+        visit(a.createdAt, a.ok);
+      } else {
+        if (a.team_id !== team_id || a.environment !== environment) continue;
+        visit(a.created_at, a.status === 'success');
+      }
+      n++;
+    }
+  }
+
+  /**
    * Canonical state for world snapshots: no back-references and nothing wall-clock (signature
    * timestamps, latencies), so the same seed and requests give the same snapshot.
    */

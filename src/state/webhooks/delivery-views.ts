@@ -54,6 +54,17 @@ export function listAttempts(world: World, filter: AttemptFilter, limit: number)
   return { attempts, next_after: attempts.length === limit ? (attempts[attempts.length - 1]?.seq ?? null) : null };
 }
 
+/** The creation time and outcome of a team environment's first `limit` attempts, in order (the delivery metric). */
+export function attemptOutcomes(
+  world: World,
+  teamId: string,
+  environment: string,
+  limit: number,
+  visit: (createdAt: string, ok: boolean) => void,
+): void {
+  deliveryOf(world).log.attemptOutcomes(teamId, environment, limit, visit);
+}
+
 /** The operational events (what Svix would tell Vital), filtered by endpoint and type. */
 export function operationalEvents(
   world: World,

@@ -1,0 +1,83 @@
+/**
+ * The summaries of a kept read source (read-sources.ts) memoised per night or workout (issue 45):
+ * a workout's summary as first sent (its stream read whole: elevation, speed, power, polyline),
+ * a night's sleep summary (its 5-minute heart rate, HRV and breathing) in each of its two states
+ * (as first sent, revised), a night's sleep cycle. Each is a pure function of the source and the
+ * night or workout; what `now` changes (whether a revision is visible) is part of the key or
+ * applied on every read (a workout's revision). Views are data shared between answers: nobody
+ * changes a summary once built (revisions and raw records build new objects).
+ *
+ * A fresh source (the feed's, a test's) has no memo and builds every time; a kept source's views
+ * go with it (its keeper drops it or rebuilds it), at most VIEWS_PER_SOURCE of each kind.
+ */
+import { sleepRevisedAt } from '../../fixtures/wearables/revisions.js';
+import { sleepCycle } from '../../fixtures/wearables/sleep-cycle.js';
+import { sleepSummary } from '../../fixtures/wearables/summaries.js';
+import { reviseWorkout } from '../../fixtures/wearables/summary-revisions.js';
+import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import type { Night, PlannedWorkout } from '../../fixtures/wearables/wearable-profile.js';
+import { workoutSummary } from '../../fixtures/wearables/workouts.js';
+import type { SleepCycle, SleepSummary, WorkoutSummary } from '../../wire/types.js';
+
+/** Views of one kind a source keeps (a year of nights or workouts); past it, the kind starts over. */
+const VIEWS_PER_SOURCE = 400;
+
+interface Views {
+  /** Workout summaries as first sent, by `day * 8 + index`. */
+  workouts: Map<number, WorkoutSummary>;
+  /** Sleep summaries, by `day * 2 + (revised ? 1 : 0)`. */
+  sleeps: Map<number, SleepSummary>;
+  /** Sleep cycles, by day. */
+  cycles: Map<number, SleepCycle>;
+}
+
+const viewsOf = new WeakMap<SourceCtx, Views>();
+
+function views(src: SourceCtx): Views | null {
+  if (!src.memo) return null;
+  let v = viewsOf.get(src);
+  if (!v) {
+    v = { workouts: new Map(), sleeps: new Map(), cycles: new Map() };
+    viewsOf.set(src, v);
+  }
+  return v;
+}
+
+function kept<T>(map: Map<number, T>, key: number, build: () => T): T {
+  let view = map.get(key);
+  if (view === undefined) {
+    if (map.size >= VIEWS_PER_SOURCE) map.clear();
+    view = build();
+    map.set(key, view);
+  }
+  return view;
+}
+
+/** How many views a source keeps (its keeper counts them against its bound). */
+export function viewCount(src: SourceCtx): number {
+  const v = viewsOf.get(src);
+  return v ? v.workouts.size + v.sleeps.size + v.cycles.size : 0;
+}
+
+/** `workoutSummary(src, w, now)`, its stream read once per kept source. */
+export function readWorkoutSummary(src: SourceCtx, w: PlannedWorkout, now: number): WorkoutSummary {
+  const v = views(src);
+  if (!v) return workoutSummary(src, w, now);
+  const first = kept(v.workouts, w.day * 8 + w.index, () => workoutSummary(src, w));
+  return src.revisionRate > 0 ? reviseWorkout(src, w, first, now) : first;
+}
+
+/** `sleepSummary(src, night, now)`, built once per kept source and state of the night. */
+export function readSleepSummary(src: SourceCtx, night: Night, now: number): SleepSummary {
+  const v = views(src);
+  if (!v) return sleepSummary(src, night, now);
+  const revised = sleepRevisedAt(src, night.day, night.end);
+  const state = revised !== null && revised <= now ? 1 : 0;
+  return kept(v.sleeps, night.day * 2 + state, () => sleepSummary(src, night, now));
+}
+
+/** `sleepCycle(src, night)`, built once per kept source. */
+export function readSleepCycle(src: SourceCtx, night: Night): SleepCycle {
+  const v = views(src);
+  return v ? kept(v.cycles, night.day, () => sleepCycle(src, night)) : sleepCycle(src, night);
+}
