@@ -25,11 +25,21 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = ['data', 'management', 'c
 /** The area (the operation's tag) of a route: the first part of its id. */
 const areaOf = (route: Route): string => route.id.split('.')[0] as string;
 
+/** Each route table's areas per document, worked out once (routes are immutable; `/docs` lists them on every read). */
+const areasCache = new WeakMap<readonly Route[], Map<DocumentKind, readonly string[]>>();
+
 /** The areas of one document, in route-table order. */
 export function documentAreas(routes: readonly Route[], kind: DocumentKind): readonly string[] {
-  const seen = new Set<string>();
-  for (const route of routes) if (documentOf(route) === kind) seen.add(areaOf(route));
-  return [...seen];
+  let byKind = areasCache.get(routes);
+  if (!byKind) areasCache.set(routes, (byKind = new Map()));
+  let areas = byKind.get(kind);
+  if (!areas) {
+    const seen = new Set<string>();
+    for (const route of routes) if (documentOf(route) === kind) seen.add(areaOf(route));
+    areas = Object.freeze([...seen]);
+    byKind.set(kind, areas);
+  }
+  return areas;
 }
 
 /** Which document a route belongs to. */

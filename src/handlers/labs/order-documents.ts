@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { binary, type Reply } from '../../engine/http-types.js';
 import { defineRoute } from '../../engine/route.js';
 import { dateOrDateTime, int, uuid } from '../../engine/schemas.js';
-import { renderDocument, type DocSpec } from '../../state/labs/document-pdf.js';
+import { documentPdf, type DocSpec } from '../../state/labs/document-pdf.js';
 import {
   abnDocument,
   labTestInstructionsDocument,
@@ -24,12 +24,13 @@ import {
   requisitionDocument,
 } from '../../state/labs/order-documents.js';
 import type { Domain } from '../../state/domain-context.js';
+import type { World } from '../../engine/world.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
 
 const orderParams = lazySchema(() => z.object({ order_id: uuid() }));
 
-async function pdf(spec: DocSpec, filename: string): Promise<Reply> {
-  return binary(await renderDocument(spec), 'application/pdf', { 'content-disposition': `inline; filename="${filename}.pdf"` });
+async function pdf(world: World, spec: DocSpec, filename: string): Promise<Reply> {
+  return binary(await documentPdf(world, spec), 'application/pdf', { 'content-disposition': `inline; filename="${filename}.pdf"` });
 }
 
 const notFound = 'Unknown order, or the document does not exist (yet) for it';
@@ -46,7 +47,7 @@ function orderPdfRoute(o: { id: string; path: string; summary: string; document:
     request: { params: orderParams },
     responses: { 200: PDF, 404: notFound, 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(o.document(ctx, params.order_id), `${o.file}-${params.order_id}`);
+      return pdf(ctx.world, o.document(ctx, params.order_id), `${o.file}-${params.order_id}`);
     },
   });
 }
@@ -72,7 +73,11 @@ export const orderDocumentRoutes = [
     },
     responses: { 200: PDF, 400: 'Not an at-home phlebotomy or on-site collection order', 404: notFound, 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return pdf(labelsDocument(ctx, params.order_id, query.number_of_labels, query.collection_date), `labels-${params.order_id}`);
+      return pdf(
+        ctx.world,
+        labelsDocument(ctx, params.order_id, query.number_of_labels, query.collection_date),
+        `labels-${params.order_id}`,
+      );
     },
   }),
 
@@ -101,7 +106,7 @@ export const orderDocumentRoutes = [
     request: { params: lazySchema(() => z.object({ lab_test_id: uuid() })) },
     responses: { 200: PDF, 404: 'Unknown lab test, or a lab test without instructions', 422: 'Malformed id' },
     handle(ctx, { params }) {
-      return pdf(labTestInstructionsDocument(ctx, params.lab_test_id), `collection-instructions-${params.lab_test_id}`);
+      return pdf(ctx.world, labTestInstructionsDocument(ctx, params.lab_test_id), `collection-instructions-${params.lab_test_id}`);
     },
   }),
 ];

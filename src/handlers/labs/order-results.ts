@@ -73,7 +73,7 @@ export const orderResultRoutes = [
     async handle(ctx, { params }) {
       const { order, set, times } = withResults(ctx, params.order_id);
       const meta = metadata(order, set, times);
-      const pdf = await orderReportPdf(order, set, times, {
+      const pdf = await orderReportPdf(ctx.world, order, set, times, {
         title: `${order.lab_test.lab.name} Laboratory Report`,
         dob: String(meta.dob),
         age: String(meta.age),

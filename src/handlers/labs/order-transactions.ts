@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { binary } from '../../engine/http-types.js';
 import { defineRoute, reply } from '../../engine/route.js';
 import { uuid } from '../../engine/schemas.js';
-import { orderReportPdf } from '../../state/labs/order-result-views.js';
+import { metadata, orderReportPdf } from '../../state/labs/order-result-views.js';
 import { transactionResults, transactionResultsView } from '../../state/labs/order-transactions.js';
 import { LabResultsRaw, res } from '../../wire/schemas.js';
 import { lazySchema } from '../../engine/lazy-schema.js';
@@ -52,8 +52,9 @@ export const orderTransactionRoutes = [
       if (!latest) throw new Error('transactionResults returned no parts');
       const { order, times } = latest;
       const dob = order.patient_details?.dob ?? '';
-      const meta = transactionResultsView(ctx, tr).metadata as Record<string, unknown>;
-      const pdf = await orderReportPdf(order, tr.set, times, {
+      // The report's age is the latest order's (the metadata of `/result`), without building that whole view.
+      const meta = metadata(order, latest.set, times);
+      const pdf = await orderReportPdf(ctx.world, order, tr.set, times, {
         title: `${order.lab_test.lab.name} Laboratory Report (order transaction)`,
         dob,
         age: String(meta.age),

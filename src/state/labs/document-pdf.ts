@@ -4,6 +4,8 @@
  * the sandbox's own small PDF writer (pdf-writer.ts). Deterministic: the document date is given by the
  * caller (a time of the order's state, never "now"), metadata is fixed, no random ids.
  */
+import type { World } from '../../engine/world.js';
+import { keptPdf } from './pdf-memo.js';
 import { MARGIN, PAGE, PdfWriter } from './pdf-writer.js';
 
 export type DocBlock =
@@ -40,6 +42,11 @@ function wrap(text: string, max: number): string[] {
   }
   if (line) out.push(line);
   return out;
+}
+
+/** The document's PDF, drawn once per content in a world (pdf-memo.ts): the same bytes as `renderDocument`. */
+export function documentPdf(world: World, spec: DocSpec): Promise<Uint8Array> {
+  return keptPdf(world, `document ${JSON.stringify(spec)}`, () => renderDocument(spec));
 }
 
 export async function renderDocument(spec: DocSpec): Promise<Uint8Array> {

@@ -6,7 +6,7 @@
 import { MARGIN, PdfWriter } from './pdf-writer.js';
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
 
-interface ReportHeader {
+export interface ReportHeader {
   title: string;
   patient: string;
   dob: string;
@@ -25,6 +25,18 @@ interface ReportHeader {
 }
 
 const COLUMNS = [MARGIN, 250, 360, 420, 500];
+
+/**
+ * Everything `renderResultPdf` draws, as one string (pdf-memo.ts's key): the header and, of each
+ * result and missing result, the fields the report shows.
+ */
+export function resultPdfKey(header: ReportHeader, set: ResultSet): string {
+  let key = `result ${JSON.stringify(header)}`;
+  for (const r of set.results) key += `\n${JSON.stringify([r.name, r.result, r.interpretation, r.unit, r.reference_range, r.notes])}`;
+  key += '\nmissing';
+  for (const m of set.missing) key += `\n${JSON.stringify([m.name, m.inferred_failure_type])}`;
+  return key;
+}
 
 export async function renderResultPdf(header: ReportHeader, set: ResultSet): Promise<Uint8Array> {
   const w = await PdfWriter.open({

@@ -3,7 +3,8 @@
  * reference's 404s, `LabResultsMetadata` and the sample information of `LabResultsRaw`.
  */
 import type { ResultSet } from '../../fixtures/labs/lab-results.js';
-import { renderResultPdf } from './lab-result-pdf.js';
+import { type ReportHeader, renderResultPdf, resultPdfKey } from './lab-result-pdf.js';
+import { keptPdf } from './pdf-memo.js';
 import { LAB_BY_ID } from '../../fixtures/labs/labs.js';
 import { stableInt } from '../../engine/ids.js';
 import { LABS_ERRORS, LABS_TEXTS, labsError } from './errors.js';
@@ -12,6 +13,7 @@ import { ageAt } from './order-checks.js';
 import { iso, type Order } from './order-model.js';
 import { orderResults, resultTimes, type ResultTimes } from './order-results.js';
 import type { Domain } from '../domain-context.js';
+import type { World } from '../../engine/world.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
 
@@ -90,30 +92,32 @@ export function sampleInformation(order: Order, times: ResultTimes): z.input<typ
   };
 }
 
-/** The PDF report of a result set drawn for `order` (its header: patient, specimen, laboratory, times). */
+/**
+ * The PDF report of a result set drawn for `order` (its header: patient, specimen, laboratory,
+ * times), drawn once per content in a world (pdf-memo.ts).
+ */
 export function orderReportPdf(
+  world: World,
   order: Order,
   set: ResultSet,
   times: ResultTimes,
   header: { title: string; dob: string; age: string },
 ): Promise<Uint8Array> {
-  return renderResultPdf(
-    {
-      title: header.title,
-      patient: patientName(order),
-      dob: header.dob,
-      age: header.age,
-      sampleId: order.sample_id,
-      orderId: order.id,
-      laboratory: order.lab_test.lab.name,
-      clia: order.lab_test.lab.clia,
-      collected: iso(times.collected),
-      received: iso(times.received),
-      reported: iso(times.reported),
-      status: resultStatus(set.stage),
-      interpretation: set.interpretation,
-      date: new Date(times.reported),
-    },
-    set,
-  );
+  const head: ReportHeader = {
+    title: header.title,
+    patient: patientName(order),
+    dob: header.dob,
+    age: header.age,
+    sampleId: order.sample_id,
+    orderId: order.id,
+    laboratory: order.lab_test.lab.name,
+    clia: order.lab_test.lab.clia,
+    collected: iso(times.collected),
+    received: iso(times.received),
+    reported: iso(times.reported),
+    status: resultStatus(set.stage),
+    interpretation: set.interpretation,
+    date: new Date(times.reported),
+  };
+  return keptPdf(world, resultPdfKey(head, set), () => renderResultPdf(head, set));
 }

@@ -158,6 +158,43 @@ function payorScore(query: readonly string[], joined: string, payor: PayorRecord
   return best;
 }
 
+interface Scored {
+  payor: PayorRecord;
+  score: number;
+}
+
+/**
+ * The platform payors a query's words match, with their scores, in catalogue order: worked out
+ * once per query (the catalogue never changes; issue 45: a repeated search scored every payor).
+ */
+const platformMatches = new Map<string, readonly Scored[]>();
+/** Matches held by `platformMatches` together (bounded: the memo starts over past 100,000). */
+let platformMatchCount = 0;
+
+function platformMatchesOf(query: readonly string[], joined: string): readonly Scored[] {
+  let found = platformMatches.get(joined);
+  if (!found) {
+    if (platformMatches.size >= 1_000 || platformMatchCount >= 100_000) {
+      platformMatches.clear();
+      platformMatchCount = 0;
+    }
+    found = scored(platformPayors(), query, joined);
+    platformMatches.set(joined, found);
+    platformMatchCount += found.length + 1;
+  }
+  return found;
+}
+
+/** The payors of `pool` the query matches, with their scores, in pool order. */
+function scored(pool: readonly PayorRecord[], query: readonly string[], joined: string): Scored[] {
+  const out: Scored[] = [];
+  for (const payor of pool) {
+    const score = payorScore(query, joined, payor);
+    if (score > 0) out.push({ payor, score });
+  }
+  return out;
+}
+
 interface PayorQuery {
   insurance_name?: string | null;
   provider?: PayorProvider | null;
@@ -167,28 +204,22 @@ interface PayorQuery {
 /** Searches the platform catalogue and a team's payors. */
 export function searchPayors(d: Domain, query: PayorQuery): PayorRecord[] {
   const { world, partition } = d;
-  const all = [...platformPayors(), ...teamPayorsOf(partition, world).all()];
-  let pool = all;
-  if (query.provider) {
-    const p = query.provider;
-    pool = pool.filter((x) => x.provider_ids[p] !== undefined);
-  }
-  if (query.provider_payor_id) {
-    const id = query.provider_payor_id.trim().toUpperCase();
-    pool = pool.filter((x) =>
-      query.provider
-        ? x.provider_ids[query.provider]?.toUpperCase() === id
-        : Object.values(x.provider_ids).some((v) => v.toUpperCase() === id),
-    );
-  }
+  const team = teamPayorsOf(partition, world).all();
+  const provider = query.provider;
+  const id = query.provider_payor_id ? query.provider_payor_id.trim().toUpperCase() : null;
+  /** Whether a payor passes the provider and provider payor id filters. */
+  const kept = (x: PayorRecord): boolean => {
+    if (provider && x.provider_ids[provider] === undefined) return false;
+    if (id === null) return true;
+    return provider ? x.provider_ids[provider]?.toUpperCase() === id : Object.values(x.provider_ids).some((v) => v.toUpperCase() === id);
+  };
   const name = query.insurance_name?.trim() ?? '';
-  if (name === '') return pool.slice(0, SEARCH_LIMIT);
+  if (name === '') return [...platformPayors(), ...team].filter(kept).slice(0, SEARCH_LIMIT);
   const q = words(name);
   if (q.length === 0) return [];
   const joined = q.join(' ');
-  return pool
-    .map((payor) => ({ payor, score: payorScore(q, joined, payor) }))
-    .filter((x) => x.score > 0)
+  // The catalogue's matches, then the team's, each in its order (the sort is stable).
+  return [...platformMatchesOf(q, joined).filter((x) => kept(x.payor)), ...scored(team.filter(kept), q, joined)]
     .sort((x, y) => y.score - x.score || byName(x.payor.name, y.payor.name))
     .slice(0, SEARCH_LIMIT)
     .map((x) => x.payor);

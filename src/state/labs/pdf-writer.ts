@@ -46,7 +46,18 @@ export function pdfNumber(n: number): string {
   return Object.is(r, -0) || r === 0 ? '0' : String(r);
 }
 
-const hex = (s: string) => Array.from(s, (c) => c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')).join('');
+/** Two upper-case hex digits of each byte. */
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+
+/** Shown text as the hex digits of its WinAnsi bytes: what `safe` leaves of it, a character outside WinAnsi as `?` (3F). */
+function hexOf(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    out += (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) ? HEX[code] : '3F';
+  }
+  return out;
+}
 
 /** A literal string `( ... )`: backslash, parentheses and bytes outside printable ASCII escaped. */
 export function pdfLiteral(text: string): string {
@@ -66,7 +77,7 @@ function pdfDate(date: Date): string {
   return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
 }
 
-const colour = (c: RGB) => c.map(pdfNumber).join(' ');
+const colour = (c: RGB) => (c === BLACK ? '0 0 0' : c.map(pdfNumber).join(' '));
 
 /** Latin-1 text to bytes (every character here is below 256). */
 function bytesOf(text: string): Uint8Array {
@@ -100,7 +111,7 @@ export class PdfWriter {
 
   /** Draws `s` at `x`, `y`. */
   textAt(s: string, x: number, y: number, size = 9, f: PdfFont = this.font, color: RGB = BLACK): void {
-    this.ops.push(`BT /${f.resource} ${pdfNumber(size)} Tf ${colour(color)} rg ${pdfNumber(x)} ${pdfNumber(y)} Td <${hex(safe(s))}> Tj ET`);
+    this.ops.push(`BT /${f.resource} ${pdfNumber(size)} Tf ${colour(color)} rg ${pdfNumber(x)} ${pdfNumber(y)} Td <${hexOf(s)}> Tj ET`);
   }
 
   /** Draws `s` at `x` on the cursor's line. */

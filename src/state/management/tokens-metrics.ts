@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { stableToken } from '../../engine/ids.js';
 import type { Environment, Partition, Team } from '../../engine/tenancy.js';
 import type { World } from '../../engine/world.js';
-import { attemptOutcomes } from '../webhooks/delivery-views.js';
+import { attemptOutcomes, attemptsPerStep } from '../webhooks/delivery-views.js';
 import type * as W from '../../wire/schemas.js';
 
 /** Lifetime of an access token, in seconds of sandbox time. */
@@ -52,11 +52,30 @@ export function eventDeliveryMetric(
   const nowS = Math.floor(nowMs / 1000);
   const lastStart = nowS - (nowS % step);
   const firstStart = lastStart - (METRIC_STEPS - 1) * step;
+  const counts =
+    attemptsPerStep(world, team.id, environment, ATTEMPT_SCAN_LIMIT, { firstS: firstStart, stepS: step, steps: METRIC_STEPS }) ??
+    countAttempts(world, team.id, environment, firstStart, step);
+  const series = (status: 'success' | 'failed') => ({
+    metric: { __name__: 'event_delivery_attempts', team_id: team.id, environment, status },
+    values: counts[status].map((n, i) => [firstStart + i * step, String(n)] as [number, string]),
+  });
+  return { status: 'success' as const, data: { resultType: 'matrix' as const, result: [series('success'), series('failed')] } };
+}
+
+/** The first ATTEMPT_SCAN_LIMIT attempts of a team environment per step, walked one by one (a log holding more than that). */
+function countAttempts(
+  world: World,
+  teamId: string,
+  environment: Environment,
+  firstStart: number,
+  step: number,
+): { success: number[]; failed: number[] } {
+  const lastStart = firstStart + (METRIC_STEPS - 1) * step;
   const counts = { success: new Array<number>(METRIC_STEPS).fill(0), failed: new Array<number>(METRIC_STEPS).fill(0) };
   // Attempts of one tick share their creation time: parsed once per run of equal times.
   let seen = '';
   let t = Number.NaN;
-  attemptOutcomes(world, team.id, environment, ATTEMPT_SCAN_LIMIT, (createdAt, ok) => {
+  attemptOutcomes(world, teamId, environment, ATTEMPT_SCAN_LIMIT, (createdAt, ok) => {
     if (createdAt !== seen) {
       seen = createdAt;
       t = Math.floor(Date.parse(createdAt) / 1000);
@@ -66,9 +85,5 @@ export function eventDeliveryMetric(
     const of = ok ? counts.success : counts.failed;
     of[i] = (of[i] ?? 0) + 1;
   });
-  const series = (status: 'success' | 'failed') => ({
-    metric: { __name__: 'event_delivery_attempts', team_id: team.id, environment, status },
-    values: counts[status].map((n, i) => [firstStart + i * step, String(n)] as [number, string]),
-  });
-  return { status: 'success' as const, data: { resultType: 'matrix' as const, result: [series('success'), series('failed')] } };
+  return counts;
 }

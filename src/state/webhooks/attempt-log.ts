@@ -14,6 +14,7 @@ import {
   type Message,
   type Trigger,
 } from './message.js';
+import { AttemptTimes } from './attempt-times.js';
 import { SeqHeap } from './seq-heap.js';
 import { DEFAULT_RETENTION } from './webhooks.js';
 import { dataClass } from '../../engine/world-codec.js';
@@ -80,6 +81,8 @@ export class DeliveryLog {
    */
   private readonly finishedByPartition = new Map<string, SeqHeap<Message>>();
   readonly operational: OperationalEvent[] = [];
+  /** The logged attempts counted per team environment and five minutes (the delivery metric): not state, rebuilt from `attempts`. */
+  private times = new AttemptTimes();
   private retentionLimit = DEFAULT_RETENTION;
   /** How many finished messages retention has dropped so far. */
   evicted = 0;
@@ -115,7 +118,21 @@ export class DeliveryLog {
     // The attempt before is final now (its next attempt time was set): kept in its compact form.
     this.keep(dest, dest.attempts.length - 1);
     dest.attempts.push(record);
-    if (this.messages.get(dest.message.id) === dest.message) this.attempts.set(record.seq, record);
+    if (this.messages.get(dest.message.id) !== dest.message) return;
+    this.attempts.set(record.seq, record);
+    this.times.count(record.team_id, record.environment, record.created_at, record.status === 'success', 1);
+  }
+
+  /** Counts a logged attempt in `times` (`delta` 1) or takes it out (-1): its team environment, start and outcome as `attemptOutcomes` reads them. */
+  private countTime(a: LoggedAttempt, delta: 1 | -1): void {
+    if (a instanceof KeptAttempt) this.times.count(a.dest.message.team_id, a.dest.message.environment, a.createdAt, a.ok, delta);
+    else this.times.count(a.team_id, a.environment, a.created_at, a.status === 'success', delta);
+  }
+
+  /** Rebuilds `times` from the log (a saved world read back). */
+  recountTimes(): void {
+    this.times = new AttemptTimes();
+    for (const a of this.attempts.values()) this.countTime(a, 1);
   }
 
   /** Replaces a final attempt record by its kept form (`KeptAttempt`, message.ts), in the destination and in the log. */
@@ -162,7 +179,12 @@ export class DeliveryLog {
         const dests = this.byEndpoint.get(d.endpoint_id);
         dests?.delete(d);
         if (dests?.size === 0) this.byEndpoint.delete(d.endpoint_id);
-        for (const a of d.attempts) this.attempts.delete(a.seq);
+        for (const a of d.attempts) {
+          const logged = this.attempts.get(a.seq);
+          if (logged === undefined) continue;
+          this.attempts.delete(a.seq);
+          this.countTime(logged, -1);
+        }
       }
       this.evicted++;
     }
@@ -244,6 +266,24 @@ export class DeliveryLog {
   }
 
   /**
+   * What `attemptOutcomes` counts for the event delivery metric, from the counts kept per five
+   * minutes: the attempts of a team environment that started in each of `steps` steps of `stepS`
+   * seconds from `firstS` (multiples of five minutes), by outcome; null when the team environment
+   * holds more than `limit` attempts (only the first `limit` count: walk them with `attemptOutcomes`).
+   */
+  attemptsPerStep(
+    team_id: string,
+    environment: string,
+    limit: number,
+    firstS: number,
+    stepS: number,
+    steps: number,
+  ): { success: number[]; failed: number[] } | null {
+    if (this.times.size(team_id, environment) > limit) return null;
+    return this.times.perStep(team_id, environment, firstS, stepS, steps);
+  }
+
+  /**
    * Canonical state for world snapshots: no back-references and nothing wall-clock (signature
    * timestamps, latencies), so the same seed and requests give the same snapshot.
    */
@@ -278,4 +318,4 @@ export class DeliveryLog {
     };
   }
 }
-dataClass('DeliveryLog', DeliveryLog);
+dataClass('DeliveryLog', DeliveryLog, { skip: ['times'], revive: (log) => log.recountTimes() });

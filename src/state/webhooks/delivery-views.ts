@@ -65,6 +65,17 @@ export function attemptOutcomes(
   deliveryOf(world).log.attemptOutcomes(teamId, environment, limit, visit);
 }
 
+/** What `attemptOutcomes` counts per step, from the log's counts per five minutes; null past `limit` attempts (log.attemptsPerStep). */
+export function attemptsPerStep(
+  world: World,
+  teamId: string,
+  environment: string,
+  limit: number,
+  window: { firstS: number; stepS: number; steps: number },
+): { success: number[]; failed: number[] } | null {
+  return deliveryOf(world).log.attemptsPerStep(teamId, environment, limit, window.firstS, window.stepS, window.steps);
+}
+
 /** The operational events (what Svix would tell Vital), filtered by endpoint and type. */
 export function operationalEvents(
   world: World,
