@@ -11,6 +11,7 @@
  * users (one tick feeds at most FEED_ACTIVE_USERS + FEED_USERS); they go with the world.
  */
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { sourceMemo } from '../../fixtures/wearables/timeseries-model.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { type World, worldSlot } from '../../engine/world.js';
@@ -56,7 +57,7 @@ export function feedSource(world: World, user: User, provider: ProviderInfo): So
   }
   let src = k.sources.get(provider.slug);
   if (!src || src.provider !== provider) {
-    src = { ...sourceCtx(k.subject, provider), memo: { values: new Map(), size: 0 } };
+    src = { ...sourceCtx(k.subject, provider), memo: sourceMemo() };
     k.sources.set(provider.slug, src);
   }
   return src;

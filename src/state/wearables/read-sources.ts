@@ -18,6 +18,7 @@
  * dropped first; a user past READ_USER_MEMO is rebuilt on its next read.
  */
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
+import { sourceMemo } from '../../fixtures/wearables/timeseries-model.js';
 import type { ProviderInfo } from '../../fixtures/wearables/providers.js';
 import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { type World, worldSlot } from '../../engine/world.js';
@@ -107,7 +108,7 @@ export function readSource(world: World, user: User, provider: ProviderInfo): So
 function sourceOf(k: Kept, provider: ProviderInfo): SourceCtx {
   let src = k.sources.get(provider);
   if (!src) {
-    src = { ...sourceCtx(k.subject, provider), memo: { values: new Map(), size: 0 } };
+    src = { ...sourceCtx(k.subject, provider), memo: sourceMemo() };
     k.sources.set(provider, src);
   }
   src.revisionRate = 0;

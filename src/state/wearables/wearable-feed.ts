@@ -34,19 +34,12 @@ import type { Domain } from '../domain-context.js';
 import { providerBrief } from '../../fixtures/wearables/providers.js';
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { activitySummary, bodySummary, clip, sleepSummary, sourceObject, type Range } from '../../fixtures/wearables/summaries.js';
-import {
-  TIMESERIES,
-  bucketStart,
-  maxSpan,
-  renderSample,
-  samplesOf,
-  scheduleOf,
-  type TimeseriesRow,
-} from '../../fixtures/wearables/timeseries-table.js';
+import { TIMESERIES, maxSpan, renderSample, samplesOf, scheduleOf, type TimeseriesRow } from '../../fixtures/wearables/timeseries-table.js';
+import type { Schedule } from '../../fixtures/wearables/timeseries-model.js';
 import { feedCadence } from '../../fixtures/wearables/cadence.js';
 import { workoutSummary } from '../../fixtures/wearables/workouts.js';
 import { sleepId } from '../../fixtures/wearables/sleep-cycle.js';
-import { DAY, HOUR, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import { DAY, HOUR, MINUTE, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import { pulledResources, wearablesOf, type Connection, type UserWearables } from './connections.js';
 import type { Partition } from '../../engine/tenancy.js';
 import { usersOf } from '../users/users.js';
@@ -206,18 +199,44 @@ function prefixOf(resource: string): string {
 interface ConnPlan {
   denied: Connection['denied'];
   historyDays: Connection['history_days'];
+  provider: Connection['provider'];
   pulled: ReadonlySet<string>;
-  rows: readonly FeedRow[];
+  rows: readonly PlannedRow[];
+}
+
+/** A row the connection's feed generates, with its schedule for the provider and how far back a tick looks. */
+interface PlannedRow extends FeedRow {
+  sched: Schedule;
+  /** Cumulative rows: the bucket length (a tick starts at the bucket open at the previous tick); others: the longest span. */
+  back: number;
 }
 const connPlans = new WeakMap<Connection, ConnPlan>();
 
 function connPlan(conn: Connection): ConnPlan {
   const kept = connPlans.get(conn);
-  if (kept && kept.denied === conn.denied && kept.historyDays === conn.history_days) return kept;
+  if (kept && kept.denied === conn.denied && kept.historyDays === conn.history_days && kept.provider === conn.provider) return kept;
   const pulled = new Set(pulledResources(conn));
-  const plan = { denied: conn.denied, historyDays: conn.history_days, pulled, rows: FEED_ROWS.filter((fr) => pulled.has(fr.row.resource)) };
+  const rows = FEED_ROWS.filter((fr) => pulled.has(fr.row.resource)).map((fr): PlannedRow => {
+    const sched = scheduleOf(fr.row, conn.provider);
+    const bucket = fr.row.cumulative && sched.kind === 'cadence' ? sched.minutes * MINUTE : 0;
+    return {
+      row: fr.row,
+      prefix: fr.prefix,
+      created: fr.created,
+      updated: fr.updated,
+      sched,
+      back: fr.row.cumulative ? bucket : maxSpan(sched),
+    };
+  });
+  const plan = { denied: conn.denied, historyDays: conn.history_days, provider: conn.provider, pulled, rows };
   connPlans.set(conn, plan);
   return plan;
+}
+
+/** Where a tick's look at a row starts: the bucket open at `since` (cumulative rows, `bucketStart`), else `since` less the longest span. */
+function lookFrom(pr: PlannedRow, since: number): number {
+  if (!pr.row.cumulative) return since - pr.back;
+  return pr.back > 0 ? Math.floor(since / pr.back) * pr.back : since;
 }
 
 function feedConnection({ world, partition, user, link, since, now }: ConnectionTick, heard: (prefix: string) => boolean): void {
@@ -253,11 +272,11 @@ function feedConnection({ world, partition, user, link, since, now }: Connection
     const row = fr.row;
     const rs = ranges(row.resource);
     if (rs.length === 0) continue;
-    const sched = scheduleOf(row, provider);
+    const sched = fr.sched;
     // Cumulative rows: from the bucket open at the previous tick (re-sent as `.updated`). Other
     // rows: far enough back to catch spans (nights, workouts) that began before the previous
     // tick and ended since; each is announced once, when it becomes available.
-    const from = row.cumulative ? bucketStart(row, provider, since) : since - maxSpan(sched);
+    const from = lookFrom(fr, since);
     const created: unknown[] = [];
     const updated: unknown[] = [];
     for (const [a, b] of clip(rs, from, now)) {
