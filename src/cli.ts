@@ -240,7 +240,6 @@ async function main(): Promise<void> {
   }
   if (options.command === 'export') return exportCommand(options);
   const m = await serverModules();
-  boundHeapGrowth();
   const saved = savedWorld(options, m);
   const scenario = scenarioOrExit(options, m);
   const notes: string[] = [];
@@ -261,6 +260,8 @@ async function main(): Promise<void> {
   server.on('listening', async () => {
     const address = server.address() as AddressInfo;
     await onListening({ options, m, sandbox, address, restored, scenario, notes, generatedToken });
+    // Once serving: the start keeps V8's own heap sizing (a fixed factor costs its build collections).
+    boundHeapGrowth();
   });
   stopOnSignals({ options, m, server, sandbox, deliveries, stateSink: saved.stateSink, stopProgress, log });
   // A saved world is being rebuilt (its state loaded, its inputs after it replayed); a signal stops it meanwhile.

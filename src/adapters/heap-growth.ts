@@ -6,8 +6,9 @@
  * keeps RSS near the live heap for a small cost in collections (docs/simulated/engine.md, "Memory").
  * A user's own `--heap-growing-percent` (on the command line or in NODE_OPTIONS) wins.
  *
- * V8 keys its code cache on its flags: the CLI sets the factor after its bundle is compiled from
- * the cache (scripts/cli-boot.mjs), and the build's run that writes the cache at exit
+ * The CLI sets it once it serves: its bundle is compiled from V8's code cache, which V8 keys on
+ * its flags (scripts/cli-boot.mjs), and its world is built with V8's own sizing (a fixed factor
+ * made the start about 10 ms slower). The build's run that writes the cache at exit
  * (`HEALTH_SANDBOX_CODE_CACHE_OUT`) leaves the flags as a start finds them, or every start would
  * refuse the cache.
  */
