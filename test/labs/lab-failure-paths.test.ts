@@ -6,12 +6,13 @@
  * for every fault, corrected results with documented statuses, match-review webhooks of an
  * unmatched-result run, the one served street in 85004, and demo users' expiry made visible.
  */
-import { VitalClient, type VitalError } from '@tryvital/vital-node';
+import type { VitalClient, VitalError } from '@tryvital/vital-node';
 import { Webhook } from 'svix';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
+import { sdkOf } from '../support/sdk-bridge.js';
 import { oasValidator } from '../support/openapi.js';
 import { createEndpoint, scriptedTransport } from '../support/webhooks-support.js';
 
@@ -26,24 +27,6 @@ const patientDetails = {
   phoneNumber: '+14155550123',
   email: 'ada@example.com',
 };
-
-/** The SDK, its requests sent through the test client (express over HTTP, msw through intercepted fetch). */
-function sdkOf(c: TestClient): VitalClient {
-  const bridge = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => {
-      headers[k] = v;
-    });
-    const res = await c.call(init?.method ?? 'GET', `${url.pathname}${url.search}`, {
-      anonymous: true,
-      headers,
-      ...(init?.body !== undefined && init.body !== null ? { body: String(init.body) } : {}),
-    });
-    return new Response(res.status === 204 ? null : new Uint8Array(res.bytes), { status: res.status, headers: res.headers });
-  };
-  return new VitalClient({ apiKey: c.apiKey, baseUrl: 'http://sdk.sandbox.test', maxRetries: 0, fetch: bridge as typeof fetch });
-}
 
 interface Hooks {
   c: TestClient;

@@ -8,32 +8,15 @@
  * but the SDK's connect (`POST /v2/link/provider/manual/{provider}`). The policy is set per team
  * environment, survives a snapshot and a saved world, and a bad value is a 422.
  */
-import { VitalClient } from '@tryvital/vital-node';
+import type { VitalClient } from '@tryvital/vital-node';
 import { Webhook } from 'svix';
 import { expect, it } from 'vitest';
 import { createClient, forEachAdapter, type TestClient } from '../support/client.js';
+import { sdkOf } from '../support/sdk-bridge.js';
 import { createEndpoint, scriptedTransport, teamOf } from '../support/webhooks-support.js';
 
 const DAY = 86_400;
 const POLICY = '/_sandbox/wearables/health-sdk';
-
-/** The SDK, its requests sent through the test client (express over HTTP, msw through intercepted fetch). */
-function sdkOf(c: TestClient, apiKey = c.apiKey): VitalClient {
-  const bridge = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => {
-      headers[k] = v;
-    });
-    const res = await c.call(init?.method ?? 'GET', `${url.pathname}${url.search}`, {
-      anonymous: true,
-      headers,
-      ...(init?.body !== undefined && init.body !== null ? { body: String(init.body) } : {}),
-    });
-    return new Response(res.status === 204 ? null : new Uint8Array(res.bytes), { status: res.status, headers: res.headers });
-  };
-  return new VitalClient({ apiKey, baseUrl: 'http://sdk.sandbox.test', maxRetries: 0, fetch: bridge as typeof fetch });
-}
 
 interface Setup {
   c: TestClient;
