@@ -5,7 +5,7 @@
  */
 import type { Credentials, Team } from './types.js';
 
-class ApiFailure extends Error {
+export class ApiFailure extends Error {
   constructor(
     message: string,
     readonly status: number,
@@ -45,6 +45,23 @@ export function control<T>(method: string, path: string, body?: unknown): Promis
 export function teamApi<T>(method: string, path: string, body?: unknown): Promise<T> {
   const key = teamOf()?.api_keys[session.env] ?? '';
   return send(method, path, body, { 'x-vital-api-key': key }) as Promise<T>;
+}
+
+/**
+ * Whether a failure is the team API's 401 to a key that is no longer the team's: a reset, a
+ * scenario or a restore changed the keys between the drawing's read of the credentials and its
+ * team request. Then the page draws again with the new keys instead of showing the 401; a 401 to
+ * keys that are still current is a real one and is shown.
+ */
+export async function keysMovedUnder(e: unknown, read: () => Promise<Credentials>): Promise<boolean> {
+  if (!(e instanceof ApiFailure) || e.status !== 401) return false;
+  const used = session.creds;
+  try {
+    const now = await read();
+    return JSON.stringify(now.teams) !== JSON.stringify(used?.teams ?? []);
+  } catch {
+    return false;
+  }
 }
 
 /** The message of an error for the page's alert, with a 4xx's `detail`. */

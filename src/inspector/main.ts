@@ -3,7 +3,7 @@
  * (+1 hour, +1 day, +1 week, or any duration), the team picker, the tabs, and a redraw every two
  * seconds that keeps the page as it is when nothing changed (and waits while a field has focus).
  */
-import { control, errorText, session } from './api.js';
+import { control, errorText, keysMovedUnder, session } from './api.js';
 import { add, button, h, hooks } from './dom.js';
 import { actionForm, field } from './forms.js';
 import { time } from './format.js';
@@ -118,7 +118,9 @@ async function draw(): Promise<void> {
     main.setAttribute('data-hash', hash);
     showError(null);
   } catch (e) {
-    showError(e);
+    // A team read answered 401 because a reset changed the keys meanwhile: draw again, no error.
+    if (await keysMovedUnder(e, () => control<Credentials>('GET', '/_sandbox/credentials'))) void refresh();
+    else showError(e);
   } finally {
     document.body.setAttribute('data-ready', '1');
   }

@@ -5,6 +5,7 @@
  * redraws one at a time (an answer read before a reset is never drawn after the reset's redraw).
  */
 import { describe, expect, it } from 'vitest';
+import { ApiFailure, keysMovedUnder, session } from '../../src/inspector/api.js';
 import { curlOf, replayOf } from '../../src/inspector/curl.js';
 import { cell, patientName, qs, rangeText, statusClass, time, timeRange } from '../../src/inspector/format.js';
 import { foundIn, isApiRequest, pageOf, searchBodies } from '../../src/inspector/paging.js';
@@ -298,5 +299,23 @@ describe('redraws', () => {
     d.answers[2]!();
     await alone;
     expect(d.shown).toEqual([7, 7]);
+  });
+
+  it('a 401 to keys a reset replaced meanwhile is drawn again, a 401 to current keys is shown', async () => {
+    session.creds = creds;
+    const unauthorized = new ApiFailure('GET /v2/user answered 401', 401, { detail: 'Invalid API key' });
+    const replaced: Credentials = {
+      ...creds,
+      teams: [{ ...creds.teams[0]!, api_keys: { sandbox: 'sk_us_new', production: 'sk_us_newprod' } }],
+    };
+    expect(await keysMovedUnder(unauthorized, async () => replaced)).toBe(true);
+    expect(await keysMovedUnder(unauthorized, async () => structuredClone(creds))).toBe(false);
+    expect(await keysMovedUnder(new ApiFailure('GET /v2/user answered 500', 500, {}), async () => replaced)).toBe(false);
+    expect(await keysMovedUnder(new Error('network'), async () => replaced)).toBe(false);
+    expect(
+      await keysMovedUnder(unauthorized, async () => {
+        throw new Error('the credentials read failed too');
+      }),
+    ).toBe(false);
   });
 });
