@@ -111,7 +111,9 @@ export function dispatchNow(env: DispatchEnv, req: SimRequest, exchange: Exchang
   if (!canonical.ok) return finish(env, req, checkLimits(req) ?? detailResponse(400, canonical.detail), exchange);
   const request = canonical.path !== req.path ? { ...req, path: canonical.path } : req;
   const answered = answer(env, request, exchange);
-  return answered instanceof Promise ? answered.then((res) => finish(env, request, res, exchange)) : finish(env, request, answered, exchange);
+  return answered instanceof Promise
+    ? answered.then((res) => finish(env, request, res, exchange))
+    : finish(env, request, answered, exchange);
 }
 
 function finish(env: DispatchEnv, req: SimRequest, answered: SimResponse, exchange: Exchange): SimResponse {
