@@ -55,7 +55,7 @@ describe('the node:http adapter and a synchronous answer', () => {
       method: 'GET',
       surface: 'data',
       path: '/v2/user/',
-      query: { limit: '1' },
+      query: { limit: ['1'] },
       headers: { 'x-service-api-key': apiKey },
       rawBody: new Uint8Array(0),
     });
