@@ -11,16 +11,19 @@
  * `HEALTH_SANDBOX_CODE_CACHE_OUT=<file>`: writes the code cache to that file when the process
  * exits (the build starts the CLI once with it, so the cache holds what a start compiles).
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+
+// One import through the ES module loader; the other built-ins through `require`, which costs
+// less per module at start (BENCHMARKS.md, "Start-up").
+const require = createRequire(import.meta.url);
+const { readFileSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const { fileURLToPath } = require('node:url');
+const vm = require('node:vm');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const file = join(here, 'cli-main.cjs');
 const cacheFile = `${file}.cache`;
-const require = createRequire(file);
 const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 
 /** The cache when it is at least as new as the bundle (an edited bundle never meets an old cache). */

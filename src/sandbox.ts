@@ -3,7 +3,7 @@
  * sandbox-worlds.ts), dispatch. Two sandboxes in one process never see each other.
  */
 import { credentialsOf, type Credentials } from './engine/credentials.js';
-import { type DispatchHooks, dispatch, type Exchange } from './engine/dispatch.js';
+import { type DispatchHooks, dispatchNow, type Exchange } from './engine/dispatch.js';
 import { withCanonicalPath } from './engine/canonical-path.js';
 import { keepJournal, RequestJournal } from './engine/journal.js';
 import { interceptFault } from './engine/faults.js';
@@ -24,6 +24,21 @@ import { countRequest } from './sandbox-report.js';
 
 export { DEFAULT_START_AT } from './sandbox-options.js';
 export type { ResolvedSandboxOptions, SandboxOptions, StateSink } from './sandbox-options.js';
+
+/** What a sandbox answers a request, synchronously when nothing on the way waits. */
+export type AnswerNow = (request: SimRequest) => SimResponse | Promise<SimResponse>;
+
+/** Each sandbox's `answerNow`, by its own `dispatch` function. */
+const answersNow = new WeakMap<Sandbox['dispatch'], AnswerNow>();
+
+/**
+ * The sandbox's `dispatch` without a promise around an answer made synchronously (the node:http
+ * adapter writes it in the turn the request arrived), or undefined when `dispatch` is not the
+ * sandbox's own (a caller replaced it: then it is the one to call).
+ */
+export function answerNowOf(sandbox: Sandbox): AnswerNow | undefined {
+  return answersNow.get(sandbox.dispatch);
+}
 
 export interface Sandbox {
   readonly options: ResolvedSandboxOptions;
@@ -141,14 +156,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
 
   /** Dispatches once the world is ready; the world's log learns when the request started (`Exchange.startedIn`). */
-  const dispatchReady = (request: SimRequest, exchange: Exchange): Promise<SimResponse> => {
+  const answerReady = (request: SimRequest, exchange: Exchange): SimResponse | Promise<SimResponse> => {
     const req = withCanonicalPath(request); // the scenario gate, the world's log and dispatch read one path
     const world = worlds.world;
-    if (worlds.failure !== null && !isRecovery(req)) return Promise.resolve(scenarioFailed(worlds.failure));
+    if (worlds.failure !== null && !isRecovery(req)) return scenarioFailed(worlds.failure);
     exchange.startedIn = world;
     exchange.startedAt = world.clock.now();
     exchange.startedDuring = world.scheduler.running;
-    return dispatch(env, req, exchange);
+    return dispatchNow(env, req, exchange);
+  };
+  const dispatchReady = (request: SimRequest, exchange: Exchange): Promise<SimResponse> => {
+    const answered = answerReady(request, exchange);
+    return answered instanceof Promise ? answered : Promise.resolve(answered);
   };
 
   const sandbox: Sandbox = {
@@ -212,5 +231,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   worlds.start(options.from === undefined ? undefined : parseWorldDocument(options.from, Number.POSITIVE_INFINITY));
   keepJournal(worlds.world, journal); // before any request: the worlds that follow share this world's `kept` map
   startTimer();
+  // The same answers as `dispatch`, without a promise around one made synchronously (answerNowOf).
+  const own = sandbox.dispatch;
+  answersNow.set(own, (request) =>
+    worlds.ready === readyDone ? answerReady(request, { startedMs: journal.begin() }) : own.call(sandbox, request),
+  );
   return sandbox;
 }

@@ -10,17 +10,22 @@
  * its flags (scripts/cli-boot.mjs), and its world is built with V8's own sizing (a fixed factor
  * made the start about 10 ms slower). The build's run that writes the cache at exit
  * (`HEALTH_SANDBOX_CODE_CACHE_OUT`) leaves the flags as a start finds them, or every start would
- * refuse the cache.
+ * refuse the cache. `node:v8` is loaded only then, after the start's ready line.
  */
-import { setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
 
 export const HEAP_GROWING_PERCENT = 100;
+
+/** `node:v8`'s `setFlagsFromString`, loaded when called (once serving: the module is not part of the start). */
+function setFlagsFromV8(flags: string): void {
+  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+}
 
 /** Sets the factor unless the user chose one; answers whether it did. */
 export function boundHeapGrowth(
   env: NodeJS.ProcessEnv = process.env,
   execArgv: readonly string[] = process.execArgv,
-  setFlags: (flags: string) => void = setFlagsFromString,
+  setFlags: (flags: string) => void = setFlagsFromV8,
 ): boolean {
   const chosen = [...execArgv, env.NODE_OPTIONS ?? ''].some((a) => /heap[-_]growing[-_]percent/.test(a));
   if (chosen || env.HEALTH_SANDBOX_CODE_CACHE_OUT) return false;

@@ -7,10 +7,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Door, type DoorRequest, frontDoor, leaving } from '../engine/front-door.js';
 import type { NetworkOptions } from '../engine/guard.js';
-import type { SimResponse } from '../engine/http-types.js';
+import type { SimRequest, SimResponse } from '../engine/http-types.js';
 import { headersTooLarge, LIMITS } from '../engine/limits.js';
 import { detailResponse, rawHttpResponse } from '../engine/render.js';
-import type { Sandbox } from '../sandbox.js';
+import { type AnswerNow, answerNowOf, type Sandbox } from '../sandbox.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -161,7 +161,8 @@ export function nodeDoor(sandbox: Sandbox, managementPath: string, options: Netw
   };
 }
 
-const DONE: Promise<void> = Promise.resolve();
+/** The promise of a request whose answer is written already (settled; the caller may compare with it). */
+export const DONE: Promise<void> = Promise.resolve();
 
 /** Serves one Node request through the sandbox: the front door, dispatch, the way out. */
 export function serveNode(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, url: string, door: Door): Promise<void> {
@@ -181,6 +182,20 @@ export function serveNode(sandbox: Sandbox, req: IncomingMessage, res: ServerRes
   }
 }
 
+/** The last sandbox `dispatch` seen and its synchronous form (one comparison per request, no lookup). */
+let lastDispatch: Sandbox['dispatch'] | undefined;
+let lastNow: AnswerNow | undefined;
+
+/** The sandbox's answer, synchronous when nothing on its way waits (its `dispatch` when a caller replaced it). */
+function answerOf(sandbox: Sandbox, request: SimRequest): SimResponse | Promise<SimResponse> {
+  const own = sandbox.dispatch;
+  if (own !== lastDispatch) {
+    lastDispatch = own;
+    lastNow = answerNowOf(sandbox);
+  }
+  return lastNow === undefined ? sandbox.dispatch(request) : lastNow(request);
+}
+
 function serveRequest(sandbox: Sandbox, res: ServerResponse, door: Door, raw: DoorRequest): Promise<void> {
   const entry = frontDoor(door, raw);
   const simRequest = entry.request;
@@ -189,15 +204,23 @@ function serveRequest(sandbox: Sandbox, res: ServerResponse, door: Door, raw: Do
     writeResponse(res, entry.answer);
     return DONE;
   }
-  return sandbox.dispatch(simRequest).then((response) => {
-    // A fault's latency: wall time before the answer (it never moves the sandbox clock).
-    if (!response.delayMs) return writeResponse(res, leaving(door, simRequest, response));
-    const from = performance.now();
-    return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() => {
-      writeResponse(res, leaving(door, simRequest, response));
-      // The wait the client saw, measured here where it was carried out (the request journal's record).
-      response.waited?.(performance.now() - from);
-    });
+  // An answer made synchronously is written at once, in the turn the request arrived (no promise).
+  const answered = answerOf(sandbox, simRequest);
+  if (answered instanceof Promise) return answered.then((response) => written(res, door, simRequest, response));
+  return written(res, door, simRequest, answered);
+}
+
+function written(res: ServerResponse, door: Door, simRequest: SimRequest, response: SimResponse): Promise<void> {
+  // A fault's latency: wall time before the answer (it never moves the sandbox clock).
+  if (!response.delayMs) {
+    writeResponse(res, leaving(door, simRequest, response));
+    return DONE;
+  }
+  const from = performance.now();
+  return new Promise<void>((resolve) => setTimeout(resolve, response.delayMs)).then(() => {
+    writeResponse(res, leaving(door, simRequest, response));
+    // The wait the client saw, measured here where it was carried out (the request journal's record).
+    response.waited?.(performance.now() - from);
   });
 }
 

@@ -9,7 +9,7 @@ import type { NetworkOptions } from '../engine/guard.js';
 import { LIMITS } from '../engine/limits.js';
 import type { Sandbox } from '../sandbox.js';
 import { canonicalPrefix } from '../engine/canonical-path.js';
-import { answerClientErrors, nodeDoor, serveNode } from './node-common.js';
+import { answerClientErrors, DONE, nodeDoor, serveNode } from './node-common.js';
 import './node-crypto.js';
 
 export interface NodeAdapterOptions extends NetworkOptions {
@@ -21,7 +21,8 @@ export interface NodeAdapterOptions extends NetworkOptions {
 export function createNodeListener(sandbox: Sandbox, options: NodeAdapterOptions = {}): RequestListener {
   const serve = serving(sandbox, options);
   return (req: IncomingMessage, res: ServerResponse) => {
-    serve(req, res).catch((error: unknown) => failed(sandbox, res, error));
+    const served = serve(req, res);
+    if (served !== DONE) served.catch((error: unknown) => failed(sandbox, res, error));
   };
 }
 
@@ -59,13 +60,17 @@ export function createNodeServer(sandbox: Sandbox, options: NodeAdapterOptions =
       res.setHeader('connection', 'close');
       res.on('close', () => closeIdleSoon(server));
     }
-    serve(req, res).then(
-      () => open.delete(res),
-      (error: unknown) => {
-        open.delete(res);
-        failed(sandbox, res, error);
-      },
-    );
+    const served = serve(req, res);
+    // An answer written at once (the adapter's settled promise): no callback to wait for.
+    if (served === DONE) open.delete(res);
+    else
+      served.then(
+        () => open.delete(res),
+        (error: unknown) => {
+          open.delete(res);
+          failed(sandbox, res, error);
+        },
+      );
   });
   answerClientErrors(server);
   return server;

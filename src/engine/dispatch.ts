@@ -98,14 +98,22 @@ export const CONTENT_MESSAGES = {
  * answers 400. Hooks see the request with its canonical path.
  */
 export function dispatch(env: DispatchEnv, req: SimRequest, exchange: Exchange = {}): Promise<SimResponse> {
+  const answered = dispatchNow(env, req, exchange);
+  return answered instanceof Promise ? answered : Promise.resolve(answered);
+}
+
+/**
+ * `dispatch` without a promise around an answer made synchronously (a handler that waits on
+ * nothing): the node:http adapter writes it at once, in the turn the request arrived.
+ */
+export function dispatchNow(env: DispatchEnv, req: SimRequest, exchange: Exchange = {}): SimResponse | Promise<SimResponse> {
   const canonical = requestPath(req);
-  if (!canonical.ok) return Promise.resolve(finish(env, req, checkLimits(req) ?? detailResponse(400, canonical.detail), exchange));
+  if (!canonical.ok) return finish(env, req, checkLimits(req) ?? detailResponse(400, canonical.detail), exchange);
   const request = canonical.path !== req.path ? { ...req, path: canonical.path } : req;
   const answered = answer(env, request, exchange);
-  // A handler that answers synchronously costs no extra promise on the way out.
   return answered instanceof Promise
     ? answered.then((res) => finish(env, request, res, exchange))
-    : Promise.resolve(finish(env, request, answered, exchange));
+    : finish(env, request, answered, exchange);
 }
 
 function finish(env: DispatchEnv, req: SimRequest, answered: SimResponse, exchange: Exchange): SimResponse {

@@ -44,9 +44,24 @@ function splitPath(path: string): string[] {
   return out;
 }
 
+/** A path's place in the tree: the node where a route's path ends, and the path's segments (the params' values). */
+interface Found {
+  leaf: Node;
+  segments: readonly string[];
+}
+
+/** How many paths each surface's memo keeps (cleared when full), and the longest path it keeps. */
+const RECENT_PATHS = 1024;
+const RECENT_PATH_LENGTH = 256;
+
 export class Router {
   /** Per surface, the tree of route segments. */
   private readonly roots: Record<Surface, Node> = { data: newNode(), management: newNode() };
+  /**
+   * Per surface, recent paths that reached a route's end in the tree: a pure memo (the tree never
+   * changes), so a path asked again (a client reading the same record) costs one lookup, no split.
+   */
+  private readonly recent: Record<Surface, Map<string, Found>> = { data: new Map(), management: new Map() };
 
   constructor(readonly routes: readonly Route[]) {
     const seen = new Set<string>();
@@ -75,13 +90,23 @@ export class Router {
    * turn back into `/` and `%` inside their segment.
    */
   match(surface: Surface, method: string, path: string): MatchResult {
-    const segments = pathSegments(path);
-    // The most specific shape that fits the path wins, whatever the method: a literal segment
-    // always beats a parameter, position by position from the left (`DELETE /v2/user/undo_delete`
-    // is a 405, not a user id).
-    const root = this.roots[surface] as Node | undefined;
-    const leaf = root === undefined ? undefined : find(root, segments, 0);
-    if (leaf === undefined) return NONE;
+    const recent = this.recent[surface] as Map<string, Found> | undefined;
+    let found = recent?.get(path);
+    if (found === undefined) {
+      const segments = pathSegments(path);
+      // The most specific shape that fits the path wins, whatever the method: a literal segment
+      // always beats a parameter, position by position from the left (`DELETE /v2/user/undo_delete`
+      // is a 405, not a user id).
+      const root = this.roots[surface] as Node | undefined;
+      const leaf = root === undefined ? undefined : find(root, segments, 0);
+      if (leaf === undefined) return NONE;
+      found = { leaf, segments };
+      if (recent !== undefined && path.length <= RECENT_PATH_LENGTH) {
+        if (recent.size >= RECENT_PATHS) recent.clear();
+        recent.set(path, found);
+      }
+    }
+    const { leaf, segments } = found;
     for (const c of leaf.routes) {
       if (c.route.method !== method) continue;
       const params: Record<string, string> = {};
