@@ -336,7 +336,13 @@ class DeliveryEngine {
    * timeout, not sent, see backlog.ts); `sent` then reads the outcome. Not async: the send's own
    * promise is what the attempt awaits (no frame and promise of its own per attempt).
    */
-  private transmit(ep: WebhookEndpoint, dest: Destination, sending: Sending, trigger: Trigger, ticket: number): SendOutcome | Promise<SendOutcome> {
+  private transmit(
+    ep: WebhookEndpoint,
+    dest: Destination,
+    sending: Sending,
+    trigger: Trigger,
+    ticket: number,
+  ): SendOutcome | Promise<SendOutcome> {
     const { world } = this;
     const url = ep.url;
     const refused = destinationProblem(world, url);

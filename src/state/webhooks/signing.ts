@@ -87,7 +87,12 @@ function sign(secret: string, msgId: string, timestamp: number, rawBody: string)
   const head = `${msgId}.${timestamp}.`;
   if (nativeHmac !== null) return `v1,${nativeHmac(key.bytes, head, rawBody)}`;
   key.keyed ??= hmac.create(sha256, key.bytes);
-  return `v1,${toBase64(key.keyed.clone().update(utf8Encode(head + rawBody)).digest())}`;
+  return `v1,${toBase64(
+    key.keyed
+      .clone()
+      .update(utf8Encode(head + rawBody))
+      .digest(),
+  )}`;
 }
 
 /** The signature header value: one signature per key, newest key first, space-separated. */
