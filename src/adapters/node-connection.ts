@@ -72,27 +72,26 @@ export interface Target {
 
 export const HEADER_BREAK = /[\r\n]/;
 
+/** Whether a header name or value holds a line break (checked per string: no string is built to check them). */
+function breaks(text: string): boolean {
+  return text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0;
+}
+
 /**
  * The request head (status line, headers, `content-length`, blank line), written as latin1; the
  * body goes after it as UTF-8, both in one write (the socket is corked): no buffer is built per
- * request. Header names and values are checked for line breaks in one pass.
+ * request. Header names and values are checked for line breaks one by one (no string joined to
+ * check them: the head is the one string built per request).
  */
 export function serialise(target: Target, request: TransportRequest): string {
+  const headers = request.headers;
   let head = target.start;
-  let text = '';
-  for (const name in request.headers) {
-    const value = request.headers[name] as string;
+  for (const name in headers) {
+    const value = headers[name] as string;
+    if (breaks(name) || breaks(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
     head += `${name}: ${value}\r\n`;
-    text += name;
-    text += value;
   }
-  if (HEADER_BREAK.test(text)) {
-    for (const name in request.headers)
-      if (HEADER_BREAK.test(name) || HEADER_BREAK.test(request.headers[name] as string))
-        throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
-  }
-  head += `content-length: ${Buffer.byteLength(request.body, 'utf8')}\r\n\r\n`;
-  return head;
+  return `${head}content-length: ${Buffer.byteLength(request.body, 'utf8')}\r\n\r\n`;
 }
 
 /** One keep-alive connection to one origin, answering its requests in order. */

@@ -147,3 +147,25 @@ it('a receiver that closes the connection mid-pipeline (chunked answer, connecti
   expect(r.all.slice(-5).map((g) => seqOf(g.body))).toEqual([1, 2, 3, 4, 5]);
   node.close();
 });
+
+it('refuses a header name or value holding a line break before anything is written, and the next request on the connection goes out whole', async () => {
+  const node = createNodeTransport();
+  const r = await receiver((got) => got.res.writeHead(204).end());
+  const signal = new AbortController().signal;
+  const request = (headers: Record<string, string>) => node.transport({ url: r.url, method: 'POST', headers, body: '{"a":"é"}', signal });
+  try {
+    await expect(request({ 'x-one': 'a\r\nx-smuggled: 1' })).rejects.toThrow('Invalid header "x-one"');
+    await expect(request({ 'x-one': 'a', 'x-two\n': 'b' })).rejects.toThrow('Invalid header "x-two\\n"');
+    await expect(request({ 'x-one': 'a\rb' })).rejects.toThrow('Invalid header "x-one"');
+    const answer = await request({ 'content-type': 'application/json', 'x-one': 'a' });
+    expect(answer.status).toBe(204);
+    expect(r.all).toHaveLength(1);
+    const got = r.all[0] as Got;
+    expect(got.body).toBe('{"a":"é"}');
+    expect(got.req.headers['x-one']).toBe('a');
+    expect(got.req.headers['x-smuggled']).toBeUndefined();
+    expect(got.req.headers['content-length']).toBe(String(encoder.encode('{"a":"é"}').length));
+  } finally {
+    node.close();
+  }
+});

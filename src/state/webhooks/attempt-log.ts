@@ -53,8 +53,7 @@ interface AttemptFilter {
 }
 
 function busy(msg: Message): boolean {
-  for (const d of msg.destinations.values()) if (d.status === 'pending' || d.status === 'sending') return true;
-  return false;
+  return msg.destinations.busy();
 }
 
 /** What an operational event names of its endpoint. */

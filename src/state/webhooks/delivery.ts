@@ -290,7 +290,9 @@ class DeliveryEngine {
     const before = dest.status;
     dest.status = 'sending';
     const sending = prepareSending(world, dest, ep, webhooksOf(world).signingKeys(ep), this.faults.skew(dest));
-    const outcome = await this.transmit(ep, dest, sending, trigger, ticket);
+    const sent = this.transmit(ep, dest, sending, trigger, ticket);
+    const outcome = await sent;
+    if (sent !== outcome) this.sent(ep, sending, outcome);
     const made: AttemptMade = { dest, ep, trigger, sending, outcome };
     const record = attemptRecord(world, made, ++this.attemptSeq);
     this.log.addAttempt(dest, record);
@@ -331,15 +333,21 @@ class DeliveryEngine {
    * Sends the attempt through the transport, unless its destination is refused now (the sandbox's
    * own address may have changed since registration) or the timeout breaker stops it (queued
    * before an attempt to this endpoint timed out, or due within 60 s of it: failed like a
-   * timeout, not sent, see backlog.ts); a sent attempt's outcome opens or closes the breaker.
+   * timeout, not sent, see backlog.ts); `sent` then reads the outcome. Not async: the send's own
+   * promise is what the attempt awaits (no frame and promise of its own per attempt).
    */
-  private async transmit(ep: WebhookEndpoint, dest: Destination, sending: Sending, trigger: Trigger, ticket: number): Promise<SendOutcome> {
+  private transmit(
+    ep: WebhookEndpoint,
+    dest: Destination,
+    sending: Sending,
+    trigger: Trigger,
+    ticket: number,
+  ): SendOutcome | Promise<SendOutcome> {
     const { world } = this;
-    const { clock } = world;
     const url = ep.url;
     const refused = destinationProblem(world, url);
     if (refused) return unsent(`refused: ${refused}`, false);
-    if (trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, clock.now())) return unsent(NOT_SENT_AFTER_TIMEOUT, true);
+    if (trigger === 'scheduled' && this.breaker.stops(ep.id, ticket, world.clock.now())) return unsent(NOT_SENT_AFTER_TIMEOUT, true);
     const options = webhookOptionsOf(world);
     const request = {
       url,
@@ -347,14 +355,31 @@ class DeliveryEngine {
       headers: sending.headers,
       body: dest.message.body,
       endpoint: ep.id,
-      checkAddress: (address: string) => resolvedProblem(world, url, address),
+      checkAddress: this.addressCheck(url),
     };
-    const outcome = await send(options.transport, request, options.attemptTimeoutMs, clock.rawWall);
+    return send(options.transport, request, options.attemptTimeoutMs, world.clock.rawWall);
+  }
+
+  /** A sent attempt's outcome opens or closes the timeout breaker and tells the endpoint's window. */
+  private sent(ep: WebhookEndpoint, sending: Sending, outcome: SendOutcome): void {
+    const { clock } = this.world;
     // Counted from the attempt's start in manual mode (its outcome may come after the clock moved on).
     if (outcome.timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? sending.startedAt : clock.now());
     else if (outcome.response !== null) this.breaker.close(ep.id);
     if (outcome.response === null) this.windows.troubled(ep.id);
-    return outcome;
+  }
+
+  /** The last destination URL's address check (one function per URL, not one per attempt). */
+  private checkUrl = '';
+  private check: ((address: string) => string | null) | null = null;
+
+  private addressCheck(url: string): (address: string) => string | null {
+    if (this.check === null || this.checkUrl !== url) {
+      const { world } = this;
+      this.checkUrl = url;
+      this.check = (address) => resolvedProblem(world, url, address);
+    }
+    return this.check;
   }
 
   /** A failed attempt: the endpoint's failing state, then a retry or the message's end for it. */
@@ -421,7 +446,7 @@ class DeliveryEngine {
 const WEBHOOK_RETRY = jobKind<Destination>('webhooks.retry', (world, dest) => deliveryOf(world).retryDue(dest));
 
 dataClass('DeliveryEngine', DeliveryEngine, {
-  skip: ['queues', 'windows', 'steps', 'faults', 'activity'],
+  skip: ['queues', 'windows', 'steps', 'faults', 'activity', 'checkUrl', 'check'],
   revive: (engine) => engine.wire(),
 });
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));

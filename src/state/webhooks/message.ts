@@ -96,6 +96,13 @@ export class Destinations {
   get size(): number {
     return this.more !== null ? this.more.size : this.one !== null ? 1 : 0;
   }
+
+  /** Whether one of them is pending or sending (no iterator for the common single destination). */
+  busy(): boolean {
+    if (this.more === null) return this.one !== null && (this.one.status === 'pending' || this.one.status === 'sending');
+    for (const d of this.more.values()) if (d.status === 'pending' || d.status === 'sending') return true;
+    return false;
+  }
 }
 dataClass('Destinations', Destinations);
 
