@@ -73,6 +73,7 @@ export const CASES: Case[] = [
     name: 'GET /v2/user?offset=mid&limit=100',
     make: (s) => request(s, 'GET', '/v2/user', { offset: [String(Math.floor(s.options.users / 2))], limit: ['100'] }),
   },
+  { name: 'GET /v2/user/metrics', make: (s) => request(s, 'GET', '/v2/user/metrics') },
   { name: 'GET /v2/user/providers/:id', make: (s) => request(s, 'GET', `/v2/user/providers/${fx(s).firstUser}`) },
   {
     name: 'GET /v2/timeseries/:id/heartrate (1 day)',

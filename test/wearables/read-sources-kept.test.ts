@@ -35,6 +35,7 @@ const PATHS = [
   'summary/workouts/:id/raw',
   'summary/body',
   'summary/sleep_cycle',
+  'summary/meal',
   'timeseries/:id/steps',
   'timeseries/:id/floors_climbed/grouped',
   'timeseries/:id/heartrate/grouped',

@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import { defineRoute, reply } from '../../engine/route.js';
 import { bool, int, uuid } from '../../engine/schemas.js';
-import { labsView, markerByCode, markerView, searchMarkers, markersPage } from '../../state/labs/lab-catalogue.js';
+import { keptMarkersPage, labsView, markerByCode, markerView, searchMarkers, markersPage } from '../../state/labs/lab-catalogue.js';
 import {
   createLabTest,
   findLabTest,
@@ -227,7 +227,7 @@ export const labTestRoutes = [
     request: { params: testParams, query: lazySchema(() => z.object({ lab_account_id: uuid().optional(), ...pageQuery })) },
     responses: { 200: res(MarkerPage, 'GetMarkersResponse'), 404: 'Unknown lab test', 422: 'Validation error' },
     handle(ctx, { params, query }) {
-      return reply(200, markersPage(findLabTest(ctx, params.lab_test_id).markers, query.page, query.size));
+      return reply(200, keptMarkersPage(findLabTest(ctx, params.lab_test_id).markers, query.page, query.size));
     },
   }),
 

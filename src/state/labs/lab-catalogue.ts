@@ -9,6 +9,7 @@ import { LABS_ERRORS, labsError } from './errors.js';
 import { ANALYTE_BY_SLUG, CALCULATED_ANALYTES, MARKER_DEFS, type Analyte, type MarkerDef } from '../../fixtures/labs/markers.js';
 import type { z } from 'zod';
 import type * as W from '../../wire/schemas.js';
+import { sealView } from '../../engine/render-cache.js';
 
 export interface ExpectedResult {
   id: number;
@@ -166,9 +167,17 @@ export function markerView(mk: CatalogueMarker): z.input<typeof W.Marker> {
   };
 }
 
-/** `ClientFacingMarkerComplete`. */
+/** Each catalogue marker's `ClientFacingMarkerComplete`, made once (the catalogue is immutable; the views are sealed). */
+const completeViews = new WeakMap<CatalogueMarker, z.input<typeof W.Marker>>();
+
+/** `ClientFacingMarkerComplete` (sealed: shared by every answer that lists the marker). */
 function markerCompleteView(mk: CatalogueMarker): z.input<typeof W.Marker> {
-  return { ...markerView(mk), expected_results: mk.expected_results.map(expectedResultView) };
+  let view = completeViews.get(mk);
+  if (view === undefined) {
+    view = sealView({ ...markerView(mk), expected_results: mk.expected_results.map(expectedResultView) });
+    completeViews.set(mk, view);
+  }
+  return view;
 }
 
 /** A page of a list in the `GetMarkersResponse` shape. */
@@ -181,6 +190,30 @@ export function markersPage(list: readonly CatalogueMarker[], page: number, size
     size,
     pages: Math.ceil(list.length / size),
   };
+}
+
+/** Pages kept per marker list (`keptMarkersPage`), at most KEPT_PAGES per list. */
+const keptPages = new WeakMap<readonly CatalogueMarker[], Map<string, z.input<typeof W.MarkerPage>>>();
+const KEPT_PAGES = 16;
+
+/**
+ * `markersPage` of a list nobody changes (a lab test's markers), made once per page and size and
+ * sealed, so its bytes are rendered once (issue 45): the same answer while the list is the same.
+ */
+export function keptMarkersPage(list: readonly CatalogueMarker[], page: number, size: number): z.input<typeof W.MarkerPage> {
+  let pages = keptPages.get(list);
+  if (pages === undefined) {
+    pages = new Map();
+    keptPages.set(list, pages);
+  }
+  const key = `${page}|${size}`;
+  let view = pages.get(key);
+  if (view === undefined) {
+    if (pages.size >= KEPT_PAGES) pages.clear();
+    view = sealView(markersPage(list, page, size));
+    pages.set(key, view);
+  }
+  return view;
 }
 
 function pricing(markers: readonly CatalogueMarker[]): z.input<typeof W.MarkerPage>['pricing'] {

@@ -13,6 +13,7 @@ import { USERS_ERRORS, usersError } from './errors.js';
 import type { Domain } from '../domain-context.js';
 import { liveUser } from './user-ops.js';
 import { usersOf } from './users.js';
+import { metricCounts, weekOf } from './metric-counts.js';
 import { dataClass } from '../../engine/world-codec.js';
 
 /** The real service allows 8 refreshes per user per hour (api-facts A.8). */
@@ -112,44 +113,39 @@ const METRIC_WEEKS = 12;
 
 /**
  * TimeseriesMetricPoint per week (Monday 00:00 UTC) for the last METRIC_WEEKS weeks: `value` the
- * current sources connected that week, `all` those connected by the week's end.
+ * current sources connected that week, `all` those connected by the week's end (`byWeek`: current
+ * sources per week connected in).
  */
-function sourcesByWeek(connectedAt: number[], now: number): Array<{ date: string; value: number; all: number }> {
-  const day = Math.floor(now / 86_400_000);
-  const monday = (day - ((new Date(day * 86_400_000).getUTCDay() + 6) % 7)) * 86_400_000;
+function sourcesByWeek(byWeek: ReadonlyMap<number, number>, now: number): Array<{ date: string; value: number; all: number }> {
+  const last = weekOf(now);
+  const first = last - (METRIC_WEEKS - 1);
+  const value = new Array<number>(METRIC_WEEKS).fill(0);
+  let before = 0;
+  for (const [week, n] of byWeek) {
+    if (week < first) before += n;
+    else if (week <= last) value[week - first] = n;
+  }
+  const monday = (last * 7 + 4) * 86_400_000;
   const out: Array<{ date: string; value: number; all: number }> = [];
-  for (let k = METRIC_WEEKS - 1; k >= 0; k--) {
-    const start = monday - k * WEEK_MS;
-    const end = start + WEEK_MS;
-    out.push({
-      date: new Date(start).toISOString(),
-      value: connectedAt.filter((t) => t >= start && t < end).length,
-      all: connectedAt.filter((t) => t < end).length,
-    });
+  let all = before;
+  for (let k = 0; k < METRIC_WEEKS; k++) {
+    const n = value[k] as number;
+    all += n;
+    out.push({ date: new Date(monday - (METRIC_WEEKS - 1 - k) * WEEK_MS).toISOString(), value: n, all });
   }
   return out;
 }
 
-/** MetricsResult of the caller's team environment (a scan of its users: an aggregate). */
+/** MetricsResult of the caller's team environment (counts kept beside the stores, metric-counts.ts). */
 export function teamMetrics(scope: Domain): z.input<typeof TeamMetrics> {
-  const users = usersOf(scope.partition, scope.world).all();
-  let connected = 0;
-  let errored = 0;
-  const connectedAt: number[] = [];
-  for (const user of users) {
-    for (const conn of connectionsOf(scope, user.user_id)) {
-      connected++;
-      connectedAt.push(conn.connected_at ?? conn.created_at);
-      if (conn.status === 'error') errored++;
-    }
-  }
+  const counts = metricCounts(scope);
   return {
     team_id: scope.partition.team.id,
-    number_of_connected_sources: connected,
-    number_of_users: users.length,
-    number_of_errored_connected_sources: errored,
-    number_of_connected_sources_by_week: sourcesByWeek(connectedAt, scope.world.clock.now()),
-    number_of_ordered_tests: ordersOf(scope).all().length,
+    number_of_connected_sources: counts.connected,
+    number_of_users: usersOf(scope.partition, scope.world).liveCount,
+    number_of_errored_connected_sources: counts.errored,
+    number_of_connected_sources_by_week: sourcesByWeek(counts.byWeek, scope.world.clock.now()),
+    number_of_ordered_tests: ordersOf(scope).size,
   };
 }
 

@@ -17,6 +17,7 @@ import { dataClass } from '../../engine/world-codec.js';
 import type { Domain } from '../domain-context.js';
 import { partitionSlot } from '../../engine/world.js';
 import { DELETION_GRACE_MS, usersOf, type User } from './users.js';
+import { recountUser } from './metric-counts.js';
 
 export const MAX_PENDING_DELETIONS = 10_000;
 
@@ -54,6 +55,7 @@ export function startGrace(d: Domain, user: User): void {
     scheduled_at: new Date(now).toISOString(),
     purge_at: new Date(now + DELETION_GRACE_MS).toISOString(),
   });
+  recountUser(d, user.user_id);
   queue.waiting.delete(user.user_id);
   queue.waiting.set(user.user_id, user);
   while (queue.waiting.size > queue.limit) {
@@ -83,6 +85,7 @@ function purge(d: Domain, queue: GraceQueue, user: User): void {
   queue.waiting.delete(user.user_id);
   if (!user.deletion) return;
   usersOf(partition, world).purge(user);
+  recountUser(d, user.user_id);
   world.hooks.userPurged.run(partition, user.user_id);
 }
 
@@ -120,5 +123,6 @@ export function expireUser(d: Domain, userId: string): void {
   endGrace(d, user);
   if (!user.deletion) world.hooks.userDeleted.run(partition, userId);
   usersOf(partition, world).purge(user);
+  recountUser(d, userId);
   world.hooks.userPurged.run(partition, userId);
 }

@@ -8,6 +8,7 @@ import { usersError } from './errors.js';
 import { startGrace, endGrace } from './deletion-grace.js';
 import { SANDBOX_USER_CAP, capApplies, usersOf, type User, type UserStore } from './users.js';
 import type { Domain } from '../domain-context.js';
+import { recountUser } from './metric-counts.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
@@ -165,5 +166,6 @@ export function undoDelete(scope: Domain, ids: { user_id?: string; client_user_i
   checkCap(scope, users);
   endGrace(scope, user);
   users.restore(user);
+  recountUser(scope, user.user_id);
   return user;
 }

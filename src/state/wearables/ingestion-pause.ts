@@ -12,6 +12,7 @@ import { DAY, dayNumber, localMidnight } from '../../fixtures/wearables/wearable
 import type { User } from '../users/users.js';
 import { wearablesOf } from './connections.js';
 import { zoneOf } from './wearable-data.js';
+import { recountUser } from '../users/metric-counts.js';
 
 /** The late-delivery catchment after the ingestion end date. */
 const INGESTION_CATCHMENT = 7 * DAY;
@@ -29,6 +30,7 @@ export function pauseAfterIngestionEnd(d: Domain, user: User): void {
   if (at === null || world.clock.now() < at) return;
   const rec = wearablesOf(world).get(partition, user.user_id);
   if (!rec) return;
+  let paused = false;
   for (const link of rec.links) {
     const conn = link.current;
     if (!conn || conn.status === 'paused') continue;
@@ -37,5 +39,7 @@ export function pauseAfterIngestionEnd(d: Domain, user: User): void {
     const end = Math.max(conn.created_at, at);
     conn.ended_at = conn.status === 'error' && conn.error ? Math.min(end, conn.error.errored_at) : end;
     conn.status = 'paused';
+    paused = true;
   }
+  if (paused) recountUser(d, user.user_id);
 }

@@ -30,6 +30,7 @@ import { wearablesError } from './errors.js';
 import { NON_RETRIABLE, RETRIABLE, finishedAt, isRetriable, pullPlan, schedulePullAnnouncements } from './pulls.js';
 import { checkProvider, dataRanges } from './wearable-data.js';
 import { connectDemo, currentLink, failConnection, presetKey, reconnect } from './wearable-link.js';
+import { recountUser } from '../users/metric-counts.js';
 
 /** `POST /v2/link/connect/demo`: sandbox only, not twice, not mixed with real connections. */
 export function connectDemoProvider(d: Domain, userId: string, slug: string): Connection {
@@ -69,6 +70,7 @@ export function deregisterProvider(d: Domain, userId: string, slug: string): voi
   // wearables/sdks/health/connection-policies).
   if (deregisterHasNoEffect(d, slug)) return;
   endConnection(world, link, world.clock.now());
+  recountUser(d, userId);
 }
 
 /** A live user by id across the sandbox's team environments (control plane). */
@@ -224,7 +226,9 @@ export function connectionDataRanges(d: Domain, user: User, conn: Connection, re
 
 /** Forgets everything of a purged user. */
 export function purgeUserWearables(world: World, userId: string): void {
+  const partition = wearablesOf(world).forUser(userId)?.partition;
   wearablesOf(world).purge(userId);
+  if (partition) recountUser({ world, partition }, userId);
 }
 
 /** Where a sleep id handed out by an event lives (the feed remembers it). */

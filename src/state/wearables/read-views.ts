@@ -2,7 +2,7 @@
  * The summaries of a kept read source (read-sources.ts) memoised per night or workout (issue 45):
  * a workout's summary as first sent (its stream read whole: elevation, speed, power, polyline),
  * a night's sleep summary (its 5-minute heart rate, HRV and breathing) in each of its two states
- * (as first sent, revised), a night's sleep cycle. Each is a pure function of the source and the
+ * (as first sent, revised), a night's sleep cycle, a meal. Each is a pure function of the source and the
  * night or workout; what `now` changes (whether a revision is visible) is part of the key or
  * applied on every read (a workout's revision). Views are data shared between answers: nobody
  * changes a summary once built (revisions and raw records build new objects).
@@ -17,7 +17,8 @@ import { reviseWorkout } from '../../fixtures/wearables/summary-revisions.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import type { Night, PlannedWorkout } from '../../fixtures/wearables/wearable-profile.js';
 import { workoutSummary } from '../../fixtures/wearables/workouts.js';
-import type { SleepCycle, SleepSummary, WorkoutSummary } from '../../wire/types.js';
+import { mealSummary } from '../../fixtures/wearables/meals.js';
+import type { MealSummary, SleepCycle, SleepSummary, WorkoutSummary } from '../../wire/types.js';
 
 /** Views of one kind a source keeps (a year of nights or workouts); past it, the kind starts over. */
 const VIEWS_PER_SOURCE = 400;
@@ -29,6 +30,8 @@ interface Views {
   sleeps: Map<number, SleepSummary>;
   /** Sleep cycles, by day. */
   cycles: Map<number, SleepCycle>;
+  /** Meal summaries, by `day * 3 + index`. */
+  meals: Map<number, MealSummary>;
 }
 
 const viewsOf = new WeakMap<SourceCtx, Views>();
@@ -37,7 +40,7 @@ function views(src: SourceCtx): Views | null {
   if (!src.memo) return null;
   let v = viewsOf.get(src);
   if (!v) {
-    v = { workouts: new Map(), sleeps: new Map(), cycles: new Map() };
+    v = { workouts: new Map(), sleeps: new Map(), cycles: new Map(), meals: new Map() };
     viewsOf.set(src, v);
   }
   return v;
@@ -56,7 +59,7 @@ function kept<T>(map: Map<number, T>, key: number, build: () => T): T {
 /** How many views a source keeps (its keeper counts them against its bound). */
 export function viewCount(src: SourceCtx): number {
   const v = viewsOf.get(src);
-  return v ? v.workouts.size + v.sleeps.size + v.cycles.size : 0;
+  return v ? v.workouts.size + v.sleeps.size + v.cycles.size + v.meals.size : 0;
 }
 
 /** `workoutSummary(src, w, now)`, its stream read once per kept source. */
@@ -80,4 +83,10 @@ export function readSleepSummary(src: SourceCtx, night: Night, now: number): Sle
 export function readSleepCycle(src: SourceCtx, night: Night): SleepCycle {
   const v = views(src);
   return v ? kept(v.cycles, night.day, () => sleepCycle(src, night)) : sleepCycle(src, night);
+}
+
+/** `mealSummary(src, meal)`, built once per kept source (a meal is a pure function of the source, its day and index). */
+export function readMealSummary(src: SourceCtx, meal: Parameters<typeof mealSummary>[1]): MealSummary {
+  const v = views(src);
+  return v ? kept(v.meals, meal.day * 3 + meal.index, () => mealSummary(src, meal)) : mealSummary(src, meal);
 }

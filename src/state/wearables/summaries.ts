@@ -12,7 +12,7 @@
  */
 import { ecgSessionOn, ecgSummary } from '../../fixtures/wearables/ecg.js';
 import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstrual.js';
-import { mealSummary, mealsOn } from '../../fixtures/wearables/meals.js';
+import { mealsOn } from '../../fixtures/wearables/meals.js';
 import { rawRecord } from '../../fixtures/wearables/raw.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
 import { activitySummary, bodySummary } from '../../fixtures/wearables/summaries.js';
@@ -33,7 +33,7 @@ import type { Domain } from '../domain-context.js';
 import { liveUser } from '../users/user-ops.js';
 import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
-import { readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
+import { readMealSummary, readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
 
 /** The answer of each summary kind (`/v2/summary/<name>/:user_id`), as the wire declares it. */
 interface SummaryAnswers {
@@ -129,7 +129,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
     resource: 'meal',
     build: (s, day, now) =>
       mealsOn(s.src, day).flatMap((m) =>
-        m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, m.at, mealSummary(s.src, m)),
+        m.at > now || !inRanges(s.ranges, m.at) ? [] : item(`${m.at}|${s.order}`, m.at, readMealSummary(s.src, m)),
       ),
   },
   menstrual_cycle: {

@@ -21,6 +21,7 @@ import {
 import { applyOverrides, forgetPlans, schedulePullAnnouncements } from './pulls.js';
 import { outagePreset } from '../sandbox/faults-providers.js';
 import { pullPreferencesOf } from '../management/preferences.js';
+import { recountUser } from '../users/metric-counts.js';
 
 /** Demo users live this long (api-facts H: "expire (user + data deleted) after 7 days"). */
 const DEMO_USER_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -67,6 +68,7 @@ export function connectDemo(d: Domain, userId: string, provider: ProviderInfo): 
   state.presets.delete(key);
   link.current = conn;
   state.sourcesChanged();
+  recountUser(d, userId);
   state.active.add(rec);
   emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
   schedulePullAnnouncements(d, userId, conn);
@@ -94,6 +96,7 @@ export function deregisterAll(d: Domain, userId: string): void {
     endConnection(world, link, now);
     for (const conn of link.past) forgetPlans(conn);
   }
+  recountUser(d, userId);
   // Nothing left to feed: the run-time feed list lets go at once (not at its next tick).
   state.active.delete(rec);
 }
@@ -105,6 +108,7 @@ export function failConnection(d: Domain, userId: string, conn: Connection, type
   const text = message ?? ERROR_MESSAGES[type];
   conn.status = 'error';
   conn.error = { error_type: type, error_message: text, errored_at: now };
+  recountUser(d, userId);
   emitUserEvent(d, userId, 'provider.connection.error', {
     provider: conn.provider.slug,
     user_id: userId,
@@ -118,6 +122,7 @@ export function failConnection(d: Domain, userId: string, conn: Connection, type
 export function reconnect(d: Domain, userId: string, conn: Connection): void {
   conn.status = 'connected';
   conn.error = null;
+  recountUser(d, userId);
   emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
 }
 
@@ -145,6 +150,7 @@ export function connectLinked(d: Domain, userId: string, provider: ProviderInfo,
   state.presets.delete(key);
   link.current = conn;
   state.sourcesChanged();
+  recountUser(d, userId);
   state.active.add(rec);
   emitUserEvent(d, userId, 'provider.connection.created', connectionCreatedData(userId, conn));
   schedulePullAnnouncements(d, userId, conn);
@@ -172,6 +178,7 @@ export function pauseConnection(d: Domain, userId: string, provider: ProviderInf
   const now = world.clock.now();
   conn.ended_at = conn.status === 'error' && conn.error ? Math.min(now, conn.error.errored_at) : now;
   conn.status = 'paused';
+  recountUser(d, userId);
   return true;
 }
 
@@ -203,6 +210,7 @@ export function restartHistoricalPull(d: Domain, userId: string, provider: Provi
   });
   link.current = conn;
   state.sourcesChanged();
+  recountUser(d, userId);
   state.active.add(rec);
   schedulePullAnnouncements(d, userId, conn);
   return true;
