@@ -197,9 +197,13 @@ function prefixOf(resource: string): string {
 
 /** What a connection's provider and grant let the feed generate: kept while its grant and preferences are the same. */
 interface ConnPlan {
-  denied: Connection['denied'];
-  historyDays: Connection['history_days'];
-  provider: Connection['provider'];
+  /**
+   * What the plan was made from: the connection's `denied`, `history_days` and `provider`. Kept
+   * in an array, not as fields: `history_days` is null or an object and `denied` an empty or a
+   * filled array, and fields holding values of several kinds changed the plan's hidden class
+   * once seen, which threw away the tick's optimised code.
+   */
+  from: readonly unknown[];
   pulled: ReadonlySet<string>;
   rows: readonly PlannedRow[];
 }
@@ -214,7 +218,7 @@ const connPlans = new WeakMap<Connection, ConnPlan>();
 
 function connPlan(conn: Connection): ConnPlan {
   const kept = connPlans.get(conn);
-  if (kept && kept.denied === conn.denied && kept.historyDays === conn.history_days && kept.provider === conn.provider) return kept;
+  if (kept && kept.from[0] === conn.denied && kept.from[1] === conn.history_days && kept.from[2] === conn.provider) return kept;
   const pulled = new Set(pulledResources(conn));
   const rows = FEED_ROWS.filter((fr) => pulled.has(fr.row.resource)).map((fr): PlannedRow => {
     const sched = scheduleOf(fr.row, conn.provider);
@@ -228,7 +232,7 @@ function connPlan(conn: Connection): ConnPlan {
       back: fr.row.cumulative ? bucket : maxSpan(sched),
     };
   });
-  const plan = { denied: conn.denied, historyDays: conn.history_days, provider: conn.provider, pulled, rows };
+  const plan = { from: [conn.denied, conn.history_days, conn.provider], pulled, rows };
   connPlans.set(conn, plan);
   return plan;
 }
