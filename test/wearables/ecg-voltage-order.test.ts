@@ -105,7 +105,8 @@ describe('ECG voltage list bytes', () => {
       return s;
     };
     const a = at(512, 0);
-    const moved = (s: EcgSession, start: number): EcgSession => ({ ...s, start, end: start + 30_000 });
+    // A session's beats are drawn when first read (a getter, not an own field): carried over explicitly.
+    const moved = (s: EcgSession, start: number): EcgSession => ({ ...s, beats: s.beats, start, end: start + 30_000 });
     const overlapping: VoltageSource[] = [
       { session: a, order: 1, provider: 'apple_health_kit', zone: 'Europe/Berlin' },
       { session: moved(at(300, 0), a.start + 5_003), order: 0, provider: 'kardia', zone: 'America/New_York' },

@@ -57,7 +57,7 @@ export function feedSource(world: World, user: User, provider: ProviderInfo): So
   }
   let src = k.sources.get(provider.slug);
   if (!src || src.provider !== provider) {
-    src = { ...sourceCtx(k.subject, provider), memo: sourceMemo() };
+    src = sourceCtx(k.subject, provider, sourceMemo());
     k.sources.set(provider.slug, src);
   }
   return src;

@@ -11,7 +11,7 @@ import type { Partition } from '../../engine/tenancy.js';
 import { rowByResource } from '../../fixtures/wearables/timeseries-table.js';
 import type { Domain } from '../domain-context.js';
 import { iso } from '../../fixtures/wearables/wearable-time.js';
-import { hashKey } from '../../engine/rng.js';
+import { hash32, hashKey } from '../../engine/rng.js';
 import { stableUuid } from '../../engine/ids.js';
 import { emitUserEvent, historyStart, pulledResources, type Connection, type PullOverride } from './connections.js';
 
@@ -106,13 +106,16 @@ function keptPlan(seed: number, userId: string, conn: Connection, resource: stri
 }
 
 function basePlan(seed: number, userId: string, conn: Connection, resource: string): PullPlan {
-  const key = [seed, 'pull', userId, conn.provider.slug, conn.created_at, resource] as const;
+  // `unit(seed, 'pull', userId, slug, created_at, resource, part)`: the parts joined once (what
+  // `hashKey` joins), each draw hashing the key and its part.
+  const joined = [seed, 'pull', userId, conn.provider.slug, conn.created_at, resource].join('\u241f');
+  const draw = (part: string): number => hash32(`${joined}\u241f${part}`) / 4294967296;
   const scheduledAt = conn.created_at;
-  const startedAt = scheduledAt + Math.round((2 + unit(...key, 'start') * 18) * 1000);
-  const minutes = conn.pullMinutes * (0.3 + 0.7 * unit(...key, 'len'));
+  const startedAt = scheduledAt + Math.round((2 + draw('start') * 18) * 1000);
+  const minutes = conn.pullMinutes * (0.3 + 0.7 * draw('len'));
   const attemptEnd = startedAt + Math.round(minutes * 60_000);
-  const roll = unit(...key, 'outcome');
-  const retriable = RETRIABLE[Math.floor(unit(...key, 'retriable') * RETRIABLE.length)] as string;
+  const roll = draw('outcome');
+  const retriable = RETRIABLE[Math.floor(draw('retriable') * RETRIABLE.length)] as string;
   let plan: PullPlan;
   if (conn.demo ? roll < 0.9 : roll < 0.85) {
     plan = { scheduledAt, startedAt, attemptEnd, retryEnd: null, outcome: 'success', retriable: null, finalError: null };
@@ -121,7 +124,7 @@ function basePlan(seed: number, userId: string, conn: Connection, resource: stri
       scheduledAt,
       startedAt,
       attemptEnd,
-      retryEnd: attemptEnd + Math.round((5 + unit(...key, 'retry') * 25) * 60_000),
+      retryEnd: attemptEnd + Math.round((5 + draw('retry') * 25) * 60_000),
       outcome: 'success',
       retriable,
       finalError: null,
@@ -131,7 +134,7 @@ function basePlan(seed: number, userId: string, conn: Connection, resource: stri
       scheduledAt,
       startedAt,
       attemptEnd,
-      retryEnd: attemptEnd + Math.round((20 + unit(...key, 'retry') * 60) * 60_000),
+      retryEnd: attemptEnd + Math.round((20 + draw('retry') * 60) * 60_000),
       outcome: 'failure',
       retriable,
       finalError: 'retry_quota_exhausted',
@@ -144,7 +147,7 @@ function basePlan(seed: number, userId: string, conn: Connection, resource: stri
       retryEnd: null,
       outcome: 'failure',
       retriable: null,
-      finalError: unit(...key, 'final') < 0.5 ? 'non_retriable_error' : 'unexpected_error',
+      finalError: draw('final') < 0.5 ? 'non_retriable_error' : 'unexpected_error',
     };
   }
   return plan;

@@ -108,7 +108,7 @@ export function readSource(world: World, user: User, provider: ProviderInfo): So
 function sourceOf(k: Kept, provider: ProviderInfo): SourceCtx {
   let src = k.sources.get(provider);
   if (!src) {
-    src = { ...sourceCtx(k.subject, provider), memo: sourceMemo() };
+    src = sourceCtx(k.subject, provider, sourceMemo());
     k.sources.set(provider, src);
   }
   src.revisionRate = 0;

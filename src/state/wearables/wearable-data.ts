@@ -39,12 +39,23 @@ function ingestionBounds(user: User): Range {
   return [lo, hi];
 }
 
-function connectionRange(world: World, user: User, conn: Connection, resource: string, now: number): Range | null {
-  if (conn.denied.includes(resource) || disabledByPreference(conn, resource)) return null;
+/** Where a connection's data of any resource ends (its end, its error, else `now`). */
+function connectionEnd(conn: Connection, now: number): number {
   let end = conn.ended_at ?? now;
   if (conn.status === 'error' && conn.error && conn.ended_at === null) end = Math.min(end, conn.error.errored_at);
+  return end;
+}
+
+/**
+ * Where a connection's visible range of a resource starts (its pulled history's start, else the
+ * connection's), or NaN when it has none (denied, disabled, or starting after its end). The range
+ * ends at `Math.min(connectionEnd(conn, now), now)`. Numbers, not a pair: the feed asks for every
+ * resource of every connection it feeds, each tick.
+ */
+function connectionStart(world: World, user: User, conn: Connection, resource: string, now: number): number {
+  if (conn.denied.includes(resource) || disabledByPreference(conn, resource)) return Number.NaN;
   const start = historyPulled(world.seed, user.user_id, conn, resource, now) ? historyStart(conn, resource) : conn.created_at;
-  return start <= end ? [start, Math.min(end, now)] : null;
+  return start <= connectionEnd(conn, now) ? start : Number.NaN;
 }
 
 const UNBOUNDED: Range = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
@@ -63,21 +74,25 @@ function providerResources(p: ProviderInfo): ReadonlySet<string> {
 /** Merged visible ranges of a resource through one provider link, up to `now`. */
 export function dataRanges(world: World, user: User, link: ProviderLink, resource: string, now: number): Range[] {
   if (!providerResources(link.provider).has(resource)) return [];
-  const [lo, hi] = user.ingestion_start || user.ingestion_end ? ingestionBounds(user) : UNBOUNDED;
+  const bounds = user.ingestion_start || user.ingestion_end ? ingestionBounds(user) : UNBOUNDED;
+  const lo = bounds[0];
+  const hi = bounds[1];
   if (link.past.length === 0) {
     // One connection (the usual case): its range, within the ingestion bounds.
-    const r = link.current ? connectionRange(world, user, link.current, resource, now) : null;
-    if (!r) return [];
-    const a = Math.max(r[0], lo);
-    const b = Math.min(r[1], hi);
+    const conn = link.current;
+    if (!conn) return [];
+    const start = connectionStart(world, user, conn, resource, now);
+    if (Number.isNaN(start)) return [];
+    const a = Math.max(start, lo);
+    const b = Math.min(Math.min(connectionEnd(conn, now), now), hi);
     return a <= b ? [[a, b]] : [];
   }
   const raw: Array<[number, number]> = [];
   for (const conn of link.current ? [...link.past, link.current] : link.past) {
-    const r = connectionRange(world, user, conn, resource, now);
-    if (!r) continue;
-    const a = Math.max(r[0], lo);
-    const b = Math.min(r[1], hi);
+    const start = connectionStart(world, user, conn, resource, now);
+    if (Number.isNaN(start)) continue;
+    const a = Math.max(start, lo);
+    const b = Math.min(Math.min(connectionEnd(conn, now), now), hi);
     if (a <= b) raw.push([a, b]);
   }
   raw.sort((x, y) => x[0] - y[0]);

@@ -197,9 +197,13 @@ function prefixOf(resource: string): string {
 
 /** What a connection's provider and grant let the feed generate: kept while its grant and preferences are the same. */
 interface ConnPlan {
-  denied: Connection['denied'];
-  historyDays: Connection['history_days'];
-  provider: Connection['provider'];
+  /**
+   * What the plan was made from: the connection's `denied`, `history_days` and `provider`. Kept
+   * in an array, not as fields: `history_days` is null or an object and `denied` an empty or a
+   * filled array, and fields holding values of several kinds changed the plan's hidden class
+   * once seen, which threw away the tick's optimised code.
+   */
+  from: readonly unknown[];
   pulled: ReadonlySet<string>;
   rows: readonly PlannedRow[];
 }
@@ -212,23 +216,39 @@ interface PlannedRow extends FeedRow {
 }
 const connPlans = new WeakMap<Connection, ConnPlan>();
 
+/**
+ * The row list of a plan without rows: an array that held a row and was emptied, so it has the
+ * hidden class of a filled list (an array made empty has another). Plans' `rows` then keep one
+ * kind of array, and the tick's optimised code is not thrown away when a first plan without rows
+ * comes along.
+ */
+const NO_ROWS: PlannedRow[] = (() => {
+  const list: PlannedRow[] = [];
+  const fr = FEED_ROWS[0] as FeedRow;
+  list.push({ ...fr, sched: { kind: 'nightly' }, back: 0 });
+  list.length = 0;
+  return list;
+})();
+
 function connPlan(conn: Connection): ConnPlan {
   const kept = connPlans.get(conn);
-  if (kept && kept.denied === conn.denied && kept.historyDays === conn.history_days && kept.provider === conn.provider) return kept;
+  if (kept && kept.from[0] === conn.denied && kept.from[1] === conn.history_days && kept.from[2] === conn.provider) return kept;
   const pulled = new Set(pulledResources(conn));
-  const rows = FEED_ROWS.filter((fr) => pulled.has(fr.row.resource)).map((fr): PlannedRow => {
+  const rows: PlannedRow[] = [];
+  for (const fr of FEED_ROWS) {
+    if (!pulled.has(fr.row.resource)) continue;
     const sched = scheduleOf(fr.row, conn.provider);
     const bucket = fr.row.cumulative && sched.kind === 'cadence' ? sched.minutes * MINUTE : 0;
-    return {
+    rows.push({
       row: fr.row,
       prefix: fr.prefix,
       created: fr.created,
       updated: fr.updated,
       sched,
       back: fr.row.cumulative ? bucket : maxSpan(sched),
-    };
-  });
-  const plan = { denied: conn.denied, historyDays: conn.history_days, provider: conn.provider, pulled, rows };
+    });
+  }
+  const plan = { from: [conn.denied, conn.history_days, conn.provider], pulled, rows: rows.length > 0 ? rows : NO_ROWS };
   connPlans.set(conn, plan);
   return plan;
 }
