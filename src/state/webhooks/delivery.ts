@@ -30,7 +30,7 @@ import { worldSlot, type World } from '../../engine/world.js';
 import { DeliveryLog, type OperationalEndpoint, type OperationalType } from './attempt-log.js';
 import { BACKLOG_FULL, MAX_PENDING_HEALTHY, MAX_PENDING_PER_ENDPOINT, NOT_SENT_AFTER_TIMEOUT, TimeoutBreaker } from './backlog.js';
 import { DeliveryWindows } from './delivery-window.js';
-import { destinationProblem, resolvedProblem } from './destinations.js';
+import { addressChecks, destinationProblem } from './destinations.js';
 import { EndpointQueues, Steps } from './endpoint-queue.js';
 import { type AttemptMade, attemptRecord, prepareSending, type Sending, unsent } from './attempt-record.js';
 import { createMessage, type AttemptRecord, type Destination, type DestinationStatus, type Message, type Trigger } from './message.js';
@@ -78,6 +78,8 @@ class DeliveryEngine {
 
   /** Webhook delivery faults (issue 42). */
   private faults!: DeliveryFaults;
+  /** The address check of a destination URL (one function per URL in a row, not one per attempt). */
+  private addressCheck!: ReturnType<typeof addressChecks>;
 
   constructor(private readonly world: World) {
     this.wire();
@@ -86,6 +88,7 @@ class DeliveryEngine {
   /** Builds the parts made of callbacks (at construction, and for an engine loaded from a saved world, with nothing in flight). */
   wire(): void {
     const { world } = this;
+    this.addressCheck = addressChecks(world);
     this.activity = new DeliveryActivity(world);
     this.faults = new DeliveryFaults(
       world,
@@ -249,13 +252,8 @@ class DeliveryEngine {
     this.markPending(dest);
     // dest.job stays set until the queued attempt starts, so a manual attempt ahead of it in the
     // endpoint queue knows a scheduled retry is still coming.
-    dest.job = this.world.scheduler.at(
-      at,
-      WEBHOOK_RETRY,
-      dest,
-      `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`,
-      !own,
-    );
+    const label = `webhook retry ${msg.id} -> ${dest.endpoint_id} (#${dest.scheduled_attempts + 1})`;
+    dest.job = this.world.scheduler.at(at, WEBHOOK_RETRY, dest, label, !own);
   }
 
   /** Nothing in flight and no barrier's budget in use: the engine's state is all there is (engine/world-state.ts). */
@@ -330,11 +328,9 @@ class DeliveryEngine {
   }
 
   /**
-   * Sends the attempt through the transport, unless its destination is refused now (the sandbox's
-   * own address may have changed since registration) or the timeout breaker stops it (queued
-   * before an attempt to this endpoint timed out, or due within 60 s of it: failed like a
-   * timeout, not sent, see backlog.ts); `sent` then reads the outcome. Not async: the send's own
-   * promise is what the attempt awaits (no frame and promise of its own per attempt).
+   * Sends the attempt, unless its destination is refused now (the sandbox's own address may have
+   * changed) or the timeout breaker stops it (backlog.ts: failed like a timeout, not sent). Not
+   * async: the attempt awaits the send's own promise; `sent` then reads the outcome.
    */
   private transmit(
     ep: WebhookEndpoint,
@@ -367,19 +363,6 @@ class DeliveryEngine {
     if (outcome.timedOut) this.breaker.timedOut(ep.id, clock.mode === 'manual' ? sending.startedAt : clock.now());
     else if (outcome.response !== null) this.breaker.close(ep.id);
     if (outcome.response === null) this.windows.troubled(ep.id);
-  }
-
-  /** The last destination URL's address check (one function per URL, not one per attempt). */
-  private checkUrl = '';
-  private check: ((address: string) => string | null) | null = null;
-
-  private addressCheck(url: string): (address: string) => string | null {
-    if (this.check === null || this.checkUrl !== url) {
-      const { world } = this;
-      this.checkUrl = url;
-      this.check = (address) => resolvedProblem(world, url, address);
-    }
-    return this.check;
   }
 
   /** A failed attempt: the endpoint's failing state, then a retry or the message's end for it. */
@@ -446,7 +429,7 @@ class DeliveryEngine {
 const WEBHOOK_RETRY = jobKind<Destination>('webhooks.retry', (world, dest) => deliveryOf(world).retryDue(dest));
 
 dataClass('DeliveryEngine', DeliveryEngine, {
-  skip: ['queues', 'windows', 'steps', 'faults', 'activity', 'checkUrl', 'check'],
+  skip: ['queues', 'windows', 'steps', 'faults', 'activity', 'addressCheck'],
   revive: (engine) => engine.wire(),
 });
 export const deliveryOf = worldSlot('webhook-delivery', (world) => new DeliveryEngine(world));

@@ -252,3 +252,19 @@ function literalProblem(world: World, target: URL): string | null {
   if (kind === 'private' && !options.privateNetworks) return WEBHOOKS_ERRORS.urlPrivate;
   return null;
 }
+
+/**
+ * The transport's check of the address a destination URL resolved to, one function per URL in a
+ * row (a catch-all endpoint's attempts share one), not one per attempt.
+ */
+export function addressChecks(world: World): (url: string) => (address: string) => string | null {
+  let lastUrl = '';
+  let last: ((address: string) => string | null) | null = null;
+  return (url) => {
+    if (last === null || lastUrl !== url) {
+      lastUrl = url;
+      last = (address) => resolvedProblem(world, url, address);
+    }
+    return last;
+  };
+}
