@@ -43,6 +43,8 @@ export const BODY_CAP = 64 * 1024;
 export const BODY_BUDGET = 4 * 1024 * 1024;
 /** Header a client sends to keep its requests out of the journal and out of the fault rules (the inspector's own requests). */
 export const QUIET_HEADER = 'x-sandbox-inspector';
+/** Longest monotonic span the default wall clock is derived over before it is read again (ms). */
+const WALL_RESYNC_MS = 1000;
 
 type RequestListener = (record: RequestRecord) => void;
 
@@ -60,13 +62,23 @@ export class RequestJournal {
   private readonly emptyQuery: Record<string, string[]> = {};
   private readonly wallClock: () => number;
   private readonly timer: () => number;
+  /** The wall time is derived from the timer between readings of the wall clock (`wallAt`). */
+  private readonly wallFromTimer: boolean;
+  private wallOrigin = 0;
+  private monoOrigin = Number.NEGATIVE_INFINITY;
+  private lastMethod = '';
+  private lastUpper = '';
   /** Records holding bodies, oldest first (from `bodiesHead`), and the bytes they hold. */
   private withBodies: JournalRecord[] = [];
   private bodiesHead = 0;
   private bodyBytes = 0;
 
   constructor(
-    options: RequestLogOptions & Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>>,
+    options: RequestLogOptions &
+      Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>> & {
+        /** The wall clock and the timer are the defaults (`Date.now`, `performance.now`): the wall time may be derived from the timer. */
+        defaultClocks?: boolean;
+      },
     /** The sandbox's current world (sandbox time) and its route table (near misses). */
     private readonly env: { readonly world: World; readonly router: { readonly routes: readonly Route[] } },
   ) {
@@ -77,6 +89,7 @@ export class RequestJournal {
     this.ring = new Array<JournalRecord | undefined>(size);
     this.wallClock = options.wallClock;
     this.timer = options.timer;
+    this.wallFromTimer = options.defaultClocks === true;
   }
 
   /** Whether the journal records anything (size > 0, or someone listens). */
@@ -98,55 +111,43 @@ export class RequestJournal {
   readonly observe = (req: SimRequest, res: SimResponse, exchange: Exchange): void => {
     if (!this.active || skipped(req)) return;
     const started = exchange.startedMs;
-    const durationMs = started === undefined ? 0 : this.timer() - started;
+    const end = started !== undefined || this.wallFromTimer ? this.timer() : 0;
     const keep = this.bodies || res.status >= 400;
-    const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
-    const method = req.method.toUpperCase();
     const dropped = res.drop === true;
-    const record = new JournalRecord(
-      {
-        seq: ++this.seq,
-        at: this.env.world.clock.now(),
-        wallAt: this.wallClock(),
-        durationMs,
-        method,
-        surface: req.surface,
-        path: req.path,
-        query: this.sameQuery(req.query),
-        routeId: exchange.route?.id ?? null,
-        teamId: exchange.teamId ?? null,
-        environment: exchange.environment ?? null,
-        status: dropped ? null : res.status,
-        dropped,
-        headers: this.sameHeaders(req.headers),
-        responseType: dropped ? null : (res.headers['content-type'] ?? null),
-        requestBytes: req.rawBody.byteLength,
-        responseBytes: dropped ? 0 : res.body.byteLength,
-        invalid: exchange.invalid ?? null,
-        faultId: exchange.faultId ?? null,
-        fault: exchange.fault ?? null,
-      },
-      unmatched ? this.env.router.routes : undefined,
-    );
-    if (keep) {
-      record.requestBody = capped(req.rawBody);
-      if (!dropped) record.responseBody = this.sameBody(res.body);
-    }
+    const record = this.recordToFill();
+    record.seq = ++this.seq;
+    record.at = this.env.world.clock.now();
+    record.wallAt = this.wallFromTimer ? this.wallAt(end) : this.wallClock();
+    record.durationMs = started === undefined ? 0 : end - started;
+    record.method = this.upper(req.method);
+    record.surface = req.surface;
+    record.path = req.path;
+    record.query = this.sameQuery(req.query);
+    record.routeId = exchange.route?.id ?? null;
+    record.teamId = exchange.teamId ?? null;
+    record.environment = exchange.environment ?? null;
+    record.status = dropped ? null : res.status;
+    record.dropped = dropped;
+    record.headers = this.sameHeaders(req.headers);
+    record.responseType = dropped ? null : (res.headers['content-type'] ?? null);
+    record.requestBytes = req.rawBody.byteLength;
+    record.responseBytes = dropped ? 0 : res.body.byteLength;
+    record.bodiesDropped = false;
+    record.invalid = exchange.invalid ?? null;
+    record.faultId = exchange.faultId ?? null;
+    record.fault = exchange.fault ?? null;
+    const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
+    record.unmatchedIn(unmatched ? this.env.router.routes : undefined);
+    record.requestBody = keep ? capped(req.rawBody) : undefined;
+    record.responseBody = keep && !dropped ? this.sameBody(res.body) : undefined;
     if (this.size > 0) {
-      const old = this.ring[this.next];
-      if (old !== undefined) {
-        // The queue of records holding bodies is in ring order: one leaving the ring is its head.
-        if (this.withBodies[this.bodiesHead] === old) this.bodiesHead++;
-        this.bodyBytes -= keptBytes(old);
-        old.requestBody = undefined;
-        old.responseBody = undefined;
-      }
       this.ring[this.next] = record;
       this.next = (this.next + 1) % this.size;
       if (keep) this.holdBodies(record);
     }
     // A late answer is told to the listeners once the adapter waited (its duration is then the client's).
     if (res.delayMs !== undefined && res.delayMs > 0) {
+      record.shared = true;
       exchange.waited = (waitedMs) => {
         if (record.fault !== null) record.fault.waitedMs = waitedMs;
         if (started !== undefined) record.durationMs = this.timer() - started;
@@ -154,8 +155,50 @@ export class RequestJournal {
       };
       return;
     }
+    if (this.listeners.length === 0) return;
+    record.shared = true;
     for (const listener of this.listeners) listener(record);
   };
+
+  /**
+   * The record the next request fills: the one leaving the ring (its bodies let go), unless it was
+   * handed out, then a new one. Filling in place keeps the ring's records old: a request then
+   * leaves nothing behind for the young-generation collector to copy and promote.
+   */
+  private recordToFill(): JournalRecord {
+    const old = this.size > 0 ? this.ring[this.next] : undefined;
+    if (old === undefined) return new JournalRecord();
+    if (old.requestBody !== undefined || old.responseBody !== undefined) {
+      // The queue of records holding bodies is in ring order: one leaving the ring is its head.
+      if (this.withBodies[this.bodiesHead] === old) this.bodiesHead++;
+      this.bodyBytes -= keptBytes(old);
+      old.requestBody = undefined;
+      old.responseBody = undefined;
+    }
+    return old.shared ? new JournalRecord() : old;
+  }
+
+  /**
+   * Wall time, epoch ms, at the monotonic reading `now` when the wall clock is the default one:
+   * the wall clock read once a second at most, monotonic time added to that reading in between
+   * (the wall clock is read exactly for every request when a caller gave one).
+   */
+  private wallAt(now: number): number {
+    if (now - this.monoOrigin >= WALL_RESYNC_MS || now < this.monoOrigin) {
+      this.wallOrigin = this.wallClock();
+      this.monoOrigin = now;
+    }
+    return Math.floor(this.wallOrigin + (now - this.monoOrigin));
+  }
+
+  /** A request's method upper-cased (the last one remembered: a client sends the same methods). */
+  private upper(method: string): string {
+    if (method !== this.lastMethod) {
+      this.lastMethod = method;
+      this.lastUpper = method.toUpperCase();
+    }
+    return this.lastUpper;
+  }
 
   /** Counts a record's bodies against BODY_BUDGET, letting the oldest bodies go past it. */
   private holdBodies(record: JournalRecord): void {
@@ -222,6 +265,7 @@ export class RequestJournal {
     for (let i = 1; i <= this.size; i++) {
       const record = this.ring[(this.next - i + this.size) % this.size];
       if (record === undefined) return;
+      record.shared = true; // the reader may keep it: it is never filled again
       yield record;
     }
   }
@@ -263,8 +307,10 @@ function skipped(req: SimRequest): boolean {
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
 }
 
+/** Whether `a` and `b` (of one length) hold the same bytes (the length read once: `byteLength` is a call per read). */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  const n = a.length;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
