@@ -130,8 +130,9 @@ export class RequestJournal {
     record.dropped = dropped;
     record.headers = this.sameHeaders(req.headers);
     record.responseType = dropped ? null : (res.headers['content-type'] ?? null);
-    record.requestBytes = req.rawBody.byteLength;
-    record.responseBytes = dropped ? 0 : res.body.byteLength;
+    // Lengths as `length`: the same for bytes, and a plain read (a typed array's `byteLength` is a call).
+    record.requestBytes = req.rawBody.length;
+    record.responseBytes = dropped ? 0 : res.body.length;
     record.bodiesDropped = false;
     record.invalid = exchange.invalid ?? null;
     record.faultId = exchange.faultId ?? null;
@@ -248,7 +249,8 @@ export class RequestJournal {
    */
   private sameBody(bytes: Uint8Array): Uint8Array | undefined {
     const last = this.lastBody;
-    if (last !== undefined && last.byteLength === bytes.byteLength && bytes.byteLength <= 512 && sameBytes(last, bytes)) return last;
+    const n = bytes.length;
+    if (n <= 512 && last !== undefined && last.length === n && sameBytes(last, bytes, n)) return last;
     const kept = capped(bytes);
     this.lastBody = kept;
     return kept;
@@ -307,23 +309,23 @@ function skipped(req: SimRequest): boolean {
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
 }
 
-/** Whether `a` and `b` (of one length) hold the same bytes (the length read once: `byteLength` is a call per read). */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  const n = a.length;
+/** Whether `a` and `b` (both `n` long) hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array, n: number): boolean {
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
 /** Bytes of the bodies a record holds. */
 function keptBytes(record: RequestRecord): number {
-  return (record.requestBody?.byteLength ?? 0) + (record.responseBody?.byteLength ?? 0);
+  return (record.requestBody?.length ?? 0) + (record.responseBody?.length ?? 0);
 }
 
 /** A body as kept: a copy when it is a view of a larger buffer (a pool it would keep alive) or too long. */
 function capped(bytes: Uint8Array): Uint8Array | undefined {
-  if (bytes.byteLength === 0) return undefined;
-  if (bytes.byteLength > BODY_CAP) return bytes.slice(0, BODY_CAP);
-  return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  const n = bytes.length;
+  if (n === 0) return undefined;
+  if (n > BODY_CAP) return bytes.slice(0, BODY_CAP);
+  return n === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 /** Registers a sandbox's journal in its worlds' `kept` slot (one map all the sandbox's worlds share). */
