@@ -2,8 +2,9 @@
  * The request journal (design.md rule 14): the most recent requests the sandbox answered, in a
  * bounded ring, recorded through dispatch's `observe` seam. Recording is cheap on purpose: a
  * small record holding references (headers, and the bodies of errors, or of every request with
- * `bodies`), with times kept as numbers; masking, decoding and formatting happen only when the
- * journal is read (`journal-view.ts`). Near misses of a 404/405 no route matched are computed
+ * `bodies`), with times kept as numbers, filled in place once the ring is full (a request leaves
+ * nothing for the young-generation collector to promote); masking, decoding and formatting happen
+ * only when the journal is read (`journal-view.ts`). Near misses of a 404/405 no route matched are computed
  * when the record is first read (`journal-near.ts`), never on the request path. The ring is
  * bounded in entries (`size`) and in the bytes of the bodies it keeps (BODY_BUDGET: past it the
  * oldest records lose their bodies, which a read says). The journal is the sandbox's, not the world's: it survives
