@@ -144,7 +144,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     worlds: worldControl(() => sandbox),
   };
   const elapsed = () => performance.now(); // wall time and durations come from the edge (here), never from the engine
-  const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests }, env);
+  const defaultClocks =
+    options.wallClock === undefined && options.requests?.wallClock === undefined && options.requests?.timer === undefined;
+  const journal = new RequestJournal({ wallClock: resolved.wallClock, timer: elapsed, ...options.requests, defaultClocks }, env);
   observers.push(journal.observe);
 
   const startTimer = () => {

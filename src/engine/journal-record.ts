@@ -44,61 +44,48 @@ export interface RequestRecord {
   readonly nearMisses: NearMiss[] | null;
 }
 
-/** What a record is made of (all but what it works out or lets go later). */
-type RecordFields = Omit<RequestRecord, 'nearMisses' | 'bodiesDropped' | 'requestBody' | 'responseBody'>;
+const NO_QUERY: Record<string, string[]> = {};
+const NO_HEADERS: Record<string, string> = {};
 
-/** A record as the ring holds it: near misses are worked out from the route table when first read. */
+/**
+ * A record as the ring holds it: near misses are worked out from the route table when first read.
+ * The journal fills its fields in place (no object per request once the ring is full): a record
+ * leaving the ring is filled again with a new request unless it was handed out (`shared`: to a
+ * listener, a reader of `newestFirst`, a late answer), when a new one takes its place.
+ */
 export class JournalRecord implements RequestRecord {
-  readonly seq: number;
-  readonly at: number;
-  readonly wallAt: number;
-  durationMs: number;
-  readonly method: string;
-  readonly surface: string;
-  readonly path: string;
-  readonly query: Record<string, string[]>;
-  readonly routeId: string | null;
-  readonly teamId: string | null;
-  readonly environment: string | null;
-  readonly status: number | null;
-  readonly dropped: boolean;
-  readonly headers: Record<string, string>;
-  readonly responseType: string | null;
-  requestBody?: Uint8Array;
-  readonly requestBytes: number;
-  responseBody?: Uint8Array;
-  readonly responseBytes: number;
+  seq = 0;
+  at = 0;
+  wallAt = 0;
+  durationMs = 0;
+  method = '';
+  surface = '';
+  path = '';
+  query = NO_QUERY;
+  routeId: string | null = null;
+  teamId: string | null = null;
+  environment: string | null = null;
+  status: number | null = null;
+  dropped = false;
+  headers = NO_HEADERS;
+  responseType: string | null = null;
+  requestBody: Uint8Array | undefined = undefined;
+  requestBytes = 0;
+  responseBody: Uint8Array | undefined = undefined;
+  responseBytes = 0;
   bodiesDropped = false;
-  readonly invalid: Array<Array<string | number>> | null;
-  readonly faultId: string | null;
-  readonly fault: FaultApplied | null;
-  private misses: NearMiss[] | null | undefined;
+  invalid: Array<Array<string | number>> | null = null;
+  faultId: string | null = null;
+  fault: FaultApplied | null = null;
+  /** Handed out: someone else may hold it, so it is never filled again. */
+  shared = false;
+  /** The route table to find near misses in; undefined when the request matched a route. */
+  private routes: readonly Route[] | undefined = undefined;
+  private misses: NearMiss[] | null | undefined = null;
 
-  constructor(
-    f: RecordFields,
-    /** The route table to find near misses in; undefined when the request matched a route. */
-    private readonly routes: readonly Route[] | undefined,
-  ) {
-    this.seq = f.seq;
-    this.at = f.at;
-    this.wallAt = f.wallAt;
-    this.durationMs = f.durationMs;
-    this.method = f.method;
-    this.surface = f.surface;
-    this.path = f.path;
-    this.query = f.query;
-    this.routeId = f.routeId;
-    this.teamId = f.teamId;
-    this.environment = f.environment;
-    this.status = f.status;
-    this.dropped = f.dropped;
-    this.headers = f.headers;
-    this.responseType = f.responseType;
-    this.requestBytes = f.requestBytes;
-    this.responseBytes = f.responseBytes;
-    this.invalid = f.invalid;
-    this.faultId = f.faultId;
-    this.fault = f.fault;
+  /** Sets the route table a 404/405 no route matched finds its near misses in (undefined: none). */
+  unmatchedIn(routes: readonly Route[] | undefined): void {
+    this.routes = routes;
     this.misses = routes === undefined ? null : undefined;
   }
 

@@ -2,8 +2,9 @@
  * The request journal (design.md rule 14): the most recent requests the sandbox answered, in a
  * bounded ring, recorded through dispatch's `observe` seam. Recording is cheap on purpose: a
  * small record holding references (headers, and the bodies of errors, or of every request with
- * `bodies`), with times kept as numbers; masking, decoding and formatting happen only when the
- * journal is read (`journal-view.ts`). Near misses of a 404/405 no route matched are computed
+ * `bodies`), with times kept as numbers, filled in place once the ring is full (a request leaves
+ * nothing for the young-generation collector to promote); masking, decoding and formatting happen
+ * only when the journal is read (`journal-view.ts`). Near misses of a 404/405 no route matched are computed
  * when the record is first read (`journal-near.ts`), never on the request path. The ring is
  * bounded in entries (`size`) and in the bytes of the bodies it keeps (BODY_BUDGET: past it the
  * oldest records lose their bodies, which a read says). The journal is the sandbox's, not the world's: it survives
@@ -43,6 +44,8 @@ export const BODY_CAP = 64 * 1024;
 export const BODY_BUDGET = 4 * 1024 * 1024;
 /** Header a client sends to keep its requests out of the journal and out of the fault rules (the inspector's own requests). */
 export const QUIET_HEADER = 'x-sandbox-inspector';
+/** Longest monotonic span the default wall clock is derived over before it is read again (ms). */
+const WALL_RESYNC_MS = 1000;
 
 type RequestListener = (record: RequestRecord) => void;
 
@@ -60,13 +63,23 @@ export class RequestJournal {
   private readonly emptyQuery: Record<string, string[]> = {};
   private readonly wallClock: () => number;
   private readonly timer: () => number;
+  /** The wall time is derived from the timer between readings of the wall clock (`wallAt`). */
+  private readonly wallFromTimer: boolean;
+  private wallOrigin = 0;
+  private monoOrigin = Number.NEGATIVE_INFINITY;
+  private lastMethod = '';
+  private lastUpper = '';
   /** Records holding bodies, oldest first (from `bodiesHead`), and the bytes they hold. */
   private withBodies: JournalRecord[] = [];
   private bodiesHead = 0;
   private bodyBytes = 0;
 
   constructor(
-    options: RequestLogOptions & Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>>,
+    options: RequestLogOptions &
+      Required<Pick<RequestLogOptions, 'wallClock' | 'timer'>> & {
+        /** The wall clock and the timer are the defaults (`Date.now`, `performance.now`): the wall time may be derived from the timer. */
+        defaultClocks?: boolean;
+      },
     /** The sandbox's current world (sandbox time) and its route table (near misses). */
     private readonly env: { readonly world: World; readonly router: { readonly routes: readonly Route[] } },
   ) {
@@ -77,6 +90,7 @@ export class RequestJournal {
     this.ring = new Array<JournalRecord | undefined>(size);
     this.wallClock = options.wallClock;
     this.timer = options.timer;
+    this.wallFromTimer = options.defaultClocks === true;
   }
 
   /** Whether the journal records anything (size > 0, or someone listens). */
@@ -98,55 +112,44 @@ export class RequestJournal {
   readonly observe = (req: SimRequest, res: SimResponse, exchange: Exchange): void => {
     if (!this.active || skipped(req)) return;
     const started = exchange.startedMs;
-    const durationMs = started === undefined ? 0 : this.timer() - started;
+    const end = started !== undefined || this.wallFromTimer ? this.timer() : 0;
     const keep = this.bodies || res.status >= 400;
-    const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
-    const method = req.method.toUpperCase();
     const dropped = res.drop === true;
-    const record = new JournalRecord(
-      {
-        seq: ++this.seq,
-        at: this.env.world.clock.now(),
-        wallAt: this.wallClock(),
-        durationMs,
-        method,
-        surface: req.surface,
-        path: req.path,
-        query: this.sameQuery(req.query),
-        routeId: exchange.route?.id ?? null,
-        teamId: exchange.teamId ?? null,
-        environment: exchange.environment ?? null,
-        status: dropped ? null : res.status,
-        dropped,
-        headers: this.sameHeaders(req.headers),
-        responseType: dropped ? null : (res.headers['content-type'] ?? null),
-        requestBytes: req.rawBody.byteLength,
-        responseBytes: dropped ? 0 : res.body.byteLength,
-        invalid: exchange.invalid ?? null,
-        faultId: exchange.faultId ?? null,
-        fault: exchange.fault ?? null,
-      },
-      unmatched ? this.env.router.routes : undefined,
-    );
-    if (keep) {
-      record.requestBody = capped(req.rawBody);
-      if (!dropped) record.responseBody = this.sameBody(res.body);
-    }
+    const record = this.recordToFill();
+    record.seq = ++this.seq;
+    record.at = this.env.world.clock.now();
+    record.wallAt = this.wallFromTimer ? this.wallAt(end) : this.wallClock();
+    record.durationMs = started === undefined ? 0 : end - started;
+    record.method = this.upper(req.method);
+    record.surface = req.surface;
+    record.path = req.path;
+    record.query = this.sameQuery(req.query);
+    record.routeId = exchange.route?.id ?? null;
+    record.teamId = exchange.teamId ?? null;
+    record.environment = exchange.environment ?? null;
+    record.status = dropped ? null : res.status;
+    record.dropped = dropped;
+    record.headers = this.sameHeaders(req.headers);
+    record.responseType = dropped ? null : (res.headers['content-type'] ?? null);
+    // Lengths as `length`: the same for bytes, and a plain read (a typed array's `byteLength` is a call).
+    record.requestBytes = req.rawBody.length;
+    record.responseBytes = dropped ? 0 : res.body.length;
+    record.bodiesDropped = false;
+    record.invalid = exchange.invalid ?? null;
+    record.faultId = exchange.faultId ?? null;
+    record.fault = exchange.fault ?? null;
+    const unmatched = exchange.route === undefined && (res.status === 404 || res.status === 405);
+    record.unmatchedIn(unmatched ? this.env.router.routes : undefined);
+    record.requestBody = keep ? capped(req.rawBody) : undefined;
+    record.responseBody = keep && !dropped ? this.sameBody(res.body) : undefined;
     if (this.size > 0) {
-      const old = this.ring[this.next];
-      if (old !== undefined) {
-        // The queue of records holding bodies is in ring order: one leaving the ring is its head.
-        if (this.withBodies[this.bodiesHead] === old) this.bodiesHead++;
-        this.bodyBytes -= keptBytes(old);
-        old.requestBody = undefined;
-        old.responseBody = undefined;
-      }
       this.ring[this.next] = record;
       this.next = (this.next + 1) % this.size;
       if (keep) this.holdBodies(record);
     }
     // A late answer is told to the listeners once the adapter waited (its duration is then the client's).
     if (res.delayMs !== undefined && res.delayMs > 0) {
+      record.shared = true;
       exchange.waited = (waitedMs) => {
         if (record.fault !== null) record.fault.waitedMs = waitedMs;
         if (started !== undefined) record.durationMs = this.timer() - started;
@@ -154,8 +157,50 @@ export class RequestJournal {
       };
       return;
     }
+    if (this.listeners.length === 0) return;
+    record.shared = true;
     for (const listener of this.listeners) listener(record);
   };
+
+  /**
+   * The record the next request fills: the one leaving the ring (its bodies let go), unless it was
+   * handed out, then a new one. Filling in place keeps the ring's records old: a request then
+   * leaves nothing behind for the young-generation collector to copy and promote.
+   */
+  private recordToFill(): JournalRecord {
+    const old = this.size > 0 ? this.ring[this.next] : undefined;
+    if (old === undefined) return new JournalRecord();
+    if (old.requestBody !== undefined || old.responseBody !== undefined) {
+      // The queue of records holding bodies is in ring order: one leaving the ring is its head.
+      if (this.withBodies[this.bodiesHead] === old) this.bodiesHead++;
+      this.bodyBytes -= keptBytes(old);
+      old.requestBody = undefined;
+      old.responseBody = undefined;
+    }
+    return old.shared ? new JournalRecord() : old;
+  }
+
+  /**
+   * Wall time, epoch ms, at the monotonic reading `now` when the wall clock is the default one:
+   * the wall clock read once a second at most, monotonic time added to that reading in between
+   * (the wall clock is read exactly for every request when a caller gave one).
+   */
+  private wallAt(now: number): number {
+    if (now - this.monoOrigin >= WALL_RESYNC_MS || now < this.monoOrigin) {
+      this.wallOrigin = this.wallClock();
+      this.monoOrigin = now;
+    }
+    return Math.floor(this.wallOrigin + (now - this.monoOrigin));
+  }
+
+  /** A request's method upper-cased (the last one remembered: a client sends the same methods). */
+  private upper(method: string): string {
+    if (method !== this.lastMethod) {
+      this.lastMethod = method;
+      this.lastUpper = method.toUpperCase();
+    }
+    return this.lastUpper;
+  }
 
   /** Counts a record's bodies against BODY_BUDGET, letting the oldest bodies go past it. */
   private holdBodies(record: JournalRecord): void {
@@ -205,7 +250,8 @@ export class RequestJournal {
    */
   private sameBody(bytes: Uint8Array): Uint8Array | undefined {
     const last = this.lastBody;
-    if (last !== undefined && last.byteLength === bytes.byteLength && bytes.byteLength <= 512 && sameBytes(last, bytes)) return last;
+    const n = bytes.length;
+    if (n <= 512 && last !== undefined && last.length === n && sameBytes(last, bytes, n)) return last;
     const kept = capped(bytes);
     this.lastBody = kept;
     return kept;
@@ -222,6 +268,7 @@ export class RequestJournal {
     for (let i = 1; i <= this.size; i++) {
       const record = this.ring[(this.next - i + this.size) % this.size];
       if (record === undefined) return;
+      record.shared = true; // the reader may keep it: it is never filled again
       yield record;
     }
   }
@@ -263,21 +310,23 @@ function skipped(req: SimRequest): boolean {
   return path.startsWith('/_sandbox/') && (path.startsWith('/_sandbox/requests') || path.startsWith('/_sandbox/ui'));
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+/** Whether `a` and `b` (both `n` long) hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
 /** Bytes of the bodies a record holds. */
 function keptBytes(record: RequestRecord): number {
-  return (record.requestBody?.byteLength ?? 0) + (record.responseBody?.byteLength ?? 0);
+  return (record.requestBody?.length ?? 0) + (record.responseBody?.length ?? 0);
 }
 
 /** A body as kept: a copy when it is a view of a larger buffer (a pool it would keep alive) or too long. */
 function capped(bytes: Uint8Array): Uint8Array | undefined {
-  if (bytes.byteLength === 0) return undefined;
-  if (bytes.byteLength > BODY_CAP) return bytes.slice(0, BODY_CAP);
-  return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  const n = bytes.length;
+  if (n === 0) return undefined;
+  if (n > BODY_CAP) return bytes.slice(0, BODY_CAP);
+  return n === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 /** Registers a sandbox's journal in its worlds' `kept` slot (one map all the sandbox's worlds share). */
