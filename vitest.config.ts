@@ -93,6 +93,6 @@ export default defineConfig({
     // the suite does not transform src, the tests and the scripts again (a few seconds of CPU).
     // In the worktree, not in node_modules (which may be shared); test/.artifacts is ignored by git.
     experimental: { fsModuleCache: true, fsModuleCachePath: 'test/.artifacts/vitest-cache' },
-    globalSetup: ['test/support/reference-notice.ts'],
+    globalSetup: ['test/support/reference-notice.ts', 'test/support/chromium-broker.ts'],
   },
 });
