@@ -1,46 +1,35 @@
 /**
- * The headless Chromium the browser test files and the browser recipes of examples/ use. In a
- * vitest run it is the run's one browser (test/support/chromium-broker.ts, launched on the first
- * ask and shared by every worker), connected to once per worker; elsewhere (no broker to ask)
- * one launched by the worker on first use. Either way each file gets its own context (cookies,
- * storage, service workers, routes) and closes it.
+ * One headless Chromium per vitest worker, shared by the browser test files and the browser
+ * recipes of examples/ (Debian's /usr/bin/chromium, or `CHROMIUM_PATH`, through playwright-core,
+ * never a downloaded browser). The suite runs without
+ * module isolation, so a worker that runs several browser files launches Chromium once, on first
+ * use, instead of once per file; each file gets its own context (cookies, storage, service
+ * workers, routes) and closes it. The browser goes with the worker: playwright closes the
+ * browsers it launched when its process exits or is told to stop.
  */
-import { connect } from 'node:net';
+import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { inject } from 'vitest';
-import { CHROMIUM_LAUNCH } from './chromium-launch.js';
 
-export { CHROMIUM, haveChromium } from './chromium-launch.js';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
 
-/** The broker's port, when this runs in a vitest run whose global setup started one. */
-function brokerPort(): number | undefined {
-  try {
-    return inject('chromiumBroker');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The run's browser's WebSocket endpoint, from the broker (which launches it on the first ask). */
-function askBroker(port: number): Promise<string> {
-  return new Promise((answered, failed) => {
-    let text = '';
-    const socket = connect(port, '127.0.0.1');
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => (text += d));
-    socket.on('error', failed);
-    socket.on('end', () => (text ? answered(text) : failed(new Error('the Chromium broker could not launch Chromium'))));
-  });
-}
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Promise<Browser> | undefined;
 
-/** The worker's Chromium connection (the run's browser), made on first use (again if it went away). */
+/** The worker's Chromium, launched on first use (again if it went away). */
 export function sharedChromium(): Promise<Browser> {
   if (!browser) {
-    const port = brokerPort();
-    const launching = import('playwright-core').then(async ({ chromium }) =>
-      port === undefined ? chromium.launch(CHROMIUM_LAUNCH) : chromium.connect(await askBroker(port), { timeout: CHROMIUM_LAUNCH.timeout }),
+    const launching = import('playwright-core').then(({ chromium }) =>
+      chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 30_000, args: ARGS }),
     );
     browser = launching;
     launching.then(

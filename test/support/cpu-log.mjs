@@ -25,7 +25,7 @@ const t0 = Math.min(...rows.map((r) => r.start));
 const s = (ms) => (ms / 1000).toFixed(1).padStart(6);
 const out = [`${rows.length} files, ${s(rows.reduce((a, r) => a + r.cpu, 0))} s of CPU in the files`];
 for (const [, own, children] of main)
-  out.push(`vitest main process: ${s(own)} s of CPU, its reaped children (Chromium, not the workers) ${s(children)} s`);
+  out.push(`vitest main process: ${s(own)} s of CPU, its children reaped by then (the workers or not: varies) ${s(children)} s`);
 for (const pid of [...new Set(rows.map((r) => r.pid))]) {
   const own = rows.filter((r) => r.pid === pid);
   const first = Math.min(...own.map((r) => r.start)) - t0;

@@ -2,8 +2,8 @@
  * Vitest global setup: with `HEALTH_SANDBOX_CPU_LOG=<file>` (test/support/per-file.ts), one more
  * line when the run ends, `#main\t<user+system ms>\t<children ms>`: the vitest main process's own
  * CPU (its module transforms, the workers' RPC, the reporters) and that of the children it has
- * reaped by then (on Linux, from /proc/self/stat: the run's Chromium, once closed; not the workers,
- * still running). test/support/cpu-log.mjs prints it beside the files' total. Listed first among
+ * reaped by then (on Linux, from /proc/self/stat: the workers when the pool has already ended,
+ * which varies from run to run, so only the first figure compares between runs). test/support/cpu-log.mjs prints it beside the files' total. Listed first among
  * the global setups, so its teardown runs last.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
