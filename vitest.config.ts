@@ -93,6 +93,7 @@ export default defineConfig({
     // the suite does not transform src, the tests and the scripts again (a few seconds of CPU).
     // In the worktree, not in node_modules (which may be shared); test/.artifacts is ignored by git.
     experimental: { fsModuleCache: true, fsModuleCachePath: 'test/.artifacts/vitest-cache' },
-    globalSetup: ['test/support/reference-notice.ts'],
+    // The main process's CPU in HEALTH_SANDBOX_CPU_LOG (first, so it ends last), the reference checks' notice.
+    globalSetup: ['test/support/main-cpu.ts', 'test/support/reference-notice.ts'],
   },
 });
