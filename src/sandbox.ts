@@ -167,9 +167,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     exchange.startedDuring = world.scheduler.running;
     return dispatchNow(env, req, exchange);
   };
-  const dispatchReady = (request: SimRequest, exchange: Exchange): Promise<SimResponse> => {
-    const answered = answerReady(request, exchange);
-    return answered instanceof Promise ? answered : Promise.resolve(answered);
+  /** The sandbox's answer: at once when its world is ready and nothing on the way waits (answerNowOf), else a promise. */
+  const answerNow: AnswerNow = (request) => {
+    const exchange: Exchange = { startedMs: journal.begin() };
+    // Once the world is ready, no extra promise per request.
+    if (worlds.ready === readyDone) return answerReady(request, exchange);
+    const current = worlds.ready;
+    return current
+      .catch(() => undefined)
+      .then(() => {
+        if (worlds.ready === current) readyDone = current;
+        return answerReady(request, exchange);
+      });
   };
 
   const sandbox: Sandbox = {
@@ -178,16 +187,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return worlds.world;
     },
     dispatch(request) {
-      const exchange: Exchange = { startedMs: journal.begin() };
-      // Once the world is ready, no extra promise per request.
-      if (worlds.ready === readyDone) return dispatchReady(request, exchange);
-      const current = worlds.ready;
-      return current
-        .catch(() => undefined)
-        .then(() => {
-          if (worlds.ready === current) readyDone = current;
-          return dispatchReady(request, exchange);
-        });
+      const answered = answerNow(request);
+      return answered instanceof Promise ? answered : Promise.resolve(answered);
     },
     get ready() {
       return worlds.ready;
@@ -233,10 +234,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   worlds.start(options.from === undefined ? undefined : parseWorldDocument(options.from, Number.POSITIVE_INFINITY));
   keepJournal(worlds.world, journal); // before any request: the worlds that follow share this world's `kept` map
   startTimer();
-  // The same answers as `dispatch`, without a promise around one made synchronously (answerNowOf).
-  const own = sandbox.dispatch;
-  answersNow.set(own, (request) =>
-    worlds.ready === readyDone ? answerReady(request, { startedMs: journal.begin() }) : own.call(sandbox, request),
-  );
+  answersNow.set(sandbox.dispatch, answerNow);
   return sandbox;
 }
