@@ -1,11 +1,13 @@
 /**
  * One keep-alive HTTP/1.1 connection of the CLI's webhook transport (`node-transport.ts`): the
  * host resolved once and every address checked before connecting (to the address checked),
- * requests pipelined in order, answers parsed up to the excerpt the delivery log keeps.
+ * requests pipelined in order (the requests of one turn of the event loop in one write), answers
+ * parsed up to the excerpt the delivery log keeps (`node-response.ts`).
  */
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
-import { DESTINATION_REFUSED, RESPONSE_EXCERPT_BYTES, type TransportRequest, type TransportResponse } from '../state/webhooks/transport.js';
+import { DESTINATION_REFUSED, type TransportRequest, type TransportResponse } from '../state/webhooks/transport.js';
+import { ResponseParser, type ResponseSink } from './node-response.js';
 
 /**
  * `node:tls`, loaded on the first https endpoint: most sandboxes deliver to http receivers only,
@@ -27,13 +29,12 @@ export interface Pending {
   request: TransportRequest;
   /** The request head (latin1: status line, headers, blank line); the body is `request.body` (UTF-8). */
   head: string;
+  /** The body's length in UTF-8 bytes (its `content-length`, counted once in `serialise`). */
+  bodyBytes: number;
   resolve(response: TransportResponse): void;
   reject(error: Error): void;
   onAbort: () => void;
 }
-
-const CRLF2 = Buffer.from('\r\n\r\n');
-const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})/;
 
 export function abortError(why: string): Error {
   const error = new Error(why);
@@ -79,11 +80,11 @@ function breaks(text: string): boolean {
 
 /**
  * The request head (status line, headers, `content-length`, blank line), written as latin1; the
- * body goes after it as UTF-8, both in one write (the socket is corked): no buffer is built per
- * request. Header names and values are checked for line breaks one by one (no string joined to
- * check them: the head is the one string built per request).
+ * body goes after it as UTF-8 (`Connection.send` encodes both into one buffer). Header names and
+ * values are checked for line breaks one by one (no string joined to check them: the head is the
+ * one string built per request). `bodyBytes`: the body's UTF-8 length.
  */
-export function serialise(target: Target, request: TransportRequest): string {
+export function serialise(target: Target, request: TransportRequest, bodyBytes: number): string {
   const headers = request.headers;
   let head = target.start;
   for (const name in headers) {
@@ -91,25 +92,19 @@ export function serialise(target: Target, request: TransportRequest): string {
     if (breaks(name) || breaks(value)) throw new TypeError(`Invalid header ${JSON.stringify(name)}`);
     head += `${name}: ${value}\r\n`;
   }
-  return `${head}content-length: ${Buffer.byteLength(request.body, 'utf8')}\r\n\r\n`;
+  return `${head}content-length: ${bodyBytes}\r\n\r\n`;
 }
 
 /** One keep-alive connection to one origin, answering its requests in order. */
-export class Connection {
+export class Connection implements ResponseSink {
   readonly pending: Pending[] = [];
-  private buf: Buffer = Buffer.alloc(0);
-  private head: { status: number; headers: Record<string, string>; close: boolean } | null = null;
-  /** The last response head read and its parse (receivers repeat their heads: parsed once, shared). */
-  private lastHeadText = '';
-  private lastHead: { status: number; headers: Record<string, string> } | null = null;
-  /** Body framing of the response being read. */
-  private mode: 'length' | 'chunked' | 'eof' = 'length';
-  private remaining = 0;
-  private excerpt: Buffer[] = [];
-  private excerptBytes = 0;
-  private chunkState: 'size' | 'data' | 'crlf' | 'trailer' = 'size';
-  private closing = false;
-  private corked = false;
+  private readonly parser = new ResponseParser(this);
+  /** A response announced `connection: close`: requests after it were not processed. */
+  private closeSeen = false;
+  /** The requests sent in this turn, encoded (head and body in one buffer each), written together at its end. */
+  private out: Buffer[] = [];
+  private outBytes = 0;
+  private flushDue = false;
   dead = false;
   /** Null until a request passed the check of every address the host resolved to. */
   private socket: Socket | null = null;
@@ -118,6 +113,7 @@ export class Connection {
   /** Requests sent while the host is resolved. */
   private early: Pending[] = [];
   private readonly host: string;
+  private readonly alive = (): boolean => !this.dead;
 
   constructor(
     private readonly url: URL,
@@ -163,7 +159,7 @@ export class Connection {
     socket.on('error', (error) => this.fail(error));
     socket.on('close', () => this.fail(new Error('socket closed')));
     socket.on('end', () => {
-      if (this.mode === 'eof' && this.head !== null) this.complete();
+      if (this.parser.readingToEnd) this.parser.complete();
       this.fail(new Error('the receiver closed the connection'));
     });
     socket.setTimeout(IDLE_MS, () => {
@@ -193,19 +189,32 @@ export class Connection {
     const socket = this.socket ?? this.open(addresses);
     if (this.pending.length === 0) socket.ref();
     this.pending.push(p);
+    // The head (latin1) and the body (UTF-8) encoded into one buffer (pooled: most are under 4 KB).
+    const headBytes = p.head.length;
+    const bytes = Buffer.allocUnsafe(headBytes + p.bodyBytes);
+    bytes.write(p.head, 0, headBytes, 'latin1');
+    if (p.bodyBytes > 0) bytes.write(p.request.body, headBytes, p.bodyBytes, 'utf8');
+    this.out.push(bytes);
+    this.outBytes += bytes.length;
     // Requests sent in the same turn of the event loop leave in one write: one syscall for every
-    // request started by the answers read in this turn (uncorked after the I/O callbacks).
-    if (!this.corked) {
-      this.corked = true;
-      socket.cork();
-      setImmediate(() => {
-        this.corked = false;
-        socket.uncork();
-      });
+    // request started by the answers read in this turn (written after the I/O callbacks).
+    if (!this.flushDue) {
+      this.flushDue = true;
+      setImmediate(this.flush);
     }
-    socket.write(p.head, 'latin1');
-    if (p.request.body.length > 0) socket.write(p.request.body, 'utf8');
   }
+
+  /** Writes the turn's requests in one buffer. */
+  private readonly flush = (): void => {
+    this.flushDue = false;
+    const out = this.out;
+    const socket = this.socket;
+    if (out.length === 0 || socket === null || this.dead) return;
+    const all = out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out, this.outBytes);
+    out.length = 0;
+    this.outBytes = 0;
+    socket.write(all);
+  };
 
   /** Fails `p` and closes the connection (its bytes are on the wire); false when `p` is not here. */
   abort(p: Pending, error: Error): boolean {
@@ -227,145 +236,32 @@ export class Connection {
   fail(error: unknown): void {
     if (this.dead) return;
     this.dead = true;
+    this.out.length = 0;
+    this.outBytes = 0;
     this.socket?.destroy();
     const left = [...this.pending.splice(0), ...this.early.splice(0)];
-    this.onDead(this, this.closing ? left : []);
-    if (!this.closing) for (const p of left) p.reject(connectionError(error instanceof Error ? error.message : String(error), error));
+    this.onDead(this, this.closeSeen ? left : []);
+    if (!this.closeSeen) for (const p of left) p.reject(connectionError(error instanceof Error ? error.message : String(error), error));
   }
 
   private read(chunk: Buffer): void {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
     try {
-      while (!this.dead && this.step()) {
-        /* keep parsing */
-      }
+      this.parser.feed(chunk, this.alive);
     } catch (error) {
       this.fail(error);
     }
   }
 
-  /** Parses what it can; false when it needs more bytes. */
-  private step(): boolean {
-    if (this.head === null) {
-      const end = this.buf.indexOf(CRLF2);
-      if (end < 0) {
-        if (this.buf.length > 64 * 1024) throw new Error('response head too large');
-        return false;
-      }
-      const text = this.buf.toString('latin1', 0, end);
-      this.buf = this.buf.subarray(end + 4);
-      let status: number;
-      let headers: Record<string, string>;
-      if (text === this.lastHeadText && this.lastHead !== null) {
-        ({ status, headers } = this.lastHead); // the headers object is never changed once parsed
-      } else {
-        const m = STATUS_LINE.exec(text);
-        if (!m) throw new Error('malformed response status line');
-        status = Number(m[1]);
-        headers = {};
-        let at = text.indexOf('\r\n');
-        while (at >= 0) {
-          const next = text.indexOf('\r\n', at + 2);
-          const line = text.slice(at + 2, next < 0 ? text.length : next);
-          at = next;
-          const colon = line.indexOf(':');
-          if (colon <= 0) continue;
-          const name = line.slice(0, colon).trim().toLowerCase();
-          const value = line.slice(colon + 1).trim();
-          headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-        }
-        this.lastHeadText = text;
-        this.lastHead = { status, headers };
-      }
-      if (status >= 100 && status < 200) return true; // interim answer: the real one follows
-      this.head = { status, headers, close: /\bclose\b/i.test(headers.connection ?? '') };
-      if (this.head.close) this.closing = true;
-      this.excerpt = [];
-      this.excerptBytes = 0;
-      if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
-        this.mode = 'chunked';
-        this.chunkState = 'size';
-      } else if (headers['content-length'] !== undefined) {
-        this.mode = 'length';
-        this.remaining = Number(headers['content-length']);
-        if (!Number.isSafeInteger(this.remaining) || this.remaining < 0) throw new Error('malformed content-length');
-      } else if (status === 204 || status === 304) {
-        this.mode = 'length';
-        this.remaining = 0;
-      } else {
-        this.mode = 'eof';
-        this.closing = true;
-      }
-    }
-    if (this.mode === 'eof') {
-      this.keep(this.buf);
-      this.buf = Buffer.alloc(0);
-      return false;
-    }
-    if (this.mode === 'length') {
-      const take = Math.min(this.remaining, this.buf.length);
-      this.keep(this.buf.subarray(0, take));
-      this.buf = this.buf.subarray(take);
-      this.remaining -= take;
-      if (this.remaining > 0) return false;
-      this.complete();
-      return true;
-    }
-    return this.chunk();
+  /** The parser read a response announcing `connection: close` (or one read to the end of the stream). */
+  closing(): void {
+    this.closeSeen = true;
   }
 
-  private chunk(): boolean {
-    if (this.chunkState === 'size' || this.chunkState === 'crlf' || this.chunkState === 'trailer') {
-      const eol = this.buf.indexOf('\r\n');
-      if (eol < 0) return false;
-      const line = this.buf.toString('latin1', 0, eol);
-      this.buf = this.buf.subarray(eol + 2);
-      if (this.chunkState === 'crlf') {
-        this.chunkState = 'size';
-        return true;
-      }
-      if (this.chunkState === 'trailer') {
-        if (line === '') this.complete();
-        return true;
-      }
-      const size = parseInt(line, 16);
-      if (!Number.isFinite(size) || size < 0) throw new Error('malformed chunk size');
-      if (size === 0) this.chunkState = 'trailer';
-      else {
-        this.remaining = size;
-        this.chunkState = 'data';
-      }
-      return true;
-    }
-    const take = Math.min(this.remaining, this.buf.length);
-    this.keep(this.buf.subarray(0, take));
-    this.buf = this.buf.subarray(take);
-    this.remaining -= take;
-    if (this.remaining > 0) return false;
-    this.chunkState = 'crlf';
-    return true;
-  }
-
-  private keep(part: Buffer): void {
-    if (this.excerptBytes >= RESPONSE_EXCERPT_BYTES || part.length === 0) return;
-    const slice = part.subarray(0, RESPONSE_EXCERPT_BYTES - this.excerptBytes);
-    this.excerpt.push(Buffer.from(slice));
-    this.excerptBytes += slice.length;
-  }
-
-  private complete(): void {
-    const head = this.head;
-    if (head === null) return;
-    this.head = null;
+  /** The parser read a whole response: the oldest request's answer. */
+  response(response: TransportResponse, close: boolean): void {
     const p = this.pending.shift();
     if (this.pending.length === 0) this.socket?.unref();
-    const body =
-      this.excerpt.length === 0
-        ? ''
-        : this.excerpt.length === 1
-          ? (this.excerpt[0] as Buffer).toString('utf8')
-          : Buffer.concat(this.excerpt).toString('utf8');
-    p?.resolve({ status: head.status, headers: head.headers, body });
-    if (head.close) this.fail(new Error('the receiver closed the connection'));
+    p?.resolve(response);
+    if (close) this.fail(new Error('the receiver closed the connection'));
   }
 }

@@ -65,9 +65,12 @@ interface Owner {
  * attempt at a time to a fast receiver made three per delivery).
  */
 class Sent implements Pending {
+  /** Set once serialised (in `transport`). */
+  head = '';
+  bodyBytes = 0;
+
   constructor(
     readonly request: TransportRequest,
-    readonly head: string,
     private readonly key: string,
     private readonly owner: Owner,
     private readonly done: (response: TransportResponse) => void,
@@ -173,16 +176,19 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
       }
       let target: Target;
       let head: string;
+      const bodyBytes = Buffer.byteLength(request.body, 'utf8');
       try {
         target = targetOf(request.url);
-        head = serialise(target, request);
+        head = serialise(target, request, bodyBytes);
       } catch (error) {
         reject(connectionError(error instanceof Error ? error.message : String(error), error));
         return;
       }
       const { origin, url } = target;
       const key = `${request.endpoint ?? ''} ${origin}`;
-      const p = new Sent(request, head, key, owner, resolve, reject);
+      const p = new Sent(request, key, owner, resolve, reject);
+      p.head = head;
+      p.bodyBytes = bodyBytes;
       watch(p);
       dispatch(key, url, p);
     });
