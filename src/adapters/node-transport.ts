@@ -135,6 +135,13 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     return target;
   };
 
+  /** `<endpoint> <origin>`, the last one built kept (an endpoint's attempts come in runs): no string built per request. */
+  let lastKey = { endpoint: '', origin: '', key: ' ' };
+  const keyOf = (endpoint: string, origin: string): string => {
+    if (endpoint !== lastKey.endpoint || origin !== lastKey.origin) lastKey = { endpoint, origin, key: `${endpoint} ${origin}` };
+    return lastKey.key;
+  };
+
   /**
    * Signal -> its requests still waiting. Attempts started together share one signal (one
    * deadline, `send` in transport.ts): one abort listener per signal, not per request.
@@ -185,7 +192,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         return;
       }
       const { origin, url } = target;
-      const key = `${request.endpoint ?? ''} ${origin}`;
+      const key = keyOf(request.endpoint ?? '', origin);
       const p = new Sent(request, key, owner, resolve, reject);
       p.head = head;
       p.bodyBytes = bodyBytes;

@@ -45,8 +45,8 @@ export abstract class LogCore {
   readonly entries: LogEntry[];
   /** `replay` while the world is rebuilt from a document. */
   protected mode: 'replay' | 'live';
-  /** Receivers' attempts so far, by url and message (the key of their answers). */
-  protected readonly calls = new Map<string, number>();
+  /** Receivers' attempts so far, by url, then message id (the key of their answers). */
+  protected readonly calls = new Map<string, Map<string, number>>();
   /** Unkeyed wall-clock reads not yet attached to an entry (live), or still to answer (replay). */
   protected walls: number[] = [];
   /**

@@ -147,10 +147,12 @@ export class WorldLog extends LogCore {
       // Nothing will replay this world from memory or from a file: its receivers' answers need no key.
       if (this.overflowed && this.sink === null && this.mode === 'live') return real(request);
       const id = request.headers['svix-id'] ?? request.headers['webhook-id'] ?? '';
-      const base = `${request.url}\u241f${id}`;
-      const n = (this.calls.get(base) ?? 0) + 1;
-      this.calls.set(base, n);
-      const key = `${base}\u241f${n}`;
+      // Counted by url, then id: no joined string built and kept per attempt (the id is the message's own).
+      let byId = this.calls.get(request.url);
+      if (byId === undefined) this.calls.set(request.url, (byId = new Map()));
+      const n = (byId.get(id) ?? 0) + 1;
+      byId.set(id, n);
+      const key = `${request.url}\u241f${id}\u241f${n}`;
       if (this.mode === 'replay') {
         const known = this.outcomes.get(key);
         if (known) {
