@@ -37,11 +37,24 @@ export const startSecond = (createdAt: string): number => Math.floor(Date.parse(
 
 export class AttemptTimes {
   private readonly partitions = new Map<string, PartitionCounts>();
-  /** The last creation time parsed and its slot (the attempts of one tick share their time). */
+  /**
+   * The last creation time parsed and its slot, for attempts logged and for attempts dropped apart
+   * (the attempts of one tick share their time; retention drops attempts of long ago while new
+   * ones are logged: one memo for both would parse every time).
+   */
   private lastIso = '';
   private lastSlot = Number.NaN;
+  private lastDroppedIso = '';
+  private lastDroppedSlot = Number.NaN;
 
-  private slotOf(createdAt: string): number {
+  private slotOf(createdAt: string, delta: 1 | -1): number {
+    if (delta < 0) {
+      if (createdAt !== this.lastDroppedIso) {
+        this.lastDroppedIso = createdAt;
+        this.lastDroppedSlot = Math.floor(startSecond(createdAt) / ATTEMPT_SLOT_S);
+      }
+      return this.lastDroppedSlot;
+    }
     if (createdAt !== this.lastIso) {
       this.lastIso = createdAt;
       this.lastSlot = Math.floor(startSecond(createdAt) / ATTEMPT_SLOT_S);
@@ -55,7 +68,7 @@ export class AttemptTimes {
     let p = this.partitions.get(key);
     if (p === undefined) this.partitions.set(key, (p = { size: 0, slots: new Map() }));
     p.size += delta;
-    const slot = this.slotOf(createdAt);
+    const slot = this.slotOf(createdAt, delta);
     let c = p.slots.get(slot);
     if (c === undefined) p.slots.set(slot, (c = { success: 0, failed: 0 }));
     if (ok) c.success += delta;
