@@ -1,7 +1,7 @@
 /**
  * One keep-alive HTTP/1.1 connection of the CLI's webhook transport (`node-transport.ts`): the
  * host resolved once and every address checked before connecting (to the address checked),
- * requests pipelined in order (the requests of one turn of the event loop in one write), answers
+ * requests pipelined in order (the requests of one turn of the event loop in one write: corked), answers
  * parsed up to the excerpt the delivery log keeps (`node-response.ts`).
  */
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
@@ -80,7 +80,7 @@ function breaks(text: string): boolean {
 
 /**
  * The request head (status line, headers, `content-length`, blank line), written as latin1; the
- * body goes after it as UTF-8 (`Connection.send` encodes both into one buffer). Header names and
+ * body goes after it as UTF-8, both in one write (the socket is corked). Header names and
  * values are checked for line breaks one by one (no string joined to check them: the head is the
  * one string built per request). `bodyBytes`: the body's UTF-8 length.
  */
@@ -101,10 +101,7 @@ export class Connection implements ResponseSink {
   private readonly parser = new ResponseParser(this);
   /** A response announced `connection: close`: requests after it were not processed. */
   private closeSeen = false;
-  /** The requests sent in this turn, encoded (head and body in one buffer each), written together at its end. */
-  private out: Buffer[] = [];
-  private outBytes = 0;
-  private flushDue = false;
+  private corked = false;
   dead = false;
   /** Null until a request passed the check of every address the host resolved to. */
   private socket: Socket | null = null;
@@ -189,31 +186,20 @@ export class Connection implements ResponseSink {
     const socket = this.socket ?? this.open(addresses);
     if (this.pending.length === 0) socket.ref();
     this.pending.push(p);
-    // The head (latin1) and the body (UTF-8) encoded into one buffer (pooled: most are under 4 KB).
-    const headBytes = p.head.length;
-    const bytes = Buffer.allocUnsafe(headBytes + p.bodyBytes);
-    bytes.write(p.head, 0, headBytes, 'latin1');
-    if (p.bodyBytes > 0) bytes.write(p.request.body, headBytes, p.bodyBytes, 'utf8');
-    this.out.push(bytes);
-    this.outBytes += bytes.length;
     // Requests sent in the same turn of the event loop leave in one write: one syscall for every
-    // request started by the answers read in this turn (written after the I/O callbacks).
-    if (!this.flushDue) {
-      this.flushDue = true;
-      setImmediate(this.flush);
+    // request started by the answers read in this turn (uncorked after the I/O callbacks).
+    if (!this.corked) {
+      this.corked = true;
+      socket.cork();
+      setImmediate(this.uncork);
     }
+    socket.write(p.head, 'latin1');
+    if (p.bodyBytes > 0) socket.write(p.request.body, 'utf8');
   }
 
-  /** Writes the turn's requests in one buffer. */
-  private readonly flush = (): void => {
-    this.flushDue = false;
-    const out = this.out;
-    const socket = this.socket;
-    if (out.length === 0 || socket === null || this.dead) return;
-    const all = out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out, this.outBytes);
-    out.length = 0;
-    this.outBytes = 0;
-    socket.write(all);
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.socket?.uncork();
   };
 
   /** Fails `p` and closes the connection (its bytes are on the wire); false when `p` is not here. */
@@ -236,8 +222,6 @@ export class Connection implements ResponseSink {
   fail(error: unknown): void {
     if (this.dead) return;
     this.dead = true;
-    this.out.length = 0;
-    this.outBytes = 0;
     this.socket?.destroy();
     const left = [...this.pending.splice(0), ...this.early.splice(0)];
     this.onDead(this, this.closeSeen ? left : []);
