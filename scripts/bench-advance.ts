@@ -55,6 +55,8 @@ interface Run {
   seconds: number;
   /** CPU microseconds of this process over the run. */
   cpuUs: number;
+  /** Events the sandbox emitted (a sandbox's run). */
+  emitted?: number;
 }
 
 function measureFrom(cpu: NodeJS.CpuUsage, start: bigint, delivered: number): Run {
@@ -139,24 +141,29 @@ interface Advance {
   window?: number | 'auto';
   /** Wraps the node transport (the bench's tally or recording). */
   wrap?: (real: Transport) => Transport;
+  /** No endpoint: the same advance generating the same events, delivering none (default: the catch-all endpoint). */
+  bare?: true;
 }
 
 /** The advance of `days` with one catch-all endpoint at `url`. */
-async function sandboxAdvance(lib: Lib, { url, count, days, window, wrap }: Advance): Promise<Run> {
+async function sandboxAdvance(lib: Lib, { url, count, days, window, wrap, bare }: Advance): Promise<Run> {
   const node = lib.node.createNodeTransport();
   const sandbox = lib.index.createSandbox({
     seed: 1,
     logger: () => undefined,
     webhookTransport: wrap === undefined ? node.transport : wrap(node.transport),
     ...(window === undefined ? {} : { deliveryWindow: window }),
+    // With no endpoint the default feed ('auto') generates nothing (it generates what is listened to); on, it generates for every team.
+    ...(bare === undefined ? {} : { feed: 'on' as const }),
   });
-  await createEndpoint(sandbox, url);
+  if (bare === undefined) await createEndpoint(sandbox, url);
   const before = count();
   const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   await sandbox.advance(`${days}d`);
   await sandbox.settle();
   const run = measureFrom(cpu, start, count() - before);
+  run.emitted = sandbox.world.events.emitted;
   sandbox.close();
   node.close();
   return run;
@@ -200,6 +207,15 @@ export async function benchAdvance(quick: boolean): Promise<void> {
       throw new Error(`the recorded run sent other requests than the measured one (${recorded.n} against ${measured.n})`);
     }
     const bare = await barePosts(rx.url, requests);
+    // The same advance with no endpoint and the feed on for every team (events generated, none delivered): generation alone.
+    const quiet = await sandboxAdvance(shipped, { ...at, days, bare: true });
+    // Its cost per event, for the events the measured run emitted: an estimate of their generation.
+    const share = (now.emitted as number) / (quiet.emitted as number);
+    const delivering: Run = {
+      delivered: now.delivered,
+      seconds: now.seconds - quiet.seconds * share,
+      cpuUs: now.cpuUs - quiet.cpuUs * share,
+    };
     // What the bare client posted (its requests' bodies) and what the sandbox sent (the recording's bodies, encoded as sent).
     const bareBytes = requests.reduce((sum, r) => sum + r.body.length, 0);
     requests.length = 0;
@@ -216,6 +232,10 @@ export async function benchAdvance(quick: boolean): Promise<void> {
     );
     console.log(line("bare node:http client, the sandbox's requests one at a time", bare, null));
     console.log(line("sandbox as shipped (bundle), default settings (window 'auto')", now, bare));
+    console.log(
+      `  generation alone (no endpoint, feed on for every team): ${fmt(quiet.emitted as number)} events in ${quiet.seconds.toFixed(1)} s, ${(quiet.cpuUs / (quiet.emitted as number)).toFixed(1)} us CPU each (the measured run emitted ${fmt(now.emitted as number)})`,
+    );
+    console.log(line('delivering alone (the bundle, less its events at that cost each)', delivering, bare));
     console.log(line('the same, sources through tsx', tsx, bare));
     console.log(line('sandbox as shipped, deliveryWindow 1 (the old default)', one, bare));
   } finally {
