@@ -47,6 +47,7 @@ import { JSON_TYPE } from '../../engine/render.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../../state/users/users.js';
 import { voltageJson } from '../../state/wearables/voltage-json.js';
+import { voltageGroupedJson } from '../../state/wearables/voltage-grouped-json.js';
 
 const params = lazySchema(() => z.object({ user_id: uuid() }));
 
@@ -85,7 +86,10 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch, rende
   });
 }
 
-function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch): Route {
+/** Renders the JSON bytes of a grouped page itself (the ECG voltages: src/state/wearables/voltage-grouped-json.ts). */
+type RenderPage = (world: World, user: User, provider: string, from: number, to: number, next: string | null) => Uint8Array;
+
+function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch, render?: RenderPage): Route {
   return defineRoute({
     id,
     method: 'GET',
@@ -109,10 +113,11 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
       if (!span || span[0] > end) return reply(200, { groups, next: null, next_cursor: null });
       const from = span[0];
       const to = pageEnd(from, days, end);
-      for (const [slug, g] of fetch(ctx.world, user, query.provider, from, to))
-        groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
       // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
       const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
+      if (render) return binary(render(ctx.world, user, query.provider, from, to, next), JSON_TYPE);
+      for (const [slug, g] of fetch(ctx.world, user, query.provider, from, to))
+        groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
       return reply(200, { groups, next, next_cursor: next });
     },
   });
@@ -162,6 +167,7 @@ export const timeseriesRoutes: Route[] = [
     'ECG voltage samples grouped by provider and source.',
     pageDays('ecg'),
     voltageSamples,
+    voltageGroupedJson,
   ),
   defineRoute({
     id: 'timeseries.workout_stream',
