@@ -15,7 +15,7 @@ import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstr
 import { mealsOn } from '../../fixtures/wearables/meals.js';
 import { rawRecord } from '../../fixtures/wearables/raw.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
-import { activitySummary, bodySummary } from '../../fixtures/wearables/summaries.js';
+import { bodySummary } from '../../fixtures/wearables/summaries.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
@@ -33,7 +33,7 @@ import type { Domain } from '../domain-context.js';
 import { liveUser } from '../users/user-ops.js';
 import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
-import { readMealSummary, readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
+import { readActivitySummary, readMealSummary, readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
 
 /** The answer of each summary kind (`/v2/summary/<name>/:user_id`), as the wire declares it. */
 interface SummaryAnswers {
@@ -77,6 +77,8 @@ interface SummaryKind<B> {
   resource: string;
   build: Build<B>;
   raw?: Raw;
+  /** Whether a kept source's summaries are kept between reads (read-views.ts; a revised one is built anew): their raw records are kept with them. */
+  kept?: boolean;
 }
 
 /** The sleep of a source's night ending on `day`, when it is visible at `now`. */
@@ -95,14 +97,16 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
   activity: {
     resource: 'activity',
     raw: rawAt('date'),
+    kept: true,
     build(s, day, now) {
-      const a = activitySummary(s.src, day, s.ranges, now);
+      const a = readActivitySummary(s.src, day, s.ranges, now);
       return item(`${a?.calendar_date as string}|${s.order}`, localMidnight(s.src.subject.zone, day), a);
     },
   },
   sleep: {
     resource: 'sleep',
     raw: rawAt('bedtime_start'),
+    kept: true,
     build(s, day, now) {
       const night = visibleNight(s, day, now);
       return night ? item(`${night.day}|${s.order}`, night.end, readSleepSummary(s.src, night, now)) : []; // by night, then source priority
@@ -118,6 +122,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
   },
   workouts: {
     resource: 'workouts',
+    kept: true,
     raw(src, w) {
       const sport = w.sport as { id: number };
       return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
@@ -227,5 +232,23 @@ export function userSummaries<N extends SummaryName>(
   }
   items.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
   const raw = q.raw ? kind.raw : undefined;
-  return items.map((i) => (raw ? raw(i.src, i.body) : i.body));
+  if (!raw) return items.map((i) => i.body);
+  return items.map((i) =>
+    kind.kept && i.src.memo ? rawOf(raw, i.src, i.body as Record<string, unknown>) : raw(i.src, i.body as Record<string, unknown>),
+  );
+}
+
+/**
+ * The raw records of summaries kept between reads (read-views.ts), by the summary (a pure
+ * function of the summary and its source): each is wrapped once (issue 45). Summaries are never
+ * changed once built (a revision builds a new one), and each is of one kind and one source.
+ */
+const raws = new WeakMap<object, { src: SourceCtx; record: Record<string, unknown> }>();
+
+function rawOf(raw: Raw, src: SourceCtx, summary: Record<string, unknown>): Record<string, unknown> {
+  const kept = raws.get(summary);
+  if (kept !== undefined && kept.src === src) return kept.record;
+  const record = raw(src, summary);
+  raws.set(summary, { src, record });
+  return record;
 }
