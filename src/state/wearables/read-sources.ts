@@ -24,6 +24,7 @@ import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { type World, worldSlot } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import { viewCount } from './read-views.js';
+import { keptAnswerSamples } from './read-answers.js';
 import { birthYearOf, showcaseUsers, subjectOf, zoneOf } from './subject.js';
 
 /** Memo entries all kept users may hold together (a cadence entry is 8 bytes of a typed array). */
@@ -32,6 +33,8 @@ const READ_MEMO = 2_000_000;
 const READ_USER_MEMO = 600_000;
 /** Memo entries a kept summary counts for (a summary is a few hundred bytes to a few kilobytes). */
 const VIEW_WEIGHT = 250;
+/** Memo entries a sample of a kept timeseries answer counts for (read-answers.ts: its object and its bytes, about 400 bytes). */
+const SAMPLE_WEIGHT = 50;
 /** Users whose sources a world keeps for its reads. */
 const READ_USERS = 256;
 
@@ -58,7 +61,7 @@ interface Keeper {
 const keeperOf = worldSlot('wearables.read-sources', (): Keeper => ({ users: new Map(), total: 0, last: null }), 'aside');
 
 function memoSize(k: Kept): number {
-  let n = k.subject.memoSize();
+  let n = k.subject.memoSize() + keptAnswerSamples(k.subject) * SAMPLE_WEIGHT;
   for (const src of k.sources.values()) n += (src.memo?.size ?? 0) + src.nights.size + viewCount(src) * VIEW_WEIGHT;
   return n;
 }
