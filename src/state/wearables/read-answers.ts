@@ -1,7 +1,8 @@
 /**
- * Timeseries answers kept for the users whose sources are kept between reads (read-sources.ts,
- * issue 45): a page read again (a dashboard's refresh, the same chart) while nothing it is built
- * from changed answers the same sealed view, neither generated nor rendered again.
+ * Timeseries and summaries answers kept for the users whose sources are kept between reads
+ * (read-sources.ts, issue 45): a page read again (a dashboard's refresh, the same chart) while
+ * nothing it is built from changed answers the same sealed view, neither generated nor rendered
+ * again (summaries: state/wearables/summaries.ts says what they are built from).
  *
  * What a page is built from is its signature, computed on every read from the user's data
  * sources of the resource (dataSources: the connections, pulls, ingestion bounds and source
@@ -50,7 +51,7 @@ export function keptAnswerSamples(subject: Subject): number {
 }
 
 /** What a page over `[from, to]` read at `now` is built from (see the file's comment). */
-function signatureOf(sources: readonly DataSource[], from: number, to: number, now: number): string {
+function signatureOf(sources: readonly DataSource[], from: number, to: number, now: number, settles: boolean): string {
   let signature = '';
   let last = Number.NEGATIVE_INFINITY;
   for (const s of sources) {
@@ -61,12 +62,13 @@ function signatureOf(sources: readonly DataSource[], from: number, to: number, n
     }
     signature += ';';
   }
-  return now >= last + SETTLED ? `${signature}settled` : `${signature}${now}`;
+  return settles && now >= last + SETTLED ? `${signature}settled` : `${signature}${now}`;
 }
 
 /**
  * The page `key` (the route and its query) over `[from, to]` of a user's `sources` read at `now`:
  * kept while its signature holds, else built by `build` (its view and how many samples it holds).
+ * `settles`: false for an answer that depends on the instant whatever its window (kept for the instant only).
  */
 export function keptAnswer<T extends object>(
   sources: readonly DataSource[],
@@ -75,12 +77,13 @@ export function keptAnswer<T extends object>(
   to: number,
   now: number,
   build: () => { view: T; samples: number },
+  settles = true,
 ): T {
   const first = sources[0];
   // Only a kept user's sources (a fresh source, a test's, keeps nothing).
   if (!first?.src.memo) return build().view;
   const subject = first.src.subject;
-  const signature = signatureOf(sources, from, to, now);
+  const signature = signatureOf(sources, from, to, now, settles);
   let answers = answersOf.get(subject);
   const kept = answers?.byKey.get(key);
   if (kept !== undefined && kept.signature === signature) return kept.view as T;

@@ -18,7 +18,7 @@ import type { Range } from '../../fixtures/wearables/summaries.js';
 import { bodySummary } from '../../fixtures/wearables/summaries.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import { DAY, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import type {
   ActivitySummary,
   BodySummary,
@@ -33,6 +33,7 @@ import type { Domain } from '../domain-context.js';
 import { liveUser } from '../users/user-ops.js';
 import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
+import { keptAnswer } from './read-answers.js';
 import { readActivitySummary, readMealSummary, readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
 
 /** The answer of each summary kind (`/v2/summary/<name>/:user_id`), as the wire declares it. */
@@ -195,6 +196,61 @@ export interface SummaryQuery {
   raw?: boolean;
 }
 
+/** A summary counts for this many timeseries samples among a user's kept answers (read-answers.ts). */
+const SUMMARY_SAMPLES = 10;
+
+/**
+ * `{<key>: userSummaries(...)}`, the answer of a summaries route, kept for a kept user while what
+ * it is built from holds (read-answers.ts): the sources' providers, orders and visible ranges
+ * from two days before the query's first date to two days after its last (a local day's items,
+ * nights ending on it, its workouts and their revisions 3 to 12 hours after them all fall in
+ * there), the team's revision rate, and the instant unless that span is settled. A menstrual
+ * cycle's answer depends on today's date: kept for the instant only.
+ */
+export function summaryAnswer<N extends SummaryName, K extends string>(
+  dom: Domain,
+  userId: string,
+  name: N,
+  q: SummaryQuery & { raw?: false },
+  key: K,
+): { [P in K]: Array<SummaryAnswers[N]> };
+export function summaryAnswer<N extends SummaryName, K extends string>(
+  dom: Domain,
+  userId: string,
+  name: N,
+  q: SummaryQuery,
+  key: K,
+): { [P in K]: Array<SummaryAnswers[N] | Record<string, unknown>> };
+export function summaryAnswer<N extends SummaryName, K extends string>(
+  dom: Domain,
+  userId: string,
+  name: N,
+  q: SummaryQuery,
+  key: K,
+): { [P in K]: Array<SummaryAnswers[N] | Record<string, unknown>> } {
+  checkProvider(q.provider);
+  const user = liveUser(dom, userId);
+  const now = dom.world.clock.now();
+  const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
+  const wrap = (list: Array<SummaryAnswers[N] | Record<string, unknown>>) => ({ [key]: list }) as { [P in K]: typeof list };
+  // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
+  if (q.raw && hasDemoConnection(dom, user.user_id)) return wrap([]);
+  const sources = dataSources(dom.world, user, KINDS[name].resource, q.provider, now);
+  const rate = sources[0]?.src.revisionRate ?? 0;
+  return keptAnswer(
+    sources,
+    `summary|${name}|${q.raw ? 'raw' : ''}|${q.provider}|${dayLo}|${dayHi}|${rate}|${key}`,
+    (dayLo - 2) * DAY,
+    (dayHi + 3) * DAY - 1,
+    now,
+    () => {
+      const list = summaryList(sources, name, q.raw === true, dayLo, dayHi, now);
+      return { view: wrap(list), samples: list.length * SUMMARY_SAMPLES };
+    },
+    name !== 'menstrual_cycle',
+  );
+}
+
 /**
  * A live user's summaries of one kind whose dates fall in `[start, end]`, oldest first (sources
  * ordered by the team's source priorities): the 404 of an unknown user, the 422 of an unknown
@@ -225,13 +281,26 @@ export function userSummaries<N extends SummaryName>(
   const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
   // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
   if (q.raw && hasDemoConnection(dom, user.user_id)) return [];
+  return summaryList(dataSources(dom.world, user, kind.resource, q.provider, now), name, q.raw === true, dayLo, dayHi, now);
+}
+
+/** The summaries of one kind of the sources on the dates `[dayLo, dayHi]`, oldest first, raw or not. */
+function summaryList<N extends SummaryName>(
+  sources: readonly DataSource[],
+  name: N,
+  asRaw: boolean,
+  dayLo: number,
+  dayHi: number,
+  now: number,
+): Array<SummaryAnswers[N] | Record<string, unknown>> {
+  const kind: SummaryKind<SummaryAnswers[N]> = KINDS[name];
   const items: Array<Item<SummaryAnswers[N]> & { src: SourceCtx }> = [];
-  for (const s of dataSources(dom.world, user, kind.resource, q.provider, now)) {
+  for (const s of sources) {
     const [lo, hi] = days(s, dayLo, dayHi);
     for (let day = lo; day <= hi; day++) for (const i of kind.build(s, day, now)) items.push({ ...i, src: s.src });
   }
   items.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
-  const raw = q.raw ? kind.raw : undefined;
+  const raw = asRaw ? kind.raw : undefined;
   if (!raw) return items.map((i) => i.body);
   return items.map((i) =>
     kind.kept && i.src.memo ? rawOf(raw, i.src, i.body as Record<string, unknown>) : raw(i.src, i.body as Record<string, unknown>),
