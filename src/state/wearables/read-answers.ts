@@ -15,8 +15,8 @@
  *
  * The answers live beside the kept user's subject (a `WeakMap`: gone when its keeper drops or
  * rebuilds the user, never part of a world), at most ANSWERS_PER_USER pages and USER_SAMPLES
- * samples per user, only pages of at most MAX_SAMPLES samples; the keeper counts their samples
- * against its memory bound.
+ * samples per user (the least recently read dropped first), only pages of at most MAX_SAMPLES
+ * samples; the keeper counts their samples against the bound of all kept users together.
  */
 import { sealView } from '../../engine/render-cache.js';
 import { clip } from '../../fixtures/wearables/summaries.js';
@@ -24,12 +24,12 @@ import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { SETTLED } from './read-views.js';
 import type { DataSource } from './wearable-data.js';
 
-/** Pages kept per user; past it, the user's pages start over. */
-const ANSWERS_PER_USER = 64;
+/** Pages kept per user (every timeseries and summary route of a user, a few windows each); past it, the least recently read go first. */
+const ANSWERS_PER_USER = 512;
 /** Largest page kept, in samples (larger pages are built every time). */
 const MAX_SAMPLES = 5000;
-/** Samples of the pages kept per user; past it, the user's pages start over. */
-const USER_SAMPLES = 8000;
+/** Samples of the pages kept per user (about 5 MB); past it, the least recently read go first. */
+const USER_SAMPLES = 16_000;
 
 interface KeptAnswer {
   signature: string;
@@ -86,7 +86,13 @@ export function keptAnswer<T extends object>(
   const signature = signatureOf(sources, from, to, now, settles);
   let answers = answersOf.get(subject);
   const kept = answers?.byKey.get(key);
-  if (kept !== undefined && kept.signature === signature) return kept.view as T;
+  if (kept !== undefined && kept.signature === signature) {
+    // The most recently read last (the first to go are the least recently read).
+    const byKey = (answers as Answers).byKey;
+    byKey.delete(key);
+    byKey.set(key, kept);
+    return kept.view as T;
+  }
   if (answers !== undefined && kept !== undefined) {
     answers.byKey.delete(key);
     answers.samples -= kept.samples;
@@ -94,9 +100,10 @@ export function keptAnswer<T extends object>(
   const { view, samples } = build();
   if (samples > MAX_SAMPLES) return view;
   if (answers === undefined) answersOf.set(subject, (answers = { byKey: new Map(), samples: 0 }));
-  if (answers.byKey.size >= ANSWERS_PER_USER || answers.samples + samples > USER_SAMPLES) {
-    answers.byKey.clear();
-    answers.samples = 0;
+  for (const [oldKey, old] of answers.byKey) {
+    if (answers.byKey.size < ANSWERS_PER_USER && answers.samples + samples <= USER_SAMPLES) break;
+    answers.byKey.delete(oldKey);
+    answers.samples -= old.samples;
   }
   answers.byKey.set(key, { signature, view: sealView(view), samples });
   answers.samples += samples;
