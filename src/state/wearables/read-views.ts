@@ -7,6 +7,9 @@
  * applied on every read (a workout's revision). Views are data shared between answers: nobody
  * changes a summary once built (revisions and raw records build new objects).
  *
+ * A workout's stream (a pure function of the source and the workout) is kept sealed: read again,
+ * it is neither built nor rendered again (issue 45).
+ *
  * A day's activity summary as first sent is kept with the part of the day it was built over and
  * the instant it was built at: read again at that instant, or at any instant once the day is
  * settled (SETTLED after its end, when every bucket, sample and workout of the day has ended: they
@@ -24,6 +27,8 @@ import { reviseActivity, reviseWorkout } from '../../fixtures/wearables/summary-
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import type { Night, PlannedWorkout } from '../../fixtures/wearables/wearable-profile.js';
 import { workoutSummary } from '../../fixtures/wearables/workouts.js';
+import { type WorkoutStream, workoutStream } from '../../fixtures/wearables/workout-stream.js';
+import { sealView } from '../../engine/render-cache.js';
 import { mealSummary } from '../../fixtures/wearables/meals.js';
 import type { ActivitySummary, MealSummary, SleepCycle, SleepSummary, WorkoutSummary } from '../../wire/types.js';
 
@@ -55,7 +60,12 @@ interface Views {
   meals: Map<number, MealSummary>;
   /** Activity summaries as first sent, by day. */
   activities: Map<number, KeptActivity>;
+  /** Workout streams (sealed: rendered once), by `day * 8 + index`. */
+  streams: Map<number, WorkoutStream>;
 }
+
+/** Views a kept workout stream counts for (a stream is 5-40 KB of JSON, a summary 1-3 KB). */
+const STREAM_VIEWS = 10;
 
 const viewsOf = new WeakMap<SourceCtx, Views>();
 
@@ -63,7 +73,7 @@ function views(src: SourceCtx): Views | null {
   if (!src.memo) return null;
   let v = viewsOf.get(src);
   if (!v) {
-    v = { workouts: new Map(), sleeps: new Map(), cycles: new Map(), meals: new Map(), activities: new Map() };
+    v = { workouts: new Map(), sleeps: new Map(), cycles: new Map(), meals: new Map(), activities: new Map(), streams: new Map() };
     viewsOf.set(src, v);
   }
   return v;
@@ -82,7 +92,7 @@ function kept<T>(map: Map<number, T>, key: number, build: () => T): T {
 /** How many views a source keeps (its keeper counts them against its bound). */
 export function viewCount(src: SourceCtx): number {
   const v = viewsOf.get(src);
-  return v ? v.workouts.size + v.sleeps.size + v.cycles.size + v.meals.size + v.activities.size : 0;
+  return v ? v.workouts.size + v.sleeps.size + v.cycles.size + v.meals.size + v.activities.size + v.streams.size * STREAM_VIEWS : 0;
 }
 
 /** `workoutSummary(src, w, now)`, its stream read once per kept source. */
@@ -143,4 +153,10 @@ export function readActivitySummary(src: SourceCtx, day: number, ranges: readonl
     }
   }
   return first && src.revisionRate > 0 ? reviseActivity(src, day, first, now) : first;
+}
+
+/** `workoutStream(src, w)`, built once per kept source and sealed (rendered once). */
+export function readWorkoutStream(src: SourceCtx, w: PlannedWorkout): WorkoutStream {
+  const v = views(src);
+  return v ? kept(v.streams, w.day * 8 + w.index, () => sealView(workoutStream(src, w))) : workoutStream(src, w);
 }
