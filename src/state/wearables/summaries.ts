@@ -200,7 +200,9 @@ export interface SummaryQuery {
 const SUMMARY_SAMPLES = 10;
 
 /**
- * `{<key>: userSummaries(...)}`, the answer of a summaries route, kept for a kept user while what
+ * `{<key>: [...]}`, the answer of a summaries route: a live user's summaries of one kind whose
+ * dates fall in `[start, end]`, oldest first (sources ordered by the team's source priorities; the
+ * 404 of an unknown user, the 422 of an unknown provider), kept for a kept user while what
  * it is built from holds (read-answers.ts): the sources' providers, orders and visible ranges
  * from two days before the query's first date to two days after its last (a local day's items,
  * nights ending on it, its workouts and their revisions 3 to 12 hours after them all fall in
@@ -249,39 +251,6 @@ export function summaryAnswer<N extends SummaryName, K extends string>(
     },
     name !== 'menstrual_cycle',
   );
-}
-
-/**
- * A live user's summaries of one kind whose dates fall in `[start, end]`, oldest first (sources
- * ordered by the team's source priorities): the 404 of an unknown user, the 422 of an unknown
- * provider.
- */
-export function userSummaries<N extends SummaryName>(
-  dom: Domain,
-  userId: string,
-  name: N,
-  q: SummaryQuery & { raw?: false },
-): Array<SummaryAnswers[N]>;
-export function userSummaries<N extends SummaryName>(
-  dom: Domain,
-  userId: string,
-  name: N,
-  q: SummaryQuery,
-): Array<SummaryAnswers[N] | Record<string, unknown>>;
-export function userSummaries<N extends SummaryName>(
-  dom: Domain,
-  userId: string,
-  name: N,
-  q: SummaryQuery,
-): Array<SummaryAnswers[N] | Record<string, unknown>> {
-  checkProvider(q.provider);
-  const user = liveUser(dom, userId);
-  const kind: SummaryKind<SummaryAnswers[N]> = KINDS[name];
-  const now = dom.world.clock.now();
-  const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
-  // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
-  if (q.raw && hasDemoConnection(dom, user.user_id)) return [];
-  return summaryList(dataSources(dom.world, user, kind.resource, q.provider, now), name, q.raw === true, dayLo, dayHi, now);
 }
 
 /** The summaries of one kind of the sources on the dates `[dayLo, dayHi]`, oldest first, raw or not. */
