@@ -5,7 +5,7 @@
  * a workout's averages come from its stream; an ECG's heart rate from its trace's beats).
  *
  * The building and filtering live in the wearables domain (`state/wearables/summaries.ts`); these
- * routes parse, call `userSummaries` and present.
+ * routes parse, call `summaryAnswer` (the answer, kept between reads while it holds) and present.
  *
  * LIMITATIONS
  * - Sleep cycles come from the providers that record stages (hypnogram); deep, light, REM and
@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { json } from '../../engine/http-types.js';
 import { defineRoute, reply, type Route } from '../../engine/route.js';
 import { isoDate, uuid } from '../../engine/schemas.js';
-import { userSummaries, type SummaryName } from '../../state/wearables/summaries.js';
+import { summaryAnswer, type SummaryName } from '../../state/wearables/summaries.js';
 import { rangeQuery } from '../../state/wearables/wearable-data.js';
 import {
   ActivitySummary,
@@ -81,10 +81,7 @@ function summaryRoutePair(resource: SummaryName, summary: string): Route[] {
       },
       // The answer's key is the route's resource (one definition for four resources and their raw
       // variants), which the compiler cannot follow: unchecked, the wire test checks it.
-      handle: (ctx, { params: p, query }) =>
-        json({
-          [resource]: userSummaries(ctx, p.user_id, resource, { ...rangeBounds(query), raw }),
-        }),
+      handle: (ctx, { params: p, query }) => json(summaryAnswer(ctx, p.user_id, resource, { ...rangeBounds(query), raw }, resource)),
     }),
   );
 }
@@ -109,7 +106,7 @@ export const summaryRoutes: Route[] = [
       ),
       ...RESPONSES,
     },
-    handle: (ctx, { params: p, query }) => reply(200, { meals: userSummaries(ctx, p.user_id, 'meal', rangeBounds(query)) }),
+    handle: (ctx, { params: p, query }) => reply(200, summaryAnswer(ctx, p.user_id, 'meal', rangeBounds(query), 'meals')),
   }),
 
   defineRoute({
@@ -127,7 +124,7 @@ export const summaryRoutes: Route[] = [
       ...RESPONSES,
     },
     handle: (ctx, { params: p, query }) =>
-      reply(200, { menstrual_cycle: userSummaries(ctx, p.user_id, 'menstrual_cycle', rangeBounds(query)) }),
+      reply(200, summaryAnswer(ctx, p.user_id, 'menstrual_cycle', rangeBounds(query), 'menstrual_cycle')),
   }),
 
   // Date-only bounds, like the electrocardiogram summaries.
@@ -145,7 +142,7 @@ export const summaryRoutes: Route[] = [
       ),
       ...RESPONSES,
     },
-    handle: (ctx, { params: p, query }) => reply(200, { sleep_cycle: userSummaries(ctx, p.user_id, 'sleep_cycle', dateBounds(query)) }),
+    handle: (ctx, { params: p, query }) => reply(200, summaryAnswer(ctx, p.user_id, 'sleep_cycle', dateBounds(query), 'sleep_cycle')),
   }),
 
   // Date-only bounds (its own query), unlike the other summaries.
@@ -164,6 +161,6 @@ export const summaryRoutes: Route[] = [
       ...RESPONSES,
     },
     handle: (ctx, { params: p, query }) =>
-      reply(200, { electrocardiogram: userSummaries(ctx, p.user_id, 'electrocardiogram', dateBounds(query)) }),
+      reply(200, summaryAnswer(ctx, p.user_id, 'electrocardiogram', dateBounds(query), 'electrocardiogram')),
   }),
 ];

@@ -32,6 +32,7 @@ import {
   TIMESERIES_RESOURCES,
   pageDays,
   pageEnd,
+  keptTimeseries,
   visibleSpan,
   voltageSamples,
   type Fetch,
@@ -47,13 +48,14 @@ import { JSON_TYPE } from '../../engine/render.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../../state/users/users.js';
 import { voltageJson } from '../../state/wearables/voltage-json.js';
+import { voltageGroupedJson } from '../../state/wearables/voltage-grouped-json.js';
 
 const params = lazySchema(() => z.object({ user_id: uuid() }));
 
 /** Renders the JSON bytes of a plain list itself (the ECG voltages: src/state/wearables/voltage-json.ts). */
 type RenderBytes = (world: World, user: User, provider: string, from: number, to: number) => Uint8Array;
 
-function rawRoute(path: string, id: string, summary: string, fetch: Fetch, render?: RenderBytes): Route {
+function rawRoute(path: string, resource: string, id: string, summary: string, fetch: Fetch, render?: RenderBytes): Route {
   return defineRoute({
     id,
     method: 'GET',
@@ -74,18 +76,21 @@ function rawRoute(path: string, id: string, summary: string, fetch: Fetch, rende
       const user = requireUser(ctx, p.user_id);
       const [from, to] = queryWindow(query.start_date, query.end_date, ctx.now());
       if (render) return binary(render(ctx.world, user, query.provider, from, to), JSON_TYPE);
-      const all: Rendered[] = [];
-      for (const g of fetch(ctx.world, user, query.provider, from, to).values()) for (const r of g.data) all.push(r);
-      all.sort((a, b) => a.t - b.t || a.order - b.order);
-      return reply(
-        200,
-        all.map((r) => r.body),
-      );
+      const list = keptTimeseries(ctx.world, user, resource, query.provider, from, to, 'list', () => {
+        const all: Rendered[] = [];
+        for (const g of fetch(ctx.world, user, query.provider, from, to).values()) for (const r of g.data) all.push(r);
+        all.sort((a, b) => a.t - b.t || a.order - b.order);
+        return { view: all.map((r) => r.body), samples: all.length };
+      });
+      return reply(200, list);
     },
   });
 }
 
-function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch): Route {
+/** Renders the JSON bytes of a grouped page itself (the ECG voltages: src/state/wearables/voltage-grouped-json.ts). */
+type RenderPage = (world: World, user: User, provider: string, from: number, to: number, next: string | null) => Uint8Array;
+
+function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch, render?: RenderPage): Route {
   return defineRoute({
     id,
     method: 'GET',
@@ -109,11 +114,18 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
       if (!span || span[0] > end) return reply(200, { groups, next: null, next_cursor: null });
       const from = span[0];
       const to = pageEnd(from, days, end);
-      for (const [slug, g] of fetch(ctx.world, user, query.provider, from, to))
-        groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
       // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
       const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
-      return reply(200, { groups, next, next_cursor: next });
+      if (render) return binary(render(ctx.world, user, query.provider, from, to, next), JSON_TYPE);
+      const page = keptTimeseries(ctx.world, user, resource, query.provider, from, to, `grouped|${next}`, () => {
+        let samples = 0;
+        for (const [slug, g] of fetch(ctx.world, user, query.provider, from, to)) {
+          groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
+          samples += g.data.length;
+        }
+        return { view: { groups, next, next_cursor: next }, samples };
+      });
+      return reply(200, page);
     },
   });
 }
@@ -122,7 +134,13 @@ const rowRoutes: Route[] = [];
 for (const row of TIMESERIES_RESOURCES) {
   if (row.raw)
     rowRoutes.push(
-      rawRoute(row.path, `timeseries.${row.path}`, `${row.resource} samples (${row.unit}), all providers, oldest first.`, row.fetch),
+      rawRoute(
+        row.path,
+        row.resource,
+        `timeseries.${row.path}`,
+        `${row.resource} samples (${row.unit}), all providers, oldest first.`,
+        row.fetch,
+      ),
     );
   rowRoutes.push(
     groupedRoute(
@@ -150,6 +168,7 @@ export const timeseriesRoutes: Route[] = [
   ...rowRoutes,
   rawRoute(
     'electrocardiogram_voltage',
+    'electrocardiogram_voltage',
     'timeseries.electrocardiogram_voltage',
     `ECG voltage samples (lead I, mV) of the sessions in range: at most ${MAX_VOLTAGE_SESSIONS} sessions, the oldest; the rest via /grouped.`,
     (world, user, provider, from, to) => voltageSamples(world, user, provider, from, to, MAX_VOLTAGE_SESSIONS),
@@ -162,6 +181,7 @@ export const timeseriesRoutes: Route[] = [
     'ECG voltage samples grouped by provider and source.',
     pageDays('ecg'),
     voltageSamples,
+    voltageGroupedJson,
   ),
   defineRoute({
     id: 'timeseries.workout_stream',

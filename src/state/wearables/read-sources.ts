@@ -15,7 +15,8 @@
  *
  * Memory stays bounded: the memo entries of every kept user together (READ_MEMO, a user's counted
  * again at the next read after its own) and the users kept (READ_USERS), least recently read
- * dropped first; a user past READ_USER_MEMO is rebuilt on its next read.
+ * dropped first; a user past READ_USER_MEMO (its kept answers left out: read-answers.ts bounds
+ * them) is rebuilt on its next read.
  */
 import { sourceCtx, type SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
 import { sourceMemo } from '../../fixtures/wearables/timeseries-model.js';
@@ -24,6 +25,7 @@ import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { type World, worldSlot } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import { viewCount } from './read-views.js';
+import { keptAnswerSamples } from './read-answers.js';
 import { birthYearOf, showcaseUsers, subjectOf, zoneOf } from './subject.js';
 
 /** Memo entries all kept users may hold together (a cadence entry is 8 bytes of a typed array). */
@@ -32,6 +34,8 @@ const READ_MEMO = 2_000_000;
 const READ_USER_MEMO = 600_000;
 /** Memo entries a kept summary counts for (a summary is a few hundred bytes to a few kilobytes). */
 const VIEW_WEIGHT = 250;
+/** Memo entries a sample of a kept answer counts for (read-answers.ts: its object and its bytes, about 300 bytes). */
+const SAMPLE_WEIGHT = 40;
 /** Users whose sources a world keeps for its reads. */
 const READ_USERS = 256;
 
@@ -44,6 +48,8 @@ interface Kept {
   sources: Map<ProviderInfo, SourceCtx>;
   /** The memo entries counted for this user in the keeper's total (as of its last read). */
   counted: number;
+  /** Of them, those of its sources and views (its kept answers have their own bound: read-answers.ts). */
+  own: number;
 }
 
 interface Keeper {
@@ -57,6 +63,7 @@ interface Keeper {
 
 const keeperOf = worldSlot('wearables.read-sources', (): Keeper => ({ users: new Map(), total: 0, last: null }), 'aside');
 
+/** A kept user's memo entries, its kept answers (bounded on their own, read-answers.ts) left out. */
 function memoSize(k: Kept): number {
   let n = k.subject.memoSize();
   for (const src of k.sources.values()) n += (src.memo?.size ?? 0) + src.nights.size + viewCount(src) * VIEW_WEIGHT;
@@ -72,18 +79,20 @@ function keptOf(world: World, user: User): Kept {
   const last = keeper.last;
   if (last) {
     // What the last reads added (the keeper's bound holds between requests, whatever they read).
-    const size = memoSize(last);
+    const own = memoSize(last);
+    const size = own + keptAnswerSamples(last.subject) * SAMPLE_WEIGHT;
     keeper.total += size - last.counted;
     last.counted = size;
+    last.own = own;
   }
   let k = keeper.users.get(user.user_id);
   if (k) {
     keeper.users.delete(user.user_id);
     keeper.total -= k.counted;
     const same = k.seed === world.seed && k.zone === zone && k.birth === birth && k.showcase === showcase;
-    if (!same || k.counted > READ_USER_MEMO) k = undefined;
+    if (!same || k.own > READ_USER_MEMO) k = undefined;
   }
-  if (!k) k = { seed: world.seed, zone, birth, showcase, subject: subjectOf(world, user), sources: new Map(), counted: 0 };
+  if (!k) k = { seed: world.seed, zone, birth, showcase, subject: subjectOf(world, user), sources: new Map(), counted: 0, own: 0 };
   keeper.users.set(user.user_id, k);
   keeper.total += k.counted;
   keeper.last = k;

@@ -9,7 +9,7 @@ import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { Domain } from '../domain-context.js';
 import { providerBySlug } from '../../fixtures/wearables/providers.js';
 import { sleepId as sleepIdOf, sleepStream } from '../../fixtures/wearables/sleep-cycle.js';
-import { workoutId as workoutIdOf, workoutStream } from '../../fixtures/wearables/workouts.js';
+import { workoutId as workoutIdOf, type workoutStream } from '../../fixtures/wearables/workouts.js';
 import { localDay } from '../../fixtures/wearables/wearable-time.js';
 import { usersOf } from '../users/users.js';
 import { wearablesError } from './errors.js';
@@ -17,6 +17,7 @@ import { sleepRef, workoutRef } from './operations.js';
 import { visibleNight, visibleWorkouts } from './summaries.js';
 import { dataSources, type DataSource } from './wearable-data.js';
 import { readSource } from './read-sources.js';
+import { readWorkoutStream } from './read-views.js';
 import { hasDemoConnection } from './wearable-link.js';
 
 /** What a provider that records no streams answers (the reference's defaults). */
@@ -102,5 +103,5 @@ export function workoutStreamOf(d: Domain, workoutId: string): ReturnType<typeof
   const w = src.subject.workoutsOn(ref.day).find((x) => x.index === ref.index);
   if (!w) throw wearablesError.workoutNotFound();
   if (!provider.resources.includes('workout_stream') || hasDemoConnection(d, user.user_id)) return EMPTY_STREAM;
-  return workoutStream(src, w);
+  return readWorkoutStream(src, w);
 }

@@ -15,10 +15,10 @@ import { cycleStartingOn, menstrualCycle } from '../../fixtures/wearables/menstr
 import { mealsOn } from '../../fixtures/wearables/meals.js';
 import { rawRecord } from '../../fixtures/wearables/raw.js';
 import type { Range } from '../../fixtures/wearables/summaries.js';
-import { activitySummary, bodySummary } from '../../fixtures/wearables/summaries.js';
+import { bodySummary } from '../../fixtures/wearables/summaries.js';
 import { sourceNight } from '../../fixtures/wearables/timeseries-model.js';
 import type { SourceCtx } from '../../fixtures/wearables/timeseries-table.js';
-import { localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
+import { DAY, localDay, localMidnight } from '../../fixtures/wearables/wearable-time.js';
 import type {
   ActivitySummary,
   BodySummary,
@@ -33,7 +33,8 @@ import type { Domain } from '../domain-context.js';
 import { liveUser } from '../users/user-ops.js';
 import { checkProvider, dataSources, queryWindow, windowDays, type DataSource } from './wearable-data.js';
 import { hasDemoConnection } from './wearable-link.js';
-import { readMealSummary, readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
+import { keptAnswer } from './read-answers.js';
+import { readActivitySummary, readMealSummary, readSleepCycle, readSleepSummary, readWorkoutSummary } from './read-views.js';
 
 /** The answer of each summary kind (`/v2/summary/<name>/:user_id`), as the wire declares it. */
 interface SummaryAnswers {
@@ -77,6 +78,8 @@ interface SummaryKind<B> {
   resource: string;
   build: Build<B>;
   raw?: Raw;
+  /** Whether a kept source's summaries are kept between reads (read-views.ts; a revised one is built anew): their raw records are kept with them. */
+  kept?: boolean;
 }
 
 /** The sleep of a source's night ending on `day`, when it is visible at `now`. */
@@ -95,14 +98,16 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
   activity: {
     resource: 'activity',
     raw: rawAt('date'),
+    kept: true,
     build(s, day, now) {
-      const a = activitySummary(s.src, day, s.ranges, now);
+      const a = readActivitySummary(s.src, day, s.ranges, now);
       return item(`${a?.calendar_date as string}|${s.order}`, localMidnight(s.src.subject.zone, day), a);
     },
   },
   sleep: {
     resource: 'sleep',
     raw: rawAt('bedtime_start'),
+    kept: true,
     build(s, day, now) {
       const night = visibleNight(s, day, now);
       return night ? item(`${night.day}|${s.order}`, night.end, readSleepSummary(s.src, night, now)) : []; // by night, then source priority
@@ -118,6 +123,7 @@ const KINDS: { [N in SummaryName]: SummaryKind<SummaryAnswers[N]> } = {
   },
   workouts: {
     resource: 'workouts',
+    kept: true,
     raw(src, w) {
       const sport = w.sport as { id: number };
       return rawRecord(src, w, w.time_start as string, { sport_id: sport.id, sport });
@@ -190,42 +196,97 @@ export interface SummaryQuery {
   raw?: boolean;
 }
 
+/** A summary counts for this many timeseries samples among a user's kept answers (read-answers.ts). */
+const SUMMARY_SAMPLES = 10;
+
 /**
- * A live user's summaries of one kind whose dates fall in `[start, end]`, oldest first (sources
- * ordered by the team's source priorities): the 404 of an unknown user, the 422 of an unknown
- * provider.
+ * `{<key>: [...]}`, the answer of a summaries route: a live user's summaries of one kind whose
+ * dates fall in `[start, end]`, oldest first (sources ordered by the team's source priorities; the
+ * 404 of an unknown user, the 422 of an unknown provider), kept for a kept user while what
+ * it is built from holds (read-answers.ts): the sources' providers, orders and visible ranges
+ * from two days before the query's first date to two days after its last (a local day's items,
+ * nights ending on it, its workouts and their revisions 3 to 12 hours after them all fall in
+ * there), the team's revision rate, and the instant unless that span is settled. A menstrual
+ * cycle's answer depends on today's date: kept for the instant only.
  */
-export function userSummaries<N extends SummaryName>(
+export function summaryAnswer<N extends SummaryName, K extends string>(
   dom: Domain,
   userId: string,
   name: N,
   q: SummaryQuery & { raw?: false },
-): Array<SummaryAnswers[N]>;
-export function userSummaries<N extends SummaryName>(
+  key: K,
+): { [P in K]: Array<SummaryAnswers[N]> };
+export function summaryAnswer<N extends SummaryName, K extends string>(
   dom: Domain,
   userId: string,
   name: N,
   q: SummaryQuery,
-): Array<SummaryAnswers[N] | Record<string, unknown>>;
-export function userSummaries<N extends SummaryName>(
+  key: K,
+): { [P in K]: Array<SummaryAnswers[N] | Record<string, unknown>> };
+export function summaryAnswer<N extends SummaryName, K extends string>(
   dom: Domain,
   userId: string,
   name: N,
   q: SummaryQuery,
-): Array<SummaryAnswers[N] | Record<string, unknown>> {
+  key: K,
+): { [P in K]: Array<SummaryAnswers[N] | Record<string, unknown>> } {
   checkProvider(q.provider);
   const user = liveUser(dom, userId);
-  const kind: SummaryKind<SummaryAnswers[N]> = KINDS[name];
   const now = dom.world.clock.now();
   const [dayLo, dayHi] = windowDays(queryWindow(q.start, q.end, now));
+  const wrap = (list: Array<SummaryAnswers[N] | Record<string, unknown>>) => ({ [key]: list }) as { [P in K]: typeof list };
   // Demo data is summaries only (api-facts H): a demo user's raw records are an empty list.
-  if (q.raw && hasDemoConnection(dom, user.user_id)) return [];
+  if (q.raw && hasDemoConnection(dom, user.user_id)) return wrap([]);
+  const sources = dataSources(dom.world, user, KINDS[name].resource, q.provider, now);
+  const rate = sources[0]?.src.revisionRate ?? 0;
+  return keptAnswer(
+    sources,
+    `summary|${name}|${q.raw ? 'raw' : ''}|${q.provider}|${dayLo}|${dayHi}|${rate}|${key}`,
+    (dayLo - 2) * DAY,
+    (dayHi + 3) * DAY - 1,
+    now,
+    () => {
+      const list = summaryList(sources, name, q.raw === true, dayLo, dayHi, now);
+      return { view: wrap(list), samples: list.length * SUMMARY_SAMPLES };
+    },
+    name !== 'menstrual_cycle',
+  );
+}
+
+/** The summaries of one kind of the sources on the dates `[dayLo, dayHi]`, oldest first, raw or not. */
+function summaryList<N extends SummaryName>(
+  sources: readonly DataSource[],
+  name: N,
+  asRaw: boolean,
+  dayLo: number,
+  dayHi: number,
+  now: number,
+): Array<SummaryAnswers[N] | Record<string, unknown>> {
+  const kind: SummaryKind<SummaryAnswers[N]> = KINDS[name];
   const items: Array<Item<SummaryAnswers[N]> & { src: SourceCtx }> = [];
-  for (const s of dataSources(dom.world, user, kind.resource, q.provider, now)) {
+  for (const s of sources) {
     const [lo, hi] = days(s, dayLo, dayHi);
     for (let day = lo; day <= hi; day++) for (const i of kind.build(s, day, now)) items.push({ ...i, src: s.src });
   }
   items.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
-  const raw = q.raw ? kind.raw : undefined;
-  return items.map((i) => (raw ? raw(i.src, i.body) : i.body));
+  const raw = asRaw ? kind.raw : undefined;
+  if (!raw) return items.map((i) => i.body);
+  return items.map((i) =>
+    kind.kept && i.src.memo ? rawOf(raw, i.src, i.body as Record<string, unknown>) : raw(i.src, i.body as Record<string, unknown>),
+  );
+}
+
+/**
+ * The raw records of summaries kept between reads (read-views.ts), by the summary (a pure
+ * function of the summary and its source): each is wrapped once (issue 45). Summaries are never
+ * changed once built (a revision builds a new one), and each is of one kind and one source.
+ */
+const raws = new WeakMap<object, { src: SourceCtx; record: Record<string, unknown> }>();
+
+function rawOf(raw: Raw, src: SourceCtx, summary: Record<string, unknown>): Record<string, unknown> {
+  const kept = raws.get(summary);
+  if (kept !== undefined && kept.src === src) return kept.record;
+  const record = raw(src, summary);
+  raws.set(summary, { src, record });
+  return record;
 }

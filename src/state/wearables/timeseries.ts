@@ -12,6 +12,7 @@ import { DAY, localDay } from '../../fixtures/wearables/wearable-time.js';
 import type { World } from '../../engine/world.js';
 import type { User } from '../users/users.js';
 import { dataSources, type DataSource } from './wearable-data.js';
+import { keptAnswer } from './read-answers.js';
 
 export type { RenderedSample, SourceObject };
 
@@ -169,6 +170,32 @@ export const TIMESERIES_RESOURCES: readonly TimeseriesResource[] = TIMESERIES.ma
   pageDays: pageDays(row),
   fetch: (world, user, provider, from, to) => rowSamples(world, user, row, provider, from, to),
 }));
+
+/**
+ * A timeseries answer of `resource` over `[from, to]` as `build` makes it (`key`: the route's
+ * variant and what else its answer holds), kept between reads while the user's sources of the
+ * resource give the same samples (read-answers.ts).
+ */
+export function keptTimeseries<T extends object>(
+  world: World,
+  user: User,
+  resource: string,
+  provider: string,
+  from: number,
+  to: number,
+  key: string,
+  build: () => { view: T; samples: number },
+): T {
+  const now = world.clock.now();
+  return keptAnswer(
+    dataSources(world, user, resource, provider, now),
+    `${resource}|${provider}|${from}|${to}|${key}`,
+    from,
+    to,
+    now,
+    build,
+  );
+}
 
 /** The last instant of a grouped page of `days` days from `from`, within `end`. */
 export const pageEnd = (from: number, days: number, end: number): number => Math.min(end, from + days * DAY - 1);

@@ -222,13 +222,13 @@ function before(tx: number, x: Part, ix: number, ty: number, y: Part, iy: number
 }
 
 /**
- * Writes the samples from 1 (after the `[`): a merge of the parts by (time, source order,
+ * Writes the samples from `start` (after the `[`): a merge of the parts by (time, source order,
  * concatenation). The next part's samples are written for as long as they come before every
  * other part's next one (a whole session, unless two providers recorded at the same time).
  * Answers the position after the last.
  */
-function putMerged(out: Uint8Array, parts: readonly Part[]): number {
-  let at = 1;
+function putMerged(out: Uint8Array, parts: readonly Part[], start: number): number {
+  let at = start;
   const next = parts.map((p) => p.first);
   for (;;) {
     let best = -1;
@@ -257,7 +257,7 @@ function putMerged(out: Uint8Array, parts: readonly Part[]): number {
     for (; i < part.end; i++) {
       const t = part.start + Math.round((i * 1000) / part.fs);
       if (rival !== null && !before(t, part, best, secondT, rival, second)) break;
-      if (at > 1) out[at++] = 0x2c; // ,
+      if (at > start) out[at++] = 0x2c; // ,
       at = putSample(out, at, part, i);
     }
     next[best] = i;
@@ -276,9 +276,27 @@ export function voltageJson(world: World, user: User, provider: string, from: nu
 
 /** The JSON bytes of the samples of `sources` (found oldest first) in `[from, to]`. */
 export function voltageListJson(sources: readonly VoltageSource[], from: number, to: number): Uint8Array {
+  const list = voltageList(sources, from, to);
+  const out = new Uint8Array(list.size);
+  list.write(out, 0);
+  return out;
+}
+
+/** A voltage list to write: its exact size in bytes, and the writer of its bytes into a buffer. */
+export interface VoltageList {
+  size: number;
+  /** Writes the list (`[...]`) into `out` at `at`; answers the position after it. */
+  write: (out: Uint8Array, at: number) => number;
+}
+
+/**
+ * The samples of `sources` (found oldest first) in `[from, to]` as a list to write: its size is
+ * counted first (the order of the samples does not change it), so a caller writes it into one
+ * buffer, never grown (the grouped variant writes each provider's list into its answer's buffer).
+ */
+export function voltageList(sources: readonly VoltageSource[], from: number, to: number): VoltageList {
   const sessions = byProvider(sources);
   const parts = sessions.map((f) => partOf(f, from, to));
-  // The exact size first (the order of the samples does not change it): one buffer, never grown.
   let size = 2;
   let count = 0;
   for (const part of parts) {
@@ -286,10 +304,14 @@ export function voltageListJson(sources: readonly VoltageSource[], from: number,
     count += part.end - part.first;
   }
   if (count > 0) size += count - 1;
-  const out = new Uint8Array(size);
-  out[0] = 0x5b; // [
-  let at = putMerged(out, parts);
-  out[at++] = 0x5d; // ]
-  if (at !== size) throw new Error(`ECG voltage list: ${at} bytes written, ${size} counted`);
-  return out;
+  return {
+    size,
+    write(out, start) {
+      out[start] = 0x5b; // [
+      let at = putMerged(out, parts, start + 1);
+      out[at++] = 0x5d; // ]
+      if (at - start !== size) throw new Error(`ECG voltage list: ${at - start} bytes written, ${size} counted`);
+      return at;
+    },
+  };
 }
