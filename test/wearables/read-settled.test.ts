@@ -59,7 +59,7 @@ it('a kept answer is built again at a new instant until its window is settled, a
   const source = (ranges: Array<[number, number]>) => [{ link: { provider } as DataSource['link'], src, ranges, order: provider.id }];
   let builds = 0;
   const read = (ranges: Array<[number, number]>, to: number, now: number) =>
-    keptAnswer(source(ranges), 'page', 0, to, now, () => {
+    keptAnswer(source(ranges), 'page', { from: 0, to, now }, () => {
       builds++;
       return { view: { now }, samples: 1 };
     });
@@ -75,7 +75,7 @@ it('a kept answer is built again at a new instant until its window is settled, a
   expect(read([[11 * DAY, 200 * DAY]], to, to + SETTLED + 5 * DAY).now).toBe(to + SETTLED + 5 * DAY); // other ranges: built again
   expect(read([[11 * DAY, 200 * DAY]], to, to + SETTLED + 6 * DAY).now).toBe(to + SETTLED + 5 * DAY);
   // An answer that never settles (a menstrual cycle's: today's date) is kept for the instant only.
-  const never = (now: number) => keptAnswer(source(open), 'never', 0, to, now, () => ({ view: { now }, samples: 1 }), false);
+  const never = (now: number) => keptAnswer(source(open), 'never', { from: 0, to, now }, () => ({ view: { now }, samples: 1 }), false);
   expect(never(to + 40 * DAY).now).toBe(to + 40 * DAY);
   expect(never(to + 41 * DAY).now).toBe(to + 41 * DAY);
 });

@@ -76,7 +76,7 @@ function rawRoute(path: string, resource: string, id: string, summary: string, f
       const user = requireUser(ctx, p.user_id);
       const [from, to] = queryWindow(query.start_date, query.end_date, ctx.now());
       if (render) return binary(render(ctx.world, user, query.provider, from, to), JSON_TYPE);
-      const list = keptTimeseries(ctx.world, user, resource, query.provider, from, to, 'list', () => {
+      const list = keptTimeseries(ctx.world, user, { resource, provider: query.provider, from, to, key: 'list' }, () => {
         const all: Rendered[] = [];
         for (const g of fetch(ctx.world, user, query.provider, from, to).values()) for (const r of g.data) all.push(r);
         all.sort((a, b) => a.t - b.t || a.order - b.order);
@@ -90,7 +90,13 @@ function rawRoute(path: string, resource: string, id: string, summary: string, f
 /** Renders the JSON bytes of a grouped page itself (the ECG voltages: src/state/wearables/voltage-grouped-json.ts). */
 type RenderPage = (world: World, user: User, provider: string, from: number, to: number, next: string | null) => Uint8Array;
 
-function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, fetch: Fetch, render?: RenderPage): Route {
+/** Where a grouped route's pages come from: the samples, or (the ECG voltages) their JSON rendered directly. */
+interface GroupedData {
+  fetch: Fetch;
+  render?: RenderPage;
+}
+
+function groupedRoute(path: string, resource: string, id: string, summary: string, days: number, { fetch, render }: GroupedData): Route {
   return defineRoute({
     id,
     method: 'GET',
@@ -117,7 +123,7 @@ function groupedRoute(path: string, resource: string, id: string, summary: strin
       // `next` (deprecated) carries the same cursor, for callers still paging with `cursor`.
       const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
       if (render) return binary(render(ctx.world, user, query.provider, from, to, next), JSON_TYPE);
-      const page = keptTimeseries(ctx.world, user, resource, query.provider, from, to, `grouped|${next}`, () => {
+      const page = keptTimeseries(ctx.world, user, { resource, provider: query.provider, from, to, key: `grouped|${next}` }, () => {
         let samples = 0;
         for (const [slug, g] of fetch(ctx.world, user, query.provider, from, to)) {
           groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
@@ -149,7 +155,7 @@ for (const row of TIMESERIES_RESOURCES) {
       `timeseries.${row.path}.grouped`,
       `${row.resource} samples (${row.unit}) grouped by provider and source.`,
       row.pageDays,
-      row.fetch,
+      { fetch: row.fetch },
     ),
   );
 }
@@ -180,8 +186,7 @@ export const timeseriesRoutes: Route[] = [
     'timeseries.electrocardiogram_voltage.grouped',
     'ECG voltage samples grouped by provider and source.',
     pageDays('ecg'),
-    voltageSamples,
-    voltageGroupedJson,
+    { fetch: voltageSamples, render: voltageGroupedJson },
   ),
   defineRoute({
     id: 'timeseries.workout_stream',

@@ -19,10 +19,10 @@
  * samples; the keeper counts their samples against the bound of all kept users together.
  */
 import { sealView } from '../../engine/render-cache.js';
-import { clip } from '../../fixtures/wearables/summaries.js';
+import { clip, type Range } from '../../fixtures/wearables/summaries.js';
 import type { Subject } from '../../fixtures/wearables/wearable-profile.js';
 import { SETTLED } from './read-views.js';
-import type { DataSource } from './wearable-data.js';
+import type { SourceCtx } from '../../fixtures/wearables/timeseries-model.js';
 
 /** Pages kept per user (every timeseries and summary route of a user, a few windows each); past it, the least recently read go first. */
 const ANSWERS_PER_USER = 512;
@@ -50,8 +50,23 @@ export function keptAnswerSamples(subject: Subject): number {
   return answersOf.get(subject)?.samples ?? 0;
 }
 
+/** What a page's signature reads of a user's data source (wearable-data.ts `DataSource`). */
+export interface AnswerSource {
+  link: { provider: { id: number } };
+  src: SourceCtx;
+  ranges: readonly Range[];
+  order: number;
+}
+
+/** The window a page covers and the instant it is read at. */
+export interface AnswerWindow {
+  from: number;
+  to: number;
+  now: number;
+}
+
 /** What a page over `[from, to]` read at `now` is built from (see the file's comment). */
-function signatureOf(sources: readonly DataSource[], from: number, to: number, now: number, settles: boolean): string {
+function signatureOf(sources: readonly AnswerSource[], { from, to, now }: AnswerWindow, settles: boolean): string {
   let signature = '';
   let last = Number.NEGATIVE_INFINITY;
   for (const s of sources) {
@@ -71,11 +86,9 @@ function signatureOf(sources: readonly DataSource[], from: number, to: number, n
  * `settles`: false for an answer that depends on the instant whatever its window (kept for the instant only).
  */
 export function keptAnswer<T extends object>(
-  sources: readonly DataSource[],
+  sources: readonly AnswerSource[],
   key: string,
-  from: number,
-  to: number,
-  now: number,
+  window: AnswerWindow,
   build: () => { view: T; samples: number },
   settles = true,
 ): T {
@@ -83,7 +96,7 @@ export function keptAnswer<T extends object>(
   // Only a kept user's sources (a fresh source, a test's, keeps nothing).
   if (!first?.src.memo) return build().view;
   const subject = first.src.subject;
-  const signature = signatureOf(sources, from, to, now, settles);
+  const signature = signatureOf(sources, window, settles);
   let answers = answersOf.get(subject);
   const kept = answers?.byKey.get(key);
   if (kept !== undefined && kept.signature === signature) {

@@ -242,9 +242,7 @@ export function summaryAnswer<N extends SummaryName, K extends string>(
   return keptAnswer(
     sources,
     `summary|${name}|${q.raw ? 'raw' : ''}|${q.provider}|${dayLo}|${dayHi}|${rate}|${key}`,
-    (dayLo - 2) * DAY,
-    (dayHi + 3) * DAY - 1,
-    now,
+    { from: (dayLo - 2) * DAY, to: (dayHi + 3) * DAY - 1, now },
     () => {
       const list = summaryList(sources, name, q.raw === true, dayLo, dayHi, now);
       return { view: wrap(list), samples: list.length * SUMMARY_SAMPLES };

@@ -179,20 +179,15 @@ export const TIMESERIES_RESOURCES: readonly TimeseriesResource[] = TIMESERIES.ma
 export function keptTimeseries<T extends object>(
   world: World,
   user: User,
-  resource: string,
-  provider: string,
-  from: number,
-  to: number,
-  key: string,
+  page: { resource: string; provider: string; from: number; to: number; key: string },
   build: () => { view: T; samples: number },
 ): T {
+  const { resource, provider, from, to, key } = page;
   const now = world.clock.now();
   return keptAnswer(
     dataSources(world, user, resource, provider, now),
     `${resource}|${provider}|${from}|${to}|${key}`,
-    from,
-    to,
-    now,
+    { from, to, now },
     build,
   );
 }
