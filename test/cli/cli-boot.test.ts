@@ -4,12 +4,11 @@
  * damaged file) only costs the compile: the CLI starts the same. Needs a fresh build (as the
  * other CLI tests use it: test/support/cli-command.ts); skipped without one.
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliArgs } from '../support/cli-command.js';
 
@@ -45,13 +44,21 @@ function startLine(cli: string): Promise<{ url: string }> {
 
 describe.skipIf(!built)('dist/cli.js', () => {
   it('compiles its bundle from the code cache the build wrote (V8 accepts it)', () => {
-    const file = join(root, 'dist/cli-main.cjs');
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, {
-      filename: file,
-      cachedData: readFileSync(`${file}.cache`),
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    });
-    expect(script.cachedDataRejected).toBe(false);
+    // In a plain node process, as the CLI runs: V8 keys a code cache on its flags, and the test
+    // workers run with their own (vitest.config.ts `execArgv`).
+    const check = `
+      const { readFileSync } = require('node:fs');
+      const vm = require('node:vm');
+      const file = ${JSON.stringify(join(root, 'dist/cli-main.cjs'))};
+      const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + readFileSync(file, 'utf8') + '\\n})', {
+        filename: file,
+        cachedData: readFileSync(file + '.cache'),
+        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      });
+      process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected }));`;
+    const out = spawnSync(process.execPath, ['-e', check], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(out.status, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ rejected: false });
   });
 
   it('starts the same when V8 refuses the cache (a damaged or foreign one)', async () => {

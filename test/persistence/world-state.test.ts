@@ -17,7 +17,7 @@ import { worldSlot } from '../../src/engine/world.js';
 import { createClient } from '../support/client.js';
 import { runRouteCases } from '../support/route-cases.js';
 import { fixedWall, refusedDelivery } from '../support/route-requests.js';
-import { exportOf, partsOf } from '../support/world-state.js';
+import { differingParts, exportOf } from '../support/world-state.js';
 
 const OPTIONS = {
   seed: 5,
@@ -29,12 +29,6 @@ const OPTIONS = {
   wallClock: fixedWall,
   webhookTransport: refusedDelivery,
 } as const;
-
-function differingParts(a: string, b: string): string[] {
-  const pa = partsOf(a);
-  const pb = partsOf(b);
-  return [...new Set([...pa.keys(), ...pb.keys()])].filter((k) => pa.get(k) !== pb.get(k));
-}
 
 describe('a world saved as its state', () => {
   it('every store and job of a world that went through every route saves, loads into another seed and saves to the same bytes; the same future follows', async () => {

@@ -4,7 +4,7 @@
  * run, and the parts of two canonical dumps that differ.
  */
 import type { TransportRequest, WebhookTransport } from '../../src/state/webhooks/transport.js';
-import { partsOf } from './world-state.js';
+import { differingParts } from './world-state.js';
 
 const WALL = Date.parse('2026-01-05T09:00:00Z');
 
@@ -51,9 +51,5 @@ export function optionsOf(s: Setup, webhookTransport: WebhookTransport) {
 }
 
 /** The parts of two exports (`exportOf`) that differ. */
-export function differing(a: string, b: string): string[] {
-  const pa = partsOf(a);
-  const pb = partsOf(b);
-  return [...new Set([...pa.keys(), ...pb.keys()])].filter((k) => pa.get(k) !== pb.get(k));
-}
+export const differing = differingParts;
 export const FAULTS = 'world.sandbox.faults';

@@ -31,6 +31,17 @@ export function partsOf(exported: string): Parts {
   return parts;
 }
 
+/**
+ * The parts that differ between two exports (`exportOf`). Equal exports differ in no part: the
+ * parse is skipped (it was a third of the saved-world property's time).
+ */
+export function differingParts(a: string, b: string): string[] {
+  if (a === b) return [];
+  const pa = partsOf(a);
+  const pb = partsOf(b);
+  return [...new Set([...pa.keys(), ...pb.keys()])].filter((k) => pa.get(k) !== pb.get(k));
+}
+
 /** Whether a part holds nothing: empty collections, zeros, nulls, false (a store as its slot first creates it). */
 function holdsNothing(value: unknown): boolean {
   if (value === null || value === 0 || value === false || value === '') return true;
