@@ -1,7 +1,7 @@
 /**
  * One headless Chromium per vitest worker, shared by the browser test files and the browser
- * recipes of examples/ (`CHROMIUM_PATH`, else Debian's headless shell when installed, else
- * Debian's /usr/bin/chromium, through playwright-core, never a downloaded browser). The suite runs without
+ * recipes of examples/ (Debian's /usr/bin/chromium, or `CHROMIUM_PATH`, through playwright-core,
+ * never a downloaded browser). The suite runs without
  * module isolation, so a worker that runs several browser files launches Chromium once, on first
  * use, instead of once per file; each file gets its own context (cookies, storage, service
  * workers, routes) and closes it. The browser goes with the worker: playwright closes the
@@ -10,14 +10,7 @@
 import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 
-/**
- * `chromium-headless-shell` (Debian's package of the same Chromium built as the headless shell,
- * without the browser's UI layer: what playwright itself runs for headless tests) used about 40%
- * less CPU than /usr/bin/chromium on the browser test files (8.6 s against 13.9 s in Chromium's
- * processes, the same tests passing; BENCHMARKS.md, "Issue 45: `npm test` CPU, the afternoon").
- */
-const INSTALLED = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? INSTALLED.find((path) => existsSync(path)) ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);
 
 const ARGS = [
