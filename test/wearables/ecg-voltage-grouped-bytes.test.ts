@@ -14,17 +14,25 @@ import type { World } from '../../src/engine/world.js';
 import type { User } from '../../src/state/users/users.js';
 import { createClient, forEachAdapter } from '../support/client.js';
 
+interface Page {
+  /** The page's JSON. */
+  text: string;
+  /** Providers it holds samples of. */
+  providers: number;
+  next: string | null;
+}
+
 /** The page as the route built it before: objects, stringified. */
-function objectsPage(world: World, user: User, provider: string, start: number, end: number, resume: number | null): string {
+function objectsPage(world: World, user: User, provider: string, start: number, end: number, resume: number | null): Page {
   const groups: Record<string, unknown[]> = {};
   const span = visibleSpan(world, user, 'electrocardiogram_voltage', provider, resume !== null ? Math.max(start, resume) : start);
-  if (!span || span[0] > end) return JSON.stringify({ groups, next: null, next_cursor: null });
+  if (!span || span[0] > end) return { text: JSON.stringify({ groups, next: null, next_cursor: null }), providers: 0, next: null };
   const from = span[0];
   const to = pageEnd(from, pageDays('ecg'), end);
   for (const [slug, g] of voltageSamples(world, user, provider, from, to))
     groups[slug] = [{ source: g.source, data: g.data.map((r) => r.body) }];
   const next = to < Math.min(end, span[1]) ? encodeCursor('t', to + 1) : null;
-  return JSON.stringify({ groups, next, next_cursor: next });
+  return { text: JSON.stringify({ groups, next, next_cursor: next }), providers: Object.keys(groups).length, next };
 }
 
 const bound = (text: string, end: boolean) =>
@@ -39,9 +47,9 @@ const WINDOWS: Array<{ start_date: string; end_date: string; provider?: string }
 
 forEachAdapter('grouped ECG voltage bytes', (adapter) => {
   it('are JSON.stringify of each page as built from objects before', async () => {
-    const c = createClient(adapter, { seed: 3, users: 5, usersElsewhere: 0 });
+    const c = createClient(adapter, { seed: 3, users: 3, usersElsewhere: 0 });
     const world = c.sandbox.world;
-    const ids = ((await c.get('/v2/user', { query: { limit: 5 } })).body.users as Array<{ user_id: string }>).map((u) => u.user_id);
+    const ids = ((await c.get('/v2/user', { query: { limit: 3 } })).body.users as Array<{ user_id: string }>).map((u) => u.user_id);
     let pages = 0;
     let providersSeen = 0;
     for (const userId of ids) {
@@ -64,12 +72,11 @@ forEachAdapter('grouped ECG voltage bytes', (adapter) => {
             bound(window.end_date, true),
             resume,
           );
-          expect(res.text.length).toBe(expected.length);
-          expect(res.text === expected).toBe(true);
-          const body = JSON.parse(expected) as { groups: Record<string, unknown>; next_cursor: string | null };
-          if (Object.keys(body.groups).length > 0) pages++;
-          providersSeen = Math.max(providersSeen, Object.keys(body.groups).length);
-          cursor = body.next_cursor;
+          expect(res.text.length).toBe(expected.text.length);
+          expect(res.text === expected.text).toBe(true);
+          if (expected.providers > 0) pages++;
+          providersSeen = Math.max(providersSeen, expected.providers);
+          cursor = expected.next;
           if (!cursor) break;
         }
         expect(cursor).toBeNull();
