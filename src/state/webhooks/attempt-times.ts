@@ -19,18 +19,7 @@ interface PartitionCounts {
   slots: Map<number, { success: number; failed: number }>;
 }
 
-/** The last team environment's key (a log's attempts come from one or a few): no string built per count. */
-let lastTeam = '';
-let lastEnvironment = '';
-let lastKey = '\u241f';
-const partitionKey = (team_id: string, environment: string): string => {
-  if (team_id !== lastTeam || environment !== lastEnvironment) {
-    lastTeam = team_id;
-    lastEnvironment = environment;
-    lastKey = `${team_id}\u241f${environment}`;
-  }
-  return lastKey;
-};
+const partitionKey = (team_id: string, environment: string) => `${team_id}\u241f${environment}`;
 
 /** The start second of an attempt's ISO creation time, as the metric reads it (NaN when it does not parse). */
 export const startSecond = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000);

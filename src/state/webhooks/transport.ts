@@ -281,11 +281,7 @@ export function send(
   });
 }
 
-/** The last headers object found lower-case (a receiver's repeated answers share one: the CLI's transport parses a repeated head once). */
-let checkedLower: Record<string, string> | null = null;
-
 function lowerCase(headers: Record<string, string>): Record<string, string> {
-  if (headers === checkedLower) return headers;
   let lower = true;
   for (const k in headers) {
     if (k !== k.toLowerCase()) {
@@ -293,10 +289,7 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
       break;
     }
   }
-  if (lower) {
-    checkedLower = headers;
-    return headers;
-  }
+  if (lower) return headers;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
   return out;
